@@ -1,0 +1,10 @@
+"""The model: NumPy only. Nothing in this package may import Qt or pyqtgraph."""
+
+from .attention import AttentionResult, attention, causal_mask, stable_softmax
+from .scene import Change, Role, Scene
+from .scene_file import SceneData, SceneFileError
+
+__all__ = [
+    "AttentionResult", "Change", "Role", "Scene", "SceneData", "SceneFileError",
+    "attention", "causal_mask", "stable_softmax",
+]

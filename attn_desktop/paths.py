@@ -1,0 +1,29 @@
+"""Where the files under the project's top-level resources/ folder live at run time."""
+
+from __future__ import annotations
+
+import sys
+from functools import cache
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+@cache
+def resource_dir() -> Path:
+    # A wheel and a frozen app carry the folder inside the package; a source
+    # checkout (including an editable install) has it beside the package.
+    candidates = [PACKAGE_DIR / "resources", PACKAGE_DIR.parent / "resources"]
+    if getattr(sys, "_MEIPASS", None):
+        candidates.insert(0, Path(sys._MEIPASS) / "attn_desktop" / "resources")
+    for candidate in candidates:
+        if (candidate / "scenes").is_dir():
+            return candidate
+    raise FileNotFoundError("the app's resources folder is missing; reinstall Attention Desktop")
+
+
+def scene_path(name: str) -> Path:
+    return resource_dir() / "scenes" / name
+
+
+DEFAULT_SCENE = "the_cat_sat_on_the_mat.json"

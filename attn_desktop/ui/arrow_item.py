@@ -1,0 +1,229 @@
+"""One vector drawn as an arrow from the origin, draggable by its tip.
+
+The arrow lives in data coordinates (the plot's units) but draws its line
+width, head and label in screen pixels, so it stays crisp and readable at
+any zoom. It never changes the scene itself: a drag reports the proposed tip
+through ``on_drag`` and the canvas writes it to the scene, which then moves
+this arrow back through ``set_tip``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import pyqtgraph as pg
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPainterPathStroker, QPen, QPolygonF
+
+HEAD_LENGTH_PX = 12.0
+HEAD_HALF_WIDTH_PX = 5.5
+HANDLE_RADIUS_PX = 11.0
+LABEL_GAP_PX = 6.0
+
+DragPhase = str  # "start", "move", "finish", "cancel"
+
+
+class ArrowItem(pg.GraphicsObject):
+    def __init__(self, label: str, color: QColor, draggable: bool = True) -> None:
+        super().__init__()
+        self._tip = QPointF(0.0, 0.0)
+        self._label = label
+        self._color = QColor(color)
+        self._width = 2.0
+        self._dashed = False
+        self._highlighted = False
+        self._draggable = draggable
+        self._font = QFont()
+        self._font.setPointSizeF(10.0)
+        self._font.setBold(True)
+        self._label_size = QFontMetricsF(self._font).size(0, label)
+        self._drag_start_tip: QPointF | None = None
+        self._drag_cancelled = False
+        self.on_drag: Callable[[QPointF, DragPhase], None] | None = None
+        self.on_click: Callable[[], None] | None = None
+        self.setAcceptHoverEvents(draggable)
+        if draggable:
+            self.setCursor(Qt.CursorShape.OpenHandCursor)
+
+    # ----- state the canvas sets ---------------------------------------
+    @property
+    def tip(self) -> QPointF:
+        return QPointF(self._tip)
+
+    @property
+    def label(self) -> str:
+        return self._label
+
+    def set_tip(self, x: float, y: float) -> None:
+        if x == self._tip.x() and y == self._tip.y():
+            return
+        self.prepareGeometryChange()
+        self._tip = QPointF(x, y)
+        self.update()
+
+    def set_label(self, label: str) -> None:
+        if label != self._label:
+            self.prepareGeometryChange()
+            self._label = label
+            self._label_size = QFontMetricsF(self._font).size(0, label)
+            self.update()
+
+    def set_style(self, width: float, opacity: float, dashed: bool = False) -> None:
+        """Thicker and more opaque for more weight; dashed for a masked key."""
+        if abs(width - self._width) > 0.05 or dashed != self._dashed:
+            self._width = width
+            self._dashed = dashed
+            self.update()
+        if abs(opacity - self.opacity()) > 0.01:
+            self.setOpacity(opacity)
+
+    def set_highlighted(self, on: bool) -> None:
+        if on != self._highlighted:
+            self._highlighted = on
+            self.update()
+
+    def set_font_size(self, points: float) -> None:
+        self.prepareGeometryChange()
+        self._font.setPointSizeF(points)
+        self._label_size = QFontMetricsF(self._font).size(0, self._label)
+        self.update()
+
+    # ----- geometry -----------------------------------------------------
+    def _pixel_size(self) -> tuple[float, float]:
+        """Data units per screen pixel along x and y (1.0 before the item is in a view)."""
+        px, py = self.pixelVectors()
+        if px is None or py is None:
+            return 1.0, 1.0
+        return max(abs(px.x()), 1e-12), max(abs(py.y()), 1e-12)
+
+    def boundingRect(self) -> QRectF:
+        sx, sy = self._pixel_size()
+        reach_px = max(HANDLE_RADIUS_PX, HEAD_LENGTH_PX) + LABEL_GAP_PX + self._label_size.width() + 4
+        rect = QRectF(QPointF(0.0, 0.0), self._tip).normalized()
+        return rect.adjusted(-reach_px * sx, -reach_px * sy, reach_px * sx, reach_px * sy)
+
+    def shape(self) -> QPainterPath:
+        """What the mouse can grab: a disc around the tip and a band along the shaft."""
+        sx, sy = self._pixel_size()
+        path = QPainterPath()
+        path.addEllipse(self._tip, HANDLE_RADIUS_PX * sx, HANDLE_RADIUS_PX * sy)
+        if self._draggable:
+            shaft = QPainterPath(QPointF(0.0, 0.0))
+            shaft.lineTo(self._tip)
+            stroker = QPainterPathStroker()
+            stroker.setWidth(6.0 * min(sx, sy))
+            path = path.united(stroker.createStroke(shaft))
+        return path
+
+    def viewTransformChanged(self) -> None:
+        # Zooming changes how many data units a pixel is, so the pixel-sized
+        # head, handle and label need a new bounding box.
+        self.prepareGeometryChange()
+
+    # ----- drawing ------------------------------------------------------
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        to_screen = painter.transform()
+        origin = to_screen.map(QPointF(0.0, 0.0))
+        tip = to_screen.map(self._tip)
+        painter.save()
+        painter.resetTransform()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if self._highlighted:
+            halo = QColor(255, 200, 0, 170)
+            painter.setPen(QPen(halo, self._width + 7, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+            painter.drawLine(origin, tip)
+        self._paint_arrow(painter, origin, tip)
+        self._paint_label(painter, origin, tip)
+        painter.restore()
+
+    def _paint_arrow(self, painter: QPainter, origin: QPointF, tip: QPointF) -> None:
+        line = QLineF(origin, tip)
+        length = line.length()
+        if length < 1.0:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(self._color)
+            painter.drawEllipse(tip, 4.0, 4.0)
+            return
+        unit = QPointF(line.dx() / length, line.dy() / length)
+        normal = QPointF(-unit.y(), unit.x())
+        head_length = min(HEAD_LENGTH_PX + self._width, length)
+        head_base = tip - unit * head_length
+        pen = QPen(self._color, self._width, Qt.PenStyle.DashLine if self._dashed else Qt.PenStyle.SolidLine)
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        painter.setPen(pen)
+        painter.drawLine(origin, head_base)
+        half_width = HEAD_HALF_WIDTH_PX + self._width / 2
+        head = QPolygonF([tip, head_base + normal * half_width, head_base - normal * half_width])
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QBrush(self._color))
+        painter.drawPolygon(head)
+
+    def _paint_label(self, painter: QPainter, origin: QPointF, tip: QPointF) -> None:
+        line = QLineF(origin, tip)
+        length = line.length()
+        unit = QPointF(line.dx() / length, line.dy() / length) if length >= 1.0 else QPointF(0.7, -0.7)
+        width, height = self._label_size.width(), self._label_size.height()
+        # Put the label beyond the tip, pushed out far enough that it clears
+        # the head whichever way the arrow points.
+        reach = LABEL_GAP_PX + HEAD_HALF_WIDTH_PX + abs(unit.x()) * width / 2 + abs(unit.y()) * height / 2
+        center = tip + unit * reach
+        box = QRectF(center.x() - width / 2, center.y() - height / 2, width, height)
+        painter.setFont(self._font)
+        painter.setPen(QColor(255, 255, 255, 230))
+        for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):  # a light outline keeps text legible over the grid
+            painter.drawText(box.translated(dx, dy), Qt.AlignmentFlag.AlignCenter, self._label)
+        painter.setPen(self._color.darker(125))
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self._label)
+
+    # ----- mouse --------------------------------------------------------
+    def hoverEnterEvent(self, event) -> None:
+        self.set_highlighted(True)
+
+    def hoverLeaveEvent(self, event) -> None:
+        self.set_highlighted(False)
+
+    def mouseClickEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton and self.on_click is not None:
+            event.accept()
+            self.on_click()
+        else:
+            event.ignore()
+
+    def mouseDragEvent(self, event) -> None:
+        if not self._draggable or event.button() != Qt.MouseButton.LeftButton or self.on_drag is None:
+            event.ignore()
+            return
+        event.accept()
+        if event.isStart():
+            self._drag_start_tip = QPointF(self._tip)
+            self._drag_cancelled = False
+            self.setCursor(Qt.CursorShape.ClosedHandCursor)
+            self.on_drag(self._drag_start_tip, "start")
+        if self._drag_cancelled or self._drag_start_tip is None:
+            return
+        # Move the tip by how far the mouse moved, so grabbing the shaft or
+        # the edge of the handle does not make the arrow jump.
+        proposed = self._drag_start_tip + (event.pos() - event.buttonDownPos())
+        self.on_drag(proposed, "move")
+        if event.isFinish():
+            self.setCursor(Qt.CursorShape.OpenHandCursor)
+            self._drag_start_tip = None
+            self.on_drag(proposed, "finish")
+
+    @property
+    def is_dragging(self) -> bool:
+        return self._drag_start_tip is not None and not self._drag_cancelled
+
+    def cancel_drag(self) -> None:
+        """Escape during a drag: put the arrow back where the drag started."""
+        if self._drag_start_tip is None or self._drag_cancelled:
+            return
+        self._drag_cancelled = True
+        start = self._drag_start_tip
+        self._drag_start_tip = None
+        self.setCursor(Qt.CursorShape.OpenHandCursor)
+        if self.on_drag is not None:
+            self.on_drag(start, "cancel")
+
+
+__all__ = ["ArrowItem"]

@@ -1,0 +1,187 @@
+"""The drawing canvas: queries and keys on the left, values and the output on the right.
+
+Queries and keys must share a space (their dot product is the score); values
+and the output share another (the output is a blend of the values). Two plots
+side by side, with linked axes so one unit is the same length in both and
+zooming one zooms the other.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, Qt, Signal
+
+from ..model import Change, Role, Scene
+from .arrow_item import ArrowItem
+from .palette import OUTPUT_COLOR, ROLE_COLORS
+
+FADED_QUERY_OPACITY = 0.35
+MIN_WEIGHT_OPACITY = 0.22
+MAX_PERCENT_LABELS = 16  # past this many tokens, "k·cat 76%" labels crowd the plot
+
+
+class AttentionCanvas(pg.GraphicsLayoutWidget):
+    """Draws every vector of the scene and turns drags into scene edits."""
+
+    drag_finished = Signal(object, int, object, object)  # role, index, start vector, end vector
+
+    def __init__(self, scene: Scene, parent=None) -> None:
+        super().__init__(parent)
+        # Not "self.scene": QGraphicsView.scene() would be shadowed.
+        self.attn_scene = scene
+        self.dims = (0, 1)  # which two coordinates the canvas shows
+        self.qk_plot = self._make_plot("Queries and keys", row=0, col=0)
+        self.vo_plot = self._make_plot("Values and output", row=0, col=1)
+        self.vo_plot.setXLink(self.qk_plot)
+        self.vo_plot.setYLink(self.qk_plot)
+        self.arrows: dict[Role, list[ArrowItem]] = {role: [] for role in Role}
+        self.output_arrow = ArrowItem("out", OUTPUT_COLOR, draggable=False)
+        self.output_arrow.setZValue(20)
+        self.vo_plot.addItem(self.output_arrow)
+        self._drag_start_vector: np.ndarray | None = None
+        self._rebuild_arrows()
+        self.fit_view()
+        scene.subscribe(self._on_scene_changed)
+
+    def _make_plot(self, title: str, row: int, col: int) -> pg.PlotItem:
+        plot = self.addPlot(row=row, col=col, title=title)
+        plot.setAspectLocked(True)
+        plot.showGrid(x=True, y=True, alpha=0.25)
+        plot.setMenuEnabled(False)
+        plot.hideButtons()
+        # Never auto-range: the view must not move under the cursor mid-drag.
+        plot.enableAutoRange(False)
+        for angle in (0, 90):
+            plot.addItem(pg.InfiniteLine(pos=0, angle=angle, pen=pg.mkPen(120, 120, 120, 200, width=1)))
+        return plot
+
+    # ----- building items ----------------------------------------------
+    def _rebuild_arrows(self) -> None:
+        for role, items in self.arrows.items():
+            plot = self.vo_plot if role is Role.VALUE else self.qk_plot
+            for item in items:
+                plot.removeItem(item)
+            items.clear()
+            for index, token in enumerate(self.attn_scene.labels(role)):
+                item = ArrowItem(f"{role.symbol}·{token}", ROLE_COLORS[role])
+                item.setZValue({Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}[role])
+                item.on_drag = self._drag_handler(role, index)
+                if role is Role.QUERY:
+                    item.on_click = lambda index=index: self.attn_scene.select_query(index)
+                plot.addItem(item)
+                items.append(item)
+        self._sync_all()
+
+    def _drag_handler(self, role: Role, index: int):
+        def handle(tip: QPointF, phase: str) -> None:
+            if phase == "start":
+                self._drag_start_vector = self.attn_scene.vectors(role)[index].copy()
+                if role is Role.QUERY:
+                    self.attn_scene.select_query(index)
+                return
+            start = self._drag_start_vector
+            if start is None:
+                return
+            if phase == "cancel":
+                self.attn_scene.set_vector(role, index, start)
+                self._drag_start_vector = None
+                return
+            self.attn_scene.set_vector(role, index, self._vector_with_tip(start, tip))
+            if phase == "finish":
+                self._drag_start_vector = None
+                self.drag_finished.emit(role, index, start, self.attn_scene.vectors(role)[index].copy())
+
+        return handle
+
+    def _vector_with_tip(self, vector: np.ndarray, tip: QPointF) -> np.ndarray:
+        moved = vector.copy()
+        moved[self.dims[0]] = tip.x()
+        if len(moved) > 1:
+            moved[self.dims[1]] = tip.y()
+        return moved
+
+    def _tip_of(self, vector: np.ndarray) -> tuple[float, float]:
+        x = float(vector[self.dims[0]])
+        y = float(vector[self.dims[1]]) if len(vector) > 1 else 0.0
+        return x, y
+
+    # ----- following the scene -----------------------------------------
+    def _on_scene_changed(self, change: Change) -> None:
+        if change & Change.STRUCTURE:
+            self._rebuild_arrows()
+            self.fit_view()
+        elif change & (Change.NUMBERS | Change.SELECTION):
+            self._sync_all()
+        elif change & Change.HIGHLIGHT:
+            self._sync_highlight()
+
+    def _sync_all(self) -> None:
+        for role in Role:
+            for item, vector in zip(self.arrows[role], self.attn_scene.vectors(role)):
+                item.set_tip(*self._tip_of(vector))
+        self._sync_emphasis()
+        self._sync_output()
+        self._sync_highlight()
+
+    def _sync_emphasis(self) -> None:
+        scene = self.attn_scene
+        weights = scene.selected_weights
+        visible = scene.result.mask[scene.selected]
+        show_percent = scene.n_tokens <= MAX_PERCENT_LABELS
+        for index, item in enumerate(self.arrows[Role.QUERY]):
+            chosen = index == scene.selected
+            item.set_style(width=3.5 if chosen else 2.0, opacity=1.0 if chosen else FADED_QUERY_OPACITY)
+        for role in (Role.KEY, Role.VALUE):
+            for index, item in enumerate(self.arrows[role]):
+                weight = float(weights[index])
+                item.set_style(
+                    width=1.5 + 4.0 * weight,
+                    opacity=MIN_WEIGHT_OPACITY + (1 - MIN_WEIGHT_OPACITY) * weight if visible[index] else 0.18,
+                    dashed=not visible[index],
+                )
+                name = f"{role.symbol}·{scene.tokens[index]}"
+                if show_percent:
+                    name += f" {round(weight * 100)}%" if visible[index] else " masked"
+                item.set_label(name)
+
+    def _sync_output(self) -> None:
+        self.output_arrow.set_tip(*self._tip_of(self.attn_scene.selected_output))
+        self.output_arrow.set_label(f"out·{self.attn_scene.selected_token}")
+        self.output_arrow.set_style(width=4.0, opacity=1.0)
+
+    def _sync_highlight(self) -> None:
+        highlighted = self.attn_scene.highlighted_key
+        for role in (Role.KEY, Role.VALUE):
+            for index, item in enumerate(self.arrows[role]):
+                item.set_highlighted(index == highlighted)
+
+    # ----- view ---------------------------------------------------------
+    def fit_view(self) -> None:
+        """Show every arrow, with room for the labels, and the origin."""
+        tips = np.array(
+            [self._tip_of(v) for role in Role for v in self.attn_scene.vectors(role)]
+            + [self._tip_of(v) for v in self.attn_scene.result.output]
+            + [(0.0, 0.0)]
+        )
+        low, high = tips.min(axis=0), tips.max(axis=0)
+        span = max(float((high - low).max()), 1.0)
+        pad = 0.25 * span
+        self.qk_plot.setRange(
+            xRange=(low[0] - pad, high[0] + pad), yRange=(low[1] - pad, high[1] + pad), padding=0
+        )
+
+    def active_drag_arrow(self) -> ArrowItem | None:
+        for items in self.arrows.values():
+            for item in items:
+                if item.is_dragging:
+                    return item
+        return None
+
+    def keyPressEvent(self, event) -> None:
+        dragged = self.active_drag_arrow()
+        if event.key() == Qt.Key.Key_Escape and dragged is not None:
+            dragged.cancel_drag()
+            event.accept()
+            return
+        super().keyPressEvent(event)

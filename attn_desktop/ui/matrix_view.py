@@ -1,0 +1,195 @@
+"""The attention matrix: every query's weights over every key, as a heatmap.
+
+Painted directly rather than with an ImageItem: each cell carries its
+printed value, masked cells need their own hatched look (masked is not 0%),
+and a click on a row must select that query. One paint of a few hundred
+rectangles is far cheaper than a pyqtgraph scene with a text item per cell.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+
+from ..model import Change, Scene, explain
+
+TITLE_HEIGHT = 24
+LEGEND_WIDTH = 46
+MIN_CELL_FOR_TEXT = QSize(30, 15)
+MASKED_FILL = QColor(225, 225, 225)
+
+
+def _viridis_table() -> list[QColor]:
+    table = pg.colormap.get("viridis").getLookupTable(0.0, 1.0, 256, alpha=False)
+    return [QColor(int(r), int(g), int(b)) for r, g, b in table]
+
+
+class MatrixView(QWidget):
+    def __init__(self, scene: Scene, parent=None) -> None:
+        super().__init__(parent)
+        self.scene = scene
+        self._colors = _viridis_table()
+        self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setToolTip("")
+        self.setAccessibleName("Attention matrix")
+        scene.subscribe(self._on_scene_changed)
+
+    # ----- what is shown (also what the tests read) ---------------------
+    def title(self) -> str:
+        return f"Attention weights, {explain.matrix_formula(self.scene.scale, self.scene.causal)}"
+
+    def cell_text(self, row: int, column: int) -> str:
+        if not self.scene.result.mask[row, column]:
+            return "—"
+        return explain.number(self.scene.result.weights[row, column])
+
+    # ----- layout -------------------------------------------------------
+    def _label_margins(self) -> tuple[float, float]:
+        metrics = QFontMetricsF(self.font())
+        left = max((metrics.horizontalAdvance(t) for t in self.scene.query_tokens), default=0) + 12
+        top = metrics.height() + 8
+        return max(left, 48.0), top
+
+    def grid_rect(self) -> QRectF:
+        left, top = self._label_margins()
+        area = QRectF(left, TITLE_HEIGHT + top, self.width() - left - LEGEND_WIDTH, self.height() - TITLE_HEIGHT - top - 6)
+        rows, columns = self.scene.n_queries, self.scene.n_tokens
+        cell = max(min(area.width() / columns, area.height() / rows), 1.0)
+        return QRectF(area.left(), area.top(), cell * columns, cell * rows)
+
+    def cell_rect(self, row: int, column: int) -> QRectF:
+        grid = self.grid_rect()
+        size = grid.width() / self.scene.n_tokens
+        return QRectF(grid.left() + column * size, grid.top() + row * size, size, size)
+
+    def cell_at(self, point: QPointF) -> tuple[int, int] | None:
+        grid = self.grid_rect()
+        if not grid.contains(point):
+            return None
+        size = grid.width() / self.scene.n_tokens
+        row = min(int((point.y() - grid.top()) / size), self.scene.n_queries - 1)
+        column = min(int((point.x() - grid.left()) / size), self.scene.n_tokens - 1)
+        return row, column
+
+    def sizeHint(self) -> QSize:
+        return QSize(380, 340)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(160, 140)
+
+    # ----- painting -----------------------------------------------------
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), self.palette().base())
+        text_color = self.palette().text().color()
+        painter.setPen(text_color)
+        title_font = QFont(self.font())
+        title_font.setBold(True)
+        painter.setFont(title_font)
+        painter.drawText(QRectF(4, 2, self.width() - 8, TITLE_HEIGHT), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.title())
+        painter.setFont(self.font())
+        self._paint_labels(painter, text_color)
+        self._paint_cells(painter)
+        self._paint_selected_row(painter, text_color)
+        self._paint_legend(painter, text_color)
+
+    def _paint_labels(self, painter: QPainter, color: QColor) -> None:
+        grid = self.grid_rect()
+        painter.setPen(color)
+        painter.drawText(QRectF(0, TITLE_HEIGHT, grid.left() - 2, grid.top() - TITLE_HEIGHT), Qt.AlignmentFlag.AlignCenter, "q ↓ k →")
+        size = grid.width() / self.scene.n_tokens
+        every = max(1, int(np.ceil(14 / size)))  # thin out labels that would overlap
+        for column, token in enumerate(self.scene.tokens):
+            if column % every == 0:
+                rect = QRectF(grid.left() + column * size - 20, TITLE_HEIGHT, size + 40, grid.top() - TITLE_HEIGHT)
+                painter.drawText(rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom, token)
+        for row, token in enumerate(self.scene.query_tokens):
+            if row % every == 0:
+                rect = QRectF(0, grid.top() + row * size, grid.left() - 6, size)
+                painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, token)
+
+    def _paint_cells(self, painter: QPainter) -> None:
+        result = self.scene.result
+        grid = self.grid_rect()
+        size = grid.width() / self.scene.n_tokens
+        show_text = size >= MIN_CELL_FOR_TEXT.width()
+        hatch = QBrush(QColor(150, 150, 150), Qt.BrushStyle.BDiagPattern)
+        painter.setPen(Qt.PenStyle.NoPen)
+        for row in range(self.scene.n_queries):
+            for column in range(self.scene.n_tokens):
+                rect = QRectF(grid.left() + column * size, grid.top() + row * size, size, size)
+                if result.mask[row, column]:
+                    weight = float(result.weights[row, column])
+                    painter.fillRect(rect, self._colors[min(int(weight * 255 + 0.5), 255)])
+                else:
+                    painter.fillRect(rect, MASKED_FILL)
+                    painter.fillRect(rect, hatch)
+        if not show_text:
+            return
+        for row in range(self.scene.n_queries):
+            for column in range(self.scene.n_tokens):
+                rect = QRectF(grid.left() + column * size, grid.top() + row * size, size, size)
+                masked = not result.mask[row, column]
+                weight = float(result.weights[row, column])
+                painter.setPen(QColor(60, 60, 60) if masked or weight > 0.55 else QColor(255, 255, 255))
+                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.cell_text(row, column))
+
+    def _paint_selected_row(self, painter: QPainter, color: QColor) -> None:
+        grid = self.grid_rect()
+        size = grid.width() / self.scene.n_tokens
+        outline = QRectF(grid.left(), grid.top() + self.scene.selected * size, grid.width(), size)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(QColor(255, 190, 0), 3))
+        painter.drawRect(outline.adjusted(1, 1, -1, -1))
+        painter.setPen(QPen(color, 1))
+        painter.drawRect(outline)
+
+    def _paint_legend(self, painter: QPainter, color: QColor) -> None:
+        grid = self.grid_rect()
+        bar = QRectF(grid.right() + 10, grid.top(), 10, grid.height())
+        steps = 64
+        for step in range(steps):
+            slice_ = QRectF(bar.left(), bar.bottom() - (step + 1) * bar.height() / steps, bar.width(), bar.height() / steps + 1)
+            painter.fillRect(slice_, self._colors[int(step * 255 / (steps - 1))])
+        painter.setPen(color)
+        painter.drawText(QRectF(bar.right() + 2, bar.top() - 6, 30, 14), Qt.AlignmentFlag.AlignLeft, "1")
+        painter.drawText(QRectF(bar.right() + 2, bar.bottom() - 8, 30, 14), Qt.AlignmentFlag.AlignLeft, "0")
+
+    # ----- interaction --------------------------------------------------
+    def mousePressEvent(self, event) -> None:
+        cell = self.cell_at(event.position())
+        if event.button() == Qt.MouseButton.LeftButton and cell is not None:
+            self.scene.select_query(cell[0])
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:
+        cell = self.cell_at(event.position())
+        if cell is None:
+            QToolTip.hideText()
+            return
+        row, column = cell
+        query, key = self.scene.query_tokens[row], self.scene.tokens[column]
+        if self.scene.result.mask[row, column]:
+            weight = self.scene.result.weights[row, column]
+            text = f"{query} → {key}: {explain.number(weight, 3)} ({explain.percent(weight)})"
+        else:
+            text = f"{query} → {key}: masked (a query sees only itself and earlier tokens)"
+        QToolTip.showText(event.globalPosition().toPoint(), text, self)
+
+    def keyPressEvent(self, event) -> None:
+        step = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1}.get(Qt.Key(event.key()))
+        if step is None:
+            super().keyPressEvent(event)
+            return
+        self.scene.select_query(min(max(self.scene.selected + step, 0), self.scene.n_queries - 1))
+
+    def _on_scene_changed(self, change: Change) -> None:
+        if change & (Change.NUMBERS | Change.SELECTION):
+            self.update()

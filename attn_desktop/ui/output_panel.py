@@ -1,0 +1,63 @@
+"""The output panel: what the selected query gathers, in words and numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
+
+from ..model import Change, Scene, explain
+
+MAX_BLEND_TERMS = 4
+
+
+class OutputPanel(QWidget):
+    def __init__(self, scene: Scene, parent=None) -> None:
+        super().__init__(parent)
+        self.scene = scene
+        self.query_label = QLabel(self)
+        self.attends_label = QLabel(self)
+        self.vector_label = QLabel(self)
+        self.formula_label = QLabel(self)
+        self.blend_label = QLabel(self)
+        for label in (self.query_label, self.attends_label, self.vector_label, self.formula_label, self.blend_label):
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.blend_label.setWordWrap(True)
+        self.blend_label.setToolTip("The biggest terms of the weighted sum of the values")
+        bold = self.formula_label.font()
+        bold.setBold(True)
+        self.formula_label.setFont(bold)
+
+        form = QFormLayout()
+        form.addRow("Query token", self.query_label)
+        form.addRow("Attends most to", self.attends_label)
+        form.addRow("Output vector", self.vector_label)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(form)
+        layout.addWidget(self.formula_label)
+        layout.addWidget(self.blend_label)
+        layout.addStretch(1)
+        scene.subscribe(self._on_scene_changed)
+        self.refresh()
+
+    def _on_scene_changed(self, change: Change) -> None:
+        if change & (Change.NUMBERS | Change.SELECTION):
+            self.refresh()
+
+    def refresh(self) -> None:
+        scene = self.scene
+        weights, output = scene.selected_weights, scene.selected_output
+        token, weight = explain.strongest_key(weights, scene.tokens)
+        self.query_label.setText(scene.selected_token)
+        self.attends_label.setText(f"{token}, {explain.percent(weight)}")
+        self.vector_label.setText(explain.vector(output))
+        self.formula_label.setText(explain.output_formula(output))
+        self.blend_label.setText(self._blend_text(weights))
+
+    def _blend_text(self, weights: np.ndarray) -> str:
+        order = np.argsort(-weights, kind="stable")
+        shown = [i for i in order[:MAX_BLEND_TERMS] if weights[i] >= 0.005]
+        terms = [f"{explain.number(weights[i])} × v_{self.scene.tokens[i]}" for i in shown]
+        rest = len(weights) - len(shown)
+        return "= " + " + ".join(terms) + (f" + … ({rest} smaller)" if rest else "")

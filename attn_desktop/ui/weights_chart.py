@@ -1,0 +1,68 @@
+"""Bar chart of the selected query's softmax weights, one bar per key."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtGui import QColor
+
+from ..model import Change, Scene, explain
+from ..model import Role
+from .palette import ROLE_COLORS
+
+MAX_VALUE_LABELS = 16
+
+
+class WeightsChart(pg.PlotWidget):
+    def __init__(self, scene: Scene, parent=None) -> None:
+        super().__init__(parent)
+        # Not "self.scene": QGraphicsView.scene() would be shadowed.
+        self.attn_scene = scene
+        plot = self.getPlotItem()
+        plot.setMenuEnabled(False)
+        plot.hideButtons()
+        plot.setMouseEnabled(x=False, y=False)
+        plot.setLabel("left", "weight")
+        plot.setYRange(0, 1.12, padding=0)
+        plot.showGrid(y=True, alpha=0.2)
+        color = QColor(ROLE_COLORS[Role.KEY])
+        self.bars = pg.BarGraphItem(x=[0], height=[0], width=0.7, brush=color, pen=pg.mkPen(color.darker(130)))
+        plot.addItem(self.bars)
+        self.value_labels: list[pg.TextItem] = []
+        scene.subscribe(self._on_scene_changed)
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        plot = self.getPlotItem()
+        for label in self.value_labels:
+            plot.removeItem(label)
+        self.value_labels = []
+        n = self.attn_scene.n_tokens
+        self.bars.setOpts(x=np.arange(n), height=np.zeros(n))
+        plot.getAxis("bottom").setTicks([list(enumerate(self.attn_scene.tokens))] if n <= 32 else None)
+        plot.setXRange(-0.6, n - 0.4, padding=0)
+        if n <= MAX_VALUE_LABELS:
+            for index in range(n):
+                label = pg.TextItem("", anchor=(0.5, 1.0), color=(40, 40, 40))
+                label.setPos(index, 0)
+                plot.addItem(label)
+                self.value_labels.append(label)
+        self.refresh()
+
+    def _on_scene_changed(self, change: Change) -> None:
+        if change & Change.STRUCTURE:
+            self._rebuild()
+        elif change & (Change.NUMBERS | Change.SELECTION):
+            self.refresh()
+
+    def refresh(self) -> None:
+        weights = self.attn_scene.selected_weights
+        visible = self.attn_scene.result.mask[self.attn_scene.selected]
+        self.bars.setOpts(height=weights)
+        for index, label in enumerate(self.value_labels):
+            label.setText(explain.percent(weights[index]) if visible[index] else "masked")
+            label.setPos(index, float(weights[index]))
+
+    def shown_heights(self) -> np.ndarray:
+        """The bar heights as drawn (what a student reads off the chart)."""
+        return np.asarray(self.bars.opts["height"], dtype=float)
