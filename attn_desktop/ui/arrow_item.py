@@ -13,7 +13,7 @@ from typing import Callable
 
 import pyqtgraph as pg
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPainterPathStroker, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
 
 HEAD_LENGTH_PX = 12.0
 HEAD_HALF_WIDTH_PX = 5.5
@@ -31,7 +31,8 @@ class ArrowItem(pg.GraphicsObject):
         self._color = QColor(color)
         self._width = 2.0
         self._dashed = False
-        self._highlighted = False
+        self._highlighted = False  # pointed at elsewhere (a table row): a halo
+        self._hovered = False  # under the mouse: show the grab handle
         self._draggable = draggable
         self._font = QFont()
         self._font.setPointSizeF(10.0)
@@ -103,16 +104,14 @@ class ArrowItem(pg.GraphicsObject):
         return rect.adjusted(-reach_px * sx, -reach_px * sy, reach_px * sx, reach_px * sy)
 
     def shape(self) -> QPainterPath:
-        """What the mouse can grab: a disc around the tip and a band along the shaft."""
+        """What the mouse can grab: a disc around the tip only.
+
+        Shafts cross each other and other arrows' tips near the origin; letting
+        only tips be grabbed means a press on a tip always takes that arrow.
+        """
         sx, sy = self._pixel_size()
         path = QPainterPath()
         path.addEllipse(self._tip, HANDLE_RADIUS_PX * sx, HANDLE_RADIUS_PX * sy)
-        if self._draggable:
-            shaft = QPainterPath(QPointF(0.0, 0.0))
-            shaft.lineTo(self._tip)
-            stroker = QPainterPathStroker()
-            stroker.setWidth(6.0 * min(sx, sy))
-            path = path.united(stroker.createStroke(shaft))
         return path
 
     def viewTransformChanged(self) -> None:
@@ -133,6 +132,10 @@ class ArrowItem(pg.GraphicsObject):
             painter.setPen(QPen(halo, self._width + 7, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
             painter.drawLine(origin, tip)
         self._paint_arrow(painter, origin, tip)
+        if self._hovered or self.is_dragging:
+            painter.setPen(QPen(self._color, 1.5))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawEllipse(tip, HANDLE_RADIUS_PX - 1, HANDLE_RADIUS_PX - 1)
         self._paint_label(painter, origin, tip)
         painter.restore()
 
@@ -177,10 +180,12 @@ class ArrowItem(pg.GraphicsObject):
 
     # ----- mouse --------------------------------------------------------
     def hoverEnterEvent(self, event) -> None:
-        self.set_highlighted(True)
+        self._hovered = True
+        self.update()
 
     def hoverLeaveEvent(self, event) -> None:
-        self.set_highlighted(False)
+        self._hovered = False
+        self.update()
 
     def mouseClickEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.LeftButton and self.on_click is not None:

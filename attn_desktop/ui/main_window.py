@@ -94,7 +94,7 @@ class MainWindow(QMainWindow):
         self._sync_settings()
 
     def _build_toolbar(self) -> None:
-        toolbar = QToolBar("Query and settings", self)
+        self.toolbar = toolbar = QToolBar("Query and settings", self)
         toolbar.setObjectName("mainToolBar")
         toolbar.setMovable(False)
         toolbar.addWidget(QLabel(" Query: "))

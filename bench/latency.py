@@ -1,0 +1,375 @@
+"""How fast Attention Desktop answers a drag, how fast it starts, and how much memory it takes.
+
+Run by hand from the project root (it prints figures; it checks nothing):
+
+    python bench/latency.py [--moves 300] [--startup-runs 5]
+
+What it measures:
+
+* Drag latency, at n = 6 tokens (the default scene) and n = 64 (a random
+  scene). The real MainWindow is built offscreen, the key arrow of token 1 is
+  pressed and then moved around a circle with real mouse events sent to the
+  canvas viewport. Each move is timed from just before its mouse event is
+  sent until the event loop has recomputed the scene and repainted every
+  panel that changed: canvas, score table, matrix, weights chart and output
+  panel. Paint events are counted on those widgets, so the clock stops at the
+  end of the last event-loop pass that still painted something, and a move
+  after which a panel did not repaint is reported.
+* Cold start: ``python -m attn_desktop --quit-after-paint`` is launched a few
+  times; the app prints the wall-clock time of its first paint and quits.
+* Peak resident memory, of this process (which holds the n = 64 window) and
+  of the start-up children.
+
+The last line printed is one JSON object with the headline figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import math
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# Before Qt is imported: the benchmark needs no display (a real one may be chosen by setting it).
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT_ROOT))  # measure the source tree, not an installed copy
+
+import numpy as np  # noqa: E402
+import pyqtgraph as pg  # noqa: E402
+import PySide6  # noqa: E402
+from PySide6.QtCore import QEvent, QObject, QPointF  # noqa: E402
+from PySide6.QtGui import QColor  # noqa: E402
+from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
+
+from attn_desktop.model import Role, Scene  # noqa: E402
+from attn_desktop.model.scene_file import SceneData  # noqa: E402
+from attn_desktop.ui.app import build_window, make_application  # noqa: E402
+from attn_desktop.ui.main_window import MainWindow  # noqa: E402
+from attn_desktop.ui.synthetic_mouse import move_holding, press, release, viewport_pos_of  # noqa: E402
+
+TARGETS = {
+    "n6_median_ms": 4.0,
+    "n6_p95_ms": 8.0,
+    "n64_p95_ms": 16.0,
+    "startup_s": 1.5,
+    "peak_rss_mb": 250.0,
+}
+WINDOW_SIZE = (1320, 880)
+WARMUP_MOVES = 20
+DRAG_RADIUS_PX = 50.0  # a circle 100 px across
+STEPS_PER_TURN = 60  # about 5 px a step: every move lands on a new pixel
+MAX_FLUSH_PASSES = 8  # a guard; a move needs two passes (see flush_until_painted)
+STARTUP_TIMEOUT_S = 60.0
+
+
+# ----- a PySide6 bug that would end the run -------------------------------
+def none_refs_lost_per_call() -> float:
+    """How many references to None one call of a void Qt method drops (0 on a sound build).
+
+    PySide6 6.12.0 returns None from void methods without taking a reference.
+    From Python 3.12 on None is immortal and this is harmless; on 3.11 every
+    setPen, fillRect, drawLine... takes one away, and after a few hundred
+    drag moves Python aborts with "Fatal Python error: none_dealloc".
+    """
+    color = QColor()
+    before = sys.getrefcount(None)
+    for _ in range(1000):
+        color.setRed(0)
+    return (before - sys.getrefcount(None)) / 1000
+
+
+def shield_none() -> None:
+    """Give None a huge reference count, so the leak above cannot abort the benchmark.
+
+    A missing reference costs no time, so the latency figures stay true; the
+    bug itself is reported, not hidden. Only for CPython < 3.12, where the
+    count is the object's first field.
+    """
+    ctypes.c_ssize_t.from_address(id(None)).value += 1 << 40
+
+
+# ----- watching paints ---------------------------------------------------
+class PaintCounter(QObject):
+    """Counts Paint events on a few widgets, so a move is timed to its last paint."""
+
+    def __init__(self, widgets: dict[str, QWidget]) -> None:
+        super().__init__()
+        self.widgets = widgets
+        self.names = {id(widget): name for name, widget in widgets.items()}
+        self.painted: set[str] = set()
+        for widget in widgets.values():
+            widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.painted.add(self.names[id(watched)])
+        return False
+
+    def detach(self) -> None:
+        for widget in self.widgets.values():
+            widget.removeEventFilter(self)
+
+
+def watched_panels(window: MainWindow) -> tuple[dict[str, QWidget], set[str]]:
+    """The widgets a drag should repaint, and which of them must repaint on every move.
+
+    The output panel's labels repaint only when their rounded text changes,
+    so they are watched (a move waits for them) but not required.
+    """
+    widgets = {
+        "canvas": window.canvas.viewport(),
+        "table": window.score_panel.table.viewport(),
+        "matrix": window.matrix_view,
+        "chart": window.weights_chart.viewport(),
+        "output": window.output_panel.vector_label,
+        "blend": window.output_panel.blend_label,
+        "formula": window.score_panel.formula_label,
+    }
+    return widgets, {"canvas", "table", "matrix", "chart"}
+
+
+def flush_until_painted(app: QApplication, counter: PaintCounter) -> tuple[int, set[str]]:
+    """Run event-loop passes until one paints nothing; return when the last paint ended.
+
+    The first pass repaints every panel; a label whose text got wider asks
+    for a new layout and repaints in the second. The closing empty pass is
+    only there to see that nothing is left, so it is not counted.
+    """
+    painted: set[str] = set()
+    last_paint_end = time.perf_counter_ns()
+    for _ in range(MAX_FLUSH_PASSES):
+        counter.painted.clear()
+        app.processEvents()
+        now = time.perf_counter_ns()
+        if not counter.painted:
+            break
+        painted |= counter.painted
+        last_paint_end = now
+    return last_paint_end, painted
+
+
+# ----- the drag ----------------------------------------------------------
+def circle_point(start: QPointF, step: int) -> QPointF:
+    """The step-th point of a circle through ``start``, so the drag begins where it was pressed."""
+    angle = 2 * math.pi * step / STEPS_PER_TURN
+    return start + QPointF(DRAG_RADIUS_PX * (math.cos(angle) - 1), DRAG_RADIUS_PX * math.sin(angle))
+
+
+@dataclass
+class DragRun:
+    times_ms: list[float] = field(default_factory=list)
+    moves_that_changed: int = 0
+    moves_missing_paint: dict[str, int] = field(default_factory=dict)
+    grabbed_right_arrow: bool = False
+    none_refs_lost_per_move: float = 0.0
+    label: str = ""
+    start_vector: np.ndarray | None = None
+    end_vector: np.ndarray | None = None
+
+
+def timed_drag(app: QApplication, window: MainWindow, moves: int) -> DragRun:
+    """Press k_1, make warm-up moves, then time ``moves`` moves, then release."""
+    arrow = window.canvas.arrows[Role.KEY][1]
+    keys = window.scene.vectors(Role.KEY)
+    viewport = window.canvas.viewport()
+    widgets, required = watched_panels(window)
+    counter = PaintCounter(widgets)
+    run = DragRun(label=arrow.label.split()[0], start_vector=keys[1].copy())
+    start = viewport_pos_of(arrow, arrow.tip)
+
+    press(viewport, start)
+    flush_until_painted(app, counter)
+    for step in range(1, WARMUP_MOVES + 1):
+        move_holding(viewport, circle_point(start, step))
+        flush_until_painted(app, counter)
+    # Tips can overlap in a crowded scene; make sure the press took k_1.
+    run.grabbed_right_arrow = window.canvas.active_drag_arrow() is arrow
+
+    none_refs_before = sys.getrefcount(None)
+    for step in range(WARMUP_MOVES + 1, WARMUP_MOVES + moves + 1):
+        before = keys[1].copy()
+        began = time.perf_counter_ns()
+        move_holding(viewport, circle_point(start, step))
+        ended, painted = flush_until_painted(app, counter)
+        run.times_ms.append((ended - began) / 1e6)
+        # Bookkeeping after the clock stopped.
+        run.moves_that_changed += not np.array_equal(before, keys[1])
+        for name in required - painted:
+            run.moves_missing_paint[name] = run.moves_missing_paint.get(name, 0) + 1
+
+    run.none_refs_lost_per_move = (none_refs_before - sys.getrefcount(None)) / max(moves, 1)
+    release(viewport, circle_point(start, WARMUP_MOVES + moves))
+    flush_until_painted(app, counter)
+    counter.detach()
+    run.end_vector = window.scene.vectors(Role.KEY)[1].copy()
+    return run
+
+
+# ----- windows -------------------------------------------------------------
+def random_scene(n: int) -> Scene:
+    rng = np.random.default_rng(0)
+    data = SceneData(
+        tokens=[f"t{i}" for i in range(n)],
+        queries=rng.uniform(-2, 2, (n, 2)).tolist(),
+        keys=rng.uniform(-2, 2, (n, 2)).tolist(),
+        values=rng.uniform(-2, 2, (n, 2)).tolist(),
+        scale=True,
+        selected=0,
+        title=f"{n} random tokens",
+    )
+    return Scene(data)
+
+
+def show(app: QApplication, window: MainWindow) -> None:
+    window.resize(*WINDOW_SIZE)
+    window.show()
+    # Let the first layout and paint settle so they are not timed as a move.
+    for _ in range(5):
+        app.processEvents()
+
+
+def close(app: QApplication, window: MainWindow) -> None:
+    window.close()
+    window.deleteLater()
+    for _ in range(3):
+        app.processEvents()
+
+
+def bench_drag(app: QApplication, window: MainWindow, n: int, moves: int) -> dict[str, float]:
+    show(app, window)
+    run = timed_drag(app, window, moves)
+    close(app, window)
+    figures = summarize(run.times_ms)
+    print_drag(n, run, figures)
+    return figures
+
+
+def summarize(times_ms: list[float]) -> dict[str, float]:
+    return {
+        "median": statistics.median(times_ms),
+        "p95": float(np.percentile(times_ms, 95)),
+        "max": max(times_ms),
+        "count": len(times_ms),
+    }
+
+
+# ----- start-up ----------------------------------------------------------
+def one_cold_start() -> float | None:
+    """Seconds from just before launching the app to its first paint, or None if it said nothing."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    command = [sys.executable, "-m", "attn_desktop", "--quit-after-paint"]
+    launched = time.time()
+    child = subprocess.Popen(
+        command, cwd=PROJECT_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        out, err = child.communicate(timeout=STARTUP_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        print(f"  a start-up run gave no first paint within {STARTUP_TIMEOUT_S:g} s")
+        return None
+    for line in out.splitlines():
+        if line.startswith("first-paint "):
+            return float(line.split()[1]) - launched
+    print(f"  a start-up run printed no first-paint line (exit {child.returncode}): {err.strip()[-300:]}")
+    return None
+
+
+def bench_startup(runs: int) -> float | None:
+    times = [t for t in (one_cold_start() for _ in range(runs)) if t is not None]
+    if not times:
+        return None
+    shown = " ".join(f"{t:.3f}" for t in times)
+    median = statistics.median(times)
+    print(f"start-up ({len(times)}/{runs} runs, s): {shown}")
+    print(f"  median {median:.3f} s  {verdict(median, TARGETS['startup_s'], 's')}")
+    return median
+
+
+def peak_rss_mb() -> tuple[float, float]:
+    """Peak resident memory of this process and of the largest child, in MB (ru_maxrss is KiB on Linux)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return own, children
+
+
+# ----- printing ----------------------------------------------------------
+def verdict(value: float, target: float, unit: str) -> str:
+    return f"(target <= {target:g} {unit}: {'ok' if value <= target else 'MISSED'})"
+
+
+def print_drag(n: int, run: DragRun, figures: dict[str, float]) -> None:
+    print(f"drag at n={n}: {figures['count']} moves of {run.label}, ms per move (event sent -> all panels painted)")
+    median_key, p95_key = f"n{n}_median_ms", f"n{n}_p95_ms"
+    median_note = verdict(figures["median"], TARGETS[median_key], "ms") if median_key in TARGETS else ""
+    p95_note = verdict(figures["p95"], TARGETS[p95_key], "ms") if p95_key in TARGETS else ""
+    print(f"  median {figures['median']:7.2f} {median_note}")
+    print(f"  p95    {figures['p95']:7.2f} {p95_note}")
+    print(f"  max    {figures['max']:7.2f}")
+    start, end = np.round(run.start_vector, 3).tolist(), np.round(run.end_vector, 3).tolist()
+    moved = not np.array_equal(run.start_vector, run.end_vector)
+    print(f"  {run.label} {'moved' if moved else 'DID NOT MOVE'}: {start} -> {end}; "
+          f"{run.moves_that_changed}/{figures['count']} timed moves changed it")
+    if not run.grabbed_right_arrow:
+        print(f"  WARNING: the press did not grab {run.label}; the figures time some other drag")
+    if run.none_refs_lost_per_move > 1:
+        print(f"  each move dropped {run.none_refs_lost_per_move:.0f} references to None (the PySide6 bug above)")
+    if run.moves_missing_paint:
+        print(f"  WARNING: moves after which a panel did not repaint: {run.moves_missing_paint}")
+    else:
+        print("  every timed move repainted canvas, table, matrix and chart")
+
+
+def print_rss(own: float, children: float) -> float:
+    peak = max(own, children)
+    print(f"peak RSS: drag benchmark (this process, incl. the n=64 window) {own:.1f} MB; "
+          f"start-up children {children:.1f} MB")
+    print(f"  peak {peak:.1f} MB {verdict(peak, TARGETS['peak_rss_mb'], 'MB')}")
+    return peak
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=300, help="timed drag moves per scene size (default 300)")
+    parser.add_argument("--startup-runs", type=int, default=5, help="cold starts to time (default 5)")
+    args = parser.parse_args(argv)
+
+    app = make_application()  # also sets pyqtgraph's mouseRateLimit=0, as the app does
+    print(f"Attention Desktop latency benchmark: Python {sys.version.split()[0]}, PySide6 {PySide6.__version__}, "
+          f"pyqtgraph {pg.__version__}, NumPy {np.__version__}, platform {app.platformName()}, "
+          f"{os.cpu_count()} CPUs")
+    lost = none_refs_lost_per_call()
+    if lost > 0.5:
+        print(f"WARNING: this PySide6 drops {lost:.1f} reference to None per void call on Python "
+              f"{sys.version_info.major}.{sys.version_info.minor}: the app itself aborts after a few hundred "
+              "drag moves (Fatal Python error: none_dealloc). The benchmark props None up to finish.")
+        shield_none()
+    n6 = bench_drag(app, build_window(), 6, args.moves)
+    n64 = bench_drag(app, MainWindow(random_scene(64)), 64, args.moves)
+    startup = bench_startup(args.startup_runs)
+    peak = print_rss(*peak_rss_mb())
+
+    summary = {
+        "n6_median_ms": round(n6["median"], 3),
+        "n6_p95_ms": round(n6["p95"], 3),
+        "n64_median_ms": round(n64["median"], 3),
+        "n64_p95_ms": round(n64["p95"], 3),
+        "startup_s": None if startup is None else round(startup, 3),
+        "peak_rss_mb": round(peak, 1),
+    }
+    print(json.dumps(summary), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

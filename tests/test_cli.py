@@ -1,0 +1,98 @@
+"""The command line, run as a user runs it: export, errors, --version, --self-test."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from attn_desktop import __version__
+from attn_desktop.paths import DEFAULT_SCENE, scene_path
+from conftest import ROOT
+from seed_numbers import MATRIX, SAT
+
+
+def run(*args, env=None):
+    return subprocess.run(
+        [sys.executable, "-m", "attn_desktop", *args], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env
+    )
+
+
+def test_export_writes_every_number_of_the_default_scene(tmp_path):
+    out = tmp_path / "out.json"
+    done = run("export", str(scene_path(DEFAULT_SCENE)), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert document["tokens"] == ["The", "cat", "sat", "on", "the", "mat"]
+    assert document["query_tokens"] == document["tokens"]
+    assert document["selected"] == SAT and document["scale"] is True and document["causal"] is False
+    assert np.round(document["scores"][SAT], 2).tolist() == [-2.52, 5.88, 2.28, -0.96, -3.48, 3.78]
+    assert np.round(document["scaled_scores"][SAT], 2).tolist() == [-1.78, 4.16, 1.61, -0.68, -2.46, 2.67]
+    assert [round(w * 100) for w in document["weights"][SAT]] == [0, 76, 6, 1, 0, 17]
+    assert [[f"{w:.2f}" for w in row] for row in document["weights"]] == MATRIX
+    assert np.round(document["output"][SAT], 2).tolist() == [1.54, 0.48]
+    assert document["queries"][2] == [2.4, 0.6] and document["keys"][1] == [2.2, 1.0]
+
+
+def test_export_to_stdout_with_a_causal_mask_writes_null_for_masked_scores(tmp_path):
+    scene = json.loads(scene_path(DEFAULT_SCENE).read_text(encoding="utf-8"))
+    scene["causal"] = True
+    path = tmp_path / "causal.json"
+    path.write_text(json.dumps(scene), encoding="utf-8")
+    done = run("export", str(path), "-o", "-")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["causal"] is True
+    assert document["scaled_scores"][2][3:] == [None, None, None]
+    assert document["weights"][2][3:] == [0, 0, 0]
+    assert sum(document["weights"][2]) == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        (b"{\"tokens\": [", "not valid JSON"),
+        (b"\xff\xfe garbage", "not UTF-8 text"),
+        (b'{"tokens": ["a"], "queries": [["1"]], "keys": [[1]], "values": [[1]]}', 'queries[0][0]: expected a number, found the text "1"'),
+        (b'{"tokens": ["a"], "queries": [[NaN]], "keys": [[1]], "values": [[1]]}', "NaN is not a number"),
+        (b'{"tokens": ["a"], "queries": [[1]], "keys": [[1]], "values": [[1]], "selected": 5}', "selected: 5 is out of range"),
+    ],
+)
+def test_bad_scene_exits_2_with_one_line_and_no_output_file(tmp_path, content, expected):
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(content)
+    out = tmp_path / "out.json"
+    done = run("export", str(bad), "-o", str(out))
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr
+    assert lines[0].startswith("attn-desktop: error: ") and "bad.json" in lines[0] and expected in lines[0]
+    assert not out.exists() and done.stdout == ""
+
+
+def test_bad_scene_never_replaces_an_existing_output(tmp_path):
+    out = tmp_path / "out.json"
+    out.write_text("previous results", encoding="utf-8")
+    bad = tmp_path / "bad.json"
+    bad.write_text("[]", encoding="utf-8")
+    assert run("export", str(bad), "-o", str(out)).returncode == 2
+    assert out.read_text(encoding="utf-8") == "previous results"
+
+
+def test_opening_a_bad_scene_in_the_gui_exits_2_before_any_window(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"tokens": []}', encoding="utf-8")
+    done = run(str(bad))
+    assert done.returncode == 2 and "tokens: the list is empty" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_version():
+    done = run("--version")
+    assert done.returncode == 0 and done.stdout.strip() == f"Attention Desktop {__version__}"
+
+
+def test_self_test_drives_a_real_drag_and_passes():
+    done = run("--self-test")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "dragging k·cat moved it" in done.stdout and "FAIL" not in done.stdout

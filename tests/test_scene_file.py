@@ -1,0 +1,175 @@
+"""Scene files: what loads, what is refused and how the refusal reads."""
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attn_desktop.model import Role, Scene, SceneFileError
+from attn_desktop.model.scene_file import load_scene_file, parse_scene_bytes, parse_scene_text
+from attn_desktop.paths import DEFAULT_SCENE, scene_path
+from seed_numbers import KEYS, QUERIES, TOKENS, VALUES
+
+
+def minimal(**changes):
+    document = {"tokens": ["a", "b"], "queries": [[1, 0], [0, 1]], "keys": [[1, 0], [0, 1]], "values": [[1], [2]]}
+    document.update(changes)
+    return json.dumps(document)
+
+
+def refusal(text) -> str:
+    with pytest.raises(SceneFileError) as caught:
+        parse_scene_text(text) if isinstance(text, str) else parse_scene_bytes(text)
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+def test_default_scene_is_the_seed():
+    data = load_scene_file(scene_path(DEFAULT_SCENE))
+    assert data.tokens == TOKENS and data.queries == QUERIES and data.keys == KEYS and data.values == VALUES
+    assert data.scale is True and data.causal is False and data.query_tokens[data.selected] == "sat"
+
+
+def test_defaults_for_optional_fields():
+    data = parse_scene_text(minimal())
+    assert data.query_tokens == ["a", "b"] and data.scale and not data.causal and data.selected == 0
+
+
+def test_cross_attention_with_named_queries():
+    data = parse_scene_text(minimal(queries=[[1, 1]], query_tokens=["ask"]))
+    scene = Scene(data)
+    assert scene.result.weights.shape == (1, 2) and scene.result.output.shape == (1, 1)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "top level must be a JSON object"),
+        (minimal(tokens=[]), "tokens: the list is empty"),
+        (minimal(tokens=None), "tokens: missing"),
+        (minimal(tokens=["a", 3]), "tokens[1]: expected a name (text), found the number 3"),
+        (minimal(keys=[[1, 0], [0, "x"]]), 'keys[1][1]: expected a number, found the text "x"'),
+        (minimal(keys=[[1, 0], [0, True]]), "keys[1][1]: expected a number, found true"),
+        (minimal(keys=[[1, 0], [0]]), "keys[1]: has 1 numbers but keys[0] has 2"),
+        (minimal(keys=[[1, 0]]), "2 tokens but 1 keys"),
+        (minimal(values=[[1], [2], [3]]), "2 tokens but 3 values"),
+        (minimal(queries=[[1, 0, 0], [0, 1, 0]]), "queries have 3 numbers each but keys have 2"),
+        (minimal(queries=[[1, 0]]), "2 tokens but 1 queries"),
+        (minimal(selected=2), "selected: 2 is out of range; there are 2 queries"),
+        (minimal(selected=-1), "selected: -1 is out of range"),
+        (minimal(selected="1"), "selected: expected the index of a query"),
+        (minimal(scale="yes"), "scale: expected true or false"),
+        (minimal(causal=1), "causal: expected true or false"),
+        (minimal(queries=[[1, 1]], query_tokens=["q"], causal=True), "causal mask needs exactly one query per token"),
+        (minimal(query_tokens=["only one"]), "query_tokens: 1 names for 2 queries"),
+        (minimal(version=99), "made by a newer Attention Desktop"),
+        (minimal(format="something-else"), "format: expected"),
+        (minimal(keys=[[1e300, 0], [0, 1]]), "keys[0][0]: 1e+300 is too large"),
+        (minimal(tokens=["a"] * 300), "scenes are limited to 256"),
+        ('{"tokens": ["a"], "queries": [[NaN]], "keys": [[1]], "values": [[1]]}', "NaN is not a number a scene can hold"),
+        ('{"tokens": ["a"], "queries": [[Infinity]], "keys": [[1]], "values": [[1]]}', "Infinity is not a number"),
+        ('{"tokens": ["a"], "queries": [[1e999]], "keys": [[1]], "values": [[1]]}', "queries[0][0]: inf is not a finite number"),
+        ("[" * 100000 + "]" * 100000, "nested too deeply"),
+    ],
+)
+def test_bad_input_is_refused_with_one_clear_line(text, expected):
+    assert expected in refusal(text)
+
+
+def test_json_syntax_error_names_line_and_column():
+    assert "at line 3 column" in refusal('{\n"tokens": ["a"],\n"queries": [[1,]]}')
+
+
+def test_not_utf8_is_refused():
+    assert "not UTF-8 text (byte 0xff at offset 1)" in refusal(b"{\xff}")
+
+
+def test_absurdly_large_file_is_refused_before_reading(tmp_path):
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * (5 * 1024 * 1024))
+    with pytest.raises(SceneFileError, match=r"big.json: the file is 5,242,880 bytes"):
+        load_scene_file(big)
+
+
+def test_missing_file_names_the_path(tmp_path):
+    with pytest.raises(SceneFileError, match="nothing.json: cannot read the file"):
+        load_scene_file(tmp_path / "nothing.json")
+
+
+def test_save_and_reopen_round_trips(tmp_path):
+    scene = Scene.from_file(scene_path(DEFAULT_SCENE))
+    scene.set_vector(Role.KEY, 1, [0.125, -3.5])
+    scene.set_causal(True)
+    scene.select_query(4)
+    path = tmp_path / "mine.json"
+    scene.save(path)
+    again = Scene.from_file(path)
+    assert again.to_dict() == scene.to_dict()
+    assert again.vectors(Role.KEY)[1].tolist() == [0.125, -3.5] and again.causal and again.selected_token == "the"
+    assert json.loads(path.read_text(encoding="utf-8"))["format"] == "attention-desktop-scene"
+
+
+def test_failed_save_keeps_the_previous_file(tmp_path, monkeypatch):
+    scene = Scene.from_file(scene_path(DEFAULT_SCENE))
+    path = tmp_path / "mine.json"
+    scene.save(path)
+    before = path.read_bytes()
+    scene.set_vector(Role.KEY, 0, [9, 9])
+
+    def crash(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.replace", crash)
+    with pytest.raises(OSError):
+        scene.save(path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.json"]  # no temporary file left behind
+
+
+def test_a_failed_load_leaves_the_scene_untouched(tmp_path):
+    scene = Scene.from_file(scene_path(DEFAULT_SCENE))
+    before = scene.to_dict()
+    bad = tmp_path / "bad.json"
+    bad.write_text(minimal(keys=[[1, 0], [0, "x"]]), encoding="utf-8")
+    with pytest.raises(SceneFileError):
+        scene.load(bad)
+    assert scene.to_dict() == before
+
+
+def test_scene_refuses_non_finite_vectors():
+    scene = Scene.from_file(scene_path(DEFAULT_SCENE))
+    with pytest.raises(ValueError):
+        scene.set_vector(Role.QUERY, 0, [np.nan, 1.0])
+    with pytest.raises(ValueError):
+        scene.set_vector(Role.QUERY, 0, [1.0, 2.0, 3.0])
+    assert scene.vectors(Role.QUERY)[0].tolist() == QUERIES[0]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(json_values.map(lambda v: json.dumps(v)), st.text(max_size=60), st.binary(max_size=60)))
+def test_loader_only_ever_raises_its_own_error(document):
+    try:
+        (parse_scene_text if isinstance(document, str) else parse_scene_bytes)(document)
+    except SceneFileError:
+        pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 400))
+def test_truncated_scene_files_are_refused_cleanly(cut):
+    text = scene_path(DEFAULT_SCENE).read_text(encoding="utf-8")
+    try:
+        parse_scene_text(text[:cut])
+    except SceneFileError:
+        pass

@@ -1,0 +1,40 @@
+"""Reading what the panels show, the way a student reads them."""
+
+from PySide6.QtCore import QPointF
+from PySide6.QtWidgets import QApplication
+
+from attn_desktop.model import Role
+from attn_desktop.ui.synthetic_mouse import move_holding, press, release, viewport_pos_of
+
+
+def table_column(window, column: int) -> list[str]:
+    model = window.score_panel.model
+    return [model.index(row, column).data() for row in range(model.rowCount())]
+
+
+def table_header(window, column: int) -> str:
+    return window.score_panel.model.headerData(column, window.score_panel.table.horizontalHeader().orientation())
+
+
+def matrix_cells(window) -> list[list[str]]:
+    scene = window.scene
+    return [[window.matrix_view.cell_text(r, c) for c in range(scene.n_tokens)] for r in range(scene.n_queries)]
+
+
+def tip_on_screen(window, role: Role, index: int) -> QPointF:
+    arrow = window.canvas.arrows[role][index]
+    return viewport_pos_of(arrow, arrow.tip)
+
+
+def drag_arrow(window, role: Role, index: int, offset: QPointF, steps: int = 8, after_each_move=None) -> None:
+    """Press on an arrow's tip, move with the button held, release: a real drag."""
+    viewport = window.canvas.viewport()
+    start = tip_on_screen(window, role, index)
+    press(viewport, start)
+    for step in range(1, steps + 1):
+        move_holding(viewport, start + offset * (step / steps))
+        QApplication.processEvents()
+        if after_each_move:
+            after_each_move(step)
+    release(viewport, start + offset)
+    QApplication.processEvents()
