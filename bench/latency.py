@@ -87,14 +87,16 @@ def none_refs_lost_per_call() -> float:
     return (before - sys.getrefcount(None)) / 1000
 
 
-def shield_none() -> None:
-    """Give None a huge reference count, so the leak above cannot abort the benchmark.
+def shield_singletons() -> None:
+    """Give None, True and False huge reference counts, so that bug cannot abort the benchmark.
 
     A missing reference costs no time, so the latency figures stay true; the
-    bug itself is reported, not hidden. Only for CPython < 3.12, where the
-    count is the object's first field.
+    bug itself is reported, not hidden. (True and False suffer too: a Python
+    override such as eventFilter returns one and loses a reference.) Only for
+    CPython < 3.12, where the count is the object's first field.
     """
-    ctypes.c_ssize_t.from_address(id(None)).value += 1 << 40
+    for singleton in (None, True, False):
+        ctypes.c_ssize_t.from_address(id(singleton)).value += 1 << 40
 
 
 # ----- watching paints ---------------------------------------------------
@@ -352,8 +354,9 @@ def main(argv: list[str] | None = None) -> int:
     if lost > 0.5:
         print(f"WARNING: this PySide6 drops {lost:.1f} reference to None per void call on Python "
               f"{sys.version_info.major}.{sys.version_info.minor}: the app itself aborts after a few hundred "
-              "drag moves (Fatal Python error: none_dealloc). The benchmark props None up to finish.")
-        shield_none()
+              "drag moves (Fatal Python error: none_dealloc). The benchmark props None up to finish."
+              " Use PySide6 < 6.12 or Python >= 3.12.")
+        shield_singletons()
     n6 = bench_drag(app, build_window(), 6, args.moves)
     n64 = bench_drag(app, MainWindow(random_scene(64)), 64, args.moves)
     startup = bench_startup(args.startup_runs)

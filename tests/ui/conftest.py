@@ -19,4 +19,5 @@ def window(qtbot, monkeypatch):
     qtbot.addWidget(win)
     win.show()
     qtbot.waitExposed(win)
+    qtbot.wait(20)  # let the first layout pass settle before a test measures the canvas
     return win

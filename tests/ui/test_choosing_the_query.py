@@ -1,0 +1,46 @@
+"""Choosing the query: the picker, a click on a query arrow, a click on a matrix row."""
+
+from PySide6.QtCore import QPoint, Qt
+
+from attn_desktop.model import Role
+from attn_desktop.ui.synthetic_mouse import click
+from helpers import table_column, tip_on_screen
+
+
+def test_picker_with_the_keyboard(qtbot, window):
+    picker = window.query_picker
+    picker.setFocus()
+    qtbot.keyClick(picker, Qt.Key.Key_Down)
+    assert window.scene.selected_token == "on"
+    assert window.output_panel.query_label.text() == "on"
+    assert window.matrix_view.cell_text(3, 5) == "0.74"
+    assert table_column(window, 3)[5] == "74%"
+
+
+def test_clicking_a_query_arrow_tip(window):
+    click(window.canvas.viewport(), tip_on_screen(window, Role.QUERY, 1))
+    assert window.scene.selected_token == "cat"
+    assert window.query_picker.currentText() == "cat"
+    assert window.output_panel.attends_label.text() == "sat, 58%"
+    assert window.canvas.output_arrow.label == "out·cat"
+
+
+def test_clicking_a_matrix_row(qtbot, window):
+    view = window.matrix_view
+    cell = view.cell_rect(5, 2).center().toPoint()
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=cell)
+    assert window.scene.selected_token == "mat"
+    assert window.score_panel.formula_label.text().startswith("q_mat · k_sat =")
+    qtbot.keyClick(view, Qt.Key.Key_Up)
+    assert window.scene.selected_token == "the"
+
+
+def test_pointing_at_a_table_row_explains_it_and_highlights_the_key(qtbot, window):
+    table = window.score_panel.table
+    rect = table.visualRect(window.score_panel.model.index(5, 1))
+    qtbot.mouseMove(table.viewport(), rect.center())
+    assert window.score_panel.formula_label.text() == "q_sat · k_mat = 2.40 × 1.80 + 0.60 × (-0.90) = 3.78"
+    assert window.scene.highlighted_key == 5
+    assert window.canvas.arrows[Role.KEY][5]._highlighted and window.canvas.arrows[Role.VALUE][5]._highlighted
+    qtbot.mouseMove(window.matrix_view, QPoint(5, 5))  # leave the table
+    qtbot.wait(10)

@@ -1,0 +1,76 @@
+"""Docks that close and come back, and files that open (or are refused) in the GUI."""
+
+import json
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog
+
+from helpers import matrix_cells, table_column
+
+DOCKS = {"scoreDock": "Scores", "outputDock": "Output", "weightsDock": "Weights",
+         "matrixDock": "Attention matrix", "shapesDock": "Shapes"}
+
+
+def test_every_panel_is_a_named_dock(window):
+    assert {name: dock.windowTitle() for name, dock in window.docks.items()} == DOCKS
+    for name, dock in window.docks.items():
+        assert dock.objectName() == name and dock.isVisible()
+
+
+def test_closing_a_dock_and_reopening_it_from_the_view_menu(qtbot, window):
+    dock = window.docks["matrixDock"]
+    dock.close()
+    assert not dock.isVisible()
+    view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    toggle = next(a for a in view_menu.actions() if a.text() == "Attention matrix")
+    toggle.trigger()
+    assert dock.isVisible()
+    window.docks["shapesDock"].close()
+    window.reset_layout()
+    assert all(d.isVisible() for d in window.docks.values())
+
+
+def write(path, document):
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def test_opening_a_scene_from_the_file_menu_redraws_everything(qtbot, window, tmp_path, monkeypatch):
+    path = write(tmp_path / "lookup.json", {
+        "title": "Soft lookup", "tokens": ["apple", "pear", "plum"], "query_tokens": ["ask"],
+        "queries": [[2, 0]], "keys": [[1, 0], [0, 1], [0.7, 0.7]], "values": [[3], [5], [4]], "scale": False,
+    })
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    qtbot.keyClick(window, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+    assert window.windowTitle() == "lookup.json — Attention Desktop"
+    assert table_column(window, 0) == ["apple", "pear", "plum"]
+    assert table_column(window, 3) == ["59%", "8%", "33%"]
+    assert matrix_cells(window) == [["0.59", "0.08", "0.33"]]
+    assert window.output_panel.vector_label.text() == "(3.49)"
+    assert window.shapes_panel.text().startswith("Q is 1 × 2, K is 3 × 2, V is 3 × 1.")
+    assert window.query_picker.count() == 1 and window.query_picker.currentText() == "ask"
+    assert not window.causal_action.isEnabled()  # a causal mask needs one query per token
+    assert window.scale_action.isChecked() is False
+
+
+def test_a_broken_file_gets_one_message_and_changes_nothing(window, tmp_path):
+    before = window.scene.to_dict()
+    path = tmp_path / "broken.json"
+    path.write_text('{"tokens": ["a", "b"], "queries": [[1, 0], [0, "x"]], "keys": [[1, 0], [0, 1]], "values": [[1], [2]]}')
+    assert window.open_scene(path) is False
+    assert len(window.shown_errors) == 1
+    title, message = window.shown_errors[0]
+    assert "broken.json" in message and 'queries[1][1]: expected a number, found the text "x"' in message
+    assert window.scene.to_dict() == before
+    assert table_column(window, 3) == ["0%", "76%", "6%", "1%", "0%", "17%"]
+    assert window.windowTitle() == "The cat sat on the mat — Attention Desktop"
+
+
+def test_save_as_writes_a_file_that_reopens(qtbot, window, tmp_path, monkeypatch):
+    target = tmp_path / "mine.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    window.scene.select_query(0)
+    qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    saved = json.loads(target.read_text(encoding="utf-8"))
+    assert saved["selected"] == 0 and saved["tokens"][2] == "sat" and saved["format"] == "attention-desktop-scene"
+    assert window.windowTitle() == "mine.json — Attention Desktop"

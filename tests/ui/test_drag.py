@@ -1,0 +1,85 @@
+"""Dragging arrows with real mouse events: every panel follows every move."""
+
+import sys
+
+import numpy as np
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QApplication
+
+from attn_desktop.model import Role, attention, explain
+from attn_desktop.ui.synthetic_mouse import move_holding, press, release
+from helpers import drag_arrow, matrix_cells, table_column, tip_on_screen
+
+
+def expected_from_model(scene):
+    """Recompute from the scene's vectors with the model, independently of the views."""
+    return attention(scene.vectors(Role.QUERY), scene.vectors(Role.KEY), scene.vectors(Role.VALUE), scale=scene.scale)
+
+
+def test_dragging_k_cat_updates_every_panel_on_every_move(window):
+    scene = window.scene
+    seen_keys = []
+    view_range = window.canvas.qk_plot.viewRange()
+
+    def check_panels(step):
+        key = scene.vectors(Role.KEY)[1].copy()
+        seen_keys.append(key)
+        fresh = expected_from_model(scene)
+        row = fresh.weights[scene.selected]
+        assert table_column(window, 1)[1] == explain.number(2.4 * key[0] + 0.6 * key[1])
+        assert table_column(window, 3) == [explain.percent(w) for w in row]
+        assert matrix_cells(window)[2] == [explain.number(w) for w in row]
+        assert window.output_panel.vector_label.text() == explain.vector(fresh.output[scene.selected])
+        np.testing.assert_allclose(window.weights_chart.shown_heights(), row)
+        np.testing.assert_allclose(window.canvas.output_arrow.tip.toTuple(), fresh.output[scene.selected])
+        np.testing.assert_allclose(window.canvas.arrows[Role.KEY][1].tip.toTuple(), key)
+        # The view never rescales under the cursor.
+        assert window.canvas.qk_plot.viewRange() == view_range
+
+    drag_arrow(window, Role.KEY, 1, QPointF(-90, -60), steps=8, after_each_move=check_panels)
+    # Every move moved the key further: the panels followed the drag, not only the release.
+    assert len({tuple(k) for k in seen_keys}) >= 7
+    final = scene.vectors(Role.KEY)[1]
+    assert final[0] < 2.2 - 0.5 and final[1] > 1.0 + 0.3  # left and up, as dragged
+    assert table_column(window, 3) != ["0%", "76%", "6%", "1%", "0%", "17%"]
+
+
+def test_drag_moves_the_tip_by_the_mouse_distance(window):
+    before = window.scene.vectors(Role.VALUE)[5].copy()
+    start_px = tip_on_screen(window, Role.VALUE, 5)
+    drag_arrow(window, Role.VALUE, 5, QPointF(40, 0))
+    after = window.scene.vectors(Role.VALUE)[5]
+    assert after[0] > before[0] and abs(after[1] - before[1]) < 0.05
+    end_px = tip_on_screen(window, Role.VALUE, 5)
+    assert abs(end_px.x() - start_px.x() - 40) <= 1.5 and abs(end_px.y() - start_px.y()) <= 1.5
+
+
+def test_escape_during_a_drag_puts_the_arrow_back(qtbot, window):
+    viewport = window.canvas.viewport()
+    start = tip_on_screen(window, Role.KEY, 1)
+    press(viewport, start)
+    for step in range(1, 6):
+        move_holding(viewport, start + QPointF(-15 * step, 10 * step))
+    QApplication.processEvents()
+    assert not np.allclose(window.scene.vectors(Role.KEY)[1], [2.2, 1.0])
+    qtbot.keyClick(window.canvas, Qt.Key.Key_Escape)
+    assert window.scene.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    move_holding(viewport, start + QPointF(-120, 80))  # moves after Escape are ignored
+    release(viewport, start + QPointF(-120, 80))
+    assert window.scene.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert table_column(window, 3) == ["0%", "76%", "6%", "1%", "0%", "17%"]
+
+
+def test_dragging_a_query_selects_it(window):
+    drag_arrow(window, Role.QUERY, 5, QPointF(30, 30))
+    assert window.scene.selected_token == "mat"
+    assert window.output_panel.query_label.text() == "mat"
+    assert window.query_picker.currentText() == "mat"
+
+
+def test_long_dragging_does_not_corrupt_pythons_none(window):
+    # PySide6 6.12.0 dropped a reference to None in every void method call,
+    # which crashed Python 3.11 after a few minutes of dragging.
+    before = sys.getrefcount(None)
+    drag_arrow(window, Role.KEY, 2, QPointF(50, -50), steps=40)
+    assert sys.getrefcount(None) >= before - 50
