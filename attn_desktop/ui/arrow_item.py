@@ -55,12 +55,14 @@ class ArrowItem(pg.GraphicsObject):
     def label(self) -> str:
         return self._label
 
-    def set_tip(self, x: float, y: float) -> None:
+    def set_tip(self, x: float, y: float) -> bool:
+        """Move the tip; returns whether it moved."""
         if x == self._tip.x() and y == self._tip.y():
-            return
+            return False
         self.prepareGeometryChange()
         self._tip = QPointF(x, y)
         self.update()
+        return True
 
     def set_label(self, label: str) -> None:
         if label != self._label:

@@ -12,7 +12,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 
-from ..model import Change, Role, Scene
+from ..model import Change, Role, Scene, explain
 from .arrow_item import ArrowItem
 from .palette import OUTPUT_COLOR, ROLE_COLORS
 
@@ -25,6 +25,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
     """Draws every vector of the scene and turns drags into scene edits."""
 
     drag_finished = Signal(object, int, object, object)  # role, index, start vector, end vector
+    drag_moved = Signal(str)  # what the dragged arrow now is, e.g. "k·cat = (1.32, 1.59)"
 
     def __init__(self, scene: Scene, parent=None) -> None:
         super().__init__(parent)
@@ -41,6 +42,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.vo_plot.addItem(self.output_arrow)
         self._drag_start_vector: np.ndarray | None = None
         self._rebuild_arrows()
+        self._update_titles()
         self.fit_view()
         scene.subscribe(self._on_scene_changed)
 
@@ -88,11 +90,16 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 self._drag_start_vector = None
                 return
             self.attn_scene.set_vector(role, index, self._vector_with_tip(start, tip))
+            self.drag_moved.emit(self._describe(role, index))
             if phase == "finish":
                 self._drag_start_vector = None
                 self.drag_finished.emit(role, index, start, self.attn_scene.vectors(role)[index].copy())
 
         return handle
+
+    def _describe(self, role: Role, index: int) -> str:
+        label = f"{role.symbol}·{self.attn_scene.labels(role)[index]}"
+        return f"{label} = {explain.vector(self.attn_scene.vectors(role)[index])}"
 
     def _vector_with_tip(self, vector: np.ndarray, tip: QPointF) -> np.ndarray:
         moved = vector.copy()
@@ -110,6 +117,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
     def _on_scene_changed(self, change: Change) -> None:
         if change & Change.STRUCTURE:
             self._rebuild_arrows()
+            self._update_titles()
             self.fit_view()
         elif change & (Change.NUMBERS | Change.SELECTION):
             self._sync_all()
@@ -118,8 +126,9 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     def _sync_all(self) -> None:
         for role in Role:
-            for item, vector in zip(self.arrows[role], self.attn_scene.vectors(role)):
-                item.set_tip(*self._tip_of(vector))
+            for index, (item, vector) in enumerate(zip(self.arrows[role], self.attn_scene.vectors(role))):
+                if item.set_tip(*self._tip_of(vector)):
+                    item.setToolTip(self._describe(role, index))
         self._sync_emphasis()
         self._sync_output()
         self._sync_highlight()
@@ -155,6 +164,18 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         for role in (Role.KEY, Role.VALUE):
             for index, item in enumerate(self.arrows[role]):
                 item.set_highlighted(index == highlighted)
+
+    def _update_titles(self) -> None:
+        """Say which coordinates are drawn when a vector has more than two."""
+        for plot, title, width in (
+            (self.qk_plot, "Queries and keys", self.attn_scene.key_width),
+            (self.vo_plot, "Values and output", self.attn_scene.value_width),
+        ):
+            if width > 2:
+                title += f" (dimensions {self.dims[0] + 1} and {self.dims[1] + 1} of {width})"
+            elif width == 1:
+                title += " (one number each, along x)"
+            plot.setTitle(title)
 
     # ----- view ---------------------------------------------------------
     def fit_view(self) -> None:

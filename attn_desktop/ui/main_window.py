@@ -55,7 +55,9 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_toolbar()
         self._build_menus()
-        self.statusBar().showMessage(STATUS_HINT)
+        # A normal widget stays; drag read-outs are temporary messages shown over it.
+        self.statusBar().addWidget(QLabel(STATUS_HINT))
+        self.canvas.drag_moved.connect(lambda text: self.statusBar().showMessage(text, 4000))
         self.resize(1320, 880)
         self._default_layout = self.saveState()
         scene.subscribe(self._on_scene_changed)
