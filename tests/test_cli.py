@@ -6,16 +6,16 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import ROOT
+from seed_numbers import MATRIX, SAT
 
 from attn_desktop import __version__
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
-from conftest import ROOT
-from seed_numbers import MATRIX, SAT
 
 
 def run(*args, env=None):
     return subprocess.run(
-        [sys.executable, "-m", "attn_desktop", *args], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env
+        [sys.executable, "-m", "attn_desktop", *args], check=False, cwd=ROOT, capture_output=True, text=True, timeout=120, env=env
     )
 
 

@@ -1,7 +1,8 @@
 """The words and numbers the panels print."""
 
-from attn_desktop.model import explain
 from seed_numbers import SAT_CAT_FORMULA
+
+from attn_desktop.model import explain
 
 
 def test_worked_dot_product_reads_like_the_demo():

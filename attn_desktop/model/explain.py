@@ -6,7 +6,7 @@ every panel format a number the same way: two decimals, whole percents.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import os
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -59,11 +59,11 @@ class Scene:
 
     # ----- construction -------------------------------------------------
     @classmethod
-    def from_file(cls, path: str | os.PathLike) -> "Scene":
+    def from_file(cls, path: str | os.PathLike) -> Scene:
         return cls(load_scene_file(path))
 
     @classmethod
-    def from_dict(cls, document: dict) -> "Scene":
+    def from_dict(cls, document: dict) -> Scene:
         return cls(scene_from_dict(document))
 
     def _set_data(self, data: SceneData) -> None:

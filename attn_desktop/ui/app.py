@@ -18,7 +18,7 @@ def configure_pyqtgraph() -> None:
     pg.setConfigOptions(
         background="w",
         foreground="k",
-        antialias=True,
+        antialias=False,  # grid and axes; arrows antialias themselves
         # pyqtgraph drops mouse moves above this rate by default; the model
         # recomputes in microseconds, so every move should reach the scene.
         mouseRateLimit=0,

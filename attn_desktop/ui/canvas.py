@@ -15,10 +15,24 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from ..model import Change, Role, Scene, explain
 from .arrow_item import ArrowItem
 from .palette import OUTPUT_COLOR, ROLE_COLORS
+from .plot_style import cache_axes_and_grid
 
 FADED_QUERY_OPACITY = 0.35
 MIN_WEIGHT_OPACITY = 0.22
 MAX_PERCENT_LABELS = 16  # past this many tokens, "k·cat 76%" labels crowd the plot
+
+
+def _skip_hover_search_while_dragging(graphics_scene) -> None:
+    """pyqtgraph searches for hoverable items on every mouse move, even mid-drag,
+    when no item may take the hover anyway; skip that search while a button is held."""
+    send_hover_events = graphics_scene.sendHoverEvents
+
+    def send(event, exitOnly=False):
+        if not exitOnly and event.buttons() != Qt.MouseButton.NoButton and graphics_scene.dragItem is not None:
+            return
+        send_hover_events(event, exitOnly)
+
+    graphics_scene.sendHoverEvents = send
 
 
 class AttentionCanvas(pg.GraphicsLayoutWidget):
@@ -41,6 +55,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.output_arrow.setZValue(20)
         self.vo_plot.addItem(self.output_arrow)
         self._drag_start_vector: np.ndarray | None = None
+        _skip_hover_search_while_dragging(self.scene())
         self._rebuild_arrows()
         self._update_titles()
         self.fit_view()
@@ -56,6 +71,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         plot.enableAutoRange(False)
         for angle in (0, 90):
             plot.addItem(pg.InfiniteLine(pos=0, angle=angle, pen=pg.mkPen(120, 120, 120, 200, width=1)))
+        cache_axes_and_grid(plot)
         return plot
 
     # ----- building items ----------------------------------------------

@@ -8,6 +8,7 @@ from ..model import Change, Role, Scene, explain
 
 TOKEN, SCORE, SCALED, WEIGHT = range(4)
 WEIGHT_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw weight, for the bar delegate
+NO_PARENT = QModelIndex()  # a flat table: rows have no parent
 
 
 class ScoreTableModel(QAbstractTableModel):
@@ -16,10 +17,10 @@ class ScoreTableModel(QAbstractTableModel):
         self.scene = scene
         scene.subscribe(self._on_scene_changed)
 
-    def rowCount(self, parent=QModelIndex()) -> int:
+    def rowCount(self, parent=NO_PARENT) -> int:
         return 0 if parent.isValid() else self.scene.n_tokens
 
-    def columnCount(self, parent=QModelIndex()) -> int:
+    def columnCount(self, parent=NO_PARENT) -> int:
         return 0 if parent.isValid() else 4
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):

@@ -6,9 +6,9 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QStyledItemDelegate
 
+from ..model import Role
 from .palette import ROLE_COLORS
 from .score_table_model import WEIGHT_ROLE
-from ..model import Role
 
 
 class WeightBarDelegate(QStyledItemDelegate):

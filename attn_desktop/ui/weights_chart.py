@@ -6,9 +6,9 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QColor
 
-from ..model import Change, Scene, explain
-from ..model import Role
+from ..model import Change, Role, Scene, explain
 from .palette import ROLE_COLORS
+from .plot_style import cache_axes_and_grid
 
 MAX_VALUE_LABELS = 16
 
@@ -25,6 +25,7 @@ class WeightsChart(pg.PlotWidget):
         plot.setLabel("left", "weight")
         plot.setYRange(0, 1.12, padding=0)
         plot.showGrid(y=True, alpha=0.2)
+        cache_axes_and_grid(plot)
         color = QColor(ROLE_COLORS[Role.KEY])
         self.bars = pg.BarGraphItem(x=[0], height=[0], width=0.7, brush=color, pen=pg.mkPen(color.darker(130)))
         plot.addItem(self.bars)

@@ -2,10 +2,9 @@
 
 import json
 
+from helpers import matrix_cells, table_column
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
-
-from helpers import matrix_cells, table_column
 
 DOCKS = {"scoreDock": "Scores", "outputDock": "Output", "weightsDock": "Weights",
          "matrixDock": "Attention matrix", "shapesDock": "Shapes"}
@@ -60,6 +59,7 @@ def test_a_broken_file_gets_one_message_and_changes_nothing(window, tmp_path):
     assert window.open_scene(path) is False
     assert len(window.shown_errors) == 1
     title, message = window.shown_errors[0]
+    assert title == "Cannot open scene"
     assert "broken.json" in message and 'queries[1][1]: expected a number, found the text "x"' in message
     assert window.scene.to_dict() == before
     assert table_column(window, 3) == ["0%", "76%", "6%", "1%", "0%", "17%"]

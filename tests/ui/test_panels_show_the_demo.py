@@ -2,11 +2,11 @@
 
 import numpy as np
 import pytest
+from helpers import matrix_cells, table_column, table_header
 from PySide6.QtCore import Qt
+from seed_numbers import MATRIX, SAT_CAT_FORMULA, SAT_SCALED, SAT_SCORES, SAT_WEIGHTS, SHAPES, TOKENS
 
 from attn_desktop.model import Role
-from helpers import matrix_cells, table_column, table_header
-from seed_numbers import MATRIX, SAT_CAT_FORMULA, SAT_SCALED, SAT_SCORES, SAT_WEIGHTS, SHAPES, TOKENS
 
 
 def test_score_table(window):
@@ -51,7 +51,7 @@ def test_canvas_draws_every_vector_and_the_output(window):
     assert canvas.output_arrow.label == "out·sat"
     assert np.round(canvas.output_arrow.tip.toTuple(), 2).tolist() == [1.54, 0.48]
     # More weight draws a key more boldly: cat (76%) stands out over The (0%).
-    assert canvas.arrows[Role.KEY][1].opacity() > canvas.arrows[Role.KEY][0].opacity() + 0.5
+    assert canvas.arrows[Role.KEY][1].emphasis > canvas.arrows[Role.KEY][0].emphasis + 0.5
 
 
 def test_window_title_names_the_scene(window):
