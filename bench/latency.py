@@ -217,7 +217,7 @@ def timed_drag(app: QApplication, window: MainWindow, moves: int) -> DragRun:
     viewport = window.canvas.viewport()
     widgets, required = watched_panels(window)
     counter = PaintCounter(widgets)
-    run = DragRun(label=arrow.label.split()[0], start_vector=keys[1].copy())
+    run = DragRun(label=f"k·{window.scene.tokens[1]}", start_vector=keys[1].copy())
     start = grab_point(window, arrow)
 
     press(viewport, start)

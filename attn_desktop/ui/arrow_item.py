@@ -19,10 +19,21 @@ HEAD_LENGTH_PX = 12.0
 HEAD_HALF_WIDTH_PX = 5.5
 HANDLE_RADIUS_PX = 11.0
 LABEL_GAP_PX = 6.0
-LABEL_BACKDROP = QColor(255, 255, 255, 190)
+LABEL_BACKDROP = QColor(255, 255, 255)
+EMPHASIS_STEPS = 20
 HALO_COLOR = QColor(255, 200, 0, 170)
 
 DragPhase = str  # "start", "move", "finish", "cancel"
+
+
+def _fade(color: QColor, emphasis: float) -> QColor:
+    """The colour at this strength over a white background, as an opaque colour."""
+    keep = emphasis
+    return QColor(
+        round(255 + (color.red() - 255) * keep),
+        round(255 + (color.green() - 255) * keep),
+        round(255 + (color.blue() - 255) * keep),
+    )
 
 
 class ArrowItem(pg.GraphicsObject):
@@ -30,8 +41,10 @@ class ArrowItem(pg.GraphicsObject):
         super().__init__()
         self._tip = QPointF(0.0, 0.0)
         self._label = label
+        self._role_color = QColor(color)
         self._color = QColor(color)
-        self._text_color = self._color.darker(125)
+        self._text_color = self._role_color.darker(125)
+        self._emphasis = 1.0
         self._width = 2.0
         self._dashed = False
         self._highlighted = False  # pointed at elsewhere (a table row): a halo
@@ -77,22 +90,27 @@ class ArrowItem(pg.GraphicsObject):
 
     @property
     def emphasis(self) -> float:
-        """How opaque the arrow is drawn, 0 to 1."""
-        return self._color.alphaF()
+        """How strongly the arrow is drawn, 0 (faded into the background) to 1."""
+        return self._emphasis
 
-    def set_style(self, width: float, opacity: float, dashed: bool = False) -> None:
-        """Thicker and more opaque for more weight; dashed for a masked key.
+    def set_style(self, width: float, emphasis: float, dashed: bool = False) -> None:
+        """Thicker and stronger for more weight; dashed for a masked key.
 
-        Opacity goes into the colours' alpha rather than QGraphicsItem.setOpacity:
-        the raster engine fills an antialiased polygon about six times slower
-        under a painter opacity than with a translucent colour.
+        Emphasis fades the colour towards the white background instead of
+        making it translucent: the raster engine draws translucent shapes
+        5 to 20 times slower than opaque ones, and a drag redraws every key
+        and value. Both are rounded to steps a viewer can tell apart, so a
+        small change of weight does not repaint an arrow.
         """
-        if abs(width - self._width) < 0.05 and dashed == self._dashed and abs(opacity - self.emphasis) < 0.01:
+        width = round(width * 4) / 4
+        emphasis = round(min(max(emphasis, 0.0), 1.0) * EMPHASIS_STEPS) / EMPHASIS_STEPS
+        if width == self._width and dashed == self._dashed and emphasis == self._emphasis:
             return
         self._width = width
         self._dashed = dashed
-        self._color.setAlphaF(opacity)
-        self._text_color.setAlphaF(min(1.0, 0.25 + opacity))  # labels stay readable when faded
+        self._emphasis = emphasis
+        self._color = _fade(self._role_color, emphasis)
+        self._text_color = _fade(self._role_color.darker(125), min(1.0, 0.3 + emphasis))  # labels stay readable
         self.update()
 
     def set_highlighted(self, on: bool) -> None:
@@ -137,6 +155,11 @@ class ArrowItem(pg.GraphicsObject):
         path.addEllipse(self._tip, HANDLE_RADIUS_PX * sx, HANDLE_RADIUS_PX * sy)
         return path
 
+    def contains(self, point: QPointF) -> bool:
+        # The plot clips its items, and Qt then asks contains() rather than
+        # shape() whether the mouse is over an item; answer with the handle.
+        return self.shape().contains(point)
+
     def viewTransformChanged(self) -> None:
         # Zooming changes how many data units a pixel is, so the pixel-sized
         # head, handle and label need a new bounding box.
@@ -175,22 +198,15 @@ class ArrowItem(pg.GraphicsObject):
         head_length = min(HEAD_LENGTH_PX + self._width, length)
         head_base = tip - unit * head_length
         head_half = normal * (HEAD_HALF_WIDTH_PX + self._width / 2)
-        if self._dashed:
-            pen = QPen(self._color, self._width, Qt.PenStyle.DashLine, Qt.PenCapStyle.FlatCap)
-            painter.setPen(pen)
-            painter.drawLine(origin, head_base)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.drawPolygon(QPolygonF([tip, head_base + head_half, head_base - head_half]))
-            return
-        # Shaft and head as one filled outline: one antialiased fill is much
-        # cheaper than stroking a wide line and then filling a head.
-        shaft_half = normal * (self._width / 2)
-        painter.drawPolygon(QPolygonF([
-            origin + shaft_half, head_base + shaft_half, head_base + head_half, tip,
-            head_base - head_half, head_base - shaft_half, origin - shaft_half,
-        ]))
+        style = Qt.PenStyle.DashLine if self._dashed else Qt.PenStyle.SolidLine
+        painter.setPen(QPen(self._color, self._width, style, Qt.PenCapStyle.FlatCap))
+        painter.drawLine(origin, head_base + unit * 0.5)  # overlap the head by half a pixel: no seam
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.drawPolygon(QPolygonF([tip, head_base + head_half, head_base - head_half]))
 
     def _paint_label(self, painter: QPainter, origin: QPointF, tip: QPointF) -> None:
+        if not self._label:
+            return
         line = QLineF(origin, tip)
         length = line.length()
         unit = QPointF(line.dx() / length, line.dy() / length) if length >= 1.0 else QPointF(0.7, -0.7)

@@ -17,9 +17,10 @@ from .arrow_item import ArrowItem
 from .palette import OUTPUT_COLOR, ROLE_COLORS
 from .plot_style import cache_axes_and_grid
 
-FADED_QUERY_OPACITY = 0.35
-MIN_WEIGHT_OPACITY = 0.22
+FADED_QUERY_EMPHASIS = 0.35
+MIN_WEIGHT_EMPHASIS = 0.22
 MAX_PERCENT_LABELS = 16  # past this many tokens, "k·cat 76%" labels crowd the plot
+CROWDED_LABEL_MIN_WEIGHT = 0.05  # ... and only keys and values with this much weight are named
 
 
 def _skip_hover_search_while_dragging(graphics_scene) -> None:
@@ -153,27 +154,33 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         scene = self.attn_scene
         weights = scene.selected_weights
         visible = scene.result.mask[scene.selected]
-        show_percent = scene.n_tokens <= MAX_PERCENT_LABELS
+        crowded = scene.n_tokens > MAX_PERCENT_LABELS
         for index, item in enumerate(self.arrows[Role.QUERY]):
             chosen = index == scene.selected
-            item.set_style(width=3.5 if chosen else 2.0, opacity=1.0 if chosen else FADED_QUERY_OPACITY)
+            item.set_style(width=3.5 if chosen else 2.0, emphasis=1.0 if chosen else FADED_QUERY_EMPHASIS)
+            # In a crowded scene only the chosen query is named; the rest would be a smear of text.
+            item.set_label(f"q·{scene.query_tokens[index]}" if chosen or not crowded else "")
         for role in (Role.KEY, Role.VALUE):
             for index, item in enumerate(self.arrows[role]):
                 weight = float(weights[index])
                 item.set_style(
                     width=1.5 + 4.0 * weight,
-                    opacity=MIN_WEIGHT_OPACITY + (1 - MIN_WEIGHT_OPACITY) * weight if visible[index] else 0.18,
+                    emphasis=MIN_WEIGHT_EMPHASIS + (1 - MIN_WEIGHT_EMPHASIS) * weight if visible[index] else 0.18,
                     dashed=not visible[index],
                 )
-                name = f"{role.symbol}·{scene.tokens[index]}"
-                if show_percent:
-                    name += f" {round(weight * 100)}%" if visible[index] else " masked"
-                item.set_label(name)
+                item.set_label(self._weight_label(role, index, weight, bool(visible[index]), crowded))
+
+    def _weight_label(self, role: Role, index: int, weight: float, visible: bool, crowded: bool) -> str:
+        """'k·cat 76%' (or 'k·the masked'); in a crowded scene, only keys that matter are named."""
+        name = f"{role.symbol}·{self.attn_scene.tokens[index]}"
+        if crowded:
+            return name if visible and weight >= CROWDED_LABEL_MIN_WEIGHT else ""
+        return f"{name} {round(weight * 100)}%" if visible else f"{name} masked"
 
     def _sync_output(self) -> None:
         self.output_arrow.set_tip(*self._tip_of(self.attn_scene.selected_output))
         self.output_arrow.set_label(f"out·{self.attn_scene.selected_token}")
-        self.output_arrow.set_style(width=4.0, opacity=1.0)
+        self.output_arrow.set_style(width=4.0, emphasis=1.0)
 
     def _sync_highlight(self) -> None:
         highlighted = self.attn_scene.highlighted_key

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QLinearGradient, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from ..model import Change, Scene, explain
@@ -19,19 +19,22 @@ from ..model import Change, Scene, explain
 TITLE_HEIGHT = 24
 LEGEND_WIDTH = 46
 MIN_CELL_FOR_TEXT = QSize(30, 15)
-MASKED_FILL = QColor(225, 225, 225)
+MASKED_RGB = (225, 225, 225)
 
 
-def _viridis_table() -> list[QColor]:
-    table = pg.colormap.get("viridis").getLookupTable(0.0, 1.0, 256, alpha=False)
-    return [QColor(int(r), int(g), int(b)) for r, g, b in table]
+def _viridis_table() -> np.ndarray:
+    """256 viridis colours as a (256, 3) uint8 array: dark purple for 0, yellow for 1."""
+    return np.asarray(pg.colormap.get("viridis").getLookupTable(0.0, 1.0, 256, alpha=False), dtype=np.uint8)
 
 
 class MatrixView(QWidget):
     def __init__(self, scene: Scene, parent=None) -> None:
         super().__init__(parent)
         self.scene = scene
-        self._colors = _viridis_table()
+        self._lut = _viridis_table()
+        self._static_layer: QPixmap | None = None
+        self._mask_layer: QPixmap | None = None
+        self._cells_buffer: np.ndarray | None = None
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -83,25 +86,76 @@ class MatrixView(QWidget):
         return QSize(160, 140)
 
     # ----- painting -----------------------------------------------------
+    # What changes on a drag (the cells and their numbers) is painted fresh;
+    # what does not (title, labels, legend, the hatching of masked cells) is
+    # kept in a pixmap until the size, the tokens or the settings change.
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
-        painter.fillRect(self.rect(), self.palette().base())
+        if self._static_layer is None or self._static_layer.size() != self.size():
+            self._static_layer = self._render_static_layer()
+        painter.drawPixmap(0, 0, self._static_layer)
+        grid = self.grid_rect()
+        painter.drawImage(grid, self._cells_image())
+        if self._mask_layer is not None:
+            painter.drawPixmap(grid.topLeft(), self._mask_layer)
+        if grid.width() / self.scene.n_tokens >= MIN_CELL_FOR_TEXT.width():
+            self._paint_cell_text(painter, grid)
+        self._paint_selected_row(painter, grid)
+
+    def _cells_image(self) -> QImage:
+        """One pixel per cell, scaled up when drawn: one call instead of n² fills."""
+        result = self.scene.result
+        levels = np.clip(np.rint(result.weights * 255), 0, 255).astype(np.intp)
+        rgb = self._lut[levels]
+        rgb[~result.mask] = MASKED_RGB
+        rows, columns = levels.shape
+        argb = np.empty((rows, columns), dtype=np.uint32)
+        argb[:] = 0xFF000000 | (rgb[..., 0].astype(np.uint32) << 16) | (rgb[..., 1].astype(np.uint32) << 8) | rgb[..., 2]
+        self._cells_buffer = argb  # QImage borrows this memory; keep it alive until the next paint
+        return QImage(argb.data, columns, rows, columns * 4, QImage.Format.Format_RGB32)
+
+    def _render_static_layer(self) -> QPixmap:
+        layer = QPixmap(self.size())
+        layer.fill(self.palette().base().color())
+        painter = QPainter(layer)
         text_color = self.palette().text().color()
         painter.setPen(text_color)
         title_font = QFont(self.font())
         title_font.setBold(True)
         painter.setFont(title_font)
-        painter.drawText(QRectF(4, 2, self.width() - 8, TITLE_HEIGHT), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.title())
+        painter.drawText(
+            QRectF(4, 2, self.width() - 8, TITLE_HEIGHT), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            self.title(),
+        )
         painter.setFont(self.font())
         self._paint_labels(painter, text_color)
-        self._paint_cells(painter)
-        self._paint_selected_row(painter, text_color)
         self._paint_legend(painter, text_color)
+        painter.end()
+        self._mask_layer = self._render_mask_layer()
+        return layer
+
+    def _render_mask_layer(self) -> QPixmap | None:
+        """Hatching over the masked cells, or None when nothing is masked."""
+        mask = self.scene.result.mask
+        if mask.all():
+            return None
+        grid = self.grid_rect()
+        size = grid.width() / self.scene.n_tokens
+        layer = QPixmap(grid.size().toSize() + QSize(1, 1))
+        layer.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(layer)
+        hatch = QBrush(QColor(150, 150, 150), Qt.BrushStyle.BDiagPattern)
+        for row, column in zip(*np.nonzero(~mask)):
+            painter.fillRect(QRectF(column * size, row * size, size, size), hatch)
+        painter.end()
+        return layer
 
     def _paint_labels(self, painter: QPainter, color: QColor) -> None:
         grid = self.grid_rect()
         painter.setPen(color)
-        painter.drawText(QRectF(0, TITLE_HEIGHT, grid.left() - 2, grid.top() - TITLE_HEIGHT), Qt.AlignmentFlag.AlignCenter, "q ↓ k →")
+        painter.drawText(
+            QRectF(0, TITLE_HEIGHT, grid.left() - 2, grid.top() - TITLE_HEIGHT), Qt.AlignmentFlag.AlignCenter, "q ↓ k →"
+        )
         size = grid.width() / self.scene.n_tokens
         every = max(1, int(np.ceil(14 / size)))  # thin out labels that would overlap
         for column, token in enumerate(self.scene.tokens):
@@ -113,52 +167,47 @@ class MatrixView(QWidget):
                 rect = QRectF(0, grid.top() + row * size, grid.left() - 6, size)
                 painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, token)
 
-    def _paint_cells(self, painter: QPainter) -> None:
+    def _paint_cell_text(self, painter: QPainter, grid: QRectF) -> None:
         result = self.scene.result
-        grid = self.grid_rect()
         size = grid.width() / self.scene.n_tokens
-        show_text = size >= MIN_CELL_FOR_TEXT.width()
-        hatch = QBrush(QColor(150, 150, 150), Qt.BrushStyle.BDiagPattern)
-        painter.setPen(Qt.PenStyle.NoPen)
-        for row in range(self.scene.n_queries):
-            for column in range(self.scene.n_tokens):
-                rect = QRectF(grid.left() + column * size, grid.top() + row * size, size, size)
-                if result.mask[row, column]:
-                    weight = float(result.weights[row, column])
-                    painter.fillRect(rect, self._colors[min(int(weight * 255 + 0.5), 255)])
-                else:
-                    painter.fillRect(rect, MASKED_FILL)
-                    painter.fillRect(rect, hatch)
-        if not show_text:
-            return
+        light, dark = QColor(255, 255, 255), QColor(60, 60, 60)
         for row in range(self.scene.n_queries):
             for column in range(self.scene.n_tokens):
                 rect = QRectF(grid.left() + column * size, grid.top() + row * size, size, size)
                 masked = not result.mask[row, column]
-                weight = float(result.weights[row, column])
-                painter.setPen(QColor(60, 60, 60) if masked or weight > 0.55 else QColor(255, 255, 255))
+                # Dark text on the bright (yellow-green) end of viridis, light on the dark end.
+                painter.setPen(dark if masked or result.weights[row, column] > 0.55 else light)
                 painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.cell_text(row, column))
 
-    def _paint_selected_row(self, painter: QPainter, color: QColor) -> None:
-        grid = self.grid_rect()
+    def _paint_selected_row(self, painter: QPainter, grid: QRectF) -> None:
         size = grid.width() / self.scene.n_tokens
         outline = QRectF(grid.left(), grid.top() + self.scene.selected * size, grid.width(), size)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(QPen(QColor(255, 190, 0), 3))
         painter.drawRect(outline.adjusted(1, 1, -1, -1))
-        painter.setPen(QPen(color, 1))
+        painter.setPen(QPen(self.palette().text().color(), 1))
         painter.drawRect(outline)
 
     def _paint_legend(self, painter: QPainter, color: QColor) -> None:
         grid = self.grid_rect()
         bar = QRectF(grid.right() + 10, grid.top(), 10, grid.height())
-        steps = 64
-        for step in range(steps):
-            slice_ = QRectF(bar.left(), bar.bottom() - (step + 1) * bar.height() / steps, bar.width(), bar.height() / steps + 1)
-            painter.fillRect(slice_, self._colors[int(step * 255 / (steps - 1))])
+        gradient = QLinearGradient(bar.bottomLeft(), bar.topLeft())
+        for stop in range(0, 256, 32):
+            gradient.setColorAt(stop / 255, QColor(*self._lut[stop]))
+        gradient.setColorAt(1.0, QColor(*self._lut[255]))
+        painter.fillRect(bar, gradient)
         painter.setPen(color)
         painter.drawText(QRectF(bar.right() + 2, bar.top() - 6, 30, 14), Qt.AlignmentFlag.AlignLeft, "1")
         painter.drawText(QRectF(bar.right() + 2, bar.bottom() - 8, 30, 14), Qt.AlignmentFlag.AlignLeft, "0")
+
+    def resizeEvent(self, event) -> None:
+        self._static_layer = None
+        super().resizeEvent(event)
+
+    def changeEvent(self, event) -> None:
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.FontChange):
+            self._static_layer = None
+        super().changeEvent(event)
 
     # ----- interaction --------------------------------------------------
     def mousePressEvent(self, event) -> None:
@@ -191,5 +240,7 @@ class MatrixView(QWidget):
         self.scene.select_query(min(max(self.scene.selected + step, 0), self.scene.n_queries - 1))
 
     def _on_scene_changed(self, change: Change) -> None:
+        if change & (Change.STRUCTURE | Change.SETTINGS):
+            self._static_layer = None  # new labels, title or mask
         if change & (Change.NUMBERS | Change.SELECTION):
             self.update()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ..model import Change, Scene, explain
 
@@ -22,7 +22,10 @@ class OutputPanel(QWidget):
         self.blend_label = QLabel(self)
         for label in (self.query_label, self.attends_label, self.vector_label, self.formula_label, self.blend_label):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            # Numbers change width on every drag move; the panel must not re-lay itself out each time.
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.blend_label.setWordWrap(True)
+        self.blend_label.setMinimumHeight(2 * self.blend_label.fontMetrics().lineSpacing() + 4)
         self.blend_label.setToolTip("The biggest terms of the weighted sum of the values")
         bold = self.formula_label.font()
         bold.setBold(True)

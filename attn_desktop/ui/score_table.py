@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QEvent, QModelIndex, Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSizePolicy, QTableView, QVBoxLayout, QWidget
 
 from ..model import Change, Scene
 from .score_table_model import ScoreTableModel
@@ -36,6 +36,9 @@ class ScoreTablePanel(QWidget):
         self.formula_label = QLabel(self)
         self.formula_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.formula_label.setWordWrap(True)
+        # Room for two lines, fixed: a longer formula must not shrink the table mid-drag.
+        self.formula_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.formula_label.setFixedHeight(2 * self.formula_label.fontMetrics().lineSpacing() + 6)
         self.formula_label.setToolTip("The worked dot product for the pointed-at key (or the strongest one)")
 
         layout = QVBoxLayout(self)

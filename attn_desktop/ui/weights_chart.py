@@ -61,7 +61,9 @@ class WeightsChart(pg.PlotWidget):
         visible = self.attn_scene.result.mask[self.attn_scene.selected]
         self.bars.setOpts(height=weights)
         for index, label in enumerate(self.value_labels):
-            label.setText(explain.percent(weights[index]) if visible[index] else "masked")
+            text = explain.percent(weights[index]) if visible[index] else "masked"
+            if text != label.toPlainText():  # re-laying out text is the costly part of a move
+                label.setText(text)
             label.setPos(index, float(weights[index]))
 
     def shown_heights(self) -> np.ndarray:
