@@ -22,6 +22,10 @@ LABEL_GAP_PX = 6.0
 LABEL_BACKDROP = QColor(255, 255, 255)
 EMPHASIS_STEPS = 20
 HALO_COLOR = QColor(255, 200, 0, 170)
+ANTIALIASING = QPainter.RenderHint.Antialiasing
+NO_PEN = Qt.PenStyle.NoPen
+NO_BRUSH = Qt.BrushStyle.NoBrush
+ALIGN_CENTER = Qt.AlignmentFlag.AlignCenter
 
 DragPhase = str  # "start", "move", "finish", "cancel"
 
@@ -47,6 +51,7 @@ class ArrowItem(pg.GraphicsObject):
         self._emphasis = 1.0
         self._width = 2.0
         self._dashed = False
+        self._make_pens()
         self._highlighted = False  # pointed at elsewhere (a table row): a halo
         self._hovered = False  # under the mouse: show the grab handle
         self._draggable = draggable
@@ -55,6 +60,7 @@ class ArrowItem(pg.GraphicsObject):
         self._font.setBold(True)
         self._label_size = QFontMetricsF(self._font).size(0, label)
         self._pixel_size_cache: tuple[float, float] | None = None
+        self._bounds: QRectF | None = None
         self._drag_start_tip: QPointF | None = None
         self._drag_cancelled = False
         self.on_drag: Callable[[QPointF, DragPhase], None] | None = None
@@ -111,6 +117,7 @@ class ArrowItem(pg.GraphicsObject):
         self._emphasis = emphasis
         self._color = _fade(self._role_color, emphasis)
         self._text_color = _fade(self._role_color.darker(125), min(1.0, 0.3 + emphasis))  # labels stay readable
+        self._make_pens()
         self.update()
 
     def set_highlighted(self, on: bool) -> None:
@@ -139,10 +146,18 @@ class ArrowItem(pg.GraphicsObject):
         return self._pixel_size_cache
 
     def boundingRect(self) -> QRectF:
-        sx, sy = self._pixel_size()
-        reach_px = max(HANDLE_RADIUS_PX, HEAD_LENGTH_PX) + LABEL_GAP_PX + self._label_size.width() + 4
-        rect = QRectF(QPointF(0.0, 0.0), self._tip).normalized()
-        return rect.adjusted(-reach_px * sx, -reach_px * sy, reach_px * sx, reach_px * sy)
+        # Qt asks for this several times per frame for every arrow; keep it
+        # until the tip, the label or the zoom changes.
+        if self._bounds is None:
+            sx, sy = self._pixel_size()
+            reach_px = max(HANDLE_RADIUS_PX, HEAD_LENGTH_PX) + LABEL_GAP_PX + self._label_size.width() + 4
+            rect = QRectF(QPointF(0.0, 0.0), self._tip).normalized()
+            self._bounds = rect.adjusted(-reach_px * sx, -reach_px * sy, reach_px * sx, reach_px * sy)
+        return QRectF(self._bounds)
+
+    def prepareGeometryChange(self) -> None:
+        self._bounds = None
+        super().prepareGeometryChange()
 
     def shape(self) -> QPainterPath:
         """What the mouse can grab: a disc around the tip only.
@@ -167,60 +182,63 @@ class ArrowItem(pg.GraphicsObject):
         self.prepareGeometryChange()
 
     # ----- drawing ------------------------------------------------------
+    # A drag repaints every arrow (they all meet at the origin), so painting
+    # is kept lean: geometry in plain floats, pens made when the style
+    # changes, Qt enum members looked up once at import.
     def paint(self, painter: QPainter, option, widget=None) -> None:
         to_screen = painter.transform()
-        origin = to_screen.map(QPointF(0.0, 0.0))
-        tip = to_screen.map(self._tip)
-        painter.save()
-        painter.resetTransform()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        ox, oy = to_screen.map(0.0, 0.0)
+        tx, ty = to_screen.map(self._tip.x(), self._tip.y())
+        dx, dy = tx - ox, ty - oy
+        length = (dx * dx + dy * dy) ** 0.5
+        ux, uy = (dx / length, dy / length) if length >= 1.0 else (0.7, -0.7)
+        painter.resetTransform()  # draw in pixels; Qt restores the item transform afterwards
+        painter.setRenderHint(ANTIALIASING)
         if self._highlighted:
-            painter.setPen(QPen(HALO_COLOR, self._width + 7, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
-            painter.drawLine(origin, tip)
-        self._paint_arrow(painter, origin, tip)
-        if self._hovered or self.is_dragging:
-            painter.setPen(QPen(self._color, 1.5))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawEllipse(tip, HANDLE_RADIUS_PX - 1, HANDLE_RADIUS_PX - 1)
-        self._paint_label(painter, origin, tip)
-        painter.restore()
-
-    def _paint_arrow(self, painter: QPainter, origin: QPointF, tip: QPointF) -> None:
-        line = QLineF(origin, tip)
-        length = line.length()
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(self._color)
+            painter.setPen(self._halo_pen)
+            painter.drawLine(QLineF(ox, oy, tx, ty))
         if length < 1.0:
-            painter.drawEllipse(tip, 4.0, 4.0)
-            return
-        unit = QPointF(line.dx() / length, line.dy() / length)
-        normal = QPointF(-unit.y(), unit.x())
-        head_length = min(HEAD_LENGTH_PX + self._width, length)
-        head_base = tip - unit * head_length
-        head_half = normal * (HEAD_HALF_WIDTH_PX + self._width / 2)
-        style = Qt.PenStyle.DashLine if self._dashed else Qt.PenStyle.SolidLine
-        painter.setPen(QPen(self._color, self._width, style, Qt.PenCapStyle.FlatCap))
-        painter.drawLine(origin, head_base + unit * 0.5)  # overlap the head by half a pixel: no seam
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.drawPolygon(QPolygonF([tip, head_base + head_half, head_base - head_half]))
+            painter.setPen(NO_PEN)
+            painter.setBrush(self._color)
+            painter.drawEllipse(QPointF(tx, ty), 4.0, 4.0)
+        else:
+            self._paint_arrow(painter, ox, oy, tx, ty, ux, uy, length)
+        if self._hovered or self.is_dragging:
+            painter.setPen(self._ring_pen)
+            painter.setBrush(NO_BRUSH)
+            painter.drawEllipse(QPointF(tx, ty), HANDLE_RADIUS_PX - 1, HANDLE_RADIUS_PX - 1)
+        if self._label:
+            self._paint_label(painter, tx, ty, ux, uy)
 
-    def _paint_label(self, painter: QPainter, origin: QPointF, tip: QPointF) -> None:
-        if not self._label:
-            return
-        line = QLineF(origin, tip)
-        length = line.length()
-        unit = QPointF(line.dx() / length, line.dy() / length) if length >= 1.0 else QPointF(0.7, -0.7)
+    def _paint_arrow(self, painter, ox, oy, tx, ty, ux, uy, length) -> None:
+        head_length = min(HEAD_LENGTH_PX + self._width, length)
+        bx, by = tx - ux * head_length, ty - uy * head_length  # where the head meets the shaft
+        half = HEAD_HALF_WIDTH_PX + self._width / 2
+        painter.setPen(self._shaft_pen)
+        painter.drawLine(QLineF(ox, oy, bx + ux * 0.5, by + uy * 0.5))  # overlap the head by half a pixel: no seam
+        painter.setPen(NO_PEN)
+        painter.setBrush(self._color)
+        painter.drawPolygon(QPolygonF([
+            QPointF(tx, ty), QPointF(bx - uy * half, by + ux * half), QPointF(bx + uy * half, by - ux * half),
+        ]))
+
+    def _paint_label(self, painter, tx, ty, ux, uy) -> None:
         width, height = self._label_size.width(), self._label_size.height()
         # Put the label beyond the tip, pushed out far enough that it clears
         # the head whichever way the arrow points.
-        reach = LABEL_GAP_PX + HEAD_HALF_WIDTH_PX + abs(unit.x()) * width / 2 + abs(unit.y()) * height / 2
-        center = tip + unit * reach
-        box = QRectF(center.x() - width / 2, center.y() - height / 2, width, height)
+        reach = LABEL_GAP_PX + HEAD_HALF_WIDTH_PX + abs(ux) * width / 2 + abs(uy) * height / 2
+        box = QRectF(tx + ux * reach - width / 2, ty + uy * reach - height / 2, width, height)
         # A pale box behind the text keeps it legible over grid lines and arrows.
         painter.fillRect(box.adjusted(-2, 0, 2, 0), LABEL_BACKDROP)
         painter.setFont(self._font)
         painter.setPen(self._text_color)
-        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self._label)
+        painter.drawText(box, ALIGN_CENTER, self._label)
+
+    def _make_pens(self) -> None:
+        style = Qt.PenStyle.DashLine if self._dashed else Qt.PenStyle.SolidLine
+        self._shaft_pen = QPen(self._color, self._width, style, Qt.PenCapStyle.FlatCap)
+        self._halo_pen = QPen(HALO_COLOR, self._width + 7, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+        self._ring_pen = QPen(self._color, 1.5)
 
     # ----- mouse --------------------------------------------------------
     def hoverEnterEvent(self, event) -> None:

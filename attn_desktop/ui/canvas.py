@@ -136,30 +136,41 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             self._rebuild_arrows()
             self._update_titles()
             self.fit_view()
-        elif change & (Change.NUMBERS | Change.SELECTION):
+        elif change & (Change.SETTINGS | Change.SELECTION):
             self._sync_all()
+        elif change & Change.VECTORS:
+            self._sync_vectors()
         elif change & Change.HIGHLIGHT:
             self._sync_highlight()
 
     def _sync_all(self) -> None:
+        self._sync_query_styles()
+        self._sync_vectors()
+        self._sync_highlight()
+
+    def _sync_vectors(self) -> None:
+        """What a drag changes: the tips, the weights' emphasis and the output."""
         for role in Role:
             for index, (item, vector) in enumerate(zip(self.arrows[role], self.attn_scene.vectors(role))):
                 if item.set_tip(*self._tip_of(vector)):
                     item.setToolTip(self._describe(role, index))
-        self._sync_emphasis()
+        self._sync_weight_styles()
         self._sync_output()
-        self._sync_highlight()
 
-    def _sync_emphasis(self) -> None:
+    def _sync_query_styles(self) -> None:
         scene = self.attn_scene
-        weights = scene.selected_weights
-        visible = scene.result.mask[scene.selected]
         crowded = scene.n_tokens > MAX_PERCENT_LABELS
         for index, item in enumerate(self.arrows[Role.QUERY]):
             chosen = index == scene.selected
             item.set_style(width=3.5 if chosen else 2.0, emphasis=1.0 if chosen else FADED_QUERY_EMPHASIS)
             # In a crowded scene only the chosen query is named; the rest would be a smear of text.
             item.set_label(f"q·{scene.query_tokens[index]}" if chosen or not crowded else "")
+
+    def _sync_weight_styles(self) -> None:
+        scene = self.attn_scene
+        weights = scene.selected_weights
+        visible = scene.result.mask[scene.selected]
+        crowded = scene.n_tokens > MAX_PERCENT_LABELS
         for role in (Role.KEY, Role.VALUE):
             for index, item in enumerate(self.arrows[role]):
                 weight = float(weights[index])

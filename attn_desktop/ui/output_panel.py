@@ -22,10 +22,13 @@ class OutputPanel(QWidget):
         self.blend_label = QLabel(self)
         for label in (self.query_label, self.attends_label, self.vector_label, self.formula_label, self.blend_label):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            # Numbers change width on every drag move; the panel must not re-lay itself out each time.
+            # Numbers change width on every drag move; the panel must not re-lay itself out each time,
+            # and an opaque label repaints alone instead of dragging its parents into the repaint.
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            label.setAutoFillBackground(True)
         self.blend_label.setWordWrap(True)
-        self.blend_label.setMinimumHeight(2 * self.blend_label.fontMetrics().lineSpacing() + 4)
+        self.blend_label.setFixedHeight(2 * self.blend_label.fontMetrics().lineSpacing() + 4)
+        self.blend_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.blend_label.setToolTip("The biggest terms of the weighted sum of the values")
         bold = self.formula_label.font()
         bold.setBold(True)

@@ -39,6 +39,7 @@ class ScoreTablePanel(QWidget):
         # Room for two lines, fixed: a longer formula must not shrink the table mid-drag.
         self.formula_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.formula_label.setFixedHeight(2 * self.formula_label.fontMetrics().lineSpacing() + 6)
+        self.formula_label.setAutoFillBackground(True)
         self.formula_label.setToolTip("The worked dot product for the pointed-at key (or the strongest one)")
 
         layout = QVBoxLayout(self)
