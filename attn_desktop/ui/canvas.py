@@ -221,9 +221,10 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         )
         low, high = tips.min(axis=0), tips.max(axis=0)
         span = max(float((high - low).max()), 1.0)
-        pad = 0.25 * span
+        # Labels run sideways from the tips, so leave more room left and right.
+        x_pad, y_pad = 0.4 * span, 0.2 * span
         self.qk_plot.setRange(
-            xRange=(low[0] - pad, high[0] + pad), yRange=(low[1] - pad, high[1] + pad), padding=0
+            xRange=(low[0] - x_pad, high[0] + x_pad), yRange=(low[1] - y_pad, high[1] + y_pad), padding=0
         )
 
     def active_drag_arrow(self) -> ArrowItem | None:

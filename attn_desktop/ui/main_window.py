@@ -46,7 +46,7 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(self.docks["outputDock"], self.docks["weightsDock"], Qt.Orientation.Horizontal)
         self.splitDockWidget(self.docks["weightsDock"], self.docks["shapesDock"], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["scoreDock"]], [430], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["scoreDock"], self.docks["matrixDock"]], [270, 380], Qt.Orientation.Vertical)
+        self.resizeDocks([self.docks["scoreDock"], self.docks["matrixDock"]], [255, 395], Qt.Orientation.Vertical)
         self.resizeDocks([self.docks["outputDock"]], [180], Qt.Orientation.Vertical)
         self.resizeDocks(
             [self.docks["outputDock"], self.docks["weightsDock"], self.docks["shapesDock"]],
