@@ -30,10 +30,15 @@ class Role(str, enum.Enum):
     QUERY = "query"
     KEY = "key"
     VALUE = "value"
+    EMBEDDING = "embedding"  # a word vector x, in a projection scene
 
     @property
     def symbol(self) -> str:
-        return self.value[0]  # q, k, v: the letters the lesson uses
+        return "x" if self is Role.EMBEDDING else self.value[0]  # q, k, v, x: the letters the lesson uses
+
+
+ATTENTION_ROLES = (Role.QUERY, Role.KEY, Role.VALUE)
+GRID_NAMES = ("w_q", "w_k", "w_v")
 
 
 class Change(enum.Flag):
@@ -70,11 +75,17 @@ class Scene:
         self.title = data.title
         self.tokens = list(data.tokens)
         self.query_tokens = list(data.query_tokens)
+        self.scalar_values = data.scalar_values
         self._vectors = {
             Role.QUERY: np.array(data.queries, dtype=np.float64),
             Role.KEY: np.array(data.keys, dtype=np.float64),
             Role.VALUE: np.array(data.values, dtype=np.float64),
         }
+        self.grids: dict[str, np.ndarray] = {}
+        self.use_grids = data.use_grids
+        if data.is_projection:
+            self._vectors[Role.EMBEDDING] = np.array(data.embeddings, dtype=np.float64)
+            self.grids = {name: np.array(getattr(data, name), dtype=np.float64) for name in GRID_NAMES}
         self.scale = bool(data.scale)
         self.causal = bool(data.causal)
         self.selected = int(data.selected)
@@ -82,7 +93,7 @@ class Scene:
         self._recompute()
 
     def to_data(self) -> SceneData:
-        return SceneData(
+        data = SceneData(
             tokens=list(self.tokens),
             queries=self._vectors[Role.QUERY].tolist(),
             keys=self._vectors[Role.KEY].tolist(),
@@ -92,7 +103,13 @@ class Scene:
             causal=self.causal,
             selected=self.selected,
             title=self.title,
+            scalar_values=self.scalar_values,
         )
+        if self.is_projection:
+            data.embeddings = self._vectors[Role.EMBEDDING].tolist()
+            data.w_q, data.w_k, data.w_v = (self.grids[name].tolist() for name in GRID_NAMES)
+            data.use_grids = self.use_grids
+        return data
 
     def to_dict(self) -> dict:
         return scene_to_dict(self.to_data())
@@ -104,6 +121,25 @@ class Scene:
     @property
     def result(self) -> AttentionResult:
         return self._result
+
+    @property
+    def is_projection(self) -> bool:
+        """True when queries, keys and values are made from word vectors by the grids."""
+        return Role.EMBEDDING in self._vectors
+
+    @property
+    def roles(self) -> tuple[Role, ...]:
+        """The roles this scene has vectors for."""
+        return (Role.EMBEDDING, *ATTENTION_ROLES) if self.is_projection else ATTENTION_ROLES
+
+    def is_draggable(self, role: Role) -> bool:
+        """In a projection scene only the word vectors move; q, k and v follow from them."""
+        return role is Role.EMBEDDING or not self.is_projection
+
+    def effective_grid(self, name: str) -> np.ndarray:
+        """The grid in force: the stored one, or the identity with the grids switched off."""
+        grid = self.grids[name]
+        return grid if self.use_grids else np.eye(grid.shape[0])
 
     def vectors(self, role: Role) -> np.ndarray:
         """The (rows, width) array for a role. Read it; change it with set_vector."""
@@ -148,6 +184,8 @@ class Scene:
 
     def set_vector(self, role: Role, index: int, vector: Sequence[float]) -> None:
         """Move one arrow. Raises ValueError for a wrong length or a non-finite number."""
+        if not self.is_draggable(role):
+            raise ValueError(f"in a projection scene the {role.value}s are made by the grids; move a word vector")
         current = self._vectors[role]
         new = np.asarray(vector, dtype=np.float64)
         if new.shape != current[index].shape:
@@ -159,6 +197,28 @@ class Scene:
         current[index] = new
         self._recompute()
         self._notify(Change.VECTORS)
+
+    def set_grid_cell(self, name: str, row: int, column: int, value: float) -> None:
+        """Change one number of W_Q, W_K or W_V (a projection scene)."""
+        value = float(value)
+        if not np.isfinite(value) or abs(value) > MAX_ABS_COORDINATE:
+            raise ValueError(f"grid numbers must be finite and within ±{MAX_ABS_COORDINATE:g}")
+        grid = self.grids[name]
+        if grid[row, column] == value:
+            return
+        grid[row, column] = value
+        self._recompute()
+        self._notify(Change.VECTORS)
+
+    def set_use_grids(self, on: bool) -> None:
+        """Switch the grids off (q = k = v = x) to see each word match itself, or back on."""
+        if bool(on) == self.use_grids:
+            return
+        if not on and any(grid.shape[0] != grid.shape[1] for grid in self.grids.values()):
+            raise ValueError("switching the grids off needs square grids")
+        self.use_grids = bool(on)
+        self._recompute()
+        self._notify(Change.SETTINGS)
 
     def select_query(self, index: int) -> None:
         if not 0 <= index < self.n_queries:
@@ -198,6 +258,10 @@ class Scene:
 
     # ----- internals ----------------------------------------------------
     def _recompute(self) -> None:
+        if self.is_projection:
+            x = self._vectors[Role.EMBEDDING]
+            for role, name in zip(ATTENTION_ROLES, GRID_NAMES):
+                self._vectors[role] = x @ self.effective_grid(name)
         mask = causal_mask(self.n_queries, self.n_tokens) if self.causal else None
         self._result = attention(
             self._vectors[Role.QUERY],
@@ -212,4 +276,4 @@ class Scene:
             subscriber(change)
 
 
-__all__ = ["Change", "Role", "Scene", "SceneFileError"]
+__all__ = ["ATTENTION_ROLES", "GRID_NAMES", "Change", "Role", "Scene", "SceneFileError"]

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 FORMAT_MARKER = "attention-desktop-scene"
 FORMAT_VERSION = 1
 
@@ -44,6 +46,17 @@ class SceneData:
     causal: bool = False
     selected: int = 0
     title: str = ""
+    scalar_values: bool = False  # values were plain numbers (d_v = 1), as in a soft lookup
+    # A projection scene: word vectors and the three grids; queries, keys and values are derived.
+    embeddings: list[list[float]] | None = None
+    w_q: list[list[float]] | None = None
+    w_k: list[list[float]] | None = None
+    w_v: list[list[float]] | None = None
+    use_grids: bool = True
+
+    @property
+    def is_projection(self) -> bool:
+        return self.embeddings is not None
 
     def __post_init__(self) -> None:
         if not self.query_tokens:
@@ -93,16 +106,36 @@ def _refuse_constant(name: str) -> Any:
 
 
 def scene_from_dict(document: Any) -> SceneData:
-    """Validate a decoded JSON document and turn it into SceneData."""
+    """Validate a decoded JSON document and turn it into SceneData.
+
+    Two kinds of scene: one that gives queries, keys and values directly
+    (values may be plain numbers, as in a soft lookup), and a projection
+    scene that gives word vectors (embeddings) and the grids w_q, w_k, w_v
+    that make them, q = x W_Q, k = x W_K, v = x W_V.
+    """
     if not isinstance(document, dict):
         raise SceneFileError(f"the top level must be a JSON object, found {_describe(document)}")
     _check_format(document)
     tokens = _token_list(document.get("tokens"), "tokens", required=True)
     query_tokens = _token_list(document.get("query_tokens"), "query_tokens", required=False)
+    if "embeddings" in document:
+        data = _projection_scene(document, tokens, query_tokens)
+    else:
+        data = _vectors_scene(document, tokens, query_tokens)
+    n, n_queries = len(tokens), len(data.queries)
+    data.scale = _boolean(document, "scale", default=True)
+    data.causal = _boolean(document, "causal", default=False)
+    if data.causal and n_queries != n:
+        raise SceneFileError("causal: a causal mask needs exactly one query per token")
+    data.selected = _selected(document, n_queries)
+    data.title = _title(document)
+    return data
+
+
+def _vectors_scene(document: dict, tokens: list[str], query_tokens: list[str]) -> SceneData:
     queries = _matrix(document, "queries")
     keys = _matrix(document, "keys")
-    values = _matrix(document, "values")
-
+    values, scalar_values = _values(document)
     n = len(tokens)
     if len(keys) != n:
         raise SceneFileError(f"keys: there are {n} tokens but {len(keys)} keys; give one key per token")
@@ -124,22 +157,73 @@ def scene_from_dict(document: Any) -> SceneData:
             f"queries have {len(queries[0])} numbers each but keys have {len(keys[0])}; "
             "a query and a key must have the same width to be compared"
         )
+    return SceneData(
+        tokens=tokens, queries=queries, keys=keys, values=values,
+        query_tokens=query_tokens, scalar_values=scalar_values,
+    )
 
-    scale = _boolean(document, "scale", default=True)
-    causal = _boolean(document, "causal", default=False)
-    if causal and len(queries) != n:
-        raise SceneFileError("causal: a causal mask needs exactly one query per token")
-    selected = _selected(document, len(queries))
+
+def _values(document: dict) -> tuple[list[list[float]], bool]:
+    """Values as rows; a flat list of numbers means one number per token (d_v = 1)."""
+    raw = document.get("values")
+    if isinstance(raw, list) and raw and not any(isinstance(item, list) for item in raw):
+        if len(raw) > MAX_TOKENS:
+            raise SceneFileError(f"values: {len(raw):,} values; scenes are limited to {MAX_TOKENS}")
+        return [[_number(item, f"values[{index}]")] for index, item in enumerate(raw)], True
+    return _matrix(document, "values"), False
+
+
+def _projection_scene(document: dict, tokens: list[str], query_tokens: list[str]) -> SceneData:
+    for name in ("queries", "keys", "values"):
+        if name in document:
+            raise SceneFileError(
+                f"{name}: a projection scene gives embeddings and w_q, w_k, w_v, which make the {name}; "
+                f"leave {name} out"
+            )
+    if query_tokens and query_tokens != tokens:
+        raise SceneFileError("query_tokens: in a projection scene every token makes its own query")
+    embeddings = _matrix(document, "embeddings")
+    n, d_model = len(tokens), len(embeddings[0])
+    if len(embeddings) != n:
+        raise SceneFileError(f"embeddings: there are {n} tokens but {len(embeddings)} word vectors")
+    grids = {name: _matrix(document, name) for name in ("w_q", "w_k", "w_v")}
+    for name, grid in grids.items():
+        if len(grid) != d_model:
+            raise SceneFileError(
+                f"{name}: has {len(grid)} rows but the word vectors have {d_model} numbers; "
+                "a grid needs one row per number of a word vector"
+            )
+    if len(grids["w_q"][0]) != len(grids["w_k"][0]):
+        raise SceneFileError(
+            f"w_q makes queries of {len(grids['w_q'][0])} numbers but w_k makes keys of {len(grids['w_k'][0])}; "
+            "queries and keys must have the same width"
+        )
+    use_grids = _boolean(document, "use_grids", default=True)
+    if not use_grids and not all(len(grid[0]) == d_model for grid in grids.values()):
+        raise SceneFileError("use_grids: switching the grids off needs square grids (d_k = d_v = d_model)")
+    data = SceneData(
+        tokens=tokens, queries=[], keys=[], values=[],
+        embeddings=embeddings, w_q=grids["w_q"], w_k=grids["w_k"], w_v=grids["w_v"], use_grids=use_grids,
+    )
+    data.queries, data.keys, data.values = project(data)
+    return data
+
+
+def project(data: SceneData) -> tuple[list[list[float]], list[list[float]], list[list[float]]]:
+    """q = x W_Q, k = x W_K, v = x W_V (or q = k = v = x with the grids switched off)."""
+    x = np.asarray(data.embeddings, dtype=np.float64)
+    if not data.use_grids:
+        return x.tolist(), x.tolist(), x.tolist()
+    return [(x @ np.asarray(grid, dtype=np.float64)).tolist() for grid in (data.w_q, data.w_k, data.w_v)]
+
+
+def _title(document: dict) -> str:
     title = document.get("title", "")
     if not isinstance(title, str):
         raise SceneFileError(f"title: expected text, found {_describe(title)}")
     if len(title) > MAX_TITLE_CHARS:
         raise SceneFileError(f"title: longer than {MAX_TITLE_CHARS} characters")
-    return SceneData(
-        tokens=tokens, queries=queries, keys=keys, values=values,
-        query_tokens=query_tokens, scale=scale, causal=causal,
-        selected=selected, title=title,
-    )
+    return title
 
 
 def _check_format(document: dict) -> None:
@@ -258,15 +342,20 @@ def scene_to_dict(data: SceneData) -> dict:
     document["tokens"] = list(data.tokens)
     if data.query_tokens != data.tokens:
         document["query_tokens"] = list(data.query_tokens)
-    document.update(
-        queries=[list(map(float, row)) for row in data.queries],
-        keys=[list(map(float, row)) for row in data.keys],
-        values=[list(map(float, row)) for row in data.values],
-        scale=data.scale,
-        causal=data.causal,
-        selected=data.selected,
-    )
+    if data.is_projection:
+        document.update(
+            embeddings=_rows(data.embeddings), w_q=_rows(data.w_q), w_k=_rows(data.w_k), w_v=_rows(data.w_v),
+            use_grids=data.use_grids,
+        )
+    else:
+        document.update(queries=_rows(data.queries), keys=_rows(data.keys))
+        document["values"] = [float(row[0]) for row in data.values] if data.scalar_values else _rows(data.values)
+    document.update(scale=data.scale, causal=data.causal, selected=data.selected)
     return document
+
+
+def _rows(matrix) -> list[list[float]]:
+    return [[float(item) for item in row] for row in matrix]
 
 
 def write_json_atomically(path: str | os.PathLike, document: dict) -> None:

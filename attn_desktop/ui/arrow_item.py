@@ -44,6 +44,7 @@ class ArrowItem(pg.GraphicsObject):
     def __init__(self, label: str, color: QColor, draggable: bool = True) -> None:
         super().__init__()
         self._tip = QPointF(0.0, 0.0)
+        self._base = QPointF(0.0, 0.0)  # where the arrow starts: the origin, except on a number line
         self._label = label
         self._role_color = QColor(color)
         self._color = QColor(color)
@@ -86,6 +87,12 @@ class ArrowItem(pg.GraphicsObject):
         self._tip = QPointF(x, y)
         self.update()
         return True
+
+    def set_base(self, x: float, y: float) -> None:
+        if x != self._base.x() or y != self._base.y():
+            self.prepareGeometryChange()
+            self._base = QPointF(x, y)
+            self.update()
 
     def set_label(self, label: str) -> None:
         if label != self._label:
@@ -151,7 +158,7 @@ class ArrowItem(pg.GraphicsObject):
         if self._bounds is None:
             sx, sy = self._pixel_size()
             reach_px = max(HANDLE_RADIUS_PX, HEAD_LENGTH_PX) + LABEL_GAP_PX + self._label_size.width() + 4
-            rect = QRectF(QPointF(0.0, 0.0), self._tip).normalized()
+            rect = QRectF(self._base, self._tip).normalized()
             self._bounds = rect.adjusted(-reach_px * sx, -reach_px * sy, reach_px * sx, reach_px * sy)
         return QRectF(self._bounds)
 
@@ -187,7 +194,7 @@ class ArrowItem(pg.GraphicsObject):
     # changes, Qt enum members looked up once at import.
     def paint(self, painter: QPainter, option, widget=None) -> None:
         to_screen = painter.transform()
-        ox, oy = to_screen.map(0.0, 0.0)
+        ox, oy = to_screen.map(self._base.x(), self._base.y())
         tx, ty = to_screen.map(self._tip.x(), self._tip.y())
         dx, dy = tx - ox, ty - oy
         length = (dx * dx + dy * dy) ** 0.5

@@ -1,9 +1,12 @@
-"""The drawing canvas: queries and keys on the left, values and the output on the right.
+"""The drawing canvas: queries and keys in one plot, values and the output in another.
 
 Queries and keys must share a space (their dot product is the score); values
 and the output share another (the output is a blend of the values). Two plots
 side by side, with linked axes so one unit is the same length in both and
-zooming one zooms the other.
+zooming one zooms the other. A projection scene adds a third plot on the
+left for the word vectors x that make q, k and v. When values are plain
+numbers (a soft lookup) the value plot becomes a number line: each value is
+a stem as tall as its weight, and the answer is the marker where they balance.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ FADED_QUERY_EMPHASIS = 0.35
 MIN_WEIGHT_EMPHASIS = 0.22
 MAX_PERCENT_LABELS = 16  # past this many tokens, "k·cat 76%" labels crowd the plot
 CROWDED_LABEL_MIN_WEIGHT = 0.05  # ... and only keys and values with this much weight are named
+ANSWER_MARKER_HEIGHT = 1.08  # on the number line, the answer's marker stands above every stem
+Z_ORDER = {Role.EMBEDDING: 10, Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}
 
 
 def _skip_hover_search_while_dragging(graphics_scene) -> None:
@@ -47,24 +52,20 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         # Not "self.scene": QGraphicsView.scene() would be shadowed.
         self.attn_scene = scene
         self.dims = (0, 1)  # which two coordinates the canvas shows
-        self.qk_plot = self._make_plot("Queries and keys", row=0, col=0)
-        self.vo_plot = self._make_plot("Values and output", row=0, col=1)
-        self.vo_plot.setXLink(self.qk_plot)
-        self.vo_plot.setYLink(self.qk_plot)
+        self.x_plot = self._make_plot("Word vectors x")
+        self.qk_plot = self._make_plot("Queries and keys")
+        self.vo_plot = self._make_plot("Values and output")
         self.arrows: dict[Role, list[ArrowItem]] = {role: [] for role in Role}
         self.output_arrow = ArrowItem("out", OUTPUT_COLOR, draggable=False)
         self.output_arrow.setZValue(20)
         self.vo_plot.addItem(self.output_arrow)
         self._drag_start_vector: np.ndarray | None = None
         _skip_hover_search_while_dragging(self.scene())
-        self._rebuild_arrows()
-        self._update_titles()
-        self.fit_view()
+        self._rebuild()
         scene.subscribe(self._on_scene_changed)
 
-    def _make_plot(self, title: str, row: int, col: int) -> pg.PlotItem:
-        plot = self.addPlot(row=row, col=col, title=title)
-        plot.setAspectLocked(True)
+    def _make_plot(self, title: str) -> pg.PlotItem:
+        plot = pg.PlotItem(title=title)
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.setMenuEnabled(False)
         plot.hideButtons()
@@ -75,20 +76,50 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         cache_axes_and_grid(plot)
         return plot
 
+    @property
+    def number_line(self) -> bool:
+        """Values are plain numbers: draw them on a number line."""
+        return self.attn_scene.value_width == 1
+
+    def plot_for(self, role: Role) -> pg.PlotItem:
+        return {Role.EMBEDDING: self.x_plot, Role.VALUE: self.vo_plot}.get(role, self.qk_plot)
+
     # ----- building items ----------------------------------------------
+    def _rebuild(self) -> None:
+        self._arrange_plots()
+        self._rebuild_arrows()
+        self._update_titles()
+        self.fit_view()
+
+    def _arrange_plots(self) -> None:
+        """One row of plots: [x,] q·k, v·out; the number line gets its own scale."""
+        for plot in (self.x_plot, self.qk_plot, self.vo_plot):
+            if plot.scene() is not None:
+                self.ci.removeItem(plot)
+        plots = [self.x_plot] if self.attn_scene.is_projection else []
+        for column, plot in enumerate([*plots, self.qk_plot, self.vo_plot]):
+            self.ci.addItem(plot, row=0, col=column)
+        self.x_plot.setAspectLocked(True)
+        self.qk_plot.setAspectLocked(True)
+        self.vo_plot.setAspectLocked(not self.number_line)
+        self.vo_plot.setXLink(None if self.number_line else self.qk_plot)
+        self.vo_plot.setYLink(None if self.number_line else self.qk_plot)
+
     def _rebuild_arrows(self) -> None:
+        scene = self.attn_scene
         for role, items in self.arrows.items():
-            plot = self.vo_plot if role is Role.VALUE else self.qk_plot
             for item in items:
-                plot.removeItem(item)
+                self.plot_for(role).removeItem(item)
             items.clear()
-            for index, token in enumerate(self.attn_scene.labels(role)):
-                item = ArrowItem(f"{role.symbol}·{token}", ROLE_COLORS[role])
-                item.setZValue({Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}[role])
+            if role not in scene.roles:
+                continue
+            for index, token in enumerate(scene.labels(role)):
+                item = ArrowItem(f"{role.symbol}·{token}", ROLE_COLORS[role], draggable=scene.is_draggable(role))
+                item.setZValue(Z_ORDER[role])
                 item.on_drag = self._drag_handler(role, index)
                 if role is Role.QUERY:
                     item.on_click = lambda index=index: self.attn_scene.select_query(index)
-                plot.addItem(item)
+                self.plot_for(role).addItem(item)
                 items.append(item)
         self._sync_all()
 
@@ -119,6 +150,8 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         return f"{label} = {explain.vector(self.attn_scene.vectors(role)[index])}"
 
     def _vector_with_tip(self, vector: np.ndarray, tip: QPointF) -> np.ndarray:
+        """The vector the dragged tip stands for. On a number line only x counts:
+        a stem's height is its weight, which the student cannot set directly."""
         moved = vector.copy()
         moved[self.dims[0]] = tip.x()
         if len(moved) > 1:
@@ -133,9 +166,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
     # ----- following the scene -----------------------------------------
     def _on_scene_changed(self, change: Change) -> None:
         if change & Change.STRUCTURE:
-            self._rebuild_arrows()
-            self._update_titles()
-            self.fit_view()
+            self._rebuild()
         elif change & (Change.SETTINGS | Change.SELECTION):
             self._sync_all()
         elif change & Change.VECTORS:
@@ -150,9 +181,17 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     def _sync_vectors(self) -> None:
         """What a drag changes: the tips, the weights' emphasis and the output."""
-        for role in Role:
-            for index, (item, vector) in enumerate(zip(self.arrows[role], self.attn_scene.vectors(role))):
-                if item.set_tip(*self._tip_of(vector)):
+        scene = self.attn_scene
+        for role in scene.roles:
+            on_number_line = role is Role.VALUE and self.number_line
+            weights = scene.selected_weights
+            for index, (item, vector) in enumerate(zip(self.arrows[role], scene.vectors(role))):
+                if on_number_line:
+                    item.set_base(float(vector[0]), 0.0)
+                    moved = item.set_tip(float(vector[0]), float(weights[index]))
+                else:
+                    moved = item.set_tip(*self._tip_of(vector))
+                if moved:
                     item.setToolTip(self._describe(role, index))
         self._sync_weight_styles()
         self._sync_output()
@@ -189,8 +228,15 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         return f"{name} {round(weight * 100)}%" if visible else f"{name} masked"
 
     def _sync_output(self) -> None:
-        self.output_arrow.set_tip(*self._tip_of(self.attn_scene.selected_output))
-        self.output_arrow.set_label(f"out·{self.attn_scene.selected_token}")
+        output = self.attn_scene.selected_output
+        if self.number_line:
+            self.output_arrow.set_base(float(output[0]), 0.0)
+            self.output_arrow.set_tip(float(output[0]), ANSWER_MARKER_HEIGHT)
+            self.output_arrow.set_label(f"answer {explain.number(output[0])}")
+        else:
+            self.output_arrow.set_base(0.0, 0.0)
+            self.output_arrow.set_tip(*self._tip_of(output))
+            self.output_arrow.set_label(f"out·{self.attn_scene.selected_token}")
         self.output_arrow.set_style(width=4.0, emphasis=1.0)
 
     def _sync_highlight(self) -> None:
@@ -201,31 +247,35 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     def _update_titles(self) -> None:
         """Say which coordinates are drawn when a vector has more than two."""
-        for plot, title, width in (
-            (self.qk_plot, "Queries and keys", self.attn_scene.key_width),
-            (self.vo_plot, "Values and output", self.attn_scene.value_width),
-        ):
+        scene = self.attn_scene
+        plots = [(self.qk_plot, "Queries and keys", scene.key_width)]
+        if scene.is_projection:
+            plots.append((self.x_plot, "Word vectors x", scene.vectors(Role.EMBEDDING).shape[1]))
+        for plot, title, width in plots:
             if width > 2:
                 title += f" (dimensions {self.dims[0] + 1} and {self.dims[1] + 1} of {width})"
-            elif width == 1:
-                title += " (one number each, along x)"
             plot.setTitle(title)
+        if self.number_line:
+            self.vo_plot.setTitle("Values on a number line (stem height = weight)")
+        else:
+            extra = scene.value_width > 2
+            self.vo_plot.setTitle("Values and output" + (f" (dimensions 1 and 2 of {scene.value_width})" if extra else ""))
 
     # ----- view ---------------------------------------------------------
     def fit_view(self) -> None:
         """Show every arrow, with room for the labels, and the origin."""
-        tips = np.array(
-            [self._tip_of(v) for role in Role for v in self.attn_scene.vectors(role)]
-            + [self._tip_of(v) for v in self.attn_scene.result.output]
-            + [(0.0, 0.0)]
-        )
-        low, high = tips.min(axis=0), tips.max(axis=0)
-        span = max(float((high - low).max()), 1.0)
-        # Labels run sideways from the tips, so leave more room left and right.
-        x_pad, y_pad = 0.4 * span, 0.2 * span
-        self.qk_plot.setRange(
-            xRange=(low[0] - x_pad, high[0] + x_pad), yRange=(low[1] - y_pad, high[1] + y_pad), padding=0
-        )
+        scene = self.attn_scene
+        shared = [scene.vectors(Role.QUERY), scene.vectors(Role.KEY)]
+        if not self.number_line:
+            shared += [scene.vectors(Role.VALUE), scene.result.output]
+        _fit(self.qk_plot, [self._tip_of(v) for block in shared for v in block])
+        if scene.is_projection:
+            _fit(self.x_plot, [self._tip_of(v) for v in scene.vectors(Role.EMBEDDING)])
+        if self.number_line:
+            numbers = np.concatenate([scene.vectors(Role.VALUE)[:, 0], scene.result.output[:, 0], [0.0]])
+            low, high = float(numbers.min()), float(numbers.max())
+            pad = 0.25 * max(high - low, 1.0)
+            self.vo_plot.setRange(xRange=(low - pad, high + pad), yRange=(-0.05, 1.25), padding=0)
 
     def active_drag_arrow(self) -> ArrowItem | None:
         for items in self.arrows.values():
@@ -241,3 +291,12 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             event.accept()
             return
         super().keyPressEvent(event)
+
+
+def _fit(plot: pg.PlotItem, tips: list[tuple[float, float]]) -> None:
+    """Frame these tips and the origin, with room for the labels (they run sideways)."""
+    points = np.array([*tips, (0.0, 0.0)])
+    low, high = points.min(axis=0), points.max(axis=0)
+    span = max(float((high - low).max()), 1.0)
+    x_pad, y_pad = 0.4 * span, 0.2 * span
+    plot.setRange(xRange=(low[0] - x_pad, high[0] + x_pad), yRange=(low[1] - y_pad, high[1] + y_pad), padding=0)

@@ -12,5 +12,6 @@ ROLE_COLORS = {
     Role.QUERY: QColor("#0072B2"),
     Role.KEY: QColor("#D55E00"),
     Role.VALUE: QColor("#009E73"),
+    Role.EMBEDDING: QColor("#444444"),
 }
 OUTPUT_COLOR = QColor("#7A3E9D")
