@@ -6,3 +6,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # for seed_numbers
+
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def private_data_dir(tmp_path, monkeypatch):
+    """Progress and other user data go to a temporary folder, never the real one."""
+    folder = tmp_path / "user-data"
+    monkeypatch.setenv("ATTN_DESKTOP_DATA_DIR", str(folder))
+    return folder

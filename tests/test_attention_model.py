@@ -7,9 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from seed_numbers import KEYS, MATRIX, QUERIES, SAT, VALUES
 
 from attn_desktop.model import attention, causal_mask
+
+from seed_numbers import KEYS, MATRIX, QUERIES, SAT, VALUES
 
 
 def test_seed_row_for_sat():

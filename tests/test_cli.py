@@ -6,11 +6,12 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import ROOT
-from seed_numbers import MATRIX, SAT
 
 from attn_desktop import __version__
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
+
+from conftest import ROOT
+from seed_numbers import MATRIX, SAT
 
 
 def run(*args, env=None):
@@ -96,3 +97,32 @@ def test_self_test_drives_a_real_drag_and_passes():
     done = run("--self-test")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "dragging k·cat moved it" in done.stdout and "FAIL" not in done.stdout
+
+
+def test_export_of_a_projection_scene_writes_the_derived_vectors():
+    done = run("export", str(scene_path("lessons/2_projections.json")), "-o", "-")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["kind"] == "projection"
+    assert np.round(document["queries"][2], 6).tolist() == [1.6, 1.2]
+    assert np.round(document["keys"][2], 6).tolist() == [1.2, 0.8]
+    assert document["values"][2] == [0.6, 0.8] and document["embeddings"][2] == [0.6, 0.8]
+    assert np.round(document["output"][2], 2).tolist() == [0.77, 0.38]
+
+
+def test_export_of_a_soft_lookup():
+    done = run("export", str(scene_path("lessons/1_soft_lookup.json")), "-o", "-")
+    document = json.loads(done.stdout)
+    assert document["query_tokens"] == ["ask"] and document["values"] == [[3.0], [5.0], [4.0]]
+    assert np.round(document["weights"][0], 2).tolist() == [0.59, 0.08, 0.33]
+    assert round(document["output"][0][0], 2) == 3.49
+
+
+def test_a_bad_projection_scene_exits_2(tmp_path):
+    bad = tmp_path / "grids.json"
+    bad.write_text(json.dumps({"tokens": ["a"], "embeddings": [[1, 0]], "w_q": [[1, 0]], "w_k": [[1, 0], [0, 1]],
+                               "w_v": [[1], [1]]}), encoding="utf-8")
+    done = run("export", str(bad), "-o", str(tmp_path / "out.json"))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "w_q: has 1 rows but the word vectors have 2 numbers" in done.stderr
+    assert not (tmp_path / "out.json").exists()

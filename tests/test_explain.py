@@ -1,8 +1,8 @@
 """The words and numbers the panels print."""
 
-from seed_numbers import SAT_CAT_FORMULA
-
 from attn_desktop.model import explain
+
+from seed_numbers import SAT_CAT_FORMULA
 
 
 def test_worked_dot_product_reads_like_the_demo():
@@ -22,7 +22,7 @@ def test_a_rounded_zero_has_no_sign():
 def test_divisor_header_and_matrix_formula_follow_the_settings():
     assert explain.divisor_header(2, True) == "÷ √2"
     assert explain.divisor_header(64, True) == "÷ √64"
-    assert explain.divisor_header(2, False) == "÷ 1 (scaling off)"
+    assert explain.divisor_header(2, False) == "÷ 1 (off)"
     assert explain.matrix_formula(True, False) == "softmax(QKᵀ/√d_k)"
     assert explain.matrix_formula(False, True) == "softmax(QKᵀ + causal mask)"
 

@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from seed_numbers import KEYS, QUERIES, TOKENS, VALUES
 
 from attn_desktop.model import Role, Scene, SceneFileError
 from attn_desktop.model.scene_file import load_scene_file, parse_scene_bytes, parse_scene_text
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
+
+from seed_numbers import KEYS, QUERIES, TOKENS, VALUES
 
 
 def minimal(**changes):

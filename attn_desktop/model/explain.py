@@ -43,7 +43,7 @@ def output_formula(output: Sequence[float]) -> str:
 
 def divisor_header(key_width: int, scale: bool) -> str:
     """The score table's scaled column: '÷ √2', or a plain copy when scaling is off."""
-    return f"÷ √{key_width}" if scale else "÷ 1 (scaling off)"
+    return f"÷ √{key_width}" if scale else "÷ 1 (off)"
 
 
 def matrix_formula(scale: bool, causal: bool) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .scene import Role, Scene
+from .scene import GRID_NAMES, Role, Scene
 
 
 def export_document(scene: Scene) -> dict:
@@ -13,8 +13,9 @@ def export_document(scene: Scene) -> dict:
         [float(value) if visible else None for value, visible in zip(row, mask_row)]
         for row, mask_row in zip(result.scaled, result.mask)
     ]
-    return {
+    document = {
         "title": scene.title,
+        "kind": "projection" if scene.is_projection else "vectors",
         "tokens": list(scene.tokens),
         "query_tokens": list(scene.query_tokens),
         "queries": scene.vectors(Role.QUERY).tolist(),
@@ -29,6 +30,12 @@ def export_document(scene: Scene) -> dict:
         "weights": result.weights.tolist(),
         "output": result.output.tolist(),
     }
+    if scene.is_projection:
+        # The queries, keys and values above are the derived ones; these made them.
+        document["embeddings"] = scene.vectors(Role.EMBEDDING).tolist()
+        document.update({name: scene.grids[name].tolist() for name in GRID_NAMES})
+        document["use_grids"] = scene.use_grids
+    return document
 
 
 def export_json_text(scene: Scene) -> str:

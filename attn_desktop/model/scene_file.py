@@ -94,6 +94,9 @@ def parse_scene_bytes(raw: bytes) -> SceneData:
 def parse_scene_text(text: str) -> SceneData:
     try:
         document = json.loads(text, parse_constant=_refuse_constant)
+    except SceneFileError as error:
+        name = str(error).split()[0]
+        raise SceneFileError(f"{error}{_where_constant(text, name)}") from None
     except json.JSONDecodeError as error:
         raise SceneFileError(f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
     except RecursionError:
@@ -103,6 +106,22 @@ def parse_scene_text(text: str) -> SceneData:
 
 def _refuse_constant(name: str) -> Any:
     raise SceneFileError(f"{name} is not a number a scene can hold; use finite numbers only")
+
+
+def _where_constant(text: str, name: str) -> str:
+    """' at line L column C' for the first bare NaN/Infinity outside a string, or ''."""
+    in_string = escaped = False
+    for index, char in enumerate(text):
+        if in_string:
+            escaped = not escaped and char == "\\"
+            in_string = escaped or char != '"'
+        elif char == '"':
+            in_string = True
+        elif text.startswith(name, index):
+            line = text.count("\n", 0, index) + 1
+            column = index - (text.rfind("\n", 0, index) + 1) + 1
+            return f" (line {line} column {column})"
+    return ""
 
 
 def scene_from_dict(document: Any) -> SceneData:
@@ -372,6 +391,9 @@ def write_text_atomically(path: str | os.PathLike, text: str) -> None:
     target = Path(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
     try:
+        # mkstemp makes the file private (0600); give it the mode a plain write would have,
+        # or keep the mode of the file it replaces, so a class can still read shared scenes.
+        os.chmod(temporary, _mode_for(target))
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
             stream.flush()
@@ -383,3 +405,12 @@ def write_text_atomically(path: str | os.PathLike, text: str) -> None:
         except OSError:
             pass
         raise
+
+
+def _mode_for(target: Path) -> int:
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask

@@ -66,6 +66,8 @@ class ArrowItem(pg.GraphicsObject):
         self._drag_cancelled = False
         self.on_drag: Callable[[QPointF, DragPhase], None] | None = None
         self.on_click: Callable[[], None] | None = None
+        # Asked at a press: is another arrow's tip nearer this point? (Handles of close tips overlap.)
+        self.nearer_tip_elsewhere: Callable[[ArrowItem, QPointF], bool] = lambda item, point: False
         self.setAcceptHoverEvents(draggable)
         if draggable:
             self.setCursor(Qt.CursorShape.OpenHandCursor)
@@ -257,6 +259,9 @@ class ArrowItem(pg.GraphicsObject):
         self.update()
 
     def mouseClickEvent(self, event) -> None:
+        if self.nearer_tip_elsewhere(self, event.scenePos()):
+            event.ignore()  # let the arrow whose tip is nearest take it
+            return
         if event.button() == Qt.MouseButton.LeftButton and self.on_click is not None:
             event.accept()
             self.on_click()
@@ -266,6 +271,9 @@ class ArrowItem(pg.GraphicsObject):
     def mouseDragEvent(self, event) -> None:
         if not self._draggable or event.button() != Qt.MouseButton.LeftButton or self.on_drag is None:
             event.ignore()
+            return
+        if event.isStart() and self.nearer_tip_elsewhere(self, event.buttonDownScenePos()):
+            event.ignore()  # pyqtgraph then offers the drag to the next arrow under the mouse
             return
         event.accept()
         if event.isStart():
@@ -283,6 +291,10 @@ class ArrowItem(pg.GraphicsObject):
             self.setCursor(Qt.CursorShape.OpenHandCursor)
             self._drag_start_tip = None
             self.on_drag(proposed, "finish")
+
+    @property
+    def accepts_drags(self) -> bool:
+        return self._draggable
 
     @property
     def is_dragging(self) -> bool:

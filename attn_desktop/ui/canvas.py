@@ -52,6 +52,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         # Not "self.scene": QGraphicsView.scene() would be shadowed.
         self.attn_scene = scene
         self.dims = (0, 1)  # which two coordinates the canvas shows
+        self.snap_step = 0.0  # when set, dragged tips land on multiples of it (so "exactly equal" is reachable)
         self.x_plot = self._make_plot("Word vectors x")
         self.qk_plot = self._make_plot("Queries and keys")
         self.vo_plot = self._make_plot("Values and output")
@@ -117,11 +118,28 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 item = ArrowItem(f"{role.symbol}·{token}", ROLE_COLORS[role], draggable=scene.is_draggable(role))
                 item.setZValue(Z_ORDER[role])
                 item.on_drag = self._drag_handler(role, index)
+                item.nearer_tip_elsewhere = self._nearer_tip_elsewhere
                 if role is Role.QUERY:
                     item.on_click = lambda index=index: self.attn_scene.select_query(index)
                 self.plot_for(role).addItem(item)
                 items.append(item)
         self._sync_all()
+
+    def _nearer_tip_elsewhere(self, item: ArrowItem, scene_point: QPointF) -> bool:
+        """Whether another arrow under this point has its tip closer to it than ``item`` has.
+
+        Two tips a few pixels apart have overlapping handles; the one drawn on
+        top would always win. The student means the tip nearest the pointer.
+        """
+        def distance(arrow: ArrowItem) -> float:
+            offset = arrow.mapToScene(arrow.tip) - scene_point
+            return offset.x() ** 2 + offset.y() ** 2
+
+        rivals = [
+            arrow for arrow in self.scene().items(scene_point)
+            if isinstance(arrow, ArrowItem) and arrow is not item and arrow.accepts_drags
+        ]
+        return any(distance(arrow) < distance(item) for arrow in rivals)
 
     def _drag_handler(self, role: Role, index: int):
         def handle(tip: QPointF, phase: str) -> None:
@@ -136,6 +154,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             if phase == "cancel":
                 self.attn_scene.set_vector(role, index, start)
                 self._drag_start_vector = None
+                self.drag_moved.emit(f"Put back: {self._describe(role, index)}")
                 return
             self.attn_scene.set_vector(role, index, self._vector_with_tip(start, tip))
             self.drag_moved.emit(self._describe(role, index))
@@ -153,10 +172,16 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         """The vector the dragged tip stands for. On a number line only x counts:
         a stem's height is its weight, which the student cannot set directly."""
         moved = vector.copy()
-        moved[self.dims[0]] = tip.x()
+        moved[self.dims[0]] = self._snapped(tip.x())
         if len(moved) > 1:
-            moved[self.dims[1]] = tip.y()
+            moved[self.dims[1]] = self._snapped(tip.y())
         return moved
+
+    def _snapped(self, value: float) -> float:
+        if not self.snap_step:
+            return value
+        # round() then a decimal round-off: 0.1 * 23 is 2.3000000000000003, the student typed nothing like it.
+        return round(round(value / self.snap_step) * self.snap_step, 10)
 
     def _tip_of(self, vector: np.ndarray) -> tuple[float, float]:
         x = float(vector[self.dims[0]])

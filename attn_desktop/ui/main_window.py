@@ -9,10 +9,19 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QToolBar, QWidget
 
 from .. import APP_NAME, __version__
-from ..model import Change, Scene, SceneFileError
+from ..model import Change, Scene, SceneFileError, lessons
+from ..model.exercises import ShowMe, apply_steps
 from ..model.export import export_json_text
 from ..model.scene_file import write_text_atomically
+from ..paths import DEFAULT_SCENE
+from ..paths import scene_path as builtin_scene_path
+from ..progress import ProgressStore
+from .action_check_box import ActionCheckBox
 from .canvas import AttentionCanvas
+from .challenges_panel import ChallengesPanel
+from .code_panel import CodePanel
+from .grid_editor import GridEditor
+from .lesson_panel import LessonPanel
 from .matrix_view import MatrixView
 from .output_panel import OutputPanel
 from .query_picker import QueryPicker
@@ -21,47 +30,96 @@ from .shapes_panel import ShapesPanel
 from .weights_chart import WeightsChart
 
 SCENE_FILTER = "Attention scenes (*.json);;All files (*)"
+def with_json_suffix(path: str) -> str:
+    """A name typed without an extension gets .json, so the file shows in the Open dialog."""
+    return path if Path(path).suffix else path + ".json"
+
+
+def lesson_for_scene(path: Path | None) -> str | None:
+    """The lesson that goes with a scene: the default scene is the scaled-attention lesson."""
+    return "scaled-attention" if path is None or path == builtin_scene_path(DEFAULT_SCENE) else None
+
+
 STATUS_HINT = "Drag an arrow tip. Click a query arrow or a matrix row to choose the query. Esc cancels a drag."
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, scene: Scene, scene_path: Path | None = None) -> None:
+    def __init__(self, scene: Scene, scene_path: Path | None = None, progress: ProgressStore | None = None) -> None:
         super().__init__()
         self.scene = scene
         self.scene_path = scene_path
+        self.progress = progress if progress is not None else ProgressStore()
+        self.current_lesson: str | None = None
+        self._last_dir = Path.home()  # where file dialogs open when the scene has no file
         self.setObjectName("MainWindow")
         self.canvas = AttentionCanvas(scene, self)
         self.setCentralWidget(self.canvas)
-        self.score_panel = ScoreTablePanel(scene)
-        self.output_panel = OutputPanel(scene)
-        self.weights_chart = WeightsChart(scene)
-        self.matrix_view = MatrixView(scene)
-        self.shapes_panel = ShapesPanel(scene)
-        self.docks: dict[str, QDockWidget] = {}
-        self._add_dock("scoreDock", "Scores", self.score_panel, Qt.DockWidgetArea.RightDockWidgetArea)
-        self._add_dock("matrixDock", "Attention matrix", self.matrix_view, Qt.DockWidgetArea.RightDockWidgetArea)
-        self._add_dock("outputDock", "Output", self.output_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
-        self._add_dock("weightsDock", "Weights", self.weights_chart, Qt.DockWidgetArea.BottomDockWidgetArea)
-        self._add_dock("shapesDock", "Shapes", self.shapes_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
-        self.splitDockWidget(self.docks["outputDock"], self.docks["weightsDock"], Qt.Orientation.Horizontal)
-        self.splitDockWidget(self.docks["weightsDock"], self.docks["shapesDock"], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["scoreDock"]], [430], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["scoreDock"], self.docks["matrixDock"]], [255, 395], Qt.Orientation.Vertical)
-        self.resizeDocks([self.docks["outputDock"]], [180], Qt.Orientation.Vertical)
-        self.resizeDocks(
-            [self.docks["outputDock"], self.docks["weightsDock"], self.docks["shapesDock"]],
-            [330, 400, 220], Qt.Orientation.Horizontal,
-        )
+        self._build_panels()
+        self._build_docks()
         self._build_actions()
         self._build_toolbar()
         self._build_menus()
         # A normal widget stays; drag read-outs are temporary messages shown over it.
         self.statusBar().addWidget(QLabel(STATUS_HINT))
         self.canvas.drag_moved.connect(lambda text: self.statusBar().showMessage(text, 4000))
-        self.resize(1320, 880)
+        self._fit_to_screen(1480, 920)
         self._default_layout = self.saveState()
         scene.subscribe(self._on_scene_changed)
+        self._show_lesson(lesson_for_scene(scene_path))
         self._update_title()
+
+    def _build_panels(self) -> None:
+        scene = self.scene
+        self.score_panel = ScoreTablePanel(scene)
+        self.output_panel = OutputPanel(scene)
+        self.weights_chart = WeightsChart(scene)
+        self.matrix_view = MatrixView(scene)
+        self.shapes_panel = ShapesPanel(scene)
+        self.lesson_panel = LessonPanel(self.progress)
+        self.lesson_panel.open_lesson_requested.connect(self.open_lesson)
+        self.lesson_panel.show_me_requested.connect(self.apply_show_me)
+        self.grid_editor = GridEditor(scene)
+        self.challenges_panel = ChallengesPanel(scene, self.progress)
+        self.code_panel = CodePanel(scene)
+
+    def _build_docks(self) -> None:
+        self.docks: dict[str, QDockWidget] = {}
+        left, right, bottom = (
+            Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
+            Qt.DockWidgetArea.BottomDockWidgetArea,
+        )
+        self._add_dock("lessonDock", "Lesson", self.lesson_panel, left)
+        self._add_dock("challengesDock", "Challenges", self.challenges_panel, left)
+        self._add_dock("codeDock", "Code", self.code_panel, left)
+        self._add_dock("gridsDock", "Grids", self.grid_editor, left)
+        self._add_dock("scoreDock", "Scores", self.score_panel, right)
+        self._add_dock("matrixDock", "Attention matrix", self.matrix_view, right)
+        self._add_dock("outputDock", "Output", self.output_panel, bottom)
+        self._add_dock("weightsDock", "Weights", self.weights_chart, bottom)
+        self._add_dock("shapesDock", "Shapes", self.shapes_panel, bottom)
+        # Reading panels share the left column as tabs; the lesson is in front.
+        self.tabifyDockWidget(self.docks["lessonDock"], self.docks["challengesDock"])
+        self.tabifyDockWidget(self.docks["challengesDock"], self.docks["codeDock"])
+        self.docks["lessonDock"].raise_()
+        self.splitDockWidget(self.docks["lessonDock"], self.docks["gridsDock"], Qt.Orientation.Vertical)
+        self.splitDockWidget(self.docks["outputDock"], self.docks["weightsDock"], Qt.Orientation.Horizontal)
+        self.splitDockWidget(self.docks["weightsDock"], self.docks["shapesDock"], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["lessonDock"]], [300], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["lessonDock"], self.docks["gridsDock"]], [520, 200], Qt.Orientation.Vertical)
+        self.resizeDocks([self.docks["scoreDock"]], [380], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["scoreDock"], self.docks["matrixDock"]], [255, 395], Qt.Orientation.Vertical)
+        self.resizeDocks([self.docks["outputDock"]], [180], Qt.Orientation.Vertical)
+        self.resizeDocks(
+            [self.docks["outputDock"], self.docks["weightsDock"], self.docks["shapesDock"]],
+            [330, 400, 220], Qt.Orientation.Horizontal,
+        )
+
+    def _fit_to_screen(self, width: int, height: int) -> None:
+        """The preferred size, but never bigger than the screen (classroom laptops can be 1024 × 768)."""
+        screen = self.screen().availableGeometry() if self.screen() else None
+        if screen is not None and screen.width() > 0:
+            width, height = min(width, int(screen.width() * 0.95)), min(height, int(screen.height() * 0.92))
+        self.resize(width, height)
 
     def _add_dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> None:
         dock = QDockWidget(title, self)
@@ -91,6 +149,14 @@ class MainWindow(QMainWindow):
         self.fit_action.triggered.connect(self.canvas.fit_view)
         self.reset_layout_action = QAction("&Reset Layout", self)
         self.reset_layout_action.triggered.connect(self.reset_layout)
+        self.snap_action = QAction("Snap to 0.1 Grid", self, checkable=True, shortcut=QKeySequence("Ctrl+G"))
+        self.snap_action.setToolTip("Dragged tips land on multiples of 0.1, so two arrows can meet exactly")
+        self.snap_action.toggled.connect(lambda on: setattr(self.canvas, "snap_step", 0.1 if on else 0.0))
+        self.lesson_actions = []
+        for number, item in enumerate(lessons.LESSONS, start=1):
+            action = QAction(item.title, self, shortcut=QKeySequence(f"Ctrl+{number}"))
+            action.triggered.connect(lambda checked=False, lesson_id=item.id: self.open_lesson(lesson_id))
+            self.lesson_actions.append(action)
         self.about_action = QAction(f"&About {APP_NAME}", self)
         self.about_action.triggered.connect(self._show_about)
         self._sync_settings()
@@ -103,8 +169,12 @@ class MainWindow(QMainWindow):
         self.query_picker = QueryPicker(self.scene, toolbar)
         toolbar.addWidget(self.query_picker)
         toolbar.addSeparator()
-        toolbar.addAction(self.scale_action)
-        toolbar.addAction(self.causal_action)
+        self.toolbar_boxes = {}
+        for action in (self.scale_action, self.causal_action, self.snap_action):
+            box = ActionCheckBox(action, toolbar)
+            toolbar.addWidget(box)
+            toolbar.addSeparator()
+            self.toolbar_boxes[action] = box
         self.addToolBar(toolbar)
 
     def _build_menus(self) -> None:
@@ -116,6 +186,11 @@ class MainWindow(QMainWindow):
         attention_menu = self.menuBar().addMenu("&Attention")
         attention_menu.addAction(self.scale_action)
         attention_menu.addAction(self.causal_action)
+        attention_menu.addSeparator()
+        attention_menu.addAction(self.snap_action)
+        lessons_menu = self.menuBar().addMenu("&Lessons")
+        for action in self.lesson_actions:
+            lessons_menu.addAction(action)
         view_menu = self.menuBar().addMenu("&View")
         for dock in self.docks.values():
             view_menu.addAction(dock.toggleViewAction())
@@ -136,7 +211,14 @@ class MainWindow(QMainWindow):
         with QSignalBlocker(self.scale_action), QSignalBlocker(self.causal_action):
             self.scale_action.setChecked(self.scene.scale)
             self.causal_action.setChecked(self.scene.causal)
-        self.causal_action.setEnabled(self.scene.n_queries == self.scene.n_tokens)
+        for box in getattr(self, "toolbar_boxes", {}).values():
+            box.follow_action()  # the blocked actions could not tell their check boxes
+        one_query_per_token = self.scene.n_queries == self.scene.n_tokens
+        self.causal_action.setEnabled(one_query_per_token)
+        self.causal_action.setToolTip(
+            "Each query sees only itself and earlier tokens" if one_query_per_token
+            else "A causal mask needs one query per token; this scene's queries are not the tokens"
+        )
 
     def _set_causal(self, on: bool) -> None:
         try:
@@ -149,6 +231,39 @@ class MainWindow(QMainWindow):
         name = self.scene_path.name if self.scene_path else (self.scene.title or "Untitled")
         self.setWindowTitle(f"{name} — {APP_NAME}")
 
+    # ----- lessons ------------------------------------------------------
+    def open_lesson(self, lesson_id: str) -> bool:
+        """Open a built-in lesson: its scene on the canvas, its text and exercises in the Lesson panel."""
+        if not self._load_builtin(lessons.lesson(lesson_id).scene):
+            return False
+        self.scene_path = None
+        self._show_lesson(lesson_id)
+        self._update_title()
+        return True
+
+    def _show_lesson(self, lesson_id: str | None) -> None:
+        self.current_lesson = lesson_id
+        self.lesson_panel.show_lesson(lesson_id)
+        # The grids matter only when the scene makes its vectors with them.
+        self.docks["gridsDock"].setVisible(self.scene.is_projection)
+
+    def apply_show_me(self, show_me: ShowMe) -> None:
+        """Set the canvas up for an exercise; the Lesson panel (and typed answers) stay as they are."""
+        if not self._load_builtin(show_me.scene):
+            return
+        self.scene_path = None
+        apply_steps(self.scene, show_me.steps)
+        self.docks["gridsDock"].setVisible(self.scene.is_projection)
+        self._update_title()
+
+    def _load_builtin(self, name: str) -> bool:
+        try:
+            self.scene.load(builtin_scene_path(name))
+        except SceneFileError as error:  # only a damaged installation gets here
+            self.show_error("Cannot open lesson", str(error))
+            return False
+        return True
+
     # ----- files --------------------------------------------------------
     def open_scene(self, path: Path) -> bool:
         """Open a scene file; on any problem say so and keep the current scene."""
@@ -158,18 +273,21 @@ class MainWindow(QMainWindow):
             self.show_error("Cannot open scene", str(error))
             return False
         self.scene_path = Path(path)
+        self._show_lesson(lesson_for_scene(self.scene_path))
         self._update_title()
         return True
 
     def choose_and_open(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open Scene", str(self._dialog_dir()), SCENE_FILTER)
         if path:
+            self._last_dir = Path(path).parent
             self.open_scene(Path(path))
 
     def choose_and_save(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Save Scene As", str(self._dialog_dir()), SCENE_FILTER)
         if not path:
             return
+        path = with_json_suffix(path)
         try:
             self.scene.save(path)
         except OSError as error:
@@ -182,13 +300,14 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getSaveFileName(self, "Export Results", str(self._dialog_dir()), "JSON (*.json)")
         if not path:
             return
+        path = with_json_suffix(path)
         try:
             write_text_atomically(path, export_json_text(self.scene))
         except OSError as error:
             self.show_error("Cannot export", f"{path}: {error.strerror or error}")
 
     def _dialog_dir(self) -> Path:
-        return self.scene_path.parent if self.scene_path else Path.home()
+        return self.scene_path.parent if self.scene_path else self._last_dir
 
     def show_error(self, title: str, message: str) -> None:
         QMessageBox.critical(self, title, message)

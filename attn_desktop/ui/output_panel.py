@@ -62,8 +62,12 @@ class OutputPanel(QWidget):
         self.blend_label.setText(self._blend_text(weights))
 
     def _blend_text(self, weights: np.ndarray) -> str:
+        visible = self.scene.result.mask[self.scene.selected]
         order = np.argsort(-weights, kind="stable")
-        shown = [i for i in order[:MAX_BLEND_TERMS] if weights[i] >= 0.005]
+        shown = [i for i in order[:MAX_BLEND_TERMS] if weights[i] >= 0.005 and visible[i]]
         terms = [f"{explain.number(weights[i])} × v_{self.scene.tokens[i]}" for i in shown]
-        rest = len(weights) - len(shown)
-        return "= " + " + ".join(terms) + (f" + … ({rest} smaller)" if rest else "")
+        masked = int((~visible).sum())
+        smaller = len(weights) - len(shown) - masked
+        notes = [f"{smaller} smaller"] if smaller else []
+        notes += [f"{masked} masked"] if masked else []
+        return "= " + " + ".join(terms) + (f" + … ({', '.join(notes)})" if smaller else f" ({', '.join(notes)})" if notes else "")

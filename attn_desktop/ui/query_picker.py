@@ -14,6 +14,7 @@ class QueryPicker(QComboBox):
         self.scene = scene
         self.setToolTip("The token whose query is compared with every key")
         self.setAccessibleName("Query token")
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # long names must not be clipped
         self.currentIndexChanged.connect(self._on_index_changed)
         scene.subscribe(self._on_scene_changed)
         self._fill()

@@ -1,10 +1,11 @@
 """Choosing the query: the picker, a click on a query arrow, a click on a matrix row."""
 
-from helpers import table_column, tip_on_screen
 from PySide6.QtCore import QPoint, Qt
 
 from attn_desktop.model import Role
 from attn_desktop.ui.synthetic_mouse import click
+
+from helpers import table_column, tip_on_screen
 
 
 def test_picker_with_the_keyboard(qtbot, window):

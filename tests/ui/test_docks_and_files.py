@@ -2,18 +2,27 @@
 
 import json
 
-from helpers import matrix_cells, table_column
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
+from helpers import matrix_cells, table_column
+
 DOCKS = {"scoreDock": "Scores", "outputDock": "Output", "weightsDock": "Weights",
-         "matrixDock": "Attention matrix", "shapesDock": "Shapes"}
+         "matrixDock": "Attention matrix", "shapesDock": "Shapes", "lessonDock": "Lesson", "gridsDock": "Grids",
+         "challengesDock": "Challenges", "codeDock": "Code"}
 
 
 def test_every_panel_is_a_named_dock(window):
     assert {name: dock.windowTitle() for name, dock in window.docks.items()} == DOCKS
     for name, dock in window.docks.items():
-        assert dock.objectName() == name and dock.isVisible()
+        assert dock.objectName() == name
+        # The Grids panel only shows for a scene whose vectors are made by grids.
+        assert dock.isVisible() == (name != "gridsDock")
+    # Challenges and Code are tabs behind the Lesson panel, which is in front.
+    tabs = {d.objectName() for d in window.tabifiedDockWidgets(window.docks["lessonDock"])}
+    assert tabs == {"challengesDock", "codeDock"}
+    assert not window.lesson_panel.visibleRegion().isEmpty()
+    assert window.code_panel.visibleRegion().isEmpty()
 
 
 def test_closing_a_dock_and_reopening_it_from_the_view_menu(qtbot, window):

@@ -2,11 +2,12 @@
 
 import numpy as np
 import pytest
-from helpers import matrix_cells, table_column, table_header
-from PySide6.QtCore import Qt
-from seed_numbers import MATRIX, SAT_CAT_FORMULA, SAT_SCALED, SAT_SCORES, SAT_WEIGHTS, SHAPES, TOKENS
+from PySide6.QtCore import QPoint, Qt
 
 from attn_desktop.model import Role
+
+from helpers import matrix_cells, table_column, table_header
+from seed_numbers import MATRIX, SAT_CAT_FORMULA, SAT_SCALED, SAT_SCORES, SAT_WEIGHTS, SHAPES, TOKENS
 
 
 def test_score_table(window):
@@ -59,27 +60,28 @@ def test_window_title_names_the_scene(window):
 
 
 def toolbar_button(window, action):
-    return window.toolbar.widgetForAction(action)
+    return window.toolbar_boxes[action]  # the check box standing for the action
 
 
 def test_turning_scaling_off_updates_header_matrix_and_numbers(qtbot, window):
     button = toolbar_button(window, window.scale_action)
-    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton, pos=QPoint(8, button.height() // 2))
     assert not window.scene.scale
-    assert table_header(window, 2) == "÷ 1 (scaling off)"
+    assert table_header(window, 2) == "÷ 1 (off)"
     assert window.matrix_view.title().endswith("softmax(QKᵀ)")
     assert table_column(window, 2) == SAT_SCORES  # nothing divides the scores now
     # Without the √2 the softmax is sharper: softmax of the raw scores
     # -2.52, 5.88, 2.28, -0.96, -3.48, 3.78 gives cat 87%, mat 11%.
     assert table_column(window, 3) == ["0%", "87%", "2%", "0%", "0%", "11%"]
     assert window.output_panel.attends_label.text() == "cat, 87%"
-    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton, pos=QPoint(8, button.height() // 2))
     assert table_column(window, 3) == SAT_WEIGHTS
+    assert button.isChecked()
 
 
 def test_causal_mask_shows_masked_keys_as_masked(qtbot, window):
     button = toolbar_button(window, window.causal_action)
-    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton, pos=QPoint(8, button.height() // 2))
     assert window.scene.causal
     weights = table_column(window, 3)
     assert weights[3:] == ["masked", "masked", "masked"]

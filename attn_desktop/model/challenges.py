@@ -1,0 +1,271 @@
+"""The four challenges of the lesson, as pure functions of a scene.
+
+Each check answers two questions a student asks: "have I done it?" (met)
+and, if not, "what is still missing?" (note). The notes name the state a
+student cannot see on the canvas: scaling switched off, a causal mask that
+hides keys, two keys that only look alike, a key nudged by a drag.
+
+Everything here runs on every drag move, so it stays O(n²) at worst with
+small constants, and never imports Qt.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import explain
+from .scene import Role, Scene
+
+PROGRESS_KIND = "challenges"  # the kind under which a ProgressStore remembers them
+
+FOCUS_WEIGHT = 0.95        # (a): at least 95% on one key
+EVEN_TOKENS = 6            # (b): the six-token scene
+EVEN_TOLERANCE = 0.005     # (b): every weight within half a percentage point of 1/6
+TWIN_TOLERANCE = 1e-12     # (c): two weight columns this close count as exactly equal
+TWIN_MIN_WEIGHT = 0.01     # (c): ...and some query must give them at least 1%, see _twin_pair
+NEAR_DISTANCE = 0.3        # (c): keys closer than this get a "nearly there" note
+OUTPUT_TOKEN = "sat"       # (d)
+
+SNAP_TIP = "tip: turn on Snap to grid, or type the coordinates"
+
+
+@dataclass(frozen=True)
+class Challenge:
+    id: str
+    title: str  # what the student is asked to do
+    hint: str   # a nudge towards the idea, not the answer
+
+
+@dataclass(frozen=True)
+class ChallengeStatus:
+    id: str
+    met: bool
+    note: str  # what is missing, in plain words; encouragement when met
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """The queries and keys as the scene opened, for "without moving any query or key"."""
+
+    queries: np.ndarray
+    keys: np.ndarray
+
+    @classmethod
+    def from_scene(cls, scene: Scene) -> Baseline:
+        return cls(queries=_frozen_copy(scene.vectors(Role.QUERY)), keys=_frozen_copy(scene.vectors(Role.KEY)))
+
+
+def _frozen_copy(array: np.ndarray) -> np.ndarray:
+    copy = np.array(array, dtype=np.float64)
+    copy.flags.writeable = False
+    return copy
+
+
+CHALLENGES: tuple[Challenge, ...] = (
+    Challenge(
+        "scaled-focus",
+        "With scaling on, make the chosen query put at least 95% of its weight on a single key.",
+        "A key scores higher the longer it reaches along the query's direction.",
+    ),
+    Challenge(
+        "even-spread",
+        "Make the chosen query weigh all six tokens equally.",
+        "Equal weights need equal scores: every key must score the same against this query.",
+    ),
+    Challenge(
+        "twin-keys",
+        "Make two different tokens get exactly the same weight from every query.",
+        "Two keys on the same point score the same against any query. "
+        "Pointing the same way is not enough: a longer key gets a larger score.",
+    ),
+    Challenge(
+        "sat-down-right",
+        "Without moving any query or key, make the output for sat point down and to the right "
+        "(x above 0, y below 0).",
+        "The output is a weighted blend of the values. Move the values that get the most weight.",
+    ),
+)
+
+
+def evaluate(scene: Scene, baseline: Baseline) -> list[ChallengeStatus]:
+    """The status of every challenge, in the order of CHALLENGES."""
+    return [ChallengeStatus(c.id, *_CHECKS[c.id](scene, baseline)) for c in CHALLENGES]
+
+
+# ----- (a) scaled focus ------------------------------------------------------
+def _scaled_focus(scene: Scene, baseline: Baseline) -> tuple[bool, str]:
+    row = scene.selected_weights
+    visible = scene.result.mask[scene.selected]
+    if int(visible.sum()) < 2:
+        # A query that sees a single key gives it 100% without anyone doing anything.
+        return False, f"q·{scene.selected_token} can see only one key; it needs at least two to choose between."
+    top = int(np.argmax(row))
+    if row[top] >= FOCUS_WEIGHT and scene.scale:
+        return True, f"Done: q·{scene.selected_token} puts {explain.percent(row[top])} on k·{scene.tokens[top]}."
+    if not scene.scale:
+        return False, "Scaling is off: this one counts only with ÷√d_k on."
+    return False, (
+        f"Now {_percent_floor(row[top])} on k·{scene.tokens[top]}; it needs 95% or more on one key."
+    )
+
+
+# ----- (b) even spread -------------------------------------------------------
+def _even_spread(scene: Scene, baseline: Baseline) -> tuple[bool, str]:
+    if scene.n_tokens != EVEN_TOKENS:
+        return False, f"This one needs the six-token scene (The cat sat on the mat); this scene has {scene.n_tokens}."
+    row = scene.selected_weights
+    off = np.abs(row - 1 / EVEN_TOKENS)
+    if np.all(off <= EVEN_TOLERANCE):
+        return True, f"Done: q·{scene.selected_token} gives each token about 16.7%."
+    hidden = int((~scene.result.mask[scene.selected]).sum())
+    if hidden:
+        return False, (
+            f"The causal mask hides {hidden} key{'s' if hidden > 1 else ''} from q·{scene.selected_token}, "
+            "so they get 0%: turn the mask off, or choose the last token."
+        )
+    worst = int(np.argmax(off))
+    return False, (
+        "Each key needs 16.7%, give or take half a point (16.2% to 17.2%). "
+        f"Furthest off: k·{scene.tokens[worst]} at {_percent(row[worst])}."
+    )
+
+
+# ----- (c) twin keys ---------------------------------------------------------
+def _twin_keys(scene: Scene, baseline: Baseline) -> tuple[bool, str]:
+    if scene.n_tokens < 2:
+        return False, "This one needs a scene with at least two tokens."
+    weights = scene.result.weights
+    # Two keys pushed far from every query both get about 0% from all of them: equal, but
+    # nobody would call that "the same weight". Only columns some query can see take part.
+    visible = np.flatnonzero(weights.max(axis=0) >= TWIN_MIN_WEIGHT)
+    twins = _equal_columns(weights, visible)
+    if twins:
+        return True, f"Done: {_pair(scene, *twins)} get the same weight from every query."
+    unseen = _equal_columns(weights, np.arange(scene.n_tokens)) if visible.size < scene.n_tokens else None
+    if unseen:
+        return False, (
+            f"{_pair(scene, *unseen)} both get almost no weight from any query; "
+            "bring them where the queries can see them."
+        )
+    return False, _twin_missing_note(scene)
+
+
+def _equal_columns(weights: np.ndarray, columns: np.ndarray) -> tuple[int, int] | None:
+    """Two of these key indices whose weight columns agree within TWIN_TOLERANCE for every query.
+
+    Comparing every pair of columns costs n² · n_q; comparing column sums first
+    (sorted, so equal ones sit together) leaves almost no pairs to check.
+    """
+    sums = weights[:, columns].sum(axis=0)
+    order = np.argsort(sums, kind="stable")
+    ordered = sums[order]
+    slack = 2 * TWIN_TOLERANCE * weights.shape[0]  # rounding in the sums stays far below this
+    for start in np.flatnonzero(np.diff(ordered) <= slack):
+        stop = int(np.searchsorted(ordered, ordered[start] + slack, side="right"))
+        first, others = columns[order[start]], columns[order[start + 1:stop]]
+        equal = np.all(np.abs(weights[:, others] - weights[:, [first]]) <= TWIN_TOLERANCE, axis=0)
+        if equal.any():
+            other = others[int(np.argmax(equal))]
+            return int(min(first, other)), int(max(first, other))
+    return None
+
+
+def _twin_missing_note(scene: Scene) -> str:
+    if scene.causal:
+        return (
+            "The causal mask hides later keys from earlier queries, so no two tokens can get the same "
+            "weight from every query: turn the mask off."
+        )
+    keys = scene.vectors(Role.KEY)
+    gram = keys @ keys.T
+    squared_lengths = gram.diagonal()
+    upper = _upper_triangle(scene.n_tokens)  # each pair once
+    parallel = _same_direction_pair(gram, squared_lengths, upper)
+    if parallel:
+        return (
+            f"{_pair(scene, *parallel)} point the same way but have different lengths, and the longer one "
+            f"scores more: put them on the same point, not just in the same direction ({SNAP_TIP})."
+        )
+    squared_distances = squared_lengths[:, None] + squared_lengths[None, :] - 2 * gram
+    j, k = divmod(int(np.argmin(np.where(upper, squared_distances, np.inf))), scene.n_tokens)
+    distance = math.dist(keys[j], keys[k])
+    if distance < NEAR_DISTANCE:
+        return f"{_pair(scene, j, k)} are close ({distance:.2g} apart) but not on the same point yet; {SNAP_TIP}."
+    return f"Move one key onto another: the same point, not just the same direction ({SNAP_TIP})."
+
+
+def _same_direction_pair(gram: np.ndarray, squared_lengths: np.ndarray, upper: np.ndarray) -> tuple[int, int] | None:
+    """Two nonzero keys pointing the same way with different lengths (k·k' = |k||k'|, |k| ≠ |k'|)."""
+    lengths = np.sqrt(np.maximum(squared_lengths, 0.0))
+    products = lengths[:, None] * lengths[None, :]
+    aligned = (gram >= (1 - 1e-9) * products) & (products > 0)
+    unequal = np.abs(lengths[:, None] - lengths[None, :]) > TWIN_TOLERANCE
+    found = np.flatnonzero(upper & aligned & unequal)
+    return divmod(int(found[0]), len(lengths)) if found.size else None
+
+
+@functools.lru_cache(maxsize=8)
+def _upper_triangle(n: int) -> np.ndarray:
+    mask = np.triu(np.ones((n, n), dtype=bool), 1)
+    mask.flags.writeable = False
+    return mask
+
+
+# ----- (d) sat's output down and to the right --------------------------------
+def _sat_down_right(scene: Scene, baseline: Baseline) -> tuple[bool, str]:
+    if OUTPUT_TOKEN not in scene.query_tokens:
+        return False, "This one needs a scene with sat in it: open The cat sat on the mat."
+    if scene.value_width < 2:
+        return False, "This one needs values with two numbers (x and y)."
+    moved = _moved_arrows(scene, baseline)
+    if moved:
+        return False, (
+            f"A query or key has moved ({', '.join(moved)}); put them back (reload the scene) "
+            "— only values may move."
+        )
+    x, y = scene.result.output[scene.query_tokens.index(OUTPUT_TOKEN), :2]
+    if x > 0 and y < 0:
+        return True, f"Done: sat's output is {explain.vector((x, y))}, down and to the right."
+    missing = [text for text, ok in (("to the right (x above 0)", x > 0), ("down (y below 0)", y < 0)) if not ok]
+    return False, f"sat's output is {explain.vector((x, y))}; it still needs to go {' and '.join(missing)}."
+
+
+def _moved_arrows(scene: Scene, baseline: Baseline) -> list[str]:
+    """The labels of the queries and keys that differ from the baseline (all of them if the shapes differ)."""
+    moved = []
+    for role, start in ((Role.QUERY, baseline.queries), (Role.KEY, baseline.keys)):
+        now = scene.vectors(role)
+        if now.shape != start.shape:
+            return ["the scene's shape changed"]
+        changed = np.flatnonzero(np.any(now != start, axis=1))
+        moved += [f"{role.symbol}·{scene.labels(role)[i]}" for i in changed]
+    return moved
+
+
+# ----- shared ----------------------------------------------------------------
+def _pair(scene: Scene, j: int, k: int) -> str:
+    return f"k·{scene.tokens[j]} and k·{scene.tokens[k]}"
+
+
+def _percent(weight: float) -> str:
+    return f"{weight * 100:.1f}%"
+
+
+def _percent_floor(weight: float) -> str:
+    # Rounded down, so 94.96% never reads as "95.0%" while the challenge is still unmet.
+    return f"{math.floor(weight * 1000) / 10:.1f}%"
+
+
+_CHECKS: dict[str, Callable[[Scene, Baseline], tuple[bool, str]]] = {
+    "scaled-focus": _scaled_focus,
+    "even-spread": _even_spread,
+    "twin-keys": _twin_keys,
+    "sat-down-right": _sat_down_right,
+}
+
+__all__ = ["CHALLENGES", "PROGRESS_KIND", "Baseline", "Challenge", "ChallengeStatus", "evaluate"]

@@ -1,0 +1,226 @@
+"""The lesson's questions as exercises the app can check.
+
+Every "Your turn" and "Check yourself" question of "Attention as a soft
+lookup" is here, with its answer worked out from the lesson's numbers, the
+tolerance the check allows (stated to the student), a hint, and a "show me"
+recipe that sets the canvas up so the answer can be seen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .scene import Role
+
+NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?%?")
+
+
+@dataclass(frozen=True)
+class ShowMe:
+    """Open this built-in scene, then apply these steps.
+
+    Steps: ("vector", role, index, [numbers]), ("select", index) or ("use_grids", bool).
+    """
+
+    scene: str
+    steps: tuple = ()
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    correct: bool
+    message: str
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str
+    lesson: str
+    source: str  # where the lesson asks it, e.g. "Part 1, your turn"
+    prompt: str
+    kind: str  # "number", "numbers" or "choice"
+    answer: tuple[float, ...] = ()
+    tolerance: float = 0.0
+    labels: tuple[str, ...] = ()  # what each number of a "numbers" answer is
+    choices: tuple[str, ...] = ()
+    correct_choice: int = -1
+    hint: str = ""
+    explanation: str = ""
+    show_me: ShowMe | None = None
+    unit_hint: str = field(default="")
+
+    @property
+    def tolerance_text(self) -> str:
+        if self.kind == "choice":
+            return ""
+        return f"Answers within ±{self.tolerance:g} of the exact value count as right."
+
+    def check(self, response: str | int) -> CheckResult:
+        if self.kind == "choice":
+            return self._check_choice(response)
+        return self._check_numbers(str(response))
+
+    def _check_choice(self, response) -> CheckResult:
+        if not isinstance(response, int) or not 0 <= response < len(self.choices):
+            return CheckResult(False, "Pick one of the answers first.")
+        if response == self.correct_choice:
+            return CheckResult(True, f"Right. {self.explanation}")
+        return CheckResult(False, f"Not this one. Hint: {self.hint}")
+
+    def _check_numbers(self, text: str) -> CheckResult:
+        expected = len(self.answer)
+        numbers = parse_numbers(text, expected)
+        if len(numbers) != expected:
+            wanted = "one number" if expected == 1 else f"{expected} numbers ({', '.join(self.labels)})"
+            return CheckResult(False, f"Type {wanted}; found {len(numbers)} in your answer.")
+        off = [i for i, (given, exact) in enumerate(zip(numbers, self.answer)) if abs(given - exact) > self.tolerance + 1e-12]
+        if not off:
+            return CheckResult(True, f"Right. {self.explanation}")
+        if expected > 1 and len(off) < expected:
+            names = ", ".join(self.labels[i] for i in off)
+            return CheckResult(False, f"Close: {names} {'is' if len(off) == 1 else 'are'} off. Hint: {self.hint}")
+        return CheckResult(False, f"Not yet. Hint: {self.hint}")
+
+
+def parse_numbers(text: str, expected: int = 0) -> list[float]:
+    """The numbers in a typed answer: '(1, 2)', '1 2', '82%, 2%, 17%' or, with decimal commas, '0,82; 0,02'.
+
+    Numbers are separated by commas or spaces; when the answer uses
+    semicolons, commas are decimal commas instead. Where one number is
+    expected, a lone '4,51' is that number with a decimal comma.
+    """
+    text = text.replace("−", "-").strip()
+    if ";" in text or expected == 1 and re.fullmatch(r"[(\[]?\s*[-+]?\d+,\d+\s*[)\]]?", text):
+        pieces, decimal_comma = re.split(r"[;\s]+", text), True
+    else:
+        pieces, decimal_comma = re.split(r"[,\s]+", text), False
+    numbers = []
+    for piece in pieces:
+        if decimal_comma:
+            piece = piece.replace(",", ".")
+        for match in NUMBER.findall(piece):
+            value = float(match.rstrip("%"))
+            numbers.append(value / 100 if match.endswith("%") else value)
+    return numbers
+
+
+EXERCISES: tuple[Exercise, ...] = (
+    Exercise(
+        id="lookup-ask-up",
+        lesson="soft-lookup",
+        source="Part 1, your turn",
+        prompt="Keep the same three entries (apple, pear, plum: values 3, 5 and 4), but ask with the query (0, 2). "
+        "Roughly what comes back?",
+        kind="number",
+        answer=(4.51,),
+        tolerance=0.05,
+        labels=("answer",),
+        hint="Score each key with a dot product: apple 0, pear 2, plum 1.4. Softmax those, then blend 3, 5 and 4.",
+        explanation="The weights are about 0.08, 0.59 and 0.33, so the answer is 0.08×3 + 0.59×5 + 0.33×4 ≈ 4.51: "
+        "mostly pear, with some plum.",
+        show_me=ShowMe("lessons/1_soft_lookup.json", (("vector", "query", 0, [0.0, 2.0]),)),
+    ),
+    Exercise(
+        id="projection-query",
+        lesson="projections",
+        source="Part 2, your turn",
+        prompt="Another word has the vector x = (1, 0.5). It goes through the same W_Q, with rows (0, 2) and (2, 0). "
+        "What is its query? Type both numbers.",
+        kind="numbers",
+        answer=(1.0, 2.0),
+        tolerance=0.01,
+        labels=("first number", "second number"),
+        hint="Each number of q is x dotted with one column of W_Q: (1×0 + 0.5×2, 1×2 + 0.5×0).",
+        explanation="q = (1, 2). W_Q swaps the two numbers of x and doubles them.",
+        show_me=ShowMe("lessons/2_projections.json", (("vector", "embedding", 2, [1.0, 0.5]), ("select", 2))),
+    ),
+    Exercise(
+        id="row-for-sat",
+        lesson="self-attention",
+        source="Part 3, your turn",
+        prompt="Work out the row for \"sat\". Its query is (2, 0); the keys are cat (2, 0), sat (0, 1) and it (1.2, 0.8). "
+        "What weights does it give cat, sat and it? Type three numbers (decimals or percents).",
+        kind="numbers",
+        answer=(0.82, 0.02, 0.17),
+        tolerance=0.01,
+        labels=("cat", "sat", "it"),
+        hint="The scores are 4, 0 and 2.4. Take e to each, then divide each by their total.",
+        explanation="e⁴ ≈ 54.6, e⁰ = 1 and e^2.4 ≈ 11.0 add up to about 66.6, giving 0.82, 0.02 and 0.17.",
+        show_me=ShowMe("lessons/3_self_attention.json", (("select", 1),)),
+    ),
+    Exercise(
+        id="no-grids-self-match",
+        lesson="projections",
+        source="Check yourself, question 1",
+        prompt="Skip the grids: use each word's own vector as its query and its key. "
+        "In \"cat sat it\", which word does each one give the most weight?",
+        kind="choice",
+        choices=(
+            "All three give the most weight to cat.",
+            "Each word gives the most weight to itself.",
+            "Each word gives the most weight to the word after it.",
+            "All three spread their weight evenly.",
+        ),
+        correct_choice=1,
+        hint="A vector dotted with itself is its length squared, and it points exactly its own way.",
+        explanation="With q = k = x every word matches itself best: cat scores 1 against itself, sat 1, "
+        "and it scores 1 against itself but only 0.6 and 0.8 against the others.",
+        show_me=ShowMe("lessons/2_projections.json", (("use_grids", False),)),
+    ),
+    Exercise(
+        id="matrix-size",
+        lesson="self-attention",
+        source="Check yourself, question 2",
+        prompt="A sentence has 6 tokens. How many weights are in its attention matrix, "
+        "and what does each row add up to? Type two numbers.",
+        kind="numbers",
+        answer=(36.0, 1.0),
+        tolerance=0.0,
+        labels=("number of weights", "row total"),
+        hint="Every token's query gives one weight to every token's key, its own included.",
+        explanation="6 × 6 = 36 weights, and each row is a softmax, so it adds up to 1.",
+        show_me=ShowMe("the_cat_sat_on_the_mat.json"),
+    ),
+    Exercise(
+        id="lookup-no-match",
+        lesson="soft-lookup",
+        source="Check yourself, question 3",
+        prompt="A soft lookup has the values 3, 5 and 4, and the query scores 0 against every key. What comes back?",
+        kind="number",
+        answer=(4.0,),
+        tolerance=0.01,
+        labels=("answer",),
+        hint="Equal scores give equal weights.",
+        explanation="Each weight is 1/3, so the answer is the plain average (3 + 5 + 4) / 3 = 4. "
+        "A soft lookup never says \"not found\": it blends everything.",
+        show_me=ShowMe("lessons/1_soft_lookup.json", (("vector", "query", 0, [0.0, 0.0]),)),
+    ),
+)
+
+
+def apply_steps(scene, steps: Sequence[tuple]) -> None:
+    """Carry out a ShowMe's steps on a scene (already holding the ShowMe's scene file)."""
+    for step in steps:
+        if step[0] == "vector":
+            _, role, index, vector = step
+            scene.set_vector(Role(role), index, vector)
+        elif step[0] == "select":
+            scene.select_query(step[1])
+        elif step[0] == "use_grids":
+            scene.set_use_grids(step[1])
+        else:
+            raise ValueError(f"unknown show-me step {step[0]!r}")
+
+
+def exercises_for(lesson_id: str) -> list[Exercise]:
+    return [exercise for exercise in EXERCISES if exercise.lesson == lesson_id]
+
+
+def exercise(exercise_id: str) -> Exercise:
+    return next(item for item in EXERCISES if item.id == exercise_id)
+
+
+def numbers_text(values: Sequence[float]) -> str:
+    return ", ".join(f"{value:g}" for value in values)

@@ -1,0 +1,105 @@
+"""The built-in lessons: a scene each, a short explanation and steps to try.
+
+The explanations are the app's own words; the facts and numbers come from
+the course's lesson "Attention as a soft lookup" and its explorer demo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Lesson:
+    id: str
+    title: str
+    scene: str  # a file under resources/scenes/
+    explanation: str
+    steps: tuple[str, ...]
+    formula: str = ""
+
+
+LESSONS: tuple[Lesson, ...] = (
+    Lesson(
+        id="soft-lookup",
+        title="1. Soft lookup",
+        scene="lessons/1_soft_lookup.json",
+        formula="answer = Σ softmax(q · k) × v",
+        explanation=(
+            "A dictionary finds one key exactly or fails. A soft lookup asks with a vector instead: "
+            "every key is scored by its dot product with the query, softmax turns the scores into "
+            "weights that add up to 1, and the answer is the weighted blend of the values. "
+            "Here the keys are apple (1, 0), pear (0, 1) and plum (0.7, 0.7), with the values 3, 5 and 4. "
+            "On the right the values sit on a number line; each stem is as tall as its weight, and the "
+            "purple marker is the answer, where the weighted values balance."
+        ),
+        steps=(
+            "The query starts at (2, 0). Read the weights in the Scores panel: 59%, 8% and 33%, and the answer 3.49.",
+            "Drag the query tip toward pear's key (0, 1). Watch pear's stem grow and the answer move toward 5.",
+            "Drag the query to the origin: every score is 0, every weight is 1/3 and the answer is the plain average, 4.",
+            "Make the query longer in the same direction: the weights get sharper, because scores grow with length.",
+        ),
+    ),
+    Lesson(
+        id="projections",
+        title="2. Three vectors from one word",
+        scene="lessons/2_projections.json",
+        formula="q = x W_Q,  k = x W_K,  v = x W_V",
+        explanation=(
+            "In a sentence every word plays all three roles. Its query, key and value are made from its own "
+            "vector x by three grids of learned numbers: q = x W_Q, k = x W_K, v = x W_V. Each number of q is x "
+            "dotted with one column of W_Q. Drag a word vector on the left plot, or type new numbers into the "
+            "grids in the Grids panel, and watch the queries, keys and values follow. "
+            "With W_Q rows (0, 2) and (2, 0), W_K rows (2, 0) and (0, 1) and W_V the identity, "
+            "the word \"it\" at x = (0.6, 0.8) gets the query (1.6, 1.2), the key (1.2, 0.8) and the value (0.6, 0.8)."
+        ),
+        steps=(
+            "Select \"it\". Check its query (1.6, 1.2) and key (1.2, 0.8) by hovering their arrow tips.",
+            "Drag x·it around: q·it, k·it and v·it all move, each in its own way.",
+            ("Change one number of W_Q in the Grids panel and see every query change at once: the grids belong to "
+            "the layer, not to one word."),
+            ("Tick \"No grids\": now q = k = v = x, and every word gives the most weight to itself. Separate grids "
+            "are what let a word look for something unlike itself."),
+        ),
+    ),
+    Lesson(
+        id="self-attention",
+        title="3. Every word looks at every word",
+        scene="lessons/3_self_attention.json",
+        formula="weights = softmax(QKᵀ),  output = weights V",
+        explanation=(
+            "Self-attention runs the soft lookup inside one sentence: every word's query is scored against "
+            "every word's key, its own included. Each row of the attention matrix is one word's weights, and "
+            "each row adds up to 1. In \"cat sat it\" (no scaling yet) the row for \"it\" is 0.54, 0.07 and "
+            "0.39, so its new vector is (0.77, 0.38): more than half cat."
+        ),
+        steps=(
+            "Read the matrix row by row: cat looks mostly at sat, sat mostly at cat, it mostly at cat.",
+            "Click the row for \"sat\" in the matrix and check its weights: 0.82, 0.02 and 0.17.",
+            "Drag k·cat away from q·it and watch the output of \"it\" slide from cat toward its own value.",
+        ),
+    ),
+    Lesson(
+        id="scaled-attention",
+        title="4. Scaled attention",
+        scene="the_cat_sat_on_the_mat.json",
+        formula="softmax(QKᵀ / √d_k) V",
+        explanation=(
+            "Real models divide every score by √d_k, the square root of the key width, before the softmax. "
+            "Dot products grow with the number of dimensions; without the division the softmax would put almost "
+            "all the weight on one key and learning would stall. Here d_k = 2, so every score is divided by √2. "
+            "\"sat\" gives cat 76% of its weight and gathers the output (1.54, 0.48)."
+        ),
+        steps=(
+            "Pick mat as the query. Which key does it favour? Drag that key's value somewhere new and watch mat's output follow.",
+            ("Drag two keys to exactly the same point (turn on Snap to grid). Their weights become equal for every "
+            "query. Pointing the same way is not enough: a longer key gets a larger score."),
+            "Turn scaling off and compare the matrix with scaling on: every row gets sharper.",
+            "Try the four challenges in the Challenges panel.",
+        ),
+    ),
+)
+
+
+def lesson(lesson_id: str) -> Lesson:
+    return next(item for item in LESSONS if item.id == lesson_id)

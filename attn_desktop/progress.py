@@ -1,0 +1,138 @@
+"""What a student has completed, remembered between runs.
+
+One small JSON file in the user's data folder:
+
+    {"format": "attention-desktop-progress", "version": 1,
+     "done": {"challenges": ["scaled-focus"], "exercises": []}}
+
+Progress is a convenience, never a reason to stop the app: a missing,
+unreadable or corrupt file starts empty, and a file we could not read is
+moved aside to ``progress.json.bad`` before anything is written over it, so a
+student's record is never destroyed by a bug or a half-copied file. Saving
+failures are kept in ``last_error`` instead of raised, because marking a
+challenge done happens in the middle of a drag.
+
+No Qt here: the command line and the tests use it too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from .model.scene_file import write_json_atomically
+
+DATA_DIR_VARIABLE = "ATTN_DESKTOP_DATA_DIR"
+FILE_NAME = "progress.json"
+FORMAT_MARKER = "attention-desktop-progress"
+FORMAT_VERSION = 1
+MAX_FILE_BYTES = 1024 * 1024  # thousands of ids fit; anything bigger is not ours
+
+
+def default_data_dir() -> Path:
+    """The user's data folder for the app, or $ATTN_DESKTOP_DATA_DIR (tests, portable installs)."""
+    override = os.environ.get(DATA_DIR_VARIABLE)
+    if override:
+        return Path(override)
+    # Imported here so that tests and scripts that set the variable need nothing more.
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("attn-desktop", appauthor=False))
+
+
+def default_progress_path() -> Path:
+    return default_data_dir() / FILE_NAME
+
+
+class ProgressStore:
+    """Completed items by kind ("challenges", "exercises", …), saved on every change."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_progress_path()
+        self.last_error: str | None = None
+        self._document, self._unusable = self._read()
+
+    # ----- reading ------------------------------------------------------
+    def is_done(self, kind: str, item_id: str) -> bool:
+        return item_id in self._done().get(kind, ())
+
+    def done_ids(self, kind: str) -> set[str]:
+        return set(self._done().get(kind, ()))
+
+    # ----- changing -----------------------------------------------------
+    def mark_done(self, kind: str, item_id: str) -> None:
+        if self.is_done(kind, item_id):
+            return  # nothing new: no write, which keeps repeated calls during a drag free
+
+        def add(done: dict[str, list[str]]) -> None:
+            ids = done.setdefault(kind, [])
+            if item_id not in ids:  # another run may have added it since we read the file
+                ids.append(item_id)
+
+        self._update(add)
+
+    def reset(self, kind: str) -> None:
+        self._update(lambda done: done.pop(kind, None))
+
+    # ----- internals ----------------------------------------------------
+    def _done(self) -> dict[str, list[str]]:
+        return self._document["done"]
+
+    def _update(self, change) -> None:
+        # Re-read first, so two windows (or two runs) add to each other's progress instead of overwriting it.
+        on_disk, unusable = self._read()
+        if unusable:
+            self._unusable = True  # keep what this run knows; the file is moved aside before writing
+        else:
+            self._document, self._unusable = on_disk, False
+        change(self._done())
+        self._save()
+
+    def _save(self) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self._unusable and self.path.is_file():
+                os.replace(self.path, self._bad_copy_path())
+            self._unusable = False
+            write_json_atomically(self.path, self._document)
+            self.last_error = None
+        except OSError as error:
+            # The change stays in memory for this run; the old file (if any) is untouched.
+            self.last_error = f"could not save progress to {self.path}: {error.strerror or error}"
+
+    def _bad_copy_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".bad")
+
+    def _read(self) -> tuple[dict[str, Any], bool]:
+        """The document on disk and whether an existing file could not be used."""
+        try:
+            if self.path.stat().st_size > MAX_FILE_BYTES:
+                return _empty_document(), True
+            document = json.loads(self.path.read_bytes().decode("utf-8"))
+        except FileNotFoundError:
+            return _empty_document(), False
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+            return _empty_document(), True
+        if not _is_valid(document):
+            return _empty_document(), True
+        return document, False
+
+
+def _empty_document() -> dict[str, Any]:
+    return {"format": FORMAT_MARKER, "version": FORMAT_VERSION, "done": {}}
+
+
+def _is_valid(document: Any) -> bool:
+    # Unknown top-level keys (from a newer version) are kept and written back untouched.
+    if not isinstance(document, dict) or document.get("format") != FORMAT_MARKER:
+        return False
+    done = document.get("done")
+    return isinstance(done, dict) and all(
+        isinstance(kind, str) and isinstance(ids, list) and all(isinstance(i, str) for i in ids)
+        for kind, ids in done.items()
+    )
+
+
+__all__ = ["DATA_DIR_VARIABLE", "ProgressStore", "default_data_dir", "default_progress_path"]

@@ -1,0 +1,170 @@
+"""The challenges panel: four goals, a tick for each one completed, and what is still missing.
+
+Widgets a test (or a reader) looks at:
+  summary_label     "N of 4 complete" (completed ever, as remembered by the ProgressStore)
+  rows              one ChallengeRow per challenge, in the order of model.challenges.CHALLENGES:
+    .tick_label     "✓" once completed (on any run), "○" until then
+    .text_label     what to do; its tooltip is the hint
+    .status_label   what is true right now: "Done: …" while met, otherwise what is missing
+  restart_button    clears the ticks after a confirmation
+  notice_label      hidden unless progress could not be saved
+
+A challenge counts when it becomes true while the panel watches: one already
+true when a scene opens (or when the ticks are cleared) has to be undone and
+made again, so opening a solved scene is not a way to collect ticks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QMessageBox, QPushButton, QVBoxLayout, QWidget
+
+from ..model import Change, Scene
+from ..model.challenges import CHALLENGES, PROGRESS_KIND, Baseline, Challenge, ChallengeStatus, evaluate
+from ..progress import ProgressStore
+
+TICK_DONE = "✓"
+TICK_OPEN = "○"
+DONE_COLOR = "#1a7f37"   # green, and the tick's shape says the same for anyone who cannot see it
+OPEN_COLOR = "#6e7781"
+
+
+@dataclass
+class ChallengeRow:
+    challenge: Challenge
+    tick_label: QLabel
+    text_label: QLabel
+    status_label: QLabel
+
+
+class ChallengesPanel(QWidget):
+    def __init__(self, scene: Scene, progress: ProgressStore, parent=None) -> None:
+        super().__init__(parent)
+        self.scene = scene
+        self.progress = progress
+        self.summary_label = QLabel(self)
+        bold = self.summary_label.font()
+        bold.setBold(True)
+        bold.setPointSizeF(bold.pointSizeF() * 1.2)
+        self.summary_label.setFont(bold)
+        self.restart_button = QPushButton("Restart challenges", self)
+        self.restart_button.setToolTip("Clear the ticks and start the four challenges again")
+        self.restart_button.clicked.connect(self.ask_to_restart)
+        self.notice_label = QLabel(self)
+        self.notice_label.setWordWrap(True)
+        self.notice_label.hide()
+        self.rows = [self._make_row(challenge) for challenge in CHALLENGES]
+        self._lay_out()
+        self._start_watching()
+        scene.subscribe(self._on_scene_changed)
+
+    # ----- building ------------------------------------------------------
+    def _make_row(self, challenge: Challenge) -> ChallengeRow:
+        tick = QLabel(self)
+        big = tick.font()
+        big.setPointSizeF(big.pointSizeF() * 1.8)
+        big.setBold(True)
+        tick.setFont(big)
+        tick.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        tick.setMinimumWidth(tick.fontMetrics().horizontalAdvance(TICK_DONE + TICK_OPEN))
+        text = QLabel(challenge.title, self)
+        text.setWordWrap(True)
+        text.setToolTip(challenge.hint)
+        status = QLabel(self)
+        status.setWordWrap(True)
+        status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        italic = status.font()
+        italic.setItalic(True)
+        status.setFont(italic)
+        return ChallengeRow(challenge, tick, text, status)
+
+    def _lay_out(self) -> None:
+        header = QHBoxLayout()
+        header.addWidget(self.summary_label)
+        header.addStretch(1)
+        header.addWidget(self.restart_button)
+        grid = QGridLayout()
+        grid.setColumnStretch(1, 1)
+        grid.setVerticalSpacing(2)
+        for index, row in enumerate(self.rows):
+            top = 3 * index  # text, status, then an empty row: air that makes each challenge read as one item
+            grid.addWidget(row.tick_label, top, 0, 2, 1)
+            grid.addWidget(row.text_label, top, 1)
+            grid.addWidget(row.status_label, top + 1, 1)
+            grid.setRowMinimumHeight(top + 2, 8)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addLayout(header)
+        layout.addWidget(self.notice_label)
+        layout.addLayout(grid)
+        layout.addStretch(1)
+
+    # ----- following the scene ------------------------------------------
+    def _start_watching(self) -> None:
+        """Take the starting queries and keys, and note what is already true so it does not count."""
+        self._baseline = Baseline.from_scene(self.scene)
+        self._statuses = evaluate(self.scene, self._baseline)
+        self._was_met = {status.id: status.met for status in self._statuses}
+        self._show()
+
+    def _on_scene_changed(self, change: Change) -> None:
+        if change & Change.STRUCTURE:
+            self._start_watching()  # a new scene: new starting vectors for "without moving any query or key"
+        elif change & (Change.NUMBERS | Change.SELECTION):
+            self.refresh()
+
+    def refresh(self) -> None:
+        self._statuses = evaluate(self.scene, self._baseline)
+        for status in self._statuses:
+            if status.met and not self._was_met[status.id]:
+                self.progress.mark_done(PROGRESS_KIND, status.id)
+            self._was_met[status.id] = status.met
+        self._show()
+
+    # ----- showing -------------------------------------------------------
+    def _show(self) -> None:
+        done = self.progress.done_ids(PROGRESS_KIND)
+        for row, status in zip(self.rows, self._statuses):
+            self._show_row(row, status, row.challenge.id in done)
+        count = sum(challenge.id in done for challenge in CHALLENGES)
+        _set_text(self.summary_label, f"{count} of {len(CHALLENGES)} complete")
+        error = self.progress.last_error
+        _set_text(self.notice_label, f"Your progress is kept for this session only: {error}" if error else "")
+        self.notice_label.setVisible(bool(error))
+
+    def _show_row(self, row: ChallengeRow, status: ChallengeStatus, complete: bool) -> None:
+        tick = TICK_DONE if complete else TICK_OPEN
+        if row.tick_label.text() != tick:  # a style sheet is costly to apply: only when the tick flips
+            row.tick_label.setText(tick)
+            row.tick_label.setStyleSheet(f"color: {DONE_COLOR if complete else OPEN_COLOR}")
+            row.tick_label.setAccessibleName("complete" if complete else "not complete yet")
+        _set_text(row.status_label, _status_text(status, complete))
+
+    # ----- restarting ----------------------------------------------------
+    def ask_to_restart(self) -> None:
+        answer = QMessageBox.question(
+            self,
+            "Restart challenges",
+            "Clear the ticks of all four challenges and start again?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.progress.reset(PROGRESS_KIND)
+            self._start_watching()
+
+
+def _status_text(status: ChallengeStatus, complete: bool) -> str:
+    if status.met and not complete:
+        return "This was already true when you started, so it has not counted yet: change it back, then make it happen."
+    if complete and not status.met:
+        return f"Completed earlier. Right now: {status.note}"
+    return status.note
+
+
+def _set_text(label: QLabel, text: str) -> None:
+    # Word-wrapped labels re-lay out the panel on every setText; a drag move usually changes nothing here.
+    if label.text() != text:
+        label.setText(text)

@@ -1,0 +1,116 @@
+"""The Grids panel: W_Q, W_K and W_V of a projection scene, as tables of numbers to type into."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QGridLayout,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..model import Change, Scene, explain
+from ..model.scene import GRID_NAMES
+
+GRID_TITLES = {"w_q": "W_Q (makes queries)", "w_k": "W_K (makes keys)", "w_v": "W_V (makes values)"}
+
+
+class GridEditor(QWidget):
+    def __init__(self, scene: Scene, parent=None) -> None:
+        super().__init__(parent)
+        self.scene = scene
+        self.tables: dict[str, QTableWidget] = {}
+        self.no_grids_box = QCheckBox("No grids: q = k = v = x")
+        self.no_grids_box.setToolTip("Use each word's own vector as its query, key and value")
+        self.no_grids_box.toggled.connect(self._on_no_grids_toggled)
+        self.message_label = QLabel()
+        self.message_label.setWordWrap(True)
+        grid_area = QGridLayout()
+        for column, name in enumerate(GRID_NAMES):
+            table = QTableWidget()
+            table.setAccessibleName(GRID_TITLES[name])
+            table.setEditTriggers(
+                QAbstractItemView.EditTrigger.DoubleClicked
+                | QAbstractItemView.EditTrigger.EditKeyPressed
+                | QAbstractItemView.EditTrigger.AnyKeyPressed
+            )
+            table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+            table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+            table.itemChanged.connect(lambda item, name=name: self._on_cell_typed(name, item))
+            grid_area.addWidget(QLabel(f"<b>{GRID_TITLES[name]}</b>"), 0, column)
+            grid_area.addWidget(table, 1, column)
+            self.tables[name] = table
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(grid_area)
+        layout.addWidget(self.no_grids_box)
+        layout.addWidget(self.message_label)
+        scene.subscribe(self._on_scene_changed)
+        self.refresh()
+
+    def refresh(self) -> None:
+        scene = self.scene
+        self.setEnabled(scene.is_projection)
+        if not scene.is_projection:
+            for table in self.tables.values():
+                with QSignalBlocker(table):
+                    table.clear()
+                    table.setRowCount(0)
+                    table.setColumnCount(0)
+            self.message_label.setText(
+                "This scene gives its queries, keys and values directly. "
+                "Open lesson 2, \"Three vectors from one word\", to make them with grids."
+            )
+            return
+        self.message_label.setText("Double-click a number to change it. Row i of a grid is what x's i-th number adds.")
+        for name, table in self.tables.items():
+            self._fill(table, scene.grids[name])
+        with QSignalBlocker(self.no_grids_box):
+            self.no_grids_box.setChecked(not scene.use_grids)
+        for table in self.tables.values():
+            table.setEnabled(scene.use_grids)
+
+    def _fill(self, table: QTableWidget, grid) -> None:
+        # Writing the scene's numbers back must not read as the student typing them.
+        with QSignalBlocker(table):
+            table.setRowCount(grid.shape[0])
+            table.setColumnCount(grid.shape[1])
+            for row in range(grid.shape[0]):
+                for column in range(grid.shape[1]):
+                    text = explain.number(grid[row, column], 3).rstrip("0").rstrip(".") or "0"
+                    item = table.item(row, column)
+                    if item is None:
+                        item = QTableWidgetItem()
+                        item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                        table.setItem(row, column, item)
+                    if item.text() != text:
+                        item.setText(text)
+
+    def _on_cell_typed(self, name: str, item: QTableWidgetItem) -> None:
+        text = item.text().strip().replace(",", ".").replace("−", "-")
+        try:
+            self.scene.set_grid_cell(name, item.row(), item.column(), float(text))
+            self.message_label.setText(f"{GRID_TITLES[name].split()[0]} changed: every word's vectors follow.")
+        except ValueError:
+            self.message_label.setText(f"\"{item.text()}\" is not a number; the grid keeps its old value.")
+            self.refresh()
+
+    def _on_no_grids_toggled(self, checked: bool) -> None:
+        try:
+            self.scene.set_use_grids(not checked)
+        except ValueError as error:
+            self.message_label.setText(str(error))
+            self.refresh()
+
+    def _on_scene_changed(self, change: Change) -> None:
+        if change & (Change.STRUCTURE | Change.SETTINGS):
+            self.refresh()
+        elif change & Change.VECTORS and self.scene.is_projection:
+            for name, table in self.tables.items():  # a typed cell, or an undo
+                self._fill(table, self.scene.grids[name])

@@ -1,0 +1,218 @@
+"""The four challenges: unmet on the demo's scene, met by real moves, and notes that say what is missing."""
+
+import numpy as np
+import pytest
+
+from attn_desktop.model import Role, Scene
+from attn_desktop.model.challenges import CHALLENGES, Baseline, evaluate
+from attn_desktop.paths import DEFAULT_SCENE, scene_path
+
+CAT, SAT, MAT = 1, 2, 5
+
+
+@pytest.fixture
+def scene():
+    return Scene.from_file(scene_path(DEFAULT_SCENE))
+
+
+def status(scene, baseline, challenge_id):
+    return next(s for s in evaluate(scene, baseline) if s.id == challenge_id)
+
+
+def test_the_four_challenges_in_the_demo_order():
+    assert [c.id for c in CHALLENGES] == ["scaled-focus", "even-spread", "twin-keys", "sat-down-right"]
+    assert CHALLENGES[0].title.startswith("With scaling on, make the chosen query")
+    assert "sat" in CHALLENGES[3].title and "x above 0, y below 0" in CHALLENGES[3].title
+
+
+def test_none_is_met_on_the_default_scene(scene):
+    statuses = evaluate(scene, Baseline.from_scene(scene))
+    assert [s.met for s in statuses] == [False] * 4
+    assert all(s.note for s in statuses)
+    # The numbers of the demo: sat gives 76% to cat; its output is (1.54, 0.48).
+    assert "k·cat" in statuses[0].note and "75.9%" in statuses[0].note
+    assert "(1.54, 0.48)" in statuses[3].note and "down" in statuses[3].note
+
+
+# ----- (a) scaled focus ---------------------------------------------------------
+def test_a_long_key_along_the_query_takes_95_percent(scene):
+    baseline = Baseline.from_scene(scene)
+    scene.set_vector(Role.KEY, CAT, (6.6, 3.0))  # k·cat three times longer, still pointing q·sat's way
+    assert scene.selected_token == "sat" and scene.selected_weights.max() >= 0.95
+    focus = status(scene, baseline, "scaled-focus")
+    assert focus.met
+    assert "k·cat" in focus.note
+
+
+def test_focus_does_not_count_with_scaling_off_and_says_so(scene):
+    baseline = Baseline.from_scene(scene)
+    scene.set_vector(Role.KEY, CAT, (6.6, 3.0))
+    scene.set_scale(False)
+    focus = status(scene, baseline, "scaled-focus")
+    assert not focus.met
+    assert focus.note == "Scaling is off: this one counts only with ÷√d_k on."
+
+
+def test_focus_never_rounds_up_to_95_while_unmet(scene):
+    baseline = Baseline.from_scene(scene)
+    # Find a length of k·cat that gives between 94.95% and 95%.
+    lengths = np.linspace(1.0, 3.0, 20001)
+    for factor in lengths:
+        scene.set_vector(Role.KEY, CAT, (2.2 * factor, 1.0 * factor))
+        if 0.9495 <= scene.selected_weights.max() < 0.95:
+            break
+    else:
+        pytest.fail("no length gave a weight just under 95%")
+    focus = status(scene, baseline, "scaled-focus")
+    assert not focus.met and "94.9%" in focus.note
+
+
+def test_a_query_that_sees_only_one_key_does_not_count(scene):
+    baseline = Baseline.from_scene(scene)
+    scene.select_query(0)
+    scene.set_causal(True)  # "The" sees only itself: 100% without anyone doing anything
+    focus = status(scene, baseline, "scaled-focus")
+    assert not focus.met and "only one key" in focus.note
+
+
+# ----- (b) even spread ---------------------------------------------------------
+def test_all_keys_on_one_point_spread_the_weight_evenly(scene):
+    baseline = Baseline.from_scene(scene)
+    for index in range(scene.n_tokens):
+        scene.set_vector(Role.KEY, index, (0.5, 0.5))
+    np.testing.assert_allclose(scene.selected_weights, 1 / 6)
+    assert status(scene, baseline, "even-spread").met
+
+
+def test_a_zero_query_has_no_favourite(scene):
+    baseline = Baseline.from_scene(scene)
+    scene.set_vector(Role.QUERY, SAT, (0.0, 0.0))
+    assert status(scene, baseline, "even-spread").met
+
+
+def test_even_spread_tolerance_is_half_a_percentage_point(scene):
+    baseline = Baseline.from_scene(scene)
+    for index in range(scene.n_tokens):
+        scene.set_vector(Role.KEY, index, (0.0, 0.0))
+    # One key a little ahead of the rest: ~16.9% is in, ~17.4% is out.
+    scene.set_vector(Role.KEY, CAT, (0.01, 0.0))
+    assert abs(scene.selected_weights[CAT] - 1 / 6) <= 0.005
+    assert status(scene, baseline, "even-spread").met
+    scene.set_vector(Role.KEY, CAT, (0.04, 0.0))
+    assert abs(scene.selected_weights[CAT] - 1 / 6) > 0.005
+    spread = status(scene, baseline, "even-spread")
+    assert not spread.met
+    assert "16.2% to 17.2%" in spread.note and "k·cat" in spread.note
+
+
+def test_even_spread_under_the_causal_mask_says_the_mask_hides_keys(scene):
+    baseline = Baseline.from_scene(scene)
+    scene.set_causal(True)
+    spread = status(scene, baseline, "even-spread")
+    assert not spread.met and "causal mask hides 3 keys" in spread.note
+
+
+def test_even_spread_needs_the_six_token_scene():
+    small = Scene.from_dict({"tokens": ["a", "b"], "queries": [[1, 0], [0, 1]], "keys": [[1, 0], [1, 0]],
+                             "values": [[1, 0], [0, 1]]})
+    spread = status(small, Baseline.from_scene(small), "even-spread")
+    assert not spread.met and "six-token scene" in spread.note
+
+
+# ----- (c) twin keys -----------------------------------------------------------
+def test_a_key_copied_onto_another_makes_twins(scene):
+    baseline = Baseline.from_scene(scene)
+    scene.set_vector(Role.KEY, MAT, scene.vectors(Role.KEY)[CAT].copy())
+    twins = status(scene, baseline, "twin-keys")
+    assert twins.met
+    assert "k·cat and k·mat" in twins.note
+    weights = scene.result.weights
+    assert np.array_equal(weights[:, CAT], weights[:, MAT])
+
+
+def test_same_direction_is_not_enough(scene):
+    baseline = Baseline.from_scene(scene)
+    scene.set_vector(Role.KEY, MAT, (1.1, 0.5))  # half of k·cat: same direction, shorter
+    twins = status(scene, baseline, "twin-keys")
+    assert not twins.met
+    assert "k·cat and k·mat" in twins.note and "same point, not just in the same direction" in twins.note
+
+
+def test_nearly_the_same_point_is_not_enough_and_points_to_snapping(scene):
+    baseline = Baseline.from_scene(scene)
+    scene.set_vector(Role.KEY, MAT, (2.2, 1.04))
+    twins = status(scene, baseline, "twin-keys")
+    assert not twins.met
+    assert "k·cat and k·mat are close (0.04 apart)" in twins.note and "Snap to grid" in twins.note
+
+
+def test_twins_under_the_causal_mask_cannot_match_and_the_note_says_why(scene):
+    baseline = Baseline.from_scene(scene)
+    scene.set_vector(Role.KEY, MAT, scene.vectors(Role.KEY)[CAT].copy())
+    scene.set_causal(True)
+    twins = status(scene, baseline, "twin-keys")
+    assert not twins.met and "causal mask" in twins.note
+
+
+def test_two_keys_pushed_out_of_sight_do_not_count(scene):
+    baseline = Baseline.from_scene(scene)
+    # Far behind every query, both keys get ~0% from all of them: equal, but not what the challenge asks.
+    scene.set_vector(Role.KEY, 0, (-500.0, -500.0))
+    scene.set_vector(Role.KEY, 4, (-520.0, -480.0))
+    weights = scene.result.weights
+    assert np.all(np.abs(weights[:, 0] - weights[:, 4]) <= 1e-12)
+    twins = status(scene, baseline, "twin-keys")
+    assert not twins.met and "almost no weight" in twins.note
+
+
+def test_twin_search_scales_to_a_large_scene():
+    rng = np.random.default_rng(7)
+    n = 200
+    keys = rng.normal(size=(n, 2))
+    keys[150] = keys[17]
+    big = Scene.from_dict({"tokens": [f"t{i}" for i in range(n)], "queries": rng.normal(size=(n, 2)).tolist(),
+                           "keys": keys.tolist(), "values": rng.normal(size=(n, 2)).tolist()})
+    twins = status(big, Baseline.from_scene(big), "twin-keys")
+    assert twins.met and "k·t17 and k·t150" in twins.note
+
+
+# ----- (d) sat's output down and to the right --------------------------------------
+def test_moving_values_only_turns_sats_output_down_right(scene):
+    baseline = Baseline.from_scene(scene)
+    scene.set_vector(Role.VALUE, CAT, (1.8, -0.8))  # cat carries 76% of sat's weight: flip its value's y
+    x, y = scene.result.output[SAT]
+    assert x > 0 and y < 0
+    down_right = status(scene, baseline, "sat-down-right")
+    assert down_right.met and "down and to the right" in down_right.note
+
+
+def test_a_moved_key_spoils_it_and_the_note_says_which(scene):
+    baseline = Baseline.from_scene(scene)
+    scene.set_vector(Role.VALUE, CAT, (1.8, -0.8))
+    scene.set_vector(Role.KEY, MAT, (1.8, -1.0))
+    down_right = status(scene, baseline, "sat-down-right")
+    assert not down_right.met
+    assert down_right.note.startswith("A query or key has moved (k·mat); put them back (reload the scene)")
+    assert "only values may move" in down_right.note
+
+
+def test_a_query_moved_and_moved_back_is_fine(scene):
+    baseline = Baseline.from_scene(scene)
+    scene.set_vector(Role.VALUE, CAT, (1.8, -0.8))
+    scene.set_vector(Role.QUERY, SAT, (0.0, 1.0))
+    assert "(q·sat)" in status(scene, baseline, "sat-down-right").note
+    scene.set_vector(Role.QUERY, SAT, (2.4, 0.6))
+    assert status(scene, baseline, "sat-down-right").met
+
+
+def test_down_right_needs_a_scene_with_sat():
+    other = Scene.from_dict({"tokens": ["a", "b"], "queries": [[1, 0], [0, 1]], "keys": [[1, 0], [0, 1]],
+                             "values": [[1, -1], [1, -1]]})
+    down_right = status(other, Baseline.from_scene(other), "sat-down-right")
+    assert not down_right.met and "needs a scene with sat" in down_right.note
+
+
+def test_the_baseline_is_a_copy_not_a_view(scene):
+    baseline = Baseline.from_scene(scene)
+    scene.set_vector(Role.KEY, CAT, (0.0, 0.0))
+    assert baseline.keys[CAT].tolist() == [2.2, 1.0]

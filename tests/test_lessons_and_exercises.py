@@ -1,0 +1,142 @@
+"""The lesson's scenes give the lesson's numbers, and every exercise checks answers correctly."""
+
+import json
+
+import numpy as np
+import pytest
+
+from attn_desktop.model import Role, Scene, SceneFileError
+from attn_desktop.model.exercises import EXERCISES, apply_steps, parse_numbers
+from attn_desktop.model.lessons import LESSONS
+from attn_desktop.model.scene_file import parse_scene_text
+from attn_desktop.paths import scene_path
+
+
+def lesson_scene(name: str) -> Scene:
+    return Scene.from_file(scene_path(name))
+
+
+def test_every_lesson_scene_loads():
+    for lesson in LESSONS:
+        assert lesson_scene(lesson.scene).n_tokens >= 3
+
+
+def test_soft_lookup_gives_the_lesson_numbers():
+    scene = lesson_scene("lessons/1_soft_lookup.json")
+    assert scene.scalar_values and scene.query_tokens == ["ask"] and not scene.scale
+    assert np.round(scene.result.weights[0], 2).tolist() == [0.59, 0.08, 0.33]
+    assert round(float(scene.result.output[0, 0]), 2) == 3.49
+
+
+def test_projection_example_for_it():
+    scene = lesson_scene("lessons/2_projections.json")
+    it = scene.tokens.index("it")
+    assert scene.vectors(Role.EMBEDDING)[it].tolist() == [0.6, 0.8]
+    assert np.round(scene.vectors(Role.QUERY)[it], 6).tolist() == [1.6, 1.2]
+    assert np.round(scene.vectors(Role.KEY)[it], 6).tolist() == [1.2, 0.8]
+    assert np.round(scene.vectors(Role.VALUE)[it], 6).tolist() == [0.6, 0.8]
+
+
+def test_dragging_a_word_vector_moves_its_query_key_and_value():
+    scene = lesson_scene("lessons/2_projections.json")
+    scene.set_vector(Role.EMBEDDING, 2, [1.0, 0.5])
+    assert scene.vectors(Role.QUERY)[2].tolist() == [1.0, 2.0]  # Part 2's "your turn"
+    assert scene.vectors(Role.KEY)[2].tolist() == [2.0, 0.5]
+    with pytest.raises(ValueError, match="made by the grids"):
+        scene.set_vector(Role.QUERY, 0, [1.0, 1.0])
+
+
+def test_grid_cells_and_the_no_grids_switch():
+    scene = lesson_scene("lessons/2_projections.json")
+    scene.set_grid_cell("w_q", 0, 0, 1.0)
+    assert scene.vectors(Role.QUERY)[0].tolist() == [1.0, 2.0]  # cat's x = (1, 0) now picks up the new 1
+    scene.set_use_grids(False)
+    assert np.array_equal(scene.vectors(Role.QUERY), scene.vectors(Role.EMBEDDING))
+    assert np.argmax(scene.result.weights, axis=1).tolist() == [0, 1, 2]  # every word matches itself
+    saved = scene.to_dict()
+    assert saved["use_grids"] is False and saved["w_q"][0][0] == 1.0 and "queries" not in saved
+
+
+def test_self_attention_lesson_numbers():
+    scene = lesson_scene("lessons/3_self_attention.json")
+    assert np.round(scene.result.weights, 2).tolist() == [[0.07, 0.55, 0.37], [0.82, 0.02, 0.17], [0.54, 0.07, 0.39]]
+    assert np.round(scene.result.output[2], 2).tolist() == [0.77, 0.38]
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.id)
+def test_each_exercise_takes_the_right_answer_and_refuses_a_wrong_one(exercise):
+    if exercise.kind == "choice":
+        right, wrong = exercise.correct_choice, (exercise.correct_choice + 1) % len(exercise.choices)
+    else:
+        right = ", ".join(f"{value:g}" for value in exercise.answer)
+        wrong = ", ".join(f"{value + 0.5:g}" for value in exercise.answer)
+    assert exercise.check(right).correct
+    result = exercise.check(wrong)
+    assert not result.correct and "Hint" in result.message
+
+
+@pytest.mark.parametrize("exercise", [e for e in EXERCISES if e.show_me], ids=lambda e: e.id)
+def test_show_me_sets_up_a_canvas_that_shows_the_answer(exercise):
+    scene = lesson_scene(exercise.show_me.scene)
+    apply_steps(scene, exercise.show_me.steps)
+    weights, output = scene.result.weights, scene.result.output
+    if exercise.id in ("lookup-ask-up", "lookup-no-match"):
+        assert output[0, 0] == pytest.approx(exercise.answer[0], abs=exercise.tolerance)
+    elif exercise.id == "projection-query":
+        assert scene.vectors(Role.QUERY)[2] == pytest.approx(exercise.answer)
+    elif exercise.id == "row-for-sat":
+        assert scene.selected_token == "sat"
+        assert weights[1] == pytest.approx(exercise.answer, abs=exercise.tolerance)
+    elif exercise.id == "no-grids-self-match":
+        assert np.argmax(weights, axis=1).tolist() == list(range(scene.n_tokens))
+    elif exercise.id == "matrix-size":
+        assert weights.size == exercise.answer[0] and weights.sum(axis=1) == pytest.approx(1.0)
+    else:
+        pytest.fail(f"no check written for {exercise.id}")
+
+
+def test_answers_can_be_typed_in_the_ways_students_type_them():
+    assert parse_numbers("(1, 2)", 2) == [1.0, 2.0]
+    assert parse_numbers("(1,2)", 2) == [1.0, 2.0]
+    assert parse_numbers("82%, 2%, 17%", 3) == [0.82, 0.02, 0.17]
+    assert parse_numbers("0,82; 0,02; 0,17", 3) == [0.82, 0.02, 0.17]
+    assert parse_numbers("4,51", 1) == [4.51]
+    assert parse_numbers("36 and 1", 2) == [36.0, 1.0]
+    assert parse_numbers("(−1, 0.5)", 2) == [-1.0, 0.5]
+
+
+def test_a_wrong_count_of_numbers_says_what_is_expected():
+    sat = next(e for e in EXERCISES if e.id == "row-for-sat")
+    assert sat.check("0.82").message == "Type 3 numbers (cat, sat, it); found 1 in your answer."
+    assert "it is off" in sat.check("0.82, 0.02, 0.30").message
+
+
+PROJECTION = {
+    "tokens": ["a", "b"], "embeddings": [[1, 0], [0, 1]],
+    "w_q": [[1, 0], [0, 1]], "w_k": [[1, 0], [0, 1]], "w_v": [[1], [2]],
+}
+
+
+@pytest.mark.parametrize(
+    "change, expected",
+    [
+        ({"w_q": [[1, 0]]}, "w_q: has 1 rows but the word vectors have 2 numbers"),
+        ({"w_k": [[1, 0, 0], [0, 1, 0]]}, "w_q makes queries of 2 numbers but w_k makes keys of 3"),
+        ({"w_v": [[1], ["x"]]}, 'w_v[1][0]: expected a number, found the text "x"'),
+        ({"queries": [[1, 0], [0, 1]]}, "queries: a projection scene gives embeddings"),
+        ({"embeddings": [[1, 0]]}, "there are 2 tokens but 1 word vectors"),
+        ({"use_grids": False}, "switching the grids off needs square grids"),
+        ({"w_q": None}, "w_q: missing"),
+    ],
+)
+def test_bad_projection_scenes_are_refused_clearly(change, expected):
+    document = {**PROJECTION, **change}
+    document = {key: value for key, value in document.items() if value is not None}
+    with pytest.raises(SceneFileError) as caught:
+        parse_scene_text(json.dumps(document))
+    assert expected in str(caught.value)
+
+
+def test_a_scalar_value_scene_round_trips_as_plain_numbers():
+    scene = lesson_scene("lessons/1_soft_lookup.json")
+    assert scene.to_dict()["values"] == [3.0, 5.0, 4.0]

@@ -1,0 +1,128 @@
+"""Progress is remembered between runs, survives a damaged file and stays in its own folder."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from attn_desktop.progress import DATA_DIR_VARIABLE, ProgressStore, default_progress_path
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "data"
+    monkeypatch.setenv(DATA_DIR_VARIABLE, str(folder))
+    return folder
+
+
+def files_in(folder):
+    return sorted(p.name for p in folder.iterdir())
+
+
+def test_the_default_location_follows_the_environment_variable(data_dir):
+    assert default_progress_path() == data_dir / "progress.json"
+    assert ProgressStore().path == data_dir / "progress.json"
+
+
+def test_a_fresh_store_is_empty_and_writes_nothing(data_dir):
+    store = ProgressStore()
+    assert not store.is_done("challenges", "twin-keys")
+    assert store.done_ids("challenges") == set()
+    assert not data_dir.exists()
+
+
+def test_progress_persists_across_instances(data_dir):
+    ProgressStore().mark_done("challenges", "twin-keys")
+    ProgressStore().mark_done("exercises", "ex-1")
+    again = ProgressStore()
+    assert again.is_done("challenges", "twin-keys")
+    assert again.done_ids("challenges") == {"twin-keys"}
+    assert again.done_ids("exercises") == {"ex-1"}
+    assert not again.is_done("exercises", "twin-keys")  # kinds are kept apart
+
+
+def test_two_stores_open_at_once_add_to_each_other(data_dir):
+    first, second = ProgressStore(), ProgressStore()
+    first.mark_done("challenges", "scaled-focus")
+    second.mark_done("challenges", "even-spread")
+    assert ProgressStore().done_ids("challenges") == {"scaled-focus", "even-spread"}
+
+
+def test_reset_clears_one_kind_only(data_dir):
+    store = ProgressStore()
+    store.mark_done("challenges", "scaled-focus")
+    store.mark_done("exercises", "ex-1")
+    store.reset("challenges")
+    assert store.done_ids("challenges") == set()
+    assert ProgressStore().done_ids("challenges") == set()
+    assert ProgressStore().done_ids("exercises") == {"ex-1"}
+
+
+def test_marking_twice_writes_once(data_dir):
+    store = ProgressStore()
+    store.mark_done("challenges", "twin-keys")
+    stamp = store.path.stat().st_mtime_ns
+    os.utime(store.path, ns=(stamp - 10**9, stamp - 10**9))
+    store.mark_done("challenges", "twin-keys")
+    assert store.path.stat().st_mtime_ns == stamp - 10**9
+    assert json.loads(store.path.read_text(encoding="utf-8"))["done"] == {"challenges": ["twin-keys"]}
+
+
+@pytest.mark.parametrize("damage", [
+    b"{not json", b"\xff\xfe garbage", b"[]", b'{"format": "something-else", "done": {}}',
+    b'{"format": "attention-desktop-progress", "done": {"challenges": [1, 2]}}', b"",
+])
+def test_a_damaged_file_starts_empty_and_is_kept_as_bad(data_dir, damage):
+    data_dir.mkdir()
+    (data_dir / "progress.json").write_bytes(damage)
+    store = ProgressStore()
+    assert store.done_ids("challenges") == set()
+    assert (data_dir / "progress.json").read_bytes() == damage  # reading alone never rewrites it
+    store.mark_done("challenges", "even-spread")
+    assert (data_dir / "progress.json.bad").read_bytes() == damage
+    assert ProgressStore().done_ids("challenges") == {"even-spread"}
+
+
+def test_a_directory_in_place_of_the_file_does_not_crash(data_dir):
+    (data_dir / "progress.json").mkdir(parents=True)
+    store = ProgressStore()
+    assert store.done_ids("challenges") == set()
+    store.mark_done("challenges", "twin-keys")  # cannot be saved: remembered for this run, and said so
+    assert store.is_done("challenges", "twin-keys")
+    assert store.last_error and "could not save progress" in store.last_error
+
+
+def test_a_given_path_writes_only_in_its_own_folder(tmp_path, data_dir):
+    folder = tmp_path / "mine"
+    store = ProgressStore(folder / "progress.json")
+    store.mark_done("challenges", "twin-keys")
+    store.reset("challenges")
+    store.mark_done("exercises", "ex-1")
+    assert files_in(tmp_path) == ["mine"]          # the default folder was never created
+    assert files_in(folder) == ["progress.json"]   # and no temporary file was left behind
+
+
+def test_unknown_parts_of_a_newer_file_are_kept(data_dir):
+    data_dir.mkdir()
+    newer = {"format": "attention-desktop-progress", "version": 2, "done": {"challenges": ["twin-keys"]},
+             "streak": 3}
+    (data_dir / "progress.json").write_text(json.dumps(newer), encoding="utf-8")
+    store = ProgressStore()
+    assert store.is_done("challenges", "twin-keys")
+    store.mark_done("challenges", "even-spread")
+    saved = json.loads((data_dir / "progress.json").read_text(encoding="utf-8"))
+    assert saved["streak"] == 3 and saved["version"] == 2
+    assert not (data_dir / "progress.json.bad").exists()
+
+
+def test_the_store_imports_no_qt():
+    root = Path(__file__).resolve().parent.parent
+    code = (
+        "import sys, attn_desktop.progress\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -1,0 +1,152 @@
+"""The challenges panel on its own: a bare scene, a progress store in a temporary folder."""
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from attn_desktop.model import Role, Scene
+from attn_desktop.paths import DEFAULT_SCENE, scene_path
+from attn_desktop.progress import DATA_DIR_VARIABLE, ProgressStore
+from attn_desktop.ui.challenges_panel import ChallengesPanel
+
+CAT, SAT, MAT = 1, 2, 5
+FOCUS, EVEN, TWINS, DOWN_RIGHT = range(4)
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "data"
+    monkeypatch.setenv(DATA_DIR_VARIABLE, str(folder))
+    return folder
+
+
+@pytest.fixture
+def scene():
+    return Scene.from_file(scene_path(DEFAULT_SCENE))
+
+
+@pytest.fixture
+def make_panel(qtbot, data_dir):
+    def make(scene):
+        panel = ChallengesPanel(scene, ProgressStore(data_dir / "progress.json"))
+        qtbot.addWidget(panel)
+        panel.resize(420, 520)
+        panel.show()
+        qtbot.waitExposed(panel)
+        return panel
+
+    return make
+
+
+def ticks(panel):
+    return [row.tick_label.text() for row in panel.rows]
+
+
+def make_twin_keys(scene, twin=MAT, original=CAT):
+    scene.set_vector(Role.KEY, twin, scene.vectors(Role.KEY)[original].copy())
+
+
+def test_it_opens_with_nothing_complete(make_panel, scene):
+    panel = make_panel(scene)
+    assert panel.summary_label.text() == "0 of 4 complete"
+    assert ticks(panel) == ["○"] * 4
+    assert panel.rows[FOCUS].text_label.text().startswith("With scaling on, make the chosen query")
+    assert "75.9% on k·cat" in panel.rows[FOCUS].status_label.text()
+    assert "(1.54, 0.48)" in panel.rows[DOWN_RIGHT].status_label.text()
+
+
+def test_meeting_a_challenge_ticks_it_and_remembers_it(make_panel, scene, data_dir):
+    panel = make_panel(scene)
+    make_twin_keys(scene)
+    assert ticks(panel) == ["○", "○", "✓", "○"]
+    assert panel.summary_label.text() == "1 of 4 complete"
+    assert panel.rows[TWINS].status_label.text().startswith("Done: k·cat and k·mat")
+    assert ProgressStore(data_dir / "progress.json").is_done("challenges", "twin-keys")
+    assert ProgressStore().done_ids("challenges") == {"twin-keys"}  # the default location is the same folder
+
+
+def test_a_completed_challenge_stays_ticked_when_undone_and_on_the_next_run(make_panel, scene):
+    panel = make_panel(scene)
+    make_twin_keys(scene)
+    scene.set_vector(Role.KEY, MAT, (1.8, -0.9))
+    assert ticks(panel)[TWINS] == "✓"
+    assert panel.rows[TWINS].status_label.text().startswith("Completed earlier. Right now: Move one key onto another")
+
+    next_run = make_panel(Scene.from_file(scene_path(DEFAULT_SCENE)))
+    assert next_run.summary_label.text() == "1 of 4 complete"
+    assert ticks(next_run) == ["○", "○", "✓", "○"]
+
+
+def test_the_status_names_what_cannot_be_seen(make_panel, scene):
+    panel = make_panel(scene)
+    scene.set_scale(False)
+    scene.set_vector(Role.KEY, CAT, (6.6, 3.0))
+    assert panel.rows[FOCUS].status_label.text() == "Scaling is off: this one counts only with ÷√d_k on."
+    assert ticks(panel)[FOCUS] == "○"
+    assert "A query or key has moved (k·cat)" in panel.rows[DOWN_RIGHT].status_label.text()
+    scene.set_scale(True)
+    assert ticks(panel)[FOCUS] == "✓"
+
+
+def test_values_only_meet_the_last_challenge(make_panel, scene):
+    panel = make_panel(scene)
+    scene.set_vector(Role.VALUE, CAT, (1.8, -0.8))
+    assert ticks(panel)[DOWN_RIGHT] == "✓"
+    assert "down and to the right" in panel.rows[DOWN_RIGHT].status_label.text()
+
+
+def test_a_scene_opened_already_solved_does_not_count_until_made_again(make_panel, scene):
+    panel = make_panel(scene)
+    solved = Scene.from_file(scene_path(DEFAULT_SCENE))
+    make_twin_keys(solved, twin=4, original=0)  # k·the onto k·The
+    scene.replace(solved.to_data())  # File → Open of a scene someone saved with twin keys
+    assert panel.summary_label.text() == "0 of 4 complete"
+    assert ticks(panel) == ["○"] * 4
+    assert "already true when you started" in panel.rows[TWINS].status_label.text()
+    scene.set_vector(Role.KEY, 4, (-1.4, -0.2))
+    make_twin_keys(scene, twin=4, original=0)
+    assert panel.summary_label.text() == "1 of 4 complete"
+    assert ticks(panel) == ["○", "○", "✓", "○"]
+
+
+def test_opening_a_scene_takes_its_vectors_as_the_new_start(make_panel, scene):
+    panel = make_panel(scene)
+    moved = Scene.from_file(scene_path(DEFAULT_SCENE))
+    moved.set_vector(Role.KEY, MAT, (1.0, 1.0))
+    scene.replace(moved.to_data())
+    assert "has moved" not in panel.rows[DOWN_RIGHT].status_label.text()
+
+
+def test_restart_asks_first_then_clears_the_ticks(make_panel, scene, qtbot, monkeypatch):
+    panel = make_panel(scene)
+    make_twin_keys(scene)
+    questions = []
+
+    def answer(choice):
+        def question(parent, title, text, *args, **kwargs):
+            questions.append(title)
+            return choice
+        return question
+
+    monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.No))
+    qtbot.mouseClick(panel.restart_button, Qt.MouseButton.LeftButton)
+    assert questions == ["Restart challenges"]
+    assert panel.summary_label.text() == "1 of 4 complete"
+
+    monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.Yes))
+    qtbot.mouseClick(panel.restart_button, Qt.MouseButton.LeftButton)
+    assert panel.summary_label.text() == "0 of 4 complete"
+    assert ticks(panel) == ["○"] * 4
+    assert ProgressStore().done_ids("challenges") == set()
+    # The twins are still on one point; to count again they must be made again.
+    assert "already true when you started" in panel.rows[TWINS].status_label.text()
+
+
+def test_a_progress_file_that_cannot_be_saved_is_said_once_and_nothing_crashes(make_panel, scene, data_dir):
+    (data_dir / "progress.json").mkdir(parents=True)
+    panel = make_panel(scene)
+    assert panel.notice_label.isHidden()
+    make_twin_keys(scene)
+    assert ticks(panel)[TWINS] == "✓"
+    assert panel.notice_label.isVisible()
+    assert panel.notice_label.text().startswith("Your progress is kept for this session only")

@@ -1,0 +1,107 @@
+"""The Lessons menu, the Lesson panel's exercises and the Grids panel, driven like a student would."""
+
+import numpy as np
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtWidgets import QLineEdit
+
+from attn_desktop.model import Role
+from attn_desktop.progress import ProgressStore
+
+from helpers import drag_arrow, matrix_cells, table_column
+
+
+def open_lesson(qtbot, window, number):
+    qtbot.keyClick(window, Qt.Key(Qt.Key.Key_0 + number), Qt.KeyboardModifier.ControlModifier)
+    qtbot.wait(20)  # let the new panels lay themselves out before clicking into them
+
+
+def test_the_app_opens_on_the_scaled_attention_lesson(window):
+    assert window.lesson_panel.picker.currentText() == "4. Scaled attention"
+    assert "√d_k" in window.lesson_panel.formula_label.text()
+
+
+def test_soft_lookup_lesson_shows_the_blend_on_a_number_line(qtbot, window):
+    open_lesson(qtbot, window, 1)
+    assert window.lesson_panel.picker.currentText() == "1. Soft lookup"
+    assert table_column(window, 0) == ["apple", "pear", "plum"]
+    assert table_column(window, 3) == ["59%", "8%", "33%"]
+    assert window.output_panel.vector_label.text() == "(3.49)"
+    assert window.canvas.output_arrow.label == "answer 3.49"
+    assert window.canvas.arrows[Role.VALUE][1].tip.toTuple() == (5.0, window.scene.selected_weights[1])
+    # Drag the query up toward pear's key: pear's weight and the answer grow.
+    drag_arrow(window, Role.QUERY, 0, QPointF(-60, -90))
+    assert float(window.output_panel.vector_label.text().strip("()")) > 3.49
+    assert window.scene.selected_weights[1] > 0.08
+    assert window.canvas.arrows[Role.VALUE][1].tip.y() == window.scene.selected_weights[1]  # stem height = weight
+
+
+def test_projection_lesson_grids_and_word_vectors(qtbot, window):
+    open_lesson(qtbot, window, 2)
+    assert window.docks["gridsDock"].isVisible()
+    scene = window.scene
+    assert np.round(scene.vectors(Role.QUERY)[2], 6).tolist() == [1.6, 1.2]
+    # Type a new number into W_Q's top-left cell, as a student would.
+    table = window.grid_editor.tables["w_q"]
+    cell = table.visualItemRect(table.item(0, 0)).center()
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell)
+    qtbot.keyClick(table, Qt.Key.Key_1)  # typing on a cell starts editing it, as in a spreadsheet
+    editor = table.findChild(QLineEdit)
+    assert editor is not None and editor.text() == "1"
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: scene.grids["w_q"][0, 0] == 1.0)  # Qt commits a cell edit on the next loop pass
+    assert scene.vectors(Role.QUERY)[0].tolist() == [1.0, 2.0]
+    # Drag the word vector x·it: its query, key and value follow.
+    before = scene.vectors(Role.QUERY)[2].copy()
+    drag_arrow(window, Role.EMBEDDING, 2, QPointF(40, 0))
+    assert not np.allclose(scene.vectors(Role.QUERY)[2], before)
+    assert np.allclose(scene.vectors(Role.VALUE)[2], scene.vectors(Role.EMBEDDING)[2])  # W_V is the identity
+
+
+def test_no_grids_switch_makes_each_word_match_itself(qtbot, window):
+    open_lesson(qtbot, window, 2)
+    box = window.grid_editor.no_grids_box
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))  # on the tick box itself
+    assert not window.scene.use_grids
+    cells = [[float(text) for text in row] for row in matrix_cells(window)]
+    assert [int(np.argmax(row)) for row in cells] == [0, 1, 2]
+
+
+def test_self_attention_lesson_numbers(qtbot, window):
+    open_lesson(qtbot, window, 3)
+    assert matrix_cells(window) == [["0.07", "0.55", "0.37"], ["0.82", "0.02", "0.17"], ["0.54", "0.07", "0.39"]]
+    assert window.output_panel.vector_label.text() == "(0.77, 0.38)"
+
+
+def test_an_exercise_refuses_a_wrong_answer_then_takes_the_right_one_and_remembers(qtbot, window, private_data_dir):
+    open_lesson(qtbot, window, 3)
+    widget = next(w for w in window.lesson_panel.exercise_widgets if w.exercise.id == "row-for-sat")
+    qtbot.keyClicks(widget.answer_edit, "0.5, 0.2, 0.3")
+    qtbot.keyClick(widget.answer_edit, Qt.Key.Key_Return)
+    assert widget.result_label.text().startswith("✗")
+    widget.answer_edit.clear()
+    qtbot.keyClicks(widget.answer_edit, "82%, 2%, 17%")
+    qtbot.mouseClick(widget.check_button, Qt.MouseButton.LeftButton)
+    assert widget.result_label.text().startswith("✓") and widget.mark_label.text() == "✓"
+    assert "1 of 2 answered" in window.lesson_panel.progress_label.text()
+    assert ProgressStore().is_done("exercises", "row-for-sat")  # a new run sees it
+
+
+def test_show_me_sets_up_the_canvas(qtbot, window):
+    open_lesson(qtbot, window, 1)
+    widget = next(w for w in window.lesson_panel.exercise_widgets if w.exercise.id == "lookup-ask-up")
+    qtbot.mouseClick(widget.show_me_button, Qt.MouseButton.LeftButton)
+    assert window.scene.vectors(Role.QUERY)[0].tolist() == [0.0, 2.0]
+    assert window.output_panel.vector_label.text() == "(4.51)"
+    assert widget.result_label.text() == ""  # the exercise (and anything typed) stays put
+
+
+def test_a_choice_exercise(qtbot, window):
+    open_lesson(qtbot, window, 2)
+    widget = next(w for w in window.lesson_panel.exercise_widgets if w.exercise.kind == "choice")
+    qtbot.mouseClick(widget.choice_buttons[0], Qt.MouseButton.LeftButton, pos=widget.choice_buttons[0].rect().center())
+    qtbot.mouseClick(widget.check_button, Qt.MouseButton.LeftButton)
+    assert widget.result_label.text().startswith("✗")
+    button = widget.choice_buttons[widget.exercise.correct_choice]
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton, pos=button.rect().center())
+    qtbot.mouseClick(widget.check_button, Qt.MouseButton.LeftButton)
+    assert widget.result_label.text().startswith("✓")
