@@ -63,15 +63,29 @@ class CodePanel(QWidget):
         layout.addWidget(self.editor, 1)
         layout.addWidget(self.torch_result)
 
+    _stale = False
+
     def code(self) -> str:
         """The script as shown, ending in a newline like any source file."""
+        if self._stale:
+            self._stale = False
+            self.refresh()
         return "\n".join(self._lines) + "\n"
 
     def _on_scene_changed(self, change: Change) -> None:
         if change & Change.NUMBERS:
             self.torch_result.clear()  # a comparison of numbers that have since changed would mislead
         if change & (Change.NUMBERS | Change.SELECTION):
+            if self.isVisible():
+                self.refresh()
+            else:
+                self._stale = True  # behind another tab: catch up when shown, not on every drag move
+
+    def showEvent(self, event) -> None:
+        if self._stale:
+            self._stale = False
             self.refresh()
+        super().showEvent(event)
 
     def refresh(self) -> None:
         lines = numpy_code(self.scene).splitlines()

@@ -38,3 +38,10 @@ def drag_arrow(window, role: Role, index: int, offset: QPointF, steps: int = 8, 
             after_each_move(step)
     release(viewport, start + offset)
     QApplication.processEvents()
+
+
+def drag_arrow_to(window, role: Role, index: int, x: float, y: float, steps: int = 12) -> None:
+    """Drag an arrow's tip to the point (x, y) of its plot, with real mouse events."""
+    arrow = window.canvas.arrows[role][index]
+    target = viewport_pos_of(arrow, QPointF(x, y))
+    drag_arrow(window, role, index, target - tip_on_screen(window, role, index), steps=steps)
