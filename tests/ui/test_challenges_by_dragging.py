@@ -3,6 +3,7 @@
 from PySide6.QtCore import Qt
 
 from attn_desktop.model import Role
+
 from helpers import drag_arrow_to
 
 
