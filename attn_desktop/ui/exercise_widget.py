@@ -76,9 +76,10 @@ class ExerciseWidget(QFrame):
         if self.exercise.kind == "choice":
             group = QButtonGroup(area)
             for index, text in enumerate(self.exercise.choices):
-                button = QRadioButton(text)
+                button = QRadioButton()
+                button.setAccessibleName(text)
                 group.addButton(button, index)
-                layout.addWidget(button)
+                layout.addLayout(_choice_row(button, text))
                 self.choice_buttons.append(button)
         else:
             self.answer_edit = QLineEdit()
@@ -105,3 +106,24 @@ class ExerciseWidget(QFrame):
         show_me: ShowMe | None = self.exercise.show_me
         if show_me is not None:
             self.show_me_requested.emit(show_me)
+
+
+class _ChoiceText(QLabel):
+    """A choice's text, wrapped to the panel's width; clicking it picks the choice."""
+
+    def __init__(self, text: str, button: QRadioButton) -> None:
+        super().__init__(text)
+        self.button = button
+        self.setWordWrap(True)
+        self.setBuddy(button)
+
+    def mousePressEvent(self, event) -> None:
+        self.button.click()
+
+
+def _choice_row(button: QRadioButton, text: str) -> QHBoxLayout:
+    # A radio button's own text never wraps and would push the narrow panel wider than its dock.
+    row = QHBoxLayout()
+    row.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+    row.addWidget(_ChoiceText(text, button), 1)
+    return row

@@ -29,6 +29,7 @@ class LessonPanel(QWidget):
         self.picker.activated.connect(lambda index: self.open_lesson_requested.emit(lessons.LESSONS[index].id))
         self.formula_label = QLabel()
         self.formula_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.formula_label.setWordWrap(True)  # a wide formula must not widen the panel past its edge
         font = self.formula_label.font()
         font.setPointSizeF(font.pointSizeF() * 1.2)
         font.setBold(True)

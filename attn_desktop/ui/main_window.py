@@ -91,7 +91,7 @@ class MainWindow(QMainWindow):
         self._add_dock("lessonDock", "Lesson", self.lesson_panel, left)
         self._add_dock("challengesDock", "Challenges", self.challenges_panel, left)
         self._add_dock("codeDock", "Code", self.code_panel, left)
-        self._add_dock("gridsDock", "Grids", self.grid_editor, left)
+        self._add_dock("gridsDock", "Grids", self.grid_editor, bottom)
         self._add_dock("scoreDock", "Scores", self.score_panel, right)
         self._add_dock("matrixDock", "Attention matrix", self.matrix_view, right)
         self._add_dock("outputDock", "Output", self.output_panel, bottom)
@@ -101,11 +101,12 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.docks["lessonDock"], self.docks["challengesDock"])
         self.tabifyDockWidget(self.docks["challengesDock"], self.docks["codeDock"])
         self.docks["lessonDock"].raise_()
-        self.splitDockWidget(self.docks["lessonDock"], self.docks["gridsDock"], Qt.Orientation.Vertical)
         self.splitDockWidget(self.docks["outputDock"], self.docks["weightsDock"], Qt.Orientation.Horizontal)
         self.splitDockWidget(self.docks["weightsDock"], self.docks["shapesDock"], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["lessonDock"]], [300], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["lessonDock"], self.docks["gridsDock"]], [520, 200], Qt.Orientation.Vertical)
+        # The grids share a tab with the shapes; a projection scene brings them to the front.
+        self.tabifyDockWidget(self.docks["shapesDock"], self.docks["gridsDock"])
+        self.docks["shapesDock"].raise_()
+        self.resizeDocks([self.docks["lessonDock"]], [330], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["scoreDock"]], [380], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["scoreDock"], self.docks["matrixDock"]], [255, 395], Qt.Orientation.Vertical)
         self.resizeDocks([self.docks["outputDock"]], [180], Qt.Orientation.Vertical)
@@ -244,8 +245,14 @@ class MainWindow(QMainWindow):
     def _show_lesson(self, lesson_id: str | None) -> None:
         self.current_lesson = lesson_id
         self.lesson_panel.show_lesson(lesson_id)
-        # The grids matter only when the scene makes its vectors with them.
-        self.docks["gridsDock"].setVisible(self.scene.is_projection)
+        self._show_grids_if_used()
+
+    def _show_grids_if_used(self) -> None:
+        """The grids matter only when the scene makes its vectors with them."""
+        grids = self.docks["gridsDock"]
+        grids.setVisible(self.scene.is_projection)
+        if self.scene.is_projection:
+            grids.raise_()
 
     def apply_show_me(self, show_me: ShowMe) -> None:
         """Set the canvas up for an exercise; the Lesson panel (and typed answers) stay as they are."""
@@ -253,7 +260,7 @@ class MainWindow(QMainWindow):
             return
         self.scene_path = None
         apply_steps(self.scene, show_me.steps)
-        self.docks["gridsDock"].setVisible(self.scene.is_projection)
+        self._show_grids_if_used()
         self._update_title()
 
     def _load_builtin(self, name: str) -> bool:

@@ -29,6 +29,7 @@ class ScoreTablePanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 10)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         self.table.setMouseTracking(True)
         self.table.entered.connect(self._on_row_pointed)
         self.table.viewport().installEventFilter(self)
