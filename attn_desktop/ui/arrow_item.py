@@ -66,6 +66,7 @@ class ArrowItem(pg.GraphicsObject):
         self._drag_cancelled = False
         self.on_drag: Callable[[QPointF, DragPhase], None] | None = None
         self.on_click: Callable[[], None] | None = None
+        self.on_double_click: Callable[[], None] | None = None
         # Asked at a press: is another arrow's tip nearer this point? (Handles of close tips overlap.)
         self.nearer_tip_elsewhere: Callable[[ArrowItem, QPointF], bool] = lambda item, point: False
         self.setAcceptHoverEvents(draggable)
@@ -261,6 +262,10 @@ class ArrowItem(pg.GraphicsObject):
     def mouseClickEvent(self, event) -> None:
         if self.nearer_tip_elsewhere(self, event.scenePos()):
             event.ignore()  # let the arrow whose tip is nearest take it
+            return
+        if event.button() == Qt.MouseButton.LeftButton and event.double() and self.on_double_click is not None:
+            event.accept()
+            self.on_double_click()
             return
         if event.button() == Qt.MouseButton.LeftButton and self.on_click is not None:
             event.accept()

@@ -46,6 +46,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     drag_finished = Signal(object, int, object, object)  # role, index, start vector, end vector
     drag_moved = Signal(str)  # what the dragged arrow now is, e.g. "k·cat = (1.32, 1.59)"
+    edit_requested = Signal(object, int)  # role, index: a double-click on a tip asks to type coordinates
 
     def __init__(self, scene: Scene, parent=None) -> None:
         super().__init__(parent)
@@ -121,6 +122,8 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 item.nearer_tip_elsewhere = self._nearer_tip_elsewhere
                 if role is Role.QUERY:
                     item.on_click = lambda index=index: self.attn_scene.select_query(index)
+                if scene.is_draggable(role):
+                    item.on_double_click = lambda role=role, index=index: self.edit_requested.emit(role, index)
                 self.plot_for(role).addItem(item)
                 items.append(item)
         self._sync_all()

@@ -6,11 +6,20 @@ from pathlib import Path
 
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QToolBar, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QToolBar,
+    QWidget,
+)
 
 from .. import APP_NAME, __version__
-from ..model import Change, Scene, SceneFileError, lessons
-from ..model.exercises import ShowMe, apply_steps
+from ..model import Change, Role, Scene, SceneFileError, lessons
+from ..model.exercises import ShowMe, apply_steps, parse_numbers
 from ..model.export import export_json_text
 from ..model.scene_file import write_text_atomically
 from ..paths import DEFAULT_SCENE
@@ -40,7 +49,10 @@ def lesson_for_scene(path: Path | None) -> str | None:
     return "scaled-attention" if path is None or path == builtin_scene_path(DEFAULT_SCENE) else None
 
 
-STATUS_HINT = "Drag an arrow tip. Click a query arrow or a matrix row to choose the query. Esc cancels a drag."
+STATUS_HINT = (
+    "Drag an arrow tip (double-click it to type exact numbers). "
+    "Click a query arrow or a matrix row to choose the query. Esc cancels a drag."
+)
 
 
 class MainWindow(QMainWindow):
@@ -62,6 +74,7 @@ class MainWindow(QMainWindow):
         # A normal widget stays; drag read-outs are temporary messages shown over it.
         self.statusBar().addWidget(QLabel(STATUS_HINT))
         self.canvas.drag_moved.connect(lambda text: self.statusBar().showMessage(text, 4000))
+        self.canvas.edit_requested.connect(self.type_coordinates)
         self._fit_to_screen(1480, 920)
         self._default_layout = self.saveState()
         scene.subscribe(self._on_scene_changed)
@@ -231,6 +244,25 @@ class MainWindow(QMainWindow):
     def _update_title(self) -> None:
         name = self.scene_path.name if self.scene_path else (self.scene.title or "Untitled")
         self.setWindowTitle(f"{name} — {APP_NAME}")
+
+    def type_coordinates(self, role: Role, index: int) -> None:
+        """Double-click on a tip: type exact coordinates (the way to make two keys exactly equal)."""
+        name = f"{role.symbol}·{self.scene.labels(role)[index]}"
+        current = self.scene.vectors(role)[index]
+        text, ok = QInputDialog.getText(
+            self, "Exact coordinates", f"New coordinates for {name} ({len(current)} numbers, e.g. 1.5, -0.2):",
+            text=", ".join(f"{value:g}" for value in current),
+        )
+        if not ok:
+            return
+        numbers = parse_numbers(text, len(current))
+        if len(numbers) != len(current):
+            self.show_error("Exact coordinates", f"{name} needs {len(current)} numbers; \"{text}\" has {len(numbers)}.")
+            return
+        try:
+            self.scene.set_vector(role, index, numbers)
+        except ValueError as error:
+            self.show_error("Exact coordinates", f"{name}: {error}")
 
     # ----- lessons ------------------------------------------------------
     def open_lesson(self, lesson_id: str) -> bool:

@@ -53,4 +53,11 @@ def viewport_pos_of(item, data_point: QPointF) -> QPointF:
     return QPointF(view.mapFromScene(scene_pos))
 
 
-__all__ = ["click", "drag", "move_holding", "press", "release", "viewport_pos_of"]
+__all__ = ["click", "double_click", "drag", "move_holding", "press", "release", "viewport_pos_of"]
+
+
+def double_click(widget: QWidget, pos: QPointF) -> None:
+    """Press, release, then a double-click press and release: what Qt sees from a real double-click."""
+    click(widget, pos)
+    send_mouse(widget, QEvent.Type.MouseButtonDblClick, pos, LEFT, LEFT)
+    release(widget, pos)

@@ -45,3 +45,19 @@ def test_pointing_at_a_table_row_explains_it_and_highlights_the_key(qtbot, windo
     assert window.canvas.arrows[Role.KEY][5]._highlighted and window.canvas.arrows[Role.VALUE][5]._highlighted
     qtbot.mouseMove(window.matrix_view, QPoint(5, 5))  # leave the table
     qtbot.wait(10)
+
+
+def test_double_clicking_a_tip_types_exact_coordinates(qtbot, window, monkeypatch):
+    from PySide6.QtWidgets import QInputDialog
+
+    from attn_desktop.ui.synthetic_mouse import double_click
+
+    asked = []
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: (asked.append(k.get("text")) or ("-1.2, 0.6", True)))
+    double_click(window.canvas.viewport(), tip_on_screen(window, Role.KEY, 4))
+    assert asked == ["-1.4, -0.2"]  # the dialog starts from k·the's current numbers
+    assert window.scene.vectors(Role.KEY)[4].tolist() == [-1.2, 0.6]
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("3", True))
+    double_click(window.canvas.viewport(), tip_on_screen(window, Role.KEY, 4))
+    assert window.shown_errors[-1] == ("Exact coordinates", 'k·the needs 2 numbers; "3" has 1.')
+    assert window.scene.vectors(Role.KEY)[4].tolist() == [-1.2, 0.6]
