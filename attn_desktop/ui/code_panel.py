@@ -64,6 +64,7 @@ class CodePanel(QWidget):
         layout.addWidget(self.torch_result)
 
     _stale = False
+    _on_screen = True
 
     def code(self) -> str:
         """The script as shown, ending in a newline like any source file."""
@@ -76,10 +77,17 @@ class CodePanel(QWidget):
         if change & Change.NUMBERS:
             self.torch_result.clear()  # a comparison of numbers that have since changed would mislead
         if change & (Change.NUMBERS | Change.SELECTION):
-            if self.isVisible():
+            if self.isVisible() and self._on_screen:
                 self.refresh()
             else:
                 self._stale = True  # behind another tab: catch up when shown, not on every drag move
+
+    def set_on_screen(self, on_screen: bool) -> None:
+        """Told by the window when this panel's tab comes to the front or goes behind another."""
+        self._on_screen = on_screen
+        if on_screen and self._stale:
+            self._stale = False
+            self.refresh()
 
     def showEvent(self, event) -> None:
         if self._stale:

@@ -114,6 +114,8 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.docks["lessonDock"], self.docks["challengesDock"])
         self.tabifyDockWidget(self.docks["challengesDock"], self.docks["codeDock"])
         self.docks["lessonDock"].raise_()
+        # A dock tells when its tab comes to the front; the Code panel skips work while it is behind.
+        self.docks["codeDock"].visibilityChanged.connect(self.code_panel.set_on_screen)
         self.splitDockWidget(self.docks["outputDock"], self.docks["weightsDock"], Qt.Orientation.Horizontal)
         self.splitDockWidget(self.docks["weightsDock"], self.docks["shapesDock"], Qt.Orientation.Horizontal)
         # The grids share a tab with the shapes; a projection scene brings them to the front.

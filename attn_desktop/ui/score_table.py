@@ -8,7 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QEvent, QModelIndex, Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSizePolicy, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QTableView,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..model import Change, Scene
 from .score_table_model import ScoreTableModel
@@ -77,6 +86,11 @@ class ScoreTablePanel(QWidget):
         self._update_formula()
 
     def eventFilter(self, watched, event) -> bool:
+        if watched is self.table.viewport() and event.type() == QEvent.Type.ToolTip:
+            index = self.table.indexAt(event.pos())
+            if index.isValid() and index.column() != 0:
+                QToolTip.showText(event.globalPos(), self.model.tooltip(index.row()), self.table)
+                return True
         if watched is self.table.viewport() and event.type() == QEvent.Type.Leave:
             self._pointed_row = None
             current = self.table.selectionModel().currentIndex()

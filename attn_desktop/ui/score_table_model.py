@@ -36,6 +36,12 @@ class ScoreTableModel(QStandardItemModel):
         query = scene.vectors(Role.QUERY)[scene.selected]
         return explain.dot_product(scene.selected_token, scene.tokens[row], query, scene.vectors(Role.KEY)[row])
 
+    def tooltip(self, row: int) -> str:
+        """What pointing at a row explains; made on demand, not on every drag move."""
+        if not self.scene.result.mask[self.scene.selected, row]:
+            return f"The causal mask hides {self.scene.tokens[row]} from {self.scene.selected_token}"
+        return self.formula(row)
+
     def _rebuild(self) -> None:
         self.clear()
         self.setColumnCount(4)
@@ -69,11 +75,6 @@ class ScoreTableModel(QStandardItemModel):
             weight_item = self.item(row, WEIGHT)
             if weight_item.data(WEIGHT_ROLE) != (weight if visible else None):
                 weight_item.setData(weight if visible else None, WEIGHT_ROLE)
-            tip = self.formula(row) if visible else f"The causal mask hides {scene.tokens[row]} from {scene.selected_token}"
-            for column in (SCORE, SCALED, WEIGHT):
-                item = self.item(row, column)
-                if item.toolTip() != tip:
-                    item.setToolTip(tip)
 
     def _set_text(self, row: int, column: int, text: str) -> None:
         item = self.item(row, column)

@@ -1,6 +1,6 @@
 """Choosing the query: the picker, a click on a query arrow, a click on a matrix row."""
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QEvent, QPoint, Qt
 
 from attn_desktop.model import Role
 from attn_desktop.ui.synthetic_mouse import click
@@ -61,3 +61,13 @@ def test_double_clicking_a_tip_types_exact_coordinates(qtbot, window, monkeypatc
     double_click(window.canvas.viewport(), tip_on_screen(window, Role.KEY, 4))
     assert window.shown_errors[-1] == ("Exact coordinates", 'k·the needs 2 numbers; "3" has 1.')
     assert window.scene.vectors(Role.KEY)[4].tolist() == [-1.2, 0.6]
+
+
+def test_a_score_row_tooltip_shows_its_worked_dot_product(window):
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    table = window.score_panel.table
+    point = table.visualRect(window.score_panel.model.index(1, 3)).center()
+    QApplication.sendEvent(table.viewport(), QHelpEvent(QEvent.Type.ToolTip, point, table.viewport().mapToGlobal(point)))
+    assert QToolTip.text() == "q_sat · k_cat = 2.40 × 2.20 + 0.60 × 1.00 = 5.88"

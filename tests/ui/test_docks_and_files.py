@@ -83,3 +83,11 @@ def test_save_as_writes_a_file_that_reopens(qtbot, window, tmp_path, monkeypatch
     saved = json.loads(target.read_text(encoding="utf-8"))
     assert saved["selected"] == 0 and saved["tokens"][2] == "sat" and saved["format"] == "attention-desktop-scene"
     assert window.windowTitle() == "mine.json — Attention Desktop"
+
+
+def test_the_code_tab_catches_up_when_brought_to_the_front(window):
+    from attn_desktop.model import Role
+
+    window.scene.set_vector(Role.KEY, 1, [0.5, 0.25])  # the Code tab is behind the Lesson tab
+    window.docks["codeDock"].raise_()
+    assert "[0.5, 0.25]" in window.code_panel.editor.toPlainText()
