@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from . import APP_NAME, __version__
@@ -59,6 +60,8 @@ def gui_main(argv: list[str]) -> int:
 
     if args.self_test:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        # Its own empty data folder: the test must neither read nor disturb the student's progress or autosave.
+        os.environ["ATTN_DESKTOP_DATA_DIR"] = tempfile.mkdtemp(prefix="attn-desktop-self-test-")
     from .model import Scene, SceneFileError
 
     scene = None
@@ -82,6 +85,8 @@ def gui_main(argv: list[str]) -> int:
 
         quit_after_first_paint(window.canvas.viewport())
     window.show()
+    if not args.quit_after_paint:
+        window.offer_to_restore()  # work a crashed session left unsaved
     return app.exec()
 
 

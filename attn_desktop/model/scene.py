@@ -252,6 +252,29 @@ class Scene:
         self._set_data(data)
         self._notify(Change.ALL)
 
+    def restore(self, data: SceneData) -> None:
+        """Go back to an earlier state of this same scene (undo, redo).
+
+        When only numbers and settings differ, they are copied in place and
+        the views update as after an edit, keeping their zoom and layout;
+        a different set of tokens or shapes is a new structure.
+        """
+        same_shape = (
+            data.tokens == self.tokens and data.query_tokens == self.query_tokens
+            and data.is_projection == self.is_projection
+            and all(np.shape(getattr(data, name)) == self._vectors[role].shape
+                    for role, name in ((Role.QUERY, "queries"), (Role.KEY, "keys"), (Role.VALUE, "values")))
+        )
+        if not same_shape:
+            self.replace(data)
+            return
+        selected = self.selected
+        highlighted = self.highlighted_key
+        self._set_data(data)
+        self.highlighted_key = highlighted
+        change = Change.VECTORS | Change.SETTINGS
+        self._notify(change | Change.SELECTION if selected != self.selected else change)
+
     def load(self, path: str | os.PathLike) -> None:
         """Open a file into this scene. On any error the scene is left untouched."""
         self.replace(load_scene_file(path))

@@ -44,6 +44,8 @@ def _skip_hover_search_while_dragging(graphics_scene) -> None:
 class AttentionCanvas(pg.GraphicsLayoutWidget):
     """Draws every vector of the scene and turns drags into scene edits."""
 
+    drag_started = Signal()
+    drag_ended = Signal()  # finished or cancelled: the edit history records the drag as one step
     drag_finished = Signal(object, int, object, object)  # role, index, start vector, end vector
     drag_moved = Signal(str)  # what the dragged arrow now is, e.g. "k·cat = (1.32, 1.59)"
     edit_requested = Signal(object, int)  # role, index: a double-click on a tip asks to type coordinates
@@ -148,6 +150,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         def handle(tip: QPointF, phase: str) -> None:
             if phase == "start":
                 self._drag_start_vector = self.attn_scene.vectors(role)[index].copy()
+                self.drag_started.emit()
                 if role is Role.QUERY:
                     self.attn_scene.select_query(index)
                 return
@@ -158,12 +161,14 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 self.attn_scene.set_vector(role, index, start)
                 self._drag_start_vector = None
                 self.drag_moved.emit(f"Put back: {self._describe(role, index)}")
+                self.drag_ended.emit()
                 return
             self.attn_scene.set_vector(role, index, self._vector_with_tip(start, tip))
             self.drag_moved.emit(self._describe(role, index))
             if phase == "finish":
                 self._drag_start_vector = None
                 self.drag_finished.emit(role, index, start, self.attn_scene.vectors(role)[index].copy())
+                self.drag_ended.emit()
 
         return handle
 

@@ -26,9 +26,11 @@ from ..paths import DEFAULT_SCENE
 from ..paths import scene_path as builtin_scene_path
 from ..progress import ProgressStore
 from .action_check_box import ActionCheckBox
+from .autosave import Autosaver, read_autosave
 from .canvas import AttentionCanvas
 from .challenges_panel import ChallengesPanel
 from .code_panel import CodePanel
+from .edit_history import EditHistory
 from .grid_editor import GridEditor
 from .lesson_panel import LessonPanel
 from .matrix_view import MatrixView
@@ -66,6 +68,13 @@ class MainWindow(QMainWindow):
         self.setObjectName("MainWindow")
         self.canvas = AttentionCanvas(scene, self)
         self.setCentralWidget(self.canvas)
+        self.history = EditHistory(scene, self)
+        self.autosaver = Autosaver(scene, self)
+        self.autosaver.source_path = scene_path
+        self.canvas.drag_started.connect(self.history.begin_drag)
+        self.canvas.drag_ended.connect(self.history.end_drag)
+        self.history.stack.indexChanged.connect(self._on_history_changed)
+        self.history.stack.cleanChanged.connect(self._update_title)
         self._build_panels()
         self._build_docks()
         self._build_actions()
@@ -146,10 +155,20 @@ class MainWindow(QMainWindow):
 
     # ----- actions ------------------------------------------------------
     def _build_actions(self) -> None:
+        self.new_action = QAction("&New Scene", self, shortcut=QKeySequence.StandardKey.New)
+        self.new_action.setToolTip("Start again from the six-token scene, untitled")
+        self.new_action.triggered.connect(self.new_scene)
         self.open_action = QAction("&Open Scene…", self, shortcut=QKeySequence.StandardKey.Open)
         self.open_action.triggered.connect(self.choose_and_open)
+        self.save_action = QAction("&Save Scene", self, shortcut=QKeySequence.StandardKey.Save)
+        self.save_action.triggered.connect(self.save)
         self.save_as_action = QAction("Save Scene &As…", self, shortcut=QKeySequence.StandardKey.SaveAs)
         self.save_as_action.triggered.connect(self.choose_and_save)
+        # Undo/Redo name the step they would take back ("Undo Move k·cat").
+        self.undo_action = self.history.stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.redo_action = self.history.stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
         self.export_action = QAction("&Export Results as JSON…", self, shortcut=QKeySequence("Ctrl+E"))
         self.export_action.triggered.connect(self.choose_and_export)
         self.quit_action = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit)
@@ -195,10 +214,13 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
-        for action in (self.open_action, self.save_as_action, self.export_action):
+        for action in (self.new_action, self.open_action, self.save_action, self.save_as_action, self.export_action):
             file_menu.addAction(action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
+        edit_menu = self.menuBar().addMenu("&Edit")
+        edit_menu.addAction(self.undo_action)
+        edit_menu.addAction(self.redo_action)
         attention_menu = self.menuBar().addMenu("&Attention")
         attention_menu.addAction(self.scale_action)
         attention_menu.addAction(self.causal_action)
@@ -245,7 +267,8 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         name = self.scene_path.name if self.scene_path else (self.scene.title or "Untitled")
-        self.setWindowTitle(f"{name} — {APP_NAME}")
+        unsaved = "*" if not self.history.stack.isClean() else ""
+        self.setWindowTitle(f"{unsaved}{name} — {APP_NAME}")
 
     def type_coordinates(self, role: Role, index: int) -> None:
         """Double-click on a tip: type exact coordinates (the way to make two keys exactly equal)."""
@@ -269,11 +292,9 @@ class MainWindow(QMainWindow):
     # ----- lessons ------------------------------------------------------
     def open_lesson(self, lesson_id: str) -> bool:
         """Open a built-in lesson: its scene on the canvas, its text and exercises in the Lesson panel."""
-        if not self._load_builtin(lessons.lesson(lesson_id).scene):
+        if not self.maybe_save_changes() or not self._load_builtin(lessons.lesson(lesson_id).scene):
             return False
-        self.scene_path = None
-        self._show_lesson(lesson_id)
-        self._update_title()
+        self._after_new_document(None, lesson_id)
         return True
 
     def _show_lesson(self, lesson_id: str | None) -> None:
@@ -290,10 +311,13 @@ class MainWindow(QMainWindow):
 
     def apply_show_me(self, show_me: ShowMe) -> None:
         """Set the canvas up for an exercise; the Lesson panel (and typed answers) stay as they are."""
-        if not self._load_builtin(show_me.scene):
+        if not self.maybe_save_changes() or not self._load_builtin(show_me.scene):
             return
-        self.scene_path = None
         apply_steps(self.scene, show_me.steps)
+        self.scene_path = None
+        self.autosaver.source_path = None
+        self.history.reset()  # the set-up is where this exercise starts, not an edit to undo
+        self.autosaver.discard()
         self._show_grids_if_used()
         self._update_title()
 
@@ -308,15 +332,23 @@ class MainWindow(QMainWindow):
     # ----- files --------------------------------------------------------
     def open_scene(self, path: Path) -> bool:
         """Open a scene file; on any problem say so and keep the current scene."""
+        if not self.maybe_save_changes():
+            return False
         try:
             self.scene.load(path)
         except SceneFileError as error:
             self.show_error("Cannot open scene", str(error))
             return False
-        self.scene_path = Path(path)
-        self._show_lesson(lesson_for_scene(self.scene_path))
-        self._update_title()
+        self._after_new_document(Path(path), lesson_for_scene(Path(path)))
         return True
+
+    def _after_new_document(self, path: Path | None, lesson_id: str | None) -> None:
+        self.scene_path = path
+        self.autosaver.source_path = path
+        self.history.reset()
+        self.autosaver.discard()
+        self._show_lesson(lesson_id)
+        self._update_title()
 
     def choose_and_open(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open Scene", str(self._dialog_dir()), SCENE_FILTER)
@@ -324,17 +356,80 @@ class MainWindow(QMainWindow):
             self._last_dir = Path(path).parent
             self.open_scene(Path(path))
 
-    def choose_and_save(self) -> None:
+    def save(self) -> bool:
+        """Save to the scene's file, or ask for one; True once the work is safely on disk."""
+        return self._save_to(self.scene_path) if self.scene_path else self.choose_and_save()
+
+    def choose_and_save(self) -> bool:
         path, _ = QFileDialog.getSaveFileName(self, "Save Scene As", str(self._dialog_dir()), SCENE_FILTER)
-        if not path:
-            return
-        path = with_json_suffix(path)
+        return bool(path) and self._save_to(Path(with_json_suffix(path)))
+
+    def _save_to(self, path: Path) -> bool:
         try:
-            self.scene.save(path)
+            self.scene.save(path)  # atomic: a crash mid-save leaves the old file whole
         except OSError as error:
             self.show_error("Cannot save scene", f"{path}: {error.strerror or error}")
-            return
+            return False
         self.scene_path = Path(path)
+        self._last_dir = self.scene_path.parent
+        self.autosaver.source_path = self.scene_path
+        self.history.stack.setClean()
+        self.autosaver.discard()
+        self._update_title()
+        return True
+
+    def new_scene(self) -> None:
+        if not self.maybe_save_changes():
+            return
+        if self._load_builtin(DEFAULT_SCENE):
+            self.scene.title = "Untitled"
+            self._after_new_document(None, lesson_for_scene(None))
+
+    def maybe_save_changes(self) -> bool:
+        """Before the scene is replaced: True if it may go (saved, discarded or never changed)."""
+        if self.history.stack.isClean():
+            return True
+        buttons = QMessageBox.StandardButton
+        answer = QMessageBox.question(
+            self, "Unsaved changes", "The scene has changes that are not saved. Save them first?",
+            buttons.Save | buttons.Discard | buttons.Cancel, buttons.Save,
+        )
+        if answer == buttons.Save:
+            return self.save()
+        return answer == buttons.Discard
+
+    def closeEvent(self, event) -> None:
+        if not self.maybe_save_changes():
+            event.ignore()
+            return
+        self.autosaver.discard()
+        super().closeEvent(event)
+
+    def _on_history_changed(self) -> None:
+        self._update_title()
+        if self.history.stack.isClean():
+            self.autosaver.discard()
+        else:
+            self.autosaver.schedule()
+
+    def offer_to_restore(self) -> None:
+        """If the last run ended with unsaved work, offer to bring it back."""
+        found = read_autosave()
+        if found is None:
+            return
+        data, source = found
+        buttons = QMessageBox.StandardButton
+        answer = QMessageBox.question(
+            self, "Restore unsaved work?",
+            "The last session ended before its work was saved. Restore it?",
+            buttons.Yes | buttons.No, buttons.Yes,
+        )
+        if answer != buttons.Yes:
+            self.autosaver.discard()
+            return
+        self.scene.replace(data)
+        self._after_new_document(source, None)
+        self.history.stack.resetClean()  # restored work is still unsaved
         self._update_title()
 
     def choose_and_export(self) -> None:

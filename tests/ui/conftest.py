@@ -14,14 +14,24 @@ def window(qtbot, monkeypatch):
     configure_pyqtgraph()
     errors: list[tuple[str, str]] = []
     monkeypatch.setattr(QMessageBox, "critical", lambda parent, title, text, *a, **k: errors.append((title, text)))
+    questions: list[str] = []
+    answers: list = []  # a test puts the answers it wants here; otherwise changes are discarded
+
+    def ask(parent, title, text, *args, **kwargs):
+        questions.append(title)
+        return answers.pop(0) if answers else QMessageBox.StandardButton.Discard
+
+    monkeypatch.setattr(QMessageBox, "question", ask)
     win = build_window()
     win.shown_errors = errors
+    win.asked_questions, win.question_answers = questions, answers
     win.resize(1320, 880)  # the offscreen screen is 800 × 600; test the size a classroom screen gives
     qtbot.addWidget(win)
     win.show()
     qtbot.waitExposed(win)
     settle_layout(qtbot, win)
-    return win
+    yield win
+    win.history.reset()  # closing at teardown must not stop to ask about unsaved changes
 
 
 def settle_layout(qtbot, window) -> None:
