@@ -17,6 +17,8 @@ import numpy as np
 from .attention import AttentionResult, attention, causal_mask
 from .scene_file import (
     MAX_ABS_COORDINATE,
+    MAX_TOKEN_CHARS,
+    MAX_TOKENS,
     SceneData,
     SceneFileError,
     load_scene_file,
@@ -220,6 +222,81 @@ class Scene:
         self._recompute()
         self._notify(Change.SETTINGS)
 
+    # ----- editing the sentence -----------------------------------------
+    def add_token(self, name: str) -> None:
+        """A new token at the end, with vectors of its own that point somewhere new."""
+        name = self._checked_name(name)
+        n = self.n_tokens
+        self_attention = self.query_tokens == self.tokens
+        direction = _fresh_direction(n)
+        for role in self.roles:
+            if role is Role.QUERY and not self_attention:
+                continue  # cross-attention: the queries are not the tokens
+            old = self._vectors[role]
+            if role is Role.VALUE and self.scalar_values:
+                row = np.array([old[:, 0].mean()])
+            else:
+                row = np.zeros(old.shape[1])
+                row[: min(2, old.shape[1])] = direction[: min(2, old.shape[1])]
+            self._vectors[role] = np.vstack([old, row])
+        self.tokens = [*self.tokens, name]
+        if self_attention:
+            self.query_tokens = list(self.tokens)
+        self._structure_changed()
+
+    def remove_token(self, index: int) -> None:
+        if self.n_tokens == 1:
+            raise ValueError("a scene needs at least one token")
+        self_attention = self.query_tokens == self.tokens
+        for role in self.roles:
+            if role is not Role.QUERY or self_attention:
+                self._vectors[role] = np.delete(self._vectors[role], index, axis=0)
+        del self.tokens[index]
+        if self_attention:
+            self.query_tokens = list(self.tokens)
+            if self.selected > index or self.selected == self.n_queries:
+                self.selected -= 1
+        self._structure_changed()
+
+    def rename_token(self, index: int, name: str) -> None:
+        name = self._checked_name(name, ignore=index)
+        self_attention = self.query_tokens == self.tokens
+        self.tokens[index] = name
+        if self_attention:
+            self.query_tokens = list(self.tokens)
+        self._structure_changed()
+
+    def move_token(self, index: int, new_index: int) -> None:
+        """Reorder the sentence; every vector goes with its token."""
+        if index == new_index:
+            return
+        order = list(range(self.n_tokens))
+        order.insert(new_index, order.pop(index))
+        self_attention = self.query_tokens == self.tokens
+        for role in self.roles:
+            if role is not Role.QUERY or self_attention:
+                self._vectors[role] = self._vectors[role][order]
+        self.tokens = [self.tokens[i] for i in order]
+        if self_attention:
+            self.query_tokens = list(self.tokens)
+            self.selected = order.index(self.selected)  # the chosen query stays chosen where it went
+        self._structure_changed()
+
+    def _checked_name(self, name: str, ignore: int | None = None) -> str:
+        name = name.strip()
+        if not name:
+            raise ValueError("a token needs a name")
+        if len(name) > MAX_TOKEN_CHARS:
+            raise ValueError(f"token names are limited to {MAX_TOKEN_CHARS} characters")
+        if self.n_tokens >= MAX_TOKENS and ignore is None:
+            raise ValueError(f"scenes are limited to {MAX_TOKENS} tokens")
+        return name
+
+    def _structure_changed(self) -> None:
+        self.highlighted_key = None
+        self._recompute()
+        self._notify(Change.ALL)
+
     def select_query(self, index: int) -> None:
         if not 0 <= index < self.n_queries:
             raise IndexError(f"there is no query {index}")
@@ -297,6 +374,13 @@ class Scene:
     def _notify(self, change: Change) -> None:
         for subscriber in list(self._subscribers):
             subscriber(change)
+
+
+def _fresh_direction(index: int) -> np.ndarray:
+    """A unit vector for the index-th token, turned by the golden angle from the one before,
+    so a new token never lands on an existing one by default."""
+    angle = index * 2.399963229728653  # the golden angle, in radians
+    return np.array([np.cos(angle), np.sin(angle)])
 
 
 __all__ = ["ATTENTION_ROLES", "GRID_NAMES", "Change", "Role", "Scene", "SceneFileError"]

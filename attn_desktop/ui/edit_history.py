@@ -71,9 +71,9 @@ class EditHistory:
     def _on_scene_changed(self, change: Change) -> None:
         if self._restoring:
             return
-        if change & Change.STRUCTURE:
-            self.reset()  # a file or lesson was opened: its own history starts here
-        elif change & (Change.VECTORS | Change.SETTINGS) and not self._dragging:
+        # Opening a file or a lesson also changes the structure; the window
+        # then calls reset(), so only sentence edits stay in the history.
+        if change & (Change.STRUCTURE | Change.VECTORS | Change.SETTINGS) and not self._dragging:
             self._record()
 
     def _record(self) -> None:
@@ -87,6 +87,8 @@ class EditHistory:
 
 def describe_edit(before: SceneData, after: SceneData, scene: Scene) -> str | None:
     """Name an edit by what differs, as the Edit menu shows it; None if nothing does."""
+    if before.tokens != after.tokens:
+        return describe_sentence_edit(before.tokens, after.tokens)
     # In a projection scene q, k and v follow the word vectors; only those are moved by hand.
     roles = (Role.EMBEDDING,) if scene.is_projection else (Role.QUERY, Role.KEY, Role.VALUE)
     moved = [
@@ -106,6 +108,18 @@ def describe_edit(before: SceneData, after: SceneData, scene: Scene) -> str | No
         if getattr(before, name) is not None and not np.array_equal(getattr(before, name), getattr(after, name)):
             return f"Edit {name.upper()}"
     return None
+
+
+def describe_sentence_edit(before: list[str], after: list[str]) -> str:
+    if len(after) > len(before):
+        return f"Add token \u201c{after[-1]}\u201d"
+    if len(after) < len(before):
+        gone = next((name for i, name in enumerate(before) if i >= len(after) or after[i] != name), before[-1])
+        return f"Remove token \u201c{gone}\u201d"
+    if sorted(before) == sorted(after):
+        return "Reorder tokens"
+    old, new = next((b, a) for b, a in zip(before, after) if b != a)
+    return f"Rename \u201c{old}\u201d to \u201c{new}\u201d"
 
 
 def _changed_rows(before, after) -> list[int]:

@@ -37,6 +37,7 @@ from .matrix_view import MatrixView
 from .output_panel import OutputPanel
 from .query_picker import QueryPicker
 from .score_table import ScoreTablePanel
+from .sentence_panel import SentencePanel
 from .shapes_panel import ShapesPanel
 from .weights_chart import WeightsChart
 
@@ -103,6 +104,7 @@ class MainWindow(QMainWindow):
         self.grid_editor = GridEditor(scene)
         self.challenges_panel = ChallengesPanel(scene, self.progress)
         self.code_panel = CodePanel(scene)
+        self.sentence_panel = SentencePanel(scene)
 
     def _build_docks(self) -> None:
         self.docks: dict[str, QDockWidget] = {}
@@ -113,6 +115,7 @@ class MainWindow(QMainWindow):
         self._add_dock("lessonDock", "Lesson", self.lesson_panel, left)
         self._add_dock("challengesDock", "Challenges", self.challenges_panel, left)
         self._add_dock("codeDock", "Code", self.code_panel, left)
+        self._add_dock("sentenceDock", "Sentence", self.sentence_panel, left)
         self._add_dock("gridsDock", "Grids", self.grid_editor, bottom)
         self._add_dock("scoreDock", "Scores", self.score_panel, right)
         self._add_dock("matrixDock", "Attention matrix", self.matrix_view, right)
@@ -122,6 +125,7 @@ class MainWindow(QMainWindow):
         # Reading panels share the left column as tabs; the lesson is in front.
         self.tabifyDockWidget(self.docks["lessonDock"], self.docks["challengesDock"])
         self.tabifyDockWidget(self.docks["challengesDock"], self.docks["codeDock"])
+        self.tabifyDockWidget(self.docks["codeDock"], self.docks["sentenceDock"])
         self.docks["lessonDock"].raise_()
         # A dock tells when its tab comes to the front; the Code panel skips work while it is behind.
         self.docks["codeDock"].visibilityChanged.connect(self.code_panel.set_on_screen)

@@ -9,7 +9,7 @@ from helpers import matrix_cells, table_column
 
 DOCKS = {"scoreDock": "Scores", "outputDock": "Output", "weightsDock": "Weights",
          "matrixDock": "Attention matrix", "shapesDock": "Shapes", "lessonDock": "Lesson", "gridsDock": "Grids",
-         "challengesDock": "Challenges", "codeDock": "Code"}
+         "challengesDock": "Challenges", "codeDock": "Code", "sentenceDock": "Sentence"}
 
 
 def test_every_panel_is_a_named_dock(window):
@@ -18,9 +18,9 @@ def test_every_panel_is_a_named_dock(window):
         assert dock.objectName() == name
         # The Grids panel only shows for a scene whose vectors are made by grids.
         assert dock.isVisible() == (name != "gridsDock")
-    # Challenges and Code are tabs behind the Lesson panel, which is in front.
+    # Challenges, Code and Sentence are tabs behind the Lesson panel, which is in front.
     tabs = {d.objectName() for d in window.tabifiedDockWidgets(window.docks["lessonDock"])}
-    assert tabs == {"challengesDock", "codeDock"}
+    assert tabs == {"challengesDock", "codeDock", "sentenceDock"}
     assert not window.lesson_panel.visibleRegion().isEmpty()
     assert window.code_panel.visibleRegion().isEmpty()
 
