@@ -18,39 +18,153 @@ def _fail(message: str) -> int:
     return EXIT_BAD_INPUT
 
 
+EXPORT_FORMATS = (".json", ".csv", ".png", ".svg")
+PNG_SCALE_RANGE = (0.25, 8.0)
+PICTURE_WINDOW_SIZE = (1400, 900)  # the window a picture is taken from; canvas and matrix keep their docked sizes
+
+
 def export_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="attn-desktop export",
-        description="Compute a scene's attention with no display and write every number as JSON.",
+        description="Compute a scene's attention and write it out: every number as JSON, the weights "
+        "as CSV, or the canvas and the attention matrix as a picture for a handout.",
     )
     parser.add_argument("scene", help="the scene file (JSON)")
-    parser.add_argument("-o", "--output", required=True, help="where to write the JSON; - for standard output")
+    parser.add_argument(
+        "-o", "--output", required=True,
+        help="where to write; its extension picks the format: .json (every number), .csv (the weights matrix "
+        "with token labels), .png or .svg (canvas and matrix side by side). - writes JSON (only) to standard output",
+    )
+    parser.add_argument(
+        "--scale", default="2", metavar="FACTOR",
+        help="for .png: the picture's size as a multiple of the on-screen size, 0.25 to 8 (default 2); "
+        "ignored by the other formats",
+    )
     args = parser.parse_args(argv)
-    # Only the model is imported: export works on a machine with no display.
+    kind = _output_format(args.output)
+    if kind is None:
+        return _fail(f"{args.output}: unknown output format; use a name ending in {', '.join(EXPORT_FORMATS)} "
+                     "(or - for JSON on standard output)")
+    scale = _png_scale(args.scale)
+    if scale is None:
+        low, high = PNG_SCALE_RANGE
+        return _fail(f"--scale: expected a number from {low:g} to {high:g}, found {args.scale!r}")
+    # Only the model is imported: JSON and CSV exports work on a machine with no display.
     from .model import Scene, SceneFileError
     from .model.export import export_json_text
-    from .model.scene_file import write_text_atomically
 
     try:
         scene = Scene.from_file(args.scene)
     except SceneFileError as error:
         return _fail(str(error))
-    text = export_json_text(scene)
     if args.output == "-":
-        sys.stdout.write(text)
+        sys.stdout.write(export_json_text(scene))
         return 0
     try:
-        write_text_atomically(args.output, text)
+        if kind in (".png", ".svg"):
+            _export_picture(scene, Path(args.scene), args.output, scale)
+        else:
+            _export_text(scene, args.output, kind)
     except OSError as error:
         return _fail(f"{args.output}: cannot write ({error.strerror or error})")
+    except MemoryError as error:
+        return _fail(f"{args.output}: {error}")
     return 0
+
+
+def _output_format(output: str) -> str | None:
+    """The format OUT names by its extension (- is JSON), or None for one we cannot write."""
+    if output == "-":
+        return ".json"
+    suffix = Path(output).suffix.lower()
+    return suffix if suffix in EXPORT_FORMATS else None
+
+
+def _png_scale(text: str) -> float | None:
+    try:
+        scale = float(text)
+    except ValueError:
+        return None
+    low, high = PNG_SCALE_RANGE
+    return scale if low <= scale <= high else None  # also refuses nan and inf
+
+
+def _export_text(scene, output: str, kind: str) -> None:
+    from .model.csv_export import weights_csv
+    from .model.export import export_json_text
+    from .model.scene_file import write_text_atomically
+
+    write_text_atomically(output, weights_csv(scene) if kind == ".csv" else export_json_text(scene))
+
+
+def _export_picture(scene, scene_file: Path, output: str, scale: float) -> None:
+    """Build the real window offscreen on the scene and draw its canvas and matrix into OUT."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    saved_data_dir = os.environ.get("ATTN_DESKTOP_DATA_DIR")
+    # Its own empty data folder: a headless export must neither read nor disturb the user's progress or autosave.
+    with tempfile.TemporaryDirectory(prefix="attn-desktop-export-") as data_dir:
+        os.environ["ATTN_DESKTOP_DATA_DIR"] = data_dir
+        try:
+            _draw_window(scene, scene_file, output, scale)
+        finally:
+            _restore_environment("ATTN_DESKTOP_DATA_DIR", saved_data_dir)
+
+
+def _draw_window(scene, scene_file: Path, output: str, scale: float) -> None:
+    from .ui.app import make_application
+    from .ui.image_export import render_png, render_svg
+    from .ui.main_window import MainWindow
+
+    app = make_application()
+    _hide_offscreen_notes()
+    window = MainWindow(scene, scene_path=scene_file)
+    try:
+        window.resize(*PICTURE_WINDOW_SIZE)
+        window.show()
+        _settle(app, window)
+        if output.lower().endswith(".png"):
+            render_png(window, output, scale)
+        else:
+            render_svg(window, output)
+    finally:
+        window.history.reset()  # nothing was edited: close without asking about unsaved changes
+        window.close()
+
+
+def _settle(app, window) -> None:
+    """Let the docks and plots take their sizes before anything is drawn."""
+    previous = None
+    for _ in range(50):
+        app.processEvents()
+        sizes = (window.canvas.size(), window.matrix_view.size())
+        if sizes == previous:
+            return
+        previous = sizes
+
+
+def _hide_offscreen_notes() -> None:
+    """The offscreen platform warns about window-manager features it lacks; a successful export stays quiet."""
+    from PySide6.QtCore import qInstallMessageHandler
+
+    def handle(mode, context, message: str) -> None:
+        if not message.startswith("This plugin does not support"):
+            print(message, file=sys.stderr)
+
+    qInstallMessageHandler(handle)
+
+
+def _restore_environment(name: str, value: str | None) -> None:
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
 
 
 def gui_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="attn-desktop",
         description=f"{APP_NAME}: drag queries, keys and values and watch attention recompute.",
-        epilog="Also: attn-desktop export SCENE.json -o OUT.json  (no display needed)",
+        epilog="Also: attn-desktop export SCENE.json -o OUT.json|.csv|.png|.svg  (no display needed)",
     )
     parser.add_argument("scene", nargs="?", help="a scene file to open (JSON); default: The cat sat on the mat")
     parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")

@@ -55,6 +55,7 @@ class ArrowItem(pg.GraphicsObject):
         self._make_pens()
         self._highlighted = False  # pointed at elsewhere (a table row): a halo
         self._hovered = False  # under the mouse: show the grab handle
+        self._focused = False  # chosen for the arrow keys (Tab cycles): show the grab handle
         self._draggable = draggable
         self._font = QFont()
         self._font.setPointSizeF(10.0)
@@ -129,6 +130,12 @@ class ArrowItem(pg.GraphicsObject):
         self._text_color = _fade(self._role_color.darker(125), min(1.0, 0.3 + emphasis))  # labels stay readable
         self._make_pens()
         self.update()
+
+    def set_keyboard_focus(self, on: bool) -> None:
+        """The arrow the arrow keys move: drawn with its grab ring."""
+        if on != self._focused:
+            self._focused = on
+            self.update()
 
     def set_highlighted(self, on: bool) -> None:
         if on != self._highlighted:
@@ -213,7 +220,7 @@ class ArrowItem(pg.GraphicsObject):
             painter.drawEllipse(QPointF(tx, ty), 4.0, 4.0)
         else:
             self._paint_arrow(painter, ox, oy, tx, ty, ux, uy, length)
-        if self._hovered or self.is_dragging:
+        if self._hovered or self._focused or self.is_dragging:
             painter.setPen(self._ring_pen)
             painter.setBrush(NO_BRUSH)
             painter.drawEllipse(QPointF(tx, ty), HANDLE_RADIUS_PX - 1, HANDLE_RADIUS_PX - 1)

@@ -24,7 +24,9 @@ FADED_QUERY_EMPHASIS = 0.35
 MIN_WEIGHT_EMPHASIS = 0.22
 MAX_PERCENT_LABELS = 16  # past this many tokens, "k·cat 76%" labels crowd the plot
 CROWDED_LABEL_MIN_WEIGHT = 0.05  # ... and only keys and values with this much weight are named
-ANSWER_MARKER_HEIGHT = 1.08  # on the number line, the answer's marker stands above every stem
+ANSWER_MARKER_HEIGHT = 1.08
+SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5  # arrow keys, and with Shift
+NUDGE_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}  # on the number line, the answer's marker stands above every stem
 Z_ORDER = {Role.EMBEDDING: 10, Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}
 
 
@@ -56,6 +58,8 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.attn_scene = scene
         self.dims = (0, 1)  # which two coordinates the canvas shows
         self.snap_step = 0.0  # when set, dragged tips land on multiples of it (so "exactly equal" is reachable)
+        self.focused_arrow: tuple[Role, int] | None = None  # what the arrow keys move
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.x_plot = self._make_plot("Word vectors x")
         self.qk_plot = self._make_plot("Queries and keys")
         self.vo_plot = self._make_plot("Values and output")
@@ -111,6 +115,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     def _rebuild_arrows(self) -> None:
         scene = self.attn_scene
+        self.focused_arrow = None  # the old arrows go; so does the keyboard's choice
         for role, items in self.arrows.items():
             for item in items:
                 self.plot_for(role).removeItem(item)
@@ -151,6 +156,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             if phase == "start":
                 self._drag_start_vector = self.attn_scene.vectors(role)[index].copy()
                 self.drag_started.emit()
+                self.focus_arrow((role, index))  # the arrow keys then fine-tune the same arrow
                 if role is Role.QUERY:
                     self.attn_scene.select_query(index)
                 return
@@ -317,13 +323,61 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                     return item
         return None
 
+    # ----- keyboard and precise editing ---------------------------------
+    def draggable_arrows(self) -> list[tuple[Role, int]]:
+        return [(role, i) for role in self.attn_scene.roles if self.attn_scene.is_draggable(role)
+                for i in range(len(self.arrows[role]))]
+
+    def focus_arrow(self, target: tuple[Role, int] | None) -> None:
+        """Choose the arrow the arrow keys move (None: no arrow)."""
+        if self.focused_arrow is not None:
+            role, index = self.focused_arrow
+            if index < len(self.arrows[role]):
+                self.arrows[role][index].set_keyboard_focus(False)
+        self.focused_arrow = target
+        if target is not None:
+            role, index = target
+            self.arrows[role][index].set_keyboard_focus(True)
+            self.drag_moved.emit(f"Arrow keys move {self._describe(role, index)} (Shift: bigger steps)")
+
+    def focusNextPrevChild(self, next_child: bool) -> bool:
+        # Tab and Shift+Tab cycle the chosen arrow instead of leaving the canvas.
+        arrows = self.draggable_arrows()
+        if not arrows:
+            return super().focusNextPrevChild(next_child)
+        position = arrows.index(self.focused_arrow) if self.focused_arrow in arrows else -1
+        self.focus_arrow(arrows[(position + (1 if next_child else -1)) % len(arrows)])
+        return True
+
     def keyPressEvent(self, event) -> None:
         dragged = self.active_drag_arrow()
         if event.key() == Qt.Key.Key_Escape and dragged is not None:
             dragged.cancel_drag()
             event.accept()
             return
+        step = NUDGE_KEYS.get(Qt.Key(event.key()))
+        if step is not None and self.focused_arrow is not None:
+            size = BIG_NUDGE if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else SMALL_NUDGE
+            self._nudge(*self.focused_arrow, step[0] * size, step[1] * size)
+            event.accept()
+            return
         super().keyPressEvent(event)
+
+    def _nudge(self, role: Role, index: int, dx: float, dy: float) -> None:
+        vector = self.attn_scene.vectors(role)[index]
+        x, y = self._tip_of(vector)
+        tip = QPointF(x + dx, y + (dy if len(vector) > 1 else 0.0))
+        self.attn_scene.set_vector(role, index, self._vector_with_tip(vector, tip))
+        self.drag_moved.emit(self._describe(role, index))
+
+    def mousePressEvent(self, event) -> None:
+        # A right-click during a drag cancels it, like Escape.
+        dragged = self.active_drag_arrow()
+        if event.button() == Qt.MouseButton.RightButton and dragged is not None:
+            dragged.cancel_drag()
+            event.accept()
+            return
+        super().mousePressEvent(event)
 
 
 def _fit(plot: pg.PlotItem, tips: list[tuple[float, float]]) -> None:

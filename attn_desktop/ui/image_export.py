@@ -16,12 +16,14 @@ from __future__ import annotations
 import math
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QRegion
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsView, QWidget
 
 from ..model import explain
 from ..model.scene_file import _mode_for
@@ -53,17 +55,46 @@ def paint_handout(painter: QPainter, window) -> None:
     canvas, matrix = _parts(window)
     size = handout_size(window)
     painter.fillRect(QRect(QPoint(0, 0), size), BACKGROUND)
-    font = QFont(window.font())
-    font.setBold(True)
-    font.setPointSizeF(font.pointSizeF() * 1.2)
-    painter.setFont(font)
+    painter.setFont(_title_font(window))
     painter.setPen(QColor(0, 0, 0))
     title_box = QRectF(6, 0, size.width() - 12, TITLE_HEIGHT)
     painter.drawText(title_box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, handout_title(window))
-    # Without the window background: only what the widgets draw themselves goes on the paper.
-    flags = QWidget.RenderFlag.DrawChildren
-    canvas.render(painter, QPoint(0, TITLE_HEIGHT), renderFlags=flags)
-    matrix.render(painter, QPoint(canvas.width() + GAP, TITLE_HEIGHT), renderFlags=flags)
+    with _item_caches_off(canvas):
+        _render_widget(painter, canvas, QPoint(0, TITLE_HEIGHT))
+    _render_widget(painter, matrix, QPoint(canvas.width() + GAP, TITLE_HEIGHT))
+
+
+def _title_font(window) -> QFont:
+    font = QFont(window.font())
+    font.setBold(True)
+    if font.pointSizeF() > 0:  # -1 when the font is sized in pixels
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+    return font
+
+
+@contextmanager
+def _item_caches_off(view: QGraphicsView) -> Iterator[None]:
+    """Draw the view's background and every graphics item afresh: a cached one (the
+    canvas keeps its axes as pixmaps) would go into an SVG as a bitmap, blurred in print."""
+    items = [item for item in view.scene().items() if item.cacheMode() != QGraphicsItem.CacheMode.NoCache]
+    modes = [item.cacheMode() for item in items]
+    view_mode = view.cacheMode()
+    view.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
+    for item in items:
+        item.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+    try:
+        yield
+    finally:
+        for item, mode in zip(items, modes):
+            item.setCacheMode(mode)
+        view.setCacheMode(view_mode)
+
+
+def _render_widget(painter: QPainter, widget: QWidget, offset: QPoint) -> None:
+    # Called on QWidget: QGraphicsView.render (the canvas's own) means something else,
+    # the scene drawn into a rectangle. No window background: only what the widget
+    # draws itself goes on the paper.
+    QWidget.render(widget, painter, offset, QRegion(), QWidget.RenderFlag.DrawChildren)
 
 
 def handout_image(window, scale: float = 1.0) -> QImage:
@@ -71,10 +102,12 @@ def handout_image(window, scale: float = 1.0) -> QImage:
     if not (math.isfinite(scale) and scale > 0):
         raise ValueError(f"scale must be a positive number, got {scale}")
     logical = handout_size(window)
-    image = QImage(math.ceil(logical.width() * scale), math.ceil(logical.height() * scale), QImage.Format.Format_RGB32)
+    width, height = math.ceil(logical.width() * scale), math.ceil(logical.height() * scale)
+    image = QImage(width, height, QImage.Format.Format_RGB32)
     if image.isNull():
-        raise MemoryError(f"not enough memory for a {image.width()} × {image.height()} picture; use a smaller scale")
+        raise MemoryError(f"not enough memory for a {width} × {height} picture; use a smaller scale")
     image.fill(BACKGROUND)
+    _match_screen_dpi(image, window)
     painter = QPainter(image)
     try:
         painter.scale(scale, scale)
@@ -84,6 +117,13 @@ def handout_image(window, scale: float = 1.0) -> QImage:
     return image
 
 
+def _match_screen_dpi(image: QImage, window) -> None:
+    """Fonts are sized in points: give the image the screen's dpi so text measures as it does on screen."""
+    dots_per_metre = round(window.logicalDpiX() / 0.0254)
+    image.setDotsPerMeterX(dots_per_metre)
+    image.setDotsPerMeterY(dots_per_metre)
+
+
 def render_png(window, path: str | os.PathLike, scale: float = 2.0) -> None:
     """Write the canvas and the matrix as one PNG, `scale` times their on-screen size."""
     image = handout_image(window, scale)
@@ -91,7 +131,7 @@ def render_png(window, path: str | os.PathLike, scale: float = 2.0) -> None:
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     if not image.save(buffer, "PNG"):
-        raise OSError(f"{os.fspath(path)}: the picture could not be encoded as PNG")
+        raise OSError("the picture could not be encoded as PNG")
     buffer.close()
     _write_bytes_atomically(path, data.data())
 
@@ -105,6 +145,8 @@ def render_svg(window, path: str | os.PathLike) -> None:
     generator = QSvgGenerator()
     generator.setOutputDevice(buffer)
     generator.setSize(size)
+    # Fonts are sized in points; at the SVG's default 72 dpi every text would shrink to 3/4.
+    generator.setResolution(window.logicalDpiX())
     generator.setViewBox(QRect(QPoint(0, 0), size))
     generator.setTitle(handout_title(window))
     generator.setDescription("Attention Desktop: the canvas and the attention matrix")
@@ -114,7 +156,13 @@ def render_svg(window, path: str | os.PathLike) -> None:
     finally:
         painter.end()
     buffer.close()
-    _write_bytes_atomically(path, data.data())
+    _write_bytes_atomically(path, _sharp_cells(data.data()))
+
+
+def _sharp_cells(svg: bytes) -> bytes:
+    """Ask viewers to enlarge the embedded bitmaps pixel by pixel: the matrix's cells are
+    one pixel each, which a browser would otherwise smooth into a blurred gradient."""
+    return svg.replace(b"<svg ", b'<svg image-rendering="optimizeSpeed" style="image-rendering:pixelated" ', 1)
 
 
 def copy_image_to_clipboard(window) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSignalBlocker, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -41,6 +41,7 @@ from .sentence_panel import SentencePanel
 from .shapes_panel import ShapesPanel
 from .weights_chart import WeightsChart
 
+SNAP_STEPS = (0.1, 0.5, 1.0)
 SCENE_FILTER = "Attention scenes (*.json);;All files (*)"
 def with_json_suffix(path: str) -> str:
     """A name typed without an extension gets .json, so the file shows in the Open dialog."""
@@ -188,9 +189,15 @@ class MainWindow(QMainWindow):
         self.fit_action.triggered.connect(self.canvas.fit_view)
         self.reset_layout_action = QAction("&Reset Layout", self)
         self.reset_layout_action.triggered.connect(self.reset_layout)
-        self.snap_action = QAction("Snap to 0.1 Grid", self, checkable=True, shortcut=QKeySequence("Ctrl+G"))
-        self.snap_action.setToolTip("Dragged tips land on multiples of 0.1, so two arrows can meet exactly")
-        self.snap_action.toggled.connect(lambda on: setattr(self.canvas, "snap_step", 0.1 if on else 0.0))
+        self.snap_action = QAction("Snap to Grid", self, checkable=True, shortcut=QKeySequence("Ctrl+G"))
+        self.snap_action.setToolTip("Dragged tips land on round numbers, so two arrows can meet exactly")
+        self.snap_action.toggled.connect(self._apply_snap)
+        self.snap_step_actions = QActionGroup(self)
+        for step in SNAP_STEPS:
+            action = QAction(f"Grid of {step:g}", self, checkable=True, checked=step == SNAP_STEPS[0])
+            action.setData(step)
+            action.triggered.connect(lambda checked=False: self._apply_snap(True))
+            self.snap_step_actions.addAction(action)
         self.lesson_actions = []
         for number, item in enumerate(lessons.LESSONS, start=1):
             action = QAction(item.title, self, shortcut=QKeySequence(f"Ctrl+{number}"))
@@ -230,6 +237,9 @@ class MainWindow(QMainWindow):
         attention_menu.addAction(self.causal_action)
         attention_menu.addSeparator()
         attention_menu.addAction(self.snap_action)
+        snap_menu = attention_menu.addMenu("Snap &Step")
+        for action in self.snap_step_actions.actions():
+            snap_menu.addAction(action)
         lessons_menu = self.menuBar().addMenu("&Lessons")
         for action in self.lesson_actions:
             lessons_menu.addAction(action)
@@ -261,6 +271,13 @@ class MainWindow(QMainWindow):
             "Each query sees only itself and earlier tokens" if one_query_per_token
             else "A causal mask needs one query per token; this scene's queries are not the tokens"
         )
+
+    def _apply_snap(self, on: bool) -> None:
+        if on and not self.snap_action.isChecked():
+            self.snap_action.setChecked(True)  # picking a step turns snapping on; that calls back here
+            return
+        chosen = self.snap_step_actions.checkedAction()
+        self.canvas.snap_step = float(chosen.data()) if on and chosen else 0.0
 
     def _set_causal(self, on: bool) -> None:
         try:

@@ -1,0 +1,82 @@
+"""The CSV tables a teacher pastes into a handout: read back as a spreadsheet would read them."""
+
+import csv
+import io
+import json
+
+import numpy as np
+import pytest
+
+from attn_desktop.model import Scene
+from attn_desktop.model.csv_export import scores_csv, weights_csv
+from attn_desktop.paths import DEFAULT_SCENE, scene_path
+
+from seed_numbers import SAT, TOKENS
+
+
+def rows_of(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+def default_scene(**changes) -> Scene:
+    document = json.loads(scene_path(DEFAULT_SCENE).read_text(encoding="utf-8"))
+    document.update(changes)
+    return Scene.from_dict(document)
+
+
+def test_weights_matrix_has_token_labels_and_the_sat_row_of_the_demo():
+    rows = rows_of(weights_csv(default_scene()))
+    assert rows[0] == ["query \\ key", *TOKENS]
+    assert [row[0] for row in rows[1:]] == TOKENS
+    sat = rows[1 + SAT]
+    assert sat[1].startswith("0.00199") and sat[2].startswith("0.759")
+
+
+def test_weights_matrix_numbers_read_back_as_the_computed_weights():
+    scene = default_scene()
+    rows = rows_of(weights_csv(scene))
+    read_back = [[float(cell) for cell in row[1:]] for row in rows[1:]]
+    np.testing.assert_allclose(read_back, scene.result.weights, rtol=0, atol=1e-6)
+    assert all(sum(row) == pytest.approx(1.0, abs=1e-12) for row in read_back)
+
+
+def test_masked_weights_are_empty_cells_not_zeros():
+    scene = default_scene(causal=True)
+    rows = rows_of(weights_csv(scene))
+    for query, row in enumerate(rows[1:]):
+        cells = row[1:]
+        assert all(cell != "" for cell in cells[: query + 1]), row
+        assert all(cell == "" for cell in cells[query + 1:]), row
+    assert rows[1][1] == "1"  # "The" sees only itself
+
+
+def test_tokens_with_commas_and_quotes_are_quoted():
+    scene = Scene.from_dict({
+        "tokens": ["a,b", 'say "hi"', "c"], "queries": [[1, 0], [0, 1], [1, 1]],
+        "keys": [[1, 0], [0, 1], [1, 1]], "values": [[1, 0], [0, 1], [1, 1]],
+    })
+    text = weights_csv(scene)
+    assert text.splitlines()[0] == 'query \\ key,"a,b","say ""hi""",c'
+    rows = rows_of(text)
+    assert rows[0][1:] == ["a,b", 'say "hi"', "c"] and [row[0] for row in rows[1:]] == ["a,b", 'say "hi"', "c"]
+    assert all(len(row) == 4 for row in rows)
+
+
+def test_score_table_of_the_selected_query():
+    rows = rows_of(scores_csv(default_scene()))
+    assert rows[0] == ["key", "q_sat·k", "scaled (÷√2)", "weight", "note"]
+    assert [row[0] for row in rows[1:]] == TOKENS
+    cat = rows[2]
+    assert cat[1] == "5.88" and float(cat[2]) == pytest.approx(4.1578, abs=1e-4)
+    assert float(cat[3]) == pytest.approx(0.7594, abs=1e-4) and cat[4] == ""
+    assert rows[6][1] == "3.78"  # as typed, not 3.7800000000000002
+
+
+def test_score_table_with_the_mask_and_without_scaling():
+    rows = rows_of(scores_csv(default_scene(causal=True, scale=False)))
+    assert rows[0][2] == "scaled (÷1, scaling off)"
+    assert rows[1:4] == [
+        [key, score, score, rows[i][3], ""] for i, (key, score) in enumerate(zip(TOKENS, ["-2.52", "5.88", "2.28"]), 1)
+    ]
+    assert rows[4:] == [["on", "-0.96", "", "", "masked"], ["the", "-3.48", "", "", "masked"],
+                        ["mat", "3.78", "", "", "masked"]]
