@@ -13,7 +13,10 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def private_data_dir(tmp_path, monkeypatch):
-    """Progress and other user data go to a temporary folder, never the real one."""
+    """Progress, autosave and settings go to a temporary folder, never the user's real ones."""
     folder = tmp_path / "user-data"
     monkeypatch.setenv("ATTN_DESKTOP_DATA_DIR", str(folder))
+    from PySide6.QtCore import QSettings
+
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     return folder

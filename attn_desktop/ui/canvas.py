@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QFont
 
 from ..model import Change, Role, Scene, explain
 from .arrow_item import ArrowItem
@@ -25,7 +26,9 @@ MIN_WEIGHT_EMPHASIS = 0.22
 MAX_PERCENT_LABELS = 16  # past this many tokens, "k·cat 76%" labels crowd the plot
 CROWDED_LABEL_MIN_WEIGHT = 0.05  # ... and only keys and values with this much weight are named
 ANSWER_MARKER_HEIGHT = 1.08
-SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5  # arrow keys, and with Shift
+SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5
+ARROW_FONT_POINTS = 10.0
+PRESENTATION_SCALE = 1.7  # arrow keys, and with Shift
 NUDGE_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}  # on the number line, the answer's marker stands above every stem
 Z_ORDER = {Role.EMBEDDING: 10, Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}
 
@@ -59,6 +62,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.dims = (0, 1)  # which two coordinates the canvas shows
         self.snap_step = 0.0  # when set, dragged tips land on multiples of it (so "exactly equal" is reachable)
         self.focused_arrow: tuple[Role, int] | None = None  # what the arrow keys move
+        self.line_scale = 1.0  # thicker arrows in presentation mode
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.x_plot = self._make_plot("Word vectors x")
         self.qk_plot = self._make_plot("Queries and keys")
@@ -125,6 +129,8 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             for index, token in enumerate(scene.labels(role)):
                 item = ArrowItem(f"{role.symbol}·{token}", ROLE_COLORS[role], draggable=scene.is_draggable(role))
                 item.setZValue(Z_ORDER[role])
+                if self.line_scale != 1.0:
+                    item.set_font_size(ARROW_FONT_POINTS * self.line_scale)
                 item.on_drag = self._drag_handler(role, index)
                 item.nearer_tip_elsewhere = self._nearer_tip_elsewhere
                 if role is Role.QUERY:
@@ -240,7 +246,8 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         crowded = scene.n_tokens > MAX_PERCENT_LABELS
         for index, item in enumerate(self.arrows[Role.QUERY]):
             chosen = index == scene.selected
-            item.set_style(width=3.5 if chosen else 2.0, emphasis=1.0 if chosen else FADED_QUERY_EMPHASIS)
+            width = (3.5 if chosen else 2.0) * self.line_scale
+            item.set_style(width=width, emphasis=1.0 if chosen else FADED_QUERY_EMPHASIS)
             # In a crowded scene only the chosen query is named; the rest would be a smear of text.
             item.set_label(f"q·{scene.query_tokens[index]}" if chosen or not crowded else "")
 
@@ -253,7 +260,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             for index, item in enumerate(self.arrows[role]):
                 weight = float(weights[index])
                 item.set_style(
-                    width=1.5 + 4.0 * weight,
+                    width=(1.5 + 4.0 * weight) * self.line_scale,
                     emphasis=MIN_WEIGHT_EMPHASIS + (1 - MIN_WEIGHT_EMPHASIS) * weight if visible[index] else 0.18,
                     dashed=not visible[index],
                 )
@@ -276,7 +283,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             self.output_arrow.set_base(0.0, 0.0)
             self.output_arrow.set_tip(*self._tip_of(output))
             self.output_arrow.set_label(f"out·{self.attn_scene.selected_token}")
-        self.output_arrow.set_style(width=4.0, emphasis=1.0)
+        self.output_arrow.set_style(width=4.0 * self.line_scale, emphasis=1.0)
 
     def _sync_highlight(self) -> None:
         highlighted = self.attn_scene.highlighted_key
@@ -322,6 +329,21 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 if item.is_dragging:
                     return item
         return None
+
+    # ----- presentation -------------------------------------------------
+    def set_presentation(self, on: bool) -> None:
+        """Large labels, thick arrows and bigger tick labels for a projector."""
+        self.line_scale = PRESENTATION_SCALE if on else 1.0
+        font_size = ARROW_FONT_POINTS * self.line_scale
+        for item in [self.output_arrow, *(arrow for arrows in self.arrows.values() for arrow in arrows)]:
+            item.set_font_size(font_size)
+        tick_font = QFont()
+        tick_font.setPointSizeF(9.0 * self.line_scale)
+        for plot in (self.x_plot, self.qk_plot, self.vo_plot):
+            for name in ("left", "bottom"):
+                plot.getAxis(name).setStyle(tickFont=tick_font)
+            plot.titleLabel.setText(plot.titleLabel.text, size=f"{int(11 * self.line_scale)}pt")
+        self._sync_all()
 
     # ----- keyboard and precise editing ---------------------------------
     def draggable_arrows(self) -> list[tuple[Role, int]]:

@@ -7,11 +7,13 @@ from pathlib import Path
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QFileDialog,
     QInputDialog,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QToolBar,
     QWidget,
@@ -38,10 +40,12 @@ from .output_panel import OutputPanel
 from .query_picker import QueryPicker
 from .score_table import ScoreTablePanel
 from .sentence_panel import SentencePanel
+from .settings import LAYOUT_VERSION, app_settings, forget_recent, recent_files, remember_recent
 from .shapes_panel import ShapesPanel
 from .weights_chart import WeightsChart
 
 SNAP_STEPS = (0.1, 0.5, 1.0)
+PRESENTATION_FONT_SCALE = 1.6
 SCENE_FILTER = "Attention scenes (*.json);;All files (*)"
 def with_json_suffix(path: str) -> str:
     """A name typed without an extension gets .json, so the file shows in the Open dialog."""
@@ -174,6 +178,11 @@ class MainWindow(QMainWindow):
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
         self.redo_action = self.history.stack.createRedoAction(self, "&Redo")
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        self.recent_menu = QMenu("Open &Recent", self)
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self.presentation_action = QAction("&Presentation Mode", self, checkable=True, shortcut=QKeySequence("F11"))
+        self.presentation_action.setToolTip("Full screen, large text and thick arrows for the back of the room")
+        self.presentation_action.toggled.connect(self.set_presentation)
         self.export_action = QAction("&Export Results as JSON…", self, shortcut=QKeySequence("Ctrl+E"))
         self.export_action.triggered.connect(self.choose_and_export)
         self.quit_action = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit)
@@ -225,7 +234,10 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
-        for action in (self.new_action, self.open_action, self.save_action, self.save_as_action, self.export_action):
+        for action in (self.new_action, self.open_action):
+            file_menu.addAction(action)
+        file_menu.addMenu(self.recent_menu)
+        for action in (self.save_action, self.save_as_action, self.export_action):
             file_menu.addAction(action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
@@ -247,6 +259,7 @@ class MainWindow(QMainWindow):
         for dock in self.docks.values():
             view_menu.addAction(dock.toggleViewAction())
         view_menu.addSeparator()
+        view_menu.addAction(self.presentation_action)
         view_menu.addAction(self.fit_action)
         view_menu.addAction(self.reset_layout_action)
         help_menu = self.menuBar().addMenu("&Help")
@@ -361,6 +374,7 @@ class MainWindow(QMainWindow):
             self.show_error("Cannot open scene", str(error))
             return False
         self._after_new_document(Path(path), lesson_for_scene(Path(path)))
+        remember_recent(Path(path))
         return True
 
     def _after_new_document(self, path: Path | None, lesson_id: str | None) -> None:
@@ -396,8 +410,59 @@ class MainWindow(QMainWindow):
         self.autosaver.source_path = self.scene_path
         self.history.stack.setClean()
         self.autosaver.discard()
+        remember_recent(self.scene_path)
         self._update_title()
         return True
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        paths = recent_files()
+        for path in paths:
+            action = self.recent_menu.addAction(path.name)
+            action.setToolTip(str(path))
+            action.triggered.connect(lambda checked=False, path=path: self._open_recent(path))
+        if not paths:
+            self.recent_menu.addAction("(no recent scenes)").setEnabled(False)
+
+    def _open_recent(self, path: Path) -> None:
+        if not path.exists():
+            forget_recent(path)
+            self.show_error("Cannot open scene", f"{path}: the file is no longer there")
+            return
+        self.open_scene(path)
+
+    # ----- presentation and window state --------------------------------
+    def set_presentation(self, on: bool) -> None:
+        """Full screen with large type and thick arrows, for a projector; off restores everything."""
+        app = QApplication.instance()
+        if on:
+            self._normal_font = app.font()
+            big = app.font()
+            big.setPointSizeF(big.pointSizeF() * PRESENTATION_FONT_SCALE)
+            app.setFont(big)
+            self._was_maximized = self.isMaximized()
+            self.showFullScreen()
+        else:
+            app.setFont(getattr(self, "_normal_font", app.font()))
+            self.showMaximized() if getattr(self, "_was_maximized", False) else self.showNormal()
+        self.canvas.set_presentation(on)
+
+    def restore_window_state(self) -> None:
+        settings = app_settings()
+        if settings.value("layout_version", 0, type=int) != LAYOUT_VERSION:
+            return  # a layout saved by another version could hide a new panel
+        geometry, state = settings.value("geometry"), settings.value("window_state")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+        self._show_grids_if_used()
+
+    def save_window_state(self) -> None:
+        settings = app_settings()
+        settings.setValue("layout_version", LAYOUT_VERSION)
+        settings.setValue("geometry", self.saveGeometry())
+        settings.setValue("window_state", self.saveState())
 
     def new_scene(self) -> None:
         if not self.maybe_save_changes():
@@ -424,6 +489,9 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.autosaver.discard()
+        if self.presentation_action.isChecked():
+            self.presentation_action.setChecked(False)  # save the everyday layout, not the projector one
+        self.save_window_state()
         super().closeEvent(event)
 
     def _on_history_changed(self) -> None:
@@ -474,6 +542,8 @@ class MainWindow(QMainWindow):
         self.restoreState(self._default_layout)
         for dock in self.docks.values():
             dock.show()
+        self.docks["lessonDock"].raise_()
+        self._show_grids_if_used()
 
     def _show_about(self) -> None:
         QMessageBox.about(

@@ -1,0 +1,35 @@
+"""The app's own settings file: window layout and recent files.
+
+An explicit INI file (not the platform's registry or plist) so the same code
+runs everywhere, and so tests can point it at a temporary folder with
+QSettings.setPath and never touch a user's real settings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+
+LAYOUT_VERSION = 3  # bump when docks are added or renamed: an old saved layout is then ignored
+MAX_RECENT = 8
+
+
+def app_settings() -> QSettings:
+    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "attn-desktop", "attn-desktop")
+
+
+def recent_files() -> list[Path]:
+    value = app_settings().value("recent_files", [])
+    names = [value] if isinstance(value, str) else list(value or [])
+    return [Path(name) for name in names if name]
+
+
+def remember_recent(path: Path) -> None:
+    path = Path(path).resolve()
+    names = [str(path)] + [str(p) for p in recent_files() if p != path]
+    app_settings().setValue("recent_files", names[:MAX_RECENT])
+
+
+def forget_recent(path: Path) -> None:
+    app_settings().setValue("recent_files", [str(p) for p in recent_files() if p != Path(path).resolve()])
