@@ -1,0 +1,93 @@
+"""A monkey test: a thousand random things a student might do, and the app must keep its word.
+
+After every action no exception may have escaped and every panel must agree
+with the model; at the end, undoing everything must give back the starting
+scene exactly.
+"""
+
+import random
+import sys
+
+import numpy as np
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QFileDialog, QInputDialog
+
+from attn_desktop.model import Role, attention, causal_mask, explain
+
+from helpers import drag_arrow, matrix_cells, table_column
+
+ACTIONS = 1000
+
+
+def panels_agree_with_the_model(window) -> None:
+    scene = window.scene
+    mask = causal_mask(scene.n_queries, scene.n_tokens) if scene.causal else None
+    fresh = attention(scene.vectors(Role.QUERY), scene.vectors(Role.KEY), scene.vectors(Role.VALUE),
+                      scale=scene.scale, mask=mask)
+    row = fresh.weights[scene.selected]
+    visible = fresh.mask[scene.selected]
+    assert table_column(window, 0) == scene.tokens
+    assert table_column(window, 3) == [explain.percent(w) if v else "masked" for w, v in zip(row, visible)]
+    assert matrix_cells(window)[scene.selected] == [explain.number(w) if v else "—" for w, v in zip(row, visible)]
+    assert window.output_panel.vector_label.text() == explain.vector(fresh.output[scene.selected])
+    assert window.query_picker.currentText() == scene.selected_token
+    assert len(window.canvas.arrows[Role.KEY]) == scene.n_tokens
+
+
+def test_a_thousand_random_actions(qtbot, window, tmp_path, monkeypatch):
+    rng = random.Random(20261129)
+    errors = []
+    monkeypatch.setattr(sys, "excepthook", lambda *info: errors.append(info))  # a slot's exception lands here
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "monkey.json"), ""))
+    start = window.scene.to_dict()
+    scene = window.scene
+
+    def drag():
+        role = rng.choice([Role.QUERY, Role.KEY, Role.VALUE])
+        index = rng.randrange(len(window.canvas.arrows[role]))
+        drag_arrow(window, role, index, QPointF(rng.uniform(-40, 40), rng.uniform(-40, 40)), steps=3)
+
+    def typed():
+        role = rng.choice([Role.QUERY, Role.KEY, Role.VALUE])
+        text = rng.choice(["0.5, -0.5", "1 2", "abc", "3", "1e400, 0", "-1.25, 0.75"])
+        monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: (text, True))
+        window.type_coordinates(role, rng.randrange(scene.n_tokens))
+
+    def sentence():
+        panel = window.sentence_panel
+        choice = rng.random()
+        if choice < 0.4 and scene.n_tokens < 10:
+            panel.new_name.setText(rng.choice(["dog", "a", "sat", "  ", "x" * 50]))
+            panel.add()
+        elif choice < 0.7 and scene.n_tokens > 2:
+            panel.list.setCurrentRow(rng.randrange(scene.n_tokens))
+            panel.remove()
+        else:
+            panel.list.setCurrentRow(rng.randrange(scene.n_tokens))
+            panel.move(rng.choice([-1, 1]))
+
+    def undo_or_redo():
+        modifiers = Qt.KeyboardModifier.ControlModifier
+        if rng.random() < 0.4:
+            modifiers |= Qt.KeyboardModifier.ShiftModifier
+        qtbot.keyClick(window, Qt.Key.Key_Z, modifiers)
+
+    def toggle():
+        rng.choice([window.scale_action, window.causal_action]).trigger()
+
+    def choose_query():
+        scene.select_query(rng.randrange(scene.n_queries))
+
+    def save():
+        window.choose_and_save()
+
+    actions = [drag] * 4 + [typed, sentence, sentence, undo_or_redo, undo_or_redo, toggle, choose_query, save]
+    for _ in range(ACTIONS):
+        rng.choice(actions)()
+        assert not errors, errors
+        assert not np.isnan(scene.result.weights).any()
+        panels_agree_with_the_model(window)
+
+    window.history.stack.setIndex(0)  # undo everything
+    assert scene.to_dict() == {**start, "selected": scene.selected}
+    panels_agree_with_the_model(window)
