@@ -62,7 +62,7 @@ def export_main(argv: list[str]) -> int:
         return 0
     try:
         if kind in (".png", ".svg"):
-            _export_picture(scene, Path(args.scene), args.output, scale)
+            _export_picture(scene, Path(args.scene), args.output, kind, scale)
         else:
             _export_text(scene, args.output, kind)
     except OSError as error:
@@ -97,24 +97,28 @@ def _export_text(scene, output: str, kind: str) -> None:
     write_text_atomically(output, weights_csv(scene) if kind == ".csv" else export_json_text(scene))
 
 
-def _export_picture(scene, scene_file: Path, output: str, scale: float) -> None:
+def _export_picture(scene, scene_file: Path, output: str, kind: str, scale: float) -> None:
     """Build the real window offscreen on the scene and draw its canvas and matrix into OUT."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     saved_data_dir = os.environ.get("ATTN_DESKTOP_DATA_DIR")
-    # Its own empty data folder: a headless export must neither read nor disturb the user's progress or autosave.
-    with tempfile.TemporaryDirectory(prefix="attn-desktop-export-") as data_dir:
+    # Its own empty folder for data and settings: a headless export must neither read nor
+    # disturb the user's progress, autosave or window layout (the window saves it on close).
+    with tempfile.TemporaryDirectory(prefix="attn-desktop-export-", ignore_cleanup_errors=True) as data_dir:
         os.environ["ATTN_DESKTOP_DATA_DIR"] = data_dir
         try:
-            _draw_window(scene, scene_file, output, scale)
+            _draw_window(scene, scene_file, output, kind, scale, data_dir)
         finally:
             _restore_environment("ATTN_DESKTOP_DATA_DIR", saved_data_dir)
 
 
-def _draw_window(scene, scene_file: Path, output: str, scale: float) -> None:
+def _draw_window(scene, scene_file: Path, output: str, kind: str, scale: float, settings_dir: str) -> None:
+    from PySide6.QtCore import QSettings
+
     from .ui.app import make_application
     from .ui.image_export import render_png, render_svg
     from .ui.main_window import MainWindow
 
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings_dir)
     app = make_application()
     _hide_offscreen_notes()
     window = MainWindow(scene, scene_path=scene_file)
@@ -122,7 +126,7 @@ def _draw_window(scene, scene_file: Path, output: str, scale: float) -> None:
         window.resize(*PICTURE_WINDOW_SIZE)
         window.show()
         _settle(app, window)
-        if output.lower().endswith(".png"):
+        if kind == ".png":
             render_png(window, output, scale)
         else:
             render_svg(window, output)
@@ -160,6 +164,14 @@ def _restore_environment(name: str, value: str | None) -> None:
         os.environ[name] = value
 
 
+def _use_temporary_user_files() -> None:
+    from PySide6.QtCore import QSettings
+
+    folder = tempfile.mkdtemp(prefix="attn-desktop-check-")
+    os.environ["ATTN_DESKTOP_DATA_DIR"] = folder
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, folder)
+
+
 def gui_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="attn-desktop",
@@ -174,8 +186,10 @@ def gui_main(argv: list[str]) -> int:
 
     if args.self_test:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-        # Its own empty data folder: the test must neither read nor disturb the student's progress or autosave.
-        os.environ["ATTN_DESKTOP_DATA_DIR"] = tempfile.mkdtemp(prefix="attn-desktop-self-test-")
+    if args.self_test or args.quit_after_paint:
+        # Checks and timings run on their own empty folders: they must neither read nor
+        # disturb the student's progress, autosave or window layout.
+        _use_temporary_user_files()
     from .model import Scene, SceneFileError
 
     scene = None
@@ -194,6 +208,7 @@ def gui_main(argv: list[str]) -> int:
 
         return 0 if run_self_test() else 1
     window = MainWindow(scene or default_scene(), scene_path=Path(args.scene) if args.scene else None)
+    window.restore_window_state()  # where the docks were last time
     if args.quit_after_paint:
         from .ui.first_paint import quit_after_first_paint
 

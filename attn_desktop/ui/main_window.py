@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from .. import APP_NAME, __version__
 from ..model import Change, Role, Scene, SceneFileError, lessons
+from ..model.csv_export import scores_csv, weights_csv
 from ..model.exercises import ShowMe, apply_steps, parse_numbers
 from ..model.export import export_json_text
 from ..model.scene_file import write_text_atomically
@@ -34,6 +35,7 @@ from .challenges_panel import ChallengesPanel
 from .code_panel import CodePanel
 from .edit_history import EditHistory
 from .grid_editor import GridEditor
+from .image_export import copy_image_to_clipboard, render_png, render_svg
 from .lesson_panel import LessonPanel
 from .matrix_view import MatrixView
 from .output_panel import OutputPanel
@@ -183,8 +185,19 @@ class MainWindow(QMainWindow):
         self.presentation_action = QAction("&Presentation Mode", self, checkable=True, shortcut=QKeySequence("F11"))
         self.presentation_action.setToolTip("Full screen, large text and thick arrows for the back of the room")
         self.presentation_action.toggled.connect(self.set_presentation)
-        self.export_action = QAction("&Export Results as JSON…", self, shortcut=QKeySequence("Ctrl+E"))
+        self.export_action = QAction("Results as &JSON…", self, shortcut=QKeySequence("Ctrl+E"))
         self.export_action.triggered.connect(self.choose_and_export)
+        self.export_png_action = QAction("Picture as &PNG…", self)
+        self.export_png_action.triggered.connect(lambda: self._export_picture("png"))
+        self.export_svg_action = QAction("Picture as &SVG…", self)
+        self.export_svg_action.triggered.connect(lambda: self._export_picture("svg"))
+        self.export_weights_csv_action = QAction("Attention Matrix as &CSV…", self)
+        self.export_weights_csv_action.triggered.connect(lambda: self._export_csv(weights_csv, "weights"))
+        self.export_scores_csv_action = QAction("Score &Table as CSV…", self)
+        self.export_scores_csv_action.triggered.connect(lambda: self._export_csv(scores_csv, "scores"))
+        self.copy_image_action = QAction("&Copy Picture", self, shortcut=QKeySequence("Ctrl+Shift+C"))
+        self.copy_image_action.setToolTip("The canvas and the matrix, ready to paste into slides or a handout")
+        self.copy_image_action.triggered.connect(self._copy_picture)
         self.quit_action = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit)
         self.quit_action.triggered.connect(self.close)
 
@@ -237,8 +250,13 @@ class MainWindow(QMainWindow):
         for action in (self.new_action, self.open_action):
             file_menu.addAction(action)
         file_menu.addMenu(self.recent_menu)
-        for action in (self.save_action, self.save_as_action, self.export_action):
+        for action in (self.save_action, self.save_as_action):
             file_menu.addAction(action)
+        export_menu = file_menu.addMenu("&Export")
+        for action in (self.export_png_action, self.export_svg_action, self.export_weights_csv_action,
+                       self.export_scores_csv_action, self.export_action):
+            export_menu.addAction(action)
+        file_menu.addAction(self.copy_image_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         edit_menu = self.menuBar().addMenu("&Edit")
@@ -530,6 +548,46 @@ class MainWindow(QMainWindow):
             write_text_atomically(path, export_json_text(self.scene))
         except OSError as error:
             self.show_error("Cannot export", f"{path}: {error.strerror or error}")
+
+    def _export_picture(self, kind: str) -> None:
+        """The canvas and the matrix, as a PNG (at a chosen scale) or an SVG, for handouts."""
+        scale = 2.0
+        if kind == "png":
+            scale, ok = QInputDialog.getDouble(
+                self, "Export PNG", "Scale (2 = twice the size on screen, sharper when printed):", 2.0, 0.25, 8.0, 2,
+            )
+            if not ok:
+                return
+        path, _ = QFileDialog.getSaveFileName(
+            self, f"Export {kind.upper()}", str(self._dialog_dir() / f"{self._file_stem()}.{kind}"),
+            f"{kind.upper()} (*.{kind})",
+        )
+        if not path:
+            return
+        path = path if Path(path).suffix else f"{path}.{kind}"
+        try:
+            render_png(self, path, scale) if kind == "png" else render_svg(self, path)
+        except (OSError, MemoryError, ValueError) as error:
+            self.show_error("Cannot export", f"{path}: {getattr(error, 'strerror', None) or error}")
+
+    def _export_csv(self, make_text, what: str) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export CSV", str(self._dialog_dir() / f"{self._file_stem()}-{what}.csv"), "CSV (*.csv)",
+        )
+        if not path:
+            return
+        path = path if Path(path).suffix else f"{path}.csv"
+        try:
+            write_text_atomically(path, make_text(self.scene))
+        except OSError as error:
+            self.show_error("Cannot export", f"{path}: {error.strerror or error}")
+
+    def _copy_picture(self) -> None:
+        copy_image_to_clipboard(self)
+        self.statusBar().showMessage("Picture of the canvas and matrix copied", 3000)
+
+    def _file_stem(self) -> str:
+        return self.scene_path.stem if self.scene_path else "attention"
 
     def _dialog_dir(self) -> Path:
         return self.scene_path.parent if self.scene_path else self._last_dir
