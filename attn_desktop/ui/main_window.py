@@ -207,6 +207,10 @@ class MainWindow(QMainWindow):
         self.causal_action = QAction("Causal mask", self, checkable=True, shortcut=QKeySequence("Ctrl+M"))
         self.causal_action.setToolTip("Each query sees only itself and earlier tokens")
         self.causal_action.toggled.connect(self._set_causal)
+        self.next_query_action = QAction("&Next Query", self, shortcut=QKeySequence("Ctrl+]"))
+        self.next_query_action.triggered.connect(lambda: self._step_query(+1))
+        self.previous_query_action = QAction("&Previous Query", self, shortcut=QKeySequence("Ctrl+["))
+        self.previous_query_action.triggered.connect(lambda: self._step_query(-1))
         self.fit_action = QAction("&Fit Arrows in View", self, shortcut=QKeySequence("Ctrl+0"))
         self.fit_action.triggered.connect(self.canvas.fit_view)
         self.reset_layout_action = QAction("&Reset Layout", self)
@@ -266,6 +270,9 @@ class MainWindow(QMainWindow):
         attention_menu.addAction(self.scale_action)
         attention_menu.addAction(self.causal_action)
         attention_menu.addSeparator()
+        attention_menu.addAction(self.next_query_action)
+        attention_menu.addAction(self.previous_query_action)
+        attention_menu.addSeparator()
         attention_menu.addAction(self.snap_action)
         snap_menu = attention_menu.addMenu("Snap &Step")
         for action in self.snap_step_actions.actions():
@@ -302,6 +309,9 @@ class MainWindow(QMainWindow):
             "Each query sees only itself and earlier tokens" if one_query_per_token
             else "A causal mask needs one query per token; this scene's queries are not the tokens"
         )
+
+    def _step_query(self, step: int) -> None:
+        self.scene.select_query((self.scene.selected + step) % self.scene.n_queries)
 
     def _apply_snap(self, on: bool) -> None:
         if on and not self.snap_action.isChecked():

@@ -71,3 +71,11 @@ def test_a_score_row_tooltip_shows_its_worked_dot_product(window):
     point = table.visualRect(window.score_panel.model.index(1, 3)).center()
     QApplication.sendEvent(table.viewport(), QHelpEvent(QEvent.Type.ToolTip, point, table.viewport().mapToGlobal(point)))
     assert QToolTip.text() == "q_sat · k_cat = 2.40 × 2.20 + 0.60 × 1.00 = 5.88"
+
+
+def test_the_next_and_previous_query_from_the_keyboard(qtbot, window):
+    qtbot.keyClick(window, Qt.Key.Key_BracketRight, Qt.KeyboardModifier.ControlModifier)
+    assert window.scene.selected_token == "on"
+    qtbot.keyClick(window, Qt.Key.Key_BracketLeft, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(window, Qt.Key.Key_BracketLeft, Qt.KeyboardModifier.ControlModifier)
+    assert window.scene.selected_token == "cat"
