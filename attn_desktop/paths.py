@@ -27,3 +27,10 @@ def scene_path(name: str) -> Path:
 
 
 DEFAULT_SCENE = "the_cat_sat_on_the_mat.json"
+APP_ID = "io.github.attn_desktop.AttentionDesktop"  # the desktop file's and AppStream's name
+ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
+
+
+def icon_files() -> list[Path]:
+    folder = resource_dir() / "icons"
+    return [folder / "attn-desktop.svg"] + [folder / f"attn-desktop-{size}.png" for size in ICON_SIZES]

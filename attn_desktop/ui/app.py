@@ -6,11 +6,12 @@ import sys
 from pathlib import Path
 
 import pyqtgraph as pg
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from .. import APP_NAME, __version__
 from ..model import Scene
-from ..paths import DEFAULT_SCENE, scene_path
+from ..paths import APP_ID, DEFAULT_SCENE, icon_files, scene_path
 from .main_window import MainWindow
 
 
@@ -30,9 +31,19 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     app.setApplicationName(APP_NAME)
     app.setApplicationVersion(__version__)
     app.setOrganizationName("Attention Desktop")
-    app.setDesktopFileName("attn-desktop")
+    # Wayland matches windows to their .desktop file (and so their icon) by this name.
+    app.setDesktopFileName(APP_ID)
+    app.setWindowIcon(app_icon())
     configure_pyqtgraph()
     return app
+
+
+def app_icon() -> QIcon:
+    icon = QIcon()
+    for path in icon_files()[1:]:  # the PNG sizes: crisp at each size, no SVG engine needed
+        if path.exists():
+            icon.addFile(str(path))
+    return icon
 
 
 def default_scene() -> Scene:

@@ -49,6 +49,12 @@ from .weights_chart import WeightsChart
 SNAP_STEPS = (0.1, 0.5, 1.0)
 PRESENTATION_FONT_SCALE = 1.6
 SCENE_FILTER = "Attention scenes (*.json);;All files (*)"
+def app_icon_for_window():
+    from .app import app_icon  # app.py imports this module; import at call time
+
+    return app_icon()
+
+
 def with_json_suffix(path: str) -> str:
     """A name typed without an extension gets .json, so the file shows in the Open dialog."""
     return path if Path(path).suffix else path + ".json"
@@ -74,6 +80,7 @@ class MainWindow(QMainWindow):
         self.current_lesson: str | None = None
         self._last_dir = Path.home()  # where file dialogs open when the scene has no file
         self.setObjectName("MainWindow")
+        self.setWindowIcon(app_icon_for_window())
         self.canvas = AttentionCanvas(scene, self)
         self.setCentralWidget(self.canvas)
         self.history = EditHistory(scene, self)

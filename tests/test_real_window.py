@@ -1,0 +1,79 @@
+"""The app on a real X server (Xvfb): it opens a window that shows something, from source and frozen.
+
+Offscreen tests are fast, but only a real display proves the window maps,
+paints and is not blank. Skipped where Xvfb or ImageMagick's import is missing
+(CI installs them).
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+FROZEN = ROOT / "dist" / "attn-desktop" / "attn-desktop"
+needs_x = pytest.mark.skipif(
+    shutil.which("Xvfb") is None or shutil.which("import") is None, reason="Xvfb and ImageMagick's import are needed"
+)
+
+
+def free_display() -> int:
+    for number in range(91, 120):
+        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
+            return number
+    pytest.skip("no free X display number")
+
+
+def distinct_colours(png: Path) -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtGui import QImage
+
+    image = QImage(str(png)).scaled(200, 140)  # a sample of the screen is enough
+    return len({image.pixel(x, y) for x in range(image.width()) for y in range(image.height())})
+
+
+def screenshot_of(command: list[str], tmp_path: Path) -> Path:
+    display = free_display()
+    server = subprocess.Popen(["Xvfb", f":{display}", "-screen", "0", "1400x950x24", "-nolisten", "tcp"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {**os.environ, "DISPLAY": f":{display}", "QT_QPA_PLATFORM": "xcb",
+           "ATTN_DESKTOP_DATA_DIR": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    app = None
+    try:
+        time.sleep(1.0)
+        app = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        shot = tmp_path / "screen.png"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # until the window has painted something
+            time.sleep(1.0)
+            if app.poll() is not None:
+                pytest.fail(f"the app exited: {app.stderr.read().decode(errors='replace')[-2000:]}")
+            subprocess.run(["import", "-display", f":{display}", "-window", "root", str(shot)], check=False,
+                           capture_output=True, timeout=30)
+            if shot.exists() and distinct_colours(shot) > 40:
+                break
+        return shot
+    finally:
+        if app is not None:
+            app.kill()
+            app.wait()
+        server.kill()
+        server.wait()
+
+
+@needs_x
+def test_the_window_from_source_is_not_blank(tmp_path):
+    shot = screenshot_of([sys.executable, "-m", "attn_desktop"], tmp_path)
+    assert distinct_colours(shot) > 40
+
+
+@needs_x
+@pytest.mark.skipif(not FROZEN.exists(), reason="the frozen app is not built (python packaging/build.py)")
+def test_the_frozen_window_is_not_blank(tmp_path):
+    shot = screenshot_of([str(FROZEN)], tmp_path)
+    assert distinct_colours(shot) > 40
