@@ -1,0 +1,187 @@
+"""Build the frozen app: python packaging/build.py  (from the project root, with any Python 3.10 or newer).
+
+1. makes a fresh virtual environment in build/venv (deleting the old one),
+2. installs the pinned versions of packaging/requirements-build.txt and the project itself (pip install .,
+   not editable) into it,
+3. runs PyInstaller on packaging/attn-desktop.spec: dist/attn-desktop/attn-desktop,
+4. prints the bundle's size and the time taken, then runs the frozen app's --version and --self-test
+   (offscreen) and exits non-zero if either fails.
+
+Nothing from the Python that runs this script, or from any other venv, goes into the bundle. The full
+PyInstaller log is in build/pyinstaller.log.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bundle_files import SIZE_BUDGET_MB, disk_usage_mb  # packaging/ is this script's folder, so it is on sys.path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "build"
+VENV = BUILD / "venv"
+WORK = BUILD / "pyinstaller"
+LOG = BUILD / "pyinstaller.log"
+DIST = ROOT / "dist"
+SPEC = ROOT / "packaging" / "attn-desktop.spec"
+REQUIREMENTS = ROOT / "packaging" / "requirements-build.txt"
+NAME = "attn-desktop"
+WINDOWS = sys.platform == "win32"
+APP = DIST / NAME / (NAME + (".exe" if WINDOWS else ""))
+CHECK_TIMEOUT_S = 120
+
+
+def main() -> int:
+    if sys.version_info < (3, 10):  # noqa: UP036 - this script may be started by any python3
+        return _fail(f"needs Python 3.10 or newer; this is {sys.version.split()[0]}")
+    started = time.monotonic()
+    env = _clean_environment()
+
+    _step(f"fresh virtual environment in {_rel(VENV)} (Python {sys.version.split()[0]})")
+    shutil.rmtree(VENV, ignore_errors=True)
+    if VENV.exists():
+        return _fail(f"cannot delete {_rel(VENV)}")
+    _run([sys.executable, "-m", "venv", str(VENV)], env)
+    python = str(VENV / ("Scripts/python.exe" if WINDOWS else "bin/python"))
+
+    _step(f"pinned packages ({_rel(REQUIREMENTS)}) and the project (pip install .)")
+    # One resolve: a pin that pyproject.toml's ranges do not admit fails here rather than drifting.
+    _run([python, "-m", "pip", "install", "--quiet", "--require-virtualenv", "-r", str(REQUIREMENTS), str(ROOT)],
+         env, cwd=ROOT)
+    _warn_about_unpinned(python, env)
+    # From a neutral folder, so the source tree's attn_desktop cannot shadow the installed one.
+    installed = _output([python, "-c", "import attn_desktop; print(attn_desktop.__file__)"], env, cwd=BUILD)
+    if not Path(installed).resolve().is_relative_to(VENV.resolve()):
+        return _fail(f"attn_desktop imports from {installed}, not from {_rel(VENV)}")
+
+    _step(f"PyInstaller {_rel(SPEC)} -> {_rel(APP)} (log: {_rel(LOG)})")
+    shutil.rmtree(WORK, ignore_errors=True)
+    with open(LOG, "w", encoding="utf-8") as log:
+        frozen = subprocess.run(
+            [python, "-m", "PyInstaller", "--noconfirm", "--clean",
+             "--distpath", str(DIST), "--workpath", str(WORK), str(SPEC)],
+            cwd=BUILD, env=env, stdout=log, stderr=subprocess.STDOUT, check=False,
+        )
+    if frozen.returncode != 0 or not APP.is_file():
+        print(_tail(LOG, 40), file=sys.stderr)
+        return _fail(f"PyInstaller failed (exit {frozen.returncode}); see {_rel(LOG)}")
+
+    size = disk_usage_mb(DIST / NAME)
+    elapsed = time.monotonic() - started
+    over = f"  OVER the {SIZE_BUDGET_MB} MB budget" if size > SIZE_BUDGET_MB else f"  (budget {SIZE_BUDGET_MB} MB)"
+    print(f"bundle: {_rel(DIST / NAME)} {size:.1f} MB on disk{over}")
+    print(f"build time: {elapsed:.0f} s")
+
+    ok = _check_frozen_app(env)
+    print(f"{'PASS' if ok else 'FAIL'}: {_rel(APP)}")
+    return 0 if ok else 1
+
+
+def _check_frozen_app(env: dict[str, str]) -> bool:
+    app_env = dict(env, QT_QPA_PLATFORM="offscreen")
+    version = _source_version()
+    ok = True
+    for args, expect in (
+        (["--version"], lambda out: out.strip().endswith(f" {version}")),
+        (["--self-test"], lambda out: "FAIL" not in out and out.count("ok ") >= 1),
+    ):
+        command = [str(APP), *args]
+        _step(f"{_rel(APP)} {' '.join(args)}")
+        try:
+            result = subprocess.run(command, env=app_env, cwd=BUILD, capture_output=True, text=True,
+                                    timeout=CHECK_TIMEOUT_S, check=False)
+        except subprocess.TimeoutExpired:
+            print(f"  timed out after {CHECK_TIMEOUT_S} s", file=sys.stderr)
+            ok = False
+            continue
+        for line in result.stdout.splitlines():
+            print(f"  {line}")
+        for line in result.stderr.splitlines():
+            print(f"  (stderr) {line}")
+        if result.returncode != 0 or not expect(result.stdout):
+            print(f"  failed: exit {result.returncode}", file=sys.stderr)
+            ok = False
+    return ok
+
+
+def _source_version() -> str:
+    text = (ROOT / "attn_desktop" / "__init__.py").read_text(encoding="utf-8")
+    match = re.search(r'^__version__\s*=\s*["\']([^"\']+)["\']', text, re.MULTILINE)
+    return match.group(1) if match else "?"
+
+
+def _warn_about_unpinned(python: str, env: dict[str, str]) -> None:
+    """Name any installed package the requirements do not pin (a dependency pyproject.toml gained since)."""
+    pinned = {
+        _normalise(line.split("==")[0])
+        for line in REQUIREMENTS.read_text(encoding="utf-8").splitlines()
+        if "==" in line and not line.lstrip().startswith("#")
+    }
+    frozen = _output([python, "-m", "pip", "freeze", "--exclude-editable"], env, cwd=BUILD).splitlines()
+    unpinned = [
+        line for line in frozen
+        if "==" in line and _normalise(line.split("==")[0]) not in pinned | {"attn-desktop"}
+    ]
+    if unpinned:
+        print(f"  warning: not pinned in {_rel(REQUIREMENTS)}: {', '.join(unpinned)}")
+
+
+def _normalise(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name.strip()).lower()
+
+
+def _clean_environment() -> dict[str, str]:
+    """This process's environment without anything that would let another Python's packages in."""
+    env = {
+        key: value for key, value in os.environ.items()
+        if key not in {"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "VIRTUAL_ENV",
+                       "PYTHONSAFEPATH", "__PYVENV_LAUNCHER__"}
+    }
+    env["PYTHONNOUSERSITE"] = "1"
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    env["PYTHONUTF8"] = "1"
+    return env
+
+
+def _run(command: list[str], env: dict[str, str], cwd: Path = ROOT) -> None:
+    BUILD.mkdir(exist_ok=True)
+    result = subprocess.run(command, env=env, cwd=cwd, check=False)
+    if result.returncode != 0:
+        raise SystemExit(_fail(f"{' '.join(command)} exited {result.returncode}"))
+
+
+def _output(command: list[str], env: dict[str, str], cwd: Path) -> str:
+    result = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise SystemExit(_fail(f"{' '.join(command)} exited {result.returncode}: {result.stderr.strip()}"))
+    return result.stdout.strip()
+
+
+def _tail(path: Path, lines: int) -> str:
+    return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
+
+
+def _rel(path: Path) -> str:
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def _step(message: str) -> None:
+    print(f"==> {message}", flush=True)
+
+
+def _fail(message: str) -> int:
+    print(f"build.py: error: {message}", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""What the frozen app carries besides code, and what it leaves out.
+
+- the files under resources/, as PyInstaller datas (attn-desktop.spec);
+- which Qt plugins to keep (hooks/hook-PySide6.QtGui.py) and whether to drop Qt's translations;
+- the size budget, and how its size is measured (build.py, tests/test_packaging.py).
+
+tests/test_packaging.py checks these rules against the tree and the built bundle.
+Standard library only: the spec and the hook run it inside PyInstaller's Python.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+RESOURCES = PROJECT_ROOT / "resources"
+# Where attn_desktop/paths.py looks in a frozen app: sys._MEIPASS / "attn_desktop" / "resources".
+# It is the same place the wheel puts the folder (pyproject's force-include).
+BUNDLE_RESOURCES = "attn_desktop/resources"
+# dist/attn-desktop on disk, in MiB as du -sh counts them (build.py reports it; tests/test_packaging.py checks it).
+SIZE_BUDGET_MB = 150
+
+
+def resource_files(root: Path = RESOURCES) -> list[Path]:
+    """Every file under resources/, relative to it, sorted; caches and editor litter left out."""
+    files = []
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root)
+        if path.is_file() and not _is_litter(relative):
+            files.append(relative)
+    return files
+
+
+def _is_litter(relative: Path) -> bool:
+    name = relative.name
+    return (
+        "__pycache__" in relative.parts
+        or name in {".DS_Store", "Thumbs.db"}
+        or name.endswith(("~", ".pyc", ".swp"))
+    )
+
+
+def disk_usage_mb(folder: Path) -> float:
+    """What du -sh reports for folder, in MiB: allocated blocks, each hard-linked file once."""
+    seen: set[tuple[int, int]] = set()
+    total = 0
+    for path in [folder, *folder.rglob("*")]:
+        info = path.lstat()
+        if (info.st_dev, info.st_ino) not in seen:
+            seen.add((info.st_dev, info.st_ino))
+            total += getattr(info, "st_blocks", 0) * 512 or info.st_size
+    return total / 2**20
+
+
+def datas(root: Path = RESOURCES) -> list[tuple[str, str]]:
+    """PyInstaller (source file, destination folder) pairs: resources/a/b.json -> attn_desktop/resources/a."""
+    pairs = []
+    for relative in resource_files(root):
+        destination = Path(BUNDLE_RESOURCES, relative.parent).as_posix()
+        pairs.append((str(root / relative), destination))
+    return pairs
+
+
+# --- Qt plugins ------------------------------------------------------------------------------------------
+# PyInstaller's PySide6.QtGui hook collects every plugin that QtGui can use; most are for embedded devices
+# and pull in libraries of the build machine. packaging/hooks/hook-PySide6.QtGui.py keeps only these
+# (paths relative to PySide6/Qt/plugins; a name ending in * is a prefix). Anything of a type not listed
+# here (a plugin type a later Qt adds) is kept, and so is every plugin of a Windows or macOS build.
+QT_PLUGIN_POLICY: dict[str, tuple[str, ...] | None] = {
+    # None = drop the whole type.
+    "egldeviceintegrations": None,  # only for the eglfs platform (embedded boards)
+    "generic": None,                # evdev/tuio input, for linuxfb/eglfs
+    # The self-test runs offscreen; people run xcb (X11) or wayland.
+    "platforms": ("libqxcb.so", "libqwayland*", "libqoffscreen.so"),
+    # The GTK 3 theme would load the user's GTK with the build machine's glib/cairo/pango beside it, a
+    # classic crash; the portal theme gives native file dialogs without that.
+    "platformthemes": ("libqxdgdesktopportal.so",),
+    # PNG is built into QtGui; SVG for icons; the rest are formats the app never reads.
+    "imageformats": ("libqsvg.so", "libqico.so", "libqjpeg.so", "libqgif.so"),
+}
+# Qt's own translations (qt_*.qm, qtbase_*.qm): the app installs no QTranslator, so they are never loaded.
+DROP_QT_TRANSLATIONS = True
+# Qt platform plugins that must be in every bundle (tests/test_packaging.py checks).
+REQUIRED_QT_PLATFORMS = ("libqoffscreen.so", "libqxcb.so")
+
+
+def keep_qt_plugin(relative: str) -> bool:
+    """Whether a plugin at PySide6/Qt/plugins/<relative> (e.g. "platforms/libqvnc.so") goes into the bundle."""
+    kind, _, name = relative.replace("\\", "/").partition("/")
+    if kind not in QT_PLUGIN_POLICY or not name.endswith(".so"):
+        return True  # the policy names Linux plugins; on Windows and macOS PyInstaller's choice stands
+    allowed = QT_PLUGIN_POLICY[kind]
+    if allowed is None:
+        return False
+    return any(name.startswith(pattern[:-1]) if pattern.endswith("*") else name == pattern for pattern in allowed)
