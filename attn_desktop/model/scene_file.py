@@ -388,14 +388,19 @@ def write_json_atomically(path: str | os.PathLike, document: dict) -> None:
 
 
 def write_text_atomically(path: str | os.PathLike, text: str) -> None:
+    write_bytes_atomically(path, text.encode("utf-8"))
+
+
+def write_bytes_atomically(path: str | os.PathLike, data: bytes) -> None:
+    """Write beside the target, then rename over it: never half a file under its name."""
     target = Path(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
     try:
         # mkstemp makes the file private (0600); give it the mode a plain write would have,
         # or keep the mode of the file it replaces, so a class can still read shared scenes.
         os.chmod(temporary, _mode_for(target))
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, target)

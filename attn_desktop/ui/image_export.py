@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QRegion
@@ -26,7 +24,7 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsView, QWidget
 
 from ..model import explain
-from ..model.scene_file import _mode_for
+from ..model.scene_file import write_bytes_atomically
 
 TITLE_HEIGHT = 30  # the title line above the two widgets, in on-screen pixels
 GAP = 8  # between the canvas and the matrix
@@ -133,7 +131,7 @@ def render_png(window, path: str | os.PathLike, scale: float = 2.0) -> None:
     if not image.save(buffer, "PNG"):
         raise OSError("the picture could not be encoded as PNG")
     buffer.close()
-    _write_bytes_atomically(path, data.data())
+    write_bytes_atomically(path, data.data())
 
 
 def render_svg(window, path: str | os.PathLike) -> None:
@@ -156,7 +154,7 @@ def render_svg(window, path: str | os.PathLike) -> None:
     finally:
         painter.end()
     buffer.close()
-    _write_bytes_atomically(path, _sharp_cells(data.data()))
+    write_bytes_atomically(path, _sharp_cells(data.data()))
 
 
 def _sharp_cells(svg: bytes) -> bytes:
@@ -168,25 +166,6 @@ def _sharp_cells(svg: bytes) -> bytes:
 def copy_image_to_clipboard(window) -> None:
     """Put the same picture, at on-screen size, on the clipboard (to paste into a worksheet)."""
     QApplication.clipboard().setImage(handout_image(window, 1.0))
-
-
-def _write_bytes_atomically(path: str | os.PathLike, data: bytes) -> None:
-    """Write beside the target, then rename over it: never half a picture under its name."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
-    try:
-        os.chmod(temporary, _mode_for(target))  # the mode a plain write would give, not mkstemp's 0600
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
 
 
 __all__ = ["copy_image_to_clipboard", "handout_image", "handout_size", "handout_title", "paint_handout",
