@@ -51,7 +51,7 @@ sys.path.insert(0, str(PROJECT_ROOT))  # measure the source tree, not an install
 import numpy as np
 import pyqtgraph as pg
 import PySide6
-from PySide6.QtCore import QEvent, QObject, QPointF, QRect, QSize
+from PySide6.QtCore import QEvent, QObject, QPointF, QRect, QSettings, QSize
 from PySide6.QtWidgets import QApplication, QWidget
 
 from attn_desktop.model import Role, Scene
@@ -248,6 +248,7 @@ def show(app: QApplication, window: MainWindow) -> None:
 
 
 def close(app: QApplication, window: MainWindow) -> None:
+    window.history.reset()  # the benchmark's drags are not work to save: close without asking
     window.close()
     window.deleteLater()
     for _ in range(3):
@@ -386,6 +387,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--startup-runs", type=int, default=5, help="cold starts to time (default 5)")
     args = parser.parse_args(argv)
 
+    # The benchmark's windows autosave and remember their layout like the real app;
+    # keep that in a temporary folder, away from the user's own.
+    scratch = tempfile.mkdtemp(prefix="attn-desktop-bench-")
+    os.environ["ATTN_DESKTOP_DATA_DIR"] = scratch
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, scratch)
     app = make_application()  # also sets pyqtgraph's mouseRateLimit=0, as the app does
     print(f"Attention Desktop latency benchmark: Python {sys.version.split()[0]}, PySide6 {PySide6.__version__}, "
           f"pyqtgraph {pg.__version__}, NumPy {np.__version__}, platform {app.platformName()}, "
