@@ -192,9 +192,10 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         """The vector the dragged tip stands for. On a number line only x counts:
         a stem's height is its weight, which the student cannot set directly."""
         moved = vector.copy()
-        moved[self.dims[0]] = self._snapped(tip.x())
+        first, second = self.dims if max(self.dims) < len(vector) else (0, 1)
+        moved[first] = self._snapped(tip.x())
         if len(moved) > 1:
-            moved[self.dims[1]] = self._snapped(tip.y())
+            moved[second] = self._snapped(tip.y())
         return moved
 
     def _snapped(self, value: float) -> float:
@@ -204,8 +205,11 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         return round(round(value / self.snap_step) * self.snap_step, 10)
 
     def _tip_of(self, vector: np.ndarray) -> tuple[float, float]:
-        x = float(vector[self.dims[0]])
-        y = float(vector[self.dims[1]]) if len(vector) > 1 else 0.0
+        # A vector narrower than the chosen dimensions shows its first two (values may be
+        # 2-D while queries and keys are 3-D).
+        first, second = self.dims if max(self.dims) < len(vector) else (0, 1)
+        x = float(vector[first])
+        y = float(vector[second]) if len(vector) > 1 else 0.0
         return x, y
 
     # ----- following the scene -----------------------------------------
@@ -304,8 +308,9 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         if self.number_line:
             self.vo_plot.setTitle("Values on a number line (stem height = weight)")
         else:
-            extra = scene.value_width > 2
-            self.vo_plot.setTitle("Values and output" + (f" (dimensions 1 and 2 of {scene.value_width})" if extra else ""))
+            shown = self.dims if max(self.dims) < scene.value_width else (0, 1)
+            extra = f" (dimensions {shown[0] + 1} and {shown[1] + 1} of {scene.value_width})"
+            self.vo_plot.setTitle("Values and output" + (extra if scene.value_width > 2 else ""))
 
     # ----- view ---------------------------------------------------------
     def fit_view(self) -> None:
@@ -329,6 +334,14 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 if item.is_dragging:
                     return item
         return None
+
+    def set_dims(self, first: int, second: int) -> None:
+        """Show two other coordinates of vectors with more than two (0-based)."""
+        widths = [self.attn_scene.key_width, self.attn_scene.value_width]
+        if first == second or min(first, second) < 0 or max(first, second) >= max(widths):
+            raise ValueError("choose two different dimensions of the vectors")
+        self.dims = (first, second)
+        self._rebuild()
 
     # ----- presentation -------------------------------------------------
     def set_presentation(self, on: bool) -> None:

@@ -218,6 +218,9 @@ class MainWindow(QMainWindow):
         self.next_query_action.triggered.connect(lambda: self._step_query(+1))
         self.previous_query_action = QAction("&Previous Query", self, shortcut=QKeySequence("Ctrl+["))
         self.previous_query_action.triggered.connect(lambda: self._step_query(-1))
+        self.dims_action = QAction("Choose Canvas &Dimensions…", self, shortcut=QKeySequence("Ctrl+D"))
+        self.dims_action.setToolTip("For vectors of more than two numbers: which two the canvas draws")
+        self.dims_action.triggered.connect(self.choose_dims)
         self.fit_action = QAction("&Fit Arrows in View", self, shortcut=QKeySequence("Ctrl+0"))
         self.fit_action.triggered.connect(self.canvas.fit_view)
         self.reset_layout_action = QAction("&Reset Layout", self)
@@ -293,6 +296,7 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         view_menu.addAction(self.presentation_action)
         view_menu.addAction(self.fit_action)
+        view_menu.addAction(self.dims_action)
         view_menu.addAction(self.reset_layout_action)
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction(self.about_action)
@@ -316,6 +320,26 @@ class MainWindow(QMainWindow):
             "Each query sees only itself and earlier tokens" if one_query_per_token
             else "A causal mask needs one query per token; this scene's queries are not the tokens"
         )
+
+    def choose_dims(self) -> None:
+        width = max(self.scene.key_width, self.scene.value_width)
+        if width <= 2:
+            self.statusBar().showMessage("Every vector here has at most two numbers; the canvas shows them all.", 4000)
+            return
+        current = ", ".join(str(d + 1) for d in self.canvas.dims)
+        text, ok = QInputDialog.getText(
+            self, "Canvas dimensions", f"Which two of the {width} numbers should the canvas draw (e.g. 1, 3)?",
+            text=current,
+        )
+        if not ok:
+            return
+        numbers = parse_numbers(text, 2)
+        try:
+            if len(numbers) != 2 or not all(n.is_integer() for n in numbers):
+                raise ValueError("type two whole numbers, like 1, 3")
+            self.canvas.set_dims(int(numbers[0]) - 1, int(numbers[1]) - 1)
+        except ValueError as error:
+            self.show_error("Canvas dimensions", f"{error} (1 to {width})")
 
     def _step_query(self, step: int) -> None:
         self.scene.select_query((self.scene.selected + step) % self.scene.n_queries)

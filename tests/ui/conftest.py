@@ -1,5 +1,7 @@
 import pytest
 
+from helpers import settle_layout
+
 
 @pytest.fixture
 def window(qtbot, monkeypatch):
@@ -32,14 +34,3 @@ def window(qtbot, monkeypatch):
     settle_layout(qtbot, win)
     yield win
     win.history.reset()  # closing at teardown must not stop to ask about unsaved changes
-
-
-def settle_layout(qtbot, window) -> None:
-    """Wait until the canvas stops changing size: a drag test measures pixels on it."""
-    previous = None
-    for _ in range(50):
-        qtbot.wait(10)
-        size = (window.canvas.size(), window.canvas.qk_plot.viewRange())
-        if size == previous:
-            return
-        previous = size

@@ -45,3 +45,14 @@ def drag_arrow_to(window, role: Role, index: int, x: float, y: float, steps: int
     arrow = window.canvas.arrows[role][index]
     target = viewport_pos_of(arrow, QPointF(x, y))
     drag_arrow(window, role, index, target - tip_on_screen(window, role, index), steps=steps)
+
+
+def settle_layout(qtbot, window) -> None:
+    """Wait until the canvas stops changing size: a drag test measures pixels on it."""
+    previous = None
+    for _ in range(50):
+        qtbot.wait(10)
+        size = (window.canvas.size(), window.canvas.qk_plot.viewRange())
+        if size == previous:
+            return
+        previous = size
