@@ -26,6 +26,7 @@ ANTIALIASING = QPainter.RenderHint.Antialiasing
 NO_PEN = Qt.PenStyle.NoPen
 NO_BRUSH = Qt.BrushStyle.NoBrush
 ALIGN_CENTER = Qt.AlignmentFlag.AlignCenter
+WHITE = QColor(255, 255, 255)
 
 DragPhase = str  # "start", "move", "finish", "cancel"
 
@@ -68,6 +69,7 @@ class ArrowItem(pg.GraphicsObject):
         self.on_drag: Callable[[QPointF, DragPhase], None] | None = None
         self.on_click: Callable[[], None] | None = None
         self.on_double_click: Callable[[], None] | None = None
+        self.head_shape = "triangle"  # "open" or "diamond" when roles are shown by shape as well as colour
         # Asked at a press: is another arrow's tip nearer this point? (Handles of close tips overlap.)
         self.nearer_tip_elsewhere: Callable[[ArrowItem, QPointF], bool] = lambda item, point: False
         self.setAcceptHoverEvents(draggable)
@@ -130,6 +132,11 @@ class ArrowItem(pg.GraphicsObject):
         self._text_color = _fade(self._role_color.darker(125), min(1.0, 0.3 + emphasis))  # labels stay readable
         self._make_pens()
         self.update()
+
+    def set_head_shape(self, shape: str) -> None:
+        if shape != self.head_shape:
+            self.head_shape = shape
+            self.update()
 
     def set_keyboard_focus(self, on: bool) -> None:
         """The arrow the arrow keys move: drawn with its grab ring."""
@@ -233,8 +240,18 @@ class ArrowItem(pg.GraphicsObject):
         half = HEAD_HALF_WIDTH_PX + self._width / 2
         painter.setPen(self._shaft_pen)
         painter.drawLine(QLineF(ox, oy, bx + ux * 0.5, by + uy * 0.5))  # overlap the head by half a pixel: no seam
-        painter.setPen(NO_PEN)
-        painter.setBrush(self._color)
+        if self.head_shape == "open":  # an outlined head: tells keys apart without colour
+            painter.setPen(self._ring_pen)
+            painter.setBrush(WHITE)
+        else:
+            painter.setPen(NO_PEN)
+            painter.setBrush(self._color)
+        if self.head_shape == "diamond":  # values: a diamond, also without colour
+            mx, my = (tx + bx) / 2, (ty + by) / 2
+            painter.drawPolygon(QPolygonF([
+                QPointF(tx, ty), QPointF(mx - uy * half, my + ux * half), QPointF(bx, by), QPointF(mx + uy * half, my - ux * half),
+            ]))
+            return
         painter.drawPolygon(QPolygonF([
             QPointF(tx, ty), QPointF(bx - uy * half, by + ux * half), QPointF(bx + uy * half, by - ux * half),
         ]))
@@ -255,7 +272,7 @@ class ArrowItem(pg.GraphicsObject):
         style = Qt.PenStyle.DashLine if self._dashed else Qt.PenStyle.SolidLine
         self._shaft_pen = QPen(self._color, self._width, style, Qt.PenCapStyle.FlatCap)
         self._halo_pen = QPen(HALO_COLOR, self._width + 7, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
-        self._ring_pen = QPen(self._color, 1.5)
+        self._ring_pen = QPen(self._color, 2.0)
 
     # ----- mouse --------------------------------------------------------
     def hoverEnterEvent(self, event) -> None:

@@ -30,6 +30,7 @@ SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5
 ARROW_FONT_POINTS = 10.0
 PRESENTATION_SCALE = 1.7  # arrow keys, and with Shift
 NUDGE_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}  # on the number line, the answer's marker stands above every stem
+HEAD_SHAPES = {Role.QUERY: "triangle", Role.KEY: "open", Role.VALUE: "diamond", Role.EMBEDDING: "triangle"}
 Z_ORDER = {Role.EMBEDDING: 10, Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}
 
 
@@ -63,6 +64,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.snap_step = 0.0  # when set, dragged tips land on multiples of it (so "exactly equal" is reachable)
         self.focused_arrow: tuple[Role, int] | None = None  # what the arrow keys move
         self.line_scale = 1.0  # thicker arrows in presentation mode
+        self.shapes_by_role = False  # arrowheads that tell roles apart without colour
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.x_plot = self._make_plot("Word vectors x")
         self.qk_plot = self._make_plot("Queries and keys")
@@ -131,6 +133,8 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 item.setZValue(Z_ORDER[role])
                 if self.line_scale != 1.0:
                     item.set_font_size(ARROW_FONT_POINTS * self.line_scale)
+                if self.shapes_by_role:
+                    item.set_head_shape(HEAD_SHAPES[role])
                 item.on_drag = self._drag_handler(role, index)
                 item.nearer_tip_elsewhere = self._nearer_tip_elsewhere
                 if role is Role.QUERY:
@@ -334,6 +338,14 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 if item.is_dragging:
                     return item
         return None
+
+    def set_shapes_by_role(self, on: bool) -> None:
+        """Keys with open heads and values with diamonds, so roles read without colour
+        (grey-scale handouts, colour-blind viewers)."""
+        self.shapes_by_role = on
+        for role, arrows in self.arrows.items():
+            for arrow in arrows:
+                arrow.set_head_shape(HEAD_SHAPES[role] if on else "triangle")
 
     def set_dims(self, first: int, second: int) -> None:
         """Show two other coordinates of vectors with more than two (0-based)."""

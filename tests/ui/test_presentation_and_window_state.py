@@ -44,3 +44,11 @@ def test_opened_and_saved_files_appear_under_open_recent(qtbot, window, tmp_path
     window.recent_menu.actions()[0].trigger()
     assert "no longer there" in window.shown_errors[-1][1]
     assert recent_files() == []
+
+
+def test_arrowheads_by_role_for_readers_without_colour(window):
+    window.shapes_action.trigger()
+    assert [window.canvas.arrows[role][0].head_shape for role in (Role.QUERY, Role.KEY, Role.VALUE)] == [
+        "triangle", "open", "diamond"]
+    window.shapes_action.trigger()
+    assert window.canvas.arrows[Role.KEY][0].head_shape == "triangle"
