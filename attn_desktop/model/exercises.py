@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .scene import Role
 
@@ -49,7 +49,6 @@ class Exercise:
     hint: str = ""
     explanation: str = ""
     show_me: ShowMe | None = None
-    unit_hint: str = field(default="")
 
     @property
     def tolerance_text(self) -> str:
@@ -217,10 +216,3 @@ def apply_steps(scene, steps: Sequence[tuple]) -> None:
 def exercises_for(lesson_id: str) -> list[Exercise]:
     return [exercise for exercise in EXERCISES if exercise.lesson == lesson_id]
 
-
-def exercise(exercise_id: str) -> Exercise:
-    return next(item for item in EXERCISES if item.id == exercise_id)
-
-
-def numbers_text(values: Sequence[float]) -> str:
-    return ", ".join(f"{value:g}" for value in values)

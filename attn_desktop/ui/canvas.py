@@ -52,7 +52,6 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     drag_started = Signal()
     drag_ended = Signal()  # finished or cancelled: the edit history records the drag as one step
-    drag_finished = Signal(object, int, object, object)  # role, index, start vector, end vector
     drag_moved = Signal(str)  # what the dragged arrow now is, e.g. "k·cat = (1.32, 1.59)"
     edit_requested = Signal(object, int)  # role, index: a double-click on a tip asks to type coordinates
 
@@ -183,7 +182,6 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             self.drag_moved.emit(self._describe(role, index))
             if phase == "finish":
                 self._drag_start_vector = None
-                self.drag_finished.emit(role, index, start, self.attn_scene.vectors(role)[index].copy())
                 self.drag_ended.emit()
 
         return handle

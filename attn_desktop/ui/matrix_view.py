@@ -18,7 +18,7 @@ from ..model import Change, Scene, explain
 
 TITLE_HEIGHT = 24
 LEGEND_WIDTH = 46
-MIN_CELL_FOR_TEXT = QSize(30, 15)
+MIN_CELL_FOR_TEXT = 30  # pixels: narrower cells show colour only
 MASKED_RGB = (225, 225, 225)
 
 
@@ -98,7 +98,7 @@ class MatrixView(QWidget):
         painter.drawImage(grid, self._cells_image())
         if self._mask_layer is not None:
             painter.drawPixmap(grid.topLeft(), self._mask_layer)
-        if grid.width() / self.scene.n_tokens >= MIN_CELL_FOR_TEXT.width():
+        if grid.width() / self.scene.n_tokens >= MIN_CELL_FOR_TEXT:
             self._paint_cell_text(painter, grid)
         self._paint_selected_row(painter, grid)
 
