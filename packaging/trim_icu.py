@@ -163,12 +163,12 @@ def build_library(package: CommonData, symbol: str, soname: str, output: Path) -
     source.write_text(
         "\t.section .rodata\n"
         f"\t.globl {symbol}\n"
-        f"\t.type {symbol}, @object\n"
+        f"\t.type {symbol}, %object\n"  # % rather than @: @ starts a comment on ARM
         f"\t.balign {_ITEM_ALIGNMENT}\n"
         f"{symbol}:\n"
         f'\t.incbin "{data_file.name}"\n'
         f"\t.size {symbol}, . - {symbol}\n"
-        '\t.section .note.GNU-stack,"",@progbits\n',
+        '\t.section .note.GNU-stack,"",%progbits\n',
         encoding="ascii",
     )
     result = subprocess.run(
