@@ -16,6 +16,7 @@ def private_data_dir(tmp_path, monkeypatch):
     """Progress, autosave and settings go to a temporary folder, never the user's real ones."""
     folder = tmp_path / "user-data"
     monkeypatch.setenv("ATTN_DESKTOP_DATA_DIR", str(folder))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))  # the settings of any app a test starts
     from PySide6.QtCore import QSettings
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))

@@ -99,6 +99,46 @@ def test_self_test_drives_a_real_drag_and_passes():
     assert "dragging k·cat moved it" in done.stdout and "FAIL" not in done.stdout
 
 
+def test_self_test_opens_every_built_in_scene_and_lesson_with_the_seed_numbers():
+    done = run("--self-test")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    for name in ("lessons/1_soft_lookup.json", "lessons/2_projections.json", "lessons/3_self_attention.json",
+                 DEFAULT_SCENE):
+        assert any(line.startswith(f"ok   built-in scene {name}: ") for line in lines), name
+    assert "ok   lesson 1. Soft lookup: weights for ask ['59%', '8%', '33%']" in lines
+    assert "ok   lesson 3. Every word looks at every word: weights for it ['54%', '7%', '39%']" in lines
+    assert "ok   lesson 4. Scaled attention: weights for sat ['0%', '76%', '6%', '1%', '0%', '17%']" in lines
+    assert "ok   icon attn-desktop.svg 256x256" in lines  # through Qt's SVG plugin
+
+
+_SELF_TEST_FROM_BUNDLE = """
+import sys
+sys._MEIPASS = sys.argv[1]  # where a frozen app looks for its resources first (attn_desktop/paths.py)
+from attn_desktop.cli import main
+sys.exit(main(["--self-test"]))
+"""
+
+
+def test_self_test_fails_and_names_a_damaged_scene_and_a_missing_icon_of_a_broken_install(tmp_path):
+    import shutil
+
+    installed = tmp_path / "attn_desktop" / "resources"
+    shutil.copytree(ROOT / "resources", installed)
+    (installed / "scenes" / "lessons" / "2_projections.json").write_text('{"tokens": ["it"', encoding="utf-8")
+    (installed / "icons" / "attn-desktop-64.png").unlink()
+    done = subprocess.run([sys.executable, "-c", _SELF_TEST_FROM_BUNDLE, str(tmp_path)], check=False, cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stdout + done.stderr
+    failed = [line for line in done.stdout.splitlines() if line.startswith("FAIL")]
+    assert len(failed) == 3, failed  # the file, the lesson that needs it, the icon; nothing hangs on a dialog
+    assert failed[0].startswith("FAIL built-in scene lessons/2_projections.json: ")
+    assert failed[1] == ("FAIL lesson 2. Three vectors from one word: its scene lessons/2_projections.json "
+                         "is missing or damaged")
+    assert failed[2] == "FAIL icon attn-desktop-64.png 0x0"
+    assert "ok   lesson 3. Every word looks at every word: weights for it ['54%', '7%', '39%']" in done.stdout
+
+
 def test_export_of_a_projection_scene_writes_the_derived_vectors():
     done = run("export", str(scene_path("lessons/2_projections.json")), "-o", "-")
     assert done.returncode == 0, done.stderr

@@ -71,4 +71,5 @@ def test_not_even_qt_opens_an_internet_socket(tmp_path):
                           cwd=ROOT, capture_output=True, text=True, timeout=180, env=env, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     calls = log.read_text(encoding="utf-8", errors="replace")
+    assert "+++ exited with 0 +++" in calls  # strace really followed the app
     assert "AF_INET" not in calls, [line for line in calls.splitlines() if "AF_INET" in line][:5]

@@ -157,6 +157,32 @@ def test_the_frozen_app_passes_its_self_test(tmp_path):
 
 
 @needs_bundle
+def test_the_frozen_app_opens_every_built_in_scene_and_lesson(tmp_path):
+    done = _run_frozen("--self-test", tmp_path=tmp_path)
+    opened = [line for line in done.stdout.splitlines() if line.startswith("ok   built-in scene ")]
+    scenes = sorted(path.relative_to(RESOURCES / "scenes").as_posix() for path in (RESOURCES / "scenes").rglob("*.json"))
+    assert [line.split()[3].rstrip(":") for line in opened] == scenes, done.stdout
+    assert "ok   lesson 1. Soft lookup: weights for ask ['59%', '8%', '33%']" in done.stdout
+    assert "ok   icon attn-desktop.svg 256x256" in done.stdout  # the SVG image plugin made it into the bundle
+
+
+@needs_bundle
+@pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")
+def test_the_frozen_app_opens_no_internet_socket_while_walking_the_built_in_scenes(tmp_path):
+    """strace sees every socket, Qt's C++ ones included, while the self-test opens each scene and lesson."""
+    log = tmp_path / "strace.log"
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "QT_QPA_PLATFORM": "offscreen",
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "ATTN_DESKTOP_DATA_DIR": str(tmp_path / "data")}
+    done = subprocess.run(["strace", "-f", "-e", "trace=socket,connect", "-o", str(log), str(APP), "--self-test"],
+                          env=env, cwd=tmp_path, capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    assert "ok   lesson 4. Scaled attention" in done.stdout
+    calls = log.read_text(encoding="utf-8", errors="replace")
+    assert "+++ exited with 0 +++" in calls  # strace really followed the app
+    assert "AF_INET" not in calls, [line for line in calls.splitlines() if "AF_INET" in line][:5]
+
+
+@needs_bundle
 def test_every_resource_file_is_in_the_bundle():
     bundled = INTERNAL / bundle_files.BUNDLE_RESOURCES
     differ = [

@@ -1,16 +1,22 @@
 """`attn-desktop --self-test`: build the real window offscreen, drag once, check the numbers.
 
 It proves an installed (or frozen) app can import its Qt parts, find its
-resources, compute the seed's numbers and follow a real drag.
+resources, compute the seed's numbers and follow a real drag, then opens every
+built-in scene and every lesson and loads every icon (the SVG one through Qt's
+SVG plugin), so a frozen bundle that lost a file or a plugin fails here.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QPointF
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
-from ..model import Role, attention
+from ..model import Role, Scene, attention
+from ..model.lessons import LESSONS
+from ..model.scene_file import SceneFileError
+from ..paths import icon_files, resource_dir
 from .app import build_window
 from .synthetic_mouse import drag, viewport_pos_of
 
@@ -39,8 +45,54 @@ def run_self_test(report=print) -> bool:
     expected = [f"{round(w * 100):d}%" for w in fresh.weights[scene.selected]]
     shown = [table.index(row, 3).data() for row in range(table.rowCount())]
     checks.append((f"table follows the drag {shown}", shown == expected))
-    window.history.reset()  # the test drag is not work to save: close without asking
+    window.history.reset()  # the test drag is not work to save: open the lessons and close without asking
+
+    loadable = _check_builtin_scenes(checks)
+    _check_lessons(window, loadable, checks)
+    _check_icons(checks)
+    window.history.reset()
     window.close()
     for name, ok in checks:
         report(f"{'ok  ' if ok else 'FAIL'} {name}")
     return all(ok for _, ok in checks)
+
+
+def _shown_weights(window) -> list[str]:
+    table = window.score_panel.model
+    return [table.index(row, 3).data() for row in range(table.rowCount())]
+
+
+def _check_builtin_scenes(checks: list[tuple[str, bool]]) -> set[str]:
+    """Load every scene file the app ships; return the ones that loaded (relative to scenes/)."""
+    folder = resource_dir() / "scenes"
+    loadable = set()
+    for path in sorted(folder.rglob("*.json")):
+        name = path.relative_to(folder).as_posix()
+        try:
+            tokens = Scene.from_file(path).n_tokens
+        except SceneFileError as error:
+            checks.append((f"built-in scene {name}: {error}", False))
+            continue
+        loadable.add(name)
+        checks.append((f"built-in scene {name}: {tokens} tokens", tokens > 0))
+    return loadable
+
+
+def _check_lessons(window, loadable: set[str], checks: list[tuple[str, bool]]) -> None:
+    """Open each lesson in the window; its table must show the weights the model computes for it."""
+    for lesson in LESSONS:
+        if lesson.scene not in loadable:  # opening it would stop at an error dialog nobody can close
+            checks.append((f"lesson {lesson.title}: its scene {lesson.scene} is missing or damaged", False))
+            continue
+        opened = window.open_lesson(lesson.id)
+        QApplication.processEvents()
+        shown = _shown_weights(window)
+        expected = [f"{round(weight * 100):d}%" for weight in window.scene.selected_weights]
+        checks.append((f"lesson {lesson.title}: weights for {window.scene.selected_token} {shown}",
+                       opened and window.current_lesson == lesson.id and shown == expected))
+
+
+def _check_icons(checks: list[tuple[str, bool]]) -> None:
+    for path in icon_files():
+        image = QImage(str(path))
+        checks.append((f"icon {path.name} {image.width()}x{image.height()}", not image.isNull()))
