@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -22,11 +23,30 @@ needs_x = pytest.mark.skipif(
 )
 
 
-def free_display() -> int:
-    for number in range(91, 120):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
-            return number
-    pytest.skip("no free X display number")
+@contextmanager
+def xvfb_display():
+    """A fresh Xvfb on a display number it chooses itself (-displayfd), stopped so that it removes its lock file.
+
+    Picking a number by looking for lock files races with other servers, and a server killed with
+    SIGKILL leaves its /tmp/.X<n>-lock behind for ever; SIGTERM lets it clean up.
+    """
+    read_end, write_end = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1400x950x24", "-nolisten", "tcp"],
+                              pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_end)
+    with os.fdopen(read_end) as announced:
+        number = announced.readline().strip()  # empty if the server exits before it is ready
+    try:
+        if not number.isdigit():
+            pytest.fail(f"Xvfb did not start (exit {server.poll()})")
+        yield f":{number}"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 def distinct_colours(png: Path) -> int:
@@ -38,32 +58,28 @@ def distinct_colours(png: Path) -> int:
 
 
 def screenshot_of(command: list[str], tmp_path: Path) -> Path:
-    display = free_display()
-    server = subprocess.Popen(["Xvfb", f":{display}", "-screen", "0", "1400x950x24", "-nolisten", "tcp"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    env = {**os.environ, "DISPLAY": f":{display}", "QT_QPA_PLATFORM": "xcb",
-           "ATTN_DESKTOP_DATA_DIR": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    app = None
-    try:
-        time.sleep(1.0)
+    with xvfb_display() as display:
+        env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb",
+               "ATTN_DESKTOP_DATA_DIR": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
         app = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        shot = tmp_path / "screen.png"
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:  # until the window has painted something
-            time.sleep(1.0)
-            if app.poll() is not None:
-                pytest.fail(f"the app exited: {app.stderr.read().decode(errors='replace')[-2000:]}")
-            subprocess.run(["import", "-display", f":{display}", "-window", "root", str(shot)], check=False,
-                           capture_output=True, timeout=30)
-            if shot.exists() and distinct_colours(shot) > 40:
-                break
-        return shot
-    finally:
-        if app is not None:
+        try:
+            return _screenshot_once_painted(app, display, tmp_path / "screen.png")
+        finally:
             app.kill()
             app.wait()
-        server.kill()
-        server.wait()
+
+
+def _screenshot_once_painted(app: subprocess.Popen, display: str, shot: Path) -> Path:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # until the window has painted something
+        time.sleep(1.0)
+        if app.poll() is not None:
+            pytest.fail(f"the app exited: {app.stderr.read().decode(errors='replace')[-2000:]}")
+        subprocess.run(["import", "-display", display, "-window", "root", str(shot)], check=False,
+                       capture_output=True, timeout=30)
+        if shot.exists() and distinct_colours(shot) > 40:
+            break
+    return shot
 
 
 @needs_x
