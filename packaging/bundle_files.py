@@ -80,6 +80,31 @@ QT_PLUGIN_POLICY: dict[str, tuple[str, ...] | None] = {
 }
 # Qt's own translations (qt_*.qm, qtbase_*.qm): the app installs no QTranslator, so they are never loaded.
 DROP_QT_TRANSLATIONS = True
+# --- libraries left to the system ------------------------------------------------------------------------
+# PyInstaller copies every library the Qt wheels link that it does not know to be part of the system.
+# These few are part of every Linux desktop the bundle can run on (it needs glibc 2.36 or newer, so their
+# versions are at least Debian 12's), and a copy of an older one next to the system's newer drivers and
+# configuration is a known cause of failures: the AppImage project's curated "excludelist" leaves out the
+# same files, for these reasons. The xcb utility libraries (libxcb-cursor0 and friends), which many
+# desktops lack and Qt's X11 plugin needs, stay in the bundle.
+LEFT_TO_THE_SYSTEM: dict[str, str] = {
+    "libstdc++.so.6": "the system's graphics drivers load into the app and need its own, newer C++ runtime",
+    "libgcc_s.so.1": "the C++ runtime's partner; part of the base system",
+    "libX11.so.6": "must match the system's libxcb, which is never bundled",
+    "libX11-xcb.so.1": "as libX11",
+    "libfontconfig.so.1": "an older copy misreads newer font configuration and rebuilds its caches at each start",
+    "libfreetype.so.6": "font rendering belongs with the system's fontconfig",
+    "libexpat.so.1": "part of the base system (fontconfig's XML parser)",
+    "libz.so.1": "part of the base system",
+    "libgpg-error.so.0": "part of the base system",
+}
+
+
+def left_to_the_system(destination: str) -> bool:
+    """Whether a binary PyInstaller collected (its destination in the bundle) is one the system provides."""
+    return destination.replace("\\", "/").rpartition("/")[2] in LEFT_TO_THE_SYSTEM
+
+
 # Qt platform plugins that must be in every bundle (tests/test_packaging.py checks).
 REQUIRED_QT_PLATFORMS = ("libqoffscreen.so", "libqxcb.so")
 

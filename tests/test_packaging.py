@@ -108,6 +108,17 @@ def test_plugins_for_other_devices_are_left_out(plugin):
     assert not bundle_files.keep_qt_plugin(plugin)
 
 
+@pytest.mark.parametrize("destination", ["libstdc++.so.6", "libfontconfig.so.1", "libX11.so.6", "libz.so.1"])
+def test_base_system_libraries_are_left_to_the_system(destination):
+    assert bundle_files.left_to_the_system(destination)
+
+
+@pytest.mark.parametrize("destination", ["libxcb-cursor.so.0", "libxkbcommon.so.0", "libglib-2.0.so.0",
+                                         "PySide6/Qt/lib/libQt6Core.so.6", "libpython3.11.so.1.0"])
+def test_what_desktops_may_lack_is_bundled(destination):
+    assert not bundle_files.left_to_the_system(destination)
+
+
 def test_the_build_pins_every_dependency_of_the_app():
     tomllib = pytest.importorskip("tomllib")
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
@@ -207,6 +218,14 @@ def test_the_bundle_fits_its_size_budget():
     size_mib = bundle_files.disk_usage_mb(BUNDLE)
     budget = bundle_files.SIZE_BUDGET_MB
     assert size_mib <= budget, f"dist/attn-desktop is {size_mib:.1f} MB; the budget is {budget} MB"
+
+
+@needs_bundle
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a rule for Linux bundles")
+def test_the_bundle_carries_no_copy_of_a_base_system_library():
+    copies = sorted(path.relative_to(BUNDLE).as_posix() for path in BUNDLE.rglob("*")
+                    if path.name in bundle_files.LEFT_TO_THE_SYSTEM)
+    assert not copies, f"rebuild with python packaging/build.py: {copies}"
 
 
 @needs_bundle
