@@ -55,6 +55,19 @@ def app_icon_for_window():
     return app_icon()
 
 
+def redo_shortcuts() -> list[QKeySequence]:
+    """The platform's Redo keys plus Ctrl+Shift+Z and Ctrl+Y, each once.
+
+    X11 offers only Ctrl+Shift+Z and Windows leads with Ctrl+Y; people bring the habit of one or the
+    other. A key listed twice is an "ambiguous" shortcut, which Qt refuses to fire.
+    """
+    keys = list(QKeySequence.keyBindings(QKeySequence.StandardKey.Redo))
+    for usual in (QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")):
+        if usual not in keys:
+            keys.append(usual)
+    return keys
+
+
 def with_json_suffix(path: str) -> str:
     """A name typed without an extension gets .json, so the file shows in the Open dialog."""
     return path if Path(path).suffix else path + ".json"
@@ -186,7 +199,7 @@ class MainWindow(QMainWindow):
         self.undo_action = self.history.stack.createUndoAction(self, "&Undo")
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
         self.redo_action = self.history.stack.createRedoAction(self, "&Redo")
-        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        self.redo_action.setShortcuts(redo_shortcuts())
         self.recent_menu = QMenu("Open &Recent", self)
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         self.presentation_action = QAction("&Presentation Mode", self, checkable=True, shortcut=QKeySequence("F11"))

@@ -2,7 +2,10 @@
 
 import json
 
+import pytest
+
 from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from attn_desktop.model import Role
@@ -114,3 +117,44 @@ def test_saving_removes_the_autosave(qtbot, window, tmp_path, monkeypatch):
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "s.json"), ""))
     qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert not autosave_path().exists()
+
+
+def test_every_shortcut_belongs_to_one_action_once(window):
+    """A key that two actions (or one action twice) claim is "ambiguous": Qt fires neither."""
+    owners: dict[str, list[str]] = {}
+    for action in window.findChildren(QAction):
+        for key in action.shortcuts():
+            owners.setdefault(key.toString(), []).append(action.text())
+    shared = {key: names for key, names in owners.items() if len(names) > 1}
+    assert not shared
+    for key in ("Ctrl+Shift+Z", "Ctrl+Y"):  # whatever the platform offers
+        assert owners.get(key) == [window.redo_action.text()], key
+
+
+@pytest.mark.parametrize("modifiers, key", [
+    (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier, Qt.Key.Key_Z),
+    (Qt.KeyboardModifier.ControlModifier, Qt.Key.Key_Y),
+])
+def test_redo_answers_both_usual_keys(qtbot, window, modifiers, key):
+    drag_arrow(window, Role.KEY, 1, QPointF(-60, -40), steps=10)
+    moved = window.scene.vectors(Role.KEY)[1].tolist()
+    undo(qtbot, window)
+    qtbot.keyClick(window, key, modifiers)
+    assert window.scene.vectors(Role.KEY)[1].tolist() == moved
+    assert table_column(window, 3) != SEED_WEIGHTS
+
+
+@pytest.mark.parametrize("platform_keys", [
+    ["Ctrl+Shift+Z", "Redo"],  # X11 (what Xvfb and most Linux desktops give)
+    ["Ctrl+Y", "Alt+Shift+Backspace", "Ctrl+Shift+Z", "Redo"],  # Windows
+    ["Ctrl+Y"],
+])
+def test_redo_keys_are_listed_once_on_every_platform(monkeypatch, platform_keys):
+    from PySide6.QtGui import QKeySequence
+
+    from attn_desktop.ui import main_window
+
+    monkeypatch.setattr(main_window.QKeySequence, "keyBindings",
+                        staticmethod(lambda standard: [QKeySequence(key) for key in platform_keys]))
+    keys = [key.toString() for key in main_window.redo_shortcuts()]
+    assert len(keys) == len(set(keys)) and {"Ctrl+Shift+Z", "Ctrl+Y"} <= set(keys)
