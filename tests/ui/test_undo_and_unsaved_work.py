@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMessageBox
