@@ -333,8 +333,8 @@ class Scene:
         """Go back to an earlier state of this same scene (undo, redo).
 
         When only numbers and settings differ, they are copied in place and
-        the views update as after an edit, keeping their zoom and layout;
-        a different set of tokens or shapes is a new structure.
+        the views update as after an edit, keeping their zoom, their layout and
+        the chosen query; a different set of tokens or shapes is a new structure.
         """
         same_shape = (
             data.tokens == self.tokens and data.query_tokens == self.query_tokens
@@ -345,12 +345,11 @@ class Scene:
         if not same_shape:
             self.replace(data)
             return
-        selected = self.selected
-        highlighted = self.highlighted_key
+        selected, highlighted = self.selected, self.highlighted_key
         self._set_data(data)
-        self.highlighted_key = highlighted
-        change = Change.VECTORS | Change.SETTINGS
-        self._notify(change | Change.SELECTION if selected != self.selected else change)
+        # Choosing a query is not an edit: undo and redo leave the chosen one where the user put it.
+        self.selected, self.highlighted_key = selected, highlighted
+        self._notify(Change.VECTORS | Change.SETTINGS)
 
     def load(self, path: str | os.PathLike) -> None:
         """Open a file into this scene. On any error the scene is left untouched."""

@@ -79,3 +79,22 @@ def test_the_next_and_previous_query_from_the_keyboard(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_BracketLeft, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClick(window, Qt.Key.Key_BracketLeft, Qt.KeyboardModifier.ControlModifier)
     assert window.scene.selected_token == "cat"
+
+
+def test_undo_and_redo_leave_the_chosen_query_alone(qtbot, window):
+    """Choosing a query is not an edit: stepping back through drags keeps the row the class is looking at."""
+    from PySide6.QtCore import QPointF
+
+    from helpers import drag_arrow
+
+    drag_arrow(window, Role.KEY, 1, QPointF(-60, -40), steps=10)  # with sat as the query
+    window.query_picker.setFocus()
+    qtbot.keyClick(window.query_picker, Qt.Key.Key_End)
+    assert window.scene.selected_token == "mat"
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.scene.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]  # the drag is undone
+    assert window.scene.selected_token == "mat" and window.query_picker.currentText() == "mat"
+    assert table_column(window, 3) == ["9%", "5%", "50%", "33%", "3%", "0%"]  # mat's row, k·cat restored
+    assert window.output_panel.query_label.text() == "mat"
+    qtbot.keyClick(window, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert window.scene.selected_token == "mat"
