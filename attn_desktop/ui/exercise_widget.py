@@ -56,7 +56,9 @@ class ExerciseWidget(QFrame):
             layout.addWidget(tolerance)
         buttons = QHBoxLayout()
         for button in (self.check_button, self.hint_button, self.show_me_button):
-            button.setMinimumWidth(0)  # the panel is narrow; buttons must not push the text off its edge
+            # The panel can be narrow; buttons must not push the text off its edge. (A minimum of 0 would
+            # mean "unset", and the layout would fall back to the button's full-label minimum.)
+            button.setMinimumWidth(1)
             button.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
             buttons.addWidget(button)
         buttons.addStretch(1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -48,6 +48,9 @@ from .weights_chart import WeightsChart
 
 SNAP_STEPS = (0.1, 0.5, 1.0)
 PRESENTATION_FONT_SCALE = 1.6
+# Presentation mode shows the class the canvas and the numbers; the reading panels wait on the
+# teacher's screen (View menu brings any back; leaving presentation mode restores the layout).
+READING_DOCKS = ("lessonDock", "challengesDock", "codeDock", "sentenceDock", "shapesDock")
 SCENE_FILTER = "Attention scenes (*.json);;All files (*)"
 def app_icon_for_window():
     from .app import app_icon  # app.py imports this module; import at call time
@@ -103,6 +106,7 @@ class MainWindow(QMainWindow):
         self.canvas.drag_ended.connect(self.history.end_drag)
         self.history.stack.indexChanged.connect(self._on_history_changed)
         self.history.stack.cleanChanged.connect(self._update_title)
+        self._fit_to_screen(1480, 920)  # first: the docks take their sizes as shares of the window
         self._build_panels()
         self._build_docks()
         self._build_actions()
@@ -112,7 +116,6 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(QLabel(STATUS_HINT))
         self.canvas.drag_moved.connect(lambda text: self.statusBar().showMessage(text, 4000))
         self.canvas.edit_requested.connect(self.type_coordinates)
-        self._fit_to_screen(1480, 920)
         self._default_layout = self.saveState()
         scene.subscribe(self._on_scene_changed)
         self._show_lesson(lesson_for_scene(scene_path))
@@ -161,14 +164,41 @@ class MainWindow(QMainWindow):
         # The grids share a tab with the shapes; a projection scene brings them to the front.
         self.tabifyDockWidget(self.docks["shapesDock"], self.docks["gridsDock"])
         self.docks["shapesDock"].raise_()
-        self.resizeDocks([self.docks["lessonDock"]], [330], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["scoreDock"]], [380], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["scoreDock"], self.docks["matrixDock"]], [255, 395], Qt.Orientation.Vertical)
-        self.resizeDocks([self.docks["outputDock"]], [180], Qt.Orientation.Vertical)
+        self._size_docks_to_window()
+
+    def _size_docks_to_window(self) -> None:
+        """Give the canvas about half the window at any size: dock sizes are shares of the window, not pixels.
+
+        Fixed sizes that suit a 1480-pixel window leave a 1024 × 768 projector a canvas a few
+        hundred pixels wide, with the second plot off its edge.
+        """
+        width, height = self.width(), self.height()
+        horizontal, vertical = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
+        self.resizeDocks([self.docks["lessonDock"]], [int(width * 0.20)], horizontal)
+        self.resizeDocks([self.docks["scoreDock"]], [int(width * 0.30)], horizontal)
+        self.resizeDocks([self.docks["scoreDock"], self.docks["matrixDock"]], [int(height * 0.30), int(height * 0.45)],
+                         vertical)
+        self.resizeDocks([self.docks["outputDock"]], [int(height * 0.2)], vertical)
         self.resizeDocks(
             [self.docks["outputDock"], self.docks["weightsDock"], self.docks["shapesDock"]],
-            [330, 400, 220], Qt.Orientation.Horizontal,
+            [int(width * 0.22), int(width * 0.27), int(width * 0.15)], horizontal,
         )
+
+    def _arrange_docks_for_presentation(self) -> None:
+        """Large type needs room: the matrix gets the right column to itself, so its cells keep their
+        numbers, and the score table joins the output and the weights in a taller bottom row. The canvas
+        keeps about two thirds of the width. Leaving presentation mode restores the saved layout."""
+        if not self.presentation_action.isChecked():
+            return
+        docks, horizontal, vertical = self.docks, Qt.Orientation.Horizontal, Qt.Orientation.Vertical
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, docks["scoreDock"])
+        self.splitDockWidget(docks["scoreDock"], docks["outputDock"], horizontal)
+        self.splitDockWidget(docks["outputDock"], docks["weightsDock"], horizontal)
+        width, height = self.width(), self.height()
+        self.resizeDocks([docks["matrixDock"]], [int(width * 0.36)], horizontal)
+        self.resizeDocks([docks["scoreDock"]], [int(height * 0.33)], vertical)
+        self.resizeDocks([docks["scoreDock"], docks["outputDock"], docks["weightsDock"]],
+                         [int(width * 0.36), int(width * 0.40), int(width * 0.24)], horizontal)
 
     def _fit_to_screen(self, width: int, height: int) -> None:
         """The preferred size, but never bigger than the screen (classroom laptops can be 1024 × 768)."""
@@ -405,6 +435,9 @@ class MainWindow(QMainWindow):
         if not self.maybe_save_changes() or not self._load_builtin(lessons.lesson(lesson_id).scene):
             return False
         self._after_new_document(None, lesson_id)
+        if not self.presentation_action.isChecked():  # a projector shows the canvas, not the reading
+            self.docks["lessonDock"].show()
+            self.docks["lessonDock"].raise_()
         return True
 
     def _show_lesson(self, lesson_id: str | None) -> None:
@@ -509,18 +542,27 @@ class MainWindow(QMainWindow):
 
     # ----- presentation and window state --------------------------------
     def set_presentation(self, on: bool) -> None:
-        """Full screen with large type and thick arrows, for a projector; off restores everything."""
+        """Full screen with large type, thick arrows and only the canvas and the numbers, for a projector;
+        off restores everything, the panels' layout included."""
         app = QApplication.instance()
         if on:
             self._normal_font = app.font()
+            self._layout_before_presentation = self.saveState()
             big = app.font()
             big.setPointSizeF(big.pointSizeF() * PRESENTATION_FONT_SCALE)
             app.setFont(big)
+            for name in READING_DOCKS:
+                self.docks[name].hide()
             self._was_maximized = self.isMaximized()
             self.showFullScreen()
+            # Once the window has its full-screen size (the window manager sets it a moment later).
+            QTimer.singleShot(0, self._arrange_docks_for_presentation)
         else:
             app.setFont(getattr(self, "_normal_font", app.font()))
             self.showMaximized() if getattr(self, "_was_maximized", False) else self.showNormal()
+            if getattr(self, "_layout_before_presentation", None) is not None:
+                self.restoreState(self._layout_before_presentation)
+                self._layout_before_presentation = None
         self.canvas.set_presentation(on)
 
     def restore_window_state(self) -> None:

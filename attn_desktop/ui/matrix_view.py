@@ -16,9 +16,9 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from ..model import Change, Scene, explain
 
-TITLE_HEIGHT = 24
 LEGEND_WIDTH = 46
-MIN_CELL_FOR_TEXT = 30  # pixels: narrower cells show colour only
+WIDEST_CELL_TEXT = "0.00"  # cells too narrow for this, even in MIN_CELL_POINTS, show colour only
+MIN_CELL_POINTS = 7.0
 MASKED_RGB = (225, 225, 225)
 
 
@@ -58,9 +58,26 @@ class MatrixView(QWidget):
         top = metrics.height() + 8
         return max(left, 48.0), top
 
+    def _title_height(self) -> float:
+        # Follows the font, which presentation mode enlarges.
+        return QFontMetricsF(self.font()).height() + 8
+
+    def _cell_font(self, cell_size: float) -> QFont | None:
+        """The widget's font, shrunk as far as MIN_CELL_POINTS so that "0.00" fits a cell; None if it cannot."""
+        font = QFont(self.font())
+        needed = QFontMetricsF(font).horizontalAdvance(WIDEST_CELL_TEXT) + 4
+        if needed <= cell_size:
+            return font
+        points = font.pointSizeF() * cell_size / needed
+        if points < MIN_CELL_POINTS:
+            return None
+        font.setPointSizeF(points)
+        return font
+
     def grid_rect(self) -> QRectF:
         left, top = self._label_margins()
-        area = QRectF(left, TITLE_HEIGHT + top, self.width() - left - LEGEND_WIDTH, self.height() - TITLE_HEIGHT - top - 6)
+        title_height = self._title_height()
+        area = QRectF(left, title_height + top, self.width() - left - LEGEND_WIDTH, self.height() - title_height - top - 6)
         rows, columns = self.scene.n_queries, self.scene.n_tokens
         cell = max(min(area.width() / columns, area.height() / rows), 1.0)
         return QRectF(area.left(), area.top(), cell * columns, cell * rows)
@@ -98,7 +115,9 @@ class MatrixView(QWidget):
         painter.drawImage(grid, self._cells_image())
         if self._mask_layer is not None:
             painter.drawPixmap(grid.topLeft(), self._mask_layer)
-        if grid.width() / self.scene.n_tokens >= MIN_CELL_FOR_TEXT:
+        cell_font = self._cell_font(grid.width() / self.scene.n_tokens)
+        if cell_font is not None:
+            painter.setFont(cell_font)
             self._paint_cell_text(painter, grid)
         self._paint_selected_row(painter, grid)
 
@@ -123,10 +142,9 @@ class MatrixView(QWidget):
         title_font = QFont(self.font())
         title_font.setBold(True)
         painter.setFont(title_font)
-        painter.drawText(
-            QRectF(4, 2, self.width() - 8, TITLE_HEIGHT), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-            self.title(),
-        )
+        title_box = QRectF(4, 2, self.width() - 8, self._title_height())
+        title = QFontMetricsF(title_font).elidedText(self.title(), Qt.TextElideMode.ElideRight, title_box.width())
+        painter.drawText(title_box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, title)
         painter.setFont(self.font())
         self._paint_labels(painter, text_color)
         self._paint_legend(painter, text_color)
@@ -152,18 +170,24 @@ class MatrixView(QWidget):
 
     def _paint_labels(self, painter: QPainter, color: QColor) -> None:
         grid = self.grid_rect()
+        title_height = self._title_height()
+        metrics = QFontMetricsF(self.font())
         painter.setPen(color)
         painter.drawText(
-            QRectF(0, TITLE_HEIGHT, grid.left() - 2, grid.top() - TITLE_HEIGHT), Qt.AlignmentFlag.AlignCenter, "q ↓ k →"
+            QRectF(0, title_height, grid.left() - 2, grid.top() - title_height), Qt.AlignmentFlag.AlignCenter, "q ↓ k →"
         )
         size = grid.width() / self.scene.n_tokens
-        every = max(1, int(np.ceil(14 / size)))  # thin out labels that would overlap
+        # Thin out labels that would run into each other: every column label needs the widest one's room.
+        widest = max((metrics.horizontalAdvance(token) for token in self.scene.tokens), default=0.0)
+        every_column = max(1, int(np.ceil((widest + 6) / size)))
+        every_row = max(1, int(np.ceil(metrics.height() / size)))
         for column, token in enumerate(self.scene.tokens):
-            if column % every == 0:
-                rect = QRectF(grid.left() + column * size - 20, TITLE_HEIGHT, size + 40, grid.top() - TITLE_HEIGHT)
+            if column % every_column == 0:
+                rect = QRectF(grid.left() + (column + 0.5) * size - widest, title_height, 2 * widest,
+                              grid.top() - title_height)
                 painter.drawText(rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom, token)
         for row, token in enumerate(self.scene.query_tokens):
-            if row % every == 0:
+            if row % every_row == 0:
                 rect = QRectF(0, grid.top() + row * size, grid.left() - 6, size)
                 painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, token)
 

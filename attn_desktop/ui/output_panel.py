@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ..model import Change, Scene, explain
@@ -27,7 +27,7 @@ class OutputPanel(QWidget):
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             label.setAutoFillBackground(True)
         self.blend_label.setWordWrap(True)
-        self.blend_label.setFixedHeight(2 * self.blend_label.fontMetrics().lineSpacing() + 4)
+        self._fit_to_font()
         self.blend_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.blend_label.setToolTip("The biggest terms of the weighted sum of the values")
         bold = self.formula_label.font()
@@ -46,6 +46,15 @@ class OutputPanel(QWidget):
         layout.addStretch(1)
         scene.subscribe(self._on_scene_changed)
         self.refresh()
+
+    def _fit_to_font(self) -> None:
+        # Two lines of the blend in the current font (presentation mode enlarges it).
+        self.blend_label.setFixedHeight(2 * self.blend_label.fontMetrics().lineSpacing() + 4)
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.FontChange:
+            self._fit_to_font()
+        super().changeEvent(event)
 
     def _on_scene_changed(self, change: Change) -> None:
         if change & (Change.NUMBERS | Change.SELECTION):

@@ -36,9 +36,11 @@ class ScoreTablePanel(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 10)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)  # the token names
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)  # numbers: sized in _fit_to_font
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)  # the weight and its bar take the rest
         self.table.setMouseTracking(True)
         self.table.entered.connect(self._on_row_pointed)
         self.table.viewport().installEventFilter(self)
@@ -49,7 +51,6 @@ class ScoreTablePanel(QWidget):
         self.formula_label.setWordWrap(True)
         # Room for two lines, fixed: a longer formula must not shrink the table mid-drag.
         self.formula_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.formula_label.setFixedHeight(2 * self.formula_label.fontMetrics().lineSpacing() + 6)
         self.formula_label.setAutoFillBackground(True)
         self.formula_label.setToolTip("The worked dot product for the pointed-at key (or the strongest one)")
 
@@ -58,8 +59,24 @@ class ScoreTablePanel(QWidget):
         layout.addWidget(self.table)
         layout.addWidget(self.formula_label)
         self._pointed_row: int | None = None
+        self._fit_to_font()
         scene.subscribe(self._on_scene_changed)
         self._update_formula()
+
+    def _fit_to_font(self) -> None:
+        """Row height, the number columns and the formula's two lines follow the font, which presentation
+        mode enlarges; the weight column (its header is the longest) takes what is left."""
+        metrics = self.table.fontMetrics()
+        self.table.verticalHeader().setDefaultSectionSize(metrics.height() + 10)
+        number_width = metrics.horizontalAdvance("−88.88") + 16
+        for column in (1, 2):
+            self.table.horizontalHeader().resizeSection(column, number_width)
+        self.formula_label.setFixedHeight(2 * self.formula_label.fontMetrics().lineSpacing() + 6)
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.FontChange:
+            self._fit_to_font()
+        super().changeEvent(event)
 
     # ----- the row the formula explains --------------------------------
     def formula_row(self) -> int:

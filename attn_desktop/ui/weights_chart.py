@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import QEvent
 from PySide6.QtGui import QColor
 
 from ..model import Change, Role, Scene, explain
@@ -32,6 +33,20 @@ class WeightsChart(pg.PlotWidget):
         self.value_labels: list[pg.TextItem] = []
         scene.subscribe(self._on_scene_changed)
         self._rebuild()
+        self._follow_font()
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.FontChange:
+            self._follow_font()
+        super().changeEvent(event)
+
+    def _follow_font(self) -> None:
+        """Ticks and value labels in the widget's font, which presentation mode enlarges."""
+        plot = self.getPlotItem()
+        for name in ("left", "bottom"):
+            plot.getAxis(name).setStyle(tickFont=self.font())
+        for label in self.value_labels:
+            label.setFont(self.font())
 
     def _rebuild(self) -> None:
         plot = self.getPlotItem()
@@ -45,6 +60,7 @@ class WeightsChart(pg.PlotWidget):
         if n <= MAX_VALUE_LABELS:
             for index in range(n):
                 label = pg.TextItem("", anchor=(0.5, 1.0), color=(40, 40, 40))
+                label.setFont(self.font())
                 label.setPos(index, 0)
                 plot.addItem(label)
                 self.value_labels.append(label)

@@ -1,0 +1,106 @@
+"""A 1024 × 768 classroom screen or projector: the canvas keeps room for both plots, text is not cut.
+
+The window fits itself to the screen it opens on, so these tests tell it the screen is 1024 × 768
+(the offscreen platform's own is 800 × 600) and build their own window rather than use the
+1320 × 880 fixture.
+"""
+
+import pytest
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QScreen
+from PySide6.QtWidgets import QApplication, QMessageBox, QTabBar
+
+from attn_desktop.model import Role
+
+from helpers import settle_layout
+
+
+@pytest.fixture
+def small_window(qtbot, monkeypatch):
+    from attn_desktop.ui.app import build_window, configure_pyqtgraph
+
+    configure_pyqtgraph()
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda screen: QRect(0, 0, 1024, 768))
+    win = build_window()
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    settle_layout(qtbot, win)
+    yield win
+    if win.presentation_action.isChecked():
+        win.presentation_action.setChecked(False)
+    win.history.reset()
+
+
+def _front_tab(window, member: str) -> str:
+    """The title of the tab in front, in the dock tab group that has a tab called `member`."""
+    group = next(bar for bar in window.findChildren(QTabBar)
+                 if member in [bar.tabText(index) for index in range(bar.count())])
+    return group.tabText(group.currentIndex())
+
+
+def _plot_width(plot) -> float:
+    return plot.getViewBox().sceneBoundingRect().width()
+
+
+def test_the_window_fits_the_screen_and_the_canvas_keeps_about_half_of_it(small_window):
+    assert small_window.width() <= 1024 and small_window.height() <= 768
+    assert small_window.canvas.width() >= 0.4 * small_window.width()
+    # Both plots are on screen and wide enough to drag in, not pushed off the canvas's edge.
+    canvas = small_window.canvas
+    for plot in (canvas.qk_plot, canvas.vo_plot):
+        assert _plot_width(plot) > 100
+    assert canvas.viewport().rect().contains(
+        canvas.mapFromScene(canvas.vo_plot.getViewBox().sceneBoundingRect().center()))
+
+
+def test_the_lesson_text_wraps_inside_its_panel(qtbot, small_window):
+    small_window.open_lesson("projections")  # the lesson with exercise buttons and a long formula
+    qtbot.wait(50)
+    scroll = small_window.lesson_panel.scroll
+    assert scroll.widget().width() <= scroll.viewport().width()  # nothing runs off the panel's edge
+
+
+def test_opening_a_lesson_brings_its_text_forward_from_the_top(qtbot, small_window):
+    small_window.docks["codeDock"].raise_()
+    small_window.open_lesson("soft-lookup")
+    bar = small_window.lesson_panel.scroll.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    small_window.docks["codeDock"].raise_()
+    assert _front_tab(small_window, "Lesson") == "Code"
+    small_window.open_lesson("projections")
+    assert _front_tab(small_window, "Lesson") == "Lesson"
+    assert bar.value() == 0
+
+
+def test_presentation_mode_shows_the_canvas_and_the_numbers_large_and_gives_the_panels_back(qtbot, small_window):
+    visible_before = {name for name, dock in small_window.docks.items() if dock.isVisible()}
+    normal_points = QApplication.font().pointSizeF()
+    qtbot.keyClick(small_window, Qt.Key.Key_F11)
+    qtbot.wait(100)  # the panels are arranged once the window has its full-screen size
+    docks = small_window.docks
+    assert not docks["lessonDock"].isVisible() and not docks["shapesDock"].isVisible()
+    for name in ("scoreDock", "matrixDock", "outputDock", "weightsDock"):
+        assert docks[name].isVisible(), name
+    assert small_window.canvas.width() >= 0.5 * small_window.width()
+    matrix = small_window.matrix_view
+    cell = matrix.cell_rect(0, 0)
+    font = matrix._cell_font(cell.width())
+    assert font is not None and font.pointSizeF() > normal_points  # the class can read the cells' numbers
+    # The score table's rows and formula grew with the type rather than cutting it.
+    table = small_window.score_panel.table
+    assert table.verticalHeader().defaultSectionSize() >= table.fontMetrics().height() + 10
+    qtbot.keyClick(small_window, Qt.Key.Key_F11)
+    qtbot.wait(50)
+    assert {name for name, dock in small_window.docks.items() if dock.isVisible()} == visible_before
+    assert QApplication.font().pointSizeF() == normal_points
+
+
+def test_opening_a_lesson_during_a_presentation_keeps_the_projector_layout(qtbot, small_window):
+    qtbot.keyClick(small_window, Qt.Key.Key_F11)
+    qtbot.wait(50)
+    small_window.open_lesson("self-attention")
+    assert not small_window.docks["lessonDock"].isVisible()
+    assert small_window.scene.tokens == ["cat", "sat", "it"]
+    assert small_window.canvas.arrows[Role.QUERY]
