@@ -71,7 +71,7 @@ class ArrowItem(pg.GraphicsObject):
         self.on_double_click: Callable[[], None] | None = None
         self.head_shape = "triangle"  # "open" or "diamond" when roles are shown by shape as well as colour
         # Asked at a press: is another arrow's tip nearer this point? (Handles of close tips overlap.)
-        self.nearer_tip_elsewhere: Callable[[ArrowItem, QPointF], bool] = lambda item, point: False
+        self.nearer_tip_elsewhere: Callable[..., bool] = lambda item, point, drag=False: False
         self.setAcceptHoverEvents(draggable)
         if draggable:
             self.setCursor(Qt.CursorShape.OpenHandCursor)
@@ -301,7 +301,7 @@ class ArrowItem(pg.GraphicsObject):
         if not self._draggable or event.button() != Qt.MouseButton.LeftButton or self.on_drag is None:
             event.ignore()
             return
-        if event.isStart() and self.nearer_tip_elsewhere(self, event.buttonDownScenePos()):
+        if event.isStart() and self.nearer_tip_elsewhere(self, event.buttonDownScenePos(), drag=True):
             event.ignore()  # pyqtgraph then offers the drag to the next arrow under the mouse
             return
         event.accept()

@@ -11,6 +11,8 @@ a stem as tall as its weight, and the answer is the marker where they balance.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
@@ -25,11 +27,12 @@ FADED_QUERY_EMPHASIS = 0.35
 MIN_WEIGHT_EMPHASIS = 0.22
 MAX_PERCENT_LABELS = 16  # past this many tokens, "k·cat 76%" labels crowd the plot
 CROWDED_LABEL_MIN_WEIGHT = 0.05  # ... and only keys and values with this much weight are named
-ANSWER_MARKER_HEIGHT = 1.08
-SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5
+ANSWER_MARKER_HEIGHT = 1.08  # on the number line, the answer's marker stands above every stem
+SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5  # arrow keys, and with Shift
+NUDGE_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
 ARROW_FONT_POINTS = 10.0
-PRESENTATION_SCALE = 1.7  # arrow keys, and with Shift
-NUDGE_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}  # on the number line, the answer's marker stands above every stem
+PRESENTATION_SCALE = 1.7
+SHARED_TIP_PX = 1.0  # tips closer than this stand at the same point: drags there take turns
 HEAD_SHAPES = {Role.QUERY: "triangle", Role.KEY: "open", Role.VALUE: "diamond", Role.EMBEDDING: "triangle"}
 Z_ORDER = {Role.EMBEDDING: 10, Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}
 
@@ -73,6 +76,8 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.output_arrow.setZValue(20)
         self.vo_plot.addItem(self.output_arrow)
         self._drag_start_vector: np.ndarray | None = None
+        self._last_dragged: ArrowItem | None = None  # for tips at one point taking turns
+        self._drag_hint = ""
         _skip_hover_search_while_dragging(self.scene())
         self._rebuild()
         scene.subscribe(self._on_scene_changed)
@@ -144,25 +149,50 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 items.append(item)
         self._sync_all()
 
-    def _nearer_tip_elsewhere(self, item: ArrowItem, scene_point: QPointF) -> bool:
-        """Whether another arrow under this point has its tip closer to it than ``item`` has.
+    def _nearer_tip_elsewhere(self, item: ArrowItem, scene_point: QPointF, drag: bool = False) -> bool:
+        """Whether another arrow under this point should take the press instead of ``item``.
 
         Two tips a few pixels apart have overlapping handles; the one drawn on
         top would always win. The student means the tip nearest the pointer.
+        Tips at the very same point (in lesson 3, k·cat lies under q·sat) take
+        turns for drags: the arrow dragged from there last time yields, so
+        starting a drag there again reaches the one underneath.
         """
-        def distance(arrow: ArrowItem) -> float:
-            offset = arrow.mapToScene(arrow.tip) - scene_point
-            return offset.x() ** 2 + offset.y() ** 2
+        rivals = self._arrows_under(item, scene_point)
+        shared = [arrow for arrow in rivals if _tip_gap(arrow, item) <= SHARED_TIP_PX]
+        mine = _tip_gap_to_point(item, scene_point)
+        if any(_tip_gap_to_point(arrow, scene_point) < mine for arrow in rivals if arrow not in shared):
+            return True
+        return drag and bool(shared) and item is self._last_dragged
 
-        rivals = [
+    def _arrows_under(self, item: ArrowItem, scene_point: QPointF) -> list[ArrowItem]:
+        return [
             arrow for arrow in self.scene().items(scene_point)
             if isinstance(arrow, ArrowItem) and arrow is not item and arrow.accepts_drags
         ]
-        return any(distance(arrow) < distance(item) for arrow in rivals)
+
+    def _name_of(self, item: ArrowItem) -> str:
+        """"k·cat": the arrow's role and token, without the weight its label may carry."""
+        role, index = next((role, items.index(item)) for role, items in self.arrows.items() if item in items)
+        return self._arrow_name(role, index)
+
+    def _arrow_name(self, role: Role, index: int) -> str:
+        return f"{role.symbol}·{self.attn_scene.labels(role)[index]}"
+
+    def _sharing_tip_with(self, item: ArrowItem) -> list[ArrowItem]:
+        """The other draggable arrows whose tips stand where this one's does."""
+        return [arrow for arrow in self._arrows_under(item, item.mapToScene(item.tip))
+                if _tip_gap(arrow, item) <= SHARED_TIP_PX]
 
     def _drag_handler(self, role: Role, index: int):
         def handle(tip: QPointF, phase: str) -> None:
             if phase == "start":
+                dragged = self.arrows[role][index]
+                self._last_dragged = dragged
+                underneath = [self._name_of(arrow) for arrow in self._sharing_tip_with(dragged)]
+                # Said on every move of this drag: how to reach the arrow this one covered.
+                self._drag_hint = (f"  ({' and '.join(underneath)} stayed: undo, then drag from there again "
+                                   "to move it instead)") if underneath else ""
                 self._drag_start_vector = self.attn_scene.vectors(role)[index].copy()
                 self.drag_started.emit()
                 self.focus_arrow((role, index))  # the arrow keys then fine-tune the same arrow
@@ -179,7 +209,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 self.drag_ended.emit()
                 return
             self.attn_scene.set_vector(role, index, self._vector_with_tip(start, tip))
-            self.drag_moved.emit(self._describe(role, index))
+            self.drag_moved.emit(self._describe(role, index) + self._drag_hint)
             if phase == "finish":
                 self._drag_start_vector = None
                 self.drag_ended.emit()
@@ -187,8 +217,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         return handle
 
     def _describe(self, role: Role, index: int) -> str:
-        label = f"{role.symbol}·{self.attn_scene.labels(role)[index]}"
-        return f"{label} = {explain.vector(self.attn_scene.vectors(role)[index])}"
+        return f"{self._arrow_name(role, index)} = {explain.vector(self.attn_scene.vectors(role)[index])}"
 
     def _vector_with_tip(self, vector: np.ndarray, tip: QPointF) -> np.ndarray:
         """The vector the dragged tip stands for. On a number line only x counts:
@@ -423,6 +452,17 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             event.accept()
             return
         super().mousePressEvent(event)
+
+
+def _tip_gap(first: ArrowItem, second: ArrowItem) -> float:
+    """How far apart two arrows' tips are on screen, in pixels."""
+    offset = first.mapToScene(first.tip) - second.mapToScene(second.tip)
+    return math.hypot(offset.x(), offset.y())
+
+
+def _tip_gap_to_point(arrow: ArrowItem, scene_point: QPointF) -> float:
+    offset = arrow.mapToScene(arrow.tip) - scene_point
+    return math.hypot(offset.x(), offset.y())
 
 
 def _fit(plot: pg.PlotItem, tips: list[tuple[float, float]]) -> None:

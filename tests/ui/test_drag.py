@@ -86,3 +86,22 @@ def test_qt_calls_that_return_nothing_keep_none_alive():
     for _ in range(2000):
         point.setX(1.0)
     assert sys.getrefcount(None) >= before - 20
+
+
+def test_tips_at_one_point_take_turns_so_the_one_underneath_can_be_dragged(qtbot, window):
+    """Lesson 3 puts k·cat exactly under q·sat at (2, 0); its step 3 asks the student to drag k·cat."""
+    window.open_lesson("self-attention")
+    qtbot.wait(50)
+    scene = window.scene
+    assert scene.vectors(Role.QUERY)[1].tolist() == scene.vectors(Role.KEY)[0].tolist() == [2.0, 0.0]
+    messages = []
+    window.canvas.drag_moved.connect(messages.append)
+    drag_arrow(window, Role.QUERY, 1, QPointF(0, -50))  # the press lands on both tips; q·sat is drawn on top
+    assert scene.vectors(Role.QUERY)[1].tolist() != [2.0, 0.0] and scene.vectors(Role.KEY)[0].tolist() == [2.0, 0.0]
+    assert "k·cat stayed: undo, then drag from there again to move it instead" in messages[-1]
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert scene.vectors(Role.QUERY)[1].tolist() == [2.0, 0.0]
+    drag_arrow(window, Role.KEY, 0, QPointF(0, -50))  # the same press point again
+    assert scene.vectors(Role.QUERY)[1].tolist() == [2.0, 0.0]
+    assert scene.vectors(Role.KEY)[0].tolist() != [2.0, 0.0]
+    assert window.undo_action.text() == "&Undo Move k·cat"
