@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from PySide6.QtCore import QSignalBlocker, Qt, QTimer
+from PySide6.QtCore import QSignalBlocker, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -71,6 +72,18 @@ def redo_shortcuts() -> list[QKeySequence]:
     return keys
 
 
+def documents_folder() -> Path:
+    """The user's Documents folder where there is one, else their home folder."""
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(documents) if documents and Path(documents).is_dir() else Path.home()
+
+
+def file_stem_for_title(title: str) -> str:
+    """A file name for an unsaved scene: "The cat sat on the mat" -> "the-cat-sat-on-the-mat"."""
+    stem = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    return stem if stem and stem != "untitled" else "attention"
+
+
 def with_json_suffix(path: str) -> str:
     """A name typed without an extension gets .json, so the file shows in the Open dialog."""
     return path if Path(path).suffix else path + ".json"
@@ -94,7 +107,7 @@ class MainWindow(QMainWindow):
         self.scene_path = scene_path
         self.progress = progress if progress is not None else ProgressStore()
         self.current_lesson: str | None = None
-        self._last_dir = Path.home()  # where file dialogs open when the scene has no file
+        self._last_dir = documents_folder()  # where file dialogs open when the scene has no file
         self.setObjectName("MainWindow")
         self.setWindowIcon(app_icon_for_window())
         self.canvas = AttentionCanvas(scene, self)
@@ -179,7 +192,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.docks["scoreDock"], self.docks["matrixDock"]], [int(height * 0.30), int(height * 0.45)],
                          vertical)
         self.resizeDocks([self.docks["outputDock"]], [int(height * 0.2)], vertical)
-        self.resizeDocks(
+        self.resizeDocks(  # in proportion: the bottom row spans the window
             [self.docks["outputDock"], self.docks["weightsDock"], self.docks["shapesDock"]],
             [int(width * 0.22), int(width * 0.27), int(width * 0.15)], horizontal,
         )
@@ -505,7 +518,8 @@ class MainWindow(QMainWindow):
         return self._save_to(self.scene_path) if self.scene_path else self.choose_and_save()
 
     def choose_and_save(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save Scene As", str(self._dialog_dir()), SCENE_FILTER)
+        suggestion = self._dialog_dir() / f"{self._file_stem()}.json"
+        path, _ = QFileDialog.getSaveFileName(self, "Save Scene As", str(suggestion), SCENE_FILTER)
         return bool(path) and self._save_to(Path(with_json_suffix(path)))
 
     def _save_to(self, path: Path) -> bool:
@@ -640,7 +654,8 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     def choose_and_export(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export Results", str(self._dialog_dir()), "JSON (*.json)")
+        suggestion = self._dialog_dir() / f"{self._file_stem()}-results.json"
+        path, _ = QFileDialog.getSaveFileName(self, "Export Results", str(suggestion), "JSON (*.json)")
         if not path:
             return
         path = with_json_suffix(path)
@@ -687,7 +702,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("Picture of the canvas and matrix copied", 3000)
 
     def _file_stem(self) -> str:
-        return self.scene_path.stem if self.scene_path else "attention"
+        return self.scene_path.stem if self.scene_path else file_stem_for_title(self.scene.title)
 
     def _dialog_dir(self) -> Path:
         return self.scene_path.parent if self.scene_path else self._last_dir
@@ -702,6 +717,7 @@ class MainWindow(QMainWindow):
             dock.show()
         self.docks["lessonDock"].raise_()
         self._show_grids_if_used()
+        self._size_docks_to_window()  # the first start's shares of the window as it is now
 
     def _show_about(self) -> None:
         QMessageBox.about(

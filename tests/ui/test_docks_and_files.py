@@ -1,6 +1,7 @@
 """Docks that close and come back, and files that open (or are refused) in the GUI."""
 
 import json
+from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
@@ -84,6 +85,36 @@ def test_save_as_writes_a_file_that_reopens(qtbot, window, tmp_path, monkeypatch
     saved = json.loads(target.read_text(encoding="utf-8"))
     assert saved["selected"] == 0 and saved["tokens"][2] == "sat" and saved["format"] == "attention-desktop-scene"
     assert window.windowTitle() == "mine.json — Attention Desktop"
+
+
+def test_save_as_suggests_a_name_from_the_scene(qtbot, window, tmp_path, monkeypatch):
+    offered = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda parent, caption, start, *a, **k: offered.append(start)
+                        or ("", ""))
+    qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    window.open_lesson("self-attention")
+    qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    window.choose_and_export()
+    assert [Path(start).name for start in offered] == [
+        "the-cat-sat-on-the-mat.json", "every-word-looks-at-every-word.json", "every-word-looks-at-every-word-results.json",
+    ]
+    assert all(Path(start).parent.is_dir() for start in offered)  # Documents, or home where there is none
+
+
+def test_reset_layout_gives_every_panel_its_share_of_the_window_again(qtbot, window):
+    from helpers import settle_layout
+
+    window.resizeDocks([window.docks["outputDock"]], [60], Qt.Orientation.Horizontal)  # squeezed by hand
+    window.docks["weightsDock"].close()
+    window.reset_layout()
+    settle_layout(qtbot, window)
+    width = window.width()
+    assert window.docks["weightsDock"].isVisible()
+    # The bottom row is shared out as output 22 : weights 27 : shapes 15.
+    assert abs(window.docks["outputDock"].width() / window.docks["weightsDock"].width() - 22 / 27) < 0.08
+    assert abs(window.docks["lessonDock"].width() - 0.20 * width) <= 20
+    assert abs(window.docks["scoreDock"].width() - 0.30 * width) <= 20
+    assert window.canvas.width() >= 0.45 * width
 
 
 def test_the_code_tab_catches_up_when_brought_to_the_front(window):
