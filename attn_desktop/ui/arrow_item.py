@@ -13,7 +13,9 @@ from collections.abc import Callable
 
 import pyqtgraph as pg
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF, QTransform
+
+from .label_layout import LabelRequest
 
 HEAD_LENGTH_PX = 12.0
 HEAD_HALF_WIDTH_PX = 5.5
@@ -41,6 +43,13 @@ def _fade(color: QColor, emphasis: float) -> QColor:
     )
 
 
+def _direction(ox: float, oy: float, tx: float, ty: float) -> tuple[float, float, float]:
+    """The unit vector from base to tip on screen, and the length; a dot points up and to the right."""
+    dx, dy = tx - ox, ty - oy
+    length = (dx * dx + dy * dy) ** 0.5
+    return (dx / length, dy / length, length) if length >= 1.0 else (0.7, -0.7, length)
+
+
 class ArrowItem(pg.GraphicsObject):
     def __init__(self, label: str, color: QColor, draggable: bool = True) -> None:
         super().__init__()
@@ -62,6 +71,9 @@ class ArrowItem(pg.GraphicsObject):
         self._font.setPointSizeF(10.0)
         self._font.setBold(True)
         self._label_size = QFontMetricsF(self._font).size(0, label)
+        self._label_shift = (0.0, 0.0)  # in data units, chosen by the canvas so labels do not collide
+        self._label_shift_px = 0.0
+        self._label_hidden = False  # no room for it (a minor label); pointing at the arrow still names it
         self._pixel_size_cache: tuple[float, float] | None = None
         self._bounds: QRectF | None = None
         self._drag_start_tip: QPointF | None = None
@@ -149,6 +161,49 @@ class ArrowItem(pg.GraphicsObject):
             self._highlighted = on
             self.update()
 
+    def set_label_hidden(self, hidden: bool) -> None:
+        if hidden != self._label_hidden:
+            self._label_hidden = hidden
+            self.update()
+
+    @property
+    def label_shown(self) -> bool:
+        return bool(self._label) and not self._label_hidden
+
+    def set_label_shift(self, dx: float, dy: float, to_device: QTransform) -> None:
+        """Move the label dx, dy pixels (in the view `to_device` maps to) from its usual place beyond the tip.
+
+        Kept in data units, so a picture exported at twice the size moves the label twice as far.
+        A plot's transform only scales and translates, so a pixel is 1 / m11 data units across.
+        """
+        if not (to_device.m11() and to_device.m22()):
+            return  # a plot of no size yet
+        shift = (dx / to_device.m11(), dy / to_device.m22()) if (dx or dy) else (0.0, 0.0)
+        if shift != self._label_shift:
+            self.prepareGeometryChange()
+            self._label_shift = shift
+            self._label_shift_px = max(abs(dx), abs(dy))
+            self.update()
+
+    def label_request(self, to_device: QTransform, minor: bool = False) -> LabelRequest | None:
+        """Where the label would go unshifted, in the pixels `to_device` maps this item to; None if unlabelled."""
+        if not self._label:
+            return None
+        ox, oy = to_device.map(self._base.x(), self._base.y())
+        tx, ty = to_device.map(self._tip.x(), self._tip.y())
+        ux, uy, _ = _direction(ox, oy, tx, ty)
+        box = self._label_box(tx, ty, ux, uy)
+        return LabelRequest((box.left(), box.top(), box.right(), box.bottom()), tx, minor)
+
+    def shown_label_box(self, to_device: QTransform) -> QRectF | None:
+        """Where the label is drawn, in the pixels `to_device` maps to; None when it is not drawn."""
+        request = self.label_request(to_device) if self.label_shown else None
+        if request is None:
+            return None
+        left, top, right, bottom = request.box
+        dx, dy = self._label_shift[0] * to_device.m11(), self._label_shift[1] * to_device.m22()
+        return QRectF(left + dx, top + dy, right - left, bottom - top)
+
     def set_font_size(self, points: float) -> None:
         self.prepareGeometryChange()
         self._font.setPointSizeF(points)
@@ -174,7 +229,8 @@ class ArrowItem(pg.GraphicsObject):
         # until the tip, the label or the zoom changes.
         if self._bounds is None:
             sx, sy = self._pixel_size()
-            reach_px = max(HANDLE_RADIUS_PX, HEAD_LENGTH_PX) + LABEL_GAP_PX + self._label_size.width() + 4
+            reach_px = (max(HANDLE_RADIUS_PX, HEAD_LENGTH_PX) + LABEL_GAP_PX + self._label_size.width() + 4
+                        + self._label_shift_px)
             rect = QRectF(self._base, self._tip).normalized()
             self._bounds = rect.adjusted(-reach_px * sx, -reach_px * sy, reach_px * sx, reach_px * sy)
         return QRectF(self._bounds)
@@ -213,9 +269,7 @@ class ArrowItem(pg.GraphicsObject):
         to_screen = painter.transform()
         ox, oy = to_screen.map(self._base.x(), self._base.y())
         tx, ty = to_screen.map(self._tip.x(), self._tip.y())
-        dx, dy = tx - ox, ty - oy
-        length = (dx * dx + dy * dy) ** 0.5
-        ux, uy = (dx / length, dy / length) if length >= 1.0 else (0.7, -0.7)
+        ux, uy, length = _direction(ox, oy, tx, ty)
         painter.resetTransform()  # draw in pixels; Qt restores the item transform afterwards
         painter.setRenderHint(ANTIALIASING)
         if self._highlighted:
@@ -231,8 +285,12 @@ class ArrowItem(pg.GraphicsObject):
             painter.setPen(self._ring_pen)
             painter.setBrush(NO_BRUSH)
             painter.drawEllipse(QPointF(tx, ty), HANDLE_RADIUS_PX - 1, HANDLE_RADIUS_PX - 1)
-        if self._label:
-            self._paint_label(painter, tx, ty, ux, uy)
+        if self._label and not self._label_hidden:
+            shift = (0.0, 0.0)
+            if self._label_shift != (0.0, 0.0):
+                sx, sy = to_screen.map(self._tip.x() + self._label_shift[0], self._tip.y() + self._label_shift[1])
+                shift = (sx - tx, sy - ty)
+            self._paint_label(painter, tx, ty, ux, uy, shift)
 
     def _paint_arrow(self, painter, ox, oy, tx, ty, ux, uy, length) -> None:
         head_length = min(HEAD_LENGTH_PX + self._width, length)
@@ -256,12 +314,14 @@ class ArrowItem(pg.GraphicsObject):
             QPointF(tx, ty), QPointF(bx - uy * half, by + ux * half), QPointF(bx + uy * half, by - ux * half),
         ]))
 
-    def _paint_label(self, painter, tx, ty, ux, uy) -> None:
+    def _label_box(self, tx: float, ty: float, ux: float, uy: float) -> QRectF:
         width, height = self._label_size.width(), self._label_size.height()
-        # Put the label beyond the tip, pushed out far enough that it clears
-        # the head whichever way the arrow points.
+        # Beyond the tip, pushed out far enough that it clears the head whichever way the arrow points.
         reach = LABEL_GAP_PX + HEAD_HALF_WIDTH_PX + abs(ux) * width / 2 + abs(uy) * height / 2
-        box = QRectF(tx + ux * reach - width / 2, ty + uy * reach - height / 2, width, height)
+        return QRectF(tx + ux * reach - width / 2, ty + uy * reach - height / 2, width, height)
+
+    def _paint_label(self, painter, tx, ty, ux, uy, shift) -> None:
+        box = self._label_box(tx, ty, ux, uy).translated(*shift)
         # A pale box behind the text keeps it legible over grid lines and arrows.
         painter.fillRect(box.adjusted(-2, 0, 2, 0), LABEL_BACKDROP)
         painter.setFont(self._font)

@@ -15,11 +15,12 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 
 from ..model import Change, Role, Scene, explain
 from .arrow_item import ArrowItem
+from .label_layout import HIDDEN, place_labels
 from .palette import OUTPUT_COLOR, ROLE_COLORS
 from .plot_style import cache_axes_and_grid
 
@@ -68,6 +69,9 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.line_scale = 1.0  # thicker arrows in presentation mode
         self.shapes_by_role = False  # arrowheads that tell roles apart without colour
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        # A zoom or a resize moves every label on screen: place them again once the view has settled.
+        self._label_timer = QTimer(self, singleShot=True, interval=0)
+        self._label_timer.timeout.connect(self._place_labels)
         self.x_plot = self._make_plot("Word vectors x")
         self.qk_plot = self._make_plot("Queries and keys")
         self.vo_plot = self._make_plot("Values and output")
@@ -92,6 +96,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         for angle in (0, 90):
             plot.addItem(pg.InfiniteLine(pos=0, angle=angle, pen=pg.mkPen(120, 120, 120, 200, width=1)))
         cache_axes_and_grid(plot)
+        plot.getViewBox().sigTransformChanged.connect(self._label_timer.start)
         return plot
 
     @property
@@ -275,6 +280,47 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                     item.setToolTip(self._describe(role, index))
         self._sync_weight_styles()
         self._sync_output()
+        self._place_labels()
+
+    def _labels_in_order(self) -> dict[int, list[tuple[ArrowItem, bool]]]:
+        """Each plot's arrows, most important label first, each with whether its label is minor: the chosen
+        query, the output, keys and values by weight (under 5% is minor), then the other queries (minor)
+        and the word vectors."""
+        scene = self.attn_scene
+        weights = scene.selected_weights
+        by_weight = sorted(range(scene.n_tokens), key=lambda index: -weights[index])
+        queries = self.arrows[Role.QUERY]
+        chosen = queries[scene.selected] if scene.selected < len(queries) else None
+        order = [
+            *([(chosen, False)] if chosen else []), (self.output_arrow, False),
+            *((self.arrows[role][index], bool(weights[index] < CROWDED_LABEL_MIN_WEIGHT))
+              for index in by_weight for role in (Role.KEY, Role.VALUE) if index < len(self.arrows[role])),
+            *((item, True) for item in queries if item is not chosen),
+            *((item, False) for item in self.arrows[Role.EMBEDDING]),
+        ]
+        plots: dict[int, list[tuple[ArrowItem, bool]]] = {}
+        for item, minor in order:
+            if item.scene() is not None and item.getViewBox() is not None:
+                plots.setdefault(id(item.getViewBox()), []).append((item, minor))
+        return plots
+
+    def _place_labels(self) -> None:
+        """Shift labels so they neither cover one another nor run off their plot (see label_layout)."""
+        to_view = self.viewportTransform()
+        for entries in self._labels_in_order().values():
+            area = to_view.mapRect(entries[0][0].getViewBox().sceneBoundingRect())
+            if area.width() < 1 or area.height() < 1:
+                continue  # a plot not laid out yet (or hidden): placed when its view changes
+            # The arrows of a plot share one transform: the plot's data coordinates to the view's pixels.
+            transform = entries[0][0].deviceTransform(to_view)
+            labelled = [(item, request) for item, minor in entries
+                        if (request := item.label_request(transform, minor)) is not None]
+            shifts = place_labels([request for _, request in labelled],
+                                  (area.left(), area.top(), area.right(), area.bottom()))
+            for (item, _), shift in zip(labelled, shifts):
+                item.set_label_hidden(shift is HIDDEN)
+                if shift is not HIDDEN:
+                    item.set_label_shift(*shift, transform)
 
     def _sync_query_styles(self) -> None:
         scene = self.attn_scene

@@ -105,3 +105,40 @@ def test_tips_at_one_point_take_turns_so_the_one_underneath_can_be_dragged(qtbot
     assert scene.vectors(Role.QUERY)[1].tolist() == [2.0, 0.0]
     assert scene.vectors(Role.KEY)[0].tolist() != [2.0, 0.0]
     assert window.undo_action.text() == "&Undo Move k·cat"
+
+
+def _shown_labels(window):
+    """Per plot: (text, box in view pixels) of every label drawn, and the plot's area."""
+    canvas = window.canvas
+    to_view = canvas.viewportTransform()
+    plots = {}
+    for items in canvas.arrows.values():
+        for item in [*items, canvas.output_arrow]:
+            box = item.shown_label_box(item.deviceTransform(to_view)) if item.scene() is not None else None
+            if box is not None:
+                area = to_view.mapRect(item.getViewBox().sceneBoundingRect())
+                plots.setdefault(id(item.getViewBox()), (area, {}))[1][item.label] = box
+    return list(plots.values())
+
+
+def _assert_labels_readable(window):
+    for area, labels in _shown_labels(window):
+        boxes = list(labels.items())
+        for index, (text, box) in enumerate(boxes):
+            assert area.contains(box), f"{text} runs off its plot"
+            for other, other_box in boxes[:index]:
+                assert not box.intersects(other_box), f"{text} covers {other}"
+
+
+def test_labels_neither_cover_each_other_nor_leave_their_plot_while_dragging(qtbot, window):
+    _assert_labels_readable(window)
+    shown = {text for _, labels in _shown_labels(window) for text in labels}
+    assert {"q·sat", "k·cat 76%", "v·cat 76%", "out·sat"} <= shown  # the ones the lesson talks about
+    # Drag k·cat onto the crowd near the origin, then to the right edge of its plot.
+    drag_arrow(window, Role.KEY, 1, QPointF(-70, 10), after_each_move=lambda step: _assert_labels_readable(window))
+    canvas = window.canvas
+    right_edge = canvas.qk_plot.getViewBox().viewRange()[0][1]
+    from helpers import drag_arrow_to
+
+    drag_arrow_to(window, Role.KEY, 1, right_edge - 0.1, 1.0)
+    _assert_labels_readable(window)
