@@ -186,6 +186,7 @@ def gui_main(argv: list[str]) -> int:
 
     if args.self_test:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        _hide_offscreen_notes()  # a passing self-test prints its checks and nothing else
     if args.self_test or args.quit_after_paint:
         # Checks and timings run on their own empty folders: they must neither read nor
         # disturb the student's progress, autosave or window layout.

@@ -97,6 +97,7 @@ def test_self_test_drives_a_real_drag_and_passes():
     done = run("--self-test")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "dragging k·cat moved it" in done.stdout and "FAIL" not in done.stdout
+    assert done.stderr == ""  # no platform chatter a newcomer could take for a failure
 
 
 def test_self_test_opens_every_built_in_scene_and_lesson_with_the_seed_numbers():
