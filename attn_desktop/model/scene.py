@@ -329,12 +329,13 @@ class Scene:
         self._set_data(data)
         self._notify(Change.ALL)
 
-    def restore(self, data: SceneData) -> None:
+    def restore(self, data: SceneData, selected: int | None = None) -> None:
         """Go back to an earlier state of this same scene (undo, redo).
 
         When only numbers and settings differ, they are copied in place and
         the views update as after an edit, keeping their zoom, their layout and
-        the chosen query; a different set of tokens or shapes is a new structure.
+        the chosen query (or choosing `selected`, for an edit that chose it);
+        a different set of tokens or shapes is a new structure.
         """
         same_shape = (
             data.tokens == self.tokens and data.query_tokens == self.query_tokens
@@ -345,11 +346,13 @@ class Scene:
         if not same_shape:
             self.replace(data)
             return
-        selected, highlighted = self.selected, self.highlighted_key
+        previous, highlighted = self.selected, self.highlighted_key
+        chosen = previous if selected is None else selected
         self._set_data(data)
         # Choosing a query is not an edit: undo and redo leave the chosen one where the user put it.
-        self.selected, self.highlighted_key = selected, highlighted
-        self._notify(Change.VECTORS | Change.SETTINGS)
+        self.selected, self.highlighted_key = chosen, highlighted
+        change = Change.VECTORS | Change.SETTINGS
+        self._notify(change | Change.SELECTION if chosen != previous else change)
 
     def load(self, path: str | os.PathLike) -> None:
         """Open a file into this scene. On any error the scene is left untouched."""

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 
 from ..model import Change, Role, Scene, explain
@@ -33,7 +33,8 @@ SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5  # arrow keys, and with Shift
 NUDGE_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
 ARROW_FONT_POINTS = 10.0
 PRESENTATION_SCALE = 1.7
-SHARED_TIP_PX = 1.0  # tips closer than this stand at the same point: drags there take turns
+SHARED_TIP_PX = 1.0
+MIN_PLOT_WIDTH_PX = 110  # three plots fit a canvas a 1024-pixel screen leaves  # tips closer than this stand at the same point: drags there take turns
 HEAD_SHAPES = {Role.QUERY: "triangle", Role.KEY: "open", Role.VALUE: "diamond", Role.EMBEDDING: "triangle"}
 Z_ORDER = {Role.EMBEDDING: 10, Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}
 
@@ -72,6 +73,9 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         # A zoom or a resize moves every label on screen: place them again once the view has settled.
         self._label_timer = QTimer(self, singleShot=True, interval=0)
         self._label_timer.timeout.connect(self._place_labels)
+        self._refit_timer = QTimer(self, singleShot=True, interval=0)
+        self._refit_timer.timeout.connect(self._refit_unless_zoomed_by_hand)
+        self.zoomed_by_hand = False  # the student's own zoom: resizing keeps it
         self.x_plot = self._make_plot("Word vectors x")
         self.qk_plot = self._make_plot("Queries and keys")
         self.vo_plot = self._make_plot("Values and output")
@@ -96,8 +100,21 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         for angle in (0, 90):
             plot.addItem(pg.InfiniteLine(pos=0, angle=angle, pen=pg.mkPen(120, 120, 120, 200, width=1)))
         cache_axes_and_grid(plot)
-        plot.getViewBox().sigTransformChanged.connect(self._label_timer.start)
+        view_box = plot.getViewBox()
+        view_box.sigTransformChanged.connect(self._label_timer.start)
+        # A plot that changes size (a lesson with another number of plots, a dock dragged wider,
+        # presentation mode) frames its arrows again, unless the student zoomed or panned it.
+        view_box.sigResized.connect(self._refit_timer.start)
+        view_box.sigRangeChangedManually.connect(self._on_zoomed_by_hand)
+        plot.setMinimumWidth(MIN_PLOT_WIDTH_PX)
         return plot
+
+    def _on_zoomed_by_hand(self, *args) -> None:
+        self.zoomed_by_hand = True
+
+    def _refit_unless_zoomed_by_hand(self) -> None:
+        if not self.zoomed_by_hand:
+            self.fit_view()
 
     @property
     def number_line(self) -> bool:
@@ -127,6 +144,10 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.vo_plot.setAspectLocked(not self.number_line)
         self.vo_plot.setXLink(None if self.number_line else self.qk_plot)
         self.vo_plot.setYLink(None if self.number_line else self.qk_plot)
+        # The layout grew to hold three plots; with two it must shrink back to the view, which
+        # pyqtgraph only asks of it on a resize. Otherwise the last plot sits past the canvas's edge.
+        self.ci.layout.invalidate()
+        self.ci.setGeometry(QRectF(self.viewport().rect()))
 
     def _rebuild_arrows(self) -> None:
         scene = self.attn_scene
@@ -392,6 +413,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
     # ----- view ---------------------------------------------------------
     def fit_view(self) -> None:
         """Show every arrow, with room for the labels, and the origin."""
+        self.zoomed_by_hand = False
         scene = self.attn_scene
         shared = [scene.vectors(Role.QUERY), scene.vectors(Role.KEY)]
         if not self.number_line:

@@ -20,19 +20,30 @@ ROLE_FIELDS = {Role.QUERY: "queries", Role.KEY: "keys", Role.VALUE: "values", Ro
 
 
 class SnapshotCommand(QUndoCommand):
-    def __init__(self, history: EditHistory, before: SceneData, after: SceneData, text: str) -> None:
+    """One edit: the scene before and after, and the query chosen before and after it.
+
+    Choosing a query is not an edit, but dragging a query arrow chooses it: undoing that drag
+    chooses the earlier query again, unless the user has chosen another one since.
+    """
+
+    def __init__(self, history: EditHistory, before: SceneData, after: SceneData, text: str,
+                 chosen_before: int, chosen_after: int) -> None:
         super().__init__(text)
         self.history, self.before, self.after = history, before, after
+        self.chosen_before, self.chosen_after = chosen_before, chosen_after
         self._done = True  # the edit has already happened when the command is pushed
 
     def redo(self) -> None:
         if self._done:
             self._done = False
             return
-        self.history.restore(self.after)
+        self.history.restore(self.after, self._chosen(self.chosen_before, self.chosen_after))
 
     def undo(self) -> None:
-        self.history.restore(self.before)
+        self.history.restore(self.before, self._chosen(self.chosen_after, self.chosen_before))
+
+    def _chosen(self, expected_now: int, wanted: int) -> int | None:
+        return wanted if self.history.scene.selected == expected_now else None
 
 
 class EditHistory:
@@ -41,22 +52,24 @@ class EditHistory:
         self.stack = QUndoStack(parent)
         self._state = scene.to_data()  # the scene as of the last recorded step
         self._dragging = False
+        self._chosen_at_drag_start = scene.selected
         self._restoring = False
         scene.subscribe(self._on_scene_changed)
 
     # ----- drags: one step each ----------------------------------------
     def begin_drag(self) -> None:
         self._dragging = True
+        self._chosen_at_drag_start = self.scene.selected  # the drag may choose its query arrow
 
     def end_drag(self) -> None:
         self._dragging = False
-        self._record()
+        self._record(chosen_before=self._chosen_at_drag_start)
 
     # ----- undo / redo --------------------------------------------------
-    def restore(self, data: SceneData) -> None:
+    def restore(self, data: SceneData, selected: int | None = None) -> None:
         self._restoring = True
         try:
-            self.scene.restore(data)
+            self.scene.restore(data, selected)
         finally:
             self._restoring = False
         self._state = self.scene.to_data()
@@ -76,12 +89,14 @@ class EditHistory:
         if change & (Change.STRUCTURE | Change.VECTORS | Change.SETTINGS) and not self._dragging:
             self._record()
 
-    def _record(self) -> None:
+    def _record(self, chosen_before: int | None = None) -> None:
         after = self.scene.to_data()
         text = describe_edit(self._state, after, self.scene)
         if text is None:
             return  # nothing an undo could change (a cancelled drag, say)
-        self.stack.push(SnapshotCommand(self, self._state, after, text))
+        chosen_after = self.scene.selected
+        chosen_before = chosen_after if chosen_before is None else chosen_before
+        self.stack.push(SnapshotCommand(self, self._state, after, text, chosen_before, chosen_after))
         self._state = after
 
 

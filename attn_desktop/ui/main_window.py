@@ -51,6 +51,7 @@ SNAP_STEPS = (0.1, 0.5, 1.0)
 PRESENTATION_FONT_SCALE = 1.6
 # Presentation mode shows the class the canvas and the numbers; the reading panels wait on the
 # teacher's screen (View menu brings any back; leaving presentation mode restores the layout).
+ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
 READING_DOCKS = ("lessonDock", "challengesDock", "codeDock", "sentenceDock", "shapesDock")
 SCENE_FILTER = "Attention scenes (*.json);;All files (*)"
 def app_icon_for_window():
@@ -107,6 +108,10 @@ class MainWindow(QMainWindow):
         self.scene_path = scene_path
         self.progress = progress if progress is not None else ProgressStore()
         self.current_lesson: str | None = None
+        self._layout_before_presentation = None  # the panels' layout to come back to after presentation mode
+        self._arrange_after_resize: str | None = None  # "presentation" or "restore" while the window settles
+        self._arrange_timer = QTimer(self, singleShot=True, interval=ARRANGE_WINDOW_MS)
+        self._arrange_timer.timeout.connect(self._stop_arranging)
         self._last_dir = documents_folder()  # where file dialogs open when the scene has no file
         self.setObjectName("MainWindow")
         self.setWindowIcon(app_icon_for_window())
@@ -569,15 +574,33 @@ class MainWindow(QMainWindow):
                 self.docks[name].hide()
             self._was_maximized = self.isMaximized()
             self.showFullScreen()
-            # Once the window has its full-screen size (the window manager sets it a moment later).
-            QTimer.singleShot(0, self._arrange_docks_for_presentation)
         else:
             app.setFont(getattr(self, "_normal_font", app.font()))
             self.showMaximized() if getattr(self, "_was_maximized", False) else self.showNormal()
-            if getattr(self, "_layout_before_presentation", None) is not None:
-                self.restoreState(self._layout_before_presentation)
-                self._layout_before_presentation = None
         self.canvas.set_presentation(on)
+        self._arrange_after_resize = "presentation" if on else "restore"
+        self._arrange_docks()
+        # A window manager resizes the window a moment later, and the font's new sizes reach the panels'
+        # layouts later too: the panels are arranged again after each resize until then (resizeEvent),
+        # and once more at the end. Resizes after that are the user's own.
+        self._arrange_timer.start()
+
+    def _arrange_docks(self) -> None:
+        if self._arrange_after_resize == "presentation":
+            self._arrange_docks_for_presentation()
+        elif self._arrange_after_resize == "restore" and self._layout_before_presentation is not None:
+            self.restoreState(self._layout_before_presentation)
+
+    def _stop_arranging(self) -> None:
+        self._arrange_docks()
+        if self._arrange_after_resize == "restore":
+            self._layout_before_presentation = None
+        self._arrange_after_resize = None
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._arrange_after_resize is not None:
+            self._arrange_docks()
 
     def restore_window_state(self) -> None:
         settings = app_settings()

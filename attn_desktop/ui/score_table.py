@@ -68,9 +68,10 @@ class ScoreTablePanel(QWidget):
         mode enlarges; the weight column (its header is the longest) takes what is left."""
         metrics = self.table.fontMetrics()
         self.table.verticalHeader().setDefaultSectionSize(metrics.height() + 10)
-        number_width = metrics.horizontalAdvance("−88.88") + 16
-        for column in (1, 2):
-            self.table.horizontalHeader().resizeSection(column, number_width)
+        for column in (1, 2):  # room for "−88.88" or the header ("÷ 1 (off)"), whichever is wider
+            header = str(self.model.headerData(column, Qt.Orientation.Horizontal) or "")
+            width = max(metrics.horizontalAdvance("−88.88"), metrics.horizontalAdvance(header)) + 16
+            self.table.horizontalHeader().resizeSection(column, width)
         self.formula_label.setFixedHeight(2 * self.formula_label.fontMetrics().lineSpacing() + 6)
 
     def changeEvent(self, event) -> None:
@@ -116,6 +117,8 @@ class ScoreTablePanel(QWidget):
         return super().eventFilter(watched, event)
 
     def _on_scene_changed(self, change: Change) -> None:
+        if change & (Change.STRUCTURE | Change.SETTINGS):
+            self._fit_to_font()  # the divisor's header changes with scaling and the key width
         if change & Change.STRUCTURE:
             self._pointed_row = None
         if change & (Change.NUMBERS | Change.SELECTION):

@@ -98,3 +98,19 @@ def test_undo_and_redo_leave_the_chosen_query_alone(qtbot, window):
     assert window.output_panel.query_label.text() == "mat"
     qtbot.keyClick(window, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
     assert window.scene.selected_token == "mat"
+
+
+def test_undoing_the_drag_of_a_query_arrow_gives_back_the_query_it_chose(qtbot, window):
+    """Dragging q·mat makes mat the query; undoing that drag makes sat the query again (and redo, mat)."""
+    from PySide6.QtCore import QPointF
+
+    from helpers import drag_arrow
+
+    assert window.scene.selected_token == "sat"
+    drag_arrow(window, Role.QUERY, 5, QPointF(30, 30), steps=6)
+    assert window.scene.selected_token == "mat"
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.scene.selected_token == "sat" and window.query_picker.currentText() == "sat"
+    assert table_column(window, 3) == ["0%", "76%", "6%", "1%", "0%", "17%"]
+    qtbot.keyClick(window, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert window.scene.selected_token == "mat"
