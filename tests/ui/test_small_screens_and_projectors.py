@@ -104,3 +104,37 @@ def test_opening_a_lesson_during_a_presentation_keeps_the_projector_layout(qtbot
     assert not small_window.docks["lessonDock"].isVisible()
     assert small_window.scene.tokens == ["cat", "sat", "it"]
     assert small_window.canvas.arrows[Role.QUERY]
+
+
+def _plot_on_canvas(window, plot) -> bool:
+    canvas = window.canvas
+    box = canvas.mapFromScene(plot.sceneBoundingRect()).boundingRect()
+    return canvas.viewport().rect().contains(box)
+
+
+def test_going_from_three_plots_to_two_keeps_every_plot_on_the_canvas(qtbot, small_window):
+    small_window.open_lesson("projections")  # word vectors, queries and keys, values: three plots
+    qtbot.wait(50)
+    canvas = small_window.canvas
+    assert all(_plot_on_canvas(small_window, plot) for plot in (canvas.x_plot, canvas.qk_plot, canvas.vo_plot))
+    small_window.open_lesson("self-attention")  # two plots again
+    qtbot.wait(50)
+    assert _plot_on_canvas(small_window, canvas.qk_plot) and _plot_on_canvas(small_window, canvas.vo_plot)
+    # and every arrow tip is in view
+    for role in (Role.QUERY, Role.KEY, Role.VALUE):
+        plot = canvas.plot_for(role)
+        (x0, x1), (y0, y1) = plot.getViewBox().viewRange()
+        for arrow in canvas.arrows[role]:
+            assert x0 <= arrow.tip.x() <= x1 and y0 <= arrow.tip.y() <= y1
+
+
+def test_presentation_mode_twice_gives_back_the_same_panel_sizes(qtbot, small_window):
+    front = ("lessonDock", "scoreDock", "matrixDock", "outputDock", "weightsDock", "shapesDock")  # not the tabs behind
+    sizes = {name: small_window.docks[name].size() for name in front}
+    canvas_size = small_window.canvas.size()
+    qtbot.keyClick(small_window, Qt.Key.Key_F11)
+    qtbot.wait(100)
+    qtbot.keyClick(small_window, Qt.Key.Key_F11)
+    qtbot.waitUntil(lambda: small_window._arrange_after_resize is None, timeout=3000)
+    assert {name: small_window.docks[name].size() for name in front} == sizes
+    assert small_window.canvas.size() == canvas_size
