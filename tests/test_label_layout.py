@@ -59,3 +59,11 @@ def test_shown_minor_labels_never_overlap_and_stay_in_view(labels):
     for index, box in enumerate(shown):
         assert box[0] >= 0 and box[1] >= 0 and box[2] <= 400 and box[3] <= 300
         assert not any(_overlap(box, other) for other in shown[:index])
+
+
+def test_a_label_keeps_last_times_spot_while_it_is_free_so_labels_do_not_swap_mid_drag():
+    chosen = LabelRequest((100, 100, 160, 116), tip_x=95)
+    moved_once = LabelRequest((200, 100, 260, 116), tip_x=195, previous=(0.0, -16.0))
+    assert place_labels([chosen, moved_once], BOUNDS)[1] == (0.0, -16.0)  # its usual spot is free too
+    blocked = LabelRequest((100, 120, 160, 136), tip_x=95, previous=(0.0, -16.0))  # now on top of `chosen`
+    assert place_labels([chosen, blocked], BOUNDS)[1] == (0.0, 0.0)

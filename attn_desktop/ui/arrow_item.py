@@ -73,6 +73,7 @@ class ArrowItem(pg.GraphicsObject):
         self._label_size = QFontMetricsF(self._font).size(0, label)
         self._label_shift = (0.0, 0.0)  # in data units, chosen by the canvas so labels do not collide
         self._label_shift_px = 0.0
+        self._label_shift_pixels = (0.0, 0.0)  # the same shift as the canvas chose it, in view pixels
         self._label_hidden = False  # no room for it (a minor label); pointing at the arrow still names it
         self._pixel_size_cache: tuple[float, float] | None = None
         self._bounds: QRectF | None = None
@@ -184,6 +185,7 @@ class ArrowItem(pg.GraphicsObject):
             self._label_shift = shift
             self._label_shift_px = max(abs(dx), abs(dy))
             self.update()
+        self._label_shift_pixels = (dx, dy)
 
     def label_request(self, to_device: QTransform, minor: bool = False) -> LabelRequest | None:
         """Where the label would go unshifted, in the pixels `to_device` maps this item to; None if unlabelled."""
@@ -193,7 +195,8 @@ class ArrowItem(pg.GraphicsObject):
         tx, ty = to_device.map(self._tip.x(), self._tip.y())
         ux, uy, _ = _direction(ox, oy, tx, ty)
         box = self._label_box(tx, ty, ux, uy)
-        return LabelRequest((box.left(), box.top(), box.right(), box.bottom()), tx, minor)
+        previous = None if self._label_hidden else self._label_shift_pixels
+        return LabelRequest((box.left(), box.top(), box.right(), box.bottom()), tx, minor, previous)
 
     def shown_label_box(self, to_device: QTransform) -> QRectF | None:
         """Where the label is drawn, in the pixels `to_device` maps to; None when it is not drawn."""

@@ -6,7 +6,8 @@ plot's edge pushes its label out of sight. The canvas asks this module, after
 every change, for a small shift of each label: the most important labels (the
 chosen query, the output, the keys with the most weight) keep their place, and
 each later one takes the first nearby spot that is free: above, below, or on
-the other side of its tip. A minor label (a faded query, a key with almost no
+the other side of its tip. A label keeps last time's spot while that is still
+free, so labels do not swap places from one frame of a drag to the next. A minor label (a faded query, a key with almost no
 weight) that finds no free spot is left out rather than printed over another;
 its arrow still names itself when pointed at.
 
@@ -26,6 +27,7 @@ class LabelRequest:
     box: Box  # where the label would go without a shift
     tip_x: float  # the arrow's tip: the label flips to the other side of it
     minor: bool = False  # may be left out when there is no room
+    previous: tuple[float, float] | None = None  # the shift it had last time: kept while still free
 
 
 HIDDEN = None  # what place_labels gives a minor label that found no room
@@ -47,10 +49,13 @@ def place_labels(requests: list[LabelRequest], bounds: Box) -> list[tuple[float,
 
 
 def _candidates(request: LabelRequest):
-    """Shifts to try, nearest first: up and down by whole label heights, then the same beyond the tip's other side."""
+    """Shifts to try: last time's, then nearest first: up and down by whole label heights, then the same
+    beyond the tip's other side."""
     left, top, right, bottom = request.box
     height = bottom - top
     flip = 2 * request.tip_x - left - right  # mirrors the box to the other side of the tip
+    if request.previous is not None and request.previous != (0.0, 0.0):
+        yield request.previous
     for dx in (0.0, flip):
         for dy in (0.0, -height, height, -2 * height, 2 * height, -3 * height, 3 * height):
             yield dx, dy

@@ -216,7 +216,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([docks["matrixDock"]], [int(width * 0.36)], horizontal)
         self.resizeDocks([docks["scoreDock"]], [int(height * 0.33)], vertical)
         self.resizeDocks([docks["scoreDock"], docks["outputDock"], docks["weightsDock"]],
-                         [int(width * 0.36), int(width * 0.40), int(width * 0.24)], horizontal)
+                         [int(width * 0.40), int(width * 0.34), int(width * 0.26)], horizontal)
 
     def _fit_to_screen(self, width: int, height: int) -> None:
         """The preferred size, but never bigger than the screen (classroom laptops can be 1024 × 768)."""
@@ -287,7 +287,7 @@ class MainWindow(QMainWindow):
         self.dims_action.triggered.connect(self.choose_dims)
         self.fit_action = QAction("&Fit Arrows in View", self, shortcut=QKeySequence("Ctrl+0"))
         self.fit_action.triggered.connect(self.canvas.fit_view)
-        self.reset_layout_action = QAction("&Reset Layout", self)
+        self.reset_layout_action = QAction("Reset &Layout", self)
         self.reset_layout_action.triggered.connect(self.reset_layout)
         self.snap_action = QAction("Snap to Grid", self, checkable=True, shortcut=QKeySequence("Ctrl+G"))
         self.snap_action.setToolTip("Dragged tips land on round numbers, so two arrows can meet exactly")

@@ -177,15 +177,22 @@ class MatrixView(QWidget):
             QRectF(0, title_height, grid.left() - 2, grid.top() - title_height), Qt.AlignmentFlag.AlignCenter, "q ↓ k →"
         )
         size = grid.width() / self.scene.n_tokens
-        # Thin out labels that would run into each other: every column label needs the widest one's room.
-        widest = max((metrics.horizontalAdvance(token) for token in self.scene.tokens), default=0.0)
-        every_column = max(1, int(np.ceil((widest + 6) / size)))
         every_row = max(1, int(np.ceil(metrics.height() / size)))
+        # Column labels that would run into each other are set smaller (down to MIN_CELL_POINTS), and
+        # past that thinned out: every column label needs the widest one's room.
+        column_font = QFont(self.font())
+        widest = max((metrics.horizontalAdvance(token) for token in self.scene.tokens), default=0.0)
+        if widest + 6 > size and widest > 0:
+            column_font.setPointSizeF(max(MIN_CELL_POINTS, column_font.pointSizeF() * (size - 6) / widest))
+            widest = max(QFontMetricsF(column_font).horizontalAdvance(token) for token in self.scene.tokens)
+        every_column = max(1, int(np.ceil((widest + 6) / size)))
+        painter.setFont(column_font)
         for column, token in enumerate(self.scene.tokens):
             if column % every_column == 0:
                 rect = QRectF(grid.left() + (column + 0.5) * size - widest, title_height, 2 * widest,
                               grid.top() - title_height)
                 painter.drawText(rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom, token)
+        painter.setFont(self.font())
         for row, token in enumerate(self.scene.query_tokens):
             if row % every_row == 0:
                 rect = QRectF(0, grid.top() + row * size, grid.left() - 6, size)
@@ -221,8 +228,11 @@ class MatrixView(QWidget):
         gradient.setColorAt(1.0, QColor(*self._lut[255]))
         painter.fillRect(bar, gradient)
         painter.setPen(color)
-        painter.drawText(QRectF(bar.right() + 2, bar.top() - 6, 30, 14), Qt.AlignmentFlag.AlignLeft, "1")
-        painter.drawText(QRectF(bar.right() + 2, bar.bottom() - 8, 30, 14), Qt.AlignmentFlag.AlignLeft, "0")
+        line = QFontMetricsF(painter.font()).height()  # the labels follow the font (presentation mode)
+        top_label = QRectF(bar.right() + 3, bar.top(), LEGEND_WIDTH, line)
+        bottom_label = QRectF(bar.right() + 3, bar.bottom() - line, LEGEND_WIDTH, line)
+        painter.drawText(top_label, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, "1")
+        painter.drawText(bottom_label, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom, "0")
 
     def resizeEvent(self, event) -> None:
         self._static_layer = None

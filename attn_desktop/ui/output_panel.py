@@ -27,6 +27,8 @@ class OutputPanel(QWidget):
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             label.setAutoFillBackground(True)
         self.blend_label.setWordWrap(True)
+        self.formula_label.setWordWrap(True)
+        self.formula_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self._fit_to_font()
         self.blend_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.blend_label.setToolTip("The biggest terms of the weighted sum of the values")
@@ -48,8 +50,10 @@ class OutputPanel(QWidget):
         self.refresh()
 
     def _fit_to_font(self) -> None:
-        # Two lines of the blend in the current font (presentation mode enlarges it).
-        self.blend_label.setFixedHeight(2 * self.blend_label.fontMetrics().lineSpacing() + 4)
+        # Two lines each for the sum and the blend in the current font (presentation mode enlarges it):
+        # a narrow panel wraps them rather than cutting the numbers off.
+        for label in (self.formula_label, self.blend_label):
+            label.setFixedHeight(2 * label.fontMetrics().lineSpacing() + 4)
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.FontChange:

@@ -37,10 +37,10 @@ class ScoreTablePanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)  # the token names
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)  # numbers: sized in _fit_to_font
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
+        for column in (0, 1, 2):  # the tokens and the numbers: sized in _fit_to_font
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)  # the weight and its bar take the rest
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)  # "Softmax we…" rather than "oftmax weigh"
         self.table.setMouseTracking(True)
         self.table.entered.connect(self._on_row_pointed)
         self.table.viewport().installEventFilter(self)
@@ -68,10 +68,11 @@ class ScoreTablePanel(QWidget):
         mode enlarges; the weight column (its header is the longest) takes what is left."""
         metrics = self.table.fontMetrics()
         self.table.verticalHeader().setDefaultSectionSize(metrics.height() + 10)
-        for column in (1, 2):  # room for "−88.88" or the header ("÷ 1 (off)"), whichever is wider
+        widest_token = max((metrics.horizontalAdvance(token) for token in self.scene.tokens), default=0)
+        widths = {0: widest_token, 1: metrics.horizontalAdvance("−88.88"), 2: metrics.horizontalAdvance("−88.88")}
+        for column, width in widths.items():  # room for the contents or the header ("÷ 1 (off)"), if wider
             header = str(self.model.headerData(column, Qt.Orientation.Horizontal) or "")
-            width = max(metrics.horizontalAdvance("−88.88"), metrics.horizontalAdvance(header)) + 16
-            self.table.horizontalHeader().resizeSection(column, width)
+            self.table.horizontalHeader().resizeSection(column, max(width, metrics.horizontalAdvance(header)) + 12)
         self.formula_label.setFixedHeight(2 * self.formula_label.fontMetrics().lineSpacing() + 6)
 
     def changeEvent(self, event) -> None:
