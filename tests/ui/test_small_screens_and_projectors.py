@@ -138,3 +138,12 @@ def test_presentation_mode_twice_gives_back_the_same_panel_sizes(qtbot, small_wi
     qtbot.waitUntil(lambda: small_window._arrange_after_resize is None, timeout=3000)
     assert {name: small_window.docks[name].size() for name in front} == sizes
     assert small_window.canvas.size() == canvas_size
+
+
+@pytest.mark.parametrize("lesson", ["self-attention", "scaled-attention"])  # "÷ 1 (off)" and "÷ √2" headers
+def test_the_score_table_fits_its_panel_without_sideways_scrolling(qtbot, small_window, lesson):
+    small_window.open_lesson(lesson)
+    qtbot.wait(50)
+    table = small_window.score_panel.table
+    assert table.horizontalHeader().length() <= table.viewport().width()
+    assert not table.horizontalScrollBar().isVisible()
