@@ -114,18 +114,18 @@ def _export_picture(scene, scene_file: Path, output: str, kind: str, scale: floa
 def _draw_window(scene, scene_file: Path, output: str, kind: str, scale: float, settings_dir: str) -> None:
     from PySide6.QtCore import QSettings
 
-    from .ui.app import make_application
+    from .ui.app import make_application, settle
     from .ui.image_export import render_png, render_svg
     from .ui.main_window import MainWindow
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings_dir)
-    app = make_application()
+    _app = make_application()  # held for as long as the window lives
     _hide_offscreen_notes()
     window = MainWindow(scene, scene_path=scene_file)
     try:
         window.resize(*PICTURE_WINDOW_SIZE)
         window.show()
-        _settle(app, window)
+        settle(window)
         if kind == ".png":
             render_png(window, output, scale)
         else:
@@ -133,17 +133,6 @@ def _draw_window(scene, scene_file: Path, output: str, kind: str, scale: float, 
     finally:
         window.history.reset()  # nothing was edited: close without asking about unsaved changes
         window.close()
-
-
-def _settle(app, window) -> None:
-    """Let the docks and plots take their sizes before anything is drawn."""
-    previous = None
-    for _ in range(50):
-        app.processEvents()
-        sizes = (window.canvas.size(), window.matrix_view.size())
-        if sizes == previous:
-            return
-        previous = sizes
 
 
 def _hide_offscreen_notes() -> None:

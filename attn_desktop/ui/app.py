@@ -53,3 +53,19 @@ def default_scene() -> Scene:
 def build_window(path: Path | None = None) -> MainWindow:
     scene = Scene.from_file(path) if path else default_scene()
     return MainWindow(scene, scene_path=path)
+
+
+def settle(window: MainWindow) -> None:
+    """Process events until the docks, the plots and their framing stop changing.
+
+    A new window takes a few passes: docks take their sizes, then the plots theirs, then the plots
+    frame their arrows. Anything that draws or drags by pixel waits for this first.
+    """
+    app = QApplication.instance()
+    previous = None
+    for _ in range(50):
+        app.processEvents()
+        state = (window.canvas.size(), window.matrix_view.size(), window.canvas.qk_plot.viewRange())
+        if state == previous:
+            return
+        previous = state

@@ -113,7 +113,8 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.zoomed_by_hand = True
 
     def _refit_unless_zoomed_by_hand(self) -> None:
-        if not self.zoomed_by_hand:
+        # Never mid-drag: the view must not move under the cursor.
+        if not self.zoomed_by_hand and self.active_drag_arrow() is None:
             self.fit_view()
 
     @property
