@@ -322,8 +322,10 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         ]
         plots: dict[int, list[tuple[ArrowItem, bool]]] = {}
         for item, minor in order:
-            if item.scene() is not None and item.getViewBox() is not None:
-                plots.setdefault(id(item.getViewBox()), []).append((item, minor))
+            if item.label and item.scene() is not None:  # most arrows of a crowded scene have no label
+                view_box = item.getViewBox()
+                if view_box is not None:
+                    plots.setdefault(id(view_box), []).append((item, minor))
         return plots
 
     def _place_labels(self) -> None:
