@@ -186,8 +186,11 @@ def trimmed_library(original: Path, folder: Path) -> tuple[Path, int, int]:
     what this module expects or no compiler is found; the caller then keeps the original.
     """
     library = original.read_bytes()
-    symbol = find_data_symbol(library)
-    package = parse_common_data(library[symbol.file_offset:symbol.file_offset + symbol.size])
+    try:
+        symbol = find_data_symbol(library)
+        package = parse_common_data(library[symbol.file_offset:symbol.file_offset + symbol.size])
+    except (struct.error, ValueError, IndexError) as error:  # UnicodeDecodeError is a ValueError
+        raise IcuDataError(f"damaged or unexpected file: {error}") from error
     smaller = trim(package)
     output = folder / original.name
     build_library(smaller, symbol.name, original.name, output)  # the file name is the soname

@@ -61,9 +61,18 @@ def test_shown_minor_labels_never_overlap_and_stay_in_view(labels):
         assert not any(_overlap(box, other) for other in shown[:index])
 
 
-def test_a_label_keeps_last_times_spot_while_it_is_free_so_labels_do_not_swap_mid_drag():
+def test_a_pushed_label_keeps_last_times_spot_while_its_usual_place_is_taken_and_returns_when_free():
+    """No swapping mid-drag: a label pushed off its usual place stays where it went while that is free."""
     chosen = LabelRequest((100, 100, 160, 116), tip_x=95)
-    moved_once = LabelRequest((200, 100, 260, 116), tip_x=195, previous=(0.0, -16.0))
-    assert place_labels([chosen, moved_once], BOUNDS)[1] == (0.0, -16.0)  # its usual spot is free too
-    blocked = LabelRequest((100, 120, 160, 136), tip_x=95, previous=(0.0, -16.0))  # now on top of `chosen`
-    assert place_labels([chosen, blocked], BOUNDS)[1] == (0.0, 0.0)
+    pushed = LabelRequest((100, 104, 160, 120), tip_x=95, previous=(0.0, 33.0))  # overlaps `chosen` where it is
+    assert place_labels([chosen, pushed], BOUNDS)[1] == (0.0, 33.0)  # not the nearer spot below `chosen`
+    free_again = LabelRequest((200, 104, 260, 120), tip_x=195, previous=(0.0, 33.0))
+    assert place_labels([chosen, free_again], BOUNDS)[1] == (0.0, 0.0)
+
+
+def test_labels_at_one_tip_sit_next_to_each_other():
+    """The second goes to the other side of the tip; the third one row up, not two."""
+    first, second, third = (LabelRequest((100, 100, 160, 116), tip_x=95) for _ in range(3))
+    _, (dx2, dy2), (dx3, dy3) = place_labels([first, second, third], BOUNDS)
+    assert (dx2, dy2) == (-70, 0)
+    assert dx3 == 0 and 16 < abs(dy3) < 18

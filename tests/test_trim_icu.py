@@ -102,6 +102,30 @@ def test_a_package_that_is_not_icu_data_is_refused_with_a_reason(package):
             trim_icu.find_data_symbol(library)
 
 
+@needs_icu
+def test_a_damaged_library_file_is_refused_so_the_build_keeps_the_full_one(tmp_path):
+    """The spec keeps the wheel's library on IcuDataError; any other exception would stop the build."""
+    library = bytearray(ICU_DATA.read_bytes())
+    symbol = trim_icu.find_data_symbol(bytes(library))
+    header_size = int.from_bytes(library[symbol.file_offset:symbol.file_offset + 2], "little")
+    first_name = symbol.file_offset + header_size + 4  # where the first item's name offset is stored
+    damages = {
+        "section table past the end": lambda data: data.__setitem__(slice(0x28, 0x30), (2**40).to_bytes(8, "little")),
+        # The first item's name offset pointed at the table's own binary numbers.
+        "a name that is not text": lambda data: data.__setitem__(slice(first_name, first_name + 4),
+                                                                 (8).to_bytes(4, "little")),
+        "cut short": lambda data: data.__delitem__(slice(len(data) // 2, None)),
+    }
+    for what, damage in damages.items():
+        broken = bytearray(library)
+        damage(broken)
+        path = tmp_path / what / ICU_DATA.name
+        path.parent.mkdir()
+        path.write_bytes(bytes(broken))
+        with pytest.raises(trim_icu.IcuDataError):
+            trim_icu.trimmed_library(path, tmp_path / what / "out")
+
+
 # --- Qt on the trimmed library -----------------------------------------------------------------------------
 
 _QT_ICU_CALLS = textwrap.dedent("""

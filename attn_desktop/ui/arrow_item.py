@@ -72,8 +72,8 @@ class ArrowItem(pg.GraphicsObject):
         self._font.setBold(True)
         self._label_size = QFontMetricsF(self._font).size(0, label)
         self._label_shift = (0.0, 0.0)  # in data units, chosen by the canvas so labels do not collide
-        self._label_shift_px = 0.0
-        self._label_shift_pixels = (0.0, 0.0)  # the same shift as the canvas chose it, in view pixels
+        self._label_reach_px = 0.0  # how far the shift takes the label, for the bounding rect
+        self._label_shift_view_px = (0.0, 0.0)  # the same shift as the canvas chose it, in view pixels
         self._label_hidden = False  # no room for it (a minor label); pointing at the arrow still names it
         self._pixel_size_cache: tuple[float, float] | None = None
         self._bounds: QRectF | None = None
@@ -183,9 +183,9 @@ class ArrowItem(pg.GraphicsObject):
         if shift != self._label_shift:
             self.prepareGeometryChange()
             self._label_shift = shift
-            self._label_shift_px = max(abs(dx), abs(dy))
+            self._label_reach_px = max(abs(dx), abs(dy))
             self.update()
-        self._label_shift_pixels = (dx, dy)
+        self._label_shift_view_px = (dx, dy)
 
     def label_request(self, to_device: QTransform, minor: bool = False) -> LabelRequest | None:
         """Where the label would go unshifted, in the pixels `to_device` maps this item to; None if unlabelled."""
@@ -195,7 +195,7 @@ class ArrowItem(pg.GraphicsObject):
         tx, ty = to_device.map(self._tip.x(), self._tip.y())
         ux, uy, _ = _direction(ox, oy, tx, ty)
         box = self._label_box(tx, ty, ux, uy)
-        previous = None if self._label_hidden else self._label_shift_pixels
+        previous = None if self._label_hidden else self._label_shift_view_px
         return LabelRequest((box.left(), box.top(), box.right(), box.bottom()), tx, minor, previous)
 
     def shown_label_box(self, to_device: QTransform) -> QRectF | None:
@@ -233,7 +233,7 @@ class ArrowItem(pg.GraphicsObject):
         if self._bounds is None:
             sx, sy = self._pixel_size()
             reach_px = (max(HANDLE_RADIUS_PX, HEAD_LENGTH_PX) + LABEL_GAP_PX + self._label_size.width() + 4
-                        + self._label_shift_px)
+                        + self._label_reach_px)
             rect = QRectF(self._base, self._tip).normalized()
             self._bounds = rect.adjusted(-reach_px * sx, -reach_px * sy, reach_px * sx, reach_px * sy)
         return QRectF(self._bounds)

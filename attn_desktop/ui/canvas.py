@@ -33,8 +33,8 @@ SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5  # arrow keys, and with Shift
 NUDGE_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
 ARROW_FONT_POINTS = 10.0
 PRESENTATION_SCALE = 1.7
-SHARED_TIP_PX = 1.0
-MIN_PLOT_WIDTH_PX = 110  # three plots fit a canvas a 1024-pixel screen leaves  # tips closer than this stand at the same point: drags there take turns
+SHARED_TIP_PX = 1.0  # tips closer than this stand at the same point: drags there take turns
+MIN_PLOT_WIDTH_PX = 110  # three plots fit a canvas a 1024-pixel screen leaves
 HEAD_SHAPES = {Role.QUERY: "triangle", Role.KEY: "open", Role.VALUE: "diamond", Role.EMBEDDING: "triangle"}
 Z_ORDER = {Role.EMBEDDING: 10, Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}
 
@@ -182,15 +182,26 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         Two tips a few pixels apart have overlapping handles; the one drawn on
         top would always win. The student means the tip nearest the pointer.
         Tips at the very same point (in lesson 3, k·cat lies under q·sat) take
-        turns for drags: the arrow dragged from there last time yields, so
-        starting a drag there again reaches the one underneath.
+        turns for drags: the arrow dragged from there last time yields to the
+        next, so starting a drag there again reaches the one underneath.
         """
         rivals = self._arrows_under(item, scene_point)
         shared = [arrow for arrow in rivals if _tip_gap(arrow, item) <= SHARED_TIP_PX]
         mine = _tip_gap_to_point(item, scene_point)
         if any(_tip_gap_to_point(arrow, scene_point) < mine for arrow in rivals if arrow not in shared):
             return True
-        return drag and bool(shared) and item is self._last_dragged
+        if not (drag and shared):
+            return False
+        # Turns go round the arrows at this point in a fixed order, starting after the one dragged from
+        # here last time; with no such one, the arrow on top (asked first) takes the drag.
+        group = sorted([item, *shared], key=self._fixed_order)
+        if self._last_dragged not in group:
+            return False
+        return item is not group[(group.index(self._last_dragged) + 1) % len(group)]
+
+    def _fixed_order(self, item: ArrowItem) -> int:
+        everything = [arrow for role in Role for arrow in self.arrows[role]]
+        return everything.index(item)
 
     def _arrows_under(self, item: ArrowItem, scene_point: QPointF) -> list[ArrowItem]:
         return [
@@ -215,8 +226,9 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         def handle(tip: QPointF, phase: str) -> None:
             if phase == "start":
                 dragged = self.arrows[role][index]
-                self._last_dragged = dragged
                 underneath = [self._name_of(arrow) for arrow in self._sharing_tip_with(dragged)]
+                # Only a drag from a shared point starts the turns there (see _nearer_tip_elsewhere).
+                self._last_dragged = dragged if underneath else None
                 # Said on every move of this drag: how to reach the arrow this one covered.
                 self._drag_hint = (f"  ({' and '.join(underneath)} stayed: undo, then drag from there again "
                                    "to move it instead)") if underneath else ""

@@ -6,8 +6,9 @@ plot's edge pushes its label out of sight. The canvas asks this module, after
 every change, for a small shift of each label: the most important labels (the
 chosen query, the output, the keys with the most weight) keep their place, and
 each later one takes the first nearby spot that is free: above, below, or on
-the other side of its tip. A label keeps last time's spot while that is still
-free, so labels do not swap places from one frame of a drag to the next. A minor label (a faded query, a key with almost no
+the other side of its tip. A label that cannot have its usual place keeps last
+time's spot while that is free, so labels do not swap places from one frame of a
+drag to the next. A minor label (a faded query, a key with almost no
 weight) that finds no free spot is left out rather than printed over another;
 its arrow still names itself when pointed at.
 
@@ -49,16 +50,21 @@ def place_labels(requests: list[LabelRequest], bounds: Box) -> list[tuple[float,
 
 
 def _candidates(request: LabelRequest):
-    """Shifts to try: last time's, then nearest first: up and down by whole label heights, then the same
-    beyond the tip's other side."""
+    """Shifts to try: the usual place, last time's spot, then nearest first: a label height (and the
+    margin that keeps labels apart) up or down, the other side of the tip, and so on outwards."""
     left, top, right, bottom = request.box
-    height = bottom - top
+    step = bottom - top + MARGIN_PX + 0.5  # the half pixel keeps rounding from making neighbours "touch"
     flip = 2 * request.tip_x - left - right  # mirrors the box to the other side of the tip
+    yield 0.0, 0.0
     if request.previous is not None and request.previous != (0.0, 0.0):
         yield request.previous
-    for dx in (0.0, flip):
-        for dy in (0.0, -height, height, -2 * height, 2 * height, -3 * height, 3 * height):
-            yield dx, dy
+    for rows in (0, 1, 2, 3):
+        if rows:
+            yield 0.0, -rows * step
+            yield 0.0, rows * step
+        yield flip, -rows * step
+        if rows:
+            yield flip, rows * step
 
 
 def _first_free_spot(request: LabelRequest, placed: list[Box], bounds: Box) -> tuple[float, float] | None:

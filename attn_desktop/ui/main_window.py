@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from PySide6.QtCore import QSignalBlocker, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSignalBlocker, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -109,6 +109,7 @@ class MainWindow(QMainWindow):
         self.progress = progress if progress is not None else ProgressStore()
         self.current_lesson: str | None = None
         self._layout_before_presentation = None  # the panels' layout to come back to after presentation mode
+        self._geometry_before_presentation: QByteArray | None = None
         self._arrange_after_resize: str | None = None  # "presentation" or "restore" while the window settles
         self._arrange_timer = QTimer(self, singleShot=True, interval=ARRANGE_WINDOW_MS)
         self._arrange_timer.timeout.connect(self._stop_arranging)
@@ -206,8 +207,6 @@ class MainWindow(QMainWindow):
         """Large type needs room: the matrix gets the right column to itself, so its cells keep their
         numbers, and the score table joins the output and the weights in a taller bottom row. The canvas
         keeps about two thirds of the width. Leaving presentation mode restores the saved layout."""
-        if not self.presentation_action.isChecked():
-            return
         docks, horizontal, vertical = self.docks, Qt.Orientation.Horizontal, Qt.Orientation.Vertical
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, docks["scoreDock"])
         self.splitDockWidget(docks["scoreDock"], docks["outputDock"], horizontal)
@@ -567,6 +566,7 @@ class MainWindow(QMainWindow):
         if on:
             self._normal_font = app.font()
             self._layout_before_presentation = self.saveState()
+            self._geometry_before_presentation = self.saveGeometry()
             big = app.font()
             big.setPointSizeF(big.pointSizeF() * PRESENTATION_FONT_SCALE)
             app.setFont(big)
@@ -613,10 +613,10 @@ class MainWindow(QMainWindow):
             self.restoreState(state)
         self._show_grids_if_used()
 
-    def save_window_state(self) -> None:
+    def save_window_state(self, geometry: QByteArray | None = None) -> None:
         settings = app_settings()
         settings.setValue("layout_version", LAYOUT_VERSION)
-        settings.setValue("geometry", self.saveGeometry())
+        settings.setValue("geometry", geometry if geometry is not None else self.saveGeometry())
         settings.setValue("window_state", self.saveState())
 
     def new_scene(self) -> None:
@@ -644,9 +644,13 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.autosaver.discard()
+        geometry = None
         if self.presentation_action.isChecked():
-            self.presentation_action.setChecked(False)  # save the everyday layout, not the projector one
-        self.save_window_state()
+            # Save the everyday window, not the projector one: the window manager gives the window its
+            # normal size back only after this event, so keep the geometry from before presenting.
+            geometry = self._geometry_before_presentation
+            self.presentation_action.setChecked(False)
+        self.save_window_state(geometry)
         super().closeEvent(event)
 
     def _on_history_changed(self) -> None:

@@ -36,11 +36,7 @@ class ScoreTablePanel(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
-        header = self.table.horizontalHeader()
-        for column in (0, 1, 2):  # the tokens and the numbers: sized in _fit_to_font
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)  # the weight and its bar take the rest
-        header.setTextElideMode(Qt.TextElideMode.ElideRight)  # "Softmax we…" rather than "oftmax weigh"
+        self.table.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideRight)  # "Softmax we…", not "oftmax weigh"
         self.table.setMouseTracking(True)
         self.table.entered.connect(self._on_row_pointed)
         self.table.viewport().installEventFilter(self)
@@ -68,11 +64,16 @@ class ScoreTablePanel(QWidget):
         mode enlarges; the weight column (its header is the longest) takes what is left."""
         metrics = self.table.fontMetrics()
         self.table.verticalHeader().setDefaultSectionSize(metrics.height() + 10)
+        # Set again each time: a new scene resets the model's columns, and their modes with them.
+        header = self.table.horizontalHeader()
+        for column in (0, 1, 2):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)  # the weight and its bar take the rest
         widest_token = max((metrics.horizontalAdvance(token) for token in self.scene.tokens), default=0)
         widths = {0: widest_token, 1: metrics.horizontalAdvance("−88.88"), 2: metrics.horizontalAdvance("−88.88")}
         for column, width in widths.items():  # room for the contents or the header ("÷ 1 (off)"), if wider
-            header = str(self.model.headerData(column, Qt.Orientation.Horizontal) or "")
-            self.table.horizontalHeader().resizeSection(column, max(width, metrics.horizontalAdvance(header)) + 12)
+            title = str(self.model.headerData(column, Qt.Orientation.Horizontal) or "")
+            header.resizeSection(column, max(width, metrics.horizontalAdvance(title)) + 12)
         self.formula_label.setFixedHeight(2 * self.formula_label.fontMetrics().lineSpacing() + 6)
 
     def changeEvent(self, event) -> None:

@@ -12,7 +12,7 @@ from .palette import ROLE_COLORS
 from .plot_style import cache_axes_and_grid
 
 MAX_VALUE_LABELS = 16
-LABEL_MOVE_THRESHOLD = 0.002  # in weight: well under a pixel at any chart height a window gives
+LABEL_MOVE_THRESHOLD = 0.002  # in weight: about a pixel on a chart 500 pixels tall, less on any smaller one
 
 
 class WeightsChart(pg.PlotWidget):

@@ -108,31 +108,30 @@ def test_tips_at_one_point_take_turns_so_the_one_underneath_can_be_dragged(qtbot
 
 
 def _shown_labels(window):
-    """Per plot: (text, box in view pixels) of every label drawn, and the plot's area."""
+    """Per plot: its area and (text, box in view pixels) of every label drawn there (two tokens may be
+    spelled alike: "the" and "The", or two "the"s)."""
     canvas = window.canvas
     to_view = canvas.viewportTransform()
     plots = {}
-    for items in canvas.arrows.values():
-        for item in [*items, canvas.output_arrow]:
-            box = item.shown_label_box(item.deviceTransform(to_view)) if item.scene() is not None else None
-            if box is not None:
-                area = to_view.mapRect(item.getViewBox().sceneBoundingRect())
-                plots.setdefault(id(item.getViewBox()), (area, {}))[1][item.label] = box
+    for item in [*(arrow for items in canvas.arrows.values() for arrow in items), canvas.output_arrow]:
+        box = item.shown_label_box(item.deviceTransform(to_view)) if item.scene() is not None else None
+        if box is not None:
+            area = to_view.mapRect(item.getViewBox().sceneBoundingRect())
+            plots.setdefault(id(item.getViewBox()), (area, []))[1].append((item.label, box))
     return list(plots.values())
 
 
 def _assert_labels_readable(window):
     for area, labels in _shown_labels(window):
-        boxes = list(labels.items())
-        for index, (text, box) in enumerate(boxes):
+        for index, (text, box) in enumerate(labels):
             assert area.contains(box), f"{text} runs off its plot"
-            for other, other_box in boxes[:index]:
+            for other, other_box in labels[:index]:
                 assert not box.intersects(other_box), f"{text} covers {other}"
 
 
 def test_labels_neither_cover_each_other_nor_leave_their_plot_while_dragging(qtbot, window):
     _assert_labels_readable(window)
-    shown = {text for _, labels in _shown_labels(window) for text in labels}
+    shown = {text for _, labels in _shown_labels(window) for text, _ in labels}
     assert {"q·sat", "k·cat 76%", "v·cat 76%", "out·sat"} <= shown  # the ones the lesson talks about
     # Drag k·cat onto the crowd near the origin, then to the right edge of its plot.
     drag_arrow(window, Role.KEY, 1, QPointF(-70, 10), after_each_move=lambda step: _assert_labels_readable(window))
@@ -142,3 +141,29 @@ def test_labels_neither_cover_each_other_nor_leave_their_plot_while_dragging(qtb
 
     drag_arrow_to(window, Role.KEY, 1, right_edge - 0.1, 1.0)
     _assert_labels_readable(window)
+
+
+def test_three_tips_at_one_point_each_get_a_turn(qtbot, window):
+    scene = window.scene
+    for role, index in ((Role.QUERY, 2), (Role.KEY, 3), (Role.KEY, 4)):  # q·sat, k·on, k·the
+        scene.set_vector(role, index, [1.0, 1.0])
+    window.history.reset()
+    moved = []
+    for _ in range(3):
+        drag_arrow(window, Role.KEY, 3, QPointF(0, -40))  # always from the shared point
+        moved.append(next(f"{role.symbol}·{index}" for role, index in ((Role.QUERY, 2), (Role.KEY, 3), (Role.KEY, 4))
+                          if scene.vectors(role)[index].tolist() != [1.0, 1.0]))
+        qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert sorted(moved) == ["k·3", "k·4", "q·2"]
+
+
+def test_an_arrow_dropped_on_another_tip_is_the_one_a_new_drag_takes(qtbot, window):
+    """Turns start only from a shared point: drop q·sat exactly on k·cat, then drag from there again."""
+    from helpers import drag_arrow_to
+
+    window.snap_action.setChecked(True)  # so the drop lands exactly on (2.2, 1.0)
+    drag_arrow_to(window, Role.QUERY, 2, 2.2, 1.0)
+    assert window.scene.vectors(Role.QUERY)[2].tolist() == window.scene.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    drag_arrow(window, Role.KEY, 1, QPointF(0, -40))
+    assert window.scene.vectors(Role.QUERY)[2].tolist() != [2.2, 1.0]  # q·sat, the arrow just placed, moved on
+    assert window.scene.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]

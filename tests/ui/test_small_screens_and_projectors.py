@@ -147,3 +147,13 @@ def test_the_score_table_fits_its_panel_without_sideways_scrolling(qtbot, small_
     table = small_window.score_panel.table
     assert table.horizontalHeader().length() <= table.viewport().width()
     assert not table.horizontalScrollBar().isVisible()
+
+
+def test_the_score_table_still_fits_after_other_lessons_reset_its_columns(qtbot, window):
+    """A new scene resets the table's columns; the weight column must still take what is left."""
+    for lesson in ("self-attention", "soft-lookup", "scaled-attention"):
+        window.open_lesson(lesson)
+        qtbot.wait(30)
+        table = window.score_panel.table
+        assert table.horizontalHeader().length() == table.viewport().width(), lesson
+        assert not table.horizontalScrollBar().isVisible(), lesson
