@@ -72,7 +72,6 @@ class ArrowItem(pg.GraphicsObject):
         self._font.setBold(True)
         self._label_size = QFontMetricsF(self._font).size(0, label)
         self._label_shift = (0.0, 0.0)  # in data units, chosen by the canvas so labels do not collide
-        self._label_reach_px = 0.0  # how far the shift takes the label, for the bounding rect
         self._label_shift_view_px = (0.0, 0.0)  # the same shift as the canvas chose it, in view pixels
         self._label_hidden = False  # no room for it (a minor label); pointing at the arrow still names it
         self._pixel_size_cache: tuple[float, float] | None = None
@@ -180,12 +179,13 @@ class ArrowItem(pg.GraphicsObject):
         if not (to_device.m11() and to_device.m22()):
             return  # a plot of no size yet
         shift = (dx / to_device.m11(), dy / to_device.m22()) if (dx or dy) else (0.0, 0.0)
-        if shift != self._label_shift:
-            self.prepareGeometryChange()
+        changed = shift != self._label_shift
+        if changed:
+            self.prepareGeometryChange()  # the bounding rect reaches as far as the shifted label
             self._label_shift = shift
-            self._label_reach_px = max(abs(dx), abs(dy))
-            self.update()
         self._label_shift_view_px = (dx, dy)
+        if changed:
+            self.update()
 
     def label_request(self, to_device: QTransform, minor: bool = False) -> LabelRequest | None:
         """Where the label would go unshifted, in the pixels `to_device` maps this item to; None if unlabelled."""
@@ -233,7 +233,7 @@ class ArrowItem(pg.GraphicsObject):
         if self._bounds is None:
             sx, sy = self._pixel_size()
             reach_px = (max(HANDLE_RADIUS_PX, HEAD_LENGTH_PX) + LABEL_GAP_PX + self._label_size.width() + 4
-                        + self._label_reach_px)
+                        + max(abs(self._label_shift_view_px[0]), abs(self._label_shift_view_px[1])))
             rect = QRectF(self._base, self._tip).normalized()
             self._bounds = rect.adjusted(-reach_px * sx, -reach_px * sy, reach_px * sx, reach_px * sy)
         return QRectF(self._bounds)

@@ -506,10 +506,15 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.focus_arrow(arrows[(position + (1 if next_child else -1)) % len(arrows)])
         return True
 
-    def keyPressEvent(self, event) -> None:
+    def _cancel_drag(self) -> bool:
+        """Put back the arrow being dragged, if one is; whether there was one."""
         dragged = self.active_drag_arrow()
-        if event.key() == Qt.Key.Key_Escape and dragged is not None:
+        if dragged is not None:
             dragged.cancel_drag()
+        return dragged is not None
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() == Qt.Key.Key_Escape and self._cancel_drag():
             event.accept()
             return
         step = NUDGE_KEYS.get(Qt.Key(event.key()))
@@ -529,9 +534,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     def mousePressEvent(self, event) -> None:
         # A right-click during a drag cancels it, like Escape.
-        dragged = self.active_drag_arrow()
-        if event.button() == Qt.MouseButton.RightButton and dragged is not None:
-            dragged.cancel_drag()
+        if event.button() == Qt.MouseButton.RightButton and self._cancel_drag():
             event.accept()
             return
         super().mousePressEvent(event)
