@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -22,6 +22,7 @@ class SentencePanel(QWidget):
     def __init__(self, scene: Scene, parent=None) -> None:
         super().__init__(parent)
         self.scene = scene
+        self._refreshing = False  # True while the list is being written from the scene
         self.list = QListWidget()
         self.list.setAccessibleName("Tokens")
         self.list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
@@ -60,15 +61,29 @@ class SentencePanel(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        # Writing the scene's tokens back must not read as the teacher renaming them.
-        with QSignalBlocker(self.list), QSignalBlocker(self.list.model()):
+        """Show the scene's tokens, one row each, in the scene's order.
+
+        The list's model keeps its signals: the view lays its rows out from them (a view that
+        is not told about new rows keeps showing the old ones). The flag below is what tells
+        our own handlers that these changes are the scene's, not the teacher's. Rows are
+        updated in place, so a refresh during a drop (the scene follows the moved row) does
+        not pull the rows out from under the drop.
+        """
+        self._refreshing = True
+        try:
             current = self.list.currentRow()
-            self.list.clear()
-            for token in self.scene.tokens:
-                item = QListWidgetItem(token)
+            while self.list.count() > self.scene.n_tokens:
+                self.list.takeItem(self.list.count() - 1)
+            while self.list.count() < self.scene.n_tokens:
+                item = QListWidgetItem()
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
                 self.list.addItem(item)
+            for row, token in enumerate(self.scene.tokens):
+                if self.list.item(row).text() != token:
+                    self.list.item(row).setText(token)
             self.list.setCurrentRow(min(max(current, 0), self.list.count() - 1))
+        finally:
+            self._refreshing = False
 
     def _try(self, edit, *args) -> bool:
         try:
@@ -99,11 +114,15 @@ class SentencePanel(QWidget):
             self.list.setCurrentRow(target)
 
     def _on_renamed(self, item: QListWidgetItem) -> None:
+        if self._refreshing:
+            return
         row = self.list.row(item)
         if item.text() != self.scene.tokens[row]:
             self._try(self.scene.rename_token, row, item.text())
 
     def _on_rows_moved(self, parent, start, end, destination, row) -> None:
+        if self._refreshing:
+            return
         # Qt reports the row the item was dropped before; after removal it lands one higher.
         target = row - 1 if row > start else row
         self._try(self.scene.move_token, start, target)
