@@ -5,11 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSignalBlocker, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QSignalBlocker, QStandardPaths
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
-    QApplication,
-    QDockWidget,
     QFileDialog,
     QInputDialog,
     QLabel,
@@ -17,7 +15,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QToolBar,
-    QWidget,
 )
 
 from .. import APP_NAME, __version__
@@ -43,16 +40,12 @@ from .output_panel import OutputPanel
 from .query_picker import QueryPicker
 from .score_table import ScoreTablePanel
 from .sentence_panel import SentencePanel
-from .settings import LAYOUT_VERSION, app_settings, forget_recent, recent_files, remember_recent
+from .settings import forget_recent, recent_files, remember_recent
 from .shapes_panel import ShapesPanel
 from .weights_chart import WeightsChart
+from .window_layout import BOTTOM, LEFT, RIGHT, DockSpec, WindowLayout
 
 SNAP_STEPS = (0.1, 0.5, 1.0)
-PRESENTATION_FONT_SCALE = 1.6
-# Presentation mode shows the class the canvas and the numbers; the reading panels wait on the
-# teacher's screen (View menu brings any back; leaving presentation mode restores the layout).
-ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
-READING_DOCKS = ("lessonDock", "challengesDock", "codeDock", "sentenceDock", "shapesDock")
 SCENE_FILTER = "Attention scenes (*.json);;All files (*)"
 def app_icon_for_window():
     from .app import app_icon  # app.py imports this module; import at call time
@@ -108,11 +101,6 @@ class MainWindow(QMainWindow):
         self.scene_path = scene_path
         self.progress = progress if progress is not None else ProgressStore()
         self.current_lesson: str | None = None
-        self._layout_before_presentation = None  # the panels' layout to come back to after presentation mode
-        self._geometry_before_presentation: QByteArray | None = None
-        self._arrange_after_resize: str | None = None  # "presentation" or "restore" while the window settles
-        self._arrange_timer = QTimer(self, singleShot=True, interval=ARRANGE_WINDOW_MS)
-        self._arrange_timer.timeout.connect(self._stop_arranging)
         self._last_dir = documents_folder()  # where file dialogs open when the scene has no file
         self.setObjectName("MainWindow")
         self.setWindowIcon(app_icon_for_window())
@@ -135,7 +123,6 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(QLabel(STATUS_HINT))
         self.canvas.drag_moved.connect(lambda text: self.statusBar().showMessage(text, 4000))
         self.canvas.edit_requested.connect(self.type_coordinates)
-        self._default_layout = self.saveState()
         scene.subscribe(self._on_scene_changed)
         self._show_lesson(lesson_for_scene(scene_path))
         self._update_title()
@@ -156,66 +143,24 @@ class MainWindow(QMainWindow):
         self.sentence_panel = SentencePanel(scene)
 
     def _build_docks(self) -> None:
-        self.docks: dict[str, QDockWidget] = {}
-        left, right, bottom = (
-            Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
-            Qt.DockWidgetArea.BottomDockWidgetArea,
-        )
-        self._add_dock("lessonDock", "Lesson", self.lesson_panel, left)
-        self._add_dock("challengesDock", "Challenges", self.challenges_panel, left)
-        self._add_dock("codeDock", "Code", self.code_panel, left)
-        self._add_dock("sentenceDock", "Sentence", self.sentence_panel, left)
-        self._add_dock("gridsDock", "Grids", self.grid_editor, bottom)
-        self._add_dock("scoreDock", "Scores", self.score_panel, right)
-        self._add_dock("matrixDock", "Attention matrix", self.matrix_view, right)
-        self._add_dock("outputDock", "Output", self.output_panel, bottom)
-        self._add_dock("weightsDock", "Weights", self.weights_chart, bottom)
-        self._add_dock("shapesDock", "Shapes", self.shapes_panel, bottom)
-        # Reading panels share the left column as tabs; the lesson is in front.
-        self.tabifyDockWidget(self.docks["lessonDock"], self.docks["challengesDock"])
-        self.tabifyDockWidget(self.docks["challengesDock"], self.docks["codeDock"])
-        self.tabifyDockWidget(self.docks["codeDock"], self.docks["sentenceDock"])
-        self.docks["lessonDock"].raise_()
+        self.layout_manager = WindowLayout(self)
+        for spec, widget in (
+            (DockSpec("lessonDock", "Lesson", LEFT), self.lesson_panel),
+            (DockSpec("challengesDock", "Challenges", LEFT), self.challenges_panel),
+            (DockSpec("codeDock", "Code", LEFT), self.code_panel),
+            (DockSpec("sentenceDock", "Sentence", LEFT), self.sentence_panel),
+            (DockSpec("gridsDock", "Grids", BOTTOM), self.grid_editor),
+            (DockSpec("scoreDock", "Scores", RIGHT), self.score_panel),
+            (DockSpec("matrixDock", "Attention matrix", RIGHT), self.matrix_view),
+            (DockSpec("outputDock", "Output", BOTTOM), self.output_panel),
+            (DockSpec("weightsDock", "Weights", BOTTOM), self.weights_chart),
+            (DockSpec("shapesDock", "Shapes", BOTTOM), self.shapes_panel),
+        ):
+            self.layout_manager.add_dock(spec, widget)
+        self.docks = self.layout_manager.docks
         # A dock tells when its tab comes to the front; the Code panel skips work while it is behind.
         self.docks["codeDock"].visibilityChanged.connect(self.code_panel.set_on_screen)
-        self.splitDockWidget(self.docks["outputDock"], self.docks["weightsDock"], Qt.Orientation.Horizontal)
-        self.splitDockWidget(self.docks["weightsDock"], self.docks["shapesDock"], Qt.Orientation.Horizontal)
-        # The grids share a tab with the shapes; a projection scene brings them to the front.
-        self.tabifyDockWidget(self.docks["shapesDock"], self.docks["gridsDock"])
-        self.docks["shapesDock"].raise_()
-        self._size_docks_to_window()
-
-    def _size_docks_to_window(self) -> None:
-        """Give the canvas about half the window at any size: dock sizes are shares of the window, not pixels.
-
-        Fixed sizes that suit a 1480-pixel window leave a 1024 × 768 projector a canvas a few
-        hundred pixels wide, with the second plot off its edge.
-        """
-        width, height = self.width(), self.height()
-        horizontal, vertical = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
-        self.resizeDocks([self.docks["lessonDock"]], [int(width * 0.20)], horizontal)
-        self.resizeDocks([self.docks["scoreDock"]], [int(width * 0.30)], horizontal)
-        self.resizeDocks([self.docks["scoreDock"], self.docks["matrixDock"]], [int(height * 0.30), int(height * 0.45)],
-                         vertical)
-        self.resizeDocks([self.docks["outputDock"]], [int(height * 0.2)], vertical)
-        self.resizeDocks(  # in proportion: the bottom row spans the window
-            [self.docks["outputDock"], self.docks["weightsDock"], self.docks["shapesDock"]],
-            [int(width * 0.22), int(width * 0.27), int(width * 0.15)], horizontal,
-        )
-
-    def _arrange_docks_for_presentation(self) -> None:
-        """Large type needs room: the matrix gets the right column to itself, so its cells keep their
-        numbers, and the score table joins the output and the weights in a taller bottom row. The canvas
-        keeps about two thirds of the width. Leaving presentation mode restores the saved layout."""
-        docks, horizontal, vertical = self.docks, Qt.Orientation.Horizontal, Qt.Orientation.Vertical
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, docks["scoreDock"])
-        self.splitDockWidget(docks["scoreDock"], docks["outputDock"], horizontal)
-        self.splitDockWidget(docks["outputDock"], docks["weightsDock"], horizontal)
-        width, height = self.width(), self.height()
-        self.resizeDocks([docks["matrixDock"]], [int(width * 0.36)], horizontal)
-        self.resizeDocks([docks["scoreDock"]], [int(height * 0.33)], vertical)
-        self.resizeDocks([docks["scoreDock"], docks["outputDock"], docks["weightsDock"]],
-                         [int(width * 0.40), int(width * 0.34), int(width * 0.26)], horizontal)
+        self.layout_manager.arrange_defaults()
 
     def _fit_to_screen(self, width: int, height: int) -> None:
         """The preferred size, but never bigger than the screen (classroom laptops can be 1024 × 768)."""
@@ -223,13 +168,6 @@ class MainWindow(QMainWindow):
         if screen is not None and screen.width() > 0:
             width, height = min(width, int(screen.width() * 0.95)), min(height, int(screen.height() * 0.92))
         self.resize(width, height)
-
-    def _add_dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> None:
-        dock = QDockWidget(title, self)
-        dock.setObjectName(name)  # saveState/restoreState find docks by this name
-        dock.setWidget(widget)
-        self.addDockWidget(area, dock)
-        self.docks[name] = dock
 
     # ----- actions ------------------------------------------------------
     def _build_actions(self) -> None:
@@ -560,64 +498,20 @@ class MainWindow(QMainWindow):
 
     # ----- presentation and window state --------------------------------
     def set_presentation(self, on: bool) -> None:
-        """Full screen with large type, thick arrows and only the canvas and the numbers, for a projector;
-        off restores everything, the panels' layout included."""
-        app = QApplication.instance()
-        if on:
-            self._normal_font = app.font()
-            self._layout_before_presentation = self.saveState()
-            self._geometry_before_presentation = self.saveGeometry()
-            big = app.font()
-            big.setPointSizeF(big.pointSizeF() * PRESENTATION_FONT_SCALE)
-            app.setFont(big)
-            for name in READING_DOCKS:
-                self.docks[name].hide()
-            self._was_maximized = self.isMaximized()
-            self.showFullScreen()
-        else:
-            app.setFont(getattr(self, "_normal_font", app.font()))
-            self.showMaximized() if getattr(self, "_was_maximized", False) else self.showNormal()
-        self.canvas.set_presentation(on)
-        self._arrange_after_resize = "presentation" if on else "restore"
-        self._arrange_docks()
-        # A window manager resizes the window a moment later, and the font's new sizes reach the panels'
-        # layouts later too: the panels are arranged again after each resize until then (resizeEvent),
-        # and once more at the end. Resizes after that are the user's own.
-        self._arrange_timer.start()
-
-    def _arrange_docks(self) -> None:
-        if self._arrange_after_resize == "presentation":
-            self._arrange_docks_for_presentation()
-        elif self._arrange_after_resize == "restore" and self._layout_before_presentation is not None:
-            self.restoreState(self._layout_before_presentation)
-
-    def _stop_arranging(self) -> None:
-        self._arrange_docks()
-        if self._arrange_after_resize == "restore":
-            self._layout_before_presentation = None
-        self._arrange_after_resize = None
+        """Full screen, large type, thick arrows: for a projector (see WindowLayout)."""
+        self.layout_manager.set_presentation(on, after_font_change=self.canvas.set_presentation)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        if self._arrange_after_resize is not None:
-            self._arrange_docks()
+        self.layout_manager.window_resized()
 
     def restore_window_state(self) -> None:
-        settings = app_settings()
-        if settings.value("layout_version", 0, type=int) != LAYOUT_VERSION:
-            return  # a layout saved by another version could hide a new panel
-        geometry, state = settings.value("geometry"), settings.value("window_state")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        if state is not None:
-            self.restoreState(state)
+        """The window and docks as they were last time on a screen of this size."""
+        self.layout_manager.restore_window_state()
         self._show_grids_if_used()
 
-    def save_window_state(self, geometry: QByteArray | None = None) -> None:
-        settings = app_settings()
-        settings.setValue("layout_version", LAYOUT_VERSION)
-        settings.setValue("geometry", geometry if geometry is not None else self.saveGeometry())
-        settings.setValue("window_state", self.saveState())
+    def save_window_state(self) -> None:
+        self.layout_manager.save_window_state()
 
     def new_scene(self) -> None:
         if not self.maybe_save_changes():
@@ -644,13 +538,8 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.autosaver.discard()
-        geometry = None
-        if self.presentation_action.isChecked():
-            # Save the everyday window, not the projector one: the window manager gives the window its
-            # normal size back only after this event, so keep the geometry from before presenting.
-            geometry = self._geometry_before_presentation
-            self.presentation_action.setChecked(False)
-        self.save_window_state(geometry)
+        self.save_window_state()  # the everyday window, also when closed during a presentation
+        self.presentation_action.setChecked(False)
         super().closeEvent(event)
 
     def _on_history_changed(self) -> None:
@@ -739,12 +628,8 @@ class MainWindow(QMainWindow):
 
     # ----- layout -------------------------------------------------------
     def reset_layout(self) -> None:
-        self.restoreState(self._default_layout)
-        for dock in self.docks.values():
-            dock.show()
-        self.docks["lessonDock"].raise_()
+        self.layout_manager.reset()
         self._show_grids_if_used()
-        self._size_docks_to_window()  # the first start's shares of the window as it is now
 
     def _show_about(self) -> None:
         QMessageBox.about(

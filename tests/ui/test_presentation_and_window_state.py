@@ -1,5 +1,6 @@
 """Presentation mode, the saved window layout and Open Recent."""
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -7,6 +8,7 @@ from attn_desktop.model import Role
 from attn_desktop.ui.app import default_scene
 from attn_desktop.ui.main_window import MainWindow
 from attn_desktop.ui.settings import recent_files
+from attn_desktop.ui.window_layout import presentation_font_scale
 
 
 def test_f11_makes_everything_bigger_and_back(qtbot, window):
@@ -15,7 +17,9 @@ def test_f11_makes_everything_bigger_and_back(qtbot, window):
     normal_width = key._width
     qtbot.keyClick(window, Qt.Key.Key_F11)
     assert window.presentation_action.isChecked()
-    assert QApplication.font().pointSizeF() > normal_points * 1.5
+    screen_height = window.screen().size().height()
+    assert QApplication.font().pointSizeF() == pytest.approx(normal_points * presentation_font_scale(screen_height))
+    assert QApplication.font().pointSizeF() >= normal_points * 1.25
     assert key._font.pointSizeF() > 16 and key._width > normal_width * 1.5
     qtbot.keyClick(window, Qt.Key.Key_F11)
     assert QApplication.font().pointSizeF() == normal_points and key._width == normal_width
@@ -52,3 +56,36 @@ def test_arrowheads_by_role_for_readers_without_colour(window):
         "triangle", "open", "diamond"]
     window.shapes_action.trigger()
     assert window.canvas.arrows[Role.KEY][0].head_shape == "triangle"
+
+
+@pytest.mark.parametrize(("screen_height", "scale"), [(2160, 1.6), (1080, 1.6), (900, 1.33), (768, 1.25), (720, 1.25)])
+def test_presentation_type_is_as_big_on_a_low_projector_as_on_a_full_hd_one(screen_height, scale):
+    """A projector throws the same picture whatever its resolution: the type's share of the screen's height
+    is what the back row sees. 1.6 × at 1080 lines (a 4K laptop at 200 % has 1080 logical lines); a lower
+    screen needs less for the same share, and never gets under 1.25 ×."""
+    assert presentation_font_scale(screen_height) == scale
+
+
+def test_each_screen_size_keeps_its_own_layout(qtbot, window, monkeypatch):
+    """A session on a 1024 × 768 projector must not cramp the next one on a full-HD desktop."""
+    from PySide6.QtCore import QSize
+    from PySide6.QtGui import QScreen
+
+    screen = {"size": QSize(1024, 768)}
+    monkeypatch.setattr(QScreen, "size", lambda self: screen["size"])
+    window.docks["weightsDock"].close()  # the projector session: the teacher closed the chart
+    window.close()
+
+    def reopen():
+        again = MainWindow(default_scene())
+        qtbot.addWidget(again)
+        again.show()
+        again.restore_window_state()
+        return again
+
+    screen["size"] = QSize(1920, 1080)  # back at the desk: the computed layout, every panel there
+    desk = reopen()
+    assert desk.docks["weightsDock"].isVisible()
+    desk.close()
+    screen["size"] = QSize(1024, 768)  # at the projector again: the layout left there
+    assert not reopen().docks["weightsDock"].isVisible()

@@ -135,7 +135,7 @@ def test_presentation_mode_twice_gives_back_the_same_panel_sizes(qtbot, small_wi
     qtbot.keyClick(small_window, Qt.Key.Key_F11)
     qtbot.wait(100)
     qtbot.keyClick(small_window, Qt.Key.Key_F11)
-    qtbot.waitUntil(lambda: small_window._arrange_after_resize is None, timeout=3000)
+    qtbot.waitUntil(lambda: not small_window.layout_manager.settling, timeout=3000)
     assert {name: small_window.docks[name].size() for name in front} == sizes
     assert small_window.canvas.size() == canvas_size
 
