@@ -21,6 +21,12 @@ HEADER_TIPS = [
     "The share of attention this key gets; the column adds up to 100%",
 ]
 NUMBER_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+WEIGHT_HEADERS = ("Softmax weight", "Weight")  # the short one when the column is too narrow for the long one
+FORMULA_NAME_CHARS = 12  # longer token names are cut in the worked formula (the tooltip has them whole)
+
+
+def short_name(name: str, limit: int = FORMULA_NAME_CHARS) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 class ScoreTableModel(QStandardItemModel):
@@ -30,11 +36,26 @@ class ScoreTableModel(QStandardItemModel):
         self._rebuild()
         scene.subscribe(self._on_scene_changed)
 
-    def formula(self, row: int) -> str:
-        """The worked dot product for one key, e.g. 'q_sat · k_cat = 2.40 × 2.20 + … = 5.88'."""
+    def formula(self, row: int, short_names: bool = False) -> str:
+        """The worked dot product for one key, e.g. 'q_sat · k_cat = 2.40 × 2.20 + … = 5.88';
+        with short_names, long token names are cut so the numbers keep their room."""
         scene = self.scene
         query = scene.vectors(Role.QUERY)[scene.selected]
-        return explain.dot_product(scene.selected_token, scene.tokens[row], query, scene.vectors(Role.KEY)[row])
+        name = short_name if short_names else str
+        return explain.dot_product(name(scene.selected_token), name(scene.tokens[row]), query,
+                                   scene.vectors(Role.KEY)[row])
+
+    def widest_formula(self) -> str:
+        """A formula as long as any this scene can show (names cut, every number long): the room the
+        formula keeps, so a longer number mid-drag does not move the table."""
+        longest = max(self.scene.tokens, key=len, default="")
+        query = max(self.scene.query_tokens, key=len, default="")
+        terms = [-88.88] * self.scene.key_width
+        return explain.dot_product(short_name(query), short_name(longest), terms, terms)
+
+    def set_weight_header(self, text: str) -> None:
+        if self.headerData(WEIGHT, Qt.Orientation.Horizontal) != text:
+            self.setHeaderData(WEIGHT, Qt.Orientation.Horizontal, text)
 
     def tooltip(self, row: int) -> str:
         """What pointing at a row explains; made on demand, not on every drag move."""
@@ -43,6 +64,7 @@ class ScoreTableModel(QStandardItemModel):
         return self.formula(row)
 
     def _rebuild(self) -> None:
+        weight_header = self._weight_header()
         self.clear()
         self.setColumnCount(4)
         for column, tip in enumerate(HEADER_TIPS):
@@ -51,17 +73,19 @@ class ScoreTableModel(QStandardItemModel):
             self.setHorizontalHeaderItem(column, header)
         for token in self.scene.tokens:
             row = [QStandardItem(token)] + [QStandardItem() for _ in range(3)]
+            row[TOKEN].setToolTip(token)  # a long name is elided in its cell
             for item in row:
                 item.setEditable(False)
             for item in row[1:]:
                 item.setTextAlignment(NUMBER_ALIGNMENT)
             self.appendRow(row)
-        self._refresh_header()
+        self._refresh_header(weight_header)
         self._refresh_cells()
 
-    def _refresh_header(self) -> None:
+    def _refresh_header(self, weight_header: str | None = None) -> None:
         divisor = explain.divisor_header(self.scene.key_width, self.scene.scale)
-        self.setHorizontalHeaderLabels(["Key", "q · k", divisor, "Softmax weight"])
+        weight_header = weight_header or self._weight_header()
+        self.setHorizontalHeaderLabels(["Key", "q · k", divisor, weight_header])
 
     def _refresh_cells(self) -> None:
         scene, result = self.scene, self.scene.result
@@ -75,6 +99,11 @@ class ScoreTableModel(QStandardItemModel):
             weight_item = self.item(row, WEIGHT)
             if weight_item.data(WEIGHT_ROLE) != (weight if visible else None):
                 weight_item.setData(weight if visible else None, WEIGHT_ROLE)
+
+    def _weight_header(self) -> str:
+        """The weight column's header as chosen by the panel for its width, the long one until then."""
+        shown = self.headerData(WEIGHT, Qt.Orientation.Horizontal) if self.columnCount() > WEIGHT else None
+        return shown if shown in WEIGHT_HEADERS else WEIGHT_HEADERS[0]
 
     def _set_text(self, row: int, column: int, text: str) -> None:
         item = self.item(row, column)
