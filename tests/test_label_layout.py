@@ -1,78 +1,119 @@
-"""Arrow labels: placed so they do not cover one another or leave the plot (attn_desktop/ui/label_layout.py)."""
+"""Arrow labels: by their own tip, over no arrow and no other label, inside the plot (attn_desktop/ui/label_layout.py)."""
+
+import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attn_desktop.ui.label_layout import HIDDEN, LabelRequest, place_labels
+from attn_desktop.ui.label_layout import HIDDEN, LabelRequest, box_hits, place_labels, segment_obstacle
 
 BOUNDS = (0.0, 0.0, 400.0, 300.0)
+ORIGIN = (200.0, 150.0)
+LINE = 16.0
 
 
-def _box(request, shift):
-    left, top, right, bottom = request.box
-    return left + shift[0], top + shift[1], right + shift[0], bottom + shift[1]
+def _arrow(angle_degrees: float, length: float, minor: bool = False, width: float = 60.0, origin=ORIGIN):
+    """A label request and the arrow's shaft, for an arrow from `origin` at this angle (screen y points down)."""
+    ux, uy = math.cos(math.radians(angle_degrees)), -math.sin(math.radians(angle_degrees))
+    tip = (origin[0] + ux * length, origin[1] + uy * length)
+    request = LabelRequest(width, LINE, tip, (ux, uy), origin, minor)
+    return request, segment_obstacle(*origin, *tip, 2.0)
+
+
+def _box(request, placement):
+    left, top = request.tip[0] + placement.dx, request.tip[1] + placement.dy
+    return left, top, left + request.width, top + request.height
 
 
 def _overlap(first, second):
     return first[0] < second[2] and second[0] < first[2] and first[1] < second[3] and second[1] < first[3]
 
 
-def test_the_most_important_label_keeps_its_place_and_the_next_moves_off_it():
-    chosen = LabelRequest((100, 100, 160, 116), tip_x=95)
-    key = LabelRequest((105, 104, 165, 120), tip_x=100)
-    shifts = place_labels([chosen, key], BOUNDS)
-    assert shifts[0] == (0.0, 0.0)
-    assert shifts[1] != (0.0, 0.0) and not _overlap(_box(chosen, shifts[0]), _box(key, shifts[1]))
+def _gap(request, box):
+    x, y = request.tip
+    return math.hypot(max(box[0] - x, 0.0, x - box[2]), max(box[1] - y, 0.0, y - box[3]))
 
 
-def test_a_label_past_the_right_edge_goes_to_the_other_side_of_its_tip():
-    edge = LabelRequest((370, 50, 430, 66), tip_x=365)
-    (shift,) = place_labels([edge], BOUNDS)
-    left, _, right, _ = _box(edge, shift)
-    assert right <= 400 and left < 365  # flipped to the tip's left, fully in view
+def _assert_readable(requests, obstacles, placements):
+    shown = [(request, _box(request, placement), placement)
+             for request, placement in zip(requests, placements) if placement is not HIDDEN]
+    for index, (request, box, placement) in enumerate(shown):
+        assert BOUNDS[0] <= box[0] and box[2] <= BOUNDS[2] and BOUNDS[1] <= box[1] and box[3] <= BOUNDS[3]
+        assert not any(_overlap(box, other) for _, other, _ in shown[:index])
+        assert not any(box_hits(box, obstacle) for obstacle in obstacles)
+        assert placement.leader_to is not None or _gap(request, box) <= LINE  # near its tip, or joined to it
 
 
-def test_a_minor_label_with_no_room_is_left_out_and_a_major_one_stays_in_view():
-    crowd = [LabelRequest((x, y, x + 40, y + 16), tip_x=x - 5) for x in range(0, 400, 40) for y in range(0, 300, 16)]
-    minor = LabelRequest((200, 150, 240, 166), tip_x=195, minor=True)
-    major = LabelRequest((200, 150, 240, 166), tip_x=195)
-    shifts = place_labels([*crowd, minor, major], BOUNDS)
-    assert shifts[-2] is HIDDEN
-    box = _box(major, shifts[-1])
-    assert 0 <= box[0] and box[2] <= 400 and 0 <= box[1] and box[3] <= 300
+def test_a_lone_label_sits_just_beyond_its_tip():
+    request, shaft = _arrow(0, 100)
+    (placement,) = place_labels([request], [shaft], BOUNDS)
+    box = _box(request, placement)
+    assert placement.leader_to is None and box[0] > request.tip[0] and _gap(request, box) < 5
 
 
-requests = st.lists(
-    st.builds(
-        lambda x, y, width, tip_offset: LabelRequest((x, y, x + width, y + 16), tip_x=x - tip_offset, minor=True),
-        st.floats(0, 380), st.floats(0, 290), st.floats(20, 80), st.floats(2, 12),
-    ),
-    max_size=30,
-)
+def test_a_label_moves_off_a_shaft_that_crosses_its_usual_place_and_stays_near_its_tip():
+    request, shaft = _arrow(0, 100)
+    crossing = segment_obstacle(330, 100, 330, 200, 2.0)  # a vertical arrow right through the spot beyond the tip
+    (placement,) = place_labels([request], [shaft, crossing], BOUNDS)
+    box = _box(request, placement)
+    assert not box_hits(box, crossing) and not box_hits(box, shaft)
+    assert placement.leader_to is None and _gap(request, box) <= LINE
 
 
-@settings(max_examples=200, deadline=None)
-@given(requests)
-def test_shown_minor_labels_never_overlap_and_stay_in_view(labels):
-    shifts = place_labels(labels, BOUNDS)
-    shown = [_box(request, shift) for request, shift in zip(labels, shifts) if shift is not HIDDEN]
-    for index, box in enumerate(shown):
-        assert box[0] >= 0 and box[1] >= 0 and box[2] <= 400 and box[3] <= 300
-        assert not any(_overlap(box, other) for other in shown[:index])
+def test_six_arrows_round_the_origin_each_get_a_label_by_their_tip():
+    arrows = [_arrow(angle, 70) for angle in (10, 25, 80, 100, 200, 300)]
+    requests, obstacles = [request for request, _ in arrows], [shaft for _, shaft in arrows]
+    placements = place_labels(requests, obstacles, BOUNDS)
+    assert HIDDEN not in placements
+    _assert_readable(requests, obstacles, placements)
+    assert all(placement.leader_to is None for placement in placements)
+
+
+def test_crowded_tips_push_a_label_further_out_with_a_leader_to_its_tip():
+    # Nine arrows whose tips stand a few pixels apart: not every label fits within a line of its tip.
+    arrows = [_arrow(angle, 80) for angle in range(40, 58, 2)]
+    requests, obstacles = [request for request, _ in arrows], [shaft for _, shaft in arrows]
+    placements = place_labels(requests, obstacles, BOUNDS)
+    _assert_readable(requests, obstacles, placements)
+    led = [placement for placement in placements if placement.leader_to is not None]
+    assert led and all(placement.leader_to == request.tip for request, placement in zip(requests, placements)
+                       if placement.leader_to is not None)
+
+
+def test_a_tip_out_of_view_gets_its_label_at_the_edge_where_the_arrow_leaves_with_a_pointer():
+    request, shaft = _arrow(0, 400)  # tip at x = 600, the plot ends at 400
+    (placement,) = place_labels([request], [shaft], BOUNDS)
+    box = _box(request, placement)
+    assert placement.pointer and placement.leader_to is not None
+    assert placement.leader_to[0] > 395 and abs(placement.leader_to[1] - ORIGIN[1]) < 1  # on the edge, on the shaft
+    assert box[2] <= 400 and box[0] > 400 - request.width - 2 * LINE
+
+
+def test_a_minor_label_gives_way_to_a_major_one_after_it_and_hides_when_there_is_no_room():
+    # A tiny plot with room for a single label beside the tip.
+    bounds = (0.0, 0.0, 90.0, 40.0)
+    minor = LabelRequest(60, LINE, (20, 20), (1.0, 0.0), minor=True)
+    major = LabelRequest(60, LINE, (20, 20), (1.0, 0.0))
+    placements = place_labels([minor, major], [], bounds)
+    assert placements[0] is HIDDEN and placements[1] is not HIDDEN
 
 
 def test_a_pushed_label_keeps_last_times_spot_while_its_usual_place_is_taken_and_returns_when_free():
     """No swapping mid-drag: a label pushed off its usual place stays where it went while that is free."""
-    chosen = LabelRequest((100, 100, 160, 116), tip_x=95)
-    pushed = LabelRequest((100, 104, 160, 120), tip_x=95, previous=(0.0, 33.0))  # overlaps `chosen` where it is
-    assert place_labels([chosen, pushed], BOUNDS)[1] == (0.0, 33.0)  # not the nearer spot below `chosen`
-    free_again = LabelRequest((200, 104, 260, 120), tip_x=195, previous=(0.0, 33.0))
-    assert place_labels([chosen, free_again], BOUNDS)[1] == (0.0, 0.0)
+    first = LabelRequest(60, LINE, (100, 100), (1.0, 0.0))
+    second = LabelRequest(60, LINE, (100, 100), (1.0, 0.0), previous=(3.0, 12.0))
+    _, placement = place_labels([first, second], [], BOUNDS)
+    assert (placement.dx, placement.dy) == (3.0, 12.0)
+    alone = place_labels([second], [], BOUNDS)[0]
+    assert (alone.dx, alone.dy) != (3.0, 12.0)  # its usual place is free again: back there
 
 
-def test_labels_at_one_tip_sit_next_to_each_other():
-    """The second goes to the other side of the tip; the third one row up, not two."""
-    first, second, third = (LabelRequest((100, 100, 160, 116), tip_x=95) for _ in range(3))
-    _, (dx2, dy2), (dx3, dy3) = place_labels([first, second, third], BOUNDS)
-    assert (dx2, dy2) == (-70, 0)
-    assert dx3 == 0 and 16 < abs(dy3) < 18
+arrows = st.lists(st.tuples(st.floats(0, 360), st.floats(5, 180), st.floats(20, 90)), max_size=14)
+
+
+@settings(max_examples=150, deadline=None)
+@given(arrows)
+def test_shown_minor_labels_never_cover_an_arrow_or_each_other_and_stay_in_view(specs):
+    made = [_arrow(angle, length, minor=True, width=width) for angle, length, width in specs]
+    requests, obstacles = [request for request, _ in made], [shaft for _, shaft in made]
+    _assert_readable(requests, obstacles, place_labels(requests, obstacles, BOUNDS))

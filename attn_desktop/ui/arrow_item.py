@@ -9,18 +9,24 @@ this arrow back through ``set_tip``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import pyqtgraph as pg
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF, QTransform
 
-from .label_layout import LabelRequest
+from .label_layout import LabelRequest, Obstacle, Placement, convex_obstacle, leader_start, segment_obstacle
 
 HEAD_LENGTH_PX = 12.0
 HEAD_HALF_WIDTH_PX = 5.5
 HANDLE_RADIUS_PX = 11.0
 LABEL_GAP_PX = 6.0
+LABEL_PADDING_PX = 2.0  # the label's pale backdrop reaches this far beyond its text on either side
+SHAFT_CLEARANCE_PX = 1.0  # labels keep this far off a shaft's edge ...
+HEAD_CLEARANCE_PX = 1.5  # ... and off a head and its tip
+POINTER_PX = 7.0  # the pointer at the plot's edge towards a tip out of view
+DOT_RADIUS_PX = 4.0  # an arrow of no length is a dot
 LABEL_BACKDROP = QColor(255, 255, 255)
 EMPHASIS_STEPS = 20
 HALO_COLOR = QColor(255, 200, 0, 170)
@@ -70,10 +76,15 @@ class ArrowItem(pg.GraphicsObject):
         self._font = QFont()
         self._font.setPointSizeF(10.0)
         self._font.setBold(True)
-        self._label_size = QFontMetricsF(self._font).size(0, label)
-        self._label_shift = (0.0, 0.0)  # in data units, chosen by the canvas so labels do not collide
-        self._label_shift_view_px = (0.0, 0.0)  # the same shift as the canvas chose it, in view pixels
+        self._label_size = self._measure(label)
+        # Where the canvas put the label (see label_layout): its top-left corner from the tip in data units,
+        # so a picture exported at twice the size keeps it as near; None: the usual spot beyond the tip.
+        self._label_offset: tuple[float, float] | None = None
+        self._label_offset_view_px: tuple[float, float] | None = None  # the same as the canvas chose it
+        self._leader_to: QPointF | None = None  # in data units: the tip, or where the arrow leaves the view
+        self._pointer = False  # the tip is out of view: the leader ends in a pointer at the plot's edge
         self._label_hidden = False  # no room for it (a minor label); pointing at the arrow still names it
+        self._obstacle_cache: tuple[tuple, list[Obstacle]] | None = None
         self._pixel_size_cache: tuple[float, float] | None = None
         self._bounds: QRectF | None = None
         self._drag_start_tip: QPointF | None = None
@@ -103,6 +114,7 @@ class ArrowItem(pg.GraphicsObject):
             return False
         self.prepareGeometryChange()
         self._tip = QPointF(x, y)
+        self._obstacle_cache = None
         self.update()
         return True
 
@@ -110,13 +122,14 @@ class ArrowItem(pg.GraphicsObject):
         if x != self._base.x() or y != self._base.y():
             self.prepareGeometryChange()
             self._base = QPointF(x, y)
+            self._obstacle_cache = None
             self.update()
 
     def set_label(self, label: str) -> None:
         if label != self._label:
             self.prepareGeometryChange()
             self._label = label
-            self._label_size = QFontMetricsF(self._font).size(0, label)
+            self._label_size = self._measure(label)
             self.update()
 
     @property
@@ -140,6 +153,7 @@ class ArrowItem(pg.GraphicsObject):
         self._width = width
         self._dashed = dashed
         self._emphasis = emphasis
+        self._obstacle_cache = None  # the head grows with the width
         self._color = _fade(self._role_color, emphasis)
         self._text_color = _fade(self._role_color.darker(125), min(1.0, 0.3 + emphasis))  # labels stay readable
         self._make_pens()
@@ -148,6 +162,7 @@ class ArrowItem(pg.GraphicsObject):
     def set_head_shape(self, shape: str) -> None:
         if shape != self.head_shape:
             self.head_shape = shape
+            self._obstacle_cache = None
             self.update()
 
     def set_keyboard_focus(self, on: bool) -> None:
@@ -170,48 +185,126 @@ class ArrowItem(pg.GraphicsObject):
     def label_shown(self) -> bool:
         return bool(self._label) and not self._label_hidden
 
-    def set_label_shift(self, dx: float, dy: float, to_device: QTransform) -> None:
-        """Move the label dx, dy pixels (in the view `to_device` maps to) from its usual place beyond the tip.
+    def set_label_placement(self, placement: Placement, to_device: QTransform) -> None:
+        """Put the label where `placement` (in the pixels of the view `to_device` maps to) says.
 
-        Kept in data units, so a picture exported at twice the size moves the label twice as far.
         A plot's transform only scales and translates, so a pixel is 1 / m11 data units across.
         """
-        if not (to_device.m11() and to_device.m22()):
+        m11, m22 = to_device.m11(), to_device.m22()
+        if not (m11 and m22):
             return  # a plot of no size yet
-        shift = (dx / to_device.m11(), dy / to_device.m22()) if (dx or dy) else (0.0, 0.0)
-        changed = shift != self._label_shift
-        if changed:
-            self.prepareGeometryChange()  # the bounding rect reaches as far as the shifted label
-            self._label_shift = shift
-        self._label_shift_view_px = (dx, dy)
-        if changed:
+        offset = (placement.dx / m11, placement.dy / m22)
+        leader_to = None
+        if placement.leader_to is not None:
+            x, y = placement.leader_to
+            leader_to = QPointF((x - to_device.m31()) / m11, (y - to_device.m32()) / m22)
+        self._label_offset_view_px = (placement.dx, placement.dy)
+        if (offset, leader_to, placement.pointer) != (self._label_offset, self._leader_to, self._pointer):
+            self.prepareGeometryChange()  # the bounding rect reaches as far as the label and its leader
+            self._label_offset, self._leader_to, self._pointer = offset, leader_to, placement.pointer
             self.update()
 
     def label_request(self, to_device: QTransform, minor: bool = False) -> LabelRequest | None:
-        """Where the label would go unshifted, in the pixels `to_device` maps this item to; None if unlabelled."""
+        """What the label needs, in the pixels `to_device` maps this item to; None if unlabelled."""
         if not self._label:
             return None
-        ox, oy = to_device.map(self._base.x(), self._base.y())
-        tx, ty = to_device.map(self._tip.x(), self._tip.y())
+        m11, m22, m31, m32 = to_device.m11(), to_device.m22(), to_device.m31(), to_device.m32()
+        ox, oy = self._base.x() * m11 + m31, self._base.y() * m22 + m32
+        tx, ty = self._tip.x() * m11 + m31, self._tip.y() * m22 + m32
         ux, uy, _ = _direction(ox, oy, tx, ty)
-        box = self._label_box(tx, ty, ux, uy)
-        previous = None if self._label_hidden else self._label_shift_view_px
-        return LabelRequest((box.left(), box.top(), box.right(), box.bottom()), tx, minor, previous)
+        previous = None if self._label_hidden else self._label_offset_view_px
+        width, height = self._label_size.width(), self._label_size.height()
+        return LabelRequest(width, height, (tx, ty), (ux, uy), (ox, oy), minor, previous)
+
+    def obstacles(self, scale_and_offset: tuple[float, float, float, float]) -> list[Obstacle]:
+        """The shaft and head as drawn, in view pixels, for the labels of every arrow to keep off.
+
+        `scale_and_offset` is the plot's data-to-view mapping (m11, m22, m31, m32 of its transform) as
+        plain numbers, read once for all arrows. Cached until the arrow or the view changes: a drag moves
+        only one or two arrows.
+        """
+        cache = self._obstacle_cache
+        if cache is not None and cache[0] == scale_and_offset:
+            return cache[1]
+        m11, m22, m31, m32 = key = scale_and_offset
+        ox, oy = self._base.x() * m11 + m31, self._base.y() * m22 + m32
+        tx, ty = self._tip.x() * m11 + m31, self._tip.y() * m22 + m32
+        ux, uy, length = _direction(ox, oy, tx, ty)
+        if length < 1.0:
+            shapes = [segment_obstacle(tx, ty, tx, ty, DOT_RADIUS_PX + HEAD_CLEARANCE_PX)]
+        else:
+            head, (bx, by) = self._head_points(tx, ty, ux, uy, length)
+            shapes = [convex_obstacle(head, HEAD_CLEARANCE_PX)]
+            if math.hypot(bx - ox, by - oy) > 0.5:
+                shapes.append(segment_obstacle(ox, oy, bx, by, self._width / 2 + SHAFT_CLEARANCE_PX))
+        self._obstacle_cache = (key, shapes)
+        return shapes
+
+    # ----- geometry as painted, in the pixels `to_device` maps to (for checking what a viewer sees) -----
+    def tip_position(self, to_device: QTransform) -> QPointF:
+        return to_device.map(self._tip)
+
+    def shaft_line(self, to_device: QTransform) -> QLineF | None:
+        """The shaft from its base to where the head begins; None for an arrow drawn as a dot."""
+        (ox, oy), (tx, ty) = to_device.map(self._base.x(), self._base.y()), to_device.map(self._tip.x(), self._tip.y())
+        ux, uy, length = _direction(ox, oy, tx, ty)
+        if length < 1.0:
+            return None
+        _, (bx, by) = self._head_points(tx, ty, ux, uy, length)
+        return QLineF(ox, oy, bx, by)
+
+    def head_polygon(self, to_device: QTransform) -> QPolygonF:
+        """The head (or, for an arrow of no length, the dot's square) as painted."""
+        (ox, oy), (tx, ty) = to_device.map(self._base.x(), self._base.y()), to_device.map(self._tip.x(), self._tip.y())
+        ux, uy, length = _direction(ox, oy, tx, ty)
+        if length < 1.0:
+            r = DOT_RADIUS_PX
+            return QPolygonF([QPointF(tx - r, ty - r), QPointF(tx + r, ty - r), QPointF(tx + r, ty + r), QPointF(tx - r, ty + r)])
+        points, _ = self._head_points(tx, ty, ux, uy, length)
+        return QPolygonF([QPointF(x, y) for x, y in points])
 
     def shown_label_box(self, to_device: QTransform) -> QRectF | None:
-        """Where the label is drawn, in the pixels `to_device` maps to; None when it is not drawn."""
-        request = self.label_request(to_device) if self.label_shown else None
-        if request is None:
+        """Where the label (with its backdrop) is drawn; None when it is not drawn."""
+        if not self.label_shown:
             return None
-        left, top, right, bottom = request.box
-        dx, dy = self._label_shift[0] * to_device.m11(), self._label_shift[1] * to_device.m22()
-        return QRectF(left + dx, top + dy, right - left, bottom - top)
+        (ox, oy), (tx, ty) = to_device.map(self._base.x(), self._base.y()), to_device.map(self._tip.x(), self._tip.y())
+        return self._label_rect(to_device, ox, oy, tx, ty)
+
+    def leader_line(self, to_device: QTransform) -> QLineF | None:
+        """The thin line from the label to its tip (or to the plot's edge, for a tip out of view); None if none."""
+        box = self.shown_label_box(to_device)
+        if box is None or self._leader_to is None:
+            return None
+        target = to_device.map(self._leader_to)
+        x, y = leader_start((box.left(), box.top(), box.right(), box.bottom()), (target.x(), target.y()))
+        return QLineF(x, y, target.x(), target.y())
+
+    @property
+    def has_pointer(self) -> bool:
+        """The label stands at the plot's edge for a tip out of view."""
+        return self.label_shown and self._pointer and self._leader_to is not None
+
+    def _label_rect(self, to_device: QTransform, ox: float, oy: float, tx: float, ty: float) -> QRectF:
+        width, height = self._label_size.width(), self._label_size.height()
+        if self._label_offset is None:
+            ux, uy, _ = _direction(ox, oy, tx, ty)
+            # The usual spot until the canvas places it: beyond the tip, clear of the head whichever way it points.
+            reach = LABEL_GAP_PX + HEAD_HALF_WIDTH_PX + abs(ux) * width / 2 + abs(uy) * height / 2
+            return QRectF(tx + ux * reach - width / 2, ty + uy * reach - height / 2, width, height)
+        dx, dy = self._label_offset[0] * to_device.m11(), self._label_offset[1] * to_device.m22()
+        return QRectF(tx + dx, ty + dy, width, height)
 
     def set_font_size(self, points: float) -> None:
         self.prepareGeometryChange()
         self._font.setPointSizeF(points)
-        self._label_size = QFontMetricsF(self._font).size(0, self._label)
+        self._label_size = self._measure(self._label)
         self.update()
+
+    def _measure(self, text: str):
+        """The label's size with its backdrop."""
+        size = QFontMetricsF(self._font).size(0, text)
+        size.setWidth(size.width() + 2 * LABEL_PADDING_PX)
+        return size
 
     # ----- geometry -----------------------------------------------------
     def _pixel_size(self) -> tuple[float, float]:
@@ -232,9 +325,22 @@ class ArrowItem(pg.GraphicsObject):
         # until the tip, the label or the zoom changes.
         if self._bounds is None:
             sx, sy = self._pixel_size()
-            reach_px = (max(HANDLE_RADIUS_PX, HEAD_LENGTH_PX) + LABEL_GAP_PX + self._label_size.width() + 4
-                        + max(abs(self._label_shift_view_px[0]), abs(self._label_shift_view_px[1])))
+            reach_px = max(HANDLE_RADIUS_PX, HEAD_LENGTH_PX + self._width) + 4
             rect = QRectF(self._base, self._tip).normalized()
+            if self._label_offset is None:  # the usual spot beyond the tip
+                reach_px += LABEL_GAP_PX + HEAD_HALF_WIDTH_PX + self._label_size.width()
+            else:
+                # The label's box relative to the tip, in data units (a pixel is sx by sy of them; y may
+                # point either way, so take both corners).
+                dx, dy = self._label_offset
+                ex, ey = math.copysign(self._label_size.width() * sx, dx or 1.0), self._label_size.height() * sy
+                corner = QPointF(self._tip.x() + dx, self._tip.y() + dy)
+                label = QRectF(corner, QPointF(corner.x() + ex, corner.y() + ey)).normalized()
+                label = label.united(QRectF(corner, QPointF(corner.x() + ex, corner.y() - ey)).normalized())
+                label = label.united(QRectF(corner, QPointF(corner.x() - ex, corner.y() + ey)).normalized())
+                rect = rect.united(label)
+                if self._leader_to is not None:
+                    rect = rect.united(QRectF(self._leader_to, self._leader_to))
             self._bounds = rect.adjusted(-reach_px * sx, -reach_px * sy, reach_px * sx, reach_px * sy)
         return QRectF(self._bounds)
 
@@ -262,6 +368,7 @@ class ArrowItem(pg.GraphicsObject):
         # Zooming changes how many data units a pixel is, so the pixel-sized
         # head, handle and label need a new bounding box.
         self._pixel_size_cache = None
+        self._obstacle_cache = None
         self.prepareGeometryChange()
 
     # ----- drawing ------------------------------------------------------
@@ -289,16 +396,20 @@ class ArrowItem(pg.GraphicsObject):
             painter.setBrush(NO_BRUSH)
             painter.drawEllipse(QPointF(tx, ty), HANDLE_RADIUS_PX - 1, HANDLE_RADIUS_PX - 1)
         if self._label and not self._label_hidden:
-            shift = (0.0, 0.0)
-            if self._label_shift != (0.0, 0.0):
-                sx, sy = to_screen.map(self._tip.x() + self._label_shift[0], self._tip.y() + self._label_shift[1])
-                shift = (sx - tx, sy - ty)
-            self._paint_label(painter, tx, ty, ux, uy, shift)
+            self._paint_label(painter, to_screen, self._label_rect(to_screen, ox, oy, tx, ty))
+
+    def _head_points(self, tx, ty, ux, uy, length) -> tuple[list[tuple[float, float]], tuple[float, float]]:
+        """The head's corners in pixels, and where it meets the shaft."""
+        head_length = min(HEAD_LENGTH_PX + self._width, length)
+        bx, by = tx - ux * head_length, ty - uy * head_length
+        half = HEAD_HALF_WIDTH_PX + self._width / 2
+        if self.head_shape == "diamond":  # values: a diamond, tells roles apart without colour
+            mx, my = (tx + bx) / 2, (ty + by) / 2
+            return [(tx, ty), (mx - uy * half, my + ux * half), (bx, by), (mx + uy * half, my - ux * half)], (bx, by)
+        return [(tx, ty), (bx - uy * half, by + ux * half), (bx + uy * half, by - ux * half)], (bx, by)
 
     def _paint_arrow(self, painter, ox, oy, tx, ty, ux, uy, length) -> None:
-        head_length = min(HEAD_LENGTH_PX + self._width, length)
-        bx, by = tx - ux * head_length, ty - uy * head_length  # where the head meets the shaft
-        half = HEAD_HALF_WIDTH_PX + self._width / 2
+        head, (bx, by) = self._head_points(tx, ty, ux, uy, length)
         painter.setPen(self._shaft_pen)
         painter.drawLine(QLineF(ox, oy, bx + ux * 0.5, by + uy * 0.5))  # overlap the head by half a pixel: no seam
         if self.head_shape == "open":  # an outlined head: tells keys apart without colour
@@ -307,35 +418,41 @@ class ArrowItem(pg.GraphicsObject):
         else:
             painter.setPen(NO_PEN)
             painter.setBrush(self._color)
-        if self.head_shape == "diamond":  # values: a diamond, also without colour
-            mx, my = (tx + bx) / 2, (ty + by) / 2
-            painter.drawPolygon(QPolygonF([
-                QPointF(tx, ty), QPointF(mx - uy * half, my + ux * half), QPointF(bx, by), QPointF(mx + uy * half, my - ux * half),
-            ]))
-            return
-        painter.drawPolygon(QPolygonF([
-            QPointF(tx, ty), QPointF(bx - uy * half, by + ux * half), QPointF(bx + uy * half, by - ux * half),
-        ]))
+        painter.drawPolygon(QPolygonF([QPointF(x, y) for x, y in head]))
 
-    def _label_box(self, tx: float, ty: float, ux: float, uy: float) -> QRectF:
-        width, height = self._label_size.width(), self._label_size.height()
-        # Beyond the tip, pushed out far enough that it clears the head whichever way the arrow points.
-        reach = LABEL_GAP_PX + HEAD_HALF_WIDTH_PX + abs(ux) * width / 2 + abs(uy) * height / 2
-        return QRectF(tx + ux * reach - width / 2, ty + uy * reach - height / 2, width, height)
-
-    def _paint_label(self, painter, tx, ty, ux, uy, shift) -> None:
-        box = self._label_box(tx, ty, ux, uy).translated(*shift)
-        # A pale box behind the text keeps it legible over grid lines and arrows.
-        painter.fillRect(box.adjusted(-2, 0, 2, 0), LABEL_BACKDROP)
+    def _paint_label(self, painter, to_screen: QTransform, box: QRectF) -> None:
+        if self._leader_to is not None:
+            tx, ty = to_screen.map(self._leader_to.x(), self._leader_to.y())
+            sx, sy = leader_start((box.left(), box.top(), box.right(), box.bottom()), (tx, ty))
+            painter.setPen(self._leader_pen)
+            painter.drawLine(QLineF(sx, sy, tx, ty))
+            if self._pointer:
+                self._paint_pointer(painter, to_screen, tx, ty)
+        # A pale box behind the text keeps it legible over grid lines.
+        painter.fillRect(box, LABEL_BACKDROP)
         painter.setFont(self._font)
         painter.setPen(self._text_color)
         painter.drawText(box, ALIGN_CENTER, self._label)
+
+    def _paint_pointer(self, painter, to_screen: QTransform, ex: float, ey: float) -> None:
+        """A small head at the plot's edge, pointing on towards the tip out of view."""
+        tx, ty = to_screen.map(self._tip.x(), self._tip.y())
+        ux, uy, length = _direction(ex, ey, tx, ty)
+        if length < 1.0:
+            return
+        bx, by = ex - ux * POINTER_PX, ey - uy * POINTER_PX
+        half = POINTER_PX / 2
+        painter.setPen(NO_PEN)
+        painter.setBrush(self._text_color)
+        painter.drawPolygon(QPolygonF([QPointF(ex, ey), QPointF(bx - uy * half, by + ux * half),
+                                       QPointF(bx + uy * half, by - ux * half)]))
 
     def _make_pens(self) -> None:
         style = Qt.PenStyle.DashLine if self._dashed else Qt.PenStyle.SolidLine
         self._shaft_pen = QPen(self._color, self._width, style, Qt.PenCapStyle.FlatCap)
         self._halo_pen = QPen(HALO_COLOR, self._width + 7, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
         self._ring_pen = QPen(self._color, 2.0)
+        self._leader_pen = QPen(self._text_color, 1.0)
 
     # ----- mouse --------------------------------------------------------
     def hoverEnterEvent(self, event) -> None:

@@ -16,7 +16,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontMetricsF, QTransform
 
 from ..model import Change, Role, Scene, explain
 from .arrow_item import ArrowItem
@@ -33,6 +33,8 @@ SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5  # arrow keys, and with Shift
 NUDGE_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
 ARROW_FONT_POINTS = 10.0
 PRESENTATION_SCALE = 1.7
+PLOT_FRAME_PX = (45, 60)  # a plot's axes and title take about this much of its width and height
+LABEL_ROOM_LINES = 1.4  # fitting the view leaves this many label heights round the arrows
 SHARED_TIP_PX = 1.0  # tips closer than this stand at the same point: drags there take turns
 MIN_PLOT_WIDTH_PX = 110  # three plots fit a canvas a 1024-pixel screen leaves
 HEAD_SHAPES = {Role.QUERY: "triangle", Role.KEY: "open", Role.VALUE: "diamond", Role.EMBEDDING: "triangle"}
@@ -76,6 +78,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self._refit_timer = QTimer(self, singleShot=True, interval=0)
         self._refit_timer.timeout.connect(self._refit_unless_zoomed_by_hand)
         self.zoomed_by_hand = False  # the student's own zoom: resizing keeps it
+        self.stacked = False  # plots one above the other (see _arrange_plots)
         self.x_plot = self._make_plot("Word vectors x")
         self.qk_plot = self._make_plot("Queries and keys")
         self.vo_plot = self._make_plot("Values and output")
@@ -105,6 +108,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         # A plot that changes size (a lesson with another number of plots, a dock dragged wider,
         # presentation mode) frames its arrows again, unless the student zoomed or panned it.
         view_box.sigResized.connect(self._refit_timer.start)
+        view_box.sigResized.connect(self._label_timer.start)  # a plot that moved without zooming moves its labels
         view_box.sigRangeChangedManually.connect(self._on_zoomed_by_hand)
         plot.setMinimumWidth(MIN_PLOT_WIDTH_PX)
         return plot
@@ -133,13 +137,15 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.fit_view()
 
     def _arrange_plots(self) -> None:
-        """One row of plots: [x,] q·k, v·out; the number line gets its own scale."""
+        """One row of plots, [x,] q·k, v·out, or one column when that draws the arrows larger (a tall,
+        narrow canvas beside the docks); the number line gets its own scale."""
         for plot in (self.x_plot, self.qk_plot, self.vo_plot):
             if plot.scene() is not None:
                 self.ci.removeItem(plot)
+        self.stacked = self._stacking_draws_larger()
         plots = [self.x_plot] if self.attn_scene.is_projection else []
-        for column, plot in enumerate([*plots, self.qk_plot, self.vo_plot]):
-            self.ci.addItem(plot, row=0, col=column)
+        for place, plot in enumerate([*plots, self.qk_plot, self.vo_plot]):
+            self.ci.addItem(plot, row=place if self.stacked else 0, col=0 if self.stacked else place)
         self.x_plot.setAspectLocked(True)
         self.qk_plot.setAspectLocked(True)
         self.vo_plot.setAspectLocked(not self.number_line)
@@ -341,22 +347,31 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         return plots
 
     def _place_labels(self) -> None:
-        """Shift labels so they neither cover one another nor run off their plot (see label_layout)."""
+        """Put each label by its tip, clear of every arrow and label of its plot (see label_layout)."""
         to_view = self.viewportTransform()
         for entries in self._labels_in_order().values():
-            area = to_view.mapRect(entries[0][0].getViewBox().sceneBoundingRect())
+            view_box = entries[0][0].getViewBox()
+            area = to_view.mapRect(view_box.sceneBoundingRect())
             if area.width() < 1 or area.height() < 1:
                 continue  # a plot not laid out yet (or hidden): placed when its view changes
-            # The arrows of a plot share one transform: the plot's data coordinates to the view's pixels.
-            transform = entries[0][0].deviceTransform(to_view)
+            transform = _data_to_view(view_box, area)
             labelled = [(item, request) for item, minor in entries
                         if (request := item.label_request(transform, minor)) is not None]
-            shifts = place_labels([request for _, request in labelled],
-                                  (area.left(), area.top(), area.right(), area.bottom()))
-            for (item, _), shift in zip(labelled, shifts):
-                item.set_label_hidden(shift is HIDDEN)
-                if shift is not HIDDEN:
-                    item.set_label_shift(*shift, transform)
+            mapping = (transform.m11(), transform.m22(), transform.m31(), transform.m32())
+            obstacles = [shape for item in self._arrows_in(view_box) for shape in item.obstacles(mapping)]
+            placements = place_labels([request for _, request in labelled], obstacles,
+                                      (area.left(), area.top(), area.right(), area.bottom()))
+            for (item, _), placement in zip(labelled, placements):
+                item.set_label_hidden(placement is HIDDEN)
+                if placement is not HIDDEN:
+                    item.set_label_placement(placement, transform)
+
+    def _arrows_in(self, view_box) -> list[ArrowItem]:
+        """Every arrow drawn in this plot, labelled or not: labels keep off all of them."""
+        plot = next(plot for plot in (self.x_plot, self.qk_plot, self.vo_plot) if plot.getViewBox() is view_box)
+        roles = [role for role in Role if self.plot_for(role) is plot]
+        arrows = [arrow for role in roles for arrow in self.arrows[role]]
+        return [*arrows, self.output_arrow] if plot is self.vo_plot else arrows
 
     def _sync_query_styles(self) -> None:
         scene = self.attn_scene
@@ -427,20 +442,53 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     # ----- view ---------------------------------------------------------
     def fit_view(self) -> None:
-        """Show every arrow, with room for the labels, and the origin."""
+        """Show every arrow and the origin as large as the plot allows, with a little room for the labels."""
         self.zoomed_by_hand = False
         scene = self.attn_scene
+        margin = LABEL_ROOM_LINES * self.label_line_height()
         shared = [scene.vectors(Role.QUERY), scene.vectors(Role.KEY)]
         if not self.number_line:
             shared += [scene.vectors(Role.VALUE), scene.result.output]
-        _fit(self.qk_plot, [self._tip_of(v) for block in shared for v in block])
+        _fit(self.qk_plot, [self._tip_of(v) for block in shared for v in block], margin)
         if scene.is_projection:
-            _fit(self.x_plot, [self._tip_of(v) for v in scene.vectors(Role.EMBEDDING)])
+            _fit(self.x_plot, [self._tip_of(v) for v in scene.vectors(Role.EMBEDDING)], margin)
         if self.number_line:
             numbers = np.concatenate([scene.vectors(Role.VALUE)[:, 0], scene.result.output[:, 0], [0.0]])
             low, high = float(numbers.min()), float(numbers.max())
             pad = 0.25 * max(high - low, 1.0)
             self.vo_plot.setRange(xRange=(low - pad, high + pad), yRange=(-0.05, 1.25), padding=0)
+
+    def _stacking_draws_larger(self) -> bool:
+        """Whether plots one above the other show the arrows larger than side by side on this canvas."""
+        width, height = self.viewport().width(), self.viewport().height()
+        count = 3 if self.attn_scene.is_projection else 2
+        tips = np.array([(0.0, 0.0), *(self._tip_of(v) for role in (Role.QUERY, Role.KEY)
+                                       for v in self.attn_scene.vectors(role))])
+        span_x, span_y = (max(float(extent), 0.5) for extent in tips.max(axis=0) - tips.min(axis=0))
+        margin = 2 * LABEL_ROOM_LINES * self.label_line_height()
+
+        def scale(plot_width: float, plot_height: float) -> float:
+            return min((plot_width - PLOT_FRAME_PX[0] - margin) / span_x, (plot_height - PLOT_FRAME_PX[1] - margin) / span_y)
+
+        side_by_side, stacked = scale(width / count, height), scale(width, height / count)
+        # Change only for a clear gain, so a canvas near the balance does not flip back and forth.
+        return stacked > side_by_side * (0.9 if self.stacked else 1.1)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        being_built = "arrows" not in vars(self)  # Qt sizes the view before __init__ has made the plots
+        if not being_built and self.active_drag_arrow() is None and self._stacking_draws_larger() != self.stacked:
+            self._arrange_plots()
+
+    def label_line_height(self) -> float:
+        """One line of an arrow label, in pixels: labels nearer their tip than this need no leader line."""
+        return QFontMetricsF(self._arrow_font()).height()
+
+    def _arrow_font(self) -> QFont:
+        font = QFont()
+        font.setPointSizeF(ARROW_FONT_POINTS * self.line_scale)
+        font.setBold(True)
+        return font
 
     def active_drag_arrow(self) -> ArrowItem | None:
         for items in self.arrows.values():
@@ -479,6 +527,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 plot.getAxis(name).setStyle(tickFont=tick_font)
             plot.titleLabel.setText(plot.titleLabel.text, size=f"{int(11 * self.line_scale)}pt")
         self._sync_all()
+        self._refit_timer.start()  # the labels' room round the arrows grew or shrank
 
     # ----- keyboard and precise editing ---------------------------------
     def draggable_arrows(self) -> list[tuple[Role, int]]:
@@ -551,10 +600,34 @@ def _tip_gap_to_point(arrow: ArrowItem, scene_point: QPointF) -> float:
     return math.hypot(offset.x(), offset.y())
 
 
-def _fit(plot: pg.PlotItem, tips: list[tuple[float, float]]) -> None:
-    """Frame these tips and the origin, with room for the labels (they run sideways)."""
+def _data_to_view(view_box: pg.ViewBox, area: QRectF) -> QTransform:
+    """The plot's data coordinates to the view's pixels, as the plot will draw its range.
+
+    Worked out from the range rather than read from the items: the plot updates their transform
+    only when it next paints, so just after a zoom or a resize the items' own one is stale.
+    """
+    (x0, x1), (y0, y1) = view_box.viewRange()
+    m11, m22 = area.width() / (x1 - x0), -area.height() / (y1 - y0)
+    return QTransform(m11, 0.0, 0.0, m22, area.left() - x0 * m11, area.top() - y1 * m22)
+
+
+def _fit(plot: pg.PlotItem, tips: list[tuple[float, float]], margin_px: float) -> None:
+    """Frame these tips and the origin tightly: `margin_px` of room round them for the labels.
+
+    The plot keeps one unit the same length across and up, so one direction is filled and the other
+    centred; setting both ranges to the plot's own proportions keeps the aspect lock from widening them.
+    """
     points = np.array([*tips, (0.0, 0.0)])
     low, high = points.min(axis=0), points.max(axis=0)
-    span = max(float((high - low).max()), 1.0)
-    x_pad, y_pad = 0.4 * span, 0.2 * span
-    plot.setRange(xRange=(low[0] - x_pad, high[0] + x_pad), yRange=(low[1] - y_pad, high[1] + y_pad), padding=0)
+    span_x, span_y = max(float(high[0] - low[0]), 0.5), max(float(high[1] - low[1]), 0.5)
+    centre_x, centre_y = float(low[0] + high[0]) / 2, float(low[1] + high[1]) / 2
+    view_box = plot.getViewBox()
+    width, height = view_box.width(), view_box.height()
+    if min(width - 2 * margin_px, height - 2 * margin_px) < 20:  # not laid out yet: framed again when it is
+        pad = 0.2 * max(span_x, span_y, 1.0)
+        plot.setRange(xRange=(low[0] - pad, high[0] + pad), yRange=(low[1] - pad, high[1] + pad), padding=0)
+        return
+    pixels_per_unit = min((width - 2 * margin_px) / span_x, (height - 2 * margin_px) / span_y)
+    half_x, half_y = width / 2 / pixels_per_unit, height / 2 / pixels_per_unit
+    plot.setRange(xRange=(centre_x - half_x, centre_x + half_x), yRange=(centre_y - half_y, centre_y + half_y),
+                  padding=0)

@@ -1,96 +1,283 @@
-"""Where arrow labels go so they do not cover each other or run off the plot.
+"""Where arrow labels go: next to their own tip, clear of every arrow and of each other.
 
-Each arrow puts its label just beyond its tip. When tips crowd together (six keys
-around the origin) the labels pile up into an unreadable smear, and a tip near a
-plot's edge pushes its label out of sight. The canvas asks this module, after
-every change, for a small shift of each label: the most important labels (the
-chosen query, the output, the keys with the most weight) keep their place, and
-each later one takes the first nearby spot that is free: above, below, or on
-the other side of its tip. A label that cannot have its usual place keeps last
-time's spot while that is free, so labels do not swap places from one frame of a
-drag to the next. A minor label (a faded query, a key with almost no
-weight) that finds no free spot is left out rather than printed over another;
-its arrow still names itself when pointed at.
+Each arrow names itself with a label at its tip. Six keys around the origin put
+their tips close together and their shafts across one another's labels, and a tip
+near the plot's edge pushes its label out of sight. The canvas asks this module,
+after every change, where each label goes. The most important labels (the chosen
+query, the output, the keys with the most weight) choose first. Each label tries
+spots around its own tip, nearest first and starting beyond the tip (where the
+arrow points), and takes the first one that is inside the plot and covers no
+arrow (shaft, head or tip) and no label already placed. A label pushed from its
+usual spot keeps last time's spot while that is free, so labels do not swap
+places from one frame of a drag to the next.
 
-Plain geometry in pixels, no Qt: boxes are (left, top, right, bottom) tuples.
+When every spot within a line height of the tip is taken, the label goes further
+out and a thin leader line joins it to its tip. A tip dragged out of the plot
+keeps its label at the edge where the arrow leaves the view, with a pointer
+there. A minor label (a faded query, a key with almost no weight) that finds no
+free spot at all is left out; its arrow still names itself when pointed at.
+
+Plain geometry in view pixels, no Qt (it runs on every drag move): boxes are
+(left, top, right, bottom) tuples; arrows are convex shapes (see `convex_obstacle`).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 Box = tuple[float, float, float, float]
-MARGIN_PX = 1.0  # labels this close count as touching
+Point = tuple[float, float]
+# A convex shape for the fast overlap test: its bounding box, then each edge's normal (nx, ny) with the
+# interval the shape covers along it. A box overlaps the shape unless one of these axes separates them.
+Obstacle = tuple[float, float, float, float, tuple[tuple[float, float, float, float], ...]]
+
+MARGIN_PX = 1.0  # labels this close to each other count as touching
+EDGE_INSET_PX = 1.0  # labels keep this far inside the plot
+NEAR_GAP_PX = 3.0  # the first ring of spots: this far from the tip
+LEADER_WIDTH_PX = 1.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LabelRequest:
-    box: Box  # where the label would go without a shift
-    tip_x: float  # the arrow's tip: the label flips to the other side of it
+    width: float
+    height: float  # one line height: labels nearer their tip than this need no leader line
+    tip: Point
+    direction: Point  # the way the arrow points on screen (unit vector): the label's first choice
+    base: Point | None = None  # where the arrow starts: a tip out of view gets its label where the arrow leaves it
     minor: bool = False  # may be left out when there is no room
-    previous: tuple[float, float] | None = None  # the shift it had last time: kept while still free
+    previous: Point | None = None  # last time's offset of the label's top-left from the tip: kept while free
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    dx: float  # the label's top-left corner, relative to the tip, in pixels
+    dy: float
+    leader_to: Point | None = None  # a leader line runs from the label to this point (tip, or the plot's edge)
+    pointer: bool = False  # the tip is out of view: the leader ends in a pointer at the edge
 
 
 HIDDEN = None  # what place_labels gives a minor label that found no room
 
+# Spots around the tip: the label's centre is at (fa * half width + fg * gap, ga * half height + gg * gap)
+# from the tip, so the box clears the tip by `gap`. Each with the angle (in screen degrees, y down) it lies at.
+_SPOTS = (
+    (0, 1.0, 1.0, 0.0, 0.0),  # right
+    (45, 1.0, 0.7, 1.0, 0.7),  # below right
+    (70, 0.5, 0.0, 1.0, 1.0),  # below, shifted right
+    (90, 0.0, 0.0, 1.0, 1.0),  # below
+    (110, -0.5, 0.0, 1.0, 1.0),
+    (135, -1.0, -0.7, 1.0, 0.7),
+    (180, -1.0, -1.0, 0.0, 0.0),  # left
+    (-135, -1.0, -0.7, -1.0, -0.7),
+    (-110, -0.5, 0.0, -1.0, -1.0),
+    (-90, 0.0, 0.0, -1.0, -1.0),  # above
+    (-70, 0.5, 0.0, -1.0, -1.0),
+    (-45, 1.0, 0.7, -1.0, -0.7),
+)
+# Gaps from the tip, in line heights: within one line (the first only a few pixels off), then with a leader.
+_NEAR_RINGS = (0.0, 0.5, 0.97)
+_FAR_RINGS = (1.6, 2.4, 3.4, 4.8, 6.5)
+_ORDER_CACHE: dict[int, tuple[tuple[float, float, float, float], ...]] = {}
 
-def place_labels(requests: list[LabelRequest], bounds: Box) -> list[tuple[float, float] | None]:
-    """A shift (dx, dy) in pixels for each label, or HIDDEN, in the order given: the order of importance."""
-    placed: list[Box] = []
-    shifts: list[tuple[float, float] | None] = []
-    for request in requests:
-        shift = _first_free_spot(request, placed, bounds)
-        if shift is None and request.minor:
-            shifts.append(HIDDEN)
+
+def _spots_towards(ux: float, uy: float) -> tuple[tuple[float, float, float, float], ...]:
+    """The spots nearest in angle to the arrow's direction first (cached per 5° of direction)."""
+    key = round(math.degrees(math.atan2(uy, ux)) / 5) % 72
+    order = _ORDER_CACHE.get(key)
+    if order is None:
+        angle = key * 5
+        ranked = sorted(_SPOTS, key=lambda spot: abs((spot[0] - angle + 180) % 360 - 180))
+        order = _ORDER_CACHE[key] = tuple(spot[1:] for spot in ranked)
+    return order
+
+
+def convex_obstacle(points: list[Point], margin: float = 0.0) -> Obstacle:
+    """The overlap-test form of a convex polygon (points in order), grown by `margin` on every side."""
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    axes = []
+    count = len(points)
+    for index in range(count):
+        (x0, y0), (x1, y1) = points[index], points[(index + 1) % count]
+        length = math.hypot(x1 - x0, y1 - y0)
+        if length < 1e-9:
             continue
-        shift = shift if shift is not None else _fallback(request, bounds)
-        placed.append(_moved(request.box, shift))
-        shifts.append(shift)
-    return shifts
+        nx, ny = (y0 - y1) / length, (x1 - x0) / length
+        projections = [x * nx + y * ny for x, y in points]
+        axes.append((nx, ny, min(projections) - margin, max(projections) + margin))
+    return min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin, tuple(axes)
 
 
-def _candidates(request: LabelRequest):
-    """Shifts to try: the usual place, last time's spot, then nearest first: a label height (and the
-    margin that keeps labels apart) up or down, the other side of the tip, and so on outwards."""
-    left, top, right, bottom = request.box
-    step = bottom - top + MARGIN_PX + 0.5  # the half pixel keeps rounding from making neighbours "touch"
-    flip = 2 * request.tip_x - left - right  # mirrors the box to the other side of the tip
-    yield 0.0, 0.0
-    if request.previous is not None and request.previous != (0.0, 0.0):
-        yield request.previous
-    for rows in (0, 1, 2, 3):
-        if rows:
-            yield 0.0, -rows * step
-            yield 0.0, rows * step
-        yield flip, -rows * step
-        if rows:
-            yield flip, rows * step
+def segment_obstacle(x0: float, y0: float, x1: float, y1: float, half_width: float) -> Obstacle:
+    """A straight stroke (an arrow's shaft, a leader line) of this half width."""
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length < 1e-9:
+        return convex_obstacle([(x0 - half_width, y0 - half_width), (x0 + half_width, y0 - half_width),
+                                (x0 + half_width, y0 + half_width), (x0 - half_width, y0 + half_width)])
+    px, py = -(y1 - y0) / length * half_width, (x1 - x0) / length * half_width
+    return convex_obstacle([(x0 + px, y0 + py), (x1 + px, y1 + py), (x1 - px, y1 - py), (x0 - px, y0 - py)])
 
 
-def _first_free_spot(request: LabelRequest, placed: list[Box], bounds: Box) -> tuple[float, float] | None:
-    # The innermost loop of every drag move: plain comparisons, no helper calls.
-    left, top, right, bottom = request.box
+def box_hits(box: Box, obstacle: Obstacle) -> bool:
+    """Whether a box and a convex obstacle overlap (separating axes)."""
+    x0, y0, x1, y1 = box
+    o0, o1, o2, o3, axes = obstacle
+    if x0 >= o2 or o0 >= x1 or y0 >= o3 or o1 >= y1:
+        return False
+    cx, cy, half_w, half_h = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2, (y1 - y0) / 2
+    for nx, ny, low, high in axes:
+        centre = cx * nx + cy * ny
+        reach = half_w * abs(nx) + half_h * abs(ny)
+        if centre + reach <= low or centre - reach >= high:
+            return False
+    return True
+
+
+def place_labels(requests: list[LabelRequest], obstacles: list[Obstacle], bounds: Box) -> list[Placement | None]:
+    """A placement for each label, or HIDDEN, in the order given: the order of importance.
+
+    `obstacles` are the plot's arrows (every shaft and head, labelled or not); `bounds` the plot's area.
+    """
+    taken: list[Box] = []  # labels placed so far
+    leaders: list[Obstacle] = []  # and their leader lines, which later labels keep off too
+    placements: list[Placement | None] = [HIDDEN] * len(requests)
+    # Every label that must show chooses before any minor one: a minor label only takes what is left.
+    order = [index for index, request in enumerate(requests) if not request.minor]
+    order += [index for index, request in enumerate(requests) if request.minor]
+    for index in order:
+        request = requests[index]
+        placement, box, nearby = _place(request, obstacles, leaders, taken, bounds)
+        if placement is None and request.minor:
+            continue
+        if placement is None:
+            placement, box = _least_crowded(request, nearby, taken, bounds)
+        taken.append(box)
+        if placement.leader_to is not None:
+            leaders.append(_leader_obstacle(box, placement.leader_to))
+        placements[index] = placement
+    return placements
+
+
+def _anchor(request: LabelRequest, bounds: Box) -> tuple[Point, bool]:
+    """The point the label stays near, and whether it is the tip itself (else the tip is out of view and
+    this is where the arrow leaves the plot, or the nearest point of the plot's edge)."""
+    tx, ty = request.tip
     min_x, min_y, max_x, max_y = bounds
-    for dx, dy in _candidates(request):
-        x0, y0, x1, y1 = left + dx, top + dy, right + dx, bottom + dy
-        if x0 < min_x or y0 < min_y or x1 > max_x or y1 > max_y:
+    if min_x <= tx <= max_x and min_y <= ty <= max_y:
+        return (tx, ty), True
+    inset = (min_x + 2, min_y + 2, max_x - 2, max_y - 2)
+    if request.base is not None:
+        exit_point = _last_point_inside(request.base, request.tip, inset)
+        if exit_point is not None:
+            return exit_point, False
+    return (min(max(tx, inset[0]), inset[2]), min(max(ty, inset[1]), inset[3])), False
+
+
+def _last_point_inside(start: Point, end: Point, box: Box) -> Point | None:
+    """Where the segment start → end leaves the box (Liang–Barsky); None if it never is inside."""
+    (x0, y0), (x1, y1) = start, end
+    dx, dy = x1 - x0, y1 - y0
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
+        if p == 0:
+            if q < 0:
+                return None
             continue
-        if all(x0 >= o2 + MARGIN_PX or o0 >= x1 + MARGIN_PX or y0 >= o3 + MARGIN_PX or o1 >= y1 + MARGIN_PX
-               for o0, o1, o2, o3 in placed):
-            return dx, dy
-    return None
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low > high:
+            return None
+    return x0 + dx * high, y0 + dy * high
 
 
-def _fallback(request: LabelRequest, bounds: Box) -> tuple[float, float]:
-    """Nowhere free: stay in view if possible, as near the usual place as can be."""
-    inside = [shift for shift in _candidates(request) if _within(_moved(request.box, shift), bounds)]
-    return inside[0] if inside else (0.0, 0.0)
+def _candidates(request: LabelRequest, anchor: Point, at_tip: bool):
+    """(left, top, needs a leader) for each spot to try, in order of preference: the usual spot, last time's,
+    then ring by ring outwards, each ring starting where the arrow points."""
+    width, height = request.width, request.height
+    half_w, half_h = width / 2, height / 2
+    ax, ay = anchor
+    ux, uy = request.direction
+    spots = _spots_towards(ux, uy)
+    fa, fg, ga, gg = spots[0]
+    yield ax + fa * half_w + fg * NEAR_GAP_PX - half_w, ay + ga * half_h + gg * NEAR_GAP_PX - half_h, not at_tip
+    if request.previous is not None and at_tip:
+        dx, dy = request.previous
+        left, top = ax + dx, ay + dy
+        nearest_x, nearest_y = min(max(ax, left), left + width), min(max(ay, top), top + height)
+        yield left, top, math.hypot(nearest_x - ax, nearest_y - ay) > height
+    for rings, leader in ((_NEAR_RINGS, not at_tip), (_FAR_RINGS, True)):
+        for ring in rings:
+            gap = max(NEAR_GAP_PX, ring * height)
+            for fa, fg, ga, gg in spots:
+                yield ax + fa * half_w + fg * gap - half_w, ay + ga * half_h + gg * gap - half_h, leader
 
 
-def _moved(box: Box, shift: tuple[float, float]) -> Box:
-    dx, dy = shift
-    return box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy
+def _place(request, obstacles, leaders, taken, bounds) -> tuple[Placement | None, Box, list[Obstacle]]:
+    """The first free spot (None if there is none), its box, and the shapes near enough to matter."""
+    # The innermost loop of every drag move: plain comparisons, few helper calls.
+    anchor, at_tip = _anchor(request, bounds)
+    width, height = request.width, request.height
+    min_x, min_y = bounds[0] + EDGE_INSET_PX, bounds[1] + EDGE_INSET_PX
+    max_x, max_y = bounds[2] - EDGE_INSET_PX, bounds[3] - EDGE_INSET_PX
+    reach = width + height * (_FAR_RINGS[-1] + 1) + NEAR_GAP_PX
+    ax, ay = anchor
+    nearby = obstacles + leaders if leaders else obstacles
+    if len(nearby) > 40:  # a crowd: test each spot against only what could reach it
+        nearby = [obstacle for obstacle in nearby if obstacle[0] < ax + reach and obstacle[2] > ax - reach
+                  and obstacle[1] < ay + reach and obstacle[3] > ay - reach]
+    for left, top, leader in _candidates(request, anchor, at_tip):
+        x1, y1 = left + width, top + height
+        if left < min_x or top < min_y or x1 > max_x or y1 > max_y:
+            continue
+        if not all(left >= o2 + MARGIN_PX or o0 >= x1 + MARGIN_PX or top >= o3 + MARGIN_PX or o1 >= y1 + MARGIN_PX
+                   for o0, o1, o2, o3 in taken):
+            continue
+        box = (left, top, x1, y1)
+        if any(box_hits(box, obstacle) for obstacle in nearby
+               if not (left >= obstacle[2] or obstacle[0] >= x1 or top >= obstacle[3] or obstacle[1] >= y1)):
+            continue
+        if leader:
+            line = _leader_obstacle(box, anchor)
+            if any(box_hits(other, line) for other in taken):
+                continue
+        placement = Placement(left - request.tip[0], top - request.tip[1], anchor if leader else None,
+                              pointer=not at_tip)
+        return placement, box, nearby
+    return None, (0.0, 0.0, 0.0, 0.0), nearby
 
 
-def _within(box: Box, bounds: Box) -> bool:
-    return box[0] >= bounds[0] and box[1] >= bounds[1] and box[2] <= bounds[2] and box[3] <= bounds[3]
+def _least_crowded(request, obstacles, taken, bounds) -> tuple[Placement, Box]:
+    """Nowhere free for a label that must show: the first spot in view clear of labels and arrows (its
+    leader may cross a label), else clear of labels (an arrow runs under its backdrop), else in view."""
+    anchor, at_tip = _anchor(request, bounds)
+    clear_of_labels = first_inside = None
+    for left, top, leader in _candidates(request, anchor, at_tip):
+        x1, y1 = left + request.width, top + request.height
+        if left < bounds[0] or top < bounds[1] or x1 > bounds[2] or y1 > bounds[3]:
+            continue
+        first_inside = first_inside or (left, top, leader)
+        if not all(left >= o2 + MARGIN_PX or o0 >= x1 + MARGIN_PX or top >= o3 + MARGIN_PX or o1 >= y1 + MARGIN_PX
+                   for o0, o1, o2, o3 in taken):
+            continue
+        clear_of_labels = clear_of_labels or (left, top, leader)
+        if not any(box_hits((left, top, x1, y1), obstacle) for obstacle in obstacles
+                   if not (left >= obstacle[2] or obstacle[0] >= x1 or top >= obstacle[3] or obstacle[1] >= y1)):
+            break
+    else:  # (a plot smaller than the label: the usual spot)
+        left, top, leader = clear_of_labels or first_inside or next(_candidates(request, anchor, at_tip))
+    placement = Placement(left - request.tip[0], top - request.tip[1], anchor if leader else None, pointer=not at_tip)
+    return placement, (left, top, left + request.width, top + request.height)
+
+
+def leader_start(box: Box, target: Point) -> Point:
+    """Where a leader line leaves the label: the point of its box nearest the target."""
+    return min(max(target[0], box[0]), box[2]), min(max(target[1], box[1]), box[3])
+
+
+def _leader_obstacle(box: Box, target: Point) -> Obstacle:
+    start = leader_start(box, target)
+    return segment_obstacle(start[0], start[1], target[0], target[1], LEADER_WIDTH_PX)

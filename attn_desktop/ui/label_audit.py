@@ -1,0 +1,107 @@
+"""What a viewer would check about the arrow labels on the canvas, measured from what is painted.
+
+It reads each arrow's geometry as drawn (its label box, leader line, shaft, head and
+tip, in view pixels) and knows nothing of how the labels were placed, so it checks
+the placement rather than repeating it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QLineF, QPointF, QRectF
+from PySide6.QtGui import QPainterPath
+
+
+@dataclass
+class LabelProblems:
+    """Each problem named, so a failing check can say which labels it saw."""
+
+    overlaps: list[tuple[str, str]] = field(default_factory=list)  # two labels that cover each other
+    crossings: list[tuple[str, str]] = field(default_factory=list)  # a label and the arrow that crosses it
+    cut: list[str] = field(default_factory=list)  # labels not wholly inside their plot
+    offsets: dict[str, float] = field(default_factory=dict)  # tip to label, in pixels, for labels without a leader
+
+
+def audit_labels(canvas) -> dict:
+    """Counts of what is wrong with the canvas's labels, and how far the farthest sits from its tip."""
+    problems = find_label_problems(canvas)
+    return {
+        "label_overlaps": len(problems.overlaps),
+        "labels_crossing_arrows": len(problems.crossings),
+        "labels_cut": len(problems.cut),
+        "max_label_offset_px": round(max(problems.offsets.values(), default=0.0), 1),
+    }
+
+
+def find_label_problems(canvas) -> LabelProblems:
+    problems = LabelProblems()
+    to_view = canvas.viewportTransform()
+    for area, arrows in _plots(canvas, to_view):
+        labels = []
+        for arrow, transform in arrows:
+            box = arrow.shown_label_box(transform)
+            if box is None:
+                continue
+            labels.append((arrow.label, box))
+            if not area.contains(box):
+                problems.cut.append(arrow.label)
+            if arrow.leader_line(transform) is None:
+                problems.offsets[arrow.label] = _distance(arrow.tip_position(transform), box)
+            for other, other_transform in arrows:
+                if _crosses(box, other, other_transform):
+                    problems.crossings.append((arrow.label, other.label or "an unlabelled arrow"))
+        for index, (text, box) in enumerate(labels):
+            problems.overlaps += [(other, text) for other, other_box in labels[:index] if box.intersects(other_box)]
+    return problems
+
+
+def _plots(canvas, to_view):
+    """For each plot on the canvas: its area in view pixels, and its arrows with their data-to-view transforms."""
+    items = [*(arrow for arrows in canvas.arrows.values() for arrow in arrows), canvas.output_arrow]
+    plots: dict[int, tuple[QRectF, list]] = {}
+    for item in items:
+        view_box = item.getViewBox() if item.scene() is not None and item.isVisible() else None
+        if view_box is None:
+            continue
+        area = to_view.mapRect(view_box.sceneBoundingRect())
+        plots.setdefault(id(view_box), (area, []))[1].append((item, item.deviceTransform(to_view)))
+    return list(plots.values())
+
+
+def _crosses(box: QRectF, arrow, transform) -> bool:
+    """Whether the arrow's shaft, head or tip, as painted, touches the box."""
+    if box.contains(arrow.tip_position(transform)):
+        return True
+    head = QPainterPath()
+    head.addPolygon(arrow.head_polygon(transform))
+    if head.intersects(box):
+        return True
+    shaft = arrow.shaft_line(transform)
+    return shaft is not None and _line_meets_rect(shaft, box)
+
+
+def _line_meets_rect(line: QLineF, rect: QRectF) -> bool:
+    """Whether the segment passes through the rectangle's inside (clipping it to each side in turn)."""
+    x0, y0, dx, dy = line.x1(), line.y1(), line.dx(), line.dy()
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, x0 - rect.left()), (dx, rect.right() - x0), (-dy, y0 - rect.top()), (dy, rect.bottom() - y0)):
+        if p == 0:
+            if q <= 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low >= high:
+            return False
+    return True
+
+
+def _distance(point: QPointF, box: QRectF) -> float:
+    dx = max(box.left() - point.x(), 0.0, point.x() - box.right())
+    dy = max(box.top() - point.y(), 0.0, point.y() - box.bottom())
+    return math.hypot(dx, dy)

@@ -1,0 +1,134 @@
+"""Arrow labels on classroom screens: each by its own tip, over no arrow and no other label, never cut off.
+
+Each test builds the window on a screen of a classroom's size (the window fits itself to the screen it
+opens on), in the normal window and in presentation mode, and drags arrows with real mouse events.
+What it checks is measured from what the arrows paint (see label_audit), not from the placement.
+"""
+
+import pytest
+from PySide6.QtCore import QPointF, QRect
+from PySide6.QtGui import QScreen
+from PySide6.QtWidgets import QMessageBox
+
+from attn_desktop.model import Role
+from attn_desktop.ui.label_audit import audit_labels, find_label_problems
+from attn_desktop.ui.label_layout import Placement
+
+from helpers import drag_arrow, drag_arrow_to, settle_layout
+
+SCREENS = [(1024, 768), (1280, 720), (1366, 768), (1920, 1080)]
+LESSONS = [None, "soft-lookup", "projections", "self-attention"]  # None: the demo, which is also lesson 4
+
+
+@pytest.fixture
+def open_window(qtbot, monkeypatch):
+    """Opens the real main window on a screen of the given size, optionally in presentation mode."""
+    from attn_desktop.ui.app import build_window, configure_pyqtgraph
+
+    configure_pyqtgraph()
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    windows = []
+
+    def open_at(width: int, height: int, presentation: bool = False):
+        monkeypatch.setattr(QScreen, "availableGeometry", lambda screen: QRect(0, 0, width, height))
+        win = build_window()
+        qtbot.addWidget(win)
+        win.show()
+        win.resize(width, height)
+        qtbot.waitExposed(win)
+        if presentation:
+            win.presentation_action.setChecked(True)
+        settle_layout(qtbot, win)
+        windows.append(win)
+        return win
+
+    yield open_at
+    for win in windows:
+        if win.presentation_action.isChecked():
+            win.presentation_action.setChecked(False)
+        win.history.reset()
+
+
+def _assert_labels_by_their_tips(window, where: str) -> None:
+    canvas = window.canvas
+    figures = audit_labels(canvas)
+    problems = find_label_problems(canvas)
+    assert figures["label_overlaps"] == 0, f"{where}: labels cover each other: {problems.overlaps}"
+    assert figures["labels_crossing_arrows"] == 0, f"{where}: arrows cross labels: {problems.crossings}"
+    assert figures["labels_cut"] == 0, f"{where}: labels cut by the plot's edge: {problems.cut}"
+    assert figures["max_label_offset_px"] <= canvas.label_line_height(), f"{where}: far from their tips: {problems.offsets}"
+
+
+def _shown_labels(window) -> set[str]:
+    canvas = window.canvas
+    return {arrow.label for arrows in canvas.arrows.values() for arrow in arrows if arrow.label_shown} | (
+        {canvas.output_arrow.label} if canvas.output_arrow.label_shown else set())
+
+
+def _tip_of(window, role: Role, index: int) -> tuple[float, float]:
+    tip = window.canvas.arrows[role][index].tip
+    return tip.x(), tip.y()
+
+
+@pytest.mark.parametrize("presentation", [False, True], ids=["window", "presentation"])
+@pytest.mark.parametrize("size", SCREENS, ids=[f"{w}x{h}" for w, h in SCREENS])
+def test_every_lesson_keeps_its_labels_by_their_tips_while_a_key_is_dragged(qtbot, open_window, size, presentation):
+    window = open_window(*size, presentation=presentation)
+    where = f"{size[0]}x{size[1]}{' presentation' if presentation else ''}"
+    for lesson in LESSONS:
+        if lesson is not None:
+            window.open_lesson(lesson)
+            settle_layout(qtbot, window)
+        _assert_labels_by_their_tips(window, f"{where}, {lesson}")
+        draggable = window.canvas.draggable_arrows()  # projections: the word vectors, not the keys they make
+        role, index = next((arrow for arrow in draggable if arrow[0] is Role.KEY), draggable[0])
+        drag_arrow(window, role, index, QPointF(-40, 25), steps=3,
+                   after_each_move=lambda step: _assert_labels_by_their_tips(window, f"{where}, {lesson}, mid-drag"))
+        _assert_labels_by_their_tips(window, f"{where}, {lesson}, after a drag")
+
+
+def test_the_plots_frame_the_arrows_closely_and_show_the_labels_the_lesson_talks_about(open_window):
+    """Arrows within ±2.5 fill their plot in one direction at least: no wide empty margins."""
+    for size in ((1920, 1080), (1024, 768)):
+        window = open_window(*size)
+        assert {"q·sat", "k·cat 76%", "v·cat 76%", "out·sat"} <= _shown_labels(window)
+        canvas = window.canvas
+        (x0, x1), (y0, y1) = canvas.qk_plot.viewRange()
+        tips = [_tip_of(window, role, i) for role in (Role.QUERY, Role.KEY) for i in range(6)]
+        xs, ys = [0.0, *(x for x, _ in tips)], [0.0, *(y for _, y in tips)]
+        spare = min((x1 - x0) / (max(xs) - min(xs)), (y1 - y0) / (max(ys) - min(ys)))
+        assert spare < 1.6, f"{size}: the arrows fill only 1/{spare:.1f} of the plot"
+        assert x0 <= min(xs) and max(xs) <= x1 and y0 <= min(ys) and max(ys) <= y1
+
+
+def test_a_tip_dragged_out_of_view_keeps_its_label_at_the_edge_pointing_after_it(qtbot, open_window):
+    window = open_window(1024, 768)
+    canvas = window.canvas
+    view_range = canvas.qk_plot.viewRange()
+    right_edge = view_range[0][1]
+    drag_arrow_to(window, Role.KEY, 1, right_edge + 1.5, 1.0)  # k·cat, well past the right edge
+    assert window.scene.vectors(Role.KEY)[1][0] > right_edge
+    assert canvas.qk_plot.viewRange() == view_range  # the view did not follow the drag
+    arrow = canvas.arrows[Role.KEY][1]
+    assert arrow.label_shown and arrow.has_pointer
+    to_view = canvas.viewportTransform()
+    transform = arrow.deviceTransform(to_view)
+    area = to_view.mapRect(canvas.qk_plot.getViewBox().sceneBoundingRect())
+    box, leader = arrow.shown_label_box(transform), arrow.leader_line(transform)
+    assert area.contains(box) and box.right() > area.right() - box.width() - 30  # at the right edge
+    assert leader is not None and area.right() - 5 <= leader.x2() <= area.right()  # pointing on past it
+    _assert_labels_by_their_tips(window, "k·cat out of view")
+
+
+def test_the_audit_sees_a_label_put_over_an_arrow_or_past_the_edge(open_window):
+    """The check can fail: it measures what is painted, wherever the label was put."""
+    window = open_window(1280, 720)
+    canvas = window.canvas
+    arrow = canvas.arrows[Role.KEY][1]
+    transform = arrow.deviceTransform(canvas.viewportTransform())
+    box = arrow.shown_label_box(transform)
+    arrow.set_label_placement(Placement(-box.width() / 2, -box.height() / 2), transform)  # centred on its own tip
+    assert audit_labels(canvas)["labels_crossing_arrows"] >= 1
+    arrow.set_label_placement(Placement(5000.0, 0.0), transform)  # far off the plot
+    figures = audit_labels(canvas)
+    assert figures["labels_cut"] == 1 and figures["max_label_offset_px"] > 4000
