@@ -78,7 +78,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self._refit_timer = QTimer(self, singleShot=True, interval=0)
         self._refit_timer.timeout.connect(self._refit_unless_zoomed_by_hand)
         self.zoomed_by_hand = False  # the student's own zoom: resizing keeps it
-        self.stacked = False  # plots one above the other (see _arrange_plots)
+        self.plot_columns = 2  # plots in a row, a column, or (three plots) two above one: see _arrange_plots
         self.x_plot = self._make_plot("Word vectors x")
         self.qk_plot = self._make_plot("Queries and keys")
         self.vo_plot = self._make_plot("Values and output")
@@ -137,15 +137,16 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.fit_view()
 
     def _arrange_plots(self) -> None:
-        """One row of plots, [x,] q·k, v·out, or one column when that draws the arrows larger (a tall,
-        narrow canvas beside the docks); the number line gets its own scale."""
+        """The plots [x,] q·k, v·out in reading order, in as many columns as draws the arrows largest: one
+        row on a wide canvas, one column on a tall narrow one, and three plots two above one on a canvas
+        in between (a 1024-pixel screen beside the docks); the number line gets its own scale."""
         for plot in (self.x_plot, self.qk_plot, self.vo_plot):
             if plot.scene() is not None:
                 self.ci.removeItem(plot)
-        self.stacked = self._stacking_draws_larger()
+        self.plot_columns = self._columns_that_draw_largest()
         plots = [self.x_plot] if self.attn_scene.is_projection else []
         for place, plot in enumerate([*plots, self.qk_plot, self.vo_plot]):
-            self.ci.addItem(plot, row=place if self.stacked else 0, col=0 if self.stacked else place)
+            self.ci.addItem(plot, row=place // self.plot_columns, col=place % self.plot_columns)
         self.x_plot.setAspectLocked(True)
         self.qk_plot.setAspectLocked(True)
         self.vo_plot.setAspectLocked(not self.number_line)
@@ -458,8 +459,8 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             pad = 0.25 * max(high - low, 1.0)
             self.vo_plot.setRange(xRange=(low - pad, high + pad), yRange=(-0.05, 1.25), padding=0)
 
-    def _stacking_draws_larger(self) -> bool:
-        """Whether plots one above the other show the arrows larger than side by side on this canvas."""
+    def _columns_that_draw_largest(self) -> int:
+        """How many columns of plots show the arrows largest on this canvas."""
         width, height = self.viewport().width(), self.viewport().height()
         count = 3 if self.attn_scene.is_projection else 2
         tips = np.array([(0.0, 0.0), *(self._tip_of(v) for role in (Role.QUERY, Role.KEY)
@@ -467,17 +468,19 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         span_x, span_y = (max(float(extent), 0.5) for extent in tips.max(axis=0) - tips.min(axis=0))
         margin = 2 * LABEL_ROOM_LINES * self.label_line_height()
 
-        def scale(plot_width: float, plot_height: float) -> float:
+        def scale(columns: int) -> float:
+            plot_width, plot_height = width / columns, height / math.ceil(count / columns)
             return min((plot_width - PLOT_FRAME_PX[0] - margin) / span_x, (plot_height - PLOT_FRAME_PX[1] - margin) / span_y)
 
-        side_by_side, stacked = scale(width / count, height), scale(width, height / count)
+        best = max(range(1, count + 1), key=scale)
         # Change only for a clear gain, so a canvas near the balance does not flip back and forth.
-        return stacked > side_by_side * (0.9 if self.stacked else 1.1)
+        current = min(self.plot_columns, count)
+        return best if scale(best) > 1.1 * scale(current) else current
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         being_built = "arrows" not in vars(self)  # Qt sizes the view before __init__ has made the plots
-        if not being_built and self.active_drag_arrow() is None and self._stacking_draws_larger() != self.stacked:
+        if not being_built and self.active_drag_arrow() is None and self._columns_that_draw_largest() != self.plot_columns:
             self._arrange_plots()
 
     def label_line_height(self) -> float:

@@ -90,7 +90,7 @@ def test_presentation_mode_shows_the_canvas_and_the_numbers_large_and_gives_the_
     assert font is not None and font.pointSizeF() > normal_points  # the class can read the cells' numbers
     # The score table's rows and formula grew with the type rather than cutting it.
     table = small_window.score_panel.table
-    assert table.verticalHeader().defaultSectionSize() >= table.fontMetrics().height() + 10
+    assert table.verticalHeader().defaultSectionSize() >= table.fontMetrics().height() + 4
     qtbot.keyClick(small_window, Qt.Key.Key_F11)
     qtbot.wait(50)
     assert {name for name, dock in small_window.docks.items() if dock.isVisible()} == visible_before
@@ -157,3 +157,16 @@ def test_the_score_table_still_fits_after_other_lessons_reset_its_columns(qtbot,
         table = window.score_panel.table
         assert table.horizontalHeader().length() == table.viewport().width(), lesson
         assert not table.horizontalScrollBar().isVisible(), lesson
+
+
+def test_three_plots_on_a_1024_canvas_go_two_above_one_so_each_is_wide_enough(qtbot, small_window):
+    """Side by side, three plots on the canvas a 1024 × 768 window leaves are ~150 px wide and cut their titles."""
+    small_window.open_lesson("projections")
+    settle_layout(qtbot, small_window)
+    canvas = small_window.canvas
+    assert canvas.plot_columns == 2
+    for plot in (canvas.x_plot, canvas.qk_plot, canvas.vo_plot):
+        assert _plot_on_canvas(small_window, plot)
+        assert _plot_width(plot) > 160
+        title = canvas.mapFromScene(plot.titleLabel.item.sceneBoundingRect()).boundingRect()
+        assert canvas.viewport().rect().contains(title.adjusted(1, 1, -1, -1)), plot.titleLabel.text
