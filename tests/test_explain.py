@@ -33,3 +33,34 @@ def test_shapes_follow_n_and_d():
         "Q is 1 × 2, K is 3 × 2, V is 3 × 1. QKᵀ is 1 × 3, one row per query. "
         "The output is 1 × 1, one mixed vector per query."
     )
+
+
+def test_large_numbers_print_as_powers_of_ten():
+    assert explain.number(1.8e9) == "1.8e9" and explain.number(-2.5e12) == "-2.5e12"
+    assert explain.number(1e18) == "1e18" and explain.number(1234567.0) == "1.2e6"
+    assert explain.number(999999.0) == "999999.00"  # below a million the digits are still read one by one
+    assert explain.vector([1.8e9, 0.5]) == "(1.8e9, 0.50)"
+    assert explain.dot_product("a", "b", [3e4, 3e4], [3e4, 3e4]).endswith("30000.00 × 30000.00 = 1.8e9")
+
+
+def test_short_numbers_drop_trailing_zeros_but_keep_exponents():
+    assert [explain.short_number(v) for v in (1.5, -0.25, 2.0, 0.0, 2e10, -0.0001)] == ["1.5", "-0.25", "2", "0", "2e10", "0"]
+
+
+def test_the_strongest_key_and_a_tie():
+    tokens = ["The", "cat", "sat", "the"]
+    assert explain.attends_most_to([0.1, 0.7, 0.1, 0.1], tokens) == "cat, 70%"
+    assert explain.attends_most_to([0.4, 0.1, 0.1, 0.4], tokens) == "The and the, 40% each (a tie)"
+    assert explain.attends_most_to([0.3, 0.3, 0.1, 0.3], tokens) == "The, cat and the, 30% each (a tie)"
+    assert explain.attends_most_to([0.25] * 4, tokens) == "all 4 keys, 25% each (a tie)"
+    assert explain.attends_most_to([0.4, 0.3996, 0.2004, 0.0], tokens) == "The and cat, 40% each (a tie)"
+    assert explain.attends_most_to([0.401, 0.399, 0.2, 0.0], tokens) == "The, 40%"  # 40.1% against 39.9%: no tie
+
+
+def test_tolerances_are_stated_as_a_student_reads_them():
+    from attn_desktop.model.exercises import EXERCISES
+
+    stated = {exercise.id: exercise.tolerance_text for exercise in EXERCISES}
+    assert stated["matrix-size"] == "Only the exact numbers count as right."
+    assert stated["lookup-ask-up"] == "Answers within ±0.05 of the exact value count as right."
+    assert not any("±0 " in text for text in stated.values())

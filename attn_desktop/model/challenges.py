@@ -110,7 +110,8 @@ def _scaled_focus(scene: Scene, baseline: Baseline) -> tuple[bool, str]:
     if not scene.scale:
         return False, "Scaling is off: this one counts only with ÷√d_k on."
     return False, (
-        f"Now {_percent_floor(row[top])} on k·{scene.tokens[top]}; it needs 95% or more on one key."
+        f"q·{scene.selected_token} puts {_percent_floor(row[top])} on k·{scene.tokens[top]}; "
+        "it needs 95% or more on one key."
     )
 
 

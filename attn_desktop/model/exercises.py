@@ -54,6 +54,8 @@ class Exercise:
     def tolerance_text(self) -> str:
         if self.kind == "choice":
             return ""
+        if self.tolerance == 0:
+            return "Only the exact answer counts as right." if len(self.answer) == 1 else "Only the exact numbers count as right."
         return f"Answers within ±{self.tolerance:g} of the exact value count as right."
 
     def check(self, response: str | int) -> CheckResult:
@@ -146,7 +148,7 @@ EXERCISES: tuple[Exercise, ...] = (
         tolerance=0.01,
         labels=("cat", "sat", "it"),
         hint="The scores are 4, 0 and 2.4. Take e to each, then divide each by their total.",
-        explanation="e⁴ ≈ 54.6, e⁰ = 1 and e^2.4 ≈ 11.0 add up to about 66.6, giving 0.82, 0.02 and 0.17.",
+        explanation="e^4 ≈ 54.6, e^0 = 1 and e^2.4 ≈ 11.0 add up to about 66.6, giving 0.82, 0.02 and 0.17.",
         show_me=ShowMe("lessons/3_self_attention.json", (("select", 1),)),
     ),
     Exercise(

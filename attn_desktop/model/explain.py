@@ -1,7 +1,8 @@
 """The words and numbers the panels print, as pure functions of a scene.
 
 Keeping them here (not in the widgets) means the command line, the tests and
-every panel format a number the same way: two decimals, whole percents.
+every panel format a number the same way: two decimals, whole percents, and
+powers of ten for numbers too long to read digit by digit.
 """
 
 from __future__ import annotations
@@ -10,11 +11,32 @@ from collections.abc import Sequence
 
 import numpy as np
 
+LARGE = 1e6  # from here on a number prints as 1.8e9: "1800000000.00" is a row of digits nobody counts
+
 
 def number(value: float, decimals: int = 2) -> str:
+    """'2.40'; '-0.00' never (a rounded zero has no sign); '1.8e9' for a large number."""
+    if abs(value) >= LARGE and abs(value) != float("inf"):
+        return power_of_ten(value, max(decimals - 1, 1))
     text = f"{value:.{decimals}f}"
     # "-0.00" reads as a sign error to a student; a rounded zero has no sign.
     return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def short_number(value: float, decimals: int = 3) -> str:
+    """A number to type over, without trailing zeros: '1.5', '-0.25', '2', '1.23e9'."""
+    text = number(value, decimals)
+    if "e" in text or "." not in text:
+        return text
+    return text.rstrip("0").rstrip(".") or "0"
+
+
+def power_of_ten(value: float, digits: int) -> str:
+    """'1.8e9' and '-2.5e12': Python's '1.8e+09' without the plus and the leading zero."""
+    mantissa, exponent = f"{value:.{digits}e}".split("e")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}e{int(exponent)}"
 
 
 def percent(weight: float) -> str:
@@ -62,6 +84,25 @@ def shapes(n_queries: int, n_tokens: int, key_width: int, value_width: int) -> s
     )
 
 
+TIE = 0.0005  # weights closer than this are the same to every place the app prints (75.9%)
+
+
 def strongest_key(weights: Sequence[float], tokens: Sequence[str]) -> tuple[str, float]:
     index = int(np.argmax(weights))
     return tokens[index], float(weights[index])
+
+
+def attends_most_to(weights: Sequence[float], tokens: Sequence[str]) -> str:
+    """'cat, 76%', or for a tie 'The and the, 17% each (a tie)': naming one of equals would mislead."""
+    weights = np.asarray(weights, dtype=float)
+    top = float(weights.max())
+    tied = [tokens[i] for i in np.flatnonzero(weights >= top - TIE)]
+    if len(tied) == 1:
+        return f"{tied[0]}, {percent(top)}"
+    if len(tied) == len(tokens):
+        names = f"all {len(tied)} keys"
+    elif len(tied) <= 3:
+        names = " and ".join([", ".join(tied[:-1]), tied[-1]])
+    else:
+        names = f"{len(tied)} keys"
+    return f"{names}, {percent(top)} each (a tie)"

@@ -37,6 +37,7 @@ class LessonPanel(QWidget):
         self.explanation_label = QLabel()
         self.explanation_label.setWordWrap(True)
         self.explanation_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.try_it_label = QLabel("<b>Try it</b>")  # a heading for the lesson's steps; hidden when there are none
         self.steps_label = QLabel()
         self.steps_label.setWordWrap(True)
         self.exercises_box = QVBoxLayout()
@@ -46,7 +47,7 @@ class LessonPanel(QWidget):
         layout = QVBoxLayout(content)
         layout.addWidget(self.formula_label)
         layout.addWidget(self.explanation_label)
-        layout.addWidget(QLabel("<b>Try it</b>"))
+        layout.addWidget(self.try_it_label)
         layout.addWidget(self.steps_label)
         layout.addWidget(self.progress_label)
         layout.addLayout(self.exercises_box)
@@ -73,11 +74,13 @@ class LessonPanel(QWidget):
             self.formula_label.setText("")
             self.explanation_label.setText("Your own scene. Pick a lesson above (or from the Lessons menu) to follow one.")
             self.steps_label.setText("")
+            self.try_it_label.hide()
             self.progress_label.setText("")
             return
         self.picker.setCurrentIndex(lessons.LESSONS.index(self.lesson))
         self.formula_label.setText(self.lesson.formula)
         self.explanation_label.setText(self.lesson.explanation)
+        self.try_it_label.setVisible(bool(self.lesson.steps))
         self.steps_label.setText(
             "<ol style='margin-left: -20px'>" + "".join(f"<li>{step}</li>" for step in self.lesson.steps) + "</ol>"
         )

@@ -67,9 +67,8 @@ class OutputPanel(QWidget):
     def refresh(self) -> None:
         scene = self.scene
         weights, output = scene.selected_weights, scene.selected_output
-        token, weight = explain.strongest_key(weights, scene.tokens)
         self.query_label.setText(scene.selected_token)
-        self.attends_label.setText(f"{token}, {explain.percent(weight)}")
+        self.attends_label.setText(explain.attends_most_to(weights, scene.tokens))
         self.vector_label.setText(explain.vector(output))
         self.formula_label.setText(explain.output_formula(output))
         self.blend_label.setText(self._blend_text(weights))
