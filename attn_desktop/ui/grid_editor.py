@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from ..model import Change, Scene, explain
 from ..model.scene import GRID_NAMES
 
+REFUSED_COLOR = "#b42318"  # the message's words say it was refused; the colour only draws the eye
 GRID_TITLES = {"w_q": "W_Q (makes queries)", "w_k": "W_K (makes keys)", "w_v": "W_V (makes values)"}
 
 
@@ -63,12 +64,12 @@ class GridEditor(QWidget):
                     table.clear()
                     table.setRowCount(0)
                     table.setColumnCount(0)
-            self.message_label.setText(
+            self._say(
                 "This scene gives its queries, keys and values directly. "
                 "Open lesson 2, \"Three vectors from one word\", to make them with grids."
             )
             return
-        self.message_label.setText("Double-click a number to change it. Row i of a grid is what x's i-th number adds.")
+        self._say("Double-click a number to change it. Row i of a grid is what x's i-th number adds.")
         for name, table in self.tables.items():
             self._fill(table, scene.grids[name])
         with QSignalBlocker(self.no_grids_box):
@@ -83,7 +84,7 @@ class GridEditor(QWidget):
             table.setColumnCount(grid.shape[1])
             for row in range(grid.shape[0]):
                 for column in range(grid.shape[1]):
-                    text = explain.number(grid[row, column], 3).rstrip("0").rstrip(".") or "0"
+                    text = explain.short_number(grid[row, column], 3)
                     item = table.item(row, column)
                     if item is None:
                         item = QTableWidgetItem()
@@ -93,20 +94,40 @@ class GridEditor(QWidget):
                         item.setText(text)
 
     def _on_cell_typed(self, name: str, item: QTableWidgetItem) -> None:
-        text = item.text().strip().replace(",", ".").replace("−", "-")
+        grid = GRID_TITLES[name].split()[0]
+        typed = item.text().strip()
         try:
-            self.scene.set_grid_cell(name, item.row(), item.column(), float(text))
-            self.message_label.setText(f"{GRID_TITLES[name].split()[0]} changed: every word's vectors follow.")
+            value = float(typed.replace(",", ".").replace("\u2212", "-"))
         except ValueError:
-            self.message_label.setText(f"\"{item.text()}\" is not a number; the grid keeps its old value.")
-            self.refresh()
+            self._refuse(f"\u201c{typed}\u201d is not a number, so {grid} keeps {self._cell_text(name, item)}. "
+                         "Type a number such as 1.5 or -0.25.")
+            return
+        try:
+            self.scene.set_grid_cell(name, item.row(), item.column(), value)
+        except ValueError as error:  # not finite, or too large
+            self._refuse(f"{typed} was refused ({error}), so {grid} keeps {self._cell_text(name, item)}.")
+            return
+        self._say(f"{grid} changed: every word's vectors follow.")
+
+    def _cell_text(self, name: str, item: QTableWidgetItem) -> str:
+        return explain.short_number(self.scene.grids[name][item.row(), item.column()], 3)
+
+    def _refuse(self, message: str) -> None:
+        """Say why, and put the grid's own number back in the cell; the message stays until the next edit."""
+        for name, table in self.tables.items():
+            self._fill(table, self.scene.grids[name])
+        self._say(message, refused=True)
+
+    def _say(self, text: str, refused: bool = False) -> None:
+        self.message_label.setText(text)
+        self.message_label.setStyleSheet(f"color: {REFUSED_COLOR}" if refused else "")
 
     def _on_no_grids_toggled(self, checked: bool) -> None:
         try:
             self.scene.set_use_grids(not checked)
         except ValueError as error:
-            self.message_label.setText(str(error))
             self.refresh()
+            self._say(str(error).capitalize() + ".", refused=True)
 
     def _on_scene_changed(self, change: Change) -> None:
         if change & (Change.STRUCTURE | Change.SETTINGS):
