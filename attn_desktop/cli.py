@@ -187,7 +187,11 @@ def gui_main(argv: list[str]) -> int:
         try:
             scene = Scene.from_file(args.scene)
         except SceneFileError as error:
-            return _fail(str(error))
+            exit_code = _fail(str(error))
+            from .ui.startup_error import show_startup_error
+
+            show_startup_error("Cannot open scene", str(error))  # a desktop entry has no terminal to read
+            return exit_code
 
     from .ui.app import default_scene, make_application
     from .ui.main_window import MainWindow
