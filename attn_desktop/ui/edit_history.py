@@ -3,11 +3,17 @@
 Rather than every widget building its own command, this watches the scene:
 each edit (a change of numbers or settings) becomes one snapshot command,
 named by what changed ("Move k·cat", "Scaling off", "Edit W_Q"). A drag is
-held back until it ends, so one drag is one step however many moves it had.
-Opening a file or a lesson starts a new history.
+held back until it ends, so one drag is one step however many moves it had;
+so is a set-up of many edits that the user asked for at once ("Show me").
+Opening a file or a lesson starts a new history. Coming back to the saved
+state by any road (scaling off, then on again) makes the scene unmodified.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import fields
 
 import numpy as np
 from PySide6.QtGui import QUndoCommand, QUndoStack
@@ -51,10 +57,14 @@ class EditHistory:
         self.scene = scene
         self.stack = QUndoStack(parent)
         self._state = scene.to_data()  # the scene as of the last recorded step
+        self._saved_state: SceneData | None = self._state  # the scene as saved (None: no saved state to return to)
         self._dragging = False
         self._chosen_at_drag_start = scene.selected
         self._restoring = False
         scene.subscribe(self._on_scene_changed)
+        # Connected before any window's slots: the title and the autosave then see the stack clean already.
+        self.stack.indexChanged.connect(self._mark_clean_if_saved)
+        self.stack.cleanChanged.connect(self._on_clean_changed)
 
     # ----- drags: one step each ----------------------------------------
     def begin_drag(self) -> None:
@@ -64,6 +74,16 @@ class EditHistory:
     def end_drag(self) -> None:
         self._dragging = False
         self._record(chosen_before=self._chosen_at_drag_start)
+
+    @contextmanager
+    def one_step(self, text: str) -> Iterator[None]:
+        """Every edit made inside this block is one step named `text` (e.g. "Show me")."""
+        self.begin_drag()
+        try:
+            yield
+        finally:
+            self._dragging = False
+            self._record(chosen_before=self._chosen_at_drag_start, text=text)
 
     # ----- undo / redo --------------------------------------------------
     def restore(self, data: SceneData, selected: int | None = None) -> None:
@@ -78,7 +98,19 @@ class EditHistory:
         """A new document: forget the old steps, and call this state saved."""
         self.stack.clear()
         self._state = self.scene.to_data()
+        self._saved_state = self._state
         self.stack.setClean()
+
+    # ----- saved or not --------------------------------------------------
+    def _on_clean_changed(self, clean: bool) -> None:
+        if clean:
+            self._saved_state = self.scene.to_data()  # saved just now (or back at the saved step)
+        elif self.stack.cleanIndex() < 0:
+            self._saved_state = None  # e.g. restored work: unsaved whatever it looks like
+
+    def _mark_clean_if_saved(self, index: int) -> None:
+        if not self.stack.isClean() and self._saved_state is not None and same_scene(self.scene.to_data(), self._saved_state):
+            self.stack.setClean()
 
     # ----- watching -----------------------------------------------------
     def _on_scene_changed(self, change: Change) -> None:
@@ -89,15 +121,33 @@ class EditHistory:
         if change & (Change.STRUCTURE | Change.VECTORS | Change.SETTINGS) and not self._dragging:
             self._record()
 
-    def _record(self, chosen_before: int | None = None) -> None:
+    def _record(self, chosen_before: int | None = None, text: str | None = None) -> None:
         after = self.scene.to_data()
-        text = describe_edit(self._state, after, self.scene)
-        if text is None:
+        described = describe_edit(self._state, after, self.scene)
+        if described is None and same_scene(self._state, after):
             return  # nothing an undo could change (a cancelled drag, say)
+        text = text or described or "Edit scene"
         chosen_after = self.scene.selected
         chosen_before = chosen_after if chosen_before is None else chosen_before
         self.stack.push(SnapshotCommand(self, self._state, after, text, chosen_before, chosen_after))
         self._state = after
+
+
+def same_scene(a: SceneData, b: SceneData) -> bool:
+    """Every field equal, the numbers exactly (an undo restores them exactly).
+
+    The chosen query does not count: choosing one is not an edit.
+    """
+    for field in fields(SceneData):
+        if field.name == "selected":
+            continue
+        x, y = getattr(a, field.name), getattr(b, field.name)
+        if x is None or y is None or isinstance(x, (str, bool, int)):
+            if x is not y and x != y:
+                return False
+        elif np.shape(x) != np.shape(y) or not np.array_equal(x, y):
+            return False
+    return True
 
 
 def describe_edit(before: SceneData, after: SceneData, scene: Scene) -> str | None:

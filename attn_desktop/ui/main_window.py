@@ -42,6 +42,7 @@ from .score_table import ScoreTablePanel
 from .sentence_panel import SentencePanel
 from .settings import forget_recent, recent_files, remember_recent
 from .shapes_panel import ShapesPanel
+from .text_box_undo import TextBoxUndoFirst
 from .weights_chart import WeightsChart
 from .window_layout import BOTTOM, LEFT, RIGHT, DockSpec, WindowLayout
 
@@ -185,6 +186,8 @@ class MainWindow(QMainWindow):
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
         self.redo_action = self.history.stack.createRedoAction(self, "&Redo")
         self.redo_action.setShortcuts(redo_shortcuts())
+        # Typing in a text box: these keys undo and redo the typing, not the scene behind it.
+        self.installEventFilter(TextBoxUndoFirst(self.undo_action, self.redo_action, self))
         self.recent_menu = QMenu("Open &Recent", self)
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         self.presentation_action = QAction("&Presentation Mode", self, checkable=True, shortcut=QKeySequence("F11"))
@@ -369,20 +372,34 @@ class MainWindow(QMainWindow):
         """Double-click on a tip: type exact coordinates (the way to make two keys exactly equal)."""
         name = f"{role.symbol}·{self.scene.labels(role)[index]}"
         current = self.scene.vectors(role)[index]
-        text, ok = QInputDialog.getText(
-            self, "Exact coordinates", f"New coordinates for {name} ({len(current)} numbers, e.g. 1.5, -0.2):",
-            text=", ".join(f"{value:g}" for value in current),
-        )
-        if not ok:
-            return
-        numbers = parse_numbers(text, len(current))
-        if len(numbers) != len(current):
-            self.show_error("Exact coordinates", f"{name} needs {len(current)} numbers; \"{text}\" has {len(numbers)}.")
-            return
+        prompt = f"New coordinates for {name} ({len(current)} numbers, e.g. 1.5, -0.2):"
+        text, problem = ", ".join(f"{value:g}" for value in current), ""
+        while True:
+            # A refused answer comes back in the box with the reason above it, to be corrected, not retyped.
+            refused = text if problem else None
+            text, ok = QInputDialog.getText(
+                self, "Exact coordinates", f"{problem}\n\n{prompt}" if problem else prompt, text=text
+            )
+            if not ok:
+                return
+            problem = self._coordinates_problem(role, index, name, text)
+            if not problem:
+                return
+            if text == refused:  # OK again on the same refused text: say why once more, and stop asking
+                self.show_error("Exact coordinates", problem)
+                return
+
+    def _coordinates_problem(self, role: Role, index: int, name: str, text: str) -> str:
+        """Set the typed coordinates; what was wrong with them, or "" when they were taken."""
+        width = len(self.scene.vectors(role)[index])
+        numbers = parse_numbers(text, width)
+        if len(numbers) != width:
+            return f"{name} needs {width} numbers; \"{text}\" has {len(numbers)}."
         try:
             self.scene.set_vector(role, index, numbers)
         except ValueError as error:
-            self.show_error("Exact coordinates", f"{name}: {error}")
+            return f"{name}: {error}"
+        return ""
 
     # ----- lessons ------------------------------------------------------
     def open_lesson(self, lesson_id: str) -> bool:
@@ -408,14 +425,15 @@ class MainWindow(QMainWindow):
             grids.raise_()
 
     def apply_show_me(self, show_me: ShowMe) -> None:
-        """Set the canvas up for an exercise; the Lesson panel (and typed answers) stay as they are."""
-        if not self.maybe_save_changes() or not self._load_builtin(show_me.scene):
-            return
-        apply_steps(self.scene, show_me.steps)
-        self.scene_path = None
-        self.autosaver.source_path = None
-        self.history.reset()  # the set-up is where this exercise starts, not an edit to undo
-        self.autosaver.discard()
+        """Set the canvas up for an exercise; the Lesson panel (and typed answers) stay as they are.
+
+        It is one edit of the scene, like a drag: the title says the scene changed and Ctrl+Z
+        gives back the canvas as it was, so nothing needs saving first.
+        """
+        with self.history.one_step("Show me"):
+            if not self._load_builtin(show_me.scene):
+                return
+            apply_steps(self.scene, show_me.steps)
         self._show_grids_if_used()
         self._update_title()
 
