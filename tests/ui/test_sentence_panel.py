@@ -1,5 +1,10 @@
 """The Sentence panel, driven with real clicks and keys; every edit can be undone."""
 
+import os
+import shutil
+import subprocess
+
+import pytest
 from PySide6.QtCore import QModelIndex, QPoint, Qt
 from PySide6.QtWidgets import QLineEdit
 
@@ -7,6 +12,8 @@ from helpers import matrix_cells, table_column
 
 
 def show_sentence_panel(qtbot, window):
+    window.activateWindow()  # the window's shortcuts work in the active window; on an X server it must be made so
+    qtbot.waitUntil(window.isActiveWindow)
     window.docks["sentenceDock"].raise_()
     qtbot.wait(20)
     return window.sentence_panel
@@ -177,3 +184,25 @@ def test_opening_a_file_or_a_lesson_shows_its_tokens(qtbot, window, tmp_path):
     show_sentence_panel(qtbot, window)
     assert rows_shown(panel.list) == window.scene.tokens and len(window.scene.tokens) > 1
     assert_view_shows_the_scene(qtbot, window)
+
+
+def test_a_real_drag_on_an_x_server_reorders_the_rows(qtbot, window):
+    """The mouse dragged by the X server itself (xdotool): Qt's own drag and drop, start to drop.
+
+    Runs where the tests run on an X server (tests/test_on_a_real_x_server.py starts one).
+    """
+    if os.environ.get("QT_QPA_PLATFORM") != "xcb" or shutil.which("xdotool") is None:
+        pytest.skip("needs an X server and xdotool")
+    panel = show_sentence_panel(qtbot, window)
+    viewport = panel.list.viewport()
+    start = viewport.mapToGlobal(panel.list.visualItemRect(panel.list.item(1)).center())  # cat
+    end = viewport.mapToGlobal(panel.list.visualItemRect(panel.list.item(4)).bottomLeft()) + QPoint(20, -2)  # under "the"
+    moves = " ".join(f"mousemove {start.x()} {start.y() + (end.y() - start.y()) * k // 10} sleep 0.05" for k in range(1, 11))
+    # xdotool runs beside the event loop: Qt's drag runs a loop of its own until the button comes up.
+    drag = subprocess.Popen(f"xdotool mousemove {start.x()} {start.y()} sleep 0.1 mousedown 1 sleep 0.1 {moves} "
+                            "sleep 0.2 mouseup 1".split())
+    qtbot.waitUntil(lambda: drag.poll() is not None, timeout=10000)
+    qtbot.waitUntil(lambda: window.scene.tokens != ["The", "cat", "sat", "on", "the", "mat"])
+    assert window.scene.tokens == ["The", "sat", "on", "the", "cat", "mat"]
+    assert_view_shows_the_scene(qtbot, window)
+    assert window.undo_action.text() == "&Undo Reorder tokens"

@@ -1,7 +1,9 @@
-"""Undo and redo keys in text boxes, on a real X server.
+"""Widget tests that only a real X server can tell apart, run again under Xvfb.
 
 The offscreen platform counts Ctrl+Y as a text box's own Redo key; X11 does not, so only there
-would Ctrl+Y in a half-typed answer reach the window's Redo. The same tests run here under Xvfb.
+would Ctrl+Y in a half-typed answer reach the window's Redo. And the offscreen platform ends a
+drag the moment it starts: the Sentence panel's drag to reorder is tested with the X server's
+own mouse (xdotool).
 """
 
 import os
@@ -14,7 +16,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-needs_x = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is needed")
+needs_x = pytest.mark.skipif(shutil.which("Xvfb") is None or shutil.which("xdotool") is None,
+                             reason="Xvfb and xdotool are needed")
 
 
 @contextmanager
@@ -34,14 +37,22 @@ def xvfb_display():
         server.wait(timeout=10)
 
 
-@needs_x
-def test_undo_and_redo_keys_in_text_boxes_on_a_real_x_server(tmp_path):
+def run_tests_on_x(selection: list[str]) -> subprocess.CompletedProcess:
     with xvfb_display() as display:
         env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb"}
-        done = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/ui/test_small_defects.py",
-             "-k", "ctrl_z or outside_a_text_box"],
-            check=False, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
-        )
+        return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *selection],
+                              check=False, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+
+
+@needs_x
+def test_undo_and_redo_keys_in_text_boxes_on_a_real_x_server():
+    done = run_tests_on_x(["tests/ui/test_small_defects.py", "-k", "ctrl_z or outside_a_text_box"])
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert "4 passed" in done.stdout
+
+
+@needs_x
+def test_the_sentence_panel_on_a_real_x_server():
+    done = run_tests_on_x(["tests/ui/test_sentence_panel.py"])
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "skipped" not in done.stdout  # the real drag ran
