@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -153,19 +155,116 @@ def _restore_environment(name: str, value: str | None) -> None:
         os.environ[name] = value
 
 
-def _use_temporary_user_files() -> None:
+SNAPSHOT_SIZE_RANGE = (320, 8192)  # pixels, each side: from a tiny window to an 8K screen
+SNAPSHOT_SCALE_RANGE = (1.0, 4.0)
+
+
+def snapshot_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="attn-desktop snapshot",
+        description="Draw the real window as a screen of the given size shows it (no display needed), "
+        "optionally with an audit of what a person would check: score rows visible, matrix numbers, "
+        "labels apart and at their arrows, panels whole.",
+    )
+    parser.add_argument("scene", nargs="?", help="a scene file (JSON); default: The cat sat on the mat")
+    parser.add_argument("-o", "--output", required=True, help="the picture to write (.png)")
+    parser.add_argument("--size", required=True, metavar="WxH", help="the screen's resolution, e.g. 1024x768")
+    parser.add_argument("--scale", default="1", metavar="FACTOR",
+                        help="the desktop's scale factor, 1 to 4 (2 for a 4K screen at 200%%); default 1")
+    parser.add_argument("--presentation", action="store_true", help="in presentation mode (F11)")
+    parser.add_argument("--lesson", metavar="ID", help="open this lesson first: " + ", ".join(_lesson_ids()))
+    parser.add_argument("--audit", metavar="AUDIT.json", help="also write the layout audit as JSON")
+    args = parser.parse_args(argv)
+    problem = _snapshot_input_problem(args)
+    if problem:
+        return _fail(problem)
+    from .model import Scene, SceneFileError
+    from .ui.snapshot import ScreenSpec, take_snapshot, temporary_user_folder, use_offscreen_screen
+
+    scene_path = Path(args.scene) if args.scene else None
+    try:
+        scene = Scene.from_file(scene_path) if scene_path else None
+    except SceneFileError as error:
+        return _fail(str(error))
+    width, height = _snapshot_size(args.size)
+    with temporary_user_folder() as folder:
+        _use_user_folder(folder)
+        use_offscreen_screen(ScreenSpec(width, height, float(args.scale)), folder)
+        _hide_offscreen_notes()
+        if scene is None:
+            from .ui.app import default_scene
+
+            scene = default_scene()
+        picture, audit = take_snapshot(scene, scene_path, args.lesson, args.presentation)
+    from .model.scene_file import write_bytes_atomically, write_text_atomically
+
+    try:
+        write_bytes_atomically(args.output, picture)
+        if args.audit:
+            write_text_atomically(args.audit, json.dumps(audit, indent=2) + "\n")
+    except OSError as error:
+        return _fail(f"{error.filename or args.output}: cannot write ({error.strerror or error})")
+    return 0
+
+
+def _lesson_ids() -> list[str]:
+    from .model import lessons
+
+    return [lesson.id for lesson in lessons.LESSONS]
+
+
+def _snapshot_size(text: str) -> tuple[int, int] | None:
+    match = re.fullmatch(r"(\d{1,5})x(\d{1,5})", text.strip().lower())
+    if not match:
+        return None
+    width, height = int(match[1]), int(match[2])
+    low, high = SNAPSHOT_SIZE_RANGE
+    return (width, height) if low <= width <= high and low <= height <= high else None
+
+
+def _snapshot_input_problem(args) -> str | None:
+    """One line saying what is wrong with the command line, checked before any window is built."""
+    if _snapshot_size(args.size) is None:
+        low, high = SNAPSHOT_SIZE_RANGE
+        return f"--size: expected WIDTHxHEIGHT with each side {low} to {high} pixels, e.g. 1024x768; found {args.size!r}"
+    try:
+        scale = float(args.scale)
+    except ValueError:
+        scale = float("nan")
+    if not SNAPSHOT_SCALE_RANGE[0] <= scale <= SNAPSHOT_SCALE_RANGE[1]:  # also refuses nan
+        return f"--scale: expected a number from 1 to 4, found {args.scale!r}"
+    if args.lesson and args.lesson not in _lesson_ids():
+        return f"--lesson: no lesson called {args.lesson!r}; choose one of {', '.join(_lesson_ids())}"
+    if args.lesson and args.scene:
+        return "give a scene file or --lesson, not both (a lesson opens its own scene)"
+    if args.scene and not Path(args.scene).is_file():
+        return f"{args.scene}: no such file"
+    if Path(args.output).suffix.lower() != ".png":
+        return f"{args.output}: a snapshot is a PNG picture; use a name ending in .png"
+    for path in filter(None, (args.output, args.audit)):
+        folder = Path(path).parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK) or Path(path).is_dir():
+            return f"{path}: cannot write there (no such folder, not writable, or a folder)"
+    return None
+
+
+def _use_user_folder(folder: str) -> None:
     from PySide6.QtCore import QSettings
 
-    folder = tempfile.mkdtemp(prefix="attn-desktop-check-")
     os.environ["ATTN_DESKTOP_DATA_DIR"] = folder
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, folder)
+
+
+def _use_temporary_user_files() -> None:
+    _use_user_folder(tempfile.mkdtemp(prefix="attn-desktop-check-"))
 
 
 def gui_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="attn-desktop",
         description=f"{APP_NAME}: drag queries, keys and values and watch attention recompute.",
-        epilog="Also: attn-desktop export SCENE.json -o OUT.json|.csv|.png|.svg  (no display needed)",
+        epilog="Also: attn-desktop export SCENE.json -o OUT.json|.csv|.png|.svg  and  attn-desktop snapshot "
+        "[SCENE] -o OUT.png --size WxH [--presentation] [--lesson ID] [--audit AUDIT.json]  (no display needed)",
     )
     parser.add_argument("scene", nargs="?", help="a scene file to open (JSON); default: The cat sat on the mat")
     parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
@@ -217,6 +316,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "export":
         return export_main(argv[1:])
+    if argv and argv[0] == "snapshot":
+        return snapshot_main(argv[1:])
     return gui_main(argv)
 
 

@@ -5,6 +5,7 @@ paints and is not blank. Skipped where Xvfb or ImageMagick's import is missing
 (CI installs them).
 """
 
+import json
 import os
 import shutil
 import subprocess
@@ -24,14 +25,14 @@ needs_x = pytest.mark.skipif(
 
 
 @contextmanager
-def xvfb_display():
+def xvfb_display(screen: str = "1400x950x24"):
     """A fresh Xvfb on a display number it chooses itself (-displayfd), stopped so that it removes its lock file.
 
     Picking a number by looking for lock files races with other servers, and a server killed with
     SIGKILL leaves its /tmp/.X<n>-lock behind for ever; SIGTERM lets it clean up.
     """
     read_end, write_end = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1400x950x24", "-nolisten", "tcp"],
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", screen, "-nolisten", "tcp"],
                               pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(write_end)
     with os.fdopen(read_end) as announced:
@@ -93,3 +94,27 @@ def test_the_window_from_source_is_not_blank(tmp_path):
 def test_the_frozen_window_is_not_blank(tmp_path):
     shot = screenshot_of([str(FROZEN)], tmp_path)
     assert distinct_colours(shot) > 40
+
+
+@needs_x
+def test_a_teacher_at_a_1024_x_768_projector(tmp_path):
+    """On a real X server of the classroom size: the Sentence list shows the scene's words after each edit,
+    and a real F11 gives a presentation where every panel passes the layout audit."""
+    report = tmp_path / "report.json"
+    with xvfb_display("1024x768x24") as display:
+        env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb",
+               "ATTN_DESKTOP_DATA_DIR": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+        done = subprocess.run([sys.executable, str(ROOT / "tests" / "real_window_check.py"), str(report)], check=False,
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(report.read_text())
+    six = ["The", "cat", "sat", "on", "the", "mat"]
+    assert seen["rows"] == {"after adding dog": [*six, "dog"], "after undo": six, "after new": six}
+    assert seen["presenting"] and seen["window"] == [1024, 768]
+    audit = seen["audit"]
+    assert audit["score_rows_visible"] == audit["score_rows"] == 6
+    assert audit["matrix_numbers_shown"] and audit["matrix_font_px"] > 12
+    assert (audit["chart_label_overlaps"], audit["label_overlaps"], audit["labels_crossing_arrows"],
+            audit["labels_cut"]) == (0, 0, 0, 0)
+    assert audit["max_label_offset_px"] <= audit["label_line_height_px"]
+    assert audit["panels_cut"] == []

@@ -77,8 +77,12 @@ class WindowLayout(QObject):
         self._default_state: QByteArray | None = None
         # After every layout pass, look for ghost tab bars (see hide_stray_tab_bars).
         self._tidy_timer = QTimer(self, singleShot=True, interval=0)
-        self._tidy_timer.timeout.connect(lambda: hide_stray_tab_bars(self.window, self.docks))
+        self._tidy_timer.timeout.connect(self._tidy_tab_bars)
         window.installEventFilter(self)
+
+    def _tidy_tab_bars(self) -> None:
+        hide_stray_tab_bars(self.window, self.docks)
+        show_whole_tab_titles(self.window)
 
     def eventFilter(self, watched, event) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:

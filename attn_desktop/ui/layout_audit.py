@@ -1,0 +1,120 @@
+"""What a person checks on a screen, measured from the widgets: the layout audit.
+
+Used by `attn-desktop snapshot --audit` and by the screen-size tests. Every figure is read
+from what the widgets display at their current size (the rows the score table's viewport
+shows, the font the matrix paints its numbers in, the labels as the canvas draws them), so a
+panel that was not told to refresh, or got too little room, shows up here.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QFontInfo
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
+
+from .label_audit import audit_labels
+
+# The panels a class must see in each mode (the canvas is the central widget).
+EVERYDAY_PANELS = ("scoreDock", "matrixDock", "outputDock", "weightsDock", "lessonDock")
+PRESENTATION_PANELS = ("scoreDock", "matrixDock", "outputDock", "weightsDock")
+MIN_PLOT_WIDTH_PX = 100  # narrower than this, a plot is no place to drag in
+
+
+def audit_window(window: QMainWindow) -> dict:
+    """The audit's figures for the window as it is now."""
+    matrix_font = window.matrix_view.cell_font()
+    return {
+        "score_rows": window.score_panel.model.rowCount(),
+        "score_rows_visible": score_rows_visible(window),
+        "matrix_numbers_shown": matrix_font is not None,
+        "matrix_font_px": QFontInfo(matrix_font).pixelSize() if matrix_font is not None else 0,
+        "chart_label_overlaps": chart_label_overlaps(window.weights_chart),
+        **audit_labels(window.canvas),
+        "label_line_height_px": round(window.canvas.label_line_height(), 1),
+        "panels_cut": panels_cut(window),
+    }
+
+
+def score_rows_visible(window: QMainWindow) -> int:
+    """Rows wholly inside the score table's viewport, if the table is on screen at all."""
+    table = window.score_panel.table
+    if not _on_screen(table):
+        return 0
+    viewport = table.viewport().rect()
+    model = window.score_panel.model
+    return sum(1 for row in range(model.rowCount())
+               if viewport.contains(table.visualRect(model.index(row, 0))))
+
+
+def chart_label_overlaps(chart) -> int:
+    """Pairs of the weights chart's labels (keys under the bars, percentages over them) that touch."""
+    rects = [*chart.tick_label_rects(), *chart.value_label_rects()]
+    return sum(1 for first, second in combinations(rects, 2) if first.intersects(second))
+
+
+def panels_cut(window: QMainWindow) -> list[str]:
+    """Names of the panels (and their texts) that a person would see cut, hidden or squeezed."""
+    cut: list[str] = []
+    screen = window.screen().availableGeometry() if window.screen() else None
+    if screen is not None and (window.width() > screen.width() or window.height() > screen.height()):
+        cut.append("window (larger than the screen)")
+    presenting = window.presentation_action.isChecked()
+    for name in PRESENTATION_PANELS if presenting else EVERYDAY_PANELS:
+        dock = window.docks[name]
+        if not _on_screen(dock.widget()):
+            cut.append(dock.windowTitle())
+    cut += _plots_cut(window.canvas)
+    for panel in (window.score_panel, window.matrix_view, window.weights_chart):
+        if _on_screen(panel):
+            cut += [f"{_dock_title(panel)}: {part}" for part in panel.cut_parts()]
+    cut += _labels_cut(window)
+    return cut
+
+
+def _plots_cut(canvas) -> list[str]:
+    plots = [canvas.qk_plot, canvas.vo_plot] + ([canvas.x_plot] if canvas.attn_scene.is_projection else [])
+    viewport = canvas.viewport().rect()
+    cut = []
+    for plot in plots:
+        box = canvas.mapFromScene(plot.sceneBoundingRect()).boundingRect()
+        title = plot.titleLabel
+        if not viewport.contains(box) or box.width() < MIN_PLOT_WIDTH_PX:
+            cut.append(f"plot {title.text!r}")
+        elif title.isVisible() and not viewport.contains(canvas.mapFromScene(title.item.sceneBoundingRect())
+                                                         .boundingRect().adjusted(1, 1, -1, -1)):
+            cut.append(f"plot title {title.text!r}")
+    return cut
+
+
+def _labels_cut(window: QMainWindow) -> list[str]:
+    """Texts that need more room than their label has: a wrapped text's last lines, a line's end."""
+    cut = []
+    for label in window.findChildren(QLabel):
+        if not label.text() or not _on_screen(label) or label.parent() is window.statusBar():
+            continue
+        needed_height = label.heightForWidth(label.width()) if label.wordWrap() else label.sizeHint().height()
+        too_narrow = not label.wordWrap() and label.sizeHint().width() > label.width() + 1
+        if needed_height > label.height() + 1 or too_narrow:
+            cut.append(f"{_dock_title(label)}: text {label.text()[:30]!r}")
+    return cut
+
+
+def _on_screen(widget: QWidget | None) -> bool:
+    """Shown, and inside the window: a dock behind another tab is moved off the window's edge."""
+    if widget is None or not widget.isVisible():
+        return False
+    window = widget.window()
+    top_left = widget.mapTo(window, widget.rect().topLeft())
+    return window.rect().contains(QRect(top_left, widget.size()))
+
+
+def _dock_title(widget: QWidget) -> str:
+    parent = widget
+    while parent is not None and not isinstance(parent, QDockWidget):
+        parent = parent.parentWidget()
+    return parent.windowTitle() if parent is not None else widget.__class__.__name__
+
+
+__all__ = ["audit_window"]
