@@ -119,6 +119,7 @@ def _draw_window(scene, scene_file: Path, output: str, kind: str, scale: float, 
     from .ui.app import make_application, settle
     from .ui.image_export import render_png, render_svg
     from .ui.main_window import MainWindow
+    from .ui.snapshot import dispose_of
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings_dir)
     _app = make_application()  # held for as long as the window lives
@@ -134,7 +135,7 @@ def _draw_window(scene, scene_file: Path, output: str, kind: str, scale: float, 
             render_svg(window, output)
     finally:
         window.history.reset()  # nothing was edited: close without asking about unsaved changes
-        window.close()
+        dispose_of(window)
 
 
 def _hide_offscreen_notes() -> None:

@@ -20,6 +20,7 @@ from ..model.scene import GRID_NAMES
 
 REFUSED_COLOR = "#b42318"  # the message's words say it was refused; the colour only draws the eye
 GRID_TITLES = {"w_q": "W_Q (makes queries)", "w_k": "W_K (makes keys)", "w_v": "W_V (makes values)"}
+SHORT_GRID_TITLES = {"w_q": "W_Q → queries", "w_k": "W_K → keys", "w_v": "W_V → values"}  # on screen; fits a projector
 
 
 class GridEditor(QWidget):
@@ -32,6 +33,8 @@ class GridEditor(QWidget):
         self.no_grids_box.toggled.connect(self._on_no_grids_toggled)
         self.message_label = QLabel()
         self.message_label.setWordWrap(True)
+        # Two lines, always: a wrapped label asks for one line's height and would be squeezed under the grids.
+        self.message_label.setMinimumHeight(2 * self.message_label.fontMetrics().lineSpacing())
         grid_area = QGridLayout()
         for column, name in enumerate(GRID_NAMES):
             table = QTableWidget()
@@ -43,8 +46,11 @@ class GridEditor(QWidget):
             )
             table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
             table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+            table.setMinimumWidth(table.fontMetrics().horizontalAdvance("0.000") * 2 + 30)
             table.itemChanged.connect(lambda item, name=name: self._on_cell_typed(name, item))
-            grid_area.addWidget(QLabel(f"<b>{GRID_TITLES[name]}</b>"), 0, column)
+            title = QLabel(f"<b>{SHORT_GRID_TITLES[name]}</b>")
+            title.setToolTip(GRID_TITLES[name])
+            grid_area.addWidget(title, 0, column)
             grid_area.addWidget(table, 1, column)
             self.tables[name] = table
         layout = QVBoxLayout(self)
@@ -82,6 +88,10 @@ class GridEditor(QWidget):
         with QSignalBlocker(table):
             table.setRowCount(grid.shape[0])
             table.setColumnCount(grid.shape[1])
+            # Every row in view: a grid scrolled to its first row hides half of what makes q, k or v.
+            row_height = table.fontMetrics().height() + 8
+            table.setMinimumHeight(table.horizontalHeader().sizeHint().height() + grid.shape[0] * row_height
+                                   + 2 * table.frameWidth())
             for row in range(grid.shape[0]):
                 for column in range(grid.shape[1]):
                     text = explain.short_number(grid[row, column], 3)

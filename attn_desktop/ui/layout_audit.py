@@ -70,6 +70,20 @@ def panels_cut(window: QMainWindow) -> list[str]:
         if _on_screen(panel):
             cut += [f"{_dock_title(panel)}: {part}" for part in panel.cut_parts()]
     cut += _labels_cut(window)
+    cut += _grids_cut(window)
+    return cut
+
+
+def _grids_cut(window: QMainWindow) -> list[str]:
+    """A W_Q/W_K/W_V grid that shows fewer rows or columns than it has."""
+    cut = []
+    for name, table in window.grid_editor.tables.items():
+        if not _on_screen(table) or table.rowCount() == 0:
+            continue
+        viewport = table.viewport().rect()
+        corner = table.visualRect(table.model().index(table.rowCount() - 1, table.columnCount() - 1))
+        if not viewport.contains(corner):
+            cut.append(f"Grids: {name} (not every number in view)")
     return cut
 
 

@@ -420,9 +420,12 @@ class MainWindow(QMainWindow):
     def _show_grids_if_used(self) -> None:
         """The grids matter only when the scene makes its vectors with them."""
         grids = self.docks["gridsDock"]
+        shown_before = grids.isVisible()
         grids.setVisible(self.scene.is_projection)
         if self.scene.is_projection:
             grids.raise_()
+            if not shown_before:
+                self.layout_manager.make_room_for_grids()
 
     def apply_show_me(self, show_me: ShowMe) -> None:
         """Set the canvas up for an exercise; the Lesson panel (and typed answers) stay as they are.

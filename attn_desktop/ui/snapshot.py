@@ -95,7 +95,17 @@ def take_snapshot(scene, scene_path: Path | None, lesson: str | None, presentati
         return png_of(window), audit_window(window)
     finally:
         window.history.reset()  # nothing was edited: close without asking about unsaved changes
-        window.close()
+        dispose_of(window)
+
+
+def dispose_of(window) -> None:
+    """Close the window and delete it now, while the application still exists: left to Python's exit,
+    Qt objects die in no particular order, and a window outliving its application crashes the process."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    window.close()
+    window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def temporary_user_folder() -> tempfile.TemporaryDirectory:

@@ -138,6 +138,14 @@ class WindowLayout(QObject):
             [int(width * 0.24), int(width * 0.28), int(width * 0.15)], HORIZONTAL,
         )
 
+    def make_room_for_grids(self) -> None:
+        """The grids (three small tables, in the shapes' tab) need more of the bottom row than the shapes."""
+        if self.presenting:
+            return
+        docks, width = self.docks, self.window.width()
+        self.window.resizeDocks([docks["outputDock"], docks["weightsDock"], docks["gridsDock"]],
+                                [int(width * 0.24), int(width * 0.16), int(width * 0.34)], HORIZONTAL)
+
     def reset(self) -> None:
         """View → Reset Layout: every panel back where the first start put it, sized for this window."""
         if self._default_state is not None:
@@ -189,7 +197,11 @@ class WindowLayout(QObject):
         window.addDockWidget(BOTTOM, docks["outputDock"])
         window.splitDockWidget(docks["outputDock"], docks["weightsDock"], HORIZONTAL)
         width, height = window.width(), window.height()
-        window.resizeDocks([docks["matrixDock"]], [int(width * 0.36)], HORIZONTAL)
+        # As wide as the matrix and the score table need, up to 36 % of the screen: a short sentence's
+        # matrix needs less, and the canvas gets the rest.
+        needed = max(docks["matrixDock"].minimumSizeHint().width(), docks["scoreDock"].minimumSizeHint().width())
+        column = min(int(width * 0.36), max(int(width * 0.24), int(needed * 1.15)))
+        window.resizeDocks([docks["matrixDock"]], [column], HORIZONTAL)
         score_height = docks["scoreDock"].minimumSizeHint().height()
         window.resizeDocks([docks["matrixDock"], docks["scoreDock"]], [height, score_height], VERTICAL)
         window.resizeDocks([docks["outputDock"]], [int(height * 0.24)], VERTICAL)

@@ -167,6 +167,6 @@ def test_three_plots_on_a_1024_canvas_go_two_above_one_so_each_is_wide_enough(qt
     assert canvas.plot_columns == 2
     for plot in (canvas.x_plot, canvas.qk_plot, canvas.vo_plot):
         assert _plot_on_canvas(small_window, plot)
-        assert _plot_width(plot) > 160
+        assert _plot_width(plot) > 140
         title = canvas.mapFromScene(plot.titleLabel.item.sceneBoundingRect()).boundingRect()
         assert canvas.viewport().rect().contains(title.adjusted(1, 1, -1, -1)), plot.titleLabel.text

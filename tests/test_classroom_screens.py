@@ -1,0 +1,93 @@
+"""Every classroom screen, normal and in presentation mode: what a person checks, from `snapshot --audit`.
+
+Each case renders the real main window headless on a screen of that size (Qt's offscreen platform is
+told the screen's resolution and scale) and reads the audit the command writes: every score row
+visible, the matrix's numbers readable, the chart's labels apart, the arrow labels at their own tips
+and clear of every arrow, no panel or text cut. The snapshots run as separate processes, a few at a
+time, because each needs a screen of its own.
+"""
+
+import json
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from PySide6.QtGui import QImage
+
+from conftest import ROOT
+
+SCREENS = {  # name: (resolution, desktop scale)
+    "1024x768": ("1024x768", 1), "1280x720": ("1280x720", 1), "1366x768": ("1366x768", 1),
+    "1920x1080": ("1920x1080", 1), "4K at 200%": ("3840x2160", 2),
+}
+LESSONS = ("soft-lookup", "projections", "self-attention", "scaled-attention")
+CASES = (
+    [(screen, presenting, None) for screen in SCREENS for presenting in (False, True)]
+    + [("1024x768", presenting, lesson) for lesson in LESSONS for presenting in (False, True)]
+)
+MIN_MATRIX_TEXT_PX = 10  # at 100 %; presentation mode's type is bigger
+
+
+def _case_id(case) -> str:
+    screen, presenting, lesson = case
+    return f"{screen}{' presentation' if presenting else ''}{f' {lesson}' if lesson else ''}"
+
+
+def _snapshot_command(case, folder) -> list[str]:
+    screen, presenting, lesson = case
+    size, scale = SCREENS[screen]
+    name = _case_id(case).replace(" ", "-").replace("%", "")
+    command = [sys.executable, "-m", "attn_desktop", "snapshot", "-o", str(folder / f"{name}.png"), "--size", size,
+               "--scale", str(scale), "--audit", str(folder / f"{name}.json")]
+    return command + (["--presentation"] if presenting else []) + (["--lesson", lesson] if lesson else [])
+
+
+@pytest.fixture(scope="module")
+def snapshots(tmp_path_factory):
+    """Every case's audit and picture, keyed by case (rendered two at a time: the machine has two cores)."""
+    folder = tmp_path_factory.mktemp("snapshots")
+    env_folder = tmp_path_factory.mktemp("user")
+    env = {"ATTN_DESKTOP_DATA_DIR": str(env_folder), "XDG_CONFIG_HOME": str(env_folder), "PATH": "/usr/bin:/bin"}
+
+    def render(case):
+        done = subprocess.run(_snapshot_command(case, folder), check=False, cwd=ROOT, capture_output=True, text=True,
+                              timeout=180,
+                              env={**env, **_python_env()})
+        name = _case_id(case).replace(" ", "-").replace("%", "")
+        audit = json.loads((folder / f"{name}.json").read_text()) if done.returncode == 0 else None
+        return case, (done, audit, folder / f"{name}.png")
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(pool.map(render, CASES))
+
+
+def _python_env() -> dict:
+    import os
+
+    return {key: value for key, value in os.environ.items() if key.startswith(("PYTHON", "HOME", "LANG", "LC_"))}
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_a_class_can_read_every_panel(snapshots, case):
+    done, audit, picture = snapshots[case]
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert audit["score_rows"] == audit["score_rows_visible"] > 0
+    assert audit["matrix_numbers_shown"] and audit["matrix_font_px"] >= MIN_MATRIX_TEXT_PX
+    assert audit["chart_label_overlaps"] == 0
+    assert audit["label_overlaps"] == 0
+    assert audit["labels_crossing_arrows"] == 0
+    assert audit["labels_cut"] == 0
+    assert audit["max_label_offset_px"] <= audit.get("label_line_height_px", 20)
+    assert audit["panels_cut"] == []
+    screen, _, _ = case
+    width, height = (int(side) for side in SCREENS[screen][0].split("x"))
+    image = QImage(str(picture))
+    assert (image.width(), image.height()) == (width, height)  # the whole screen, at its real pixels
+
+
+def test_presentation_type_is_bigger_than_the_everyday_type(snapshots):
+    for screen in SCREENS:
+        everyday, presenting = snapshots[(screen, False, None)][1], snapshots[(screen, True, None)][1]
+        assert presenting["matrix_font_px"] > everyday["matrix_font_px"], screen
