@@ -15,6 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from PySide6.QtGui import QImage
 
+from attn_desktop.paths import DEFAULT_SCENE, scene_path
+
 from conftest import ROOT
 
 SCREENS = {  # name: (resolution, desktop scale)
@@ -22,9 +24,10 @@ SCREENS = {  # name: (resolution, desktop scale)
     "1920x1080": ("1920x1080", 1), "4K at 200%": ("3840x2160", 2),
 }
 LESSONS = ("soft-lookup", "projections", "self-attention", "scaled-attention")
+SCENES = ("long-names", "eight-tokens")  # made by _write_scene: a 40-character name; the most rows a panel promises
 CASES = (
     [(screen, presenting, None) for screen in SCREENS for presenting in (False, True)]
-    + [("1024x768", presenting, lesson) for lesson in LESSONS for presenting in (False, True)]
+    + [("1024x768", presenting, extra) for extra in LESSONS + SCENES for presenting in (False, True)]
 )
 MIN_MATRIX_TEXT_PX = 10  # at 100 %; presentation mode's type is bigger
 
@@ -34,13 +37,32 @@ def _case_id(case) -> str:
     return f"{screen}{' presentation' if presenting else ''}{f' {lesson}' if lesson else ''}"
 
 
+def _write_scene(name: str, folder) -> str:
+    """The default scene with its second word 40 characters long, or with two more words (eight in all)."""
+    scene = json.loads(scene_path(DEFAULT_SCENE).read_text(encoding="utf-8"))
+    if name == "long-names":
+        scene["tokens"][1] = "catastrophically-long-token-name-of-fort"
+    else:
+        scene["tokens"] += ["and", "slept"]
+        scene["queries"] += [[-1.4, -1.2], [0.5, -2.0]]
+        scene["keys"] += [[1.0, -1.8], [-2.0, -0.4]]
+        scene["values"] += [[-0.6, 1.4], [1.2, -1.6]]
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps(scene), encoding="utf-8")
+    return str(path)
+
+
 def _snapshot_command(case, folder) -> list[str]:
-    screen, presenting, lesson = case
+    screen, presenting, extra = case
     size, scale = SCREENS[screen]
     name = _case_id(case).replace(" ", "-").replace("%", "")
     command = [sys.executable, "-m", "attn_desktop", "snapshot", "-o", str(folder / f"{name}.png"), "--size", size,
                "--scale", str(scale), "--audit", str(folder / f"{name}.json")]
-    return command + (["--presentation"] if presenting else []) + (["--lesson", lesson] if lesson else [])
+    if extra in SCENES:
+        command.insert(4, _write_scene(extra, folder))
+    elif extra:
+        command += ["--lesson", extra]
+    return command + (["--presentation"] if presenting else [])
 
 
 @pytest.fixture(scope="module")

@@ -92,6 +92,14 @@ def strongest_key(weights: Sequence[float], tokens: Sequence[str]) -> tuple[str,
     return tokens[index], float(weights[index])
 
 
+SHORT_NAME_CHARACTERS = 14  # names this long read at a glance; longer ones are cut where space is tight
+
+
+def short_name(token: str, limit: int = SHORT_NAME_CHARACTERS) -> str:
+    """The token as a label beside an arrow or a number shows it: "catastrophica…" for a long one."""
+    return token if len(token) <= limit else token[: limit - 1] + "…"
+
+
 def attends_most_to(weights: Sequence[float], tokens: Sequence[str]) -> str:
     """'cat, 76%', or for a tie 'The and the, 17% each (a tie)': naming one of equals would mislead."""
     weights = np.asarray(weights, dtype=float)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, QRect, Qt
 from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ..model import Change, Scene, explain
@@ -67,19 +67,43 @@ class OutputPanel(QWidget):
     def refresh(self) -> None:
         scene = self.scene
         weights, output = scene.selected_weights, scene.selected_output
-        self.query_label.setText(scene.selected_token)
-        self.attends_label.setText(explain.attends_most_to(weights, scene.tokens))
+        # Long names are cut in the panel (whole in the tooltips): the numbers beside them must stay in view.
+        short_tokens = [explain.short_name(token) for token in scene.tokens]
+        self.query_label.setText(explain.short_name(scene.selected_token))
+        self.query_label.setToolTip(scene.selected_token)
+        self.attends_label.setText(explain.attends_most_to(weights, short_tokens))
+        self.attends_label.setToolTip(explain.attends_most_to(weights, scene.tokens))
         self.vector_label.setText(explain.vector(output))
         self.formula_label.setText(explain.output_formula(output))
         self.blend_label.setText(self._blend_text(weights))
 
     def _blend_text(self, weights: np.ndarray) -> str:
+        """The biggest terms of the weighted sum, as many as fit the label's two lines, and a count of the rest."""
         visible = self.scene.result.mask[self.scene.selected]
         order = np.argsort(-weights, kind="stable")
         shown = [i for i in order[:MAX_BLEND_TERMS] if weights[i] >= 0.005 and visible[i]]
-        terms = [f"{explain.number(weights[i])} × v_{self.scene.tokens[i]}" for i in shown]
         masked = int((~visible).sum())
+        while True:
+            text = self._blend_line(weights, shown, masked)
+            if len(shown) <= 1 or self._fits(self.blend_label, text):
+                return text
+            shown = shown[:-1]  # a narrow panel: fewer terms rather than a cut line
+
+    def _blend_line(self, weights: np.ndarray, shown: list[int], masked: int) -> str:
+        terms = [f"{explain.number(weights[i])} × v_{explain.short_name(self.scene.tokens[i])}" for i in shown]
         smaller = len(weights) - len(shown) - masked
         notes = [f"{smaller} smaller"] if smaller else []
         notes += [f"{masked} masked"] if masked else []
         return "= " + " + ".join(terms) + (f" + … ({', '.join(notes)})" if smaller else f" ({', '.join(notes)})" if notes else "")
+
+    @staticmethod
+    def _fits(label: QLabel, text: str) -> bool:
+        width = label.contentsRect().width()
+        if width <= 0:
+            return True  # not laid out yet: the resize that follows fits it again
+        needed = label.fontMetrics().boundingRect(QRect(0, 0, width, 10_000), Qt.TextFlag.TextWordWrap, text)
+        return needed.height() <= label.contentsRect().height()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.blend_label.setText(self._blend_text(self.scene.selected_weights))

@@ -14,7 +14,10 @@ class QueryPicker(QComboBox):
         self.scene = scene
         self.setToolTip("The token whose query is compared with every key")
         self.setAccessibleName("Query token")
-        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # long names must not be clipped
+        # As wide as the names, up to about 14 characters: a 40-character name would push the toolbar's
+        # switches off a 1024-pixel screen. The list that drops down shows every name whole.
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(14)
         self.currentIndexChanged.connect(self._on_index_changed)
         scene.subscribe(self._on_scene_changed)
         self._fill()
