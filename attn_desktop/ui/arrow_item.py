@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pyqtgraph as pg
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF, QTransform
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF, QStaticText, QTransform
 
 from .label_layout import LabelRequest, Obstacle, Placement, convex_obstacle, leader_start, segment_obstacle
 
@@ -33,7 +33,6 @@ HALO_COLOR = QColor(255, 200, 0, 170)
 ANTIALIASING = QPainter.RenderHint.Antialiasing
 NO_PEN = Qt.PenStyle.NoPen
 NO_BRUSH = Qt.BrushStyle.NoBrush
-ALIGN_CENTER = Qt.AlignmentFlag.AlignCenter
 WHITE = QColor(255, 255, 255)
 
 DragPhase = str  # "start", "move", "finish", "cancel"
@@ -77,6 +76,7 @@ class ArrowItem(pg.GraphicsObject):
         self._font.setPointSizeF(10.0)
         self._font.setBold(True)
         self._label_size = self._measure(label)
+        self._label_text: QStaticText | None = None  # the label laid out once, not on every paint
         # Where the canvas put the label (see label_layout): its top-left corner from the tip in data units,
         # so a picture exported at twice the size keeps it as near; None: the usual spot beyond the tip.
         self._label_offset: tuple[float, float] | None = None
@@ -85,6 +85,8 @@ class ArrowItem(pg.GraphicsObject):
         self._pointer = False  # the tip is out of view: the leader ends in a pointer at the plot's edge
         self._label_hidden = False  # no room for it (a minor label); pointing at the arrow still names it
         self._obstacle_cache: tuple[tuple, list[Obstacle]] | None = None
+        # Told when the shaft or head changes, so the canvas re-reads only the arrows that changed.
+        self.on_shape_change: Callable[[ArrowItem], None] | None = None
         self._pixel_size_cache: tuple[float, float] | None = None
         self._bounds: QRectF | None = None
         self._drag_start_tip: QPointF | None = None
@@ -114,7 +116,7 @@ class ArrowItem(pg.GraphicsObject):
             return False
         self.prepareGeometryChange()
         self._tip = QPointF(x, y)
-        self._obstacle_cache = None
+        self._forget_obstacles()
         self.update()
         return True
 
@@ -122,7 +124,7 @@ class ArrowItem(pg.GraphicsObject):
         if x != self._base.x() or y != self._base.y():
             self.prepareGeometryChange()
             self._base = QPointF(x, y)
-            self._obstacle_cache = None
+            self._forget_obstacles()
             self.update()
 
     def set_label(self, label: str) -> None:
@@ -130,6 +132,7 @@ class ArrowItem(pg.GraphicsObject):
             self.prepareGeometryChange()
             self._label = label
             self._label_size = self._measure(label)
+            self._label_text = None
             self.update()
 
     @property
@@ -153,7 +156,7 @@ class ArrowItem(pg.GraphicsObject):
         self._width = width
         self._dashed = dashed
         self._emphasis = emphasis
-        self._obstacle_cache = None  # the head grows with the width
+        self._forget_obstacles()  # the head grows with the width
         self._color = _fade(self._role_color, emphasis)
         self._text_color = _fade(self._role_color.darker(125), min(1.0, 0.3 + emphasis))  # labels stay readable
         self._make_pens()
@@ -162,7 +165,7 @@ class ArrowItem(pg.GraphicsObject):
     def set_head_shape(self, shape: str) -> None:
         if shape != self.head_shape:
             self.head_shape = shape
-            self._obstacle_cache = None
+            self._forget_obstacles()
             self.update()
 
     def set_keyboard_focus(self, on: bool) -> None:
@@ -186,29 +189,34 @@ class ArrowItem(pg.GraphicsObject):
         return bool(self._label) and not self._label_hidden
 
     def set_label_placement(self, placement: Placement, to_device: QTransform) -> None:
-        """Put the label where `placement` (in the pixels of the view `to_device` maps to) says.
+        """Put the label where `placement` (in the pixels of the view `to_device` maps to) says."""
+        self.place_label(placement, (to_device.m11(), to_device.m22(), to_device.m31(), to_device.m32()))
+
+    def place_label(self, placement: Placement, scale_and_offset: tuple[float, float, float, float]) -> None:
+        """The same, with the plot's mapping as plain numbers (m11, m22, m31, m32), read once for all arrows.
 
         A plot's transform only scales and translates, so a pixel is 1 / m11 data units across.
         """
-        m11, m22 = to_device.m11(), to_device.m22()
+        m11, m22, m31, m32 = scale_and_offset
         if not (m11 and m22):
             return  # a plot of no size yet
         offset = (placement.dx / m11, placement.dy / m22)
         leader_to = None
         if placement.leader_to is not None:
             x, y = placement.leader_to
-            leader_to = QPointF((x - to_device.m31()) / m11, (y - to_device.m32()) / m22)
+            leader_to = QPointF((x - m31) / m11, (y - m32) / m22)
         self._label_offset_view_px = (placement.dx, placement.dy)
         if (offset, leader_to, placement.pointer) != (self._label_offset, self._leader_to, self._pointer):
             self.prepareGeometryChange()  # the bounding rect reaches as far as the label and its leader
             self._label_offset, self._leader_to, self._pointer = offset, leader_to, placement.pointer
             self.update()
 
-    def label_request(self, to_device: QTransform, minor: bool = False) -> LabelRequest | None:
-        """What the label needs, in the pixels `to_device` maps this item to; None if unlabelled."""
+    def label_request(self, scale_and_offset: tuple[float, float, float, float],
+                      minor: bool = False) -> LabelRequest | None:
+        """What the label needs, in view pixels (the plot's mapping as for `obstacles`); None if unlabelled."""
         if not self._label:
             return None
-        m11, m22, m31, m32 = to_device.m11(), to_device.m22(), to_device.m31(), to_device.m32()
+        m11, m22, m31, m32 = scale_and_offset
         ox, oy = self._base.x() * m11 + m31, self._base.y() * m22 + m32
         tx, ty = self._tip.x() * m11 + m31, self._tip.y() * m22 + m32
         ux, uy, _ = _direction(ox, oy, tx, ty)
@@ -239,6 +247,11 @@ class ArrowItem(pg.GraphicsObject):
                 shapes.append(segment_obstacle(ox, oy, bx, by, self._width / 2 + SHAFT_CLEARANCE_PX))
         self._obstacle_cache = (key, shapes)
         return shapes
+
+    def _forget_obstacles(self) -> None:
+        self._obstacle_cache = None
+        if self.on_shape_change is not None:
+            self.on_shape_change(self)
 
     # ----- geometry as painted, in the pixels `to_device` maps to (for checking what a viewer sees) -----
     def tip_position(self, to_device: QTransform) -> QPointF:
@@ -298,6 +311,7 @@ class ArrowItem(pg.GraphicsObject):
         self.prepareGeometryChange()
         self._font.setPointSizeF(points)
         self._label_size = self._measure(self._label)
+        self._label_text = None
         self.update()
 
     def _measure(self, text: str):
@@ -368,7 +382,7 @@ class ArrowItem(pg.GraphicsObject):
         # Zooming changes how many data units a pixel is, so the pixel-sized
         # head, handle and label need a new bounding box.
         self._pixel_size_cache = None
-        self._obstacle_cache = None
+        self._forget_obstacles()
         self.prepareGeometryChange()
 
     # ----- drawing ------------------------------------------------------
@@ -432,7 +446,16 @@ class ArrowItem(pg.GraphicsObject):
         painter.fillRect(box, LABEL_BACKDROP)
         painter.setFont(self._font)
         painter.setPen(self._text_color)
-        painter.drawText(box, ALIGN_CENTER, self._label)
+        # Where drawText(box, AlignCenter) would put it (the box is the text's size plus the padding either
+        # side), without laying the text out again on every paint.
+        painter.drawStaticText(QPointF(box.left() + LABEL_PADDING_PX, box.top()), self._prepared_label())
+
+    def _prepared_label(self) -> QStaticText:
+        if self._label_text is None:
+            self._label_text = QStaticText(self._label)
+            self._label_text.setTextFormat(Qt.TextFormat.PlainText)
+            self._label_text.prepare(QTransform(), self._font)
+        return self._label_text
 
     def _paint_pointer(self, painter, to_screen: QTransform, ex: float, ey: float) -> None:
         """A small head at the plot's edge, pointing on towards the tip out of view."""

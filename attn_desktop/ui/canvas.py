@@ -12,6 +12,8 @@ a stem as tall as its weight, and the answer is the marker where they balance.
 from __future__ import annotations
 
 import math
+import operator
+from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
@@ -20,7 +22,7 @@ from PySide6.QtGui import QFont, QFontMetricsF, QTransform
 
 from ..model import Change, Role, Scene, explain
 from .arrow_item import ArrowItem
-from .label_layout import HIDDEN, place_labels
+from .label_layout import HIDDEN, ShapeIndex, place_labels
 from .palette import OUTPUT_COLOR, ROLE_COLORS
 from .plot_style import cache_axes_and_grid
 
@@ -38,7 +40,18 @@ LABEL_ROOM_LINES = 1.4  # fitting the view leaves this many label heights round 
 SHARED_TIP_PX = 1.0  # tips closer than this stand at the same point: drags there take turns
 MIN_PLOT_WIDTH_PX = 110  # three plots fit a canvas a 1024-pixel screen leaves
 HEAD_SHAPES = {Role.QUERY: "triangle", Role.KEY: "open", Role.VALUE: "diamond", Role.EMBEDDING: "triangle"}
+SHAPES_PER_ARROW = 2  # a shaft and a head (a dot: one)
 Z_ORDER = {Role.EMBEDDING: 10, Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}
+
+
+@dataclass
+class _PlotShapes:
+    """A plot's arrow shapes as last read, and what they were read for."""
+
+    mapping: tuple[float, float, float, float]  # the plot's data-to-view scale and offset
+    arrows: list[ArrowItem]
+    slots: dict[int, int]  # id of an arrow: its place in `arrows` and its slot in `index`
+    index: ShapeIndex
 
 
 def _skip_hover_search_while_dragging(graphics_scene) -> None:
@@ -75,6 +88,8 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         # A zoom or a resize moves every label on screen: place them again once the view has settled.
         self._label_timer = QTimer(self, singleShot=True, interval=0)
         self._label_timer.timeout.connect(self._place_labels)
+        self._plot_shapes: dict[pg.PlotItem, _PlotShapes] = {}  # each plot's arrow shapes, kept between moves
+        self._changed_shapes: set[int] = set()  # ids of arrows whose shapes changed since
         self._refit_timer = QTimer(self, singleShot=True, interval=0)
         self._refit_timer.timeout.connect(self._refit_unless_zoomed_by_hand)
         self.zoomed_by_hand = False  # the student's own zoom: resizing keeps it
@@ -323,53 +338,79 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self._sync_output()
         self._place_labels()
 
-    def _labels_in_order(self) -> dict[int, list[tuple[ArrowItem, bool]]]:
-        """Each plot's arrows, most important label first, each with whether its label is minor: the chosen
-        query, the output, keys and values by weight (under 5% is minor), then the other queries (minor)
-        and the word vectors."""
+    def _labels_in_order(self) -> dict[pg.PlotItem, list[tuple[ArrowItem, bool]]]:
+        """Each plot's labelled arrows, most important label first, each with whether its label is minor:
+        the chosen query, the output, keys and values by weight (under 5% is minor), then the other
+        queries (minor) and the word vectors."""
         scene = self.attn_scene
         weights = scene.selected_weights
-        by_weight = sorted(range(scene.n_tokens), key=lambda index: -weights[index])
-        queries = self.arrows[Role.QUERY]
+        queries, keys, values = self.arrows[Role.QUERY], self.arrows[Role.KEY], self.arrows[Role.VALUE]
         chosen = queries[scene.selected] if scene.selected < len(queries) else None
+        # Most arrows of a crowded scene have no label: only the named ones are sorted by weight.
+        named = [index for index in range(scene.n_tokens)
+                 if (index < len(keys) and keys[index].label) or (index < len(values) and values[index].label)]
+        named.sort(key=lambda index: -weights[index])
+        queries_plot = self.plot_for(Role.QUERY)
+        weighted_plots = ((self.plot_for(Role.KEY), keys), (self.plot_for(Role.VALUE), values))
         order = [
-            *([(chosen, False)] if chosen else []), (self.output_arrow, False),
-            *((self.arrows[role][index], bool(weights[index] < CROWDED_LABEL_MIN_WEIGHT))
-              for index in by_weight for role in (Role.KEY, Role.VALUE) if index < len(self.arrows[role])),
-            *((item, True) for item in queries if item is not chosen),
-            *((item, False) for item in self.arrows[Role.EMBEDDING]),
+            *([(queries_plot, chosen, False)] if chosen else []), (self.vo_plot, self.output_arrow, False),
+            *((plot, arrows[index], bool(weights[index] < CROWDED_LABEL_MIN_WEIGHT))
+              for index in named for plot, arrows in weighted_plots if index < len(arrows)),
+            *((queries_plot, item, True) for item in queries if item is not chosen and item.label),
+            *((self.plot_for(Role.EMBEDDING), item, False) for item in self.arrows[Role.EMBEDDING]),
         ]
-        plots: dict[int, list[tuple[ArrowItem, bool]]] = {}
-        for item, minor in order:
-            if item.label and item.scene() is not None:  # most arrows of a crowded scene have no label
-                view_box = item.getViewBox()
-                if view_box is not None:
-                    plots.setdefault(id(view_box), []).append((item, minor))
-        return plots
+        plots: dict[pg.PlotItem, list[tuple[ArrowItem, bool]]] = {}
+        for plot, item, minor in order:
+            if item.label:
+                plots.setdefault(plot, []).append((item, minor))
+        return {plot: entries for plot, entries in plots.items() if plot.scene() is not None}
 
     def _place_labels(self) -> None:
         """Put each label by its tip, clear of every arrow and label of its plot (see label_layout)."""
         to_view = self.viewportTransform()
-        for entries in self._labels_in_order().values():
-            view_box = entries[0][0].getViewBox()
+        changed, self._changed_shapes = self._changed_shapes, set()
+        kept = {}
+        for plot, entries in self._labels_in_order().items():
+            view_box = plot.getViewBox()
             area = to_view.mapRect(view_box.sceneBoundingRect())
             if area.width() < 1 or area.height() < 1:
                 continue  # a plot not laid out yet (or hidden): placed when its view changes
             transform = _data_to_view(view_box, area)
-            labelled = [(item, request) for item, minor in entries
-                        if (request := item.label_request(transform, minor)) is not None]
             mapping = (transform.m11(), transform.m22(), transform.m31(), transform.m32())
-            obstacles = [shape for item in self._arrows_in(view_box) for shape in item.obstacles(mapping)]
-            placements = place_labels([request for _, request in labelled], obstacles,
-                                      (area.left(), area.top(), area.right(), area.bottom()))
-            for (item, _), placement in zip(labelled, placements):
+            kept[plot] = shapes = self._shapes_in(plot, mapping, changed)
+            requests = [item.label_request(mapping, minor) for item, minor in entries]
+            placements = place_labels(requests, shapes.index, (area.left(), area.top(), area.right(), area.bottom()))
+            for (item, _), placement in zip(entries, placements):
                 item.set_label_hidden(placement is HIDDEN)
                 if placement is not HIDDEN:
-                    item.set_label_placement(placement, transform)
+                    item.place_label(placement, mapping)
+        self._plot_shapes = kept  # a plot not placed this time is read afresh next time
 
-    def _arrows_in(self, view_box) -> list[ArrowItem]:
-        """Every arrow drawn in this plot, labelled or not: labels keep off all of them."""
-        plot = next(plot for plot in (self.x_plot, self.qk_plot, self.vo_plot) if plot.getViewBox() is view_box)
+    def _shapes_in(self, plot: pg.PlotItem, mapping: tuple, changed: set[int]) -> _PlotShapes:
+        """Every arrow's shaft and head in this plot, labelled or not: labels keep off all of them.
+
+        Kept from one placement to the next: a drag move changes a few arrows (the dragged one, the
+        output, those whose weight changed their width), and only theirs are worked out again.
+        """
+        arrows = self._arrows_in(plot)
+        shapes = self._plot_shapes.get(plot)
+        if shapes is not None and shapes.mapping == mapping and len(shapes.arrows) == len(arrows) \
+                and all(map(operator.is_, shapes.arrows, arrows)):
+            for key in changed:
+                slot = shapes.slots.get(key)
+                if slot is not None:
+                    shapes.index.set(slot, arrows[slot].obstacles(mapping))
+            return shapes
+        for item in arrows:
+            item.on_shape_change = self._note_shape_change
+        index = ShapeIndex.of_owners([item.obstacles(mapping) for item in arrows], SHAPES_PER_ARROW)
+        return _PlotShapes(mapping, arrows, {id(item): slot for slot, item in enumerate(arrows)}, index)
+
+    def _note_shape_change(self, item: ArrowItem) -> None:
+        self._changed_shapes.add(id(item))
+
+    def _arrows_in(self, plot: pg.PlotItem) -> list[ArrowItem]:
+        """Every arrow drawn in this plot, labelled or not."""
         roles = [role for role in Role if self.plot_for(role) is plot]
         arrows = [arrow for role in roles for arrow in self.arrows[role]]
         return [*arrows, self.output_arrow] if plot is self.vo_plot else arrows

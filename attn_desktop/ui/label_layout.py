@@ -19,12 +19,16 @@ free spot at all is left out; its arrow still names itself when pointed at.
 
 Plain geometry in view pixels, no Qt (it runs on every drag move): boxes are
 (left, top, right, bottom) tuples; arrows are convex shapes (see `convex_obstacle`).
+A crowded plot (a 64-token scene has hundreds of shafts and heads) tests each spot
+against only the shapes whose bounding boxes touch it, found with NumPy.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
 
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
@@ -36,10 +40,12 @@ MARGIN_PX = 1.0  # labels this close to each other count as touching
 EDGE_INSET_PX = 1.0  # labels keep this far inside the plot
 NEAR_GAP_PX = 3.0  # the first ring of spots: this far from the tip
 LEADER_WIDTH_PX = 1.0
+CROWD = 40  # with more shapes than this, a spot is tested only against those whose boxes it touches
 
 
-@dataclass(frozen=True, slots=True)
-class LabelRequest:
+# Named tuples rather than dataclasses: a drag move makes a few dozen of each, and a tuple is the
+# cheapest immutable record to build.
+class LabelRequest(NamedTuple):
     width: float
     height: float  # one line height: labels nearer their tip than this need no leader line
     tip: Point
@@ -49,8 +55,7 @@ class LabelRequest:
     previous: Point | None = None  # last time's offset of the label's top-left from the tip: kept while free
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
+class Placement(NamedTuple):
     dx: float  # the label's top-left corner, relative to the tip, in pixels
     dy: float
     leader_to: Point | None = None  # a leader line runs from the label to this point (tip, or the plot's edge)
@@ -93,10 +98,15 @@ def _spots_towards(ux: float, uy: float) -> tuple[tuple[float, float, float, flo
 
 
 def convex_obstacle(points: list[Point], margin: float = 0.0) -> Obstacle:
-    """The overlap-test form of a convex polygon (points in order), grown by `margin` on every side."""
+    """The overlap-test form of a convex polygon (points in order), grown by `margin` on every side.
+
+    Only the axes the bounding box does not already test are kept, one per direction: a parallel
+    edge's axis gives the same interval, and an upright or level edge's is the box's own.
+    """
     xs = [x for x, _ in points]
     ys = [y for _, y in points]
     axes = []
+    directions: list[tuple[float, float]] = []
     count = len(points)
     for index in range(count):
         (x0, y0), (x1, y1) = points[index], points[(index + 1) % count]
@@ -104,19 +114,35 @@ def convex_obstacle(points: list[Point], margin: float = 0.0) -> Obstacle:
         if length < 1e-9:
             continue
         nx, ny = (y0 - y1) / length, (x1 - x0) / length
+        if abs(nx) < 1e-12 or abs(ny) < 1e-12:
+            continue
+        if any(abs(nx * ox + ny * oy) > 1 - 1e-12 for ox, oy in directions):
+            continue
+        directions.append((nx, ny))
         projections = [x * nx + y * ny for x, y in points]
         axes.append((nx, ny, min(projections) - margin, max(projections) + margin))
     return min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin, tuple(axes)
 
 
 def segment_obstacle(x0: float, y0: float, x1: float, y1: float, half_width: float) -> Obstacle:
-    """A straight stroke (an arrow's shaft, a leader line) of this half width."""
+    """A straight stroke (an arrow's shaft, a leader line) of this half width: a rectangle along it.
+
+    Worked out directly (a leader is tested for every spot that needs one): its box, and the two
+    axes along and across the stroke.
+    """
     length = math.hypot(x1 - x0, y1 - y0)
-    if length < 1e-9:
-        return convex_obstacle([(x0 - half_width, y0 - half_width), (x0 + half_width, y0 - half_width),
-                                (x0 + half_width, y0 + half_width), (x0 - half_width, y0 + half_width)])
-    px, py = -(y1 - y0) / length * half_width, (x1 - x0) / length * half_width
-    return convex_obstacle([(x0 + px, y0 + py), (x1 + px, y1 + py), (x1 - px, y1 - py), (x0 - px, y0 - py)])
+    if length < 1e-9:  # a square round the point: its box is the whole test
+        return x0 - half_width, y0 - half_width, x0 + half_width, y0 + half_width, ()
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    reach_x, reach_y = abs(uy) * half_width, abs(ux) * half_width
+    box = (min(x0, x1) - reach_x, min(y0, y1) - reach_y, max(x0, x1) + reach_x, max(y0, y1) + reach_y)
+    if abs(ux) < 1e-12 or abs(uy) < 1e-12:  # upright or level: the box is the rectangle
+        return *box, ()
+    along_0, along_1 = x0 * ux + y0 * uy, x1 * ux + y1 * uy
+    across = y0 * ux - x0 * uy
+    axes = ((ux, uy, min(along_0, along_1), max(along_0, along_1)),
+            (-uy, ux, across - half_width, across + half_width))
+    return *box, axes
 
 
 def box_hits(box: Box, obstacle: Obstacle) -> bool:
@@ -134,29 +160,90 @@ def box_hits(box: Box, obstacle: Obstacle) -> bool:
     return True
 
 
-def place_labels(requests: list[LabelRequest], obstacles: list[Obstacle], bounds: Box) -> list[Placement | None]:
+def place_labels(requests: list[LabelRequest], obstacles: list[Obstacle] | ShapeIndex,
+                 bounds: Box) -> list[Placement | None]:
     """A placement for each label, or HIDDEN, in the order given: the order of importance.
 
-    `obstacles` are the plot's arrows (every shaft and head, labelled or not); `bounds` the plot's area.
+    `obstacles` are the plot's arrows (every shaft and head, labelled or not), as a list or as a
+    ShapeIndex kept from frame to frame; `bounds` the plot's area.
     """
     taken: list[Box] = []  # labels placed so far
     leaders: list[Obstacle] = []  # and their leader lines, which later labels keep off too
     placements: list[Placement | None] = [HIDDEN] * len(requests)
+    shapes = obstacles if isinstance(obstacles, ShapeIndex) else ShapeIndex.of(obstacles)
     # Every label that must show chooses before any minor one: a minor label only takes what is left.
     order = [index for index, request in enumerate(requests) if not request.minor]
     order += [index for index, request in enumerate(requests) if request.minor]
     for index in order:
         request = requests[index]
-        placement, box, nearby = _place(request, obstacles, leaders, taken, bounds)
+        placement, box = _place(request, shapes, leaders, taken, bounds)
         if placement is None and request.minor:
             continue
         if placement is None:
-            placement, box = _least_crowded(request, nearby, taken, bounds)
+            placement, box = _least_crowded(request, shapes, leaders, taken, bounds)
         taken.append(box)
         if placement.leader_to is not None:
             leaders.append(_leader_obstacle(box, placement.leader_to))
         placements[index] = placement
     return placements
+
+
+_NOWHERE: Obstacle = (math.inf, math.inf, -math.inf, -math.inf, ())  # an empty slot: overlaps nothing
+
+
+class ShapeIndex:
+    """A plot's arrow shapes, in slots of `per_owner` for each arrow, to ask which of them a box touches.
+
+    Kept between frames: a drag move changes only a few arrows, and only their slots are written
+    again. A few shapes are simply all tested; a crowd's bounding boxes are kept in arrays too, so
+    one vectorised comparison picks the handful a spot's box touches.
+    """
+
+    def __init__(self, owners: int, per_owner: int = 2, shapes: list[Obstacle] | None = None) -> None:
+        size = owners * per_owner
+        self.per_owner = per_owner
+        self.shapes: list[Obstacle] = list(shapes) if shapes is not None else [_NOWHERE] * size
+        self.crowded = size > CROWD
+        if self.crowded:
+            boxes = np.array([shape[:4] for shape in self.shapes], dtype=float).reshape(-1, 4)
+            self._lefts, self._tops, self._rights, self._bottoms = (boxes[:, side].copy() for side in range(4))
+            self._objects = np.empty(size, dtype=object)
+            self._objects[:] = self.shapes
+
+    @classmethod
+    def of(cls, obstacles: list[Obstacle]) -> ShapeIndex:
+        """An index of these shapes, one slot each."""
+        return cls(len(obstacles), 1, obstacles)
+
+    @classmethod
+    def of_owners(cls, shapes: list[list[Obstacle]], per_owner: int) -> ShapeIndex:
+        """An index of each owner's shapes (at most `per_owner` each), in slots in the owners' order."""
+        padding = [[_NOWHERE] * (per_owner - count) for count in range(per_owner + 1)]
+        slots = [shape for owned in shapes for shape in (*owned, *padding[len(owned)])]
+        return cls(len(shapes), per_owner, slots)
+
+    def set(self, owner: int, shapes: list[Obstacle]) -> None:
+        """The shapes of one owner (at most `per_owner` of them)."""
+        first = owner * self.per_owner
+        for slot in range(first, first + self.per_owner):
+            shape = shapes[slot - first] if slot - first < len(shapes) else _NOWHERE
+            self.shapes[slot] = shape
+            if self.crowded:
+                self._objects[slot] = shape
+                self._lefts[slot], self._tops[slot], self._rights[slot], self._bottoms[slot] = shape[:4]
+
+    def touching(self, left: float, top: float, right: float, bottom: float) -> list[Obstacle]:
+        """The shapes whose bounding boxes overlap this box (a few may not touch the box itself)."""
+        if not self.crowded:
+            return [shape for shape in self.shapes
+                    if not (left >= shape[2] or shape[0] >= right or top >= shape[3] or shape[1] >= bottom)]
+        near = (self._lefts < right) & (self._rights > left) & (self._tops < bottom) & (self._bottoms > top)
+        return self._objects[near].tolist()
+
+    def hit(self, box: Box, leaders: list[Obstacle]) -> bool:
+        """Whether the box overlaps any shape or leader line."""
+        return any(box_hits(box, shape) for shape in self.touching(*box)) or \
+            any(box_hits(box, leader) for leader in leaders)
 
 
 def _anchor(request: LabelRequest, bounds: Box) -> tuple[Point, bool]:
@@ -216,19 +303,13 @@ def _candidates(request: LabelRequest, anchor: Point, at_tip: bool):
                 yield ax + fa * half_w + fg * gap - half_w, ay + ga * half_h + gg * gap - half_h, leader
 
 
-def _place(request, obstacles, leaders, taken, bounds) -> tuple[Placement | None, Box, list[Obstacle]]:
-    """The first free spot (None if there is none), its box, and the shapes near enough to matter."""
+def _place(request, shapes: ShapeIndex, leaders, taken, bounds) -> tuple[Placement | None, Box]:
+    """The first free spot (None if there is none) and its box."""
     # The innermost loop of every drag move: plain comparisons, few helper calls.
     anchor, at_tip = _anchor(request, bounds)
     width, height = request.width, request.height
     min_x, min_y = bounds[0] + EDGE_INSET_PX, bounds[1] + EDGE_INSET_PX
     max_x, max_y = bounds[2] - EDGE_INSET_PX, bounds[3] - EDGE_INSET_PX
-    reach = width + height * (_FAR_RINGS[-1] + 1) + NEAR_GAP_PX
-    ax, ay = anchor
-    nearby = obstacles + leaders if leaders else obstacles
-    if len(nearby) > 40:  # a crowd: test each spot against only what could reach it
-        nearby = [obstacle for obstacle in nearby if obstacle[0] < ax + reach and obstacle[2] > ax - reach
-                  and obstacle[1] < ay + reach and obstacle[3] > ay - reach]
     for left, top, leader in _candidates(request, anchor, at_tip):
         x1, y1 = left + width, top + height
         if left < min_x or top < min_y or x1 > max_x or y1 > max_y:
@@ -237,8 +318,7 @@ def _place(request, obstacles, leaders, taken, bounds) -> tuple[Placement | None
                    for o0, o1, o2, o3 in taken):
             continue
         box = (left, top, x1, y1)
-        if any(box_hits(box, obstacle) for obstacle in nearby
-               if not (left >= obstacle[2] or obstacle[0] >= x1 or top >= obstacle[3] or obstacle[1] >= y1)):
+        if shapes.hit(box, leaders):
             continue
         if leader:
             line = _leader_obstacle(box, anchor)
@@ -246,11 +326,11 @@ def _place(request, obstacles, leaders, taken, bounds) -> tuple[Placement | None
                 continue
         placement = Placement(left - request.tip[0], top - request.tip[1], anchor if leader else None,
                               pointer=not at_tip)
-        return placement, box, nearby
-    return None, (0.0, 0.0, 0.0, 0.0), nearby
+        return placement, box
+    return None, (0.0, 0.0, 0.0, 0.0)
 
 
-def _least_crowded(request, obstacles, taken, bounds) -> tuple[Placement, Box]:
+def _least_crowded(request, shapes: ShapeIndex, leaders, taken, bounds) -> tuple[Placement, Box]:
     """Nowhere free for a label that must show: the first spot in view clear of labels and arrows (its
     leader may cross a label), else clear of labels (an arrow runs under its backdrop), else in view."""
     anchor, at_tip = _anchor(request, bounds)
@@ -264,8 +344,7 @@ def _least_crowded(request, obstacles, taken, bounds) -> tuple[Placement, Box]:
                    for o0, o1, o2, o3 in taken):
             continue
         clear_of_labels = clear_of_labels or (left, top, leader)
-        if not any(box_hits((left, top, x1, y1), obstacle) for obstacle in obstacles
-                   if not (left >= obstacle[2] or obstacle[0] >= x1 or top >= obstacle[3] or obstacle[1] >= y1)):
+        if not shapes.hit((left, top, x1, y1), leaders):
             break
     else:  # (a plot smaller than the label: the usual spot)
         left, top, leader = clear_of_labels or first_inside or next(_candidates(request, anchor, at_tip))
