@@ -13,7 +13,20 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontInfo, QFontMetricsF, QImage, QLinearGradient, QPainter, QPen, QPixmap
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontInfo,
+    QFontMetricsF,
+    QImage,
+    QLinearGradient,
+    QPainter,
+    QPen,
+    QPixmap,
+    QStaticText,
+    QTransform,
+)
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from ..model import Change, Scene, explain
@@ -58,6 +71,10 @@ class MatrixView(QWidget):
         self._mask_layer: QPixmap | None = None
         self._cells_buffer: np.ndarray | None = None
         self._layout: _Layout | None = None
+        # Each number a cell can show ("0.00" to "1.00", "—"), laid out once for the cells' font:
+        # laying out a few dozen strings on every drag move cost more than the rest of the paint.
+        self._cell_texts: dict[str, tuple[QStaticText, float, float]] = {}
+        self._cell_texts_font: QFont | None = None
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -227,7 +244,7 @@ class MatrixView(QWidget):
             painter.drawPixmap(grid.topLeft(), self._mask_layer)
         if layout.cell_font is not None:
             painter.setFont(layout.cell_font)
-            self._paint_cell_text(painter, grid)
+            self._paint_cell_text(painter, grid, layout.cell_font)
         self._paint_selected_row(painter, grid)
 
     def _cells_image(self) -> QImage:
@@ -341,17 +358,36 @@ class MatrixView(QWidget):
             return self.scene.tokens[min(int((point.x() - grid.left()) / size), self.scene.n_tokens - 1)]
         return None
 
-    def _paint_cell_text(self, painter: QPainter, grid: QRectF) -> None:
+    def _paint_cell_text(self, painter: QPainter, grid: QRectF, font: QFont) -> None:
         result = self.scene.result
         size = grid.width() / self.scene.n_tokens
         light, dark = QColor(255, 255, 255), QColor(60, 60, 60)
+        pen = None
         for row in range(self.scene.n_queries):
             for column in range(self.scene.n_tokens):
-                rect = QRectF(grid.left() + column * size, grid.top() + row * size, size, size)
                 masked = not result.mask[row, column]
                 # Dark text on the bright (yellow-green) end of viridis, light on the dark end.
-                painter.setPen(dark if masked or result.weights[row, column] > 0.55 else light)
-                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.cell_text(row, column))
+                color = dark if masked or result.weights[row, column] > 0.55 else light
+                if color is not pen:
+                    painter.setPen(color)
+                    pen = color
+                # Centred in the cell, as drawText(cell, AlignCenter) would put it.
+                text, half_width, half_height = self._cell_static_text(self.cell_text(row, column), font)
+                painter.drawStaticText(QPointF(grid.left() + (column + 0.5) * size - half_width,
+                                               grid.top() + (row + 0.5) * size - half_height), text)
+
+    def _cell_static_text(self, text: str, font: QFont) -> tuple[QStaticText, float, float]:
+        """The number laid out in the cells' font, with half its width and half the line's height."""
+        if font is not self._cell_texts_font:
+            self._cell_texts, self._cell_texts_font = {}, font
+        prepared = self._cell_texts.get(text)
+        if prepared is None:
+            static = QStaticText(text)
+            static.setTextFormat(Qt.TextFormat.PlainText)
+            static.prepare(QTransform(), font)
+            metrics = QFontMetricsF(font)
+            prepared = self._cell_texts[text] = static, metrics.horizontalAdvance(text) / 2, metrics.height() / 2
+        return prepared
 
     def _paint_selected_row(self, painter: QPainter, grid: QRectF) -> None:
         size = grid.width() / self.scene.n_tokens

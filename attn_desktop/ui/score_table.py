@@ -77,6 +77,9 @@ class ScoreTablePanel(QWidget):
         layout.addWidget(self.more_rows_note)
         layout.addWidget(self.formula_label)
         self._pointed_row: int | None = None
+        # The room asked for, kept until the font, the keys or the header change: a drag changes only
+        # numbers, yet each new formula has Qt ask again (a word-wrapped label's text asks for a layout).
+        self._min_size: tuple[tuple, QSize] | None = None
         self.table.verticalScrollBar().valueChanged.connect(self._note_timer.start)
         self._fit_to_font()
         scene.subscribe(self._on_scene_changed)
@@ -98,6 +101,7 @@ class ScoreTablePanel(QWidget):
         self._long_names = any(short_name(token) != token for token in self.scene.tokens + self.scene.query_tokens)
         self._fit_formula_height()
         self._choose_weight_header()
+        self._min_size = None
         self.updateGeometry()  # the room it asks for follows the font and the number of keys
 
     def _column_widths(self) -> dict[int, int]:
@@ -150,6 +154,13 @@ class ScoreTablePanel(QWidget):
     def minimumSizeHint(self) -> QSize:
         """Every key's row without scrolling (up to MAX_SIZED_ROWS), the header and the formula, and
         every header whole."""
+        header = self.table.horizontalHeader()
+        key = (self.model.rowCount(), header.isVisible() and header.height(), self._header_text(2))
+        if self._min_size is None or self._min_size[0] != key:
+            self._min_size = key, self._work_out_minimum_size()
+        return QSize(self._min_size[1])
+
+    def _work_out_minimum_size(self) -> QSize:
         table = self.table
         rows = min(self.model.rowCount(), MAX_SIZED_ROWS)
         frame = 2 * table.frameWidth()

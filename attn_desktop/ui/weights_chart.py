@@ -42,6 +42,7 @@ class WeightsChart(pg.PlotWidget):
         self.bars = pg.BarGraphItem(x=[0], height=[0], width=0.7, brush=color, pen=pg.mkPen(color.darker(130)))
         plot.addItem(self.bars)
         self.value_labels: list[pg.TextItem] = []
+        self._label_order: list[int] = []  # the percentages by weight, largest first, when last placed
         plot.getViewBox().sigResized.connect(self._place_value_labels)
         scene.subscribe(self._on_scene_changed)
         self._rebuild()
@@ -94,14 +95,21 @@ class WeightsChart(pg.PlotWidget):
         weights = self.attn_scene.selected_weights
         visible = self.attn_scene.result.mask[self.attn_scene.selected]
         self.bars.setOpts(height=weights)
+        moved = False
         for index, label in enumerate(self.value_labels):
             text = explain.percent(weights[index]) if visible[index] else "masked"
             if text != label.toPlainText():  # re-laying out text is the costly part of a move
                 label.setText(text)
+                moved = True
             # Moving a text item is the next costliest; most bars barely change on a drag move.
             if abs(label.pos().y() - weights[index]) > LABEL_MOVE_THRESHOLD:
                 label.setPos(index, float(weights[index]))
-        self._place_value_labels()
+                moved = True
+        # Which percentages show depends only on their boxes and on which weights are largest.
+        order = sorted(range(len(self.value_labels)), key=lambda i: -weights[i])
+        if moved or order != self._label_order:
+            self._label_order = order
+            self._place_value_labels()
 
     # ----- keeping the percentages apart --------------------------------
     def _predicted_label_rect(self, index: int, label: pg.TextItem, weight: float, x_scale: float,
