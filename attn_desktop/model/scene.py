@@ -21,6 +21,7 @@ from .scene_file import (
     MAX_TOKENS,
     SceneData,
     SceneFileError,
+    is_valid_text,
     load_scene_file,
     scene_from_dict,
     scene_to_dict,
@@ -288,6 +289,8 @@ class Scene:
             raise ValueError("a token needs a name")
         if len(name) > MAX_TOKEN_CHARS:
             raise ValueError(f"token names are limited to {MAX_TOKEN_CHARS} characters")
+        if not is_valid_text(name):  # a file could not hold it: the scene would no longer save
+            raise ValueError("the name holds a broken character (like half an emoji)")
         if self.n_tokens >= MAX_TOKENS and ignore is None:
             raise ValueError(f"scenes are limited to {MAX_TOKENS} tokens")
         return name

@@ -10,12 +10,20 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
+import re
+import stat
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from .safe_write import (  # noqa: F401  (the writers every save and export uses live there; importable from here too)
+    NotAFileError,
+    ReadOnlyFileError,
+    file_kind,
+    write_bytes_atomically,
+    write_text_atomically,
+)
 
 FORMAT_MARKER = "attention-desktop-scene"
 FORMAT_VERSION = 1
@@ -65,61 +73,147 @@ class SceneData:
 
 def load_scene_file(path: str | os.PathLike) -> SceneData:
     """Read and validate a scene file; raise SceneFileError on any problem."""
-    name = os.fspath(path)
+    return _named(path, lambda: scene_from_dict(parse_json_bytes(read_file_bytes(path))))
+
+
+def load_json_file(path: str | os.PathLike) -> Any:
+    """Any JSON document of ours (a scene, the autosave copy), read with the scene's limits.
+
+    Raises only SceneFileError, its message starting with the file's name:
+    a folder, device or pipe, a file over the size limit, text that is not
+    UTF-8, JSON that is broken, nested too deeply or holds numbers too long
+    to be numbers.
+    """
+    return _named(path, lambda: parse_json_bytes(read_file_bytes(path)))
+
+
+def _named(path: str | os.PathLike, read: Any) -> Any:
     try:
-        size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
-            raise SceneFileError(f"{name}: the file is {size:,} bytes; scenes are limited to {MAX_FILE_BYTES:,}")
-        raw = Path(path).read_bytes()
-    except SceneFileError:
-        raise
-    except OSError as error:
-        raise SceneFileError(f"{name}: cannot read the file ({error.strerror or error})") from None
-    try:
-        return parse_scene_bytes(raw)
+        return read()
     except SceneFileError as error:
-        raise SceneFileError(f"{name}: {error}") from None
+        raise SceneFileError(f"{shown_path(path)}: {error}") from None
+
+
+def read_file_bytes(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file, reading at most LIMIT; SceneFileError (without the name) otherwise.
+
+    The size on disk is not trusted (a device or a pipe says 0): the type is
+    checked before opening, the file is opened non-blocking (a FIFO swapped in
+    meanwhile cannot hang the open) and checked again, and the read stops one
+    byte past the limit.
+    """
+    try:
+        info = os.stat(path)  # through symlinks: what counts is what the link points at
+        if not stat.S_ISREG(info.st_mode):
+            raise SceneFileError(f"{file_kind(info.st_mode)}, not a scene file")
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as error:
+        raise SceneFileError(f"cannot read the file ({error.strerror or error})") from None
+    try:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode):
+            raise SceneFileError(f"{file_kind(info.st_mode)}, not a scene file")
+        if info.st_size > limit:
+            raise SceneFileError(_too_big(f"{info.st_size:,} bytes", limit))
+        chunks, total = [], 0
+        while total <= limit:
+            chunk = os.read(handle, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > limit:  # it grew while being read
+            raise SceneFileError(_too_big(f"more than {limit:,} bytes", limit))
+        return b"".join(chunks)
+    except OSError as error:
+        raise SceneFileError(f"cannot read the file ({error.strerror or error})") from None
+    finally:
+        os.close(handle)
+
+
+def _too_big(size: str, limit: int) -> str:
+    return f"the file is {size}; scenes are limited to {limit:,}"
+
+
+def shown_path(path: str | os.PathLike) -> str:
+    """A file name fit for a one-line message: undecodable bytes and control characters escaped."""
+    return _printable(os.fsencode(path).decode("utf-8", "backslashreplace"))
+
+
+def _printable(text: str) -> str:
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return "".join(char if char.isprintable() or char == " " else ascii(char)[1:-1] for char in text)
 
 
 def parse_scene_bytes(raw: bytes) -> SceneData:
+    return scene_from_dict(parse_json_bytes(raw))
+
+
+def parse_json_bytes(raw: bytes) -> Any:
     if len(raw) > MAX_FILE_BYTES:
-        raise SceneFileError(f"the file is {len(raw):,} bytes; scenes are limited to {MAX_FILE_BYTES:,}")
+        raise SceneFileError(_too_big(f"{len(raw):,} bytes", MAX_FILE_BYTES))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise SceneFileError(f"not UTF-8 text (byte 0x{raw[error.start]:02x} at offset {error.start})") from None
-    return parse_scene_text(text)
+    return parse_json_text(text)
 
 
 def parse_scene_text(text: str) -> SceneData:
+    return scene_from_dict(parse_json_text(text))
+
+
+MAX_INTEGER_DIGITS = 30  # every whole number a scene holds is far shorter; 5,000 digits would stall int()
+_LONG_INTEGER = re.compile(rf"-?[0-9]{{{MAX_INTEGER_DIGITS + 1},}}")
+
+
+def parse_json_text(text: str) -> Any:
+    """Decode JSON, refusing NaN and Infinity, whole numbers too long to be sensible and too much nesting."""
     try:
-        document = json.loads(text, parse_constant=_refuse_constant)
+        return json.loads(text, parse_constant=_refuse_constant, parse_int=_whole_number)
+    except _LongInteger as error:
+        raise SceneFileError(f"{error}{_where(text, _LONG_INTEGER)}") from None
     except SceneFileError as error:
         name = str(error).split()[0]
-        raise SceneFileError(f"{error}{_where_constant(text, name)}") from None
+        raise SceneFileError(f"{error}{_where(text, re.compile(re.escape(name)))}") from None
     except json.JSONDecodeError as error:
         raise SceneFileError(f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
     except RecursionError:
         raise SceneFileError("not usable JSON: it is nested too deeply") from None
-    return scene_from_dict(document)
+    except (ValueError, OverflowError, MemoryError) as error:  # whatever else the decoder's limits raise
+        raise SceneFileError(f"not usable JSON: {_printable(str(error))[:120]}") from None
+
+
+class _LongInteger(SceneFileError):
+    pass
+
+
+def _whole_number(digits: str) -> int:
+    count = len(digits.lstrip("-"))
+    if count > MAX_INTEGER_DIGITS:
+        raise _LongInteger(f"a whole number with {count:,} digits is far too large for a scene")
+    return int(digits)
 
 
 def _refuse_constant(name: str) -> Any:
     raise SceneFileError(f"{name} is not a number a scene can hold; use finite numbers only")
 
 
-def _where_constant(text: str, name: str) -> str:
-    """' at line L column C' for the first bare NaN/Infinity outside a string, or ''."""
+def _where(text: str, pattern: re.Pattern) -> str:
+    """' (line L column C)' for the first match of PATTERN outside a JSON string, or ''."""
     in_string = escaped = False
-    for index, char in enumerate(text):
-        if in_string:
-            escaped = not escaped and char == "\\"
-            in_string = escaped or char != '"'
-        elif char == '"':
-            in_string = True
-        elif text.startswith(name, index):
-            line = text.count("\n", 0, index) + 1
-            column = index - (text.rfind("\n", 0, index) + 1) + 1
+    position = 0
+    for match in pattern.finditer(text):
+        for char in text[position:match.start()]:
+            if in_string:
+                escaped = not escaped and char == "\\"
+                in_string = escaped or char != '"'
+            elif char == '"':
+                in_string = True
+        position = match.start()
+        if not in_string:
+            line = text.count("\n", 0, position) + 1
+            column = position - (text.rfind("\n", 0, position) + 1) + 1
             return f" (line {line} column {column})"
     return ""
 
@@ -240,6 +334,7 @@ def _title(document: dict) -> str:
     title = document.get("title", "")
     if not isinstance(title, str):
         raise SceneFileError(f"title: expected text, found {_describe(title)}")
+    _check_text(title, "title")
     if len(title) > MAX_TITLE_CHARS:
         raise SceneFileError(f"title: longer than {MAX_TITLE_CHARS} characters")
     return title
@@ -254,11 +349,11 @@ def _check_format(document: dict) -> None:
         raise SceneFileError(f"version: expected a whole number, found {_describe(version)}")
     if version > FORMAT_VERSION:
         raise SceneFileError(
-            f"version: the file is version {version}, made by a newer Attention Desktop; "
+            f"version: the file is version {_shown_number(version)}, made by a newer Attention Desktop; "
             f"this one reads up to version {FORMAT_VERSION}"
         )
     if version < 1:
-        raise SceneFileError(f"version: {version} is not a scene format version")
+        raise SceneFileError(f"version: {_shown_number(version)} is not a scene format version")
 
 
 def _token_list(value: Any, where: str, required: bool) -> list[str]:
@@ -275,11 +370,31 @@ def _token_list(value: Any, where: str, required: bool) -> list[str]:
     for index, token in enumerate(value):
         if not isinstance(token, str):
             raise SceneFileError(f"{where}[{index}]: expected a name (text), found {_describe(token)}")
+        _check_text(token, f"{where}[{index}]")
         if not token.strip():
             raise SceneFileError(f"{where}[{index}]: the name is empty")
         if len(token) > MAX_TOKEN_CHARS:
             raise SceneFileError(f"{where}[{index}]: longer than {MAX_TOKEN_CHARS} characters")
     return list(value)
+
+
+_BROKEN_CHARACTER = re.compile("[\ud800-\udfff]")
+
+
+def is_valid_text(text: str) -> bool:
+    """False for text holding a lone surrogate, which UTF-8 (and so a file) cannot hold."""
+    return _BROKEN_CHARACTER.search(text) is None
+
+
+def _check_text(text: str, where: str) -> None:
+    """Refuse a lone surrogate: JSON's \\ud800 escapes decode to one, but no file (UTF-8) can hold it,
+    so the scene could never be saved again."""
+    broken = _BROKEN_CHARACTER.search(text)
+    if broken:
+        raise SceneFileError(
+            f"{where}: not valid text (a broken character, like half an emoji, "
+            f"at character {broken.start() + 1}: \\u{ord(broken.group()):04x})"
+        )
 
 
 def _matrix(document: dict, where: str) -> list[list[float]]:
@@ -313,6 +428,10 @@ def _matrix(document: dict, where: str) -> list[list[float]]:
 def _number(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise SceneFileError(f"{where}: expected a number, found {_describe(value)}")
+    if isinstance(value, int) and abs(value) > MAX_ABS_COORDINATE:  # before float(): a huge one overflows
+        raise SceneFileError(
+            f"{where}: {_shown_number(value)} is too large; coordinates are limited to ±{MAX_ABS_COORDINATE:g}"
+        )
     number = float(value)
     if not math.isfinite(number):
         raise SceneFileError(f"{where}: {value} is not a finite number")
@@ -333,7 +452,7 @@ def _selected(document: dict, n_queries: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise SceneFileError(f"selected: expected the index of a query, found {_describe(value)}")
     if not 0 <= value < n_queries:
-        raise SceneFileError(f"selected: {value} is out of range; there are {n_queries} queries (0 to {n_queries - 1})")
+        raise SceneFileError(f"selected: {_shown_number(value)} is out of range; there are {n_queries} queries (0 to {n_queries - 1})")
     return value
 
 
@@ -344,14 +463,23 @@ def _describe(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         shown = value if len(value) <= 20 else value[:17] + "..."
-        return f"the text {json.dumps(shown, ensure_ascii=False)}"
+        return f"the text {_printable(json.dumps(shown, ensure_ascii=False))}"
     if isinstance(value, (int, float)):
-        return f"the number {value}"
+        shown = _shown_number(value)
+        return shown if shown.startswith("a whole number") else f"the number {shown}"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
         return "an object"
     return type(value).__name__
+
+
+def _shown_number(value: int | float) -> str:
+    """A number short enough for a one-line message (str() of a 5,000-digit int even raises)."""
+    if isinstance(value, int) and abs(value) >= 10**15:
+        digits = int(abs(value).bit_length() * 0.30103) + 1
+        return f"a whole number of about {digits:,} digits"
+    return str(value)
 
 
 def scene_to_dict(data: SceneData) -> dict:
@@ -377,45 +505,16 @@ def _rows(matrix) -> list[list[float]]:
     return [[float(item) for item in row] for row in matrix]
 
 
-def write_json_atomically(path: str | os.PathLike, document: dict) -> None:
-    """Write JSON beside the target, then rename over it.
+def write_json_atomically(path: str | os.PathLike, document: Any, replace_read_only: bool = False) -> None:
+    """Write a JSON document whole or not at all (see safe_write).
 
-    A crash or a full disk mid-write leaves the old file (or no file), never
-    half a file: os.replace is atomic on one filesystem.
+    Text that UTF-8 cannot hold (a lone surrogate, half an emoji) is written
+    as a JSON escape instead, so the work is saved faithfully and never lost
+    to an encoding error; the loader then names the broken text.
     """
     text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    write_text_atomically(path, text)
-
-
-def write_text_atomically(path: str | os.PathLike, text: str) -> None:
-    write_bytes_atomically(path, text.encode("utf-8"))
-
-
-def write_bytes_atomically(path: str | os.PathLike, data: bytes) -> None:
-    """Write beside the target, then rename over it: never half a file under its name."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
     try:
-        # mkstemp makes the file private (0600); give it the mode a plain write would have,
-        # or keep the mode of the file it replaces, so a class can still read shared scenes.
-        os.chmod(temporary, _mode_for(target))
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
-
-
-def _mode_for(target: Path) -> int:
-    try:
-        return target.stat().st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        data = (json.dumps(document, indent=2, ensure_ascii=True, allow_nan=False) + "\n").encode("ascii")
+    write_bytes_atomically(path, data, replace_read_only=replace_read_only)

@@ -1,0 +1,267 @@
+"""Writing a file so that no work is ever lost: Save, Save As, autosave and every export.
+
+The new bytes go to a temporary file beside the target, are flushed to the
+disk, and only then take the target's name (os.replace, atomic on one file
+system): a kill or a full disk mid-write leaves the old file whole.
+
+What a user would expect of a file is kept, where the process may:
+- a symlink stays a link: the bytes go to the file it points at;
+- a file marked read-only is not replaced unless the caller says so
+  (ReadOnlyFileError, a PermissionError, lets the GUI ask first);
+- its permission bits are kept, and its owner and group (os.chown; a user who
+  is not root can only keep a group they belong to, never another's owner:
+  that much is silently given up);
+- a file with several hard links is rewritten in place, so every name still
+  shows the new contents (see _copy_into for the price of that);
+- a folder, device or pipe is never replaced (NotAFileError).
+
+Temporary names are short and fixed in length, so a target whose own name is
+at the file system's limit (255 bytes) can still be saved, and they never end
+in .json, so an Open dialog never offers one as a scene. A kill leaves one
+behind; the next save of the same file removes it (stale_temporaries).
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import re
+import secrets
+import stat
+import time
+from pathlib import Path
+
+STALE_AFTER_SECONDS = 60  # a write takes milliseconds; a minute-old temporary is an orphan
+_TEMPORARY = re.compile(r"\.(?P<tag>[0-9a-f]{8})\.attn-tmp-(?P<pid>\d+)-[0-9a-f]{6}\Z")
+# mkstemp's names from earlier versions: ".NAME.xxxxxxxx.tmp"
+_OLD_TEMPORARY_TAIL = re.compile(r"\.[a-z0-9_]{8}\.tmp\Z")
+
+
+class ReadOnlyFileError(PermissionError):
+    """The target is marked read-only: replacing it needs the user's yes (replace_read_only=True)."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        super().__init__(errno.EACCES, "the file is marked read-only; it was left as it was", os.fspath(path))
+
+
+class NotAFileError(OSError):
+    """The target is a folder, a device or a pipe: not something a save may replace."""
+
+    def __init__(self, path: str | os.PathLike, kind: str) -> None:
+        super().__init__(errno.EINVAL, f"it is {kind}, not a file", os.fspath(path))
+
+
+def write_text_atomically(path: str | os.PathLike, text: str, replace_read_only: bool = False) -> None:
+    """Write TEXT as UTF-8. A lone surrogate (half an emoji) raises UnicodeEncodeError before anything is touched."""
+    write_bytes_atomically(path, text.encode("utf-8"), replace_read_only=replace_read_only)
+
+
+def write_bytes_atomically(path: str | os.PathLike, data: bytes, replace_read_only: bool = False) -> None:
+    """Put DATA under PATH whole or not at all; raise an OSError subclass saying why not."""
+    target = Path(os.path.realpath(path))  # through symlinks: the link stays, its target gets the bytes
+    existing = _existing(target)
+    if existing is not None:
+        if not stat.S_ISREG(existing.st_mode):
+            raise NotAFileError(path, file_kind(existing.st_mode))
+        if is_read_only(target, existing) and not replace_read_only:
+            raise ReadOnlyFileError(path)
+    remove_stale_temporaries(target)
+    temporary = _write_temporary(target, data, existing)
+    try:
+        if existing is not None and existing.st_nlink > 1 and os.access(target, os.W_OK):
+            _copy_into(temporary, target)
+            os.unlink(temporary)
+        else:  # (a read-only file with several links that the user said to replace loses its links)
+            os.replace(temporary, target)
+    except BaseException:
+        _remove(temporary)
+        raise
+
+
+def is_read_only(path: Path, info: os.stat_result) -> bool:
+    """No write bit for anyone, or none for this user: what a file manager shows as read-only.
+
+    The bits are checked as well as os.access because root may write anything:
+    a file its owner marked read-only is still not to be replaced without asking.
+    """
+    return not info.st_mode & 0o222 or not os.access(path, os.W_OK)
+
+
+def file_kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def temporary_name(target: Path) -> str:
+    """'.<8 hex of the target's name>.attn-tmp-<pid>-<6 hex>': 30-odd bytes whatever the target's length."""
+    return f".{_tag(target)}.attn-tmp-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+def stale_temporaries(target: Path, now: float | None = None) -> list[Path]:
+    """Temporary files an interrupted save of TARGET left beside it.
+
+    A temporary counts as stale when its writer's process is gone, or when it
+    is older than a minute (a process id can be reused, or belong to another
+    machine on a shared folder). One this process is writing is never stale.
+    """
+    now = time.time() if now is None else now
+    folder, tag = target.parent, _tag(target)
+    found = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    for name in names:
+        match = _TEMPORARY.match(name)
+        if match and match["tag"] == tag:
+            pid = int(match["pid"])
+            if pid == os.getpid():
+                continue
+            if not _process_alive(pid) or _age(folder / name, now) > STALE_AFTER_SECONDS:
+                found.append(folder / name)
+        elif _is_old_style_temporary(name, target.name) and _age(folder / name, now) > STALE_AFTER_SECONDS:
+            found.append(folder / name)
+    return found
+
+
+def remove_stale_temporaries(target: Path) -> None:
+    for path in stale_temporaries(target):
+        _remove(path)
+
+
+def _tag(target: Path) -> str:
+    return hashlib.sha256(os.fsencode(target.name)).hexdigest()[:8]
+
+
+def _is_old_style_temporary(name: str, target_name: str) -> bool:
+    prefix = f".{target_name}"
+    return name.startswith(prefix) and bool(_OLD_TEMPORARY_TAIL.fullmatch(name[len(prefix):]))
+
+
+def _write_temporary(target: Path, data: bytes, existing: os.stat_result | None) -> Path:
+    """The whole new contents, on the disk, under a temporary name beside TARGET."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    for _attempt in range(100):
+        temporary = target.parent / temporary_name(target)
+        try:
+            handle = os.open(temporary, flags, 0o600)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError(errno.EEXIST, "no free temporary name", os.fspath(target.parent))
+    try:
+        # Created private (0600) so no one reads half a file; then given the mode a plain
+        # write would have, or the mode of the file it replaces, so a class can still read shared scenes.
+        os.chmod(temporary, _mode_for(existing))
+        _keep_owner(temporary, existing)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+    except BaseException:
+        _remove(temporary)
+        raise
+    return temporary
+
+
+def _copy_into(source: Path, target: Path) -> None:
+    """Rewrite TARGET's own inode with SOURCE's bytes, so every hard link shows the new contents.
+
+    The trade-off: a rename cannot keep hard links (it gives the name a new
+    inode), and writing in place is not atomic. So the new bytes are first
+    whole and fsynced in SOURCE, the copy is a single short write (a scene is
+    a few kilobytes), and if the copy fails (a full disk: the file may need
+    more room than before) the old bytes are put back. What cannot be
+    covered: a kill or a power cut during the copy itself leaves TARGET
+    partly written.
+    """
+    data = source.read_bytes()
+    with open(target, "r+b") as stream:
+        old = stream.read()
+        try:
+            _overwrite(stream, data)
+        except BaseException:
+            try:
+                _overwrite(stream, old)  # fits: those blocks were the file's a moment ago
+            except OSError:
+                pass
+            raise
+
+
+def _overwrite(stream, data: bytes) -> None:
+    stream.seek(0)
+    stream.write(data)
+    stream.truncate()
+    stream.flush()
+    os.fsync(stream.fileno())
+
+
+def _keep_owner(temporary: Path, existing: os.stat_result | None) -> None:
+    """Give the new file the old one's owner and group, or at least its group; quietly less if not allowed."""
+    if existing is None or not hasattr(os, "chown"):
+        return
+    for uid in (existing.st_uid, -1):
+        try:
+            os.chown(temporary, uid, existing.st_gid)
+            return
+        except PermissionError:
+            continue  # only root may give a file away; a member of the group may still keep the group
+        except OSError:
+            return
+
+
+def _mode_for(existing: os.stat_result | None) -> int:
+    if existing is not None:
+        return stat.S_IMODE(existing.st_mode) & 0o777
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _existing(target: Path) -> os.stat_result | None:
+    try:
+        return os.stat(target)
+    except FileNotFoundError:
+        return None
+
+
+def _process_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # it exists but belongs to someone else (or we cannot tell): assume alive
+    return True
+
+
+def _age(path: Path, now: float) -> float:
+    try:
+        return now - os.lstat(path).st_mtime
+    except OSError:
+        return 0.0
+
+
+def _remove(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+__all__ = [
+    "NotAFileError", "ReadOnlyFileError", "STALE_AFTER_SECONDS", "file_kind", "is_read_only",
+    "remove_stale_temporaries", "stale_temporaries", "temporary_name", "write_bytes_atomically",
+    "write_text_atomically",
+]
