@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import re
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -26,7 +27,7 @@ PICTURE_WINDOW_SIZE = (1400, 900)  # the window a picture is taken from; canvas 
 
 
 def export_main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
+    parser = _OneLineErrorParser(
         prog="attn-desktop export",
         description="Compute a scene's attention and write it out: every number as JSON, the weights "
         "as CSV, or the canvas and the attention matrix as a picture for a handout.",
@@ -43,35 +44,51 @@ def export_main(argv: list[str]) -> int:
         "ignored by the other formats",
     )
     args = parser.parse_args(argv)
+    # Only the model is imported: JSON and CSV exports work on a machine with no display.
+    from .model.scene_file import shown_path
+
+    output = shown_path(args.output)  # for messages: one line, whatever the name holds
     kind = _output_format(args.output)
     if kind is None:
-        return _fail(f"{args.output}: unknown output format; use a name ending in {', '.join(EXPORT_FORMATS)} "
+        return _fail(f"{output}: unknown output format; use a name ending in {', '.join(EXPORT_FORMATS)} "
                      "(or - for JSON on standard output)")
     scale = _png_scale(args.scale)
     if scale is None:
         low, high = PNG_SCALE_RANGE
         return _fail(f"--scale: expected a number from {low:g} to {high:g}, found {args.scale!r}")
-    # Only the model is imported: JSON and CSV exports work on a machine with no display.
+    if args.output == "-" and sys.stdout is None:
+        return _fail("cannot write to standard output (it is closed)")
+    problem = _export_output_problem(args.scene, args.output)
+    if problem:
+        return _fail(f"{output}: {problem}")
     from .model import Scene, SceneFileError
-    from .model.export import export_json_text
 
     try:
         scene = Scene.from_file(args.scene)
     except SceneFileError as error:
         return _fail(str(error))
-    if args.output == "-":
-        sys.stdout.write(export_json_text(scene))
-        return 0
     try:
-        if kind in (".png", ".svg"):
+        if args.output == "-":
+            _write_standard_output(scene)
+        elif kind in (".png", ".svg"):
             _export_picture(scene, Path(args.scene), args.output, kind, scale)
         else:
             _export_text(scene, args.output, kind)
+    except _StandardOutputError as error:
+        return _fail(f"cannot write to standard output ({error})")
     except OSError as error:
-        return _fail(f"{args.output}: cannot write ({error.strerror or error})")
+        return _fail(f"{output}: cannot write ({error.strerror or error})")
     except MemoryError as error:
-        return _fail(f"{args.output}: {error}")
+        return _fail(f"{output}: {error}")
     return 0
+
+
+class _OneLineErrorParser(argparse.ArgumentParser):
+    """A mistake on the command line reads like every other error: one line, exit 2."""
+
+    def error(self, message: str):
+        print(f"attn-desktop: error: {message} (see {self.prog} --help)", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
 
 
 def _output_format(output: str) -> str | None:
@@ -80,6 +97,61 @@ def _output_format(output: str) -> str | None:
         return ".json"
     suffix = Path(output).suffix.lower()
     return suffix if suffix in EXPORT_FORMATS else None
+
+
+def _export_output_problem(scene: str, output: str) -> str | None:
+    """Why OUTPUT cannot take the export, checked before any work: the scene itself
+    (by any name: a symlink or a hard link to it), a read-only file, a folder or device, no folder."""
+    if output == "-":
+        return None
+    from .model.safe_write import file_kind, is_read_only
+
+    if _same_file(scene, output):
+        return "that is the scene file itself; the export would replace the scene. Choose another name"
+    target = Path(os.path.realpath(output))
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        return None if target.parent.is_dir() else "cannot write there (no such folder)"
+    except OSError as error:
+        return f"cannot write there ({error.strerror or error})"
+    if not stat.S_ISREG(info.st_mode):
+        return f"it is {file_kind(info.st_mode)}, not a file (use - for standard output)"
+    if is_read_only(target, info):
+        return "the file is marked read-only; it was left as it was"
+    return None
+
+
+def _same_file(first: str, second: str) -> bool:
+    try:
+        return os.path.samefile(first, second)  # also through symlinks and hard links
+    except OSError:  # one of them does not exist (yet)
+        return os.path.realpath(first) == os.path.realpath(second)
+
+
+class _StandardOutputError(Exception):
+    pass
+
+
+def _write_standard_output(scene) -> None:
+    """The JSON as UTF-8 bytes straight to file descriptor 1, whatever the locale.
+
+    Written with os.write, not through sys.stdout's buffer: a write that fails
+    (a full disk, a closed pipe) is reported here, and leaves nothing buffered
+    for Python to fail on again, with a traceback, as it exits.
+    """
+    from .model.export import export_json_text
+
+    data = memoryview(export_json_text(scene).encode("utf-8"))
+    try:
+        sys.stdout.flush()
+        descriptor = sys.stdout.fileno()
+        while data:
+            data = data[os.write(descriptor, data):]
+    except BrokenPipeError:
+        raise _StandardOutputError("the reader closed it before the end") from None
+    except (OSError, ValueError) as error:  # ValueError: stdout's file object is closed or has no descriptor
+        raise _StandardOutputError(getattr(error, "strerror", None) or error) from None
 
 
 def _png_scale(text: str) -> float | None:
@@ -260,6 +332,9 @@ def _use_temporary_user_files() -> None:
     _use_user_folder(tempfile.mkdtemp(prefix="attn-desktop-check-"))
 
 
+TEST_EDIT_VARIABLE = "ATTN_DESKTOP_TEST_EDIT"  # set: one edit at start, its recovery copy's name on stdout
+
+
 def gui_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="attn-desktop",
@@ -286,11 +361,12 @@ def gui_main(argv: list[str]) -> int:
     if args.scene:
         try:
             scene = Scene.from_file(args.scene)
-        except SceneFileError as error:
-            exit_code = _fail(str(error))
+        except Exception as error:  # noqa: BLE001 - whatever the file holds: one line and a dialog, no traceback
+            message = str(error) if isinstance(error, SceneFileError) else f"{args.scene}: {error}"
+            exit_code = _fail(message)
             from .ui.startup_error import show_startup_error
 
-            show_startup_error("Cannot open scene", str(error))  # a desktop entry has no terminal to read
+            show_startup_error("Cannot open scene", message)  # a desktop entry has no terminal to read
             return exit_code
 
     from .ui.app import default_scene, make_application
@@ -310,6 +386,10 @@ def gui_main(argv: list[str]) -> int:
     window.show()
     if not args.quit_after_paint:
         window.offer_to_restore()  # work a crashed session left unsaved
+    if os.environ.get(TEST_EDIT_VARIABLE):  # for a test that kills running instances: work to recover
+        window.scale_action.trigger()
+        window.autosaver.write_now()
+        print(window.autosaver.path, flush=True)
     return app.exec()
 
 
