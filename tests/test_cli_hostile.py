@@ -73,7 +73,7 @@ def test_an_output_that_is_the_scene_itself_is_refused(tmp_path, scene, how, ext
         output = "linked/scene.json"
     done = subprocess.run(
         [sys.executable, "-m", "attn_desktop", "export", "scene.json", "-o", output],
-        cwd=tmp_path, capture_output=True, timeout=60, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        check=False, cwd=tmp_path, capture_output=True, timeout=60, env=dict(os.environ, PYTHONPATH=str(ROOT)),
     )
     error_line(done, output, "that is the scene file itself")
     assert scene.read_bytes() == before
@@ -138,7 +138,7 @@ def test_standard_output_on_a_full_disk_is_one_line(scene):
 def test_standard_output_closed_is_one_line(scene):
     done = subprocess.run(
         [sys.executable, "-m", "attn_desktop", "export", str(scene), "-o", "-"],
-        cwd=ROOT, stdout=None, stderr=subprocess.PIPE, timeout=60, pass_fds=(), close_fds=True,
+        check=False, cwd=ROOT, stdout=None, stderr=subprocess.PIPE, timeout=60,
         preexec_fn=lambda: os.close(1),
     )
     error_line(done, "cannot write to standard output (it is closed)")
@@ -160,7 +160,7 @@ def test_standard_output_is_utf8_whatever_the_locale(tmp_path):
     document["tokens"][1] = "猫😀"
     path.write_text(json.dumps(document), encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "attn_desktop", "export", str(path), "-o", "-"], cwd=ROOT, capture_output=True,
+        [sys.executable, "-m", "attn_desktop", "export", str(path), "-o", "-"], check=False, cwd=ROOT, capture_output=True,
         timeout=60, env=dict(os.environ, LC_ALL="C", LANG="C", PYTHONIOENCODING="ascii", PYTHONUTF8="0"),
     )
     assert done.returncode == 0, done.stderr

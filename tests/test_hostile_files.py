@@ -273,7 +273,7 @@ def test_a_name_with_a_newline_or_undecodable_bytes_stays_one_line(tmp_path):
         (bytes(range(256)) * 16, "not UTF-8 text"),
         (b"", "not valid JSON"),
         (b"\xef\xbb\xbf", "not valid JSON"),
-        ('{"tokens": ["\\ud800"]}'.encode(), "tokens[0]: not valid text"),
+        (b'{"tokens": ["\\ud800"]}', "tokens[0]: not valid text"),
     ],
 )
 def test_garbage_autosave_copies_are_refused_by_the_json_reader(tmp_path, content, expected):
@@ -360,3 +360,25 @@ def test_hostile_bytes_raise_only_scene_file_error(prefix, body, repeat):
         parse_scene_bytes(prefix.encode() * repeat + body)
     except SceneFileError as error:
         assert "\n" not in str(error)
+
+
+@pytest.mark.parametrize(
+    "text, column",
+    [
+        ('{"t": "NaN", "x": NaN}', 19),
+        ('{"t": "a\\"NaN", "x": NaN}', 22),
+        ('{"t": "a\\\\", "x": NaN}', 19),
+        ('{"t": "' + "1" * 50 + '", "x": ' + "2" * 50 + "}", 66),
+    ],
+)
+def test_the_place_named_is_outside_strings(text, column):
+    assert refusal(text).endswith(f"(line 1 column {column})")
+
+
+def test_a_4_megabyte_file_with_a_long_number_at_the_end_is_refused_quickly():
+    import time
+
+    text = '{"title": "' + "x" * (MAX_FILE_BYTES - 5100) + '", "n": ' + "1" * 5000 + "}"
+    started = time.perf_counter()
+    assert "5,000 digits" in refusal(text)
+    assert time.perf_counter() - started < 1.0

@@ -12,8 +12,7 @@ import time
 
 import pytest
 
-from attn_desktop.model import Role, Scene
-from attn_desktop.model import safe_write
+from attn_desktop.model import Role, Scene, safe_write
 from attn_desktop.model.safe_write import (
     STALE_AFTER_SECONDS,
     NotAFileError,

@@ -261,7 +261,14 @@ def _remove(path: Path) -> None:
 
 
 __all__ = [
-    "NotAFileError", "ReadOnlyFileError", "STALE_AFTER_SECONDS", "file_kind", "is_read_only",
-    "remove_stale_temporaries", "stale_temporaries", "temporary_name", "write_bytes_atomically",
+    "STALE_AFTER_SECONDS",
+    "NotAFileError",
+    "ReadOnlyFileError",
+    "file_kind",
+    "is_read_only",
+    "remove_stale_temporaries",
+    "stale_temporaries",
+    "temporary_name",
+    "write_bytes_atomically",
     "write_text_atomically",
 ]
