@@ -289,3 +289,14 @@ def test_a_failed_rename_leaves_no_temporary_and_the_old_file(tmp_path, monkeypa
     with pytest.raises(KeyboardInterrupt):
         scene.save(path)
     assert path.read_bytes() == before and names(tmp_path) == ["mine.json"]
+
+
+def test_stale_temporaries_are_found_beside_a_links_target(tmp_path):
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "scene.json"
+    target.write_bytes(OLD)
+    (tmp_path / "link.json").symlink_to(target)
+    litter = temporary_for(target, dead_pid())
+    assert stale_temporaries(str(tmp_path / "link.json")) == [litter]
+    write_bytes_atomically(tmp_path / "link.json", NEW)
+    assert names(tmp_path / "real") == ["scene.json"]

@@ -14,6 +14,8 @@ What a user would expect of a file is kept, where the process may:
 - a file with several hard links is rewritten in place, so every name still
   shows the new contents (see _copy_into for the price of that);
 - a folder, device or pipe is never replaced (NotAFileError).
+Not kept: extended attributes, ACLs and security labels of a replaced file
+(a rename gives the name a fresh inode; a hard-linked file keeps them all).
 
 Temporary names are short and fixed in length, so a target whose own name is
 at the file system's limit (255 bytes) can still be saved, and they never end
@@ -105,7 +107,7 @@ def temporary_name(target: Path) -> str:
     return f".{_tag(target)}.attn-tmp-{os.getpid()}-{secrets.token_hex(3)}"
 
 
-def stale_temporaries(target: Path, now: float | None = None) -> list[Path]:
+def stale_temporaries(target: str | os.PathLike, now: float | None = None) -> list[Path]:
     """Temporary files an interrupted save of TARGET left beside it.
 
     A temporary counts as stale when its writer's process is gone, or when it
@@ -113,6 +115,7 @@ def stale_temporaries(target: Path, now: float | None = None) -> list[Path]:
     machine on a shared folder). One this process is writing is never stale.
     """
     now = time.time() if now is None else now
+    target = Path(os.path.realpath(target))  # a save through a symlink leaves them beside the link's target
     folder, tag = target.parent, _tag(target)
     found = []
     try:
@@ -132,7 +135,7 @@ def stale_temporaries(target: Path, now: float | None = None) -> list[Path]:
     return found
 
 
-def remove_stale_temporaries(target: Path) -> None:
+def remove_stale_temporaries(target: str | os.PathLike) -> None:
     for path in stale_temporaries(target):
         _remove(path)
 
