@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
+import time
 from pathlib import Path
 
-from PySide6.QtCore import QSignalBlocker, QStandardPaths
+from PySide6.QtCore import QPoint, QSignalBlocker, QStandardPaths
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -27,11 +29,12 @@ from ..paths import DEFAULT_SCENE
 from ..paths import scene_path as builtin_scene_path
 from ..progress import ProgressStore
 from .action_check_box import ActionCheckBox
-from .autosave import Autosaver, read_autosave
+from .autosave import Autosaver, LeftWork, find_left_work
 from .canvas import AttentionCanvas
 from .challenges_panel import ChallengesPanel
 from .code_panel import CodePanel
 from .edit_history import EditHistory
+from .file_problems import failure_text, read_only, same_file
 from .grid_editor import GridEditor
 from .image_export import copy_image_to_clipboard, render_png, render_svg
 from .lesson_panel import LessonPanel
@@ -43,11 +46,13 @@ from .sentence_panel import SentencePanel
 from .settings import forget_recent, recent_files, remember_recent
 from .shapes_panel import ShapesPanel
 from .text_box_undo import TextBoxUndoFirst
+from .unprotected_work_label import UnprotectedWorkLabel
 from .weights_chart import WeightsChart
 from .window_layout import BOTTOM, LEFT, RIGHT, DockSpec, WindowLayout
 
 SNAP_STEPS = (0.1, 0.5, 1.0)
 SCENE_FILTER = "Attention scenes (*.json);;All files (*)"
+RECOVERY_NOTICE_MS = 60_000  # a damaged recovery copy was set aside: long enough to be read after the start
 def app_icon_for_window():
     from .app import app_icon  # app.py imports this module; import at call time
 
@@ -110,6 +115,7 @@ class MainWindow(QMainWindow):
         self.history = EditHistory(scene, self)
         self.autosaver = Autosaver(scene, self)
         self.autosaver.source_path = scene_path
+        self._restored_windows: list[MainWindow] = []  # more than one crashed window's work to bring back
         self.canvas.drag_started.connect(self.history.begin_drag)
         self.canvas.drag_ended.connect(self.history.end_drag)
         self.history.stack.indexChanged.connect(self._on_history_changed)
@@ -122,6 +128,9 @@ class MainWindow(QMainWindow):
         self._build_menus()
         # A normal widget stays; drag read-outs are temporary messages shown over it.
         self.statusBar().addWidget(QLabel(STATUS_HINT))
+        self.unprotected_label = UnprotectedWorkLabel(self)  # stays until autosave works again
+        self.statusBar().addPermanentWidget(self.unprotected_label)
+        self.autosaver.protection_changed.connect(self.unprotected_label.show_problem)
         self.canvas.drag_moved.connect(lambda text: self.statusBar().showMessage(text, 4000))
         self.canvas.edit_requested.connect(self.type_coordinates)
         scene.subscribe(self._on_scene_changed)
@@ -455,8 +464,9 @@ class MainWindow(QMainWindow):
             return False
         try:
             self.scene.load(path)
-        except SceneFileError as error:
-            self.show_error("Cannot open scene", str(error))
+        except Exception as error:  # noqa: BLE001 - any file at all can be chosen; none may end in a traceback
+            message = str(error) if isinstance(error, SceneFileError) else f"{path}: {failure_text(error)}"
+            self.show_error("Cannot open scene", message)
             return False
         self._after_new_document(Path(path), lesson_for_scene(Path(path)))
         remember_recent(Path(path))
@@ -486,10 +496,15 @@ class MainWindow(QMainWindow):
         return bool(path) and self._save_to(Path(with_json_suffix(path)))
 
     def _save_to(self, path: Path) -> bool:
+        """Save; on any failure say why and keep the work and its `*` (False)."""
+        if read_only(path):  # the writer would refuse it too; asking first leaves the file untouched
+            return self._offer_copy_elsewhere(path)
         try:
             self.scene.save(path)  # atomic: a crash mid-save leaves the old file whole
-        except OSError as error:
-            self.show_error("Cannot save scene", f"{path}: {error.strerror or error}")
+        except PermissionError:
+            return self._offer_copy_elsewhere(path)
+        except Exception as error:  # noqa: BLE001 - a full disk or anything else: the work stays in the window
+            self.show_error("Cannot save scene", f"{path}: {failure_text(error)}")
             return False
         self.scene_path = Path(path)
         self._last_dir = self.scene_path.parent
@@ -499,6 +514,16 @@ class MainWindow(QMainWindow):
         remember_recent(self.scene_path)
         self._update_title()
         return True
+
+    def _offer_copy_elsewhere(self, path: Path) -> bool:
+        """The file is read-only (or its folder cannot be written): offer Save As; True once saved."""
+        buttons = QMessageBox.StandardButton
+        why = "is read-only" if read_only(path) else "cannot be written (permission denied)"
+        answer = QMessageBox.question(
+            self, "Cannot save scene", f"{path.name} {why}. Save a copy elsewhere?",
+            buttons.Save | buttons.Cancel, buttons.Save,
+        )
+        return answer == buttons.Save and self.choose_and_save()
 
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()
@@ -511,7 +536,7 @@ class MainWindow(QMainWindow):
             self.recent_menu.addAction("(no recent scenes)").setEnabled(False)
 
     def _open_recent(self, path: Path) -> None:
-        if not path.exists():
+        if not os.path.lexists(path):
             forget_recent(path)
             self.show_error("Cannot open scene", f"{path}: the file is no longer there")
             return
@@ -571,24 +596,54 @@ class MainWindow(QMainWindow):
             self.autosaver.schedule()
 
     def offer_to_restore(self) -> None:
-        """If the last run ended with unsaved work, offer to bring it back."""
-        found = read_autosave()
-        if found is None:
-            return
-        data, source = found
+        """Offer back, one by one, the work of windows that ended without saving (a crash, a kill).
+
+        Only copies whose window is gone are offered: another window still running keeps its own.
+        The first work restored comes into this window, any further one into a window of its own.
+        """
+        left_behind, notices = find_left_work(self.autosaver.folder)
+        if notices:  # damaged copies, set aside: say so, but never stop the start for them
+            self.statusBar().showMessage(" ".join(notices), RECOVERY_NOTICE_MS)
+        restored_here = False
+        for left in left_behind:
+            if not self._ask_to_restore(left, elsewhere=restored_here):
+                left.remove()  # that window's copy only, as the question says
+                continue
+            if restored_here:
+                self._restored_windows.append(self._window_for_restored(left))
+            else:
+                self.restore_work(left)
+                restored_here = True
+
+    def _ask_to_restore(self, left: LeftWork, elsewhere: bool) -> bool:
+        name = left.source.name if left.source else "never saved"
+        when = time.strftime("%H:%M on %d %b", time.localtime(left.saved_at))
+        where = " It opens in a window of its own." if elsewhere else ""
         buttons = QMessageBox.StandardButton
         answer = QMessageBox.question(
             self, "Restore unsaved work?",
-            "The last session ended before its work was saved. Restore it?",
+            f"A session ended before its work was saved: \u201c{left.data.title or 'Untitled'}\u201d ({name}), "
+            f"copied at {when}. Restore it?{where} No deletes this copy.",
             buttons.Yes | buttons.No, buttons.Yes,
         )
-        if answer != buttons.Yes:
-            self.autosaver.discard()
-            return
-        self.scene.replace(data)
-        self._after_new_document(source, None)
+        return answer == buttons.Yes
+
+    def restore_work(self, left: LeftWork) -> None:
+        self.scene.replace(left.data)
+        self._after_new_document(left.source, None)
         self.history.stack.resetClean()  # restored work is still unsaved
         self._update_title()
+        # Protected at once, not at the next edit: a second crash must not lose it. The dead
+        # window's copy goes only once ours holds the work.
+        self.autosaver.adopt(left)
+        self.autosaver.write_now()
+
+    def _window_for_restored(self, left: LeftWork) -> MainWindow:
+        window = MainWindow(Scene(left.data), left.source, self.progress)
+        window.restore_work(left)
+        window.move(self.pos() + QPoint(40, 40))  # beside this one, not hidden exactly behind it
+        window.show()
+        return window
 
     def choose_and_export(self) -> None:
         suggestion = self._dialog_dir() / f"{self._file_stem()}-results.json"
@@ -596,10 +651,24 @@ class MainWindow(QMainWindow):
         if not path:
             return
         path = with_json_suffix(path)
+        self._write_export(path, lambda: write_text_atomically(path, export_json_text(self.scene)))
+
+    def _write_export(self, path: str, write) -> bool:
+        """Run WRITE unless PATH must not be replaced; any failure becomes one message (False)."""
+        if same_file(path, self.scene_path):
+            self.show_error("Cannot export", f"{path}: that is this scene's own file; the export would replace "
+                            "the scene. Choose another name.")
+            return False
+        if read_only(path):
+            self.show_error("Cannot export", f"{path}: the file is read-only; it was left as it was. "
+                            "Choose another name.")
+            return False
         try:
-            write_text_atomically(path, export_json_text(self.scene))
-        except OSError as error:
-            self.show_error("Cannot export", f"{path}: {error.strerror or error}")
+            write()
+        except Exception as error:  # noqa: BLE001 - a full disk, a folder, a huge picture: a message, never a traceback
+            self.show_error("Cannot export", f"{path}: {failure_text(error)}")
+            return False
+        return True
 
     def _export_picture(self, kind: str) -> None:
         """The canvas and the matrix, as a PNG (at a chosen scale) or an SVG, for handouts."""
@@ -617,10 +686,7 @@ class MainWindow(QMainWindow):
         if not path:
             return
         path = path if Path(path).suffix else f"{path}.{kind}"
-        try:
-            render_png(self, path, scale) if kind == "png" else render_svg(self, path)
-        except (OSError, MemoryError, ValueError) as error:
-            self.show_error("Cannot export", f"{path}: {getattr(error, 'strerror', None) or error}")
+        self._write_export(path, lambda: render_png(self, path, scale) if kind == "png" else render_svg(self, path))
 
     def _export_csv(self, make_text, what: str) -> None:
         path, _ = QFileDialog.getSaveFileName(
@@ -629,10 +695,7 @@ class MainWindow(QMainWindow):
         if not path:
             return
         path = path if Path(path).suffix else f"{path}.csv"
-        try:
-            write_text_atomically(path, make_text(self.scene))
-        except OSError as error:
-            self.show_error("Cannot export", f"{path}: {error.strerror or error}")
+        self._write_export(path, lambda: write_text_atomically(path, make_text(self.scene)))
 
     def _copy_picture(self) -> None:
         copy_image_to_clipboard(self)

@@ -9,9 +9,9 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from attn_desktop.model import Role
 from attn_desktop.ui.app import default_scene
-from attn_desktop.ui.autosave import autosave_path
 from attn_desktop.ui.main_window import MainWindow
 
+from crash import pretend_the_process_died
 from helpers import drag_arrow, table_column
 
 SEED_WEIGHTS = ["0%", "76%", "6%", "1%", "0%", "17%"]
@@ -99,8 +99,8 @@ def test_ctrl_s_saves_to_the_open_file_and_clears_the_mark(qtbot, window, tmp_pa
 def test_unsaved_work_is_autosaved_and_offered_back_after_a_crash(qtbot, window, private_data_dir):
     window.scene.set_vector(Role.KEY, 1, [0.5, 0.5])
     window.autosaver.write_now()  # what the debounce timer does a moment after the edit
-    assert json.loads(autosave_path().read_text(encoding="utf-8"))["scene"]["keys"][1] == [0.5, 0.5]
-    # The app dies here (no close, no save). The next start finds the copy:
+    assert json.loads(window.autosaver.path.read_text(encoding="utf-8"))["scene"]["keys"][1] == [0.5, 0.5]
+    pretend_the_process_died(window)  # no close, no save. The next start finds the copy:
     again = MainWindow(default_scene())
     qtbot.addWidget(again)
     window.question_answers.append(Buttons.Yes)
@@ -113,9 +113,10 @@ def test_unsaved_work_is_autosaved_and_offered_back_after_a_crash(qtbot, window,
 def test_saving_removes_the_autosave(qtbot, window, tmp_path, monkeypatch):
     window.scene.set_causal(True)
     window.autosaver.write_now()
+    assert window.autosaver.path.exists()
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "s.json"), ""))
     qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
-    assert not autosave_path().exists()
+    assert not window.autosaver.path.exists()
 
 
 def test_every_shortcut_belongs_to_one_action_once(window):

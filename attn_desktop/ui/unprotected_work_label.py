@@ -1,0 +1,33 @@
+"""A warning that stays in the status bar while unsaved work has no recovery copy."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel
+
+
+class UnprotectedWorkLabel(QLabel):
+    """Hidden while autosave works; after a failed write, says so until a later write succeeds.
+
+    A permanent status-bar widget, not a passing message: the drag read-outs that come and go
+    over the status bar must not hide it, and it must not need the user to be looking at one moment.
+    """
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("unprotectedWorkLabel")
+        self.setStyleSheet("QLabel { color: #a40000; font-weight: bold; }")
+        self.hide()
+
+    def show_problem(self, problem: str) -> None:
+        """problem: why the work is not protected, or "" once it is again."""
+        if not problem:
+            self.clear()
+            self.setToolTip("")
+            self.hide()
+            return
+        self.setText(f"⚠ Unsaved work is not being protected: {problem}")
+        self.setToolTip(
+            "The recovery copy that brings unsaved work back after a crash cannot be written. "
+            "Save the scene (Ctrl+S, or Save As to another place) to keep your work."
+        )
+        self.show()
