@@ -34,6 +34,7 @@ ANSWER_MARKER_HEIGHT = 1.08  # on the number line, the answer's marker stands ab
 SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5  # arrow keys, and with Shift
 NUDGE_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
 ARROW_FONT_POINTS = 10.0
+PRESENTATION_NAME_CHARACTERS = 9
 PRESENTATION_SCALE = 1.7
 PLOT_FRAME_PX = (45, 60)  # a plot's axes and title take about this much of its width and height
 LABEL_ROOM_LINES = 1.4  # fitting the view leaves this many label heights round the arrows
@@ -90,6 +91,9 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self._label_timer.timeout.connect(self._place_labels)
         self._plot_shapes: dict[pg.PlotItem, _PlotShapes] = {}  # each plot's arrow shapes, kept between moves
         self._changed_shapes: set[int] = set()  # ids of arrows whose shapes changed since
+        # Titles are fitted after a resize, not during one: changing a title re-lays the plots out.
+        self._title_timer = QTimer(self, singleShot=True, interval=0)
+        self._title_timer.timeout.connect(self._fit_titles)
         self._refit_timer = QTimer(self, singleShot=True, interval=0)
         self._refit_timer.timeout.connect(self._refit_unless_zoomed_by_hand)
         self.zoomed_by_hand = False  # the student's own zoom: resizing keeps it
@@ -124,6 +128,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         # presentation mode) frames its arrows again, unless the student zoomed or panned it.
         view_box.sigResized.connect(self._refit_timer.start)
         view_box.sigResized.connect(self._label_timer.start)  # a plot that moved without zooming moves its labels
+        view_box.sigResized.connect(self._title_timer.start)
         view_box.sigRangeChangedManually.connect(self._on_zoomed_by_hand)
         plot.setMinimumWidth(MIN_PLOT_WIDTH_PX)
         return plot
@@ -182,7 +187,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             if role not in scene.roles:
                 continue
             for index, token in enumerate(scene.labels(role)):
-                item = ArrowItem(f"{role.symbol}·{token}", ROLE_COLORS[role], draggable=scene.is_draggable(role))
+                item = ArrowItem(f"{role.symbol}·{self._short(token)}", ROLE_COLORS[role], draggable=scene.is_draggable(role))
                 item.setZValue(Z_ORDER[role])
                 if self.line_scale != 1.0:
                     item.set_font_size(ARROW_FONT_POINTS * self.line_scale)
@@ -423,7 +428,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             width = (3.5 if chosen else 2.0) * self.line_scale
             item.set_style(width=width, emphasis=1.0 if chosen else FADED_QUERY_EMPHASIS)
             # In a crowded scene only the chosen query is named; the rest would be a smear of text.
-            item.set_label(f"q·{scene.query_tokens[index]}" if chosen or not crowded else "")
+            item.set_label(f"q·{self._short(scene.query_tokens[index])}" if chosen or not crowded else "")
 
     def _sync_weight_styles(self) -> None:
         scene = self.attn_scene
@@ -440,9 +445,15 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 )
                 item.set_label(self._weight_label(role, index, weight, bool(visible[index]), crowded))
 
+    def _short(self, token: str) -> str:
+        """A long name cut for an arrow's label (the arrow's tooltip has it whole); shorter still in
+        presentation mode, whose large labels must fit beside their tips on a projector's narrow plots."""
+        return explain.short_name(token, PRESENTATION_NAME_CHARACTERS if self.line_scale > 1 else
+                                  explain.SHORT_NAME_CHARACTERS)
+
     def _weight_label(self, role: Role, index: int, weight: float, visible: bool, crowded: bool) -> str:
         """'k·cat 76%' (or 'k·the masked'); in a crowded scene, only keys that matter are named."""
-        name = f"{role.symbol}·{self.attn_scene.tokens[index]}"
+        name = f"{role.symbol}·{self._short(self.attn_scene.tokens[index])}"
         if crowded:
             return name if visible and weight >= CROWDED_LABEL_MIN_WEIGHT else ""
         return f"{name} {round(weight * 100)}%" if visible else f"{name} masked"
@@ -456,7 +467,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         else:
             self.output_arrow.set_base(0.0, 0.0)
             self.output_arrow.set_tip(*self._tip_of(output))
-            self.output_arrow.set_label(f"out·{self.attn_scene.selected_token}")
+            self.output_arrow.set_label(f"out·{self._short(self.attn_scene.selected_token)}")
         self.output_arrow.set_style(width=4.0 * self.line_scale, emphasis=1.0)
 
     def _sync_highlight(self) -> None:
@@ -468,19 +479,33 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
     def _update_titles(self) -> None:
         """Say which coordinates are drawn when a vector has more than two."""
         scene = self.attn_scene
-        plots = [(self.qk_plot, "Queries and keys", scene.key_width)]
+        titles = {self.qk_plot: _with_dims("Queries and keys", scene.key_width, self.dims)}
         if scene.is_projection:
-            plots.append((self.x_plot, "Word vectors x", scene.vectors(Role.EMBEDDING).shape[1]))
-        for plot, title, width in plots:
-            if width > 2:
-                title += f" (dimensions {self.dims[0] + 1} and {self.dims[1] + 1} of {width})"
-            plot.setTitle(title)
+            titles[self.x_plot] = _with_dims("Word vectors x", scene.vectors(Role.EMBEDDING).shape[1], self.dims)
         if self.number_line:
-            self.vo_plot.setTitle("Values on a number line (stem height = weight)")
+            titles[self.vo_plot] = "Values on a number line (stem height = weight)"
         else:
             shown = self.dims if max(self.dims) < scene.value_width else (0, 1)
-            extra = f" (dimensions {shown[0] + 1} and {shown[1] + 1} of {scene.value_width})"
-            self.vo_plot.setTitle("Values and output" + (extra if scene.value_width > 2 else ""))
+            titles[self.vo_plot] = _with_dims("Values and output", scene.value_width, shown)
+        self._full_titles = titles
+        self._fit_titles()
+
+    def _fit_titles(self) -> None:
+        """Each plot's title as long as its plot is wide: a narrow plot (three on a projector) gets the short
+        form, elided if need be, and the whole title on hover."""
+        size = f"{int(11 * self.line_scale)}pt"
+        font = QFont()
+        font.setPointSizeF(11 * self.line_scale)
+        metrics = QFontMetricsF(font)
+        for plot, title in getattr(self, "_full_titles", {}).items():
+            room = plot.size().width() - 16  # the text item adds a margin each side
+            shown = title
+            if room > 0 and metrics.horizontalAdvance(title) > room:
+                shown = SHORT_TITLES.get(title.split(" (")[0], title)
+                shown = metrics.elidedText(shown, Qt.TextElideMode.ElideRight, room)
+            if shown != plot.titleLabel.text:
+                plot.titleLabel.setText(shown, size=size)
+            plot.titleLabel.setToolTip(title if shown != title else "")
 
     # ----- view ---------------------------------------------------------
     def fit_view(self) -> None:
@@ -570,6 +595,9 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             for name in ("left", "bottom"):
                 plot.getAxis(name).setStyle(tickFont=tick_font)
             plot.titleLabel.setText(plot.titleLabel.text, size=f"{int(11 * self.line_scale)}pt")
+        self._fit_titles()
+        for index, item in enumerate(self.arrows[Role.EMBEDDING]):  # the other labels follow in _sync_all
+            item.set_label(f"{Role.EMBEDDING.symbol}·{self._short(self.attn_scene.tokens[index])}")
         self._sync_all()
         self._refit_timer.start()  # the labels' room round the arrows grew or shrank
 
@@ -631,6 +659,16 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             event.accept()
             return
         super().mousePressEvent(event)
+
+
+SHORT_TITLES = {  # for plots narrower than their title
+    "Queries and keys": "q and k", "Values and output": "Values, out", "Word vectors x": "Words x",
+    "Values on a number line": "Values (height = weight)",
+}
+
+
+def _with_dims(title: str, width: int, dims: tuple[int, int]) -> str:
+    return f"{title} (dimensions {dims[0] + 1} and {dims[1] + 1} of {width})" if width > 2 else title
 
 
 def _tip_gap(first: ArrowItem, second: ArrowItem) -> float:

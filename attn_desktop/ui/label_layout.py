@@ -14,8 +14,11 @@ places from one frame of a drag to the next.
 When every spot within a line height of the tip is taken, the label goes further
 out and a thin leader line joins it to its tip. A tip dragged out of the plot
 keeps its label at the edge where the arrow leaves the view, with a pointer
-there. A minor label (a faded query, a key with almost no weight) that finds no
-free spot at all is left out; its arrow still names itself when pointed at.
+there. A label that must show and finds no room near its tip may go anywhere in
+the plot, joined by its leader. A minor label (a faded query, a key with almost no
+weight) that finds no free spot near its tip is left out, and so is any label in a
+plot too small to hold it anywhere clear of the arrows; its arrow still names
+itself when pointed at.
 
 Plain geometry in view pixels, no Qt (it runs on every drag move): boxes are
 (left, top, right, bottom) tuples; arrows are convex shapes (see `convex_obstacle`).
@@ -62,7 +65,7 @@ class Placement(NamedTuple):
     pointer: bool = False  # the tip is out of view: the leader ends in a pointer at the edge
 
 
-HIDDEN = None  # what place_labels gives a minor label that found no room
+HIDDEN = None  # what place_labels gives a label that found no room
 
 # Spots around the tip: the label's centre is at (fa * half width + fg * gap, ga * half height + gg * gap)
 # from the tip, so the box clears the tip by `gap`. Each with the angle (in screen degrees, y down) it lies at.
@@ -177,10 +180,8 @@ def place_labels(requests: list[LabelRequest], obstacles: list[Obstacle] | Shape
     for index in order:
         request = requests[index]
         placement, box = _place(request, shapes, leaders, taken, bounds)
-        if placement is None and request.minor:
-            continue
         if placement is None:
-            placement, box = _least_crowded(request, shapes, leaders, taken, bounds)
+            continue  # no free spot in the whole plot (a tiny plot): left out rather than printed over an arrow
         taken.append(box)
         if placement.leader_to is not None:
             leaders.append(_leader_obstacle(box, placement.leader_to))
@@ -281,9 +282,10 @@ def _last_point_inside(start: Point, end: Point, box: Box) -> Point | None:
     return x0 + dx * high, y0 + dy * high
 
 
-def _candidates(request: LabelRequest, anchor: Point, at_tip: bool):
+def _candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: Box | None = None):
     """(left, top, needs a leader) for each spot to try, in order of preference: the usual spot, last time's,
-    then ring by ring outwards, each ring starting where the arrow points."""
+    then ring by ring outwards, each ring starting where the arrow points; for a label that must show,
+    then every spot of the plot, nearest first (a small plot on a projector can have no room near a tip)."""
     width, height = request.width, request.height
     half_w, half_h = width / 2, height / 2
     ax, ay = anchor
@@ -301,6 +303,22 @@ def _candidates(request: LabelRequest, anchor: Point, at_tip: bool):
             gap = max(NEAR_GAP_PX, ring * height)
             for fa, fg, ga, gg in spots:
                 yield ax + fa * half_w + fg * gap - half_w, ay + ga * half_h + gg * gap - half_h, leader
+    if bounds is not None and not request.minor:
+        yield from _anywhere_in(bounds, width, height, anchor)
+
+
+def _anywhere_in(bounds: Box, width: float, height: float, anchor: Point):
+    """Every spot of the plot on a grid of half a line by a quarter label, nearest the anchor first."""
+    lefts = np.arange(bounds[0] + EDGE_INSET_PX, bounds[2] - width - EDGE_INSET_PX, max(width / 4, 4.0))
+    tops = np.arange(bounds[1] + EDGE_INSET_PX, bounds[3] - height - EDGE_INSET_PX, max(height / 2, 4.0))
+    if not len(lefts) or not len(tops):
+        return
+    grid_x, grid_y = np.meshgrid(lefts, tops)
+    grid_x, grid_y = grid_x.ravel(), grid_y.ravel()
+    near_x = np.clip(anchor[0], grid_x, grid_x + width) - anchor[0]
+    near_y = np.clip(anchor[1], grid_y, grid_y + height) - anchor[1]
+    for index in np.argsort(near_x * near_x + near_y * near_y, kind="stable"):
+        yield float(grid_x[index]), float(grid_y[index]), True
 
 
 def _place(request, shapes: ShapeIndex, leaders, taken, bounds) -> tuple[Placement | None, Box]:
@@ -310,7 +328,7 @@ def _place(request, shapes: ShapeIndex, leaders, taken, bounds) -> tuple[Placeme
     width, height = request.width, request.height
     min_x, min_y = bounds[0] + EDGE_INSET_PX, bounds[1] + EDGE_INSET_PX
     max_x, max_y = bounds[2] - EDGE_INSET_PX, bounds[3] - EDGE_INSET_PX
-    for left, top, leader in _candidates(request, anchor, at_tip):
+    for left, top, leader in _candidates(request, anchor, at_tip, bounds):
         x1, y1 = left + width, top + height
         if left < min_x or top < min_y or x1 > max_x or y1 > max_y:
             continue
@@ -328,28 +346,6 @@ def _place(request, shapes: ShapeIndex, leaders, taken, bounds) -> tuple[Placeme
                               pointer=not at_tip)
         return placement, box
     return None, (0.0, 0.0, 0.0, 0.0)
-
-
-def _least_crowded(request, shapes: ShapeIndex, leaders, taken, bounds) -> tuple[Placement, Box]:
-    """Nowhere free for a label that must show: the first spot in view clear of labels and arrows (its
-    leader may cross a label), else clear of labels (an arrow runs under its backdrop), else in view."""
-    anchor, at_tip = _anchor(request, bounds)
-    clear_of_labels = first_inside = None
-    for left, top, leader in _candidates(request, anchor, at_tip):
-        x1, y1 = left + request.width, top + request.height
-        if left < bounds[0] or top < bounds[1] or x1 > bounds[2] or y1 > bounds[3]:
-            continue
-        first_inside = first_inside or (left, top, leader)
-        if not all(left >= o2 + MARGIN_PX or o0 >= x1 + MARGIN_PX or top >= o3 + MARGIN_PX or o1 >= y1 + MARGIN_PX
-                   for o0, o1, o2, o3 in taken):
-            continue
-        clear_of_labels = clear_of_labels or (left, top, leader)
-        if not shapes.hit((left, top, x1, y1), leaders):
-            break
-    else:  # (a plot smaller than the label: the usual spot)
-        left, top, leader = clear_of_labels or first_inside or next(_candidates(request, anchor, at_tip))
-    placement = Placement(left - request.tip[0], top - request.tip[1], anchor if leader else None, pointer=not at_tip)
-    return placement, (left, top, left + request.width, top + request.height)
 
 
 def leader_start(box: Box, target: Point) -> Point:

@@ -28,6 +28,7 @@ HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
 # Presentation mode shows the class the canvas and the numbers; the reading panels wait on the
 # teacher's screen (the View menu brings any back; leaving presentation mode restores the layout).
 READING_DOCKS = ("lessonDock", "challengesDock", "codeDock", "sentenceDock", "shapesDock", "gridsDock")
+TIDY_AFTER_DRAG_MS = 250
 ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
 
 # How much bigger type is in presentation mode. What the back row sees is the text's share of the
@@ -81,6 +82,10 @@ class WindowLayout(QObject):
         window.installEventFilter(self)
 
     def _tidy_tab_bars(self) -> None:
+        if QApplication.mouseButtons() != Qt.MouseButton.NoButton:
+            self._tidy_timer.start(TIDY_AFTER_DRAG_MS)  # mid-drag every move re-lays the panels out: later
+            return
+        self._tidy_timer.setInterval(0)
         hide_stray_tab_bars(self.window, self.docks)
         show_whole_tab_titles(self.window)
 
@@ -266,8 +271,11 @@ class WindowLayout(QObject):
 def show_whole_tab_titles(window: QMainWindow) -> None:
     """Tabbed docks keep whole titles ("Challenges", not "Challen…"): a narrow column scrolls its tabs."""
     for bar in window.findChildren(QTabBar):
-        bar.setElideMode(Qt.TextElideMode.ElideNone)
-        bar.setUsesScrollButtons(True)
+        # Set only what differs: each setter repaints the bar, and this runs after every layout pass.
+        if bar.elideMode() != Qt.TextElideMode.ElideNone:
+            bar.setElideMode(Qt.TextElideMode.ElideNone)
+        if not bar.usesScrollButtons():
+            bar.setUsesScrollButtons(True)
 
 
 def hide_stray_tab_bars(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
