@@ -7,6 +7,8 @@ held back until it ends, so one drag is one step however many moves it had;
 so is a set-up of many edits that the user asked for at once ("Show me").
 Opening a file or a lesson starts a new history. Coming back to the saved
 state by any road (scaling off, then on again) makes the scene unmodified.
+The history keeps the last UNDO_LIMIT steps: each holds two copies of the
+scene, and an afternoon of dragging must not grow without bound.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from ..model import Change, Role, Scene
 from ..model.scene import GRID_NAMES
 from ..model.scene_file import SceneData
 
+UNDO_LIMIT = 1000  # steps; older ones are forgotten (the scene itself is not touched)
 ROLE_FIELDS = {Role.QUERY: "queries", Role.KEY: "keys", Role.VALUE: "values", Role.EMBEDDING: "embeddings"}
 
 
@@ -56,6 +59,7 @@ class EditHistory:
     def __init__(self, scene: Scene, parent=None) -> None:
         self.scene = scene
         self.stack = QUndoStack(parent)
+        self.stack.setUndoLimit(UNDO_LIMIT)  # Qt takes a limit only while the stack is empty
         self._state = scene.to_data()  # the scene as of the last recorded step
         self._saved_state: SceneData | None = self._state  # the scene as saved (None: no saved state to return to)
         self._dragging = False
