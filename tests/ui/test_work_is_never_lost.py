@@ -12,6 +12,7 @@ import signal
 import sys
 
 import pytest
+from crash import pretend_the_process_died
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
@@ -21,7 +22,6 @@ from attn_desktop.ui.app import default_scene
 from attn_desktop.ui.main_window import MainWindow
 from attn_desktop.ui.settings import remember_recent
 
-from crash import pretend_the_process_died
 from helpers import drag_arrow, table_column
 
 Buttons = QMessageBox.StandardButton
@@ -595,3 +595,18 @@ def test_a_bad_scene_on_the_command_line_is_a_dialog_and_exit_2(tmp_path, monkey
     assert title == "Cannot open scene" and message.startswith(str(path))
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+# ----- 7. the undo history has a limit ---------------------------------------------------------
+
+def test_the_undo_history_keeps_the_last_thousand_steps(qtbot, window):
+    from attn_desktop.ui.edit_history import UNDO_LIMIT
+
+    for step in range(UNDO_LIMIT + 5):
+        window.scale_action.trigger()
+    stack = window.history.stack
+    assert UNDO_LIMIT == 1000 and stack.count() == 1000
+    assert window.undo_action.text() == "&Undo Scaling off"  # the latest step (1,005 switches from on)
+    stack.setIndex(0)
+    assert window.scene.scale is False  # the state before the oldest step kept: 5 older steps forgotten
+    assert window.windowTitle().startswith("*")
