@@ -32,13 +32,13 @@ class TickLabel:
 
 
 class TokenAxis(pg.AxisItem):
-    tokens: list[str] = []  # set before pyqtgraph's constructor, which already lays the axis out
+    tokens: tuple[str, ...] = ()  # a class default: pyqtgraph's constructor already lays the axis out
 
     def __init__(self) -> None:
         super().__init__("bottom")
 
     def set_tokens(self, tokens: list[str]) -> None:
-        self.tokens = list(tokens)
+        self.tokens = tuple(tokens)
         self.setTicks([[(index, "") for index in range(len(self.tokens))]])  # tick marks; names drawn here
         self._fit_height()
 

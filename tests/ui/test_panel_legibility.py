@@ -5,7 +5,7 @@ import itertools
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF
+from PySide6.QtCore import QEvent, QPoint, QRectF
 from PySide6.QtGui import QFont, QFontInfo, QFontMetricsF, QHelpEvent
 from PySide6.QtWidgets import QApplication, QToolTip
 

@@ -3,7 +3,6 @@
 import json
 
 import pytest
-from crash import pretend_the_process_died
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -12,6 +11,7 @@ from attn_desktop.model import Role
 from attn_desktop.ui.app import default_scene
 from attn_desktop.ui.main_window import MainWindow
 
+from crash import pretend_the_process_died
 from helpers import drag_arrow, table_column
 
 SEED_WEIGHTS = ["0%", "76%", "6%", "1%", "0%", "17%"]

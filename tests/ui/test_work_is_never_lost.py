@@ -12,7 +12,6 @@ import signal
 import sys
 
 import pytest
-from crash import pretend_the_process_died
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
@@ -22,6 +21,7 @@ from attn_desktop.ui.app import default_scene
 from attn_desktop.ui.main_window import MainWindow
 from attn_desktop.ui.settings import remember_recent
 
+from crash import pretend_the_process_died
 from helpers import drag_arrow, table_column
 
 Buttons = QMessageBox.StandardButton
