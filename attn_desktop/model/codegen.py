@@ -70,6 +70,7 @@ def _projection_inputs(scene: Scene) -> list[str]:
 
 
 def _attention(scene: Scene) -> list[str]:
+    lines: list[tuple[str, str | None]]  # code, then its comment (None: the line is a comment itself)
     if scene.scale:
         lines = [("d_k = K.shape[1]", ""), ("scores = Q @ K.T / np.sqrt(d_k)", "every query against every key")]
     else:

@@ -102,9 +102,9 @@ def short_name(token: str, limit: int = SHORT_NAME_CHARACTERS) -> str:
 
 def attends_most_to(weights: Sequence[float], tokens: Sequence[str]) -> str:
     """'cat, 76%', or for a tie 'The and the, 17% each (a tie)': naming one of equals would mislead."""
-    weights = np.asarray(weights, dtype=float)
-    top = float(weights.max())
-    tied = [tokens[i] for i in np.flatnonzero(weights >= top - TIE)]
+    row = np.asarray(weights, dtype=float)
+    top = float(row.max())
+    tied = [tokens[int(i)] for i in np.flatnonzero(row >= top - TIE)]
     if len(tied) == 1:
         return f"{tied[0]}, {percent(top)}"
     if len(tied) == len(tokens):

@@ -324,7 +324,8 @@ def project(data: SceneData) -> tuple[list[list[float]], list[list[float]], list
     x = np.asarray(data.embeddings, dtype=np.float64)
     if not data.use_grids:
         return x.tolist(), x.tolist(), x.tolist()
-    return [(x @ np.asarray(grid, dtype=np.float64)).tolist() for grid in (data.w_q, data.w_k, data.w_v)]
+    queries, keys, values = ((x @ np.asarray(grid, dtype=np.float64)).tolist() for grid in (data.w_q, data.w_k, data.w_v))
+    return queries, keys, values
 
 
 def _title(document: dict) -> str:
