@@ -166,11 +166,12 @@ def test_loader_only_ever_raises_its_own_error(document):
         pass
 
 
+SEED_TEXT = scene_path(DEFAULT_SCENE).read_text(encoding="utf-8")
+
+
 @settings(max_examples=200, deadline=None)
-@given(st.integers(0, 400))
+@given(st.integers(0, len(SEED_TEXT.rstrip()) - 1))
 def test_truncated_scene_files_are_refused_cleanly(cut):
-    text = scene_path(DEFAULT_SCENE).read_text(encoding="utf-8")
-    try:
-        parse_scene_text(text[:cut])
-    except SceneFileError:
-        pass
+    # Every cut before the closing brace leaves broken JSON: it must be refused in one line that says where.
+    message = refusal(SEED_TEXT[:cut])
+    assert message.startswith("not valid JSON: ") and " at line " in message
