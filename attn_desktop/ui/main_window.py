@@ -8,13 +8,12 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, QSignalBlocker, QStandardPaths
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QKeySequence  # noqa: F401 - kept here for callers of redo_shortcuts
 from PySide6.QtWidgets import (
     QFileDialog,
     QInputDialog,
     QLabel,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QToolBar,
 )
@@ -28,7 +27,7 @@ from ..model.scene_file import write_text_atomically
 from ..paths import DEFAULT_SCENE
 from ..paths import scene_path as builtin_scene_path
 from ..progress import ProgressStore
-from .action_check_box import ActionCheckBox
+from .actions import build_actions, fill_menus, fill_toolbar, redo_shortcuts  # noqa: F401 - redo_shortcuts
 from .autosave import Autosaver, LeftWork, find_left_work
 from .canvas import AttentionCanvas
 from .challenges_panel import ChallengesPanel
@@ -50,26 +49,12 @@ from .unprotected_work_label import UnprotectedWorkLabel
 from .weights_chart import WeightsChart
 from .window_layout import BOTTOM, LEFT, RIGHT, DockSpec, WindowLayout
 
-SNAP_STEPS = (0.1, 0.5, 1.0)
 SCENE_FILTER = "Attention scenes (*.json);;All files (*)"
 RECOVERY_NOTICE_MS = 60_000  # a damaged recovery copy was set aside: long enough to be read after the start
 def app_icon_for_window():
     from .app import app_icon  # app.py imports this module; import at call time
 
     return app_icon()
-
-
-def redo_shortcuts() -> list[QKeySequence]:
-    """The platform's Redo keys plus Ctrl+Shift+Z and Ctrl+Y, each once.
-
-    X11 offers only Ctrl+Shift+Z and Windows leads with Ctrl+Y; people bring the habit of one or the
-    other. A key listed twice is an "ambiguous" shortcut, which Qt refuses to fire.
-    """
-    keys = list(QKeySequence.keyBindings(QKeySequence.StandardKey.Redo))
-    for usual in (QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")):
-        if usual not in keys:
-            keys.append(usual)
-    return keys
 
 
 def documents_folder() -> Path:
@@ -123,9 +108,12 @@ class MainWindow(QMainWindow):
         self._fit_to_screen(1480, 920)  # first: the docks take their sizes as shares of the window
         self._build_panels()
         self._build_docks()
-        self._build_actions()
+        build_actions(self)
+        # Typing in a text box: these keys undo and redo the typing, not the scene behind it.
+        self.installEventFilter(TextBoxUndoFirst(self.undo_action, self.redo_action, self))
         self._build_toolbar()
-        self._build_menus()
+        fill_menus(self, {"&View": [dock.toggleViewAction() for dock in self.docks.values()]})
+        self._sync_settings()
         # A normal widget stays; drag read-outs are temporary messages shown over it.
         self.statusBar().addWidget(QLabel(STATUS_HINT))
         self.unprotected_label = UnprotectedWorkLabel(self)  # stays until autosave works again
@@ -179,83 +167,6 @@ class MainWindow(QMainWindow):
             width, height = min(width, int(screen.width() * 0.95)), min(height, int(screen.height() * 0.92))
         self.resize(width, height)
 
-    # ----- actions ------------------------------------------------------
-    def _build_actions(self) -> None:
-        self.new_action = QAction("&New Scene", self, shortcut=QKeySequence.StandardKey.New)
-        self.new_action.setToolTip("Start again from the six-token scene, untitled")
-        self.new_action.triggered.connect(self.new_scene)
-        self.open_action = QAction("&Open Scene…", self, shortcut=QKeySequence.StandardKey.Open)
-        self.open_action.triggered.connect(self.choose_and_open)
-        self.save_action = QAction("&Save Scene", self, shortcut=QKeySequence.StandardKey.Save)
-        self.save_action.triggered.connect(self.save)
-        self.save_as_action = QAction("Save Scene &As…", self, shortcut=QKeySequence.StandardKey.SaveAs)
-        self.save_as_action.triggered.connect(self.choose_and_save)
-        # Undo/Redo name the step they would take back ("Undo Move k·cat").
-        self.undo_action = self.history.stack.createUndoAction(self, "&Undo")
-        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
-        self.redo_action = self.history.stack.createRedoAction(self, "&Redo")
-        self.redo_action.setShortcuts(redo_shortcuts())
-        # Typing in a text box: these keys undo and redo the typing, not the scene behind it.
-        self.installEventFilter(TextBoxUndoFirst(self.undo_action, self.redo_action, self))
-        self.recent_menu = QMenu("Open &Recent", self)
-        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
-        self.presentation_action = QAction("&Presentation Mode", self, checkable=True, shortcut=QKeySequence("F11"))
-        self.presentation_action.setToolTip("Full screen, large text and thick arrows for the back of the room")
-        self.presentation_action.toggled.connect(self.set_presentation)
-        self.export_action = QAction("Results as &JSON…", self, shortcut=QKeySequence("Ctrl+E"))
-        self.export_action.triggered.connect(self.choose_and_export)
-        self.export_png_action = QAction("Picture as &PNG…", self)
-        self.export_png_action.triggered.connect(lambda: self._export_picture("png"))
-        self.export_svg_action = QAction("Picture as &SVG…", self)
-        self.export_svg_action.triggered.connect(lambda: self._export_picture("svg"))
-        self.export_weights_csv_action = QAction("Attention Matrix as &CSV…", self)
-        self.export_weights_csv_action.triggered.connect(lambda: self._export_csv(weights_csv, "weights"))
-        self.export_scores_csv_action = QAction("Score &Table as CSV…", self)
-        self.export_scores_csv_action.triggered.connect(lambda: self._export_csv(scores_csv, "scores"))
-        self.copy_image_action = QAction("&Copy Picture", self, shortcut=QKeySequence("Ctrl+Shift+C"))
-        self.copy_image_action.setToolTip("The canvas and the matrix, ready to paste into slides or a handout")
-        self.copy_image_action.triggered.connect(self._copy_picture)
-        self.quit_action = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit)
-        self.quit_action.triggered.connect(self.close)
-
-        self.scale_action = QAction("Scale by √d_k", self, checkable=True, shortcut=QKeySequence("Ctrl+K"))
-        self.scale_action.setToolTip("Divide every score by √d_k before the softmax")
-        self.scale_action.toggled.connect(self.scene.set_scale)
-        self.causal_action = QAction("Causal mask", self, checkable=True, shortcut=QKeySequence("Ctrl+M"))
-        self.causal_action.setToolTip("Each query sees only itself and earlier tokens")
-        self.causal_action.toggled.connect(self._set_causal)
-        self.next_query_action = QAction("&Next Query", self, shortcut=QKeySequence("Ctrl+]"))
-        self.next_query_action.triggered.connect(lambda: self._step_query(+1))
-        self.previous_query_action = QAction("&Previous Query", self, shortcut=QKeySequence("Ctrl+["))
-        self.previous_query_action.triggered.connect(lambda: self._step_query(-1))
-        self.shapes_action = QAction("Arrowheads by &Role", self, checkable=True)
-        self.shapes_action.setToolTip("Keys with open heads, values with diamonds: roles read without colour")
-        self.shapes_action.toggled.connect(self.canvas.set_shapes_by_role)
-        self.dims_action = QAction("Choose Canvas &Dimensions…", self, shortcut=QKeySequence("Ctrl+D"))
-        self.dims_action.setToolTip("For vectors of more than two numbers: which two the canvas draws")
-        self.dims_action.triggered.connect(self.choose_dims)
-        self.fit_action = QAction("&Fit Arrows in View", self, shortcut=QKeySequence("Ctrl+0"))
-        self.fit_action.triggered.connect(self.canvas.fit_view)
-        self.reset_layout_action = QAction("Reset &Layout", self)
-        self.reset_layout_action.triggered.connect(self.reset_layout)
-        self.snap_action = QAction("Snap to Grid", self, checkable=True, shortcut=QKeySequence("Ctrl+G"))
-        self.snap_action.setToolTip("Dragged tips land on round numbers, so two arrows can meet exactly")
-        self.snap_action.toggled.connect(self._apply_snap)
-        self.snap_step_actions = QActionGroup(self)
-        for step in SNAP_STEPS:
-            action = QAction(f"Grid of {step:g}", self, checkable=True, checked=step == SNAP_STEPS[0])
-            action.setData(step)
-            action.triggered.connect(lambda checked=False: self._apply_snap(True))
-            self.snap_step_actions.addAction(action)
-        self.lesson_actions = []
-        for number, item in enumerate(lessons.LESSONS, start=1):
-            action = QAction(item.title, self, shortcut=QKeySequence(f"Ctrl+{number}"))
-            action.triggered.connect(lambda checked=False, lesson_id=item.id: self.open_lesson(lesson_id))
-            self.lesson_actions.append(action)
-        self.about_action = QAction(f"&About {APP_NAME}", self)
-        self.about_action.triggered.connect(self._show_about)
-        self._sync_settings()
-
     def _build_toolbar(self) -> None:
         self.toolbar = toolbar = QToolBar("Query and settings", self)
         toolbar.setObjectName("mainToolBar")
@@ -264,56 +175,8 @@ class MainWindow(QMainWindow):
         self.query_picker = QueryPicker(self.scene, toolbar)
         toolbar.addWidget(self.query_picker)
         toolbar.addSeparator()
-        self.toolbar_boxes = {}
-        for action in (self.scale_action, self.causal_action, self.snap_action):
-            box = ActionCheckBox(action, toolbar)
-            toolbar.addWidget(box)
-            toolbar.addSeparator()
-            self.toolbar_boxes[action] = box
+        self.toolbar_boxes = fill_toolbar(self, toolbar)
         self.addToolBar(toolbar)
-
-    def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        for action in (self.new_action, self.open_action):
-            file_menu.addAction(action)
-        file_menu.addMenu(self.recent_menu)
-        for action in (self.save_action, self.save_as_action):
-            file_menu.addAction(action)
-        export_menu = file_menu.addMenu("&Export")
-        for action in (self.export_png_action, self.export_svg_action, self.export_weights_csv_action,
-                       self.export_scores_csv_action, self.export_action):
-            export_menu.addAction(action)
-        file_menu.addAction(self.copy_image_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
-        edit_menu = self.menuBar().addMenu("&Edit")
-        edit_menu.addAction(self.undo_action)
-        edit_menu.addAction(self.redo_action)
-        attention_menu = self.menuBar().addMenu("&Attention")
-        attention_menu.addAction(self.scale_action)
-        attention_menu.addAction(self.causal_action)
-        attention_menu.addSeparator()
-        attention_menu.addAction(self.next_query_action)
-        attention_menu.addAction(self.previous_query_action)
-        attention_menu.addSeparator()
-        attention_menu.addAction(self.snap_action)
-        snap_menu = attention_menu.addMenu("Snap &Step")
-        for action in self.snap_step_actions.actions():
-            snap_menu.addAction(action)
-        lessons_menu = self.menuBar().addMenu("&Lessons")
-        for action in self.lesson_actions:
-            lessons_menu.addAction(action)
-        view_menu = self.menuBar().addMenu("&View")
-        for dock in self.docks.values():
-            view_menu.addAction(dock.toggleViewAction())
-        view_menu.addSeparator()
-        view_menu.addAction(self.presentation_action)
-        view_menu.addAction(self.shapes_action)
-        view_menu.addAction(self.fit_action)
-        view_menu.addAction(self.dims_action)
-        view_menu.addAction(self.reset_layout_action)
-        help_menu = self.menuBar().addMenu("&Help")
-        help_menu.addAction(self.about_action)
 
     # ----- following the scene -----------------------------------------
     def _on_scene_changed(self, change: Change) -> None:
@@ -326,7 +189,7 @@ class MainWindow(QMainWindow):
         with QSignalBlocker(self.scale_action), QSignalBlocker(self.causal_action):
             self.scale_action.setChecked(self.scene.scale)
             self.causal_action.setChecked(self.scene.causal)
-        for box in getattr(self, "toolbar_boxes", {}).values():
+        for box in self.toolbar_boxes.values():
             box.follow_action()  # the blocked actions could not tell their check boxes
         one_query_per_token = self.scene.n_queries == self.scene.n_tokens
         self.causal_action.setEnabled(one_query_per_token)
@@ -670,7 +533,7 @@ class MainWindow(QMainWindow):
             return False
         return True
 
-    def _export_picture(self, kind: str) -> None:
+    def export_picture(self, kind: str) -> None:
         """The canvas and the matrix, as a PNG (at a chosen scale) or an SVG, for handouts."""
         scale = 2.0
         if kind == "png":
@@ -688,7 +551,8 @@ class MainWindow(QMainWindow):
         path = path if Path(path).suffix else f"{path}.{kind}"
         self._write_export(path, lambda: render_png(self, path, scale) if kind == "png" else render_svg(self, path))
 
-    def _export_csv(self, make_text, what: str) -> None:
+    def export_csv(self, what: str) -> None:
+        make_text = {"weights": weights_csv, "scores": scores_csv}[what]
         path, _ = QFileDialog.getSaveFileName(
             self, "Export CSV", str(self._dialog_dir() / f"{self._file_stem()}-{what}.csv"), "CSV (*.csv)",
         )

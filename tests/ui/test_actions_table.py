@@ -1,0 +1,57 @@
+"""The command table: every key reaches one command, and the menus read in the table's order."""
+
+from attn_desktop.ui.actions import ACTIONS, key_sequences
+
+
+def test_every_key_belongs_to_one_command_only(qtbot):
+    owners: dict[str, list[str]] = {}
+    for spec in ACTIONS:
+        for key in key_sequences(spec):
+            owners.setdefault(key.toString(), []).append(spec.id)
+    shared = {key: ids for key, ids in owners.items() if len(ids) > 1}
+    assert not shared
+    # the keys people look for are there
+    for key in ("F11", "Ctrl+K", "Ctrl+M", "Ctrl+G", "Ctrl+E", "Ctrl+Y", "Ctrl+Shift+Z", "Ctrl+1", "Ctrl+4"):
+        assert key in owners, key
+
+
+def menu_texts(menu) -> list[str]:
+    """What a person reads down one menu: entries and submenus, separators as "-"."""
+    return ["-" if action.isSeparator() else action.text() for action in menu.actions()]
+
+
+def submenu(menu, title: str):
+    return next(action.menu() for action in menu.actions() if action.text() == title)
+
+
+def test_each_menu_shows_the_table_in_order(window):
+    bar = window.menuBar()
+    assert [action.text() for action in bar.actions()] == ["&File", "&Edit", "&Attention", "&Lessons", "&View",
+                                                           "&Help"]
+    for path in dict.fromkeys(spec.menu for spec in ACTIONS):
+        menu = bar
+        for title in path.split("/"):
+            menu = submenu(menu, title)
+        expected = []
+        for spec in (spec for spec in ACTIONS if spec.menu == path):
+            expected += ["-", spec.text] if spec.separator_before else [spec.text]
+        # submenus sit where their first entry is in the table
+        children = {p.split("/")[-1] for p in {s.menu for s in ACTIONS} if p.rpartition("/")[0] == path}
+        shown = [text for text in menu_texts(menu) if text not in children]
+        if path == "&View":  # the docks' show/hide entries come first
+            shown = shown[len(window.docks):]
+        assert shown == expected, path
+
+
+def test_the_file_menu_reads_as_before(window):
+    file_menu = submenu(window.menuBar(), "&File")
+    assert menu_texts(file_menu) == ["&New Scene", "&Open Scene…", "Open &Recent", "&Save Scene",
+                                     "Save Scene &As…", "&Export", "&Copy Picture", "-", "&Quit"]
+    assert menu_texts(submenu(file_menu, "&Export")) == [
+        "Picture as &PNG…", "Picture as &SVG…", "Attention Matrix as &CSV…", "Score &Table as CSV…",
+        "Results as &JSON…"]
+    attention = submenu(window.menuBar(), "&Attention")
+    assert menu_texts(attention) == ["Scale by √d_k", "Causal mask", "-", "&Next Query", "&Previous Query", "-",
+                                     "Snap to Grid", "Snap &Step"]
+    assert menu_texts(submenu(attention, "Snap &Step")) == ["Grid of 0.1", "Grid of 0.5", "Grid of 1"]
+
