@@ -33,7 +33,8 @@ from .canvas import AttentionCanvas
 from .challenges_panel import ChallengesPanel
 from .code_panel import CodePanel
 from .edit_history import EditHistory
-from .file_problems import failure_text, read_only, same_file
+from .export_actions import ask_png_scale, export_file
+from .file_problems import failure_text, read_only
 from .grid_editor import GridEditor
 from .image_export import copy_image_to_clipboard, render_png, render_svg
 from .lesson_panel import LessonPanel
@@ -509,57 +510,24 @@ class MainWindow(QMainWindow):
         return window
 
     def choose_and_export(self) -> None:
-        suggestion = self._dialog_dir() / f"{self._file_stem()}-results.json"
-        path, _ = QFileDialog.getSaveFileName(self, "Export Results", str(suggestion), "JSON (*.json)")
-        if not path:
-            return
-        path = with_json_suffix(path)
-        self._write_export(path, lambda: write_text_atomically(path, export_json_text(self.scene)))
-
-    def _write_export(self, path: str, write) -> bool:
-        """Run WRITE unless PATH must not be replaced; any failure becomes one message (False)."""
-        if same_file(path, self.scene_path):
-            self.show_error("Cannot export", f"{path}: that is this scene's own file; the export would replace "
-                            "the scene. Choose another name.")
-            return False
-        if read_only(path):
-            self.show_error("Cannot export", f"{path}: the file is read-only; it was left as it was. "
-                            "Choose another name.")
-            return False
-        try:
-            write()
-        except Exception as error:  # noqa: BLE001 - a full disk, a folder, a huge picture: a message, never a traceback
-            self.show_error("Cannot export", f"{path}: {failure_text(error)}")
-            return False
-        return True
+        export_file(self, "Results", self._suggested_name("-results.json"), "JSON (*.json)",
+                    lambda path: write_text_atomically(path, export_json_text(self.scene)))
 
     def export_picture(self, kind: str) -> None:
         """The canvas and the matrix, as a PNG (at a chosen scale) or an SVG, for handouts."""
-        scale = 2.0
-        if kind == "png":
-            scale, ok = QInputDialog.getDouble(
-                self, "Export PNG", "Scale (2 = twice the size on screen, sharper when printed):", 2.0, 0.25, 8.0, 2,
-            )
-            if not ok:
-                return
-        path, _ = QFileDialog.getSaveFileName(
-            self, f"Export {kind.upper()}", str(self._dialog_dir() / f"{self._file_stem()}.{kind}"),
-            f"{kind.upper()} (*.{kind})",
-        )
-        if not path:
+        scale = ask_png_scale(self) if kind == "png" else 1.0
+        if scale is None:
             return
-        path = path if Path(path).suffix else f"{path}.{kind}"
-        self._write_export(path, lambda: render_png(self, path, scale) if kind == "png" else render_svg(self, path))
+        export_file(self, kind.upper(), self._suggested_name(f".{kind}"), f"{kind.upper()} (*.{kind})",
+                    lambda path: render_png(self, path, scale) if kind == "png" else render_svg(self, path))
 
     def export_csv(self, what: str) -> None:
         make_text = {"weights": weights_csv, "scores": scores_csv}[what]
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export CSV", str(self._dialog_dir() / f"{self._file_stem()}-{what}.csv"), "CSV (*.csv)",
-        )
-        if not path:
-            return
-        path = path if Path(path).suffix else f"{path}.csv"
-        self._write_export(path, lambda: write_text_atomically(path, make_text(self.scene)))
+        export_file(self, "CSV", self._suggested_name(f"-{what}.csv"), "CSV (*.csv)",
+                    lambda path: write_text_atomically(path, make_text(self.scene)))
+
+    def _suggested_name(self, ending: str) -> Path:
+        return self._dialog_dir() / f"{self._file_stem()}{ending}"
 
     def _copy_picture(self) -> None:
         copy_image_to_clipboard(self)
