@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (
 )
 
 from .. import APP_NAME, __version__
-from ..model import Change, Role, Scene, SceneFileError, lessons
+from ..model import Change, Role, Scene, SceneFileError
 from ..model.csv_export import scores_csv, weights_csv
-from ..model.exercises import ShowMe, apply_steps, parse_numbers
+from ..model.exercises import ShowMe, parse_numbers
 from ..model.export import export_json_text
 from ..model.scene_file import write_text_atomically
 from ..paths import DEFAULT_SCENE
@@ -37,6 +37,7 @@ from .export_actions import ask_png_scale, export_file
 from .file_problems import failure_text, read_only
 from .grid_editor import GridEditor
 from .image_export import copy_image_to_clipboard, render_png, render_svg
+from .lesson_controller import LessonController
 from .lesson_panel import LessonPanel
 from .matrix_view import MatrixView
 from .output_panel import OutputPanel
@@ -92,7 +93,6 @@ class MainWindow(QMainWindow):
         self.scene = scene
         self.scene_path = scene_path
         self.progress = progress if progress is not None else ProgressStore()
-        self.current_lesson: str | None = None
         self._last_dir = documents_folder()  # where file dialogs open when the scene has no file
         self.setObjectName("MainWindow")
         self.setWindowIcon(app_icon_for_window())
@@ -105,10 +105,11 @@ class MainWindow(QMainWindow):
         self.canvas.drag_started.connect(self.history.begin_drag)
         self.canvas.drag_ended.connect(self.history.end_drag)
         self.history.stack.indexChanged.connect(self._on_history_changed)
-        self.history.stack.cleanChanged.connect(self._update_title)
+        self.history.stack.cleanChanged.connect(self.update_title)
         self._fit_to_screen(1480, 920)  # first: the docks take their sizes as shares of the window
         self._build_panels()
         self._build_docks()
+        self.lessons = LessonController(self)
         build_actions(self)
         # Typing in a text box: these keys undo and redo the typing, not the scene behind it.
         self.installEventFilter(TextBoxUndoFirst(self.undo_action, self.redo_action, self))
@@ -123,8 +124,8 @@ class MainWindow(QMainWindow):
         self.canvas.drag_moved.connect(lambda text: self.statusBar().showMessage(text, 4000))
         self.canvas.edit_requested.connect(self.type_coordinates)
         scene.subscribe(self._on_scene_changed)
-        self._show_lesson(lesson_for_scene(scene_path))
-        self._update_title()
+        self.lessons.show(lesson_for_scene(scene_path))
+        self.update_title()
 
     def _build_panels(self) -> None:
         scene = self.scene
@@ -184,7 +185,7 @@ class MainWindow(QMainWindow):
         if change & (Change.SETTINGS | Change.STRUCTURE):
             self._sync_settings()
         if change & Change.STRUCTURE:
-            self._update_title()
+            self.update_title()
 
     def _sync_settings(self) -> None:
         with QSignalBlocker(self.scale_action), QSignalBlocker(self.causal_action):
@@ -236,7 +237,7 @@ class MainWindow(QMainWindow):
             self._sync_settings()
             self.show_error("Causal mask", str(error))
 
-    def _update_title(self) -> None:
+    def update_title(self) -> None:
         name = self.scene_path.name if self.scene_path else (self.scene.title or "Untitled")
         unsaved = "*" if not self.history.stack.isClean() else ""
         self.setWindowTitle(f"{unsaved}{name} — {APP_NAME}")
@@ -274,52 +275,16 @@ class MainWindow(QMainWindow):
             return f"{name}: {error}"
         return ""
 
-    # ----- lessons ------------------------------------------------------
+    # ----- lessons (see LessonController) ---------------------------------
     def open_lesson(self, lesson_id: str) -> bool:
-        """Open a built-in lesson: its scene on the canvas, its text and exercises in the Lesson panel."""
-        if not self.maybe_save_changes() or not self._load_builtin(lessons.lesson(lesson_id).scene):
-            return False
-        self._after_new_document(None, lesson_id)
-        if not self.presentation_action.isChecked():  # a projector shows the canvas, not the reading
-            self.docks["lessonDock"].show()
-            self.docks["lessonDock"].raise_()
-        return True
-
-    def _show_lesson(self, lesson_id: str | None) -> None:
-        self.current_lesson = lesson_id
-        self.lesson_panel.show_lesson(lesson_id)
-        self._show_grids_if_used()
-
-    def _show_grids_if_used(self) -> None:
-        """The grids matter only when the scene makes its vectors with them."""
-        grids = self.docks["gridsDock"]
-        shown_before = grids.isVisible()
-        grids.setVisible(self.scene.is_projection)
-        if self.scene.is_projection:
-            grids.raise_()
-            if not shown_before:
-                self.layout_manager.make_room_for_grids()
+        return self.lessons.open(lesson_id)
 
     def apply_show_me(self, show_me: ShowMe) -> None:
-        """Set the canvas up for an exercise; the Lesson panel (and typed answers) stay as they are.
+        self.lessons.apply_show_me(show_me)
 
-        It is one edit of the scene, like a drag: the title says the scene changed and Ctrl+Z
-        gives back the canvas as it was, so nothing needs saving first.
-        """
-        with self.history.one_step("Show me"):
-            if not self._load_builtin(show_me.scene):
-                return
-            apply_steps(self.scene, show_me.steps)
-        self._show_grids_if_used()
-        self._update_title()
-
-    def _load_builtin(self, name: str) -> bool:
-        try:
-            self.scene.load(builtin_scene_path(name))
-        except SceneFileError as error:  # only a damaged installation gets here
-            self.show_error("Cannot open lesson", str(error))
-            return False
-        return True
+    @property
+    def current_lesson(self) -> str | None:
+        return self.lessons.current
 
     # ----- files --------------------------------------------------------
     def open_scene(self, path: Path) -> bool:
@@ -332,17 +297,17 @@ class MainWindow(QMainWindow):
             message = str(error) if isinstance(error, SceneFileError) else f"{path}: {failure_text(error)}"
             self.show_error("Cannot open scene", message)
             return False
-        self._after_new_document(Path(path), lesson_for_scene(Path(path)))
+        self.start_document(Path(path), lesson_for_scene(Path(path)))
         remember_recent(Path(path))
         return True
 
-    def _after_new_document(self, path: Path | None, lesson_id: str | None) -> None:
+    def start_document(self, path: Path | None, lesson_id: str | None) -> None:
         self.scene_path = path
         self.autosaver.source_path = path
         self.history.reset()
         self.autosaver.discard()
-        self._show_lesson(lesson_id)
-        self._update_title()
+        self.lessons.show(lesson_id)
+        self.update_title()
 
     def choose_and_open(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open Scene", str(self._dialog_dir()), SCENE_FILTER)
@@ -376,7 +341,7 @@ class MainWindow(QMainWindow):
         self.history.stack.setClean()
         self.autosaver.discard()
         remember_recent(self.scene_path)
-        self._update_title()
+        self.update_title()
         return True
 
     def _offer_copy_elsewhere(self, path: Path) -> bool:
@@ -418,7 +383,7 @@ class MainWindow(QMainWindow):
     def restore_window_state(self) -> None:
         """The window and docks as they were last time on a screen of this size."""
         self.layout_manager.restore_window_state()
-        self._show_grids_if_used()
+        self.lessons.show_grids_if_used()
 
     def save_window_state(self) -> None:
         self.layout_manager.save_window_state()
@@ -426,9 +391,9 @@ class MainWindow(QMainWindow):
     def new_scene(self) -> None:
         if not self.maybe_save_changes():
             return
-        if self._load_builtin(DEFAULT_SCENE):
+        if self.lessons.load_builtin(DEFAULT_SCENE):
             self.scene.title = "Untitled"
-            self._after_new_document(None, lesson_for_scene(None))
+            self.start_document(None, lesson_for_scene(None))
 
     def maybe_save_changes(self) -> bool:
         """Before the scene is replaced: True if it may go (saved, discarded or never changed)."""
@@ -453,7 +418,7 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
     def _on_history_changed(self) -> None:
-        self._update_title()
+        self.update_title()
         if self.history.stack.isClean():
             self.autosaver.discard()
         else:
@@ -494,9 +459,9 @@ class MainWindow(QMainWindow):
 
     def restore_work(self, left: LeftWork) -> None:
         self.scene.replace(left.data)
-        self._after_new_document(left.source, None)
+        self.start_document(left.source, None)
         self.history.stack.resetClean()  # restored work is still unsaved
-        self._update_title()
+        self.update_title()
         # Protected at once, not at the next edit: a second crash must not lose it. The dead
         # window's copy goes only once ours holds the work.
         self.autosaver.adopt(left)
@@ -545,7 +510,7 @@ class MainWindow(QMainWindow):
     # ----- layout -------------------------------------------------------
     def reset_layout(self) -> None:
         self.layout_manager.reset()
-        self._show_grids_if_used()
+        self.lessons.show_grids_if_used()
 
     def _show_about(self) -> None:
         QMessageBox.about(

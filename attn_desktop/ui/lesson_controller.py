@@ -1,0 +1,86 @@
+"""The open lesson: its scene on the canvas, its text in the Lesson panel, and its Show me steps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QDockWidget
+
+from ..model import Scene, SceneFileError, lessons
+from ..model.exercises import ShowMe, apply_steps
+from ..paths import scene_path as builtin_scene_path
+from .edit_history import EditHistory
+from .lesson_panel import LessonPanel
+from .window_layout import WindowLayout
+
+
+class LessonHost(Protocol):
+    """What a lesson needs from the window around it."""
+
+    scene: Scene
+    history: EditHistory
+    lesson_panel: LessonPanel
+    docks: dict[str, QDockWidget]
+    presentation_action: QAction
+    layout_manager: WindowLayout
+
+    def maybe_save_changes(self) -> bool: ...
+    def start_document(self, path: Path | None, lesson_id: str | None) -> None: ...
+    def show_error(self, title: str, message: str) -> None: ...
+    def update_title(self) -> None: ...
+
+
+class LessonController:
+    def __init__(self, host: LessonHost) -> None:
+        self.host = host
+        self.current: str | None = None  # the lesson's id, None for a scene of one's own
+
+    def open(self, lesson_id: str) -> bool:
+        """Open a built-in lesson: its scene on the canvas, its text and exercises in the Lesson panel."""
+        host = self.host
+        if not host.maybe_save_changes() or not self.load_builtin(lessons.lesson(lesson_id).scene):
+            return False
+        host.start_document(None, lesson_id)
+        if not host.presentation_action.isChecked():  # a projector shows the canvas, not the reading
+            host.docks["lessonDock"].show()
+            host.docks["lessonDock"].raise_()
+        return True
+
+    def show(self, lesson_id: str | None) -> None:
+        self.current = lesson_id
+        self.host.lesson_panel.show_lesson(lesson_id)
+        self.show_grids_if_used()
+
+    def show_grids_if_used(self) -> None:
+        """The grids matter only when the scene makes its vectors with them."""
+        grids = self.host.docks["gridsDock"]
+        shown_before = grids.isVisible()
+        grids.setVisible(self.host.scene.is_projection)
+        if self.host.scene.is_projection:
+            grids.raise_()
+            if not shown_before:
+                self.host.layout_manager.make_room_for_grids()
+
+    def apply_show_me(self, show_me: ShowMe) -> None:
+        """Set the canvas up for an exercise; the Lesson panel (and typed answers) stay as they are.
+
+        It is one edit of the scene, like a drag: the title says the scene changed and Ctrl+Z
+        gives back the canvas as it was, so nothing needs saving first.
+        """
+        with self.host.history.one_step("Show me"):
+            if not self.load_builtin(show_me.scene):
+                return
+            apply_steps(self.host.scene, show_me.steps)
+        self.show_grids_if_used()
+        self.host.update_title()
+
+    def load_builtin(self, name: str) -> bool:
+        """One of the scenes that come with the app; False (and one message) if the installation is damaged."""
+        try:
+            self.host.scene.load(builtin_scene_path(name))
+        except SceneFileError as error:
+            self.host.show_error("Cannot open lesson", str(error))
+            return False
+        return True

@@ -1,0 +1,102 @@
+"""Lessons without the whole window: only the parts a lesson touches, around a real Lesson panel."""
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QDockWidget, QMainWindow
+
+from attn_desktop.model import Role, Scene, lessons
+from attn_desktop.model.exercises import exercises_for
+from attn_desktop.paths import DEFAULT_SCENE, scene_path
+from attn_desktop.progress import ProgressStore
+from attn_desktop.ui.edit_history import EditHistory
+from attn_desktop.ui.lesson_controller import LessonController
+from attn_desktop.ui.lesson_panel import LessonPanel
+
+
+class GridRoom:
+    def __init__(self) -> None:
+        self.made = 0
+
+    def make_room_for_grids(self) -> None:
+        self.made += 1
+
+
+class LessonWindow(QMainWindow):
+    """A window with a Lesson dock and a Grids dock; it says yes or no to replacing the scene as told."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scene = Scene.from_file(scene_path(DEFAULT_SCENE))
+        self.history = EditHistory(self.scene, self)
+        self.lesson_panel = LessonPanel(ProgressStore())
+        self.docks = {}
+        for name, widget in (("lessonDock", self.lesson_panel), ("gridsDock", None)):
+            self.docks[name] = dock = QDockWidget(name, self)
+            dock.setWidget(widget)
+            self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        self.presentation_action = QAction("Presenting", self, checkable=True)
+        self.layout_manager = GridRoom()
+        self.may_replace = True
+        self.errors: list[tuple[str, str]] = []
+        self.lessons = LessonController(self)
+
+    def maybe_save_changes(self) -> bool:
+        return self.may_replace
+
+    def start_document(self, path, lesson_id) -> None:
+        self.history.reset()
+        self.lessons.show(lesson_id)
+
+    def show_error(self, title: str, message: str) -> None:
+        self.errors.append((title, message))
+
+    def update_title(self) -> None:
+        pass
+
+
+@pytest.fixture
+def host(qtbot):
+    window = LessonWindow()
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    window.lessons.show(None)  # a scene of one's own, without grids, as the app starts
+    yield window
+    window.history.reset()  # an undo stack emptied while Qt deletes it would call back into Python
+
+
+def test_a_lesson_with_grids_shows_its_text_and_the_grids(host):
+    assert not host.docks["gridsDock"].isVisible()
+    assert host.lessons.open("projections")
+    projections = lessons.lesson("projections")
+    assert host.lessons.current == "projections"
+    assert host.lesson_panel.formula_label.text() == projections.formula
+    assert host.docks["gridsDock"].isVisible() and host.layout_manager.made == 1
+    assert host.lessons.open("soft-lookup")
+    assert not host.docks["gridsDock"].isVisible()
+
+
+def test_work_that_may_not_be_replaced_keeps_scene_and_lesson(host):
+    host.lessons.show("scaled-attention")
+    before = host.scene.vectors(Role.QUERY).tolist()
+    host.may_replace = False
+    assert not host.lessons.open("soft-lookup")
+    assert host.lessons.current == "scaled-attention" and host.scene.vectors(Role.QUERY).tolist() == before
+
+
+def test_show_me_is_one_step_that_undo_takes_back(host):
+    assert host.lessons.open("projections")
+    before = host.scene.vectors(Role.QUERY).tolist()
+    show_me = next(e.show_me for e in exercises_for("projections") if e.show_me and e.show_me.steps)
+    host.lessons.apply_show_me(show_me)
+    assert host.history.stack.count() == 1 and host.history.stack.undoText() == "Show me"
+    host.history.stack.undo()
+    assert host.scene.vectors(Role.QUERY).tolist() == before
+
+
+def test_a_missing_builtin_scene_is_one_message_and_changes_nothing(host):
+    before = host.scene.vectors(Role.QUERY).tolist()
+    assert not host.lessons.load_builtin("no-such-lesson.json")
+    assert [title for title, _ in host.errors] == ["Cannot open lesson"]
+    assert host.scene.vectors(Role.QUERY).tolist() == before
