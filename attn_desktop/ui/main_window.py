@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, QSignalBlocker, QStandardPaths
-from PySide6.QtGui import QKeySequence  # noqa: F401 - kept here for callers of redo_shortcuts
 from PySide6.QtWidgets import (
     QFileDialog,
     QInputDialog,
@@ -27,7 +26,7 @@ from ..model.scene_file import write_text_atomically
 from ..paths import DEFAULT_SCENE
 from ..paths import scene_path as builtin_scene_path
 from ..progress import ProgressStore
-from .actions import build_actions, fill_menus, fill_toolbar, redo_shortcuts  # noqa: F401 - redo_shortcuts
+from .actions import build_actions, fill_menus, fill_toolbar
 from .autosave import Autosaver, LeftWork, find_left_work
 from .canvas import AttentionCanvas
 from .challenges_panel import ChallengesPanel

@@ -152,9 +152,9 @@ def test_redo_answers_both_usual_keys(qtbot, window, modifiers, key):
 def test_redo_keys_are_listed_once_on_every_platform(monkeypatch, platform_keys):
     from PySide6.QtGui import QKeySequence
 
-    from attn_desktop.ui import main_window
+    from attn_desktop.ui import actions
 
-    monkeypatch.setattr(main_window.QKeySequence, "keyBindings",
+    monkeypatch.setattr(actions.QKeySequence, "keyBindings",
                         staticmethod(lambda standard: [QKeySequence(key) for key in platform_keys]))
-    keys = [key.toString() for key in main_window.redo_shortcuts()]
+    keys = [key.toString() for key in actions.redo_shortcuts()]
     assert len(keys) == len(set(keys)) and {"Ctrl+Shift+Z", "Ctrl+Y"} <= set(keys)
