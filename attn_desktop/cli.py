@@ -166,7 +166,7 @@ def _png_scale(text: str) -> float | None:
 def _export_text(scene, output: str, kind: str) -> None:
     from .model.csv_export import weights_csv
     from .model.export import export_json_text
-    from .model.scene_file import write_text_atomically
+    from .model.safe_write import write_text_atomically
 
     write_text_atomically(output, weights_csv(scene) if kind == ".csv" else export_json_text(scene))
 
@@ -269,7 +269,7 @@ def snapshot_main(argv: list[str]) -> int:
 
             scene = default_scene()
         picture, audit = take_snapshot(scene, scene_path, args.lesson, args.presentation)
-    from .model.scene_file import write_bytes_atomically, write_text_atomically
+    from .model.safe_write import write_bytes_atomically, write_text_atomically
 
     try:
         write_bytes_atomically(args.output, picture)

@@ -22,7 +22,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .model.scene_file import write_json_atomically
+from .model.safe_write import write_json_atomically
 
 DATA_DIR_VARIABLE = "ATTN_DESKTOP_DATA_DIR"
 FILE_NAME = "progress.json"

@@ -21,8 +21,8 @@ from attn_desktop.model.scene_file import (
     parse_scene_bytes,
     parse_scene_text,
     scene_from_dict,
-    write_json_atomically,
 )
+from attn_desktop.model.safe_write import write_json_atomically
 
 VECTORS_SCENE = {"tokens": ["a", "b"], "queries": [[1, 0], [0, 1]], "keys": [[1, 0], [0, 1]], "values": [[1], [2]]}
 PROJECTION_SCENE = {

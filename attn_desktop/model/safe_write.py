@@ -26,6 +26,7 @@ behind; the next save of the same file removes it (stale_temporaries).
 from __future__ import annotations
 
 import errno
+import json
 import hashlib
 import os
 import re
@@ -33,6 +34,7 @@ import secrets
 import stat
 import time
 from pathlib import Path
+from typing import Any
 
 STALE_AFTER_SECONDS = 60  # a write takes milliseconds; a minute-old temporary is an orphan
 _TEMPORARY = re.compile(r"\.(?P<tag>[0-9a-f]{8})\.attn-tmp-(?P<pid>\d+)-[0-9a-f]{6}\Z")
@@ -57,6 +59,21 @@ class NotAFileError(OSError):
 def write_text_atomically(path: str | os.PathLike, text: str, replace_read_only: bool = False) -> None:
     """Write TEXT as UTF-8. A lone surrogate (half an emoji) raises UnicodeEncodeError before anything is touched."""
     write_bytes_atomically(path, text.encode("utf-8"), replace_read_only=replace_read_only)
+
+
+def write_json_atomically(path: str | os.PathLike, document: Any, replace_read_only: bool = False) -> None:
+    """Write a JSON document whole or not at all (see safe_write).
+
+    Text that UTF-8 cannot hold (a lone surrogate, half an emoji) is written
+    as a JSON escape instead, so the work is saved faithfully and never lost
+    to an encoding error; the loader then names the broken text.
+    """
+    text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        data = (json.dumps(document, indent=2, ensure_ascii=True, allow_nan=False) + "\n").encode("ascii")
+    write_bytes_atomically(path, data, replace_read_only=replace_read_only)
 
 
 def write_bytes_atomically(path: str | os.PathLike, data: bytes, replace_read_only: bool = False) -> None:

@@ -17,13 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .safe_write import (  # noqa: F401  (the writers every save and export uses live there; importable from here too)
-    NotAFileError,
-    ReadOnlyFileError,
-    file_kind,
-    write_bytes_atomically,
-    write_text_atomically,
-)
+from .safe_write import NotAFileError, ReadOnlyFileError, file_kind
 
 FORMAT_MARKER = "attention-desktop-scene"
 FORMAT_VERSION = 1
@@ -501,18 +495,3 @@ def scene_to_dict(data: SceneData) -> dict:
 
 def _rows(matrix) -> list[list[float]]:
     return [[float(item) for item in row] for row in matrix]
-
-
-def write_json_atomically(path: str | os.PathLike, document: Any, replace_read_only: bool = False) -> None:
-    """Write a JSON document whole or not at all (see safe_write).
-
-    Text that UTF-8 cannot hold (a lone surrogate, half an emoji) is written
-    as a JSON escape instead, so the work is saved faithfully and never lost
-    to an encoding error; the loader then names the broken text.
-    """
-    text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:
-        data = (json.dumps(document, indent=2, ensure_ascii=True, allow_nan=False) + "\n").encode("ascii")
-    write_bytes_atomically(path, data, replace_read_only=replace_read_only)

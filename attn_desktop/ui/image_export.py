@@ -24,7 +24,7 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsView, QWidget
 
 from ..model import explain
-from ..model.scene_file import write_bytes_atomically
+from ..model.safe_write import write_bytes_atomically
 
 TITLE_HEIGHT = 30  # the title line above the two widgets, in on-screen pixels
 GAP = 8  # between the canvas and the matrix

@@ -22,7 +22,7 @@ from ..model import Change, Role, Scene, SceneFileError
 from ..model.csv_export import scores_csv, weights_csv
 from ..model.exercises import ShowMe, parse_numbers
 from ..model.export import export_json_text
-from ..model.scene_file import write_text_atomically
+from ..model.safe_write import write_text_atomically
 from ..paths import DEFAULT_SCENE
 from ..paths import scene_path as builtin_scene_path
 from ..progress import ProgressStore
