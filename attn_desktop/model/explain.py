@@ -14,6 +14,14 @@ import numpy as np
 LARGE = 1e6  # from here on a number prints as 1.8e9: "1800000000.00" is a row of digits nobody counts
 
 
+def arrow_name(symbol: str, token: str) -> str:
+    """An arrow's name as every panel, menu and status line writes it: "k·cat", "x·it".
+
+    `symbol` is a role's letter (Role.symbol); taking the letter keeps this module free of the scene.
+    """
+    return f"{symbol}\u00b7{token}"
+
+
 def number(value: float, decimals: int = 2) -> str:
     """'2.40'; '-0.00' never (a rounded zero has no sign); '1.8e9' for a large number."""
     if abs(value) >= LARGE and abs(value) != float("inf"):

@@ -7,6 +7,7 @@ the course's lesson "Attention as a soft lookup" and its explorer demo.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -104,3 +105,12 @@ LESSONS: tuple[Lesson, ...] = (
 
 def lesson(lesson_id: str) -> Lesson:
     return next(item for item in LESSONS if item.id == lesson_id)
+
+
+DEFAULT_SCENE_LESSON = "scaled-attention"
+
+
+def lesson_for_scene(scene_file: Path | None, builtin_default: Path) -> str | None:
+    """The lesson that goes with a scene: a new scene or the default one opens the
+    scaled-attention lesson (it is that lesson's scene); any other file opens none."""
+    return DEFAULT_SCENE_LESSON if scene_file is None or scene_file == builtin_default else None
