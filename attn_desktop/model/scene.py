@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import enum
 import os
-from collections.abc import Callable, Sequence
+import weakref
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
 from .attention import AttentionResult, attention, causal_mask
+from .safe_write import write_json_atomically
 from .scene_file import (
     MAX_ABS_COORDINATE,
     MAX_TOKEN_CHARS,
@@ -25,7 +28,6 @@ from .scene_file import (
     load_scene_file,
     scene_from_dict,
     scene_to_dict,
-    write_json_atomically,
 )
 
 
@@ -61,7 +63,10 @@ Subscriber = Callable[[Change], None]
 
 class Scene:
     def __init__(self, data: SceneData) -> None:
-        self._subscribers: list[Subscriber] = []
+        # A view's method is held weakly: a view that is gone stops being called, and the
+        # scene never keeps a closed window alive. A plain function is held as given.
+        self._subscribers: list[Callable[[], Subscriber | None]] = []
+        self._held_back: Change | None = None  # inside one_notification(): what changed so far
         self.highlighted_key: int | None = None
         self._set_data(data)
 
@@ -181,9 +186,41 @@ class Scene:
 
     # ----- changing -----------------------------------------------------
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
-        """Call ``subscriber(change)`` after every change; returns an unsubscribe function."""
-        self._subscribers.append(subscriber)
-        return lambda: self._subscribers.remove(subscriber)
+        """Call ``subscriber(change)`` after every change; returns an unsubscribe function.
+
+        A bound method is held by a weak reference: once its object is gone it is dropped.
+        """
+        reference: Callable[[], Subscriber | None]
+        if hasattr(subscriber, "__self__") and hasattr(subscriber, "__func__"):
+            reference = weakref.WeakMethod(subscriber)  # type: ignore[arg-type]
+        else:
+            reference = lambda: subscriber
+        self._subscribers.append(reference)
+
+        def unsubscribe() -> None:
+            if reference in self._subscribers:
+                self._subscribers.remove(reference)
+
+        return unsubscribe
+
+    @property
+    def subscriber_count(self) -> int:
+        return sum(1 for reference in self._subscribers if reference() is not None)
+
+    @contextmanager
+    def one_notification(self) -> Iterator[None]:
+        """Every change made inside the block reaches the views as one notification, at its end
+        (a command that moves an arrow and chooses a query redraws the panels once, not twice)."""
+        if self._held_back is not None:  # already inside one: the outer block notifies
+            yield
+            return
+        self._held_back = Change(0)
+        try:
+            yield
+        finally:
+            change, self._held_back = self._held_back, None
+            if change:
+                self._notify(change)
 
     def set_vector(self, role: Role, index: int, vector: Sequence[float]) -> None:
         """Move one arrow. Raises ValueError for a wrong length or a non-finite number."""
@@ -283,6 +320,32 @@ class Scene:
             self.selected = order.index(self.selected)  # the chosen query stays chosen where it went
         self._structure_changed()
 
+    def token_rows(self, index: int) -> dict[Role, np.ndarray]:
+        """Copies of token `index`'s own vectors (the rows removing it would take away)."""
+        self_attention = self.query_tokens == self.tokens
+        return {role: self._vectors[role][index].copy() for role in self.roles
+                if role is not Role.QUERY or self_attention}
+
+    def insert_token(self, index: int, name: str, rows: Mapping[Role, np.ndarray]) -> None:
+        """Put a token back at `index` with the vectors it had (undoing its removal).
+
+        `rows` is what token_rows() gave; the chosen query stays on the same token.
+        """
+        name = self._checked_name(name)
+        self_attention = self.query_tokens == self.tokens
+        for role in self.roles:
+            if role is not Role.QUERY or self_attention:
+                row = np.asarray(rows[role], dtype=np.float64)
+                if row.shape != self._vectors[role][0].shape:
+                    raise ValueError(f"a {role.value} has {self._vectors[role].shape[1]} numbers, got {row.size}")
+                self._vectors[role] = np.insert(self._vectors[role], index, row, axis=0)
+        self.tokens.insert(index, name)
+        if self_attention:
+            self.query_tokens = list(self.tokens)
+            if self.selected >= index and self.n_queries > 1:
+                self.selected += 1
+        self._structure_changed()
+
     def _checked_name(self, name: str, ignore: int | None = None) -> str:
         name = name.strip()
         if not name:
@@ -377,8 +440,15 @@ class Scene:
         )
 
     def _notify(self, change: Change) -> None:
-        for subscriber in list(self._subscribers):
-            subscriber(change)
+        if self._held_back is not None:
+            self._held_back |= change
+            return
+        for reference in list(self._subscribers):
+            subscriber = reference()
+            if subscriber is None:
+                self._subscribers.remove(reference)  # its view is gone
+            else:
+                subscriber(change)
 
 
 def _fresh_direction(index: int) -> np.ndarray:

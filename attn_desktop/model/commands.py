@@ -1,0 +1,315 @@
+"""Every edit a user makes, as a command that knows how to do and undo itself.
+
+A gesture (a drag released, a cell typed, a token added) builds one command;
+the edit history runs it and keeps it for Undo. Each command carries its own
+name for the Edit menu ("Move k·cat", "Scaling off"), so nothing has to guess
+what changed by comparing two copies of the scene.
+
+Commands are plain data: no Qt here. The Qt side (ui/edit_history.py) wraps
+them in QUndoCommands; a script or a test can run them on a bare Scene.
+
+Choosing a query is not an edit, but some edits choose one (dragging a query
+arrow chooses it). Such a command keeps the query chosen before and after:
+undoing it chooses the earlier one again, unless the user has chosen another
+since.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+import numpy as np
+
+from .explain import arrow_name
+from .scene import Role, Scene
+from .scene_file import SceneData
+
+
+class Command(Protocol):
+    """What the edit history needs of a command."""
+
+    @property
+    def text(self) -> str: ...  # its name in the Edit menu: "Move k·cat"
+
+    def do(self, scene: Scene) -> None: ...  # raises ValueError (scene unchanged) if it cannot be done
+
+    def undo(self, scene: Scene) -> None: ...
+
+    def merge_key(self) -> Hashable | None: ...  # equal keys in a row may merge into one step
+
+    def merged_with(self, later: Command) -> Command | None: ...
+
+
+class Editor(Protocol):
+    """Where a view sends the commands its gestures make: the edit history, or `RunNow` for a bare scene."""
+
+    def do(self, command: Command) -> None: ...
+
+
+class RunNow:
+    """Runs commands on a scene without keeping them: a panel tested on its own, a script."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.scene = scene
+
+    def do(self, command: Command) -> None:
+        command.do(self.scene)
+
+
+class _Unmergeable:
+    def merge_key(self) -> Hashable | None:
+        return None
+
+    def merged_with(self, later: Command) -> Command | None:
+        return None
+
+
+def _choose(scene: Scene, expected_now: int, wanted: int) -> None:
+    """Choose `wanted` unless the user has chosen another query than `expected_now` meanwhile."""
+    if scene.selected == expected_now and 0 <= wanted < scene.n_queries:
+        scene.select_query(wanted)
+
+
+# ----- arrows ---------------------------------------------------------------
+@dataclass(frozen=True)
+class MoveArrow:
+    """One arrow from `before` to `after`: a drag (built on release), a nudge or typed coordinates."""
+
+    role: Role
+    index: int
+    before: tuple[float, ...]
+    after: tuple[float, ...]
+    name: str  # "k·cat", fixed when the move was made
+    chosen_before: int
+    chosen_after: int
+    nudge: bool = False  # arrow-key nudges of one arrow in a row merge into one step
+
+    @property
+    def text(self) -> str:
+        return f"Move {self.name}"
+
+    def do(self, scene: Scene) -> None:
+        with scene.one_notification():
+            scene.set_vector(self.role, self.index, self.after)
+            _choose(scene, self.chosen_before, self.chosen_after)
+
+    def undo(self, scene: Scene) -> None:
+        with scene.one_notification():
+            scene.set_vector(self.role, self.index, self.before)
+            _choose(scene, self.chosen_after, self.chosen_before)
+
+    @property
+    def changes_nothing(self) -> bool:
+        return self.before == self.after and self.chosen_before == self.chosen_after
+
+    def merge_key(self) -> Hashable | None:
+        return ("nudge", self.role, self.index) if self.nudge else None
+
+    def merged_with(self, later: Command) -> Command | None:
+        if not isinstance(later, MoveArrow) or later.merge_key() != self.merge_key() or self.merge_key() is None:
+            return None
+        return replace(self, after=later.after, chosen_after=later.chosen_after)
+
+
+def move_arrow(scene: Scene, role: Role, index: int, before: Sequence[float], after: Sequence[float] | None = None,
+               chosen_before: int | None = None, nudge: bool = False) -> MoveArrow:
+    """The command for moving arrow (role, index) from `before` to `after`.
+
+    Without `after` the arrow's position now (a drag has already moved it live);
+    without `chosen_before` the query chosen now (only a drag of a query arrow chooses one).
+    """
+    current = scene.vectors(role)[index]
+    return MoveArrow(
+        role=role, index=index,
+        before=tuple(float(x) for x in before),
+        after=tuple(float(x) for x in (current if after is None else after)),
+        name=arrow_name(role.symbol, scene.labels(role)[index]),
+        chosen_before=scene.selected if chosen_before is None else chosen_before,
+        chosen_after=scene.selected,
+        nudge=nudge,
+    )
+
+
+# ----- grids and settings -----------------------------------------------------
+@dataclass(frozen=True)
+class SetGridCell(_Unmergeable):
+    grid: str  # "w_q", "w_k" or "w_v"
+    row: int
+    column: int
+    before: float
+    after: float
+
+    @property
+    def text(self) -> str:
+        return f"Edit {self.grid.upper()}"
+
+    @property
+    def changes_nothing(self) -> bool:
+        return self.before == self.after
+
+    def do(self, scene: Scene) -> None:
+        scene.set_grid_cell(self.grid, self.row, self.column, self.after)
+
+    def undo(self, scene: Scene) -> None:
+        scene.set_grid_cell(self.grid, self.row, self.column, self.before)
+
+
+def set_grid_cell(scene: Scene, grid: str, row: int, column: int, value: float) -> SetGridCell:
+    return SetGridCell(grid, row, column, float(scene.grids[grid][row, column]), float(value))
+
+
+SWITCH_NAMES = {  # a setting: its step's name when switched on, and when switched off
+    "scale": ("Scaling on", "Scaling off"),
+    "causal": ("Causal mask on", "Causal mask off"),
+    "use_grids": ("Grids on", "No grids"),
+}
+
+
+@dataclass(frozen=True)
+class Switch(_Unmergeable):
+    """Scaling, the causal mask or the grids, from `before` to `after`."""
+
+    setting: str  # a key of SWITCH_NAMES
+    before: bool
+    after: bool
+
+    @property
+    def text(self) -> str:
+        on_text, off_text = SWITCH_NAMES[self.setting]
+        return on_text if self.after else off_text
+
+    @property
+    def changes_nothing(self) -> bool:
+        return self.before == self.after
+
+    def do(self, scene: Scene) -> None:
+        self._set(scene, self.after)
+
+    def undo(self, scene: Scene) -> None:
+        self._set(scene, self.before)
+
+    def _set(self, scene: Scene, on: bool) -> None:
+        setter = {"scale": scene.set_scale, "causal": scene.set_causal, "use_grids": scene.set_use_grids}[self.setting]
+        setter(on)
+
+
+def switch(scene: Scene, setting: str, on: bool) -> Switch:
+    """The command for switching `setting` ("scale", "causal", "use_grids") on or off."""
+    if setting not in SWITCH_NAMES:
+        raise ValueError(f"there is no setting {setting!r}")
+    return Switch(setting, bool(getattr(scene, setting)), bool(on))
+
+
+# ----- the sentence -------------------------------------------------------------
+@dataclass
+class AddToken(_Unmergeable):
+    """A new token at the end; redo brings back the very vectors it had."""
+
+    name: str
+    _rows: dict[Role, np.ndarray] | None = field(default=None, repr=False)
+
+    @property
+    def text(self) -> str:
+        return f"Add token \u201c{self.name.strip()}\u201d"
+
+    def do(self, scene: Scene) -> None:
+        if self._rows is None:
+            scene.add_token(self.name)
+            self.name = scene.tokens[-1]
+            self._rows = scene.token_rows(scene.n_tokens - 1)
+        else:
+            scene.insert_token(scene.n_tokens, self.name, self._rows)
+
+    def undo(self, scene: Scene) -> None:
+        scene.remove_token(scene.n_tokens - 1)
+
+
+@dataclass
+class RemoveToken(_Unmergeable):
+    index: int
+    name: str = ""
+    _rows: dict[Role, np.ndarray] | None = field(default=None, repr=False)
+    _chosen: int = 0
+
+    @property
+    def text(self) -> str:
+        return f"Remove token \u201c{self.name}\u201d"
+
+    def do(self, scene: Scene) -> None:
+        name, rows, chosen = scene.tokens[self.index], scene.token_rows(self.index), scene.selected
+        scene.remove_token(self.index)
+        self.name, self._rows, self._chosen = name, rows, chosen
+
+    def undo(self, scene: Scene) -> None:
+        assert self._rows is not None, "undo before do"
+        with scene.one_notification():
+            scene.insert_token(self.index, self.name, self._rows)
+            if self._chosen < scene.n_queries:
+                scene.select_query(self._chosen)
+
+
+def remove_token(scene: Scene, index: int) -> RemoveToken:
+    return RemoveToken(index, scene.tokens[index])
+
+
+@dataclass(frozen=True)
+class RenameToken(_Unmergeable):
+    index: int
+    old: str
+    new: str
+
+    @property
+    def text(self) -> str:
+        return f"Rename \u201c{self.old}\u201d to \u201c{self.new.strip()}\u201d"
+
+    @property
+    def changes_nothing(self) -> bool:
+        return self.new.strip() == self.old
+
+    def do(self, scene: Scene) -> None:
+        scene.rename_token(self.index, self.new)
+
+    def undo(self, scene: Scene) -> None:
+        scene.rename_token(self.index, self.old)
+
+
+def rename_token(scene: Scene, index: int, name: str) -> RenameToken:
+    return RenameToken(index, scene.tokens[index], name)
+
+
+@dataclass(frozen=True)
+class MoveToken(_Unmergeable):
+    index: int
+    new_index: int
+    text: str = "Reorder tokens"
+
+    @property
+    def changes_nothing(self) -> bool:
+        return self.index == self.new_index
+
+    def do(self, scene: Scene) -> None:
+        scene.move_token(self.index, self.new_index)
+
+    def undo(self, scene: Scene) -> None:
+        scene.move_token(self.new_index, self.index)
+
+
+# ----- many changes as one step ---------------------------------------------------
+@dataclass(frozen=True)
+class ReplaceContents(_Unmergeable):
+    """The whole scene set at once (a lesson's "Show me" opens a scene and moves arrows in it).
+
+    It keeps both states because what it replaces can be anything the student had made.
+    """
+
+    before: SceneData
+    after: SceneData
+    text: str
+
+    def do(self, scene: Scene) -> None:
+        scene.restore(self.after, self.after.selected)
+
+    def undo(self, scene: Scene) -> None:
+        scene.restore(self.before, self.before.selected)
