@@ -16,7 +16,9 @@ from PySide6.QtWidgets import (
 )
 
 from ..model import Change, Scene, explain
+from ..model.commands import Editor, RunNow, set_grid_cell, switch
 from ..model.scene import GRID_NAMES
+from .scene_link import follow_scene
 
 REFUSED_COLOR = "#b42318"  # the message's words say it was refused; the colour only draws the eye
 GRID_TITLES = {"w_q": "W_Q (makes queries)", "w_k": "W_K (makes keys)", "w_v": "W_V (makes values)"}
@@ -24,9 +26,10 @@ SHORT_GRID_TITLES = {"w_q": "W_Q → queries", "w_k": "W_K → keys", "w_v": "W_
 
 
 class GridEditor(QWidget):
-    def __init__(self, scene: Scene, parent=None) -> None:
+    def __init__(self, scene: Scene, editor: Editor | None = None, parent=None) -> None:
         super().__init__(parent)
         self.scene = scene
+        self.editor = editor if editor is not None else RunNow(scene)  # the window's edit history: undoable
         self.tables: dict[str, QTableWidget] = {}
         self.no_grids_box = QCheckBox("No grids: q = k = v = x")
         self.no_grids_box.setToolTip("Use each word's own vector as its query, key and value")
@@ -58,7 +61,7 @@ class GridEditor(QWidget):
         layout.addLayout(grid_area)
         layout.addWidget(self.no_grids_box)
         layout.addWidget(self.message_label)
-        scene.subscribe(self._on_scene_changed)
+        follow_scene(self, scene, self._on_scene_changed)
         self.refresh()
 
     def refresh(self) -> None:
@@ -113,7 +116,7 @@ class GridEditor(QWidget):
                          "Type a number such as 1.5 or -0.25.")
             return
         try:
-            self.scene.set_grid_cell(name, item.row(), item.column(), value)
+            self.editor.do(set_grid_cell(self.scene, name, item.row(), item.column(), value))
         except ValueError as error:  # not finite, or too large
             self._refuse(f"{typed} was refused ({error}), so {grid} keeps {self._cell_text(name, item)}.")
             return
@@ -134,7 +137,7 @@ class GridEditor(QWidget):
 
     def _on_no_grids_toggled(self, checked: bool) -> None:
         try:
-            self.scene.set_use_grids(not checked)
+            self.editor.do(switch(self.scene, "use_grids", not checked))
         except ValueError as error:
             self.refresh()
             self._say(str(error).capitalize() + ".", refused=True)

@@ -9,7 +9,9 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget
 
 from ..model import Scene, SceneFileError, lessons
+from ..model.commands import ReplaceContents
 from ..model.exercises import ShowMe, apply_steps
+from ..model.scene_file import load_scene_file
 from ..paths import scene_path as builtin_scene_path
 from .edit_history import EditHistory
 from .lesson_panel import LessonPanel
@@ -69,10 +71,13 @@ class LessonController:
         It is one edit of the scene, like a drag: the title says the scene changed and Ctrl+Z
         gives back the canvas as it was, so nothing needs saving first.
         """
-        with self.host.history.one_step("Show me"):
-            if not self.load_builtin(show_me.scene):
-                return
-            apply_steps(self.host.scene, show_me.steps)
+        try:
+            shown = Scene(load_scene_file(builtin_scene_path(show_me.scene)))
+        except SceneFileError as error:
+            self.host.show_error("Cannot open lesson", str(error))
+            return
+        apply_steps(shown, show_me.steps)  # set up aside, then put in place as one step
+        self.host.history.do(ReplaceContents(self.host.scene.to_data(), shown.to_data(), "Show me"))
         self.show_grids_if_used()
         self.host.update_title()
 

@@ -15,13 +15,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..model import Change, Scene
+from ..model import Change, Scene, commands
+from ..model.commands import Editor, RunNow
+from .scene_link import follow_scene
 
 
 class SentencePanel(QWidget):
-    def __init__(self, scene: Scene, parent=None) -> None:
+    def __init__(self, scene: Scene, editor: Editor | None = None, parent=None) -> None:
         super().__init__(parent)
         self.scene = scene
+        self.editor = editor if editor is not None else RunNow(scene)  # the window's edit history: undoable
         self._refreshing = False  # True while the list is being written from the scene
         self.list = QListWidget()
         self.list.setAccessibleName("Tokens")
@@ -57,7 +60,7 @@ class SentencePanel(QWidget):
         layout.addLayout(add_row)
         layout.addLayout(edit_row)
         layout.addWidget(self.message_label)
-        scene.subscribe(self._on_scene_changed)
+        follow_scene(self, scene, self._on_scene_changed)
         self.refresh()
 
     def refresh(self) -> None:
@@ -85,9 +88,10 @@ class SentencePanel(QWidget):
         finally:
             self._refreshing = False
 
-    def _try(self, edit, *args) -> bool:
+    def _try(self, command: commands.Command) -> bool:
+        """Run an edit; if the scene refuses it, say why under the list and show the scene as it is."""
         try:
-            edit(*args)
+            self.editor.do(command)
         except ValueError as error:
             self.message_label.setText(str(error).capitalize() + ".")
             self.refresh()
@@ -95,7 +99,7 @@ class SentencePanel(QWidget):
         return True
 
     def add(self) -> None:
-        if self._try(self.scene.add_token, self.new_name.text()):
+        if self._try(commands.AddToken(self.new_name.text())):
             self.message_label.setText(f"Added \u201c{self.scene.tokens[-1]}\u201d with new vectors; drag them into place.")
             self.new_name.clear()
             self.list.setCurrentRow(self.list.count() - 1)
@@ -104,13 +108,13 @@ class SentencePanel(QWidget):
         row = self.list.currentRow()
         if row >= 0:
             name = self.scene.tokens[row]
-            if self._try(self.scene.remove_token, row):
+            if self._try(commands.remove_token(self.scene, row)):
                 self.message_label.setText(f"Removed \u201c{name}\u201d (Ctrl+Z brings it back).")
 
     def move(self, step: int) -> None:
         row = self.list.currentRow()
         target = row + step
-        if 0 <= row and 0 <= target < self.scene.n_tokens and self._try(self.scene.move_token, row, target):
+        if 0 <= row and 0 <= target < self.scene.n_tokens and self._try(commands.MoveToken(row, target)):
             self.list.setCurrentRow(target)
 
     def _on_renamed(self, item: QListWidgetItem) -> None:
@@ -118,14 +122,14 @@ class SentencePanel(QWidget):
             return
         row = self.list.row(item)
         if item.text() != self.scene.tokens[row]:
-            self._try(self.scene.rename_token, row, item.text())
+            self._try(commands.rename_token(self.scene, row, item.text()))
 
     def _on_rows_moved(self, parent, start, end, destination, row) -> None:
         if self._refreshing:
             return
         # Qt reports the row the item was dropped before; after removal it lands one higher.
         target = row - 1 if row > start else row
-        self._try(self.scene.move_token, start, target)
+        self._try(commands.MoveToken(start, target))
 
     def _on_scene_changed(self, change: Change) -> None:
         if change & Change.STRUCTURE:
