@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from ..model import Change, Scene
+from .key_highlight import KeyHighlight
+from .scene_link import follow_scene
 from .score_table_model import TOKEN, WEIGHT, WEIGHT_HEADERS, ScoreTableModel, short_name
 from .weight_bar_delegate import WeightBarDelegate
 
@@ -33,9 +35,11 @@ FORMULA_TIP = "The worked dot product for the pointed-at key (or the strongest o
 
 
 class ScoreTablePanel(QWidget):
-    def __init__(self, scene: Scene, parent=None) -> None:
+    def __init__(self, scene: Scene, highlight: KeyHighlight | None = None, parent=None) -> None:
         super().__init__(parent)
         self.scene = scene
+        # The key pointed at here is lit up on the canvas: view state shared with it, not an edit.
+        self.highlight = highlight if highlight is not None else KeyHighlight(self)
         self.model = ScoreTableModel(scene, self)
         self.table = QTableView(self)
         self.table.setModel(self.model)
@@ -82,7 +86,7 @@ class ScoreTablePanel(QWidget):
         self._min_size: tuple[tuple, QSize] | None = None
         self.table.verticalScrollBar().valueChanged.connect(self._note_timer.start)
         self._fit_to_font()
-        scene.subscribe(self._on_scene_changed)
+        follow_scene(self, scene, self._on_scene_changed)
         self._update_formula()
 
     def _fit_to_font(self) -> None:
@@ -231,12 +235,12 @@ class ScoreTablePanel(QWidget):
 
     def _on_row_pointed(self, index: QModelIndex) -> None:
         self._pointed_row = index.row()
-        self.scene.highlight_key(index.row())
+        self.highlight.set_key(index.row())
         self._update_formula()
 
     def _on_current_row_changed(self, current: QModelIndex, previous: QModelIndex) -> None:
         if current.isValid() and self._pointed_row is None:
-            self.scene.highlight_key(current.row())
+            self.highlight.set_key(current.row())
         self._update_formula()
 
     def eventFilter(self, watched, event) -> bool:
@@ -250,7 +254,7 @@ class ScoreTablePanel(QWidget):
         if watched is self.table.viewport() and event.type() == QEvent.Type.Leave:
             self._pointed_row = None
             current = self.table.selectionModel().currentIndex()
-            self.scene.highlight_key(current.row() if current.isValid() else None)
+            self.highlight.set_key(current.row() if current.isValid() else None)
             self._update_formula()
         return super().eventFilter(watched, event)
 
@@ -259,6 +263,7 @@ class ScoreTablePanel(QWidget):
             self._fit_to_font()  # the divisor's header changes with scaling and the key width
         if change & Change.STRUCTURE:
             self._pointed_row = None
+            self.highlight.clear()  # the rows are new: the key pointed at may be gone
             self._note_timer.start()
         if change & (Change.NUMBERS | Change.SELECTION):
             self._update_formula()
