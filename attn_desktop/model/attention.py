@@ -46,7 +46,8 @@ def stable_softmax(logits: np.ndarray, visible: np.ndarray) -> np.ndarray:
     row_max = np.where(np.isfinite(row_max), row_max, 0.0)
     exp = np.where(visible, np.exp(masked - row_max), 0.0)
     total = exp.sum(axis=-1, keepdims=True)
-    return np.divide(exp, total, out=np.zeros_like(exp), where=total > 0)
+    weights: np.ndarray = np.divide(exp, total, out=np.zeros_like(exp), where=total > 0)
+    return weights
 
 
 def attention(

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from .scene import GRID_NAMES, Role, Scene
 
 
-def export_document(scene: Scene) -> dict:
+def export_document(scene: Scene) -> dict[str, Any]:
     result = scene.result
     scaled = [
         [float(value) if visible else None for value, visible in zip(row, mask_row)]

@@ -26,15 +26,15 @@ behind; the next save of the same file removes it (stale_temporaries).
 from __future__ import annotations
 
 import errno
-import json
 import hashlib
+import json
 import os
 import re
 import secrets
 import stat
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 STALE_AFTER_SECONDS = 60  # a write takes milliseconds; a minute-old temporary is an orphan
 _TEMPORARY = re.compile(r"\.(?P<tag>[0-9a-f]{8})\.attn-tmp-(?P<pid>\d+)-[0-9a-f]{6}\Z")
@@ -45,23 +45,23 @@ _OLD_TEMPORARY_TAIL = re.compile(r"\.[a-z0-9_]{8}\.tmp\Z")
 class ReadOnlyFileError(PermissionError):
     """The target is marked read-only: replacing it needs the user's yes (replace_read_only=True)."""
 
-    def __init__(self, path: str | os.PathLike) -> None:
+    def __init__(self, path: str | os.PathLike[str]) -> None:
         super().__init__(errno.EACCES, "the file is marked read-only; it was left as it was", os.fspath(path))
 
 
 class NotAFileError(OSError):
     """The target is a folder, a device or a pipe: not something a save may replace."""
 
-    def __init__(self, path: str | os.PathLike, kind: str) -> None:
+    def __init__(self, path: str | os.PathLike[str], kind: str) -> None:
         super().__init__(errno.EINVAL, f"it is {kind}, not a file", os.fspath(path))
 
 
-def write_text_atomically(path: str | os.PathLike, text: str, replace_read_only: bool = False) -> None:
+def write_text_atomically(path: str | os.PathLike[str], text: str, replace_read_only: bool = False) -> None:
     """Write TEXT as UTF-8. A lone surrogate (half an emoji) raises UnicodeEncodeError before anything is touched."""
     write_bytes_atomically(path, text.encode("utf-8"), replace_read_only=replace_read_only)
 
 
-def write_json_atomically(path: str | os.PathLike, document: Any, replace_read_only: bool = False) -> None:
+def write_json_atomically(path: str | os.PathLike[str], document: Any, replace_read_only: bool = False) -> None:
     """Write a JSON document whole or not at all (see safe_write).
 
     Text that UTF-8 cannot hold (a lone surrogate, half an emoji) is written
@@ -76,7 +76,7 @@ def write_json_atomically(path: str | os.PathLike, document: Any, replace_read_o
     write_bytes_atomically(path, data, replace_read_only=replace_read_only)
 
 
-def write_bytes_atomically(path: str | os.PathLike, data: bytes, replace_read_only: bool = False) -> None:
+def write_bytes_atomically(path: str | os.PathLike[str], data: bytes, replace_read_only: bool = False) -> None:
     """Put DATA under PATH whole or not at all; raise an OSError subclass saying why not."""
     target = Path(os.path.realpath(path))  # through symlinks: the link stays, its target gets the bytes
     existing = _existing(target)
@@ -124,7 +124,7 @@ def temporary_name(target: Path) -> str:
     return f".{_tag(target)}.attn-tmp-{os.getpid()}-{secrets.token_hex(3)}"
 
 
-def stale_temporaries(target: str | os.PathLike, now: float | None = None) -> list[Path]:
+def stale_temporaries(target: str | os.PathLike[str], now: float | None = None) -> list[Path]:
     """Temporary files an interrupted save of TARGET left beside it.
 
     A temporary counts as stale when its writer's process is gone, or when it
@@ -152,7 +152,7 @@ def stale_temporaries(target: str | os.PathLike, now: float | None = None) -> li
     return found
 
 
-def remove_stale_temporaries(target: str | os.PathLike) -> None:
+def remove_stale_temporaries(target: str | os.PathLike[str]) -> None:
     for path in stale_temporaries(target):
         _remove(path)
 
@@ -217,7 +217,7 @@ def _copy_into(source: Path, target: Path) -> None:
             raise
 
 
-def _overwrite(stream, data: bytes) -> None:
+def _overwrite(stream: BinaryIO, data: bytes) -> None:
     stream.seek(0)
     stream.write(data)
     stream.truncate()

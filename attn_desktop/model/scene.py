@@ -13,6 +13,7 @@ import os
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import numpy as np
 
@@ -72,11 +73,11 @@ class Scene:
 
     # ----- construction -------------------------------------------------
     @classmethod
-    def from_file(cls, path: str | os.PathLike) -> Scene:
+    def from_file(cls, path: str | os.PathLike[str]) -> Scene:
         return cls(load_scene_file(path))
 
     @classmethod
-    def from_dict(cls, document: dict) -> Scene:
+    def from_dict(cls, document: dict[str, Any]) -> Scene:
         return cls(scene_from_dict(document))
 
     def _set_data(self, data: SceneData) -> None:
@@ -119,10 +120,10 @@ class Scene:
             data.use_grids = self.use_grids
         return data
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return scene_to_dict(self.to_data())
 
-    def save(self, path: str | os.PathLike) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         write_json_atomically(path, self.to_dict())
 
     # ----- reading ------------------------------------------------------
@@ -178,11 +179,11 @@ class Scene:
 
     @property
     def selected_weights(self) -> np.ndarray:
-        return self._result.weights[self.selected]
+        return np.asarray(self._result.weights[self.selected])
 
     @property
     def selected_output(self) -> np.ndarray:
-        return self._result.output[self.selected]
+        return np.asarray(self._result.output[self.selected])
 
     # ----- changing -----------------------------------------------------
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
@@ -192,7 +193,7 @@ class Scene:
         """
         reference: Callable[[], Subscriber | None]
         if hasattr(subscriber, "__self__") and hasattr(subscriber, "__func__"):
-            reference = weakref.WeakMethod(subscriber)  # type: ignore[arg-type]
+            reference = weakref.WeakMethod(subscriber)
         else:
             reference = lambda: subscriber
         self._subscribers.append(reference)
@@ -420,7 +421,7 @@ class Scene:
         change = Change.VECTORS | Change.SETTINGS
         self._notify(change | Change.SELECTION if chosen != previous else change)
 
-    def load(self, path: str | os.PathLike) -> None:
+    def load(self, path: str | os.PathLike[str]) -> None:
         """Open a file into this scene. On any error the scene is left untouched."""
         self.replace(load_scene_file(path))
 

@@ -12,12 +12,15 @@ import math
 import os
 import re
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
-from .safe_write import NotAFileError, ReadOnlyFileError, file_kind
+from .safe_write import file_kind
+
+T = TypeVar("T")
 
 FORMAT_MARKER = "attention-desktop-scene"
 FORMAT_VERSION = 1
@@ -65,12 +68,12 @@ class SceneData:
             self.query_tokens = list(self.tokens)
 
 
-def load_scene_file(path: str | os.PathLike) -> SceneData:
+def load_scene_file(path: str | os.PathLike[str]) -> SceneData:
     """Read and validate a scene file; raise SceneFileError on any problem."""
     return _named(path, lambda: scene_from_dict(parse_json_bytes(read_file_bytes(path))))
 
 
-def load_json_file(path: str | os.PathLike) -> Any:
+def load_json_file(path: str | os.PathLike[str]) -> Any:
     """Any JSON document of ours (a scene, the autosave copy), read with the scene's limits.
 
     Raises only SceneFileError, its message starting with the file's name:
@@ -81,14 +84,14 @@ def load_json_file(path: str | os.PathLike) -> Any:
     return _named(path, lambda: parse_json_bytes(read_file_bytes(path)))
 
 
-def _named(path: str | os.PathLike, read: Any) -> Any:
+def _named(path: str | os.PathLike[str], read: Callable[[], T]) -> T:
     try:
         return read()
     except SceneFileError as error:
         raise SceneFileError(f"{shown_path(path)}: {error}") from None
 
 
-def read_file_bytes(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_file_bytes(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of a regular file, reading at most LIMIT; SceneFileError (without the name) otherwise.
 
     The size on disk is not trusted (a device or a pipe says 0): the type is
@@ -129,7 +132,7 @@ def _too_big(size: str, limit: int) -> str:
     return f"the file is {size}; scenes are limited to {limit:,}"
 
 
-def shown_path(path: str | os.PathLike) -> str:
+def shown_path(path: str | os.PathLike[str]) -> str:
     """A file name fit for a one-line message: undecodable bytes and control characters escaped."""
     return _printable(os.fsencode(path).decode("utf-8", "backslashreplace"))
 
@@ -193,7 +196,7 @@ def _refuse_constant(name: str) -> Any:
     raise SceneFileError(f"{name} is not a number a scene can hold; use finite numbers only")
 
 
-def _where(text: str, pattern: re.Pattern) -> str:
+def _where(text: str, pattern: re.Pattern[str]) -> str:
     """' (line L column C)' for the first match of PATTERN outside a JSON string, or ''.
 
     Strings are matched whole as the first alternative, so a hit of PATTERN
@@ -236,7 +239,7 @@ def scene_from_dict(document: Any) -> SceneData:
     return data
 
 
-def _vectors_scene(document: dict, tokens: list[str], query_tokens: list[str]) -> SceneData:
+def _vectors_scene(document: dict[str, Any], tokens: list[str], query_tokens: list[str]) -> SceneData:
     queries = _matrix(document, "queries")
     keys = _matrix(document, "keys")
     values, scalar_values = _values(document)
@@ -267,7 +270,7 @@ def _vectors_scene(document: dict, tokens: list[str], query_tokens: list[str]) -
     )
 
 
-def _values(document: dict) -> tuple[list[list[float]], bool]:
+def _values(document: dict[str, Any]) -> tuple[list[list[float]], bool]:
     """Values as rows; a flat list of numbers means one number per token (d_v = 1)."""
     raw = document.get("values")
     if isinstance(raw, list) and raw and not any(isinstance(item, list) for item in raw):
@@ -277,7 +280,7 @@ def _values(document: dict) -> tuple[list[list[float]], bool]:
     return _matrix(document, "values"), False
 
 
-def _projection_scene(document: dict, tokens: list[str], query_tokens: list[str]) -> SceneData:
+def _projection_scene(document: dict[str, Any], tokens: list[str], query_tokens: list[str]) -> SceneData:
     for name in ("queries", "keys", "values"):
         if name in document:
             raise SceneFileError(
@@ -322,7 +325,7 @@ def project(data: SceneData) -> tuple[list[list[float]], list[list[float]], list
     return queries, keys, values
 
 
-def _title(document: dict) -> str:
+def _title(document: dict[str, Any]) -> str:
     title = document.get("title", "")
     if not isinstance(title, str):
         raise SceneFileError(f"title: expected text, found {_describe(title)}")
@@ -332,7 +335,7 @@ def _title(document: dict) -> str:
     return title
 
 
-def _check_format(document: dict) -> None:
+def _check_format(document: dict[str, Any]) -> None:
     marker = document.get("format", FORMAT_MARKER)
     if marker != FORMAT_MARKER:
         raise SceneFileError(f"format: expected \"{FORMAT_MARKER}\", found {_describe(marker)}")
@@ -389,7 +392,7 @@ def _check_text(text: str, where: str) -> None:
         )
 
 
-def _matrix(document: dict, where: str) -> list[list[float]]:
+def _matrix(document: dict[str, Any], where: str) -> list[list[float]]:
     rows = document.get(where)
     if rows is None:
         raise SceneFileError(f"{where}: missing; a scene needs {where} as a list of number lists")
@@ -432,14 +435,14 @@ def _number(value: Any, where: str) -> float:
     return number
 
 
-def _boolean(document: dict, where: str, default: bool) -> bool:
+def _boolean(document: dict[str, Any], where: str, default: bool) -> bool:
     value = document.get(where, default)
     if not isinstance(value, bool):
         raise SceneFileError(f"{where}: expected true or false, found {_describe(value)}")
     return value
 
 
-def _selected(document: dict, n_queries: int) -> int:
+def _selected(document: dict[str, Any], n_queries: int) -> int:
     value = document.get("selected", 0)
     if isinstance(value, bool) or not isinstance(value, int):
         raise SceneFileError(f"selected: expected the index of a query, found {_describe(value)}")
@@ -474,7 +477,7 @@ def _shown_number(value: float) -> str:
     return str(value)
 
 
-def scene_to_dict(data: SceneData) -> dict:
+def scene_to_dict(data: SceneData) -> dict[str, Any]:
     document: dict[str, Any] = {"format": FORMAT_MARKER, "version": FORMAT_VERSION}
     if data.title:
         document["title"] = data.title
@@ -493,5 +496,5 @@ def scene_to_dict(data: SceneData) -> dict:
     return document
 
 
-def _rows(matrix) -> list[list[float]]:
+def _rows(matrix: Any) -> list[list[float]]:
     return [[float(item) for item in row] for row in matrix]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -58,13 +59,15 @@ def check_against_torch(scene: Scene) -> TorchCheck:
     return TorchCheck(message, installed=True, largest_difference=difference)
 
 
-def _torch_output(functional, q, k, v, causal: bool, scale: float | None) -> np.ndarray:
+def _torch_output(functional: Any, q: Any, k: Any, v: Any, causal: bool, scale: float | None) -> np.ndarray:
     # Pass scale only when it is not PyTorch's default, so an older PyTorch still runs the scaled case.
     options = {"is_causal": causal} if scale is None else {"is_causal": causal, "scale": scale}
-    return np.asarray(functional.scaled_dot_product_attention(q, k, v, **options), dtype=np.float64)[0]
+    output: np.ndarray = np.asarray(functional.scaled_dot_product_attention(q, k, v, **options), dtype=np.float64)
+    first: np.ndarray = output[0]
+    return first
 
 
-def _scale_note(functional, q, k, v, scene: Scene) -> str:
+def _scale_note(functional: Any, q: Any, k: Any, v: Any, scene: Scene) -> str:
     """Scaling is off here, and PyTorch divides by √d_k unless told not to: say what it takes to match."""
     default = _largest_difference(_torch_output(functional, q, k, v, scene.causal, scale=None), scene.result.output)
     return (
