@@ -9,16 +9,19 @@ Progress is a convenience, never a reason to stop the app: a missing,
 unreadable or corrupt file starts empty, and a file we could not read is
 moved aside to ``progress.json.bad`` before anything is written over it, so a
 student's record is never destroyed by a bug or a half-copied file. Saving
-failures are kept in ``last_error`` instead of raised, because marking a
-challenge done happens in the middle of a drag.
+failures are kept in ``last_error`` instead of raised: progress is saved as a
+side effect of a student's work (a challenge met, an exercise answered), and
+that work must go on even when the disk is full.
 
 No Qt here: the command line and the tests use it too.
 """
 
 from __future__ import annotations
 
+import enum
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +32,13 @@ FILE_NAME = "progress.json"
 FORMAT_MARKER = "attention-desktop-progress"
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = 1024 * 1024  # thousands of ids fit; anything bigger is not ours
+
+
+class ProgressKind(str, enum.Enum):
+    """What is remembered; the value is its key in the file."""
+
+    CHALLENGES = "challenges"
+    EXERCISES = "exercises"
 
 
 def default_data_dir() -> Path:
@@ -47,7 +57,10 @@ def default_progress_path() -> Path:
 
 
 class ProgressStore:
-    """Completed items by kind ("challenges", "exercises", …), saved on every change."""
+    """Completed items by kind (ProgressKind), saved on every change.
+
+    A kind may be given as a ProgressKind or as its value ("challenges").
+    """
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_progress_path()
@@ -55,32 +68,34 @@ class ProgressStore:
         self._document, self._unusable = self._read()
 
     # ----- reading ------------------------------------------------------
-    def is_done(self, kind: str, item_id: str) -> bool:
-        return item_id in self._done().get(kind, ())
+    def is_done(self, kind: ProgressKind | str, item_id: str) -> bool:
+        return item_id in self._done().get(_key(kind), ())
 
-    def done_ids(self, kind: str) -> set[str]:
-        return set(self._done().get(kind, ()))
+    def done_ids(self, kind: ProgressKind | str) -> set[str]:
+        return set(self._done().get(_key(kind), ()))
 
     # ----- changing -----------------------------------------------------
-    def mark_done(self, kind: str, item_id: str) -> None:
-        if self.is_done(kind, item_id):
-            return  # nothing new: no write, which keeps repeated calls during a drag free
+    def mark_done(self, kind: ProgressKind | str, *item_ids: str) -> None:
+        """Remember these items as done, in one write (none if every one of them was done already)."""
+        new = [item_id for item_id in dict.fromkeys(item_ids) if not self.is_done(kind, item_id)]
+        if not new:
+            return
 
         def add(done: dict[str, list[str]]) -> None:
-            ids = done.setdefault(kind, [])
-            if item_id not in ids:  # another run may have added it since we read the file
-                ids.append(item_id)
+            ids = done.setdefault(_key(kind), [])
+            ids += [item_id for item_id in new if item_id not in ids]  # another run may have added some since
 
         self._update(add)
 
-    def reset(self, kind: str) -> None:
-        self._update(lambda done: done.pop(kind, None))
+    def reset(self, kind: ProgressKind | str) -> None:
+        self._update(lambda done: done.pop(_key(kind), None))
 
     # ----- internals ----------------------------------------------------
     def _done(self) -> dict[str, list[str]]:
-        return self._document["done"]
+        done: dict[str, list[str]] = self._document["done"]  # _is_valid checked its shape
+        return done
 
-    def _update(self, change) -> None:
+    def _update(self, change: Callable[[dict[str, list[str]]], object]) -> None:
         # Re-read first, so two windows (or two runs) add to each other's progress instead of overwriting it.
         on_disk, unusable = self._read()
         if unusable:
@@ -120,6 +135,11 @@ class ProgressStore:
         return document, False
 
 
+def _key(kind: ProgressKind | str) -> str:
+    # The file holds plain strings; an unknown kind (a typo) raises here instead of saving under a new key.
+    return ProgressKind(kind).value
+
+
 def _empty_document() -> dict[str, Any]:
     return {"format": FORMAT_MARKER, "version": FORMAT_VERSION, "done": {}}
 
@@ -135,4 +155,4 @@ def _is_valid(document: Any) -> bool:
     )
 
 
-__all__ = ["DATA_DIR_VARIABLE", "ProgressStore", "default_data_dir", "default_progress_path"]
+__all__ = ["DATA_DIR_VARIABLE", "ProgressKind", "ProgressStore", "default_data_dir", "default_progress_path"]

@@ -1,11 +1,14 @@
-"""The four challenges: unmet on the demo's scene, met by real moves, and notes that say what is missing."""
+"""The four challenges: unmet on the demo's scene, met by real moves, and notes that say what is missing;
+and the tracker's rule of what counts as completed and when it is written down."""
 
 import numpy as np
 import pytest
 
+import attn_desktop.progress
 from attn_desktop.model import Role, Scene
-from attn_desktop.model.challenges import CHALLENGES, Baseline, evaluate
+from attn_desktop.model.challenges import CHALLENGES, Baseline, ChallengeTracker, evaluate
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
+from attn_desktop.progress import ProgressKind, ProgressStore
 
 CAT, SAT, MAT = 1, 2, 5
 
@@ -216,3 +219,107 @@ def test_the_baseline_is_a_copy_not_a_view(scene):
     baseline = Baseline.from_scene(scene)
     scene.set_vector(Role.KEY, CAT, (0.0, 0.0))
     assert baseline.keys[CAT].tolist() == [2.2, 1.0]
+
+
+# ----- the tracker: what counts, and when it is written -----------------------------
+@pytest.fixture
+def writes(monkeypatch):
+    """Every write of a progress file, by its path."""
+    written = []
+    real = attn_desktop.progress.write_json_atomically
+
+    def write(path, document, *args, **kwargs):
+        written.append(path)
+        real(path, document, *args, **kwargs)
+
+    monkeypatch.setattr(attn_desktop.progress, "write_json_atomically", write)
+    return written
+
+
+@pytest.fixture
+def progress_file(tmp_path):
+    return tmp_path / "progress.json"
+
+
+@pytest.fixture
+def tracker(scene, progress_file):
+    following = ChallengeTracker(scene, ProgressStore(progress_file))
+    scene.subscribe(following.update)
+    return following
+
+
+def saved(progress_file):
+    return ProgressStore(progress_file).done_ids(ProgressKind.CHALLENGES)
+
+
+def make_twins(scene):
+    scene.set_vector(Role.KEY, MAT, scene.vectors(Role.KEY)[CAT].copy())
+
+
+def test_a_completion_counts_at_once_and_is_written_only_by_save(tracker, scene, progress_file, writes):
+    assert tracker.completed_count == 0
+    make_twins(scene)
+    assert tracker.completed_ids() == {"twin-keys"} and tracker.completed_count == 1
+    assert tracker.has_unsaved and writes == []  # a drag move never waits for the disk
+    tracker.save()
+    assert saved(progress_file) == {"twin-keys"} and len(writes) == 1
+    assert not tracker.has_unsaved
+    tracker.save()
+    assert len(writes) == 1  # nothing new: no write
+
+
+def test_completions_of_one_gesture_go_in_one_write(tracker, scene, progress_file, writes):
+    for _ in range(3):  # across the line and back, move after move
+        make_twins(scene)
+        scene.set_vector(Role.KEY, MAT, (1.8, -0.9))
+    scene.set_vector(Role.VALUE, CAT, (1.8, -0.8))
+    tracker.save()
+    assert len(writes) == 1
+    assert ProgressStore(progress_file).done_ids("challenges") == {"twin-keys", "sat-down-right"}
+
+
+def test_what_was_true_when_the_scene_opened_counts_only_when_made_again(scene, progress_file):
+    make_twins(scene)
+    tracker = ChallengeTracker(scene, ProgressStore(progress_file))
+    scene.subscribe(tracker.update)
+    assert [s.met for s in tracker.statuses][2] and tracker.completed_count == 0
+    scene.set_vector(Role.VALUE, 3, (0.2, 0.3))  # another move while the twins stay: still not counted
+    assert tracker.completed_count == 0
+    scene.set_causal(True)  # the mask parts them...
+    scene.set_causal(False)  # ...and lifting it makes them twins again: now it counts
+    assert "twin-keys" in tracker.completed_ids()
+
+
+def test_opening_another_scene_takes_its_vectors_as_the_start(tracker, scene):
+    moved = Scene.from_file(scene_path(DEFAULT_SCENE))
+    moved.set_vector(Role.KEY, MAT, (1.0, 1.0))
+    scene.replace(moved.to_data())
+    assert "has moved" not in tracker.statuses[3].note
+
+
+def test_a_write_that_fails_is_said_and_not_retried_on_every_move(scene, tmp_path, writes):
+    folder_in_the_way = tmp_path / "progress.json"
+    folder_in_the_way.mkdir()
+    tracker = ChallengeTracker(scene, ProgressStore(folder_in_the_way))
+    scene.subscribe(tracker.update)
+    make_twins(scene)
+    tracker.save()
+    assert tracker.save_error and "could not save progress" in tracker.save_error
+    for _ in range(3):
+        scene.set_vector(Role.KEY, MAT, (1.8, -0.9))
+        make_twins(scene)
+        tracker.save()
+    assert len(writes) == 1
+    assert tracker.completed_ids() == {"twin-keys"}  # kept for this run
+
+
+def test_restart_clears_saved_and_unsaved_ticks(tracker, scene, progress_file):
+    scene.set_vector(Role.VALUE, CAT, (1.8, -0.8))
+    tracker.save()
+    make_twins(scene)
+    tracker.restart()
+    assert tracker.completed_ids() == set() and not tracker.has_unsaved
+    assert saved(progress_file) == set()
+    scene.select_query(CAT)
+    scene.select_query(SAT)  # both still true: they were true when the restart began
+    assert tracker.completed_count == 0

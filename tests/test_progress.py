@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from attn_desktop.progress import DATA_DIR_VARIABLE, ProgressStore, default_progress_path
+import attn_desktop.progress
+from attn_desktop.progress import DATA_DIR_VARIABLE, ProgressKind, ProgressStore, default_progress_path
 
 
 @pytest.fixture
@@ -59,6 +60,30 @@ def test_reset_clears_one_kind_only(data_dir):
     assert store.done_ids("challenges") == set()
     assert ProgressStore().done_ids("challenges") == set()
     assert ProgressStore().done_ids("exercises") == {"ex-1"}
+
+
+def test_kinds_are_named_by_the_enum_or_by_their_key_in_the_file(data_dir):
+    store = ProgressStore()
+    store.mark_done(ProgressKind.EXERCISES, "ex-1")
+    assert store.is_done("exercises", "ex-1") and ProgressStore().done_ids(ProgressKind.EXERCISES) == {"ex-1"}
+    assert json.loads(store.path.read_text(encoding="utf-8"))["done"] == {"exercises": ["ex-1"]}
+    with pytest.raises(ValueError):
+        store.mark_done("exercise", "ex-2")  # a typo is refused, not saved under a kind nobody reads
+    assert ProgressStore().done_ids(ProgressKind.EXERCISES) == {"ex-1"}
+
+
+def test_several_items_are_marked_in_one_write(data_dir, monkeypatch):
+    store = ProgressStore()
+    store.mark_done(ProgressKind.CHALLENGES, "twin-keys")
+    writes = []
+    real_write = attn_desktop.progress.write_json_atomically
+    monkeypatch.setattr(attn_desktop.progress, "write_json_atomically",
+                        lambda path, document: (writes.append(path), real_write(path, document)))
+    store.mark_done(ProgressKind.CHALLENGES, "even-spread", "twin-keys", "scaled-focus", "even-spread")
+    store.mark_done(ProgressKind.CHALLENGES, "twin-keys", "scaled-focus")  # nothing new: no write
+    assert len(writes) == 1
+    assert json.loads(store.path.read_text(encoding="utf-8"))["done"]["challenges"] == [
+        "twin-keys", "even-spread", "scaled-focus"]
 
 
 def test_marking_twice_writes_once(data_dir):

@@ -7,6 +7,9 @@ hides keys, two keys that only look alike, a key nudged by a drag.
 
 Everything here runs on every drag move, so it stays O(n²) at worst with
 small constants, and never imports Qt.
+
+ChallengeTracker holds the rule of what counts as completed and what is
+written to the student's progress file; the challenges panel only shows it.
 """
 
 from __future__ import annotations
@@ -14,14 +17,14 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..progress import ProgressKind, ProgressStore
 from . import explain
-from .scene import Role, Scene
-
-PROGRESS_KIND = "challenges"  # the kind under which a ProgressStore remembers them
+from .explain import arrow_name
+from .scene import Change, Role, Scene
 
 FOCUS_WEIGHT = 0.95        # (a): at least 95% on one key
 EVEN_TOKENS = 6            # (b): the six-token scene
@@ -34,11 +37,15 @@ OUTPUT_TOKEN = "sat"       # (d)
 SNAP_TIP = "tip: turn on Snap to grid, or type the coordinates"
 
 
+Check = Callable[[Scene, "Baseline"], tuple[bool, str]]  # (met, note)
+
+
 @dataclass(frozen=True)
 class Challenge:
-    id: str
+    id: str     # its key in the progress file: never change a published one
     title: str  # what the student is asked to do
     hint: str   # a nudge towards the idea, not the answer
+    check: Check = field(repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -66,35 +73,9 @@ def _frozen_copy(array: np.ndarray) -> np.ndarray:
     return copy
 
 
-CHALLENGES: tuple[Challenge, ...] = (
-    Challenge(
-        "scaled-focus",
-        "With scaling on, make the chosen query put at least 95% of its weight on a single key.",
-        "A key scores higher the longer it reaches along the query's direction.",
-    ),
-    Challenge(
-        "even-spread",
-        "Make the chosen query weigh all six tokens equally.",
-        "Equal weights need equal scores: every key must score the same against this query.",
-    ),
-    Challenge(
-        "twin-keys",
-        "Make two different tokens get exactly the same weight from every query.",
-        "Two keys on the same point score the same against any query. "
-        "Pointing the same way is not enough: a longer key gets a larger score.",
-    ),
-    Challenge(
-        "sat-down-right",
-        "Without moving any query or key, make the output for sat point down and to the right "
-        "(x above 0, y below 0).",
-        "The output is a weighted blend of the values. Move the values that get the most weight.",
-    ),
-)
-
-
 def evaluate(scene: Scene, baseline: Baseline) -> list[ChallengeStatus]:
     """The status of every challenge, in the order of CHALLENGES."""
-    return [ChallengeStatus(c.id, *_CHECKS[c.id](scene, baseline)) for c in CHALLENGES]
+    return [ChallengeStatus(c.id, *c.check(scene, baseline)) for c in CHALLENGES]
 
 
 # ----- (a) scaled focus ------------------------------------------------------
@@ -103,14 +84,14 @@ def _scaled_focus(scene: Scene, baseline: Baseline) -> tuple[bool, str]:
     visible = scene.result.mask[scene.selected]
     if int(visible.sum()) < 2:
         # A query that sees a single key gives it 100% without anyone doing anything.
-        return False, f"q·{scene.selected_token} can see only one key; it needs at least two to choose between."
+        return False, f"{_query(scene)} can see only one key; it needs at least two to choose between."
     top = int(np.argmax(row))
     if row[top] >= FOCUS_WEIGHT and scene.scale:
-        return True, f"Done: q·{scene.selected_token} puts {explain.percent(row[top])} on k·{scene.tokens[top]}."
+        return True, f"Done: {_query(scene)} puts {explain.percent(row[top])} on {_key(scene, top)}."
     if not scene.scale:
         return False, "Scaling is off: this one counts only with ÷√d_k on."
     return False, (
-        f"q·{scene.selected_token} puts {_percent_floor(row[top])} on k·{scene.tokens[top]}; "
+        f"{_query(scene)} puts {_percent_floor(row[top])} on {_key(scene, top)}; "
         "it needs 95% or more on one key."
     )
 
@@ -122,17 +103,17 @@ def _even_spread(scene: Scene, baseline: Baseline) -> tuple[bool, str]:
     row = scene.selected_weights
     off = np.abs(row - 1 / EVEN_TOKENS)
     if np.all(off <= EVEN_TOLERANCE):
-        return True, f"Done: q·{scene.selected_token} gives each token about 16.7%."
+        return True, f"Done: {_query(scene)} gives each token about 16.7%."
     hidden = int((~scene.result.mask[scene.selected]).sum())
     if hidden:
         return False, (
-            f"The causal mask hides {hidden} key{'s' if hidden > 1 else ''} from q·{scene.selected_token}, "
+            f"The causal mask hides {hidden} key{'s' if hidden > 1 else ''} from {_query(scene)}, "
             "so they get 0%: turn the mask off, or choose the last token."
         )
     worst = int(np.argmax(off))
     return False, (
         "Each key needs 16.7%, give or take half a point (16.2% to 17.2%). "
-        f"Furthest off: k·{scene.tokens[worst]} at {_percent(row[worst])}."
+        f"Furthest off: {_key(scene, worst)} at {_percent(row[worst])}."
     )
 
 
@@ -244,13 +225,21 @@ def _moved_arrows(scene: Scene, baseline: Baseline) -> list[str]:
         if now.shape != start.shape:
             return ["the scene's shape changed"]
         changed = np.flatnonzero(np.any(now != start, axis=1))
-        moved += [f"{role.symbol}·{scene.labels(role)[i]}" for i in changed]
+        moved += [arrow_name(role.symbol, scene.labels(role)[i]) for i in changed]
     return moved
 
 
 # ----- shared ----------------------------------------------------------------
+def _query(scene: Scene) -> str:
+    return arrow_name(Role.QUERY.symbol, scene.selected_token)
+
+
+def _key(scene: Scene, index: int) -> str:
+    return arrow_name(Role.KEY.symbol, scene.tokens[index])
+
+
 def _pair(scene: Scene, j: int, k: int) -> str:
-    return f"k·{scene.tokens[j]} and k·{scene.tokens[k]}"
+    return f"{_key(scene, j)} and {_key(scene, k)}"
 
 
 def _percent(weight: float) -> str:
@@ -262,11 +251,116 @@ def _percent_floor(weight: float) -> str:
     return f"{math.floor(weight * 1000) / 10:.1f}%"
 
 
-_CHECKS: dict[str, Callable[[Scene, Baseline], tuple[bool, str]]] = {
-    "scaled-focus": _scaled_focus,
-    "even-spread": _even_spread,
-    "twin-keys": _twin_keys,
-    "sat-down-right": _sat_down_right,
-}
+# ----- the four, in the order the panel lists them ----------------------------
+CHALLENGES: tuple[Challenge, ...] = (
+    Challenge(
+        "scaled-focus",
+        "With scaling on, make the chosen query put at least 95% of its weight on a single key.",
+        "A key scores higher the longer it reaches along the query's direction.",
+        _scaled_focus,
+    ),
+    Challenge(
+        "even-spread",
+        "Make the chosen query weigh all six tokens equally.",
+        "Equal weights need equal scores: every key must score the same against this query.",
+        _even_spread,
+    ),
+    Challenge(
+        "twin-keys",
+        "Make two different tokens get exactly the same weight from every query.",
+        "Two keys on the same point score the same against any query. "
+        "Pointing the same way is not enough: a longer key gets a larger score.",
+        _twin_keys,
+    ),
+    Challenge(
+        "sat-down-right",
+        "Without moving any query or key, make the output for sat point down and to the right "
+        "(x above 0, y below 0).",
+        "The output is a weighted blend of the values. Move the values that get the most weight.",
+        _sat_down_right,
+    ),
+)
 
-__all__ = ["CHALLENGES", "PROGRESS_KIND", "Baseline", "Challenge", "ChallengeStatus", "evaluate"]
+
+# ----- what counts, and what is written down --------------------------------
+class ChallengeTracker:
+    """The challenges a student has completed, following one scene.
+
+    Whoever shows the challenges calls update(change) with each of the scene's
+    change notifications, then reads `statuses` and `completed_ids()`.
+
+    A challenge counts when it becomes true while the tracker watches: one
+    already true when a scene opens (or when the ticks are cleared) has to be
+    undone and made again, so opening a solved scene is not a way to collect ticks.
+
+    A completion is remembered at once, so its tick shows during the drag that
+    made it, but it reaches the progress file only through save(). A drag
+    recomputes the challenges on every mouse move; writing the file there (an
+    fsync, tens of milliseconds on a laptop disk) would stall the arrow under
+    the student's hand. So the view calls save() once the gesture is over and
+    the scene is still, and then every completion not yet written goes in one
+    write. Each completion is written at most once: a failed write is not
+    retried on the next move (the store keeps it for this run and says why in
+    `save_error`).
+    """
+
+    def __init__(self, scene: Scene, progress: ProgressStore) -> None:
+        self.scene = scene
+        self.progress = progress
+        self._unsaved: list[str] = []  # completed, not yet in the progress file (in the order completed)
+        self.start()
+
+    def start(self) -> None:
+        """Take the scene as it is now as the start: its queries and keys, and what is already true."""
+        self._baseline = Baseline.from_scene(self.scene)
+        self.statuses = evaluate(self.scene, self._baseline)
+        self._was_met = {status.id: status.met for status in self.statuses}
+
+    def update(self, change: Change) -> None:
+        if change & Change.STRUCTURE:
+            self.start()  # another scene: new starting vectors for "without moving any query or key"
+        elif change & (Change.NUMBERS | Change.SELECTION):
+            self._reevaluate()
+
+    def _reevaluate(self) -> None:
+        self.statuses = evaluate(self.scene, self._baseline)
+        completed = self.completed_ids()
+        for status in self.statuses:
+            if status.met and not self._was_met[status.id] and status.id not in completed:
+                self._unsaved.append(status.id)
+            self._was_met[status.id] = status.met
+
+    # ----- reading ------------------------------------------------------
+    def completed_ids(self) -> set[str]:
+        """Completed on this run or any earlier one (another window's saved ticks included)."""
+        return self.progress.done_ids(ProgressKind.CHALLENGES) | set(self._unsaved)
+
+    @property
+    def completed_count(self) -> int:
+        completed = self.completed_ids()
+        return sum(challenge.id in completed for challenge in CHALLENGES)
+
+    @property
+    def has_unsaved(self) -> bool:
+        return bool(self._unsaved)
+
+    @property
+    def save_error(self) -> str | None:
+        """Why progress could not be written, or None: the ticks then last for this run only."""
+        return self.progress.last_error
+
+    # ----- writing ------------------------------------------------------
+    def save(self) -> None:
+        """Write every completion not written yet, in one write (nothing if there is none)."""
+        if self._unsaved:
+            completed, self._unsaved = self._unsaved, []
+            self.progress.mark_done(ProgressKind.CHALLENGES, *completed)
+
+    def restart(self) -> None:
+        """Clear every tick, saved or not, and take the scene as it is now as the new start."""
+        self._unsaved = []
+        self.progress.reset(ProgressKind.CHALLENGES)
+        self.start()
+
+
+__all__ = ["CHALLENGES", "Baseline", "Challenge", "ChallengeStatus", "ChallengeTracker", "evaluate"]

@@ -1,7 +1,7 @@
 """The challenges panel: four goals, a tick for each one completed, and what is still missing.
 
 Widgets a test (or a reader) looks at:
-  summary_label     "N of 4 complete" (completed ever, as remembered by the ProgressStore)
+  summary_label     "N of 4 complete" (completed ever, on this run or an earlier one)
   rows              one ChallengeRow per challenge, in the order of model.challenges.CHALLENGES:
     .tick_label     "✓" once completed (on any run), "○" until then
     .text_label     what to do; its tooltip is the hint
@@ -9,26 +9,28 @@ Widgets a test (or a reader) looks at:
   restart_button    clears the ticks after a confirmation
   notice_label      hidden unless progress could not be saved
 
-A challenge counts when it becomes true while the panel watches: one already
-true when a scene opens (or when the ticks are cleared) has to be undone and
-made again, so opening a solved scene is not a way to collect ticks.
+What counts as completed, and what is written to the progress file, is the
+model's ChallengeTracker; this panel shows it, and tells it when the student's
+gesture is over so it can write (see _save_when_still).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtGui import QGuiApplication, QHideEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QMessageBox, QPushButton, QVBoxLayout, QWidget
 
 from ..model import Change, Scene
-from ..model.challenges import CHALLENGES, PROGRESS_KIND, Baseline, Challenge, ChallengeStatus, evaluate
+from ..model.challenges import CHALLENGES, Challenge, ChallengeStatus, ChallengeTracker
 from ..progress import ProgressStore
 
 TICK_DONE = "✓"
 TICK_OPEN = "○"
 DONE_COLOR = "#1a7f37"   # green, and the tick's shape says the same for anyone who cannot see it
 OPEN_COLOR = "#6e7781"
+SAVE_AFTER_STILL_MS = 300  # a drag pauses between moves for far less; a finished gesture stays still longer
 
 
 @dataclass
@@ -40,10 +42,17 @@ class ChallengeRow:
 
 
 class ChallengesPanel(QWidget):
-    def __init__(self, scene: Scene, progress: ProgressStore, parent=None) -> None:
+    def __init__(self, scene: Scene, progress: ProgressStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.scene = scene
-        self.progress = progress
+        self.tracker = ChallengeTracker(scene, progress)
+        self._save_timer = QTimer(self)
+        self._save_timer.setSingleShot(True)
+        self._save_timer.setInterval(SAVE_AFTER_STILL_MS)
+        self._save_timer.timeout.connect(self._save_when_still)
+        application = QCoreApplication.instance()
+        if application is not None:
+            application.aboutToQuit.connect(self._save_now)  # a quit that hides nothing first
         self.summary_label = QLabel(self)
         bold = self.summary_label.font()
         bold.setBold(True)
@@ -57,7 +66,7 @@ class ChallengesPanel(QWidget):
         self.notice_label.hide()
         self.rows = [self._make_row(challenge) for challenge in CHALLENGES]
         self._lay_out()
-        self._start_watching()
+        self._show()
         scene.subscribe(self._on_scene_changed)
 
     # ----- building ------------------------------------------------------
@@ -102,35 +111,44 @@ class ChallengesPanel(QWidget):
         layout.addStretch(1)
 
     # ----- following the scene ------------------------------------------
-    def _start_watching(self) -> None:
-        """Take the starting queries and keys, and note what is already true so it does not count."""
-        self._baseline = Baseline.from_scene(self.scene)
-        self._statuses = evaluate(self.scene, self._baseline)
-        self._was_met = {status.id: status.met for status in self._statuses}
-        self._show()
-
     def _on_scene_changed(self, change: Change) -> None:
-        if change & Change.STRUCTURE:
-            self._start_watching()  # a new scene: new starting vectors for "without moving any query or key"
-        elif change & (Change.NUMBERS | Change.SELECTION):
-            self.refresh()
-
-    def refresh(self) -> None:
-        self._statuses = evaluate(self.scene, self._baseline)
-        for status in self._statuses:
-            if status.met and not self._was_met[status.id]:
-                self.progress.mark_done(PROGRESS_KIND, status.id)
-            self._was_met[status.id] = status.met
+        if not change & (Change.NUMBERS | Change.SELECTION):
+            return  # a key pointed at: nothing a challenge looks at
+        self.tracker.update(change)
+        if self.tracker.has_unsaved:
+            self._save_timer.start()  # (re)started by every change: it fires once the scene is still
         self._show()
+
+    def _save_when_still(self) -> None:
+        """Write a new completion once the gesture that made it is over.
+
+        The tick showed at once; the file write (which may take tens of milliseconds)
+        waits until no change has come for SAVE_AFTER_STILL_MS and no mouse button is
+        held, so it never lands between two moves of a drag, even a drag paused mid-way.
+        """
+        if QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton:
+            self._save_timer.start()
+            return
+        self.tracker.save()
+        self._show()  # a failed write shows its notice
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        # The window closing (or the panel's dock) hides the panel: write now rather than lose a tick.
+        self._save_now()
+        super().hideEvent(event)
+
+    def _save_now(self) -> None:
+        if self.tracker.has_unsaved:
+            self._save_timer.stop()
+            self.tracker.save()
 
     # ----- showing -------------------------------------------------------
     def _show(self) -> None:
-        done = self.progress.done_ids(PROGRESS_KIND)
-        for row, status in zip(self.rows, self._statuses):
-            self._show_row(row, status, row.challenge.id in done)
-        count = sum(challenge.id in done for challenge in CHALLENGES)
-        _set_text(self.summary_label, f"{count} of {len(CHALLENGES)} complete")
-        error = self.progress.last_error
+        completed = self.tracker.completed_ids()
+        for row, status in zip(self.rows, self.tracker.statuses):
+            self._show_row(row, status, row.challenge.id in completed)
+        _set_text(self.summary_label, f"{self.tracker.completed_count} of {len(CHALLENGES)} complete")
+        error = self.tracker.save_error
         _set_text(self.notice_label, f"Your progress is kept for this session only: {error}" if error else "")
         self.notice_label.setVisible(bool(error))
 
@@ -152,8 +170,9 @@ class ChallengesPanel(QWidget):
             QMessageBox.StandardButton.No,
         )
         if answer == QMessageBox.StandardButton.Yes:
-            self.progress.reset(PROGRESS_KIND)
-            self._start_watching()
+            self._save_timer.stop()
+            self.tracker.restart()
+            self._show()
 
 
 def _status_text(status: ChallengeStatus, complete: bool) -> str:

@@ -8,10 +8,8 @@ from PySide6.QtWidgets import QComboBox, QLabel, QScrollArea, QVBoxLayout, QWidg
 from ..model import lessons
 from ..model.exercises import exercises_for
 from ..model.lessons import Lesson
-from ..progress import ProgressStore
+from ..progress import ProgressKind, ProgressStore
 from .exercise_widget import ExerciseWidget
-
-EXERCISE_PROGRESS = "exercises"
 
 
 class LessonPanel(QWidget):
@@ -85,7 +83,7 @@ class LessonPanel(QWidget):
             "<ol style='margin-left: -20px'>" + "".join(f"<li>{step}</li>" for step in self.lesson.steps) + "</ol>"
         )
         for exercise in exercises_for(self.lesson.id):
-            widget = ExerciseWidget(exercise, self.progress.is_done(EXERCISE_PROGRESS, exercise.id))
+            widget = ExerciseWidget(exercise, self.progress.is_done(ProgressKind.EXERCISES, exercise.id))
             widget.solved.connect(self._on_solved)
             widget.show_me_requested.connect(self.show_me_requested)
             self.exercises_box.addWidget(widget)
@@ -93,12 +91,12 @@ class LessonPanel(QWidget):
         self._update_progress()
 
     def _on_solved(self, exercise_id: str) -> None:
-        self.progress.mark_done(EXERCISE_PROGRESS, exercise_id)
+        self.progress.mark_done(ProgressKind.EXERCISES, exercise_id)
         self._update_progress()
 
     def _update_progress(self) -> None:
         if not self.exercise_widgets:
             self.progress_label.setText("")
             return
-        done = sum(self.progress.is_done(EXERCISE_PROGRESS, w.exercise.id) for w in self.exercise_widgets)
+        done = sum(self.progress.is_done(ProgressKind.EXERCISES, w.exercise.id) for w in self.exercise_widgets)
         self.progress_label.setText(f"<b>Exercises</b> — {done} of {len(self.exercise_widgets)} answered")

@@ -1,13 +1,15 @@
 """The challenges panel on its own: a bare scene, a progress store in a temporary folder."""
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QMessageBox, QWidget
 
+import attn_desktop.progress
 from attn_desktop.model import Role, Scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
-from attn_desktop.progress import DATA_DIR_VARIABLE, ProgressStore
-from attn_desktop.ui.challenges_panel import ChallengesPanel
+from attn_desktop.progress import DATA_DIR_VARIABLE, ProgressKind, ProgressStore
+from attn_desktop.ui.challenges_panel import SAVE_AFTER_STILL_MS, ChallengesPanel
 
 CAT, SAT, MAT = 1, 2, 5
 FOCUS, EVEN, TWINS, DOWN_RIGHT = range(4)
@@ -46,6 +48,25 @@ def make_twin_keys(scene, twin=MAT, original=CAT):
     scene.set_vector(Role.KEY, twin, scene.vectors(Role.KEY)[original].copy())
 
 
+def saved_challenges(data_dir):
+    """What a new run of the app would read from the progress file."""
+    return ProgressStore(data_dir / "progress.json").done_ids(ProgressKind.CHALLENGES)
+
+
+@pytest.fixture
+def writes(monkeypatch):
+    """Every write of the progress file, by its path."""
+    written = []
+    real = attn_desktop.progress.write_json_atomically
+
+    def write(path, document, *args, **kwargs):
+        written.append(path)
+        real(path, document, *args, **kwargs)
+
+    monkeypatch.setattr(attn_desktop.progress, "write_json_atomically", write)
+    return written
+
+
 def test_it_opens_with_nothing_complete(make_panel, scene):
     panel = make_panel(scene)
     assert panel.summary_label.text() == "0 of 4 complete"
@@ -55,23 +76,24 @@ def test_it_opens_with_nothing_complete(make_panel, scene):
     assert "(1.54, 0.48)" in panel.rows[DOWN_RIGHT].status_label.text()
 
 
-def test_meeting_a_challenge_ticks_it_and_remembers_it(make_panel, scene, data_dir):
+def test_meeting_a_challenge_ticks_it_and_remembers_it(make_panel, scene, data_dir, qtbot):
     panel = make_panel(scene)
     make_twin_keys(scene)
     assert ticks(panel) == ["○", "○", "✓", "○"]
     assert panel.summary_label.text() == "1 of 4 complete"
     assert panel.rows[TWINS].status_label.text().startswith("Done: k·cat and k·mat")
-    assert ProgressStore(data_dir / "progress.json").is_done("challenges", "twin-keys")
+    qtbot.waitUntil(lambda: saved_challenges(data_dir) == {"twin-keys"})
     assert ProgressStore().done_ids("challenges") == {"twin-keys"}  # the default location is the same folder
 
 
-def test_a_completed_challenge_stays_ticked_when_undone_and_on_the_next_run(make_panel, scene):
+def test_a_completed_challenge_stays_ticked_when_undone_and_on_the_next_run(make_panel, scene, qtbot, data_dir):
     panel = make_panel(scene)
     make_twin_keys(scene)
     scene.set_vector(Role.KEY, MAT, (1.8, -0.9))
     assert ticks(panel)[TWINS] == "✓"
     assert panel.rows[TWINS].status_label.text().startswith("Completed earlier. Right now: Move one key onto another")
 
+    qtbot.waitUntil(lambda: saved_challenges(data_dir) == {"twin-keys"})
     next_run = make_panel(Scene.from_file(scene_path(DEFAULT_SCENE)))
     assert next_run.summary_label.text() == "1 of 4 complete"
     assert ticks(next_run) == ["○", "○", "✓", "○"]
@@ -142,11 +164,64 @@ def test_restart_asks_first_then_clears_the_ticks(make_panel, scene, qtbot, monk
     assert "already true when you started" in panel.rows[TWINS].status_label.text()
 
 
-def test_a_progress_file_that_cannot_be_saved_is_said_once_and_nothing_crashes(make_panel, scene, data_dir):
+def test_a_progress_file_that_cannot_be_saved_is_said_once_and_nothing_crashes(
+        make_panel, scene, data_dir, qtbot, writes):
     (data_dir / "progress.json").mkdir(parents=True)
     panel = make_panel(scene)
     assert panel.notice_label.isHidden()
     make_twin_keys(scene)
     assert ticks(panel)[TWINS] == "✓"
-    assert panel.notice_label.isVisible()
+    qtbot.waitUntil(panel.notice_label.isVisible)
+    assert len(writes) == 1
     assert panel.notice_label.text().startswith("Your progress is kept for this session only")
+    scene.set_vector(Role.KEY, MAT, (1.8, -0.9))  # the twins apart and together again: no second try to write
+    make_twin_keys(scene)
+    qtbot.wait(2 * SAVE_AFTER_STILL_MS)
+    assert len(writes) == 1 and ticks(panel)[TWINS] == "✓"
+
+
+# ----- when progress is written ------------------------------------------------------------
+
+
+@pytest.fixture
+def canvas_stand_in(qtbot):
+    """Something to hold the mouse button down on, as a hand does on the canvas during a drag."""
+    widget = QWidget()
+    qtbot.addWidget(widget)
+    widget.resize(200, 200)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
+def test_progress_is_written_once_the_drag_is_over_not_during_it(
+        make_panel, scene, data_dir, qtbot, writes, canvas_stand_in):
+    panel = make_panel(scene)
+    QTest.mousePress(canvas_stand_in, Qt.MouseButton.LeftButton, pos=QPoint(100, 100))
+    make_twin_keys(scene)  # a move of the drag meets the challenge
+    assert ticks(panel)[TWINS] == "✓" and panel.summary_label.text() == "1 of 4 complete"  # shown at once
+    qtbot.wait(3 * SAVE_AFTER_STILL_MS)  # the hand rests, the button still down
+    assert writes == [] and saved_challenges(data_dir) == set()
+    QTest.mouseRelease(canvas_stand_in, Qt.MouseButton.LeftButton, pos=QPoint(120, 100))
+    qtbot.waitUntil(lambda: saved_challenges(data_dir) == {"twin-keys"})
+    assert len(writes) == 1
+
+
+def test_a_challenge_met_again_and_again_in_one_drag_is_written_once(make_panel, scene, data_dir, qtbot, writes):
+    panel = make_panel(scene)
+    for _ in range(5):  # across the line and back, move after move
+        make_twin_keys(scene)
+        scene.set_vector(Role.KEY, MAT, (1.8, -0.9))
+    scene.set_vector(Role.VALUE, CAT, (1.8, -0.8))  # and a second challenge in the same gesture
+    assert ticks(panel) == ["○", "○", "✓", "✓"]
+    qtbot.waitUntil(lambda: saved_challenges(data_dir) == {"twin-keys", "sat-down-right"})
+    qtbot.wait(2 * SAVE_AFTER_STILL_MS)
+    assert len(writes) == 1
+
+
+def test_closing_the_panel_writes_at_once(make_panel, scene, data_dir, writes):
+    panel = make_panel(scene)
+    make_twin_keys(scene)
+    assert writes == []
+    panel.close()  # the window closing hides it before the pause has passed
+    assert saved_challenges(data_dir) == {"twin-keys"} and len(writes) == 1
