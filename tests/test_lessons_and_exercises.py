@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from attn_desktop.model import Role, Scene, SceneFileError
-from attn_desktop.model.exercises import EXERCISES, apply_steps, parse_numbers
+from attn_desktop.model.exercises import EXERCISES, ChooseQuery, SetGrids, SetVector, apply_steps, parse_numbers
 from attn_desktop.model.lessons import LESSONS
 from attn_desktop.model.scene_file import parse_scene_text
 from attn_desktop.paths import scene_path
@@ -84,15 +84,24 @@ def test_show_me_sets_up_a_canvas_that_shows_the_answer(exercise):
         assert output[0, 0] == pytest.approx(exercise.answer[0], abs=exercise.tolerance)
     elif exercise.id == "projection-query":
         assert scene.vectors(Role.QUERY)[2] == pytest.approx(exercise.answer)
+        assert scene.selected_token == "it"  # the word whose query the question asks for
     elif exercise.id == "row-for-sat":
         assert scene.selected_token == "sat"
         assert weights[1] == pytest.approx(exercise.answer, abs=exercise.tolerance)
     elif exercise.id == "no-grids-self-match":
+        assert not scene.use_grids
         assert np.argmax(weights, axis=1).tolist() == list(range(scene.n_tokens))
     elif exercise.id == "matrix-size":
         assert weights.size == exercise.answer[0] and weights.sum(axis=1) == pytest.approx(1.0)
     else:
         pytest.fail(f"no check written for {exercise.id}")
+
+
+def test_show_me_steps_run_in_order_on_a_bare_scene():
+    scene = lesson_scene("lessons/2_projections.json")
+    apply_steps(scene, (SetGrids(False), SetVector(Role.EMBEDDING, 0, (0.5, 0.25)), ChooseQuery(0), ChooseQuery(1)))
+    assert not scene.use_grids and scene.selected_token == scene.tokens[1]
+    assert scene.vectors(Role.QUERY)[0].tolist() == [0.5, 0.25]  # no grids: a word's query is its own vector
 
 
 def test_answers_can_be_typed_in_the_ways_students_type_them():

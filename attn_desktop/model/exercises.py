@@ -8,24 +8,62 @@ recipe that sets the canvas up so the answer can be seen.
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .scene import Role
+from .scene import Role, Scene
 
 NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?%?")
 
 
+# ----- Show me: what it does to the canvas, one step at a time ----------------
+@dataclass(frozen=True)
+class SetVector:
+    """Put one arrow (a query, key, value or word vector) at these numbers."""
+
+    role: Role
+    index: int
+    vector: tuple[float, ...]
+
+    def apply(self, scene: Scene) -> None:
+        scene.set_vector(self.role, self.index, self.vector)
+
+
+@dataclass(frozen=True)
+class ChooseQuery:
+    index: int
+
+    def apply(self, scene: Scene) -> None:
+        scene.select_query(self.index)
+
+
+@dataclass(frozen=True)
+class SetGrids:
+    """Make queries and keys with the grids W_Q, W_K (on), or use each word's own vector (off)."""
+
+    on: bool
+
+    def apply(self, scene: Scene) -> None:
+        scene.set_use_grids(self.on)
+
+
+ShowMeStep = SetVector | ChooseQuery | SetGrids
+
+
 @dataclass(frozen=True)
 class ShowMe:
-    """Open this built-in scene, then apply these steps.
-
-    Steps: ("vector", role, index, [numbers]), ("select", index) or ("use_grids", bool).
-    """
+    """Open this built-in scene, then apply these steps in order."""
 
     scene: str
-    steps: tuple = ()
+    steps: tuple[ShowMeStep, ...] = ()
+
+
+class AnswerKind(str, enum.Enum):
+    NUMBER = "number"    # one number, typed
+    NUMBERS = "numbers"  # several numbers, typed in order
+    CHOICE = "choice"    # one of the given answers, picked
 
 
 @dataclass(frozen=True)
@@ -40,10 +78,10 @@ class Exercise:
     lesson: str
     source: str  # where the lesson asks it, e.g. "Part 1, your turn"
     prompt: str
-    kind: str  # "number", "numbers" or "choice"
+    kind: AnswerKind
     answer: tuple[float, ...] = ()
     tolerance: float = 0.0
-    labels: tuple[str, ...] = ()  # what each number of a "numbers" answer is
+    labels: tuple[str, ...] = ()  # what each number of a NUMBERS answer is
     choices: tuple[str, ...] = ()
     correct_choice: int = -1
     hint: str = ""
@@ -52,18 +90,18 @@ class Exercise:
 
     @property
     def tolerance_text(self) -> str:
-        if self.kind == "choice":
+        if self.kind is AnswerKind.CHOICE:
             return ""
         if self.tolerance == 0:
             return "Only the exact answer counts as right." if len(self.answer) == 1 else "Only the exact numbers count as right."
         return f"Answers within ±{self.tolerance:g} of the exact value count as right."
 
     def check(self, response: str | int) -> CheckResult:
-        if self.kind == "choice":
+        if self.kind is AnswerKind.CHOICE:
             return self._check_choice(response)
         return self._check_numbers(str(response))
 
-    def _check_choice(self, response) -> CheckResult:
+    def _check_choice(self, response: str | int) -> CheckResult:
         if not isinstance(response, int) or not 0 <= response < len(self.choices):
             return CheckResult(False, "Pick one of the answers first.")
         if response == self.correct_choice:
@@ -114,14 +152,14 @@ EXERCISES: tuple[Exercise, ...] = (
         source="Part 1, your turn",
         prompt="Keep the same three entries (apple, pear, plum: values 3, 5 and 4), but ask with the query (0, 2). "
         "Roughly what comes back?",
-        kind="number",
+        kind=AnswerKind.NUMBER,
         answer=(4.51,),
         tolerance=0.05,
         labels=("answer",),
         hint="Score each key with a dot product: apple 0, pear 2, plum 1.4. Softmax those, then blend 3, 5 and 4.",
         explanation="The weights are about 0.08, 0.59 and 0.33, so the answer is 0.08×3 + 0.59×5 + 0.33×4 ≈ 4.51: "
         "mostly pear, with some plum.",
-        show_me=ShowMe("lessons/1_soft_lookup.json", (("vector", "query", 0, [0.0, 2.0]),)),
+        show_me=ShowMe("lessons/1_soft_lookup.json", (SetVector(Role.QUERY, 0, (0.0, 2.0)),)),
     ),
     Exercise(
         id="projection-query",
@@ -129,13 +167,13 @@ EXERCISES: tuple[Exercise, ...] = (
         source="Part 2, your turn",
         prompt="Another word has the vector x = (1, 0.5). It goes through the same W_Q, with rows (0, 2) and (2, 0). "
         "What is its query? Type both numbers.",
-        kind="numbers",
+        kind=AnswerKind.NUMBERS,
         answer=(1.0, 2.0),
         tolerance=0.01,
         labels=("first number", "second number"),
         hint="Each number of q is x dotted with one column of W_Q: (1×0 + 0.5×2, 1×2 + 0.5×0).",
         explanation="q = (1, 2). W_Q swaps the two numbers of x and doubles them.",
-        show_me=ShowMe("lessons/2_projections.json", (("vector", "embedding", 2, [1.0, 0.5]), ("select", 2))),
+        show_me=ShowMe("lessons/2_projections.json", (SetVector(Role.EMBEDDING, 2, (1.0, 0.5)), ChooseQuery(2))),
     ),
     Exercise(
         id="row-for-sat",
@@ -143,13 +181,13 @@ EXERCISES: tuple[Exercise, ...] = (
         source="Part 3, your turn",
         prompt="Work out the row for \"sat\". Its query is (2, 0); the keys are cat (2, 0), sat (0, 1) and it (1.2, 0.8). "
         "What weights does it give cat, sat and it? Type three numbers (decimals or percents).",
-        kind="numbers",
+        kind=AnswerKind.NUMBERS,
         answer=(0.82, 0.02, 0.17),
         tolerance=0.01,
         labels=("cat", "sat", "it"),
         hint="The scores are 4, 0 and 2.4. Take e to each, then divide each by their total.",
         explanation="e^4 ≈ 54.6, e^0 = 1 and e^2.4 ≈ 11.0 add up to about 66.6, giving 0.82, 0.02 and 0.17.",
-        show_me=ShowMe("lessons/3_self_attention.json", (("select", 1),)),
+        show_me=ShowMe("lessons/3_self_attention.json", (ChooseQuery(1),)),
     ),
     Exercise(
         id="no-grids-self-match",
@@ -157,7 +195,7 @@ EXERCISES: tuple[Exercise, ...] = (
         source="Check yourself, question 1",
         prompt="Skip the grids: use each word's own vector as its query and its key. "
         "In \"cat sat it\", which word does each one give the most weight?",
-        kind="choice",
+        kind=AnswerKind.CHOICE,
         choices=(
             "All three give the most weight to cat.",
             "Each word gives the most weight to itself.",
@@ -168,7 +206,7 @@ EXERCISES: tuple[Exercise, ...] = (
         hint="A vector dotted with itself is its length squared, and it points exactly its own way.",
         explanation="With q = k = x every word matches itself best: cat scores 1 against itself, sat 1, "
         "and it scores 1 against itself but only 0.6 and 0.8 against the others.",
-        show_me=ShowMe("lessons/2_projections.json", (("use_grids", False),)),
+        show_me=ShowMe("lessons/2_projections.json", (SetGrids(False),)),
     ),
     Exercise(
         id="matrix-size",
@@ -176,7 +214,7 @@ EXERCISES: tuple[Exercise, ...] = (
         source="Check yourself, question 2",
         prompt="A sentence has 6 tokens. How many weights are in its attention matrix, "
         "and what does each row add up to? Type two numbers.",
-        kind="numbers",
+        kind=AnswerKind.NUMBERS,
         answer=(36.0, 1.0),
         tolerance=0.0,
         labels=("number of weights", "row total"),
@@ -189,30 +227,22 @@ EXERCISES: tuple[Exercise, ...] = (
         lesson="soft-lookup",
         source="Check yourself, question 3",
         prompt="A soft lookup has the values 3, 5 and 4, and the query scores 0 against every key. What comes back?",
-        kind="number",
+        kind=AnswerKind.NUMBER,
         answer=(4.0,),
         tolerance=0.01,
         labels=("answer",),
         hint="Equal scores give equal weights.",
         explanation="Each weight is 1/3, so the answer is the plain average (3 + 5 + 4) / 3 = 4. "
         "A soft lookup never says \"not found\": it blends everything.",
-        show_me=ShowMe("lessons/1_soft_lookup.json", (("vector", "query", 0, [0.0, 0.0]),)),
+        show_me=ShowMe("lessons/1_soft_lookup.json", (SetVector(Role.QUERY, 0, (0.0, 0.0)),)),
     ),
 )
 
 
-def apply_steps(scene, steps: Sequence[tuple]) -> None:
+def apply_steps(scene: Scene, steps: Sequence[ShowMeStep]) -> None:
     """Carry out a ShowMe's steps on a scene (already holding the ShowMe's scene file)."""
     for step in steps:
-        if step[0] == "vector":
-            _, role, index, vector = step
-            scene.set_vector(Role(role), index, vector)
-        elif step[0] == "select":
-            scene.select_query(step[1])
-        elif step[0] == "use_grids":
-            scene.set_use_grids(step[1])
-        else:
-            raise ValueError(f"unknown show-me step {step[0]!r}")
+        step.apply(scene)
 
 
 def exercises_for(lesson_id: str) -> list[Exercise]:

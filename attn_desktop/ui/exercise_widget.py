@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFrame,
@@ -16,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..model.exercises import Exercise, ShowMe
+from ..model.exercises import AnswerKind, Exercise, ShowMe
 
 DONE_MARK, OPEN_MARK = "✓", "○"
 
@@ -25,7 +26,7 @@ class ExerciseWidget(QFrame):
     show_me_requested = Signal(object)  # ShowMe
     solved = Signal(str)  # the exercise id
 
-    def __init__(self, exercise: Exercise, done: bool, parent=None) -> None:
+    def __init__(self, exercise: Exercise, done: bool, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.exercise = exercise
         self.setFrameShape(QFrame.Shape.StyledPanel)
@@ -75,7 +76,7 @@ class ExerciseWidget(QFrame):
         area = QWidget()
         layout = QVBoxLayout(area)
         layout.setContentsMargins(0, 0, 0, 0)
-        if self.exercise.kind == "choice":
+        if self.exercise.kind is AnswerKind.CHOICE:
             group = QButtonGroup(area)
             for index, text in enumerate(self.exercise.choices):
                 button = QRadioButton()
@@ -119,7 +120,7 @@ class _ChoiceText(QLabel):
         self.setWordWrap(True)
         self.setBuddy(button)
 
-    def mousePressEvent(self, event) -> None:
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         self.button.click()
 
 
