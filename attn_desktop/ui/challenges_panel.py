@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QMessageBox, QPu
 from ..model import Change, Scene
 from ..model.challenges import CHALLENGES, Challenge, ChallengeStatus, ChallengeTracker
 from ..progress import ProgressStore
+from .scene_link import follow_scene
 
 TICK_DONE = "✓"
 TICK_OPEN = "○"
@@ -67,7 +68,7 @@ class ChallengesPanel(QWidget):
         self.rows = [self._make_row(challenge) for challenge in CHALLENGES]
         self._lay_out()
         self._show()
-        scene.subscribe(self._on_scene_changed)
+        follow_scene(self, scene, self._on_scene_changed)
 
     # ----- building ------------------------------------------------------
     def _make_row(self, challenge: Challenge) -> ChallengeRow:

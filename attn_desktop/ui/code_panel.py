@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from ..model import Change, Scene
 from ..model.codegen import numpy_code
 from ..model.torch_check import check_against_torch
+from .scene_link import follow_scene
 
 COPY_TEXT, COPIED_TEXT = "Copy", "Copied"
 COPIED_MS = 1500  # long enough to notice, short enough that the button is ready again at once
@@ -49,7 +50,7 @@ class CodePanel(QWidget):
         self.copy_button.clicked.connect(self.copy_code)
         self.torch_button.clicked.connect(self.check_torch)
         self._lay_out()
-        scene.subscribe(self._on_scene_changed)
+        follow_scene(self, scene, self._on_scene_changed)
         self.refresh()
 
     def _lay_out(self) -> None:

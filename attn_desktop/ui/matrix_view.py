@@ -30,6 +30,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from ..model import Change, Scene, explain
+from .scene_link import follow_scene
 
 LEGEND_WIDTH = 46
 WIDEST_CELL_TEXT = "0.00"  # cells too narrow for this in the smallest readable font show colour only
@@ -80,7 +81,7 @@ class MatrixView(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setToolTip("")
         self.setAccessibleName("Attention matrix")
-        scene.subscribe(self._on_scene_changed)
+        follow_scene(self, scene, self._on_scene_changed)
 
     # ----- what is shown (also what the tests read) ---------------------
     def title(self) -> str:

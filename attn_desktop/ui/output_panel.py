@@ -7,6 +7,7 @@ from PySide6.QtCore import QEvent, QRect, Qt
 from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ..model import Change, Scene, explain
+from .scene_link import follow_scene
 
 MAX_BLEND_TERMS = 4
 
@@ -46,7 +47,7 @@ class OutputPanel(QWidget):
         layout.addWidget(self.formula_label)
         layout.addWidget(self.blend_label)
         layout.addStretch(1)
-        scene.subscribe(self._on_scene_changed)
+        follow_scene(self, scene, self._on_scene_changed)
         self.refresh()
 
     def _fit_to_font(self) -> None:

@@ -6,6 +6,7 @@ from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import QComboBox
 
 from ..model import Change, Scene
+from .scene_link import follow_scene
 
 
 class QueryPicker(QComboBox):
@@ -19,7 +20,7 @@ class QueryPicker(QComboBox):
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(14)
         self.currentIndexChanged.connect(self._on_index_changed)
-        scene.subscribe(self._on_scene_changed)
+        follow_scene(self, scene, self._on_scene_changed)
         self._fill()
 
     def _fill(self) -> None:

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
 from ..model import Change, Scene, explain
+from .scene_link import follow_scene
 
 
 class ShapesPanel(QLabel):
@@ -16,7 +17,7 @@ class ShapesPanel(QLabel):
         self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.setMargin(8)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        scene.subscribe(self._on_scene_changed)
+        follow_scene(self, scene, self._on_scene_changed)
         self.refresh()
 
     def _on_scene_changed(self, change: Change) -> None:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QToolTip
 from ..model import Change, Role, Scene, explain
 from .palette import ROLE_COLORS
 from .plot_style import cache_axes_and_grid
+from .scene_link import follow_scene
 from .token_axis import TokenAxis
 
 MAX_VALUE_LABELS = 16
@@ -44,7 +45,7 @@ class WeightsChart(pg.PlotWidget):
         self.value_labels: list[pg.TextItem] = []
         self._label_order: list[int] = []  # the percentages by weight, largest first, when last placed
         plot.getViewBox().sigResized.connect(self._place_value_labels)
-        scene.subscribe(self._on_scene_changed)
+        follow_scene(self, scene, self._on_scene_changed)
         self._rebuild()
         self._follow_font()
 
