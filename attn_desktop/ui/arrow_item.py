@@ -2,18 +2,24 @@
 
 The arrow lives in data coordinates (the plot's units) but draws its line
 width, head and label in screen pixels, so it stays crisp and readable at
-any zoom. It never changes the scene itself: a drag reports the proposed tip
-through ``on_drag`` and the canvas writes it to the scene, which then moves
-this arrow back through ``set_tip``.
+any zoom. It never changes the scene itself. Like pyqtgraph's ROI, it reports
+a drag through signals (started, moved to a proposed tip, finished, cancelled)
+and a click through `clicked`; the canvas writes the proposed tip to the
+scene, which then moves this arrow back through ``set_tip``.
+
+Which arrow takes a press where handles overlap is the canvas's choice (see
+tip_choice.py): at each press it tells every arrow whether it may take a click
+or a drag from it, and an arrow that may not lets the press pass on.
 """
 
 from __future__ import annotations
 
+import enum
 import math
 from collections.abc import Callable
 
 import pyqtgraph as pg
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF, QStaticText, QTransform
 
 from .label_layout import LabelRequest, Obstacle, Placement, convex_obstacle, leader_start, segment_obstacle
@@ -35,7 +41,12 @@ NO_PEN = Qt.PenStyle.NoPen
 NO_BRUSH = Qt.BrushStyle.NoBrush
 WHITE = QColor(255, 255, 255)
 
-DragPhase = str  # "start", "move", "finish", "cancel"
+
+
+class DragPhase(enum.Enum):
+    IDLE = enum.auto()
+    DRAGGING = enum.auto()  # the tip follows the mouse
+    CANCELLED = enum.auto()  # put back (Escape, a right-click) while the button is still held: moves are ignored
 
 
 def _fade(color: QColor, emphasis: float) -> QColor:
@@ -56,7 +67,14 @@ def _direction(ox: float, oy: float, tx: float, ty: float) -> tuple[float, float
 
 
 class ArrowItem(pg.GraphicsObject):
-    def __init__(self, label: str, color: QColor, draggable: bool = True) -> None:
+    drag_started = Signal()
+    drag_moved = Signal(QPointF)  # where the mouse would put the tip, in data units
+    drag_finished = Signal(QPointF)  # the same, at the release
+    drag_cancelled = Signal()  # Escape or a right-click: the drag's start is to be restored
+    clicked = Signal()  # only from an arrow made clickable
+    double_clicked = Signal()  # only from a draggable arrow: asks to type exact coordinates
+
+    def __init__(self, label: str, color: QColor, draggable: bool = True, clickable: bool = False) -> None:
         super().__init__()
         self._tip = QPointF(0.0, 0.0)
         self._base = QPointF(0.0, 0.0)  # where the arrow starts: the origin, except on a number line
@@ -89,14 +107,13 @@ class ArrowItem(pg.GraphicsObject):
         self.on_shape_change: Callable[[ArrowItem], None] | None = None
         self._pixel_size_cache: tuple[float, float] | None = None
         self._bounds: QRectF | None = None
-        self._drag_start_tip: QPointF | None = None
-        self._drag_cancelled = False
-        self.on_drag: Callable[[QPointF, DragPhase], None] | None = None
-        self.on_click: Callable[[], None] | None = None
-        self.on_double_click: Callable[[], None] | None = None
+        self._drag_start_tip = QPointF()
+        self._drag_phase = DragPhase.IDLE
+        self._clickable = clickable
+        # Set by the canvas at each press: whether a click or a drag from there is this arrow's to take.
+        self._takes_clicks = True
+        self._takes_drags = True
         self.head_shape = "triangle"  # "open" or "diamond" when roles are shown by shape as well as colour
-        # Asked at a press: is another arrow's tip nearer this point? (Handles of close tips overlap.)
-        self.nearer_tip_elsewhere: Callable[..., bool] = lambda item, point, drag=False: False
         self.setAcceptHoverEvents(draggable)
         if draggable:
             self.setCursor(Qt.CursorShape.OpenHandCursor)
@@ -486,62 +503,70 @@ class ArrowItem(pg.GraphicsObject):
         self._hovered = False
         self.update()
 
+    def set_press_rights(self, clicks: bool, drags: bool) -> None:
+        """Whether a click, and a drag, from the press just made are this arrow's to take (the canvas
+        decides at each press); one it may not take passes to the next arrow under the pointer."""
+        self._takes_clicks, self._takes_drags = clicks, drags
+
     def mouseClickEvent(self, event) -> None:
-        if self.nearer_tip_elsewhere(self, event.scenePos()):
-            event.ignore()  # let the arrow whose tip is nearest take it
-            return
-        if event.button() == Qt.MouseButton.LeftButton and event.double() and self.on_double_click is not None:
-            event.accept()
-            self.on_double_click()
-            return
-        if event.button() == Qt.MouseButton.LeftButton and self.on_click is not None:
-            event.accept()
-            self.on_click()
-        else:
+        if event.button() != Qt.MouseButton.LeftButton or not self._takes_clicks:
             event.ignore()
+        elif event.double() and self._draggable:
+            event.accept()
+            self.double_clicked.emit()
+        elif self._clickable:
+            event.accept()
+            self.clicked.emit()
+        else:
+            event.ignore()  # an arrow beneath may take it
 
     def mouseDragEvent(self, event) -> None:
-        if not self._draggable or event.button() != Qt.MouseButton.LeftButton or self.on_drag is None:
+        if not self._draggable or event.button() != Qt.MouseButton.LeftButton:
             event.ignore()
             return
-        if event.isStart() and self.nearer_tip_elsewhere(self, event.buttonDownScenePos(), drag=True):
-            event.ignore()  # pyqtgraph then offers the drag to the next arrow under the mouse
-            return
-        event.accept()
         if event.isStart():
+            if not self._takes_drags:
+                event.ignore()  # pyqtgraph then offers the drag to the next arrow under the mouse
+                return
             self._drag_start_tip = QPointF(self._tip)
-            self._drag_cancelled = False
+            self._drag_phase = DragPhase.DRAGGING
             self.setCursor(Qt.CursorShape.ClosedHandCursor)
-            self.on_drag(self._drag_start_tip, "start")
-        if self._drag_cancelled or self._drag_start_tip is None:
+            self.drag_started.emit()
+        event.accept()
+        if self._drag_phase is not DragPhase.DRAGGING:
+            if event.isFinish():
+                self._drag_phase = DragPhase.IDLE  # the release after a cancelled drag
             return
         # Move the tip by how far the mouse moved, so grabbing the shaft or
         # the edge of the handle does not make the arrow jump.
         proposed = self._drag_start_tip + (event.pos() - event.buttonDownPos())
-        self.on_drag(proposed, "move")
         if event.isFinish():
+            self._drag_phase = DragPhase.IDLE
             self.setCursor(Qt.CursorShape.OpenHandCursor)
-            self._drag_start_tip = None
-            self.on_drag(proposed, "finish")
+            self.drag_finished.emit(proposed)
+        else:
+            self.drag_moved.emit(proposed)
 
     @property
     def accepts_drags(self) -> bool:
         return self._draggable
 
     @property
+    def drag_phase(self) -> DragPhase:
+        return self._drag_phase
+
+    @property
     def is_dragging(self) -> bool:
-        return self._drag_start_tip is not None and not self._drag_cancelled
+        return self._drag_phase is DragPhase.DRAGGING
 
     def cancel_drag(self) -> None:
-        """Escape during a drag: put the arrow back where the drag started."""
-        if self._drag_start_tip is None or self._drag_cancelled:
+        """Escape during a drag: stop following the mouse and ask for the drag's start back."""
+        if self._drag_phase is not DragPhase.DRAGGING:
             return
-        self._drag_cancelled = True
-        start = self._drag_start_tip
-        self._drag_start_tip = None
+        self._drag_phase = DragPhase.CANCELLED
         self.setCursor(Qt.CursorShape.OpenHandCursor)
-        if self.on_drag is not None:
-            self.on_drag(start, "cancel")
+        self.update()  # the grab ring goes
+        self.drag_cancelled.emit()
 
 
-__all__ = ["ArrowItem"]
+__all__ = ["ArrowItem", "DragPhase"]

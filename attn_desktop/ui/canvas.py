@@ -7,6 +7,9 @@ zooming one zooms the other. A projection scene adds a third plot on the
 left for the word vectors x that make q, k and v. When values are plain
 numbers (a soft lookup) the value plot becomes a number line: each value is
 a stem as tall as its weight, and the answer is the marker where they balance.
+
+What drags, clicks and keys do to the arrows is the drag controller's (see
+drag_controller.py); the canvas draws and passes gestures on.
 """
 
 from __future__ import annotations
@@ -17,11 +20,14 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetricsF, QTransform
 
 from ..model import Change, Role, Scene, explain
+from ..model.explain import arrow_name
 from .arrow_item import ArrowItem
+from .drag_controller import DragController, describe
+from .key_highlight import KeyHighlight
 from .label_layout import HIDDEN, ShapeIndex, place_labels
 from .palette import OUTPUT_COLOR, ROLE_COLORS
 from .plot_style import cache_axes_and_grid
@@ -31,14 +37,11 @@ MIN_WEIGHT_EMPHASIS = 0.22
 MAX_PERCENT_LABELS = 16  # past this many tokens, "k·cat 76%" labels crowd the plot
 CROWDED_LABEL_MIN_WEIGHT = 0.05  # ... and only keys and values with this much weight are named
 ANSWER_MARKER_HEIGHT = 1.08  # on the number line, the answer's marker stands above every stem
-SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5  # arrow keys, and with Shift
-NUDGE_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
 ARROW_FONT_POINTS = 10.0
 PRESENTATION_NAME_CHARACTERS = 9
 PRESENTATION_SCALE = 1.7
 PLOT_FRAME_PX = (45, 60)  # a plot's axes and title take about this much of its width and height
 LABEL_ROOM_LINES = 1.4  # fitting the view leaves this many label heights round the arrows
-SHARED_TIP_PX = 1.0  # tips closer than this stand at the same point: drags there take turns
 MIN_PLOT_WIDTH_PX = 110  # three plots fit a canvas a 1024-pixel screen leaves
 HEAD_SHAPES = {Role.QUERY: "triangle", Role.KEY: "open", Role.VALUE: "diamond", Role.EMBEDDING: "triangle"}
 SHAPES_PER_ARROW = 2  # a shaft and a head (a dot: one)
@@ -69,20 +72,26 @@ def _skip_hover_search_while_dragging(graphics_scene) -> None:
 
 
 class AttentionCanvas(pg.GraphicsLayoutWidget):
-    """Draws every vector of the scene and turns drags into scene edits."""
+    """Draws every vector of the scene; its drag controller turns gestures into scene edits."""
 
-    drag_started = Signal()
-    drag_ended = Signal()  # finished or cancelled: the edit history records the drag as one step
+    arrow_moved = Signal(object)  # a MoveArrow for the edit history: a released drag or a nudge, already shown
     drag_moved = Signal(str)  # what the dragged arrow now is, e.g. "k·cat = (1.32, 1.59)"
     edit_requested = Signal(object, int)  # role, index: a double-click on a tip asks to type coordinates
+    # Never emitted: the history now takes arrow_moved. Declared only while the main window still connects
+    # them to its old drag bridge; remove both with that bridge.
+    drag_started = Signal()
+    drag_ended = Signal()
 
-    def __init__(self, scene: Scene, parent=None) -> None:
+    def __init__(self, scene: Scene, parent=None, highlight: KeyHighlight | None = None) -> None:
         super().__init__(parent)
         # Not "self.scene": QGraphicsView.scene() would be shadowed.
         self.attn_scene = scene
-        self.dims = (0, 1)  # which two coordinates the canvas shows
-        self.snap_step = 0.0  # when set, dragged tips land on multiples of it (so "exactly equal" is reachable)
-        self.focused_arrow: tuple[Role, int] | None = None  # what the arrow keys move
+        self.highlight = highlight if highlight is not None else KeyHighlight(self)  # the key pointed at elsewhere
+        self.arrows: dict[Role, list[ArrowItem]] = {role: [] for role in Role}
+        self.drags = DragController(scene, self.arrows, self)
+        self.drags.arrow_moved.connect(self.arrow_moved)
+        self.drags.status.connect(self.drag_moved)
+        self.drags.edit_requested.connect(self.edit_requested)
         self.line_scale = 1.0  # thicker arrows in presentation mode
         self.shapes_by_role = False  # arrowheads that tell roles apart without colour
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -101,16 +110,13 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.x_plot = self._make_plot("Word vectors x")
         self.qk_plot = self._make_plot("Queries and keys")
         self.vo_plot = self._make_plot("Values and output")
-        self.arrows: dict[Role, list[ArrowItem]] = {role: [] for role in Role}
         self.output_arrow = ArrowItem("out", OUTPUT_COLOR, draggable=False)
         self.output_arrow.setZValue(20)
         self.vo_plot.addItem(self.output_arrow)
-        self._drag_start_vector: np.ndarray | None = None
-        self._last_dragged: ArrowItem | None = None  # for tips at one point taking turns
-        self._drag_hint = ""
         _skip_hover_search_while_dragging(self.scene())
         self._rebuild()
         scene.subscribe(self._on_scene_changed)
+        self.highlight.changed.connect(self._sync_highlight)
 
     def _make_plot(self, title: str) -> pg.PlotItem:
         plot = pg.PlotItem(title=title)
@@ -179,7 +185,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     def _rebuild_arrows(self) -> None:
         scene = self.attn_scene
-        self.focused_arrow = None  # the old arrows go; so does the keyboard's choice
+        self.drags.forget_arrows()  # the old arrows go; so do the keyboard's choice and any turn at a shared tip
         for role, items in self.arrows.items():
             for item in items:
                 self.plot_for(role).removeItem(item)
@@ -187,127 +193,17 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             if role not in scene.roles:
                 continue
             for index, token in enumerate(scene.labels(role)):
-                item = ArrowItem(f"{role.symbol}·{self._short(token)}", ROLE_COLORS[role], draggable=scene.is_draggable(role))
+                item = ArrowItem(arrow_name(role.symbol, self._short(token)), ROLE_COLORS[role],
+                                 draggable=scene.is_draggable(role), clickable=role is Role.QUERY)
                 item.setZValue(Z_ORDER[role])
                 if self.line_scale != 1.0:
                     item.set_font_size(ARROW_FONT_POINTS * self.line_scale)
                 if self.shapes_by_role:
                     item.set_head_shape(HEAD_SHAPES[role])
-                item.on_drag = self._drag_handler(role, index)
-                item.nearer_tip_elsewhere = self._nearer_tip_elsewhere
-                if role is Role.QUERY:
-                    item.on_click = lambda index=index: self.attn_scene.select_query(index)
-                if scene.is_draggable(role):
-                    item.on_double_click = lambda role=role, index=index: self.edit_requested.emit(role, index)
+                self.drags.attach(role, index, item)
                 self.plot_for(role).addItem(item)
                 items.append(item)
         self._sync_all()
-
-    def _nearer_tip_elsewhere(self, item: ArrowItem, scene_point: QPointF, drag: bool = False) -> bool:
-        """Whether another arrow under this point should take the press instead of ``item``.
-
-        Two tips a few pixels apart have overlapping handles; the one drawn on
-        top would always win. The student means the tip nearest the pointer.
-        Tips at the very same point (in lesson 3, k·cat lies under q·sat) take
-        turns for drags: the arrow dragged from there last time yields to the
-        next, so starting a drag there again reaches the one underneath.
-        """
-        rivals = self._arrows_under(item, scene_point)
-        shared = [arrow for arrow in rivals if _tip_gap(arrow, item) <= SHARED_TIP_PX]
-        mine = _tip_gap_to_point(item, scene_point)
-        if any(_tip_gap_to_point(arrow, scene_point) < mine for arrow in rivals if arrow not in shared):
-            return True
-        if not (drag and shared):
-            return False
-        # Turns go round the arrows at this point in a fixed order, starting after the one dragged from
-        # here last time; with no such one, the arrow on top (asked first) takes the drag.
-        group = sorted([item, *shared], key=self._fixed_order)
-        if self._last_dragged not in group:
-            return False
-        return item is not group[(group.index(self._last_dragged) + 1) % len(group)]
-
-    def _fixed_order(self, item: ArrowItem) -> int:
-        everything = [arrow for role in Role for arrow in self.arrows[role]]
-        return everything.index(item)
-
-    def _arrows_under(self, item: ArrowItem, scene_point: QPointF) -> list[ArrowItem]:
-        return [
-            arrow for arrow in self.scene().items(scene_point)
-            if isinstance(arrow, ArrowItem) and arrow is not item and arrow.accepts_drags
-        ]
-
-    def _name_of(self, item: ArrowItem) -> str:
-        """"k·cat": the arrow's role and token, without the weight its label may carry."""
-        role, index = next((role, items.index(item)) for role, items in self.arrows.items() if item in items)
-        return self._arrow_name(role, index)
-
-    def _arrow_name(self, role: Role, index: int) -> str:
-        return f"{role.symbol}·{self.attn_scene.labels(role)[index]}"
-
-    def _sharing_tip_with(self, item: ArrowItem) -> list[ArrowItem]:
-        """The other draggable arrows whose tips stand where this one's does."""
-        return [arrow for arrow in self._arrows_under(item, item.mapToScene(item.tip))
-                if _tip_gap(arrow, item) <= SHARED_TIP_PX]
-
-    def _drag_handler(self, role: Role, index: int):
-        def handle(tip: QPointF, phase: str) -> None:
-            if phase == "start":
-                dragged = self.arrows[role][index]
-                underneath = [self._name_of(arrow) for arrow in self._sharing_tip_with(dragged)]
-                # Only a drag from a shared point starts the turns there (see _nearer_tip_elsewhere).
-                self._last_dragged = dragged if underneath else None
-                # Said on every move of this drag: how to reach the arrow this one covered.
-                self._drag_hint = (f"  ({' and '.join(underneath)} stayed: undo, then drag from there again "
-                                   "to move it instead)") if underneath else ""
-                self._drag_start_vector = self.attn_scene.vectors(role)[index].copy()
-                self.drag_started.emit()
-                self.focus_arrow((role, index))  # the arrow keys then fine-tune the same arrow
-                if role is Role.QUERY:
-                    self.attn_scene.select_query(index)
-                return
-            start = self._drag_start_vector
-            if start is None:
-                return
-            if phase == "cancel":
-                self.attn_scene.set_vector(role, index, start)
-                self._drag_start_vector = None
-                self.drag_moved.emit(f"Put back: {self._describe(role, index)}")
-                self.drag_ended.emit()
-                return
-            self.attn_scene.set_vector(role, index, self._vector_with_tip(start, tip))
-            self.drag_moved.emit(self._describe(role, index) + self._drag_hint)
-            if phase == "finish":
-                self._drag_start_vector = None
-                self.drag_ended.emit()
-
-        return handle
-
-    def _describe(self, role: Role, index: int) -> str:
-        return f"{self._arrow_name(role, index)} = {explain.vector(self.attn_scene.vectors(role)[index])}"
-
-    def _vector_with_tip(self, vector: np.ndarray, tip: QPointF) -> np.ndarray:
-        """The vector the dragged tip stands for. On a number line only x counts:
-        a stem's height is its weight, which the student cannot set directly."""
-        moved = vector.copy()
-        first, second = self.dims if max(self.dims) < len(vector) else (0, 1)
-        moved[first] = self._snapped(tip.x())
-        if len(moved) > 1:
-            moved[second] = self._snapped(tip.y())
-        return moved
-
-    def _snapped(self, value: float) -> float:
-        if not self.snap_step:
-            return value
-        # round() then a decimal round-off: 0.1 * 23 is 2.3000000000000003, the student typed nothing like it.
-        return round(round(value / self.snap_step) * self.snap_step, 10)
-
-    def _tip_of(self, vector: np.ndarray) -> tuple[float, float]:
-        # A vector narrower than the chosen dimensions shows its first two (values may be
-        # 2-D while queries and keys are 3-D).
-        first, second = self.dims if max(self.dims) < len(vector) else (0, 1)
-        x = float(vector[first])
-        y = float(vector[second]) if len(vector) > 1 else 0.0
-        return x, y
 
     # ----- following the scene -----------------------------------------
     def _on_scene_changed(self, change: Change) -> None:
@@ -317,8 +213,6 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             self._sync_all()
         elif change & Change.VECTORS:
             self._sync_vectors()
-        elif change & Change.HIGHLIGHT:
-            self._sync_highlight()
 
     def _sync_all(self) -> None:
         self._sync_query_styles()
@@ -336,9 +230,9 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                     item.set_base(float(vector[0]), 0.0)
                     moved = item.set_tip(float(vector[0]), float(weights[index]))
                 else:
-                    moved = item.set_tip(*self._tip_of(vector))
+                    moved = item.set_tip(*self.drags.tip_of(vector))
                 if moved:
-                    item.setToolTip(self._describe(role, index))
+                    item.setToolTip(describe(scene, role, index))
         self._sync_weight_styles()
         self._sync_output()
         self._place_labels()
@@ -428,7 +322,8 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             width = (3.5 if chosen else 2.0) * self.line_scale
             item.set_style(width=width, emphasis=1.0 if chosen else FADED_QUERY_EMPHASIS)
             # In a crowded scene only the chosen query is named; the rest would be a smear of text.
-            item.set_label(f"q·{self._short(scene.query_tokens[index])}" if chosen or not crowded else "")
+            item.set_label(arrow_name(Role.QUERY.symbol, self._short(scene.query_tokens[index]))
+                           if chosen or not crowded else "")
 
     def _sync_weight_styles(self) -> None:
         scene = self.attn_scene
@@ -453,7 +348,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     def _weight_label(self, role: Role, index: int, weight: float, visible: bool, crowded: bool) -> str:
         """'k·cat 76%' (or 'k·the masked'); in a crowded scene, only keys that matter are named."""
-        name = f"{role.symbol}·{self._short(self.attn_scene.tokens[index])}"
+        name = arrow_name(role.symbol, self._short(self.attn_scene.tokens[index]))
         if crowded:
             return name if visible and weight >= CROWDED_LABEL_MIN_WEIGHT else ""
         return f"{name} {round(weight * 100)}%" if visible else f"{name} masked"
@@ -466,12 +361,12 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             self.output_arrow.set_label(f"answer {explain.number(output[0])}")
         else:
             self.output_arrow.set_base(0.0, 0.0)
-            self.output_arrow.set_tip(*self._tip_of(output))
-            self.output_arrow.set_label(f"out·{self._short(self.attn_scene.selected_token)}")
+            self.output_arrow.set_tip(*self.drags.tip_of(output))
+            self.output_arrow.set_label(arrow_name("out", self._short(self.attn_scene.selected_token)))
         self.output_arrow.set_style(width=4.0 * self.line_scale, emphasis=1.0)
 
     def _sync_highlight(self) -> None:
-        highlighted = self.attn_scene.highlighted_key
+        highlighted = self.highlight.key
         for role in (Role.KEY, Role.VALUE):
             for index, item in enumerate(self.arrows[role]):
                 item.set_highlighted(index == highlighted)
@@ -516,9 +411,9 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         shared = [scene.vectors(Role.QUERY), scene.vectors(Role.KEY)]
         if not self.number_line:
             shared += [scene.vectors(Role.VALUE), scene.result.output]
-        _fit(self.qk_plot, [self._tip_of(v) for block in shared for v in block], margin)
+        _fit(self.qk_plot, [self.drags.tip_of(v) for block in shared for v in block], margin)
         if scene.is_projection:
-            _fit(self.x_plot, [self._tip_of(v) for v in scene.vectors(Role.EMBEDDING)], margin)
+            _fit(self.x_plot, [self.drags.tip_of(v) for v in scene.vectors(Role.EMBEDDING)], margin)
         if self.number_line:
             numbers = np.concatenate([scene.vectors(Role.VALUE)[:, 0], scene.result.output[:, 0], [0.0]])
             low, high = float(numbers.min()), float(numbers.max())
@@ -529,7 +424,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         """How many columns of plots show the arrows largest on this canvas."""
         width, height = self.viewport().width(), self.viewport().height()
         count = 3 if self.attn_scene.is_projection else 2
-        tips = np.array([(0.0, 0.0), *(self._tip_of(v) for role in (Role.QUERY, Role.KEY)
+        tips = np.array([(0.0, 0.0), *(self.drags.tip_of(v) for role in (Role.QUERY, Role.KEY)
                                        for v in self.attn_scene.vectors(role))])
         span_x, span_y = (max(float(extent), 0.5) for extent in tips.max(axis=0) - tips.min(axis=0))
         margin = 2 * LABEL_ROOM_LINES * self.label_line_height()
@@ -560,11 +455,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         return font
 
     def active_drag_arrow(self) -> ArrowItem | None:
-        for items in self.arrows.values():
-            for item in items:
-                if item.is_dragging:
-                    return item
-        return None
+        return self.drags.dragged_arrow()
 
     def set_shapes_by_role(self, on: bool) -> None:
         """Keys with open heads and values with diamonds, so roles read without colour
@@ -574,12 +465,14 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             for arrow in arrows:
                 arrow.set_head_shape(HEAD_SHAPES[role] if on else "triangle")
 
+    @property
+    def dims(self) -> tuple[int, int]:
+        """Which two coordinates the canvas shows (0-based)."""
+        return self.drags.dims
+
     def set_dims(self, first: int, second: int) -> None:
-        """Show two other coordinates of vectors with more than two (0-based)."""
-        widths = [self.attn_scene.key_width, self.attn_scene.value_width]
-        if first == second or min(first, second) < 0 or max(first, second) >= max(widths):
-            raise ValueError("choose two different dimensions of the vectors")
-        self.dims = (first, second)
+        """Show two other coordinates of vectors with more than two (0-based); ValueError if they are not."""
+        self.drags.set_dims(first, second)
         self._rebuild()
 
     # ----- presentation -------------------------------------------------
@@ -597,68 +490,53 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             plot.titleLabel.setText(plot.titleLabel.text, size=f"{int(11 * self.line_scale)}pt")
         self._fit_titles()
         for index, item in enumerate(self.arrows[Role.EMBEDDING]):  # the other labels follow in _sync_all
-            item.set_label(f"{Role.EMBEDDING.symbol}·{self._short(self.attn_scene.tokens[index])}")
+            item.set_label(arrow_name(Role.EMBEDDING.symbol, self._short(self.attn_scene.tokens[index])))
         self._sync_all()
         self._refit_timer.start()  # the labels' room round the arrows grew or shrank
 
-    # ----- keyboard and precise editing ---------------------------------
-    def draggable_arrows(self) -> list[tuple[Role, int]]:
-        return [(role, i) for role in self.attn_scene.roles if self.attn_scene.is_draggable(role)
-                for i in range(len(self.arrows[role]))]
+    # ----- keyboard, snapping and presses: the drag controller's ------------
+    @property
+    def snap_step(self) -> float:
+        """When set, dragged and nudged tips land on multiples of it."""
+        return self.drags.snap_step
+
+    @snap_step.setter
+    def snap_step(self, step: float) -> None:
+        self.drags.snap_step = step
+
+    @property
+    def focused_arrow(self) -> tuple[Role, int] | None:
+        return self.drags.focused_arrow
 
     def focus_arrow(self, target: tuple[Role, int] | None) -> None:
-        """Choose the arrow the arrow keys move (None: no arrow)."""
-        if self.focused_arrow is not None:
-            role, index = self.focused_arrow
-            if index < len(self.arrows[role]):
-                self.arrows[role][index].set_keyboard_focus(False)
-        self.focused_arrow = target
-        if target is not None:
-            role, index = target
-            self.arrows[role][index].set_keyboard_focus(True)
-            self.drag_moved.emit(f"Arrow keys move {self._describe(role, index)} (Shift: bigger steps)")
+        self.drags.focus_arrow(target)
+
+    def draggable_arrows(self) -> list[tuple[Role, int]]:
+        return self.drags.draggable_arrows()
 
     def focusNextPrevChild(self, next_child: bool) -> bool:
         # Tab and Shift+Tab cycle the chosen arrow instead of leaving the canvas.
-        arrows = self.draggable_arrows()
-        if not arrows:
-            return super().focusNextPrevChild(next_child)
-        position = arrows.index(self.focused_arrow) if self.focused_arrow in arrows else -1
-        self.focus_arrow(arrows[(position + (1 if next_child else -1)) % len(arrows)])
-        return True
-
-    def _cancel_drag(self) -> bool:
-        """Put back the arrow being dragged, if one is; whether there was one."""
-        dragged = self.active_drag_arrow()
-        if dragged is not None:
-            dragged.cancel_drag()
-        return dragged is not None
+        return self.drags.focus_next(next_child) or super().focusNextPrevChild(next_child)
 
     def keyPressEvent(self, event) -> None:
-        if event.key() == Qt.Key.Key_Escape and self._cancel_drag():
-            event.accept()
-            return
-        step = NUDGE_KEYS.get(Qt.Key(event.key()))
-        if step is not None and self.focused_arrow is not None:
-            size = BIG_NUDGE if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else SMALL_NUDGE
-            self._nudge(*self.focused_arrow, step[0] * size, step[1] * size)
+        if self.drags.key_pressed(Qt.Key(event.key()), event.modifiers()):
             event.accept()
             return
         super().keyPressEvent(event)
 
-    def _nudge(self, role: Role, index: int, dx: float, dy: float) -> None:
-        vector = self.attn_scene.vectors(role)[index]
-        x, y = self._tip_of(vector)
-        tip = QPointF(x + dx, y + (dy if len(vector) > 1 else 0.0))
-        self.attn_scene.set_vector(role, index, self._vector_with_tip(vector, tip))
-        self.drag_moved.emit(self._describe(role, index))
-
     def mousePressEvent(self, event) -> None:
         # A right-click during a drag cancels it, like Escape.
-        if event.button() == Qt.MouseButton.RightButton and self._cancel_drag():
+        if event.button() == Qt.MouseButton.RightButton and self.drags.cancel_drag():
             event.accept()
             return
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.drags.press_at(self.mapToScene(event.position().toPoint()))
         super().mousePressEvent(event)
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.drags.press_at(self.mapToScene(event.position().toPoint()))
+        super().mouseDoubleClickEvent(event)
 
 
 SHORT_TITLES = {  # for plots narrower than their title
@@ -669,17 +547,6 @@ SHORT_TITLES = {  # for plots narrower than their title
 
 def _with_dims(title: str, width: int, dims: tuple[int, int]) -> str:
     return f"{title} (dimensions {dims[0] + 1} and {dims[1] + 1} of {width})" if width > 2 else title
-
-
-def _tip_gap(first: ArrowItem, second: ArrowItem) -> float:
-    """How far apart two arrows' tips are on screen, in pixels."""
-    offset = first.mapToScene(first.tip) - second.mapToScene(second.tip)
-    return math.hypot(offset.x(), offset.y())
-
-
-def _tip_gap_to_point(arrow: ArrowItem, scene_point: QPointF) -> float:
-    offset = arrow.mapToScene(arrow.tip) - scene_point
-    return math.hypot(offset.x(), offset.y())
 
 
 def _data_to_view(view_box: pg.ViewBox, area: QRectF) -> QTransform:
