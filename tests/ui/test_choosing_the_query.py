@@ -41,7 +41,7 @@ def test_pointing_at_a_table_row_explains_it_and_highlights_the_key(qtbot, windo
     rect = table.visualRect(window.score_panel.model.index(5, 1))
     qtbot.mouseMove(table.viewport(), rect.center())
     assert window.score_panel.formula_label.text() == "q_sat · k_mat = 2.40 × 1.80 + 0.60 × (-0.90) = 3.78"
-    assert window.scene.highlighted_key == 5
+    assert window.score_panel.highlight.key == 5  # view state: the document is not touched
     assert window.canvas.arrows[Role.KEY][5]._highlighted and window.canvas.arrows[Role.VALUE][5]._highlighted
     qtbot.mouseMove(window.matrix_view, QPoint(5, 5))  # leave the table
     qtbot.wait(10)

@@ -19,7 +19,15 @@ def test_tab_chooses_an_arrow_and_the_arrow_keys_nudge_it(qtbot, window):
     qtbot.keyClick(canvas, Qt.Key.Key_Right)
     qtbot.keyClick(canvas, Qt.Key.Key_Up, Qt.KeyboardModifier.ShiftModifier)
     np.testing.assert_allclose(window.scene.vectors(Role.QUERY)[1], [0.4, 2.5])
-    assert window.history.stack.count() == 2  # each nudge can be undone
+    # Nudges of one arrow in a row are one step: Undo takes q·cat back to where the keys found it.
+    assert window.history.stack.count() == 1 and window.undo_action.text() == "&Undo Move q·cat"
+    qtbot.keyClick(canvas, Qt.Key.Key_Tab)
+    qtbot.keyClick(canvas, Qt.Key.Key_Left)
+    assert window.history.stack.count() == 2  # another arrow's nudge is a step of its own
+    window.undo_action.trigger()
+    window.undo_action.trigger()
+    assert window.scene.vectors(Role.QUERY)[1].tolist() == [0.3, 2.0]
+    assert window.scene.vectors(Role.QUERY)[2].tolist() == [2.4, 0.6]
 
 
 def test_a_dragged_arrow_becomes_the_one_the_keys_move(qtbot, window):
