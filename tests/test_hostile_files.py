@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attn_desktop.model import Scene, SceneFileError
+from attn_desktop.model.safe_write import write_json_atomically
 from attn_desktop.model.scene_file import (
     MAX_FILE_BYTES,
     load_json_file,
@@ -22,7 +23,6 @@ from attn_desktop.model.scene_file import (
     parse_scene_text,
     scene_from_dict,
 )
-from attn_desktop.model.safe_write import write_json_atomically
 
 VECTORS_SCENE = {"tokens": ["a", "b"], "queries": [[1, 0], [0, 1]], "keys": [[1, 0], [0, 1]], "values": [[1], [2]]}
 PROJECTION_SCENE = {

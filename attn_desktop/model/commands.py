@@ -24,7 +24,7 @@ import numpy as np
 
 from .explain import arrow_name
 from .scene import Role, Scene
-from .scene_file import SceneData
+from .scene_file import SceneData, same_contents
 
 
 class Command(Protocol):
@@ -307,6 +307,11 @@ class ReplaceContents(_Unmergeable):
     before: SceneData
     after: SceneData
     text: str
+
+    @property
+    def only_chooses_a_query(self) -> bool:
+        """The same contents: at most another query is chosen, which is not an edit."""
+        return same_contents(self.before, self.after)
 
     def do(self, scene: Scene) -> None:
         scene.restore(self.after, self.after.selected)

@@ -13,7 +13,7 @@ import os
 import re
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 import numpy as np
@@ -498,3 +498,20 @@ def scene_to_dict(data: SceneData) -> dict[str, Any]:
 
 def _rows(matrix: Any) -> list[list[float]]:
     return [[float(item) for item in row] for row in matrix]
+
+
+def same_contents(a: SceneData, b: SceneData) -> bool:
+    """Every field equal, the numbers exactly (an undo restores them exactly).
+
+    The chosen query does not count: choosing one is not an edit.
+    """
+    for item in fields(SceneData):
+        if item.name == "selected":
+            continue
+        x, y = getattr(a, item.name), getattr(b, item.name)
+        if x is None or y is None or isinstance(x, (str, bool, int)):
+            if x is not y and x != y:
+                return False
+        elif np.shape(x) != np.shape(y) or not np.array_equal(x, y):
+            return False
+    return True

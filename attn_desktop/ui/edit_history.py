@@ -13,13 +13,12 @@ so an afternoon of dragging does not grow without bound.
 
 from __future__ import annotations
 
-from dataclasses import fields
-
 import numpy as np
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ..model import Scene, SceneData
 from ..model.commands import Command
+from ..model.scene_file import same_contents
 
 UNDO_LIMIT = 1000  # steps; older ones are forgotten (the scene itself is not touched)
 MERGEABLE = 1  # QUndoCommand.id() of a step that may merge with the next (its command decides whether)
@@ -105,22 +104,5 @@ class EditHistory:
             self._saved_state = None  # e.g. restored work: unsaved whatever it looks like
 
     def _mark_clean_if_saved(self, index: int) -> None:
-        if not self.stack.isClean() and self._saved_state is not None and same_scene(self.scene.to_data(), self._saved_state):
+        if not self.stack.isClean() and self._saved_state is not None and same_contents(self.scene.to_data(), self._saved_state):
             self.stack.setClean()
-
-
-def same_scene(a: SceneData, b: SceneData) -> bool:
-    """Every field equal, the numbers exactly (an undo restores them exactly).
-
-    The chosen query does not count: choosing one is not an edit.
-    """
-    for field in fields(SceneData):
-        if field.name == "selected":
-            continue
-        x, y = getattr(a, field.name), getattr(b, field.name)
-        if x is None or y is None or isinstance(x, (str, bool, int)):
-            if x is not y and x != y:
-                return False
-        elif np.shape(x) != np.shape(y) or not np.array_equal(x, y):
-            return False
-    return True

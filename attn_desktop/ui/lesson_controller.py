@@ -77,7 +77,11 @@ class LessonController:
             self.host.show_error("Cannot open lesson", str(error))
             return
         apply_steps(shown, show_me.steps)  # set up aside, then put in place as one step
-        self.host.history.do(ReplaceContents(self.host.scene.to_data(), shown.to_data(), "Show me"))
+        command = ReplaceContents(self.host.scene.to_data(), shown.to_data(), "Show me")
+        if command.only_chooses_a_query:  # nothing to undo: just look at the query it means
+            self.host.scene.select_query(shown.selected)
+        else:
+            self.host.history.do(command)
         self.show_grids_if_used()
         self.host.update_title()
 
