@@ -54,9 +54,8 @@ class Change(enum.Flag):
     SELECTION = enum.auto()   # another query was chosen
     SETTINGS = enum.auto()    # scaling or masking switched: numbers changed
     STRUCTURE = enum.auto()   # tokens or shapes changed: rebuild rows and items
-    HIGHLIGHT = enum.auto()   # a key is pointed at (transient, never saved)
     NUMBERS = VECTORS | SETTINGS | STRUCTURE
-    ALL = VECTORS | SELECTION | SETTINGS | STRUCTURE | HIGHLIGHT
+    ALL = VECTORS | SELECTION | SETTINGS | STRUCTURE
 
 
 Subscriber = Callable[[Change], None]
@@ -68,7 +67,6 @@ class Scene:
         # scene never keeps a closed window alive. A plain function is held as given.
         self._subscribers: list[Callable[[], Subscriber | None]] = []
         self._held_back: Change | None = None  # inside one_notification(): what changed so far
-        self.highlighted_key: int | None = None
         self._set_data(data)
 
     # ----- construction -------------------------------------------------
@@ -98,7 +96,6 @@ class Scene:
         self.scale = bool(data.scale)
         self.causal = bool(data.causal)
         self.selected = int(data.selected)
-        self.highlighted_key = None
         self._recompute()
 
     def to_data(self) -> SceneData:
@@ -360,7 +357,6 @@ class Scene:
         return name
 
     def _structure_changed(self) -> None:
-        self.highlighted_key = None
         self._recompute()
         self._notify(Change.ALL)
 
@@ -386,11 +382,6 @@ class Scene:
         self._recompute()
         self._notify(Change.SETTINGS)
 
-    def highlight_key(self, index: int | None) -> None:
-        if index != self.highlighted_key:
-            self.highlighted_key = index
-            self._notify(Change.HIGHLIGHT)
-
     def replace(self, data: SceneData) -> None:
         """Take another scene's contents (opening a file); views stay subscribed."""
         self._set_data(data)
@@ -413,11 +404,11 @@ class Scene:
         if not same_shape:
             self.replace(data)
             return
-        previous, highlighted = self.selected, self.highlighted_key
+        previous = self.selected
         chosen = previous if selected is None else selected
         self._set_data(data)
         # Choosing a query is not an edit: undo and redo leave the chosen one where the user put it.
-        self.selected, self.highlighted_key = chosen, highlighted
+        self.selected = chosen
         change = Change.VECTORS | Change.SETTINGS
         self._notify(change | Change.SELECTION if chosen != previous else change)
 
