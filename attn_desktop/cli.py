@@ -385,7 +385,7 @@ def gui_main(argv: list[str]) -> int:
         quit_after_first_paint(window.canvas.viewport())
     window.show()
     if not args.quit_after_paint:
-        window.offer_to_restore()  # work a crashed session left unsaved
+        window.documents.offer_to_restore()  # work a crashed session left unsaved
     if os.environ.get(TEST_EDIT_VARIABLE):  # for a test that kills running instances: work to recover
         window.scale_action.trigger()
         window.autosaver.write_now()

@@ -36,7 +36,7 @@ for lesson in lessons.LESSONS:
     app.processEvents()
 for exercise in EXERCISES:
     if exercise.show_me:
-        window.apply_show_me(exercise.show_me)
+        window.lessons.apply_show_me(exercise.show_me)
         app.processEvents()
 window.history.reset()
 window.close()

@@ -107,7 +107,7 @@ def third_start(qtbot, monkeypatch, answers: list):
     monkeypatch.setattr(QMessageBox, "question", lambda parent, title, *a, **k: (asked.append(title), answers.pop(0))[1])
     window = MainWindow(default_scene())
     qtbot.addWidget(window)
-    window.offer_to_restore()
+    window.documents.offer_to_restore()
     window.asked_questions = asked
     return window
 
@@ -116,7 +116,7 @@ def test_a_third_start_brings_back_both_killed_instances_work(qtbot, monkeypatch
                                                               private_data_dir):
     third = third_start(qtbot, monkeypatch, [Buttons.Yes, Buttons.Yes])
     assert third.asked_questions == ["Restore unsaved work?", "Restore unsaved work?"]
-    restored = [third, *third._restored_windows]
+    restored = [third, *third.documents.restored_elsewhere]
     by_title = {w.scene.title: w for w in restored}
     assert sorted(by_title) == ["Alpha", "Beta"]
     for title, (dead_copy, scene_file) in two_crashed_instances.items():
@@ -133,7 +133,7 @@ def test_a_third_start_brings_back_both_killed_instances_work(qtbot, monkeypatch
 
 def test_no_deletes_only_the_dead_instances_copies(qtbot, monkeypatch, two_crashed_instances, private_data_dir):
     third = third_start(qtbot, monkeypatch, [Buttons.No, Buttons.No])
-    assert third.scene.title == "The cat sat on the mat" and third._restored_windows == []
+    assert third.scene.title == "The cat sat on the mat" and third.documents.restored_elsewhere == []
     for dead_copy, _scene_file in two_crashed_instances.values():
         assert not dead_copy.exists()
     assert sorted(p.name for p in private_data_dir.iterdir() if p.name.startswith("autosave")) == []
@@ -156,7 +156,7 @@ def test_an_instance_killed_twice_after_restoring_still_has_its_work(tmp_path, p
         "from attn_desktop.ui.main_window import MainWindow\n"
         "app = make_application()\n"
         "window = MainWindow(default_scene())\n"
-        "window.offer_to_restore()\n"
+        "window.documents.offer_to_restore()\n"
         "print(window.scene.title, window.autosaver.path, flush=True)\n"
         "os.kill(os.getpid(), 9)\n"
     )

@@ -1,9 +1,9 @@
 """Every menu and toolbar command of the main window, as one table.
 
-The table says what each command is called, which keys reach it, where it sits and which
-window method it runs; `build_actions` makes the QActions from it and `fill_menus` and
-`fill_toolbar` place them. The menus show the commands in the table's order, so a new
-command is one row here and one method on the window.
+The table says what each command is called, which keys reach it, where it sits and what it
+runs (a method of the window or of one of its parts: "documents.save"); `build_actions` makes
+the QActions from it and `fill_menus` and `fill_toolbar` place them. The menus show the
+commands in the table's order, so a new command is one row here and one method to run.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ class ActionSpec:
 
 def lesson_specs() -> list[ActionSpec]:
     return [
-        ActionSpec(f"lesson_{number}_action", item.title, "&Lessons", "open_lesson", args=(item.id,),
+        ActionSpec(f"lesson_{number}_action", item.title, "&Lessons", "lessons.open", args=(item.id,),
                    shortcuts=(f"Ctrl+{number}",))
         for number, item in enumerate(lessons.LESSONS, start=1)
     ]
@@ -58,19 +58,20 @@ def snap_step_specs() -> list[ActionSpec]:
 
 
 ACTIONS: list[ActionSpec] = [
-    ActionSpec("new_action", "&New Scene", "&File", "new_scene", shortcuts=(Key.New,),
+    ActionSpec("new_action", "&New Scene", "&File", "documents.new_scene", shortcuts=(Key.New,),
                tooltip="Start again from the six-token scene, untitled"),
-    ActionSpec("open_action", "&Open Scene…", "&File", "choose_and_open", shortcuts=(Key.Open,)),
+    ActionSpec("open_action", "&Open Scene…", "&File", "documents.choose_and_open", shortcuts=(Key.Open,)),
     ActionSpec("recent_menu", "Open &Recent", "&File", "_fill_recent_menu", submenu=True),
-    ActionSpec("save_action", "&Save Scene", "&File", "save", shortcuts=(Key.Save,)),
-    ActionSpec("save_as_action", "Save Scene &As…", "&File", "choose_and_save", shortcuts=(Key.SaveAs,)),
-    ActionSpec("export_png_action", "Picture as &PNG…", "&File/&Export", "export_picture", args=("png",)),
-    ActionSpec("export_svg_action", "Picture as &SVG…", "&File/&Export", "export_picture", args=("svg",)),
-    ActionSpec("export_weights_csv_action", "Attention Matrix as &CSV…", "&File/&Export", "export_csv",
+    ActionSpec("save_action", "&Save Scene", "&File", "documents.save", shortcuts=(Key.Save,)),
+    ActionSpec("save_as_action", "Save Scene &As…", "&File", "documents.choose_and_save", shortcuts=(Key.SaveAs,)),
+    ActionSpec("export_png_action", "Picture as &PNG…", "&File/&Export", "exports.picture", args=("png",)),
+    ActionSpec("export_svg_action", "Picture as &SVG…", "&File/&Export", "exports.picture", args=("svg",)),
+    ActionSpec("export_weights_csv_action", "Attention Matrix as &CSV…", "&File/&Export", "exports.table_csv",
                args=("weights",)),
-    ActionSpec("export_scores_csv_action", "Score &Table as CSV…", "&File/&Export", "export_csv", args=("scores",)),
-    ActionSpec("export_action", "Results as &JSON…", "&File/&Export", "choose_and_export", shortcuts=("Ctrl+E",)),
-    ActionSpec("copy_image_action", "&Copy Picture", "&File", "_copy_picture", shortcuts=("Ctrl+Shift+C",),
+    ActionSpec("export_scores_csv_action", "Score &Table as CSV…", "&File/&Export", "exports.table_csv",
+               args=("scores",)),
+    ActionSpec("export_action", "Results as &JSON…", "&File/&Export", "exports.results_json", shortcuts=("Ctrl+E",)),
+    ActionSpec("copy_image_action", "&Copy Picture", "&File", "exports.copy_picture", shortcuts=("Ctrl+Shift+C",),
                tooltip="The canvas and the matrix, ready to paste into slides or a handout"),
     ActionSpec("quit_action", "&Quit", "&File", "close", shortcuts=(Key.Quit,), separator_before=True),
     # Undo/Redo name the step they would take back ("Undo Move k·cat").
@@ -78,9 +79,9 @@ ACTIONS: list[ActionSpec] = [
     # X11 offers only Ctrl+Shift+Z and Windows leads with Ctrl+Y; people bring the habit of one or the other.
     ActionSpec("redo_action", "&Redo", "&Edit", made_by="history.stack.createRedoAction",
                shortcuts=(Key.Redo, "Ctrl+Shift+Z", "Ctrl+Y")),
-    ActionSpec("scale_action", "Scale by √d_k", "&Attention", "scene.set_scale", checkable=True,
+    ActionSpec("scale_action", "Scale by √d_k", "&Attention", "switches.set_scale", checkable=True,
                shortcuts=("Ctrl+K",), tooltip="Divide every score by √d_k before the softmax", toolbar=True),
-    ActionSpec("causal_action", "Causal mask", "&Attention", "_set_causal", checkable=True, shortcuts=("Ctrl+M",),
+    ActionSpec("causal_action", "Causal mask", "&Attention", "switches.set_causal", checkable=True, shortcuts=("Ctrl+M",),
                tooltip="Each query sees only itself and earlier tokens", toolbar=True),
     ActionSpec("next_query_action", "&Next Query", "&Attention", "_step_query", args=(+1,), shortcuts=("Ctrl+]",),
                separator_before=True),
@@ -98,7 +99,7 @@ ACTIONS: list[ActionSpec] = [
     ActionSpec("shapes_action", "Arrowheads by &Role", "&View", "canvas.set_shapes_by_role", checkable=True,
                tooltip="Keys with open heads, values with diamonds: roles read without colour"),
     ActionSpec("fit_action", "&Fit Arrows in View", "&View", "canvas.fit_view", shortcuts=("Ctrl+0",)),
-    ActionSpec("dims_action", "Choose Canvas &Dimensions…", "&View", "choose_dims", shortcuts=("Ctrl+D",),
+    ActionSpec("dims_action", "Choose Canvas &Dimensions…", "&View", "coordinates.choose_dims", shortcuts=("Ctrl+D",),
                tooltip="For vectors of more than two numbers: which two the canvas draws"),
     ActionSpec("reset_layout_action", "Reset &Layout", "&View", "reset_layout"),
     ActionSpec("about_action", f"&About {APP_NAME}", "&Help", "_show_about"),

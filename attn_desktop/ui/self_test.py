@@ -97,7 +97,7 @@ def _check_lessons(window, loadable: set[str], checks: list[tuple[str, bool]]) -
         QApplication.processEvents()
         shown = _shown_weights(window)
         checks.append((f"lesson {lesson.title}: weights for {window.scene.selected_token} {shown}",
-                       opened and window.current_lesson == lesson.id and shown == LESSON_WEIGHTS.get(lesson.id)))
+                       opened and window.lessons.current == lesson.id and shown == LESSON_WEIGHTS.get(lesson.id)))
 
 
 def _check_icons(checks: list[tuple[str, bool]]) -> None:

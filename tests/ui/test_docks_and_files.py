@@ -67,7 +67,7 @@ def test_a_broken_file_gets_one_message_and_changes_nothing(window, tmp_path):
     before = window.scene.to_dict()
     path = tmp_path / "broken.json"
     path.write_text('{"tokens": ["a", "b"], "queries": [[1, 0], [0, "x"]], "keys": [[1, 0], [0, 1]], "values": [[1], [2]]}')
-    assert window.open_scene(path) is False
+    assert window.documents.open_scene(path) is False
     assert len(window.shown_errors) == 1
     title, message = window.shown_errors[0]
     assert title == "Cannot open scene"
@@ -94,7 +94,7 @@ def test_save_as_suggests_a_name_from_the_scene(qtbot, window, tmp_path, monkeyp
     qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     window.open_lesson("self-attention")
     qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
-    window.choose_and_export()
+    window.export_action.trigger()
     assert [Path(start).name for start in offered] == [
         "the-cat-sat-on-the-mat.json", "every-word-looks-at-every-word.json", "every-word-looks-at-every-word-results.json",
     ]

@@ -57,7 +57,7 @@ def test_a_thousand_random_actions(qtbot, window, tmp_path, monkeypatch):
         role = rng.choice([Role.QUERY, Role.KEY, Role.VALUE])
         text = rng.choice(["0.5, -0.5", "1 2", "abc", "3", "1e400, 0", "-1.25, 0.75"])
         monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: (text, True))
-        window.type_coordinates(role, rng.randrange(scene.n_tokens))
+        window.coordinates.type_coordinates(role, rng.randrange(scene.n_tokens))
 
     def sentence():
         panel = window.sentence_panel
@@ -85,7 +85,7 @@ def test_a_thousand_random_actions(qtbot, window, tmp_path, monkeypatch):
         scene.select_query(rng.randrange(scene.n_queries))
 
     def save():
-        window.choose_and_save()
+        window.documents.choose_and_save()
 
     actions = [drag] * 4 + [typed, sentence, sentence, undo_or_redo, undo_or_redo, toggle, choose_query, save]
     stack = window.history.stack

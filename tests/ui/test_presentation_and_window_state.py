@@ -40,7 +40,7 @@ def test_the_layout_comes_back_next_time(qtbot, window):
 def test_opened_and_saved_files_appear_under_open_recent(qtbot, window, tmp_path):
     path = tmp_path / "a.json"
     default_scene().save(path)
-    window.open_scene(path)
+    window.documents.open_scene(path)
     assert recent_files()[0] == path.resolve()
     window.recent_menu.aboutToShow.emit()
     assert [action.text() for action in window.recent_menu.actions()] == ["a.json"]

@@ -177,7 +177,7 @@ def test_opening_a_file_or_a_lesson_shows_its_tokens(qtbot, window, tmp_path):
         one_token.remove_token(1)
     one_token.save(tmp_path / "one.json")
     panel = show_sentence_panel(qtbot, window)
-    assert window.open_scene(tmp_path / "one.json")
+    assert window.documents.open_scene(tmp_path / "one.json")
     assert rows_shown(panel.list) == ["The"]
     assert_view_shows_the_scene(qtbot, window)
     assert window.open_lesson("soft-lookup")

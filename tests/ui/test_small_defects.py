@@ -251,7 +251,7 @@ def test_a_tie_for_the_most_weight_says_it_is_a_tie(qtbot, window):
 def test_your_own_scene_has_no_empty_try_it_heading(qtbot, window, tmp_path):
     window.scene.save(tmp_path / "mine.json")
     assert window.lesson_panel.try_it_label.isVisible()  # the scaled-attention lesson has steps to try
-    assert window.open_scene(tmp_path / "mine.json")
+    assert window.documents.open_scene(tmp_path / "mine.json")
     window.docks["lessonDock"].raise_()
     qtbot.wait(10)
     assert window.lesson_panel.steps_label.text() == "" and not window.lesson_panel.try_it_label.isVisible()
@@ -286,7 +286,7 @@ def test_a_save_moves_what_counts_as_unmodified(qtbot, window, tmp_path, monkeyp
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "saved.json"), ""))
     window.scale_action.trigger()
-    assert window.choose_and_save() and not title_says_changed(window)
+    assert window.documents.choose_and_save() and not title_says_changed(window)
     window.scale_action.trigger()
     assert title_says_changed(window)  # on again: no longer what was saved
     window.scale_action.trigger()

@@ -45,7 +45,7 @@ def test_settings_switches_and_typed_coordinates_are_steps_too(qtbot, window, mo
 
     window.scale_action.trigger()
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("0.5, 0.5", True))
-    window.type_coordinates(Role.VALUE, 0)
+    window.coordinates.type_coordinates(Role.VALUE, 0)
     assert [window.history.stack.text(i) for i in range(window.history.stack.count())] == ["Scaling off", "Move v·The"]
     undo(qtbot, window)
     undo(qtbot, window)
@@ -69,7 +69,7 @@ def test_a_cancelled_drag_leaves_no_step(qtbot, window):
 
 
 def test_closing_with_unsaved_work_asks_and_cancel_keeps_the_window(qtbot, window):
-    window.scene.set_causal(True)
+    window.causal_action.trigger()  # Attention > Causal mask
     window.question_answers.append(Buttons.Cancel)
     assert not window.close()
     assert window.asked_questions == ["Unsaved changes"] and window.isVisible()
@@ -78,7 +78,7 @@ def test_closing_with_unsaved_work_asks_and_cancel_keeps_the_window(qtbot, windo
 def test_save_from_the_question_writes_the_file(qtbot, window, tmp_path, monkeypatch):
     target = tmp_path / "lesson plan.json"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
-    window.scene.set_causal(True)
+    window.causal_action.trigger()  # Attention > Causal mask
     window.question_answers.append(Buttons.Save)
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)  # open lesson 1: asks first
     assert json.loads(target.read_text(encoding="utf-8"))["causal"] is True
@@ -88,8 +88,8 @@ def test_save_from_the_question_writes_the_file(qtbot, window, tmp_path, monkeyp
 def test_ctrl_s_saves_to_the_open_file_and_clears_the_mark(qtbot, window, tmp_path):
     path = tmp_path / "mine.json"
     default_scene().save(path)
-    assert window.open_scene(path)
-    window.scene.set_scale(False)
+    assert window.documents.open_scene(path)
+    window.scale_action.trigger()  # scaling off
     assert window.windowTitle() == "*mine.json — Attention Desktop"
     qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert json.loads(path.read_text(encoding="utf-8"))["scale"] is False
@@ -104,14 +104,14 @@ def test_unsaved_work_is_autosaved_and_offered_back_after_a_crash(qtbot, window,
     again = MainWindow(default_scene())
     qtbot.addWidget(again)
     window.question_answers.append(Buttons.Yes)
-    again.offer_to_restore()
+    again.documents.offer_to_restore()
     assert again.scene.vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
     assert again.windowTitle().startswith("*")  # restored work is still unsaved
     again.history.reset()
 
 
 def test_saving_removes_the_autosave(qtbot, window, tmp_path, monkeypatch):
-    window.scene.set_causal(True)
+    window.causal_action.trigger()  # Attention > Causal mask
     window.autosaver.write_now()
     assert window.autosaver.path.exists()
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "s.json"), ""))

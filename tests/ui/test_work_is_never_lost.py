@@ -16,6 +16,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from attn_desktop.model import Role
+from attn_desktop.model.commands import move_arrow
 from attn_desktop.ui import autosave
 from attn_desktop.ui.app import default_scene
 from attn_desktop.ui.main_window import MainWindow
@@ -69,10 +70,15 @@ def save_as_answers(monkeypatch, *paths):
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (answers.pop(0) if answers else "", ""))
 
 
+def move_k_cat(window):
+    """Unsaved work, made as a released drag makes it: k·cat moved to (0.5, 0.5), one step in the history."""
+    window.history.do(move_arrow(window.scene, Role.KEY, 1, before=window.scene.vectors(Role.KEY)[1], after=[0.5, 0.5]))
+
+
 def opened_and_edited(window, path):
     default_scene().save(path)
-    assert window.open_scene(path)
-    window.scene.set_vector(Role.KEY, 1, [0.5, 0.5])
+    assert window.documents.open_scene(path)
+    move_k_cat(window)
     assert window.windowTitle().startswith("*")
 
 
@@ -103,7 +109,7 @@ def a_name_too_long(tmp_path):
 def test_save_as_to_a_place_that_cannot_be_written_says_why_and_keeps_the_work(
         qtbot, window, tmp_path, monkeypatch, no_tracebacks, target):
     path, reason = target(tmp_path)
-    window.scene.set_vector(Role.KEY, 1, [0.5, 0.5])
+    move_k_cat(window)
     save_as_answers(monkeypatch, path)
     qtbot.keyClick(window, Qt.Key.Key_S, CTRL | Qt.KeyboardModifier.ShiftModifier)
     [(title, message)] = window.shown_errors
@@ -191,7 +197,7 @@ def test_save_as_onto_a_read_only_file_asks_again_and_cancel_stops(
     default_scene().save(locked)
     locked.chmod(0o444)
     before = locked.read_bytes()
-    window.scene.set_causal(True)
+    window.causal_action.trigger()
     save_as_answers(monkeypatch, locked, locked)
     window.question_answers.append(Buttons.Save)  # "save a copy elsewhere?" yes ... the same file again; then cancel
     qtbot.keyClick(window, Qt.Key.Key_S, CTRL | Qt.KeyboardModifier.ShiftModifier)
@@ -203,7 +209,7 @@ def test_a_read_only_file_behind_a_symlink_is_not_replaced(qtbot, window, tmp_pa
     target, link = tmp_path / "real.json", tmp_path / "link.json"
     default_scene().save(target)
     link.symlink_to(target)
-    assert window.open_scene(link)
+    assert window.documents.open_scene(link)
     window.scene.set_scale(False)
     target.chmod(0o444)
     press_save(qtbot, window)
@@ -215,7 +221,7 @@ def test_saving_through_a_symlink_keeps_the_link(qtbot, window, tmp_path):
     target, link = tmp_path / "real.json", tmp_path / "link.json"
     default_scene().save(target)
     link.symlink_to(target)
-    assert window.open_scene(link)
+    assert window.documents.open_scene(link)
     window.scene.set_scale(False)
     press_save(qtbot, window)
     assert link.is_symlink() and json.loads(target.read_text(encoding="utf-8"))["scale"] is False
@@ -236,7 +242,7 @@ EXPORTS = {
 def test_an_export_never_replaces_the_scene_it_comes_from(qtbot, window, tmp_path, monkeypatch, export):
     path = tmp_path / "lesson.json"
     default_scene().save(path)
-    assert window.open_scene(path)
+    assert window.documents.open_scene(path)
     before = path.read_bytes()
     link = tmp_path / "same scene.json"
     link.symlink_to(path)
@@ -245,7 +251,7 @@ def test_an_export_never_replaces_the_scene_it_comes_from(qtbot, window, tmp_pat
         EXPORTS[export](window)
     assert [title for title, _ in window.shown_errors] == ["Cannot export", "Cannot export"]
     assert "this scene's own file" in window.shown_errors[0][1]
-    assert path.read_bytes() == before and window.open_scene(path)
+    assert path.read_bytes() == before and window.documents.open_scene(path)
 
 
 @pytest.mark.parametrize("export", EXPORTS)
@@ -280,7 +286,7 @@ def test_an_export_that_cannot_be_written_says_why(
 
 
 def test_an_export_on_a_full_disk_says_so(qtbot, window, tmp_path, monkeypatch, no_tracebacks):
-    monkeypatch.setattr("attn_desktop.ui.main_window.write_text_atomically", full_disk)
+    monkeypatch.setattr("attn_desktop.ui.scene_exports.write_text_atomically", full_disk)
     save_as_answers(monkeypatch, tmp_path / "results.json", tmp_path / "weights.csv")
     window.export_action.trigger()
     window.export_weights_csv_action.trigger()
@@ -297,7 +303,7 @@ def start_again(qtbot, window) -> MainWindow:
     qtbot.addWidget(again)
     again.show()  # as a start does: the window first, then the question
     qtbot.waitExposed(again)
-    again.offer_to_restore()
+    again.documents.offer_to_restore()
     return again
 
 
