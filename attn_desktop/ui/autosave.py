@@ -28,8 +28,7 @@ from pathlib import Path
 from PySide6.QtCore import QLockFile, QObject, QTimer, Signal
 
 from ..model import Scene, SceneFileError
-from ..model.safe_write import remove_stale_temporaries
-from ..model.safe_write import write_json_atomically
+from ..model.safe_write import remove_stale_temporaries, write_json_atomically
 from ..model.scene_file import SceneData, load_json_file, scene_from_dict, shown_path
 from ..progress import default_data_dir
 from .file_problems import failure_text

@@ -31,6 +31,7 @@ from .key_highlight import KeyHighlight
 from .label_layout import HIDDEN, ShapeIndex, place_labels
 from .palette import OUTPUT_COLOR, ROLE_COLORS
 from .plot_style import cache_axes_and_grid
+from .scene_link import follow_scene
 
 FADED_QUERY_EMPHASIS = 0.35
 MIN_WEIGHT_EMPHASIS = 0.22
@@ -77,11 +78,6 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
     arrow_moved = Signal(object)  # a MoveArrow for the edit history: a released drag or a nudge, already shown
     drag_moved = Signal(str)  # what the dragged arrow now is, e.g. "k·cat = (1.32, 1.59)"
     edit_requested = Signal(object, int)  # role, index: a double-click on a tip asks to type coordinates
-    # Never emitted: the history now takes arrow_moved. Declared only while the main window still connects
-    # them to its old drag bridge; remove both with that bridge.
-    drag_started = Signal()
-    drag_ended = Signal()
-
     def __init__(self, scene: Scene, parent=None, highlight: KeyHighlight | None = None) -> None:
         super().__init__(parent)
         # Not "self.scene": QGraphicsView.scene() would be shadowed.
@@ -115,7 +111,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.vo_plot.addItem(self.output_arrow)
         _skip_hover_search_while_dragging(self.scene())
         self._rebuild()
-        scene.subscribe(self._on_scene_changed)
+        follow_scene(self, scene, self._on_scene_changed)
         self.highlight.changed.connect(self._sync_highlight)
 
     def _make_plot(self, title: str) -> pg.PlotItem:

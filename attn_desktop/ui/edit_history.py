@@ -13,7 +13,6 @@ so an afternoon of dragging does not grow without bound.
 
 from __future__ import annotations
 
-import numpy as np
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ..model import Scene, SceneData
@@ -75,20 +74,6 @@ class EditHistory:
             return  # a drag released where it began, say: nothing an undo could change
         command.do(self.scene)
         self.stack.push(UndoStep(command, self.scene))
-
-    # TEMPORARY bridge while the canvas learns to emit its own MoveArrow command (removed with it).
-    def begin_drag(self) -> None:
-        self._drag_start = {role: self.scene.vectors(role).copy() for role in self.scene.roles}
-        self._chosen_at_drag_start = self.scene.selected
-
-    def end_drag(self) -> None:
-        from ..model.commands import move_arrow
-        for role, before in self._drag_start.items():
-            if self.scene.vectors(role).shape != before.shape:
-                continue
-            for index in np.nonzero(np.any(self.scene.vectors(role) != before, axis=1))[0]:
-                self.do(move_arrow(self.scene, role, int(index), before[index], chosen_before=self._chosen_at_drag_start))
-                return
 
     def reset(self) -> None:
         """A new document: forget the old steps, and call this state saved."""

@@ -20,6 +20,7 @@ from .coordinate_dialog import CoordinateDialog
 from .document_controller import DocumentController, lesson_for_file
 from .edit_history import EditHistory
 from .grid_editor import GridEditor
+from .key_highlight import KeyHighlight
 from .lesson_controller import LessonController
 from .lesson_panel import LessonPanel
 from .matrix_view import MatrixView
@@ -27,6 +28,7 @@ from .output_panel import OutputPanel
 from .qt_dialogs import QtDocumentDialogs, fill_recent_menu
 from .query_picker import QueryPicker
 from .scene_exports import SceneExports
+from .scene_link import follow_scene
 from .scene_switches import SceneSwitches
 from .score_table import ScoreTablePanel
 from .sentence_panel import SentencePanel
@@ -56,12 +58,12 @@ class MainWindow(QMainWindow):
         self.progress = progress if progress is not None else ProgressStore()
         self.setObjectName("MainWindow")
         self.setWindowIcon(app_icon_for_window())
-        self.canvas = AttentionCanvas(scene, self)
+        self.highlight = KeyHighlight(self)  # the key pointed at in the score table, lit on the canvas
+        self.canvas = AttentionCanvas(scene, self, highlight=self.highlight)
         self.setCentralWidget(self.canvas)
         self.history = EditHistory(scene, self)
         self.autosaver = Autosaver(scene, self)
-        self.canvas.drag_started.connect(self.history.begin_drag)
-        self.canvas.drag_ended.connect(self.history.end_drag)
+        self.canvas.arrow_moved.connect(self.history.do)  # one command per released drag or nudge
         self._fit_to_screen(1480, 920)  # first: the docks take their sizes as shares of the window
         self._build_panels()
         self._build_docks()
@@ -88,13 +90,13 @@ class MainWindow(QMainWindow):
         self.autosaver.protection_changed.connect(self.unprotected_label.show_problem)
         self.canvas.drag_moved.connect(lambda text: self.statusBar().showMessage(text, 4000))
         self.canvas.edit_requested.connect(self.coordinates.type_coordinates)
-        scene.subscribe(self._on_scene_changed)
+        follow_scene(self, scene, self._on_scene_changed)
         self.lessons.show(lesson_for_file(scene_path))
         self.update_title()
 
     def _build_panels(self) -> None:
         scene = self.scene
-        self.score_panel = ScoreTablePanel(scene)
+        self.score_panel = ScoreTablePanel(scene, self.highlight)
         self.output_panel = OutputPanel(scene)
         self.weights_chart = WeightsChart(scene)
         self.matrix_view = MatrixView(scene)

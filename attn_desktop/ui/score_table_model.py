@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from ..model import Change, Role, Scene, explain
+from .scene_link import follow_scene
 
 TOKEN, SCORE, SCALED, WEIGHT = range(4)
 WEIGHT_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw weight, for the bar delegate
@@ -34,7 +35,7 @@ class ScoreTableModel(QStandardItemModel):
         super().__init__(parent)
         self.scene = scene
         self._rebuild()
-        scene.subscribe(self._on_scene_changed)
+        follow_scene(self, scene, self._on_scene_changed)
 
     def formula(self, row: int, short_names: bool = False) -> str:
         """The worked dot product for one key, e.g. 'q_sat · k_cat = 2.40 × 2.20 + … = 5.88';
