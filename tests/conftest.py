@@ -21,3 +21,19 @@ def private_data_dir(tmp_path, monkeypatch):
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     return folder
+
+
+@pytest.fixture
+def writes(monkeypatch):
+    """Every write of a progress file, by its path (the progress store still writes for real)."""
+    import attn_desktop.progress
+
+    written = []
+    real = attn_desktop.progress.write_json_atomically
+
+    def write(path, document, *args, **kwargs):
+        written.append(path)
+        real(path, document, *args, **kwargs)
+
+    monkeypatch.setattr(attn_desktop.progress, "write_json_atomically", write)
+    return written

@@ -4,7 +4,6 @@ and the tracker's rule of what counts as completed and when it is written down."
 import numpy as np
 import pytest
 
-import attn_desktop.progress
 from attn_desktop.model import Role, Scene
 from attn_desktop.model.challenges import CHALLENGES, Baseline, ChallengeTracker, evaluate
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
@@ -222,18 +221,6 @@ def test_the_baseline_is_a_copy_not_a_view(scene):
 
 
 # ----- the tracker: what counts, and when it is written -----------------------------
-@pytest.fixture
-def writes(monkeypatch):
-    """Every write of a progress file, by its path."""
-    written = []
-    real = attn_desktop.progress.write_json_atomically
-
-    def write(path, document, *args, **kwargs):
-        written.append(path)
-        real(path, document, *args, **kwargs)
-
-    monkeypatch.setattr(attn_desktop.progress, "write_json_atomically", write)
-    return written
 
 
 @pytest.fixture

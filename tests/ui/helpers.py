@@ -21,15 +21,19 @@ def matrix_cells(window) -> list[list[str]]:
     return [[window.matrix_view.cell_text(r, c) for c in range(scene.n_tokens)] for r in range(scene.n_queries)]
 
 
-def tip_on_screen(window, role: Role, index: int) -> QPointF:
-    arrow = window.canvas.arrows[role][index]
+def tip_on_canvas(canvas, role: Role, index: int) -> QPointF:
+    arrow = canvas.arrows[role][index]
     return viewport_pos_of(arrow, arrow.tip)
 
 
-def drag_arrow(window, role: Role, index: int, offset: QPointF, steps: int = 8, after_each_move=None) -> None:
-    """Press on an arrow's tip, move with the button held, release: a real drag."""
-    viewport = window.canvas.viewport()
-    start = tip_on_screen(window, role, index)
+def tip_on_screen(window, role: Role, index: int) -> QPointF:
+    return tip_on_canvas(window.canvas, role, index)
+
+
+def drag_on_canvas(canvas, role: Role, index: int, offset: QPointF, steps: int = 8, after_each_move=None) -> None:
+    """Press on an arrow's tip, move with the button held, release: a real drag (after_each_move gets the step)."""
+    viewport = canvas.viewport()
+    start = tip_on_canvas(canvas, role, index)
     press(viewport, start)
     for step in range(1, steps + 1):
         move_holding(viewport, start + offset * (step / steps))
@@ -38,6 +42,10 @@ def drag_arrow(window, role: Role, index: int, offset: QPointF, steps: int = 8, 
             after_each_move(step)
     release(viewport, start + offset)
     QApplication.processEvents()
+
+
+def drag_arrow(window, role: Role, index: int, offset: QPointF, steps: int = 8, after_each_move=None) -> None:
+    drag_on_canvas(window.canvas, role, index, offset, steps, after_each_move)
 
 
 def drag_arrow_to(window, role: Role, index: int, x: float, y: float, steps: int = 12) -> None:

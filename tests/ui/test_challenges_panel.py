@@ -5,7 +5,6 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-import attn_desktop.progress
 from attn_desktop.model import Role, Scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.progress import DATA_DIR_VARIABLE, ProgressKind, ProgressStore
@@ -53,18 +52,6 @@ def saved_challenges(data_dir):
     return ProgressStore(data_dir / "progress.json").done_ids(ProgressKind.CHALLENGES)
 
 
-@pytest.fixture
-def writes(monkeypatch):
-    """Every write of the progress file, by its path."""
-    written = []
-    real = attn_desktop.progress.write_json_atomically
-
-    def write(path, document, *args, **kwargs):
-        written.append(path)
-        real(path, document, *args, **kwargs)
-
-    monkeypatch.setattr(attn_desktop.progress, "write_json_atomically", write)
-    return written
 
 
 def test_it_opens_with_nothing_complete(make_panel, scene):

@@ -16,7 +16,9 @@ from attn_desktop.ui.app import configure_pyqtgraph
 from attn_desktop.ui.arrow_item import DragPhase
 from attn_desktop.ui.canvas import AttentionCanvas
 from attn_desktop.ui.key_highlight import KeyHighlight
-from attn_desktop.ui.synthetic_mouse import click, double_click, move_holding, press, release, viewport_pos_of
+from attn_desktop.ui.synthetic_mouse import click, double_click, move_holding, press, release
+
+from helpers import drag_on_canvas, tip_on_canvas
 
 K_CAT, Q_SAT, Q_MAT = (Role.KEY, 1), (Role.QUERY, 2), (Role.QUERY, 5)
 
@@ -53,27 +55,9 @@ def canvas(qtbot, scene, highlight):
     return view
 
 
-def tip(canvas, role, index) -> QPointF:
-    arrow = canvas.arrows[role][index]
-    return viewport_pos_of(arrow, arrow.tip)
-
-
-def drag(canvas, role, index, offset: QPointF, steps=6, after_each_move=None):
-    viewport = canvas.viewport()
-    start = tip(canvas, role, index)
-    press(viewport, start)
-    for step in range(1, steps + 1):
-        move_holding(viewport, start + offset * (step / steps))
-        QApplication.processEvents()
-        if after_each_move:
-            after_each_move()
-    release(viewport, start + offset)
-    QApplication.processEvents()
-
-
 def test_a_drag_moves_the_arrow_live_and_announces_one_move_on_release(canvas, scene):
     seen = []
-    drag(canvas, *K_CAT, QPointF(-60, -40), after_each_move=lambda: seen.append(tuple(scene.vectors(Role.KEY)[1])))
+    drag_on_canvas(canvas, *K_CAT, QPointF(-60, -40), steps=6, after_each_move=lambda step: seen.append(tuple(scene.vectors(Role.KEY)[1])))
     assert len(set(seen)) == 6  # the scene followed every move ...
     assert canvas.moves[:-1] == [] and len(canvas.moves) == 1  # ... and one command came, at the release
     move = canvas.moves[0]
@@ -86,7 +70,7 @@ def test_a_drag_moves_the_arrow_live_and_announces_one_move_on_release(canvas, s
 
 
 def test_dragging_a_query_chooses_it_and_its_move_remembers_the_query_chosen_before(canvas, scene):
-    drag(canvas, *Q_MAT, QPointF(30, 30))
+    drag_on_canvas(canvas, *Q_MAT, QPointF(30, 30))
     assert scene.selected_token == "mat"
     (move,) = canvas.moves
     assert (move.chosen_before, move.chosen_after) == (2, 5)
@@ -97,7 +81,7 @@ def test_dragging_a_query_chooses_it_and_its_move_remembers_the_query_chosen_bef
 def test_escape_puts_the_arrow_back_and_announces_nothing(qtbot, canvas, scene):
     arrow = canvas.arrows[Role.KEY][1]
     viewport = canvas.viewport()
-    start = tip(canvas, *K_CAT)
+    start = tip_on_canvas(canvas, *K_CAT)
     press(viewport, start)
     for step in range(1, 5):
         move_holding(viewport, start + QPointF(-15 * step, 10 * step))
@@ -116,7 +100,7 @@ def test_escape_puts_the_arrow_back_and_announces_nothing(qtbot, canvas, scene):
 def test_a_drag_that_ends_where_it_began_is_no_move(canvas, scene):
     canvas.snap_step = 0.1  # so the way back lands exactly on (2.2, 1.0)
     viewport = canvas.viewport()
-    start = tip(canvas, *K_CAT)
+    start = tip_on_canvas(canvas, *K_CAT)
     press(viewport, start)
     for offset in (QPointF(-20, 0), QPointF(-40, 10), QPointF(-20, 5), QPointF(0, 0)):
         move_holding(viewport, start + offset)
@@ -126,7 +110,7 @@ def test_a_drag_that_ends_where_it_began_is_no_move(canvas, scene):
 
 
 def test_clicking_a_query_arrow_chooses_it_without_an_edit(canvas, scene):
-    click(canvas.viewport(), tip(canvas, Role.QUERY, 1))
+    click(canvas.viewport(), tip_on_canvas(canvas, Role.QUERY, 1))
     assert scene.selected_token == "cat"
     assert canvas.output_arrow.label == "out·cat"
     assert canvas.moves == []
@@ -135,7 +119,7 @@ def test_clicking_a_query_arrow_chooses_it_without_an_edit(canvas, scene):
 def test_double_clicking_a_tip_asks_to_type_its_coordinates(canvas):
     asked = []
     canvas.edit_requested.connect(lambda role, index: asked.append((role, index)))
-    double_click(canvas.viewport(), tip(canvas, Role.KEY, 4))
+    double_click(canvas.viewport(), tip_on_canvas(canvas, Role.KEY, 4))
     assert asked == [(Role.KEY, 4)]
     assert canvas.moves == []
 
@@ -160,7 +144,7 @@ def test_each_nudge_is_announced_as_a_move_that_merges_with_the_last_nudge_of_th
 
 def test_snapping_and_the_drawn_dimensions_decide_the_vector_a_tip_stands_for(qtbot, canvas, scene):
     canvas.snap_step = 0.5
-    drag(canvas, *K_CAT, QPointF(-37, 23))
+    drag_on_canvas(canvas, *K_CAT, QPointF(-37, 23))
     x, y = scene.vectors(Role.KEY)[1]
     assert (x * 2).is_integer() and (y * 2).is_integer()
     with pytest.raises(ValueError, match="two different dimensions"):
@@ -172,12 +156,12 @@ def test_tips_at_one_point_take_turns(canvas, scene):
     """k·cat put exactly under q·sat: the first drag from there takes q·sat (on top), the next k·cat."""
     scene.set_vector(*K_CAT, [2.4, 0.6])  # q·sat's tip
     QApplication.processEvents()
-    drag(canvas, *Q_SAT, QPointF(0, -50))
+    drag_on_canvas(canvas, *Q_SAT, QPointF(0, -50))
     assert scene.vectors(Role.QUERY)[2].tolist() != [2.4, 0.6] and scene.vectors(Role.KEY)[1].tolist() == [2.4, 0.6]
     assert "k·cat stayed: undo, then drag from there again to move it instead" in canvas.said[-1]
     canvas.moves[-1].undo(scene)
     QApplication.processEvents()
-    drag(canvas, *Q_SAT, QPointF(0, -50))  # the same press point again
+    drag_on_canvas(canvas, *Q_SAT, QPointF(0, -50))  # the same press point again
     assert scene.vectors(Role.QUERY)[2].tolist() == [2.4, 0.6] and scene.vectors(Role.KEY)[1].tolist() != [2.4, 0.6]
     assert canvas.moves[-1].text == "Move k·cat"
 
@@ -188,7 +172,7 @@ def test_of_two_close_tips_the_nearer_one_takes_the_drag_even_from_underneath(ca
     scene.set_vector(*K_CAT, [2.4 + 6 * units_per_pixel, 0.6])  # six pixels to the right of q·sat's tip
     QApplication.processEvents()
     viewport = canvas.viewport()
-    start = tip(canvas, *K_CAT) - QPointF(1, 0)  # inside both handles, nearer k·cat
+    start = tip_on_canvas(canvas, *K_CAT) - QPointF(1, 0)  # inside both handles, nearer k·cat
     press(viewport, start)
     for step in range(1, 5):
         move_holding(viewport, start + QPointF(0, -10 * step))
