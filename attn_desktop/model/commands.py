@@ -22,7 +22,6 @@ from typing import Protocol
 
 import numpy as np
 
-from .explain import arrow_name
 from .scene import Role, Scene
 from .scene_file import SceneData, same_contents
 
@@ -36,6 +35,9 @@ class Command(Protocol):
     def do(self, scene: Scene) -> None: ...  # raises ValueError (scene unchanged) if it cannot be done
 
     def undo(self, scene: Scene) -> None: ...
+
+    @property
+    def changes_nothing(self) -> bool: ...  # True: no step is kept (a drag released where it began)
 
     def merge_key(self) -> Hashable | None: ...  # equal keys in a row may merge into one step
 
@@ -59,6 +61,10 @@ class RunNow:
 
 
 class _Unmergeable:
+    @property
+    def changes_nothing(self) -> bool:
+        return False
+
     def merge_key(self) -> Hashable | None:
         return None
 
@@ -125,7 +131,7 @@ def move_arrow(scene: Scene, role: Role, index: int, before: Sequence[float], af
         role=role, index=index,
         before=tuple(float(x) for x in before),
         after=tuple(float(x) for x in (current if after is None else after)),
-        name=arrow_name(role.symbol, scene.labels(role)[index]),
+        name=scene.arrow_name(role, index),
         chosen_before=scene.selected if chosen_before is None else chosen_before,
         chosen_after=scene.selected,
         nudge=nudge,
@@ -312,6 +318,10 @@ class ReplaceContents(_Unmergeable):
     def only_chooses_a_query(self) -> bool:
         """The same contents: at most another query is chosen, which is not an edit."""
         return same_contents(self.before, self.after)
+
+    @property
+    def changes_nothing(self) -> bool:
+        return self.only_chooses_a_query and self.before.selected == self.after.selected
 
     def do(self, scene: Scene) -> None:
         scene.restore(self.after, self.after.selected)

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from . import explain
 from .attention import AttentionResult, attention, causal_mask
 from .safe_write import write_json_atomically
 from .scene_file import (
@@ -153,6 +154,10 @@ class Scene:
 
     def labels(self, role: Role) -> list[str]:
         return self.query_tokens if role is Role.QUERY else self.tokens
+
+    def arrow_name(self, role: Role, index: int) -> str:
+        """"k·cat": the name every panel, menu and status line gives this arrow."""
+        return explain.arrow_name(role.symbol, self.labels(role)[index])
 
     @property
     def n_queries(self) -> int:

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import QInputDialog, QWidget
 from ..model import Role, Scene
 from ..model.commands import Editor, move_arrow
 from ..model.exercises import parse_numbers
-from ..model.explain import arrow_name
 
 TITLE = "Exact coordinates"
 
@@ -34,7 +33,7 @@ class CoordinateDialog:
 
     def type_coordinates(self, role: Role, index: int) -> None:
         """Double-click on a tip: type exact coordinates (the way to make two keys exactly equal)."""
-        name = arrow_name(role.symbol, self.scene.labels(role)[index])
+        name = self.scene.arrow_name(role, index)
         current = self.scene.vectors(role)[index]
         prompt = f"New coordinates for {name} ({len(current)} numbers, e.g. 1.5, -0.2):"
         text, problem = ", ".join(f"{value:g}" for value in current), ""

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QStandardPaths
+from shiboken6 import isValid
 
 from .. import APP_NAME
 from ..model import Scene, SceneFileError, lessons
@@ -103,7 +104,7 @@ class DocumentController:
         self.restored_elsewhere: list[object] = []
         self.last_folder = start_folder if start_folder is not None else documents_folder()
         history.stack.indexChanged.connect(self._on_history_changed)
-        history.stack.cleanChanged.connect(lambda clean: self.update_title())
+        history.stack.cleanChanged.connect(self._on_clean_changed)
 
     # ----- what the document is ------------------------------------------
     @property
@@ -228,7 +229,13 @@ class DocumentController:
         return True
 
     # ----- the recovery copy ---------------------------------------------
+    def _on_clean_changed(self, clean: bool) -> None:
+        if isValid(self.history.stack):  # not while Qt's stack clears itself in its window's end
+            self.update_title()
+
     def _on_history_changed(self) -> None:
+        if not isValid(self.history.stack):
+            return  # Qt's stack clears itself as its window is destroyed: the work was dealt with at close
         self.update_title()
         if self.modified:
             self.autosaver.schedule()

@@ -31,14 +31,9 @@ SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5  # arrow keys, and with Shift
 NUDGE_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
 
 
-def arrow_name(scene: Scene, role: Role, index: int) -> str:
-    """"k·cat": the arrow's role and token, without the weight its label may carry."""
-    return explain.arrow_name(role.symbol, scene.labels(role)[index])
-
-
 def describe(scene: Scene, role: Role, index: int) -> str:
     """"k·cat = (1.32, 1.59)": what the status bar and the arrow's tooltip say."""
-    return f"{arrow_name(scene, role, index)} = {explain.vector(scene.vectors(role)[index])}"
+    return f"{scene.arrow_name(role, index)} = {explain.vector(scene.vectors(role)[index])}"
 
 
 def _role_and_index(key: Hashable) -> tuple[Role, int]:
@@ -61,6 +56,7 @@ class DragController(QObject):
     arrow_moved = Signal(object)  # a MoveArrow already shown on screen: a released drag or one nudge
     status = Signal(str)  # what the moved arrow now is, e.g. "k·cat = (1.32, 1.59)"
     edit_requested = Signal(object, int)  # role, index: a double-click on a tip asks to type coordinates
+    dragging = Signal(bool)  # a drag began (True) or ended in any way (False): Undo waits for the release
 
     def __init__(self, scene: Scene, arrows: dict[Role, list[ArrowItem]], parent: QObject | None = None) -> None:
         """`arrows` is the canvas's own table of arrow items, read as it is at each gesture."""
@@ -87,7 +83,9 @@ class DragController(QObject):
     def forget_arrows(self) -> None:
         """The arrows are made anew: nothing is focused or dragged, and no turn at a shared tip is pending."""
         self.focused_arrow = None
-        self._drag = None
+        if self._drag is not None:
+            self._drag = None
+            self.dragging.emit(False)
         self._turns.forget()
 
     def draggable_arrows(self) -> list[tuple[Role, int]]:
@@ -121,13 +119,14 @@ class DragController(QObject):
     # ----- drags ----------------------------------------------------------
     def _start_drag(self, role: Role, index: int) -> None:
         underneath = self._turns.started_dragging((role, index), list(self._tips_on_screen()))
-        names = [arrow_name(self.scene, *_role_and_index(key)) for key in underneath]
+        names = [self.scene.arrow_name(*_role_and_index(key)) for key in underneath]
         hint = (f"  ({' and '.join(names)} stayed: undo, then drag from there again "
                 "to move it instead)") if names else ""
         self._drag = _Drag(role, index, self.scene.vectors(role)[index].copy(), self.scene.selected, hint)
         self.focus_arrow((role, index))  # the arrow keys then fine-tune the same arrow
         if role is Role.QUERY:
             self.scene.select_query(index)
+        self.dragging.emit(True)
 
     def _move_drag(self, tip: QPointF) -> None:
         drag = self._drag
@@ -142,14 +141,16 @@ class DragController(QObject):
             return
         self._move_drag(tip)
         self._drag = None
+        self.dragging.emit(False)
         command = move_arrow(self.scene, drag.role, drag.index, drag.start.tolist(), chosen_before=drag.chosen_before)
-        if not command.changes_nothing:
+        if command.before != command.after:  # released where it began: no step (choosing a query is no edit)
             self.arrow_moved.emit(command)
 
     def _drag_cancelled(self) -> None:
         drag, self._drag = self._drag, None
         if drag is None:
             return
+        self.dragging.emit(False)
         self.scene.set_vector(drag.role, drag.index, drag.start.tolist())
         self.status.emit(f"Put back: {describe(self.scene, drag.role, drag.index)}")
 

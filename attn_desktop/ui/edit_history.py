@@ -14,6 +14,7 @@ so an afternoon of dragging does not grow without bound.
 from __future__ import annotations
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
+from shiboken6 import isValid
 
 from ..model import Scene, SceneData
 from ..model.commands import Command
@@ -53,7 +54,7 @@ class UndoStep(QUndoCommand):
             return False
         self.command = merged
         self.setText(merged.text)
-        if getattr(merged, "changes_nothing", False):
+        if merged.changes_nothing:
             self.setObsolete(True)  # nudged back where it started: no step at all
         return True
 
@@ -70,7 +71,7 @@ class EditHistory:
 
     def do(self, command: Command) -> None:
         """Run a command and keep it for Undo. A refused command raises ValueError; nothing changes."""
-        if getattr(command, "changes_nothing", False):
+        if command.changes_nothing:
             return  # a drag released where it began, say: nothing an undo could change
         command.do(self.scene)
         self.stack.push(UndoStep(command, self.scene))
@@ -83,11 +84,15 @@ class EditHistory:
 
     # ----- saved or not --------------------------------------------------
     def _on_clean_changed(self, clean: bool) -> None:
+        if not isValid(self.stack):
+            return  # Qt's stack clears itself as its window is destroyed: nothing to record
         if clean:
             self._saved_state = self.scene.to_data()  # saved just now (or back at the saved step)
         elif self.stack.cleanIndex() < 0:
             self._saved_state = None  # e.g. restored work: unsaved whatever it looks like
 
     def _mark_clean_if_saved(self, index: int) -> None:
+        if not isValid(self.stack):
+            return  # see _on_clean_changed
         if not self.stack.isClean() and self._saved_state is not None and same_contents(self.scene.to_data(), self._saved_state):
             self.stack.setClean()

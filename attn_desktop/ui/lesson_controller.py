@@ -81,9 +81,8 @@ class LessonController:
         if command.only_chooses_a_query:  # nothing to undo: just look at the query it means
             self.host.scene.select_query(shown.selected)
         else:
-            self.host.history.do(command)
+            self.host.history.do(command)  # the history marks the title unsaved
         self.show_grids_if_used()
-        self.host.update_title()
 
     def load_builtin(self, name: str) -> bool:
         """One of the scenes that come with the app; False (and one message) if the installation is damaged."""

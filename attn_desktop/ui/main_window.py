@@ -9,7 +9,7 @@ from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QToolBar
 
 from .. import APP_NAME, __version__
-from ..model import Change, Scene
+from ..model import Scene
 from ..progress import ProgressStore
 from .actions import build_actions, fill_menus, fill_toolbar
 from .autosave import Autosaver, LeftWork
@@ -83,6 +83,7 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
         fill_menus(self, {"&View": [dock.toggleViewAction() for dock in self.docks.values()]})
         self.switches.bind(self.scale_action, self.causal_action, self.toolbar_boxes.values())
+        self.canvas.drags.dragging.connect(self._hold_undo_during_drag)
         # A normal widget stays; drag read-outs are temporary messages shown over it.
         self.statusBar().addWidget(QLabel(STATUS_HINT))
         self.unprotected_label = UnprotectedWorkLabel(self)  # stays until autosave works again
@@ -90,7 +91,7 @@ class MainWindow(QMainWindow):
         self.autosaver.protection_changed.connect(self.unprotected_label.show_problem)
         self.canvas.drag_moved.connect(lambda text: self.statusBar().showMessage(text, 4000))
         self.canvas.edit_requested.connect(self.coordinates.type_coordinates)
-        follow_scene(self, scene, self._on_scene_changed)
+        follow_scene(self, scene, self.switches.on_scene_changed)  # undo or a file can flip a setting
         self.lessons.show(lesson_for_file(scene_path))
         self.update_title()
 
@@ -145,11 +146,12 @@ class MainWindow(QMainWindow):
         self.toolbar_boxes = fill_toolbar(self, toolbar)
         self.addToolBar(toolbar)
 
-    # ----- following the scene -----------------------------------------
-    def _on_scene_changed(self, change: Change) -> None:
-        self.switches.on_scene_changed(change)
-        if change & Change.STRUCTURE:
-            self.update_title()
+    # ----- small handlers (the actions table and the canvas name them) --
+    def _hold_undo_during_drag(self, dragging: bool) -> None:
+        """Undo with the mouse button still held would take a step back under the drag, which then
+        records its move on top of the wrong state: Undo and Redo wait for the release."""
+        self.undo_action.setEnabled(not dragging and self.history.stack.canUndo())
+        self.redo_action.setEnabled(not dragging and self.history.stack.canRedo())
 
     def _step_query(self, step: int) -> None:
         self.scene.select_query((self.scene.selected + step) % self.scene.n_queries)
