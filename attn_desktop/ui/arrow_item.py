@@ -4,11 +4,12 @@ The arrow lives in data coordinates (the plot's units) but draws its line
 width, head and label in screen pixels, so it stays crisp and readable at
 any zoom. It never changes the scene itself. Like pyqtgraph's ROI, it reports
 a drag through signals (started, moved to a proposed tip, finished, cancelled)
-and a click through `clicked`; the canvas writes the proposed tip to the
-scene, which then moves this arrow back through ``set_tip``.
+and a click through `clicked`; the drag controller (drag_controller.py) writes
+the proposed tip to the scene, and the canvas then moves this arrow through
+``set_tip``.
 
-Which arrow takes a press where handles overlap is the canvas's choice (see
-tip_choice.py): at each press it tells every arrow whether it may take a click
+Which arrow takes a press where handles overlap is the drag controller's
+choice (see tip_choice.py): at each press it tells every arrow whether it may take a click
 or a drag from it, and an arrow that may not lets the press pass on.
 """
 
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Callable
 
 import pyqtgraph as pg
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
@@ -103,8 +103,9 @@ class ArrowItem(pg.GraphicsObject):
         self._pointer = False  # the tip is out of view: the leader ends in a pointer at the plot's edge
         self._label_hidden = False  # no room for it (a minor label); pointing at the arrow still names it
         self._obstacle_cache: tuple[tuple, list[Obstacle]] | None = None
-        # Told when the shaft or head changes, so the canvas re-reads only the arrows that changed.
-        self.on_shape_change: Callable[[ArrowItem], None] | None = None
+        # Counts changes of the shaft and head as drawn: the canvas re-reads an arrow's shapes for
+        # label placement only when this has moved on (cheaper than a signal from every arrow per move).
+        self.shape_version = 0
         self._pixel_size_cache: tuple[float, float] | None = None
         self._bounds: QRectF | None = None
         self._drag_start_tip = QPointF()
@@ -267,8 +268,7 @@ class ArrowItem(pg.GraphicsObject):
 
     def _forget_obstacles(self) -> None:
         self._obstacle_cache = None
-        if self.on_shape_change is not None:
-            self.on_shape_change(self)
+        self.shape_version += 1
 
     # ----- geometry as painted, in the pixels `to_device` maps to (for checking what a viewer sees) -----
     def tip_position(self, to_device: QTransform) -> QPointF:

@@ -55,7 +55,7 @@ class _PlotShapes:
 
     mapping: tuple[float, float, float, float]  # the plot's data-to-view scale and offset
     arrows: list[ArrowItem]
-    slots: dict[int, int]  # id of an arrow: its place in `arrows` and its slot in `index`
+    versions: list[int]  # each arrow's shape_version when its shapes were read into `index`
     index: ShapeIndex
 
 
@@ -95,7 +95,6 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self._label_timer = QTimer(self, singleShot=True, interval=0)
         self._label_timer.timeout.connect(self._place_labels)
         self._plot_shapes: dict[pg.PlotItem, _PlotShapes] = {}  # each plot's arrow shapes, kept between moves
-        self._changed_shapes: set[int] = set()  # ids of arrows whose shapes changed since
         # Titles are fitted after a resize, not during one: changing a title re-lays the plots out.
         self._title_timer = QTimer(self, singleShot=True, interval=0)
         self._title_timer.timeout.connect(self._fit_titles)
@@ -263,7 +262,6 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
     def _place_labels(self) -> None:
         """Put each label by its tip, clear of every arrow and label of its plot (see label_layout)."""
         to_view = self.viewportTransform()
-        changed, self._changed_shapes = self._changed_shapes, set()
         kept = {}
         for plot, entries in self._labels_in_order().items():
             view_box = plot.getViewBox()
@@ -272,7 +270,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 continue  # a plot not laid out yet (or hidden): placed when its view changes
             transform = _data_to_view(view_box, area)
             mapping = (transform.m11(), transform.m22(), transform.m31(), transform.m32())
-            kept[plot] = shapes = self._shapes_in(plot, mapping, changed)
+            kept[plot] = shapes = self._shapes_in(plot, mapping)
             requests = [item.label_request(mapping, minor) for item, minor in entries]
             placements = place_labels(requests, shapes.index, (area.left(), area.top(), area.right(), area.bottom()))
             for (item, _), placement in zip(entries, placements):
@@ -281,7 +279,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                     item.place_label(placement, mapping)
         self._plot_shapes = kept  # a plot not placed this time is read afresh next time
 
-    def _shapes_in(self, plot: pg.PlotItem, mapping: tuple, changed: set[int]) -> _PlotShapes:
+    def _shapes_in(self, plot: pg.PlotItem, mapping: tuple) -> _PlotShapes:
         """Every arrow's shaft and head in this plot, labelled or not: labels keep off all of them.
 
         Kept from one placement to the next: a drag move changes a few arrows (the dragged one, the
@@ -291,18 +289,13 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         shapes = self._plot_shapes.get(plot)
         if shapes is not None and shapes.mapping == mapping and len(shapes.arrows) == len(arrows) \
                 and all(map(operator.is_, shapes.arrows, arrows)):
-            for key in changed:
-                slot = shapes.slots.get(key)
-                if slot is not None:
-                    shapes.index.set(slot, arrows[slot].obstacles(mapping))
+            for slot, item in enumerate(arrows):
+                if item.shape_version != shapes.versions[slot]:
+                    shapes.index.set(slot, item.obstacles(mapping))
+                    shapes.versions[slot] = item.shape_version
             return shapes
-        for item in arrows:
-            item.on_shape_change = self._note_shape_change
         index = ShapeIndex.of_owners([item.obstacles(mapping) for item in arrows], SHAPES_PER_ARROW)
-        return _PlotShapes(mapping, arrows, {id(item): slot for slot, item in enumerate(arrows)}, index)
-
-    def _note_shape_change(self, item: ArrowItem) -> None:
-        self._changed_shapes.add(id(item))
+        return _PlotShapes(mapping, arrows, [item.shape_version for item in arrows], index)
 
     def _arrows_in(self, plot: pg.PlotItem) -> list[ArrowItem]:
         """Every arrow drawn in this plot, labelled or not."""
