@@ -27,7 +27,7 @@ class ActionSpec:
     id: str  # the attribute the window keeps it under, e.g. "save_action"
     text: str
     menu: str  # menu path, submenus after "/": "&File/&Export"
-    handler: str = ""  # dotted name on the window: "save", "scene.set_scale"
+    handler: str = ""  # dotted name on the window: "documents.save", "switches.set_scale"
     args: tuple = ()  # given: the handler gets these on a click; else a checkable one gets its state
     shortcuts: tuple[str | QKeySequence.StandardKey, ...] = ()  # a standard key brings all the platform's keys
     checkable: bool = False

@@ -29,7 +29,7 @@ class GridEditor(QWidget):
     def __init__(self, scene: Scene, editor: Editor | None = None, parent=None) -> None:
         super().__init__(parent)
         self.scene = scene
-        self.editor = editor if editor is not None else RunNow(scene)  # the window's edit history: undoable
+        self.editor = editor if editor is not None else RunNow(scene)  # in the window, its edit history (undoable)
         self.tables: dict[str, QTableWidget] = {}
         self.no_grids_box = QCheckBox("No grids: q = k = v = x")
         self.no_grids_box.setToolTip("Use each word's own vector as its query, key and value")

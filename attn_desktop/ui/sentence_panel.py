@@ -24,7 +24,7 @@ class SentencePanel(QWidget):
     def __init__(self, scene: Scene, editor: Editor | None = None, parent=None) -> None:
         super().__init__(parent)
         self.scene = scene
-        self.editor = editor if editor is not None else RunNow(scene)  # the window's edit history: undoable
+        self.editor = editor if editor is not None else RunNow(scene)  # in the window, its edit history (undoable)
         self._refreshing = False  # True while the list is being written from the scene
         self.list = QListWidget()
         self.list.setAccessibleName("Tokens")
