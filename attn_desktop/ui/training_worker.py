@@ -94,12 +94,11 @@ class UpdateMailbox:
     def put(self, update: TrainingUpdate) -> bool:
         """Leave an update; True if the slot was empty (the reader must be told)."""
         with self._lock:
-            was_empty = self._waiting is None
-            if was_empty:
-                self._waiting, self._waiting_since = update, time.monotonic()
-            else:
+            if self._waiting is not None:
                 self._waiting = self._waiting.merged_with(update)
-            return was_empty
+                return False
+            self._waiting, self._waiting_since = update, time.monotonic()
+            return True
 
     def take(self) -> TrainingUpdate | None:
         with self._lock:
@@ -117,7 +116,6 @@ class TrainingWorker(QObject):
 
     update_ready = Signal()  # an update waits in the mailbox
     failed = Signal(str)  # a step raised: training paused, the message says why
-    stopped = Signal()  # the timer is off and the worker is back on the GUI thread
 
     def __init__(self, make_trainer: TrainerFactory, settings: TrainingSettings, mailbox: UpdateMailbox,
                  stop_requested: threading.Event) -> None:
@@ -188,9 +186,10 @@ class TrainingWorker(QObject):
         if self._timer is not None:
             self._timer.stop()
         thread = self.thread()
-        self.moveToThread(QCoreApplication.instance().thread())
+        app = QCoreApplication.instance()
+        if app is not None:  # back to the GUI thread, so the worker can be deleted there once this thread ends
+            self.moveToThread(app.thread())
         thread.quit()
-        self.stopped.emit()
 
     # ----- the step loop --------------------------------------------------
     def _rebuild_trainer(self) -> None:
