@@ -175,3 +175,138 @@ def test_truncated_scene_files_are_refused_cleanly(cut):
     # Every cut before the closing brace leaves broken JSON: it must be refused in one line that says where.
     message = refusal(SEED_TEXT[:cut])
     assert message.startswith("not valid JSON: ") and " at line " in message
+
+
+# ----- a head kept from training (format version 2) -------------------------------------------
+
+# A projection scene exactly as the version before trained heads saved it (version 1).
+SAVED_BEFORE_TRAINED_HEADS = {
+    "format": "attention-desktop-scene", "version": 1, "title": "Three vectors from one word",
+    "tokens": ["cat", "sat", "it"], "embeddings": [[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]],
+    "w_q": [[0.0, 2.0], [2.0, 0.0]], "w_k": [[2.0, 0.0], [0.0, 2.0]], "w_v": [[1.0, 0.0], [0.0, 1.0]],
+    "use_grids": True, "scale": True, "causal": False, "selected": 2,
+}
+
+
+def kept_document(**head_changes):
+    """A saved kept head of reverse (untrained weights: the file does not care how good they are)."""
+    from attn_desktop.model.tasks import TASKS
+    from attn_desktop.model.trained_head import keep_as_scene
+    from attn_desktop.model.training import init_params
+
+    task = TASKS["reverse"]
+    document = Scene(keep_as_scene(task, init_params(task, seed=5), task.example_tokens())).to_dict()
+    document["trained_head"].update(head_changes)
+    return document
+
+
+def test_version_1_files_still_open(tmp_path):
+    lesson = load_scene_file(scene_path("lessons/2_projections.json"))
+    assert lesson.is_projection and lesson.trained_head is None
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(SAVED_BEFORE_TRAINED_HEADS), encoding="utf-8")
+    scene = Scene.from_file(path)
+    assert scene.vectors(Role.EMBEDDING).tolist() == SAVED_BEFORE_TRAINED_HEADS["embeddings"]
+    assert scene.to_dict() == SAVED_BEFORE_TRAINED_HEADS  # saved again: still version 1, the same file
+
+
+def test_a_kept_head_round_trips_through_a_file(tmp_path):
+    from attn_desktop.model.tasks import TASKS
+    from attn_desktop.model.trained_head import keep_as_scene
+    from attn_desktop.model.training import example_scene_data, forward, init_params
+
+    task, params = TASKS["it-noun"], init_params(TASKS["it-noun"], seed=7)
+    tokens = task.example_tokens()
+    path = tmp_path / "kept.json"
+    Scene(keep_as_scene(task, params, tokens)).save(path)
+    assert json.loads(path.read_text(encoding="utf-8"))["version"] == 2
+    loaded = load_scene_file(path)
+    head = loaded.trained_head
+    assert head.task == "it-noun" and head.token_ids == tokens
+    for name in ("embed", "pos", "w_o", "b_o"):
+        assert np.array_equal(getattr(head, name), getattr(params, name)), name
+    plain = example_scene_data(task, params, tokens)
+    assert loaded.embeddings == plain.embeddings and loaded.w_q == plain.w_q and loaded.w_v == plain.w_v
+    weights = Scene(loaded).result.weights
+    np.testing.assert_allclose(weights, forward(params, tokens, task.causal).weights, rtol=0, atol=1e-12)
+
+
+def test_a_newer_version_is_refused_in_one_line():
+    message = refusal(json.dumps(dict(SAVED_BEFORE_TRAINED_HEADS, version=3)))
+    assert message == "version: the file is version 3, made by a newer Attention Desktop; this one reads up to version 2"
+
+
+@pytest.mark.parametrize(
+    "changes, expected",
+    [
+        ({"task": "sort"}, "trained_head.task: expected one of reverse, previous-token, it-noun"),
+        ({"d_model": 8}, "trained_head.d_model: 8, but the word vectors have 16 numbers"),
+        ({"d_model": "16"}, "trained_head.d_model: expected a whole number"),
+        ({"token_ids": [3, 1, 4]}, "trained_head.token_ids: expected a list of 5 token ids"),
+        ({"token_ids": [3, 1, 4, 1, 10]}, "trained_head.token_ids[4]: 10 is not a token id (0 to 9)"),
+        ({"token_ids": [3, 1, 4, 1, True]}, "trained_head.token_ids[4]: expected a whole number"),
+        ({"embed": [[0.0] * 16] * 9}, "trained_head.embed: has 9 rows of 16 numbers; the reverse head needs 10 rows of 16"),
+        ({"pos": [[0.0] * 15] * 5}, "trained_head.pos: has 5 rows of 15 numbers; the reverse head needs 5 rows of 16"),
+        ({"w_o": [[0.0] * 10] * 3}, "trained_head.w_o: has 3 rows of 10 numbers; the reverse head needs 2 rows of 10"),
+        ({"pos": None}, "trained_head.pos: missing"),
+        ({"b_o": [0.0] * 9}, "trained_head.b_o: expected a list of 10 numbers"),
+        ({"b_o": [0.0] * 9 + ["x"]}, 'trained_head.b_o[9]: expected a number, found the text "x"'),
+        ({"b_o": [0.0] * 9 + [1e300]}, "trained_head.b_o[9]: 1e+300 is too large"),
+    ],
+)
+def test_a_broken_trained_head_is_refused_in_one_line(changes, expected):
+    message = refusal(json.dumps(kept_document(**changes)))
+    assert expected in message
+
+
+def test_a_trained_head_must_fit_its_scene():
+    document = kept_document()
+    assert "needs version 2" in refusal(json.dumps(dict(document, version=1)))
+    vectors_scene = dict(json.loads(minimal()), version=2, trained_head=document["trained_head"])
+    assert "only a projection scene" in refusal(json.dumps(vectors_scene))
+    assert "expected an object" in refusal(json.dumps(dict(document, trained_head=[1])))
+    shorter = dict(document, tokens=document["tokens"][:4], embeddings=document["embeddings"][:4])
+    assert "reverse sentences have 5 tokens but the scene has 4" in refusal(json.dumps(shorter))
+    narrow = dict(document, w_q=[row + [0.0] for row in document["w_q"]], w_k=[row + [0.0] for row in document["w_k"]])
+    assert "makes queries and keys of 2 numbers, but w_q makes 3" in refusal(json.dumps(narrow))
+    text = json.dumps(dict(document, trained_head=dict(document["trained_head"], pos=[[float("nan")] * 16] * 5)))
+    assert "NaN is not a number" in refusal(text)
+
+
+def test_opening_a_broken_trained_head_changes_nothing(tmp_path):
+    scene = Scene(load_scene_file(scene_path("lessons/2_projections.json")))
+    before = scene.to_dict()
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(kept_document(task="sort")), encoding="utf-8")
+    with pytest.raises(SceneFileError, match=r"^.*broken\.json: trained_head\.task"):
+        scene.load(path)
+    assert scene.to_dict() == before
+
+
+def test_a_scene_whose_sentence_changed_is_saved_without_the_head(tmp_path):
+    scene = Scene.from_dict(kept_document())
+    scene.add_token("extra")
+    path = tmp_path / "longer.json"
+    scene.save(path)
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert "trained_head" not in saved and saved["version"] == 1
+    assert load_scene_file(path).tokens[-1] == "extra"
+
+
+KEPT = kept_document()
+
+
+@settings(max_examples=300, deadline=None)
+@given(field=st.sampled_from(["task", "d_model", "token_ids", "embed", "pos", "w_o", "b_o"]), value=json_values,
+       row=st.integers(0, 3))
+def test_any_value_in_a_trained_head_raises_only_scene_file_error(field, value, row):
+    document = json.loads(json.dumps(KEPT))
+    head = document["trained_head"]
+    if isinstance(head[field], list) and row < len(head[field]) and row % 2:
+        head[field][row] = value  # sometimes inside a row
+    else:
+        head[field] = value
+    try:
+        parse_scene_text(json.dumps(document))
+    except SceneFileError as error:
+        assert "\n" not in str(error)

@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 from .scene import GRID_NAMES, Role, Scene
+from .trained_head import task_accuracy, task_of
+from .training import EVALUATION_COUNT, EVALUATION_SEED
 
 
 def export_document(scene: Scene) -> dict[str, Any]:
@@ -36,6 +38,13 @@ def export_document(scene: Scene) -> dict[str, Any]:
         document["embeddings"] = scene.vectors(Role.EMBEDDING).tolist()
         document.update({name: scene.grids[name].tolist() for name in GRID_NAMES})
         document["use_grids"] = scene.use_grids
+    accuracy = task_accuracy(scene)
+    if accuracy is not None:
+        # A head kept from training: how well it, as edited here, still does its task.
+        document["task_accuracy"] = {
+            "task": task_of(scene).name, "accuracy": accuracy,
+            "sequences": EVALUATION_COUNT, "seed": EVALUATION_SEED,
+        }
     return document
 
 

@@ -26,10 +26,12 @@ from .scene_file import (
     MAX_TOKENS,
     SceneData,
     SceneFileError,
+    TrainedHead,
     is_valid_text,
     load_scene_file,
     scene_from_dict,
     scene_to_dict,
+    trained_head_fits,
 )
 
 
@@ -97,6 +99,8 @@ class Scene:
         self.scale = bool(data.scale)
         self.causal = bool(data.causal)
         self.selected = int(data.selected)
+        # A head kept from training (never changed here; trained_head.py reads it with the scene's edits).
+        self.trained_head: TrainedHead | None = data.trained_head
         self._recompute()
 
     def to_data(self) -> SceneData:
@@ -116,6 +120,9 @@ class Scene:
             data.embeddings = self._vectors[Role.EMBEDDING].tolist()
             data.w_q, data.w_k, data.w_v = (self.grids[name].tolist() for name in GRID_NAMES)
             data.use_grids = self.use_grids
+            data.trained_head = self.trained_head
+            if not trained_head_fits(data):  # a word added or removed: no longer the head's sentence
+                data.trained_head = None
         return data
 
     def to_dict(self) -> dict[str, Any]:

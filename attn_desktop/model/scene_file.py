@@ -19,11 +19,17 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .safe_write import file_kind
+from .tasks import TASKS
 
 T = TypeVar("T")
 
 FORMAT_MARKER = "attention-desktop-scene"
-FORMAT_VERSION = 1
+# Version 2 added the optional "trained_head" of a projection scene (a head kept from training).
+# A file is written with the lowest version that holds it, so a scene without a trained head
+# still opens in an Attention Desktop that reads only version 1.
+FORMAT_VERSION = 2
+TRAINED_HEAD_VERSION = 2
+TRAINED_KEY_WIDTH = 2  # training's KEY_WIDTH: trained queries and keys are 2-D (training imports this module)
 
 # Limits that keep a hostile or mistaken file from freezing the app.
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -36,6 +42,29 @@ MAX_ABS_COORDINATE = 1e9
 
 class SceneFileError(ValueError):
     """A scene file (or scene data) that cannot be used, with where and why."""
+
+
+@dataclass(frozen=True)
+class TrainedHead:
+    """A head kept from training, carried by the projection scene that shows its example.
+
+    The scene's own w_q, w_k and w_v are the head's grids, and its word vectors
+    start as x_i = E[t_i] + P[i]; this holds the rest of the head: the task it
+    was trained on, the example's token ids t_i (indices into the task's
+    vocabulary), the embeddings E (V x d_model) and P (L x d_model), and the
+    output layer W_O (d_v x V) and b_O (V). Plain lists, as in the file.
+    """
+
+    task: str
+    token_ids: list[int]
+    embed: list[list[float]]
+    pos: list[list[float]]
+    w_o: list[list[float]]
+    b_o: list[float]
+
+    @property
+    def d_model(self) -> int:
+        return len(self.embed[0])
 
 
 @dataclass
@@ -58,6 +87,7 @@ class SceneData:
     w_k: list[list[float]] | None = None
     w_v: list[list[float]] | None = None
     use_grids: bool = True
+    trained_head: TrainedHead | None = None  # a projection scene kept from training (file version 2)
 
     @property
     def is_projection(self) -> bool:
@@ -236,6 +266,8 @@ def scene_from_dict(document: Any) -> SceneData:
         raise SceneFileError("causal: a causal mask needs exactly one query per token")
     data.selected = _selected(document, n_queries)
     data.title = _title(document)
+    if "trained_head" in document:
+        data.trained_head = _trained_head(document, data)
     return data
 
 
@@ -335,6 +367,89 @@ def _title(document: dict[str, Any]) -> str:
     return title
 
 
+def _trained_head(document: dict[str, Any], data: SceneData) -> TrainedHead:
+    """The "trained_head" section, checked against its task and against the scene that shows it."""
+    if not data.is_projection:
+        raise SceneFileError("trained_head: only a projection scene (embeddings and grids) can carry a trained head")
+    version = document.get("version", FORMAT_VERSION)
+    if version < TRAINED_HEAD_VERSION:
+        raise SceneFileError(
+            f"trained_head: a version {version} file cannot hold a trained head; it needs version {TRAINED_HEAD_VERSION}"
+        )
+    section = document["trained_head"]
+    if not isinstance(section, dict):
+        raise SceneFileError(f"trained_head: expected an object, found {_describe(section)}")
+    name = section.get("task")
+    if not isinstance(name, str) or name not in TASKS:
+        raise SceneFileError(
+            f"trained_head.task: expected one of {', '.join(TASKS)}, found {_describe(name)}"
+        )
+    task = TASKS[name]
+    vocab, length = len(task.vocab), task.seq_len
+    d_model = _whole(section.get("d_model"), "trained_head.d_model")
+    width = len(data.embeddings[0]) if data.embeddings else 0
+    if d_model != width:
+        raise SceneFileError(f"trained_head.d_model: {d_model}, but the word vectors have {width} numbers")
+    if len(data.tokens) != length:
+        raise SceneFileError(
+            f"trained_head: {task.name} sentences have {length} tokens but the scene has {len(data.tokens)}"
+        )
+    grids = {grid: np.shape(getattr(data, grid)) for grid in ("w_q", "w_k", "w_v")}
+    if grids["w_q"][1] != TRAINED_KEY_WIDTH:
+        raise SceneFileError(
+            f"trained_head: a trained head makes queries and keys of {TRAINED_KEY_WIDTH} numbers, "
+            f"but w_q makes {grids['w_q'][1]}"
+        )
+    d_v = grids["w_v"][1]
+    token_ids = _token_ids(section.get("token_ids"), length, vocab)
+    shapes = {"embed": (vocab, d_model), "pos": (length, d_model), "w_o": (d_v, vocab)}
+    arrays = {}
+    for part, shape in shapes.items():
+        where = f"trained_head.{part}"
+        arrays[part] = _matrix_at(section.get(part), where)
+        if np.shape(arrays[part]) != shape:
+            raise SceneFileError(
+                f"{where}: has {len(arrays[part])} rows of {len(arrays[part][0])} numbers; "
+                f"the {task.name} head needs {shape[0]} rows of {shape[1]}"
+            )
+    b_o = section.get("b_o")
+    if not isinstance(b_o, list) or len(b_o) != vocab:
+        raise SceneFileError(f"trained_head.b_o: expected a list of {vocab} numbers, one per word of {task.name}")
+    biases = [_number(item, f"trained_head.b_o[{index}]") for index, item in enumerate(b_o)]
+    return TrainedHead(task=name, token_ids=token_ids, embed=arrays["embed"], pos=arrays["pos"],
+                       w_o=arrays["w_o"], b_o=biases)
+
+
+def _whole(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SceneFileError(f"{where}: expected a whole number, found {_describe(value)}")
+    return value
+
+
+def _token_ids(value: Any, length: int, vocab: int) -> list[int]:
+    where = "trained_head.token_ids"
+    if not isinstance(value, list) or len(value) != length:
+        raise SceneFileError(f"{where}: expected a list of {length} token ids, one per position of the example")
+    for index, item in enumerate(value):
+        token = _whole(item, f"{where}[{index}]")
+        if not 0 <= token < vocab:
+            raise SceneFileError(f"{where}[{index}]: {_shown_number(token)} is not a token id (0 to {vocab - 1})")
+    return list(value)
+
+
+def trained_head_fits(data: SceneData) -> bool:
+    """True when DATA's trained head still belongs to its scene: the same number of tokens
+    (adding or removing a word makes it another sentence) and the same widths."""
+    head = data.trained_head
+    if head is None or not data.is_projection:
+        return False
+    try:
+        _trained_head({"version": FORMAT_VERSION, "trained_head": _trained_head_dict(head)}, data)
+    except SceneFileError:
+        return False
+    return True
+
+
 def _check_format(document: dict[str, Any]) -> None:
     marker = document.get("format", FORMAT_MARKER)
     if marker != FORMAT_MARKER:
@@ -393,7 +508,10 @@ def _check_text(text: str, where: str) -> None:
 
 
 def _matrix(document: dict[str, Any], where: str) -> list[list[float]]:
-    rows = document.get(where)
+    return _matrix_at(document.get(where), where)
+
+
+def _matrix_at(rows: Any, where: str) -> list[list[float]]:
     if rows is None:
         raise SceneFileError(f"{where}: missing; a scene needs {where} as a list of number lists")
     if not isinstance(rows, list):
@@ -478,7 +596,9 @@ def _shown_number(value: float) -> str:
 
 
 def scene_to_dict(data: SceneData) -> dict[str, Any]:
-    document: dict[str, Any] = {"format": FORMAT_MARKER, "version": FORMAT_VERSION}
+    carries_head = trained_head_fits(data)  # so every file written opens again
+    # The lowest version that holds the scene: without a trained head, older versions still open it.
+    document: dict[str, Any] = {"format": FORMAT_MARKER, "version": TRAINED_HEAD_VERSION if carries_head else 1}
     if data.title:
         document["title"] = data.title
     document["tokens"] = list(data.tokens)
@@ -493,7 +613,17 @@ def scene_to_dict(data: SceneData) -> dict[str, Any]:
         document.update(queries=_rows(data.queries), keys=_rows(data.keys))
         document["values"] = [float(row[0]) for row in data.values] if data.scalar_values else _rows(data.values)
     document.update(scale=data.scale, causal=data.causal, selected=data.selected)
+    if carries_head and data.trained_head is not None:  # (the second test is for the type checker)
+        document["trained_head"] = _trained_head_dict(data.trained_head)
     return document
+
+
+def _trained_head_dict(head: TrainedHead) -> dict[str, Any]:
+    return {
+        "task": head.task, "d_model": head.d_model, "token_ids": [int(token) for token in head.token_ids],
+        "embed": _rows(head.embed), "pos": _rows(head.pos), "w_o": _rows(head.w_o),
+        "b_o": [float(item) for item in head.b_o],
+    }
 
 
 def _rows(matrix: Any) -> list[list[float]]:
@@ -509,7 +639,7 @@ def same_contents(a: SceneData, b: SceneData) -> bool:
         if item.name == "selected":
             continue
         x, y = getattr(a, item.name), getattr(b, item.name)
-        if x is None or y is None or isinstance(x, (str, bool, int)):
+        if x is None or y is None or isinstance(x, (str, bool, int, TrainedHead)):
             if x is not y and x != y:
                 return False
         elif np.shape(x) != np.shape(y) or not np.array_equal(x, y):
