@@ -14,6 +14,14 @@ the last update, newer steps are merged into it instead of queueing another even
 fast the steps run and however slow a frame is, the GUI thread has at most one update waiting,
 and every step's loss and accuracy still reaches the curves.
 
+The window's own time comes first. The runner hands on the next update no sooner than
+1/UPDATES_PER_SECOND after the last one began, and no sooner after the window settled from it
+(its handlers ran and the repaint they asked for was done) than that took: however slow the
+views are (a scene rebuilt on every update), at least half of the GUI thread's time is left for
+clicks, menus, timers and painting. And while an update has waited
+unread for longer than WINDOW_BEHIND_SECONDS, the worker takes no steps, leaving the processor
+and the interpreter lock to the window until it catches up.
+
 Shutting down. `TrainingRunner.shutdown()` raises a flag the step loop reads between steps, asks
 the worker (queued) to stop its timer, hand itself back to the GUI thread and quit its thread,
 then waits for the thread to finish. It is called when the owner closes, when the owner is
@@ -36,6 +44,7 @@ SLICE_SECONDS = 0.008  # the longest the worker steps without looking at its com
 # Between slices the worker lets go of Python for this long, so the GUI thread (which shares the
 # interpreter lock with it) can run a frame however fast the steps are.
 BREATHER_MS = 2
+WINDOW_BEHIND_SECONDS = 0.1  # an update unread this long means the window is behind: training waits
 MAX_CATCH_UP_SECONDS = 0.25  # a paced run that fell further behind than this starts its clock again
 SHUTDOWN_WAIT_MS = 5000
 FRESH_EXAMPLES = 1000  # accuracy on this many unseen examples is measured when training pauses
@@ -61,6 +70,7 @@ class TrainingUpdate:
     running: bool = False
     restarted: bool = False  # a new trainer: the curves start again
     fresh_accuracy: float | None = None  # on unseen examples, measured when training pauses
+    failure: str | None = None  # why training stopped by itself (a step or the trainer's set-up raised)
 
     def merged_with(self, newer: TrainingUpdate) -> TrainingUpdate:
         """One update that says what this one and a newer one said (a restart drops the older steps)."""
@@ -69,7 +79,7 @@ class TrainingUpdate:
         return TrainingUpdate(
             settings=newer.settings, step=newer.step, metrics=self.metrics + newer.metrics,
             params=newer.params, running=newer.running, restarted=self.restarted,
-            fresh_accuracy=newer.fresh_accuracy,
+            fresh_accuracy=newer.fresh_accuracy, failure=newer.failure or self.failure,
         )
 
 
@@ -115,7 +125,6 @@ class TrainingWorker(QObject):
     """Runs a trainer on the thread it is moved to. Talk to it only through queued signals."""
 
     update_ready = Signal()  # an update waits in the mailbox
-    failed = Signal(str)  # a step raised: training paused, the message says why
 
     def __init__(self, make_trainer: TrainerFactory, settings: TrainingSettings, mailbox: UpdateMailbox,
                  stop_requested: threading.Event) -> None:
@@ -199,7 +208,7 @@ class TrainingWorker(QObject):
         except Exception as error:  # noqa: BLE001 - a bad setting must not take the thread down with it
             self._trainer, self._running = None, False
             self._schedule()
-            self.failed.emit(f"Could not start training: {error}")
+            self._publish(force=True, restarted=True, failure=f"Could not start training: {error}")
             return
         self._restart_pace()
         self._schedule()
@@ -236,7 +245,7 @@ class TrainingWorker(QObject):
         if not self._running:
             return
         start = time.monotonic()
-        if self._mailbox.unread_for(start) > 1 / UPDATES_PER_SECOND:
+        if self._mailbox.unread_for(start) > WINDOW_BEHIND_SECONDS:
             # The window has fallen behind (a big repaint, a busy machine): give it the processor
             # and the interpreter lock until it has caught up, instead of stepping on regardless.
             return
@@ -264,25 +273,26 @@ class TrainingWorker(QObject):
         except Exception as error:  # noqa: BLE001 - a failed step pauses training with its reason, never kills the thread
             self._running = False
             self._schedule()
-            self._publish(force=True)
-            self.failed.emit(f"Training stopped: {error}")
+            self._publish(force=True, failure=f"Training stopped: {error}")
             return False
         return True
 
-    def _publish(self, force: bool = False, restarted: bool = False, measure: bool = False) -> None:
+    def _publish(self, force: bool = False, restarted: bool = False, measure: bool = False,
+                 failure: str | None = None) -> None:
         """Hand the GUI the steps so far and a copy of the head, at most UPDATES_PER_SECOND times a second."""
         now = time.monotonic()
         if not force and now - self._last_publish < 1 / UPDATES_PER_SECOND:
             return
-        if self._trainer is None:
+        if self._trainer is None and failure is None:
             return
         self._last_publish = now
         metrics, self._unsent = self._unsent, []
         update = TrainingUpdate(
             settings=self._settings,
             step=self._last_step,
-            metrics=metrics, params=self._trainer.snapshot(), running=self._running, restarted=restarted,
-            fresh_accuracy=self._fresh_accuracy() if measure else None,
+            metrics=metrics, params=self._trainer.snapshot() if self._trainer is not None else None,
+            running=self._running, restarted=restarted,
+            fresh_accuracy=self._fresh_accuracy() if measure else None, failure=failure,
         )
         if self._mailbox.put(update):
             self.update_ready.emit()
@@ -302,7 +312,6 @@ class TrainingRunner(QObject):
     """
 
     updated = Signal(object)  # a TrainingUpdate, at most UPDATES_PER_SECOND a second
-    failed = Signal(str)
 
     _restart_requested = Signal(object)
     _resume_requested = Signal()
@@ -323,7 +332,14 @@ class TrainingRunner(QObject):
         self._worker.moveToThread(self._thread)
         self._thread.started.connect(self._worker.begin)
         self._worker.update_ready.connect(self._deliver)
-        self._worker.failed.connect(self.failed)
+        self._delivery_timer = QTimer(self)
+        self._delivery_timer.setSingleShot(True)
+        self._delivery_timer.timeout.connect(self._deliver)
+        self._settle_timer = QTimer(self)  # fires once the window has handled and painted an update
+        self._settle_timer.setSingleShot(True)
+        self._settle_timer.timeout.connect(self._settled)
+        self._next_delivery = 0.0  # time.monotonic() before which no update is handed on
+        self._delivery_started = 0.0
         for request, slot in (
             (self._restart_requested, self._worker.restart), (self._resume_requested, self._worker.resume),
             (self._pause_requested, self._worker.pause), (self._step_requested, self._worker.step_once),
@@ -381,11 +397,33 @@ class TrainingRunner(QObject):
                 # A step that never returns: better a forced end than a thread destroyed while running.
                 self._thread.terminate()
                 self._thread.wait()
+        self._delivery_timer.stop()
         self._mailbox.take()  # nothing more reaches the views
 
     # ----- updates ----------------------------------------------------------
     @Slot()
     def _deliver(self) -> None:
+        """Hand on the waiting update, or come back when the window has had its share of time."""
+        if self._shut_down:
+            return
+        wait = self._next_delivery - time.monotonic()
+        if wait > 0:
+            # Not settled yet (_settled will call again), or not its turn yet: come back then.
+            if math.isfinite(wait) and not self._delivery_timer.isActive():
+                self._delivery_timer.start(math.ceil(wait * 1000))
+            return
         update = self._mailbox.take()
-        if update is not None and not self._shut_down:
-            self.updated.emit(update)
+        if update is None:
+            return
+        self._delivery_started = time.monotonic()
+        self._next_delivery = math.inf  # none before this one has settled
+        self.updated.emit(update)
+        # A zero timer fires once the events queued meanwhile are done, the repaints among them.
+        self._settle_timer.start(0)
+
+    @Slot()
+    def _settled(self) -> None:
+        now = time.monotonic()
+        busy = now - self._delivery_started
+        self._next_delivery = max(self._delivery_started + 1 / UPDATES_PER_SECOND, now + busy)
+        self._deliver()  # an update that came meanwhile waits for its turn
