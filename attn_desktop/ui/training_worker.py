@@ -179,7 +179,7 @@ class TrainingWorker(QObject):
         """Exactly one step, then paused."""
         self._running = False
         self._schedule()
-        if self._take_steps(1):
+        if self._trainer is not None and self._take_steps(1):
             self._publish(force=True, measure=True)
 
     @Slot(object)
