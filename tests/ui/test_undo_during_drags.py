@@ -5,12 +5,13 @@ import subprocess
 import sys
 import textwrap
 
-from helpers import drag_arrow, tip_on_screen
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role
 from attn_desktop.ui.synthetic_mouse import move_holding, press, release
+
+from helpers import drag_arrow, tip_on_screen
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 K_CAT = (Role.KEY, 1)
@@ -101,7 +102,8 @@ def test_a_window_closed_with_steps_to_undo_leaves_no_error_behind(tmp_path):
     """)
     env = {"ATTN_DESKTOP_DATA_DIR": str(tmp_path), "HOME": str(tmp_path), "PATH": "/usr/bin:/bin",
            "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    run = subprocess.run([sys.executable, "-c", script], check=False, capture_output=True, text=True, timeout=120,
+                         env=env)
     assert run.returncode == 0, run.stderr
     assert "closed" in run.stdout
     assert "Traceback" not in run.stderr and "already deleted" not in run.stderr, run.stderr
