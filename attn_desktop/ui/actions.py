@@ -92,6 +92,8 @@ ACTIONS: list[ActionSpec] = [
                separator_before=True, toolbar=True),
     *snap_step_specs(),
     *lesson_specs(),
+    ActionSpec("training_action", "&Train a Head…", "&Lessons", "show_training", shortcuts=("Ctrl+T",),
+               tooltip="Watch gradient descent move the arrows of a head learning a task", separator_before=True),
     # The View menu begins with the docks' own show/hide entries, which the docks make.
     ActionSpec("presentation_action", "&Presentation Mode", "&View", "set_presentation", checkable=True,
                shortcuts=("F11",), tooltip="Full screen, large text and thick arrows for the back of the room",

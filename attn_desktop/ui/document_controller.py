@@ -184,6 +184,14 @@ class DocumentController:
         self.lessons.show(lesson_id)
         self.update_title()
 
+    def start_new_work(self) -> None:
+        """The scene now holds new work made by the app (a head kept from training): untitled,
+        unsaved (the title says so, closing asks) and protected by a recovery copy at once."""
+        self.start(None, None)
+        self.history.stack.resetClean()
+        self.update_title()
+        self.autosaver.write_now()
+
     def _set_path(self, path: Path | None) -> None:
         self.path = path
         self.autosaver.source_path = path

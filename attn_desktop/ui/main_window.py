@@ -33,7 +33,10 @@ from .scene_switches import SceneSwitches
 from .score_table import ScoreTablePanel
 from .sentence_panel import SentencePanel
 from .shapes_panel import ShapesPanel
+from .task_accuracy_label import TaskAccuracyLabel
 from .text_box_undo import TextBoxUndoFirst
+from .training_controller import TrainingController
+from .training_panel import TrainingPanel
 from .unprotected_work_label import UnprotectedWorkLabel
 from .weights_chart import WeightsChart
 from .window_layout import BOTTOM, LEFT, RIGHT, DockSpec, WindowLayout
@@ -77,6 +80,7 @@ class MainWindow(QMainWindow):
                                             self.statusBar().showMessage)
         self.exports = SceneExports(self)
         self.switches = SceneSwitches(scene, self.history, self.show_error)
+        self.training = TrainingController(scene, self.history, self.documents, self.training_panel, self)
         build_actions(self)
         # Typing in a text box: these keys undo and redo the typing, not the scene behind it.
         self.installEventFilter(TextBoxUndoFirst(self.undo_action, self.redo_action, self))
@@ -89,6 +93,7 @@ class MainWindow(QMainWindow):
         self.unprotected_label = UnprotectedWorkLabel(self)  # stays until autosave works again
         self.statusBar().addPermanentWidget(self.unprotected_label)
         self.autosaver.protection_changed.connect(self.unprotected_label.show_problem)
+        self.statusBar().addPermanentWidget(TaskAccuracyLabel(scene))  # a head kept from training: its accuracy
         self.canvas.drag_moved.connect(lambda text: self.statusBar().showMessage(text, 4000))
         self.canvas.edit_requested.connect(self.coordinates.type_coordinates)
         follow_scene(self, scene, self.switches.on_scene_changed)  # undo or a file can flip a setting
@@ -107,6 +112,7 @@ class MainWindow(QMainWindow):
         self.challenges_panel = ChallengesPanel(scene, self.progress)
         self.code_panel = CodePanel(scene)
         self.sentence_panel = SentencePanel(scene, self.history)
+        self.training_panel = TrainingPanel()
 
     def _build_docks(self) -> None:
         self.layout_manager = WindowLayout(self)
@@ -115,6 +121,7 @@ class MainWindow(QMainWindow):
             (DockSpec("challengesDock", "Challenges", LEFT), self.challenges_panel),
             (DockSpec("codeDock", "Code", LEFT), self.code_panel),
             (DockSpec("sentenceDock", "Sentence", LEFT), self.sentence_panel),
+            (DockSpec("trainingDock", "Training", LEFT), self.training_panel),
             (DockSpec("gridsDock", "Grids", BOTTOM), self.grid_editor),
             (DockSpec("scoreDock", "Scores", RIGHT), self.score_panel),
             (DockSpec("matrixDock", "Attention matrix", RIGHT), self.matrix_view),
@@ -215,7 +222,12 @@ class MainWindow(QMainWindow):
             return
         self.save_window_state()  # the everyday window, also when closed during a presentation
         self.presentation_action.setChecked(False)
+        self.training_panel.shutdown()  # the training thread ends with its window
         super().closeEvent(event)
+
+    def show_training(self) -> None:
+        self.docks["trainingDock"].show()
+        self.docks["trainingDock"].raise_()
 
     def show_error(self, title: str, message: str) -> None:
         self.dialogs.show_error(title, message)

@@ -56,6 +56,7 @@ ExampleScene = Callable[[Task, HeadParams, list[int]], SceneData]
 
 class TrainingPanel(QWidget):
     example_changed = Signal(object)  # SceneData: the example sentence under the head as it is now
+    keep_requested = Signal()  # "Keep as scene": the head as it is now, as a scene of its own
     running_changed = Signal(bool)
 
     def __init__(self, tasks: Mapping[str, Task] = TASKS, make_trainer: TrainerFactory = make_real_trainer,
@@ -132,6 +133,9 @@ class TrainingPanel(QWidget):
         self.reset_button.clicked.connect(self.reset)
         for button in (self.train_button, self.pause_button, self.step_button, self.reset_button):
             button.setMinimumWidth(button.fontMetrics().horizontalAdvance(button.text()) + 16)
+        self.keep_button = QPushButton("Keep as scene")
+        self.keep_button.setToolTip("Pause, and open the head as it is now as a scene to drag, save and export")
+        self.keep_button.clicked.connect(self.keep_requested)
 
     def _build_example(self) -> None:
         self.example_box = QLineEdit()
@@ -165,6 +169,7 @@ class TrainingPanel(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(form)
         layout.addLayout(buttons)
+        layout.addWidget(self.keep_button)
         layout.addWidget(self.status_label)
         layout.addWidget(self.curves, 1)
         layout.addLayout(example_row)

@@ -114,6 +114,9 @@ class WindowLayout(QObject):
         window.tabifyDockWidget(docks["lessonDock"], docks["challengesDock"])
         window.tabifyDockWidget(docks["challengesDock"], docks["codeDock"])
         window.tabifyDockWidget(docks["codeDock"], docks["sentenceDock"])
+        if "trainingDock" in docks:  # a tab of its own beside the others, shown from Lessons → Train a Head
+            window.tabifyDockWidget(docks["sentenceDock"], docks["trainingDock"])
+            docks["trainingDock"].hide()
         docks["lessonDock"].raise_()
         window.splitDockWidget(docks["scoreDock"], docks["matrixDock"], VERTICAL)
         window.splitDockWidget(docks["outputDock"], docks["weightsDock"], HORIZONTAL)

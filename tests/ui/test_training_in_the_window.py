@@ -1,0 +1,67 @@
+"""Training a head in the real window: the canvas and matrix follow it, the window stays
+responsive, and Keep as scene gives a scene that saves, reopens and shows what an edit breaks."""
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QElapsedTimer, QPointF, Qt, QTimer
+
+from attn_desktop.model import Role, Scene
+
+from helpers import drag_arrow, matrix_cells
+
+pytest.importorskip("attn_desktop.model.training")
+
+
+def open_training(qtbot, window):
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)  # Lessons → Train a Head
+    qtbot.waitUntil(lambda: window.docks["trainingDock"].isVisible())
+    return window.training_panel
+
+
+def train_until_perfect(qtbot, panel, timeout_ms=30_000):
+    qtbot.mouseClick(panel.train_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.steps_taken >= 400, timeout=timeout_ms)
+    qtbot.mouseClick(panel.pause_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not panel.is_running, timeout=5000)
+
+
+def test_training_shows_the_reverse_pattern_appear_and_the_window_keeps_answering(qtbot, window):
+    panel = open_training(qtbot, window)
+    ticks, clock, gaps = [], QElapsedTimer(), []
+    clock.start()
+    timer = QTimer(interval=20)
+    timer.timeout.connect(lambda: ticks.append(clock.elapsed()))
+    timer.start()
+    train_until_perfect(qtbot, panel)
+    timer.stop()
+    gaps = np.diff(ticks)
+    assert len(ticks) > 10 and gaps.max() < 500  # a click or a menu would have been answered all along
+    assert window.scene.title == "Trained head: reverse" and window.scene.tokens[0].startswith("0:")
+    cells = [[float(text) for text in row] for row in matrix_cells(window)]
+    n = len(cells)
+    # The anti-diagonal: position i looks at position n−1−i, where its answer is.
+    assert [int(np.argmax(row)) for row in cells] == [n - 1 - i for i in range(n)]
+    assert not window.windowTitle().startswith("*")  # watching training is not an edit of the student's
+
+
+def test_keep_as_scene_saves_reopens_and_shows_what_a_drag_breaks(qtbot, window, tmp_path):
+    panel = open_training(qtbot, window)
+    train_until_perfect(qtbot, panel)
+    qtbot.mouseClick(panel.keep_button, Qt.MouseButton.LeftButton)
+    assert window.windowTitle().startswith("*Trained head: reverse")
+    accuracy_label = next(child for child in window.statusBar().children()
+                          if type(child).__name__ == "TaskAccuracyLabel")
+    qtbot.waitUntil(lambda: "Accuracy on reverse" in accuracy_label.text())
+    trained_text = accuracy_label.text()
+    assert trained_text.startswith(("Accuracy on reverse: 100.0 %", "Accuracy on reverse: 99."))
+    path = tmp_path / "head.json"
+    window.documents._save_to(path)
+    reopened = Scene.from_file(path)
+    assert reopened.to_data().trained_head is not None
+    np.testing.assert_allclose(reopened.result.weights, window.scene.result.weights, atol=1e-12)
+    drag_arrow(window, Role.EMBEDDING, 0, QPointF(-120, 90))
+    qtbot.waitUntil(lambda: accuracy_label.text() != trained_text, timeout=5000)
+    accuracy = float(accuracy_label.text().split(":")[1].split("%")[0])
+    assert accuracy < 99.0  # position 0's word vector moved: the head no longer reverses every sequence
