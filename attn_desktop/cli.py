@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import stat
@@ -332,6 +333,143 @@ def _use_temporary_user_files() -> None:
     _use_user_folder(tempfile.mkdtemp(prefix="attn-desktop-check-"))
 
 
+MAX_TRAINING_STEPS = 1_000_000  # about half an hour on a laptop; a typo of extra zeros is refused, not run for days
+MAX_SEED = 2**63 - 1
+
+
+def train_main(argv: list[str]) -> int:
+    """Train one attention head headless (the model only: no Qt is imported) and write it as JSON."""
+    from .model.tasks import TASKS
+
+    parser = _OneLineErrorParser(
+        prog="attn-desktop train",
+        description="Train one attention head on a task with Adam, headless, printing the loss and accuracy "
+        "every 10%%, and write the trained head, its accuracy on 1,000 fresh sequences and one example "
+        "sentence's queries, keys, values and weights as JSON.",
+    )
+    parser.add_argument("task", help="the task: " + ", ".join(TASKS))
+    parser.add_argument("--steps", metavar="N", help="training steps (default: the task's own, e.g. 400)")
+    parser.add_argument("--seed", metavar="S", default="0", help="the random seed, a whole number (default 0)")
+    parser.add_argument("--lr", metavar="X", help="Adam's learning rate (default: the task's own, e.g. 0.02)")
+    parser.add_argument("-o", "--output", required=True, help="the JSON file to write")
+    args = parser.parse_args(argv)
+    settings = _training_settings(args)
+    if isinstance(settings, str):
+        return _fail(settings)
+    task_name, steps, seed, lr = settings
+    return _train_and_write(TASKS[task_name], steps, seed, lr, args.output)
+
+
+def _training_settings(args) -> tuple[str, int, int, float | None] | str:
+    """(task, steps, seed, lr) from the command line, or one line saying what is wrong with it."""
+    from .model.scene_file import shown_path
+    from .model.tasks import TASKS
+
+    if args.task not in TASKS:
+        return f"unknown task {args.task!r}; choose one of {', '.join(TASKS)}"
+    task = TASKS[args.task]
+    steps = task.default_steps if args.steps is None else _whole_number(args.steps)
+    if steps is None or not 1 <= steps <= MAX_TRAINING_STEPS:
+        return f"--steps: expected a whole number from 1 to {MAX_TRAINING_STEPS:,}, found {args.steps!r}"
+    seed = _whole_number(args.seed)
+    if seed is None or not 0 <= seed <= MAX_SEED:
+        return f"--seed: expected a whole number from 0 to {MAX_SEED}, found {args.seed!r}"
+    lr = None
+    if args.lr is not None:
+        lr = _positive_number(args.lr)
+        if lr is None:
+            return f"--lr: expected a positive number such as 0.02, found {args.lr!r}"
+    problem = _training_output_problem(args.output)
+    if problem:
+        return f"{shown_path(args.output)}: {problem}"
+    return args.task, steps, seed, lr
+
+
+def _whole_number(text: str) -> int | None:
+    text = text.strip()
+    if not re.fullmatch(r"[+-]?\d{1,20}", text):  # no 1e3, 4.0, or a thousand digits to convert
+        return None
+    return int(text)
+
+
+def _positive_number(text: str) -> float | None:
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return number if math.isfinite(number) and number > 0 else None
+
+
+def _training_output_problem(output: str) -> str | None:
+    """Why OUTPUT cannot take the trained head, checked before training starts."""
+    from .model.safe_write import file_kind, is_read_only
+
+    target = Path(os.path.realpath(output))
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as error:
+        return f"cannot write there ({error.strerror or error})"
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        return f"it is {file_kind(info.st_mode)}, not a file"
+    if info is not None and is_read_only(target, info):
+        return "the file is marked read-only; it was left as it was"
+    if not target.parent.is_dir():
+        return "cannot write there (no such folder)"
+    if not os.access(target.parent, os.W_OK | os.X_OK):  # the new file is made beside it, then renamed
+        return "cannot write there (the folder is not writable)"
+    return None
+
+
+def _train_and_write(task, steps: int, seed: int, lr: float | None, output: str) -> int:
+    import time
+
+    from .model.safe_write import write_json_atomically
+    from .model.scene_file import shown_path
+    from .model.training import Trainer, trained_head_document
+
+    trainer = Trainer(task, seed, lr=lr)
+    _say(f"training {task.name}: {steps:,} steps of {trainer.optimiser}, learning rate {trainer.lr:g}, "
+         f"batch {trainer.batch_size}, seed {seed}")
+    report_at = sorted({math.ceil(steps * tenth / 10) for tenth in range(1, 11)})
+    losses: list[float] = []
+    accuracies: list[float] = []
+    started = time.perf_counter()
+    try:
+        for _ in range(steps):
+            metrics = trainer.step()
+            losses.append(metrics.loss)
+            accuracies.append(metrics.accuracy)
+            if metrics.step in report_at:
+                _say(f"{100 * metrics.step // steps:3d}%  step {metrics.step:,}/{steps:,}  "
+                     f"loss {sum(losses) / len(losses):.4f}  accuracy {100 * sum(accuracies) / len(accuracies):.1f}%")
+                losses.clear()
+                accuracies.clear()
+    except KeyboardInterrupt:
+        print(f"attn-desktop: training stopped at step {trainer.steps:,}; nothing written", file=sys.stderr)
+        return 130
+    seconds = time.perf_counter() - started
+    document = trained_head_document(trainer)
+    document["metrics"]["seconds"] = round(seconds, 3)
+    try:
+        write_json_atomically(output, document)
+    except OSError as error:
+        return _fail(f"{shown_path(output)}: cannot write ({error.strerror or error})")
+    metrics = document["metrics"]
+    _say(f"wrote {shown_path(output)}: accuracy {100 * metrics['accuracy']:.1f}% on {metrics['evaluated_on']:,} "
+         f"fresh sequences, loss {metrics['loss']:.4f}, {steps:,} steps in {seconds:.1f} s")
+    return 0
+
+
+def _say(line: str) -> None:
+    """A progress line; a reader that went away (| head) stops the lines, not the training."""
+    try:
+        print(line, flush=True)
+    except (BrokenPipeError, ValueError, AttributeError):  # closed pipe, closed or missing stdout
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
+
+
 TEST_EDIT_VARIABLE = "ATTN_DESKTOP_TEST_EDIT"  # set: one edit at start, its recovery copy's name on stdout
 
 
@@ -340,7 +478,8 @@ def gui_main(argv: list[str]) -> int:
         prog="attn-desktop",
         description=f"{APP_NAME}: drag queries, keys and values and watch attention recompute.",
         epilog="Also: attn-desktop export SCENE.json -o OUT.json|.csv|.png|.svg  and  attn-desktop snapshot "
-        "[SCENE] -o OUT.png --size WxH [--presentation] [--lesson ID] [--audit AUDIT.json]  (no display needed)",
+        "[SCENE] -o OUT.png --size WxH [--presentation] [--lesson ID] [--audit AUDIT.json]  and  attn-desktop train "
+        "TASK [--steps N] [--seed S] [--lr X] -o OUT.json  (no display needed)",
     )
     parser.add_argument("scene", nargs="?", help="a scene file to open (JSON); default: The cat sat on the mat")
     parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
@@ -399,6 +538,8 @@ def main(argv: list[str] | None = None) -> int:
         return export_main(argv[1:])
     if argv and argv[0] == "snapshot":
         return snapshot_main(argv[1:])
+    if argv and argv[0] == "train":
+        return train_main(argv[1:])
     return gui_main(argv)
 
 
