@@ -20,6 +20,7 @@ from ..model.commands import Editor, RunNow, set_grid_cell, switch
 from ..model.scene import GRID_NAMES
 from .scene_link import follow_scene
 
+MAX_ROWS_IN_VIEW = 4  # the lessons' grids have at most 3 rows; taller ones scroll
 REFUSED_COLOR = "#b42318"  # the message's words say it was refused; the colour only draws the eye
 GRID_TITLES = {"w_q": "W_Q (makes queries)", "w_k": "W_K (makes keys)", "w_v": "W_V (makes values)"}
 SHORT_GRID_TITLES = {"w_q": "W_Q → queries", "w_k": "W_K → keys", "w_v": "W_V → values"}  # on screen; fits a projector
@@ -91,9 +92,12 @@ class GridEditor(QWidget):
         with QSignalBlocker(table):
             table.setRowCount(grid.shape[0])
             table.setColumnCount(grid.shape[1])
-            # Every row in view: a grid scrolled to its first row hides half of what makes q, k or v.
+            # Every row in view for the lessons' small grids (a grid scrolled to its first row hides half
+            # of what makes q, k or v); a trained head's tall grids scroll past MAX_ROWS_IN_VIEW instead of
+            # asking for more height than a 768-line projector has.
             row_height = table.fontMetrics().height() + 8
-            table.setMinimumHeight(table.horizontalHeader().sizeHint().height() + grid.shape[0] * row_height
+            rows_in_view = min(grid.shape[0], MAX_ROWS_IN_VIEW)
+            table.setMinimumHeight(table.horizontalHeader().sizeHint().height() + rows_in_view * row_height
                                    + 2 * table.frameWidth())
             for row in range(grid.shape[0]):
                 for column in range(grid.shape[1]):

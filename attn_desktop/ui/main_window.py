@@ -121,7 +121,7 @@ class MainWindow(QMainWindow):
             (DockSpec("challengesDock", "Challenges", LEFT), self.challenges_panel),
             (DockSpec("codeDock", "Code", LEFT), self.code_panel),
             (DockSpec("sentenceDock", "Sentence", LEFT), self.sentence_panel),
-            (DockSpec("trainingDock", "Training", LEFT), self.training_panel),
+            (DockSpec("trainingDock", "Training", LEFT, scrolls=True), self.training_panel),
             (DockSpec("gridsDock", "Grids", BOTTOM), self.grid_editor),
             (DockSpec("scoreDock", "Scores", RIGHT), self.score_panel),
             (DockSpec("matrixDock", "Attention matrix", RIGHT), self.matrix_view),

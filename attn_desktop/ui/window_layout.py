@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSize, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTabBar, QWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QScrollArea, QTabBar, QWidget
 from shiboken6 import getCppPointer
 
 from .settings import LAYOUT_VERSION, app_settings
@@ -53,6 +53,15 @@ class DockSpec:
     name: str  # saveState/restoreState find docks by this object name
     title: str
     area: Qt.DockWidgetArea
+    scrolls: bool = False  # a tall panel scrolls rather than make the window taller than a 768-line screen
+
+
+def _in_scroll_area(panel: QWidget) -> QScrollArea:
+    area = QScrollArea()
+    area.setWidget(panel)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    return area
 
 
 def screen_key(size: QSize) -> str:
@@ -98,7 +107,7 @@ class WindowLayout(QObject):
     def add_dock(self, spec: DockSpec, widget: QWidget) -> QDockWidget:
         dock = QDockWidget(spec.title, self.window)
         dock.setObjectName(spec.name)
-        dock.setWidget(widget)
+        dock.setWidget(_in_scroll_area(widget) if spec.scrolls else widget)
         self.window.addDockWidget(spec.area, dock)
         self.docks[spec.name] = dock
         return dock
