@@ -400,31 +400,6 @@ def example_scene_data(task: Task, params: HeadParams, tokens: Sequence[int]) ->
 
 
 
-def head_from_scene(task: Task, params: HeadParams, tokens: Sequence[int], data: SceneData) -> HeadParams:
-    """The head as edited in its example scene (made by example_scene_data from PARAMS and TOKENS).
-
-    The scene's grids become W_Q, W_K, W_V. A word vector moved in the scene
-    moves its position's vector P[i] by the same amount: the arrows are
-    labelled by position, and so the edit reaches that position in every
-    sentence, which is what evaluate() then measures. Everything else is PARAMS.
-    """
-    if data.embeddings is None or data.w_q is None or data.w_k is None or data.w_v is None:
-        raise ValueError("the scene has no word vectors and grids; it was not made from a trained head")
-    original = example(task, params, tokens).x
-    moved = np.asarray(data.embeddings, dtype=np.float64)
-    if moved.shape != original.shape:
-        raise ValueError(f"the scene has {moved.shape[0]} word vectors of {moved.shape[1]} numbers; "
-                         f"the head needs {original.shape[0]} of {original.shape[1]}")
-    edited = params.copy()
-    edited.pos = edited.pos + (moved - original)
-    grids = {name: np.asarray(getattr(data, name), dtype=np.float64) for name in ("w_q", "w_k", "w_v")}
-    for name, grid in grids.items():
-        if grid.shape != getattr(params, name).shape:
-            raise ValueError(f"{name}: has shape {grid.shape}, the head's has {getattr(params, name).shape}")
-        setattr(edited, name, grid)
-    return edited
-
-
 # ----- a trained head as a JSON document ------------------------------------
 
 TRAINED_HEAD_FORMAT = "attention-desktop-trained-head"
@@ -476,10 +451,10 @@ def trained_head_document(trainer: Trainer, tokens: Sequence[int] | None = None)
 
 
 __all__ = [
-    "EVALUATION_COUNT", "EVALUATION_SEED", "KEY_WIDTH", "OPTIMISER_NAME", "PARAM_NAMES", "TASKS",
+    "EVALUATION_COUNT", "EVALUATION_SEED", "KEY_WIDTH", "OPTIMISER_NAME", "PARAM_NAMES", "SCORE_DIVISOR", "TASKS",
     "TRAINED_HEAD_FORMAT", "TRAINED_HEAD_VERSION",
     "Batch", "Forward", "HeadParams", "StepMetrics", "Task", "Trainer",
     "accuracy_of", "evaluate", "evaluate_loss", "example", "example_scene_data", "expected_shapes", "forward",
-    "head_from_scene", "init_params", "loss_and_grads", "loss_of", "params_from_lists", "parse_example",
+    "init_params", "loss_and_grads", "loss_of", "params_from_lists", "parse_example",
     "position_labels", "train", "trained_head_document",
 ]
