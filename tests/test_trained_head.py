@@ -63,13 +63,14 @@ def test_a_dragged_word_vector_changes_its_position_embedding_only(kept, reverse
 
 
 def test_moving_one_key_far_breaks_reverse(kept):
-    """Position 0's key pushed far towards where the queries point: most queries then look at position 0."""
+    """Position 0's key pushed far towards where the queries point: many queries then look at position 0
+    instead of their mirror, and the head gets a large share of sequences wrong."""
     before = task_accuracy(kept)
     toward_queries = kept.grids["w_k"] @ kept.vectors(Role.QUERY).mean(axis=0)  # dx that grows k along them
     far = kept.vectors(Role.EMBEDDING)[0] + 30 * toward_queries / np.linalg.norm(toward_queries)
     move_arrow(kept, Role.EMBEDDING, 0, kept.vectors(Role.EMBEDDING)[0], far).do(kept)
     after = task_accuracy(kept)
-    assert after < 0.5 < before
+    assert before > 0.99 and after < 0.7 and before - after > 0.25
 
 
 def test_undoing_the_move_brings_the_accuracy_back(kept):
