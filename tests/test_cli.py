@@ -105,11 +105,12 @@ def test_self_test_opens_every_built_in_scene_and_lesson_with_the_seed_numbers()
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     for name in ("lessons/1_soft_lookup.json", "lessons/2_projections.json", "lessons/3_self_attention.json",
-                 DEFAULT_SCENE):
+                 "lessons/5_trained_reverse.json", DEFAULT_SCENE):
         assert any(line.startswith(f"ok   built-in scene {name}: ") for line in lines), name
     assert "ok   lesson 1. Soft lookup: weights for ask ['59%', '8%', '33%']" in lines
     assert "ok   lesson 3. Every word looks at every word: weights for it ['54%', '7%', '39%']" in lines
     assert "ok   lesson 4. Scaled attention: weights for sat ['0%', '76%', '6%', '1%', '0%', '17%']" in lines
+    assert "ok   lesson 5. What trained heads learn: weights for 0:3 ['0%', '0%', '0%', '0%', '100%']" in lines
     assert "ok   icon attn-desktop.svg 256x256" in lines  # through Qt's SVG plugin
 
 

@@ -9,6 +9,9 @@ from attn_desktop.model import Role, Scene, SceneFileError
 from attn_desktop.model.exercises import EXERCISES, ChooseQuery, SetGrids, SetVector, apply_steps, parse_numbers
 from attn_desktop.model.lessons import LESSONS
 from attn_desktop.model.scene_file import parse_scene_text
+from attn_desktop.model.tasks import TASKS
+from attn_desktop.model.trained_head import has_trained_head, keep_as_scene, task_accuracy, task_of
+from attn_desktop.model.training import train
 from attn_desktop.paths import scene_path
 
 
@@ -93,8 +96,52 @@ def test_show_me_sets_up_a_canvas_that_shows_the_answer(exercise):
         assert np.argmax(weights, axis=1).tolist() == list(range(scene.n_tokens))
     elif exercise.id == "matrix-size":
         assert weights.size == exercise.answer[0] and weights.sum(axis=1) == pytest.approx(1.0)
+    elif exercise.id in ("trained-reverse-position-0", "trained-reverse-middle"):
+        asked = exercise.show_me.steps[0].index
+        assert scene.selected_token.startswith(f"{asked}:")  # the row the question asks about
+        assert int(np.argmax(scene.selected_weights)) == exercise.answer[0]
     else:
         pytest.fail(f"no check written for {exercise.id}")
+
+
+def test_the_trained_reverse_scene_is_a_head_that_reverses():
+    """The shipped head was trained by the app (reverse, seed 0, the task's default steps) and kept as a scene."""
+    scene = lesson_scene("lessons/5_trained_reverse.json")
+    assert has_trained_head(scene) and task_of(scene).name == "reverse"
+    assert task_accuracy(scene) >= 0.99
+    weights = scene.result.weights
+    assert np.argmax(weights, axis=1).tolist() == [4, 3, 2, 1, 0]  # the anti-diagonal
+    assert np.fliplr(weights).diagonal().min() > 0.9
+    assert scene.tokens == ["0:3", "1:1", "2:4", "3:1", "4:5"]
+
+
+def test_the_trained_reverse_scene_is_what_training_makes():
+    """Retraining from the same seed gives the shipped head, so the lesson's "400 steps from seed 0" is true."""
+    task = TASKS["reverse"]
+    trained = keep_as_scene(task, train(task, task.default_steps, seed=0).snapshot(), task.example_tokens())
+    shipped = lesson_scene("lessons/5_trained_reverse.json")
+    # The weights the student reads, not the last digits of every grid number: another machine's
+    # arithmetic may differ in the last bits after 400 steps, and the lesson's claims would still hold.
+    assert np.allclose(Scene(trained).result.weights, shipped.result.weights, atol=0.01)
+
+
+def test_the_exercises_answers_are_the_trained_heads_own():
+    scene = lesson_scene("lessons/5_trained_reverse.json")
+    row_0 = next(e for e in EXERCISES if e.id == "trained-reverse-position-0")
+    middle = next(e for e in EXERCISES if e.id == "trained-reverse-middle")
+    assert int(np.argmax(scene.result.weights[0])) == row_0.answer[0] == 4
+    assert int(np.argmax(scene.result.weights[2])) == middle.answer[0] == 2
+
+
+def test_without_position_vectors_the_trained_head_cannot_reverse():
+    """The choice question's answer, checked: the same digit in two places gets the same weights."""
+    scene = lesson_scene("lessons/5_trained_reverse.json")
+    embed = np.array(scene.trained_head.embed)
+    ids = scene.trained_head.token_ids  # 3 1 4 1 5: the 1 at positions 1 and 3
+    for position, token in enumerate(ids):
+        scene.set_vector(Role.EMBEDDING, position, embed[token])
+    assert np.allclose(scene.result.weights[1], scene.result.weights[3])
+    assert task_accuracy(scene) < 0.5
 
 
 def test_show_me_steps_run_in_order_on_a_bare_scene():

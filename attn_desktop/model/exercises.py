@@ -236,6 +236,53 @@ EXERCISES: tuple[Exercise, ...] = (
         "A soft lookup never says \"not found\": it blends everything.",
         show_me=ShowMe("lessons/1_soft_lookup.json", (SetVector(Role.QUERY, 0, (0.0, 0.0)),)),
     ),
+    Exercise(
+        id="trained-reverse-position-0",
+        lesson="trained-heads",
+        source="Lesson 5, your turn",
+        prompt="In the head trained on reverse, which position does position 0 give the most weight? "
+        "Type the position's number (0 to 4).",
+        kind=AnswerKind.NUMBER,
+        answer=(4.0,),
+        tolerance=0.0,
+        labels=("position",),
+        hint="Position 0 must answer the digit at its mirror position. Click row 0:3 of the matrix.",
+        explanation="Position 0 puts nearly all its weight on position 4, the last one: that is where the digit "
+        "it has to answer sits. Training found the anti-diagonal on its own.",
+        show_me=ShowMe("lessons/5_trained_reverse.json", (ChooseQuery(0),)),
+    ),
+    Exercise(
+        id="trained-reverse-middle",
+        lesson="trained-heads",
+        source="Lesson 5, your turn",
+        prompt="And the middle position, 2: which position does it give the most weight?",
+        kind=AnswerKind.NUMBER,
+        answer=(2.0,),
+        tolerance=0.0,
+        labels=("position",),
+        hint="Reverse five digits: which one stays where it was?",
+        explanation="The middle digit is its own mirror, so position 2 looks at itself: the anti-diagonal "
+        "crosses the diagonal there.",
+        show_me=ShowMe("lessons/5_trained_reverse.json", (ChooseQuery(2),)),
+    ),
+    Exercise(
+        id="trained-reverse-needs-positions",
+        lesson="trained-heads",
+        source="Lesson 5, check yourself",
+        prompt="Each word vector of the trained head is its digit's vector plus its position's vector, "
+        "x = E[digit] + P[position]. Why could the head not learn reverse from the digit vectors alone?",
+        kind=AnswerKind.CHOICE,
+        choices=(
+            "Ten digits are too many for one head to tell apart.",
+            "A digit alone does not say where it sits, so no query could find the mirror position.",
+            "Without position vectors the weights would not add up to 1.",
+            "The digits alone would make the head learn too slowly, but it would get there.",
+        ),
+        correct_choice=1,
+        hint="Two 1s in different places get the same digit vector. What would tell their queries apart?",
+        explanation="With digit vectors only, the same digit in two places has the same query and the same key, "
+        "so the head cannot look at \"the position mirrored from mine\": where a digit sits is only in P.",
+    ),
 )
 
 

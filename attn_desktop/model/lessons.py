@@ -1,7 +1,8 @@
 """The built-in lessons: a scene each, a short explanation and steps to try.
 
 The explanations are the app's own words; the facts and numbers come from
-the course's lesson "Attention as a soft lookup" and its explorer demo.
+the course's lesson "Attention as a soft lookup" and its explorer demo, and
+for the last lesson from a head the app trained itself.
 """
 
 from __future__ import annotations
@@ -98,6 +99,32 @@ LESSONS: tuple[Lesson, ...] = (
             "query. Pointing the same way is not enough: a longer key gets a larger score."),
             "Turn scaling off and compare the matrix with scaling on: every row gets sharper.",
             "Try the four challenges in the Challenges panel.",
+        ),
+    ),
+    Lesson(
+        id="trained-heads",
+        title="5. What trained heads learn",
+        scene="lessons/5_trained_reverse.json",
+        formula="x = E[word] + P[position],  q = x W_Q,  k = x W_K,  v = x W_V  (all learned)",
+        explanation=(
+            "So far every arrow and every grid was placed by hand. In a real model nobody places them: "
+            "training starts from small random numbers and nudges W_Q, W_K, W_V, the word vectors E and the "
+            "position vectors P by gradient descent, step after step, until the head's answers come out right. "
+            "This scene is a head trained that way (400 steps of Adam from seed 0) on reverse: five digits, "
+            "and each position must answer the digit at its mirror position. Each label reads position:digit. "
+            "Nobody told it to, yet its matrix is an anti-diagonal: position 0 looks at position 4, 1 at 3, "
+            "and the middle one at itself. While a head trains, watch for that pattern to appear in the matrix "
+            "(a sub-diagonal for previous token, each position looking one step back) and for the query and "
+            "key arrows to turn until each query points along its partner's key."
+        ),
+        steps=(
+            "Click the rows of the matrix: every position gives nearly all its weight to its mirror.",
+            ("Open Lessons → Train a Head… (Ctrl+T), pick reverse and press Train. Watch the loss fall and "
+            "the anti-diagonal form as the arrows turn."),
+            "Press Keep as scene. The status bar shows how accurate the kept head is on fresh sequences.",
+            ("Drag one word vector (say x·0:3) toward another position's, and watch the accuracy in the status "
+            "bar drop as the head loses track of where that position is."),
+            "Train previous token too: its pattern is the line just below the diagonal.",
         ),
     ),
 )

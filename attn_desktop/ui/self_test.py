@@ -27,6 +27,7 @@ LESSON_WEIGHTS = {
     "projections": ["54%", "7%", "39%"],
     "self-attention": ["54%", "7%", "39%"],
     "scaled-attention": EXPECTED_WEIGHTS,
+    "trained-heads": ["0%", "0%", "0%", "0%", "100%"],  # the trained reverse head: position 0 looks at 4
 }
 SELF_TEST_WINDOW_SIZE = (1320, 880)
 

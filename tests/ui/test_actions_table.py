@@ -11,7 +11,7 @@ def test_every_key_belongs_to_one_command_only(qtbot):
     shared = {key: ids for key, ids in owners.items() if len(ids) > 1}
     assert not shared
     # the keys people look for are there
-    for key in ("F11", "Ctrl+K", "Ctrl+M", "Ctrl+G", "Ctrl+E", "Ctrl+Y", "Ctrl+Shift+Z", "Ctrl+1", "Ctrl+4"):
+    for key in ("F11", "Ctrl+K", "Ctrl+M", "Ctrl+G", "Ctrl+E", "Ctrl+Y", "Ctrl+Shift+Z", "Ctrl+1", "Ctrl+4", "Ctrl+5"):
         assert key in owners, key
 
 

@@ -17,7 +17,7 @@ from attn_desktop.ui.label_layout import Placement
 from helpers import drag_arrow, drag_arrow_to, settle_layout
 
 SCREENS = [(1024, 768), (1280, 720), (1366, 768), (1920, 1080)]
-LESSONS = [None, "soft-lookup", "projections", "self-attention"]  # None: the demo, which is also lesson 4
+LESSONS = [None, "soft-lookup", "projections", "self-attention", "trained-heads"]  # None: the demo, which is also lesson 4
 
 
 @pytest.fixture

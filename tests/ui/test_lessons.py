@@ -2,7 +2,7 @@
 
 import numpy as np
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QLabel, QLineEdit
 
 from attn_desktop.model import Role
 from attn_desktop.progress import ProgressStore
@@ -105,3 +105,59 @@ def test_a_choice_exercise(qtbot, window):
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton, pos=button.rect().center())
     qtbot.mouseClick(widget.check_button, Qt.MouseButton.LeftButton)
     assert widget.result_label.text().startswith("✓")
+
+
+def accuracy_label(window):
+    return window.statusBar().findChild(QLabel, "taskAccuracyLabel")
+
+
+def test_the_trained_heads_lesson_opens_with_ctrl_5_on_a_trained_reverse_head(qtbot, window):
+    lessons_menu = next(action.menu() for action in window.menuBar().actions() if action.text() == "&Lessons")
+    assert "5. What trained heads learn" in [action.text() for action in lessons_menu.actions()]
+    open_lesson(qtbot, window, 5)
+    assert window.lesson_panel.picker.currentText() == "5. What trained heads learn"
+    assert "learned" in window.lesson_panel.formula_label.text()
+    assert table_column(window, 0) == ["0:3", "1:1", "2:4", "3:1", "4:5"]
+    cells = [[float(text) for text in row] for row in matrix_cells(window)]
+    assert [int(np.argmax(row)) for row in cells] == [4, 3, 2, 1, 0]  # the anti-diagonal, as the lesson says
+    qtbot.waitUntil(lambda: accuracy_label(window).isVisible())
+    assert accuracy_label(window).text().startswith("Accuracy on reverse: 100.0 %")
+
+
+def test_dragging_a_word_vector_of_the_trained_head_costs_accuracy(qtbot, window):
+    open_lesson(qtbot, window, 5)
+    qtbot.waitUntil(lambda: accuracy_label(window).isVisible())
+    drag_arrow(window, Role.EMBEDDING, 0, QPointF(-150, 120))
+    qtbot.waitUntil(lambda: "100.0 %" not in accuracy_label(window).text())
+    assert float(accuracy_label(window).text().split(": ")[1].split(" %")[0]) < 100.0
+
+
+def test_the_trained_heads_exercises_are_checked(qtbot, window, private_data_dir):
+    open_lesson(qtbot, window, 5)
+    widgets = {w.exercise.id: w for w in window.lesson_panel.exercise_widgets}
+    assert set(widgets) == {"trained-reverse-position-0", "trained-reverse-middle", "trained-reverse-needs-positions"}
+    row_0 = widgets["trained-reverse-position-0"]
+    qtbot.keyClicks(row_0.answer_edit, "0")
+    qtbot.mouseClick(row_0.check_button, Qt.MouseButton.LeftButton)
+    assert row_0.result_label.text().startswith("✗")
+    row_0.answer_edit.clear()
+    qtbot.keyClicks(row_0.answer_edit, "4")
+    qtbot.mouseClick(row_0.check_button, Qt.MouseButton.LeftButton)
+    assert row_0.result_label.text().startswith("✓") and row_0.mark_label.text() == "✓"
+    assert "1 of 3 answered" in window.lesson_panel.progress_label.text()
+    why = widgets["trained-reverse-needs-positions"]
+    button = why.choice_buttons[why.exercise.correct_choice]
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton, pos=button.rect().center())
+    qtbot.mouseClick(why.check_button, Qt.MouseButton.LeftButton)
+    assert why.result_label.text().startswith("✓")
+    assert "2 of 3 answered" in window.lesson_panel.progress_label.text()
+    assert ProgressStore().is_done("exercises", "trained-reverse-position-0")
+
+
+def test_show_me_picks_the_row_the_trained_heads_question_asks_about(qtbot, window):
+    open_lesson(qtbot, window, 5)
+    widget = next(w for w in window.lesson_panel.exercise_widgets if w.exercise.id == "trained-reverse-middle")
+    window.scene.select_query(4)
+    qtbot.mouseClick(widget.show_me_button, Qt.MouseButton.LeftButton)
+    assert window.scene.selected_token == "2:4"
+    assert int(np.argmax(window.scene.selected_weights)) == 2
