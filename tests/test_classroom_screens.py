@@ -23,7 +23,7 @@ SCREENS = {  # name: (resolution, desktop scale)
     "1024x768": ("1024x768", 1), "1280x720": ("1280x720", 1), "1366x768": ("1366x768", 1),
     "1920x1080": ("1920x1080", 1), "4K at 200%": ("3840x2160", 2),
 }
-LESSONS = ("soft-lookup", "projections", "self-attention", "scaled-attention")
+LESSONS = ("soft-lookup", "projections", "self-attention", "scaled-attention", "trained-heads")
 SCENES = ("long-names", "eight-tokens")  # made by _write_scene: a 40-character name; the most rows a panel promises
 CASES = (
     [(screen, presenting, None) for screen in SCREENS for presenting in (False, True)]

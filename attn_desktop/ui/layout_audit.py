@@ -14,6 +14,7 @@ from PySide6.QtCore import QRect
 from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
 
+from .grid_editor import MAX_ROWS_IN_VIEW
 from .label_audit import audit_labels
 
 # The panels a class must see in each mode (the canvas is the central widget).
@@ -75,13 +76,18 @@ def panels_cut(window: QMainWindow) -> list[str]:
 
 
 def _grids_cut(window: QMainWindow) -> list[str]:
-    """A W_Q/W_K/W_V grid that shows fewer rows or columns than it has."""
+    """A W_Q/W_K/W_V grid that shows fewer rows or columns than it has.
+
+    Only the rows it promises to show count: a trained head's tall grids scroll past MAX_ROWS_IN_VIEW
+    by design (a scroll bar says there is more), so there the last promised row must be in view.
+    """
     cut = []
     for name, table in window.grid_editor.tables.items():
         if not _on_screen(table) or table.rowCount() == 0:
             continue
         viewport = table.viewport().rect()
-        corner = table.visualRect(table.model().index(table.rowCount() - 1, table.columnCount() - 1))
+        last_row = min(table.rowCount(), MAX_ROWS_IN_VIEW) - 1
+        corner = table.visualRect(table.model().index(last_row, table.columnCount() - 1))
         if not viewport.contains(corner):
             cut.append(f"Grids: {name} (not every number in view)")
     return cut
