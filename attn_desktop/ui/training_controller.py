@@ -35,25 +35,38 @@ class TrainingController(QObject):
         self.scene, self.history, self.documents, self.panel = scene, history, documents, panel
         self.showing = False  # the window's scene is the training example
         self._writing = False  # the change under way is ours, not a file or lesson opened
+        self._asking = False  # the unsaved-work question is open
         panel.example_changed.connect(self.show_example)
         panel.keep_requested.connect(self.keep_as_scene)
         follow_scene(panel, scene, self._on_scene_changed)
 
     def show_example(self, data: SceneData) -> None:
         scene = self.scene
+        if self._asking:
+            return  # the question about unsaved work is open: updates queued behind it wait
         if not self.showing:
             if not self.panel.is_running:
                 return  # the panel's own example before any training: the student's scene stays
-            if not self.documents.maybe_save_changes():
-                self.panel.pause()  # the student kept their scene: training waits
+            if not self._may_replace_the_scene():
                 return
-            self._write(lambda: scene.replace(data))
+            self._write(lambda: scene.replace(self.panel.example_scene() or data))
             self.documents.start(None, None)
             self.showing = True
+            self.panel.train()  # paused while asking; on again now the window shows it
             return
         self._write(lambda: scene.restore(data, scene.selected if scene.selected < len(data.query_tokens) else 0))
         if self.history.stack.count():
             self.history.reset()  # a drag made mid-training is overtaken by training: nothing to undo into
+
+    def _may_replace_the_scene(self) -> bool:
+        """Training pauses while the student is asked about unsaved work (a modal question runs the
+        event loop, and further updates must not ask again); True if the scene may go."""
+        self.panel.pause()
+        self._asking = True
+        try:
+            return self.documents.maybe_save_changes()
+        finally:
+            self._asking = False
 
     def keep_as_scene(self) -> None:
         """The head as it is now, as a scene of its own to drag, save and export (unsaved until saved)."""

@@ -89,3 +89,21 @@ def test_training_with_a_kept_head_fits_a_1024_by_768_projector(qtbot, window):
         assert window.docks["trainingDock"].isVisible()
         assert window.docks["gridsDock"].isVisible() != presentation  # a projector shows numbers, not grids
     window.presentation_action.setChecked(False)
+
+
+def test_unsaved_work_is_asked_about_once_and_cancel_keeps_it(qtbot, window):
+    from PySide6.QtWidgets import QMessageBox
+
+    panel = open_training(qtbot, window)
+    window.scale_action.trigger()  # the student's own unsaved edit
+    window.question_answers.append(QMessageBox.StandardButton.Cancel)
+    qtbot.mouseClick(panel.train_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not panel.is_running, timeout=5000)
+    assert window.asked_questions == ["Unsaved changes"]
+    assert window.scene.tokens[:3] == ["The", "cat", "sat"] and window.windowTitle().startswith("*")
+    qtbot.mouseClick(panel.train_button, Qt.MouseButton.LeftButton)  # again, and this time discard
+    qtbot.waitUntil(lambda: window.training.showing, timeout=5000)
+    qtbot.waitUntil(lambda: panel.is_running and panel.steps_taken > 20, timeout=10_000)
+    assert window.asked_questions == ["Unsaved changes", "Unsaved changes"]  # once per Train, never per update
+    assert window.scene.title == "Trained head: reverse"
+    qtbot.mouseClick(panel.pause_button, Qt.MouseButton.LeftButton)
