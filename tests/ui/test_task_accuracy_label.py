@@ -75,7 +75,7 @@ def test_a_moved_word_vector_drops_the_accuracy_and_undo_brings_it_back(qtbot, s
     label, _ = shown(qtbot, scene)
     command = move_arrow(scene, Role.EMBEDDING, 0, scene.vectors(Role.EMBEDDING)[0], far_from_queries(scene, 0))
     command.do(scene)
-    qtbot.waitUntil(lambda: label.accuracy < 0.5)
+    qtbot.waitUntil(lambda: label.accuracy < 0.7)  # from 100 %: far more sequences wrong
     assert label.text() == f"Accuracy on reverse: {task_accuracy(scene) * 100:.1f} % of 1,000 fresh sequences"
     command.undo(scene)
     qtbot.waitUntil(lambda: label.text().startswith("Accuracy on reverse: 100.0 %"))
@@ -114,7 +114,7 @@ def test_after_a_slow_evaluation_it_waits_for_the_button_to_be_released(qtbot, s
     qtbot.wait(150)
     assert label.text().startswith("Accuracy on reverse: 100.0 %")  # not yet: the button is held
     held[0] = False
-    qtbot.waitUntil(lambda: label.accuracy < 0.5)
+    qtbot.waitUntil(lambda: label.accuracy < 0.7)  # from 100 %: far more sequences wrong
 
 
 def test_opening_another_scene_hides_it_and_undo_shows_it_again(qtbot, scene):
