@@ -26,6 +26,7 @@ from .scene_file import (
     MAX_TOKENS,
     SceneData,
     SceneFileError,
+    TakenFrom,
     TrainedHead,
     is_valid_text,
     load_scene_file,
@@ -101,6 +102,8 @@ class Scene:
         self.selected = int(data.selected)
         # A head kept from training (never changed here; trained_head.py reads it with the scene's edits).
         self.trained_head: TrainedHead | None = data.trained_head
+        # The model head the vectors were taken from (only said, never changed here: edits keep it).
+        self.taken_from: TakenFrom | None = data.taken_from
         self._recompute()
 
     def to_data(self) -> SceneData:
@@ -115,6 +118,7 @@ class Scene:
             selected=self.selected,
             title=self.title,
             scalar_values=self.scalar_values,
+            taken_from=self.taken_from,
         )
         if self.is_projection:
             data.embeddings = self._vectors[Role.EMBEDDING].tolist()

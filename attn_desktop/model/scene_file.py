@@ -24,11 +24,13 @@ from .tasks import TASKS
 T = TypeVar("T")
 
 FORMAT_MARKER = "attention-desktop-scene"
-# Version 2 added the optional "trained_head" of a projection scene (a head kept from training).
-# A file is written with the lowest version that holds it, so a scene without a trained head
+# Version 2 added the optional "trained_head" of a projection scene (a head kept from training),
+# version 3 the optional "taken_from" of a scene made from a head of a pretrained model.
+# A file is written with the lowest version that holds it, so a scene without either
 # still opens in an Attention Desktop that reads only version 1.
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 TRAINED_HEAD_VERSION = 2
+TAKEN_FROM_VERSION = 3
 TRAINED_KEY_WIDTH = 2  # training's KEY_WIDTH: trained queries and keys are 2-D (training imports this module)
 
 # Limits that keep a hostile or mistaken file from freezing the app.
@@ -38,6 +40,8 @@ MAX_WIDTH = 64
 MAX_TOKEN_CHARS = 40
 MAX_TITLE_CHARS = 200
 MAX_ABS_COORDINATE = 1e9
+MAX_SENTENCE_CHARS = 10_000  # the sentence a model read (256 tokens at most)
+MAX_LAYER_OR_HEAD = 10_000
 
 
 class SceneFileError(ValueError):
@@ -67,6 +71,20 @@ class TrainedHead:
         return len(self.embed[0])
 
 
+@dataclass(frozen=True)
+class TakenFrom:
+    """Where a scene's vectors came from: one head of a pretrained model reading one sentence.
+
+    Layers and heads are counted from 0, as the model's arrays index them. The scene's
+    queries and keys are the head's after RoPE turned them, its values the head's own.
+    """
+
+    model: str
+    layer: int
+    head: int
+    sentence: str
+
+
 @dataclass
 class SceneData:
     """The plain contents of a scene, as read from or written to a file."""
@@ -88,6 +106,7 @@ class SceneData:
     w_v: list[list[float]] | None = None
     use_grids: bool = True
     trained_head: TrainedHead | None = None  # a projection scene kept from training (file version 2)
+    taken_from: TakenFrom | None = None  # a scene made from a pretrained model's head (file version 3)
 
     @property
     def is_projection(self) -> bool:
@@ -268,6 +287,8 @@ def scene_from_dict(document: Any) -> SceneData:
     data.title = _title(document)
     if "trained_head" in document:
         data.trained_head = _trained_head(document, data)
+    if "taken_from" in document:
+        data.taken_from = _taken_from(document, data)
     return data
 
 
@@ -418,6 +439,44 @@ def _trained_head(document: dict[str, Any], data: SceneData) -> TrainedHead:
     biases = [_number(item, f"trained_head.b_o[{index}]") for index, item in enumerate(b_o)]
     return TrainedHead(task=name, token_ids=token_ids, embed=arrays["embed"], pos=arrays["pos"],
                        w_o=arrays["w_o"], b_o=biases)
+
+
+def _taken_from(document: dict[str, Any], data: SceneData) -> TakenFrom:
+    """The "taken_from" section: which model, layer and head, and the sentence it read."""
+    version = document.get("version", FORMAT_VERSION)
+    if version < TAKEN_FROM_VERSION:
+        raise SceneFileError(
+            f"taken_from: a version {version} file cannot say which model a scene was taken from; "
+            f"it needs version {TAKEN_FROM_VERSION}"
+        )
+    if data.is_projection:
+        raise SceneFileError("taken_from: only a scene of queries, keys and values can be taken from a model")
+    section = document["taken_from"]
+    if not isinstance(section, dict):
+        raise SceneFileError(f"taken_from: expected an object, found {_describe(section)}")
+    model = _text_at(section.get("model"), "taken_from.model", MAX_TITLE_CHARS)
+    if not model.strip():
+        raise SceneFileError("taken_from.model: the name is empty")
+    layer, head = (_count(section.get(part), f"taken_from.{part}") for part in ("layer", "head"))
+    sentence = _text_at(section.get("sentence"), "taken_from.sentence", MAX_SENTENCE_CHARS)
+    return TakenFrom(model=model, layer=layer, head=head, sentence=sentence)
+
+
+def _text_at(value: Any, where: str, limit: int) -> str:
+    if not isinstance(value, str):
+        raise SceneFileError(f"{where}: expected text, found {_describe(value)}")
+    _check_text(value, where)
+    if len(value) > limit:
+        raise SceneFileError(f"{where}: longer than {limit:,} characters")
+    return value
+
+
+def _count(value: Any, where: str) -> int:
+    """A layer or head number: a whole number from 0."""
+    number = _whole(value, where)
+    if not 0 <= number <= MAX_LAYER_OR_HEAD:
+        raise SceneFileError(f"{where}: {_shown_number(number)} is not a number from 0 to {MAX_LAYER_OR_HEAD:,}")
+    return number
 
 
 def _whole(value: Any, where: str) -> int:
@@ -597,8 +656,10 @@ def _shown_number(value: float) -> str:
 
 def scene_to_dict(data: SceneData) -> dict[str, Any]:
     carries_head = trained_head_fits(data)  # so every file written opens again
-    # The lowest version that holds the scene: without a trained head, older versions still open it.
-    document: dict[str, Any] = {"format": FORMAT_MARKER, "version": TRAINED_HEAD_VERSION if carries_head else 1}
+    taken_from = data.taken_from if not data.is_projection else None
+    # The lowest version that holds the scene: without a trained head or a model's head, older versions open it.
+    version = TAKEN_FROM_VERSION if taken_from else TRAINED_HEAD_VERSION if carries_head else 1
+    document: dict[str, Any] = {"format": FORMAT_MARKER, "version": version}
     if data.title:
         document["title"] = data.title
     document["tokens"] = list(data.tokens)
@@ -615,6 +676,9 @@ def scene_to_dict(data: SceneData) -> dict[str, Any]:
     document.update(scale=data.scale, causal=data.causal, selected=data.selected)
     if carries_head and data.trained_head is not None:  # (the second test is for the type checker)
         document["trained_head"] = _trained_head_dict(data.trained_head)
+    if taken_from is not None:
+        document["taken_from"] = {"model": taken_from.model, "layer": int(taken_from.layer),
+                                  "head": int(taken_from.head), "sentence": taken_from.sentence}
     return document
 
 
@@ -639,7 +703,7 @@ def same_contents(a: SceneData, b: SceneData) -> bool:
         if item.name == "selected":
             continue
         x, y = getattr(a, item.name), getattr(b, item.name)
-        if x is None or y is None or isinstance(x, (str, bool, int, TrainedHead)):
+        if x is None or y is None or isinstance(x, (str, bool, int, TrainedHead, TakenFrom)):
             if x is not y and x != y:
                 return False
         elif np.shape(x) != np.shape(y) or not np.array_equal(x, y):
