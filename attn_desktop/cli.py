@@ -479,7 +479,8 @@ def gui_main(argv: list[str]) -> int:
         description=f"{APP_NAME}: drag queries, keys and values and watch attention recompute.",
         epilog="Also: attn-desktop export SCENE.json -o OUT.json|.csv|.png|.svg  and  attn-desktop snapshot "
         "[SCENE] -o OUT.png --size WxH [--presentation] [--lesson ID] [--audit AUDIT.json]  and  attn-desktop train "
-        "TASK [--steps N] [--seed S] [--lr X] -o OUT.json  (no display needed)",
+        "TASK [--steps N] [--seed S] [--lr X] -o OUT.json  and  attn-desktop heads \"SENTENCE\" [--model PATH] "
+        "-o OUT.json  (no display needed)",
     )
     parser.add_argument("scene", nargs="?", help="a scene file to open (JSON); default: The cat sat on the mat")
     parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
@@ -540,6 +541,10 @@ def main(argv: list[str] | None = None) -> int:
         return snapshot_main(argv[1:])
     if argv and argv[0] == "train":
         return train_main(argv[1:])
+    if argv and argv[0] == "heads":
+        from .heads_command import heads_main
+
+        return heads_main(argv[1:])
     return gui_main(argv)
 
 

@@ -1,0 +1,73 @@
+"""`attn-desktop heads`: every head's attention for one sentence of a real model, as JSON (no Qt)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from .cli import _fail, _OneLineErrorParser, _say, _training_output_problem
+
+
+def heads_main(argv: list[str]) -> int:
+    parser = _OneLineErrorParser(
+        prog="attn-desktop heads",
+        description="Run one sentence through a real language model (the optional SmolLM2 pack, or a LLaMA-style "
+        "GGUF file) offline and write its tokens, every head's attention weights [layer][head][query][key] and the "
+        "five likeliest next tokens as JSON.",
+    )
+    parser.add_argument("sentence", help='the sentence, e.g. "The cat sat on the mat because it was tired"')
+    parser.add_argument("--model", metavar="PATH", help="a LLaMA-style GGUF file (default: the installed model pack)")
+    parser.add_argument("-o", "--output", required=True, help="the JSON file to write")
+    args = parser.parse_args(argv)
+    return _run_and_write(args.sentence, args.model, args.output)
+
+
+def _run_and_write(sentence: str, model_path: str | None, output: str) -> int:
+    from .model.pretrained.llama import LlamaModel, ModelFileError, SentenceError
+    from .model.pretrained.pack import ModelUnavailable, find_pack_model
+    from .model.safe_write import write_bytes_atomically
+    from .model.scene_file import shown_path
+
+    if not sentence.strip():
+        return _fail("the sentence is empty; give a few words in quotes")
+    problem = _training_output_problem(output)
+    if problem:
+        return _fail(f"{shown_path(output)}: {problem}")
+    try:
+        path = Path(model_path) if model_path else find_pack_model()
+        started = time.perf_counter()
+        model = LlamaModel.load(path)
+        loaded = time.perf_counter()
+        run = model.run(sentence)
+    except (ModelUnavailable, ModelFileError) as error:
+        return _fail(str(error))
+    except SentenceError as error:
+        return _fail(str(error))
+    except MemoryError:
+        return _fail(f"{path.name}: not enough memory to load this model")
+    document = heads_document(run)
+    try:
+        write_bytes_atomically(output, (json.dumps(document, separators=(",", ":"), allow_nan=False) + "\n").encode())
+    except OSError as error:
+        return _fail(f"{shown_path(output)}: cannot write ({error.strerror or error})")
+    _say(f"wrote {shown_path(output)}: {run.layer_count} layers x {run.head_count} heads over {len(run.tokens)} tokens "
+         f"of {run.model_name} (loaded in {loaded - started:.1f} s, sentence in {time.perf_counter() - loaded:.2f} s)")
+    return 0
+
+
+def heads_document(run: Any) -> dict[str, Any]:
+    """The JSON the heads command writes (a ModelRun's tokens, weights and next tokens)."""
+    return {
+        "model": run.model_name,
+        "sentence": run.sentence,
+        "tokens": list(run.tokens),
+        "attention": run.attention.tolist(),
+        "next_tokens": [[token, probability] for token, probability in run.next_tokens],
+    }
+
+
+if __name__ == "__main__":
+    sys.exit(heads_main(sys.argv[1:]))

@@ -1,0 +1,7 @@
+"""The heads of a real pretrained language model, read from a local GGUF file (no network).
+
+pack.py finds the optional model pack, gguf_file.py reads and checks a LLaMA-style GGUF
+file, tokenizer.py builds its tokenizer, llama.py runs the forward pass in NumPy and keeps
+every head's queries, keys, values and weights (a ModelRun), head_kinds.py finds heads by
+measurable rules, and head_scene.py turns one head into an ordinary scene. No Qt here.
+"""

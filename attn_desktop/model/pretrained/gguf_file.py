@@ -1,0 +1,183 @@
+"""Reading a LLaMA-style GGUF file with llama.cpp's own reader (the `gguf` package).
+
+Everything that can be wrong with a file becomes one ModelFileError naming the file
+and what was found, so the command line prints one line and the window one dialog.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .pack import require_libraries
+
+SUPPORTED_ARCHITECTURE = "llama"
+GGUF_MAGIC = b"GGUF"
+Progress = Callable[[float, str], None]
+
+
+class ModelFileError(ValueError):
+    """A model file that cannot be used, with what was found."""
+
+
+@dataclass(frozen=True)
+class LlamaConfig:
+    name: str
+    layer_count: int
+    head_count: int
+    kv_head_count: int
+    width: int          # d_model
+    head_width: int     # the width of one head's q, k and v
+    ffn_width: int
+    vocab_size: int
+    rope_base: float
+    rms_epsilon: float
+    context_length: int
+
+
+@dataclass(frozen=True)
+class GgufContents:
+    """The metadata and the dequantized tensors of one file (float32, rows = outputs)."""
+
+    config: LlamaConfig
+    metadata: dict[str, Any]
+    tensors: dict[str, np.ndarray]
+
+
+def read_llama_gguf(path: str | os.PathLike[str], progress: Progress | None = None) -> GgufContents:
+    require_libraries()
+    shown = Path(path).name
+    _check_is_gguf(Path(path))
+    reader = _open_reader(Path(path), shown)
+    metadata = _metadata(reader, shown)
+    architecture = metadata.get("general.architecture")
+    if architecture != SUPPORTED_ARCHITECTURE:
+        raise ModelFileError(
+            f"{shown}: the model's architecture is {architecture!r}; only LLaMA-style models "
+            f"(architecture 'llama', such as SmolLM2 or TinyLlama) can be opened"
+        )
+    config = _config(metadata, shown)
+    tensors = _dequantized(reader, shown, progress)
+    _check_tensors(tensors, config, shown)
+    return GgufContents(config, metadata, tensors)
+
+
+def _check_is_gguf(path: Path) -> None:
+    if not path.exists():
+        raise ModelFileError(f"{path.name}: no such file")
+    if not path.is_file():
+        raise ModelFileError(f"{path.name}: not a file")
+    with open(path, "rb") as file:
+        magic = file.read(4)
+    if magic != GGUF_MAGIC:
+        raise ModelFileError(f"{path.name}: not a GGUF model file (it starts with {magic!r}, not b'GGUF')")
+
+
+def _open_reader(path: Path, shown: str) -> Any:
+    from gguf import GGUFReader
+
+    try:
+        return GGUFReader(str(path), "r")
+    except Exception as error:  # noqa: BLE001 - the reader raises many kinds for a damaged file
+        raise ModelFileError(f"{shown}: a damaged or truncated GGUF file ({_reason(error)})") from None
+
+
+def _reason(error: Exception) -> str:
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return text[:160]
+
+
+def _metadata(reader: Any, shown: str) -> dict[str, Any]:
+    metadata: dict[str, Any] = {}
+    for key, field in reader.fields.items():
+        try:
+            metadata[key] = field.contents()
+        except Exception as error:  # noqa: BLE001 - any damage in the entry: one line naming it
+            raise ModelFileError(f"{shown}: cannot read the metadata entry {key} ({_reason(error)})") from None
+    return metadata
+
+
+def _config(metadata: dict[str, Any], shown: str) -> LlamaConfig:
+    def number(key: str, default: float | None = None) -> float:
+        value = metadata.get(f"llama.{key}", default)
+        if isinstance(value, list):  # some converters store per-layer lists; LLaMA's are all equal
+            value = value[0] if value else default
+        if value is None or not isinstance(value, (int, float)):
+            raise ModelFileError(f"{shown}: the metadata entry llama.{key} is missing")
+        return value
+
+    width = int(number("embedding_length"))
+    head_count = int(number("attention.head_count"))
+    kv_head_count = int(number("attention.head_count_kv", head_count))
+    if head_count <= 0 or width % head_count or kv_head_count <= 0 or head_count % kv_head_count:
+        raise ModelFileError(f"{shown}: {head_count} heads and {kv_head_count} key/value heads do not fit width {width}")
+    head_width = width // head_count
+    if int(number("rope.dimension_count", head_width)) != head_width:
+        raise ModelFileError(f"{shown}: RoPE on part of each head is not supported")
+    scaling = metadata.get("llama.rope.scaling.type", "none")
+    if scaling not in ("none", None):
+        raise ModelFileError(f"{shown}: RoPE scaling {scaling!r} is not supported")
+    tokens = metadata.get("tokenizer.ggml.tokens") or []
+    return LlamaConfig(
+        name=str(metadata.get("general.name") or Path(shown).stem),
+        layer_count=int(number("block_count")),
+        head_count=head_count,
+        kv_head_count=kv_head_count,
+        width=width,
+        head_width=head_width,
+        ffn_width=int(number("feed_forward_length")),
+        vocab_size=int(metadata.get("llama.vocab_size") or len(tokens)),
+        rope_base=float(number("rope.freq_base", 10000.0)),
+        rms_epsilon=float(number("attention.layer_norm_rms_epsilon")),
+        context_length=int(number("context_length")),
+    )
+
+
+def _dequantized(reader: Any, shown: str, progress: Progress | None) -> dict[str, np.ndarray]:
+    from gguf.quants import dequantize
+
+    tensors: dict[str, np.ndarray] = {}
+    count = len(reader.tensors)
+    for index, tensor in enumerate(reader.tensors):
+        try:
+            array = dequantize(tensor.data, tensor.tensor_type)
+        except Exception as error:  # noqa: BLE001 - an unknown or damaged tensor type: one line naming it
+            raise ModelFileError(
+                f"{shown}: cannot read tensor {tensor.name} of type {tensor.tensor_type.name} ({_reason(error)})"
+            ) from None
+        tensors[tensor.name] = np.ascontiguousarray(array, dtype=np.float32)
+        if progress is not None:
+            progress((index + 1) / count, f"Reading weights: {index + 1} of {count}")
+    return tensors
+
+
+def _check_tensors(tensors: dict[str, np.ndarray], config: LlamaConfig, shown: str) -> None:
+    c = config
+    kv_width = c.kv_head_count * c.head_width
+    expected = {"token_embd.weight": (c.vocab_size, c.width), "output_norm.weight": (c.width,)}
+    for layer in range(c.layer_count):
+        expected |= {
+            f"blk.{layer}.attn_norm.weight": (c.width,),
+            f"blk.{layer}.attn_q.weight": (c.width, c.width),
+            f"blk.{layer}.attn_k.weight": (kv_width, c.width),
+            f"blk.{layer}.attn_v.weight": (kv_width, c.width),
+            f"blk.{layer}.attn_output.weight": (c.width, c.width),
+            f"blk.{layer}.ffn_norm.weight": (c.width,),
+            f"blk.{layer}.ffn_gate.weight": (c.ffn_width, c.width),
+            f"blk.{layer}.ffn_up.weight": (c.ffn_width, c.width),
+            f"blk.{layer}.ffn_down.weight": (c.width, c.ffn_width),
+        }
+    if "output.weight" in tensors:
+        expected["output.weight"] = (c.vocab_size, c.width)
+    for name, shape in expected.items():
+        if name not in tensors:
+            raise ModelFileError(f"{shown}: the tensor {name} is missing")
+        if tensors[name].shape != shape:
+            raise ModelFileError(f"{shown}: the tensor {name} has shape {tensors[name].shape}, expected {shape}")
+    if any(not np.isfinite(array).all() for array in tensors.values()):
+        raise ModelFileError(f"{shown}: some weights are not finite numbers")

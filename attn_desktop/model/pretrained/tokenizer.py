@@ -1,0 +1,87 @@
+"""The model's tokenizer, built with the `tokenizers` library from the vocabulary and merges in the GGUF file.
+
+GGUF stores a byte-level BPE tokenizer (tokenizer.ggml.model "gpt2") as its token list, its merges
+and the name of the rule that splits text before merging (tokenizer.ggml.pre). The rules below are
+the ones llama.cpp applies for those names; a file with any other tokenizer gets a clear message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .gguf_file import ModelFileError
+
+CONTROL_TOKEN_TYPE = 3
+USER_DEFINED_TOKEN_TYPE = 4
+# Llama 3's split: letters with one leading non-letter, numbers in threes, punctuation runs, spaces.
+LLAMA3_SPLIT = (
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"
+)
+GPT2_STYLE = {"gpt2", "default"}
+DIGITS_THEN_GPT2 = {"smollm", "starcoder", "refact", "codeshell"}  # every digit on its own, then GPT-2's split
+LLAMA3_STYLE = {"llama-bpe", "llama3"}
+
+
+class ModelTokenizer:
+    """Sentence → token ids, and each id → the text it stands for (" cat")."""
+
+    def __init__(self, metadata: dict[str, Any], shown: str) -> None:
+        self._tokenizer = _build(metadata, shown)
+        self.add_bos = bool(metadata.get("tokenizer.ggml.add_bos_token", False))
+        self.bos_id = metadata.get("tokenizer.ggml.bos_token_id")
+
+    def encode(self, sentence: str) -> list[int]:
+        ids = list(self._tokenizer.encode(sentence, add_special_tokens=False).ids)
+        if self.add_bos and self.bos_id is not None:
+            ids.insert(0, int(self.bos_id))
+        return ids
+
+    def text_of(self, token_id: int) -> str:
+        """One token's text; a token holding part of a character shows as the replacement mark."""
+        return str(self._tokenizer.decode([token_id], skip_special_tokens=False))
+
+
+def _build(metadata: dict[str, Any], shown: str) -> Any:
+    from tokenizers import Tokenizer, decoders, models
+
+    kind = metadata.get("tokenizer.ggml.model")
+    if kind != "gpt2":
+        raise ModelFileError(
+            f"{shown}: its tokenizer is {kind!r}; only byte-level BPE tokenizers ('gpt2', as in SmolLM2 and "
+            f"Llama 3) can be read"
+        )
+    tokens: list[str] = list(metadata.get("tokenizer.ggml.tokens") or [])
+    merges: list[str] = list(metadata.get("tokenizer.ggml.merges") or [])
+    if not tokens or not merges:
+        raise ModelFileError(f"{shown}: the tokenizer's vocabulary or merges are missing")
+    vocab = {token: index for index, token in reversed(list(enumerate(tokens)))}  # the first of duplicates wins
+    pairs = [(first, second) for first, _, second in (merge.partition(" ") for merge in merges) if second]
+    try:
+        tokenizer = Tokenizer(models.BPE(vocab=vocab, merges=pairs, fuse_unk=False))
+    except Exception as error:  # noqa: BLE001 - tokenizers raises its own kinds for a bad vocabulary
+        raise ModelFileError(f"{shown}: the tokenizer's merges do not fit its vocabulary ({error})") from None
+    tokenizer.pre_tokenizer = _pre_tokenizer(str(metadata.get("tokenizer.ggml.pre", "default")), shown)
+    tokenizer.decoder = decoders.ByteLevel()
+    token_types = list(metadata.get("tokenizer.ggml.token_type") or [])
+    special = [tokens[i] for i, kind in enumerate(token_types) if kind in (CONTROL_TOKEN_TYPE, USER_DEFINED_TOKEN_TYPE)]
+    tokenizer.add_special_tokens(special)
+    return tokenizer
+
+
+def _pre_tokenizer(name: str, shown: str) -> Any:
+    from tokenizers import Regex, pre_tokenizers
+
+    if name in GPT2_STYLE:
+        return pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    if name in DIGITS_THEN_GPT2:
+        return pre_tokenizers.Sequence(
+            [pre_tokenizers.Digits(individual_digits=True), pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)]
+        )
+    if name in LLAMA3_STYLE:
+        return pre_tokenizers.Sequence(
+            [
+                pre_tokenizers.Split(Regex(LLAMA3_SPLIT), behavior="isolated"),
+                pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+            ]
+        )
+    raise ModelFileError(f"{shown}: its tokenizer splits text by the rule {name!r}, which this app does not know")
