@@ -53,8 +53,13 @@ def read_llama_gguf(path: str | os.PathLike[str], progress: Progress | None = No
     require_libraries()
     shown = Path(path).name
     _check_is_gguf(Path(path))
+    if progress is not None:  # reading the vocabulary and layout takes seconds before any weight is read
+        progress(0.0, "Reading the vocabulary and the layers' layout")
     reader = _open_reader(Path(path), shown)
     metadata = _metadata(reader, shown)
+    # The reader keeps a small array object for every part of every entry (a million of them for a
+    # 49,152-word vocabulary, ~80 MB); the values are copied out now, so they can go before the weights come.
+    reader.fields.clear()
     architecture = metadata.get("general.architecture")
     if architecture != SUPPORTED_ARCHITECTURE:
         raise ModelFileError(
@@ -139,21 +144,41 @@ def _config(metadata: dict[str, Any], shown: str) -> LlamaConfig:
 
 
 def _dequantized(reader: Any, shown: str, progress: Progress | None) -> dict[str, np.ndarray]:
-    from gguf.quants import dequantize
-
     tensors: dict[str, np.ndarray] = {}
     count = len(reader.tensors)
     for index, tensor in enumerate(reader.tensors):
         try:
-            array = dequantize(tensor.data, tensor.tensor_type)
+            tensors[tensor.name] = _dequantize(tensor)
         except Exception as error:  # noqa: BLE001 - an unknown or damaged tensor type: one line naming it
             raise ModelFileError(
                 f"{shown}: cannot read tensor {tensor.name} of type {tensor.tensor_type.name} ({_reason(error)})"
             ) from None
-        tensors[tensor.name] = np.ascontiguousarray(array, dtype=np.float32)
         if progress is not None:
             progress((index + 1) / count, f"Reading weights: {index + 1} of {count}")
     return tensors
+
+
+ROWS_PER_PIECE = 4096  # rows dequantized at a time: the reader's working arrays stay a few MB
+
+
+def _dequantize(tensor: Any) -> np.ndarray:
+    """One tensor as float32 in memory of its own, dequantized a piece at a time.
+
+    Dequantizing a whole large matrix at once makes working copies several times its size (the
+    embedding alone is 113 MB as float32), and an unquantized tensor comes back as a view of the
+    memory-mapped file, which would keep the whole file mapped as long as the model lives.
+    """
+    from gguf.quants import dequantize
+
+    data = tensor.data
+    if data.ndim < 2 or len(data) <= ROWS_PER_PIECE:
+        return np.array(dequantize(data, tensor.tensor_type), dtype=np.float32, copy=True)
+    first = dequantize(data[:ROWS_PER_PIECE], tensor.tensor_type)
+    result = np.empty((len(data), *first.shape[1:]), dtype=np.float32)
+    result[:ROWS_PER_PIECE] = first
+    for start in range(ROWS_PER_PIECE, len(data), ROWS_PER_PIECE):
+        result[start : start + ROWS_PER_PIECE] = dequantize(data[start : start + ROWS_PER_PIECE], tensor.tensor_type)
+    return result
 
 
 def _check_tensors(tensors: dict[str, np.ndarray], config: LlamaConfig, shown: str) -> None:

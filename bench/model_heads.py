@@ -1,0 +1,111 @@
+"""How fast the real model's heads come: loading the pack, the first sentence, later ones, and memory.
+
+Run by hand from the project root with the model pack installed (it prints figures; it checks nothing):
+
+    python bench/model_heads.py [--loads 3] [--sentences 10] [--model PATH]
+
+Each load runs in a fresh process, so its time and peak memory are those of a student opening the
+model once. In each process, after loading:
+
+* first sentence: the first 12-token sentence run after the load (nothing cached yet);
+* later sentences: --sentences different 12-token sentences (at most their first word in common),
+  the median; the issue asks for at most 0.5 s on 2 cores;
+* a word typed at the end: the same sentence with one more word (the shared start is reused);
+* memory: the process's peak resident size with the model loaded and run (the issue asks <= 900 MB),
+  and what the dequantized weights take.
+
+The last line printed is one JSON object with the headline figures (medians over the loads).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+TWELVE_TOKEN_SENTENCES = [
+    "The cat sat on the mat because it was tired and hungry",
+    "A small dog ran across the busy road to find its owner",
+    "My sister bought three red apples at the market early this morning",
+    "Every student in the class wrote a short poem about the winter",
+    "The old man walked slowly to the station because he was late",
+    "The teacher asked the class a question and everyone raised a hand",
+    "She opened the old wooden box and found a small golden key",
+    "When the rain stopped, the children went outside to play football",
+    "His grandfather planted an apple tree in the garden last year too",
+    "Nobody expected the quiet boy to win the chess tournament so easily",
+    "In the morning we walked along the river and watched the boats",
+]
+
+
+def one_load(model_path: str | None, sentences: int) -> dict[str, float]:
+    from attn_desktop.model.pretrained.llama import LlamaModel
+    from attn_desktop.model.pretrained.pack import find_pack_model
+
+    path = Path(model_path) if model_path else find_pack_model()
+    started = time.perf_counter()
+    model = LlamaModel.load(path)
+    load_s = time.perf_counter() - started
+    texts = TWELVE_TOKEN_SENTENCES[: sentences + 1]
+    lengths = [len(model.token_ids(text)) for text in texts]
+    timings = []
+    for text in texts:
+        started = time.perf_counter()
+        model.run(text)
+        timings.append(time.perf_counter() - started)
+    started = time.perf_counter()
+    model.run(texts[-1] + " today")
+    appended_s = time.perf_counter() - started
+    return {
+        "load_s": load_s,
+        "first_sentence_s": timings[0],
+        "later_sentence_s": statistics.median(timings[1:]),
+        "later_sentence_max_s": max(timings[1:]),
+        "word_appended_s": appended_s,
+        "tokens_min": min(lengths),
+        "tokens_max": max(lengths),
+        "weights_mb": model.memory_bytes / 1e6,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "layers": model.config.layer_count,
+        "heads": model.config.head_count,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--loads", type=int, default=3)
+    parser.add_argument("--sentences", type=int, default=10)
+    parser.add_argument("--model")
+    parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # a child process: one load
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(one_load(args.model, args.sentences)))
+        return
+    runs = []
+    for number in range(args.loads):
+        command = [sys.executable, __file__, "--one", "--sentences", str(args.sentences)]
+        if args.model:
+            command += ["--model", args.model]
+        run = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+        runs.append(run)
+        print(f"load {number + 1}: loaded in {run['load_s']:.2f} s; first sentence {run['first_sentence_s']:.3f} s, "
+              f"later sentences median {run['later_sentence_s']:.3f} s (max {run['later_sentence_max_s']:.3f}), "
+              f"a word typed at the end {run['word_appended_s']:.3f} s; peak RSS {run['peak_rss_mb']:.0f} MB")
+    first = runs[0]
+    print(f"{first['layers']} layers x {first['heads']} heads; sentences of {first['tokens_min']}-{first['tokens_max']} "
+          f"tokens; dequantized weights {first['weights_mb']:.0f} MB")
+    summary = {key: round(statistics.median(run[key] for run in runs), 4)
+               for key in ("load_s", "first_sentence_s", "later_sentence_s", "word_appended_s", "peak_rss_mb")}
+    summary["weights_mb"] = round(first["weights_mb"], 1)
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()
