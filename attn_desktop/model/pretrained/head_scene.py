@@ -1,0 +1,122 @@
+"""One head of a pretrained model as an ordinary scene: its queries, keys and values for a sentence.
+
+The scene reproduces the head exactly: the causal mask on and scores divided by
+√head_width, as the model computed them. Its queries and keys are the ones RoPE
+has already turned by their positions, so dragging one changes the turned vector.
+Token names are made readable: the model's " cat" shows as "cat", a token of
+whitespace as a visible symbol, and a word met twice stays two names ("the", "the₂").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..scene_file import (
+    MAX_SENTENCE_CHARS,
+    MAX_TITLE_CHARS,
+    MAX_TOKEN_CHARS,
+    MAX_TOKENS,
+    MAX_WIDTH,
+    SceneData,
+    TakenFrom,
+    is_valid_text,
+)
+from .run import ModelRun
+
+# Whitespace a student could not see, drawn as the symbols an editor shows for it.
+VISIBLE_WHITESPACE = {" ": "␣", "\n": "⏎", "\r": "␍", "\t": "⇥", "\u00a0": "⍽"}
+SUBSCRIPT_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def scene_data_for_head(run: ModelRun, layer: int, head: int) -> SceneData:
+    """Head HEAD of layer LAYER (both from 0) reading RUN's sentence, as a scene of its q, k and v.
+
+    Raises ValueError for a layer or head the model does not have, or a head a scene cannot hold
+    (vectors wider than a scene's limit, a sentence with more tokens than a scene may have).
+    """
+    if not (0 <= layer < run.layer_count and 0 <= head < run.head_count):
+        raise ValueError(f"{run.model_name} has layers 0 to {run.layer_count - 1} and heads 0 to {run.head_count - 1}; "
+                         f"there is no layer {layer}, head {head}")
+    if run.head_width > MAX_WIDTH:
+        raise ValueError(f"this model's heads are {run.head_width} numbers wide; a scene holds at most {MAX_WIDTH}")
+    if len(run.tokens) > MAX_TOKENS:
+        raise ValueError(f"the sentence has {len(run.tokens)} tokens; a scene holds at most {MAX_TOKENS}")
+    tokens = readable_tokens(run.tokens)
+    model = _cut(_valid(run.model_name).strip(), MAX_TITLE_CHARS) or "a model"
+    sentence = _cut(_valid(run.sentence), MAX_SENTENCE_CHARS)
+    return SceneData(
+        tokens=tokens,
+        queries=_rows(run.queries[layer, head]),
+        keys=_rows(run.keys[layer, head]),
+        values=_rows(run.values[layer, head]),
+        scale=True,
+        causal=True,
+        selected=len(tokens) - 1,  # the last token: the one whose next word the model predicts
+        title=head_title(model, layer, head, sentence),
+        taken_from=TakenFrom(model=model, layer=int(layer), head=int(head), sentence=sentence),
+    )
+
+
+def head_title(model_name: str, layer: int, head: int, sentence: str) -> str:
+    """'Layer 4, head 7 of SmolLM2-135M-Instruct: “The cat sat…”', within a scene title's limit."""
+    title = f"Layer {layer}, head {head} of {model_name}: \u201c{sentence.strip()}\u201d"
+    if len(title) <= MAX_TITLE_CHARS:
+        return title
+    return title[: MAX_TITLE_CHARS - 2] + "…\u201d"
+
+
+def readable_tokens(tokens: list[str]) -> list[str]:
+    """Each model token as a name a student can read and a scene can hold, every name different."""
+    names = [_readable(token) for token in tokens]
+    seen: dict[str, int] = {}
+    distinct = []
+    for name in names:
+        count = seen.get(name, 0) + 1
+        seen[name] = count
+        distinct.append(name if count == 1 else _numbered(name, count, seen))
+    return distinct
+
+
+def _readable(token: str) -> str:
+    """" cat" -> "cat"; "  " -> "␣␣"; "\\n" -> "⏎"; a name cut to fit a scene with "…"."""
+    token = _valid(token)
+    shown = token.strip(" ") or token  # the leading space marks a new word; a token of spaces stays spaces
+    shown = "".join(VISIBLE_WHITESPACE.get(char, char) if char.isspace() or not char.isprintable() else char
+                    for char in shown)
+    shown = "".join(char if char.isprintable() else f"\\x{ord(char):02x}" for char in shown)
+    if not shown.strip():
+        shown = "␣"  # (an empty token, should a model make one)
+    return _cut(shown, MAX_TOKEN_CHARS)
+
+
+def _numbered(name: str, count: int, seen: dict[str, int]) -> str:
+    """The second "the" is "the₂" (or "the₃" should a real "the₂" be in the sentence too)."""
+    while True:
+        suffix = str(count).translate(SUBSCRIPT_DIGITS)
+        numbered = _cut(name, MAX_TOKEN_CHARS - len(suffix)) + suffix
+        if numbered not in seen:
+            seen[numbered] = 1
+            return numbered
+        count += 1
+
+
+def _valid(text: str) -> str:
+    """Half an emoji (a lone surrogate) becomes �: no file could hold it, so the scene could not be saved."""
+    return text if is_valid_text(text) else "".join(char if is_valid_text(char) else "\ufffd" for char in text)
+
+
+def _cut(name: str, limit: int) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def _rows(matrix: np.ndarray) -> list[list[float]]:
+    return np.asarray(matrix, dtype=np.float64).tolist()
+
+
+def taken_from_notice(taken_from: TakenFrom, head_width: int) -> str:
+    """The sentence that tells a student what a scene taken from a model already holds."""
+    return (f"Taken from {taken_from.model}: causal mask on, scores divided by √{head_width}, and RoPE "
+            "has already turned q and k by their positions, so dragging moves the turned vectors.")
+
+
+__all__ = ["head_title", "readable_tokens", "scene_data_for_head", "taken_from_notice"]

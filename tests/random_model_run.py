@@ -1,0 +1,38 @@
+"""A ModelRun made from random numbers, for tests that need a model's heads but not the model.
+
+Its attention is what a real head computes from its queries and keys, softmax(q k^T / sqrt(d))
+with the causal mask, worked out here independently of the app's own attention code.
+"""
+
+import numpy as np
+
+from attn_desktop.model.pretrained.run import ModelRun
+
+SENTENCE_TOKENS = ["The", " cat", " sat", " on", " the", " mat", " because", " it", " was", " tired"]
+
+
+def causal_softmax_attention(queries: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """(..., n, d) queries and keys -> (..., n, n) weights, each row a softmax over itself and earlier keys."""
+    width = queries.shape[-1]
+    scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(width)
+    n = scores.shape[-1]
+    scores = np.where(np.tril(np.ones((n, n), dtype=bool)), scores, -np.inf)
+    scores = scores - scores.max(axis=-1, keepdims=True)
+    exp = np.exp(scores)
+    return exp / exp.sum(axis=-1, keepdims=True)
+
+
+def random_model_run(tokens=SENTENCE_TOKENS, layers: int = 3, heads: int = 4, width: int = 64, seed: int = 0,
+                     kv_group_size: int = 2, model_name: str = "TinyRandom-64") -> ModelRun:
+    rng = np.random.default_rng(seed)
+    n = len(tokens)
+    queries = rng.normal(0.0, 1.5, (layers, heads, n, width))
+    kv_heads = heads // kv_group_size
+    keys = np.repeat(rng.normal(0.0, 1.5, (layers, kv_heads, n, width)), kv_group_size, axis=1)
+    values = np.repeat(rng.normal(0.0, 1.0, (layers, kv_heads, n, width)), kv_group_size, axis=1)
+    return ModelRun(
+        model_name=model_name, sentence="".join(tokens), token_ids=list(range(n)), tokens=list(tokens),
+        queries=queries, keys=keys, values=values, attention=causal_softmax_attention(queries, keys),
+        next_tokens=[(" and", 0.3), (".", 0.2), (",", 0.1), (" so", 0.05), (" from", 0.01)],
+        kv_group_size=kv_group_size,
+    )
