@@ -103,6 +103,9 @@ ACTIONS: list[ActionSpec] = [
     ActionSpec("fit_action", "&Fit Arrows in View", "&View", "canvas.fit_view", shortcuts=("Ctrl+0",)),
     ActionSpec("dims_action", "Choose Canvas &Dimensions…", "&View", "coordinates.choose_dims", shortcuts=("Ctrl+D",),
                tooltip="For vectors of more than two numbers: which two the canvas draws"),
+    ActionSpec("pca_plane_action", "Draw the &PCA Plane", "&View", made_by="canvas.plane_action.make",
+               shortcuts=("Ctrl+Shift+D",), checkable=True,
+               tooltip="For vectors of more than two numbers: the plane they spread along most, not two of their numbers"),
     ActionSpec("reset_layout_action", "Reset &Layout", "&View", "reset_layout"),
     ActionSpec("about_action", f"&About {APP_NAME}", "&Help", "_show_about"),
 ]

@@ -3,7 +3,9 @@
 Queries and keys must share a space (their dot product is the score); values
 and the output share another (the output is a blend of the values). Two plots
 side by side, with linked axes so one unit is the same length in both and
-zooming one zooms the other. A projection scene adds a third plot on the
+zooming one zooms the other. Vectors of more than two numbers are drawn in a
+plane: two chosen dimensions or the PCA plane (drawn_planes.py), which each
+plot's title names. A projection scene adds a third plot on the
 left for the word vectors x that make q, k and v. When values are plain
 numbers (a soft lookup) the value plot becomes a number line: each value is
 a stem as tall as its weight, and the answer is the marker where they balance.
@@ -25,12 +27,17 @@ from PySide6.QtGui import QFont, QFontMetricsF, QTransform
 
 from ..model import Change, Role, Scene, explain
 from ..model.explain import arrow_name
+from ..model.pretrained.head_scene import taken_from_notice
 from .arrow_item import ArrowItem
+from .canvas_notice import CanvasNotice
 from .drag_controller import DragController, describe
 from .key_highlight import KeyHighlight
 from .label_layout import HIDDEN, ShapeIndex, place_labels
 from .palette import OUTPUT_COLOR, ROLE_COLORS
+from .plane_action import PlaneAction
+from .plot_framing import frame_tips
 from .plot_style import cache_axes_and_grid
+from .plot_titles import fit_titles, plot_title
 from .scene_link import follow_scene
 
 FADED_QUERY_EMPHASIS = 0.35
@@ -88,6 +95,8 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.drags.arrow_moved.connect(self.arrow_moved)
         self.drags.status.connect(self.drag_moved)
         self.drags.edit_requested.connect(self.edit_requested)
+        self.drags.dragging.connect(self._on_dragging)
+        self.plane_action = PlaneAction(self.drags.planes, self.set_pca_plane)  # View → Draw the PCA Plane
         self.line_scale = 1.0  # thicker arrows in presentation mode
         self.shapes_by_role = False  # arrowheads that tell roles apart without colour
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -105,6 +114,8 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.x_plot = self._make_plot("Word vectors x")
         self.qk_plot = self._make_plot("Queries and keys")
         self.vo_plot = self._make_plot("Values and output")
+        self.notice = CanvasNotice()  # a scene taken from a model says what it already holds
+        self._full_titles: dict[pg.PlotItem, tuple[str, str]] = {}
         self.output_arrow = ArrowItem("out", OUTPUT_COLOR, draggable=False)
         self.output_arrow.setZValue(20)
         self.vo_plot.addItem(self.output_arrow)
@@ -161,13 +172,18 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         """The plots [x,] q·k, v·out in reading order, in as many columns as draws the arrows largest: one
         row on a wide canvas, one column on a tall narrow one, and three plots two above one on a canvas
         in between (a 1024-pixel screen beside the docks); the number line gets its own scale."""
-        for plot in (self.x_plot, self.qk_plot, self.vo_plot):
-            if plot.scene() is not None:
-                self.ci.removeItem(plot)
+        for item in (self.notice, self.x_plot, self.qk_plot, self.vo_plot):
+            if item.scene() is not None:
+                self.ci.removeItem(item)
+        self._word_notice()
         self.plot_columns = self._columns_that_draw_largest()
+        first_row = 0
+        if self.attn_scene.taken_from is not None:
+            self.ci.addItem(self.notice, row=0, col=0, colspan=self.plot_columns)
+            first_row = 1
         plots = [self.x_plot] if self.attn_scene.is_projection else []
         for place, plot in enumerate([*plots, self.qk_plot, self.vo_plot]):
-            self.ci.addItem(plot, row=place // self.plot_columns, col=place % self.plot_columns)
+            self.ci.addItem(plot, row=first_row + place // self.plot_columns, col=place % self.plot_columns)
         self.x_plot.setAspectLocked(True)
         self.qk_plot.setAspectLocked(True)
         self.vo_plot.setAspectLocked(not self.number_line)
@@ -203,11 +219,20 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
     # ----- following the scene -----------------------------------------
     def _on_scene_changed(self, change: Change) -> None:
         if change & Change.STRUCTURE:
+            self.drags.planes.scene_reshaped()
             self._rebuild()
-        elif change & (Change.SETTINGS | Change.SELECTION):
+            self.plane_action.sync()
+            return
+        if change & (Change.SETTINGS | Change.SELECTION):
             self._sync_all()
         elif change & Change.VECTORS:
             self._sync_vectors()
+        if change & Change.VECTORS and self.drags.planes.showing_pca and self.active_drag_arrow() is None:
+            self._update_titles()  # the share of the spread the plane shows; never mid-drag (titles re-lay out)
+
+    def _on_dragging(self, dragging: bool) -> None:
+        if not dragging and self.drags.planes.showing_pca:
+            self._update_titles()
 
     def _sync_all(self) -> None:
         self._sync_query_styles()
@@ -225,7 +250,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                     item.set_base(float(vector[0]), 0.0)
                     moved = item.set_tip(float(vector[0]), float(weights[index]))
                 else:
-                    moved = item.set_tip(*self.drags.tip_of(vector))
+                    moved = item.set_tip(*self.drags.tip_of(vector, role))
                 if moved:
                     item.setToolTip(describe(scene, role, index))
         self._sync_weight_styles()
@@ -350,7 +375,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             self.output_arrow.set_label(f"answer {explain.number(output[0])}")
         else:
             self.output_arrow.set_base(0.0, 0.0)
-            self.output_arrow.set_tip(*self.drags.tip_of(output))
+            self.output_arrow.set_tip(*self.drags.tip_of(output, Role.VALUE))
             self.output_arrow.set_label(arrow_name("out", self._short(self.attn_scene.selected_token)))
         self.output_arrow.set_style(width=4.0 * self.line_scale, emphasis=1.0)
 
@@ -361,35 +386,28 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 item.set_highlighted(index == highlighted)
 
     def _update_titles(self) -> None:
-        """Say which coordinates are drawn when a vector has more than two."""
-        scene = self.attn_scene
-        titles = {self.qk_plot: _with_dims("Queries and keys", scene.key_width, self.dims)}
+        """Say which plane is drawn when a vector has more than two numbers."""
+        scene, planes = self.attn_scene, self.drags.planes
+        subjects = {self.qk_plot: ("Queries and keys", Role.KEY), self.vo_plot: ("Values and output", Role.VALUE)}
         if scene.is_projection:
-            titles[self.x_plot] = _with_dims("Word vectors x", scene.vectors(Role.EMBEDDING).shape[1], self.dims)
+            subjects[self.x_plot] = ("Word vectors x", Role.EMBEDDING)
+        titles = {plot: plot_title(subject, planes.describe(role), planes.describe(role, short=True))
+                  for plot, (subject, role) in subjects.items()}
         if self.number_line:
-            titles[self.vo_plot] = "Values on a number line (stem height = weight)"
-        else:
-            shown = self.dims if max(self.dims) < scene.value_width else (0, 1)
-            titles[self.vo_plot] = _with_dims("Values and output", scene.value_width, shown)
+            titles[self.vo_plot] = plot_title("Values on a number line (stem height = weight)", "", "")
         self._full_titles = titles
         self._fit_titles()
 
     def _fit_titles(self) -> None:
-        """Each plot's title as long as its plot is wide: a narrow plot (three on a projector) gets the short
-        form, elided if need be, and the whole title on hover."""
-        size = f"{int(11 * self.line_scale)}pt"
-        font = QFont()
-        font.setPointSizeF(11 * self.line_scale)
-        metrics = QFontMetricsF(font)
-        for plot, title in getattr(self, "_full_titles", {}).items():
-            room = plot.size().width() - 16  # the text item adds a margin each side
-            shown = title
-            if room > 0 and metrics.horizontalAdvance(title) > room:
-                shown = SHORT_TITLES.get(title.split(" (")[0], title)
-                shown = metrics.elidedText(shown, Qt.TextElideMode.ElideRight, room)
-            if shown != plot.titleLabel.text:
-                plot.titleLabel.setText(shown, size=size)
-            plot.titleLabel.setToolTip(title if shown != title else "")
+        fit_titles(self._full_titles, self.line_scale)
+        self._word_notice()
+
+    def _word_notice(self) -> None:
+        """The notice's sentence, wrapped to the canvas's width."""
+        scene = self.attn_scene
+        if scene.taken_from is not None:
+            self.notice.show_sentence(taken_from_notice(scene.taken_from, scene.key_width),
+                                      self.viewport().width(), self.line_scale)
 
     # ----- view ---------------------------------------------------------
     def fit_view(self) -> None:
@@ -400,9 +418,10 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         shared = [scene.vectors(Role.QUERY), scene.vectors(Role.KEY)]
         if not self.number_line:
             shared += [scene.vectors(Role.VALUE), scene.result.output]
-        _fit(self.qk_plot, [self.drags.tip_of(v) for block in shared for v in block], margin)
+        roles = [Role.QUERY, Role.KEY] + ([] if self.number_line else [Role.VALUE, Role.VALUE])
+        frame_tips(self.qk_plot, [self.drags.tip_of(v, role) for role, block in zip(roles, shared) for v in block], margin)
         if scene.is_projection:
-            _fit(self.x_plot, [self.drags.tip_of(v) for v in scene.vectors(Role.EMBEDDING)], margin)
+            frame_tips(self.x_plot, [self.drags.tip_of(v, Role.EMBEDDING) for v in scene.vectors(Role.EMBEDDING)], margin)
         if self.number_line:
             numbers = np.concatenate([scene.vectors(Role.VALUE)[:, 0], scene.result.output[:, 0], [0.0]])
             low, high = float(numbers.min()), float(numbers.max())
@@ -411,9 +430,9 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     def _columns_that_draw_largest(self) -> int:
         """How many columns of plots show the arrows largest on this canvas."""
-        width, height = self.viewport().width(), self.viewport().height()
+        width, height = self.viewport().width(), self.viewport().height() - self._notice_height()
         count = 3 if self.attn_scene.is_projection else 2
-        tips = np.array([(0.0, 0.0), *(self.drags.tip_of(v) for role in (Role.QUERY, Role.KEY)
+        tips = np.array([(0.0, 0.0), *(self.drags.tip_of(v, role) for role in (Role.QUERY, Role.KEY)
                                        for v in self.attn_scene.vectors(role))])
         span_x, span_y = (max(float(extent), 0.5) for extent in tips.max(axis=0) - tips.min(axis=0))
         margin = 2 * LABEL_ROOM_LINES * self.label_line_height()
@@ -427,7 +446,12 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         current = min(self.plot_columns, count)
         return best if scale(best) > 1.1 * scale(current) else current
 
+    def _notice_height(self) -> float:
+        return self.notice.minimumHeight() if self.attn_scene.taken_from is not None else 0.0
+
     def resizeEvent(self, event) -> None:
+        if "notice" in vars(self):
+            self._word_notice()  # before the layout takes the new size: a notice too wide pushes the plots out
         super().resizeEvent(event)
         being_built = "arrows" not in vars(self)  # Qt sizes the view before __init__ has made the plots
         if not being_built and self.active_drag_arrow() is None and self._columns_that_draw_largest() != self.plot_columns:
@@ -463,6 +487,25 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         """Show two other coordinates of vectors with more than two (0-based); ValueError if they are not."""
         self.drags.set_dims(first, second)
         self._rebuild()
+        self.plane_action.sync()
+
+    @property
+    def showing_pca(self) -> bool:
+        """Wide vectors are drawn in their PCA plane, not in two chosen dimensions."""
+        return self.drags.planes.showing_pca
+
+    def set_pca_plane(self, on: bool) -> None:
+        """Draw wide vectors in the PCA plane of the vectors as they are now (on), or in the chosen dimensions;
+        ValueError when every vector has at most two numbers."""
+        try:
+            self.drags.planes.use_pca(on)
+        finally:
+            self.plane_action.sync()
+        self._rebuild()
+
+    def plane_for(self, role: Role):
+        """The PCA plane ROLE's vectors are drawn in, or None when they show two of their numbers."""
+        return self.drags.planes.plane_for(role)
 
     # ----- presentation -------------------------------------------------
     def set_presentation(self, on: bool) -> None:
@@ -528,16 +571,6 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         super().mouseDoubleClickEvent(event)
 
 
-SHORT_TITLES = {  # for plots narrower than their title
-    "Queries and keys": "q and k", "Values and output": "Values, out", "Word vectors x": "Words x",
-    "Values on a number line": "Values (height = weight)",
-}
-
-
-def _with_dims(title: str, width: int, dims: tuple[int, int]) -> str:
-    return f"{title} (dimensions {dims[0] + 1} and {dims[1] + 1} of {width})" if width > 2 else title
-
-
 def _data_to_view(view_box: pg.ViewBox, area: QRectF) -> QTransform:
     """The plot's data coordinates to the view's pixels, as the plot will draw its range.
 
@@ -547,25 +580,3 @@ def _data_to_view(view_box: pg.ViewBox, area: QRectF) -> QTransform:
     (x0, x1), (y0, y1) = view_box.viewRange()
     m11, m22 = area.width() / (x1 - x0), -area.height() / (y1 - y0)
     return QTransform(m11, 0.0, 0.0, m22, area.left() - x0 * m11, area.top() - y1 * m22)
-
-
-def _fit(plot: pg.PlotItem, tips: list[tuple[float, float]], margin_px: float) -> None:
-    """Frame these tips and the origin tightly: `margin_px` of room round them for the labels.
-
-    The plot keeps one unit the same length across and up, so one direction is filled and the other
-    centred; setting both ranges to the plot's own proportions keeps the aspect lock from widening them.
-    """
-    points = np.array([*tips, (0.0, 0.0)])
-    low, high = points.min(axis=0), points.max(axis=0)
-    span_x, span_y = max(float(high[0] - low[0]), 0.5), max(float(high[1] - low[1]), 0.5)
-    centre_x, centre_y = float(low[0] + high[0]) / 2, float(low[1] + high[1]) / 2
-    view_box = plot.getViewBox()
-    width, height = view_box.width(), view_box.height()
-    if min(width - 2 * margin_px, height - 2 * margin_px) < 20:  # not laid out yet: framed again when it is
-        pad = 0.2 * max(span_x, span_y, 1.0)
-        plot.setRange(xRange=(low[0] - pad, high[0] + pad), yRange=(low[1] - pad, high[1] + pad), padding=0)
-        return
-    pixels_per_unit = min((width - 2 * margin_px) / span_x, (height - 2 * margin_px) / span_y)
-    half_x, half_y = width / 2 / pixels_per_unit, height / 2 / pixels_per_unit
-    plot.setRange(xRange=(centre_x - half_x, centre_x + half_x), yRange=(centre_y - half_y, centre_y + half_y),
-                  padding=0)

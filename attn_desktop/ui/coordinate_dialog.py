@@ -1,4 +1,8 @@
-"""Numbers typed for the canvas: exact coordinates for one arrow, and which two numbers it draws."""
+"""Numbers typed for the canvas: exact coordinates for one arrow, and which two numbers it draws.
+
+An arrow drawn in a PCA plane takes the two coordinates it has in that plane: typing them
+moves its vector within the plane, as dragging it there would.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from PySide6.QtWidgets import QInputDialog, QWidget
 from ..model import Role, Scene
 from ..model.commands import Editor, move_arrow
 from ..model.exercises import parse_numbers
+from ..model.view_plane import ViewPlane
 
 TITLE = "Exact coordinates"
 
@@ -21,6 +26,8 @@ class DrawnDimensions(Protocol):
     def dims(self) -> tuple[int, int]: ...  # the two numbers drawn, counted from 0
 
     def set_dims(self, first: int, second: int) -> None: ...
+
+    def plane_for(self, role: Role) -> ViewPlane | None: ...  # the PCA plane ROLE is drawn in, if any
 
 
 class CoordinateDialog:
@@ -34,16 +41,18 @@ class CoordinateDialog:
     def type_coordinates(self, role: Role, index: int) -> None:
         """Double-click on a tip: type exact coordinates (the way to make two keys exactly equal)."""
         name = self.scene.arrow_name(role, index)
-        current = self.scene.vectors(role)[index]
-        prompt = f"New coordinates for {name} ({len(current)} numbers, e.g. 1.5, -0.2):"
-        text, problem = ", ".join(f"{value:g}" for value in current), ""
+        current = self._typed_numbers(role, self.scene.vectors(role)[index])
+        where = " in the PCA plane" if self.canvas.plane_for(role) is not None else ""
+        prompt = f"New coordinates for {name}{where} ({len(current)} numbers, e.g. 1.5, -0.2):"
+        offered = text = ", ".join(f"{value:g}" for value in current)
+        problem = ""
         while True:
             # A refused answer comes back in the box with the reason above it, to be corrected, not retyped.
             refused = text if problem else None
             text, ok = QInputDialog.getText(
                 self.parent, TITLE, f"{problem}\n\n{prompt}" if problem else prompt, text=text
             )
-            if not ok:
+            if not ok or (text == offered and where):  # the plane's numbers as offered (rounded): nothing to move
                 return
             problem = self._coordinates_problem(role, index, name, text)
             if not problem:
@@ -55,14 +64,22 @@ class CoordinateDialog:
     def _coordinates_problem(self, role: Role, index: int, name: str, text: str) -> str:
         """Move the arrow to the typed coordinates; what was wrong with them, or "" when they were taken."""
         current = self.scene.vectors(role)[index]
-        numbers = parse_numbers(text, len(current))
-        if len(numbers) != len(current):
-            return f"{name} needs {len(current)} numbers; \"{text}\" has {len(numbers)}."
+        count = len(self._typed_numbers(role, current))
+        numbers = parse_numbers(text, count)
+        if len(numbers) != count:
+            return f"{name} needs {count} numbers; \"{text}\" has {len(numbers)}."
+        plane = self.canvas.plane_for(role)
+        after = plane.lift(current, *numbers) if plane is not None else numbers
         try:
-            self.editor.do(move_arrow(self.scene, role, index, before=current, after=numbers))
+            self.editor.do(move_arrow(self.scene, role, index, before=current, after=after))
         except ValueError as error:  # refused (too large, not finite): the scene is as it was
             return f"{name}: {error}"
         return ""
+
+    def _typed_numbers(self, role: Role, vector):
+        """What is typed for a vector: its numbers, or in a PCA plane its two coordinates there."""
+        plane = self.canvas.plane_for(role)
+        return plane.project(vector).tolist() if plane is not None else vector
 
     def choose_dims(self) -> None:
         """For vectors of more than two numbers: which two the canvas draws."""
@@ -72,7 +89,8 @@ class CoordinateDialog:
             return
         current = ", ".join(str(d + 1) for d in self.canvas.dims)
         text, ok = QInputDialog.getText(
-            self.parent, "Canvas dimensions", f"Which two of the {width} numbers should the canvas draw (e.g. 1, 3)?",
+            self.parent, "Canvas dimensions", f"Which two of the {width} numbers should the canvas draw (e.g. 1, 3)?\n"
+            "(View → Draw the PCA Plane draws the plane the vectors spread along most instead.)",
             text=current,
         )
         if not ok:

@@ -8,8 +8,9 @@ right-click puts the arrow back and announces nothing. An arrow-key nudge
 moves the focused arrow and announces a command of its own, which the
 history merges with the nudges of the same arrow just before it.
 
-It also holds the choices that turn a tip on screen into a vector: which two
-coordinates are drawn (`dims`) and the snapping step.
+It also holds the choices that turn a tip on screen into a vector: which plane of a
+wide vector is drawn (two chosen coordinates or the PCA plane, see drawn_planes.py)
+and the snapping step.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from PySide6.QtCore import QObject, QPointF, Qt, Signal
 from ..model import Role, Scene, explain
 from ..model.commands import move_arrow
 from .arrow_item import HANDLE_RADIUS_PX, ArrowItem
+from .drawn_planes import DrawnPlanes
 from .tip_choice import Tip, TipTurns
 
 SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5  # arrow keys, and with Shift
@@ -63,7 +65,7 @@ class DragController(QObject):
         super().__init__(parent)
         self.scene = scene
         self.arrows = arrows
-        self.dims = (0, 1)  # which two coordinates the canvas shows
+        self.planes = DrawnPlanes(scene)  # which plane of a wide vector the canvas shows
         self.snap_step = 0.0  # when set, dragged tips land on multiples of it (so "exactly equal" is reachable)
         self.focused_arrow: tuple[Role, int] | None = None  # what the arrow keys move
         self._turns = TipTurns()
@@ -132,7 +134,8 @@ class DragController(QObject):
         drag = self._drag
         if drag is None:
             return
-        self.scene.set_vector(drag.role, drag.index, self.vector_with_tip(drag.start, tip.x(), tip.y()).tolist())
+        moved = self.vector_with_tip(drag.start, tip.x(), tip.y(), drag.role)
+        self.scene.set_vector(drag.role, drag.index, moved.tolist())
         self.status.emit(describe(self.scene, drag.role, drag.index) + drag.hint)
 
     def _finish_drag(self, tip: QPointF) -> None:
@@ -162,30 +165,23 @@ class DragController(QObject):
         return dragged is not None
 
     # ----- from a tip on screen to a vector ------------------------------------
+    @property
+    def dims(self) -> tuple[int, int]:
+        """Which two coordinates the canvas shows when it does not show the PCA plane (0-based)."""
+        return self.planes.dims
+
     def set_dims(self, first: int, second: int) -> None:
         """Draw two other coordinates of vectors with more than two (0-based)."""
-        widths = [self.scene.key_width, self.scene.value_width]
-        if first == second or min(first, second) < 0 or max(first, second) >= max(widths):
-            raise ValueError("choose two different dimensions of the vectors")
-        self.dims = (first, second)
+        self.planes.set_dims(first, second)
 
-    def tip_of(self, vector: np.ndarray) -> tuple[float, float]:
-        """Where a vector's tip is drawn. A vector narrower than the chosen dimensions shows its
-        first two (values may be 2-D while queries and keys are 3-D)."""
-        first, second = self.dims if max(self.dims) < len(vector) else (0, 1)
-        x = float(vector[first])
-        y = float(vector[second]) if len(vector) > 1 else 0.0
-        return x, y
+    def tip_of(self, vector: np.ndarray, role: Role = Role.QUERY) -> tuple[float, float]:
+        """Where a vector of ROLE (the output: VALUE) has its tip drawn."""
+        return self.planes.tip_of(vector, role)
 
-    def vector_with_tip(self, vector: np.ndarray, x: float, y: float) -> np.ndarray:
-        """The vector a tip at (x, y) stands for; the coordinates not drawn keep their values.
+    def vector_with_tip(self, vector: np.ndarray, x: float, y: float, role: Role = Role.QUERY) -> np.ndarray:
+        """The vector a tip at (x, y) stands for, snapped: only what the plot draws changes (see DrawnPlanes).
         On a number line only x counts: a stem's height is its weight, which the student cannot set."""
-        moved = np.array(vector, dtype=np.float64)
-        first, second = self.dims if max(self.dims) < len(vector) else (0, 1)
-        moved[first] = self._snapped(x)
-        if len(moved) > 1:
-            moved[second] = self._snapped(y)
-        return moved
+        return self.planes.vector_with_tip(vector, role, self._snapped(x), self._snapped(y))
 
     def _snapped(self, value: float) -> float:
         if not self.snap_step:
@@ -230,8 +226,8 @@ class DragController(QObject):
         """Move an arrow's tip by (dx, dy) on screen's axes: one step of the history, merged with the
         nudges of this arrow just before it."""
         before = self.scene.vectors(role)[index].copy()
-        x, y = self.tip_of(before)
-        after = self.vector_with_tip(before, x + dx, y + (dy if len(before) > 1 else 0.0))
+        x, y = self.tip_of(before, role)
+        after = self.vector_with_tip(before, x + dx, y + (dy if len(before) > 1 else 0.0), role)
         self.scene.set_vector(role, index, after.tolist())
         self.status.emit(describe(self.scene, role, index))
         command = move_arrow(self.scene, role, index, before.tolist(), nudge=True)

@@ -16,6 +16,9 @@ class Dims:
     def set_dims(self, first: int, second: int) -> None:
         self.dims = (first, second)
 
+    def plane_for(self, role):
+        return None  # two chosen numbers drawn, no PCA plane
+
 
 @pytest.fixture
 def typing(qtbot, monkeypatch):

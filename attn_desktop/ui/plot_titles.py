@@ -1,0 +1,45 @@
+"""The canvas plots' titles: what each plot draws, and for wide vectors which plane of them.
+
+A title says the plot's subject and, for vectors of more than two numbers, the plane
+drawn: "Queries and keys (dimensions 1 and 2 of 64)" or "Queries and keys (PCA plane
+of q and k: 62% of spread)". A plot narrower than its title gets the short form,
+which keeps the plane ("q and k (PCA, 62%)"), elided if need be, and the whole title
+on hover. Titles are fitted after a resize, not during one: changing a title re-lays
+the plots out.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QFontMetricsF
+
+TITLE_POINTS = 11.0
+SHORT_SUBJECTS = {  # for plots narrower than their title
+    "Queries and keys": "q and k", "Values and output": "Values, out", "Word vectors x": "Words x",
+    "Values on a number line": "Values (height = weight)",
+}
+
+
+def plot_title(subject: str, plane: str, short_plane: str) -> tuple[str, str]:
+    """The title in full and in short: SUBJECT, with the PLANE drawn when there is one to name."""
+    short_subject = SHORT_SUBJECTS.get(subject.split(" (")[0], subject)
+    if not plane:
+        return subject, short_subject
+    return f"{subject} ({plane})", f"{short_subject} ({short_plane})"
+
+
+def fit_titles(titles: dict[pg.PlotItem, tuple[str, str]], scale: float) -> None:
+    """Each plot's title as long as its plot is wide, in type SCALE times the everyday size."""
+    size = f"{int(TITLE_POINTS * scale)}pt"
+    font = QFont()
+    font.setPointSizeF(TITLE_POINTS * scale)
+    metrics = QFontMetricsF(font)
+    for plot, (title, short) in titles.items():
+        room = plot.size().width() - 16  # the text item adds a margin each side
+        shown = title
+        if room > 0 and metrics.horizontalAdvance(title) > room:
+            shown = metrics.elidedText(short, Qt.TextElideMode.ElideRight, room)
+        if shown != plot.titleLabel.text:
+            plot.titleLabel.setText(shown, size=size)
+        plot.titleLabel.setToolTip(title if shown != title else "")
