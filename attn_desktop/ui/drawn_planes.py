@@ -81,9 +81,15 @@ class DrawnPlanes:
         if self.kind is not PlaneKind.PCA:
             return
         for role in self.scene.roles:
-            together = [self.scene.vectors(other) for other in PLOTTED_TOGETHER[role] if other in self.scene.roles]
-            if together[0].shape[1] > 2:
-                self._planes[role] = pca_plane(np.vstack(together))
+            if role in self._planes or self.scene.vectors(role).shape[1] <= 2:
+                continue
+            plane = pca_plane(self._plotted_with(role))
+            for other in PLOTTED_TOGETHER[role]:
+                self._planes[other] = plane  # one plane for the plot: queries and keys share theirs
+
+    def _plotted_with(self, role: Role) -> np.ndarray:
+        """Every vector drawn in ROLE's plot (queries and keys together)."""
+        return np.vstack([self.scene.vectors(other) for other in PLOTTED_TOGETHER[role] if other in self.scene.roles])
 
     # ----- from a vector to a tip and back --------------------------------
     def plane_for(self, role: Role) -> ViewPlane | None:
@@ -123,9 +129,7 @@ class DrawnPlanes:
         width = self.scene.vectors(role).shape[1]
         plane = self.plane_for(role)
         if plane is not None:
-            together = np.vstack([self.scene.vectors(other) for other in PLOTTED_TOGETHER[role]
-                                  if other in self.scene.roles])
-            share = explain.percent(plane.share_of_spread(together))
+            share = explain.percent(plane.share_of_spread(self._plotted_with(role)))
             return f"PCA, {share}" if short else f"PCA plane of {PLANE_NAMES[role]}: {share} of spread"
         if width <= 2:
             return ""
