@@ -125,7 +125,7 @@ class DrawnPlanes:
     # ----- saying which ---------------------------------------------------
     def describe(self, role: Role, short: bool = False) -> str:
         """What a plot of ROLE's vectors draws: "" for vectors of two numbers, "dimensions 1 and 2 of 64",
-        "PCA plane of q and k: 62% of spread" (shorter with SHORT: "dims 1, 2", "PCA, 62%")."""
+        "PCA plane of q and k: 62% of spread" (with SHORT, for a narrow plot: "" and "PCA, 62%")."""
         width = self.scene.vectors(role).shape[1]
         plane = self.plane_for(role)
         if plane is not None:
@@ -134,4 +134,5 @@ class DrawnPlanes:
         if width <= 2:
             return ""
         first, second = self.dims if max(self.dims) < width else (0, 1)
-        return f"dims {first + 1}, {second + 1}" if short else f"dimensions {first + 1} and {second + 1} of {width}"
+        # (a narrow plot's short title names no dimensions: the first two are what a student expects)
+        return "" if short else f"dimensions {first + 1} and {second + 1} of {width}"

@@ -3,7 +3,7 @@
 A title says the plot's subject and, for vectors of more than two numbers, the plane
 drawn: "Queries and keys (dimensions 1 and 2 of 64)" or "Queries and keys (PCA plane
 of q and k: 62% of spread)". A plot narrower than its title gets the short form,
-which keeps the plane ("q and k (PCA, 62%)"), elided if need be, and the whole title
+which keeps a PCA plane ("q and k (PCA, 62%)"), elided if need be, and the whole title
 on hover. Titles are fitted after a resize, not during one: changing a title re-lays
 the plots out.
 """
@@ -24,9 +24,8 @@ SHORT_SUBJECTS = {  # for plots narrower than their title
 def plot_title(subject: str, plane: str, short_plane: str) -> tuple[str, str]:
     """The title in full and in short: SUBJECT, with the PLANE drawn when there is one to name."""
     short_subject = SHORT_SUBJECTS.get(subject.split(" (")[0], subject)
-    if not plane:
-        return subject, short_subject
-    return f"{subject} ({plane})", f"{short_subject} ({short_plane})"
+    full = f"{subject} ({plane})" if plane else subject
+    return full, f"{short_subject} ({short_plane})" if short_plane else short_subject
 
 
 def fit_titles(titles: dict[pg.PlotItem, tuple[str, str]], scale: float) -> None:
