@@ -62,6 +62,8 @@ ACTIONS: list[ActionSpec] = [
                tooltip="Start again from the six-token scene, untitled"),
     ActionSpec("open_action", "&Open Scene…", "&File", "documents.choose_and_open", shortcuts=(Key.Open,)),
     ActionSpec("recent_menu", "Open &Recent", "&File", "_fill_recent_menu", submenu=True),
+    ActionSpec("open_model_action", "Open &Model…", "&File", "model_heads.choose_and_open_model",
+               tooltip="Show the heads of a LLaMA-style language model read from a GGUF file on this computer"),
     ActionSpec("save_action", "&Save Scene", "&File", "documents.save", shortcuts=(Key.Save,)),
     ActionSpec("save_as_action", "Save Scene &As…", "&File", "documents.choose_and_save", shortcuts=(Key.SaveAs,)),
     ActionSpec("export_png_action", "Picture as &PNG…", "&File/&Export", "exports.picture", args=("png",)),
@@ -94,6 +96,9 @@ ACTIONS: list[ActionSpec] = [
     *lesson_specs(),
     ActionSpec("training_action", "&Train a Head…", "&Lessons", "show_training", shortcuts=("Ctrl+T",),
                tooltip="Watch gradient descent move the arrows of a head learning a task", separator_before=True),
+    ActionSpec("model_heads_action", "&Heads of a Real Model…", "&Lessons", "model_heads.show_heads",
+               shortcuts=("Ctrl+H",), tooltip="Every attention head of a pretrained language model, for a sentence "
+               "you type; open any head as a scene"),
     # The View menu begins with the docks' own show/hide entries, which the docks make.
     ActionSpec("presentation_action", "&Presentation Mode", "&View", "set_presentation", checkable=True,
                shortcuts=("F11",), tooltip="Full screen, large text and thick arrows for the back of the room",

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QToolBar
 
 from .. import APP_NAME, __version__
 from ..model import Scene
+from ..model.pretrained.llama import DEFAULT_SENTENCE
 from ..progress import ProgressStore
 from .actions import build_actions, fill_menus, fill_toolbar
 from .autosave import Autosaver, LeftWork
@@ -24,6 +25,8 @@ from .key_highlight import KeyHighlight
 from .lesson_controller import LessonController
 from .lesson_panel import LessonPanel
 from .matrix_view import MatrixView
+from .model_controller import ModelController
+from .model_heads_panel import ModelHeadsPanel
 from .output_panel import OutputPanel
 from .qt_dialogs import QtDocumentDialogs, fill_recent_menu
 from .query_picker import QueryPicker
@@ -81,6 +84,8 @@ class MainWindow(QMainWindow):
         self.exports = SceneExports(self)
         self.switches = SceneSwitches(scene, self.history, self.show_error)
         self.training = TrainingController(scene, self.history, self.documents, self.training_panel, self)
+        self.model_heads = ModelController(scene, self.documents, self.model_heads_panel, self.docks["modelHeadsDock"],
+                                           self, self, self.statusBar().showMessage, parent=self)
         build_actions(self)
         # Typing in a text box: these keys undo and redo the typing, not the scene behind it.
         self.installEventFilter(TextBoxUndoFirst(self.undo_action, self.redo_action, self))
@@ -113,6 +118,7 @@ class MainWindow(QMainWindow):
         self.code_panel = CodePanel(scene)
         self.sentence_panel = SentencePanel(scene, self.history)
         self.training_panel = TrainingPanel()
+        self.model_heads_panel = ModelHeadsPanel(DEFAULT_SENTENCE)
 
     def _build_docks(self) -> None:
         self.layout_manager = WindowLayout(self)
@@ -122,6 +128,7 @@ class MainWindow(QMainWindow):
             (DockSpec("codeDock", "Code", LEFT), self.code_panel),
             (DockSpec("sentenceDock", "Sentence", LEFT), self.sentence_panel),
             (DockSpec("trainingDock", "Training", LEFT, scrolls=True), self.training_panel),
+            (DockSpec("modelHeadsDock", "Model heads", LEFT), self.model_heads_panel),
             (DockSpec("gridsDock", "Grids", BOTTOM), self.grid_editor),
             (DockSpec("scoreDock", "Scores", RIGHT), self.score_panel),
             (DockSpec("matrixDock", "Attention matrix", RIGHT), self.matrix_view),
@@ -223,11 +230,15 @@ class MainWindow(QMainWindow):
         self.save_window_state()  # the everyday window, also when closed during a presentation
         self.presentation_action.setChecked(False)
         self.training_panel.shutdown()  # the training thread ends with its window
+        self.model_heads.shutdown()  # and so does the model's
         super().closeEvent(event)
 
     def show_training(self) -> None:
         self.docks["trainingDock"].show()
         self.docks["trainingDock"].raise_()
+
+    def show_model_heads_dock(self) -> None:
+        self.layout_manager.show_wide("modelHeadsDock")
 
     def show_error(self, title: str, message: str) -> None:
         self.dialogs.show_error(title, message)

@@ -94,6 +94,7 @@ class ModelHeadsPanel(QWidget):
         self.sentence_box.setAccessibleName("Sentence")
         self.sentence_box.setPlaceholderText("Type a sentence")
         self.sentence_box.setClearButtonEnabled(True)
+        self.sentence_box.setCursorPosition(0)  # a sentence longer than the box shows its beginning
         self._typing_timer = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS)
         self._typing_timer.timeout.connect(self._announce_sentence)
         self.sentence_box.textEdited.connect(lambda _text: self._typing_timer.start())

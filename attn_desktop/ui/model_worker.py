@@ -145,6 +145,8 @@ class ModelWorker(QObject):
         except LoadCancelled:
             return
         except Exception as error:  # noqa: BLE001 - any file can be chosen; none may take the thread down
+            if self._stop_requested.is_set():
+                return  # the window is closing: nobody to tell
             self.load_failed.emit(LoadFailure(Path(path), one_line(error), is_unavailable(error)))
             self.busy_changed.emit(False)
             return

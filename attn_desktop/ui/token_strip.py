@@ -22,7 +22,7 @@ def shown_token(text: str) -> str:
 
 
 def _chip(text: str, after: str = "") -> str:
-    tail = f"&nbsp;{html.escape(after)}" if after else ""
+    tail = f"&nbsp;{html.escape(after).replace(' ', '&nbsp;')}" if after else ""  # "4.6 %" stays on one line
     # Non-breaking spaces inside a chip, ordinary spaces between chips: lines wrap between tokens.
     return f'<span style="{CHIP_STYLE}">&nbsp;{html.escape(shown_token(text))}&nbsp;</span>{tail}'
 

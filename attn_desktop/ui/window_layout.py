@@ -29,6 +29,8 @@ HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
 # teacher's screen (the View menu brings any back; leaving presentation mode restores the layout).
 READING_DOCKS = ("lessonDock", "challengesDock", "codeDock", "sentenceDock", "shapesDock", "gridsDock")
 TIDY_AFTER_DRAG_MS = 250
+WIDE_DOCK_SHARE = 0.36  # of the window's width, for a left panel that shows a grid of pictures
+PRESENTATION_LEFT_SHARE = 0.3  # of the width, for a left panel kept during a presentation
 ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
 
 # How much bigger type is in presentation mode. What the back row sees is the text's share of the
@@ -126,6 +128,9 @@ class WindowLayout(QObject):
         if "trainingDock" in docks:  # a tab of its own beside the others, shown from Lessons → Train a Head
             window.tabifyDockWidget(docks["sentenceDock"], docks["trainingDock"])
             docks["trainingDock"].hide()
+        if "modelHeadsDock" in docks:  # shown from Lessons → Heads of a Real Model…
+            window.tabifyDockWidget(docks["sentenceDock"], docks["modelHeadsDock"])
+            docks["modelHeadsDock"].hide()
         docks["lessonDock"].raise_()
         window.splitDockWidget(docks["scoreDock"], docks["matrixDock"], VERTICAL)
         window.splitDockWidget(docks["outputDock"], docks["weightsDock"], HORIZONTAL)
@@ -162,6 +167,15 @@ class WindowLayout(QObject):
         docks, width = self.docks, self.window.width()
         self.window.resizeDocks([docks["outputDock"], docks["weightsDock"], docks["gridsDock"]],
                                 [int(width * 0.24), int(width * 0.16), int(width * 0.34)], HORIZONTAL)
+
+    def show_wide(self, name: str, share: float = WIDE_DOCK_SHARE) -> None:
+        """Bring a dock of the left column to the front, the column widened to SHARE of the window
+        (a grid of thumbnails needs more than the reading panels' fifth)."""
+        dock = self.docks[name]
+        dock.show()
+        dock.raise_()
+        if self.window.dockWidgetArea(dock) == LEFT and not dock.isFloating():
+            self.window.resizeDocks([dock], [max(dock.width(), int(self.window.width() * share))], HORIZONTAL)
 
     def reset(self) -> None:
         """View → Reset Layout: every panel back where the first start put it, sized for this window."""
@@ -224,6 +238,12 @@ class WindowLayout(QObject):
         window.resizeDocks([docks["outputDock"]], [int(height * 0.24)], VERTICAL)
         window.resizeDocks([docks["outputDock"], docks["weightsDock"]], [int(width * 0.32), int(width * 0.32)],
                            HORIZONTAL)
+        # A panel the teacher keeps on the left (Training, Model heads) takes a share, not the width it
+        # had in a larger everyday window: the canvas keeps at least a third.
+        left = [dock for dock in docks.values()
+                if dock.isVisible() and not dock.isFloating() and window.dockWidgetArea(dock) == LEFT]
+        if left:
+            window.resizeDocks(left[:1], [int(width * PRESENTATION_LEFT_SHARE)], HORIZONTAL)
 
     def _arrange(self) -> None:
         if self.arranging == "presentation":
