@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
 
 from ..model import Scene
 from .document_controller import DocumentController
-from .model_heads_panel import ModelHeadsPanel
+from .model_heads_panel import ModelHeadsPanel, model_details
 from .model_worker import LoadedModel, LoadFailure, ModelLoader, ModelRunner, RunFailure, RunResult, load_llama_model
 
 MODEL_FILTER = "GGUF models (*.gguf);;All files (*)"
@@ -137,7 +137,7 @@ class ModelController(QObject):
     def _on_loaded(self, model: LoadedModel) -> None:
         self.loading = None
         self.panel.show_model(model)
-        self.show_status(f"Loaded {model.name} in {model.seconds:.1f} s", STATUS_MS)
+        self.show_status(f"Loaded {model.name}: {model_details(model)}", STATUS_MS)
         self.run_sentence(self.panel.sentence)
 
     def _on_load_failed(self, failure: LoadFailure) -> None:

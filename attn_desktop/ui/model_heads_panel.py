@@ -34,19 +34,25 @@ from .token_strip import TokenStrip
 TYPING_PAUSE_MS = 150  # a sentence runs once typing pauses this long (older waiting ones are dropped anyway)
 ERROR_STYLE = "color: #B00020;"
 NO_MODEL_TEXT = "No model loaded."
-GRID_HINT = "Click a head (or Enter) to open it."
+GRID_HINT = "Click a head to open it."
 GRID_TOOLTIP = ("Each square is one head's attention weights: query rows down, key columns across (grey: masked). "
                 "Outlined: the heads Find heads lists for its two tokens.")
 
 
+def model_shape(model: LoadedModel) -> str:
+    """"30 layers × 9 heads": what the grid shows."""
+    config = model.config
+    return f"{config.layer_count} layers \u00d7 {config.head_count} heads" if config is not None else ""
+
+
 def model_details(model: LoadedModel) -> str:
-    """"30 layers × 9 heads (3 key/value heads), 64 wide · 538 MB in memory · loaded in 7.2 s"."""
+    """"9 query heads share 3 key/value heads, each 64 wide · 538 MB in memory · loaded in 7.2 s"."""
     config = model.config
     parts = []
     if config is not None:
-        shared = f" ({config.kv_head_count} key/value heads)" if config.kv_head_count != config.head_count else ""
-        parts.append(f"{config.layer_count} layers \u00d7 {config.head_count} heads{shared}, "
-                     f"{config.head_width} wide")
+        shared = (f"{config.head_count} query heads share {config.kv_head_count} key/value heads, each"
+                  if config.kv_head_count != config.head_count else "heads")
+        parts.append(f"{shared} {config.head_width} wide")
     if model.memory_bytes:
         megabytes = model.memory_bytes / 1e6
         parts.append(f"{megabytes:,.0f} MB in memory" if megabytes >= 10 else f"{megabytes:.2g} MB in memory")
@@ -185,13 +191,14 @@ class ModelHeadsPanel(QWidget):
         self._show_progress(0.0, "Opening the file")
 
     def show_progress(self, fraction: float, text: str) -> None:
-        self._show_progress(fraction, text)
+        self._show_progress(fraction, f"{text}; almost ready\u2026" if fraction >= 1.0 else text)
 
     def show_model(self, model: LoadedModel) -> None:
         """A model loaded: its summary; the sentence runs next (the controller asks)."""
         self.model = model
-        self.model_label.setText(f"<b>{html.escape(model.name)}</b><br>{html.escape(model_details(model))}")
-        self.model_label.setToolTip(str(model.path))
+        # One line for the class; the rest for whoever points at it.
+        self.model_label.setText(f"<b>{html.escape(model.name)}</b> \u00b7 {html.escape(model_shape(model))}")
+        self.model_label.setToolTip(f"{model_details(model)}\n{model.path}")
         self._show_progress(None)
         self._show_message("")
         self.open_button.hide()
@@ -243,8 +250,7 @@ class ModelHeadsPanel(QWidget):
         self._show_message("")
         self.token_strip.show_tokens(run.tokens)
         self.next_strip.show_predictions(run.next_tokens)
-        self._run_text = (f"{len(run.tokens)} tokens through {run.layer_count} \u00d7 {run.head_count} heads "
-                          f"in {result.seconds:.2f} s.")
+        self._run_text = f"{len(run.tokens)} tokens in {result.seconds:.2f} s."
         self.head_label.setText(self._grid_text())
         self.grid.set_attention(run.attention)
         self.grid.set_descriptions(kind_descriptions(result.kinds))
