@@ -29,7 +29,6 @@ from .token_strip import shown_token
 TOP_HEADS = 10
 LIST_ROWS_IN_VIEW = 5  # a list taller than this scrolls
 PRONOUNS = ("it", "he", "she", "they", "him", "her", "them", "its", "his", "their")
-PREFERRED_PAIR = (" it", " cat")  # the default sentence's pronoun and the noun it refers back to
 HEAD_ROLE = Qt.ItemDataRole.UserRole
 
 
@@ -38,15 +37,12 @@ def head_item_text(layer: int, head: int, share: float) -> str:
 
 
 def default_pair(tokens: list[str]) -> tuple[int, int]:
-    """(query, key) to start with: " it" → " cat" when the sentence has them; else the last pronoun
-    (or the last token) and the token before it."""
+    """(query, key) to start with: the last pronoun (else the last token) and the second token, which in
+    "The cat sat on the mat because it was tired" is what "it" refers back to."""
     texts = [token.strip().lower() for token in tokens]
-    query_text, key_text = PREFERRED_PAIR
-    if query_text in tokens and key_text in tokens[: tokens.index(query_text)]:
-        return tokens.index(query_text), tokens.index(key_text)
     pronouns = [index for index, text in enumerate(texts) if text in PRONOUNS and index > 0]
     query = pronouns[-1] if pronouns else len(tokens) - 1
-    return query, max(query - 1, 0)
+    return query, min(1, query)
 
 
 def _nearest(tokens: list[str], text: str, near: int, last: int) -> int | None:

@@ -442,3 +442,12 @@ def test_hovering_names_a_head_and_its_kind(qtbot, window, pack_is_tiny):
         assert "head (" in panel.head_label.text()  # "first-token head (93 %)"
     qtbot.mouseMove(grid, QPoint(1, 1))  # over the labels, not a head
     qtbot.waitUntil(lambda: not panel.head_label.text().startswith("Layer"))
+
+
+def test_find_heads_starts_from_the_last_pronoun_and_the_second_token():
+    from attn_desktop.ui.find_heads_panel import default_pair
+
+    assert default_pair(["The", " cat", " sat", " because", " it", " was"]) == (4, 1)
+    assert default_pair(["The", " dog", " saw", " her"]) == (3, 1)
+    assert default_pair(["Hello", " world"]) == (1, 1)  # no pronoun: the last token
+    assert default_pair(["Hi"]) == (0, 0)
