@@ -30,7 +30,7 @@ from ..model.explain import arrow_name
 from ..model.pretrained.head_scene import taken_from_notice
 from .arrow_item import ArrowItem
 from .canvas_notice import CanvasNotice
-from .drag_controller import DragController, describe
+from .drag_controller import DragController
 from .key_highlight import KeyHighlight
 from .label_layout import HIDDEN, ShapeIndex, place_labels
 from .palette import OUTPUT_COLOR, ROLE_COLORS
@@ -252,7 +252,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 else:
                     moved = item.set_tip(*self.drags.tip_of(vector, role))
                 if moved:
-                    item.setToolTip(describe(scene, role, index))
+                    item.setToolTip(self.drags.describe(role, index))
         self._sync_weight_styles()
         self._sync_output()
         self._place_labels()

@@ -25,6 +25,7 @@ from PySide6.QtCore import QObject, QPointF, Qt, Signal
 
 from ..model import Role, Scene, explain
 from ..model.commands import move_arrow
+from ..model.view_plane import ViewPlane
 from .arrow_item import HANDLE_RADIUS_PX, ArrowItem
 from .drawn_planes import DrawnPlanes
 from .tip_choice import Tip, TipTurns
@@ -33,9 +34,14 @@ SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5  # arrow keys, and with Shift
 NUDGE_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
 
 
-def describe(scene: Scene, role: Role, index: int) -> str:
-    """"k·cat = (1.32, 1.59)": what the status bar and the arrow's tooltip say."""
-    return f"{scene.arrow_name(role, index)} = {explain.vector(scene.vectors(role)[index])}"
+def describe(scene: Scene, role: Role, index: int, plane: ViewPlane | None = None) -> str:
+    """"k·cat = (1.32, 1.59)": what the status bar and the arrow's tooltip say. An arrow drawn in a
+    PCA plane is given by its two coordinates there (its 64 numbers would not be read)."""
+    vector = scene.vectors(role)[index]
+    if plane is not None:
+        return (f"{scene.arrow_name(role, index)} = {explain.vector(plane.project(vector))} in the PCA plane "
+                f"(a vector of {len(vector)} numbers)")
+    return f"{scene.arrow_name(role, index)} = {explain.vector(vector)}"
 
 
 def _role_and_index(key: Hashable) -> tuple[Role, int]:
@@ -136,7 +142,7 @@ class DragController(QObject):
             return
         moved = self.vector_with_tip(drag.start, tip.x(), tip.y(), drag.role)
         self.scene.set_vector(drag.role, drag.index, moved.tolist())
-        self.status.emit(describe(self.scene, drag.role, drag.index) + drag.hint)
+        self.status.emit(self.describe(drag.role, drag.index) + drag.hint)
 
     def _finish_drag(self, tip: QPointF) -> None:
         drag = self._drag
@@ -155,7 +161,7 @@ class DragController(QObject):
             return
         self.dragging.emit(False)
         self.scene.set_vector(drag.role, drag.index, drag.start.tolist())
-        self.status.emit(f"Put back: {describe(self.scene, drag.role, drag.index)}")
+        self.status.emit(f"Put back: {self.describe(drag.role, drag.index)}")
 
     def cancel_drag(self) -> bool:
         """Put back the arrow being dragged, if one is; whether there was one."""
@@ -163,6 +169,10 @@ class DragController(QObject):
         if dragged is not None:
             dragged.cancel_drag()
         return dragged is not None
+
+    def describe(self, role: Role, index: int) -> str:
+        """What an arrow is, as the plane it is drawn in shows it (see describe())."""
+        return describe(self.scene, role, index, self.planes.plane_for(role))
 
     # ----- from a tip on screen to a vector ------------------------------------
     @property
@@ -200,7 +210,7 @@ class DragController(QObject):
         if target is not None:
             role, index = target
             self.arrows[role][index].set_keyboard_focus(True)
-            self.status.emit(f"Arrow keys move {describe(self.scene, role, index)} (Shift: bigger steps)")
+            self.status.emit(f"Arrow keys move {self.describe(role, index)} (Shift: bigger steps)")
 
     def focus_next(self, forward: bool) -> bool:
         """Tab and Shift+Tab: the next or previous arrow; False when there is none to choose."""
@@ -229,7 +239,7 @@ class DragController(QObject):
         x, y = self.tip_of(before, role)
         after = self.vector_with_tip(before, x + dx, y + (dy if len(before) > 1 else 0.0), role)
         self.scene.set_vector(role, index, after.tolist())
-        self.status.emit(describe(self.scene, role, index))
+        self.status.emit(self.describe(role, index))
         command = move_arrow(self.scene, role, index, before.tolist(), nudge=True)
         if not command.changes_nothing:
             self.arrow_moved.emit(command)

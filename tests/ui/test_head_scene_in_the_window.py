@@ -78,7 +78,12 @@ def test_dragging_a_key_in_the_pca_plane_moves_it_within_the_plane_and_every_pan
         assert_panels_show(window, expected)  # the model's rule, on the moved key
         seen.append(keys[index].copy())
 
+    said = []
+    canvas.drag_moved.connect(said.append)
     drag_arrow(window, Role.KEY, index, QPointF(-70, 45), steps=6, after_each_move=check_every_move)
+    x, y = plane.project(scene.vectors(Role.KEY)[index])
+    name = scene.arrow_name(Role.KEY, index)
+    assert said[-1] == f"{name} = ({explain.number(x)}, {explain.number(y)}) in the PCA plane (a vector of 64 numbers)"
     moved = scene.vectors(Role.KEY)[index]
     assert len({tuple(key) for key in seen}) >= 5  # the panels followed every move, not only the release
     step = moved - model_keys[index]
