@@ -64,3 +64,16 @@ def test_tolerances_are_stated_as_a_student_reads_them():
     assert stated["matrix-size"] == "Only the exact numbers count as right."
     assert stated["lookup-ask-up"] == "Answers within ±0.05 of the exact value count as right."
     assert not any("±0 " in text for text in stated.values())
+
+
+def test_wide_vectors_print_their_first_numbers_and_say_how_many():
+    """A real model's head is 64 wide: every number would fill a panel and push the window off a projector."""
+    wide = [0.5 * i - 1 for i in range(64)]
+    assert explain.vector(wide) == "(-1.00, -0.50, …)"
+    assert explain.whole_vector(wide).count(",") == 63
+    assert explain.output_formula(wide) == "output = Σ weight × v = (-1.00, -0.50, …) (64 numbers)"
+    formula = explain.dot_product("it", "cat", wide, [1.0] * 64)
+    assert formula == f"q_it · k_cat = (-1.00) × 1.00 + (-0.50) × 1.00 + … = {sum(wide):.2f} (64 products)"
+    eight = [1.0] * 8  # up to eight numbers are printed whole, as before
+    assert explain.vector(eight) == "(" + ", ".join(["1.00"] * 8) + ")"
+    assert "…" not in explain.dot_product("a", "b", eight, eight)

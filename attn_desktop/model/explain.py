@@ -51,8 +51,27 @@ def percent(weight: float) -> str:
     return f"{round(weight * 100):d}%"
 
 
+# A vector or a dot product wider than this prints its first and last numbers around "…" (a head of
+# a real model is 64 wide: every number would fill a panel and push the window past the screen).
+WHOLE_UP_TO = 8
+SHOWN_FIRST = 2
+
+
 def vector(values: Sequence[float], decimals: int = 2) -> str:
+    """'(1.54, 0.48)'; a wide one '(-0.44, 0.26, …)' (whole_vector() gives every number)."""
+    shown = [number(v, decimals) for v in _first(values)]
+    return "(" + ", ".join(shown) + (", …)" if len(values) > WHOLE_UP_TO else ")")
+
+
+def whole_vector(values: Sequence[float], decimals: int = 2) -> str:
+    """Every number, however many (for tooltips and files)."""
     return "(" + ", ".join(number(v, decimals) for v in values) + ")"
+
+
+def _first(values: Sequence[float]) -> list[float]:
+    """All the values, or for a wide vector its first SHOWN_FIRST."""
+    items = list(values)
+    return items if len(items) <= WHOLE_UP_TO else items[:SHOWN_FIRST]
 
 
 def _factor(value: float) -> str:
@@ -61,14 +80,19 @@ def _factor(value: float) -> str:
 
 
 def dot_product(query_label: str, key_label: str, query: Sequence[float], key: Sequence[float]) -> str:
-    """'q_sat · k_cat = 2.40 × 2.20 + 0.60 × 1.00 = 5.88'"""
-    terms = " + ".join(f"{_factor(q)} × {_factor(k)}" for q, k in zip(query, key))
-    total = float(np.dot(query, key))
-    return f"q_{query_label} · k_{key_label} = {terms} = {number(total)}"
+    """'q_sat · k_cat = 2.40 × 2.20 + 0.60 × 1.00 = 5.88'; for wide vectors the first products,
+    "…" and how many there are: '(-0.14) × 1.32 + (-0.56) × 1.64 + … = 50.07 (64 products)'."""
+    products = [f"{_factor(q)} × {_factor(k)}" for q, k in zip(_first(query), _first(key))]
+    if len(query) > WHOLE_UP_TO:
+        products.append("…")
+    total = number(float(np.dot(query, key)))
+    count = f" ({len(query)} products)" if len(query) > WHOLE_UP_TO else ""
+    return f"q_{query_label} · k_{key_label} = {' + '.join(products)} = {total}{count}"
 
 
 def output_formula(output: Sequence[float]) -> str:
-    return f"output = Σ weight × v = {vector(output)}"
+    count = f" ({len(output)} numbers)" if len(output) > WHOLE_UP_TO else ""
+    return f"output = Σ weight × v = {vector(output)}{count}"
 
 
 def divisor_header(key_width: int, scale: bool) -> str:

@@ -75,6 +75,7 @@ class OutputPanel(QWidget):
         self.attends_label.setText(explain.attends_most_to(weights, short_tokens))
         self.attends_label.setToolTip(explain.attends_most_to(weights, scene.tokens))
         self.vector_label.setText(explain.vector(output))
+        self.vector_label.setToolTip(explain.whole_vector(output) if len(output) > explain.WHOLE_UP_TO else "")
         self.formula_label.setText(explain.output_formula(output))
         self.blend_label.setText(self._blend_text(weights))
 
