@@ -115,8 +115,9 @@ def _rows(matrix: np.ndarray) -> list[list[float]]:
 
 def taken_from_notice(taken_from: TakenFrom, head_width: int) -> str:
     """The sentence that tells a student what a scene taken from a model already holds."""
-    return (f"Taken from {taken_from.model}: causal mask on, scores divided by √{head_width}, and RoPE "
-            "has already turned q and k by their positions, so dragging moves the turned vectors.")
+    # Short enough for two lines on a 1024-pixel projector in presentation type: the canvas comes first.
+    return (f"From {taken_from.model}: causal mask on, scores ÷\u00a0√{head_width}, and q and k already turned "
+            "by RoPE for their positions.")
 
 
 __all__ = ["head_title", "readable_tokens", "scene_data_for_head", "taken_from_notice"]
