@@ -31,13 +31,15 @@ class ViewPlane:
 
     def project(self, vectors: np.ndarray) -> np.ndarray:
         """Coordinates in the plane: (..., d) -> (..., 2)."""
-        return np.asarray(vectors, dtype=np.float64) @ self.basis.T
+        projected: np.ndarray = np.asarray(vectors, dtype=np.float64) @ self.basis.T
+        return projected
 
     def lift(self, vector: np.ndarray, x: float, y: float) -> np.ndarray:
         """VECTOR moved within the plane until it projects onto (x, y); what the plane does not show is kept."""
         vector = np.asarray(vector, dtype=np.float64)
         step = np.array([x, y], dtype=np.float64) - self.basis @ vector
-        return vector + self.basis.T @ step
+        lifted: np.ndarray = vector + self.basis.T @ step
+        return lifted
 
     def share_of_spread(self, vectors: np.ndarray) -> float:
         """How much of these vectors' spread about their mean lies in the plane (1 when they do not spread)."""
@@ -74,7 +76,8 @@ def pca_plane(vectors: np.ndarray) -> ViewPlane:
 
 def _centred(vectors: np.ndarray) -> np.ndarray:
     rows = np.atleast_2d(np.asarray(vectors, dtype=np.float64))
-    return rows - rows.mean(axis=0)
+    centred: np.ndarray = rows - rows.mean(axis=0)
+    return centred
 
 
 def _orthonormal(candidates: list[np.ndarray], count: int) -> np.ndarray:

@@ -69,7 +69,7 @@ class CoordinateDialog:
         if len(numbers) != count:
             return f"{name} needs {count} numbers; \"{text}\" has {len(numbers)}."
         plane = self.canvas.plane_for(role)
-        after = plane.lift(current, *numbers) if plane is not None else numbers
+        after = plane.lift(current, *numbers).tolist() if plane is not None else numbers
         try:
             self.editor.do(move_arrow(self.scene, role, index, before=current, after=after))
         except ValueError as error:  # refused (too large, not finite): the scene is as it was

@@ -39,7 +39,7 @@ def describe(scene: Scene, role: Role, index: int, plane: ViewPlane | None = Non
     PCA plane is given by its two coordinates there (its 64 numbers would not be read)."""
     vector = scene.vectors(role)[index]
     if plane is not None:
-        return (f"{scene.arrow_name(role, index)} = {explain.vector(plane.project(vector))} in the PCA plane "
+        return (f"{scene.arrow_name(role, index)} = {explain.vector(plane.project(vector).tolist())} in the PCA plane "
                 f"(a vector of {len(vector)} numbers)")
     return f"{scene.arrow_name(role, index)} = {explain.vector(vector)}"
 

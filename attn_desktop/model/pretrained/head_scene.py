@@ -110,7 +110,8 @@ def _cut(name: str, limit: int) -> str:
 
 
 def _rows(matrix: np.ndarray) -> list[list[float]]:
-    return np.asarray(matrix, dtype=np.float64).tolist()
+    rows: list[list[float]] = np.asarray(matrix, dtype=np.float64).tolist()
+    return rows
 
 
 def taken_from_notice(taken_from: TakenFrom, head_width: int) -> str:

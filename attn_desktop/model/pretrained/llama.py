@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from .gguf_file import LlamaConfig, ModelFileError, Progress, read_llama_gguf
+from .memory import give_freed_arrays_back
 from .pack import PACK_MODEL_FILE, PACK_MODEL_NAME
 from .run import NEXT_TOKEN_COUNT, ModelRun
 from .tokenizer import ModelTokenizer
@@ -79,6 +80,7 @@ class LlamaModel:
     @classmethod
     def load(cls, path: str | os.PathLike[str], progress: Progress | None = None) -> LlamaModel:
         """Read, check and dequantize a GGUF file (seconds for SmolLM2: call it off the GUI thread)."""
+        give_freed_arrays_back()
         contents = read_llama_gguf(path, progress)
         tokenizer = ModelTokenizer(contents.metadata, Path(path).name)
         config = contents.config
