@@ -427,6 +427,11 @@ def test_the_heads_fit_a_1024_by_768_projector(qtbot, window, pack_is_tiny, monk
     assert scroll.viewport().rect().contains(grid.mapTo(scroll.viewport(), corner.bottomRight()))
     assert scroll.height() >= 100 and panel.sentence_box.isVisible()
     assert window.canvas.width() >= 0.25 * window.width()
+    # A head opened from the grid keeps the window on the screen too.
+    qtbot.mouseClick(grid, Qt.MouseButton.LeftButton, pos=grid.cell_rect(1, 1).center())
+    assert "Layer 1, head 1" in window.windowTitle()
+    qtbot.wait(100)
+    assert window.minimumSizeHint().height() <= 768 and window.height() == 768
     window.presentation_action.setChecked(False)
 
 
