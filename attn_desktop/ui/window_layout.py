@@ -88,6 +88,7 @@ class WindowLayout(QObject):
         self._arrange_timer.timeout.connect(self._stop_arranging)
         self._default_state: QByteArray | None = None
         # After every layout pass, look for ghost tab bars (see hide_stray_tab_bars).
+        self._bars_hidden: set[int] = set()  # each bar is hidden once at most: one Qt shows again is in use
         self._tidy_timer = QTimer(self, singleShot=True, interval=0)
         self._tidy_timer.timeout.connect(self._tidy_tab_bars)
         window.installEventFilter(self)
@@ -97,7 +98,7 @@ class WindowLayout(QObject):
             self._tidy_timer.start(TIDY_AFTER_DRAG_MS)  # mid-drag every move re-lays the panels out: later
             return
         self._tidy_timer.setInterval(0)
-        hide_stray_tab_bars(self.window, self.docks)
+        hide_stray_tab_bars(self.window, self.docks, self._bars_hidden)
         show_whole_tab_titles(self.window)
 
     def eventFilter(self, watched, event) -> bool:
@@ -310,20 +311,26 @@ def show_whole_tab_titles(window: QMainWindow) -> None:
             bar.setUsesScrollButtons(True)
 
 
-def hide_stray_tab_bars(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
+def hide_stray_tab_bars(window: QMainWindow, docks: dict[str, QDockWidget], hidden_before: set[int]) -> None:
     """Hide tab bars Qt has left behind over the panels.
 
     QMainWindow.restoreState (and sometimes re-tabbing) makes a fresh tab bar for a tab group and
     leaves the old one on screen with its old tabs: a ghost "Shapes | Grids" bar floats over the
     weights chart. A live tab bar sits against the dock of its current tab; a ghost does not.
-    Hiding a bar Qt still uses is harmless: Qt shows it again at its next layout pass.
+    Hiding a bar Qt still uses is harmless: Qt shows it again at its next layout pass. Such a bar
+    is then left alone (HIDDEN_BEFORE remembers every bar hidden): hiding it again would make
+    another layout pass, and so another tidy, for ever — an idle window kept a core busy.
     """
     by_pointer = {getCppPointer(dock)[0]: dock for dock in docks.values()}
     for bar in window.findChildren(QTabBar):
         if bar.parent() is not window or not bar.isVisible():
             continue
+        pointer = getCppPointer(bar)[0]
+        if pointer in hidden_before:
+            continue  # shown again by Qt: a bar in use
         dock = by_pointer.get(bar.tabData(bar.currentIndex())) if bar.count() else None
         if dock is None or not _touches(bar.geometry(), dock.geometry()):
+            hidden_before.add(pointer)
             bar.hide()
 
 

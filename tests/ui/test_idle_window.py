@@ -1,0 +1,38 @@
+"""A window nobody touches does no work: no layout pass after layout pass, no busy core on a classroom laptop."""
+
+from PySide6.QtCore import QEvent, QObject
+
+IDLE_MS = 2000
+
+
+class LayoutPasses(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.count += 1
+        return False
+
+
+def _layout_passes_while_idle(qtbot, window) -> int:
+    qtbot.wait(800)  # let the first layout settle
+    passes = LayoutPasses()
+    window.installEventFilter(passes)
+    qtbot.wait(IDLE_MS)
+    window.removeEventFilter(passes)
+    return passes.count
+
+
+def test_an_untouched_window_stops_laying_itself_out(qtbot, window):
+    """Tidying the docks' tab bars once hid a bar Qt was using; Qt showed it again, which asked for
+    another layout pass, which tidied again: hundreds of passes a second, a core kept busy for ever."""
+    window.resize(970, 700)
+    assert _layout_passes_while_idle(qtbot, window) <= 2
+
+
+def test_the_same_with_the_model_heads_panel_open(qtbot, window):
+    window.resize(970, 700)
+    window.show_model_heads_dock()
+    assert _layout_passes_while_idle(qtbot, window) <= 2
