@@ -72,9 +72,9 @@ class ModelController(QObject):
         panel.sentence_changed.connect(self.run_sentence)
         panel.head_chosen.connect(self.open_head)
         panel.open_model_requested.connect(self.choose_and_open_model)
-        self._pack_tried = False
-        # Shown from the View menu too: the pack's model loads the first time the panel is seen.
-        dock.visibilityChanged.connect(self._on_dock_visibility)
+        # Shown from the View menu or by Reset Layout, the panel loads nothing by itself (seconds and
+        # half a gigabyte): it offers the pack's model and Open Model… until one is chosen.
+        panel.load_pack_requested.connect(self.load_pack_model)
 
     # ----- the commands (menu entries) -----------------------------------------------------
     def show_heads(self) -> None:
@@ -87,17 +87,12 @@ class ModelController(QObject):
         """Load the optional pack's model, or say in the panel how to add what is missing."""
         if self.loading is not None:
             return
-        self._pack_tried = True
         try:
             path = pack_model()
         except Exception as error:  # noqa: BLE001 - ModelUnavailable, or a damaged installation
             self.panel.show_unavailable(unavailable_text(str(error)))
             return
         self._load(path, chosen_by_user=False)
-
-    def _on_dock_visibility(self, visible: bool) -> None:
-        if visible and not self._pack_tried:
-            self.load_pack_model()
 
     def choose_and_open_model(self) -> None:
         """File → Open Model…: any local GGUF file."""
@@ -110,7 +105,7 @@ class ModelController(QObject):
         self.last_folder = Path(path).parent
         self._dock_was_visible = self.dock.isVisible()
         self._load(Path(path), chosen_by_user=True)
-        self.host.show_model_heads_dock()  # after the load began: the pack's model does not load as well
+        self.host.show_model_heads_dock()
 
     def shutdown(self) -> None:
         """End the model's thread (the window calls this when it closes)."""

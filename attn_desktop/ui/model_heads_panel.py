@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..model.pretrained.pack import PACK_MODEL_NAME
 from .find_heads_panel import FindHeadsPanel
 from .head_grid import HeadGrid
 from .model_worker import LoadedModel, RunResult
@@ -65,6 +66,7 @@ class ModelHeadsPanel(QWidget):
     # (layer, head, query): from the grid (query -1: the scene's own choice) or a Find heads list (its query)
     head_chosen = Signal(int, int, int)
     open_model_requested = Signal()
+    load_pack_requested = Signal()
 
     def __init__(self, default_sentence: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -81,6 +83,10 @@ class ModelHeadsPanel(QWidget):
         self.model_label = QLabel()
         self.model_label.setWordWrap(True)
         self.model_label.setAccessibleName("Model")
+        self.pack_button = QPushButton(f"Load {PACK_MODEL_NAME.split('-')[0]}")  # "Load SmolLM2": fits a narrow column
+        self.pack_button.setToolTip(f"{PACK_MODEL_NAME}, the optional model pack's model, read from this computer "
+                                    "(nothing is downloaded)")
+        self.pack_button.clicked.connect(self.load_pack_requested)
         self.open_button = QPushButton("Open Model\u2026")
         self.open_button.setToolTip("Read another LLaMA-style model from a GGUF file on this computer")
         self.open_button.clicked.connect(self.open_model_requested)
@@ -146,15 +152,16 @@ class ModelHeadsPanel(QWidget):
         self.tabs.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
 
     def _lay_out(self) -> None:
-        top = QHBoxLayout()
-        top.addWidget(self.model_label, 1)
-        top.addWidget(self.open_button, 0, Qt.AlignmentFlag.AlignTop)
+        buttons = QVBoxLayout()  # shown only while no model is loaded; one above the other fits a narrow column
+        buttons.addWidget(self.pack_button, 0, Qt.AlignmentFlag.AlignLeft)
+        buttons.addWidget(self.open_button, 0, Qt.AlignmentFlag.AlignLeft)
         sentence_row = QHBoxLayout()
         sentence_row.addWidget(QLabel("Sentence"))
         sentence_row.addWidget(self.sentence_box, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addLayout(top)
+        layout.addWidget(self.model_label)
+        layout.addLayout(buttons)
         layout.addWidget(self.progress_bar)
         layout.addWidget(self.progress_label)
         layout.addWidget(self.message_label)
@@ -182,12 +189,12 @@ class ModelHeadsPanel(QWidget):
         self.model_label.setText(f"<b>{NO_MODEL_TEXT}</b>")
         self._show_progress(None)
         self._set_model_parts_enabled(False)
-        self.open_button.show()  # with a model loaded, File → Open Model… is enough: the name gets the width
+        self._show_buttons(True)
 
     def show_loading(self, name: str) -> None:
         self.model_label.setText(f"<b>Loading {html.escape(name)}\u2026</b>")
         self._show_message("")
-        self.open_button.hide()
+        self._show_buttons(False)  # with a model loaded, File → Open Model… is enough
         self._show_progress(0.0, "Opening the file")
 
     def show_progress(self, fraction: float, text: str) -> None:
@@ -201,7 +208,7 @@ class ModelHeadsPanel(QWidget):
         self.model_label.setToolTip(f"{model_details(model)}\n{model.path}")
         self._show_progress(None)
         self._show_message("")
-        self.open_button.hide()
+        self._show_buttons(False)  # with a model loaded, File → Open Model… is enough
         self._set_model_parts_enabled(True)
 
     def show_previous(self) -> None:
@@ -215,6 +222,10 @@ class ModelHeadsPanel(QWidget):
         """The optional pack or its libraries are missing: say so, and how to add them."""
         self.show_previous()
         self._show_message(message, error=False)
+
+    def _show_buttons(self, on: bool) -> None:
+        self.pack_button.setVisible(on)
+        self.open_button.setVisible(on)
 
     def _show_progress(self, fraction: float | None, text: str = "") -> None:
         loading = fraction is not None

@@ -384,10 +384,28 @@ def test_without_the_pack_the_panel_says_how_to_add_it(qtbot, window, monkeypatc
     assert pack.PACK_INSTALL_COMMAND in panel.message_label.text()
     assert panel.message_label.text().count(pack.pack_install_hint()) == 1
     assert panel.open_button.isVisible()  # another model file can still be chosen
+    assert panel.pack_button.isVisible()  # and the pack tried again once installed
     assert window.shown_errors == [] and window.scene.to_data() == scene_before
     # The rest of the app works as before.
     window.causal_action.trigger()
     assert window.scene.causal and window.windowTitle().startswith("*")
+
+
+def test_the_panel_shown_from_the_view_menu_loads_only_when_asked(qtbot, window, pack_is_tiny, monkeypatch):
+    slow = SlowModel(monkeypatch)
+    loads = []
+    monkeypatch.setattr(pack, "find_pack_model", lambda: loads.append(True) or pack_is_tiny)
+    view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    next(a for a in view_menu.actions() if a.text() == "Model heads").trigger()
+    panel = window.model_heads_panel
+    qtbot.waitUntil(panel.isVisible)
+    qtbot.wait(100)
+    assert loads == [] and window.model_heads.runner is None  # seconds and half a gigabyte: not unasked
+    assert panel.model_label.text() == "<b>No model loaded.</b>" and panel.pack_button.isVisible()
+    qtbot.mouseClick(panel.pack_button, Qt.MouseButton.LeftButton)
+    wait_for_run(qtbot, panel, DEFAULT_SENTENCE)
+    assert loads == [True] and slow.sentences == [DEFAULT_SENTENCE]
+    assert not panel.pack_button.isVisible() and not panel.open_button.isVisible()
 
 
 # ----- the window closing, and small screens ------------------------------------------------------
