@@ -198,7 +198,7 @@ class ModelHeadsPanel(QWidget):
         self._show_progress(0.0, "Opening the file")
 
     def show_progress(self, fraction: float, text: str) -> None:
-        self._show_progress(fraction, f"{text}; almost ready\u2026" if fraction >= 1.0 else text)
+        self._show_progress(fraction, text)
 
     def show_model(self, model: LoadedModel) -> None:
         """A model loaded: its summary; the sentence runs next (the controller asks)."""

@@ -29,6 +29,7 @@ from .tokenizer import ModelTokenizer
 DEFAULT_SENTENCE = "The cat sat on the mat because it was tired"
 MAX_SENTENCE_TOKENS = 256
 REMEMBERED_RUNS = 8  # recent sentences kept whole: going back to one is instant
+READING_SHARE = 0.9  # of a load's progress bar: reading and dequantizing; the rest is putting it together
 
 __all__ = ["DEFAULT_SENTENCE", "MAX_SENTENCE_TOKENS", "LlamaConfig", "LlamaModel", "ModelFileError", "SentenceError"]
 
@@ -81,12 +82,17 @@ class LlamaModel:
     def load(cls, path: str | os.PathLike[str], progress: Progress | None = None) -> LlamaModel:
         """Read, check and dequantize a GGUF file (seconds for SmolLM2: call it off the GUI thread)."""
         give_freed_arrays_back()
-        contents = read_llama_gguf(path, progress)
+        contents = read_llama_gguf(path, _share_of(progress, 0.0, READING_SHARE))
+        if progress is not None:  # a second or two more: the tokenizer and the joined matrices
+            progress(READING_SHARE, "Building the tokenizer and joining the layers")
         tokenizer = ModelTokenizer(contents.metadata, Path(path).name)
         config = contents.config
         if Path(path).name == PACK_MODEL_FILE:  # its metadata calls it "Smollm2 135M 8k Lc100K Mix1 Ep2"
             config = dataclasses.replace(config, name=PACK_MODEL_NAME)
-        return cls(Path(path), config, tokenizer, contents.tensors)
+        model = cls(Path(path), config, tokenizer, contents.tensors)
+        if progress is not None:
+            progress(1.0, "Ready")
+        return model
 
     @staticmethod
     def _layer(tensors: dict[str, np.ndarray], index: int) -> _Layer:
@@ -230,6 +236,14 @@ class LlamaModel:
             attention[:, :, :done, :done] = start.attention
             final = np.concatenate([start.final, final])
         return _Pass(ids, queries, keys, values, attention, final)
+
+
+def _share_of(progress: Progress | None, start: float, end: float) -> Progress | None:
+    """PROGRESS with its fractions mapped into [start, end], for one stage of a longer task."""
+    if progress is None:
+        return None
+    report = progress
+    return lambda fraction, text: report(start + (end - start) * fraction, text)
 
 
 def _one_blas_thread() -> AbstractContextManager[object]:
