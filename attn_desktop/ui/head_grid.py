@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QHelpEvent, QImage, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 MIN_CELL = 16  # px: a thumbnail smaller than this shows no pattern a class can see
@@ -217,7 +217,7 @@ class HeadGrid(QWidget):
         self.update()
 
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ToolTip:
+        if isinstance(event, QHelpEvent) and event.type() == QEvent.Type.ToolTip:
             head = self.head_at(event.pos())
             if head is None:
                 QToolTip.hideText()
@@ -256,7 +256,7 @@ class HeadGrid(QWidget):
             Qt.Key.Key_Left: (0, -1), Qt.Key.Key_Right: (0, 1), Qt.Key.Key_Up: (-1, 0), Qt.Key.Key_Down: (1, 0),
             Qt.Key.Key_PageUp: (-PAGE_LAYERS, 0), Qt.Key.Key_PageDown: (PAGE_LAYERS, 0),
         }
-        key = event.key()
+        key = Qt.Key(event.key())
         if key in moves:
             step_layer, step_head = moves[key]
             self.set_current(layer + step_layer, head + step_head)

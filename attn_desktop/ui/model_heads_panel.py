@@ -231,7 +231,7 @@ class ModelHeadsPanel(QWidget):
         loading = fraction is not None
         self.progress_bar.setVisible(loading)
         self.progress_label.setVisible(loading and bool(text))
-        if loading:
+        if fraction is not None:
             self.progress_bar.setValue(round(fraction * 1000))
             self.progress_bar.setFormat(f"{100 * fraction:.0f} %")
             self.progress_label.setText(text)
