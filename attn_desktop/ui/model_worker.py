@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from .worker_thread import join_thread, leave_thread, stop_with_app_and_parent
 
 PROGRESS_REPORTS_PER_SECOND = 30
 SHUTDOWN_WAIT_MS = 10_000
@@ -178,11 +180,7 @@ class ModelWorker(QObject):
     def stop(self) -> None:
         """Let the model go and end this thread's event loop (back on the GUI thread, to be deleted there)."""
         self._model = None
-        thread = self.thread()
-        app = QCoreApplication.instance()
-        if app is not None:
-            self.moveToThread(app.thread())
-        thread.quit()
+        leave_thread(self)
 
     # ----- inside a load ------------------------------------------------------
     def _report_progress(self, fraction: float, text: str) -> None:
@@ -246,11 +244,7 @@ class ModelRunner(QObject):
         self._run_requested.connect(self._worker.run_waiting)
         self._stop_requested_signal.connect(self._worker.stop)
         self._shut_down = False
-        app = QCoreApplication.instance()
-        if app is not None:
-            app.aboutToQuit.connect(self.shutdown)
-        if parent is not None:
-            parent.destroyed.connect(lambda *_: self.shutdown())
+        stop_with_app_and_parent(self.shutdown, parent)
         self._thread.start()
 
     # ----- requests -----------------------------------------------------------------
@@ -280,10 +274,4 @@ class ModelRunner(QObject):
         self._shut_down = True
         self._stop_flag.set()  # a load stops at its next progress report, a waiting sentence is dropped
         self._mailbox.clear()
-        if self._thread.isRunning():
-            self._stop_requested_signal.emit()
-            if not self._thread.wait(SHUTDOWN_WAIT_MS):
-                # A load that never reports progress and never ends: better a forced end than a
-                # thread destroyed while running.
-                self._thread.terminate()
-                self._thread.wait()
+        join_thread(self._thread, self._stop_requested_signal.emit, SHUTDOWN_WAIT_MS)

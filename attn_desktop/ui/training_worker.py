@@ -37,7 +37,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
+
+from .worker_thread import join_thread, leave_thread, stop_with_app_and_parent
 
 UPDATES_PER_SECOND = 30
 SLICE_SECONDS = 0.008  # the longest the worker steps without looking at its commands
@@ -194,11 +196,7 @@ class TrainingWorker(QObject):
         self._running = False
         if self._timer is not None:
             self._timer.stop()
-        thread = self.thread()
-        app = QCoreApplication.instance()
-        if app is not None:  # back to the GUI thread, so the worker can be deleted there once this thread ends
-            self.moveToThread(app.thread())
-        thread.quit()
+        leave_thread(self)
 
     # ----- the step loop --------------------------------------------------
     def _rebuild_trainer(self) -> None:
@@ -347,12 +345,7 @@ class TrainingRunner(QObject):
         ):
             request.connect(slot)  # queued: the worker lives on the other thread
         self._shut_down = False
-        app = QCoreApplication.instance()
-        if app is not None:
-            app.aboutToQuit.connect(self.shutdown)
-        if parent is not None:
-            # Runs before Qt deletes the parent's children (this runner and its thread among them).
-            parent.destroyed.connect(lambda *_: self.shutdown())
+        stop_with_app_and_parent(self.shutdown, parent)
         self._thread.start()
 
     # ----- commands --------------------------------------------------------
@@ -391,12 +384,7 @@ class TrainingRunner(QObject):
             return
         self._shut_down = True
         self._stop_flag.set()  # the step loop stops between two steps
-        if self._thread.isRunning():
-            self._stop_requested_signal.emit()
-            if not self._thread.wait(SHUTDOWN_WAIT_MS):
-                # A step that never returns: better a forced end than a thread destroyed while running.
-                self._thread.terminate()
-                self._thread.wait()
+        join_thread(self._thread, self._stop_requested_signal.emit, SHUTDOWN_WAIT_MS)
         self._delivery_timer.stop()
         self._mailbox.take()  # nothing more reaches the views
 
