@@ -187,8 +187,8 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.x_plot.setAspectLocked(True)
         self.qk_plot.setAspectLocked(True)
         self.vo_plot.setAspectLocked(not self.number_line)
-        self.vo_plot.setXLink(None if self.number_line else self.qk_plot)
-        self.vo_plot.setYLink(None if self.number_line else self.qk_plot)
+        self.vo_plot.setXLink(None if self._values_framed_alone() else self.qk_plot)
+        self.vo_plot.setYLink(None if self._values_framed_alone() else self.qk_plot)
         # The layout grew to hold three plots; with two it must shrink back to the view, which
         # pyqtgraph only asks of it on a resize. Otherwise the last plot sits past the canvas's edge.
         self.ci.layout.invalidate()
@@ -416,10 +416,13 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         scene = self.attn_scene
         margin = LABEL_ROOM_LINES * self.label_line_height()
         shared = [scene.vectors(Role.QUERY), scene.vectors(Role.KEY)]
-        if not self.number_line:
+        if not self._values_framed_alone():
             shared += [scene.vectors(Role.VALUE), scene.result.output]
-        roles = [Role.QUERY, Role.KEY] + ([] if self.number_line else [Role.VALUE, Role.VALUE])
+        roles = [Role.QUERY, Role.KEY] + ([] if self._values_framed_alone() else [Role.VALUE, Role.VALUE])
         frame_tips(self.qk_plot, [self.drags.tip_of(v, role) for role, block in zip(roles, shared) for v in block], margin)
+        if self._values_framed_alone() and not self.number_line:
+            values = [*scene.vectors(Role.VALUE), *scene.result.output]
+            frame_tips(self.vo_plot, [self.drags.tip_of(v, Role.VALUE) for v in values], margin)
         if scene.is_projection:
             frame_tips(self.x_plot, [self.drags.tip_of(v, Role.EMBEDDING) for v in scene.vectors(Role.EMBEDDING)], margin)
         if self.number_line:
@@ -427,6 +430,11 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             low, high = float(numbers.min()), float(numbers.max())
             pad = 0.25 * max(high - low, 1.0)
             self.vo_plot.setRange(xRange=(low - pad, high + pad), yRange=(-0.05, 1.25), padding=0)
+
+    def _values_framed_alone(self) -> bool:
+        """Values and output get a scale of their own on a number line, and in a head taken from a model,
+        whose values are a tenth the length of its queries and keys (on one scale they would be dots)."""
+        return self.number_line or self.attn_scene.taken_from is not None
 
     def _columns_that_draw_largest(self) -> int:
         """How many columns of plots show the arrows largest on this canvas."""

@@ -151,3 +151,28 @@ def test_a_scene_of_two_numbers_has_no_plane_to_choose_and_leaving_a_head_leaves
     assert not window.canvas.showing_pca and not window.pca_plane_action.isEnabled()
     assert window.canvas.notice.scene() is None  # only a scene taken from a model carries the notice
     assert full_title(window.canvas.qk_plot) == "Queries and keys"
+
+
+def test_a_heads_values_get_a_scale_of_their_own(qtbot, window, run, tmp_path):
+    """A real head's values are far shorter than its queries and keys: on one scale they would be dots.
+    The values plot frames its own arrows; an ordinary scene keeps one scale for both plots."""
+    canvas = window.canvas
+
+    def units_per_pixel(plot) -> float:
+        return plot.getViewBox().viewPixelSize()[0]
+
+    assert units_per_pixel(canvas.vo_plot) == pytest.approx(units_per_pixel(canvas.qk_plot), rel=0.05)  # one scale
+    data = scene_data_for_head(run, LAYER, HEAD)
+    data.values = (np.asarray(data.values) / 10).tolist()  # as in SmolLM2: values a tenth as long
+    path = tmp_path / "short-values.json"
+    Scene(data).save(path)
+    assert window.documents.open_scene(path)
+    settle_layout(qtbot, window)
+    tips = canvas.drags.tip_of
+    values = np.array([tips(v, Role.VALUE) for v in window.scene.vectors(Role.VALUE)])
+    (x_low, x_high), (y_low, y_high) = canvas.vo_plot.viewRange()
+    value_span = max(np.ptp(values[:, 0]), np.ptp(values[:, 1]))
+    assert max(x_high - x_low, y_high - y_low) < 4 * value_span  # the values fill their plot
+    assert units_per_pixel(canvas.vo_plot) < 0.5 * units_per_pixel(canvas.qk_plot)
+    assert x_low <= values[:, 0].min() and values[:, 0].max() <= x_high
+    assert y_low <= values[:, 1].min() and values[:, 1].max() <= y_high
