@@ -259,6 +259,7 @@ class ModelHeadsPanel(QWidget):
         self.result = result
         run = result.run
         self._show_message("")
+        self._show_results_current(True)
         self.token_strip.show_tokens(run.tokens)
         self.next_strip.show_predictions(run.next_tokens)
         self._run_text = f"{len(run.tokens)} tokens in {result.seconds:.2f} s."
@@ -270,6 +271,13 @@ class ModelHeadsPanel(QWidget):
     def show_run_problem(self, sentence: str, message: str) -> None:
         if sentence == self.sentence:  # an older sentence's problem is already out of date
             self._show_message(f"{message[:1].upper()}{message[1:]}")
+            self._show_results_current(False)
+
+    def _show_results_current(self, current: bool) -> None:
+        """Grey the last sentence's tokens, predictions and heads while the sentence typed has none,
+        so nobody reads them as the new sentence's (they stay, to compare with once it runs)."""
+        for part in (self.token_strip, self.next_strip, self.tabs):
+            part.setEnabled(current)
 
     def _announce_sentence(self) -> None:
         self._typing_timer.stop()

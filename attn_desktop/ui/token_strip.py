@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 VISIBLE_WHITESPACE = {" ": "\u2423", "\n": "\u21b5", "\t": "\u21e5", "\r": "\u240d"}  # ␣ ↵ ⇥ ␍
 CHIP_STYLE = "background-color: #E8EEF6; color: #102040;"
+MAX_CHIPS = 16  # about three lines in the panel's narrowest column
 
 
 def shown_token(text: str) -> str:
@@ -48,9 +49,13 @@ class TokenStrip(QLabel):
         self.setText(f"<b>{html.escape(self.caption)}</b> \u2014")
 
     def show_tokens(self, tokens: list[str]) -> None:
+        """The first MAX_CHIPS tokens as chips and a count of the rest (all of them in the tooltip): a
+        long sentence must not make the panel, and so the window, taller than a projector's screen."""
         self.shown = [shown_token(token) for token in tokens]
-        chips = " ".join(_chip(token) for token in tokens)
-        self.setText(f"<b>{html.escape(self.caption)} ({len(tokens)}):</b> {chips}")
+        chips = " ".join(_chip(token) for token in tokens[:MAX_CHIPS])
+        rest = f" \u2026 and {len(tokens) - MAX_CHIPS} more" if len(tokens) > MAX_CHIPS else ""
+        self.setText(f"<b>{html.escape(self.caption)} ({len(tokens)}):</b> {chips}{rest}")
+        self.setToolTip(" ".join(self.shown) if rest else "")
 
     def show_predictions(self, predictions: list[tuple[str, float]]) -> None:
         """The likeliest next tokens, each with its probability: "␣and 19 %"."""

@@ -478,3 +478,40 @@ def test_find_heads_starts_from_the_last_pronoun_and_the_second_token():
     assert default_pair(["The", " dog", " saw", " her"]) == (3, 1)
     assert default_pair(["Hello", " world"]) == (1, 1)  # no pronoun: the last token
     assert default_pair(["Hi"]) == (0, 0)
+
+
+def test_a_long_sentence_keeps_the_window_on_a_1024_by_768_screen(qtbot, window, pack_is_tiny, monkeypatch):
+    """A sentence of 200 tokens shows its first chips and a count, not 200 chips: the panel, and so the
+    window, once grew past the screen and stayed there."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QScreen
+
+    from attn_desktop.ui.token_strip import MAX_CHIPS
+
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda screen: QRect(0, 0, 1024, 768))
+    panel = loaded_heads(qtbot, window)
+    window.showNormal()
+    window.resize(1024, 768)
+    long_sentence = "the " * 100  # 200 tokens in the tiny vocabulary ("the" and a space)
+    type_sentence(qtbot, panel, long_sentence)
+    wait_for_run(qtbot, panel, long_sentence, timeout=20_000)
+    tokens = panel.run.tokens
+    assert len(tokens) > MAX_CHIPS
+    assert f"and {len(tokens) - MAX_CHIPS} more" in panel.token_strip.text()
+    assert len(panel.token_strip.toolTip().split()) == len(tokens)  # every token, on hover
+    qtbot.wait(100)
+    assert window.minimumSizeHint().height() <= 768 and window.height() == 768
+
+
+def test_a_refused_sentence_greys_the_last_results(qtbot, window, pack_is_tiny):
+    """The tokens, predictions and heads still on view belong to the last sentence that ran: greyed, so
+    nobody reads them as the empty sentence's; the next sentence that runs brings them back."""
+    panel = loaded_heads(qtbot, window)
+    assert panel.token_strip.isEnabled() and panel.tabs.isEnabled()
+    type_sentence(qtbot, panel, "   ")
+    qtbot.waitUntil(lambda: panel.message_label.isVisible(), timeout=5000)
+    assert not panel.token_strip.isEnabled() and not panel.next_strip.isEnabled() and not panel.tabs.isEnabled()
+    type_sentence(qtbot, panel, "The cat")
+    wait_for_run(qtbot, panel, "The cat")
+    assert panel.token_strip.isEnabled() and panel.next_strip.isEnabled() and panel.tabs.isEnabled()
+    assert not panel.message_label.isVisible()
