@@ -20,7 +20,7 @@ def heads_main(argv: list[str]) -> int:
     )
     parser.add_argument("sentence", help='the sentence, e.g. "The cat sat on the mat because it was tired"')
     parser.add_argument("--model", metavar="PATH", help="a LLaMA-style GGUF file (default: the installed model pack)")
-    parser.add_argument("-o", "--output", required=True, help="the JSON file to write")
+    parser.add_argument("-o", "--output", required=True, help="the JSON file to write; - writes to standard output")
     args = parser.parse_args(argv)
     return _run_and_write(args.sentence, args.model, args.output)
 
@@ -33,7 +33,7 @@ def _run_and_write(sentence: str, model_path: str | None, output: str) -> int:
 
     if not sentence.strip():
         return _fail("the sentence is empty; give a few words in quotes")
-    problem = _training_output_problem(output)
+    problem = None if output == "-" else _training_output_problem(output)
     if problem:
         return _fail(f"{shown_path(output)}: {problem}")
     try:
@@ -48,13 +48,28 @@ def _run_and_write(sentence: str, model_path: str | None, output: str) -> int:
         return _fail(str(error))
     except MemoryError:
         return _fail(f"{path.name}: not enough memory to load this model")
-    document = heads_document(run)
+    text = json.dumps(heads_document(run), separators=(",", ":"), allow_nan=False) + "\n"
+    if output == "-":
+        return _write_standard_output(text)
     try:
-        write_bytes_atomically(output, (json.dumps(document, separators=(",", ":"), allow_nan=False) + "\n").encode())
+        write_bytes_atomically(output, text.encode())
     except OSError as error:
         return _fail(f"{shown_path(output)}: cannot write ({error.strerror or error})")
-    _say(f"wrote {shown_path(output)}: {run.layer_count} layers x {run.head_count} heads over {len(run.tokens)} tokens "
+    tokens = f"{len(run.tokens)} token{'s' if len(run.tokens) != 1 else ''}"
+    _say(f"wrote {shown_path(output)}: {run.layer_count} layers x {run.head_count} heads over {tokens} "
          f"of {run.model_name} (loaded in {loaded - started:.1f} s, sentence in {time.perf_counter() - loaded:.2f} s)")
+    return 0
+
+
+def _write_standard_output(text: str) -> int:
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # a reader that stopped early (| head): not an error of ours
+        sys.stdout = None  # type: ignore[assignment]  # nothing more is written at exit
+        return 0
+    except (OSError, ValueError, AttributeError) as error:  # closed or missing stdout, full disk
+        return _fail(f"cannot write to standard output ({error})")
     return 0
 
 

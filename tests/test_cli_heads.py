@@ -120,3 +120,25 @@ def test_without_the_pack_it_says_how_to_add_it(monkeypatch, tmp_path, capsys):
 def test_an_output_that_cannot_be_written_is_refused_before_loading(tiny_model, tmp_path):
     done = run(SENTENCE, "--model", str(tiny_model), "-o", str(tmp_path / "no-such-folder" / "heads.json"))
     assert done.returncode == 2 and "no such folder" in done.stderr
+
+
+def test_pieces_of_a_character_show_their_bytes(tiny_model, tmp_path):
+    """An emoji is split into byte tokens; each shows its bytes ("<F0>"), not the same "�" four times."""
+    out = tmp_path / "heads.json"
+    assert run("cat 🐱", "--model", str(tiny_model), "-o", str(out)).returncode == 0
+    tokens = json.loads(out.read_text(encoding="utf-8"))["tokens"]
+    assert tokens[-4:] == ["<F0>", "<9F>", "<90>", "<B1>"]  # 🐱 is F0 9F 90 B1 in UTF-8
+
+
+def test_standard_output_takes_the_json(tiny_model):
+    done = run("The cat", "--model", str(tiny_model), "-o", "-")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["tokens"] == ["The", " cat"]
+
+
+def test_a_file_of_other_bytes_is_named_plainly(tmp_path):
+    model = tmp_path / "random.gguf"
+    model.write_bytes(bytes([0xE2, 0x25, 0xCA, 0xDE]) + b"rest")
+    done = run(SENTENCE, "--model", str(model), "-o", str(tmp_path / "out.json"))
+    assert done.returncode == 2
+    assert 'a GGUF file starts with "GGUF"; this one with the bytes E2 25 CA DE' in done.stderr

@@ -75,12 +75,24 @@ def read_llama_gguf(path: str | os.PathLike[str], progress: Progress | None = No
 def _check_is_gguf(path: Path) -> None:
     if not path.exists():
         raise ModelFileError(f"{path.name}: no such file")
+    if path.is_dir():
+        raise ModelFileError(f"{path}: a folder, not a model file")
     if not path.is_file():
-        raise ModelFileError(f"{path.name}: not a file")
+        raise ModelFileError(f"{path}: not a file")
     with open(path, "rb") as file:
         magic = file.read(4)
     if magic != GGUF_MAGIC:
-        raise ModelFileError(f"{path.name}: not a GGUF model file (it starts with {magic!r}, not b'GGUF')")
+        raise ModelFileError(f"{path.name}: not a GGUF model file (a GGUF file starts with \"GGUF\"; "
+                             f"this one with {_shown_bytes(magic)})")
+
+
+def _shown_bytes(data: bytes) -> str:
+    """'"hell"' for text a person can read, 'the bytes E2 25 CA DE' otherwise, 'nothing' for an empty file."""
+    if not data:
+        return "nothing: it is empty"
+    if all(32 <= byte < 127 for byte in data):
+        return f'"{data.decode("ascii")}"'
+    return "the bytes " + " ".join(f"{byte:02X}" for byte in data)
 
 
 def _open_reader(path: Path, shown: str) -> Any:

@@ -22,6 +22,21 @@ DIGITS_THEN_GPT2 = {"smollm", "starcoder", "refact", "codeshell"}  # every digit
 LLAMA3_STYLE = {"llama-bpe", "llama3"}
 
 
+def _byte_of_character() -> dict[str, int]:
+    """GPT-2's byte-level alphabet backwards: the printable character that stands for each byte."""
+    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    characters = {byte: chr(byte) for byte in printable}
+    shifted = 0
+    for byte in range(256):
+        if byte not in characters:
+            characters[byte] = chr(256 + shifted)
+            shifted += 1
+    return {character: byte for byte, character in characters.items()}
+
+
+BYTE_OF_CHARACTER = _byte_of_character()
+
+
 class ModelTokenizer:
     """Sentence → token ids, and each id → the text it stands for (" cat")."""
 
@@ -37,8 +52,16 @@ class ModelTokenizer:
         return ids
 
     def text_of(self, token_id: int) -> str:
-        """One token's text; a token holding part of a character shows as the replacement mark."""
-        return str(self._tokenizer.decode([token_id], skip_special_tokens=False))
+        """One token's text (" cat"); a token holding only part of a character (an emoji or a CJK
+        character is often split in two or three) shows its bytes instead, "<F0 9F>", so pieces differ."""
+        text = str(self._tokenizer.decode([token_id], skip_special_tokens=False))
+        if "\ufffd" not in text:
+            return text
+        piece = self._tokenizer.id_to_token(token_id) or ""
+        if not all(character in BYTE_OF_CHARACTER for character in piece):
+            return text
+        raw = bytes(BYTE_OF_CHARACTER[character] for character in piece)
+        return "<" + " ".join(f"{byte:02X}" for byte in raw) + ">"
 
 
 def _build(metadata: dict[str, Any], shown: str) -> Any:
