@@ -194,6 +194,19 @@ def test_the_frozen_app_opens_no_internet_socket_while_walking_the_built_in_scen
 
 
 @needs_bundle
+def test_the_frozen_app_leaves_the_model_reader_out_and_says_so(tmp_path):
+    """The model pack is optional and the bundle stays small: asking the frozen app for a real model's
+    heads gets one line saying how to see them, exit 2, nothing written; the readers are not inside."""
+    out = tmp_path / "heads.json"
+    done = _run_frozen("heads", "The cat sat", "-o", str(out), tmp_path=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "standalone app leaves out the model reader" in done.stderr
+    assert not out.exists()
+    bundled = {path.name for path in INTERNAL.iterdir()}
+    assert not bundled & {"gguf", "tokenizers", "threadpoolctl", "torch", "transformers"}
+
+
+@needs_bundle
 def test_every_resource_file_is_in_the_bundle():
     bundled = INTERNAL / bundle_files.BUNDLE_RESOURCES
     differ = [
