@@ -379,7 +379,7 @@ def _training_settings(args) -> tuple[str, int, int, float | None] | str:
         lr = _positive_number(args.lr)
         if lr is None:
             return f"--lr: expected a positive number such as 0.02, found {args.lr!r}"
-    problem = _training_output_problem(args.output)
+    problem = json_output_problem(args.output)
     if problem:
         return f"{shown_path(args.output)}: {problem}"
     return args.task, steps, seed, lr
@@ -400,8 +400,8 @@ def _positive_number(text: str) -> float | None:
     return number if math.isfinite(number) and number > 0 else None
 
 
-def _training_output_problem(output: str) -> str | None:
-    """Why OUTPUT cannot take the trained head, checked before training starts."""
+def json_output_problem(output: str) -> str | None:
+    """Why OUTPUT cannot take the JSON a long job writes (a trained head, a model's heads), checked before it starts."""
     from .model.safe_write import file_kind, is_read_only
 
     target = Path(os.path.realpath(output))

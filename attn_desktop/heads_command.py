@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .cli import _fail, _OneLineErrorParser, _say, _training_output_problem
+from .cli import _fail, _OneLineErrorParser, _say, json_output_problem
 
 
 def heads_main(argv: list[str]) -> int:
@@ -33,7 +33,7 @@ def _run_and_write(sentence: str, model_path: str | None, output: str) -> int:
 
     if not sentence.strip():
         return _fail("the sentence is empty; give a few words in quotes")
-    problem = None if output == "-" else _training_output_problem(output)
+    problem = None if output == "-" else json_output_problem(output)
     if problem:
         return _fail(f"{shown_path(output)}: {problem}")
     try:
