@@ -26,6 +26,7 @@ from ..model import Change, Scene
 from ..model.challenges import CHALLENGES, Challenge, ChallengeStatus, ChallengeTracker
 from ..progress import ProgressStore
 from .scene_link import follow_scene
+from .steady_label_box import SteadyLabelBox
 
 TICK_DONE = "✓"
 TICK_OPEN = "○"
@@ -66,6 +67,8 @@ class ChallengesPanel(QWidget):
         self.notice_label.setWordWrap(True)
         self.notice_label.hide()
         self.rows = [self._make_row(challenge) for challenge in CHALLENGES]
+        # What is true right now changes as you drag: each status in a box that keeps the panel's layout still.
+        self._status_boxes = {row.challenge.id: SteadyLabelBox(row.status_label, self) for row in self.rows}
         self._lay_out()
         self._show()
         follow_scene(self, scene, self._on_scene_changed)
@@ -102,7 +105,7 @@ class ChallengesPanel(QWidget):
             top = 3 * index  # text, status, then an empty row: air that makes each challenge read as one item
             grid.addWidget(row.tick_label, top, 0, 2, 1)
             grid.addWidget(row.text_label, top, 1)
-            grid.addWidget(row.status_label, top + 1, 1)
+            grid.addWidget(self._status_boxes[row.challenge.id], top + 1, 1)
             grid.setRowMinimumHeight(top + 2, 8)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
@@ -159,7 +162,7 @@ class ChallengesPanel(QWidget):
             row.tick_label.setText(tick)
             row.tick_label.setStyleSheet(f"color: {DONE_COLOR if complete else OPEN_COLOR}")
             row.tick_label.setAccessibleName("complete" if complete else "not complete yet")
-        _set_text(row.status_label, _status_text(status, complete))
+        self._status_boxes[row.challenge.id].set_text(_status_text(status, complete))
 
     # ----- restarting ----------------------------------------------------
     def ask_to_restart(self) -> None:

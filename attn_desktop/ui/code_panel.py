@@ -75,7 +75,7 @@ class CodePanel(QWidget):
         return "\n".join(self._lines) + "\n"
 
     def _on_scene_changed(self, change: Change) -> None:
-        if change & Change.NUMBERS:
+        if change & Change.NUMBERS and self.torch_result.text():
             self.torch_result.clear()  # a comparison of numbers that have since changed would mislead
         if change & (Change.NUMBERS | Change.SELECTION):
             if self.isVisible() and self._on_screen:

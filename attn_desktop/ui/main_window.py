@@ -36,6 +36,7 @@ from .scene_switches import SceneSwitches
 from .score_table import ScoreTablePanel
 from .sentence_panel import SentencePanel
 from .shapes_panel import ShapesPanel
+from .steady_label_box import SteadyLabelBox
 from .task_accuracy_label import TaskAccuracyLabel
 from .text_box_undo import TextBoxUndoFirst
 from .training_controller import TrainingController
@@ -98,7 +99,8 @@ class MainWindow(QMainWindow):
         self.unprotected_label = UnprotectedWorkLabel(self)  # stays until autosave works again
         self.statusBar().addPermanentWidget(self.unprotected_label)
         self.autosaver.protection_changed.connect(self.unprotected_label.show_problem)
-        self.statusBar().addPermanentWidget(TaskAccuracyLabel(scene))  # a head kept from training: its accuracy
+        # A head kept from training: its accuracy, new on every drag move (so in a box that keeps the layout still).
+        self.statusBar().addPermanentWidget(SteadyLabelBox(TaskAccuracyLabel(scene)))
         self.canvas.drag_moved.connect(lambda text: self.statusBar().showMessage(text, 4000))
         self.canvas.edit_requested.connect(self.coordinates.type_coordinates)
         follow_scene(self, scene, self.switches.on_scene_changed)  # undo or a file can flip a setting

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 
 from ..model import Change, Scene, explain
 from .scene_link import follow_scene
+from .steady_label_box import SteadyLabelBox
 
 MAX_BLEND_TERMS = 4
 
@@ -23,29 +24,32 @@ class OutputPanel(QWidget):
         self.blend_label = QLabel(self)
         for label in (self.query_label, self.attends_label, self.vector_label, self.formula_label, self.blend_label):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            # Numbers change width on every drag move; the panel must not re-lay itself out each time,
-            # and an opaque label repaints alone instead of dragging its parents into the repaint.
+            # Numbers change width on every drag move: the width is the panel's, whatever the text; and an
+            # opaque label repaints alone instead of dragging its parents into the repaint.
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             label.setAutoFillBackground(True)
         self.blend_label.setWordWrap(True)
         self.formula_label.setWordWrap(True)
         self.formula_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self._fit_to_font()
         self.blend_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.blend_label.setToolTip("The biggest terms of the weighted sum of the values")
         bold = self.formula_label.font()
         bold.setBold(True)
         self.formula_label.setFont(bold)
 
+        # Each label in a box of its own: new numbers on every drag move must not re-lay out the window.
+        self._boxes = {label: SteadyLabelBox(label) for label in
+                       (self.query_label, self.attends_label, self.vector_label, self.formula_label, self.blend_label)}
+        self._fit_to_font()
         form = QFormLayout()
-        form.addRow("Query token", self.query_label)
-        form.addRow("Attends most to", self.attends_label)
-        form.addRow("Output vector", self.vector_label)
+        form.addRow("Query token", self._boxes[self.query_label])
+        form.addRow("Attends most to", self._boxes[self.attends_label])
+        form.addRow("Output vector", self._boxes[self.vector_label])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(form)
-        layout.addWidget(self.formula_label)
-        layout.addWidget(self.blend_label)
+        layout.addWidget(self._boxes[self.formula_label])
+        layout.addWidget(self._boxes[self.blend_label])
         layout.addStretch(1)
         follow_scene(self, scene, self._on_scene_changed)
         self.refresh()
@@ -54,7 +58,7 @@ class OutputPanel(QWidget):
         # Two lines each for the sum and the blend in the current font (presentation mode enlarges it):
         # a narrow panel wraps them rather than cutting the numbers off.
         for label in (self.formula_label, self.blend_label):
-            label.setFixedHeight(2 * label.fontMetrics().lineSpacing() + 4)
+            self._boxes[label].setFixedHeight(2 * label.fontMetrics().lineSpacing() + 4)
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.FontChange:
@@ -70,14 +74,14 @@ class OutputPanel(QWidget):
         weights, output = scene.selected_weights, scene.selected_output
         # Long names are cut in the panel (whole in the tooltips): the numbers beside them must stay in view.
         short_tokens = [explain.short_name(token) for token in scene.tokens]
-        self.query_label.setText(explain.short_name(scene.selected_token))
+        self._boxes[self.query_label].set_text(explain.short_name(scene.selected_token))
         self.query_label.setToolTip(scene.selected_token)
-        self.attends_label.setText(explain.attends_most_to(weights, short_tokens))
+        self._boxes[self.attends_label].set_text(explain.attends_most_to(weights, short_tokens))
         self.attends_label.setToolTip(explain.attends_most_to(weights, scene.tokens))
-        self.vector_label.setText(explain.vector(output))
+        self._boxes[self.vector_label].set_text(explain.vector(output))
         self.vector_label.setToolTip(explain.whole_vector(output) if len(output) > explain.WHOLE_UP_TO else "")
-        self.formula_label.setText(explain.output_formula(output))
-        self.blend_label.setText(self._blend_text(weights))
+        self._boxes[self.formula_label].set_text(explain.output_formula(output))
+        self._boxes[self.blend_label].set_text(self._blend_text(weights))
 
     def _blend_text(self, weights: np.ndarray) -> str:
         """The biggest terms of the weighted sum, as many as fit the label's two lines, and a count of the rest."""
@@ -98,14 +102,13 @@ class OutputPanel(QWidget):
         notes += [f"{masked} masked"] if masked else []
         return "= " + " + ".join(terms) + (f" + … ({', '.join(notes)})" if smaller else f" ({', '.join(notes)})" if notes else "")
 
-    @staticmethod
-    def _fits(label: QLabel, text: str) -> bool:
-        width = label.contentsRect().width()
-        if width <= 0:
+    def _fits(self, label: QLabel, text: str) -> bool:
+        room = self._boxes[label].size()  # the label fills its box (and may not have been resized yet)
+        if room.width() <= 0:
             return True  # not laid out yet: the resize that follows fits it again
-        needed = label.fontMetrics().boundingRect(QRect(0, 0, width, 10_000), Qt.TextFlag.TextWordWrap, text)
-        return needed.height() <= label.contentsRect().height()
+        needed = label.fontMetrics().boundingRect(QRect(0, 0, room.width(), 10_000), Qt.TextFlag.TextWordWrap, text)
+        return needed.height() <= room.height()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self.blend_label.setText(self._blend_text(self.scene.selected_weights))
+        self._boxes[self.blend_label].set_text(self._blend_text(self.scene.selected_weights))

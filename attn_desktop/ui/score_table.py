@@ -24,6 +24,7 @@ from ..model import Change, Scene
 from .key_highlight import KeyHighlight
 from .scene_link import follow_scene
 from .score_table_model import TOKEN, WEIGHT, WEIGHT_HEADERS, ScoreTableModel, short_name
+from .steady_label_box import SteadyLabelBox
 from .weight_bar_delegate import WeightBarDelegate
 
 MAX_SIZED_ROWS = 8  # the panel asks for room to show this many keys without scrolling; more scroll
@@ -79,7 +80,8 @@ class ScoreTablePanel(QWidget):
         layout.setSpacing(4)
         layout.addWidget(self.table)
         layout.addWidget(self.more_rows_note)
-        layout.addWidget(self.formula_label)
+        self._formula_box = SteadyLabelBox(self.formula_label)  # a new formula each drag move: no new layout
+        layout.addWidget(self._formula_box)
         self._pointed_row: int | None = None
         # The room asked for, kept until the font, the keys or the header change: a drag changes only
         # numbers, yet each new formula has Qt ask again (a word-wrapped label's text asks for a layout).
@@ -134,7 +136,7 @@ class ScoreTablePanel(QWidget):
 
     def _fit_formula_height(self) -> None:
         """Fixed between resizes and structure changes, so a longer number mid-drag does not shrink the table."""
-        self.formula_label.setFixedHeight(self._formula_height(self.formula_label.width()))
+        self._formula_box.setFixedHeight(self._formula_height(self._formula_box.width()))
 
     def _formula_height(self, width: int) -> int:
         """Room for the longest formula this scene can show at this width: at least two lines."""
@@ -230,7 +232,7 @@ class ScoreTablePanel(QWidget):
             row = self.formula_row()
             whole = self.model.formula(row)
             shown = self.model.formula(row, short_names=True) if self._long_names else whole
-            self.formula_label.setText(shown)
+            self._formula_box.set_text(shown)
             self.formula_label.setToolTip(FORMULA_TIP if shown == whole else whole)
 
     def _on_row_pointed(self, index: QModelIndex) -> None:

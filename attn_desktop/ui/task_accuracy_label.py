@@ -58,7 +58,8 @@ class TaskAccuracyLabel(QLabel):
         self.accuracy = task_accuracy(self.scene)
         self.last_seconds = time.perf_counter() - started
         if self.accuracy is None:
-            self.clear()
+            if self.text():
+                self.clear()  # clear() asks for a new layout even when there is nothing to clear
             self.setToolTip("")
             self.setVisible(False)
             return

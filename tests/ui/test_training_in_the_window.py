@@ -4,6 +4,7 @@ responsive, and Keep as scene gives a scene that saves, reopens and shows what a
 import numpy as np
 import pytest
 from PySide6.QtCore import QElapsedTimer, QPointF, Qt, QTimer
+from PySide6.QtWidgets import QLabel
 
 from attn_desktop.model import Role, Scene
 
@@ -54,8 +55,7 @@ def test_keep_as_scene_saves_reopens_and_shows_what_a_drag_breaks(qtbot, window,
     train_until_perfect(qtbot, panel)
     qtbot.mouseClick(panel.keep_button, Qt.MouseButton.LeftButton)
     assert window.windowTitle().startswith("*Trained head: reverse")
-    accuracy_label = next(child for child in window.statusBar().children()
-                          if type(child).__name__ == "TaskAccuracyLabel")
+    accuracy_label = window.statusBar().findChild(QLabel, "taskAccuracyLabel")
     qtbot.waitUntil(lambda: "Accuracy on reverse" in accuracy_label.text())
     trained_text = accuracy_label.text()
     assert trained_text.startswith(("Accuracy on reverse: 100.0 %", "Accuracy on reverse: 99."))

@@ -1,0 +1,139 @@
+"""A box for a label whose text changes on every drag move: the change stops at the box.
+
+QLabel.setText always asks its parent's layout to run again (Qt calls updateGeometry), even when
+the new text has exactly the room of the old. The request climbs from the panel to its dock and on
+to the main window, which then lays out every dock again and repaints them: a second pass of
+layout and paint after each mouse move, on top of the one the new numbers need.
+
+This box has no layout of its own, so the label's request ends here. The box passes it on only
+when the text no longer fits the room the box has (another line of wrapped text, a wider word),
+which is when a new layout is worth its cost. Callers keep the QLabel (its font, tooltip, text as
+read), put the box in their layout instead of the label, and set new text through the box's
+`set_text`.
+
+A label the user may select text from is drawn through a text document, which costs about
+0.3 ms a label to lay out again for every new text, and asks for a second paint when that layout
+happens in the first. Students select a number to copy it when they point at it, never while
+dragging an arrow elsewhere; so the box keeps such a label plain (painted as simple text) and
+makes it selectable while the pointer is over it, or while it holds a selection.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+
+SELECTABLE = Qt.TextInteractionFlag.TextSelectableByMouse
+
+
+class SteadyLabelBox(QWidget):
+    """Holds one label, fills itself with it, and shows and hides with it."""
+
+    def __init__(self, label: QLabel, parent: QWidget | None = None) -> None:
+        super().__init__(parent if parent is not None else label.parentWidget())
+        self.label = label
+        hidden_by_caller = label.isHidden() and label.testAttribute(Qt.WidgetAttribute.WA_WState_ExplicitShowHide)
+        label.setParent(self)  # which hides it (Qt's rule for a new parent): shown again below unless hidden before
+        label.move(0, 0)
+        label.setVisible(not hidden_by_caller)
+        if hidden_by_caller:
+            self.hide()
+        self.setSizePolicy(label.sizePolicy())
+        self._asked_for = self._room_needed()
+        self._selectable = bool(label.textInteractionFlags() & SELECTABLE)
+        self._make_selectable(False)
+        label.installEventFilter(self)
+
+    def set_text(self, text: str) -> None:
+        """Show new text: repainted once, and laid out anew only if it needs other room."""
+        label = self.label
+        if text == label.text():
+            return
+        if not label.underMouse():
+            self._make_selectable(False)  # new text drops any selection: back to plain painting
+        label.setText(text)
+        self._ask_for_room_if_needed()
+
+    def _make_selectable(self, on: bool) -> None:
+        flags = SELECTABLE if on and self._selectable else Qt.TextInteractionFlag.NoTextInteraction
+        if self.label.textInteractionFlags() != flags:
+            self.label.setTextInteractionFlags(flags)
+
+    # ----- what the parent's layout asks ------------------------------------
+    # The label's own hints, within the sizes set on it (a fixed height for two lines, say).
+    def sizeHint(self) -> QSize:
+        return self._within_label_limits(self.label.sizeHint())
+
+    def minimumSizeHint(self) -> QSize:
+        return self._within_label_limits(self.label.minimumSizeHint())
+
+    def hasHeightForWidth(self) -> bool:
+        return self.label.hasHeightForWidth()
+
+    def heightForWidth(self, width: int) -> int:
+        return min(max(self.label.heightForWidth(width), self.label.minimumHeight()), self.label.maximumHeight())
+
+    def _within_label_limits(self, size: QSize) -> QSize:
+        return size.expandedTo(self.label.minimumSize()).boundedTo(self.label.maximumSize())
+
+    def resizeEvent(self, event) -> None:
+        self.label.resize(self.size())
+        self._asked_for = self._room_needed()  # the layout has just placed the box for the label as it is
+        super().resizeEvent(event)
+
+    def showEvent(self, event) -> None:
+        # While the box was hidden, Qt sent it none of the label's requests (a fixed height set, a font).
+        self._ask_for_room_if_needed()
+        super().showEvent(event)
+
+    # ----- the label's requests ----------------------------------------------
+    def event(self, event) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:
+            if self.sizePolicy() != self.label.sizePolicy():  # word wrap turned on or off: asks for a layout itself
+                self.setSizePolicy(self.label.sizePolicy())
+            self._ask_for_room_if_needed()
+            return True
+        return super().event(event)
+
+    def _ask_for_room_if_needed(self) -> None:
+        needed = self._room_needed()
+        if needed != self._asked_for:
+            self._asked_for = needed
+            self.updateGeometry()
+
+    def _room_needed(self) -> tuple[int, int]:
+        """The height the label's text takes at the box's width, and its width (0 when any width does).
+
+        Measured with the font's metrics, not the label's size hints: a selectable label answers
+        those by laying its text out again in its text document, which then repaints the label — a
+        second paint for every drag move. Only changes of these numbers matter, so they need not
+        be the label's own figures, only measured the same way each time.
+        """
+        label = self.label
+        if self.minimumHeight() == self.maximumHeight():
+            return self.maximumHeight(), 0  # a fixed height: the text makes do with it, at any width
+        if label.minimumHeight() == label.maximumHeight():
+            return label.maximumHeight(), 0
+        metrics, text = label.fontMetrics(), label.text()
+        if label.wordWrap():
+            lines_width = max(label.contentsRect().width(), 1)
+            return metrics.boundingRect(0, 0, lines_width, 1 << 20, Qt.TextFlag.TextWordWrap, text).height(), 0
+        height = metrics.boundingRect(0, 0, 1 << 20, 1 << 20, 0, text).height()
+        if label.sizePolicy().horizontalPolicy() == QSizePolicy.Policy.Ignored:
+            return height, 0  # the layout gives it the panel's width, whatever the text
+        return height, metrics.horizontalAdvance(text)
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is not self.label:
+            return False
+        kind = event.type()
+        # A caller hides or shows the label, as if it were still in the layout itself: the box follows.
+        if kind == QEvent.Type.HideToParent:
+            self.hide()
+        elif kind == QEvent.Type.ShowToParent:
+            self.show()
+        elif kind == QEvent.Type.Enter:
+            self._make_selectable(True)
+        elif kind == QEvent.Type.Leave and not self.label.hasSelectedText():
+            self._make_selectable(False)
+        return False
