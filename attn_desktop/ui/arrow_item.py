@@ -17,12 +17,18 @@ from __future__ import annotations
 
 import enum
 import math
+from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
+import shiboken6
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF, QStaticText, QTransform
+from PySide6.QtWidgets import QGraphicsItem
 
 from .label_layout import LabelRequest, Obstacle, Placement, convex_obstacle, leader_start, segment_obstacle
+
+if TYPE_CHECKING:
+    from .arrow_layer import ArrowLayer
 
 HEAD_LENGTH_PX = 12.0
 HEAD_HALF_WIDTH_PX = 5.5
@@ -108,6 +114,7 @@ class ArrowItem(pg.GraphicsObject):
         self.shape_version = 0
         self._pixel_size_cache: tuple[float, float] | None = None
         self._bounds: QRectF | None = None
+        self._layer: ArrowLayer | None = None  # the item that draws this arrow with the others of its plot
         self._drag_start_tip = QPointF()
         self._drag_phase = DragPhase.IDLE
         self._clickable = clickable
@@ -378,6 +385,26 @@ class ArrowItem(pg.GraphicsObject):
     def prepareGeometryChange(self) -> None:
         self._bounds = None
         super().prepareGeometryChange()
+        if self._layer_alive():
+            self._layer.arrow_reshaped()
+
+    # ----- drawn by a layer -------------------------------------------------
+    def join_layer(self, layer: ArrowLayer | None) -> None:
+        """Be drawn by `layer` with the other arrows of its plot (see arrow_layer.py), or alone again."""
+        self._layer = layer
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, layer is not None)
+        super().update()
+
+    def update(self, *args) -> None:
+        """Ask for a repaint: of the layer that draws this arrow, if it has one."""
+        if self._layer_alive():
+            self._layer.update()
+        else:
+            super().update(*args)
+
+    def _layer_alive(self) -> bool:
+        # While a window is torn down, Qt may delete the layer before the arrows that still report to it.
+        return self._layer is not None and shiboken6.isValid(self._layer)
 
     def shape(self) -> QPainterPath:
         """What the mouse can grab: a disc around the tip only.
@@ -405,14 +432,22 @@ class ArrowItem(pg.GraphicsObject):
     # ----- drawing ------------------------------------------------------
     # A drag repaints every arrow (they all meet at the origin), so painting
     # is kept lean: geometry in plain floats, pens made when the style
-    # changes, Qt enum members looked up once at import.
+    # changes, Qt enum members looked up once at import. In the canvas an
+    # ArrowLayer calls draw_arrow and draw_label for every arrow of a plot.
     def paint(self, painter: QPainter, option, widget=None) -> None:
+        # Only for an arrow not in a layer (a layer draws its arrows itself: they have no contents).
         to_screen = painter.transform()
+        painter.resetTransform()  # draw in pixels; Qt restores the item transform afterwards
+        painter.setRenderHint(ANTIALIASING)
+        self.draw_arrow(painter, to_screen)
+        self.draw_label(painter, to_screen)
+
+    def draw_arrow(self, painter: QPainter, to_screen: QTransform) -> None:
+        """The shaft and head (a dot when shorter than a pixel), with the halo and grab ring; in pixels,
+        `to_screen` mapping data units to them."""
         ox, oy = to_screen.map(self._base.x(), self._base.y())
         tx, ty = to_screen.map(self._tip.x(), self._tip.y())
         ux, uy, length = _direction(ox, oy, tx, ty)
-        painter.resetTransform()  # draw in pixels; Qt restores the item transform afterwards
-        painter.setRenderHint(ANTIALIASING)
         if self._highlighted:
             painter.setPen(self._halo_pen)
             painter.drawLine(QLineF(ox, oy, tx, ty))
@@ -422,11 +457,16 @@ class ArrowItem(pg.GraphicsObject):
             painter.drawEllipse(QPointF(tx, ty), 4.0, 4.0)
         else:
             self._paint_arrow(painter, ox, oy, tx, ty, ux, uy, length)
-        if self._hovered or self._focused or self.is_dragging:
+        if self._hovered or self._focused or self._drag_phase is DragPhase.DRAGGING:
             painter.setPen(self._ring_pen)
             painter.setBrush(NO_BRUSH)
             painter.drawEllipse(QPointF(tx, ty), HANDLE_RADIUS_PX - 1, HANDLE_RADIUS_PX - 1)
+
+    def draw_label(self, painter: QPainter, to_screen: QTransform) -> None:
+        """The label on its backdrop, with its leader line, where the canvas placed it."""
         if self._label and not self._label_hidden:
+            ox, oy = to_screen.map(self._base.x(), self._base.y())
+            tx, ty = to_screen.map(self._tip.x(), self._tip.y())
             self._paint_label(painter, to_screen, self._label_rect(to_screen, ox, oy, tx, ty))
 
     def _head_points(self, tx, ty, ux, uy, length) -> tuple[list[tuple[float, float]], tuple[float, float]]:

@@ -29,6 +29,7 @@ from ..model import Change, Role, Scene, explain
 from ..model.explain import arrow_name
 from ..model.pretrained.head_scene import taken_from_notice
 from .arrow_item import ArrowItem
+from .arrow_layer import ArrowLayer
 from .canvas_notice import CanvasNotice
 from .drag_controller import DragController
 from .key_highlight import KeyHighlight
@@ -111,6 +112,8 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self._refit_timer.timeout.connect(self._refit_unless_zoomed_by_hand)
         self.zoomed_by_hand = False  # the student's own zoom: resizing keeps it
         self.plot_columns = 2  # plots in a row, a column, or (three plots) two above one: see _arrange_plots
+        self._arrow_layers: dict[pg.PlotItem, ArrowLayer] = {}
+        self._drawn_vectors: dict[Role, np.ndarray] = {}  # each role's vectors as the arrows last showed them
         self.x_plot = self._make_plot("Word vectors x")
         self.qk_plot = self._make_plot("Queries and keys")
         self.vo_plot = self._make_plot("Values and output")
@@ -118,7 +121,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self._full_titles: dict[pg.PlotItem, tuple[str, str]] = {}
         self.output_arrow = ArrowItem("out", OUTPUT_COLOR, draggable=False)
         self.output_arrow.setZValue(20)
-        self.vo_plot.addItem(self.output_arrow)
+        self._add_arrow(self.vo_plot, self.output_arrow)
         _skip_hover_search_while_dragging(self.scene())
         self._rebuild()
         follow_scene(self, scene, self._on_scene_changed)
@@ -134,6 +137,9 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         for angle in (0, 90):
             plot.addItem(pg.InfiniteLine(pos=0, angle=angle, pen=pg.mkPen(120, 120, 120, 200, width=1)))
         cache_axes_and_grid(plot)
+        self._arrow_layers[plot] = ArrowLayer()  # draws the plot's arrows, all in one paint
+        self._arrow_layers[plot].setZValue(min(Z_ORDER.values()))
+        plot.addItem(self._arrow_layers[plot], ignoreBounds=True)
         view_box = plot.getViewBox()
         view_box.sigTransformChanged.connect(self._label_timer.start)
         # A plot that changes size (a lesson with another number of plots, a dock dragged wider,
@@ -199,6 +205,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.drags.forget_arrows()  # the old arrows go; so do the keyboard's choice and any turn at a shared tip
         for role, items in self.arrows.items():
             for item in items:
+                self._arrow_layers[self.plot_for(role)].remove(item)
                 self.plot_for(role).removeItem(item)
             items.clear()
             if role not in scene.roles:
@@ -212,9 +219,13 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 if self.shapes_by_role:
                     item.set_head_shape(HEAD_SHAPES[role])
                 self.drags.attach(role, index, item)
-                self.plot_for(role).addItem(item)
+                self._add_arrow(self.plot_for(role), item)
                 items.append(item)
         self._sync_all()
+
+    def _add_arrow(self, plot: pg.PlotItem, arrow: ArrowItem) -> None:
+        plot.addItem(arrow)
+        self._arrow_layers[plot].add(arrow)
 
     # ----- following the scene -----------------------------------------
     def _on_scene_changed(self, change: Change) -> None:
