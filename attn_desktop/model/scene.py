@@ -202,7 +202,8 @@ class Scene:
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         """Call ``subscriber(change)`` after every change; returns an unsubscribe function.
 
-        A bound method is held by a weak reference: once its object is gone it is dropped.
+        Subscribers are called in the order they subscribed. A bound method is held by a weak
+        reference: once its object is gone it is dropped.
         """
         reference: Callable[[], Subscriber | None]
         if hasattr(subscriber, "__self__") and hasattr(subscriber, "__func__"):

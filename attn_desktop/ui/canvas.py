@@ -237,7 +237,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         if change & (Change.SETTINGS | Change.SELECTION):
             self._sync_all()
         elif change & Change.VECTORS:
-            self._sync_vectors()
+            self._sync_vectors(only_moved=True)
         if change & Change.VECTORS and self.drags.planes.showing_pca and self.active_drag_arrow() is None:
             self._update_titles()  # the share of the spread the plane shows; never mid-drag (titles re-lay out)
 
@@ -250,13 +250,28 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self._sync_vectors()
         self._sync_highlight()
 
-    def _sync_vectors(self) -> None:
-        """What a drag changes: the tips, the weights' emphasis and the output."""
+    def _sync_vectors(self, only_moved: bool = False) -> None:
+        """What a drag changes: the tips, the weights' emphasis and the output.
+
+        ONLY_MOVED: look only at the vectors that changed since the last sync (a drag moves one of 192
+        arrows at 64 tokens); the tips then depend on nothing else, unless drawn in a PCA plane or,
+        for values on a number line, at the height of their weights.
+        """
         scene = self.attn_scene
+        weights = scene.selected_weights
         for role in scene.roles:
             on_number_line = role is Role.VALUE and self.number_line
-            weights = scene.selected_weights
-            for index, (item, vector) in enumerate(zip(self.arrows[role], scene.vectors(role))):
+            vectors = scene.vectors(role)
+            previous = self._drawn_vectors.get(role)
+            if (only_moved and previous is not None and previous.shape == vectors.shape and not on_number_line
+                    and not self.drags.planes.showing_pca):
+                indices = np.flatnonzero(np.any(vectors != previous, axis=1)).tolist()
+            else:
+                indices = range(len(vectors))
+            self._drawn_vectors[role] = vectors.copy()
+            items = self.arrows[role]
+            for index in indices:
+                item, vector = items[index], vectors[index]
                 if on_number_line:
                     item.set_base(float(vector[0]), 0.0)
                     moved = item.set_tip(float(vector[0]), float(weights[index]))
