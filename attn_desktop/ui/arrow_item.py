@@ -386,7 +386,7 @@ class ArrowItem(pg.GraphicsObject):
         self._bounds = None
         super().prepareGeometryChange()
         if self._layer_alive():
-            self._layer.arrow_reshaped()
+            self._layer.update()
 
     # ----- drawn by a layer -------------------------------------------------
     def join_layer(self, layer: ArrowLayer | None) -> None:

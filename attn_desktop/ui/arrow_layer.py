@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem
@@ -25,41 +26,40 @@ ANTIALIASING = QPainter.RenderHint.Antialiasing
 
 
 class ArrowLayer(QGraphicsItem):
-    def __init__(self) -> None:
+    """Draws the arrows it is given; its area is the plot's view (what lies outside is clipped anyway,
+    and a label for a tip out of view is drawn at the view's edge), so no arrow's change changes it."""
+
+    def __init__(self, view_box: pg.ViewBox) -> None:
         super().__init__()
         self._arrows: list[ArrowItem] = []  # in drawing order: by z value, then as added
-        self._bounds: QRectF | None = None
+        self._view_box = view_box
+        self._bounds = QRectF(view_box.viewRect())
+        view_box.sigTransformChanged.connect(self.view_changed)
 
     def add(self, arrow: ArrowItem) -> None:
         self._arrows.append(arrow)
         self._arrows.sort(key=lambda item: item.zValue())  # a stable sort: equal z keeps the order added
         arrow.join_layer(self)
-        self.arrow_reshaped()
+        self.update()
 
     def remove(self, arrow: ArrowItem) -> None:
         if arrow in self._arrows:
             self._arrows.remove(arrow)
             arrow.join_layer(None)
-            self.arrow_reshaped()
+            self.update()
 
     @property
     def arrows(self) -> list[ArrowItem]:
         return list(self._arrows)
 
-    def arrow_reshaped(self) -> None:
-        """An arrow's bounding rect is about to change: so is the layer's (told to Qt once per change)."""
-        if self._bounds is not None:
-            self.prepareGeometryChange()  # reads the old bounds; only then forget them
-            self._bounds = None
-        self.update()
+    def view_changed(self, *_) -> None:
+        """A zoom, a pan or a resize: the layer covers the new view."""
+        view = QRectF(self._view_box.viewRect())
+        if view != self._bounds:
+            self.prepareGeometryChange()
+            self._bounds = view
 
     def boundingRect(self) -> QRectF:
-        if self._bounds is None:
-            bounds = QRectF()
-            for arrow in self._arrows:
-                if arrow.isVisible():
-                    bounds = bounds.united(arrow.boundingRect())
-            self._bounds = bounds
         return QRectF(self._bounds)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:

@@ -137,7 +137,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         for angle in (0, 90):
             plot.addItem(pg.InfiniteLine(pos=0, angle=angle, pen=pg.mkPen(120, 120, 120, 200, width=1)))
         cache_axes_and_grid(plot)
-        self._arrow_layers[plot] = ArrowLayer()  # draws the plot's arrows, all in one paint
+        self._arrow_layers[plot] = ArrowLayer(plot.getViewBox())  # draws the plot's arrows, all in one paint
         self._arrow_layers[plot].setZValue(min(Z_ORDER.values()))
         plot.addItem(self._arrow_layers[plot], ignoreBounds=True)
         view_box = plot.getViewBox()
