@@ -118,7 +118,7 @@ class SteadyLabelBox(QWidget):
         if label.wordWrap():
             lines_width = max(label.contentsRect().width(), 1)
             return metrics.boundingRect(0, 0, lines_width, 1 << 20, Qt.TextFlag.TextWordWrap, text).height(), 0
-        height = metrics.boundingRect(0, 0, 1 << 20, 1 << 20, 0, text).height()
+        height = metrics.lineSpacing() * (text.count("\n") + 1)  # lines that do not wrap: no layout needed
         if label.sizePolicy().horizontalPolicy() == QSizePolicy.Policy.Ignored:
             return height, 0  # the layout gives it the panel's width, whatever the text
         return height, metrics.horizontalAdvance(text)
