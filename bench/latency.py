@@ -19,6 +19,22 @@ What it measures:
   has recomputed and every panel holds the new numbers and has asked Qt for a
   repaint (what a 60 Hz display then shows at its next frame). The headline
   figures are the painted ones.
+* The floor: the same window with every visible widget repainted once, in one
+  event-loop pass through Qt's backing store (the way a move's paints reach the
+  screen), timed at each size. A move cannot cost less than its own share of
+  that, and should not cost much more than all of it: the headline ratio is
+  painted / floor. (``window.repaint()`` alone is not the floor: Qt keeps the
+  pixels of opaque widgets, the canvas, the weights chart and the table
+  headers among them, when their parent repaints; it is printed for comparison.)
+* One pass of what a move changes: after the drag, the widgets a move painted
+  are repainted once more, in one pass, with nothing recomputed. A move that
+  paints each of them once and nothing else costs its update time plus this;
+  painted / (updated + one pass) near 1 says there is no second pass, no
+  layout and no widget painted twice.
+* A matplotlib baseline (benchmark-only dependency; see matplotlib_baseline.py):
+  the same four panels at the same size, cleared and redrawn with the Agg canvas
+  on each move of the same drag, as a notebook would; reported as the ratio
+  matplotlib / painted at n = 6.
 * Cold start: ``python -m attn_desktop --quit-after-paint`` is launched a few
   times; the app prints the wall-clock time of its first paint and quits.
 * Peak resident memory, of this process (which holds the n = 64 window) and
@@ -74,6 +90,10 @@ DRAG_RADIUS_PX = 50.0  # a circle 100 px across
 STEPS_PER_TURN = 60  # about 5 px a step: every move lands on a new pixel
 MAX_FLUSH_PASSES = 8  # a guard; a move needs two passes (see flush_until_painted)
 STARTUP_TIMEOUT_S = 60.0
+FLOOR_REPEATS = 60
+TARGET_PAINTED_OVER_FLOOR = 1.4
+TARGET_MPL_OVER_PAINTED = 12.0
+MPL_MOVES = 40  # a matplotlib redraw takes a good part of a second: fewer moves give a steady median
 
 
 # ----- watching paints ---------------------------------------------------
@@ -136,6 +156,38 @@ def flush_until_painted(app: QApplication, counter: PaintCounter) -> tuple[int, 
     return last_paint_end, painted
 
 
+# ----- the floor ---------------------------------------------------------
+def visible_widgets(window: MainWindow) -> list[QWidget]:
+    return [window] + [widget for widget in window.findChildren(QWidget) if widget.isVisible()]
+
+
+def full_repaint_ms(app: QApplication, window: MainWindow) -> tuple[float, int]:
+    """One event-loop pass that repaints every visible widget once; its time, and how many widgets painted."""
+    widgets = visible_widgets(window)
+    counter = PaintCounter({str(index): widget for index, widget in enumerate(widgets)})
+    app.processEvents()  # nothing of the window's own left pending
+    elapsed = repaint_once_ms(app, widgets)
+    counter.detach()
+    return elapsed, len(counter.painted)
+
+
+def bench_floor(app: QApplication, window: MainWindow, n: int) -> float:
+    """The median time to repaint the whole window; printed with window.repaint() for comparison."""
+    show(app, window)
+    full = [full_repaint_ms(app, window) for _ in range(FLOOR_REPEATS)]
+    painted_widgets = full[-1][1]
+    floor = statistics.median(elapsed for elapsed, _ in full)
+    repaint_only = []
+    for _ in range(FLOOR_REPEATS):
+        began = time.perf_counter_ns()
+        window.repaint()
+        repaint_only.append((time.perf_counter_ns() - began) / 1e6)
+    print(f"floor at n={n}: every visible widget repainted once ({painted_widgets} of "
+          f"{len(visible_widgets(window))} painted): median {floor:.2f} ms")
+    print(f"  (window.repaint() alone, which keeps the opaque widgets' pixels: {statistics.median(repaint_only):.2f} ms)")
+    return floor
+
+
 # ----- the drag ----------------------------------------------------------
 def circle_point(start: QPointF, step: int) -> QPointF:
     """The step-th point of a circle through ``start``, so the drag begins where it was pressed."""
@@ -175,6 +227,8 @@ def grab_point(window: MainWindow, arrow: ArrowItem) -> QPointF:
 @dataclass
 class DragRun:
     times_ms: list[float] = field(default_factory=list)
+    one_pass_ms: float = 0.0  # the widgets a move paints, repainted once in one pass with nothing recomputed
+    widgets_per_move: int = 0
     moves_that_changed: int = 0
     moves_missing_paint: dict[str, int] = field(default_factory=dict)
     grabbed_right_arrow: bool = False
@@ -217,11 +271,46 @@ def timed_drag(app: QApplication, window: MainWindow, moves: int) -> DragRun:
         for name in required - painted:
             run.moves_missing_paint[name] = run.moves_missing_paint.get(name, 0) + 1
 
-    release(viewport, circle_point(start, WARMUP_MOVES + moves))
+    last = WARMUP_MOVES + moves + 1  # a point not yet visited: the move changes something
+    painted_by_a_move = widgets_a_move_paints(app, counter, lambda: move_holding(viewport, circle_point(start, last)))
+    run.widgets_per_move = len(painted_by_a_move)
+    run.one_pass_ms = statistics.median(repaint_once_ms(app, painted_by_a_move) for _ in range(FLOOR_REPEATS))
+    release(viewport, circle_point(start, last))
     flush_until_painted(app, counter)
     counter.detach()
     run.end_vector = window.scene.vectors(Role.KEY)[1].copy()
     return run
+
+
+class EveryPaint(QObject):
+    """Records every widget that paints while installed on the application."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.widgets: dict[int, QWidget] = {}
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.widgets[id(watched)] = watched
+        return False
+
+
+def widgets_a_move_paints(app: QApplication, counter: PaintCounter, move) -> list[QWidget]:
+    """Make one more (untimed) move and list every widget it painted."""
+    recorder = EveryPaint()
+    app.installEventFilter(recorder)
+    move()
+    flush_until_painted(app, counter)
+    app.removeEventFilter(recorder)
+    return list(recorder.widgets.values())
+
+
+def repaint_once_ms(app: QApplication, widgets: list[QWidget]) -> float:
+    began = time.perf_counter_ns()
+    for widget in widgets:
+        widget.update()
+    app.processEvents()
+    return (time.perf_counter_ns() - began) / 1e6
 
 
 # ----- windows -------------------------------------------------------------
@@ -255,14 +344,36 @@ def close(app: QApplication, window: MainWindow) -> None:
         app.processEvents()
 
 
-def bench_drag(app: QApplication, window: MainWindow, n: int, moves: int) -> tuple[dict, dict]:
-    """Figures until painted, and until updated (before any paint)."""
-    show(app, window)
+def bench_drag(app: QApplication, window: MainWindow, n: int, moves: int) -> tuple[dict, dict, float]:
+    """Figures until painted, and until updated (before any paint), and the floor of the same window."""
+    floor = bench_floor(app, window, n)
     run = timed_drag(app, window, moves)
     close(app, window)
     painted, updated = summarize(run.times_ms), summarize(run.update_ms)
     print_drag(n, run, painted, updated)
-    return painted, updated
+    ratio = painted["median"] / floor
+    print(f"  painted / floor: {ratio:.2f} {verdict(ratio, TARGET_PAINTED_OVER_FLOOR, '×')}")
+    one_pass = updated["median"] + run.one_pass_ms
+    print(f"  one pass of what a move changes ({run.widgets_per_move} widgets): {run.one_pass_ms:.2f} ms; "
+          f"painted / (updated + one pass): {painted['median'] / one_pass:.2f}")
+    return painted, updated, floor
+
+
+def bench_matplotlib(scene: Scene, painted_median_ms: float, moves: int) -> float | None:
+    """The matplotlib redraw's median per move, and its ratio to the app's painted median; None without it."""
+    import matplotlib_baseline  # only now: matplotlib in this process would inflate the memory figures
+
+    if not matplotlib_baseline.available():
+        print("matplotlib baseline: matplotlib is not installed (pip install matplotlib): skipped")
+        return None
+    times = matplotlib_baseline.timed_drag(scene, moves, WINDOW_SIZE)
+    median = statistics.median(times)
+    ratio = median / painted_median_ms
+    print(f"matplotlib baseline at n={scene.n_tokens} ({len(times)} moves, Agg, {WINDOW_SIZE[0]}×{WINDOW_SIZE[1]} px): "
+          f"median {median:.1f} ms, p95 {np.percentile(times, 95):.1f} ms")
+    print(f"  matplotlib / painted: {ratio:.1f} (target >= {TARGET_MPL_OVER_PAINTED:g}: "
+          f"{'ok' if ratio >= TARGET_MPL_OVER_PAINTED else 'MISSED'})")
+    return ratio
 
 
 def summarize(times_ms: list[float]) -> dict[str, float]:
@@ -400,10 +511,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Attention Desktop latency benchmark: Python {sys.version.split()[0]}, PySide6 {PySide6.__version__}, "
           f"pyqtgraph {pg.__version__}, NumPy {np.__version__}, platform {app.platformName()}, "
           f"{os.cpu_count()} CPUs")
-    n6, n6_updated = bench_drag(app, build_window(), 6, args.moves)
-    n64, n64_updated = bench_drag(app, MainWindow(random_scene(64)), 64, args.moves)
+    default_window = build_window()
+    default_scene = Scene(default_window.scene.to_data())  # a copy, for the matplotlib baseline
+    n6, n6_updated, n6_floor = bench_drag(app, default_window, 6, args.moves)
+    n64, n64_updated, n64_floor = bench_drag(app, MainWindow(random_scene(64)), 64, args.moves)
     startup, child_own_peak = bench_startup(args.startup_runs)
     peak = print_rss(*rusage_peak_rss_mb(), child_own_peak)
+    mpl_over_painted = bench_matplotlib(default_scene, n6["median"], MPL_MOVES)  # after the memory figures
 
     summary = {
         "n6_median_ms": round(n6["median"], 3),
@@ -413,6 +527,11 @@ def main(argv: list[str] | None = None) -> int:
         "n6_update_median_ms": round(n6_updated["median"], 3),
         "n6_update_p95_ms": round(n6_updated["p95"], 3),
         "n64_update_p95_ms": round(n64_updated["p95"], 3),
+        "n6_floor_ms": round(n6_floor, 3),
+        "n64_floor_ms": round(n64_floor, 3),
+        "n6_painted_over_floor": round(n6["median"] / n6_floor, 3),
+        "n64_painted_over_floor": round(n64["median"] / n64_floor, 3),
+        "mpl_over_painted": None if mpl_over_painted is None else round(mpl_over_painted, 2),
         "startup_s": None if startup is None else round(startup, 3),
         "peak_rss_mb": round(peak, 1),
     }
