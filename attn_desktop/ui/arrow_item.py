@@ -26,6 +26,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, 
 from PySide6.QtWidgets import QGraphicsItem
 
 from .label_layout import LabelRequest, Obstacle, Placement, convex_obstacle, leader_start, segment_obstacle
+from .shape_batch import ShapeBatch
 
 if TYPE_CHECKING:
     from .arrow_layer import ArrowLayer
@@ -442,9 +443,10 @@ class ArrowItem(pg.GraphicsObject):
         self.draw_arrow(painter, to_screen)
         self.draw_label(painter, to_screen)
 
-    def draw_arrow(self, painter: QPainter, to_screen: QTransform) -> None:
+    def draw_arrow(self, painter: QPainter, to_screen: QTransform, batch: ShapeBatch | None = None) -> QPointF | None:
         """The shaft and head (a dot when shorter than a pixel), with the halo and grab ring; in pixels,
-        `to_screen` mapping data units to them."""
+        `to_screen` mapping data units to them. Given a batch, the shaft and head join it (its owner
+        draws it), and the tip is returned when the grab ring is to be drawn over them afterwards."""
         ox, oy = to_screen.map(self._base.x(), self._base.y())
         tx, ty = to_screen.map(self._tip.x(), self._tip.y())
         ux, uy, length = _direction(ox, oy, tx, ty)
@@ -456,11 +458,20 @@ class ArrowItem(pg.GraphicsObject):
             painter.setBrush(self._color)
             painter.drawEllipse(QPointF(tx, ty), 4.0, 4.0)
         else:
-            self._paint_arrow(painter, ox, oy, tx, ty, ux, uy, length)
-        if self._hovered or self._focused or self._drag_phase is DragPhase.DRAGGING:
-            painter.setPen(self._ring_pen)
-            painter.setBrush(NO_BRUSH)
-            painter.drawEllipse(QPointF(tx, ty), HANDLE_RADIUS_PX - 1, HANDLE_RADIUS_PX - 1)
+            shapes = ShapeBatch() if batch is None else batch
+            self._add_shaft_and_head(shapes, ox, oy, tx, ty, ux, uy, length)
+            if batch is None:
+                shapes.flush(painter)
+        ringed = self._hovered or self._focused or self._drag_phase is DragPhase.DRAGGING
+        if ringed and batch is None:
+            self.draw_ring(painter, QPointF(tx, ty))
+        return QPointF(tx, ty) if ringed else None
+
+    def draw_ring(self, painter: QPainter, tip: QPointF) -> None:
+        """The grab handle round the tip: under the mouse, chosen for the keys, or being dragged."""
+        painter.setPen(self._ring_pen)
+        painter.setBrush(NO_BRUSH)
+        painter.drawEllipse(tip, HANDLE_RADIUS_PX - 1, HANDLE_RADIUS_PX - 1)
 
     def draw_label(self, painter: QPainter, to_screen: QTransform) -> None:
         """The label on its backdrop, with its leader line, where the canvas placed it."""
@@ -479,17 +490,15 @@ class ArrowItem(pg.GraphicsObject):
             return [(tx, ty), (mx - uy * half, my + ux * half), (bx, by), (mx + uy * half, my - ux * half)], (bx, by)
         return [(tx, ty), (bx - uy * half, by + ux * half), (bx + uy * half, by - ux * half)], (bx, by)
 
-    def _paint_arrow(self, painter, ox, oy, tx, ty, ux, uy, length) -> None:
+    def _add_shaft_and_head(self, batch: ShapeBatch, ox, oy, tx, ty, ux, uy, length) -> None:
         head, (bx, by) = self._head_points(tx, ty, ux, uy, length)
-        painter.setPen(self._shaft_pen)
-        painter.drawLine(QLineF(ox, oy, bx + ux * 0.5, by + uy * 0.5))  # overlap the head by half a pixel: no seam
+        # The shaft overlaps the head by half a pixel: no seam.
+        batch.add_shaft(self._shaft_key, self._shaft_pen, QLineF(ox, oy, bx + ux * 0.5, by + uy * 0.5))
+        polygon = QPolygonF([QPointF(x, y) for x, y in head])
         if self.head_shape == "open":  # an outlined head: tells keys apart without colour
-            painter.setPen(self._ring_pen)
-            painter.setBrush(WHITE)
+            batch.add_open_head(self._ring_key, self._ring_pen, polygon)
         else:
-            painter.setPen(NO_PEN)
-            painter.setBrush(self._color)
-        painter.drawPolygon(QPolygonF([QPointF(x, y) for x, y in head]))
+            batch.add_filled_head(self._color, self._color_rgba, polygon)
 
     def _paint_label(self, painter, to_screen: QTransform, box: QRectF) -> None:
         if self._leader_to is not None:
@@ -533,6 +542,9 @@ class ArrowItem(pg.GraphicsObject):
         self._halo_pen = QPen(HALO_COLOR, self._width + 7, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
         self._ring_pen = QPen(self._color, 2.0)
         self._leader_pen = QPen(self._text_color, 1.0)
+        self._color_rgba = self._color.rgba()
+        self._shaft_key = (self._color_rgba, self._width, self._dashed)  # arrows alike share a batch's pen
+        self._ring_key = (self._color_rgba, 2.0)
 
     # ----- mouse --------------------------------------------------------
     def hoverEnterEvent(self, event) -> None:

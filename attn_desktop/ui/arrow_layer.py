@@ -6,8 +6,9 @@ a bounding-rect query, a painter set-up and a call into Python for its paint: at
 (192 arrows) that overhead was about half of the canvas's paint time. The layer pays it once:
 the arrows stay items of their own for everything else (the mouse, hover, tooltips, label
 placement), but draw nothing themselves (ItemHasNoContents); a change to one asks the layer to
-repaint, and the layer draws them all, in their z order, then every label on top, where a
-shaft can no longer cross one.
+repaint, and the layer draws them all, in their z order, the shafts and heads of each z level
+in a few batched calls (shape_batch.py), then every label on top, where a shaft can no longer
+cross one.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem
+
+from .shape_batch import ShapeBatch
 
 if TYPE_CHECKING:
     from .arrow_item import ArrowItem
@@ -67,7 +70,17 @@ class ArrowLayer(QGraphicsItem):
         painter.resetTransform()  # the arrows draw in pixels
         painter.setRenderHint(ANTIALIASING)
         shown = [arrow for arrow in self._arrows if arrow.isVisible()]
-        for arrow in shown:
-            arrow.draw_arrow(painter, to_screen)
+        batch = ShapeBatch()
+        rings: list[tuple[ArrowItem, QPointF]] = []
+        for index, arrow in enumerate(shown):
+            tip = arrow.draw_arrow(painter, to_screen, batch)
+            if tip is not None:
+                rings.append((arrow, tip))
+            last_of_its_level = index + 1 == len(shown) or shown[index + 1].zValue() != arrow.zValue()
+            if last_of_its_level:  # one batch per z level: queries stay above keys
+                batch.flush(painter)
+                for ringed, ring_tip in rings:
+                    ringed.draw_ring(painter, ring_tip)
+                rings.clear()
         for arrow in shown:
             arrow.draw_label(painter, to_screen)
