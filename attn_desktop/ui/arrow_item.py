@@ -22,32 +22,27 @@ from typing import TYPE_CHECKING
 import pyqtgraph as pg
 import shiboken6
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF, QStaticText, QTransform
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainterPath, QPolygonF, QStaticText, QTransform
 from PySide6.QtWidgets import QGraphicsItem
 
+from .arrow_drawing import (
+    HANDLE_RADIUS_PX,
+    HEAD_HALF_WIDTH_PX,
+    HEAD_LENGTH_PX,
+    LABEL_GAP_PX,
+    LABEL_PADDING_PX,
+    ArrowDrawing,
+    direction_on_screen,
+)
 from .label_layout import LabelRequest, Obstacle, Placement, convex_obstacle, leader_start, segment_obstacle
-from .shape_batch import ShapeBatch
 
 if TYPE_CHECKING:
     from .arrow_layer import ArrowLayer
 
-HEAD_LENGTH_PX = 12.0
-HEAD_HALF_WIDTH_PX = 5.5
-HANDLE_RADIUS_PX = 11.0
-LABEL_GAP_PX = 6.0
-LABEL_PADDING_PX = 2.0  # the label's pale backdrop reaches this far beyond its text on either side
 SHAFT_CLEARANCE_PX = 1.0  # labels keep this far off a shaft's edge ...
 HEAD_CLEARANCE_PX = 1.5  # ... and off a head and its tip
-POINTER_PX = 7.0  # the pointer at the plot's edge towards a tip out of view
 DOT_RADIUS_PX = 4.0  # an arrow of no length is a dot
-LABEL_BACKDROP = QColor(255, 255, 255)
 EMPHASIS_STEPS = 20
-HALO_COLOR = QColor(255, 200, 0, 170)
-ANTIALIASING = QPainter.RenderHint.Antialiasing
-NO_PEN = Qt.PenStyle.NoPen
-NO_BRUSH = Qt.BrushStyle.NoBrush
-WHITE = QColor(255, 255, 255)
-
 
 
 class DragPhase(enum.Enum):
@@ -66,14 +61,7 @@ def _fade(color: QColor, emphasis: float) -> QColor:
     )
 
 
-def _direction(ox: float, oy: float, tx: float, ty: float) -> tuple[float, float, float]:
-    """The unit vector from base to tip on screen, and the length; a dot points up and to the right."""
-    dx, dy = tx - ox, ty - oy
-    length = (dx * dx + dy * dy) ** 0.5
-    return (dx / length, dy / length, length) if length >= 1.0 else (0.7, -0.7, length)
-
-
-class ArrowItem(pg.GraphicsObject):
+class ArrowItem(ArrowDrawing, pg.GraphicsObject):
     drag_started = Signal()
     drag_moved = Signal(QPointF)  # where the mouse would put the tip, in data units
     drag_finished = Signal(QPointF)  # the same, at the release
@@ -245,7 +233,7 @@ class ArrowItem(pg.GraphicsObject):
         m11, m22, m31, m32 = scale_and_offset
         ox, oy = self._base.x() * m11 + m31, self._base.y() * m22 + m32
         tx, ty = self._tip.x() * m11 + m31, self._tip.y() * m22 + m32
-        ux, uy, _ = _direction(ox, oy, tx, ty)
+        ux, uy, _ = direction_on_screen(ox, oy, tx, ty)
         previous = None if self._label_hidden else self._label_offset_view_px
         width, height = self._label_size.width(), self._label_size.height()
         return LabelRequest(width, height, (tx, ty), (ux, uy), (ox, oy), minor, previous)
@@ -263,7 +251,7 @@ class ArrowItem(pg.GraphicsObject):
         m11, m22, m31, m32 = key = scale_and_offset
         ox, oy = self._base.x() * m11 + m31, self._base.y() * m22 + m32
         tx, ty = self._tip.x() * m11 + m31, self._tip.y() * m22 + m32
-        ux, uy, length = _direction(ox, oy, tx, ty)
+        ux, uy, length = direction_on_screen(ox, oy, tx, ty)
         if length < 1.0:
             shapes = [segment_obstacle(tx, ty, tx, ty, DOT_RADIUS_PX + HEAD_CLEARANCE_PX)]
         else:
@@ -285,7 +273,7 @@ class ArrowItem(pg.GraphicsObject):
     def shaft_line(self, to_device: QTransform) -> QLineF | None:
         """The shaft from its base to where the head begins; None for an arrow drawn as a dot."""
         (ox, oy), (tx, ty) = to_device.map(self._base.x(), self._base.y()), to_device.map(self._tip.x(), self._tip.y())
-        ux, uy, length = _direction(ox, oy, tx, ty)
+        ux, uy, length = direction_on_screen(ox, oy, tx, ty)
         if length < 1.0:
             return None
         _, (bx, by) = self._head_points(tx, ty, ux, uy, length)
@@ -294,7 +282,7 @@ class ArrowItem(pg.GraphicsObject):
     def head_polygon(self, to_device: QTransform) -> QPolygonF:
         """The head (or, for an arrow of no length, the dot's square) as painted."""
         (ox, oy), (tx, ty) = to_device.map(self._base.x(), self._base.y()), to_device.map(self._tip.x(), self._tip.y())
-        ux, uy, length = _direction(ox, oy, tx, ty)
+        ux, uy, length = direction_on_screen(ox, oy, tx, ty)
         if length < 1.0:
             r = DOT_RADIUS_PX
             return QPolygonF([QPointF(tx - r, ty - r), QPointF(tx + r, ty - r), QPointF(tx + r, ty + r), QPointF(tx - r, ty + r)])
@@ -325,7 +313,7 @@ class ArrowItem(pg.GraphicsObject):
     def _label_rect(self, to_device: QTransform, ox: float, oy: float, tx: float, ty: float) -> QRectF:
         width, height = self._label_size.width(), self._label_size.height()
         if self._label_offset is None:
-            ux, uy, _ = _direction(ox, oy, tx, ty)
+            ux, uy, _ = direction_on_screen(ox, oy, tx, ty)
             # The usual spot until the canvas places it: beyond the tip, clear of the head whichever way it points.
             reach = LABEL_GAP_PX + HEAD_HALF_WIDTH_PX + abs(ux) * width / 2 + abs(uy) * height / 2
             return QRectF(tx + ux * reach - width / 2, ty + uy * reach - height / 2, width, height)
@@ -429,122 +417,6 @@ class ArrowItem(pg.GraphicsObject):
         self._pixel_size_cache = None
         self._forget_obstacles()
         self.prepareGeometryChange()
-
-    # ----- drawing ------------------------------------------------------
-    # A drag repaints every arrow (they all meet at the origin), so painting
-    # is kept lean: geometry in plain floats, pens made when the style
-    # changes, Qt enum members looked up once at import. In the canvas an
-    # ArrowLayer calls draw_arrow and draw_label for every arrow of a plot.
-    def paint(self, painter: QPainter, option, widget=None) -> None:
-        # Only for an arrow not in a layer (a layer draws its arrows itself: they have no contents).
-        to_screen = painter.transform()
-        painter.resetTransform()  # draw in pixels; Qt restores the item transform afterwards
-        painter.setRenderHint(ANTIALIASING)
-        self.draw_arrow(painter, to_screen)
-        self.draw_label(painter, to_screen)
-
-    def draw_arrow(self, painter: QPainter, to_screen: QTransform, batch: ShapeBatch | None = None) -> QPointF | None:
-        """The shaft and head (a dot when shorter than a pixel), with the halo and grab ring; in pixels,
-        `to_screen` mapping data units to them. Given a batch, the shaft and head join it (its owner
-        draws it), and the tip is returned when the grab ring is to be drawn over them afterwards."""
-        ox, oy = to_screen.map(self._base.x(), self._base.y())
-        tx, ty = to_screen.map(self._tip.x(), self._tip.y())
-        ux, uy, length = _direction(ox, oy, tx, ty)
-        if self._highlighted:
-            painter.setPen(self._halo_pen)
-            painter.drawLine(QLineF(ox, oy, tx, ty))
-        if length < 1.0:
-            painter.setPen(NO_PEN)
-            painter.setBrush(self._color)
-            painter.drawEllipse(QPointF(tx, ty), 4.0, 4.0)
-        else:
-            shapes = ShapeBatch() if batch is None else batch
-            self._add_shaft_and_head(shapes, ox, oy, tx, ty, ux, uy, length)
-            if batch is None:
-                shapes.flush(painter)
-        ringed = self._hovered or self._focused or self._drag_phase is DragPhase.DRAGGING
-        if ringed and batch is None:
-            self.draw_ring(painter, QPointF(tx, ty))
-        return QPointF(tx, ty) if ringed else None
-
-    def draw_ring(self, painter: QPainter, tip: QPointF) -> None:
-        """The grab handle round the tip: under the mouse, chosen for the keys, or being dragged."""
-        painter.setPen(self._ring_pen)
-        painter.setBrush(NO_BRUSH)
-        painter.drawEllipse(tip, HANDLE_RADIUS_PX - 1, HANDLE_RADIUS_PX - 1)
-
-    def draw_label(self, painter: QPainter, to_screen: QTransform) -> None:
-        """The label on its backdrop, with its leader line, where the canvas placed it."""
-        if self._label and not self._label_hidden:
-            ox, oy = to_screen.map(self._base.x(), self._base.y())
-            tx, ty = to_screen.map(self._tip.x(), self._tip.y())
-            self._paint_label(painter, to_screen, self._label_rect(to_screen, ox, oy, tx, ty))
-
-    def _head_points(self, tx, ty, ux, uy, length) -> tuple[list[tuple[float, float]], tuple[float, float]]:
-        """The head's corners in pixels, and where it meets the shaft."""
-        head_length = min(HEAD_LENGTH_PX + self._width, length)
-        bx, by = tx - ux * head_length, ty - uy * head_length
-        half = HEAD_HALF_WIDTH_PX + self._width / 2
-        if self.head_shape == "diamond":  # values: a diamond, tells roles apart without colour
-            mx, my = (tx + bx) / 2, (ty + by) / 2
-            return [(tx, ty), (mx - uy * half, my + ux * half), (bx, by), (mx + uy * half, my - ux * half)], (bx, by)
-        return [(tx, ty), (bx - uy * half, by + ux * half), (bx + uy * half, by - ux * half)], (bx, by)
-
-    def _add_shaft_and_head(self, batch: ShapeBatch, ox, oy, tx, ty, ux, uy, length) -> None:
-        head, (bx, by) = self._head_points(tx, ty, ux, uy, length)
-        # The shaft overlaps the head by half a pixel: no seam.
-        batch.add_shaft(self._shaft_key, self._shaft_pen, QLineF(ox, oy, bx + ux * 0.5, by + uy * 0.5))
-        polygon = QPolygonF([QPointF(x, y) for x, y in head])
-        if self.head_shape == "open":  # an outlined head: tells keys apart without colour
-            batch.add_open_head(self._ring_key, self._ring_pen, polygon)
-        else:
-            batch.add_filled_head(self._color, self._color_rgba, polygon)
-
-    def _paint_label(self, painter, to_screen: QTransform, box: QRectF) -> None:
-        if self._leader_to is not None:
-            tx, ty = to_screen.map(self._leader_to.x(), self._leader_to.y())
-            sx, sy = leader_start((box.left(), box.top(), box.right(), box.bottom()), (tx, ty))
-            painter.setPen(self._leader_pen)
-            painter.drawLine(QLineF(sx, sy, tx, ty))
-            if self._pointer:
-                self._paint_pointer(painter, to_screen, tx, ty)
-        # A pale box behind the text keeps it legible over grid lines.
-        painter.fillRect(box, LABEL_BACKDROP)
-        painter.setFont(self._font)
-        painter.setPen(self._text_color)
-        # Where drawText(box, AlignCenter) would put it (the box is the text's size plus the padding either
-        # side), without laying the text out again on every paint.
-        painter.drawStaticText(QPointF(box.left() + LABEL_PADDING_PX, box.top()), self._prepared_label())
-
-    def _prepared_label(self) -> QStaticText:
-        if self._label_text is None:
-            self._label_text = QStaticText(self._label)
-            self._label_text.setTextFormat(Qt.TextFormat.PlainText)
-            self._label_text.prepare(QTransform(), self._font)
-        return self._label_text
-
-    def _paint_pointer(self, painter, to_screen: QTransform, ex: float, ey: float) -> None:
-        """A small head at the plot's edge, pointing on towards the tip out of view."""
-        tx, ty = to_screen.map(self._tip.x(), self._tip.y())
-        ux, uy, length = _direction(ex, ey, tx, ty)
-        if length < 1.0:
-            return
-        bx, by = ex - ux * POINTER_PX, ey - uy * POINTER_PX
-        half = POINTER_PX / 2
-        painter.setPen(NO_PEN)
-        painter.setBrush(self._text_color)
-        painter.drawPolygon(QPolygonF([QPointF(ex, ey), QPointF(bx - uy * half, by + ux * half),
-                                       QPointF(bx + uy * half, by - ux * half)]))
-
-    def _make_pens(self) -> None:
-        style = Qt.PenStyle.DashLine if self._dashed else Qt.PenStyle.SolidLine
-        self._shaft_pen = QPen(self._color, self._width, style, Qt.PenCapStyle.FlatCap)
-        self._halo_pen = QPen(HALO_COLOR, self._width + 7, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
-        self._ring_pen = QPen(self._color, 2.0)
-        self._leader_pen = QPen(self._text_color, 1.0)
-        self._color_rgba = self._color.rgba()
-        self._shaft_key = (self._color_rgba, self._width, self._dashed)  # arrows alike share a batch's pen
-        self._ring_key = (self._color_rgba, 2.0)
 
     # ----- mouse --------------------------------------------------------
     def hoverEnterEvent(self, event) -> None:
