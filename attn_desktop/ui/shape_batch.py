@@ -24,26 +24,14 @@ class ShapeBatch:
 
     def add_shaft(self, key: tuple, pen: QPen, line: QLineF) -> None:
         """KEY names the pen's look (colour, width, dash): arrows that look alike share one call."""
-        entry = self._shafts.get(key)
-        if entry is None:
-            self._shafts[key] = (pen, [line])
-        else:
-            entry[1].append(line)
+        _add_to_group(self._shafts, key, pen, line)
 
     def add_filled_head(self, color: QColor, rgba: int, head: QPolygonF) -> None:
-        entry = self._filled_heads.get(rgba)
-        if entry is None:
-            self._filled_heads[rgba] = (color, [head])
-        else:
-            entry[1].append(head)
+        _add_to_group(self._filled_heads, rgba, color, head)
 
     def add_open_head(self, key: tuple, pen: QPen, head: QPolygonF) -> None:
         """An outlined head on white (keys, when roles are told apart by shape as well as colour)."""
-        entry = self._open_heads.get(key)
-        if entry is None:
-            self._open_heads[key] = (pen, [head])
-        else:
-            entry[1].append(head)
+        _add_to_group(self._open_heads, key, pen, head)
 
     def flush(self, painter: QPainter) -> None:
         """Draw everything collected, shafts first, and start empty again."""
@@ -65,3 +53,12 @@ class ShapeBatch:
         self._shafts.clear()
         self._filled_heads.clear()
         self._open_heads.clear()
+
+
+def _add_to_group(groups: dict, key, tool, shape) -> None:
+    """Add SHAPE to the group drawn with TOOL (a pen or a colour), which KEY names."""
+    group = groups.get(key)
+    if group is None:
+        groups[key] = (tool, [shape])
+    else:
+        group[1].append(shape)
