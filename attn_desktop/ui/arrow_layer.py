@@ -51,10 +51,6 @@ class ArrowLayer(QGraphicsItem):
             arrow.join_layer(None)
             self.update()
 
-    @property
-    def arrows(self) -> list[ArrowItem]:
-        return list(self._arrows)
-
     def view_changed(self, *_) -> None:
         """A zoom, a pan or a resize: the layer covers the new view."""
         view = QRectF(self._view_box.viewRect())

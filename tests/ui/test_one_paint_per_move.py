@@ -12,12 +12,14 @@ from collections import Counter
 
 import pytest
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt
-from PySide6.QtGui import QMouseEvent
+from PySide6.QtGui import QColor, QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QVBoxLayout, QWidget
 
 from attn_desktop.model import Role
+from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.steady_label_box import SteadyLabelBox
+from attn_desktop.ui.synthetic_mouse import viewport_pos_of
 
 from helpers import drag_arrow
 
@@ -186,3 +188,34 @@ def test_the_box_hides_and_shows_with_its_label(qtbot, panel):
     assert not panel.box.isVisible()
     panel.label.show()
     assert panel.box.isVisible() and panel.label.isVisible()
+
+
+# ----- what is painted is what moved ---------------------------------------------------------------
+def colour_on_canvas(window, role: Role, index: int, fraction: float = 0.5) -> tuple[int, int, int]:
+    """The canvas's colour, as on screen, part-way along an arrow's shaft."""
+    arrow = window.canvas.arrows[role][index]
+    point = viewport_pos_of(arrow, arrow.tip * fraction).toPoint()
+    colour = window.canvas.viewport().grab().toImage().pixelColor(point)
+    return colour.red(), colour.green(), colour.blue()
+
+
+def near(colour: tuple[int, int, int] | QColor, target: QColor, tolerance: int = 40) -> bool:
+    if isinstance(colour, QColor):
+        colour = (colour.red(), colour.green(), colour.blue())
+    return all(abs(a - b) <= tolerance for a, b in zip(colour, (target.red(), target.green(), target.blue())))
+
+
+def test_the_arrows_drawn_in_one_layer_are_on_screen_where_their_vectors_are(qtbot, classroom_window):
+    window = classroom_window
+    cat = window.canvas.arrows[Role.KEY][1]
+    assert cat.emphasis > 0.7  # 76 %: drawn in (nearly) the full key colour
+    assert near(ROLE_COLORS[Role.KEY], cat._color, tolerance=80)
+    before = colour_on_canvas(window, Role.KEY, 1)
+    assert near(before, cat._color), before
+    old_middle = viewport_pos_of(cat, cat.tip * 0.5).toPoint()
+
+    drag_arrow(window, Role.KEY, 1, QPointF(-60, -70), steps=6)  # up and to the left, away from the others
+    qtbot.wait(30)
+    image = window.canvas.viewport().grab().toImage()
+    assert not near(image.pixelColor(old_middle), cat._color)  # nothing left behind where it was
+    assert near(colour_on_canvas(window, Role.KEY, 1), cat._color)
