@@ -14,7 +14,6 @@ import dataclasses
 import math
 import os
 from collections import OrderedDict
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -135,9 +134,8 @@ class LlamaModel:
     def run(self, sentence: str) -> ModelRun:
         """One sentence through every layer: each head's q, k, v and weights, and the next-token guess."""
         ids = self.token_ids(sentence)
-        with _one_blas_thread():
-            done = self._forward(tuple(ids))
-            logits = self.logits(done.final[-1:])[0]
+        done = self._forward(tuple(ids))
+        logits = self.logits(done.final[-1:])[0]
         return ModelRun(
             model_name=self.name,
             sentence=sentence,
@@ -154,8 +152,7 @@ class LlamaModel:
     def all_logits(self, sentence: str) -> np.ndarray:
         """The next-token logits at every position (n, vocab); the tests compare them with a reference."""
         ids = tuple(self.token_ids(sentence))
-        with _one_blas_thread():
-            return self.logits(self._forward(ids).final)
+        return self.logits(self._forward(ids).final)
 
     def logits(self, final: np.ndarray) -> np.ndarray:
         return np.asarray(_rms_norm(final, self._final_norm, self.config.rms_epsilon) @ self._unembed.T)
@@ -244,21 +241,6 @@ def _share_of(progress: Progress | None, start: float, end: float) -> Progress |
         return None
     report = progress
     return lambda fraction, text: report(start + (end - start) * fraction, text)
-
-
-def _one_blas_thread() -> AbstractContextManager[object]:
-    """Matrix products on one core while a sentence runs.
-
-    A short sentence's products are small: two BLAS threads save a few hundredths of a second on an
-    idle machine, but when the other core is busy (the window painting, another program) they wait on
-    each other and a sentence takes seconds instead. One thread is steady, and leaves the window a core.
-    """
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # optional: without it the products use the default thread count
-        return nullcontext()
-    limits: AbstractContextManager[object] = threadpool_limits(limits=1, user_api="blas")  # type: ignore[no-untyped-call,unused-ignore]
-    return limits
 
 
 def _shared_start(a: tuple[int, ...], b: tuple[int, ...]) -> int:
