@@ -95,3 +95,12 @@ def _as_matrix(array: np.ndarray, name: str) -> np.ndarray:
     if matrix.ndim != 2 or matrix.shape[0] == 0 or matrix.shape[1] == 0:
         raise ValueError(f"{name} must be a non-empty 2-D array, got shape {matrix.shape}")
     return matrix
+
+
+def entropy_bits(weights: np.ndarray) -> np.ndarray:
+    """Each row's entropy in bits, −Σ w log₂ w: 0 when all the weight is on one key, log₂ n when
+    it is spread evenly over n. Zero weights (masked keys) add nothing."""
+    w = np.asarray(weights, dtype=np.float64)
+    logs = np.log2(w, out=np.zeros_like(w), where=w > 0)
+    bits: np.ndarray = np.maximum(-(w * logs).sum(axis=-1), 0.0)  # -0.0 and rounding below 0 read as 0
+    return bits

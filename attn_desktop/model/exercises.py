@@ -283,6 +283,50 @@ EXERCISES: tuple[Exercise, ...] = (
         explanation="With digit vectors only, the same digit in two places has the same query and the same key, "
         "so the head cannot look at \"the position mirrored from mine\": where a digit sits is only in P.",
     ),
+    Exercise(
+        id="dk-spread-64",
+        lesson="why-sqrt-dk",
+        source="Lesson 6, your turn",
+        prompt="In the √d_k lab, set d_k to 64. What is the standard deviation of the raw scores q · k?",
+        kind=AnswerKind.NUMBER,
+        answer=(8.0,),
+        tolerance=0.25,
+        labels=("standard deviation",),
+        hint="Type 64 in the lab's d_k box (or move the slider there); the text under it gives the spread.",
+        explanation="About 8 (the lab's 2,000 pairs give 8.10): 64 products of variance 1 add up to a variance "
+        "of 64, and √64 = 8.",
+    ),
+    Exercise(
+        id="dk-spread-256",
+        lesson="why-sqrt-dk",
+        source="Lesson 6, predict",
+        prompt="Predict before you look: what will the raw scores' standard deviation be at d_k = 256? "
+        "Answer, then check it in the lab.",
+        kind=AnswerKind.NUMBER,
+        answer=(16.0,),
+        tolerance=0.4,
+        labels=("standard deviation",),
+        hint="The spread grows like √d_k. At 64 it was 8; 256 is four times as wide.",
+        explanation="√256 = 16 (the lab reads 16.06): four times the width doubles the spread, and the "
+        "division by √256 = 16 brings it back to 1.",
+    ),
+    Exercise(
+        id="dk-collapse",
+        lesson="why-sqrt-dk",
+        source="Lesson 6, check yourself",
+        prompt="Without the division by √d_k, what happens to one query's softmax weights as d_k grows?",
+        kind=AnswerKind.CHOICE,
+        choices=(
+            "They spread more evenly over the keys.",
+            "Nearly all the weight goes to one key: the entropy falls toward 0 bits.",
+            "They stay the same: the softmax does not depend on the size of the scores.",
+            "They add up to more than 1.",
+        ),
+        correct_choice=1,
+        hint="Move the lab's slider and watch the orange entropy curve.",
+        explanation="The scores spread like √d_k, and a softmax of widely spread scores is nearly one-hot: "
+        "the largest score takes almost everything. Weights always add up to 1.",
+    ),
 )
 
 

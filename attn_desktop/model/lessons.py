@@ -19,6 +19,7 @@ class Lesson:
     explanation: str
     steps: tuple[str, ...]
     formula: str = ""
+    companion: str = ""  # a panel the lesson opens beside its text ("scalingLabDock"), if any
 
 
 LESSONS: tuple[Lesson, ...] = (
@@ -125,6 +126,34 @@ LESSONS: tuple[Lesson, ...] = (
             ("Drag one word vector (say x·0:3) toward another position's, and watch the accuracy in the status "
             "bar drop as the head loses track of where that position is."),
             "Train previous token too: its pattern is the line just below the diagonal.",
+        ),
+    ),
+    Lesson(
+        id="why-sqrt-dk",
+        title="6. Why divide by √d_k",
+        scene="the_cat_sat_on_the_mat.json",
+        companion="scalingLabDock",
+        formula="std(q · k) ≈ √d_k,   std(q · k / √d_k) ≈ 1",
+        explanation=(
+            "A score q · k adds up d_k products, one per number of the vectors. Take the numbers at random, "
+            "with mean 0 and variance 1: each product has variance 1, so their sum has variance d_k, and the "
+            "scores spread like √d_k, about 1.4 at d_k = 2 but 8 at 64 and 22.6 at 512. A softmax turns "
+            "differences of that size into near certainty: one key takes almost all the weight, the others "
+            "almost none, and a model learning through that softmax gets almost no signal about them. "
+            "Dividing every score by √d_k brings the spread back to 1 at any width. The √d_k lab draws 2,000 "
+            "random query–key pairs at the width you choose and reads their spread, and compares one "
+            "query's weights over eight keys with and without the division. Their entropy says how spread the "
+            "weights are: 3 bits when eight keys share evenly, 0 bits when one takes all."
+        ),
+        steps=(
+            ("Open the √d_k lab tab (Lessons → √d_k Lab, Ctrl+L). At d_k = 2 the raw scores spread about 1.4, "
+            "and both softmaxes share their weight."),
+            ("Move the slider to the right. The orange curve (scores as they are) grows like √d_k; the blue one "
+            "(divided by √d_k) stays at 1."),
+            ("Watch the entropy plot: without the division the query's weights collapse onto one key (toward 0 bits) "
+            "long before d_k = 512; with it they stay spread."),
+            ("Back on the canvas, turn on View → Row Entropy in the Matrix, then switch Scale by √d_k (Ctrl+K) "
+            "off and on: without the division every row is sharper and its entropy lower, even at d_k = 2."),
         ),
     ),
 )

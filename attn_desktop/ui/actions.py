@@ -99,12 +99,18 @@ ACTIONS: list[ActionSpec] = [
     ActionSpec("model_heads_action", "&Heads of a Real Model…", "&Lessons", "model_heads.show_heads",
                shortcuts=("Ctrl+H",), tooltip="Every attention head of a pretrained language model, for a sentence "
                "you type; open any head as a scene"),
+    ActionSpec("scaling_lab_action", "√d_k &Lab…", "&Lessons", "show_scaling_lab", shortcuts=("Ctrl+L",),
+               tooltip="Why scores are divided by √d_k: how far random scores spread at each key width, "
+               "and what that does to a softmax"),
     # The View menu begins with the docks' own show/hide entries, which the docks make.
     ActionSpec("presentation_action", "&Presentation Mode", "&View", "set_presentation", checkable=True,
                shortcuts=("F11",), tooltip="Full screen, large text and thick arrows for the back of the room",
                separator_before=True),
     ActionSpec("shapes_action", "Arrowheads by &Role", "&View", "canvas.set_shapes_by_role", checkable=True,
                tooltip="Keys with open heads, values with diamonds: roles read without colour"),
+    ActionSpec("entropy_action", "Row &Entropy in the Matrix", "&View", "matrix_view.set_show_entropy",
+               checkable=True, tooltip="Beside each row of the attention matrix, how spread its weights are, in bits: "
+               "0 when one key takes all"),
     ActionSpec("fit_action", "&Fit Arrows in View", "&View", "canvas.fit_view", shortcuts=("Ctrl+0",)),
     ActionSpec("dims_action", "Choose Canvas &Dimensions…", "&View", "coordinates.choose_dims", shortcuts=("Ctrl+D",),
                tooltip="For vectors of more than two numbers: which two the canvas draws"),

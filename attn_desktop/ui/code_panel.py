@@ -29,6 +29,7 @@ class CodePanel(QWidget):
         super().__init__(parent)
         self.scene = scene
         self._lines: list[str] = []  # what the editor shows, line by line
+        self._appendix = ""  # a script after the scene's: a lesson's own (the √d_k lab at its width)
         self.editor = QPlainTextEdit(self)
         self.editor.setReadOnly(True)
         self.editor.setUndoRedoEnabled(False)
@@ -96,8 +97,19 @@ class CodePanel(QWidget):
             self.refresh()
         super().showEvent(event)
 
+    def set_appendix(self, code: str) -> None:
+        """Show CODE after the scene's script ("" for none): a lesson's lab, live as its controls move."""
+        if code != self._appendix:
+            self._appendix = code
+            if self.isVisible() and self._on_screen:
+                self.refresh()
+            else:
+                self._stale = True
+
     def refresh(self) -> None:
         lines = numpy_code(self.scene).splitlines()
+        if self._appendix:
+            lines += ["", ""] + self._appendix.splitlines()
         if len(lines) != len(self._lines):
             self._replace_all("\n".join(lines))
         else:

@@ -29,6 +29,7 @@ class LessonHost(Protocol):
     layout_manager: WindowLayout
 
     def maybe_save_changes(self) -> bool: ...
+    def show_lesson_code(self, lesson_id: str | None) -> None: ...
     def start_document(self, path: Path | None, lesson_id: str | None) -> None: ...
     def show_error(self, title: str, message: str) -> None: ...
     def update_title(self) -> None: ...
@@ -45,6 +46,9 @@ class LessonController:
         if not host.maybe_save_changes() or not self.load_builtin(lessons.lesson(lesson_id).scene):
             return False
         host.start_document(None, lesson_id)
+        companion = lessons.lesson(lesson_id).companion
+        if companion:  # a tab beside the lesson's text; on a projector, in front of it
+            host.layout_manager.show_wide(companion)
         if not host.presentation_action.isChecked():  # a projector shows the canvas, not the reading
             host.docks["lessonDock"].show()
             host.docks["lessonDock"].raise_()
@@ -53,6 +57,7 @@ class LessonController:
     def show(self, lesson_id: str | None) -> None:
         self.current = lesson_id
         self.host.lesson_panel.show_lesson(lesson_id)
+        self.host.show_lesson_code(lesson_id)
         self.show_grids_if_used()
 
     def show_grids_if_used(self) -> None:

@@ -9,7 +9,7 @@ from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QToolBar
 
 from .. import APP_NAME, __version__
-from ..model import Scene
+from ..model import Scene, scaling_lab
 from ..model.pretrained.llama import DEFAULT_SENTENCE
 from ..progress import ProgressStore
 from .actions import build_actions, fill_menus, fill_toolbar
@@ -30,6 +30,7 @@ from .model_heads_panel import ModelHeadsPanel
 from .output_panel import OutputPanel
 from .qt_dialogs import QtDocumentDialogs, fill_recent_menu
 from .query_picker import QueryPicker
+from .scaling_lab_panel import ScalingLabPanel
 from .scene_exports import SceneExports
 from .scene_link import follow_scene
 from .scene_switches import SceneSwitches
@@ -52,6 +53,7 @@ def app_icon_for_window():
     return app_icon()
 
 
+SCALING_LESSON = "why-sqrt-dk"  # its Code panel shows the √d_k lab's script too
 STATUS_HINT = (
     "Drag an arrow tip (double-click it to type exact numbers). "
     "Click a query arrow or a matrix row to choose the query. Esc cancels a drag."
@@ -121,6 +123,8 @@ class MainWindow(QMainWindow):
         self.sentence_panel = SentencePanel(scene, self.history)
         self.training_panel = TrainingPanel()
         self.model_heads_panel = ModelHeadsPanel(DEFAULT_SENTENCE)
+        self.scaling_lab = ScalingLabPanel()
+        self.scaling_lab.width_changed.connect(lambda _: self.show_lesson_code(self.lessons.current))
 
     def _build_docks(self) -> None:
         self.layout_manager = WindowLayout(self)
@@ -131,6 +135,7 @@ class MainWindow(QMainWindow):
             (DockSpec("sentenceDock", "Sentence", LEFT), self.sentence_panel),
             (DockSpec("trainingDock", "Training", LEFT, scrolls=True), self.training_panel),
             (DockSpec("modelHeadsDock", "Model heads", LEFT), self.model_heads_panel),
+            (DockSpec("scalingLabDock", "√d_k lab", LEFT), self.scaling_lab),
             (DockSpec("gridsDock", "Grids", BOTTOM), self.grid_editor),
             (DockSpec("scoreDock", "Scores", RIGHT), self.score_panel),
             (DockSpec("matrixDock", "Attention matrix", RIGHT), self.matrix_view),
@@ -238,6 +243,14 @@ class MainWindow(QMainWindow):
     def show_training(self) -> None:
         self.docks["trainingDock"].show()
         self.docks["trainingDock"].raise_()
+
+    def show_scaling_lab(self) -> None:
+        self.layout_manager.show_wide("scalingLabDock")
+
+    def show_lesson_code(self, lesson_id: str | None) -> None:
+        """The Code panel adds a lesson's own script to the scene's: the √d_k lab's, at the width chosen."""
+        lab_lesson = lesson_id == SCALING_LESSON
+        self.code_panel.set_appendix(scaling_lab.numpy_code(self.scaling_lab.d_k) if lab_lesson else "")
 
     def show_model_heads_dock(self) -> None:
         self.layout_manager.show_wide("modelHeadsDock")

@@ -132,6 +132,9 @@ class WindowLayout(QObject):
         if "modelHeadsDock" in docks:  # shown from Lessons → Heads of a Real Model…
             window.tabifyDockWidget(docks["sentenceDock"], docks["modelHeadsDock"])
             docks["modelHeadsDock"].hide()
+        if "scalingLabDock" in docks:  # shown from Lessons → √d_k Lab and by its lesson
+            window.tabifyDockWidget(docks["sentenceDock"], docks["scalingLabDock"])
+            docks["scalingLabDock"].hide()
         docks["lessonDock"].raise_()
         window.splitDockWidget(docks["scoreDock"], docks["matrixDock"], VERTICAL)
         window.splitDockWidget(docks["outputDock"], docks["weightsDock"], HORIZONTAL)

@@ -11,16 +11,16 @@ from helpers import matrix_cells, table_column
 DOCKS = {"scoreDock": "Scores", "outputDock": "Output", "weightsDock": "Weights",
          "matrixDock": "Attention matrix", "shapesDock": "Shapes", "lessonDock": "Lesson", "gridsDock": "Grids",
          "challengesDock": "Challenges", "codeDock": "Code", "sentenceDock": "Sentence", "trainingDock": "Training",
-         "modelHeadsDock": "Model heads"}
+         "modelHeadsDock": "Model heads", "scalingLabDock": "√d_k lab"}
 
 
 def test_every_panel_is_a_named_dock(window):
     assert {name: dock.windowTitle() for name, dock in window.docks.items()} == DOCKS
     for name, dock in window.docks.items():
         assert dock.objectName() == name
-        # The Grids panel only shows for a scene whose vectors are made by grids; Training and Model heads
-        # when asked for.
-        assert dock.isVisible() == (name not in ("gridsDock", "trainingDock", "modelHeadsDock"))
+        # The Grids panel only shows for a scene whose vectors are made by grids; Training, Model heads and
+        # the √d_k lab when asked for.
+        assert dock.isVisible() == (name not in ("gridsDock", "trainingDock", "modelHeadsDock", "scalingLabDock"))
     # Challenges, Code and Sentence are tabs behind the Lesson panel, which is in front.
     tabs = {d.objectName() for d in window.tabifiedDockWidgets(window.docks["lessonDock"])}
     assert tabs == {"challengesDock", "codeDock", "sentenceDock"}

@@ -51,6 +51,9 @@ class LessonWindow(QMainWindow):
     def show_error(self, title: str, message: str) -> None:
         self.errors.append((title, message))
 
+    def show_lesson_code(self, lesson_id) -> None:
+        self.lesson_code_for = lesson_id
+
     def update_title(self) -> None:
         pass
 

@@ -1,0 +1,120 @@
+"""The √d_k lab: choose a key width, see how far raw scores spread and what that does to a softmax.
+
+A slider and a number box choose d_k (2 to 512). The text reads the numbers at that width: the
+standard deviation of 2,000 random scores q · k with and without the division by √d_k, and one
+query's weights over eight keys, with their entropy. Two plots show the same against every width:
+the raw spread grows like √d_k while the divided one stays at 1; the raw softmax's entropy falls
+to 0 bits (all weight on one key) while the divided one stays near its most, 3 bits.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QSpinBox, QVBoxLayout, QWidget
+
+from ..model import explain
+from ..model.scaling_lab import (
+    D_K_MAX,
+    D_K_MIN,
+    KEY_COUNT,
+    PAIR_COUNT,
+    QUERY_COUNT,
+    ScalingReading,
+    curves,
+    reading,
+)
+from .scaling_plot import RAW_COLOR, SCALED_COLOR, ScalingPlot
+
+FIRST_WIDTH = 2
+
+
+class ScalingLabPanel(QWidget):
+    width_changed = Signal(int)  # the chosen d_k
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(D_K_MIN, D_K_MAX)
+        self.slider.setPageStep(32)
+        self.slider.setAccessibleName("Key width d_k")
+        self.slider.setToolTip("The width of the random queries and keys")
+        self.width_box = QSpinBox()
+        self.width_box.setRange(D_K_MIN, D_K_MAX)
+        self.width_box.setPrefix("d_k = ")
+        self.width_box.setAccessibleName("Key width d_k")
+        self.width_box.setKeyboardTracking(False)  # typing 256 is not a visit to 2 and 25 on the way
+        self.reading_label = QLabel()
+        self.reading_label.setWordWrap(True)
+        self.reading_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.reading_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.spread_plot = ScalingPlot("spread of scores (std)")
+        self.entropy_plot = ScalingPlot("entropy (bits)")
+        self.slider.setValue(FIRST_WIDTH)
+        self.width_box.setValue(FIRST_WIDTH)
+        self.slider.valueChanged.connect(self.set_width)
+        self.width_box.valueChanged.connect(self.set_width)
+        self._lay_out()
+        self.reading: ScalingReading | None = None  # of the width shown; None until the lab is first shown
+        self._curves_drawn = False
+
+    def showEvent(self, event) -> None:
+        # The random vectors are drawn the first time the lab is seen (a tenth of a second), not at start-up.
+        if not self._curves_drawn:
+            self._curves_drawn = True
+            self._draw_curves()
+            self.set_width(self.d_k)
+        super().showEvent(event)
+
+    def _lay_out(self) -> None:
+        chooser = QHBoxLayout()
+        chooser.addWidget(self.width_box)
+        chooser.addWidget(self.slider, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(chooser)
+        layout.addWidget(self.reading_label)
+        layout.addWidget(self.spread_plot, 1)
+        layout.addWidget(self.entropy_plot, 1)
+        for plot in (self.spread_plot, self.entropy_plot):
+            plot.setMinimumHeight(120)
+
+    def _draw_curves(self) -> None:
+        lab = curves()
+        self.spread_plot.set_curves(lab.widths, lab.raw_spread, lab.scaled_spread, top=float(lab.raw_spread.max()))
+        self.entropy_plot.set_curves(lab.widths, lab.raw_entropy, lab.scaled_entropy,
+                                     top=float(reading(D_K_MIN).most_entropy))
+
+    @property
+    def d_k(self) -> int:
+        return self.slider.value()
+
+    def set_width(self, d_k: int) -> None:
+        d_k = min(max(int(d_k), D_K_MIN), D_K_MAX)
+        for control in (self.slider, self.width_box):
+            if control.value() != d_k:
+                control.blockSignals(True)
+                control.setValue(d_k)
+                control.blockSignals(False)
+        if self.reading is not None and self.reading.d_k == d_k:
+            return
+        self.reading = shown = reading(d_k)
+        self.spread_plot.mark(d_k, shown.raw_spread, shown.scaled_spread)
+        self.entropy_plot.mark(d_k, shown.raw_entropy, shown.scaled_entropy)
+        self.reading_label.setText(reading_text(shown))
+        self.width_changed.emit(d_k)
+
+
+def reading_text(shown: ScalingReading) -> str:
+    raw, scaled = RAW_COLOR.name(), SCALED_COLOR.name()
+    root = explain.number(shown.expected_raw_spread)
+    return (
+        f"<b>d_k = {shown.d_k}</b>. Over {PAIR_COUNT:,} random pairs, the scores "
+        f"<span style='color:{raw}'><b>q · k</b></span> spread with standard deviation "
+        f"<b>{explain.number(shown.raw_spread)}</b> (√{shown.d_k} = {root}); divided by √d_k, "
+        f"<span style='color:{scaled}'><b>q · k / √d_k</b></span>: <b>{explain.number(shown.scaled_spread)}</b>.<br>"
+        f"A query's softmax over {KEY_COUNT} keys has entropy <b>{explain.number(shown.raw_entropy)}</b> bits "
+        f"without the division and <b>{explain.number(shown.scaled_entropy)}</b> with it (the average of "
+        f"{QUERY_COUNT} queries; {explain.number(shown.most_entropy, 0)} bits when the keys share evenly). The "
+        f"first query gives its top key <b>{explain.percent(float(shown.raw_weights.max()))}</b> without and "
+        f"<b>{explain.percent(float(shown.scaled_weights.max()))}</b> with it."
+    )
