@@ -47,7 +47,7 @@ class ScalingLabPanel(QWidget):
         self.reading_label.setWordWrap(True)
         self.reading_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.reading_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.spread_plot = ScalingPlot("spread of scores (std)")
+        self.spread_plot = ScalingPlot("spread (std)")
         self.entropy_plot = ScalingPlot("entropy (bits)")
         self.slider.setValue(FIRST_WIDTH)
         self.width_box.setValue(FIRST_WIDTH)
@@ -101,20 +101,29 @@ class ScalingLabPanel(QWidget):
         self.spread_plot.mark(d_k, shown.raw_spread, shown.scaled_spread)
         self.entropy_plot.mark(d_k, shown.raw_entropy, shown.scaled_entropy)
         self.reading_label.setText(reading_text(shown))
+        self.reading_label.setToolTip(reading_details(shown))
         self.width_changed.emit(d_k)
 
 
 def reading_text(shown: ScalingReading) -> str:
+    """The readings at the chosen width, short enough for a narrow panel on a projector."""
     raw, scaled = RAW_COLOR.name(), SCALED_COLOR.name()
-    root = explain.number(shown.expected_raw_spread)
     return (
-        f"<b>d_k = {shown.d_k}</b>. Over {PAIR_COUNT:,} random pairs, the scores "
-        f"<span style='color:{raw}'><b>q · k</b></span> spread with standard deviation "
-        f"<b>{explain.number(shown.raw_spread)}</b> (√{shown.d_k} = {root}); divided by √d_k, "
-        f"<span style='color:{scaled}'><b>q · k / √d_k</b></span>: <b>{explain.number(shown.scaled_spread)}</b>.<br>"
-        f"A query's softmax over {KEY_COUNT} keys has entropy <b>{explain.number(shown.raw_entropy)}</b> bits "
-        f"without the division and <b>{explain.number(shown.scaled_entropy)}</b> with it (the average of "
-        f"{QUERY_COUNT} queries; {explain.number(shown.most_entropy, 0)} bits when the keys share evenly). The "
-        f"first query gives its top key <b>{explain.percent(float(shown.raw_weights.max()))}</b> without and "
-        f"<b>{explain.percent(float(shown.scaled_weights.max()))}</b> with it."
+        f"<b>d_k = {shown.d_k}</b>: the scores <span style='color:{raw}'><b>q · k</b></span> spread "
+        f"<b>{explain.number(shown.raw_spread)}</b> (√{shown.d_k} = {explain.number(shown.expected_raw_spread)}); "
+        f"<span style='color:{scaled}'><b>divided by √d_k</b></span>, <b>{explain.number(shown.scaled_spread)}</b>.<br>"
+        f"Softmax over {KEY_COUNT} keys: <b>{explain.number(shown.raw_entropy)}</b> bits without the division, "
+        f"<b>{explain.number(shown.scaled_entropy)}</b> with it ({explain.number(shown.most_entropy, 0)} bits: "
+        "shared evenly)."
+    )
+
+
+def reading_details(shown: ScalingReading) -> str:
+    """How the readings were made, for the tooltip."""
+    return (
+        f"The spread is the standard deviation of {PAIR_COUNT:,} scores, each of a random query and key "
+        f"{shown.d_k} numbers wide (mean 0, variance 1). The entropy is the average over {QUERY_COUNT} "
+        f"queries, each with {KEY_COUNT} keys of its own. The first of them gives its top key "
+        f"{explain.percent(float(shown.raw_weights.max()))} of its weight without the division and "
+        f"{explain.percent(float(shown.scaled_weights.max()))} with it."
     )

@@ -18,7 +18,10 @@ from .plot_style import cache_axes_and_grid
 
 RAW_COLOR = ROLE_COLORS[Role.KEY]  # scores as they are: orange
 SCALED_COLOR = ROLE_COLORS[Role.QUERY]  # divided by √d_k: blue
-POWERS_OF_TWO = [2 ** power for power in range(1, 10)]
+# Every other power of two is named first; the others are named where there is room (pyqtgraph leaves
+# out a lower level's text that would overlap), so a narrow presentation-mode plot stays legible.
+NAMED_FIRST = [2, 8, 32, 128, 512]
+NAMED_IF_ROOM = [4, 16, 64, 256]
 
 
 class ScalingPlot(pg.PlotWidget):
@@ -32,7 +35,8 @@ class ScalingPlot(pg.PlotWidget):
         plot.setLabel("left", y_label)
         plot.setLabel("bottom", "d_k")
         plot.showGrid(x=True, y=True, alpha=0.2)
-        plot.getAxis("bottom").setTicks([[(np.log10(width), str(width)) for width in POWERS_OF_TWO]])
+        plot.getAxis("bottom").setTicks([[(np.log10(width), str(width)) for width in widths]
+                                         for widths in (NAMED_FIRST, NAMED_IF_ROOM)])
         plot.setXRange(np.log10(D_K_MIN), np.log10(D_K_MAX), padding=0.05)  # room for the 512 under the end
         cache_axes_and_grid(plot)
         self.raw_curve = plot.plot(pen=pg.mkPen(RAW_COLOR, width=2), name="q · k")
