@@ -30,7 +30,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from ..model import Change, Scene, explain
-from ..model.attention import entropy_bits
+from .entropy_column import EntropyColumn
 from .scene_link import follow_scene
 
 LEGEND_WIDTH = 46
@@ -43,8 +43,6 @@ LABEL_CHARS = 10  # row labels take at most about this many characters; longer n
 CORNER_TEXT = "q ↓ k →"
 NUMBERS_HIDDEN_NOTE = "Point at a cell to read its number"
 MASKED_RGB = (225, 225, 225)
-ENTROPY_HEADER = "bits"  # over the column of each row's entropy, when it is shown
-ENTROPY_GAP = 8  # between the grid and that column
 
 
 def _viridis_table() -> np.ndarray:
@@ -79,7 +77,7 @@ class MatrixView(QWidget):
         # laying out a few dozen strings on every drag move cost more than the rest of the paint.
         self._cell_texts: dict[str, tuple[QStaticText, float, float]] = {}
         self._cell_texts_font: QFont | None = None
-        self.shows_entropy = False  # a column of each row's entropy, right of the grid (View menu)
+        self.entropy_column = EntropyColumn(scene)  # each row's entropy, right of the grid (View menu)
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -96,14 +94,10 @@ class MatrixView(QWidget):
             return "—"
         return explain.number(self.scene.result.weights[row, column])
 
-    def entropy_text(self, row: int) -> str:
-        """Row ROW's entropy in bits, as the column beside the grid shows it."""
-        return explain.number(float(entropy_bits(self.scene.result.weights[row])))
-
     def set_show_entropy(self, on: bool) -> None:
         """Show each row's entropy beside it: 0 bits when one key takes all the weight, log₂ n when all share it."""
-        if on != self.shows_entropy:
-            self.shows_entropy = on
+        if on != self.entropy_column.shown:
+            self.entropy_column.shown = on
             self._static_layer = None
             self._layout = None
             self.updateGeometry()
@@ -203,15 +197,9 @@ class MatrixView(QWidget):
             grid = self._grid_in(left, title_height + top)
         return _Layout(title_lines, title_cut, line, title_height, note, left, grid, cell_font)
 
-    def _entropy_width(self) -> float:
-        """Room for the entropy column (numbers and its header), or 0 when it is not shown."""
-        if not self.shows_entropy:
-            return 0.0
-        metrics = QFontMetricsF(self.font())
-        return ENTROPY_GAP + max(metrics.horizontalAdvance(ENTROPY_HEADER), metrics.horizontalAdvance("8.88")) + 4
-
     def _grid_in(self, left: float, top: float) -> QRectF:
-        area = QRectF(left, top, self.width() - left - LEGEND_WIDTH - self._entropy_width(), self.height() - top - 6)
+        side = LEGEND_WIDTH + self.entropy_column.width(self.font())
+        area = QRectF(left, top, self.width() - left - side, self.height() - top - 6)
         rows, columns = self.scene.n_queries, self.scene.n_tokens
         cell = max(min(area.width() / columns, area.height() / rows), 1.0)
         return QRectF(area.left(), area.top(), cell * columns, cell * rows)
@@ -249,7 +237,8 @@ class MatrixView(QWidget):
         head, formula = self.title().split(", ", 1)
         title_width = max(title_metrics.horizontalAdvance(head), title_metrics.horizontalAdvance(formula)) + 8
         line = QFontMetricsF(self.font()).height()
-        width = max(self._label_margin() + columns * cell + self._entropy_width() + LEGEND_WIDTH, title_width)
+        side = self.entropy_column.width(self.font()) + LEGEND_WIDTH
+        width = max(self._label_margin() + columns * cell + side, title_width)
         height = 2 * title_metrics.height() + 8 + line + 8 + rows * cell + 6
         return QSize(int(np.ceil(width)), int(np.ceil(height)))
 
@@ -270,8 +259,8 @@ class MatrixView(QWidget):
         if layout.cell_font is not None:
             painter.setFont(layout.cell_font)
             self._paint_cell_text(painter, grid, layout.cell_font)
-            if self.shows_entropy:
-                self._paint_entropy(painter, grid, layout.cell_font)
+            self.entropy_column.paint_numbers(painter, grid, self.font(), layout.cell_font,
+                                              self.palette().text().color(), self._cell_static_text)
         self._paint_selected_row(painter, grid)
 
     def _cells_image(self) -> QImage:
@@ -385,18 +374,6 @@ class MatrixView(QWidget):
             return self.scene.tokens[min(int((point.x() - grid.left()) / size), self.scene.n_tokens - 1)]
         return None
 
-    def entropy_tip_at(self, point: QPointF) -> str | None:
-        """What a row's entropy means, for the tooltip over the entropy column."""
-        grid = self.grid_rect()
-        if not self.shows_entropy or not grid.right() < point.x() <= grid.right() + self._entropy_width():
-            return None
-        if not grid.top() <= point.y() < grid.bottom():
-            return None
-        row = min(int((point.y() - grid.top()) / (grid.width() / self.scene.n_tokens)), self.scene.n_queries - 1)
-        seen = int(self.scene.result.mask[row].sum())
-        return (f"Entropy of {self.scene.query_tokens[row]}'s weights: {self.entropy_text(row)} bits "
-                f"(0 when one key takes all; {explain.number(float(np.log2(max(seen, 1))))} when all {seen} share evenly)")
-
     def _paint_cell_text(self, painter: QPainter, grid: QRectF, font: QFont) -> None:
         result = self.scene.result
         size = grid.width() / self.scene.n_tokens
@@ -414,15 +391,6 @@ class MatrixView(QWidget):
                 text, half_width, half_height = self._cell_static_text(self.cell_text(row, column), font)
                 painter.drawStaticText(QPointF(grid.left() + (column + 0.5) * size - half_width,
                                                grid.top() + (row + 0.5) * size - half_height), text)
-
-    def _paint_entropy(self, painter: QPainter, grid: QRectF, font: QFont) -> None:
-        """Each row's entropy right of the grid, in the cells' font (shown when the cells show numbers)."""
-        size = grid.width() / self.scene.n_tokens
-        painter.setPen(self.palette().text().color())
-        right = grid.right() + self._entropy_width() - 4
-        for row, bits in enumerate(entropy_bits(self.scene.result.weights)):
-            text, half_width, half_height = self._cell_static_text(explain.number(float(bits)), font)
-            painter.drawStaticText(QPointF(right - 2 * half_width, grid.top() + (row + 0.5) * size - half_height), text)
 
     def _cell_static_text(self, text: str, font: QFont) -> tuple[QStaticText, float, float]:
         """The number laid out in the cells' font, with half its width and half the line's height."""
@@ -448,12 +416,8 @@ class MatrixView(QWidget):
 
     def _paint_legend(self, painter: QPainter, color: QColor) -> None:
         grid = self.grid_rect()
-        if self.shows_entropy:  # the entropy column's header, over its numbers
-            header = QRectF(grid.right() + ENTROPY_GAP, grid.top() - QFontMetricsF(painter.font()).height() - 2,
-                            self._entropy_width() - ENTROPY_GAP, QFontMetricsF(painter.font()).height())
-            painter.setPen(color)
-            painter.drawText(header, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, ENTROPY_HEADER)
-        bar = QRectF(grid.right() + self._entropy_width() + 10, grid.top(), 10, grid.height())
+        self.entropy_column.paint_header(painter, grid, painter.font(), color)
+        bar = QRectF(grid.right() + self.entropy_column.width(self.font()) + 10, grid.top(), 10, grid.height())
         gradient = QLinearGradient(bar.bottomLeft(), bar.topLeft())
         for stop in range(0, 256, 32):
             gradient.setColorAt(stop / 255, QColor(*self._lut[stop]))
@@ -490,7 +454,8 @@ class MatrixView(QWidget):
     def mouseMoveEvent(self, event) -> None:
         cell = self.cell_at(event.position())
         if cell is None:
-            name = self.label_tip_at(event.position()) or self.entropy_tip_at(event.position())
+            name = (self.label_tip_at(event.position())
+                    or self.entropy_column.tip_at(event.position(), self.grid_rect(), self.font()))
             if name is None:
                 QToolTip.hideText()
             else:

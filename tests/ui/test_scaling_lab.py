@@ -4,7 +4,7 @@ import contextlib
 import io
 
 import pytest
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QScreen
 from PySide6.QtWidgets import QTabBar
 
@@ -125,16 +125,22 @@ def test_row_entropy_in_the_matrix_for_any_scene(qtbot, window):
     width_before = matrix.grid_rect().width()
     window.entropy_action.trigger()  # View → Row Entropy in the Matrix
     qtbot.wait(20)
-    assert matrix.shows_entropy and matrix.grid_rect().width() <= width_before
-    assert [matrix.entropy_text(row) for row in range(6)] == ["1.53", "1.68", "1.05", "1.07", "1.35", "1.74"]
-    before = [matrix.entropy_text(row) for row in range(6)]
+    assert matrix.entropy_column.shown and matrix.grid_rect().width() <= width_before
+    assert [matrix.entropy_column.text(row) for row in range(6)] == ["1.53", "1.68", "1.05", "1.07", "1.35", "1.74"]
+    before = [matrix.entropy_column.text(row) for row in range(6)]
     qtbot.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)  # scaling off: every row sharper
-    after = [matrix.entropy_text(row) for row in range(6)]
+    after = [matrix.entropy_column.text(row) for row in range(6)]
     assert all(float(a) < float(b) for a, b in zip(after, before))
     assert matrix_cells(window)  # the cells keep their numbers beside the column
-    # The column is painted: a tooltip over it explains the number.
+    # The column is painted: dark text in it, right of the grid and left of the colour bar.
     grid = matrix.grid_rect()
-    tip = matrix.entropy_tip_at(grid.topRight() + type(grid.topRight())(10, grid.height() / 12))
+    picture = matrix.grab().toImage()
+    column = [picture.pixelColor(x, y).lightness() for x in range(int(grid.right()) + 9, int(grid.right()) + 40)
+              for y in range(int(grid.top()), int(grid.bottom()))]
+    assert min(column) < 100
+    # A tooltip over it explains the number.
+    grid = matrix.grid_rect()
+    tip = matrix.entropy_column.tip_at(grid.topRight() + QPointF(10, grid.height() / 12), grid, matrix.font())
     assert tip.startswith("Entropy of The's weights: " + after[0] + " bits")
 
 
