@@ -47,21 +47,19 @@ class ScalingLabPanel(QWidget):
         self.reading_label.setWordWrap(True)
         self.reading_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.reading_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.spread_plot = ScalingPlot("spread (std)")
-        self.entropy_plot = ScalingPlot("entropy (bits)")
+        # The plots and the random vectors are made the first time the lab is seen (~0.1 s), not at start-up.
+        self.spread_plot: ScalingPlot | None = None
+        self.entropy_plot: ScalingPlot | None = None
         self.slider.setValue(FIRST_WIDTH)
         self.width_box.setValue(FIRST_WIDTH)
         self.slider.valueChanged.connect(self.set_width)
         self.width_box.valueChanged.connect(self.set_width)
         self._lay_out()
         self.reading: ScalingReading | None = None  # of the width shown; None until the lab is first shown
-        self._curves_drawn = False
 
     def showEvent(self, event) -> None:
-        # The random vectors are drawn the first time the lab is seen (a tenth of a second), not at start-up.
-        if not self._curves_drawn:
-            self._curves_drawn = True
-            self._draw_curves()
+        if self.spread_plot is None:
+            self._add_plots()
             self.set_width(self.d_k)
         super().showEvent(event)
 
@@ -69,20 +67,21 @@ class ScalingLabPanel(QWidget):
         chooser = QHBoxLayout()
         chooser.addWidget(self.width_box)
         chooser.addWidget(self.slider, 1)
-        layout = QVBoxLayout(self)
+        self._column = layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(chooser)
         layout.addWidget(self.reading_label)
-        layout.addWidget(self.spread_plot, 1)
-        layout.addWidget(self.entropy_plot, 1)
-        for plot in (self.spread_plot, self.entropy_plot):
-            plot.setMinimumHeight(120)
 
-    def _draw_curves(self) -> None:
+    def _add_plots(self) -> None:
         lab = curves()
+        self.spread_plot = ScalingPlot("spread (std)")
         self.spread_plot.set_curves(lab.widths, lab.raw_spread, lab.scaled_spread, top=float(lab.raw_spread.max()))
+        self.entropy_plot = ScalingPlot("entropy (bits)")
         self.entropy_plot.set_curves(lab.widths, lab.raw_entropy, lab.scaled_entropy,
                                      top=float(reading(D_K_MIN).most_entropy))
+        for plot in (self.spread_plot, self.entropy_plot):
+            plot.setMinimumHeight(120)
+            self._column.addWidget(plot, 1)
 
     @property
     def d_k(self) -> int:
@@ -98,8 +97,9 @@ class ScalingLabPanel(QWidget):
         if self.reading is not None and self.reading.d_k == d_k:
             return
         self.reading = shown = reading(d_k)
-        self.spread_plot.mark(d_k, shown.raw_spread, shown.scaled_spread)
-        self.entropy_plot.mark(d_k, shown.raw_entropy, shown.scaled_entropy)
+        if self.spread_plot is not None and self.entropy_plot is not None:
+            self.spread_plot.mark(d_k, shown.raw_spread, shown.scaled_spread)
+            self.entropy_plot.mark(d_k, shown.raw_entropy, shown.scaled_entropy)
         self.reading_label.setText(reading_text(shown))
         self.reading_label.setToolTip(reading_details(shown))
         self.width_changed.emit(d_k)
