@@ -89,11 +89,10 @@ def test_a_width_out_of_range_cannot_be_typed(qtbot, window):
     open_lab_lesson(qtbot, window)
     bring_tab_forward(qtbot, window, "√d_k lab")
     lab = window.scaling_lab
-    type_width(qtbot, lab, 100)
-    type_width(qtbot, lab, 9999)  # the box refuses the digits that would pass 512
-    assert lab.d_k <= 512 and f"<b>d_k = {lab.d_k}</b>" in lab.reading_label.text()
-    type_width(qtbot, lab, 0)
-    assert 2 <= lab.d_k <= 512
+    type_width(qtbot, lab, 9999)  # the box takes "99" and refuses the digit that would pass 512
+    assert lab.d_k == 99 and "<b>d_k = 99</b>" in lab.reading_label.text()
+    type_width(qtbot, lab, 0)  # below 2: refused, the width stays
+    assert lab.d_k == 99 and lab.width_box.text() == "d_k = 99" and "<b>d_k = 99</b>" in lab.reading_label.text()
 
 
 def run_script(code):
