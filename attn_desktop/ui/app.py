@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pyqtgraph as pg
+from pyqtgraph.util.garbage_collector import GarbageCollector
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -14,8 +15,25 @@ from ..model import Scene
 from ..paths import APP_ID, DEFAULT_SCENE, icon_files, scene_path
 from .main_window import MainWindow
 
+# Python's cyclic garbage collector runs in whichever thread happens to allocate. When that is the
+# model's or the training's thread, it destroys closed windows' Qt objects (plots, items, pixmaps)
+# there, while the GUI thread paints: Qt is not thread-safe that way, and the window froze (seen as a
+# hang in the tests: the model's thread inside the GGUF reader, the GUI thread waiting in a paint).
+# pyqtgraph's GarbageCollector turns automatic collection off and collects on a timer of the GUI
+# thread instead, with the same thresholds.
+_gui_thread_collector: GarbageCollector | None = None
+COLLECT_EVERY_S = 0.5
+
+
+def collect_garbage_on_the_gui_thread() -> None:
+    """Once there is an application (its timer runs on the GUI thread): collect garbage only there."""
+    global _gui_thread_collector
+    if _gui_thread_collector is None and QApplication.instance() is not None:
+        _gui_thread_collector = GarbageCollector(interval=COLLECT_EVERY_S)
+
 
 def configure_pyqtgraph() -> None:
+    collect_garbage_on_the_gui_thread()
     pg.setConfigOptions(
         background="w",
         foreground="k",
