@@ -19,16 +19,13 @@ import numpy as np
 
 from . import explain
 from .attention import AttentionResult, attention, causal_mask
+from .file_values import MAX_ABS_COORDINATE, MAX_TOKEN_CHARS, MAX_TOKENS, is_valid_text
 from .safe_write import write_json_atomically
 from .scene_file import (
-    MAX_ABS_COORDINATE,
-    MAX_TOKEN_CHARS,
-    MAX_TOKENS,
     SceneData,
     SceneFileError,
     TakenFrom,
     TrainedHead,
-    is_valid_text,
     load_scene_file,
     scene_from_dict,
     scene_to_dict,

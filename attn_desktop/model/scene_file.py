@@ -8,7 +8,6 @@ and the GUI can show one clear dialog. Nothing here raises anything else.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import stat
@@ -18,6 +17,17 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from .file_values import MAX_TITLE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS, SceneFileError
+from .file_values import boolean as _boolean
+from .file_values import check_text as _check_text
+from .file_values import describe as _describe
+from .file_values import matrix_at as _matrix_at
+from .file_values import number as _number
+from .file_values import printable as _printable
+from .file_values import rows as _rows
+from .file_values import shown_number as _shown_number
+from .file_values import text_at as _text_at
+from .file_values import whole as _whole
 from .safe_write import file_kind
 from .tasks import TASKS
 
@@ -35,17 +45,8 @@ TRAINED_KEY_WIDTH = 2  # training's KEY_WIDTH: trained queries and keys are 2-D 
 
 # Limits that keep a hostile or mistaken file from freezing the app.
 MAX_FILE_BYTES = 4 * 1024 * 1024
-MAX_TOKENS = 256
-MAX_WIDTH = 64
-MAX_TOKEN_CHARS = 40
-MAX_TITLE_CHARS = 200
-MAX_ABS_COORDINATE = 1e9
 MAX_SENTENCE_CHARS = 10_000  # the sentence a model read (256 tokens at most)
 MAX_LAYER_OR_HEAD = 10_000
-
-
-class SceneFileError(ValueError):
-    """A scene file (or scene data) that cannot be used, with where and why."""
 
 
 @dataclass(frozen=True)
@@ -184,11 +185,6 @@ def _too_big(size: str, limit: int) -> str:
 def shown_path(path: str | os.PathLike[str]) -> str:
     """A file name fit for a one-line message: undecodable bytes and control characters escaped."""
     return _printable(os.fsencode(path).decode("utf-8", "backslashreplace"))
-
-
-def _printable(text: str) -> str:
-    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return "".join(char if char.isprintable() or char == " " else ascii(char)[1:-1] for char in text)
 
 
 def parse_scene_bytes(raw: bytes) -> SceneData:
@@ -462,27 +458,12 @@ def _taken_from(document: dict[str, Any], data: SceneData) -> TakenFrom:
     return TakenFrom(model=model, layer=layer, head=head, sentence=sentence)
 
 
-def _text_at(value: Any, where: str, limit: int) -> str:
-    if not isinstance(value, str):
-        raise SceneFileError(f"{where}: expected text, found {_describe(value)}")
-    _check_text(value, where)
-    if len(value) > limit:
-        raise SceneFileError(f"{where}: longer than {limit:,} characters")
-    return value
-
-
 def _count(value: Any, where: str) -> int:
     """A layer or head number: a whole number from 0."""
     number = _whole(value, where)
     if not 0 <= number <= MAX_LAYER_OR_HEAD:
         raise SceneFileError(f"{where}: {_shown_number(number)} is not a number from 0 to {MAX_LAYER_OR_HEAD:,}")
     return number
-
-
-def _whole(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SceneFileError(f"{where}: expected a whole number, found {_describe(value)}")
-    return value
 
 
 def _token_ids(value: Any, length: int, vocab: int) -> list[int]:
@@ -547,76 +528,8 @@ def _token_list(value: Any, where: str, required: bool) -> list[str]:
     return list(value)
 
 
-_BROKEN_CHARACTER = re.compile("[\ud800-\udfff]")
-
-
-def is_valid_text(text: str) -> bool:
-    """False for text holding a lone surrogate, which UTF-8 (and so a file) cannot hold."""
-    return _BROKEN_CHARACTER.search(text) is None
-
-
-def _check_text(text: str, where: str) -> None:
-    """Refuse a lone surrogate: JSON's \\ud800 escapes decode to one, but no file (UTF-8) can hold it,
-    so the scene could never be saved again."""
-    broken = _BROKEN_CHARACTER.search(text)
-    if broken:
-        raise SceneFileError(
-            f"{where}: not valid text (a broken character, like half an emoji, "
-            f"at character {broken.start() + 1}: \\u{ord(broken.group()):04x})"
-        )
-
-
 def _matrix(document: dict[str, Any], where: str) -> list[list[float]]:
     return _matrix_at(document.get(where), where)
-
-
-def _matrix_at(rows: Any, where: str) -> list[list[float]]:
-    if rows is None:
-        raise SceneFileError(f"{where}: missing; a scene needs {where} as a list of number lists")
-    if not isinstance(rows, list):
-        raise SceneFileError(f"{where}: expected a list of number lists, found {_describe(rows)}")
-    if not rows:
-        raise SceneFileError(f"{where}: the list is empty")
-    if len(rows) > MAX_TOKENS:
-        raise SceneFileError(f"{where}: {len(rows):,} rows; scenes are limited to {MAX_TOKENS}")
-    width = None
-    matrix = []
-    for row_index, row in enumerate(rows):
-        place = f"{where}[{row_index}]"
-        if not isinstance(row, list):
-            raise SceneFileError(f"{place}: expected a list of numbers, found {_describe(row)}")
-        if not row:
-            raise SceneFileError(f"{place}: the row is empty")
-        if len(row) > MAX_WIDTH:
-            raise SceneFileError(f"{place}: {len(row)} numbers; vectors are limited to {MAX_WIDTH}")
-        if width is None:
-            width = len(row)
-        elif len(row) != width:
-            raise SceneFileError(f"{place}: has {len(row)} numbers but {where}[0] has {width}; rows must be the same length")
-        matrix.append([_number(item, f"{place}[{column}]") for column, item in enumerate(row)])
-    return matrix
-
-
-def _number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise SceneFileError(f"{where}: expected a number, found {_describe(value)}")
-    if isinstance(value, int) and abs(value) > MAX_ABS_COORDINATE:  # before float(): a huge one overflows
-        raise SceneFileError(
-            f"{where}: {_shown_number(value)} is too large; coordinates are limited to ±{MAX_ABS_COORDINATE:g}"
-        )
-    number = float(value)
-    if not math.isfinite(number):
-        raise SceneFileError(f"{where}: {value} is not a finite number")
-    if abs(number) > MAX_ABS_COORDINATE:
-        raise SceneFileError(f"{where}: {value:g} is too large; coordinates are limited to ±{MAX_ABS_COORDINATE:g}")
-    return number
-
-
-def _boolean(document: dict[str, Any], where: str, default: bool) -> bool:
-    value = document.get(where, default)
-    if not isinstance(value, bool):
-        raise SceneFileError(f"{where}: expected true or false, found {_describe(value)}")
-    return value
 
 
 def _selected(document: dict[str, Any], n_queries: int) -> int:
@@ -626,32 +539,6 @@ def _selected(document: dict[str, Any], n_queries: int) -> int:
     if not 0 <= value < n_queries:
         raise SceneFileError(f"selected: {_shown_number(value)} is out of range; there are {n_queries} queries (0 to {n_queries - 1})")
     return value
-
-
-def _describe(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        shown = value if len(value) <= 20 else value[:17] + "..."
-        return f"the text {_printable(json.dumps(shown, ensure_ascii=False))}"
-    if isinstance(value, (int, float)):
-        shown = _shown_number(value)
-        return shown if shown.startswith("a whole number") else f"the number {shown}"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
-
-
-def _shown_number(value: float) -> str:
-    """A number short enough for a one-line message (str() of a 5,000-digit int even raises)."""
-    if isinstance(value, int) and abs(value) >= 10**15:
-        digits = int(abs(value).bit_length() * 0.30103) + 1
-        return f"a whole number of about {digits:,} digits"
-    return str(value)
 
 
 def scene_to_dict(data: SceneData) -> dict[str, Any]:
@@ -688,10 +575,6 @@ def _trained_head_dict(head: TrainedHead) -> dict[str, Any]:
         "embed": _rows(head.embed), "pos": _rows(head.pos), "w_o": _rows(head.w_o),
         "b_o": [float(item) for item in head.b_o],
     }
-
-
-def _rows(matrix: Any) -> list[list[float]]:
-    return [[float(item) for item in row] for row in matrix]
 
 
 def same_contents(a: SceneData, b: SceneData) -> bool:

@@ -11,16 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..scene_file import (
-    MAX_SENTENCE_CHARS,
-    MAX_TITLE_CHARS,
-    MAX_TOKEN_CHARS,
-    MAX_TOKENS,
-    MAX_WIDTH,
-    SceneData,
-    TakenFrom,
-    is_valid_text,
-)
+from ..file_values import MAX_TITLE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_WIDTH, is_valid_text
+from ..scene_file import MAX_SENTENCE_CHARS, SceneData, TakenFrom
 from .run import ModelRun
 
 # Whitespace a student could not see, drawn as the symbols an editor shows for it.
