@@ -19,11 +19,10 @@ import numpy as np
 
 from . import explain
 from .attention import AttentionResult, attention, causal_mask
-from .file_values import MAX_ABS_COORDINATE, MAX_TOKEN_CHARS, MAX_TOKENS, is_valid_text
+from .file_values import MAX_ABS_COORDINATE, MAX_TOKEN_CHARS, MAX_TOKENS, SceneFileError, is_valid_text
 from .safe_write import write_json_atomically
 from .scene_file import (
     SceneData,
-    SceneFileError,
     TakenFrom,
     TrainedHead,
     load_scene_file,

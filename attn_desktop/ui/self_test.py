@@ -14,8 +14,8 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
 from ..model import Role, Scene, attention
+from ..model.file_values import SceneFileError
 from ..model.lessons import LESSONS
-from ..model.scene_file import SceneFileError
 from ..paths import icon_files, resource_dir
 from .app import build_window, settle
 from .synthetic_mouse import drag, viewport_pos_of
