@@ -26,6 +26,8 @@ SOFTMAX = (
 
 def numpy_code(scene: Scene) -> str:
     """Runnable Python (NumPy only) that recomputes the scene and prints what the app shows."""
+    if scene.is_multi_head:
+        return _multi_head_code(scene)
     sections = [
         _header(scene),
         _inputs(scene),
@@ -109,6 +111,71 @@ def _pick_query(scene: Scene) -> str:
         return f"i = {list_name}.index({_string(name)})"
     # .index() would find the first of two equal names; the row number is what the app selected.
     return f"i = {scene.selected}   # query {scene.selected}: {_string(name)} appears more than once"
+
+
+# ----- several heads --------------------------------------------------------
+def _multi_head_code(scene: Scene) -> str:
+    sections = [
+        _header(scene),
+        [f"tokens = {_strings(scene.tokens)}",
+         *_matrix("X", scene.vectors(Role.EMBEDDING), "one word vector per token"),
+         *_heads_list(scene),
+         *_matrix("Wo", scene.grid("w_o"), "mixes the heads' outputs, side by side, into one")],
+        list(SOFTMAX),
+        _attend_function(scene),
+        _aligned([
+            ("weights, outputs = [], []", ""),
+            ("for Wq, Wk, Wv in heads:", "every head reads the same word vectors"),
+            ("    w, out = attend(X @ Wq, X @ Wk, X @ Wv)", ""),
+            ("    weights.append(w)", ""),
+            ("    outputs.append(out)", ""),
+            ("joined = np.hstack(outputs)", "the heads' outputs side by side"),
+            ("output = joined @ Wo", "the layer's output"),
+        ]),
+        _multi_head_report(scene),
+    ]
+    return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
+
+
+def _heads_list(scene: Scene) -> list[str]:
+    lines = ["heads = ["]
+    for head in range(scene.n_heads):
+        name = _comment_text(scene.head_names[head])
+        lines.append(f"    # head {head + 1}{': ' + name if name else ''}: W_Q, W_K, W_V")
+        arrays = [_array_literal(scene.grid(name, head)) for name in GRID_NAMES]
+        lines += [f"    ({arrays[0]},", f"     {arrays[1]},", f"     {arrays[2]}),"]
+    lines.append("]")
+    return lines
+
+
+def _array_literal(array: np.ndarray) -> str:
+    return "np.array([" + ", ".join("[" + ", ".join(map(repr, row)) + "]" for row in array.tolist()) + "])"
+
+
+def _attend_function(scene: Scene) -> list[str]:
+    body = ["def attend(Q, K, V):"]
+    if scene.scale:
+        body.append("    scores = Q @ K.T / np.sqrt(K.shape[1])   # every query against every key")
+    else:
+        body += ["    # Scaling is off in this scene: the scores are not divided by sqrt(d_k).",
+                 "    scores = Q @ K.T"]
+    if scene.causal:
+        body += ["    # Causal mask: a score of -inf for the keys after each query gives a weight of 0.",
+                 "    scores[np.triu(np.ones(scores.shape, dtype=bool), k=1)] = -np.inf"]
+    body += ["    weights = softmax(scores)", "    return weights, weights @ V"]
+    return body
+
+
+def _multi_head_report(scene: Scene) -> list[str]:
+    name = scene.selected_token
+    return [
+        _pick_query(scene),
+        "for h, w in enumerate(weights, start=1):",
+        (f'    print(f"head {{h}}:", {_string(name + " attends to")}, '
+        '", ".join(f"{t} {x:.0%}" for t, x in zip(tokens, w[i])))'),
+        f"print({_string('output for ' + name + ':')}, np.round(output[i], 2))",
+        'print("shapes:", joined.shape, output.shape)',
+    ]
 
 
 # ----- formatting ---------------------------------------------------------

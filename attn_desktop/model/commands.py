@@ -141,11 +141,12 @@ def move_arrow(scene: Scene, role: Role, index: int, before: Sequence[float], af
 # ----- grids and settings -----------------------------------------------------
 @dataclass(frozen=True)
 class SetGridCell(_Unmergeable):
-    grid: str  # "w_q", "w_k" or "w_v"
+    grid: str  # "w_q", "w_k" or "w_v", or "w_o" (several heads)
     row: int
     column: int
     before: float
     after: float
+    head: int = 0  # whose W_Q, W_K or W_V: the head shown when the number was typed
 
     @property
     def text(self) -> str:
@@ -156,14 +157,16 @@ class SetGridCell(_Unmergeable):
         return self.before == self.after
 
     def do(self, scene: Scene) -> None:
-        scene.set_grid_cell(self.grid, self.row, self.column, self.after)
+        scene.set_grid_cell(self.grid, self.row, self.column, self.after, head=self.head)
 
     def undo(self, scene: Scene) -> None:
-        scene.set_grid_cell(self.grid, self.row, self.column, self.before)
+        scene.set_grid_cell(self.grid, self.row, self.column, self.before, head=self.head)
 
 
-def set_grid_cell(scene: Scene, grid: str, row: int, column: int, value: float) -> SetGridCell:
-    return SetGridCell(grid, row, column, float(scene.grids[grid][row, column]), float(value))
+def set_grid_cell(scene: Scene, grid: str, row: int, column: int, value: float, head: int | None = None) -> SetGridCell:
+    """Type VALUE into one number of a grid: of HEAD, or of the head the panels show."""
+    head = scene.shown_head if head is None else head
+    return SetGridCell(grid, row, column, float(scene.grid(grid, head)[row, column]), float(value), head)
 
 
 SWITCH_NAMES = {  # a setting: its step's name when switched on, and when switched off

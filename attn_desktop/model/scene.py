@@ -20,6 +20,7 @@ import numpy as np
 from . import explain
 from .attention import AttentionResult, attention, causal_mask
 from .file_values import MAX_ABS_COORDINATE, MAX_TOKEN_CHARS, MAX_TOKENS, SceneFileError, is_valid_text
+from .multi_head_file import HeadGrids
 from .safe_write import write_json_atomically
 from .scene_file import (
     SceneData,
@@ -67,6 +68,9 @@ class Scene:
         # scene never keeps a closed window alive. A plain function is held as given.
         self._subscribers: list[Callable[[], Subscriber | None]] = []
         self._held_back: Change | None = None  # inside one_notification(): what changed so far
+        # Views of single heads of a multi-head scene (head_view.py), told after every change.
+        self._head_views: list[weakref.ref[Any]] = []
+        self.shown_head = 0
         self._set_data(data)
 
     # ----- construction -------------------------------------------------
@@ -88,11 +92,23 @@ class Scene:
             Role.KEY: np.array(data.keys, dtype=np.float64),
             Role.VALUE: np.array(data.values, dtype=np.float64),
         }
+        # A projection scene's grids, one set per head (one head unless the scene has W_O to mix several);
+        # `grids` is the set of the head shown by the panels that show one head.
+        self.heads: list[dict[str, np.ndarray]] = []
+        self.head_names: list[str] = []
+        self.w_o: np.ndarray | None = None
         self.grids: dict[str, np.ndarray] = {}
         self.use_grids = data.use_grids
+        self.shown_head = 0
         if data.is_projection:
             self._vectors[Role.EMBEDDING] = np.array(data.embeddings, dtype=np.float64)
-            self.grids = {name: np.array(getattr(data, name), dtype=np.float64) for name in GRID_NAMES}
+            head_grids = data.heads or [HeadGrids(w_q=data.w_q or [], w_k=data.w_k or [], w_v=data.w_v or [])]
+            self.heads = [{name: np.array(getattr(head, name), dtype=np.float64) for name in GRID_NAMES}
+                          for head in head_grids]
+            self.head_names = [head.name for head in head_grids]
+            self.grids = self.heads[0]
+            if data.w_o is not None:
+                self.w_o = np.array(data.w_o, dtype=np.float64)
         self.scale = bool(data.scale)
         self.causal = bool(data.causal)
         self.selected = int(data.selected)
@@ -116,7 +132,14 @@ class Scene:
             scalar_values=self.scalar_values,
             taken_from=self.taken_from,
         )
-        if self.is_projection:
+        if self.is_multi_head and self.w_o is not None:
+            data.embeddings = self._vectors[Role.EMBEDDING].tolist()
+            data.heads = [HeadGrids(w_q=grids["w_q"].tolist(), w_k=grids["w_k"].tolist(), w_v=grids["w_v"].tolist(),
+                                    name=head_name)
+                          for grids, head_name in zip(self.heads, self.head_names)]
+            data.w_o = self.w_o.tolist()
+            data.queries, data.keys, data.values = (self._head_vectors[0][role].tolist() for role in ATTENTION_ROLES)
+        elif self.is_projection:
             data.embeddings = self._vectors[Role.EMBEDDING].tolist()
             data.w_q, data.w_k, data.w_v = (self.grids[name].tolist() for name in GRID_NAMES)
             data.use_grids = self.use_grids
@@ -145,6 +168,48 @@ class Scene:
     def roles(self) -> tuple[Role, ...]:
         """The roles this scene has vectors for."""
         return (Role.EMBEDDING, *ATTENTION_ROLES) if self.is_projection else ATTENTION_ROLES
+
+    @property
+    def is_multi_head(self) -> bool:
+        """Several heads read the word vectors, and W_O mixes their outputs (file version 4)."""
+        return self.w_o is not None
+
+    @property
+    def n_heads(self) -> int:
+        return max(1, len(self.heads))
+
+    def head_vectors(self, head: int, role: Role) -> np.ndarray:
+        """Head HEAD's queries, keys or values (the word vectors for Role.EMBEDDING)."""
+        if role is Role.EMBEDDING or not self.is_projection:
+            return self._vectors[role]
+        return self._head_vectors[head][role]
+
+    def head_result(self, head: int) -> AttentionResult:
+        return self._head_results[head] if self.is_projection else self._result
+
+    def head_name(self, head: int) -> str:
+        """"Head 1", or "Head 1 · position" when the scene names it."""
+        name = self.head_names[head] if head < len(self.head_names) else ""
+        return f"Head {head + 1} · {name}" if name else f"Head {head + 1}"
+
+    @property
+    def joined_output(self) -> np.ndarray:
+        """The heads' outputs side by side, one row per query (n × heads·d_v): what W_O mixes."""
+        return np.hstack([self.head_result(head).output for head in range(self.n_heads)])
+
+    @property
+    def mixed_output(self) -> np.ndarray:
+        """The scene's output: the heads' outputs side by side times W_O (a single head: its output)."""
+        return self.joined_output @ self.w_o if self.w_o is not None else self._result.output
+
+    def show_head(self, head: int) -> None:
+        """Let the panels that show one head (canvas, scores, matrix, grids) show HEAD."""
+        if not 0 <= head < self.n_heads:
+            raise IndexError(f"there is no head {head + 1}")
+        if head != self.shown_head:
+            self.shown_head = head
+            self._show_chosen_head()
+            self._notify(Change.VECTORS | Change.SETTINGS)
 
     def is_draggable(self, role: Role) -> bool:
         """In a projection scene only the word vectors move; q, k and v follow from them."""
@@ -249,12 +314,21 @@ class Scene:
         self._recompute()
         self._notify(Change.VECTORS)
 
-    def set_grid_cell(self, name: str, row: int, column: int, value: float) -> None:
-        """Change one number of W_Q, W_K or W_V (a projection scene)."""
+    def grid(self, name: str, head: int | None = None) -> np.ndarray:
+        """W_Q, W_K or W_V of HEAD (the shown head when None), or W_O ("w_o") of a multi-head scene."""
+        if name == "w_o":
+            if self.w_o is None:
+                raise KeyError("only a scene with several heads has W_O")
+            return self.w_o
+        return self.heads[self.shown_head if head is None else head][name]
+
+    def set_grid_cell(self, name: str, row: int, column: int, value: float, head: int | None = None) -> None:
+        """Change one number of W_Q, W_K or W_V (a projection scene; of HEAD, or of the shown head),
+        or of W_O ("w_o")."""
         value = float(value)
         if not np.isfinite(value) or abs(value) > MAX_ABS_COORDINATE:
             raise ValueError(f"grid numbers must be finite and within ±{MAX_ABS_COORDINATE:g}")
-        grid = self.grids[name]
+        grid = self.grid(name, head)
         if grid[row, column] == value:
             return
         grid[row, column] = value
@@ -411,6 +485,7 @@ class Scene:
         same_shape = (
             data.tokens == self.tokens and data.query_tokens == self.query_tokens
             and data.is_projection == self.is_projection
+            and len(data.heads or [None]) == self.n_heads and data.is_multi_head == self.is_multi_head
             and all(np.shape(getattr(data, name)) == self._vectors[role].shape
                     for role, name in ((Role.QUERY, "queries"), (Role.KEY, "keys"), (Role.VALUE, "values")))
         )
@@ -419,9 +494,12 @@ class Scene:
             return
         previous = self.selected
         chosen = previous if selected is None else selected
+        shown_head = self.shown_head
         self._set_data(data)
-        # Choosing a query is not an edit: undo and redo leave the chosen one where the user put it.
+        # Choosing a query (or a head to show) is not an edit: undo and redo leave it where the user put it.
         self.selected = chosen
+        self.shown_head = shown_head
+        self._show_chosen_head()
         change = Change.VECTORS | Change.SETTINGS
         self._notify(change | Change.SELECTION if chosen != previous else change)
 
@@ -431,18 +509,35 @@ class Scene:
 
     # ----- internals ----------------------------------------------------
     def _recompute(self) -> None:
-        if self.is_projection:
-            x = self._vectors[Role.EMBEDDING]
-            for role, name in zip(ATTENTION_ROLES, GRID_NAMES):
-                self._vectors[role] = x @ self.effective_grid(name)
         mask = causal_mask(self.n_queries, self.n_tokens) if self.causal else None
-        self._result = attention(
-            self._vectors[Role.QUERY],
-            self._vectors[Role.KEY],
-            self._vectors[Role.VALUE],
-            scale=self.scale,
-            mask=mask,
-        )
+        if not self.is_projection:
+            self._result = attention(self._vectors[Role.QUERY], self._vectors[Role.KEY], self._vectors[Role.VALUE],
+                                     scale=self.scale, mask=mask)
+            return
+        x = self._vectors[Role.EMBEDDING]
+        self._head_vectors = [
+            {role: x @ (grids[name] if self.use_grids else np.eye(grids[name].shape[0]))
+             for role, name in zip(ATTENTION_ROLES, GRID_NAMES)}
+            for grids in self.heads
+        ]
+        self._head_results = [
+            attention(vectors[Role.QUERY], vectors[Role.KEY], vectors[Role.VALUE], scale=self.scale, mask=mask)
+            for vectors in self._head_vectors
+        ]
+        self._show_chosen_head()
+
+    def _show_chosen_head(self) -> None:
+        """The single-head reading (vectors(), result, grids) is the shown head's."""
+        if self.is_projection:
+            self.shown_head = min(self.shown_head, self.n_heads - 1)
+            self.grids = self.heads[self.shown_head]
+            self._vectors.update(self._head_vectors[self.shown_head])
+            self._result = self._head_results[self.shown_head]
+
+    def attach_head_view(self, view: Any) -> None:
+        """VIEW (a HeadView of this scene) is told of every change after this scene's own subscribers,
+        and only while it exists and its head does."""
+        self._head_views.append(weakref.ref(view))
 
     def _notify(self, change: Change) -> None:
         if self._held_back is not None:
@@ -454,6 +549,12 @@ class Scene:
                 self._subscribers.remove(reference)  # its view is gone
             else:
                 subscriber(change)
+        for view_reference in list(self._head_views):
+            view = view_reference()
+            if view is None or view.head >= self.n_heads or not self.is_multi_head:
+                self._head_views.remove(view_reference)  # gone, or its head is: it shows nothing more
+            else:
+                view.document_changed(change)
 
 
 def _fresh_direction(index: int) -> np.ndarray:

@@ -28,6 +28,7 @@ from .file_values import rows as _rows
 from .file_values import shown_number as _shown_number
 from .file_values import text_at as _text_at
 from .file_values import whole as _whole
+from .multi_head_file import MULTI_HEAD_VERSION, HeadGrids, heads_to_dict, read_heads
 from .safe_write import file_kind
 from .tasks import TASKS
 
@@ -35,10 +36,11 @@ T = TypeVar("T")
 
 FORMAT_MARKER = "attention-desktop-scene"
 # Version 2 added the optional "trained_head" of a projection scene (a head kept from training),
-# version 3 the optional "taken_from" of a scene made from a head of a pretrained model.
-# A file is written with the lowest version that holds it, so a scene without either
+# version 3 the optional "taken_from" of a scene made from a head of a pretrained model,
+# version 4 several heads ("heads" and "w_o", see multi_head_file.py).
+# A file is written with the lowest version that holds it, so a scene without any of them
 # still opens in an Attention Desktop that reads only version 1.
-FORMAT_VERSION = 3
+FORMAT_VERSION = MULTI_HEAD_VERSION
 TRAINED_HEAD_VERSION = 2
 TAKEN_FROM_VERSION = 3
 TRAINED_KEY_WIDTH = 2  # training's KEY_WIDTH: trained queries and keys are 2-D (training imports this module)
@@ -108,10 +110,18 @@ class SceneData:
     use_grids: bool = True
     trained_head: TrainedHead | None = None  # a projection scene kept from training (file version 2)
     taken_from: TakenFrom | None = None  # a scene made from a pretrained model's head (file version 3)
+    # Several heads (file version 4): each head's grids instead of w_q, w_k, w_v, and W_O to mix them.
+    # queries, keys and values are then the first head's.
+    heads: list[HeadGrids] | None = None
+    w_o: list[list[float]] | None = None
 
     @property
     def is_projection(self) -> bool:
         return self.embeddings is not None
+
+    @property
+    def is_multi_head(self) -> bool:
+        return self.heads is not None
 
     def __post_init__(self) -> None:
         if not self.query_tokens:
@@ -342,6 +352,10 @@ def _projection_scene(document: dict[str, Any], tokens: list[str], query_tokens:
     n, d_model = len(tokens), len(embeddings[0])
     if len(embeddings) != n:
         raise SceneFileError(f"embeddings: there are {n} tokens but {len(embeddings)} word vectors")
+    if "heads" in document:
+        return _multi_head_scene(document, tokens, embeddings)
+    if "w_o" in document:
+        raise SceneFileError("w_o: only a scene with \"heads\" mixes their outputs with W_O")
     grids = {name: _matrix(document, name) for name in ("w_q", "w_k", "w_v")}
     for name, grid in grids.items():
         if len(grid) != d_model:
@@ -365,12 +379,24 @@ def _projection_scene(document: dict[str, Any], tokens: list[str], query_tokens:
     return data
 
 
+def _multi_head_scene(document: dict[str, Any], tokens: list[str], embeddings: list[list[float]]) -> SceneData:
+    heads, w_o = read_heads(document, len(embeddings[0]), document.get("version", FORMAT_VERSION))
+    if not _boolean(document, "use_grids", default=True):
+        raise SceneFileError("use_grids: a scene with several heads always makes its vectors with their grids")
+    data = SceneData(tokens=tokens, queries=[], keys=[], values=[], embeddings=embeddings, heads=heads, w_o=w_o)
+    data.queries, data.keys, data.values = project(data)
+    return data
+
+
 def project(data: SceneData) -> tuple[list[list[float]], list[list[float]], list[list[float]]]:
-    """q = x W_Q, k = x W_K, v = x W_V (or q = k = v = x with the grids switched off)."""
+    """q = x W_Q, k = x W_K, v = x W_V (or q = k = v = x with the grids switched off);
+    with several heads, the first head's."""
     x = np.asarray(data.embeddings, dtype=np.float64)
     if not data.use_grids:
         return x.tolist(), x.tolist(), x.tolist()
-    queries, keys, values = ((x @ np.asarray(grid, dtype=np.float64)).tolist() for grid in (data.w_q, data.w_k, data.w_v))
+    grids = data.heads[0] if data.heads else data
+    queries, keys, values = ((x @ np.asarray(grid, dtype=np.float64)).tolist()
+                             for grid in (grids.w_q, grids.w_k, grids.w_v))
     return queries, keys, values
 
 
@@ -386,8 +412,10 @@ def _title(document: dict[str, Any]) -> str:
 
 def _trained_head(document: dict[str, Any], data: SceneData) -> TrainedHead:
     """The "trained_head" section, checked against its task and against the scene that shows it."""
-    if not data.is_projection:
-        raise SceneFileError("trained_head: only a projection scene (embeddings and grids) can carry a trained head")
+    if not data.is_projection or data.is_multi_head:
+        raise SceneFileError(
+            "trained_head: only a projection scene with one head (embeddings and grids) can carry a trained head"
+        )
     version = document.get("version", FORMAT_VERSION)
     if version < TRAINED_HEAD_VERSION:
         raise SceneFileError(
@@ -481,7 +509,7 @@ def trained_head_fits(data: SceneData) -> bool:
     """True when DATA's trained head still belongs to its scene: the same number of tokens
     (adding or removing a word makes it another sentence) and the same widths."""
     head = data.trained_head
-    if head is None or not data.is_projection:
+    if head is None or not data.is_projection or data.is_multi_head:
         return False
     try:
         _trained_head({"version": FORMAT_VERSION, "trained_head": _trained_head_dict(head)}, data)
@@ -545,14 +573,17 @@ def scene_to_dict(data: SceneData) -> dict[str, Any]:
     carries_head = trained_head_fits(data)  # so every file written opens again
     taken_from = data.taken_from if not data.is_projection else None
     # The lowest version that holds the scene: without a trained head or a model's head, older versions open it.
-    version = TAKEN_FROM_VERSION if taken_from else TRAINED_HEAD_VERSION if carries_head else 1
+    version = (MULTI_HEAD_VERSION if data.is_multi_head else TAKEN_FROM_VERSION if taken_from
+               else TRAINED_HEAD_VERSION if carries_head else 1)
     document: dict[str, Any] = {"format": FORMAT_MARKER, "version": version}
     if data.title:
         document["title"] = data.title
     document["tokens"] = list(data.tokens)
     if data.query_tokens != data.tokens:
         document["query_tokens"] = list(data.query_tokens)
-    if data.is_projection:
+    if data.is_multi_head and data.heads is not None and data.w_o is not None:  # (two tests for the type checker)
+        document.update(embeddings=_rows(data.embeddings), **heads_to_dict(data.heads, data.w_o))
+    elif data.is_projection:
         document.update(
             embeddings=_rows(data.embeddings), w_q=_rows(data.w_q), w_k=_rows(data.w_k), w_v=_rows(data.w_v),
             use_grids=data.use_grids,
@@ -586,7 +617,10 @@ def same_contents(a: SceneData, b: SceneData) -> bool:
         if item.name == "selected":
             continue
         x, y = getattr(a, item.name), getattr(b, item.name)
-        if x is None or y is None or isinstance(x, (str, bool, int, TrainedHead, TakenFrom)):
+        if item.name == "heads":  # HeadGrids compare their lists exactly
+            if x != y:
+                return False
+        elif x is None or y is None or isinstance(x, (str, bool, int, TrainedHead, TakenFrom)):
             if x is not y and x != y:
                 return False
         elif np.shape(x) != np.shape(y) or not np.array_equal(x, y):

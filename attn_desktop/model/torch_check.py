@@ -42,6 +42,8 @@ def check_against_torch(scene: Scene) -> TorchCheck:
         from torch.nn import functional
     except (ImportError, OSError, RuntimeError) as error:  # a broken install (a missing library) is a message
         return TorchCheck(f"PyTorch is installed but could not be loaded: {error}", installed=False)
+    if scene.is_multi_head:
+        return _check_heads(torch, functional, scene)
     # A batch of one: PyTorch documents its inputs as (batch, ..., length, width).
     q, k, v = (torch.tensor(scene.vectors(role)[None], dtype=torch.float64) for role in ATTENTION_ROLES)
     try:
@@ -57,6 +59,29 @@ def check_against_torch(scene: Scene) -> TorchCheck:
     if not scene.scale:
         message += " " + _scale_note(functional, q, k, v, scene)
     return TorchCheck(message, installed=True, largest_difference=difference)
+
+
+def _check_heads(torch: Any, functional: Any, scene: Scene) -> TorchCheck:
+    """Several heads: PyTorch's attention for each head's q, k, v, the outputs side by side, times W_O."""
+    outputs = []
+    try:
+        for head in range(scene.n_heads):
+            q, k, v = (torch.tensor(scene.head_vectors(head, role)[None], dtype=torch.float64)
+                       for role in ATTENTION_ROLES)
+            outputs.append(_torch_output(functional, q, k, v, scene.causal, scale=None if scene.scale else 1.0))
+    except TypeError:
+        return TorchCheck(f"PyTorch {torch.__version__} has no scale= argument; compare with PyTorch 2.1 or newer.",
+                          installed=True)
+    except (RuntimeError, ValueError) as error:
+        return TorchCheck(f"PyTorch could not compute the attention: {error}", installed=True)
+    theirs = np.hstack(outputs) @ scene.grid("w_o")
+    difference = _largest_difference(theirs, scene.mixed_output)
+    verdict = "agrees" if difference <= AGREEMENT_TOLERANCE else "differs"
+    return TorchCheck(
+        f"PyTorch {verdict}: each head through its attention, then W_O; the largest difference from the app's "
+        f"output is {difference:.1e}.",
+        installed=True, largest_difference=difference,
+    )
 
 
 def _torch_output(functional: Any, q: Any, k: Any, v: Any, causal: bool, scale: float | None) -> np.ndarray:
