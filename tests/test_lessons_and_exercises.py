@@ -100,6 +100,11 @@ def test_show_me_sets_up_a_canvas_that_shows_the_answer(exercise):
         asked = exercise.show_me.steps[0].index
         assert scene.selected_token.startswith(f"{asked}:")  # the row the question asks about
         assert int(np.argmax(scene.selected_weights)) == exercise.answer[0]
+    elif exercise.id == "two-heads-it-cat":
+        assert scene.selected_token == "it"
+        strongest = [scene.tokens[int(np.argmax(scene.head_result(head).weights[scene.selected]))] for head in (0, 1)]
+        assert strongest == ["because", "cat"]  # so head 2, the second choice, is the answer
+        assert exercise.correct_choice == 1
     else:
         pytest.fail(f"no check written for {exercise.id}")
 

@@ -10,11 +10,13 @@ import sys
 import numpy as np
 import pytest
 
-from attn_desktop.model import Role, Scene, SceneFileError
+from attn_desktop.model import Role, Scene, SceneFileError, explain
 from attn_desktop.model.codegen import numpy_code
 from attn_desktop.model.commands import set_grid_cell
+from attn_desktop.model.exercises import exercises_for
 from attn_desktop.model.export import export_document
-from attn_desktop.model.head_view import HeadView
+from attn_desktop.model.head_view import HeadView, input_plane
+from attn_desktop.model.lessons import lesson
 from attn_desktop.model.torch_check import check_against_torch
 from attn_desktop.paths import scene_path
 
@@ -75,6 +77,11 @@ def test_every_number_equals_a_computation_from_the_file_alone():
     np.testing.assert_allclose(scene.joined_output[:, :2], scene.head_result(0).output)
 
 
+def test_each_head_is_drawn_in_the_two_numbers_it_reads():
+    scene = lesson_scene()
+    assert input_plane(scene, 0) == (0, 1) and input_plane(scene, 1) == (2, 3)
+
+
 def test_the_shown_head_is_what_the_single_head_panels_read():
     scene = lesson_scene()
     np.testing.assert_array_equal(scene.result.weights, scene.head_result(0).weights)
@@ -87,6 +94,22 @@ def test_the_shown_head_is_what_the_single_head_panels_read():
     assert scene.grids is scene.heads[1]
     with pytest.raises(IndexError, match="no head 3"):
         scene.show_head(2)
+
+
+def test_the_lessons_exercises_quote_the_scenes_own_numbers():
+    scene = lesson_scene()
+    exercises = {exercise.id: exercise for exercise in exercises_for("two-heads")}
+    assert set(exercises) == {"two-heads-it-cat", "two-heads-width", "two-heads-w-o"}
+    assert exercises["two-heads-width"].answer == (scene.joined_output.shape[1],)
+    w_o = scene.grid("w_o")
+    assert exercises["two-heads-w-o"].answer == (w_o[0, 0],) and w_o[1, 1] == w_o[0, 0]
+    assert w_o[2, 2] == w_o[3, 3] == 2 * w_o[0, 0]  # "counts head 2 twice as much"
+    assert np.count_nonzero(w_o - np.diag(np.diag(w_o))) == 0
+    text = lesson("two-heads").explanation + " ".join(lesson("two-heads").steps)
+    it = scene.tokens.index("it")
+    for head, word in ((0, "because"), (1, "cat")):
+        share = explain.percent(scene.head_result(head).weights[it, scene.tokens.index(word)])
+        assert f"{share} to \"{word}\"" in text or f"{share} of its weight to \"{word}\"" in text
 
 
 # ----- edits ----------------------------------------------------------------

@@ -327,6 +327,48 @@ EXERCISES: tuple[Exercise, ...] = (
         explanation="The scores spread like √d_k, and a softmax of widely spread scores is nearly one-hot: "
         "the largest score takes almost everything. Weights always add up to 1.",
     ),
+    Exercise(
+        id="two-heads-it-cat",
+        lesson="two-heads",
+        source="Lesson 7, your turn",
+        prompt="Choose \"it\" as the query. Which head links \"it\" to \"cat\"?",
+        kind=AnswerKind.CHOICE,
+        choices=(
+            "Head 1, the position head",
+            "Head 2, the meaning head",
+            "Both heads, about equally",
+            "Neither: \"it\" comes after \"cat\", so the mask hides it",
+        ),
+        correct_choice=1,
+        hint="Look at the row of \"it\" in each head's matrix, or at the weights on each head's keys.",
+        explanation="Head 2 gives \"cat\" 84% of the weight of \"it\"; head 1 gives 83% to \"because\", "
+        "the word before \"it\". The mask hides only the words after a query.",
+        show_me=ShowMe(scene="lessons/7_two_heads.json", steps=(ChooseQuery(4),)),
+    ),
+    Exercise(
+        id="two-heads-width",
+        lesson="two-heads",
+        source="Lesson 7, check yourself",
+        prompt="Each head's output has 2 numbers. How many numbers do the two heads' outputs have side by side, "
+        "in the row that W_O multiplies?",
+        kind=AnswerKind.NUMBER,
+        answer=(4.0,),
+        labels=("numbers",),
+        hint="Count the numbers inside the brackets of the output line under the heads, or W_O's rows.",
+        explanation="2 + 2 = 4: heads × d_v. W_O has one row for each of them.",
+    ),
+    Exercise(
+        id="two-heads-w-o",
+        lesson="two-heads",
+        source="Lesson 7, your turn",
+        prompt="Read W_O under the heads. Its first two rows take head 1's output: by what number does the "
+        "layer's output multiply head 1's two numbers?",
+        kind=AnswerKind.NUMBER,
+        answer=(0.5,),
+        labels=("factor",),
+        hint="Rows 1 and 2 of W_O belong to head 1, rows 3 and 4 to head 2; look at the number on the diagonal.",
+        explanation="0.5, and head 2's rows carry 1: this W_O counts head 2's output twice as much as head 1's.",
+    ),
 )
 
 

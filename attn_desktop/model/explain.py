@@ -146,3 +146,10 @@ def attends_most_to(weights: Sequence[float], tokens: Sequence[str]) -> str:
     else:
         names = f"{len(tied)} keys"
     return f"{names}, {percent(top)} each (a tie)"
+
+
+def mixing_formula(query: str, head_outputs: Sequence[Sequence[float]], mixed: Sequence[float]) -> str:
+    """How W_O makes a query's output from its heads':
+    "out·it = [(−0.94, −0.34) | (0.30, 1.00)] × W_O = (−0.41, 0.23, 0.86, 0.13)"."""
+    joined = " | ".join(vector(output) for output in head_outputs)
+    return f"{arrow_name('out', query)} = [{joined}] × W_O = {vector(mixed)}"

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from .scene import ATTENTION_ROLES, Change, Role, Scene
 
 
@@ -65,3 +67,17 @@ class HeadView(Scene):
     def _recompute(self) -> None:
         # Any other edit would change this view's copy of the sentence only: edit the document instead.
         raise TypeError("a head's view is read from its scene; make edits to the scene")
+
+    def close(self) -> None:
+        """Stop following the scene (the head's panels are gone)."""
+        self.document.detach_head_view(self)
+        self._subscribers.clear()
+
+
+def input_plane(document: Scene, head: int) -> tuple[int, int]:
+    """The two numbers of the word vectors that HEAD reads most (0-based, in order): the rows of its
+    grids with the most weight. A head that reads two numbers only is drawn exactly where it reads."""
+    grids = document.heads[head]
+    weight = sum(np.square(grids[name]).sum(axis=1) for name in ("w_q", "w_k", "w_v"))
+    first, second = sorted(np.argsort(-weight, kind="stable")[:2].tolist())
+    return int(first), int(second)

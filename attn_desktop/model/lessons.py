@@ -156,6 +156,36 @@ LESSONS: tuple[Lesson, ...] = (
             "off and on: without the division every row is sharper and its entropy lower, even at d_k = 2."),
         ),
     ),
+    Lesson(
+        id="two-heads",
+        title="7. Two heads, side by side",
+        scene="lessons/7_two_heads.json",
+        formula="output = [head₁ | head₂] W_O,   headᵢ = softmax(x W_Qⁱ (x W_Kⁱ)ᵀ / √d_k) x W_Vⁱ",
+        explanation=(
+            "One head makes one pattern of weights. A transformer layer runs several heads on the same words, "
+            "each with its own W_Q, W_K and W_V, so each can look for something else. Here every word vector has "
+            "four numbers: the first two say where the word stands in the sentence, the last two what it means "
+            "(the third: how much it is a thing; the fourth: how much it looks for one). Head 1 reads only the "
+            "first two and matches each word with the word before it. Head 2 reads only the last two and matches "
+            "a word that looks for a thing with the thing, so \"it\" finds \"cat\". Each head's canvas draws "
+            "the word vectors in the two numbers that head reads, and its matrix shows its pattern: a line under "
+            "the diagonal for head 1, a column under \"cat\" for head 2. Each head's output has two numbers; side "
+            "by side they make four, and W_O, under the heads, mixes them into the layer's output. The causal "
+            "mask is on: a word sees itself and the words before it."
+        ),
+        steps=(
+            ("Choose \"it\" in the Query box. Head 1 gives 83% of its weight to \"because\", the word before; "
+            "head 2 gives 84% to \"cat\"."),
+            ("In head 2's Words x plot, drag x·cat to the left, away from being a thing. Head 2's column under "
+            "\"cat\" fades; head 1's matrix does not change at all: it never reads those two numbers."),
+            ("Now drag x·it in head 1's Words x plot. Head 1 looks at another word; head 2 stays as it was, and "
+            "the output line under the heads changes in its first two numbers only."),
+            ("Read the output line: the two heads' outputs side by side, times W_O. Double-click W_O's first "
+            "number, type 2 and watch head 1's share of the output grow. Ctrl+Z puts it back."),
+            ("Tick Scores above the heads to see both score tables at once (on a small screen the canvases get "
+            "smaller). Click a head's title to show that head in the panels of the View menu."),
+        ),
+    ),
 )
 
 

@@ -539,6 +539,9 @@ class Scene:
         and only while it exists and its head does."""
         self._head_views.append(weakref.ref(view))
 
+    def detach_head_view(self, view: Any) -> None:
+        self._head_views = [reference for reference in self._head_views if reference() not in (None, view)]
+
     def _notify(self, change: Change) -> None:
         if self._held_back is not None:
             self._held_back |= change

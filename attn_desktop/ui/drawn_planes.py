@@ -54,8 +54,8 @@ class DrawnPlanes:
 
     def set_dims(self, first: int, second: int) -> None:
         """Draw two of the numbers (0-based); ValueError unless they are two different ones the vectors have."""
-        widths = [self.scene.key_width, self.scene.value_width]
-        if first == second or min(first, second) < 0 or max(first, second) >= max(widths):
+        widest = max(self.scene.vectors(role).shape[1] for role in self.scene.roles)  # word vectors may be wider
+        if first == second or min(first, second) < 0 or max(first, second) >= widest:
             raise ValueError("choose two different dimensions of the vectors")
         self.dims = (first, second)
         self.kind = PlaneKind.DIMENSIONS

@@ -1,4 +1,5 @@
-"""The Grids panel: W_Q, W_K and W_V of a projection scene, as tables of numbers to type into."""
+"""The Grids panel: W_Q, W_K and W_V of a projection scene, as tables of numbers to type into
+(of the head shown, in a scene with several heads; its W_O is edited beside the heads)."""
 
 from __future__ import annotations
 
@@ -22,15 +23,20 @@ from .scene_link import follow_scene
 
 MAX_ROWS_IN_VIEW = 4  # the lessons' grids have at most 3 rows; taller ones scroll
 REFUSED_COLOR = "#b42318"  # the message's words say it was refused; the colour only draws the eye
-GRID_TITLES = {"w_q": "W_Q (makes queries)", "w_k": "W_K (makes keys)", "w_v": "W_V (makes values)"}
-SHORT_GRID_TITLES = {"w_q": "W_Q → queries", "w_k": "W_K → keys", "w_v": "W_V → values"}  # on screen; fits a projector
+GRID_TITLES = {"w_q": "W_Q (makes queries)", "w_k": "W_K (makes keys)", "w_v": "W_V (makes values)",
+               "w_o": "W_O (mixes the heads' outputs)"}
+SHORT_GRID_TITLES = {"w_q": "W_Q → queries", "w_k": "W_K → keys", "w_v": "W_V → values",  # on screen; fits a projector
+                     "w_o": "W_O → output"}
 
 
 class GridEditor(QWidget):
-    def __init__(self, scene: Scene, editor: Editor | None = None, parent=None) -> None:
+    def __init__(self, scene: Scene, editor: Editor | None = None, parent=None,
+                 names: tuple[str, ...] = GRID_NAMES, compact: bool = False) -> None:
         super().__init__(parent)
         self.scene = scene
         self.editor = editor if editor is not None else RunNow(scene)  # in the window, its edit history (undoable)
+        self.names = names  # the grids shown: W_Q, W_K and W_V, or W_O alone
+        self.compact = compact  # tables exactly as tall as their rows (beside other panels), not stretched
         self.tables: dict[str, QTableWidget] = {}
         self.no_grids_box = QCheckBox("No grids: q = k = v = x")
         self.no_grids_box.setToolTip("Use each word's own vector as its query, key and value")
@@ -38,9 +44,13 @@ class GridEditor(QWidget):
         self.message_label = QLabel()
         self.message_label.setWordWrap(True)
         # Two lines, always: a wrapped label asks for one line's height and would be squeezed under the grids.
-        self.message_label.setMinimumHeight(2 * self.message_label.fontMetrics().lineSpacing())
+        self.message_label.setMinimumHeight((1 if compact else 2) * self.message_label.fontMetrics().lineSpacing())
+        if "w_q" not in names:  # (hidden before it has a parent: shown, it would open as a window of its own)
+            self.no_grids_box.hide()
+        self.head_label = QLabel()  # whose grids, in a scene with several heads
+        self.head_label.hide()
         grid_area = QGridLayout()
-        for column, name in enumerate(GRID_NAMES):
+        for column, name in enumerate(names):
             table = QTableWidget()
             table.setAccessibleName(GRID_TITLES[name])
             table.setEditTriggers(
@@ -59,16 +69,20 @@ class GridEditor(QWidget):
             self.tables[name] = table
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.head_label)
         layout.addLayout(grid_area)
         layout.addWidget(self.no_grids_box)
         layout.addWidget(self.message_label)
         follow_scene(self, scene, self._on_scene_changed)
         self.refresh()
 
+    def _shows_anything(self) -> bool:
+        return self.scene.is_projection and ("w_o" not in self.names or self.scene.is_multi_head)
+
     def refresh(self) -> None:
         scene = self.scene
-        self.setEnabled(scene.is_projection)
-        if not scene.is_projection:
+        self.setEnabled(self._shows_anything())
+        if not self._shows_anything():
             for table in self.tables.values():
                 with QSignalBlocker(table):
                     table.clear()
@@ -79,9 +93,12 @@ class GridEditor(QWidget):
                 "Open lesson 2, \"Three vectors from one word\", to make them with grids."
             )
             return
-        self._say("Double-click a number to change it. Row i of a grid is what x's i-th number adds.")
+        self._say("Double-click a number to change it. Row i of a grid is what x's i-th number adds."
+                  if "w_o" not in self.names else "Double-click a number to change it.")
+        self.head_label.setVisible(scene.is_multi_head and "w_q" in self.names)
+        self._name_the_head()
         for name, table in self.tables.items():
-            self._fill(table, scene.grids[name])
+            self._fill(table, scene.grid(name))
         with QSignalBlocker(self.no_grids_box):
             self.no_grids_box.setChecked(not scene.use_grids)
         for table in self.tables.values():
@@ -97,8 +114,10 @@ class GridEditor(QWidget):
             # asking for more height than a 768-line projector has.
             row_height = table.fontMetrics().height() + 8
             rows_in_view = min(grid.shape[0], MAX_ROWS_IN_VIEW)
-            table.setMinimumHeight(table.horizontalHeader().sizeHint().height() + rows_in_view * row_height
-                                   + 2 * table.frameWidth())
+            height = table.horizontalHeader().sizeHint().height() + rows_in_view * row_height + 2 * table.frameWidth()
+            table.setMinimumHeight(height)
+            if self.compact:
+                table.setMaximumHeight(height)
             for row in range(grid.shape[0]):
                 for column in range(grid.shape[1]):
                     text = explain.short_number(grid[row, column], 3)
@@ -127,12 +146,12 @@ class GridEditor(QWidget):
         self._say(f"{grid} changed: every word's vectors follow.")
 
     def _cell_text(self, name: str, item: QTableWidgetItem) -> str:
-        return explain.short_number(self.scene.grids[name][item.row(), item.column()], 3)
+        return explain.short_number(self.scene.grid(name)[item.row(), item.column()], 3)
 
     def _refuse(self, message: str) -> None:
         """Say why, and put the grid's own number back in the cell; the message stays until the next edit."""
         for name, table in self.tables.items():
-            self._fill(table, self.scene.grids[name])
+            self._fill(table, self.scene.grid(name))
         self._say(message, refused=True)
 
     def _say(self, text: str, refused: bool = False) -> None:
@@ -149,6 +168,11 @@ class GridEditor(QWidget):
     def _on_scene_changed(self, change: Change) -> None:
         if change & (Change.STRUCTURE | Change.SETTINGS):
             self.refresh()
-        elif change & Change.VECTORS and self.scene.is_projection:
-            for name, table in self.tables.items():  # a typed cell, or an undo
-                self._fill(table, self.scene.grids[name])
+        elif change & Change.VECTORS and self._shows_anything():
+            for name, table in self.tables.items():  # a typed cell, an undo, or another head shown
+                self._fill(table, self.scene.grid(name))
+            self._name_the_head()
+
+    def _name_the_head(self) -> None:
+        self.head_label.setText(f"<b>{self.scene.head_name(self.scene.shown_head)}</b> "
+                                "(click a head's title to show another)")

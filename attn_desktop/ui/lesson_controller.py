@@ -61,11 +61,13 @@ class LessonController:
         self.show_grids_if_used()
 
     def show_grids_if_used(self) -> None:
-        """The grids matter only when the scene makes its vectors with them."""
+        """The grids matter only when the scene makes its vectors with them (with several heads, the heads
+        view shows W_O and the Grids panel makes way: it shows one head's)."""
         grids = self.host.docks["gridsDock"]
         shown_before = grids.isVisible()
-        grids.setVisible(self.host.scene.is_projection)
-        if self.host.scene.is_projection:
+        wanted = self.host.scene.is_projection and not self.host.scene.is_multi_head
+        grids.setVisible(wanted)
+        if wanted:
             grids.raise_()
             if not shown_before:
                 self.host.layout_manager.make_room_for_grids()

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QPoint
-from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QToolBar
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QStackedWidget, QToolBar
 
 from .. import APP_NAME, __version__
-from ..model import Scene, scaling_lab
+from ..model import Change, Scene, scaling_lab
 from ..model.pretrained.llama import DEFAULT_SENTENCE
 from ..progress import ProgressStore
 from .actions import build_actions, fill_menus, fill_toolbar
@@ -21,6 +21,7 @@ from .coordinate_dialog import CoordinateDialog
 from .document_controller import DocumentController, lesson_for_file
 from .edit_history import EditHistory
 from .grid_editor import GridEditor
+from .heads_view import HeadsView
 from .key_highlight import KeyHighlight
 from .lesson_controller import LessonController
 from .lesson_panel import LessonPanel
@@ -53,6 +54,8 @@ def app_icon_for_window():
     return app_icon()
 
 
+# Panels that show one head; the heads view shows them for every head of a multi-head scene.
+ONE_HEAD_DOCKS = ("scoreDock", "matrixDock", "weightsDock", "outputDock", "shapesDock", "gridsDock")
 SCALING_LESSON = "why-sqrt-dk"  # its Code panel shows the √d_k lab's script too
 STATUS_HINT = (
     "Drag an arrow tip (double-click it to type exact numbers). "
@@ -69,11 +72,19 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(app_icon_for_window())
         self.highlight = KeyHighlight(self)  # the key pointed at in the score table, lit on the canvas
         self.canvas = AttentionCanvas(scene, self, highlight=self.highlight)
-        self.setCentralWidget(self.canvas)
         self.history = EditHistory(scene, self)
+        self.heads_view = HeadsView(scene, self.history, self)  # a scene with several heads shows them here instead
+        self.central_stack = QStackedWidget(self)
+        self.central_stack.addWidget(self.canvas)
+        self.central_stack.addWidget(self.heads_view)
+        self.setCentralWidget(self.central_stack)
         self.autosaver = Autosaver(scene, self)
         self.canvas.arrow_moved.connect(self.history.do)  # one command per released drag or nudge
+        self.heads_view.arrow_moved.connect(self.history.do)
         self._fit_to_screen(1480, 920)  # first: the docks take their sizes as shares of the window
+        if self.screen() is not None:
+            self.heads_view.fit_parts_to_screen(self.screen().availableGeometry().height())
+        self._docks_the_heads_replaced: list[str] = []
         self._build_panels()
         self._build_docks()
         self.lessons = LessonController(self)
@@ -96,6 +107,7 @@ class MainWindow(QMainWindow):
         fill_menus(self, {"&View": [dock.toggleViewAction() for dock in self.docks.values()]})
         self.switches.bind(self.scale_action, self.causal_action, self.toolbar_boxes.values())
         self.canvas.drags.dragging.connect(self._hold_undo_during_drag)
+        self.heads_view.dragging.connect(self._hold_undo_during_drag)
         # A normal widget stays; drag read-outs are temporary messages shown over it.
         self.statusBar().addWidget(QLabel(STATUS_HINT))
         self.unprotected_label = UnprotectedWorkLabel(self)  # stays until autosave works again
@@ -103,9 +115,12 @@ class MainWindow(QMainWindow):
         self.autosaver.protection_changed.connect(self.unprotected_label.show_problem)
         # A head kept from training: its accuracy, new on every drag move (so in a box that keeps the layout still).
         self.statusBar().addPermanentWidget(SteadyLabelBox(TaskAccuracyLabel(scene)))
-        self.canvas.drag_moved.connect(lambda text: self.statusBar().showMessage(text, 4000))
-        self.canvas.edit_requested.connect(self.coordinates.type_coordinates)
+        for drawing in (self.canvas, self.heads_view):
+            drawing.drag_moved.connect(lambda text: self.statusBar().showMessage(text, 4000))
+            drawing.edit_requested.connect(self.coordinates.type_coordinates)
         follow_scene(self, scene, self.switches.on_scene_changed)  # undo or a file can flip a setting
+        follow_scene(self, scene, self._show_canvas_or_heads)
+        self._show_canvas_or_heads(Change.STRUCTURE)
         self.lessons.show(lesson_for_file(scene_path))
         self.update_title()
 
@@ -168,6 +183,23 @@ class MainWindow(QMainWindow):
         self.addToolBar(toolbar)
 
     # ----- small handlers (the actions table and the canvas name them) --
+    def _show_canvas_or_heads(self, change: Change) -> None:
+        """A scene with several heads shows them side by side where the canvas was."""
+        if not change & Change.STRUCTURE:
+            return
+        multi_head = self.scene.is_multi_head
+        self.central_stack.setCurrentWidget(self.heads_view if multi_head else self.canvas)
+        # The one-head panels make way for the heads (the View menu still shows them, for the head chosen),
+        # and come back with a scene of one head.
+        if multi_head and not self._docks_the_heads_replaced:
+            self._docks_the_heads_replaced = [name for name in ONE_HEAD_DOCKS if not self.docks[name].isHidden()]
+            for name in self._docks_the_heads_replaced:
+                self.docks[name].hide()
+        elif not multi_head:
+            for name in self._docks_the_heads_replaced:
+                self.docks[name].show()
+            self._docks_the_heads_replaced = []
+
     def _hold_undo_during_drag(self, dragging: bool) -> None:
         """Undo with the mouse button still held would take a step back under the drag, which then
         records its move on top of the wrong state: Undo and Redo wait for the release."""
@@ -216,7 +248,11 @@ class MainWindow(QMainWindow):
     # ----- presentation and window state --------------------------------
     def set_presentation(self, on: bool) -> None:
         """Full screen, large type, thick arrows: for a projector (see WindowLayout)."""
-        self.layout_manager.set_presentation(on, after_font_change=self.canvas.set_presentation)
+        self.layout_manager.set_presentation(on, after_font_change=self._present_drawings)
+
+    def _present_drawings(self, on: bool) -> None:
+        self.canvas.set_presentation(on)
+        self.heads_view.set_presentation(on)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

@@ -83,6 +83,7 @@ class ScoreTablePanel(QWidget):
         self._formula_box = SteadyLabelBox(self.formula_label)  # a new formula each drag move: no new layout
         layout.addWidget(self._formula_box)
         self._pointed_row: int | None = None
+        self.formula_shown = True
         # The room asked for, kept until the font, the keys or the header change: a drag changes only
         # numbers, yet each new formula has Qt ask again (a word-wrapped label's text asks for a layout).
         self._min_size: tuple[tuple, QSize] | None = None
@@ -180,9 +181,17 @@ class ScoreTablePanel(QWidget):
         inner_width = frame + sum(widths.values()) + self._weight_header_width(WEIGHT_HEADERS[1]) + scroll_bar
         width = margins.left() + inner_width + margins.right()
         note = self.more_rows_note.sizeHint().height() + spacing if self.model.rowCount() > MAX_SIZED_ROWS else 0
-        height = (margins.top() + table_height + spacing + note + self._formula_height(inner_width)
-                  + margins.bottom())
+        formula = spacing + self._formula_height(inner_width) if self.formula_shown else 0
+        height = margins.top() + table_height + note + formula + margins.bottom()
         return QSize(width, height)
+
+    def set_formula_shown(self, on: bool) -> None:
+        """Show the worked dot product under the table, or leave its room to other panels
+        (a head's small table beside the others: the Scores panel works it out)."""
+        self.formula_shown = on
+        self._formula_box.setVisible(on)
+        self._min_size = None
+        self.updateGeometry()
 
     def visible_row_count(self) -> int:
         """How many rows are wholly inside the table's view."""

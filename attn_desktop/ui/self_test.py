@@ -29,6 +29,8 @@ LESSON_WEIGHTS = {
     "scaled-attention": EXPECTED_WEIGHTS,
     "trained-heads": ["0%", "0%", "0%", "0%", "100%"],  # the trained reverse head: position 0 looks at 4
     "why-sqrt-dk": EXPECTED_WEIGHTS,  # the √d_k lab beside the six-token scene
+    # Two heads, the query "it": head 1 looks at the word before, head 2 at "cat".
+    "two-heads": ["0%", "0%", "8%", "83%", "8%", "masked", "1%", "84%", "2%", "1%", "12%", "masked"],
 }
 SELF_TEST_WINDOW_SIZE = (1320, 880)
 
@@ -69,8 +71,12 @@ def run_self_test(report=print) -> bool:
 
 
 def _shown_weights(window) -> list[str]:
-    table = window.score_panel.model
-    return [table.index(row, 3).data() for row in range(table.rowCount())]
+    """The weights the Scores panel shows, or with several heads each head's table, one after the other."""
+    if window.scene.is_multi_head:
+        tables = [column.scores.model for column in window.heads_view.columns]
+    else:
+        tables = [window.score_panel.model]
+    return [table.index(row, 3).data() for table in tables for row in range(table.rowCount())]
 
 
 def _check_builtin_scenes(checks: list[tuple[str, bool]]) -> set[str]:

@@ -332,7 +332,8 @@ def hide_stray_tab_bars(window: QMainWindow, docks: dict[str, QDockWidget], hidd
         if pointer in hidden_before:
             continue  # shown again by Qt: a bar in use
         dock = by_pointer.get(bar.tabData(bar.currentIndex())) if bar.count() else None
-        if dock is None or not _touches(bar.geometry(), dock.geometry()):
+        # (A bar whose panel is hidden is one too: hiding every panel of a group can leave its bar.)
+        if dock is None or dock.isHidden() or not _touches(bar.geometry(), dock.geometry()):
             hidden_before.add(pointer)
             bar.hide()
 
