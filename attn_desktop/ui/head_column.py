@@ -42,7 +42,7 @@ class HeadColumn(QWidget):
         self.scores = ScoreTablePanel(self.view, self.highlight, self)
         self.scores.set_formula_shown(False)  # the worked dot product is the Scores panel's, for the head shown
         self.matrix = MatrixView(self.view, self)
-        layout = QVBoxLayout(self)
+        self.parts_layout = layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addWidget(self.title_button)
@@ -57,9 +57,7 @@ class HeadColumn(QWidget):
         self.canvas.setVisible(canvas)
         self.scores.setVisible(scores)
         self.matrix.setVisible(matrix)
-        layout = self.layout()
-        layout.setStretchFactor(self.canvas, 5)
-        layout.setStretchFactor(self.matrix, 3 if canvas else 1)  # alone, the matrix takes the height
+        self.parts_layout.setStretchFactor(self.matrix, 3 if canvas else 1)  # alone, the matrix takes the height
 
     def _on_document_changed(self, change: Change) -> None:
         if self.head < self.document.n_heads:
