@@ -160,7 +160,7 @@ LESSONS: tuple[Lesson, ...] = (
         id="two-heads",
         title="7. Two heads, side by side",
         scene="lessons/7_two_heads.json",
-        formula="output = [head₁ | head₂] W_O,   headᵢ = softmax(x W_Qⁱ (x W_Kⁱ)ᵀ / √d_k) x W_Vⁱ",
+        formula="output = [head₁ | head₂] W_O",
         explanation=(
             "One head makes one pattern of weights. A transformer layer runs several heads on the same words, "
             "each with its own W_Q, W_K and W_V, so each can look for something else. Here every word vector has "

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -44,7 +44,7 @@ class GridEditor(QWidget):
         self.message_label = QLabel()
         self.message_label.setWordWrap(True)
         # Two lines, always: a wrapped label asks for one line's height and would be squeezed under the grids.
-        self.message_label.setMinimumHeight((1 if compact else 2) * self.message_label.fontMetrics().lineSpacing())
+        self.message_label.setMinimumHeight(2 * self.message_label.fontMetrics().lineSpacing())
         if "w_q" not in names:  # (hidden before it has a parent: shown, it would open as a window of its own)
             self.no_grids_box.hide()
         self.head_label = QLabel()  # whose grids, in a scene with several heads
@@ -75,6 +75,12 @@ class GridEditor(QWidget):
         layout.addWidget(self.message_label)
         follow_scene(self, scene, self._on_scene_changed)
         self.refresh()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange and self._shows_anything():  # presentation mode: taller rows
+            for name, table in self.tables.items():
+                self._fill(table, self.scene.grid(name))
 
     def _shows_anything(self) -> bool:
         return self.scene.is_projection and ("w_o" not in self.names or self.scene.is_multi_head)
@@ -157,6 +163,10 @@ class GridEditor(QWidget):
     def _say(self, text: str, refused: bool = False) -> None:
         self.message_label.setText(text)
         self.message_label.setStyleSheet(f"color: {REFUSED_COLOR}" if refused else "")
+        if self.compact:  # beside other panels the how-to is a tooltip; a refusal still shows
+            self.message_label.setVisible(refused)
+            for table in self.tables.values():
+                table.setToolTip("" if refused else text)
 
     def _on_no_grids_toggled(self, checked: bool) -> None:
         try:

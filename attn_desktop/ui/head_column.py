@@ -20,6 +20,7 @@ from .scene_link import follow_scene
 from .score_table import ScoreTablePanel
 
 TITLE_TIP = "Show this head in the Scores, Weights, Output and Grids panels"
+MATRIX_SHARE = 0.45  # of the column's height, at most, for the matrix beside the canvas
 
 
 class HeadColumn(QWidget):
@@ -57,7 +58,15 @@ class HeadColumn(QWidget):
         self.canvas.setVisible(canvas)
         self.scores.setVisible(scores)
         self.matrix.setVisible(matrix)
-        self.parts_layout.setStretchFactor(self.matrix, 3 if canvas else 1)  # alone, the matrix takes the height
+        self.parts_layout.setStretchFactor(self.matrix, 3 if canvas else 1)
+        self.matrix.setMaximumHeight(max(1, int(self.height() * (MATRIX_SHARE if canvas else 1.0))))  # alone, the matrix takes the height
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        # The matrix asks for room for every number; beside a canvas it takes at most this share and
+        # leaves the canvas the rest (squeezed, it hides its numbers and says so; its tooltip gives them).
+        share = MATRIX_SHARE if self.canvas.isVisibleTo(self) else 1.0
+        self.matrix.setMaximumHeight(max(1, int(self.height() * share)))
 
     def _on_document_changed(self, change: Change) -> None:
         if self.head < self.document.n_heads:

@@ -1,0 +1,189 @@
+"""Lesson 7 in the window: two heads side by side, driven with real keys, clicks and drags."""
+
+import json
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF, QRect, Qt
+from PySide6.QtGui import QScreen
+from PySide6.QtWidgets import QLineEdit
+
+from attn_desktop.model import Role, Scene, explain
+from attn_desktop.paths import scene_path
+from attn_desktop.ui.layout_audit import _labels_cut
+from attn_desktop.ui.main_window import ONE_HEAD_DOCKS
+
+from helpers import drag_on_canvas
+
+
+def open_two_heads(qtbot, window):
+    qtbot.keyClick(window, Qt.Key.Key_7, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.central_stack.currentWidget() is window.heads_view)
+    qtbot.wait(20)
+    return window.heads_view.columns
+
+
+def row_texts(matrix, row: int) -> list[str]:
+    return [matrix.cell_text(row, column) for column in range(matrix.scene.n_tokens)]
+
+
+def test_ctrl_7_shows_both_heads_where_the_canvas_was(qtbot, window):
+    columns = open_two_heads(qtbot, window)
+    assert window.lesson_panel.picker.currentText() == "7. Two heads, side by side"
+    assert [column.title_button.text() for column in columns] == ["Head 1 · position", "Head 2 · meaning"]
+    assert window.canvas.isHidden() or not window.canvas.isVisible()
+    assert all(column.canvas.isVisible() and column.matrix.isVisible() for column in columns)
+    # The panels that show one head make way; the heads show them for every head.
+    assert all(window.docks[name].isHidden() for name in ONE_HEAD_DOCKS)
+    scene, it = window.scene, window.scene.tokens.index("it")
+    assert window.scene.selected == it and window.query_picker.currentText() == "it"
+    assert row_texts(columns[0].matrix, it) == ["0.00", "0.00", "0.08", "0.83", "0.08", "—"]
+    assert row_texts(columns[1].matrix, it) == ["0.01", "0.84", "0.02", "0.01", "0.12", "—"]
+    # Each head draws the word vectors in the two numbers it reads.
+    assert columns[0].canvas.dims == (0, 1) and columns[1].canvas.dims == (2, 3)
+    assert "dimensions 3 and 4 of 4" in columns[1].canvas.drags.planes.describe(Role.EMBEDDING)
+    # Under the heads: the chosen query's outputs side by side, times W_O.
+    heads = [explain.vector(scene.head_result(head).output[it]) for head in range(2)]
+    assert window.heads_view.mixing_text() == (
+        f"Output: out·it = [{heads[0]} | {heads[1]}] × W_O = {explain.vector(scene.mixed_output[it])}")
+    assert window.heads_view.mixing_text().endswith("= (-0.41, 0.23, 0.86, 0.13)")
+
+
+def test_a_drag_in_the_meaning_head_changes_only_its_pattern_and_undoes_in_one_step(qtbot, window):
+    columns = open_two_heads(qtbot, window)
+    scene = window.scene
+    it, cat = scene.tokens.index("it"), scene.tokens.index("cat")
+    position_before = [row_texts(columns[0].matrix, row) for row in range(scene.n_queries)]
+    meaning_before = row_texts(columns[1].matrix, it)
+    mixed_before = scene.mixed_output[it].copy()
+    drag_on_canvas(columns[1].canvas, Role.EMBEDDING, cat, QPointF(-90, 0))
+    x_cat = scene.vectors(Role.EMBEDDING)[cat]
+    assert x_cat[2] < 0.5 and x_cat[:2].tolist() == [0.64, 0.77]  # moved in head 2's plane only
+    assert [row_texts(columns[0].matrix, row) for row in range(scene.n_queries)] == position_before
+    after = row_texts(columns[1].matrix, it)
+    assert after != meaning_before and float(after[cat]) < 0.5  # "it" no longer finds "cat"
+    assert not np.allclose(scene.mixed_output[it, 2:], mixed_before[2:])
+    np.testing.assert_array_equal(scene.mixed_output[it, :2], mixed_before[:2])
+    assert window.undo_action.text() == "&Undo Move x·cat"
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert row_texts(columns[1].matrix, it) == meaning_before
+    assert scene.vectors(Role.EMBEDDING)[cat].tolist() == [0.64, 0.77, 1.0, 0.0]
+
+
+def test_clicking_a_row_of_one_heads_matrix_chooses_the_query_in_both(qtbot, window):
+    columns = open_two_heads(qtbot, window)
+    matrix = columns[0].matrix
+    grid = matrix.grid_rect()
+    sat = window.scene.tokens.index("sat")
+    row_height = grid.height() / window.scene.n_queries
+    qtbot.mouseClick(matrix, Qt.MouseButton.LeftButton,
+                     pos=QPointF(grid.left() + 5, grid.top() + (sat + 0.5) * row_height).toPoint())
+    assert window.scene.selected == sat and window.query_picker.currentText() == "sat"
+    assert columns[1].view.selected == sat
+    assert columns[1].scores.model.index(1, 0).data() == "cat"  # the tables follow: sat's row of head 2
+    assert window.heads_view.mixing_text().startswith("Output: out·sat = ")
+
+
+def type_into_first_cell(qtbot, table, text):
+    """Click W_O's first number and type, as in a spreadsheet: the first key opens the cell's editor."""
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualItemRect(table.item(0, 0)).center())
+    qtbot.keyClicks(table, text[0])
+    editor = next(child for child in table.findChildren(QLineEdit) if child.isVisible())
+    qtbot.keyClicks(editor, text[1:])
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.wait(10)  # Qt commits a cell edit on the next pass of the loop
+
+
+def test_a_number_typed_into_w_o_changes_the_mix_and_undoes(qtbot, window):
+    open_two_heads(qtbot, window)
+    scene = window.scene
+    it = scene.tokens.index("it")
+    head_1 = scene.head_result(0).output[it]
+    table = window.heads_view.w_o_editor.tables["w_o"]
+    type_into_first_cell(qtbot, table, "2")
+    assert scene.grid("w_o")[0, 0] == 2.0 and table.item(0, 0).text() == "2"
+    assert window.heads_view.mixing_text().endswith(f"× W_O = ({explain.number(2 * head_1[0])}, 0.23, 0.86, 0.13)")
+    assert window.undo_action.text() == "&Undo Edit W_O"
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert scene.grid("w_o")[0, 0] == 0.5 and table.item(0, 0).text() == "0.5"
+    # Not a number: one message under W_O, the grid unchanged.
+    type_into_first_cell(qtbot, table, "half")
+    message = window.heads_view.w_o_editor.message_label
+    assert message.isVisible() and message.text().startswith("“half” is not a number, so W_O keeps 0.5")
+    assert scene.grid("w_o")[0, 0] == 0.5 and table.item(0, 0).text() == "0.5"
+
+
+def test_a_heads_title_shows_it_in_the_one_head_panels(qtbot, window):
+    columns = open_two_heads(qtbot, window)
+    window.docks["scoreDock"].show()  # from the View menu
+    assert columns[0].title_button.isChecked() and not columns[1].title_button.isChecked()
+    qtbot.mouseClick(columns[1].title_button, Qt.MouseButton.LeftButton)
+    assert window.scene.shown_head == 1
+    assert columns[1].title_button.isChecked() and not columns[0].title_button.isChecked()
+    it = window.scene.tokens.index("it")
+    shown = [window.score_panel.model.index(row, 3).data() for row in range(window.scene.n_tokens)]
+    assert shown[window.scene.tokens.index("cat")] == "84%" and shown[it] == "12%"
+    assert "Head 2 · meaning" in window.grid_editor.head_label.text()
+
+
+def test_the_scores_box_shows_every_heads_table(qtbot, window):
+    columns = open_two_heads(qtbot, window)
+    box = window.heads_view.part_boxes["Scores"]
+    if box.isChecked():
+        qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
+    assert not any(column.scores.isVisible() for column in columns)
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
+    assert all(column.scores.isVisible() for column in columns)
+    weights = [[column.scores.model.index(row, 3).data() for row in range(6)] for column in columns]
+    assert weights == [["0%", "0%", "8%", "83%", "8%", "masked"], ["1%", "84%", "2%", "1%", "12%", "masked"]]
+    qtbot.mouseClick(window.heads_view.part_boxes["Canvas"], Qt.MouseButton.LeftButton)
+    assert not any(column.canvas.isVisible() for column in columns)
+
+
+def test_back_to_a_one_head_lesson_brings_the_canvas_and_its_panels_back(qtbot, window):
+    open_two_heads(qtbot, window)
+    qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.central_stack.currentWidget() is window.canvas)
+    assert window.heads_view.columns == []
+    assert all(not window.docks[name].isHidden() for name in ("scoreDock", "matrixDock", "weightsDock", "outputDock"))
+    assert window.docks["gridsDock"].isVisible()  # a projection scene's grids
+
+
+def test_a_multi_head_scene_saved_from_the_window_reopens_with_both_heads(qtbot, window, tmp_path, monkeypatch):
+    open_two_heads(qtbot, window)
+    target = tmp_path / "my heads.json"
+    monkeypatch.setattr(window.dialogs, "ask_save_path", lambda suggested: target)
+    qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    document = json.loads(target.read_text(encoding="utf-8"))
+    assert document["version"] == 4 and [head["name"] for head in document["heads"]] == ["position", "meaning"]
+    qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)  # another lesson first
+    qtbot.waitUntil(lambda: window.heads_view.columns == [])
+    monkeypatch.setattr(window.dialogs, "ask_open_path", lambda folder: target)
+    qtbot.keyClick(window, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: len(window.heads_view.columns) == 2)
+    reopened = Scene.from_file(target)
+    np.testing.assert_array_equal(window.scene.mixed_output, reopened.mixed_output)
+    original = Scene.from_file(scene_path("lessons/7_two_heads.json"))
+    np.testing.assert_array_equal(reopened.mixed_output, original.mixed_output)
+
+
+@pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
+def test_two_heads_fit_a_1024_by_768_projector(qtbot, window, monkeypatch, presenting):
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda screen: QRect(0, 0, 1024, 768))
+    window.presentation_action.setChecked(presenting)
+    window.showNormal()
+    window.resize(1024, 768)
+    columns = open_two_heads(qtbot, window)
+    qtbot.waitUntil(lambda: not window.layout_manager.settling, timeout=5000)
+    qtbot.wait(100)
+    assert window.minimumSizeHint().height() <= 768 and window.height() == 768
+    for column in columns:
+        assert column.canvas.height() >= 150 and column.canvas.width() >= 300
+        assert column.matrix.height() >= 150
+        assert not column.visibleRegion().isEmpty()
+    mixing = window.heads_view.mixing_label
+    assert not mixing.visibleRegion().isEmpty() and mixing.heightForWidth(mixing.width()) <= mixing.height()
+    w_o = window.heads_view.w_o_editor.tables["w_o"]
+    assert w_o.verticalScrollBar().isHidden() or not w_o.verticalScrollBar().isVisible()  # all four rows in view
+    assert [cut for cut in _labels_cut(window) if "W_O" in cut or "Head" in cut or "Output" in cut] == []
+    window.presentation_action.setChecked(False)
