@@ -53,10 +53,10 @@ class HeadsView(QWidget):
         self.mixing_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.mixing_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         # On a small screen the heads scroll rather than push the window past the screen's edge.
-        columns_area = QWidget()
-        columns_area.setLayout(self.columns_row)
+        self.columns_area = QWidget()  # (also what a picture of the heads shows)
+        self.columns_area.setLayout(self.columns_row)
         self.scroll_area = QScrollArea()
-        self.scroll_area.setWidget(columns_area)
+        self.scroll_area.setWidget(self.columns_area)
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
         parts_row = QHBoxLayout()

@@ -1,4 +1,5 @@
-"""Pictures for handouts: the canvas and the attention matrix side by side, under a title line.
+"""Pictures for handouts: the canvas and the attention matrix side by side, under a title line
+(with several heads, every head's panels as the window shows them).
 
 One layout (paint_handout) serves the PNG, the SVG and the clipboard, so the
 three always show the same picture. Each widget paints itself through
@@ -16,7 +17,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QRegion
@@ -38,28 +39,36 @@ def handout_title(window) -> str:
     return f"{scene.title} — {formula}" if scene.title else formula
 
 
-def _parts(window) -> tuple[QWidget, QWidget]:
-    return window.canvas, window.matrix_view
+def _parts(window) -> list[QWidget]:
+    """What goes on the paper: the canvas and the matrix, or with several heads every head's panels."""
+    if window.scene.is_multi_head:
+        return [window.heads_view.columns_area]
+    return [window.canvas, window.matrix_view]
 
 
 def handout_size(window) -> QSize:
-    """The picture's size at scale 1: the two widgets as large as they are on screen."""
-    canvas, matrix = _parts(window)
-    return QSize(canvas.width() + GAP + matrix.width(), TITLE_HEIGHT + max(canvas.height(), matrix.height()))
+    """The picture's size at scale 1: the widgets side by side, as large as they are on screen."""
+    parts = _parts(window)
+    width = sum(part.width() for part in parts) + GAP * (len(parts) - 1)
+    return QSize(width, TITLE_HEIGHT + max(part.height() for part in parts))
 
 
 def paint_handout(painter: QPainter, window) -> None:
     """Paint the picture in on-screen pixels; the painter's transform sets the output's scale."""
-    canvas, matrix = _parts(window)
     size = handout_size(window)
     painter.fillRect(QRect(QPoint(0, 0), size), BACKGROUND)
     painter.setFont(_title_font(window))
     painter.setPen(QColor(0, 0, 0))
     title_box = QRectF(6, 0, size.width() - 12, TITLE_HEIGHT)
     painter.drawText(title_box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, handout_title(window))
-    with _item_caches_off(canvas):
-        _render_widget(painter, canvas, QPoint(0, TITLE_HEIGHT))
-    _render_widget(painter, matrix, QPoint(canvas.width() + GAP, TITLE_HEIGHT))
+    left = 0
+    for part in _parts(window):
+        views = [part] if isinstance(part, QGraphicsView) else part.findChildren(QGraphicsView)
+        with ExitStack() as caches_off:
+            for view in views:
+                caches_off.enter_context(_item_caches_off(view))
+            _render_widget(painter, part, QPoint(left, TITLE_HEIGHT))
+        left += part.width() + GAP
 
 
 def _title_font(window) -> QFont:

@@ -5,11 +5,13 @@ import json
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, QRect, Qt
-from PySide6.QtGui import QScreen
+from PySide6.QtGui import QImage, QScreen
 from PySide6.QtWidgets import QLineEdit
 
 from attn_desktop.model import Role, Scene, explain
 from attn_desktop.paths import scene_path
+from attn_desktop.ui import image_export
+from attn_desktop.ui.image_export import render_png
 from attn_desktop.ui.layout_audit import _labels_cut
 from attn_desktop.ui.main_window import ONE_HEAD_DOCKS
 
@@ -187,3 +189,19 @@ def test_two_heads_fit_a_1024_by_768_projector(qtbot, window, monkeypatch, prese
     assert w_o.verticalScrollBar().isHidden() or not w_o.verticalScrollBar().isVisible()  # all four rows in view
     assert [cut for cut in _labels_cut(window) if "W_O" in cut or "Head" in cut or "Output" in cut] == []
     window.presentation_action.setChecked(False)
+
+
+def test_a_picture_of_a_multi_head_scene_shows_every_head(qtbot, window, tmp_path):
+    columns = open_two_heads(qtbot, window)
+    render_png(window, tmp_path / "heads.png", scale=1)
+    image = QImage(str(tmp_path / "heads.png"))
+    area = window.heads_view.columns_area
+    assert (image.width(), image.height()) == (area.width(), image_export.TITLE_HEIGHT + area.height())
+    # Both heads' matrices are in it: each outlines the chosen row ("it") in amber, in its own half.
+    rgb = image.convertToFormat(QImage.Format.Format_RGB32)
+    pixels = np.frombuffer(rgb.constBits(), dtype=np.uint32, count=rgb.bytesPerLine() * rgb.height() // 4)
+    pixels = pixels.reshape(rgb.height(), -1)[:, : rgb.width()]
+    amber = np.argwhere((pixels & 0xFFFFFF) == 0xFFBE00)  # the outline of the chosen row
+    in_each = [np.count_nonzero((amber[:, 1] >= column.x()) & (amber[:, 1] < column.x() + column.width()))
+               for column in columns]
+    assert min(in_each) > 100
