@@ -33,6 +33,9 @@ CASES = (
     + [("1024x768", presenting, extra) for extra in LESSONS + SCENES for presenting in (False, True)]
 )
 HEAD_CASES = tuple(("1024x768", presenting, MODEL_HEAD) for presenting in (False, True))
+TWO_HEADS = "two-heads"  # lesson 7: two heads side by side in place of the canvas
+TWO_HEADS_CASES = tuple((screen, presenting, TWO_HEADS) for screen in ("1024x768", "1280x720")
+                        for presenting in (False, True))
 MIN_MATRIX_TEXT_PX = 10  # at 100 %; presentation mode's type is bigger
 
 
@@ -95,7 +98,7 @@ def snapshots(tmp_path_factory):
         return case, (done, audit, folder / f"{name}.png")
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(pool.map(render, [*CASES, *HEAD_CASES]))
+        return dict(pool.map(render, [*CASES, *HEAD_CASES, *TWO_HEADS_CASES]))
 
 
 def _python_env() -> dict:
@@ -142,3 +145,21 @@ def test_a_head_taken_from_a_model_reads_on_the_canvas(snapshots, case):
     assert audit["panels_cut"] == []
     assert audit["score_rows"] == 10 and audit["score_rows_visible"] >= 8
     assert (QImage(str(picture)).width(), QImage(str(picture)).height()) == (1024, 768)
+
+
+@pytest.mark.parametrize("case", TWO_HEADS_CASES, ids=_case_id)
+def test_two_heads_side_by_side_read_on_a_projector(snapshots, case):
+    """Both heads' canvases and matrices, W_O and the mixed output on the screen, nothing cut, every label
+    clear. Each head's score table is either wholly shown or not at all (below 1,000 lines they start
+    hidden, a tick away); presenting, the matrices beside the canvases are colour only (numbers in tooltips)."""
+    done, audit, picture = snapshots[case]
+    assert done.returncode == 0, done.stderr
+    assert audit["label_overlaps"] == audit["labels_crossing_arrows"] == audit["labels_cut"] == 0
+    assert audit["max_label_offset_px"] <= audit["label_line_height_px"]
+    assert audit["panels_cut"] == []
+    assert audit["score_rows"] == 12 and audit["score_rows_visible"] in (0, 12)
+    screen, presenting, _ = case
+    if not presenting:
+        assert audit["matrix_numbers_shown"] and audit["matrix_font_px"] >= MIN_MATRIX_TEXT_PX
+    width, height = (int(side) for side in SCREENS[screen][0].split("x"))
+    assert (QImage(str(picture)).width(), QImage(str(picture)).height()) == (width, height)

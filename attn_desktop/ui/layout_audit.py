@@ -25,6 +25,8 @@ MIN_PLOT_WIDTH_PX = 100  # narrower than this, a plot is no place to drag in
 
 def audit_window(window: QMainWindow) -> dict:
     """The audit's figures for the window as it is now."""
+    if window.scene.is_multi_head:
+        return audit_heads(window)
     matrix_font = window.matrix_view.cell_font()
     return {
         "score_rows": window.score_panel.model.rowCount(),
@@ -36,6 +38,56 @@ def audit_window(window: QMainWindow) -> dict:
         "label_line_height_px": round(window.canvas.label_line_height(), 1),
         "panels_cut": panels_cut(window),
     }
+
+
+def audit_heads(window: QMainWindow) -> dict:
+    """The same figures for a multi-head scene, read from every head's panels (added up, or the worst)."""
+    columns = window.heads_view.columns
+    tables = [column.scores for column in columns if _on_screen(column.scores.table)]
+    fonts = [column.matrix.cell_font() for column in columns]
+    labels = [audit_labels(column.canvas) for column in columns]
+    cut: list[str] = []
+    if not window.presentation_action.isChecked() and not _on_screen(window.docks["lessonDock"].widget()):
+        cut.append(window.docks["lessonDock"].windowTitle())
+    for column in columns:
+        head = window.scene.head_name(column.head)
+        shown = [part for part in (column.canvas, column.scores, column.matrix) if part.isVisibleTo(column)]
+        cut += [f"{head}: {part.accessibleName() or part.__class__.__name__}" for part in shown if not _on_screen(part)]
+        cut += [f"{head}: {part}" for part in _plots_cut(column.canvas)] if column.canvas.isVisible() else []
+        for panel in (column.scores, column.matrix):
+            if _on_screen(panel):
+                cut += [f"{head}: {part}" for part in panel.cut_parts()]
+    cut += _labels_cut(window)
+    w_o = window.heads_view.w_o_editor.tables["w_o"]
+    if not _on_screen(w_o) or not w_o.viewport().rect().contains(
+            w_o.visualRect(w_o.model().index(w_o.rowCount() - 1, w_o.columnCount() - 1))):
+        cut.append("W_O (not every number in view)")
+    return {
+        "score_rows": sum(column.scores.model.rowCount() for column in columns),
+        "score_rows_visible": sum(_rows_in_view(panel) for panel in tables),
+        "matrix_numbers_shown": all(font is not None for font in fonts),
+        "matrix_font_px": min((QFontInfo(font).pixelSize() for font in fonts if font is not None), default=0),
+        "chart_label_overlaps": 0,  # the weights chart shows one head: it makes way for the heads
+        "label_overlaps": sum(figures["label_overlaps"] for figures in labels),
+        "labels_crossing_arrows": sum(figures["labels_crossing_arrows"] for figures in labels),
+        "labels_cut": sum(figures["labels_cut"] for figures in labels),
+        "max_label_offset_px": max(figures["max_label_offset_px"] for figures in labels),
+        "label_line_height_px": round(columns[0].canvas.label_line_height(), 1),
+        "panels_cut": cut + _window_off_screen(window),
+    }
+
+
+def _rows_in_view(panel) -> int:
+    viewport = panel.table.viewport().rect()
+    return sum(1 for row in range(panel.model.rowCount())
+               if viewport.contains(panel.table.visualRect(panel.model.index(row, 0))))
+
+
+def _window_off_screen(window: QMainWindow) -> list[str]:
+    screen = window.screen().availableGeometry() if window.screen() else None
+    if screen is not None and (window.width() > screen.width() or window.height() > screen.height()):
+        return ["window (larger than the screen)"]
+    return []
 
 
 def score_rows_visible(window: QMainWindow) -> int:
