@@ -20,7 +20,7 @@ from .scene_link import follow_scene
 
 ROOM_FOR_EVERY_PART = 1000  # screen lines from which each head shows its score table as well by default
 PART_NAMES = ("Canvas", "Scores", "Matrix")
-MIXING_TIP = ("Each head's output for the chosen query, side by side, times W_O (in the Grids panel) "
+MIXING_TIP = ("Each head's output for the chosen query, side by side, times W_O (beside this line) "
               "gives the layer's output.")
 
 
