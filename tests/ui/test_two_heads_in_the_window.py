@@ -205,3 +205,19 @@ def test_a_picture_of_a_multi_head_scene_shows_every_head(qtbot, window, tmp_pat
     in_each = [np.count_nonzero((amber[:, 1] >= column.x()) & (amber[:, 1] < column.x() + column.width()))
                for column in columns]
     assert min(in_each) > 100
+
+
+def test_a_word_added_in_the_sentence_panel_joins_every_head(qtbot, window):
+    columns = open_two_heads(qtbot, window)
+    panel = window.sentence_panel
+    qtbot.keyClicks(panel.new_name, "loudly")
+    qtbot.keyClick(panel.new_name, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.scene.n_tokens == 7)
+    columns = window.heads_view.columns
+    assert len(columns) == 2
+    for column in columns:
+        assert column.view.n_tokens == 7 and len(column.canvas.arrows[Role.EMBEDDING]) == 7
+        assert column.matrix.cell_text(6, 6) != "—" and column.matrix.cell_text(5, 6) == "—"  # causal: sees itself
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.scene.n_tokens == 6)
+    assert [len(column.canvas.arrows[Role.EMBEDDING]) for column in window.heads_view.columns] == [6, 6]
