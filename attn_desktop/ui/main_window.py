@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QPoint
-from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QStackedWidget, QToolBar
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QSizePolicy, QStackedWidget, QToolBar
 
 from .. import APP_NAME, __version__
 from ..model import Change, Scene, scaling_lab
@@ -78,6 +78,7 @@ class MainWindow(QMainWindow):
         self.central_stack.addWidget(self.canvas)
         self.central_stack.addWidget(self.heads_view)
         self.setCentralWidget(self.central_stack)
+        self._page_policies = {page: page.sizePolicy() for page in (self.canvas, self.heads_view)}
         self.autosaver = Autosaver(scene, self)
         self.canvas.arrow_moved.connect(self.history.do)  # one command per released drag or nudge
         self.heads_view.arrow_moved.connect(self.history.do)
@@ -188,7 +189,13 @@ class MainWindow(QMainWindow):
         if not change & Change.STRUCTURE:
             return
         multi_head = self.scene.is_multi_head
-        self.central_stack.setCurrentWidget(self.heads_view if multi_head else self.canvas)
+        shown = self.heads_view if multi_head else self.canvas
+        self.central_stack.setCurrentWidget(shown)
+        # A stack asks for the room of its largest page, hidden ones too; an ignored page asks for none.
+        # (The hidden heads view's sizes in presentation type made restoring the docks crash Qt.)
+        ignored = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        for page, policy in self._page_policies.items():
+            page.setSizePolicy(policy if page is shown else ignored)
         # The one-head panels make way for the heads (the View menu still shows them, for the head chosen),
         # and come back with a scene of one head.
         if multi_head and not self._docks_the_heads_replaced:
