@@ -162,3 +162,18 @@ def _allowed(allowed: Sequence[bool] | None, n_keys: int) -> np.ndarray:
     if flags.shape != (n_keys,):
         raise ValueError(f"allowed needs one flag for each of the {n_keys} keys, not {flags.size}")
     return flags
+
+
+def numpy_code(guess: Sequence[float] | np.ndarray) -> str:
+    """How a guess is scored, as NumPy lines that follow the scene's own script (its `tokens`,
+    `weights` and chosen query `i`): they print what the app shows after Reveal."""
+    shares = ", ".join(f"{round(float(share), 4):g}" for share in guess)
+    return "\n".join((
+        "# Predict, then see: how far a guess is from the real weights",
+        f"guess = np.array([{shares}])  # your last guess, one share per key",
+        "guess = guess / guess.sum()",
+        "real = weights[i]",
+        "off_by = 0.5 * np.abs(guess - real).sum()  # total variation distance: weight on the wrong keys",
+        'print(f"off by {100 * off_by:.0f} points, score {100 * (1 - off_by):.0f}")',
+        'print("winner:", tokens[int(np.argmax(real))], "- you said:", tokens[int(np.argmax(guess))])',
+    )) + "\n"

@@ -9,7 +9,7 @@ from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QToolBar
 
 from .. import APP_NAME, __version__
-from ..model import Scene, scaling_lab
+from ..model import Scene, prediction, scaling_lab
 from ..model.pretrained.llama import DEFAULT_SENTENCE
 from ..progress import ProgressStore
 from .actions import build_actions, fill_menus, fill_toolbar
@@ -43,7 +43,10 @@ from .text_box_undo import TextBoxUndoFirst
 from .training_controller import TrainingController
 from .training_panel import TrainingPanel
 from .unprotected_work_label import UnprotectedWorkLabel
+from .prediction_controller import PredictionController
 from .weights_chart import WeightsChart
+from .weights_panel import WeightsPanel
+from .weights_veil import WeightsVeil
 from .window_layout import BOTTOM, LEFT, RIGHT, DockSpec, WindowLayout
 
 
@@ -54,6 +57,7 @@ def app_icon_for_window():
 
 
 SCALING_LESSON = "why-sqrt-dk"  # its Code panel shows the √d_k lab's script too
+PREDICT_LESSON = "predict-then-see"  # and this one how a guess is scored
 STATUS_HINT = (
     "Drag an arrow tip (double-click it to type exact numbers). "
     "Click a query arrow or a matrix row to choose the query. Esc cancels a drag."
@@ -68,7 +72,8 @@ class MainWindow(QMainWindow):
         self.setObjectName("MainWindow")
         self.setWindowIcon(app_icon_for_window())
         self.highlight = KeyHighlight(self)  # the key pointed at in the score table, lit on the canvas
-        self.canvas = AttentionCanvas(scene, self, highlight=self.highlight)
+        self.veil = WeightsVeil(self)  # Predict, then see: the weights hidden until the student has guessed
+        self.canvas = AttentionCanvas(scene, self, highlight=self.highlight, veil=self.veil)
         self.setCentralWidget(self.canvas)
         self.history = EditHistory(scene, self)
         self.autosaver = Autosaver(scene, self)
@@ -89,7 +94,11 @@ class MainWindow(QMainWindow):
         self.training = TrainingController(scene, self.history, self.documents, self.training_panel, self)
         self.model_heads = ModelController(scene, self.documents, self.model_heads_panel, self.docks["modelHeadsDock"],
                                            self, self, self.statusBar().showMessage, parent=self)
+        self.predictions = PredictionController(scene, self.veil, self.weights_chart, self.weights_panel.predict_bar,
+                                                self.canvas.drags, self.progress, self)
         build_actions(self)
+        self.predictions.bind_action(self.predict_action.setChecked)
+        self.predictions.revealed.connect(lambda: self.show_lesson_code(self.lessons.current))
         # Typing in a text box: these keys undo and redo the typing, not the scene behind it.
         self.installEventFilter(TextBoxUndoFirst(self.undo_action, self.redo_action, self))
         self._build_toolbar()
@@ -111,14 +120,15 @@ class MainWindow(QMainWindow):
 
     def _build_panels(self) -> None:
         scene = self.scene
-        self.score_panel = ScoreTablePanel(scene, self.highlight)
-        self.output_panel = OutputPanel(scene)
+        self.score_panel = ScoreTablePanel(scene, self.highlight, veil=self.veil)
+        self.output_panel = OutputPanel(scene, veil=self.veil)
         self.weights_chart = WeightsChart(scene)
-        self.matrix_view = MatrixView(scene)
+        self.weights_panel = WeightsPanel(self.weights_chart)  # the chart, and Predict, then see's strip over it
+        self.matrix_view = MatrixView(scene, veil=self.veil)
         self.shapes_panel = ShapesPanel(scene)
         self.lesson_panel = LessonPanel(self.progress)
         self.grid_editor = GridEditor(scene, self.history)  # typed numbers and words: undoable commands
-        self.challenges_panel = ChallengesPanel(scene, self.progress)
+        self.challenges_panel = ChallengesPanel(scene, self.progress, veil=self.veil)
         self.code_panel = CodePanel(scene)
         self.sentence_panel = SentencePanel(scene, self.history)
         self.training_panel = TrainingPanel()
@@ -140,7 +150,7 @@ class MainWindow(QMainWindow):
             (DockSpec("scoreDock", "Scores", RIGHT), self.score_panel),
             (DockSpec("matrixDock", "Attention matrix", RIGHT), self.matrix_view),
             (DockSpec("outputDock", "Output", BOTTOM), self.output_panel),
-            (DockSpec("weightsDock", "Weights", BOTTOM), self.weights_chart),
+            (DockSpec("weightsDock", "Weights", BOTTOM), self.weights_panel),
             (DockSpec("shapesDock", "Shapes", BOTTOM), self.shapes_panel),
         ):
             self.layout_manager.add_dock(spec, widget)
@@ -248,9 +258,15 @@ class MainWindow(QMainWindow):
         self.layout_manager.show_wide("scalingLabDock")
 
     def show_lesson_code(self, lesson_id: str | None) -> None:
-        """The Code panel adds a lesson's own script to the scene's: the √d_k lab's, at the width chosen."""
-        lab_lesson = lesson_id == SCALING_LESSON
-        self.code_panel.set_appendix(scaling_lab.numpy_code(self.scaling_lab.d_k) if lab_lesson else "")
+        """The Code panel adds a lesson's own script to the scene's: the √d_k lab's, at the width chosen;
+        Predict, then see's scoring of the last guess."""
+        appendix = ""
+        if lesson_id == SCALING_LESSON:
+            appendix = scaling_lab.numpy_code(self.scaling_lab.d_k)
+        elif lesson_id == PREDICT_LESSON:
+            appendix = prediction.numpy_code(self.predictions.guess if len(self.predictions.guess) else
+                                             prediction.even_guess(self.scene.n_tokens))
+        self.code_panel.set_appendix(appendix)
 
     def show_model_heads_dock(self) -> None:
         self.layout_manager.show_wide("modelHeadsDock")

@@ -29,6 +29,7 @@ LESSON_WEIGHTS = {
     "scaled-attention": EXPECTED_WEIGHTS,
     "trained-heads": ["0%", "0%", "0%", "0%", "100%"],  # the trained reverse head: position 0 looks at 4
     "why-sqrt-dk": EXPECTED_WEIGHTS,  # the √d_k lab beside the six-token scene
+    "predict-then-see": ["?", "?", "?", "?"],  # it opens veiled: the student guesses before seeing them
 }
 SELF_TEST_WINDOW_SIZE = (1320, 880)
 
