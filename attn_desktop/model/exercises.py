@@ -364,7 +364,7 @@ EXERCISES: tuple[Exercise, ...] = (
         "54%, 16% and 5%. How many points off was the guess, and what did the round score? Type two numbers.",
         kind=AnswerKind.NUMBERS,
         answer=(29.0, 71.0),
-        tolerance=0.5,
+        tolerance=0.0,
         labels=("points off", "score"),
         hint="Points off is half the sum of the differences: ½ (25 + 24 + 4 + 5). The score is 100 minus that.",
         explanation="½ (25 + 24 + 4 + 5) = 29 points of weight sit on the wrong keys, so the round scores "

@@ -188,7 +188,7 @@ class PredictionController(QObject):
                        Phase.REVEALED: ChartPhase.REVEALED}.get(phase, ChartPhase.WEIGHTS)
         self.chart.show_phase(chart_phase, self.guess if chart_phase is not ChartPhase.WEIGHTS else None)
         if phase in (Phase.READY, Phase.REVEALED) and self.session.rounds:
-            message += f" <span style='color: #555'>· {self._session_text()}</span>"
+            message += f"<br><span style='color: #555'>{self._session_text()}</span>"
         tooltip = HOW_TO_GUESS if phase is Phase.GUESSING else self._record_text()
         if phase is Phase.REVEALED and self.last is not None:
             tooltip = f"{self._differences_text(self.last)}\n{tooltip}"
@@ -198,12 +198,14 @@ class PredictionController(QObject):
         return np.asarray(self.scene.result.mask[self.scene.selected], dtype=bool)
 
     def _result_text(self, result: Comparison) -> str:
-        """"Off by 29 points · score 71 · dog ✓": the round in one line."""
+        """"Off by 29 points · score 71 · dog wins ✓": the round in one line."""
         tokens = self.scene.tokens
-        said = tokens[result.guessed_winner] if result.guessed_winner is not None else "no single winner"
-        verdict = "✓" if result.winner_right else f"✗ (it was {' or '.join(tokens[i] for i in result.real_winners)})"
-        return (f"Off by <b>{round(result.points_off)} points</b> · score <b>{round(result.score)}</b> · "
-                f"{explain.short_name(said)} {verdict}")
+        real = " or ".join(explain.short_name(tokens[i]) for i in result.real_winners)
+        said = "" if result.winner_right or result.guessed_winner is None else \
+            f", not {explain.short_name(tokens[result.guessed_winner])}"
+        verdict = "✓" if result.winner_right else "✗"
+        return (f"Off by <b>{round(result.points_off)}</b> points · score <b>{round(result.score)}</b> · "
+                f"{real} wins{said} {verdict}")
 
     def _differences_text(self, result: Comparison) -> str:
         each = ", ".join(f"{token} {round(100 * d):+d}" for token, d in zip(self.scene.tokens, result.differences))
