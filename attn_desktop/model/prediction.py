@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+Flags = Sequence[bool] | np.ndarray | None  # one per key: whether the query can see it
 TIE_TOLERANCE = 1e-9  # weights this close to the largest count as winning too
 
 
-def as_guess(values: Sequence[float] | np.ndarray, n_keys: int, allowed: Sequence[bool] | None = None) -> np.ndarray:
+def as_guess(values: Sequence[float] | np.ndarray, n_keys: int, allowed: Flags = None) -> np.ndarray:
     """VALUES as a guess over N_KEYS keys, scaled to add up to 1; ValueError naming what is wrong.
 
     ALLOWED (one flag per key, default all) marks the keys a query can see: a key the causal mask
@@ -35,10 +36,10 @@ def as_guess(values: Sequence[float] | np.ndarray, n_keys: int, allowed: Sequenc
     if np.any(guess < 0):
         raise ValueError("a guess cannot give a key a negative share")
     guess = np.where(_allowed(allowed, n_keys), guess, 0.0)
-    total = guess.sum()
+    total = float(guess.sum())
     if total <= 0:
         raise ValueError("a guess must give some weight to at least one key it can see")
-    return guess / total
+    return np.asarray(guess / total, dtype=float)
 
 
 def winner_guess(index: int, n_keys: int) -> np.ndarray:
@@ -50,12 +51,12 @@ def winner_guess(index: int, n_keys: int) -> np.ndarray:
     return guess
 
 
-def even_guess(n_keys: int, allowed: Sequence[bool] | None = None) -> np.ndarray:
+def even_guess(n_keys: int, allowed: Flags = None) -> np.ndarray:
     """The same share for every key the query can see: the guess of someone with no idea."""
     return as_guess(np.ones(n_keys), n_keys, allowed)
 
 
-def with_share(guess: np.ndarray, index: int, share: float, allowed: Sequence[bool] | None = None) -> np.ndarray:
+def with_share(guess: np.ndarray, index: int, share: float, allowed: Flags = None) -> np.ndarray:
     """The guess with key INDEX set to SHARE (clamped to 0–1), the other keys sharing the rest in the
     proportions they had (evenly, if they had nothing): dragging one bar keeps the total at 1."""
     n_keys = len(guess)
@@ -69,7 +70,7 @@ def with_share(guess: np.ndarray, index: int, share: float, allowed: Sequence[bo
     share = 1.0 if not others.any() else min(max(float(share), 0.0), 1.0)
     rest = np.where(others, np.asarray(guess, dtype=float), 0.0)
     rest = rest / rest.sum() if rest.sum() > 0 else others / others.sum()
-    result = rest * (1.0 - share)
+    result = np.asarray(rest * (1.0 - share), dtype=float)
     result[index] = share
     return result
 
@@ -143,7 +144,7 @@ class SessionScore:
     def from_dict(cls, record: object) -> SessionScore:
         """A record as the progress file keeps it; ValueError if it is not one."""
         if not isinstance(record, dict):
-            raise ValueError("a prediction record must be an object")
+            raise ValueError("a prediction record must be an object")  # noqa: TRY004 - one error type for a bad file
         rounds, right = record.get("rounds", 0), record.get("winners_right", 0)
         total, best = record.get("total_score", 0.0), record.get("best_score", 0.0)
         if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in (rounds, right)):
@@ -155,7 +156,7 @@ class SessionScore:
         return cls(rounds, float(total), right, float(best))
 
 
-def _allowed(allowed: Sequence[bool] | None, n_keys: int) -> np.ndarray:
+def _allowed(allowed: Flags, n_keys: int) -> np.ndarray:
     if allowed is None:
         return np.ones(n_keys, dtype=bool)
     flags = np.asarray(allowed, dtype=bool).reshape(-1)

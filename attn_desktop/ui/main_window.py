@@ -28,6 +28,7 @@ from .matrix_view import MatrixView
 from .model_controller import ModelController
 from .model_heads_panel import ModelHeadsPanel
 from .output_panel import OutputPanel
+from .prediction_controller import PredictionController
 from .qt_dialogs import QtDocumentDialogs, fill_recent_menu
 from .query_picker import QueryPicker
 from .scaling_lab_panel import ScalingLabPanel
@@ -43,7 +44,6 @@ from .text_box_undo import TextBoxUndoFirst
 from .training_controller import TrainingController
 from .training_panel import TrainingPanel
 from .unprotected_work_label import UnprotectedWorkLabel
-from .prediction_controller import PredictionController
 from .weights_chart import WeightsChart
 from .weights_panel import WeightsPanel
 from .weights_veil import WeightsVeil
