@@ -71,7 +71,7 @@ class MatrixView(QWidget):
         super().__init__(parent)
         self.scene = scene
         self.veil = veil if veil is not None else WeightsVeil(self)  # grey cells and "?" while the student predicts
-        self.veil.changed.connect(self.update)
+        self.veil.changed.connect(self._on_veil_changed)
         self._lut = _viridis_table()
         self._static_layer: QPixmap | None = None
         self._mask_layer: QPixmap | None = None
@@ -488,6 +488,9 @@ class MatrixView(QWidget):
             super().keyPressEvent(event)
             return
         self.scene.select_query(min(max(self.scene.selected + step, 0), self.scene.n_queries - 1))
+
+    def _on_veil_changed(self, veiled: bool) -> None:
+        self.update()  # the cells are painted afresh each time: grey with "?", or their weights
 
     def _on_scene_changed(self, change: Change) -> None:
         if change & (Change.STRUCTURE | Change.SETTINGS):
