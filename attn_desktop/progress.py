@@ -2,8 +2,13 @@
 
 One small JSON file in the user's data folder:
 
-    {"format": "attention-desktop-progress", "version": 1,
-     "done": {"challenges": ["scaled-focus"], "exercises": []}}
+    {"format": "attention-desktop-progress", "version": 2,
+     "done": {"challenges": ["scaled-focus"], "exercises": []},
+     "predictions": {"rounds": 12, "total_score": 861.5, "winners_right": 9, "best_score": 97.0}}
+
+Version 2 added "predictions" (Predict, then see: every round played, on any run).
+A version 1 file reads as having played none, and is written back as version 2;
+copies of the app that know only version 1 keep the new key untouched.
 
 Progress is a convenience, never a reason to stop the app: a missing,
 unreadable or corrupt file starts empty, and a file we could not read is
@@ -25,12 +30,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .model.prediction import Comparison, SessionScore
 from .model.safe_write import write_json_atomically
 
 DATA_DIR_VARIABLE = "ATTN_DESKTOP_DATA_DIR"
 FILE_NAME = "progress.json"
 FORMAT_MARKER = "attention-desktop-progress"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: "predictions" was added
+PREDICTIONS = "predictions"
 MAX_FILE_BYTES = 1024 * 1024  # thousands of ids fit; anything bigger is not ours
 
 
@@ -74,6 +81,10 @@ class ProgressStore:
     def done_ids(self, kind: ProgressKind | str) -> set[str]:
         return set(self._done().get(_key(kind), ()))
 
+    def prediction_record(self) -> SessionScore:
+        """Every round of Predict, then see played, on this run and earlier ones."""
+        return SessionScore.from_dict(self._document.get(PREDICTIONS, {}))  # _is_valid checked it
+
     # ----- changing -----------------------------------------------------
     def mark_done(self, kind: ProgressKind | str, *item_ids: str) -> None:
         """Remember these items as done, in one write (none if every one of them was done already)."""
@@ -87,6 +98,15 @@ class ProgressStore:
 
         self._update(add)
 
+    def record_prediction(self, comparison: Comparison) -> None:
+        """Add one round of Predict, then see to the record, in one write."""
+
+        def add(document: dict[str, Any]) -> None:
+            record = SessionScore.from_dict(document.get(PREDICTIONS, {}))  # another run may have added some since
+            document[PREDICTIONS] = record.with_round(comparison).to_dict()
+
+        self._update_document(add)
+
     def reset(self, kind: ProgressKind | str) -> None:
         self._update(lambda done: done.pop(_key(kind), None))
 
@@ -96,13 +116,18 @@ class ProgressStore:
         return done
 
     def _update(self, change: Callable[[dict[str, list[str]]], object]) -> None:
+        self._update_document(lambda document: change(document["done"]))
+
+    def _update_document(self, change: Callable[[dict[str, Any]], object]) -> None:
         # Re-read first, so two windows (or two runs) add to each other's progress instead of overwriting it.
         on_disk, unusable = self._read()
         if unusable:
             self._unusable = True  # keep what this run knows; the file is moved aside before writing
         else:
             self._document, self._unusable = on_disk, False
-        change(self._done())
+        change(self._document)
+        if not isinstance(self._document.get("version"), int) or self._document["version"] < FORMAT_VERSION:
+            self._document["version"] = FORMAT_VERSION  # an older file now holds what this version writes
         self._save()
 
     def _save(self) -> None:
@@ -148,6 +173,11 @@ def _is_valid(document: Any) -> bool:
     # Unknown top-level keys (from a newer version) are kept and written back untouched.
     if not isinstance(document, dict) or document.get("format") != FORMAT_MARKER:
         return False
+    if PREDICTIONS in document:
+        try:
+            SessionScore.from_dict(document[PREDICTIONS])
+        except ValueError:
+            return False
     done = document.get("done")
     return isinstance(done, dict) and all(
         isinstance(kind, str) and isinstance(ids, list) and all(isinstance(i, str) for i in ids)

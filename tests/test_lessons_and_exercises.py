@@ -85,6 +85,11 @@ def test_show_me_sets_up_a_canvas_that_shows_the_answer(exercise):
     weights, output = scene.result.weights, scene.result.output
     if exercise.id in ("lookup-ask-up", "lookup-no-match"):
         assert output[0, 0] == pytest.approx(exercise.answer[0], abs=exercise.tolerance)
+    elif exercise.id == "predict-winner":
+        assert scene.selected_token == "it" and int(np.argmax(scene.selected_weights)) == exercise.correct_choice
+    elif exercise.id == "predict-key-at-origin":
+        assert scene.vectors(Role.KEY)[1].tolist() == [0.0, 0.0] and scene.selected_token == "it"
+        assert scene.selected_weights == pytest.approx(exercise.answer, abs=exercise.tolerance)
     elif exercise.id == "projection-query":
         assert scene.vectors(Role.QUERY)[2] == pytest.approx(exercise.answer)
         assert scene.selected_token == "it"  # the word whose query the question asks for

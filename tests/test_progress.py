@@ -132,14 +132,14 @@ def test_a_given_path_writes_only_in_its_own_folder(tmp_path, data_dir):
 
 def test_unknown_parts_of_a_newer_file_are_kept(data_dir):
     data_dir.mkdir()
-    newer = {"format": "attention-desktop-progress", "version": 2, "done": {"challenges": ["twin-keys"]},
+    newer = {"format": "attention-desktop-progress", "version": 3, "done": {"challenges": ["twin-keys"]},
              "streak": 3}
     (data_dir / "progress.json").write_text(json.dumps(newer), encoding="utf-8")
     store = ProgressStore()
     assert store.is_done("challenges", "twin-keys")
     store.mark_done("challenges", "even-spread")
     saved = json.loads((data_dir / "progress.json").read_text(encoding="utf-8"))
-    assert saved["streak"] == 3 and saved["version"] == 2
+    assert saved["streak"] == 3 and saved["version"] == 3
     assert not (data_dir / "progress.json.bad").exists()
 
 

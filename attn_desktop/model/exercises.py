@@ -369,6 +369,49 @@ EXERCISES: tuple[Exercise, ...] = (
         hint="Rows 1 and 2 of W_O belong to head 1, rows 3 and 4 to head 2; look at the number on the diagonal.",
         explanation="0.5, and head 2's rows carry 1: this W_O counts head 2's output twice as much as head 1's.",
     ),
+    Exercise(
+        id="predict-winner",
+        lesson="predict-then-see",
+        source="Lesson 8, predict",
+        prompt="Before you reveal anything: which key does \"it\" give the most weight? Its query (1, 1) points "
+        "exactly along k·the (0.8, 0.8); k·dog (2.5, 0.2) is longer but points another way.",
+        kind=AnswerKind.CHOICE,
+        choices=("the", "dog", "chased", "it"),
+        correct_choice=1,
+        hint="The score is a dot product, and length counts: 1×0.8 + 1×0.8 for the, 1×2.5 + 1×0.2 for dog.",
+        explanation="dog: its key scores 2.7 against the's 1.6, so it gets 54% to the's 25%. Pointing the same "
+        "way is not enough; a longer key can win from further round.",
+        show_me=ShowMe("lessons/8_predict_then_see.json", (ChooseQuery(3),)),
+    ),
+    Exercise(
+        id="predict-key-at-origin",
+        lesson="predict-then-see",
+        source="Lesson 8, predict, then see",
+        prompt="Predict, then check: with k·dog moved to the origin (0, 0), what weights does \"it\" give the, "
+        "dog, chased and it? Guess, then drag k·dog there (Snap to Grid helps) and reveal.",
+        kind=AnswerKind.NUMBERS,
+        answer=(0.46, 0.15, 0.30, 0.09),
+        tolerance=0.01,
+        labels=("the", "dog", "chased", "it"),
+        hint="dog's score becomes 0, and e⁰ = 1: a key that scores 0 still gets some weight.",
+        explanation="The scaled scores are 1.13, 0, 0.71 and −0.49; e to each is 3.10, 1, 2.03 and 0.61, which "
+        "add up to 6.74: 46%, 15%, 30% and 9%. Nothing drops to zero.",
+        show_me=ShowMe("lessons/8_predict_then_see.json", (SetVector(Role.KEY, 1, (0.0, 0.0)),)),
+    ),
+    Exercise(
+        id="predict-score",
+        lesson="predict-then-see",
+        source="Lesson 8, check yourself",
+        prompt="A student guessed 50%, 30%, 20% and 0% for the, dog, chased and it; the real weights were 25%, "
+        "54%, 16% and 5%. How many points off was the guess, and what did the round score? Type two numbers.",
+        kind=AnswerKind.NUMBERS,
+        answer=(29.0, 71.0),
+        tolerance=0.0,
+        labels=("points off", "score"),
+        hint="Points off is half the sum of the differences: ½ (25 + 24 + 4 + 5). The score is 100 minus that.",
+        explanation="½ (25 + 24 + 4 + 5) = 29 points of weight sit on the wrong keys, so the round scores "
+        "100 − 29 = 71.",
+    ),
 )
 
 

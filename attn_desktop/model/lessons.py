@@ -20,6 +20,7 @@ class Lesson:
     steps: tuple[str, ...]
     formula: str = ""
     companion: str = ""  # a panel the lesson opens beside its text ("scalingLabDock"), if any
+    predict: bool = False  # turns Predict, then see on while the lesson is open
 
 
 LESSONS: tuple[Lesson, ...] = (
@@ -184,6 +185,32 @@ LESSONS: tuple[Lesson, ...] = (
             "number, type 2 and watch head 1's share of the output grow. Ctrl+Z puts it back."),
             ("Tick Scores above the heads to see both score tables at once (on a small screen the canvases get "
             "smaller). Click a head's title to show that head in the panels of the View menu."),
+        ),
+    ),
+    Lesson(
+        id="predict-then-see",
+        title="8. Predict, then see",
+        scene="lessons/8_predict_then_see.json",
+        predict=True,
+        formula="off by = ½ Σ |guess − real|,   score = 100 × (1 − off by)",
+        explanation=(
+            "Guess first, then look: a guess you have committed to makes what you then see stick (people who drew "
+            "their prediction before seeing a chart recalled it better; Kim, Reinecke and Hullman, 2017). This lesson "
+            "turns on Predict, then see (Lessons menu, Ctrl+P; any scene can use it). When you move a query or a key, "
+            "every number that depends on the weights turns into \"?\" and the arrows stop showing their weight. "
+            "Release the arrow, drag the grey bars on the Weights chart to your guess, or pick the winner, and press "
+            "Reveal: the real weights stand beside your guess, with how many points of weight you put on the wrong "
+            "keys and a score out of 100. In \"the dog chased it\" (scaled by √2) the query of \"it\", (1, 1), points "
+            "exactly along k·the (0.8, 0.8), yet dog's longer key (2.5, 0.2) scores 2.7 against the's 1.6: \"it\" gives "
+            "dog 54%, the 25%, chased 16% and itself 5%."
+        ),
+        steps=(
+            ("The weights of \"it\" start hidden. Drag the grey bars to your guess (or pick the winner), then press "
+             "Reveal."),
+            "Drag k·dog to the origin. While it moves, every weight is a \"?\". Release, guess, reveal.",
+            "Drag q·it to point straight up, toward k·chased. Which key wins now? Guess before you reveal.",
+            ("Your score sits over the chart: rounds, average and winners named right; every round is also kept "
+             "between runs. Lessons → Predict, then See (Ctrl+P) turns it on for any scene."),
         ),
     ),
 )

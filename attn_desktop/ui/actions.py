@@ -102,6 +102,10 @@ ACTIONS: list[ActionSpec] = [
     ActionSpec("scaling_lab_action", "√d_k &Lab…", "&Lessons", "show_scaling_lab", shortcuts=("Ctrl+L",),
                tooltip="Why scores are divided by √d_k: how far random scores spread at each key width, "
                "and what that does to a softmax"),
+    ActionSpec("predict_action", "&Predict, then See", "&Lessons", "predictions.set_on", checkable=True,
+               shortcuts=("Ctrl+P",), separator_before=True,
+               tooltip="Before a move's weights show, guess them on the weights chart; then see the real ones "
+               "beside your guess, with the difference and a score"),
     # The View menu begins with the docks' own show/hide entries, which the docks make.
     ActionSpec("presentation_action", "&Presentation Mode", "&View", "set_presentation", checkable=True,
                shortcuts=("F11",), tooltip="Full screen, large text and thick arrows for the back of the room",

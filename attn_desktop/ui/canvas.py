@@ -40,6 +40,7 @@ from .plot_framing import frame_tips
 from .plot_style import cache_axes_and_grid
 from .plot_titles import fit_titles, plot_title
 from .scene_link import follow_scene
+from .weights_veil import HIDDEN_TEXT, WeightsVeil
 
 FADED_QUERY_EMPHASIS = 0.35
 MIN_WEIGHT_EMPHASIS = 0.22
@@ -86,11 +87,14 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
     arrow_moved = Signal(object)  # a MoveArrow for the edit history: a released drag or a nudge, already shown
     drag_moved = Signal(str)  # what the dragged arrow now is, e.g. "k·cat = (1.32, 1.59)"
     edit_requested = Signal(object, int)  # role, index: a double-click on a tip asks to type coordinates
-    def __init__(self, scene: Scene, parent=None, highlight: KeyHighlight | None = None) -> None:
+    def __init__(self, scene: Scene, parent=None, highlight: KeyHighlight | None = None,
+                 veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
         # Not "self.scene": QGraphicsView.scene() would be shadowed.
         self.attn_scene = scene
         self.highlight = highlight if highlight is not None else KeyHighlight(self)  # the key pointed at elsewhere
+        # While the student predicts, labels and emphasis must not tell the weights (see weights_veil.py).
+        self.veil = veil if veil is not None else WeightsVeil(self)
         self.arrows: dict[Role, list[ArrowItem]] = {role: [] for role in Role}
         self.drags = DragController(scene, self.arrows, self)
         self.drags.arrow_moved.connect(self.arrow_moved)
@@ -126,6 +130,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self._rebuild()
         follow_scene(self, scene, self._on_scene_changed)
         self.highlight.changed.connect(self._sync_highlight)
+        self.veil.changed.connect(self._sync_all)
 
     def _make_plot(self, title: str) -> pg.PlotItem:
         plot = pg.PlotItem(title=title)
@@ -258,7 +263,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         for values on a number line, at the height of their weights.
         """
         scene = self.attn_scene
-        weights = scene.selected_weights
+        weights = self._shown_weights()
         for role in scene.roles:
             on_number_line = role is Role.VALUE and self.number_line
             vectors = scene.vectors(role)
@@ -288,7 +293,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         the chosen query, the output, keys and values by weight (under 5% is minor), then the other
         queries (minor) and the word vectors."""
         scene = self.attn_scene
-        weights = scene.selected_weights
+        weights = self._shown_weights()
         queries, keys, values = self.arrows[Role.QUERY], self.arrows[Role.KEY], self.arrows[Role.VALUE]
         chosen = queries[scene.selected] if scene.selected < len(queries) else None
         # Most arrows of a crowded scene have no label: only the named ones are sorted by weight.
@@ -365,9 +370,17 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             item.set_label(arrow_name(Role.QUERY.symbol, self._short(scene.query_tokens[index]))
                            if chosen or not crowded else "")
 
+    def _shown_weights(self) -> np.ndarray:
+        """The selected query's weights; while they are veiled, an even split, so that no width, shade,
+        stem or label order on the canvas tells them."""
+        scene = self.attn_scene
+        if self.veil.on:
+            return np.full(scene.n_tokens, 1.0 / max(scene.n_tokens, 1))
+        return scene.selected_weights
+
     def _sync_weight_styles(self) -> None:
         scene = self.attn_scene
-        weights = scene.selected_weights
+        weights = self._shown_weights()
         visible = scene.result.mask[scene.selected]
         crowded = scene.n_tokens > MAX_PERCENT_LABELS
         for role in (Role.KEY, Role.VALUE):
@@ -390,10 +403,19 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         """'k·cat 76%' (or 'k·the masked'); in a crowded scene, only keys that matter are named."""
         name = arrow_name(role.symbol, self._short(self.attn_scene.tokens[index]))
         if crowded:
-            return name if visible and weight >= CROWDED_LABEL_MIN_WEIGHT else ""
+            return name if visible and (self.veil.on or weight >= CROWDED_LABEL_MIN_WEIGHT) else ""
+        if self.veil.on:
+            return f"{name} {HIDDEN_TEXT}" if visible else f"{name} masked"
         return f"{name} {round(weight * 100)}%" if visible else f"{name} masked"
 
     def _sync_output(self) -> None:
+        # The output is a blend by the weights: while they are veiled it would tell them.
+        if self.output_arrow.isVisible() == self.veil.on:
+            self.output_arrow.setVisible(not self.veil.on)
+            self._arrow_layers[self.vo_plot].update()
+        if self.veil.on:
+            self.output_arrow.set_label("")
+            return
         output = self.attn_scene.selected_output
         if self.number_line:
             self.output_arrow.set_base(float(output[0]), 0.0)

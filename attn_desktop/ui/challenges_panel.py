@@ -27,6 +27,7 @@ from ..model.challenges import CHALLENGES, Challenge, ChallengeStatus, Challenge
 from ..progress import ProgressStore
 from .scene_link import follow_scene
 from .steady_label_box import SteadyLabelBox
+from .weights_veil import HIDDEN_TIP, WeightsVeil
 
 TICK_DONE = "✓"
 TICK_OPEN = "○"
@@ -44,9 +45,13 @@ class ChallengeRow:
 
 
 class ChallengesPanel(QWidget):
-    def __init__(self, scene: Scene, progress: ProgressStore, parent: QWidget | None = None) -> None:
+    def __init__(self, scene: Scene, progress: ProgressStore, parent: QWidget | None = None,
+                 veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
         self.scene = scene
+        # "Done: sat puts 95% on cat" tells a weight: while the student predicts, the rows wait.
+        self.veil = veil if veil is not None else WeightsVeil(self)
+        self.veil.changed.connect(self._show)
         self.tracker = ChallengeTracker(scene, progress)
         self._save_timer = QTimer(self)
         self._save_timer.setSingleShot(True)
@@ -147,7 +152,11 @@ class ChallengesPanel(QWidget):
             self.tracker.save()
 
     # ----- showing -------------------------------------------------------
-    def _show(self) -> None:
+    def _show(self, *_) -> None:
+        if self.veil.on:
+            for row in self.rows:
+                self._status_boxes[row.challenge.id].set_text(HIDDEN_TIP)
+            return
         completed = self.tracker.completed_ids()
         for row, status in zip(self.rows, self.tracker.statuses):
             self._show_row(row, status, row.challenge.id in completed)

@@ -65,6 +65,7 @@ class DragController(QObject):
     status = Signal(str)  # what the moved arrow now is, e.g. "k·cat = (1.32, 1.59)"
     edit_requested = Signal(object, int)  # role, index: a double-click on a tip asks to type coordinates
     dragging = Signal(bool)  # a drag began (True) or ended in any way (False): Undo waits for the release
+    nudge_starting = Signal()  # an arrow key is about to move an arrow (Predict, then see veils the weights first)
 
     def __init__(self, scene: Scene, arrows: dict[Role, list[ArrowItem]], parent: QObject | None = None) -> None:
         """`arrows` is the canvas's own table of arrow items, read as it is at each gesture."""
@@ -235,6 +236,7 @@ class DragController(QObject):
     def nudge(self, role: Role, index: int, dx: float, dy: float) -> None:
         """Move an arrow's tip by (dx, dy) on screen's axes: one step of the history, merged with the
         nudges of this arrow just before it."""
+        self.nudge_starting.emit()
         before = self.scene.vectors(role)[index].copy()
         x, y = self.tip_of(before, role)
         after = self.vector_with_tip(before, x + dx, y + (dy if len(before) > 1 else 0.0), role)

@@ -18,6 +18,10 @@ from .lesson_panel import LessonPanel
 from .window_layout import WindowLayout
 
 
+class PredictionSwitch(Protocol):
+    def follow_lesson(self, lesson_predicts: bool) -> None: ...
+
+
 class LessonHost(Protocol):
     """What a lesson needs from the window around it."""
 
@@ -27,6 +31,7 @@ class LessonHost(Protocol):
     docks: dict[str, QDockWidget]
     presentation_action: QAction
     layout_manager: WindowLayout
+    predictions: PredictionSwitch  # Predict, then see: on for the lessons that predict
 
     def maybe_save_changes(self) -> bool: ...
     def show_lesson_code(self, lesson_id: str | None) -> None: ...
@@ -57,6 +62,7 @@ class LessonController:
     def show(self, lesson_id: str | None) -> None:
         self.current = lesson_id
         self.host.lesson_panel.show_lesson(lesson_id)
+        self.host.predictions.follow_lesson(lessons.lesson(lesson_id).predict if lesson_id else False)
         self.host.show_lesson_code(lesson_id)
         self.show_grids_if_used()
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QSizePolicy, QStackedWidget, QToolBar
 
 from .. import APP_NAME, __version__
-from ..model import Change, Scene, scaling_lab
+from ..model import Change, Scene, prediction, scaling_lab
 from ..model.pretrained.llama import DEFAULT_SENTENCE
 from ..progress import ProgressStore
 from .actions import build_actions, fill_menus, fill_toolbar
@@ -29,6 +29,7 @@ from .matrix_view import MatrixView
 from .model_controller import ModelController
 from .model_heads_panel import ModelHeadsPanel
 from .output_panel import OutputPanel
+from .prediction_controller import PredictionController
 from .qt_dialogs import QtDocumentDialogs, fill_recent_menu
 from .query_picker import QueryPicker
 from .scaling_lab_panel import ScalingLabPanel
@@ -45,6 +46,8 @@ from .training_controller import TrainingController
 from .training_panel import TrainingPanel
 from .unprotected_work_label import UnprotectedWorkLabel
 from .weights_chart import WeightsChart
+from .weights_panel import WeightsPanel
+from .weights_veil import WeightsVeil
 from .window_layout import BOTTOM, LEFT, RIGHT, DockSpec, WindowLayout
 
 
@@ -57,6 +60,7 @@ def app_icon_for_window():
 # Panels that show one head; the heads view shows them for every head of a multi-head scene.
 ONE_HEAD_DOCKS = ("scoreDock", "matrixDock", "weightsDock", "outputDock", "shapesDock", "gridsDock")
 SCALING_LESSON = "why-sqrt-dk"  # its Code panel shows the √d_k lab's script too
+PREDICT_LESSON = "predict-then-see"  # and this one how a guess is scored
 STATUS_HINT = (
     "Drag an arrow tip (double-click it to type exact numbers). "
     "Click a query arrow or a matrix row to choose the query. Esc cancels a drag."
@@ -71,7 +75,8 @@ class MainWindow(QMainWindow):
         self.setObjectName("MainWindow")
         self.setWindowIcon(app_icon_for_window())
         self.highlight = KeyHighlight(self)  # the key pointed at in the score table, lit on the canvas
-        self.canvas = AttentionCanvas(scene, self, highlight=self.highlight)
+        self.veil = WeightsVeil(self)  # Predict, then see: the weights hidden until the student has guessed
+        self.canvas = AttentionCanvas(scene, self, highlight=self.highlight, veil=self.veil)
         self.history = EditHistory(scene, self)
         self.heads_view = HeadsView(scene, self.history, self)  # a scene with several heads shows them here instead
         self.central_stack = QStackedWidget(self)
@@ -101,7 +106,11 @@ class MainWindow(QMainWindow):
         self.training = TrainingController(scene, self.history, self.documents, self.training_panel, self)
         self.model_heads = ModelController(scene, self.documents, self.model_heads_panel, self.docks["modelHeadsDock"],
                                            self, self, self.statusBar().showMessage, parent=self)
+        self.predictions = PredictionController(scene, self.veil, self.weights_chart, self.weights_panel.predict_bar,
+                                                self.canvas.drags, self.progress, self)
         build_actions(self)
+        self.predictions.bind_action(self.predict_action.setChecked)
+        self.predictions.revealed.connect(lambda: self.show_lesson_code(self.lessons.current))
         # Typing in a text box: these keys undo and redo the typing, not the scene behind it.
         self.installEventFilter(TextBoxUndoFirst(self.undo_action, self.redo_action, self))
         self._build_toolbar()
@@ -127,14 +136,15 @@ class MainWindow(QMainWindow):
 
     def _build_panels(self) -> None:
         scene = self.scene
-        self.score_panel = ScoreTablePanel(scene, self.highlight)
-        self.output_panel = OutputPanel(scene)
+        self.score_panel = ScoreTablePanel(scene, self.highlight, veil=self.veil)
+        self.output_panel = OutputPanel(scene, veil=self.veil)
         self.weights_chart = WeightsChart(scene)
-        self.matrix_view = MatrixView(scene)
+        self.weights_panel = WeightsPanel(self.weights_chart)  # the chart, and Predict, then see's strip over it
+        self.matrix_view = MatrixView(scene, veil=self.veil)
         self.shapes_panel = ShapesPanel(scene)
         self.lesson_panel = LessonPanel(self.progress)
         self.grid_editor = GridEditor(scene, self.history)  # typed numbers and words: undoable commands
-        self.challenges_panel = ChallengesPanel(scene, self.progress)
+        self.challenges_panel = ChallengesPanel(scene, self.progress, veil=self.veil)
         self.code_panel = CodePanel(scene)
         self.sentence_panel = SentencePanel(scene, self.history)
         self.training_panel = TrainingPanel()
@@ -156,7 +166,7 @@ class MainWindow(QMainWindow):
             (DockSpec("scoreDock", "Scores", RIGHT), self.score_panel),
             (DockSpec("matrixDock", "Attention matrix", RIGHT), self.matrix_view),
             (DockSpec("outputDock", "Output", BOTTOM), self.output_panel),
-            (DockSpec("weightsDock", "Weights", BOTTOM), self.weights_chart),
+            (DockSpec("weightsDock", "Weights", BOTTOM), self.weights_panel),
             (DockSpec("shapesDock", "Shapes", BOTTOM), self.shapes_panel),
         ):
             self.layout_manager.add_dock(spec, widget)
@@ -196,6 +206,9 @@ class MainWindow(QMainWindow):
         ignored = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         for page, policy in self._page_policies.items():
             page.setSizePolicy(policy if page is shown else ignored)
+        # Predict, then see guesses the weights of one head, on the weights chart, which makes way for the heads.
+        self.predict_action.setEnabled(not multi_head)
+        self.predict_action.setStatusTip("Predict, then see works with scenes of one head" if multi_head else "")
         # The one-head panels make way for the heads (the View menu still shows them, for the head chosen),
         # and come back with a scene of one head.
         if multi_head and not self._docks_the_heads_replaced:
@@ -291,9 +304,15 @@ class MainWindow(QMainWindow):
         self.layout_manager.show_wide("scalingLabDock")
 
     def show_lesson_code(self, lesson_id: str | None) -> None:
-        """The Code panel adds a lesson's own script to the scene's: the √d_k lab's, at the width chosen."""
-        lab_lesson = lesson_id == SCALING_LESSON
-        self.code_panel.set_appendix(scaling_lab.numpy_code(self.scaling_lab.d_k) if lab_lesson else "")
+        """The Code panel adds a lesson's own script to the scene's: the √d_k lab's, at the width chosen;
+        Predict, then see's scoring of the last guess."""
+        appendix = ""
+        if lesson_id == SCALING_LESSON:
+            appendix = scaling_lab.numpy_code(self.scaling_lab.d_k)
+        elif lesson_id == PREDICT_LESSON:
+            appendix = prediction.numpy_code(self.predictions.guess if len(self.predictions.guess) else
+                                             prediction.even_guess(self.scene.n_tokens))
+        self.code_panel.set_appendix(appendix)
 
     def show_model_heads_dock(self) -> None:
         self.layout_manager.show_wide("modelHeadsDock")

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from ..model import Change, Scene, explain
 from .entropy_column import EntropyColumn
 from .scene_link import follow_scene
+from .weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
 
 LEGEND_WIDTH = 46
 WIDEST_CELL_TEXT = "0.00"  # cells too narrow for this in the smallest readable font show colour only
@@ -43,6 +44,7 @@ LABEL_CHARS = 10  # row labels take at most about this many characters; longer n
 CORNER_TEXT = "q ↓ k →"
 NUMBERS_HIDDEN_NOTE = "Point at a cell to read its number"
 MASKED_RGB = (225, 225, 225)
+VEILED_RGB = (190, 190, 190)  # every cell while the student predicts: no colour tells a weight
 
 
 def _viridis_table() -> np.ndarray:
@@ -65,9 +67,11 @@ class _Layout:
 
 
 class MatrixView(QWidget):
-    def __init__(self, scene: Scene, parent=None) -> None:
+    def __init__(self, scene: Scene, parent=None, veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
         self.scene = scene
+        self.veil = veil if veil is not None else WeightsVeil(self)  # grey cells and "?" while the student predicts
+        self.veil.changed.connect(self._on_veil_changed)
         self._lut = _viridis_table()
         self._static_layer: QPixmap | None = None
         self._mask_layer: QPixmap | None = None
@@ -92,6 +96,8 @@ class MatrixView(QWidget):
     def cell_text(self, row: int, column: int) -> str:
         if not self.scene.result.mask[row, column]:
             return "—"
+        if self.veil.on:
+            return HIDDEN_TEXT
         return explain.number(self.scene.result.weights[row, column])
 
     def set_show_entropy(self, on: bool) -> None:
@@ -259,8 +265,9 @@ class MatrixView(QWidget):
         if layout.cell_font is not None:
             painter.setFont(layout.cell_font)
             self._paint_cell_text(painter, grid, layout.cell_font)
-            self.entropy_column.paint_numbers(painter, grid, self.font(), layout.cell_font,
-                                              self.palette().text().color(), self._cell_static_text)
+            if not self.veil.on:  # an entropy tells how sharp a row is
+                self.entropy_column.paint_numbers(painter, grid, self.font(), layout.cell_font,
+                                                  self.palette().text().color(), self._cell_static_text)
         self._paint_selected_row(painter, grid)
 
     def _cells_image(self) -> QImage:
@@ -268,6 +275,8 @@ class MatrixView(QWidget):
         result = self.scene.result
         levels = np.clip(np.rint(result.weights * 255), 0, 255).astype(np.intp)
         rgb = self._lut[levels]
+        if self.veil.on:
+            rgb[:] = VEILED_RGB
         rgb[~result.mask] = MASKED_RGB
         rows, columns = levels.shape
         argb = np.empty((rows, columns), dtype=np.uint32)
@@ -383,7 +392,7 @@ class MatrixView(QWidget):
             for column in range(self.scene.n_tokens):
                 masked = not result.mask[row, column]
                 # Dark text on the bright (yellow-green) end of viridis, light on the dark end.
-                color = dark if masked or result.weights[row, column] > 0.55 else light
+                color = dark if masked or self.veil.on or result.weights[row, column] > 0.55 else light
                 if color is not pen:
                     painter.setPen(color)
                     pen = color
@@ -454,8 +463,9 @@ class MatrixView(QWidget):
     def mouseMoveEvent(self, event) -> None:
         cell = self.cell_at(event.position())
         if cell is None:
-            name = (self.label_tip_at(event.position())
-                    or self.entropy_column.tip_at(event.position(), self.grid_rect(), self.font()))
+            entropy_tip = None if self.veil.on else self.entropy_column.tip_at(event.position(), self.grid_rect(),
+                                                                                self.font())
+            name = self.label_tip_at(event.position()) or entropy_tip
             if name is None:
                 QToolTip.hideText()
             else:
@@ -463,7 +473,9 @@ class MatrixView(QWidget):
             return
         row, column = cell
         query, key = self.scene.query_tokens[row], self.scene.tokens[column]
-        if self.scene.result.mask[row, column]:
+        if self.veil.on and self.scene.result.mask[row, column]:
+            text = f"{query} → {key}: {HIDDEN_TIP}"
+        elif self.scene.result.mask[row, column]:
             weight = self.scene.result.weights[row, column]
             text = f"{query} → {key}: {explain.number(weight, 3)} ({explain.percent(weight)})"
         else:
@@ -476,6 +488,9 @@ class MatrixView(QWidget):
             super().keyPressEvent(event)
             return
         self.scene.select_query(min(max(self.scene.selected + step, 0), self.scene.n_queries - 1))
+
+    def _on_veil_changed(self, veiled: bool) -> None:
+        self.update()  # the cells are painted afresh each time: grey with "?", or their weights
 
     def _on_scene_changed(self, change: Change) -> None:
         if change & (Change.STRUCTURE | Change.SETTINGS):

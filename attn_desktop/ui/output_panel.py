@@ -9,14 +9,16 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 from ..model import Change, Scene, explain
 from .scene_link import follow_scene
 from .steady_label_box import SteadyLabelBox
+from .weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
 
 MAX_BLEND_TERMS = 4
 
 
 class OutputPanel(QWidget):
-    def __init__(self, scene: Scene, parent=None) -> None:
+    def __init__(self, scene: Scene, parent=None, veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
         self.scene = scene
+        self.veil = veil if veil is not None else WeightsVeil(self)  # the output is a blend by the weights: "?"
         self.query_label = QLabel(self)
         self.attends_label = QLabel(self)
         self.vector_label = QLabel(self)
@@ -52,6 +54,7 @@ class OutputPanel(QWidget):
         layout.addWidget(self._boxes[self.blend_label])
         layout.addStretch(1)
         follow_scene(self, scene, self._on_scene_changed)
+        self.veil.changed.connect(self.refresh)
         self.refresh()
 
     def _fit_to_font(self) -> None:
@@ -69,7 +72,10 @@ class OutputPanel(QWidget):
         if change & (Change.NUMBERS | Change.SELECTION):
             self.refresh()
 
-    def refresh(self) -> None:
+    def refresh(self, *_) -> None:
+        if self.veil.on:
+            self._show_veiled()
+            return
         scene = self.scene
         weights, output = scene.selected_weights, scene.selected_output
         # Long names are cut in the panel (whole in the tooltips): the numbers beside them must stay in view.
@@ -82,6 +88,15 @@ class OutputPanel(QWidget):
         self.vector_label.setToolTip(explain.whole_vector(output) if len(output) > explain.WHOLE_UP_TO else "")
         self._boxes[self.formula_label].set_text(explain.output_formula(output))
         self._boxes[self.blend_label].set_text(self._blend_text(weights))
+
+    def _show_veiled(self) -> None:
+        """The query, and a "?" for everything its weights decide."""
+        self._boxes[self.query_label].set_text(explain.short_name(self.scene.selected_token))
+        for label in (self.attends_label, self.vector_label):
+            self._boxes[label].set_text(HIDDEN_TEXT)
+            label.setToolTip(HIDDEN_TIP)
+        self._boxes[self.formula_label].set_text(f"output = Σ weight × v = {HIDDEN_TEXT}")
+        self._boxes[self.blend_label].set_text(HIDDEN_TIP)
 
     def _blend_text(self, weights: np.ndarray) -> str:
         """The biggest terms of the weighted sum, as many as fit the label's two lines, and a count of the rest."""
@@ -111,4 +126,6 @@ class OutputPanel(QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        if self.veil.on:
+            return
         self._boxes[self.blend_label].set_text(self._blend_text(self.scene.selected_weights))

@@ -26,6 +26,7 @@ from .scene_link import follow_scene
 from .score_table_model import TOKEN, WEIGHT, WEIGHT_HEADERS, ScoreTableModel, short_name
 from .steady_label_box import SteadyLabelBox
 from .weight_bar_delegate import WeightBarDelegate
+from .weights_veil import HIDDEN_TIP, WeightsVeil
 
 MAX_SIZED_ROWS = 8  # the panel asks for room to show this many keys without scrolling; more scroll
 KEY_CHARS = 10  # the key column's width in characters at most; longer names are elided (tooltip whole)
@@ -36,12 +37,14 @@ FORMULA_TIP = "The worked dot product for the pointed-at key (or the strongest o
 
 
 class ScoreTablePanel(QWidget):
-    def __init__(self, scene: Scene, highlight: KeyHighlight | None = None, parent=None) -> None:
+    def __init__(self, scene: Scene, highlight: KeyHighlight | None = None, parent=None,
+                 veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
         self.scene = scene
         # The key pointed at here is lit up on the canvas: view state shared with it, not an edit.
         self.highlight = highlight if highlight is not None else KeyHighlight(self)
-        self.model = ScoreTableModel(scene, self)
+        self.model = ScoreTableModel(scene, self, veil)
+        self.model.veil.changed.connect(self._update_formula)
         self.table = QTableView(self)
         self.table.setModel(self.model)
         self.table.setItemDelegateForColumn(3, WeightBarDelegate(self.table))
@@ -236,7 +239,11 @@ class ScoreTablePanel(QWidget):
             return current.row()
         return int(np.argmax(self.scene.selected_weights))
 
-    def _update_formula(self) -> None:
+    def _update_formula(self, *_) -> None:
+        if self.model.veil.on:  # the worked dot product ends in the score
+            self._formula_box.set_text(HIDDEN_TIP)
+            self.formula_label.setToolTip(FORMULA_TIP)
+            return
         if self.scene.n_tokens:
             row = self.formula_row()
             whole = self.model.formula(row)

@@ -12,6 +12,7 @@ from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from ..model import Change, Role, Scene, explain
 from .scene_link import follow_scene
+from .weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
 
 TOKEN, SCORE, SCALED, WEIGHT = range(4)
 WEIGHT_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw weight, for the bar delegate
@@ -31,11 +32,13 @@ def short_name(name: str, limit: int = FORMULA_NAME_CHARS) -> str:
 
 
 class ScoreTableModel(QStandardItemModel):
-    def __init__(self, scene: Scene, parent=None) -> None:
+    def __init__(self, scene: Scene, parent=None, veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
         self.scene = scene
+        self.veil = veil if veil is not None else WeightsVeil(self)  # "?" while the student predicts
         self._rebuild()
         follow_scene(self, scene, self._on_scene_changed)
+        self.veil.changed.connect(self._refresh_cells)
 
     def formula(self, row: int, short_names: bool = False) -> str:
         """The worked dot product for one key, e.g. 'q_sat · k_cat = 2.40 × 2.20 + … = 5.88';
@@ -62,7 +65,7 @@ class ScoreTableModel(QStandardItemModel):
         """What pointing at a row explains; made on demand, not on every drag move."""
         if not self.scene.result.mask[self.scene.selected, row]:
             return f"The causal mask hides {self.scene.tokens[row]} from {self.scene.selected_token}"
-        return self.formula(row)
+        return HIDDEN_TIP if self.veil.on else self.formula(row)
 
     def _rebuild(self) -> None:
         weight_header = self._weight_header()
@@ -88,9 +91,12 @@ class ScoreTableModel(QStandardItemModel):
         weight_header = weight_header or self._weight_header()
         self.setHorizontalHeaderLabels(["Key", "q · k", divisor, weight_header])
 
-    def _refresh_cells(self) -> None:
+    def _refresh_cells(self, *_) -> None:
         scene, result = self.scene, self.scene.result
         query = scene.selected
+        if self.veil.on:
+            self._refresh_veiled_cells()
+            return
         for row in range(scene.n_tokens):
             visible = bool(result.mask[query, row])
             weight = float(result.weights[query, row])
@@ -100,6 +106,18 @@ class ScoreTableModel(QStandardItemModel):
             weight_item = self.item(row, WEIGHT)
             if weight_item.data(WEIGHT_ROLE) != (weight if visible else None):
                 weight_item.setData(weight if visible else None, WEIGHT_ROLE)
+
+    def _refresh_veiled_cells(self) -> None:
+        """Every score and weight a "?" (masked keys stay masked: that tells nothing), and no bars."""
+        mask = self.scene.result.mask[self.scene.selected]
+        for row in range(self.scene.n_tokens):
+            visible = bool(mask[row])
+            self._set_text(row, SCORE, HIDDEN_TEXT)
+            self._set_text(row, SCALED, HIDDEN_TEXT if visible else "—")
+            self._set_text(row, WEIGHT, HIDDEN_TEXT if visible else "masked")
+            weight_item = self.item(row, WEIGHT)
+            if weight_item.data(WEIGHT_ROLE) is not None:
+                weight_item.setData(None, WEIGHT_ROLE)
 
     def _weight_header(self) -> str:
         """The weight column's header as chosen by the panel for its width, the long one until then."""

@@ -31,6 +31,7 @@ LESSON_WEIGHTS = {
     "why-sqrt-dk": EXPECTED_WEIGHTS,  # the √d_k lab beside the six-token scene
     # Two heads, the query "it": head 1 looks at the word before, head 2 at "cat".
     "two-heads": ["0%", "0%", "8%", "83%", "8%", "masked", "1%", "84%", "2%", "1%", "12%", "masked"],
+    "predict-then-see": ["?", "?", "?", "?"],  # it opens veiled: the student guesses before seeing them
 }
 SELF_TEST_WINDOW_SIZE = (1320, 880)
 

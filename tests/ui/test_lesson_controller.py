@@ -22,6 +22,14 @@ class GridRoom:
         self.made += 1
 
 
+class PredictionSwitch:
+    def __init__(self) -> None:
+        self.lessons_predicting: list[bool] = []
+
+    def follow_lesson(self, lesson_predicts: bool) -> None:
+        self.lessons_predicting.append(lesson_predicts)
+
+
 class LessonWindow(QMainWindow):
     """A window with a Lesson dock and a Grids dock; it says yes or no to replacing the scene as told."""
 
@@ -37,6 +45,7 @@ class LessonWindow(QMainWindow):
             self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
         self.presentation_action = QAction("Presenting", self, checkable=True)
         self.layout_manager = GridRoom()
+        self.predictions = PredictionSwitch()
         self.may_replace = True
         self.errors: list[tuple[str, str]] = []
         self.lessons = LessonController(self)

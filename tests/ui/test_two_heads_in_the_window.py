@@ -221,3 +221,13 @@ def test_a_word_added_in_the_sentence_panel_joins_every_head(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: window.scene.n_tokens == 6)
     assert [len(column.canvas.arrows[Role.EMBEDDING]) for column in window.heads_view.columns] == [6, 6]
+
+
+def test_predict_then_see_waits_for_a_scene_of_one_head(qtbot, window):
+    open_two_heads(qtbot, window)
+    assert not window.predict_action.isEnabled()
+    qtbot.keyClick(window, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
+    assert not window.predict_action.isChecked()
+    qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.central_stack.currentWidget() is window.canvas)
+    assert window.predict_action.isEnabled()

@@ -1,0 +1,28 @@
+"""Whether the weights are hidden until the student has guessed them: view state, never part of the document.
+
+Predict, then see veils the weights while an arrow moves and until the student
+reveals a guess. Every view that would tell the new weights (the canvas's
+labels and emphasis, the score table, the matrix, the output, the weights
+chart, the challenges) listens to this object and shows "?" while it is on. The
+arrows themselves still move: the student must see what they changed.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+HIDDEN_TEXT = "?"
+HIDDEN_TIP = "Hidden until you reveal your guess (Predict, then see)"
+
+
+class WeightsVeil(QObject):
+    changed = Signal(bool)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.on = False
+
+    def set_on(self, on: bool) -> None:
+        if on != self.on:
+            self.on = on
+            self.changed.emit(on)

@@ -1,0 +1,60 @@
+"""Lesson 8, Predict, then see: the numbers its text and exercises state come from its scene and the model."""
+
+import numpy as np
+
+from attn_desktop.model import Role, Scene, explain
+from attn_desktop.model.exercises import exercises_for
+from attn_desktop.model.lessons import LESSONS, lesson
+from attn_desktop.model.prediction import compare
+from attn_desktop.paths import scene_path
+
+LESSON = lesson("predict-then-see")
+
+
+def lesson_scene() -> Scene:
+    return Scene.from_file(scene_path(LESSON.scene))
+
+
+def exercise(exercise_id):
+    return next(item for item in exercises_for(LESSON.id) if item.id == exercise_id)
+
+
+def test_it_is_the_last_lesson_and_turns_predicting_on():
+    assert LESSONS[-1] is LESSON and LESSON.title == "8. Predict, then see" and LESSON.predict
+    assert not any(item.predict for item in LESSONS[:-1])
+    assert LESSON.scene == "lessons/8_predict_then_see.json"
+
+
+def test_the_text_states_the_scenes_weights_and_scores():
+    scene = lesson_scene()
+    it = scene.tokens.index("it")
+    assert scene.selected == it and scene.scale and scene.tokens == ["the", "dog", "chased", "it"]
+    scores = scene.result.scores[it]
+    assert f"scores {explain.number(scores[1], 1)} against the's {explain.number(scores[0], 1)}" in LESSON.explanation
+    weights = [explain.percent(w) for w in scene.result.weights[it]]
+    assert f"dog {weights[1]}, the {weights[0]}, chased {weights[2]} and itself {weights[3]}" in LESSON.explanation
+    # The point of the scene: the query points exactly along k·the, yet dog's longer key wins.
+    query, keys = scene.vectors(Role.QUERY)[it], scene.vectors(Role.KEY)
+    assert np.allclose(query / np.linalg.norm(query), keys[0] / np.linalg.norm(keys[0]))
+    assert int(np.argmax(scene.result.weights[it])) == 1
+
+
+def test_the_winner_exercise_names_the_real_winner():
+    scene, item = lesson_scene(), exercise("predict-winner")
+    assert list(item.choices) == scene.tokens
+    assert item.correct_choice == int(np.argmax(scene.selected_weights))
+
+
+def test_the_key_at_the_origin_exercise_matches_the_model():
+    scene, item = lesson_scene(), exercise("predict-key-at-origin")
+    scene.set_vector(Role.KEY, 1, [0.0, 0.0])
+    assert item.answer == tuple(np.round(scene.selected_weights, 2).tolist())
+    assert item.check(", ".join(explain.percent(w) for w in scene.selected_weights)).correct
+
+
+def test_the_scoring_exercise_matches_the_model():
+    item = exercise("predict-score")
+    real = [float(w.rstrip("%")) / 100 for w in ("25%", "54%", "16%", "5%")]  # as the prompt gives them
+    result = compare([0.5, 0.3, 0.2, 0.0], real)
+    assert item.answer == (round(result.points_off), round(result.score)) == (29, 71)
+    assert "25%, 54%, 16% and 5%" in item.prompt
