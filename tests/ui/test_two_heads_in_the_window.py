@@ -231,3 +231,28 @@ def test_predict_then_see_waits_for_a_scene_of_one_head(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: window.central_stack.currentWidget() is window.canvas)
     assert window.predict_action.isEnabled()
+
+
+def test_the_lessons_exercises_are_answered_from_what_the_heads_show(qtbot, window, private_data_dir):
+    columns = open_two_heads(qtbot, window)
+    widgets = {widget.exercise.id: widget for widget in window.lesson_panel.exercise_widgets}
+    assert set(widgets) == {"two-heads-it-cat", "two-heads-width", "two-heads-w-o"}
+    # Which head gives "cat" most of the weight of "it": read off each head's matrix row.
+    it, cat = window.scene.tokens.index("it"), window.scene.tokens.index("cat")
+    strongest = max(range(2), key=lambda head: float(columns[head].matrix.cell_text(it, cat)))
+    which = widgets["two-heads-it-cat"]
+    qtbot.mouseClick(which.choice_buttons[strongest], Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(which.check_button, Qt.MouseButton.LeftButton)
+    assert which.result_label.text().startswith("✓")
+    # The numbers side by side: count them in the output line's brackets.
+    joined = window.heads_view.mixing_text().split("[", 1)[1].split("]", 1)[0]
+    width = widgets["two-heads-width"]
+    qtbot.keyClicks(width.answer_edit, str(joined.count(",") + joined.count("|") + 1))
+    qtbot.keyClick(width.answer_edit, Qt.Key.Key_Return)
+    assert width.result_label.text().startswith("✓")
+    # W_O's factor for head 1: its first number.
+    factor = widgets["two-heads-w-o"]
+    qtbot.keyClicks(factor.answer_edit, window.heads_view.w_o_editor.tables["w_o"].item(0, 0).text())
+    qtbot.keyClick(factor.answer_edit, Qt.Key.Key_Return)
+    assert factor.result_label.text().startswith("✓")
+    assert "3 of 3 answered" in window.lesson_panel.progress_label.text()
