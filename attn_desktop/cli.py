@@ -509,6 +509,13 @@ def gui_main(argv: list[str]) -> int:
             show_startup_error("Cannot open scene", message)  # a desktop entry has no terminal to read
             return exit_code
 
+    if not args.self_test:
+        from .platform_check import check_platform_plugin
+
+        problem = check_platform_plugin()  # Qt's own message would name the wrong package, then abort
+        if problem is not None:
+            return _fail(problem.message())
+
     from .ui.app import default_scene, make_application
     from .ui.main_window import MainWindow
 

@@ -1,0 +1,151 @@
+"""Before the window opens on Linux: can Qt's platform plugin load? If not, say which system
+libraries are missing and how to install them.
+
+Qt stops a process whose platform plugin cannot load with a message that names the wrong
+package on a minimal Debian ("xcb-cursor0 or libxcb-cursor0 is needed" while libxcb-cursor0 is
+installed and libxcb-icccm4 is what lacks). The dynamic loader knows better: `ldd` on the plugin
+lists every library it needs and cannot find. This asks it before Qt starts, and turns the answer
+into one message with the command that installs them.
+
+No Qt here (importing the PySide6 package only finds where its files are): it runs before Qt loads.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+LDD_TIMEOUT_S = 10
+# Every library Qt's X11 (xcb) and Wayland plugins and the Qt libraries under them may need from the system
+# beyond a base install: its Debian/Ubuntu package and its Fedora package. (On Ubuntu 24.04 and Debian 13 a
+# few carry a "t64" suffix, e.g. libglib2.0-0t64; apt-get accepts the old name for them.)
+PACKAGES: dict[str, tuple[str, str]] = {
+    "libxcb-cursor.so.0": ("libxcb-cursor0", "xcb-util-cursor"),
+    "libxcb-icccm.so.4": ("libxcb-icccm4", "xcb-util-wm"),
+    "libxcb-image.so.0": ("libxcb-image0", "xcb-util-image"),
+    "libxcb-keysyms.so.1": ("libxcb-keysyms1", "xcb-util-keysyms"),
+    "libxcb-render-util.so.0": ("libxcb-render-util0", "xcb-util-renderutil"),
+    "libxcb-util.so.1": ("libxcb-util1", "xcb-util"),
+    "libxcb-randr.so.0": ("libxcb-randr0", "libxcb"),
+    "libxcb-shape.so.0": ("libxcb-shape0", "libxcb"),
+    "libxcb-shm.so.0": ("libxcb-shm0", "libxcb"),
+    "libxcb-sync.so.1": ("libxcb-sync1", "libxcb"),
+    "libxcb-xfixes.so.0": ("libxcb-xfixes0", "libxcb"),
+    "libxcb-render.so.0": ("libxcb-render0", "libxcb"),
+    "libxcb-xkb.so.1": ("libxcb-xkb1", "libxcb"),
+    "libxcb-xinerama.so.0": ("libxcb-xinerama0", "libxcb"),
+    "libxcb-xinput.so.0": ("libxcb-xinput0", "libxcb"),
+    "libxcb-glx.so.0": ("libxcb-glx0", "libxcb"),
+    "libxcb.so.1": ("libxcb1", "libxcb"),
+    "libX11-xcb.so.1": ("libx11-xcb1", "libX11-xcb"),
+    "libX11.so.6": ("libx11-6", "libX11"),
+    "libxkbcommon.so.0": ("libxkbcommon0", "libxkbcommon"),
+    "libxkbcommon-x11.so.0": ("libxkbcommon-x11-0", "libxkbcommon-x11"),
+    "libEGL.so.1": ("libegl1", "libglvnd-egl"),
+    "libGL.so.1": ("libgl1", "libglvnd-glx"),
+    "libOpenGL.so.0": ("libopengl0", "libglvnd-opengl"),
+    "libfontconfig.so.1": ("libfontconfig1", "fontconfig"),
+    "libfreetype.so.6": ("libfreetype6", "freetype"),
+    "libdbus-1.so.3": ("libdbus-1-3", "dbus-libs"),
+    "libglib-2.0.so.0": ("libglib2.0-0", "glib2"),
+    "libgthread-2.0.so.0": ("libglib2.0-0", "glib2"),
+    "libwayland-client.so.0": ("libwayland-client0", "libwayland-client"),
+    "libwayland-cursor.so.0": ("libwayland-cursor0", "libwayland-cursor"),
+    "libwayland-egl.so.1": ("libwayland-egl1", "libwayland-egl"),
+}
+_NOT_FOUND = re.compile(r"^\s*(\S+)\s+=>\s+not found\s*$")
+
+
+@dataclass(frozen=True)
+class PluginProblem:
+    """A platform plugin that cannot load, and what it lacks."""
+
+    plugin: str  # "xcb" or "wayland"
+    missing: tuple[str, ...]  # sonames, in ldd's order
+
+    def message(self) -> str:
+        """Two lines: what is missing, and the commands that install it."""
+        known = [PACKAGES[name] for name in self.missing if name in PACKAGES]
+        debian = _unique(deb for deb, _ in known)
+        fedora = _unique(rpm for _, rpm in known)
+        lines = [(f"cannot open a window: Qt's {self.plugin} platform plugin needs {', '.join(self.missing)}, "
+                 "which this system lacks.")]
+        if debian:
+            lines.append(f"Install with: sudo apt-get install {' '.join(debian)}   "
+                         f"(Fedora: sudo dnf install {' '.join(fedora)})")
+        unknown = [name for name in self.missing if name not in PACKAGES]
+        if unknown:
+            lines.append(f"Install the packages that provide {', '.join(unknown)}.")
+        return "\n".join(lines)
+
+
+def missing_from_ldd(output: str) -> list[str]:
+    """The libraries `ldd` reports as "not found", in its order, each once."""
+    return _unique(match.group(1) for line in output.splitlines() if (match := _NOT_FOUND.match(line)))
+
+
+def _unique(items) -> list[str]:
+    seen: dict[str, None] = {}
+    for item in items:
+        seen.setdefault(item, None)
+    return list(seen)
+
+
+def platform_plugins_dir() -> Path | None:
+    """Where Qt looks for its platform plugins: $QT_QPA_PLATFORM_PLUGIN_PATH, else PySide6's own."""
+    override = os.environ.get("QT_QPA_PLATFORM_PLUGIN_PATH")
+    if override:
+        return Path(override)
+    try:
+        import PySide6  # the package only: its __init__ loads no Qt library
+    except ImportError:
+        return None
+    return Path(PySide6.__file__).resolve().parent / "Qt" / "plugins" / "platforms"
+
+
+def plugins_qt_would_try() -> list[str]:
+    """The platform plugins Qt will try on this Linux session, in its order; [] when it chose another
+    (offscreen for the tests and the self-test) or has no display to try."""
+    chosen = os.environ.get("QT_QPA_PLATFORM", "").split(":")[0].split(";")[0]
+    if chosen and chosen not in ("xcb", "wayland"):
+        return []
+    plugins = []
+    if os.environ.get("WAYLAND_DISPLAY") and chosen in ("", "wayland"):
+        plugins.append("wayland")
+    if os.environ.get("DISPLAY") and chosen in ("", "xcb"):
+        plugins.append("xcb")
+    return plugins
+
+
+def check_platform_plugin() -> PluginProblem | None:
+    """None when a plugin Qt will try can load (or there is nothing to check: not Linux, no ldd, no
+    plugin file, no display); otherwise the first plugin's missing libraries."""
+    if not sys.platform.startswith("linux"):
+        return None
+    folder = platform_plugins_dir()
+    ldd = shutil.which("ldd")
+    if folder is None or ldd is None:
+        return None
+    problems = []
+    for plugin in plugins_qt_would_try():
+        path = folder / f"libq{plugin}.so"
+        if not path.is_file():
+            continue
+        missing = _ask_the_loader(ldd, path)
+        if missing is None or not missing:
+            return None  # it loads (or the loader cannot tell): let Qt go on
+        problems.append(PluginProblem(plugin, tuple(missing)))
+    return problems[-1] if problems else None  # X11 last: what Qt falls back to, and what a machine lacks
+
+
+def _ask_the_loader(ldd: str, path: Path) -> list[str] | None:
+    try:
+        done = subprocess.run([ldd, str(path)], capture_output=True, text=True, timeout=LDD_TIMEOUT_S, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return missing_from_ldd(done.stdout)
