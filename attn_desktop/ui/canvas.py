@@ -53,6 +53,7 @@ PRESENTATION_SCALE = 1.7
 PLOT_FRAME_PX = (45, 60)  # a plot's axes and title take about this much of its width and height
 LABEL_ROOM_LINES = 1.4  # fitting the view leaves this many label heights round the arrows
 MIN_PLOT_WIDTH_PX = 110  # three plots fit a canvas a 1024-pixel screen leaves
+PLOT_SPACING_PX = 6  # between plots in the canvas's layout, and its margins, shared out
 HEAD_SHAPES = {Role.QUERY: "triangle", Role.KEY: "open", Role.VALUE: "diamond", Role.EMBEDDING: "triangle"}
 SHAPES_PER_ARROW = 2  # a shaft and a head (a dot: one)
 Z_ORDER = {Role.EMBEDDING: 10, Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}
@@ -497,9 +498,14 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             plot_width, plot_height = width / columns, height / math.ceil(count / columns)
             return min((plot_width - PLOT_FRAME_PX[0] - margin) / span_x, (plot_height - PLOT_FRAME_PX[1] - margin) / span_y)
 
-        best = max(range(1, count + 1), key=scale)
+        # Plots are never narrower than MIN_PLOT_WIDTH_PX: more columns than fit would push the last plot
+        # past the canvas's edge (a head's canvas beside another is narrow).
+        fitting = [columns for columns in range(1, count + 1) if width / columns >= MIN_PLOT_WIDTH_PX + PLOT_SPACING_PX]
+        best = max(fitting or [1], key=scale)
         # Change only for a clear gain, so a canvas near the balance does not flip back and forth.
         current = min(self.plot_columns, count)
+        if current not in fitting:
+            return best
         return best if scale(best) > 1.1 * scale(current) else current
 
     def _notice_height(self) -> float:

@@ -256,3 +256,19 @@ def test_the_lessons_exercises_are_answered_from_what_the_heads_show(qtbot, wind
     qtbot.keyClick(factor.answer_edit, Qt.Key.Key_Return)
     assert factor.result_label.text().startswith("✓")
     assert "3 of 3 answered" in window.lesson_panel.progress_label.text()
+
+
+def test_every_plot_of_each_head_stays_on_its_canvas_in_a_window_smaller_than_the_screen(qtbot, window, monkeypatch):
+    """Not maximised on a 1024 × 768 screen the window opens at 970 × 705 (95 % × 92 %): a head's column is
+    then too narrow for three plots in a row, so they go two above one instead of running past its edge."""
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda screen: QRect(0, 0, 1024, 768))
+    window.showNormal()
+    window.resize(970, 705)
+    columns = open_two_heads(qtbot, window)
+    qtbot.wait(100)
+    for column in columns:
+        canvas = column.canvas
+        viewport = canvas.viewport().rect()
+        for plot in (canvas.x_plot, canvas.qk_plot, canvas.vo_plot):
+            box = canvas.mapFromScene(plot.sceneBoundingRect()).boundingRect()
+            assert viewport.contains(box), (column.head, plot.titleLabel.text, box, viewport)
