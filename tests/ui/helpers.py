@@ -64,3 +64,21 @@ def settle_layout(qtbot, window) -> None:
         if size == previous:
             return
         previous = size
+
+
+def on_a_1024_by_768_screen(window, monkeypatch, presenting: bool) -> None:
+    """The window on a classroom projector's screen (1024 × 768), in presentation mode or not: call it
+    before opening the lesson, then wait_until_arranged()."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QScreen
+
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda screen: QRect(0, 0, 1024, 768))
+    window.presentation_action.setChecked(presenting)
+    window.showNormal()
+    window.resize(1024, 768)
+
+
+def wait_until_arranged(qtbot, window) -> None:
+    """Presentation mode arranges the panels again for a moment after each resize: wait it out."""
+    qtbot.waitUntil(lambda: not window.layout_manager.settling, timeout=5000)
+    qtbot.wait(100)

@@ -15,7 +15,14 @@ from attn_desktop.model.prediction import compare, winner_guess
 from attn_desktop.progress import ProgressStore
 from attn_desktop.ui.synthetic_mouse import move_holding, press, release
 
-from helpers import drag_arrow, matrix_cells, table_column, tip_on_screen
+from helpers import (
+    drag_arrow,
+    matrix_cells,
+    on_a_1024_by_768_screen,
+    table_column,
+    tip_on_screen,
+    wait_until_arranged,
+)
 
 K_CAT = (Role.KEY, 1)  # the default scene's k·cat; sat (index 2) is the query
 
@@ -243,18 +250,11 @@ def test_the_code_panel_scores_the_last_guess_as_the_app_does(qtbot, window):
 
 @pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
 def test_the_lesson_fits_a_1024_by_768_projector_in_every_step(qtbot, window, monkeypatch, presenting):
-    from PySide6.QtCore import QRect
-    from PySide6.QtGui import QScreen
-
     from attn_desktop.ui.layout_audit import panels_cut, score_rows_visible
 
-    monkeypatch.setattr(QScreen, "availableGeometry", lambda screen: QRect(0, 0, 1024, 768))
-    window.presentation_action.setChecked(presenting)
-    window.showNormal()
-    window.resize(1024, 768)
+    on_a_1024_by_768_screen(window, monkeypatch, presenting)
     open_predict_lesson(qtbot, window)
-    qtbot.waitUntil(lambda: not window.layout_manager.settling, timeout=5000)
-    qtbot.wait(100)
+    wait_until_arranged(qtbot, window)
     chart, bar = window.weights_chart, window.weights_panel.predict_bar
     for step in ("guessing", "revealed"):
         if step == "revealed":

@@ -4,14 +4,13 @@ import contextlib
 import io
 
 import pytest
-from PySide6.QtCore import QPointF, QRect, Qt
-from PySide6.QtGui import QScreen
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QTabBar
 
 from attn_desktop.model import explain, scaling_lab
 from attn_desktop.ui.layout_audit import _labels_cut
 
-from helpers import matrix_cells
+from helpers import matrix_cells, on_a_1024_by_768_screen, wait_until_arranged
 
 
 def open_lab_lesson(qtbot, window):
@@ -145,15 +144,12 @@ def test_row_entropy_in_the_matrix_for_any_scene(qtbot, window):
 
 @pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
 def test_the_lab_fits_a_1024_by_768_projector(qtbot, window, monkeypatch, presenting):
-    monkeypatch.setattr(QScreen, "availableGeometry", lambda screen: QRect(0, 0, 1024, 768))
-    window.presentation_action.setChecked(presenting)
-    window.showNormal()
-    window.resize(1024, 768)
+    on_a_1024_by_768_screen(window, monkeypatch, presenting)
     open_lab_lesson(qtbot, window)
-    qtbot.waitUntil(lambda: not window.layout_manager.settling, timeout=5000)
+    wait_until_arranged(qtbot, window)
     if not presenting:
         bring_tab_forward(qtbot, window, "√d_k lab")
-    qtbot.wait(100)
+        qtbot.wait(100)
     lab = window.scaling_lab
     assert window.minimumSizeHint().height() <= 768 and window.height() == 768
     assert not lab.visibleRegion().isEmpty()

@@ -15,7 +15,7 @@ from attn_desktop.ui.image_export import render_png
 from attn_desktop.ui.layout_audit import _labels_cut
 from attn_desktop.ui.main_window import ONE_HEAD_DOCKS
 
-from helpers import drag_on_canvas
+from helpers import drag_on_canvas, on_a_1024_by_768_screen, wait_until_arranged
 
 
 def open_two_heads(qtbot, window):
@@ -171,13 +171,9 @@ def test_a_multi_head_scene_saved_from_the_window_reopens_with_both_heads(qtbot,
 
 @pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
 def test_two_heads_fit_a_1024_by_768_projector(qtbot, window, monkeypatch, presenting):
-    monkeypatch.setattr(QScreen, "availableGeometry", lambda screen: QRect(0, 0, 1024, 768))
-    window.presentation_action.setChecked(presenting)
-    window.showNormal()
-    window.resize(1024, 768)
+    on_a_1024_by_768_screen(window, monkeypatch, presenting)
     columns = open_two_heads(qtbot, window)
-    qtbot.waitUntil(lambda: not window.layout_manager.settling, timeout=5000)
-    qtbot.wait(100)
+    wait_until_arranged(qtbot, window)
     assert window.minimumSizeHint().height() <= 768 and window.height() == 768
     for column in columns:
         assert column.canvas.height() >= 150 and column.canvas.width() >= 300
