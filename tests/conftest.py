@@ -1,4 +1,6 @@
 import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -37,3 +39,22 @@ def writes(monkeypatch):
 
     monkeypatch.setattr(attn_desktop.progress, "write_json_atomically", write)
     return written
+
+
+@pytest.fixture
+def plugin_missing_a_library(tmp_path):
+    """A folder with a "libqxcb.so" that needs a library the system does not have: built against a stub,
+    which is then deleted, as a library missing from a minimal machine."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None or not sys.platform.startswith("linux") or shutil.which("ldd") is None:
+        pytest.skip("needs Linux, ldd and a C compiler")
+    stub, plugins = tmp_path / "stub", tmp_path / "platforms"
+    stub.mkdir()
+    plugins.mkdir()
+    (tmp_path / "x.c").write_text("int attn_desktop_test(void) { return 0; }\n")
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(stub / "libattnmissing.so"),
+                    "-Wl,-soname,libattn-desktop-missing.so.1", str(tmp_path / "x.c")], check=True)
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(plugins / "libqxcb.so"), str(tmp_path / "x.c"),
+                    "-Wl,--no-as-needed", f"-L{stub}", "-lattnmissing"], check=True)
+    shutil.rmtree(stub)
+    return plugins

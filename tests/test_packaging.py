@@ -264,3 +264,16 @@ def test_the_bundle_carries_the_trimmed_icu_data():
     assert len(libraries) == 1, libraries
     size_mib = libraries[0].stat().st_size / 2**20
     assert size_mib < 8, f"{libraries[0].name} is {size_mib:.1f} MB: the full ICU data (is cc missing? see the build log)"
+
+
+@needs_bundle
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Qt's X11 plugin is Linux's")
+def test_the_frozen_app_says_which_system_libraries_are_missing(plugin_missing_a_library, tmp_path):
+    environment = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "DISPLAY": ":98",
+                   "QT_QPA_PLATFORM_PLUGIN_PATH": str(plugin_missing_a_library),
+                   "XDG_CONFIG_HOME": str(tmp_path / "config"), "ATTN_DESKTOP_DATA_DIR": str(tmp_path / "data")}
+    done = subprocess.run([str(APP)], env=environment, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0] == ("attn-desktop: error: cannot open a window: Qt's xcb platform plugin "
+                                           "needs libattn-desktop-missing.so.1, which this system lacks.")

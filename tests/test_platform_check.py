@@ -4,7 +4,6 @@ installs them, instead of Qt's message and abort."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 
@@ -70,25 +69,6 @@ def test_only_the_plugins_qt_will_try_are_checked(monkeypatch, environment, expe
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
     assert plugins_qt_would_try() == expected
-
-
-@pytest.fixture
-def plugin_missing_a_library(tmp_path):
-    """A folder with a "libqxcb.so" that needs a library the system does not have: built against a stub,
-    which is then deleted, as a library missing from a minimal machine."""
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None or not sys.platform.startswith("linux") or shutil.which("ldd") is None:
-        pytest.skip("needs Linux, ldd and a C compiler")
-    stub, plugins = tmp_path / "stub", tmp_path / "platforms"
-    stub.mkdir()
-    plugins.mkdir()
-    (tmp_path / "x.c").write_text("int attn_desktop_test(void) { return 0; }\n")
-    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(stub / "libattnmissing.so"),
-                    "-Wl,-soname,libattn-desktop-missing.so.1", str(tmp_path / "x.c")], check=True)
-    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(plugins / "libqxcb.so"), str(tmp_path / "x.c"),
-                    "-Wl,--no-as-needed", f"-L{stub}", "-lattnmissing"], check=True)
-    shutil.rmtree(stub)
-    return plugins
 
 
 def test_the_app_says_what_is_missing_and_exits_2_before_qt_starts(plugin_missing_a_library, tmp_path):
