@@ -123,8 +123,9 @@ class HeadsView(QWidget):
 
     def _show_mixing(self) -> None:
         document = self.document
-        if not document.is_multi_head:
-            self.mixing_label.clear()
+        if not document.is_multi_head:  # (a one-head scene's drag reaches here on every move: no work then)
+            if self.mixing_label.text():
+                self.mixing_label.clear()
             return
         query = document.selected
         outputs = [document.head_result(head).output[query] for head in range(document.n_heads)]
