@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QPoint
-from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QSizePolicy, QStackedWidget, QToolBar
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QToolBar
 
 from .. import APP_NAME, __version__
 from ..model import Change, Scene, prediction, scaling_lab
@@ -15,6 +15,7 @@ from ..progress import ProgressStore
 from .actions import build_actions, fill_menus, fill_toolbar
 from .autosave import Autosaver, LeftWork
 from .canvas import AttentionCanvas
+from .central_stack import CentralStack
 from .challenges_panel import ChallengesPanel
 from .code_panel import CodePanel
 from .coordinate_dialog import CoordinateDialog
@@ -57,8 +58,6 @@ def app_icon_for_window():
     return app_icon()
 
 
-# Panels that show one head; the heads view shows them for every head of a multi-head scene.
-ONE_HEAD_DOCKS = ("scoreDock", "matrixDock", "weightsDock", "outputDock", "shapesDock", "gridsDock")
 SCALING_LESSON = "why-sqrt-dk"  # its Code panel shows the √d_k lab's script too
 PREDICT_LESSON = "predict-then-see"  # and this one how a guess is scored
 STATUS_HINT = (
@@ -79,18 +78,14 @@ class MainWindow(QMainWindow):
         self.canvas = AttentionCanvas(scene, self, highlight=self.highlight, veil=self.veil)
         self.history = EditHistory(scene, self)
         self.heads_view = HeadsView(scene, self.history, self)  # a scene with several heads shows them here instead
-        self.central_stack = QStackedWidget(self)
-        self.central_stack.addWidget(self.canvas)
-        self.central_stack.addWidget(self.heads_view)
+        self.central_stack = CentralStack([self.canvas, self.heads_view], self)
         self.setCentralWidget(self.central_stack)
-        self._page_policies = {page: page.sizePolicy() for page in (self.canvas, self.heads_view)}
         self.autosaver = Autosaver(scene, self)
         self.canvas.arrow_moved.connect(self.history.do)  # one command per released drag or nudge
         self.heads_view.arrow_moved.connect(self.history.do)
         self._fit_to_screen(1480, 920)  # first: the docks take their sizes as shares of the window
         if self.screen() is not None:
             self.heads_view.fit_parts_to_screen(self.screen().availableGeometry().height())
-        self._docks_the_heads_replaced: list[str] = []
         self._build_panels()
         self._build_docks()
         self.lessons = LessonController(self)
@@ -199,26 +194,11 @@ class MainWindow(QMainWindow):
         if not change & Change.STRUCTURE:
             return
         multi_head = self.scene.is_multi_head
-        shown = self.heads_view if multi_head else self.canvas
-        self.central_stack.setCurrentWidget(shown)
-        # A stack asks for the room of its largest page, hidden ones too; an ignored page asks for none.
-        # (The hidden heads view's sizes in presentation type made restoring the docks crash Qt.)
-        ignored = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
-        for page, policy in self._page_policies.items():
-            page.setSizePolicy(policy if page is shown else ignored)
+        self.central_stack.show_page(self.heads_view if multi_head else self.canvas)
+        self.layout_manager.make_way_for_heads(multi_head)
         # Predict, then see guesses the weights of one head, on the weights chart, which makes way for the heads.
         self.predict_action.setEnabled(not multi_head)
         self.predict_action.setStatusTip("Predict, then see works with scenes of one head" if multi_head else "")
-        # The one-head panels make way for the heads (the View menu still shows them, for the head chosen),
-        # and come back with a scene of one head.
-        if multi_head and not self._docks_the_heads_replaced:
-            self._docks_the_heads_replaced = [name for name in ONE_HEAD_DOCKS if not self.docks[name].isHidden()]
-            for name in self._docks_the_heads_replaced:
-                self.docks[name].hide()
-        elif not multi_head:
-            for name in self._docks_the_heads_replaced:
-                self.docks[name].show()
-            self._docks_the_heads_replaced = []
 
     def _hold_undo_during_drag(self, dragging: bool) -> None:
         """Undo with the mouse button still held would take a step back under the drag, which then

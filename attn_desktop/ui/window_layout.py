@@ -30,6 +30,8 @@ HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
 READING_DOCKS = ("lessonDock", "challengesDock", "codeDock", "sentenceDock", "shapesDock", "gridsDock")
 TIDY_AFTER_DRAG_MS = 250
 WIDE_DOCK_SHARE = 0.36  # of the window's width, for a left panel that shows a grid of pictures
+# Panels that show one head; a scene with several heads shows them for every head in the middle instead.
+ONE_HEAD_DOCKS = ("scoreDock", "matrixDock", "weightsDock", "outputDock", "shapesDock", "gridsDock")
 PRESENTATION_LEFT_SHARE = 0.3  # of the width, for a left panel kept during a presentation
 ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
 
@@ -87,6 +89,7 @@ class WindowLayout(QObject):
         self._arrange_timer = QTimer(self, singleShot=True, interval=ARRANGE_WINDOW_MS)
         self._arrange_timer.timeout.connect(self._stop_arranging)
         self._default_state: QByteArray | None = None
+        self._docks_the_heads_replaced: list[str] = []  # hidden while a scene with several heads is open
         # After every layout pass, look for ghost tab bars (see hide_stray_tab_bars).
         self._bars_hidden: set[int] = set()  # each bar is hidden once at most: one Qt shows again is in use
         self._tidy_timer = QTimer(self, singleShot=True, interval=0)
@@ -171,6 +174,18 @@ class WindowLayout(QObject):
         docks, width = self.docks, self.window.width()
         self.window.resizeDocks([docks["outputDock"], docks["weightsDock"], docks["gridsDock"]],
                                 [int(width * 0.24), int(width * 0.16), int(width * 0.34)], HORIZONTAL)
+
+    def make_way_for_heads(self, on: bool) -> None:
+        """With several heads the panels that show one head make way (the View menu still shows them,
+        for the head chosen); a scene of one head brings back those that were shown."""
+        if on and not self._docks_the_heads_replaced:
+            self._docks_the_heads_replaced = [name for name in ONE_HEAD_DOCKS if not self.docks[name].isHidden()]
+            for name in self._docks_the_heads_replaced:
+                self.docks[name].hide()
+        elif not on:
+            for name in self._docks_the_heads_replaced:
+                self.docks[name].show()
+            self._docks_the_heads_replaced = []
 
     def show_wide(self, name: str, share: float = WIDE_DOCK_SHARE) -> None:
         """Bring a dock of the left column to the front, the column widened to SHARE of the window

@@ -13,7 +13,7 @@ from attn_desktop.paths import scene_path
 from attn_desktop.ui import image_export
 from attn_desktop.ui.image_export import render_png
 from attn_desktop.ui.layout_audit import _labels_cut
-from attn_desktop.ui.main_window import ONE_HEAD_DOCKS
+from attn_desktop.ui.window_layout import ONE_HEAD_DOCKS
 
 from helpers import drag_on_canvas, on_a_1024_by_768_screen, wait_until_arranged
 
