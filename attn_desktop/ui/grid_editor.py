@@ -181,7 +181,8 @@ class GridEditor(QWidget):
         elif change & Change.VECTORS and self._shows_anything():
             for name, table in self.tables.items():  # a typed cell, an undo, or another head shown
                 self._fill(table, self.scene.grid(name))
-            self._name_the_head()
+            if self.head_label.isVisibleTo(self):  # several heads: another may be shown now
+                self._name_the_head()
 
     def _name_the_head(self) -> None:
         self.head_label.setText(f"<b>{self.scene.head_name(self.scene.shown_head)}</b> "
