@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import APP_NAME, __version__
+from attn_desktop import APP_NAME, __version__
 
 EXIT_BAD_INPUT = 2
 
@@ -46,7 +46,7 @@ def export_main(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
     # Only the model is imported: JSON and CSV exports work on a machine with no display.
-    from .model.scene_file import shown_path
+    from attn_desktop.model.files.scene_file import shown_path
 
     output = shown_path(args.output)  # for messages: one line, whatever the name holds
     kind = _output_format(args.output)
@@ -62,7 +62,7 @@ def export_main(argv: list[str]) -> int:
     problem = _export_output_problem(args.scene, args.output)
     if problem:
         return _fail(f"{output}: {problem}")
-    from .model import Scene, SceneFileError
+    from attn_desktop.model import Scene, SceneFileError
 
     try:
         scene = Scene.from_file(args.scene)
@@ -105,7 +105,7 @@ def _export_output_problem(scene: str, output: str) -> str | None:
     (by any name: a symlink or a hard link to it), a read-only file, a folder or device, no folder."""
     if output == "-":
         return None
-    from .model.safe_write import file_kind, is_read_only
+    from attn_desktop.model.files.safe_write import file_kind, is_read_only
 
     if _same_file(scene, output):
         return "that is the scene file itself; the export would replace the scene. Choose another name"
@@ -141,7 +141,7 @@ def _write_standard_output(scene) -> None:
     (a full disk, a closed pipe) is reported here, and leaves nothing buffered
     for Python to fail on again, with a traceback, as it exits.
     """
-    from .model.export import export_json_text
+    from attn_desktop.model.exports.export import export_json_text
 
     data = memoryview(export_json_text(scene).encode("utf-8"))
     try:
@@ -165,9 +165,9 @@ def _png_scale(text: str) -> float | None:
 
 
 def _export_text(scene, output: str, kind: str) -> None:
-    from .model.csv_export import weights_csv
-    from .model.export import export_json_text
-    from .model.safe_write import write_text_atomically
+    from attn_desktop.model.exports.csv_export import weights_csv
+    from attn_desktop.model.exports.export import export_json_text
+    from attn_desktop.model.files.safe_write import write_text_atomically
 
     write_text_atomically(output, weights_csv(scene) if kind == ".csv" else export_json_text(scene))
 
@@ -189,10 +189,10 @@ def _export_picture(scene, scene_file: Path, output: str, kind: str, scale: floa
 def _draw_window(scene, scene_file: Path, output: str, kind: str, scale: float, settings_dir: str) -> None:
     from PySide6.QtCore import QSettings
 
-    from .ui.app import make_application, settle
-    from .ui.image_export import render_png, render_svg
-    from .ui.main_window import MainWindow
-    from .ui.snapshot import dispose_of
+    from attn_desktop.ui.tools.image_export import render_png, render_svg
+    from attn_desktop.ui.tools.snapshot import dispose_of
+    from attn_desktop.ui.window.app import make_application, settle
+    from attn_desktop.ui.window.main_window import MainWindow
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings_dir)
     _app = make_application()  # held for as long as the window lives
@@ -252,8 +252,8 @@ def snapshot_main(argv: list[str]) -> int:
     problem = _snapshot_input_problem(args)
     if problem:
         return _fail(problem)
-    from .model import Scene, SceneFileError
-    from .ui.snapshot import ScreenSpec, take_snapshot, temporary_user_folder, use_offscreen_screen
+    from attn_desktop.model import Scene, SceneFileError
+    from attn_desktop.ui.tools.snapshot import ScreenSpec, take_snapshot, temporary_user_folder, use_offscreen_screen
 
     scene_path = Path(args.scene) if args.scene else None
     try:
@@ -266,11 +266,11 @@ def snapshot_main(argv: list[str]) -> int:
         use_offscreen_screen(ScreenSpec(width, height, float(args.scale)), folder)
         _hide_offscreen_notes()
         if scene is None:
-            from .ui.app import default_scene
+            from attn_desktop.ui.window.app import default_scene
 
             scene = default_scene()
         picture, audit = take_snapshot(scene, scene_path, args.lesson, args.presentation)
-    from .model.safe_write import write_bytes_atomically, write_text_atomically
+    from attn_desktop.model.files.safe_write import write_bytes_atomically, write_text_atomically
 
     try:
         write_bytes_atomically(args.output, picture)
@@ -282,7 +282,7 @@ def snapshot_main(argv: list[str]) -> int:
 
 
 def _lesson_ids() -> list[str]:
-    from .model import lessons
+    from attn_desktop.model.teaching import lessons
 
     return [lesson.id for lesson in lessons.LESSONS]
 
@@ -339,7 +339,7 @@ MAX_SEED = 2**63 - 1
 
 def train_main(argv: list[str]) -> int:
     """Train one attention head headless (the model only: no Qt is imported) and write it as JSON."""
-    from .model.tasks import TASKS
+    from attn_desktop.model.training.tasks import TASKS
 
     parser = _OneLineErrorParser(
         prog="attn-desktop train",
@@ -362,8 +362,8 @@ def train_main(argv: list[str]) -> int:
 
 def _training_settings(args) -> tuple[str, int, int, float | None] | str:
     """(task, steps, seed, lr) from the command line, or one line saying what is wrong with it."""
-    from .model.scene_file import shown_path
-    from .model.tasks import TASKS
+    from attn_desktop.model.files.scene_file import shown_path
+    from attn_desktop.model.training.tasks import TASKS
 
     if args.task not in TASKS:
         return f"unknown task {args.task!r}; choose one of {', '.join(TASKS)}"
@@ -402,7 +402,7 @@ def _positive_number(text: str) -> float | None:
 
 def json_output_problem(output: str) -> str | None:
     """Why OUTPUT cannot take the JSON a long job writes (a trained head, a model's heads), checked before it starts."""
-    from .model.safe_write import file_kind, is_read_only
+    from attn_desktop.model.files.safe_write import file_kind, is_read_only
 
     target = Path(os.path.realpath(output))
     try:
@@ -425,9 +425,9 @@ def json_output_problem(output: str) -> str | None:
 def _train_and_write(task, steps: int, seed: int, lr: float | None, output: str) -> int:
     import time
 
-    from .model.safe_write import write_json_atomically
-    from .model.scene_file import shown_path
-    from .model.training import Trainer, trained_head_document
+    from attn_desktop.model.files.safe_write import write_json_atomically
+    from attn_desktop.model.files.scene_file import shown_path
+    from attn_desktop.model.training.training import Trainer, trained_head_document
 
     trainer = Trainer(task, seed, lr=lr)
     _say(f"training {task.name}: {steps:,} steps of {trainer.optimiser}, learning rate {trainer.lr:g}, "
@@ -495,7 +495,7 @@ def gui_main(argv: list[str]) -> int:
         # Checks and timings run on their own empty folders: they must neither read nor
         # disturb the student's progress, autosave or window layout.
         _use_temporary_user_files()
-    from .model import Scene, SceneFileError
+    from attn_desktop.model import Scene, SceneFileError
 
     scene = None
     if args.scene:
@@ -504,30 +504,30 @@ def gui_main(argv: list[str]) -> int:
         except Exception as error:  # noqa: BLE001 - whatever the file holds: one line and a dialog, no traceback
             message = str(error) if isinstance(error, SceneFileError) else f"{args.scene}: {error}"
             exit_code = _fail(message)
-            from .ui.startup_error import show_startup_error
+            from attn_desktop.ui.window.startup_error import show_startup_error
 
             show_startup_error("Cannot open scene", message)  # a desktop entry has no terminal to read
             return exit_code
 
     if not args.self_test:
-        from .platform_check import check_platform_plugin
+        from attn_desktop.platform_check import check_platform_plugin
 
         problem = check_platform_plugin()  # Qt's own message would name the wrong package, then abort
         if problem is not None:
             return _fail(problem.message())
 
-    from .ui.app import default_scene, make_application
-    from .ui.main_window import MainWindow
+    from attn_desktop.ui.window.app import default_scene, make_application
+    from attn_desktop.ui.window.main_window import MainWindow
 
     app = make_application()
     if args.self_test:
-        from .ui.self_test import run_self_test
+        from attn_desktop.ui.tools.self_test import run_self_test
 
         return 0 if run_self_test() else 1
     window = MainWindow(scene or default_scene(), scene_path=Path(args.scene) if args.scene else None)
     window.restore_window_state()  # where the docks were last time
     if args.quit_after_paint:
-        from .ui.first_paint import quit_after_first_paint
+        from attn_desktop.ui.window.first_paint import quit_after_first_paint
 
         quit_after_first_paint(window.canvas.viewport())
     window.show()
@@ -549,7 +549,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "train":
         return train_main(argv[1:])
     if argv and argv[0] == "heads":
-        from .heads_command import heads_main
+        from attn_desktop.heads_command import heads_main
 
         return heads_main(argv[1:])
     return gui_main(argv)

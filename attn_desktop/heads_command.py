@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .cli import _fail, _OneLineErrorParser, _say, json_output_problem
+from attn_desktop.cli import _fail, _OneLineErrorParser, _say, json_output_problem
 
 
 def heads_main(argv: list[str]) -> int:
@@ -26,10 +26,10 @@ def heads_main(argv: list[str]) -> int:
 
 
 def _run_and_write(sentence: str, model_path: str | None, output: str) -> int:
-    from .model.pretrained.llama import LlamaModel, ModelFileError, SentenceError
-    from .model.pretrained.pack import ModelUnavailable, find_pack_model
-    from .model.safe_write import write_bytes_atomically
-    from .model.scene_file import shown_path
+    from attn_desktop.model.files.safe_write import write_bytes_atomically
+    from attn_desktop.model.files.scene_file import shown_path
+    from attn_desktop.model.pretrained.llama import LlamaModel, ModelFileError, SentenceError
+    from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
 
     if not sentence.strip():
         return _fail("the sentence is empty; give a few words in quotes")

@@ -30,8 +30,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .model.prediction import Comparison, SessionScore
-from .model.safe_write import write_json_atomically
+from attn_desktop.model.files.safe_write import write_json_atomically
+from attn_desktop.model.teaching.prediction import Comparison, SessionScore
 
 DATA_DIR_VARIABLE = "ATTN_DESKTOP_DATA_DIR"
 FILE_NAME = "progress.json"

@@ -4,7 +4,7 @@ Run by hand from the project root (it prints figures; it checks nothing):
 
     python bench/training.py [--seeds 3] [--accuracy-seeds 5]
 
-What it measures, with each task's default settings (attn_desktop/model/tasks.py):
+What it measures, with each task's default settings (attn_desktop/model/training/tasks.py):
 
 * Time to 99 % on reverse: training from each of the first --seeds seeds,
   the head is evaluated on 1,000 fresh sequences every 10 steps; the figure
@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from attn_desktop.model.training import OPTIMISER_NAME, TASKS, Trainer
+from attn_desktop.model.training.training import OPTIMISER_NAME, TASKS, Trainer
 
 CHECK_EVERY = 10
 GIVE_UP_AFTER = 5000  # steps

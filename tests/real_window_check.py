@@ -16,9 +16,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from attn_desktop.ui.app import default_scene, make_application
-from attn_desktop.ui.layout_audit import audit_window
-from attn_desktop.ui.main_window import MainWindow
+from attn_desktop.ui.tools.layout_audit import audit_window
+from attn_desktop.ui.window.app import default_scene, make_application
+from attn_desktop.ui.window.main_window import MainWindow
 
 
 def wait(seconds: float) -> None:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from attn_desktop.model import Role, Scene
-from attn_desktop.model.challenges import CHALLENGES, Baseline, ChallengeTracker, evaluate
+from attn_desktop.model.teaching.challenges import CHALLENGES, Baseline, ChallengeTracker, evaluate
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.progress import ProgressKind, ProgressStore
 

@@ -250,7 +250,7 @@ def test_a_command_line_mistake_is_one_line(scene):
 
 
 def test_an_export_cleans_what_a_killed_export_left(tmp_path, scene):
-    from attn_desktop.model.safe_write import temporary_name
+    from attn_desktop.model.files.safe_write import temporary_name
 
     output = tmp_path / "out.json"
     child = subprocess.Popen([sys.executable, "-c", "pass"])

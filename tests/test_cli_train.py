@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 
-from attn_desktop.model.training import TASKS, forward, params_from_lists
+from attn_desktop.model.training.training import TASKS, forward, params_from_lists
 
 from conftest import ROOT
 

@@ -11,7 +11,7 @@ import pytest
 
 from attn_desktop import paths
 from attn_desktop.model import Role, Scene
-from attn_desktop.model.codegen import numpy_code
+from attn_desktop.model.exports.codegen import numpy_code
 
 ROOT = Path(__file__).resolve().parent.parent  # the project, so a child python can import attn_desktop
 SOFT_LOOKUP = {
@@ -216,7 +216,7 @@ def test_the_script_needs_only_numpy():
     assert imports == ["import numpy as np"]
 
 
-@pytest.mark.parametrize("module", ["attn_desktop.model.codegen", "attn_desktop.model.torch_check"])
+@pytest.mark.parametrize("module", ["attn_desktop.model.exports.codegen", "attn_desktop.model.exports.torch_check"])
 def test_the_code_modules_load_neither_qt_nor_torch(module):
     probe = (
         f"import sys, {module}\n"

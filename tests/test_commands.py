@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from attn_desktop.model import Change, Role, Scene
 from attn_desktop.model import commands as c
-from attn_desktop.model.exercises import ShowMe
+from attn_desktop.model.teaching.exercises import ShowMe
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
 
@@ -176,7 +176,7 @@ def test_rename_and_reorder_undo():
 
 
 def test_show_me_replaces_the_scene_as_one_step_and_undo_gives_back_the_students_work():
-    from attn_desktop.model.exercises import apply_steps
+    from attn_desktop.model.teaching.exercises import apply_steps
 
     scene = cat_scene()
     scene.set_vector(Role.KEY, 0, [3.0, 3.0])  # the student's own work

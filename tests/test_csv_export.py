@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from attn_desktop.model import Scene
-from attn_desktop.model.csv_export import scores_csv, weights_csv
+from attn_desktop.model.exports.csv_export import scores_csv, weights_csv
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
 from seed_numbers import SAT, TOKENS

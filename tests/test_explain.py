@@ -58,7 +58,7 @@ def test_the_strongest_key_and_a_tie():
 
 
 def test_tolerances_are_stated_as_a_student_reads_them():
-    from attn_desktop.model.exercises import EXERCISES
+    from attn_desktop.model.teaching.exercises import EXERCISES
 
     stated = {exercise.id: exercise.tolerance_text for exercise in EXERCISES}
     assert stated["matrix-size"] == "Only the exact numbers count as right."

@@ -7,12 +7,12 @@ import pytest
 from random_model_run import random_model_run
 
 from attn_desktop.model import Role, Scene, SceneFileError
+from attn_desktop.model.files.scene_file import TakenFrom, load_scene_file, parse_scene_text
 from attn_desktop.model.pretrained.head_scene import (
     readable_tokens,
     scene_data_for_head,
     taken_from_notice,
 )
-from attn_desktop.model.scene_file import TakenFrom, load_scene_file, parse_scene_text
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
 

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attn_desktop.model import Scene, SceneFileError
-from attn_desktop.model.safe_write import write_json_atomically
-from attn_desktop.model.scene_file import (
+from attn_desktop.model.files.safe_write import write_json_atomically
+from attn_desktop.model.files.scene_file import (
     MAX_FILE_BYTES,
     load_json_file,
     load_scene_file,

@@ -1,11 +1,11 @@
-"""Arrow labels: by their own tip, over no arrow and no other label, inside the plot (attn_desktop/ui/label_layout.py)."""
+"""Arrow labels: by their own tip, over no arrow and no other label, inside the plot (attn_desktop/geometry/label_layout.py)."""
 
 import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attn_desktop.ui.label_layout import HIDDEN, LabelRequest, box_hits, place_labels, segment_obstacle
+from attn_desktop.geometry.label_layout import HIDDEN, LabelRequest, box_hits, place_labels, segment_obstacle
 
 BOUNDS = (0.0, 0.0, 400.0, 300.0)
 ORIGIN = (200.0, 150.0)

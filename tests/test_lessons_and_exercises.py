@@ -6,12 +6,19 @@ import numpy as np
 import pytest
 
 from attn_desktop.model import Role, Scene, SceneFileError
-from attn_desktop.model.exercises import EXERCISES, ChooseQuery, SetGrids, SetVector, apply_steps, parse_numbers
-from attn_desktop.model.lessons import LESSONS
-from attn_desktop.model.scene_file import parse_scene_text
-from attn_desktop.model.tasks import TASKS
-from attn_desktop.model.trained_head import has_trained_head, keep_as_scene, task_accuracy, task_of
-from attn_desktop.model.training import train
+from attn_desktop.model.files.scene_file import parse_scene_text
+from attn_desktop.model.teaching.exercises import (
+    EXERCISES,
+    ChooseQuery,
+    SetGrids,
+    SetVector,
+    apply_steps,
+    parse_numbers,
+)
+from attn_desktop.model.teaching.lessons import LESSONS
+from attn_desktop.model.training.tasks import TASKS
+from attn_desktop.model.training.trained_head import has_trained_head, keep_as_scene, task_accuracy, task_of
+from attn_desktop.model.training.training import train
 from attn_desktop.paths import scene_path
 
 

@@ -9,7 +9,7 @@ from conftest import ROOT
 def test_importing_the_model_and_export_loads_no_qt():
     code = (
         "import sys\n"
-        "import attn_desktop.model, attn_desktop.model.export, attn_desktop.model.explain\n"
+        "import attn_desktop.model, attn_desktop.model.exports.export, attn_desktop.model.explain\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6', 'PyQt6', 'PyQt5'))\n"
         "print(bad)\n"
     )

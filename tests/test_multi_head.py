@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 from attn_desktop.model import Role, Scene, SceneFileError, explain
-from attn_desktop.model.codegen import numpy_code
 from attn_desktop.model.commands import set_grid_cell
-from attn_desktop.model.exercises import exercises_for
-from attn_desktop.model.export import export_document
+from attn_desktop.model.exports.codegen import numpy_code
+from attn_desktop.model.exports.export import export_document
+from attn_desktop.model.exports.torch_check import check_against_torch
 from attn_desktop.model.head_view import HeadView, input_plane
-from attn_desktop.model.lessons import lesson
-from attn_desktop.model.torch_check import check_against_torch
+from attn_desktop.model.teaching.exercises import exercises_for
+from attn_desktop.model.teaching.lessons import lesson
 from attn_desktop.paths import scene_path
 
 TWO_HEADS = "lessons/7_two_heads.json"

@@ -23,9 +23,9 @@ socket.socket = RecordingSocket
 socket.create_connection = lambda *a, **k: attempts.append(("create_connection", a)) or (_ for _ in ()).throw(OSError())
 
 from PySide6.QtWidgets import QApplication
-from attn_desktop.model import lessons
-from attn_desktop.model.exercises import EXERCISES
-from attn_desktop.ui.app import build_window, make_application
+from attn_desktop.model.teaching import lessons
+from attn_desktop.model.teaching.exercises import EXERCISES
+from attn_desktop.ui.window.app import build_window, make_application
 
 app = make_application()
 window = build_window()

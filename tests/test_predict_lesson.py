@@ -3,9 +3,9 @@
 import numpy as np
 
 from attn_desktop.model import Role, Scene, explain
-from attn_desktop.model.exercises import exercises_for
-from attn_desktop.model.lessons import LESSONS, lesson
-from attn_desktop.model.prediction import compare
+from attn_desktop.model.teaching.exercises import exercises_for
+from attn_desktop.model.teaching.lessons import LESSONS, lesson
+from attn_desktop.model.teaching.prediction import compare
 from attn_desktop.paths import scene_path
 
 LESSON = lesson("predict-then-see")

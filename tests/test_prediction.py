@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from attn_desktop.model.prediction import (
+from attn_desktop.model.teaching.prediction import (
     SessionScore,
     as_guess,
     compare,

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from attn_desktop.model.prediction import SessionScore, compare
+from attn_desktop.model.teaching.prediction import SessionScore, compare
 from attn_desktop.progress import DATA_DIR_VARIABLE, FORMAT_VERSION, ProgressStore
 
 

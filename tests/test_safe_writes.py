@@ -12,8 +12,9 @@ import time
 
 import pytest
 
-from attn_desktop.model import Role, Scene, safe_write
-from attn_desktop.model.safe_write import (
+from attn_desktop.model import Role, Scene
+from attn_desktop.model.files import safe_write
+from attn_desktop.model.files.safe_write import (
     STALE_AFTER_SECONDS,
     NotAFileError,
     ReadOnlyFileError,

@@ -8,9 +8,10 @@ import math
 import numpy as np
 import pytest
 
-from attn_desktop.model import explain, scaling_lab
+from attn_desktop.model import explain
 from attn_desktop.model.attention import entropy_bits
-from attn_desktop.model.exercises import exercises_for
+from attn_desktop.model.teaching import scaling_lab
+from attn_desktop.model.teaching.exercises import exercises_for
 
 WIDTHS = (2, 16, 64, 256, 512)
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attn_desktop.model import Role, Scene, SceneFileError
-from attn_desktop.model.scene_file import load_scene_file, parse_scene_bytes, parse_scene_text
+from attn_desktop.model.files.scene_file import load_scene_file, parse_scene_bytes, parse_scene_text
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
 from seed_numbers import KEYS, QUERIES, TOKENS, VALUES
@@ -190,9 +190,9 @@ SAVED_BEFORE_TRAINED_HEADS = {
 
 def kept_document(**head_changes):
     """A saved kept head of reverse (untrained weights: the file does not care how good they are)."""
-    from attn_desktop.model.tasks import TASKS
-    from attn_desktop.model.trained_head import keep_as_scene
-    from attn_desktop.model.training import init_params
+    from attn_desktop.model.training.tasks import TASKS
+    from attn_desktop.model.training.trained_head import keep_as_scene
+    from attn_desktop.model.training.training import init_params
 
     task = TASKS["reverse"]
     document = Scene(keep_as_scene(task, init_params(task, seed=5), task.example_tokens())).to_dict()
@@ -211,9 +211,9 @@ def test_version_1_files_still_open(tmp_path):
 
 
 def test_a_kept_head_round_trips_through_a_file(tmp_path):
-    from attn_desktop.model.tasks import TASKS
-    from attn_desktop.model.trained_head import keep_as_scene
-    from attn_desktop.model.training import example_scene_data, forward, init_params
+    from attn_desktop.model.training.tasks import TASKS
+    from attn_desktop.model.training.trained_head import keep_as_scene
+    from attn_desktop.model.training.training import example_scene_data, forward, init_params
 
     task, params = TASKS["it-noun"], init_params(TASKS["it-noun"], seed=7)
     tokens = task.example_tokens()

@@ -1,4 +1,4 @@
-"""Which arrow a press takes when tips stand close together or at one point (attn_desktop/ui/tip_choice.py).
+"""Which arrow a press takes when tips stand close together or at one point (attn_desktop/geometry/tip_choice.py).
 
 No window: tips are plain pixel positions. `offered` plays pyqtgraph's part, offering the press to the
 arrows under the pointer from the top one down until one may take it.
@@ -11,7 +11,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attn_desktop.ui.tip_choice import SHARED_TIP_PX, Tip, TipTurns
+from attn_desktop.geometry.tip_choice import SHARED_TIP_PX, Tip, TipTurns
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -147,7 +147,7 @@ def test_k_tips_at_one_point_are_each_dragged_once_in_k_drags(count, stacking):
 def test_the_choice_of_tip_needs_no_qt():
     code = (
         "import sys\n"
-        "import attn_desktop.ui.tip_choice\n"
+        "import attn_desktop.geometry.tip_choice\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)

@@ -10,7 +10,7 @@ import pytest
 
 from attn_desktop import paths
 from attn_desktop.model import Role, Scene
-from attn_desktop.model.torch_check import NOT_INSTALLED, check_against_torch
+from attn_desktop.model.exports.torch_check import NOT_INSTALLED, check_against_torch
 
 
 def default_scene() -> Scene:

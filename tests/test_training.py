@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from attn_desktop.model import Scene
-from attn_desktop.model.scene_file import scene_from_dict, scene_to_dict
-from attn_desktop.model.training import (
+from attn_desktop.model.files.scene_file import scene_from_dict, scene_to_dict
+from attn_desktop.model.training.training import (
     OPTIMISER_NAME,
     PARAM_NAMES,
     TASKS,
@@ -332,7 +332,7 @@ def test_example_refuses_a_sentence_of_the_wrong_length():
 def test_training_code_loads_no_qt():
     code = (
         "import sys\n"
-        "from attn_desktop.model.training import TASKS, train\n"
+        "from attn_desktop.model.training.training import TASKS, train\n"
         "train(TASKS['reverse'], 2)\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6', 'PyQt6')))\n"
     )

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from attn_desktop.ui.app import default_scene
-from attn_desktop.ui.autosave import find_left_work
+from attn_desktop.ui.document.autosave import find_left_work
+from attn_desktop.ui.window.app import default_scene
 
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT_S = 60
@@ -101,7 +101,7 @@ def two_crashed_instances(tmp_path, private_data_dir):
 
 def third_start(qtbot, monkeypatch, answers: list):
     """A window started in this process, answering the questions it asks from ANSWERS."""
-    from attn_desktop.ui.main_window import MainWindow
+    from attn_desktop.ui.window.main_window import MainWindow
 
     asked = []
     monkeypatch.setattr(QMessageBox, "question", lambda parent, title, *a, **k: (asked.append(title), answers.pop(0))[1])
@@ -152,8 +152,8 @@ def test_an_instance_killed_twice_after_restoring_still_has_its_work(tmp_path, p
         "import os, sys\n"
         "from PySide6.QtWidgets import QMessageBox\n"
         "QMessageBox.question = staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes)\n"
-        "from attn_desktop.ui.app import make_application, default_scene\n"
-        "from attn_desktop.ui.main_window import MainWindow\n"
+        "from attn_desktop.ui.window.app import make_application, default_scene\n"
+        "from attn_desktop.ui.window.main_window import MainWindow\n"
         "app = make_application()\n"
         "window = MainWindow(default_scene())\n"
         "window.documents.offer_to_restore()\n"

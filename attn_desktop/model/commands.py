@@ -22,8 +22,8 @@ from typing import Protocol
 
 import numpy as np
 
-from .scene import Role, Scene
-from .scene_file import SceneData, same_contents
+from attn_desktop.model.files.scene_file import SceneData, same_contents
+from attn_desktop.model.scene import Role, Scene
 
 
 class Command(Protocol):

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .scene import ATTENTION_ROLES, Change, Role, Scene
+from attn_desktop.model.scene import ATTENTION_ROLES, Change, Role, Scene
 
 
 class HeadView(Scene):

@@ -17,12 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from . import explain
-from .attention import AttentionResult, attention, causal_mask
-from .file_values import MAX_ABS_COORDINATE, MAX_TOKEN_CHARS, MAX_TOKENS, SceneFileError, is_valid_text
-from .multi_head_file import HeadGrids
-from .safe_write import write_json_atomically
-from .scene_file import (
+from attn_desktop.model import explain
+from attn_desktop.model.attention import AttentionResult, attention, causal_mask
+from attn_desktop.model.files.multi_head_file import HeadGrids
+from attn_desktop.model.files.safe_write import write_json_atomically
+from attn_desktop.model.files.scene_file import (
     SceneData,
     TakenFrom,
     TrainedHead,
@@ -30,6 +29,13 @@ from .scene_file import (
     scene_from_dict,
     scene_to_dict,
     trained_head_fits,
+)
+from attn_desktop.model.files.values import (
+    MAX_ABS_COORDINATE,
+    MAX_TOKEN_CHARS,
+    MAX_TOKENS,
+    SceneFileError,
+    is_valid_text,
 )
 
 

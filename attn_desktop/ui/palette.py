@@ -6,7 +6,7 @@ deficiencies, and every arrow also carries its role letter in its label.
 
 from PySide6.QtGui import QColor
 
-from ..model import Role
+from attn_desktop.model import Role
 
 ROLE_COLORS = {
     Role.QUERY: QColor("#0072B2"),

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject
 
-from ..model import Change, Scene
+from attn_desktop.model import Change, Scene
 
 
 def follow_scene(view: QObject, scene: Scene, on_change: Callable[[Change], None]) -> Callable[[], None]:

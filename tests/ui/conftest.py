@@ -11,7 +11,7 @@ def window(qtbot, monkeypatch):
     """
     from PySide6.QtWidgets import QMessageBox
 
-    from attn_desktop.ui.app import build_window, configure_pyqtgraph
+    from attn_desktop.ui.window.app import build_window, configure_pyqtgraph
 
     configure_pyqtgraph()
     errors: list[tuple[str, str]] = []

@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-from attn_desktop.ui.autosave import lock_path_for
+from attn_desktop.ui.document.autosave import lock_path_for
 
 TAKE_LOCK_AND_DIE = """
 import os, sys

@@ -4,7 +4,7 @@ from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role
-from attn_desktop.ui.synthetic_mouse import move_holding, press, release, viewport_pos_of
+from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release, viewport_pos_of
 
 
 def table_column(window, column: int) -> list[str]:

@@ -10,9 +10,9 @@ from PySide6.QtCore import QPointF, QRect
 from PySide6.QtGui import QScreen
 from PySide6.QtWidgets import QMessageBox
 
+from attn_desktop.geometry.label_layout import Placement
 from attn_desktop.model import Role
-from attn_desktop.ui.label_audit import audit_labels, find_label_problems
-from attn_desktop.ui.label_layout import Placement
+from attn_desktop.ui.tools.label_audit import audit_labels, find_label_problems
 
 from helpers import drag_arrow, drag_arrow_to, settle_layout
 
@@ -23,7 +23,7 @@ LESSONS = [None, "soft-lookup", "projections", "self-attention", "trained-heads"
 @pytest.fixture
 def open_window(qtbot, monkeypatch):
     """Opens the real main window on a screen of the given size, optionally in presentation mode."""
-    from attn_desktop.ui.app import build_window, configure_pyqtgraph
+    from attn_desktop.ui.window.app import build_window, configure_pyqtgraph
 
     configure_pyqtgraph()
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from attn_desktop.model import Role, Scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.progress import DATA_DIR_VARIABLE, ProgressKind, ProgressStore
-from attn_desktop.ui.challenges_panel import SAVE_AFTER_STILL_MS, ChallengesPanel
+from attn_desktop.ui.lessons.challenges_panel import SAVE_AFTER_STILL_MS, ChallengesPanel
 
 CAT, SAT, MAT = 1, 2, 5
 FOCUS, EVEN, TWINS, DOWN_RIGHT = range(4)

@@ -3,7 +3,7 @@
 from PySide6.QtCore import QEvent, QPoint, Qt
 
 from attn_desktop.model import Role
-from attn_desktop.ui.synthetic_mouse import click
+from attn_desktop.ui.tools.synthetic_mouse import click
 
 from helpers import table_column, tip_on_screen
 
@@ -50,7 +50,7 @@ def test_pointing_at_a_table_row_explains_it_and_highlights_the_key(qtbot, windo
 def test_double_clicking_a_tip_types_exact_coordinates(qtbot, window, monkeypatch):
     from PySide6.QtWidgets import QInputDialog
 
-    from attn_desktop.ui.synthetic_mouse import double_click
+    from attn_desktop.ui.tools.synthetic_mouse import double_click
 
     asked = []
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: (asked.append(k.get("text")) or ("-1.2, 0.6", True)))

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QApplication
 
 from attn_desktop import paths
 from attn_desktop.model import Role, Scene
-from attn_desktop.ui.code_panel import CodePanel
+from attn_desktop.ui.panels.code_panel import CodePanel
 
 
 @pytest.fixture

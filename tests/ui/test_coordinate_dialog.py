@@ -5,8 +5,8 @@ from PySide6.QtWidgets import QInputDialog, QWidget
 
 from attn_desktop.model import Role, Scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
-from attn_desktop.ui.coordinate_dialog import CoordinateDialog
-from attn_desktop.ui.edit_history import EditHistory
+from attn_desktop.ui.canvas.coordinate_dialog import CoordinateDialog
+from attn_desktop.ui.document.edit_history import EditHistory
 
 
 class Dims:

@@ -7,7 +7,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role, attention, explain
-from attn_desktop.ui.synthetic_mouse import move_holding, press, release
+from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release
 
 from helpers import drag_arrow, matrix_cells, table_column, tip_on_screen
 

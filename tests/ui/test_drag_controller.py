@@ -12,11 +12,11 @@ from PySide6.QtWidgets import QApplication
 from attn_desktop.model import Role, Scene
 from attn_desktop.model.commands import MoveArrow
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
-from attn_desktop.ui.app import configure_pyqtgraph
-from attn_desktop.ui.arrow_item import DragPhase
-from attn_desktop.ui.canvas import AttentionCanvas
-from attn_desktop.ui.key_highlight import KeyHighlight
-from attn_desktop.ui.synthetic_mouse import click, double_click, move_holding, press, release
+from attn_desktop.ui.canvas.arrow_item import DragPhase
+from attn_desktop.ui.canvas.canvas import AttentionCanvas
+from attn_desktop.ui.canvas.key_highlight import KeyHighlight
+from attn_desktop.ui.tools.synthetic_mouse import click, double_click, move_holding, press, release
+from attn_desktop.ui.window.app import configure_pyqtgraph
 
 from helpers import drag_on_canvas, tip_on_canvas
 

@@ -5,12 +5,12 @@ import pytest
 from PySide6.QtCore import QPointF
 from random_model_run import random_model_run
 
+from attn_desktop.geometry.drawn_planes import DrawnPlanes, PlaneKind
 from attn_desktop.model import Role, Scene
 from attn_desktop.model.pretrained.head_scene import scene_data_for_head
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
-from attn_desktop.ui.app import configure_pyqtgraph
-from attn_desktop.ui.canvas import AttentionCanvas
-from attn_desktop.ui.drawn_planes import DrawnPlanes, PlaneKind
+from attn_desktop.ui.canvas.canvas import AttentionCanvas
+from attn_desktop.ui.window.app import configure_pyqtgraph
 
 from helpers import drag_on_canvas
 
@@ -71,9 +71,9 @@ def test_the_students_choice_of_plane_survives_an_added_word_and_a_new_head_open
 
 def test_a_word_vector_of_a_trained_head_drags_within_its_own_pca_plane(qtbot):
     """A projection scene with 16-number word vectors: the x plot gets a PCA plane of x."""
-    from attn_desktop.model.tasks import TASKS
-    from attn_desktop.model.trained_head import keep_as_scene
-    from attn_desktop.model.training import init_params
+    from attn_desktop.model.training.tasks import TASKS
+    from attn_desktop.model.training.trained_head import keep_as_scene
+    from attn_desktop.model.training.training import init_params
 
     task = TASKS["reverse"]
     scene = Scene(keep_as_scene(task, init_params(task, seed=1), task.example_tokens()))

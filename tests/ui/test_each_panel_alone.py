@@ -15,19 +15,19 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role, Scene
-from attn_desktop.model.exercises import apply_steps
-from attn_desktop.model.lessons import lesson
+from attn_desktop.model.teaching.exercises import apply_steps
+from attn_desktop.model.teaching.lessons import lesson
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.progress import ProgressKind, ProgressStore
-from attn_desktop.ui.app import configure_pyqtgraph
-from attn_desktop.ui.challenges_panel import ChallengesPanel
-from attn_desktop.ui.code_panel import COPIED_TEXT, CodePanel
-from attn_desktop.ui.lesson_panel import LessonPanel
-from attn_desktop.ui.matrix_view import MatrixView
-from attn_desktop.ui.output_panel import OutputPanel
-from attn_desktop.ui.query_picker import QueryPicker
-from attn_desktop.ui.shapes_panel import ShapesPanel
-from attn_desktop.ui.weights_chart import WeightsChart
+from attn_desktop.ui.lessons.challenges_panel import ChallengesPanel
+from attn_desktop.ui.lessons.lesson_panel import LessonPanel
+from attn_desktop.ui.panels.code_panel import COPIED_TEXT, CodePanel
+from attn_desktop.ui.panels.matrix_view import MatrixView
+from attn_desktop.ui.panels.output_panel import OutputPanel
+from attn_desktop.ui.panels.query_picker import QueryPicker
+from attn_desktop.ui.panels.shapes_panel import ShapesPanel
+from attn_desktop.ui.panels.weights_chart import WeightsChart
+from attn_desktop.ui.window.app import configure_pyqtgraph
 
 from seed_numbers import MATRIX, SAT_OUTPUT, SAT_WEIGHTS, SHAPES, TOKENS
 

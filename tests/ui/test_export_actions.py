@@ -4,7 +4,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from attn_desktop.ui.export_actions import export_file
+from attn_desktop.ui.document.export_actions import export_file
 
 
 class BareParent(QWidget):

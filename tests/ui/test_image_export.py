@@ -8,8 +8,8 @@ import pytest
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QGraphicsItem
 
-from attn_desktop.ui import image_export
-from attn_desktop.ui.image_export import copy_image_to_clipboard, handout_size, render_png, render_svg
+from attn_desktop.ui.tools import image_export
+from attn_desktop.ui.tools.image_export import copy_image_to_clipboard, handout_size, render_png, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

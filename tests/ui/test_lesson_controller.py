@@ -5,13 +5,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
-from attn_desktop.model import Role, Scene, lessons
-from attn_desktop.model.exercises import exercises_for
+from attn_desktop.model import Role, Scene
+from attn_desktop.model.teaching import lessons
+from attn_desktop.model.teaching.exercises import exercises_for
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.progress import ProgressStore
-from attn_desktop.ui.edit_history import EditHistory
-from attn_desktop.ui.lesson_controller import LessonController
-from attn_desktop.ui.lesson_panel import LessonPanel
+from attn_desktop.ui.document.edit_history import EditHistory
+from attn_desktop.ui.lessons.lesson_controller import LessonController
+from attn_desktop.ui.lessons.lesson_panel import LessonPanel
 
 
 class GridRoom:

@@ -24,7 +24,7 @@ from tiny_llama import write_tiny_llama
 from attn_desktop.model.pretrained import pack
 from attn_desktop.model.pretrained.head_kinds import HeadKind, kind_scores
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE, LlamaModel
-from attn_desktop.ui.token_strip import shown_token
+from attn_desktop.ui.pretrained.token_strip import shown_token
 
 LAYERS, HEADS = 2, 4  # the tiny model's
 
@@ -426,8 +426,8 @@ def test_the_heads_fit_a_1024_by_768_projector(qtbot, window, pack_is_tiny, monk
     from PySide6.QtCore import QRect
     from PySide6.QtGui import QScreen
 
-    from attn_desktop.ui.head_grid import MIN_CELL
-    from attn_desktop.ui.layout_audit import _labels_cut
+    from attn_desktop.ui.pretrained.pattern_thumbnails import MIN_CELL
+    from attn_desktop.ui.tools.layout_audit import _labels_cut
 
     monkeypatch.setattr(QScreen, "availableGeometry", lambda screen: QRect(0, 0, 1024, 768))
     panel = loaded_heads(qtbot, window)
@@ -472,7 +472,7 @@ def test_hovering_names_a_head_and_its_kind(qtbot, window, pack_is_tiny):
 
 
 def test_find_heads_starts_from_the_last_pronoun_and_the_second_token():
-    from attn_desktop.ui.find_heads_panel import default_pair
+    from attn_desktop.ui.pretrained.find_heads_panel import default_pair
 
     assert default_pair(["The", " cat", " sat", " because", " it", " was"]) == (4, 1)
     assert default_pair(["The", " dog", " saw", " her"]) == (3, 1)
@@ -486,7 +486,7 @@ def test_a_long_sentence_keeps_the_window_on_a_1024_by_768_screen(qtbot, window,
     from PySide6.QtCore import QRect
     from PySide6.QtGui import QScreen
 
-    from attn_desktop.ui.token_strip import MAX_CHIPS
+    from attn_desktop.ui.pretrained.token_strip import MAX_CHIPS
 
     monkeypatch.setattr(QScreen, "availableGeometry", lambda screen: QRect(0, 0, 1024, 768))
     panel = loaded_heads(qtbot, window)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pytest
 from PySide6.QtCore import QObject, Qt
 
-from attn_desktop.ui.model_worker import ModelRunner
+from attn_desktop.ui.pretrained.pretrained_worker import ModelRunner
 
 
 @dataclass

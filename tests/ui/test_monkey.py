@@ -17,8 +17,8 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
 from attn_desktop.model import Role, attention, causal_mask, explain
-from attn_desktop.model.scene_file import scene_to_dict
-from attn_desktop.ui.edit_history import UNDO_LIMIT
+from attn_desktop.model.files.scene_file import scene_to_dict
+from attn_desktop.ui.document.edit_history import UNDO_LIMIT
 
 from helpers import drag_arrow, matrix_cells, table_column
 

@@ -4,7 +4,7 @@ import numpy as np
 from PySide6.QtCore import QEvent, QPointF, Qt
 
 from attn_desktop.model import Role
-from attn_desktop.ui.synthetic_mouse import move_holding, press, release, send_mouse
+from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release, send_mouse
 
 from helpers import drag_arrow, tip_on_screen
 

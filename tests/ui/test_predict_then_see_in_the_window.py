@@ -10,10 +10,11 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
-from attn_desktop.model import Role, explain, lessons
-from attn_desktop.model.prediction import compare, winner_guess
+from attn_desktop.model import Role, explain
+from attn_desktop.model.teaching import lessons
+from attn_desktop.model.teaching.prediction import compare, winner_guess
 from attn_desktop.progress import ProgressStore
-from attn_desktop.ui.synthetic_mouse import move_holding, press, release
+from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release
 
 from helpers import (
     drag_arrow,
@@ -250,7 +251,7 @@ def test_the_code_panel_scores_the_last_guess_as_the_app_does(qtbot, window):
 
 @pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
 def test_the_lesson_fits_a_1024_by_768_projector_in_every_step(qtbot, window, monkeypatch, presenting):
-    from attn_desktop.ui.layout_audit import panels_cut, score_rows_visible
+    from attn_desktop.ui.tools.layout_audit import panels_cut, score_rows_visible
 
     on_a_1024_by_768_screen(window, monkeypatch, presenting)
     open_predict_lesson(qtbot, window)

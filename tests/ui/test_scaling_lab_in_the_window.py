@@ -7,8 +7,9 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QTabBar
 
-from attn_desktop.model import explain, scaling_lab
-from attn_desktop.ui.layout_audit import _labels_cut
+from attn_desktop.model import explain
+from attn_desktop.model.teaching import scaling_lab
+from attn_desktop.ui.tools.layout_audit import _labels_cut
 
 from helpers import matrix_cells, on_a_1024_by_768_screen, wait_until_arranged
 

@@ -5,7 +5,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox
 
 from attn_desktop.model import Role
-from attn_desktop.ui.synthetic_mouse import double_click
+from attn_desktop.ui.tools.synthetic_mouse import double_click
 
 from helpers import table_column, tip_on_screen
 
@@ -192,7 +192,7 @@ def test_garbage_in_a_grid_cell_is_refused_with_the_reason(qtbot, window, typed,
 
 def test_an_unreadable_scene_from_the_command_line_shows_a_dialog(qapp, tmp_path, monkeypatch, capsys):
     from attn_desktop import cli
-    from attn_desktop.ui import app
+    from attn_desktop.ui.window import app
 
     bad = tmp_path / "bad.json"
     bad.write_text('{"tokens": []}', encoding="utf-8")

@@ -17,7 +17,7 @@ from helpers import settle_layout
 
 @pytest.fixture
 def small_window(qtbot, monkeypatch):
-    from attn_desktop.ui.app import build_window, configure_pyqtgraph
+    from attn_desktop.ui.window.app import build_window, configure_pyqtgraph
 
     configure_pyqtgraph()
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)

@@ -7,14 +7,14 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from attn_desktop.model import Role, Scene
 from attn_desktop.model.commands import ReplaceContents, move_arrow
-from attn_desktop.model.tasks import TASKS
-from attn_desktop.model.trained_head import keep_as_scene, task_accuracy
-from attn_desktop.model.training import example_scene_data, init_params, train
-from attn_desktop.ui import task_accuracy_label
-from attn_desktop.ui.app import configure_pyqtgraph
-from attn_desktop.ui.canvas import AttentionCanvas
-from attn_desktop.ui.key_highlight import KeyHighlight
-from attn_desktop.ui.task_accuracy_label import TaskAccuracyLabel
+from attn_desktop.model.training.tasks import TASKS
+from attn_desktop.model.training.trained_head import keep_as_scene, task_accuracy
+from attn_desktop.model.training.training import example_scene_data, init_params, train
+from attn_desktop.ui.canvas.canvas import AttentionCanvas
+from attn_desktop.ui.canvas.key_highlight import KeyHighlight
+from attn_desktop.ui.training import task_accuracy_label
+from attn_desktop.ui.training.task_accuracy_label import TaskAccuracyLabel
+from attn_desktop.ui.window.app import configure_pyqtgraph
 
 from helpers import drag_on_canvas
 

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt, QTimer
 
-from attn_desktop.model.training import TASKS, Trainer
-from attn_desktop.ui.app import configure_pyqtgraph
-from attn_desktop.ui.training_panel import TrainingPanel
-from attn_desktop.ui.training_worker import UPDATES_PER_SECOND
+from attn_desktop.model.training.training import TASKS, Trainer
+from attn_desktop.ui.training.training_panel import TrainingPanel
+from attn_desktop.ui.training.training_worker import UPDATES_PER_SECOND
+from attn_desktop.ui.window.app import configure_pyqtgraph
 
 DOCK_SIZE = (300, 740)  # a dock beside the canvas on a 1024 × 768 classroom screen
 

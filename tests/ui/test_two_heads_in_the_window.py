@@ -10,10 +10,10 @@ from PySide6.QtWidgets import QLineEdit
 
 from attn_desktop.model import Role, Scene, explain
 from attn_desktop.paths import scene_path
-from attn_desktop.ui import image_export
-from attn_desktop.ui.image_export import render_png
-from attn_desktop.ui.layout_audit import _labels_cut
-from attn_desktop.ui.window_layout import ONE_HEAD_DOCKS
+from attn_desktop.ui.tools import image_export
+from attn_desktop.ui.tools.image_export import render_png
+from attn_desktop.ui.tools.layout_audit import _labels_cut
+from attn_desktop.ui.window.window_layout import ONE_HEAD_DOCKS
 
 from helpers import drag_on_canvas, on_a_1024_by_768_screen, wait_until_arranged
 

@@ -8,8 +8,8 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from attn_desktop.model import Role
-from attn_desktop.ui.app import default_scene
-from attn_desktop.ui.main_window import MainWindow
+from attn_desktop.ui.window.app import default_scene
+from attn_desktop.ui.window.main_window import MainWindow
 
 from crash import pretend_the_process_died
 from helpers import drag_arrow, table_column
@@ -54,7 +54,7 @@ def test_settings_switches_and_typed_coordinates_are_steps_too(qtbot, window, mo
 
 
 def test_a_cancelled_drag_leaves_no_step(qtbot, window):
-    from attn_desktop.ui.synthetic_mouse import move_holding, press, release
+    from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release
 
     from helpers import tip_on_screen
 
@@ -152,7 +152,7 @@ def test_redo_answers_both_usual_keys(qtbot, window, modifiers, key):
 def test_redo_keys_are_listed_once_on_every_platform(monkeypatch, platform_keys):
     from PySide6.QtGui import QKeySequence
 
-    from attn_desktop.ui import actions
+    from attn_desktop.ui.window import actions
 
     monkeypatch.setattr(actions.QKeySequence, "keyBindings",
                         staticmethod(lambda standard: [QKeySequence(key) for key in platform_keys]))

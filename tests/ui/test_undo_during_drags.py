@@ -9,7 +9,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role
-from attn_desktop.ui.synthetic_mouse import move_holding, press, release
+from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release
 
 from helpers import drag_arrow, tip_on_screen
 
@@ -85,7 +85,7 @@ def test_a_window_closed_with_steps_to_undo_leaves_no_error_behind(tmp_path):
         from PySide6.QtWidgets import QApplication
         from attn_desktop.model import Role
         from attn_desktop.model.commands import move_arrow
-        from attn_desktop.ui.app import build_window, make_application
+        from attn_desktop.ui.window.app import build_window, make_application
         app = make_application([])
         window = build_window()
         window.show()
@@ -94,7 +94,7 @@ def test_a_window_closed_with_steps_to_undo_leaves_no_error_behind(tmp_path):
         window.history.do(move_arrow(scene, Role.KEY, 2, scene.vectors(Role.KEY)[2], after=[0.5, 1.0]))
         window.history.stack.undo()
         window.documents.dialogs.ask_save_changes = lambda: __import__(
-            "attn_desktop.ui.document_controller", fromlist=["SaveChanges"]).SaveChanges.DISCARD
+            "attn_desktop.ui.document.document_controller", fromlist=["SaveChanges"]).SaveChanges.DISCARD
         window.close()
         del window
         app.processEvents()

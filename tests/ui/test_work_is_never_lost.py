@@ -17,10 +17,10 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from attn_desktop.model import Role
 from attn_desktop.model.commands import move_arrow
-from attn_desktop.ui import autosave
-from attn_desktop.ui.app import default_scene
-from attn_desktop.ui.main_window import MainWindow
-from attn_desktop.ui.settings import remember_recent
+from attn_desktop.ui.document import autosave
+from attn_desktop.ui.window.app import default_scene
+from attn_desktop.ui.window.main_window import MainWindow
+from attn_desktop.ui.window.settings import remember_recent
 
 from crash import pretend_the_process_died
 from helpers import drag_arrow, table_column
@@ -286,7 +286,7 @@ def test_an_export_that_cannot_be_written_says_why(
 
 
 def test_an_export_on_a_full_disk_says_so(qtbot, window, tmp_path, monkeypatch, no_tracebacks):
-    monkeypatch.setattr("attn_desktop.ui.scene_exports.write_text_atomically", full_disk)
+    monkeypatch.setattr("attn_desktop.ui.document.scene_exports.write_text_atomically", full_disk)
     save_as_answers(monkeypatch, tmp_path / "results.json", tmp_path / "weights.csv")
     window.export_action.trigger()
     window.export_weights_csv_action.trigger()
@@ -589,7 +589,7 @@ def test_open_recent_of_a_file_gone_bad_shows_a_dialog(qtbot, window, tmp_path, 
 @pytest.mark.parametrize("bad", [a_fifo, a_link_to_dev_zero, five_thousand_digits, deeply_nested, binary_garbage])
 def test_a_bad_scene_on_the_command_line_is_a_dialog_and_exit_2(tmp_path, monkeypatch, capsys, deadline, bad):
     from attn_desktop import cli
-    from attn_desktop.ui import startup_error
+    from attn_desktop.ui.window import startup_error
 
     path = tmp_path / "given.json"
     bad(path)
@@ -606,7 +606,7 @@ def test_a_bad_scene_on_the_command_line_is_a_dialog_and_exit_2(tmp_path, monkey
 # ----- 7. the undo history has a limit ---------------------------------------------------------
 
 def test_the_undo_history_keeps_the_last_thousand_steps(qtbot, window):
-    from attn_desktop.ui.edit_history import UNDO_LIMIT
+    from attn_desktop.ui.document.edit_history import UNDO_LIMIT
 
     for step in range(UNDO_LIMIT + 5):
         window.scale_action.trigger()

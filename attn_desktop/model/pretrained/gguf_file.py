@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .pack import require_libraries
+from attn_desktop.model.pretrained.pack import require_libraries
 
 SUPPORTED_ARCHITECTURE = "llama"
 GGUF_MAGIC = b"GGUF"

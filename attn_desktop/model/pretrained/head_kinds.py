@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .run import ModelRun
+from attn_desktop.model.pretrained.run import ModelRun
 
 KIND_THRESHOLD = 0.5
 DEFAULT_LINK_COUNT = 10

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..file_values import MAX_TITLE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_WIDTH, is_valid_text
-from ..scene_file import MAX_SENTENCE_CHARS, SceneData, TakenFrom
-from .run import ModelRun
+from attn_desktop.model.files.scene_file import MAX_SENTENCE_CHARS, SceneData, TakenFrom
+from attn_desktop.model.files.values import MAX_TITLE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_WIDTH, is_valid_text
+from attn_desktop.model.pretrained.run import ModelRun
 
 # Whitespace a student could not see, drawn as the symbols an editor shows for it.
 VISIBLE_WHITESPACE = {" ": "␣", "\n": "⏎", "\r": "␍", "\t": "⇥", "\u00a0": "⍽"}

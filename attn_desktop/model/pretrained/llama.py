@@ -19,11 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .gguf_file import LlamaConfig, ModelFileError, Progress, read_llama_gguf
-from .memory import give_freed_arrays_back
-from .pack import PACK_MODEL_FILE, PACK_MODEL_NAME
-from .run import NEXT_TOKEN_COUNT, ModelRun
-from .tokenizer import ModelTokenizer
+from attn_desktop.model.pretrained.gguf_file import LlamaConfig, ModelFileError, Progress, read_llama_gguf
+from attn_desktop.model.pretrained.memory import give_freed_arrays_back
+from attn_desktop.model.pretrained.pack import PACK_MODEL_FILE, PACK_MODEL_NAME
+from attn_desktop.model.pretrained.run import NEXT_TOKEN_COUNT, ModelRun
+from attn_desktop.model.pretrained.tokenizer import ModelTokenizer
 
 DEFAULT_SENTENCE = "The cat sat on the mat because it was tired"
 MAX_SENTENCE_TOKENS = 256

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .gguf_file import ModelFileError
+from attn_desktop.model.pretrained.gguf_file import ModelFileError
 
 CONTROL_TOKEN_TYPE = 3
 USER_DEFINED_TOKEN_TYPE = 4

@@ -1,0 +1,215 @@
+"""The scene as a short NumPy script a student can copy, run and change.
+
+The script carries the scene's exact numbers (repr of each float round-trips),
+so running it gives the app's weights and output to the last bit or two. It
+follows every setting of the scene: scaling, the causal mask, separate query
+names (cross-attention), values that are plain numbers, and word vectors with
+W_Q, W_K, W_V grids. Its own comments stay ASCII (sqrt, not √) so it survives any editor.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import numpy as np
+
+from attn_desktop.model.scene import GRID_NAMES, Role, Scene
+
+ONE_LINE_LIMIT = 100  # a matrix longer than this on one line gets one row per line
+SOFTMAX = (
+    "def softmax(x):",
+    "    e = np.exp(x - x.max(axis=-1, keepdims=True))",
+    "    return e / e.sum(axis=-1, keepdims=True)",
+)
+
+
+def numpy_code(scene: Scene) -> str:
+    """Runnable Python (NumPy only) that recomputes the scene and prints what the app shows."""
+    if scene.is_multi_head:
+        return _multi_head_code(scene)
+    sections = [
+        _header(scene),
+        _inputs(scene),
+        list(SOFTMAX),
+        _attention(scene),
+        _report(scene),
+    ]
+    return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
+
+
+# ----- sections -----------------------------------------------------------
+def _header(scene: Scene) -> list[str]:
+    title = _comment_text(scene.title)
+    lines = [f"# {title}: attention in plain NumPy"] if title else []
+    return [*lines, "import numpy as np"]
+
+
+def _inputs(scene: Scene) -> list[str]:
+    names = [f"tokens = {_strings(scene.tokens)}"]
+    if scene.query_tokens != scene.tokens:
+        query_names = f"query_tokens = {_strings(scene.query_tokens)}"
+        names = _aligned([(names[0], "the keys and values"), (query_names, "the queries")])
+    if scene.is_projection:
+        return [*names, *_projection_inputs(scene)]
+    values_note = f"one number per token: V is {scene.n_tokens} x 1" if scene.scalar_values else ""
+    return [
+        *names,
+        *_matrix("Q", scene.vectors(Role.QUERY)),
+        *_matrix("K", scene.vectors(Role.KEY)),
+        *_matrix("V", scene.vectors(Role.VALUE), values_note),
+    ]
+
+
+def _projection_inputs(scene: Scene) -> list[str]:
+    lines = _matrix("X", scene.vectors(Role.EMBEDDING), "one word vector per token")
+    if not scene.use_grids:
+        lines.append("# The grids are switched off: each is the identity, so q = k = v = x.")
+    for name in GRID_NAMES:
+        lines += _matrix("W" + name[-1], scene.effective_grid(name))
+    lines.append("Q, K, V = X @ Wq, X @ Wk, X @ Wv   # each word's query, key and value")
+    return lines
+
+
+def _attention(scene: Scene) -> list[str]:
+    lines: list[tuple[str, str | None]]  # code, then its comment (None: the line is a comment itself)
+    if scene.scale:
+        lines = [("d_k = K.shape[1]", ""), ("scores = Q @ K.T / np.sqrt(d_k)", "every query against every key")]
+    else:
+        lines = [("# Scaling is off in this scene: the scores are not divided by sqrt(d_k).", None),
+                 ("scores = Q @ K.T", "every query against every key")]
+    if scene.causal:
+        lines += [
+            ("# Causal mask: hide the keys that come after each query (above the diagonal).", None),
+            ("# A score of -inf before the softmax becomes a weight of exactly 0.", None),
+            ("later = np.triu(np.ones(scores.shape, dtype=bool), k=1)", ""),
+            ("scores[later] = -np.inf", ""),
+        ]
+    lines += [
+        ("weights = softmax(scores)", "each row sums to 1"),
+        ("output = weights @ V", "each row is a weighted average of the values"),
+    ]
+    return _aligned(lines)
+
+
+def _report(scene: Scene) -> list[str]:
+    name = scene.selected_token
+    output = "round(float(output[i, 0]), 2)" if scene.value_width == 1 else "np.round(output[i], 2)"
+    return [
+        _pick_query(scene),
+        f'print({_string(name + " attends to:")}, ", ".join(f"{{t}} {{w:.0%}}" for t, w in zip(tokens, weights[i])))',
+        f"print({_string('output for ' + name + ':')}, {output})",
+        'print("shapes:", scores.shape, output.shape)',
+    ]
+
+
+def _pick_query(scene: Scene) -> str:
+    labels = scene.query_tokens
+    list_name = "tokens" if labels == scene.tokens else "query_tokens"
+    name = labels[scene.selected]
+    if labels.count(name) == 1:
+        return f"i = {list_name}.index({_string(name)})"
+    # .index() would find the first of two equal names; the row number is what the app selected.
+    return f"i = {scene.selected}   # query {scene.selected}: {_string(name)} appears more than once"
+
+
+# ----- several heads --------------------------------------------------------
+def _multi_head_code(scene: Scene) -> str:
+    sections = [
+        _header(scene),
+        [f"tokens = {_strings(scene.tokens)}",
+         *_matrix("X", scene.vectors(Role.EMBEDDING), "one word vector per token"),
+         *_heads_list(scene),
+         *_matrix("Wo", scene.grid("w_o"), "mixes the heads' outputs, side by side, into one")],
+        list(SOFTMAX),
+        _attend_function(scene),
+        _aligned([
+            ("weights, outputs = [], []", ""),
+            ("for Wq, Wk, Wv in heads:", "every head reads the same word vectors"),
+            ("    w, out = attend(X @ Wq, X @ Wk, X @ Wv)", ""),
+            ("    weights.append(w)", ""),
+            ("    outputs.append(out)", ""),
+            ("joined = np.hstack(outputs)", "the heads' outputs side by side"),
+            ("output = joined @ Wo", "the layer's output"),
+        ]),
+        _multi_head_report(scene),
+    ]
+    return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
+
+
+def _heads_list(scene: Scene) -> list[str]:
+    lines = ["heads = ["]
+    for head in range(scene.n_heads):
+        name = _comment_text(scene.head_names[head])
+        lines.append(f"    # head {head + 1}{': ' + name if name else ''}: W_Q, W_K, W_V")
+        arrays = [_array_literal(scene.grid(name, head)) for name in GRID_NAMES]
+        lines += [f"    ({arrays[0]},", f"     {arrays[1]},", f"     {arrays[2]}),"]
+    lines.append("]")
+    return lines
+
+
+def _array_literal(array: np.ndarray) -> str:
+    return "np.array([" + ", ".join("[" + ", ".join(map(repr, row)) + "]" for row in array.tolist()) + "])"
+
+
+def _attend_function(scene: Scene) -> list[str]:
+    body = ["def attend(Q, K, V):"]
+    if scene.scale:
+        body.append("    scores = Q @ K.T / np.sqrt(K.shape[1])   # every query against every key")
+    else:
+        body += ["    # Scaling is off in this scene: the scores are not divided by sqrt(d_k).",
+                 "    scores = Q @ K.T"]
+    if scene.causal:
+        body += ["    # Causal mask: a score of -inf for the keys after each query gives a weight of 0.",
+                 "    scores[np.triu(np.ones(scores.shape, dtype=bool), k=1)] = -np.inf"]
+    body += ["    weights = softmax(scores)", "    return weights, weights @ V"]
+    return body
+
+
+def _multi_head_report(scene: Scene) -> list[str]:
+    name = scene.selected_token
+    return [
+        _pick_query(scene),
+        "for h, w in enumerate(weights, start=1):",
+        (f'    print(f"head {{h}}:", {_string(name + " attends to")}, '
+        '", ".join(f"{t} {x:.0%}" for t, x in zip(tokens, w[i])))'),
+        f"print({_string('output for ' + name + ':')}, np.round(output[i], 2))",
+        'print("shapes:", joined.shape, output.shape)',
+    ]
+
+
+# ----- formatting ---------------------------------------------------------
+def _matrix(name: str, array: np.ndarray, comment: str = "") -> list[str]:
+    # tolist() gives Python floats, whose repr is the shortest text that reads back as the same float:
+    # exact, and "1.6" rather than "1.6000000000000001" (an np.float64 would print as "np.float64(1.6)").
+    rows = ["[" + ", ".join(map(repr, row)) + "]" for row in np.asarray(array, dtype=np.float64).tolist()]
+    suffix = f"   # {comment}" if comment else ""
+    one_line = f"{name} = np.array([{', '.join(rows)}])"
+    if len(one_line) <= ONE_LINE_LIMIT:
+        return [one_line + suffix]
+    return [f"{name} = np.array([{suffix}", *(f"    {row}," for row in rows), "])"]
+
+
+def _aligned(lines: list[tuple[str, str | None]]) -> list[str]:
+    """Code with its comments lined up in one column; lines with no comment (or comment lines) stand alone."""
+    width = max(len(code) for code, comment in lines if comment) + 3
+    return [
+        code if not comment else f"{code.ljust(width)}# {comment}"
+        for code, comment in lines
+    ]
+
+
+def _strings(items: Sequence[str]) -> str:
+    return "[" + ", ".join(_string(item) for item in items) + "]"
+
+
+def _string(text: str) -> str:
+    """A double-quoted Python literal; every JSON escape is also a Python escape."""
+    literal = json.dumps(text, ensure_ascii=False)
+    # A line separator or a control character would break the line on screen; escape it then.
+    return literal if literal.isprintable() else json.dumps(text)
+
+
+def _comment_text(text: str) -> str:
+    """Text safe inside a # comment: one line, nothing unprintable."""
+    return "".join(ch for ch in " ".join(text.split()) if ch.isprintable())

@@ -1,0 +1,106 @@
+"""Check the app's numbers against PyTorch's own scaled dot-product attention.
+
+PyTorch is an optional extra. It is looked for only when a check is asked for
+and imported inside the function, so the app starts just as fast (and the
+model stays importable) without it. Nothing here raises: every outcome, from
+"not installed" to "agrees to 1e-16", is a TorchCheck with a message to show.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from attn_desktop.model.scene import ATTENTION_ROLES, Scene
+
+NOT_INSTALLED = "PyTorch is not installed; pip install torch to compare."
+AGREEMENT_TOLERANCE = 1e-9  # float64 on both sides: anything above this is a real disagreement
+
+
+@dataclass(frozen=True)
+class TorchCheck:
+    """The outcome of one comparison; ``largest_difference`` is None when none was made."""
+
+    message: str
+    installed: bool
+    largest_difference: float | None = None
+
+    @property
+    def agrees(self) -> bool:
+        return self.largest_difference is not None and self.largest_difference <= AGREEMENT_TOLERANCE
+
+
+def check_against_torch(scene: Scene) -> TorchCheck:
+    """Run torch.nn.functional.scaled_dot_product_attention on the scene's Q, K, V and compare outputs."""
+    if importlib.util.find_spec("torch") is None:
+        return TorchCheck(NOT_INSTALLED, installed=False)
+    try:
+        import torch
+        from torch.nn import functional
+    except (ImportError, OSError, RuntimeError) as error:  # a broken install (a missing library) is a message
+        return TorchCheck(f"PyTorch is installed but could not be loaded: {error}", installed=False)
+    if scene.is_multi_head:
+        return _check_heads(torch, functional, scene)
+    # A batch of one: PyTorch documents its inputs as (batch, ..., length, width).
+    q, k, v = (torch.tensor(scene.vectors(role)[None], dtype=torch.float64) for role in ATTENTION_ROLES)
+    try:
+        theirs = _torch_output(functional, q, k, v, scene.causal, scale=None if scene.scale else 1.0)
+    except TypeError:  # scale= arrived in PyTorch 2.1
+        return TorchCheck(f"PyTorch {torch.__version__} has no scale= argument; compare with PyTorch 2.1 or newer.",
+                          installed=True)
+    except (RuntimeError, ValueError) as error:
+        return TorchCheck(f"PyTorch could not compute the attention: {error}", installed=True)
+    difference = _largest_difference(theirs, scene.result.output)
+    verdict = "agrees" if difference <= AGREEMENT_TOLERANCE else "differs"
+    message = f"PyTorch {verdict}: the largest difference from the app's output is {difference:.1e}."
+    if not scene.scale:
+        message += " " + _scale_note(functional, q, k, v, scene)
+    return TorchCheck(message, installed=True, largest_difference=difference)
+
+
+def _check_heads(torch: Any, functional: Any, scene: Scene) -> TorchCheck:
+    """Several heads: PyTorch's attention for each head's q, k, v, the outputs side by side, times W_O."""
+    outputs = []
+    try:
+        for head in range(scene.n_heads):
+            q, k, v = (torch.tensor(scene.head_vectors(head, role)[None], dtype=torch.float64)
+                       for role in ATTENTION_ROLES)
+            outputs.append(_torch_output(functional, q, k, v, scene.causal, scale=None if scene.scale else 1.0))
+    except TypeError:
+        return TorchCheck(f"PyTorch {torch.__version__} has no scale= argument; compare with PyTorch 2.1 or newer.",
+                          installed=True)
+    except (RuntimeError, ValueError) as error:
+        return TorchCheck(f"PyTorch could not compute the attention: {error}", installed=True)
+    theirs = np.hstack(outputs) @ scene.grid("w_o")
+    difference = _largest_difference(theirs, scene.mixed_output)
+    verdict = "agrees" if difference <= AGREEMENT_TOLERANCE else "differs"
+    return TorchCheck(
+        f"PyTorch {verdict}: each head through its attention, then W_O; the largest difference from the app's "
+        f"output is {difference:.1e}.",
+        installed=True, largest_difference=difference,
+    )
+
+
+def _torch_output(functional: Any, q: Any, k: Any, v: Any, causal: bool, scale: float | None) -> np.ndarray:
+    # Pass scale only when it is not PyTorch's default, so an older PyTorch still runs the scaled case.
+    options = {"is_causal": causal} if scale is None else {"is_causal": causal, "scale": scale}
+    output: np.ndarray = np.asarray(functional.scaled_dot_product_attention(q, k, v, **options), dtype=np.float64)
+    first: np.ndarray = output[0]
+    return first
+
+
+def _scale_note(functional: Any, q: Any, k: Any, v: Any, scene: Scene) -> str:
+    """Scaling is off here, and PyTorch divides by √d_k unless told not to: say what it takes to match."""
+    default = _largest_difference(_torch_output(functional, q, k, v, scene.causal, scale=None), scene.result.output)
+    return (
+        f"Scaling is off here, but PyTorch divides by √d_k (√{scene.key_width}) by default: "
+        f"the one change to match is scale=1.0, which this check passed "
+        f"(with the default the outputs differ by up to {default:.2g})."
+    )
+
+
+def _largest_difference(theirs: np.ndarray, ours: np.ndarray) -> float:
+    return float(np.max(np.abs(theirs - ours)))

@@ -1,0 +1,122 @@
+"""The multi-head part of a scene file: several heads reading the same word vectors.
+
+A multi-head scene is a projection scene whose single w_q, w_k, w_v are replaced by
+
+    "heads": [{"name": "position", "w_q": …, "w_k": …, "w_v": …}, …],
+    "w_o": …
+
+Each head makes its own queries, keys and values from the word vectors x (d_model numbers)
+with its own grids (d_model × d_head), attends on its own, and the heads' outputs, side by
+side (heads · d_v numbers), are mixed by W_O (heads · d_v × d_out) into the scene's output.
+Every head has the same widths, as in a transformer layer. Files with heads are version 4.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from attn_desktop.model.files.values import MAX_TITLE_CHARS, SceneFileError, describe, matrix_at, rows, text_at
+
+MULTI_HEAD_VERSION = 4
+MAX_HEADS = 8
+GRID_NAMES = ("w_q", "w_k", "w_v")
+
+
+@dataclass(frozen=True)
+class HeadGrids:
+    """One head's three grids (plain lists, as in the file) and the name a lesson gives it."""
+
+    w_q: list[list[float]]
+    w_k: list[list[float]]
+    w_v: list[list[float]]
+    name: str = ""
+
+    @property
+    def key_width(self) -> int:
+        return len(self.w_q[0])
+
+    @property
+    def value_width(self) -> int:
+        return len(self.w_v[0])
+
+
+def read_heads(document: dict[str, Any], d_model: int, version: int) -> tuple[list[HeadGrids], list[list[float]]]:
+    """The "heads" list and "w_o" of a projection scene whose word vectors have D_MODEL numbers."""
+    if version < MULTI_HEAD_VERSION:
+        raise SceneFileError(
+            f"heads: a version {version} file cannot hold several heads; it needs version {MULTI_HEAD_VERSION}"
+        )
+    for name in GRID_NAMES:
+        if name in document:
+            raise SceneFileError(
+                f"{name}: a scene with \"heads\" gives each head's {name} inside its entry; leave the top-level one out"
+            )
+    listed = document["heads"]
+    if not isinstance(listed, list) or not listed:
+        raise SceneFileError(f"heads: expected a list of 1 to {MAX_HEADS} heads, found {_kind(listed)}")
+    if len(listed) > MAX_HEADS:
+        raise SceneFileError(f"heads: {len(listed):,} heads; scenes are limited to {MAX_HEADS}")
+    heads = [_head(entry, index, d_model) for index, entry in enumerate(listed)]
+    _check_same_widths(heads)
+    if "w_o" not in document:
+        raise SceneFileError("w_o: missing; a scene with heads needs W_O to mix their outputs into one")
+    w_o = matrix_at(document["w_o"], "w_o")
+    joined = len(heads) * heads[0].value_width
+    if len(w_o) != joined:
+        raise SceneFileError(
+            f"w_o: has {len(w_o)} rows but the {len(heads)} heads' outputs side by side have {joined} numbers; "
+            "W_O needs one row per number"
+        )
+    return heads, w_o
+
+
+def _kind(value: Any) -> str:
+    return "an empty list" if value == [] else describe(value)
+
+
+def _head(entry: Any, index: int, d_model: int) -> HeadGrids:
+    where = f"heads[{index}]"
+    if not isinstance(entry, dict):
+        raise SceneFileError(f"{where}: expected an object with w_q, w_k and w_v, found {describe(entry)}")
+    grids = {}
+    for name in GRID_NAMES:
+        if name not in entry:
+            raise SceneFileError(f"{where}.{name}: missing; every head needs w_q, w_k and w_v")
+        grid = matrix_at(entry[name], f"{where}.{name}")
+        if len(grid) != d_model:
+            raise SceneFileError(
+                f"{where}.{name}: has {len(grid)} rows but the word vectors have {d_model} numbers; "
+                "a grid needs one row per number of a word vector"
+            )
+        grids[name] = grid
+    name = text_at(entry.get("name", ""), f"{where}.name", MAX_TITLE_CHARS)
+    head = HeadGrids(w_q=grids["w_q"], w_k=grids["w_k"], w_v=grids["w_v"], name=name.strip())
+    if len(head.w_k[0]) != head.key_width:
+        raise SceneFileError(
+            f"{where}: w_q makes queries of {head.key_width} numbers but w_k makes keys of {len(head.w_k[0])}; "
+            "queries and keys must have the same width"
+        )
+    return head
+
+
+def _check_same_widths(heads: list[HeadGrids]) -> None:
+    first = heads[0]
+    for index, head in enumerate(heads[1:], start=1):
+        for part, width, expected in (("w_q", head.key_width, first.key_width),
+                                      ("w_v", head.value_width, first.value_width)):
+            if width != expected:
+                raise SceneFileError(
+                    f"heads[{index}].{part}: makes {width} numbers but heads[0].{part} makes {expected}; "
+                    "every head of a layer has the same widths"
+                )
+
+
+def heads_to_dict(heads: list[HeadGrids], w_o: list[list[float]]) -> dict[str, Any]:
+    """The file's "heads" and "w_o"; a head without a name is written without one."""
+    listed = []
+    for head in heads:
+        entry: dict[str, Any] = {"name": head.name} if head.name else {}
+        entry.update(w_q=rows(head.w_q), w_k=rows(head.w_k), w_v=rows(head.w_v))
+        listed.append(entry)
+    return {"heads": listed, "w_o": rows(w_o)}

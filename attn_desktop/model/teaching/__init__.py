@@ -1,0 +1,1 @@
+"""What the app teaches with: lessons, exercises, challenges, predictions and the √d_k lab."""

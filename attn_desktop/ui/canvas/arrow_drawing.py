@@ -1,0 +1,184 @@
+"""How an arrow is drawn: shaft, head, halo, grab ring and label, in screen pixels.
+
+A mixin of ArrowItem (arrow_item.py), which holds the state these methods read: the base and
+tip in data units, the pens made from the colour and emphasis, the label and where the canvas
+placed it. An ArrowLayer (arrow_layer.py) draws every arrow of a plot through draw_arrow and
+draw_label; paint() is for an arrow drawn alone.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF, QStaticText, QTransform
+
+from attn_desktop.geometry.label_layout import leader_start
+from attn_desktop.ui.canvas.shape_batch import ShapeBatch
+
+HEAD_LENGTH_PX = 12.0
+HEAD_HALF_WIDTH_PX = 5.5
+HANDLE_RADIUS_PX = 11.0
+LABEL_GAP_PX = 6.0
+LABEL_PADDING_PX = 2.0  # the label's pale backdrop reaches this far beyond its text on either side
+POINTER_PX = 7.0  # the pointer at the plot's edge towards a tip out of view
+LABEL_BACKDROP = QColor(255, 255, 255)
+HALO_COLOR = QColor(255, 200, 0, 170)
+ANTIALIASING = QPainter.RenderHint.Antialiasing
+NO_PEN = Qt.PenStyle.NoPen
+NO_BRUSH = Qt.BrushStyle.NoBrush
+WHITE = QColor(255, 255, 255)
+
+
+def direction_on_screen(ox: float, oy: float, tx: float, ty: float) -> tuple[float, float, float]:
+    """The unit vector from base to tip on screen, and the length; a dot points up and to the right."""
+    dx, dy = tx - ox, ty - oy
+    length = (dx * dx + dy * dy) ** 0.5
+    return (dx / length, dy / length, length) if length >= 1.0 else (0.7, -0.7, length)
+
+
+def in_pixels(to_screen: QTransform, point: QPointF) -> tuple[float, float]:
+    """Where a point in data units lands, in pixels, as two plain floats."""
+    return cast(tuple[float, float], to_screen.map(point.x(), point.y()))
+
+
+class ArrowDrawing:
+    """Drawing for ArrowItem. A drag repaints every arrow (they all meet at the origin), so painting is
+    kept lean: geometry in plain floats, pens made when the style changes, Qt enum members looked up
+    once at import."""
+
+    # The state ArrowItem keeps and these methods read.
+    _base: QPointF
+    _tip: QPointF
+    _width: float
+    _dashed: bool
+    _color: QColor
+    _text_color: QColor
+    _highlighted: bool
+    _hovered: bool
+    _focused: bool
+    _font: QFont
+    _label: str
+    _label_hidden: bool
+    _label_text: QStaticText | None
+    _leader_to: QPointF | None
+    _pointer: bool
+    head_shape: str
+
+    @property
+    def is_dragging(self) -> bool:
+        raise NotImplementedError
+
+    def _label_rect(self, to_device: QTransform, ox: float, oy: float, tx: float, ty: float) -> QRectF:
+        raise NotImplementedError
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        # Only for an arrow not in a layer (a layer draws its arrows itself: they have no contents).
+        to_screen = painter.transform()
+        painter.resetTransform()  # draw in pixels; Qt restores the item transform afterwards
+        painter.setRenderHint(ANTIALIASING)
+        self.draw_arrow(painter, to_screen)
+        self.draw_label(painter, to_screen)
+
+    def draw_arrow(self, painter: QPainter, to_screen: QTransform, batch: ShapeBatch | None = None) -> QPointF | None:
+        """The shaft and head (a dot when shorter than a pixel), with the halo and grab ring; in pixels,
+        `to_screen` mapping data units to them. Given a batch, the shaft and head join it (its owner
+        draws it), and the tip is returned when the grab ring is to be drawn over them afterwards."""
+        ox, oy = in_pixels(to_screen, self._base)
+        tx, ty = in_pixels(to_screen, self._tip)
+        ux, uy, length = direction_on_screen(ox, oy, tx, ty)
+        if self._highlighted:
+            painter.setPen(self._halo_pen)
+            painter.drawLine(QLineF(ox, oy, tx, ty))
+        if length < 1.0:
+            painter.setPen(NO_PEN)
+            painter.setBrush(self._color)
+            painter.drawEllipse(QPointF(tx, ty), 4.0, 4.0)
+        else:
+            shapes = ShapeBatch() if batch is None else batch
+            self._add_shaft_and_head(shapes, ox, oy, tx, ty, ux, uy, length)
+            if batch is None:
+                shapes.flush(painter)
+        ringed = self._hovered or self._focused or self.is_dragging
+        if ringed and batch is None:
+            self.draw_ring(painter, QPointF(tx, ty))
+        return QPointF(tx, ty) if ringed else None
+
+    def draw_ring(self, painter: QPainter, tip: QPointF) -> None:
+        """The grab handle round the tip: under the mouse, chosen for the keys, or being dragged."""
+        painter.setPen(self._ring_pen)
+        painter.setBrush(NO_BRUSH)
+        painter.drawEllipse(tip, HANDLE_RADIUS_PX - 1, HANDLE_RADIUS_PX - 1)
+
+    def draw_label(self, painter: QPainter, to_screen: QTransform) -> None:
+        """The label on its backdrop, with its leader line, where the canvas placed it."""
+        if self._label and not self._label_hidden:
+            ox, oy = in_pixels(to_screen, self._base)
+            tx, ty = in_pixels(to_screen, self._tip)
+            self._paint_label(painter, to_screen, self._label_rect(to_screen, ox, oy, tx, ty))
+
+    def _head_points(self, tx, ty, ux, uy, length) -> tuple[list[tuple[float, float]], tuple[float, float]]:
+        """The head's corners in pixels, and where it meets the shaft."""
+        head_length = min(HEAD_LENGTH_PX + self._width, length)
+        bx, by = tx - ux * head_length, ty - uy * head_length
+        half = HEAD_HALF_WIDTH_PX + self._width / 2
+        if self.head_shape == "diamond":  # values: a diamond, tells roles apart without colour
+            mx, my = (tx + bx) / 2, (ty + by) / 2
+            return [(tx, ty), (mx - uy * half, my + ux * half), (bx, by), (mx + uy * half, my - ux * half)], (bx, by)
+        return [(tx, ty), (bx - uy * half, by + ux * half), (bx + uy * half, by - ux * half)], (bx, by)
+
+    def _add_shaft_and_head(self, batch: ShapeBatch, ox, oy, tx, ty, ux, uy, length) -> None:
+        head, (bx, by) = self._head_points(tx, ty, ux, uy, length)
+        # The shaft overlaps the head by half a pixel: no seam.
+        batch.add_shaft(self._shaft_key, self._shaft_pen, QLineF(ox, oy, bx + ux * 0.5, by + uy * 0.5))
+        polygon = QPolygonF([QPointF(x, y) for x, y in head])
+        if self.head_shape == "open":  # an outlined head: tells keys apart without colour
+            batch.add_open_head(self._ring_key, self._ring_pen, polygon)
+        else:
+            batch.add_filled_head(self._color, self._color_rgba, polygon)
+
+    def _paint_label(self, painter, to_screen: QTransform, box: QRectF) -> None:
+        if self._leader_to is not None:
+            tx, ty = in_pixels(to_screen, self._leader_to)
+            sx, sy = leader_start((box.left(), box.top(), box.right(), box.bottom()), (tx, ty))
+            painter.setPen(self._leader_pen)
+            painter.drawLine(QLineF(sx, sy, tx, ty))
+            if self._pointer:
+                self._paint_pointer(painter, to_screen, tx, ty)
+        # A pale box behind the text keeps it legible over grid lines.
+        painter.fillRect(box, LABEL_BACKDROP)
+        painter.setFont(self._font)
+        painter.setPen(self._text_color)
+        # Where drawText(box, AlignCenter) would put it (the box is the text's size plus the padding either
+        # side), without laying the text out again on every paint.
+        painter.drawStaticText(QPointF(box.left() + LABEL_PADDING_PX, box.top()), self._prepared_label())
+
+    def _prepared_label(self) -> QStaticText:
+        if self._label_text is None:
+            self._label_text = QStaticText(self._label)
+            self._label_text.setTextFormat(Qt.TextFormat.PlainText)
+            self._label_text.prepare(QTransform(), self._font)
+        return self._label_text
+
+    def _paint_pointer(self, painter, to_screen: QTransform, ex: float, ey: float) -> None:
+        """A small head at the plot's edge, pointing on towards the tip out of view."""
+        tx, ty = in_pixels(to_screen, self._tip)
+        ux, uy, length = direction_on_screen(ex, ey, tx, ty)
+        if length < 1.0:
+            return
+        bx, by = ex - ux * POINTER_PX, ey - uy * POINTER_PX
+        half = POINTER_PX / 2
+        painter.setPen(NO_PEN)
+        painter.setBrush(self._text_color)
+        painter.drawPolygon(QPolygonF([QPointF(ex, ey), QPointF(bx - uy * half, by + ux * half),
+                                       QPointF(bx + uy * half, by - ux * half)]))
+
+    def _make_pens(self) -> None:
+        style = Qt.PenStyle.DashLine if self._dashed else Qt.PenStyle.SolidLine
+        self._shaft_pen = QPen(self._color, self._width, style, Qt.PenCapStyle.FlatCap)
+        self._halo_pen = QPen(HALO_COLOR, self._width + 7, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+        self._ring_pen = QPen(self._color, 2.0)
+        self._leader_pen = QPen(self._text_color, 1.0)
+        self._color_rgba = self._color.rgba()
+        self._shaft_key = (self._color_rgba, self._width, self._dashed)  # arrows alike share a batch's pen
+        self._ring_key = (self._color_rgba, 2.0)

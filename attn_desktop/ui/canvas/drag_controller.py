@@ -1,0 +1,247 @@
+"""What the canvas's arrows do when dragged, clicked or nudged with the keys.
+
+The canvas draws; this decides. A drag moves its arrow live through the scene
+(every panel follows every move) and, on release, announces one `MoveArrow`
+command for the edit history: pyqtgraph's ROI pattern of a snapshot at the
+start (to cancel back to) and one change-finished at the end. Escape or a
+right-click puts the arrow back and announces nothing. An arrow-key nudge
+moves the focused arrow and announces a command of its own, which the
+history merges with the nudges of the same arrow just before it.
+
+It also holds the choices that turn a tip on screen into a vector: which plane of a
+wide vector is drawn (two chosen coordinates or the PCA plane, see drawn_planes.py)
+and the snapping step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import cast
+
+import numpy as np
+from PySide6.QtCore import QObject, QPointF, Qt, Signal
+
+from attn_desktop.geometry.drawn_planes import DrawnPlanes
+from attn_desktop.geometry.tip_choice import Tip, TipTurns
+from attn_desktop.model import Role, Scene, explain
+from attn_desktop.model.commands import move_arrow
+from attn_desktop.model.view_plane import ViewPlane
+from attn_desktop.ui.canvas.arrow_item import HANDLE_RADIUS_PX, ArrowItem
+
+SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5  # arrow keys, and with Shift
+NUDGE_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
+
+
+def describe(scene: Scene, role: Role, index: int, plane: ViewPlane | None = None) -> str:
+    """"k·cat = (1.32, 1.59)": what the status bar and the arrow's tooltip say. An arrow drawn in a
+    PCA plane is given by its two coordinates there (its 64 numbers would not be read)."""
+    vector = scene.vectors(role)[index]
+    if plane is not None:
+        return (f"{scene.arrow_name(role, index)} = {explain.vector(plane.project(vector).tolist())} in the PCA plane "
+                f"(a vector of {len(vector)} numbers)")
+    return f"{scene.arrow_name(role, index)} = {explain.vector(vector)}"
+
+
+def _role_and_index(key: Hashable) -> tuple[Role, int]:
+    """A tip's key back as the (role, index) the controller made it from."""
+    return cast(tuple[Role, int], key)
+
+
+@dataclass(frozen=True)
+class _Drag:
+    """A drag under way, and what it started from."""
+
+    role: Role
+    index: int
+    start: np.ndarray  # the vector, to put back on Escape and for the command on release
+    chosen_before: int  # the query chosen before it (dragging a query arrow chooses it)
+    hint: str  # said on every move: how to reach the arrow this one covered
+
+
+class DragController(QObject):
+    arrow_moved = Signal(object)  # a MoveArrow already shown on screen: a released drag or one nudge
+    status = Signal(str)  # what the moved arrow now is, e.g. "k·cat = (1.32, 1.59)"
+    edit_requested = Signal(object, int)  # role, index: a double-click on a tip asks to type coordinates
+    dragging = Signal(bool)  # a drag began (True) or ended in any way (False): Undo waits for the release
+    nudge_starting = Signal()  # an arrow key is about to move an arrow (Predict, then see veils the weights first)
+
+    def __init__(self, scene: Scene, arrows: dict[Role, list[ArrowItem]], parent: QObject | None = None) -> None:
+        """`arrows` is the canvas's own table of arrow items, read as it is at each gesture."""
+        super().__init__(parent)
+        self.scene = scene
+        self.arrows = arrows
+        self.planes = DrawnPlanes(scene)  # which plane of a wide vector the canvas shows
+        self.snap_step = 0.0  # when set, dragged tips land on multiples of it (so "exactly equal" is reachable)
+        self.focused_arrow: tuple[Role, int] | None = None  # what the arrow keys move
+        self._turns = TipTurns()
+        self._drag: _Drag | None = None
+
+    # ----- arrows -------------------------------------------------------
+    def attach(self, role: Role, index: int, item: ArrowItem) -> None:
+        """Follow a new arrow's gestures."""
+        item.drag_started.connect(partial(self._start_drag, role, index))
+        item.drag_moved.connect(self._move_drag)
+        item.drag_finished.connect(self._finish_drag)
+        item.drag_cancelled.connect(self._drag_cancelled)
+        item.double_clicked.connect(partial(self.edit_requested.emit, role, index))
+        if role is Role.QUERY:
+            item.clicked.connect(partial(self.scene.select_query, index))
+
+    def forget_arrows(self) -> None:
+        """The arrows are made anew: nothing is focused or dragged, and no turn at a shared tip is pending."""
+        self.focused_arrow = None
+        if self._drag is not None:
+            self._drag = None
+            self.dragging.emit(False)
+        self._turns.forget()
+
+    def draggable_arrows(self) -> list[tuple[Role, int]]:
+        return [(role, i) for role in self.scene.roles if self.scene.is_draggable(role)
+                for i in range(len(self.arrows[role]))]
+
+    def dragged_arrow(self) -> ArrowItem | None:
+        drag = self._drag
+        if drag is None or drag.index >= len(self.arrows[drag.role]):
+            return None
+        return self.arrows[drag.role][drag.index]
+
+    # ----- presses: which of several tips under the pointer takes one -----
+    def press_at(self, scene_point: QPointF) -> None:
+        """A left press is about to reach the arrows: tell each whether a click or a drag from here is its own."""
+        rights = self._turns.rights_at((scene_point.x(), scene_point.y()), list(self._tips_on_screen()),
+                                       HANDLE_RADIUS_PX)
+        for role, items in self.arrows.items():
+            for index, item in enumerate(items):
+                key = (role, index)
+                item.set_press_rights(clicks=key in rights.clicks, drags=key in rights.drags)
+
+    def _tips_on_screen(self) -> Iterator[Tip]:
+        """Every arrow's tip in view pixels, in a fixed order (queries, keys, values, word vectors)."""
+        for role in Role:
+            for index, item in enumerate(self.arrows[role]):
+                if item.scene() is not None:
+                    tip = item.mapToScene(item.tip)
+                    yield Tip((role, index), tip.x(), tip.y(), item.accepts_drags)
+
+    # ----- drags ----------------------------------------------------------
+    def _start_drag(self, role: Role, index: int) -> None:
+        underneath = self._turns.started_dragging((role, index), list(self._tips_on_screen()))
+        names = [self.scene.arrow_name(*_role_and_index(key)) for key in underneath]
+        hint = (f"  ({' and '.join(names)} stayed: undo, then drag from there again "
+                "to move it instead)") if names else ""
+        self._drag = _Drag(role, index, self.scene.vectors(role)[index].copy(), self.scene.selected, hint)
+        self.focus_arrow((role, index))  # the arrow keys then fine-tune the same arrow
+        if role is Role.QUERY:
+            self.scene.select_query(index)
+        self.dragging.emit(True)
+
+    def _move_drag(self, tip: QPointF) -> None:
+        drag = self._drag
+        if drag is None:
+            return
+        moved = self.vector_with_tip(drag.start, tip.x(), tip.y(), drag.role)
+        self.scene.set_vector(drag.role, drag.index, moved.tolist())
+        self.status.emit(self.describe(drag.role, drag.index) + drag.hint)
+
+    def _finish_drag(self, tip: QPointF) -> None:
+        drag = self._drag
+        if drag is None:
+            return
+        self._move_drag(tip)
+        self._drag = None
+        self.dragging.emit(False)
+        command = move_arrow(self.scene, drag.role, drag.index, drag.start.tolist(), chosen_before=drag.chosen_before)
+        if command.before != command.after:  # released where it began: no step (choosing a query is no edit)
+            self.arrow_moved.emit(command)
+
+    def _drag_cancelled(self) -> None:
+        drag, self._drag = self._drag, None
+        if drag is None:
+            return
+        self.dragging.emit(False)
+        self.scene.set_vector(drag.role, drag.index, drag.start.tolist())
+        self.status.emit(f"Put back: {self.describe(drag.role, drag.index)}")
+
+    def cancel_drag(self) -> bool:
+        """Put back the arrow being dragged, if one is; whether there was one."""
+        dragged = self.dragged_arrow()
+        if dragged is not None:
+            dragged.cancel_drag()
+        return dragged is not None
+
+    def describe(self, role: Role, index: int) -> str:
+        """What an arrow is, as the plane it is drawn in shows it (see describe())."""
+        return describe(self.scene, role, index, self.planes.plane_for(role))
+
+    # ----- from a tip on screen to a vector ------------------------------------
+    @property
+    def dims(self) -> tuple[int, int]:
+        """Which two coordinates the canvas shows when it does not show the PCA plane (0-based)."""
+        return self.planes.dims
+
+    def set_dims(self, first: int, second: int) -> None:
+        """Draw two other coordinates of vectors with more than two (0-based)."""
+        self.planes.set_dims(first, second)
+
+    def tip_of(self, vector: np.ndarray, role: Role = Role.QUERY) -> tuple[float, float]:
+        """Where a vector of ROLE (the output: VALUE) has its tip drawn."""
+        return self.planes.tip_of(vector, role)
+
+    def vector_with_tip(self, vector: np.ndarray, x: float, y: float, role: Role = Role.QUERY) -> np.ndarray:
+        """The vector a tip at (x, y) stands for, snapped: only what the plot draws changes (see DrawnPlanes).
+        On a number line only x counts: a stem's height is its weight, which the student cannot set."""
+        return self.planes.vector_with_tip(vector, role, self._snapped(x), self._snapped(y))
+
+    def _snapped(self, value: float) -> float:
+        if not self.snap_step:
+            return value
+        # round() then a decimal round-off: 0.1 * 23 is 2.3000000000000003, the student typed nothing like it.
+        return round(round(value / self.snap_step) * self.snap_step, 10)
+
+    # ----- the keyboard ---------------------------------------------------
+    def focus_arrow(self, target: tuple[Role, int] | None) -> None:
+        """Choose the arrow the arrow keys move (None: no arrow)."""
+        if self.focused_arrow is not None:
+            role, index = self.focused_arrow
+            if index < len(self.arrows[role]):
+                self.arrows[role][index].set_keyboard_focus(False)
+        self.focused_arrow = target
+        if target is not None:
+            role, index = target
+            self.arrows[role][index].set_keyboard_focus(True)
+            self.status.emit(f"Arrow keys move {self.describe(role, index)} (Shift: bigger steps)")
+
+    def focus_next(self, forward: bool) -> bool:
+        """Tab and Shift+Tab: the next or previous arrow; False when there is none to choose."""
+        arrows = self.draggable_arrows()
+        if not arrows:
+            return False
+        position = arrows.index(self.focused_arrow) if self.focused_arrow in arrows else -1
+        self.focus_arrow(arrows[(position + (1 if forward else -1)) % len(arrows)])
+        return True
+
+    def key_pressed(self, key: Qt.Key, modifiers: Qt.KeyboardModifier) -> bool:
+        """Escape cancels a drag; the arrow keys nudge the focused arrow. Whether the key was used."""
+        if key == Qt.Key.Key_Escape:
+            return self.cancel_drag()
+        step = NUDGE_KEYS.get(key)
+        if step is None or self.focused_arrow is None:
+            return False
+        size = BIG_NUDGE if modifiers & Qt.KeyboardModifier.ShiftModifier else SMALL_NUDGE
+        self.nudge(*self.focused_arrow, step[0] * size, step[1] * size)
+        return True
+
+    def nudge(self, role: Role, index: int, dx: float, dy: float) -> None:
+        """Move an arrow's tip by (dx, dy) on screen's axes: one step of the history, merged with the
+        nudges of this arrow just before it."""
+        self.nudge_starting.emit()
+        before = self.scene.vectors(role)[index].copy()
+        x, y = self.tip_of(before, role)
+        after = self.vector_with_tip(before, x + dx, y + (dy if len(before) > 1 else 0.0), role)
+        self.scene.set_vector(role, index, after.tolist())
+        self.status.emit(self.describe(role, index))
+        command = move_arrow(self.scene, role, index, before.tolist(), nudge=True)
+        if not command.changes_nothing:
+            self.arrow_moved.emit(command)

@@ -1,0 +1,137 @@
+"""Every head of a multi-head scene side by side, and how W_O mixes them.
+
+In a scene with several heads this takes the canvas's place in the window: one column per
+head (canvas, score table, matrix: small multiples, all for the same chosen query) and under
+them the chosen query's output, its heads' outputs side by side times W_O. A word vector
+dragged in one head's canvas moves in every head; only the heads that read the numbers it
+changed change their pattern.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+
+from attn_desktop.model import Change, Scene, explain
+from attn_desktop.model.commands import Editor
+from attn_desktop.ui.heads.head_column import HeadColumn
+from attn_desktop.ui.panels.grid_editor import GridEditor
+from attn_desktop.ui.scene_link import follow_scene
+
+ROOM_FOR_EVERY_PART = 1000  # screen lines from which each head shows its score table as well by default
+PART_NAMES = ("Canvas", "Scores", "Matrix")
+MIXING_TIP = ("Each head's output for the chosen query, side by side, times W_O (beside this line) "
+              "gives the layer's output.")
+
+
+class HeadsView(QWidget):
+    # What any head's canvas says, passed on: the window records drags and shows their read-outs.
+    arrow_moved = Signal(object)  # a MoveArrow, already shown
+    drag_moved = Signal(str)
+    edit_requested = Signal(object, int)
+    dragging = Signal(bool)
+
+    def __init__(self, document: Scene, editor: Editor | None = None, parent=None) -> None:
+        super().__init__(parent)
+        self.document = document
+        # Typed numbers are undoable edits; as tall as its rows, no taller: the height is the heads'.
+        self.w_o_editor = GridEditor(document, editor, names=("w_o",), compact=True)
+        self.w_o_editor.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        self.presenting = False
+        self.columns: list[HeadColumn] = []
+        self.part_boxes = {name: QCheckBox(name) for name in PART_NAMES}
+        for box in self.part_boxes.values():
+            box.setChecked(True)
+            box.setToolTip("Show this panel in every head")
+            box.toggled.connect(self._show_chosen_parts)
+        self.columns_row = QHBoxLayout()
+        self.columns_row.setSpacing(8)
+        self.columns_row.setContentsMargins(0, 0, 0, 0)
+        self.mixing_label = QLabel()
+        self.mixing_label.setWordWrap(True)
+        self.mixing_label.setToolTip(MIXING_TIP)
+        self.mixing_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.mixing_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
+        # On a small screen the heads scroll rather than push the window past the screen's edge.
+        self.columns_area = QWidget()  # (also what a picture of the heads shows)
+        self.columns_area.setLayout(self.columns_row)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidget(self.columns_area)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        parts_row = QHBoxLayout()
+        parts_row.addWidget(QLabel("Each head shows:"))
+        for box in self.part_boxes.values():
+            parts_row.addWidget(box)
+        parts_row.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 4)
+        layout.setSpacing(2)
+        layout.addLayout(parts_row)
+        layout.addWidget(self.scroll_area, 1)
+        mixing_row = QHBoxLayout()
+        mixing_row.addWidget(self.w_o_editor, 0)
+        mixing_row.addWidget(self.mixing_label, 1)
+        layout.addLayout(mixing_row)
+        follow_scene(self, document, self._on_document_changed)
+        self._build_columns()
+
+    def _on_document_changed(self, change: Change) -> None:
+        if change & Change.STRUCTURE:
+            self._build_columns()  # another scene, or other words: the heads' panels start afresh
+        self._show_mixing()
+
+    def _build_columns(self) -> None:
+        for column in self.columns:
+            column.close_view()
+            self.columns_row.removeWidget(column)
+            column.deleteLater()
+        self.columns = []
+        if self.document.is_multi_head:
+            for head in range(self.document.n_heads):
+                column = HeadColumn(self.document, head, self)
+                self._pass_on_signals(column)
+                if self.presenting:
+                    column.canvas.set_presentation(True)
+                self.columns_row.addWidget(column, 1)
+                self.columns.append(column)
+        self._show_chosen_parts()
+        self._show_mixing()
+
+    def fit_parts_to_screen(self, screen_height: int) -> None:
+        """Three panels a head need the height of a large screen; on a classroom projector (768 lines)
+        the score tables start hidden, a tick away."""
+        self.part_boxes["Scores"].setChecked(screen_height >= ROOM_FOR_EVERY_PART)
+
+    def _show_chosen_parts(self) -> None:
+        canvas, scores, matrix = (self.part_boxes[name].isChecked() for name in PART_NAMES)
+        for column in self.columns:
+            column.show_parts(canvas, scores, matrix)
+
+    def _pass_on_signals(self, column: HeadColumn) -> None:
+        canvas = column.canvas
+        canvas.arrow_moved.connect(self.arrow_moved)
+        canvas.drag_moved.connect(self.drag_moved)
+        canvas.edit_requested.connect(self.edit_requested)
+        canvas.drags.dragging.connect(self.dragging)
+
+    def set_presentation(self, on: bool) -> None:
+        """Large type and thick arrows in every head's canvas, as in the main canvas."""
+        self.presenting = on
+        for column in self.columns:
+            column.canvas.set_presentation(on)
+
+    def _show_mixing(self) -> None:
+        document = self.document
+        if not document.is_multi_head:  # (a one-head scene's drag reaches here on every move: no work then)
+            if self.mixing_label.text():
+                self.mixing_label.clear()
+            return
+        query = document.selected
+        outputs = [document.head_result(head).output[query] for head in range(document.n_heads)]
+        formula = explain.mixing_formula(document.selected_token, outputs, document.mixed_output[query])
+        self.mixing_label.setText(f"<b>Output</b>: {formula.replace('<', '&lt;')}")
+
+    def mixing_text(self) -> str:
+        """The line under the heads, as plain text (what the tests read)."""
+        return self.mixing_label.text().replace("<b>", "").replace("</b>", "").replace("&lt;", "<")

@@ -1,0 +1,129 @@
+"""The √d_k lab: choose a key width, see how far raw scores spread and what that does to a softmax.
+
+A slider and a number box choose d_k (2 to 512). The text reads the numbers at that width: the
+standard deviation of 2,000 random scores q · k with and without the division by √d_k, and one
+query's weights over eight keys, with their entropy. Two plots show the same against every width:
+the raw spread grows like √d_k while the divided one stays at 1; the raw softmax's entropy falls
+to 0 bits (all weight on one key) while the divided one stays near its most, 3 bits.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QSpinBox, QVBoxLayout, QWidget
+
+from attn_desktop.model import explain
+from attn_desktop.model.teaching.scaling_lab import (
+    D_K_MAX,
+    D_K_MIN,
+    KEY_COUNT,
+    PAIR_COUNT,
+    QUERY_COUNT,
+    ScalingReading,
+    curves,
+    reading,
+)
+from attn_desktop.ui.lab.scaling_plot import RAW_COLOR, SCALED_COLOR, ScalingPlot
+
+FIRST_WIDTH = 2
+
+
+class ScalingLabPanel(QWidget):
+    width_changed = Signal(int)  # the chosen d_k
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(D_K_MIN, D_K_MAX)
+        self.slider.setPageStep(32)
+        self.slider.setAccessibleName("Key width d_k")
+        self.slider.setToolTip("The width of the random queries and keys")
+        self.width_box = QSpinBox()
+        self.width_box.setRange(D_K_MIN, D_K_MAX)
+        self.width_box.setPrefix("d_k = ")
+        self.width_box.setAccessibleName("Key width d_k")
+        self.width_box.setKeyboardTracking(False)  # typing 256 is not a visit to 2 and 25 on the way
+        self.reading_label = QLabel()
+        self.reading_label.setWordWrap(True)
+        self.reading_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.reading_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # The plots and the random vectors are made the first time the lab is seen (~0.1 s), not at start-up.
+        self.spread_plot: ScalingPlot | None = None
+        self.entropy_plot: ScalingPlot | None = None
+        self.slider.setValue(FIRST_WIDTH)
+        self.width_box.setValue(FIRST_WIDTH)
+        self.slider.valueChanged.connect(self.set_width)
+        self.width_box.valueChanged.connect(self.set_width)
+        self._lay_out()
+        self.reading: ScalingReading | None = None  # of the width shown; None until the lab is first shown
+
+    def showEvent(self, event) -> None:
+        if self.spread_plot is None:
+            self._add_plots()
+            self.set_width(self.d_k)
+        super().showEvent(event)
+
+    def _lay_out(self) -> None:
+        chooser = QHBoxLayout()
+        chooser.addWidget(self.width_box)
+        chooser.addWidget(self.slider, 1)
+        self._column = layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(chooser)
+        layout.addWidget(self.reading_label)
+
+    def _add_plots(self) -> None:
+        lab = curves()
+        self.spread_plot = ScalingPlot("spread (std)")
+        self.spread_plot.set_curves(lab.widths, lab.raw_spread, lab.scaled_spread, top=float(lab.raw_spread.max()))
+        self.entropy_plot = ScalingPlot("entropy (bits)")
+        self.entropy_plot.set_curves(lab.widths, lab.raw_entropy, lab.scaled_entropy,
+                                     top=float(reading(D_K_MIN).most_entropy))
+        for plot in (self.spread_plot, self.entropy_plot):
+            plot.setMinimumHeight(120)
+            self._column.addWidget(plot, 1)
+
+    @property
+    def d_k(self) -> int:
+        return self.slider.value()
+
+    def set_width(self, d_k: int) -> None:
+        d_k = min(max(int(d_k), D_K_MIN), D_K_MAX)
+        for control in (self.slider, self.width_box):
+            if control.value() != d_k:
+                control.blockSignals(True)
+                control.setValue(d_k)
+                control.blockSignals(False)
+        if self.reading is not None and self.reading.d_k == d_k:
+            return
+        self.reading = shown = reading(d_k)
+        if self.spread_plot is not None and self.entropy_plot is not None:
+            self.spread_plot.mark(d_k, shown.raw_spread, shown.scaled_spread)
+            self.entropy_plot.mark(d_k, shown.raw_entropy, shown.scaled_entropy)
+        self.reading_label.setText(reading_text(shown))
+        self.reading_label.setToolTip(reading_details(shown))
+        self.width_changed.emit(d_k)
+
+
+def reading_text(shown: ScalingReading) -> str:
+    """The readings at the chosen width, short enough for a narrow panel on a projector."""
+    raw, scaled = RAW_COLOR.name(), SCALED_COLOR.name()
+    return (
+        f"<b>d_k = {shown.d_k}</b>: the scores <span style='color:{raw}'><b>q · k</b></span> spread "
+        f"<b>{explain.number(shown.raw_spread)}</b> (√{shown.d_k} = {explain.number(shown.expected_raw_spread)}); "
+        f"<span style='color:{scaled}'><b>divided by √d_k</b></span>, <b>{explain.number(shown.scaled_spread)}</b>.<br>"
+        f"Softmax over {KEY_COUNT} keys: <b>{explain.number(shown.raw_entropy)}</b> bits without the division, "
+        f"<b>{explain.number(shown.scaled_entropy)}</b> with it ({explain.number(shown.most_entropy, 0)} bits: "
+        "shared evenly)."
+    )
+
+
+def reading_details(shown: ScalingReading) -> str:
+    """How the readings were made, for the tooltip."""
+    return (
+        f"The spread is the standard deviation of {PAIR_COUNT:,} scores, each of a random query and key "
+        f"{shown.d_k} numbers wide (mean 0, variance 1). The entropy is the average over {QUERY_COUNT} "
+        f"queries, each with {KEY_COUNT} keys of its own. The first of them gives its top key "
+        f"{explain.percent(float(shown.raw_weights.max()))} of its weight without the division and "
+        f"{explain.percent(float(shown.scaled_weights.max()))} with it."
+    )

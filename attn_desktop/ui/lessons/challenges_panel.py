@@ -1,0 +1,202 @@
+"""The challenges panel: four goals, a tick for each one completed, and what is still missing.
+
+Widgets a test (or a reader) looks at:
+  summary_label     "N of 4 complete" (completed ever, on this run or an earlier one)
+  rows              one ChallengeRow per challenge, in the order of model.challenges.CHALLENGES:
+    .tick_label     "✓" once completed (on any run), "○" until then
+    .text_label     what to do; its tooltip is the hint
+    .status_label   what is true right now: "Done: …" while met, otherwise what is missing
+  restart_button    clears the ticks after a confirmation
+  notice_label      hidden unless progress could not be saved
+
+What counts as completed, and what is written to the progress file, is the
+model's ChallengeTracker; this panel shows it, and tells it when the student's
+gesture is over so it can write (see _save_when_still).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtGui import QGuiApplication, QHideEvent
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QMessageBox, QPushButton, QVBoxLayout, QWidget
+
+from attn_desktop.model import Change, Scene
+from attn_desktop.model.teaching.challenges import CHALLENGES, Challenge, ChallengeStatus, ChallengeTracker
+from attn_desktop.progress import ProgressStore
+from attn_desktop.ui.predict.weights_veil import HIDDEN_TIP, WeightsVeil
+from attn_desktop.ui.scene_link import follow_scene
+from attn_desktop.ui.window.steady_label_box import SteadyLabelBox
+
+TICK_DONE = "✓"
+TICK_OPEN = "○"
+DONE_COLOR = "#1a7f37"   # green, and the tick's shape says the same for anyone who cannot see it
+OPEN_COLOR = "#6e7781"
+SAVE_AFTER_STILL_MS = 300  # a drag pauses between moves for far less; a finished gesture stays still longer
+
+
+@dataclass
+class ChallengeRow:
+    challenge: Challenge
+    tick_label: QLabel
+    text_label: QLabel
+    status_label: QLabel
+
+
+class ChallengesPanel(QWidget):
+    def __init__(self, scene: Scene, progress: ProgressStore, parent: QWidget | None = None,
+                 veil: WeightsVeil | None = None) -> None:
+        super().__init__(parent)
+        self.scene = scene
+        # "Done: sat puts 95% on cat" tells a weight: while the student predicts, the rows wait.
+        self.veil = veil if veil is not None else WeightsVeil(self)
+        self.veil.changed.connect(self._show)
+        self.tracker = ChallengeTracker(scene, progress)
+        self._save_timer = QTimer(self)
+        self._save_timer.setSingleShot(True)
+        self._save_timer.setInterval(SAVE_AFTER_STILL_MS)
+        self._save_timer.timeout.connect(self._save_when_still)
+        application = QCoreApplication.instance()
+        if application is not None:
+            application.aboutToQuit.connect(self._save_now)  # a quit that hides nothing first
+        self.summary_label = QLabel(self)
+        bold = self.summary_label.font()
+        bold.setBold(True)
+        bold.setPointSizeF(bold.pointSizeF() * 1.2)
+        self.summary_label.setFont(bold)
+        self.restart_button = QPushButton("Restart challenges", self)
+        self.restart_button.setToolTip("Clear the ticks and start the four challenges again")
+        self.restart_button.clicked.connect(self.ask_to_restart)
+        self.notice_label = QLabel(self)
+        self.notice_label.setWordWrap(True)
+        self.notice_label.hide()
+        self.rows = [self._make_row(challenge) for challenge in CHALLENGES]
+        # What is true right now changes as you drag: each status in a box that keeps the panel's layout still.
+        self._status_boxes = {row.challenge.id: SteadyLabelBox(row.status_label, self) for row in self.rows}
+        self._lay_out()
+        self._show()
+        follow_scene(self, scene, self._on_scene_changed)
+
+    # ----- building ------------------------------------------------------
+    def _make_row(self, challenge: Challenge) -> ChallengeRow:
+        tick = QLabel(self)
+        big = tick.font()
+        big.setPointSizeF(big.pointSizeF() * 1.8)
+        big.setBold(True)
+        tick.setFont(big)
+        tick.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        tick.setMinimumWidth(tick.fontMetrics().horizontalAdvance(TICK_DONE + TICK_OPEN))
+        text = QLabel(challenge.title, self)
+        text.setWordWrap(True)
+        text.setToolTip(challenge.hint)
+        status = QLabel(self)
+        status.setWordWrap(True)
+        status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        italic = status.font()
+        italic.setItalic(True)
+        status.setFont(italic)
+        return ChallengeRow(challenge, tick, text, status)
+
+    def _lay_out(self) -> None:
+        header = QHBoxLayout()
+        header.addWidget(self.summary_label)
+        header.addStretch(1)
+        header.addWidget(self.restart_button)
+        grid = QGridLayout()
+        grid.setColumnStretch(1, 1)
+        grid.setVerticalSpacing(2)
+        for index, row in enumerate(self.rows):
+            top = 3 * index  # text, status, then an empty row: air that makes each challenge read as one item
+            grid.addWidget(row.tick_label, top, 0, 2, 1)
+            grid.addWidget(row.text_label, top, 1)
+            grid.addWidget(self._status_boxes[row.challenge.id], top + 1, 1)
+            grid.setRowMinimumHeight(top + 2, 8)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addLayout(header)
+        layout.addWidget(self.notice_label)
+        layout.addLayout(grid)
+        layout.addStretch(1)
+
+    # ----- following the scene ------------------------------------------
+    def _on_scene_changed(self, change: Change) -> None:
+        if not change & (Change.NUMBERS | Change.SELECTION):
+            return  # a key pointed at: nothing a challenge looks at
+        self.tracker.update(change)
+        if self.tracker.has_unsaved:
+            self._save_timer.start()  # (re)started by every change: it fires once the scene is still
+        self._show()
+
+    def _save_when_still(self) -> None:
+        """Write a new completion once the gesture that made it is over.
+
+        The tick showed at once; the file write (which may take tens of milliseconds)
+        waits until no change has come for SAVE_AFTER_STILL_MS and no mouse button is
+        held, so it never lands between two moves of a drag, even a drag paused mid-way.
+        """
+        if QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton:
+            self._save_timer.start()
+            return
+        self.tracker.save()
+        self._show()  # a failed write shows its notice
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        # The window closing (or the panel's dock) hides the panel: write now rather than lose a tick.
+        self._save_now()
+        super().hideEvent(event)
+
+    def _save_now(self) -> None:
+        if self.tracker.has_unsaved:
+            self._save_timer.stop()
+            self.tracker.save()
+
+    # ----- showing -------------------------------------------------------
+    def _show(self, *_) -> None:
+        if self.veil.on:
+            for row in self.rows:
+                self._status_boxes[row.challenge.id].set_text(HIDDEN_TIP)
+            return
+        completed = self.tracker.completed_ids()
+        for row, status in zip(self.rows, self.tracker.statuses):
+            self._show_row(row, status, row.challenge.id in completed)
+        _set_text(self.summary_label, f"{self.tracker.completed_count} of {len(CHALLENGES)} complete")
+        error = self.tracker.save_error
+        _set_text(self.notice_label, f"Your progress is kept for this session only: {error}" if error else "")
+        self.notice_label.setVisible(bool(error))
+
+    def _show_row(self, row: ChallengeRow, status: ChallengeStatus, complete: bool) -> None:
+        tick = TICK_DONE if complete else TICK_OPEN
+        if row.tick_label.text() != tick:  # a style sheet is costly to apply: only when the tick flips
+            row.tick_label.setText(tick)
+            row.tick_label.setStyleSheet(f"color: {DONE_COLOR if complete else OPEN_COLOR}")
+            row.tick_label.setAccessibleName("complete" if complete else "not complete yet")
+        self._status_boxes[row.challenge.id].set_text(_status_text(status, complete))
+
+    # ----- restarting ----------------------------------------------------
+    def ask_to_restart(self) -> None:
+        answer = QMessageBox.question(
+            self,
+            "Restart challenges",
+            "Clear the ticks of all four challenges and start again?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self._save_timer.stop()
+            self.tracker.restart()
+            self._show()
+
+
+def _status_text(status: ChallengeStatus, complete: bool) -> str:
+    if status.met and not complete:
+        return "This was already true when you started, so it has not counted yet: change it back, then make it happen."
+    if complete and not status.met:
+        return f"Completed earlier. Right now: {status.note}"
+    return status.note
+
+
+def _set_text(label: QLabel, text: str) -> None:
+    # Word-wrapped labels re-lay out the panel on every setText; a drag move usually changes nothing here.
+    if label.text() != text:
+        label.setText(text)

@@ -1,0 +1,132 @@
+"""One exercise: the question, a place to answer, and Check / Hint / Show me."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from attn_desktop.model.teaching.exercises import AnswerKind, Exercise, ShowMe
+
+DONE_MARK, OPEN_MARK = "✓", "○"
+
+
+class ExerciseWidget(QFrame):
+    show_me_requested = Signal(object)  # ShowMe
+    solved = Signal(str)  # the exercise id
+
+    def __init__(self, exercise: Exercise, done: bool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.exercise = exercise
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.mark_label = QLabel(DONE_MARK if done else OPEN_MARK)
+        self.mark_label.setToolTip("✓ once you have answered it right (remembered between runs)")
+        heading = QLabel(f"<b>{exercise.source}</b>")
+        self.prompt_label = QLabel(exercise.prompt)
+        self.prompt_label.setWordWrap(True)
+        self.answer_edit: QLineEdit | None = None
+        self.choice_buttons: list[QRadioButton] = []
+        self.check_button = QPushButton("Check")
+        self.hint_button = QPushButton("Hint")
+        self.show_me_button = QPushButton("Show me")
+        self.result_label = QLabel("")
+        self.result_label.setWordWrap(True)
+        self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        layout = QVBoxLayout(self)
+        top = QHBoxLayout()
+        top.addWidget(self.mark_label)
+        top.addWidget(heading, 1)
+        layout.addLayout(top)
+        layout.addWidget(self.prompt_label)
+        layout.addWidget(self._answer_area())
+        if exercise.tolerance_text:
+            tolerance = QLabel(f"<small>{exercise.tolerance_text}</small>")
+            tolerance.setWordWrap(True)
+            layout.addWidget(tolerance)
+        buttons = QHBoxLayout()
+        for button in (self.check_button, self.hint_button, self.show_me_button):
+            # The panel can be narrow; buttons must not push the text off its edge. (A minimum of 0 would
+            # mean "unset", and the layout would fall back to the button's full-label minimum.)
+            button.setMinimumWidth(1)
+            button.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        layout.addLayout(buttons)
+        layout.addWidget(self.result_label)
+
+        self.check_button.clicked.connect(self.check)
+        self.hint_button.clicked.connect(lambda: self.result_label.setText(f"Hint: {exercise.hint}"))
+        self.show_me_button.setEnabled(exercise.show_me is not None)
+        self.show_me_button.setToolTip("Set the canvas up so you can see the answer")
+        self.show_me_button.clicked.connect(self._request_show_me)
+
+    def _answer_area(self) -> QWidget:
+        area = QWidget()
+        layout = QVBoxLayout(area)
+        layout.setContentsMargins(0, 0, 0, 0)
+        if self.exercise.kind is AnswerKind.CHOICE:
+            group = QButtonGroup(area)
+            for index, text in enumerate(self.exercise.choices):
+                button = QRadioButton()
+                button.setAccessibleName(text)
+                group.addButton(button, index)
+                layout.addLayout(_choice_row(button, text))
+                self.choice_buttons.append(button)
+        else:
+            self.answer_edit = QLineEdit()
+            self.answer_edit.setPlaceholderText(", ".join(self.exercise.labels) if len(self.exercise.labels) > 1 else "your answer")
+            self.answer_edit.setAccessibleName(f"Answer to {self.exercise.source}")
+            self.answer_edit.returnPressed.connect(self.check)
+            layout.addWidget(self.answer_edit)
+        return area
+
+    def response(self) -> str | int:
+        if self.answer_edit is not None:
+            return self.answer_edit.text()
+        chosen = [index for index, button in enumerate(self.choice_buttons) if button.isChecked()]
+        return chosen[0] if chosen else -1
+
+    def check(self) -> None:
+        result = self.exercise.check(self.response())
+        self.result_label.setText(("✓ " if result.correct else "✗ ") + result.message)
+        if result.correct:
+            self.mark_label.setText(DONE_MARK)
+            self.solved.emit(self.exercise.id)
+
+    def _request_show_me(self) -> None:
+        show_me: ShowMe | None = self.exercise.show_me
+        if show_me is not None:
+            self.show_me_requested.emit(show_me)
+
+
+class _ChoiceText(QLabel):
+    """A choice's text, wrapped to the panel's width; clicking it picks the choice."""
+
+    def __init__(self, text: str, button: QRadioButton) -> None:
+        super().__init__(text)
+        self.button = button
+        self.setWordWrap(True)
+        self.setBuddy(button)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.button.click()
+
+
+def _choice_row(button: QRadioButton, text: str) -> QHBoxLayout:
+    # A radio button's own text never wraps and would push the narrow panel wider than its dock.
+    row = QHBoxLayout()
+    row.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+    row.addWidget(_ChoiceText(text, button), 1)
+    return row

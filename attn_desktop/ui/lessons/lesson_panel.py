@@ -1,0 +1,102 @@
+"""The Lesson panel: the current lesson's explanation, its steps and its exercises."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QComboBox, QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from attn_desktop.model.teaching import lessons
+from attn_desktop.model.teaching.exercises import exercises_for
+from attn_desktop.model.teaching.lessons import Lesson
+from attn_desktop.progress import ProgressKind, ProgressStore
+from attn_desktop.ui.lessons.exercise_widget import ExerciseWidget
+
+
+class LessonPanel(QWidget):
+    open_lesson_requested = Signal(str)  # a lesson id: the window opens its scene
+    show_me_requested = Signal(object)  # a ShowMe
+
+    def __init__(self, progress: ProgressStore, parent=None) -> None:
+        super().__init__(parent)
+        self.progress = progress
+        self.lesson: Lesson | None = None
+        self.exercise_widgets: list[ExerciseWidget] = []
+        self.picker = QComboBox()
+        self.picker.addItems([item.title for item in lessons.LESSONS])
+        self.picker.setAccessibleName("Lesson")
+        self.picker.activated.connect(lambda index: self.open_lesson_requested.emit(lessons.LESSONS[index].id))
+        self.formula_label = QLabel()
+        self.formula_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.formula_label.setWordWrap(True)  # a wide formula must not widen the panel past its edge
+        font = self.formula_label.font()
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        font.setBold(True)
+        self.formula_label.setFont(font)
+        self.explanation_label = QLabel()
+        self.explanation_label.setWordWrap(True)
+        self.explanation_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.try_it_label = QLabel("<b>Try it</b>")  # a heading for the lesson's steps; hidden when there are none
+        self.steps_label = QLabel()
+        self.steps_label.setWordWrap(True)
+        self.exercises_box = QVBoxLayout()
+        self.progress_label = QLabel()
+
+        content = QWidget()
+        layout = QVBoxLayout(content)
+        layout.addWidget(self.formula_label)
+        layout.addWidget(self.explanation_label)
+        layout.addWidget(self.try_it_label)
+        layout.addWidget(self.steps_label)
+        layout.addWidget(self.progress_label)
+        layout.addLayout(self.exercises_box)
+        layout.addStretch(1)
+        self.scroll = scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(content)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        content.setMinimumWidth(0)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 4, 4, 4)
+        outer.addWidget(self.picker)
+        outer.addWidget(scroll)
+
+    def show_lesson(self, lesson_id: str | None) -> None:
+        """Show a lesson's text and exercises (None: a scene of the student's own)."""
+        self.lesson = lessons.lesson(lesson_id) if lesson_id else None
+        self.scroll.verticalScrollBar().setValue(0)  # a new text starts at its top
+        for widget in self.exercise_widgets:
+            widget.deleteLater()
+        self.exercise_widgets = []
+        if self.lesson is None:
+            self.picker.setCurrentIndex(-1)
+            self.formula_label.setText("")
+            self.explanation_label.setText("Your own scene. Pick a lesson above (or from the Lessons menu) to follow one.")
+            self.steps_label.setText("")
+            self.try_it_label.hide()
+            self.progress_label.setText("")
+            return
+        self.picker.setCurrentIndex(lessons.LESSONS.index(self.lesson))
+        self.formula_label.setText(self.lesson.formula)
+        self.explanation_label.setText(self.lesson.explanation)
+        self.try_it_label.setVisible(bool(self.lesson.steps))
+        self.steps_label.setText(
+            "<ol style='margin-left: -20px'>" + "".join(f"<li>{step}</li>" for step in self.lesson.steps) + "</ol>"
+        )
+        for exercise in exercises_for(self.lesson.id):
+            widget = ExerciseWidget(exercise, self.progress.is_done(ProgressKind.EXERCISES, exercise.id))
+            widget.solved.connect(self._on_solved)
+            widget.show_me_requested.connect(self.show_me_requested)
+            self.exercises_box.addWidget(widget)
+            self.exercise_widgets.append(widget)
+        self._update_progress()
+
+    def _on_solved(self, exercise_id: str) -> None:
+        self.progress.mark_done(ProgressKind.EXERCISES, exercise_id)
+        self._update_progress()
+
+    def _update_progress(self) -> None:
+        if not self.exercise_widgets:
+            self.progress_label.setText("")
+            return
+        done = sum(self.progress.is_done(ProgressKind.EXERCISES, w.exercise.id) for w in self.exercise_widgets)
+        self.progress_label.setText(f"<b>Exercises</b> — {done} of {len(self.exercise_widgets)} answered")

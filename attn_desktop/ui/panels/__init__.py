@@ -1,0 +1,1 @@
+"""The panels that read one head of the scene: scores, matrix, weights, output, shapes, grids, sentence and code."""

@@ -1,0 +1,189 @@
+"""The Grids panel: W_Q, W_K and W_V of a projection scene, as tables of numbers to type into
+(of the head shown, in a scene with several heads; its W_O is edited beside the heads)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QGridLayout,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from attn_desktop.model import Change, Scene, explain
+from attn_desktop.model.commands import Editor, RunNow, set_grid_cell, switch
+from attn_desktop.model.scene import GRID_NAMES
+from attn_desktop.ui.scene_link import follow_scene
+
+MAX_ROWS_IN_VIEW = 4  # the lessons' grids have at most 3 rows; taller ones scroll
+REFUSED_COLOR = "#b42318"  # the message's words say it was refused; the colour only draws the eye
+GRID_TITLES = {"w_q": "W_Q (makes queries)", "w_k": "W_K (makes keys)", "w_v": "W_V (makes values)",
+               "w_o": "W_O (mixes the heads' outputs)"}
+SHORT_GRID_TITLES = {"w_q": "W_Q → queries", "w_k": "W_K → keys", "w_v": "W_V → values",  # on screen; fits a projector
+                     "w_o": "W_O → output"}
+
+
+class GridEditor(QWidget):
+    def __init__(self, scene: Scene, editor: Editor | None = None, parent=None,
+                 names: tuple[str, ...] = GRID_NAMES, compact: bool = False) -> None:
+        super().__init__(parent)
+        self.scene = scene
+        self.editor = editor if editor is not None else RunNow(scene)  # in the window, its edit history (undoable)
+        self.names = names  # the grids shown: W_Q, W_K and W_V, or W_O alone
+        self.compact = compact  # tables exactly as tall as their rows (beside other panels), not stretched
+        self.tables: dict[str, QTableWidget] = {}
+        self.no_grids_box = QCheckBox("No grids: q = k = v = x")
+        self.no_grids_box.setToolTip("Use each word's own vector as its query, key and value")
+        self.no_grids_box.toggled.connect(self._on_no_grids_toggled)
+        self.message_label = QLabel()
+        self.message_label.setWordWrap(True)
+        # Two lines, always: a wrapped label asks for one line's height and would be squeezed under the grids.
+        self.message_label.setMinimumHeight(2 * self.message_label.fontMetrics().lineSpacing())
+        if "w_q" not in names:  # (hidden before it has a parent: shown, it would open as a window of its own)
+            self.no_grids_box.hide()
+        self.head_label = QLabel()  # whose grids, in a scene with several heads
+        self.head_label.hide()
+        grid_area = QGridLayout()
+        for column, name in enumerate(names):
+            table = QTableWidget()
+            table.setAccessibleName(GRID_TITLES[name])
+            table.setEditTriggers(
+                QAbstractItemView.EditTrigger.DoubleClicked
+                | QAbstractItemView.EditTrigger.EditKeyPressed
+                | QAbstractItemView.EditTrigger.AnyKeyPressed
+            )
+            table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+            table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+            table.setMinimumWidth(table.fontMetrics().horizontalAdvance("0.000") * 2 + 30)
+            table.itemChanged.connect(lambda item, name=name: self._on_cell_typed(name, item))
+            title = QLabel(f"<b>{SHORT_GRID_TITLES[name]}</b>")
+            title.setToolTip(GRID_TITLES[name])
+            grid_area.addWidget(title, 0, column)
+            grid_area.addWidget(table, 1, column)
+            self.tables[name] = table
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.head_label)
+        layout.addLayout(grid_area)
+        layout.addWidget(self.no_grids_box)
+        layout.addWidget(self.message_label)
+        follow_scene(self, scene, self._on_scene_changed)
+        self.refresh()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange and self._shows_anything():  # presentation mode: taller rows
+            for name, table in self.tables.items():
+                self._fill(table, self.scene.grid(name))
+
+    def _shows_anything(self) -> bool:
+        return self.scene.is_projection and ("w_o" not in self.names or self.scene.is_multi_head)
+
+    def refresh(self) -> None:
+        scene = self.scene
+        self.setEnabled(self._shows_anything())
+        if not self._shows_anything():
+            for table in self.tables.values():
+                with QSignalBlocker(table):
+                    table.clear()
+                    table.setRowCount(0)
+                    table.setColumnCount(0)
+            self._say(
+                "This scene gives its queries, keys and values directly. "
+                "Open lesson 2, \"Three vectors from one word\", to make them with grids."
+            )
+            return
+        self._say("Double-click a number to change it. Row i of a grid is what x's i-th number adds."
+                  if "w_o" not in self.names else "Double-click a number to change it.")
+        self.head_label.setVisible(scene.is_multi_head and "w_q" in self.names)
+        self._name_the_head()
+        for name, table in self.tables.items():
+            self._fill(table, scene.grid(name))
+        with QSignalBlocker(self.no_grids_box):
+            self.no_grids_box.setChecked(not scene.use_grids)
+        for table in self.tables.values():
+            table.setEnabled(scene.use_grids)
+
+    def _fill(self, table: QTableWidget, grid) -> None:
+        # Writing the scene's numbers back must not read as the student typing them.
+        with QSignalBlocker(table):
+            table.setRowCount(grid.shape[0])
+            table.setColumnCount(grid.shape[1])
+            # Every row in view for the lessons' small grids (a grid scrolled to its first row hides half
+            # of what makes q, k or v); a trained head's tall grids scroll past MAX_ROWS_IN_VIEW instead of
+            # asking for more height than a 768-line projector has.
+            row_height = table.fontMetrics().height() + 8
+            rows_in_view = min(grid.shape[0], MAX_ROWS_IN_VIEW)
+            height = table.horizontalHeader().sizeHint().height() + rows_in_view * row_height + 2 * table.frameWidth()
+            table.setMinimumHeight(height)
+            if self.compact:
+                table.setMaximumHeight(height)
+            for row in range(grid.shape[0]):
+                for column in range(grid.shape[1]):
+                    text = explain.short_number(grid[row, column], 3)
+                    item = table.item(row, column)
+                    if item is None:
+                        item = QTableWidgetItem()
+                        item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                        table.setItem(row, column, item)
+                    if item.text() != text:
+                        item.setText(text)
+
+    def _on_cell_typed(self, name: str, item: QTableWidgetItem) -> None:
+        grid = GRID_TITLES[name].split()[0]
+        typed = item.text().strip()
+        try:
+            value = float(typed.replace(",", ".").replace("\u2212", "-"))
+        except ValueError:
+            self._refuse(f"\u201c{typed}\u201d is not a number, so {grid} keeps {self._cell_text(name, item)}. "
+                         "Type a number such as 1.5 or -0.25.")
+            return
+        try:
+            self.editor.do(set_grid_cell(self.scene, name, item.row(), item.column(), value))
+        except ValueError as error:  # not finite, or too large
+            self._refuse(f"{typed} was refused ({error}), so {grid} keeps {self._cell_text(name, item)}.")
+            return
+        self._say(f"{grid} changed: every word's vectors follow.")
+
+    def _cell_text(self, name: str, item: QTableWidgetItem) -> str:
+        return explain.short_number(self.scene.grid(name)[item.row(), item.column()], 3)
+
+    def _refuse(self, message: str) -> None:
+        """Say why, and put the grid's own number back in the cell; the message stays until the next edit."""
+        for name, table in self.tables.items():
+            self._fill(table, self.scene.grid(name))
+        self._say(message, refused=True)
+
+    def _say(self, text: str, refused: bool = False) -> None:
+        self.message_label.setText(text)
+        self.message_label.setStyleSheet(f"color: {REFUSED_COLOR}" if refused else "")
+        if self.compact:  # beside other panels the how-to is a tooltip; a refusal still shows
+            self.message_label.setVisible(refused)
+            for table in self.tables.values():
+                table.setToolTip("" if refused else text)
+
+    def _on_no_grids_toggled(self, checked: bool) -> None:
+        try:
+            self.editor.do(switch(self.scene, "use_grids", not checked))
+        except ValueError as error:
+            self.refresh()
+            self._say(str(error).capitalize() + ".", refused=True)
+
+    def _on_scene_changed(self, change: Change) -> None:
+        if change & (Change.STRUCTURE | Change.SETTINGS):
+            self.refresh()
+        elif change & Change.VECTORS and self._shows_anything():
+            for name, table in self.tables.items():  # a typed cell, an undo, or another head shown
+                self._fill(table, self.scene.grid(name))
+            if self.head_label.isVisibleTo(self):  # several heads: another may be shown now
+                self._name_the_head()
+
+    def _name_the_head(self) -> None:
+        self.head_label.setText(f"<b>{self.scene.head_name(self.scene.shown_head)}</b> "
+                                "(click a head's title to show another)")

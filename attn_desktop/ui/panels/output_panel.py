@@ -1,0 +1,131 @@
+"""The output panel: what the selected query gathers, in words and numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QEvent, QRect, Qt
+from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from attn_desktop.model import Change, Scene, explain
+from attn_desktop.ui.predict.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
+from attn_desktop.ui.scene_link import follow_scene
+from attn_desktop.ui.window.steady_label_box import SteadyLabelBox
+
+MAX_BLEND_TERMS = 4
+
+
+class OutputPanel(QWidget):
+    def __init__(self, scene: Scene, parent=None, veil: WeightsVeil | None = None) -> None:
+        super().__init__(parent)
+        self.scene = scene
+        self.veil = veil if veil is not None else WeightsVeil(self)  # the output is a blend by the weights: "?"
+        self.query_label = QLabel(self)
+        self.attends_label = QLabel(self)
+        self.vector_label = QLabel(self)
+        self.formula_label = QLabel(self)
+        self.blend_label = QLabel(self)
+        for label in (self.query_label, self.attends_label, self.vector_label, self.formula_label, self.blend_label):
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            # Numbers change width on every drag move: the width is the panel's, whatever the text; and an
+            # opaque label repaints alone instead of dragging its parents into the repaint.
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            label.setAutoFillBackground(True)
+        self.blend_label.setWordWrap(True)
+        self.formula_label.setWordWrap(True)
+        self.formula_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.blend_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.blend_label.setToolTip("The biggest terms of the weighted sum of the values")
+        bold = self.formula_label.font()
+        bold.setBold(True)
+        self.formula_label.setFont(bold)
+
+        # Each label in a box of its own: new numbers on every drag move must not re-lay out the window.
+        self._boxes = {label: SteadyLabelBox(label) for label in
+                       (self.query_label, self.attends_label, self.vector_label, self.formula_label, self.blend_label)}
+        self._fit_to_font()
+        form = QFormLayout()
+        form.addRow("Query token", self._boxes[self.query_label])
+        form.addRow("Attends most to", self._boxes[self.attends_label])
+        form.addRow("Output vector", self._boxes[self.vector_label])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(form)
+        layout.addWidget(self._boxes[self.formula_label])
+        layout.addWidget(self._boxes[self.blend_label])
+        layout.addStretch(1)
+        follow_scene(self, scene, self._on_scene_changed)
+        self.veil.changed.connect(self.refresh)
+        self.refresh()
+
+    def _fit_to_font(self) -> None:
+        # Two lines each for the sum and the blend in the current font (presentation mode enlarges it):
+        # a narrow panel wraps them rather than cutting the numbers off.
+        for label in (self.formula_label, self.blend_label):
+            self._boxes[label].setFixedHeight(2 * label.fontMetrics().lineSpacing() + 4)
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.FontChange:
+            self._fit_to_font()
+        super().changeEvent(event)
+
+    def _on_scene_changed(self, change: Change) -> None:
+        if change & (Change.NUMBERS | Change.SELECTION):
+            self.refresh()
+
+    def refresh(self, *_) -> None:
+        if self.veil.on:
+            self._show_veiled()
+            return
+        scene = self.scene
+        weights, output = scene.selected_weights, scene.selected_output
+        # Long names are cut in the panel (whole in the tooltips): the numbers beside them must stay in view.
+        short_tokens = [explain.short_name(token) for token in scene.tokens]
+        self._boxes[self.query_label].set_text(explain.short_name(scene.selected_token))
+        self.query_label.setToolTip(scene.selected_token)
+        self._boxes[self.attends_label].set_text(explain.attends_most_to(weights, short_tokens))
+        self.attends_label.setToolTip(explain.attends_most_to(weights, scene.tokens))
+        self._boxes[self.vector_label].set_text(explain.vector(output))
+        self.vector_label.setToolTip(explain.whole_vector(output) if len(output) > explain.WHOLE_UP_TO else "")
+        self._boxes[self.formula_label].set_text(explain.output_formula(output))
+        self._boxes[self.blend_label].set_text(self._blend_text(weights))
+
+    def _show_veiled(self) -> None:
+        """The query, and a "?" for everything its weights decide."""
+        self._boxes[self.query_label].set_text(explain.short_name(self.scene.selected_token))
+        for label in (self.attends_label, self.vector_label):
+            self._boxes[label].set_text(HIDDEN_TEXT)
+            label.setToolTip(HIDDEN_TIP)
+        self._boxes[self.formula_label].set_text(f"output = Σ weight × v = {HIDDEN_TEXT}")
+        self._boxes[self.blend_label].set_text(HIDDEN_TIP)
+
+    def _blend_text(self, weights: np.ndarray) -> str:
+        """The biggest terms of the weighted sum, as many as fit the label's two lines, and a count of the rest."""
+        visible = self.scene.result.mask[self.scene.selected]
+        order = np.argsort(-weights, kind="stable")
+        shown = [i for i in order[:MAX_BLEND_TERMS] if weights[i] >= 0.005 and visible[i]]
+        masked = int((~visible).sum())
+        while True:
+            text = self._blend_line(weights, shown, masked)
+            if len(shown) <= 1 or self._fits(self.blend_label, text):
+                return text
+            shown = shown[:-1]  # a narrow panel: fewer terms rather than a cut line
+
+    def _blend_line(self, weights: np.ndarray, shown: list[int], masked: int) -> str:
+        terms = [f"{explain.number(weights[i])} × v_{explain.short_name(self.scene.tokens[i])}" for i in shown]
+        smaller = len(weights) - len(shown) - masked
+        notes = [f"{smaller} smaller"] if smaller else []
+        notes += [f"{masked} masked"] if masked else []
+        return "= " + " + ".join(terms) + (f" + … ({', '.join(notes)})" if smaller else f" ({', '.join(notes)})" if notes else "")
+
+    def _fits(self, label: QLabel, text: str) -> bool:
+        room = self._boxes[label].size()  # the label fills its box (and may not have been resized yet)
+        if room.width() <= 0:
+            return True  # not laid out yet: the resize that follows fits it again
+        needed = label.fontMetrics().boundingRect(QRect(0, 0, room.width(), 10_000), Qt.TextFlag.TextWordWrap, text)
+        return needed.height() <= room.height()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.veil.on:
+            return
+        self._boxes[self.blend_label].set_text(self._blend_text(self.scene.selected_weights))

@@ -1,0 +1,41 @@
+"""A drop-down of the query tokens; choosing one selects that query."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker
+from PySide6.QtWidgets import QComboBox
+
+from attn_desktop.model import Change, Scene
+from attn_desktop.ui.scene_link import follow_scene
+
+
+class QueryPicker(QComboBox):
+    def __init__(self, scene: Scene, parent=None) -> None:
+        super().__init__(parent)
+        self.scene = scene
+        self.setToolTip("The token whose query is compared with every key")
+        self.setAccessibleName("Query token")
+        # As wide as the names, up to about 14 characters: a 40-character name would push the toolbar's
+        # switches off a 1024-pixel screen. The list that drops down shows every name whole.
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(14)
+        self.currentIndexChanged.connect(self._on_index_changed)
+        follow_scene(self, scene, self._on_scene_changed)
+        self._fill()
+
+    def _fill(self) -> None:
+        with QSignalBlocker(self):  # writing the scene's state back must not read as a new choice
+            self.clear()
+            self.addItems(self.scene.query_tokens)
+            self.setCurrentIndex(self.scene.selected)
+
+    def _on_index_changed(self, index: int) -> None:
+        if index >= 0:
+            self.scene.select_query(index)
+
+    def _on_scene_changed(self, change: Change) -> None:
+        if change & Change.STRUCTURE:
+            self._fill()
+        elif change & Change.SELECTION:
+            with QSignalBlocker(self):
+                self.setCurrentIndex(self.scene.selected)

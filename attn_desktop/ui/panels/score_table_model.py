@@ -1,0 +1,139 @@
+"""The score table's rows: one per key, for the selected query.
+
+A QStandardItemModel holds the cell texts in C++, so painting the table asks
+Python nothing; the scene's changes are written into the items instead, once
+per change (a cell whose text is unchanged is not touched).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+
+from attn_desktop.model import Change, Role, Scene, explain
+from attn_desktop.ui.predict.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
+from attn_desktop.ui.scene_link import follow_scene
+
+TOKEN, SCORE, SCALED, WEIGHT = range(4)
+WEIGHT_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw weight, for the bar delegate
+HEADER_TIPS = [
+    "The token whose key is compared with the query",
+    "The dot product of the query with this key",
+    "The score after dividing by √d_k, the number that enters the softmax",
+    "The share of attention this key gets; the column adds up to 100%",
+]
+NUMBER_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+WEIGHT_HEADERS = ("Softmax weight", "Weight")  # the short one when the column is too narrow for the long one
+FORMULA_NAME_CHARS = 12  # longer token names are cut in the worked formula (the tooltip has them whole)
+
+
+def short_name(name: str, limit: int = FORMULA_NAME_CHARS) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+class ScoreTableModel(QStandardItemModel):
+    def __init__(self, scene: Scene, parent=None, veil: WeightsVeil | None = None) -> None:
+        super().__init__(parent)
+        self.scene = scene
+        self.veil = veil if veil is not None else WeightsVeil(self)  # "?" while the student predicts
+        self._rebuild()
+        follow_scene(self, scene, self._on_scene_changed)
+        self.veil.changed.connect(self._refresh_cells)
+
+    def formula(self, row: int, short_names: bool = False) -> str:
+        """The worked dot product for one key, e.g. 'q_sat · k_cat = 2.40 × 2.20 + … = 5.88';
+        with short_names, long token names are cut so the numbers keep their room."""
+        scene = self.scene
+        query = scene.vectors(Role.QUERY)[scene.selected]
+        name = short_name if short_names else str
+        return explain.dot_product(name(scene.selected_token), name(scene.tokens[row]), query,
+                                   scene.vectors(Role.KEY)[row])
+
+    def widest_formula(self) -> str:
+        """A formula as long as any this scene can show (names cut, every number long): the room the
+        formula keeps, so a longer number mid-drag does not move the table."""
+        longest = max(self.scene.tokens, key=len, default="")
+        query = max(self.scene.query_tokens, key=len, default="")
+        terms = [-88.88] * self.scene.key_width
+        return explain.dot_product(short_name(query), short_name(longest), terms, terms)
+
+    def set_weight_header(self, text: str) -> None:
+        if self.headerData(WEIGHT, Qt.Orientation.Horizontal) != text:
+            self.setHeaderData(WEIGHT, Qt.Orientation.Horizontal, text)
+
+    def tooltip(self, row: int) -> str:
+        """What pointing at a row explains; made on demand, not on every drag move."""
+        if not self.scene.result.mask[self.scene.selected, row]:
+            return f"The causal mask hides {self.scene.tokens[row]} from {self.scene.selected_token}"
+        return HIDDEN_TIP if self.veil.on else self.formula(row)
+
+    def _rebuild(self) -> None:
+        weight_header = self._weight_header()
+        self.clear()
+        self.setColumnCount(4)
+        for column, tip in enumerate(HEADER_TIPS):
+            header = QStandardItem()
+            header.setToolTip(tip)
+            self.setHorizontalHeaderItem(column, header)
+        for token in self.scene.tokens:
+            row = [QStandardItem(token)] + [QStandardItem() for _ in range(3)]
+            row[TOKEN].setToolTip(token)  # a long name is elided in its cell
+            for item in row:
+                item.setEditable(False)
+            for item in row[1:]:
+                item.setTextAlignment(NUMBER_ALIGNMENT)
+            self.appendRow(row)
+        self._refresh_header(weight_header)
+        self._refresh_cells()
+
+    def _refresh_header(self, weight_header: str | None = None) -> None:
+        divisor = explain.divisor_header(self.scene.key_width, self.scene.scale)
+        weight_header = weight_header or self._weight_header()
+        self.setHorizontalHeaderLabels(["Key", "q · k", divisor, weight_header])
+
+    def _refresh_cells(self, *_) -> None:
+        scene, result = self.scene, self.scene.result
+        query = scene.selected
+        if self.veil.on:
+            self._refresh_veiled_cells()
+            return
+        for row in range(scene.n_tokens):
+            visible = bool(result.mask[query, row])
+            weight = float(result.weights[query, row])
+            self._set_text(row, SCORE, explain.number(result.scores[query, row]))
+            self._set_text(row, SCALED, explain.number(result.scaled[query, row]) if visible else "—")
+            self._set_text(row, WEIGHT, explain.percent(weight) if visible else "masked")
+            weight_item = self.item(row, WEIGHT)
+            if weight_item.data(WEIGHT_ROLE) != (weight if visible else None):
+                weight_item.setData(weight if visible else None, WEIGHT_ROLE)
+
+    def _refresh_veiled_cells(self) -> None:
+        """Every score and weight a "?" (masked keys stay masked: that tells nothing), and no bars."""
+        mask = self.scene.result.mask[self.scene.selected]
+        for row in range(self.scene.n_tokens):
+            visible = bool(mask[row])
+            self._set_text(row, SCORE, HIDDEN_TEXT)
+            self._set_text(row, SCALED, HIDDEN_TEXT if visible else "—")
+            self._set_text(row, WEIGHT, HIDDEN_TEXT if visible else "masked")
+            weight_item = self.item(row, WEIGHT)
+            if weight_item.data(WEIGHT_ROLE) is not None:
+                weight_item.setData(None, WEIGHT_ROLE)
+
+    def _weight_header(self) -> str:
+        """The weight column's header as chosen by the panel for its width, the long one until then."""
+        shown = self.headerData(WEIGHT, Qt.Orientation.Horizontal) if self.columnCount() > WEIGHT else None
+        return shown if shown in WEIGHT_HEADERS else WEIGHT_HEADERS[0]
+
+    def _set_text(self, row: int, column: int, text: str) -> None:
+        item = self.item(row, column)
+        if item.text() != text:
+            item.setText(text)
+
+    def _on_scene_changed(self, change: Change) -> None:
+        if change & Change.STRUCTURE:
+            self._rebuild()
+            return
+        if change & Change.SETTINGS:
+            self._refresh_header()
+        if change & (Change.NUMBERS | Change.SELECTION):
+            self._refresh_cells()

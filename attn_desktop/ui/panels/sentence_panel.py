@@ -1,0 +1,136 @@
+"""The Sentence panel: add, remove, rename and reorder the tokens of the scene."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from attn_desktop.model import Change, Scene, commands
+from attn_desktop.model.commands import Editor, RunNow
+from attn_desktop.ui.scene_link import follow_scene
+
+
+class SentencePanel(QWidget):
+    def __init__(self, scene: Scene, editor: Editor | None = None, parent=None) -> None:
+        super().__init__(parent)
+        self.scene = scene
+        self.editor = editor if editor is not None else RunNow(scene)  # in the window, its edit history (undoable)
+        self._refreshing = False  # True while the list is being written from the scene
+        self.list = QListWidget()
+        self.list.setAccessibleName("Tokens")
+        self.list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.list.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
+        )
+        self.list.itemChanged.connect(self._on_renamed)
+        self.list.model().rowsMoved.connect(self._on_rows_moved)
+        self.new_name = QLineEdit()
+        self.new_name.setPlaceholderText("new token")
+        self.new_name.returnPressed.connect(self.add)
+        self.add_button = QPushButton("Add")
+        self.add_button.clicked.connect(self.add)
+        self.remove_button = QPushButton("Remove")
+        self.remove_button.clicked.connect(self.remove)
+        self.up_button = QPushButton("Move up")
+        self.up_button.clicked.connect(lambda: self.move(-1))
+        self.down_button = QPushButton("Move down")
+        self.down_button.clicked.connect(lambda: self.move(+1))
+        self.message_label = QLabel("Double-click a token to rename it; drag to reorder.")
+        self.message_label.setWordWrap(True)
+
+        add_row = QHBoxLayout()
+        add_row.addWidget(self.new_name, 1)
+        add_row.addWidget(self.add_button)
+        edit_row = QHBoxLayout()
+        for button in (self.remove_button, self.up_button, self.down_button):
+            edit_row.addWidget(button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.list, 1)
+        layout.addLayout(add_row)
+        layout.addLayout(edit_row)
+        layout.addWidget(self.message_label)
+        follow_scene(self, scene, self._on_scene_changed)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show the scene's tokens, one row each, in the scene's order.
+
+        The list's model keeps its signals: the view lays its rows out from them (a view that
+        is not told about new rows keeps showing the old ones). The flag below is what tells
+        our own handlers that these changes are the scene's, not the teacher's. Rows are
+        updated in place, so a refresh during a drop (the scene follows the moved row) does
+        not pull the rows out from under the drop.
+        """
+        self._refreshing = True
+        try:
+            current = self.list.currentRow()
+            while self.list.count() > self.scene.n_tokens:
+                self.list.takeItem(self.list.count() - 1)
+            while self.list.count() < self.scene.n_tokens:
+                item = QListWidgetItem()
+                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+                self.list.addItem(item)
+            for row, token in enumerate(self.scene.tokens):
+                if self.list.item(row).text() != token:
+                    self.list.item(row).setText(token)
+            self.list.setCurrentRow(min(max(current, 0), self.list.count() - 1))
+        finally:
+            self._refreshing = False
+
+    def _try(self, command: commands.Command) -> bool:
+        """Run an edit; if the scene refuses it, say why under the list and show the scene as it is."""
+        try:
+            self.editor.do(command)
+        except ValueError as error:
+            self.message_label.setText(str(error).capitalize() + ".")
+            self.refresh()
+            return False
+        return True
+
+    def add(self) -> None:
+        if self._try(commands.AddToken(self.new_name.text())):
+            self.message_label.setText(f"Added \u201c{self.scene.tokens[-1]}\u201d with new vectors; drag them into place.")
+            self.new_name.clear()
+            self.list.setCurrentRow(self.list.count() - 1)
+
+    def remove(self) -> None:
+        row = self.list.currentRow()
+        if row >= 0:
+            name = self.scene.tokens[row]
+            if self._try(commands.remove_token(self.scene, row)):
+                self.message_label.setText(f"Removed \u201c{name}\u201d (Ctrl+Z brings it back).")
+
+    def move(self, step: int) -> None:
+        row = self.list.currentRow()
+        target = row + step
+        if 0 <= row and 0 <= target < self.scene.n_tokens and self._try(commands.MoveToken(row, target)):
+            self.list.setCurrentRow(target)
+
+    def _on_renamed(self, item: QListWidgetItem) -> None:
+        if self._refreshing:
+            return
+        row = self.list.row(item)
+        if item.text() != self.scene.tokens[row]:
+            self._try(commands.rename_token(self.scene, row, item.text()))
+
+    def _on_rows_moved(self, parent, start, end, destination, row) -> None:
+        if self._refreshing:
+            return
+        # Qt reports the row the item was dropped before; after removal it lands one higher.
+        target = row - 1 if row > start else row
+        self._try(commands.MoveToken(start, target))
+
+    def _on_scene_changed(self, change: Change) -> None:
+        if change & Change.STRUCTURE:
+            self.refresh()

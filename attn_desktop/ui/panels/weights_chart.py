@@ -1,0 +1,401 @@
+"""Bar chart of the selected query's softmax weights, one bar per key.
+
+Every name and percentage stays apart at any size: the names are laid out by
+TokenAxis, and a percentage that would touch another is left out (the larger
+weight keeps its label). Pointing at a bar names it whole with its weight.
+
+Predict, then see draws on it too (see ChartPhase): while the weights are
+veiled the bars are gone and each key shows "?"; while the student guesses,
+grey bars are the guess, set with the mouse (press or drag in a key's column)
+or the keys (←/→ choose a bar, ↑/↓ move it, Enter reveals); once revealed, the
+guess stands beside the real bar of each key.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFontMetricsF
+from PySide6.QtWidgets import QToolTip
+
+from attn_desktop.model import Change, Role, Scene, explain
+from attn_desktop.ui.palette import ROLE_COLORS
+from attn_desktop.ui.panels.token_axis import TokenAxis
+from attn_desktop.ui.plot_style import cache_axes_and_grid
+from attn_desktop.ui.predict.weights_veil import HIDDEN_TEXT, HIDDEN_TIP
+from attn_desktop.ui.scene_link import follow_scene
+
+MAX_VALUE_LABELS = 16
+LABEL_MOVE_THRESHOLD = 0.002  # in weight: about a pixel on a chart 500 pixels tall, less on any smaller one
+LABEL_GAP_PX = 2.0  # percentages closer than this count as touching
+MAX_SIZED_TOKENS = 8
+BAR_WIDTH = 0.7
+PAIR_OFFSET, PAIR_WIDTH = 0.19, 0.36  # revealed: the guess left of each key's centre, the real bar right
+GUESS_FILL, GUESS_EDGE = QColor(200, 200, 200), QColor(80, 80, 80)
+KEY_STEP, FINE_KEY_STEP = 0.05, 0.01  # ↑/↓ move a guess bar by this share (with Shift: the fine one)
+
+
+class ChartPhase(enum.Enum):
+    WEIGHTS = "weights"  # the real weights: the chart as always
+    VEILED = "veiled"  # an arrow is moving: no bars, "?" over each key
+    GUESSING = "guessing"  # the guess's bars, which the student sets
+    REVEALED = "revealed"  # the guess beside the real weights
+
+
+class WeightsChart(pg.PlotWidget):
+    guess_changed = Signal(int, float)  # the student set this key's share of the guess (0–1)
+    guess_key_chosen = Signal(int)  # the bar ←/→ chose
+    reveal_requested = Signal()  # Enter while guessing
+
+    def __init__(self, scene: Scene, parent=None) -> None:
+        self.token_axis = TokenAxis()
+        super().__init__(parent, axisItems={"bottom": self.token_axis})
+        # Not "self.scene": QGraphicsView.scene() would be shadowed.
+        self.attn_scene = scene
+        plot = self.getPlotItem()
+        plot.setMenuEnabled(False)
+        plot.hideButtons()
+        plot.setMouseEnabled(x=False, y=False)
+        plot.setLabel("left", "weight")
+        plot.setYRange(0, 1.12, padding=0)
+        plot.showGrid(y=True, alpha=0.2)
+        cache_axes_and_grid(plot)
+        color = QColor(ROLE_COLORS[Role.KEY])
+        self.bars = pg.BarGraphItem(x=[0], height=[0], width=BAR_WIDTH, brush=color, pen=pg.mkPen(color.darker(130)))
+        plot.addItem(self.bars)
+        self.phase = ChartPhase.WEIGHTS
+        self.guess = np.zeros(0)  # the guess drawn while guessing and revealed
+        self.chosen_bar = 0  # the guess bar the arrow keys move
+        self._dragged_bar: int | None = None  # the guess bar the held mouse button sets
+        self.guess_bars = pg.BarGraphItem(x=[0], height=[0], width=BAR_WIDTH, brush=GUESS_FILL,
+                                          pen=pg.mkPen(GUESS_EDGE, width=1.5, style=Qt.PenStyle.DashLine))
+        self.guess_bars.setVisible(False)
+        plot.addItem(self.guess_bars)
+        self.value_labels: list[pg.TextItem] = []
+        self.guess_labels: list[pg.TextItem] = []
+        self._label_order: list[int] = []  # the percentages by weight, largest first, when last placed
+        plot.getViewBox().sigResized.connect(self._place_value_labels)
+        follow_scene(self, scene, self._on_scene_changed)
+        self._rebuild()
+        self._follow_font()
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.FontChange:
+            self._follow_font()
+        super().changeEvent(event)
+
+    def _follow_font(self) -> None:
+        """Ticks and value labels in the widget's font, which presentation mode enlarges."""
+        plot = self.getPlotItem()
+        if plot is None:  # closed: pyqtgraph has let go of the plot
+            return
+        for name in ("left", "bottom"):
+            plot.getAxis(name).setStyle(tickFont=self.font())
+        for label in self.value_labels + self.guess_labels:
+            label.setFont(self.font())
+        self.updateGeometry()
+        self._place_value_labels()
+
+    def _rebuild(self) -> None:
+        plot = self.getPlotItem()
+        for label in self.value_labels + self.guess_labels:
+            plot.removeItem(label)
+        n = self.attn_scene.n_tokens
+        self.bars.setOpts(x=np.arange(n), height=np.zeros(n))
+        self.token_axis.set_tokens(self.attn_scene.tokens)
+        plot.setXRange(-0.6, n - 0.4, padding=0)
+        self.value_labels = self._make_labels(n, (40, 40, 40))
+        self.guess_labels = self._make_labels(n, (70, 70, 70))
+        for label in self.guess_labels:
+            label.setVisible(False)  # shown only while a guess is
+        self.guess = np.zeros(0)
+        self.phase = ChartPhase.WEIGHTS
+        self.updateGeometry()
+        self.refresh()
+
+    def _make_labels(self, n: int, color: tuple[int, int, int]) -> list[pg.TextItem]:
+        labels = []
+        if n <= MAX_VALUE_LABELS:
+            for index in range(n):
+                label = pg.TextItem("", anchor=(0.5, 1.0), color=color)
+                label.textItem.document().setDocumentMargin(1)  # its box is its text: apart means apart
+                label.setFont(self.font())
+                label.setPos(index, 0)
+                self.getPlotItem().addItem(label)
+                labels.append(label)
+        return labels
+
+    def _on_scene_changed(self, change: Change) -> None:
+        if change & Change.STRUCTURE:
+            self._rebuild()
+        elif change & (Change.NUMBERS | Change.SELECTION):
+            self.refresh()
+
+    def refresh(self) -> None:
+        if self.phase is not ChartPhase.WEIGHTS:
+            self._show_phase()
+            return
+        weights = self.attn_scene.selected_weights
+        visible = self.attn_scene.result.mask[self.attn_scene.selected]
+        self.bars.setOpts(height=weights)
+        moved = self._set_labels(self.value_labels, weights, visible, 0.0)
+        # Which percentages show depends only on their boxes and on which weights are largest.
+        order = sorted(range(len(self.value_labels)), key=lambda i: -weights[i])
+        if moved or order != self._label_order:
+            self._label_order = order
+            self._place_value_labels()
+
+    def _set_labels(self, labels: list[pg.TextItem], shares: np.ndarray, visible: np.ndarray, offset: float,
+                    hidden: bool = False) -> bool:
+        """Each label's percentage (or "masked", or "?" when HIDDEN) over its bar; whether any changed."""
+        moved = False
+        for index, label in enumerate(labels):
+            text = "masked" if not visible[index] else HIDDEN_TEXT if hidden else explain.percent(shares[index])
+            if text != label.toPlainText():  # re-laying out text is the costly part of a move
+                label.setText(text)
+                moved = True
+            # Moving a text item is the next costliest; most bars barely change on a drag move.
+            height = 0.0 if hidden else float(shares[index])
+            if abs(label.pos().y() - height) > LABEL_MOVE_THRESHOLD or label.pos().x() != index + offset:
+                label.setPos(index + offset, height)
+                moved = True
+        return moved
+
+    # ----- Predict, then see --------------------------------------------
+    def show_phase(self, phase: ChartPhase, guess: np.ndarray | None = None) -> None:
+        """Draw the real weights, the veil, the guess being made, or the guess beside the real weights."""
+        self.phase = phase
+        if guess is not None:
+            self.guess = np.asarray(guess, dtype=float)
+        if phase is ChartPhase.WEIGHTS:  # the chart as always
+            n = self.attn_scene.n_tokens
+            self.bars.setOpts(x=np.arange(n), width=BAR_WIDTH)
+            self.bars.setVisible(True)
+            self.guess_bars.setVisible(False)
+            for label in self.guess_labels:
+                label.setVisible(False)
+            self._label_order = []  # placed afresh
+        elif phase is ChartPhase.GUESSING and not self.hasFocus():
+            self.setFocus(Qt.FocusReason.OtherFocusReason)  # ↑/↓ and Enter work at once
+        self.refresh()
+
+    def _show_phase(self) -> None:
+        scene, phase = self.attn_scene, self.phase
+        n, weights = scene.n_tokens, scene.selected_weights
+        visible = scene.result.mask[scene.selected]
+        guessing, revealed = phase is ChartPhase.GUESSING, phase is ChartPhase.REVEALED
+        has_guess = (guessing or revealed) and len(self.guess) == n
+        self.bars.setVisible(revealed)
+        self.bars.setOpts(x=np.arange(n) + PAIR_OFFSET, width=PAIR_WIDTH, height=weights)
+        self.guess_bars.setVisible(has_guess)
+        if has_guess:
+            self.guess_bars.setOpts(x=np.arange(n) - (PAIR_OFFSET if revealed else 0.0),
+                                    width=PAIR_WIDTH if revealed else BAR_WIDTH, height=self.guess,
+                                    pens=self._guess_pens(guessing))
+            self._set_labels(self.guess_labels, self.guess, visible, -PAIR_OFFSET if revealed else 0.0)
+            if revealed:  # beside the real weight, the guess's label says how far off it is
+                for index, label in enumerate(self.guess_labels):
+                    difference = f"{round(100 * (self.guess[index] - weights[index])):+d}"
+                    if visible[index] and label.toPlainText() != difference:
+                        label.setText(difference)
+        for label in self.guess_labels:
+            label.setVisible(has_guess)
+        self._set_labels(self.value_labels, weights, visible, PAIR_OFFSET if revealed else 0.0,
+                         hidden=phase is ChartPhase.VEILED)
+        for label in self.value_labels:
+            label.setVisible(not guessing)
+        self._place_value_labels()
+
+    def _guess_pens(self, guessing: bool) -> list:
+        """Every guess bar's dashed edge; the bar the arrow keys move has a solid, thicker one."""
+        dashed = pg.mkPen(GUESS_EDGE, width=1.5, style=Qt.PenStyle.DashLine)
+        chosen = pg.mkPen(GUESS_EDGE, width=3)
+        return [chosen if guessing and index == self.chosen_bar else dashed for index in range(len(self.guess))]
+
+    def mousePressEvent(self, event) -> None:
+        index = self.bar_at(event.position()) if self.phase is ChartPhase.GUESSING else None
+        if index is None or event.button() != Qt.MouseButton.LeftButton:
+            super().mousePressEvent(event)
+            return
+        self.setFocus(Qt.FocusReason.MouseFocusReason)
+        self._dragged_bar = index
+        self._choose_bar(index)
+        self._set_guess_at(event.position())
+        event.accept()
+
+    def mouseMoveEvent(self, event) -> None:
+        if self._dragged_bar is not None and event.buttons() & Qt.MouseButton.LeftButton:
+            self._set_guess_at(event.position())
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:
+        if self._dragged_bar is not None:
+            self._set_guess_at(event.position())
+            self._dragged_bar = None
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    def _set_guess_at(self, point: QPointF) -> None:
+        """The dragged bar's top follows the pointer's height."""
+        box = self.getPlotItem().getViewBox()
+        share = box.mapSceneToView(self.mapToScene(point.toPoint())).y()
+        if self._dragged_bar is not None:
+            self.guess_changed.emit(self._dragged_bar, min(max(float(share), 0.0), 1.0))
+
+    def keyPressEvent(self, event) -> None:
+        if self.phase is not ChartPhase.GUESSING or not len(self.guess):
+            super().keyPressEvent(event)
+            return
+        key = Qt.Key(event.key())
+        step = FINE_KEY_STEP if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else KEY_STEP
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+            self._choose_bar((self.chosen_bar + (1 if key == Qt.Key.Key_Right else -1)) % len(self.guess))
+        elif key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+            change = step if key == Qt.Key.Key_Up else -step
+            self.guess_changed.emit(self.chosen_bar, min(max(float(self.guess[self.chosen_bar]) + change, 0.0), 1.0))
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.reveal_requested.emit()
+        else:
+            super().keyPressEvent(event)
+            return
+        event.accept()
+
+    def _choose_bar(self, index: int) -> None:
+        if index != self.chosen_bar:
+            self.chosen_bar = index
+            self.guess_key_chosen.emit(index)
+            self.refresh()
+
+    # ----- keeping the percentages apart --------------------------------
+    def _predicted_label_rect(self, label: pg.TextItem, x_scale: float, y_scale: float) -> QRectF:
+        """Where a percentage sits, in pixels of the view box: centred on its bar, just above it."""
+        size = label.textItem.boundingRect().size()  # the text's box in pixels, as drawn
+        width, height = size.width(), size.height()
+        centre, bottom = label.pos().x() * x_scale, -label.pos().y() * y_scale
+        return QRectF(centre - width / 2, bottom - height, width, height)
+
+    def _place_value_labels(self, *_) -> None:
+        """Show each percentage unless it would touch one already shown; the larger weights go first, so
+        the weights a student is looking for keep theirs (every bar's tooltip still has its number)."""
+        labels = self._labels_in_play()
+        if not labels:
+            return
+        box = self.getPlotItem().getViewBox()
+        (x0, x1), (y0, y1) = box.viewRange()
+        x_scale = box.width() / max(x1 - x0, 1e-9)
+        y_scale = box.height() / max(y1 - y0, 1e-9)
+        view_top, view_left, view_right = -y1 * y_scale, x0 * x_scale, x1 * x_scale
+        shown: list[QRectF] = []
+        for label in sorted(labels, key=lambda item: -item.pos().y()):  # the highest bars first
+            rect = self._predicted_label_rect(label, x_scale, y_scale)
+            # A label with no room above its bar (a weight near 1) goes just inside the bar's top.
+            inside = rect.top() < view_top
+            if inside:
+                rect.translate(0, rect.height())
+            # A label wider than the edge bar's room slides inwards rather than off the chart.
+            shift = max(view_left - rect.left(), 0.0) + min(view_right - rect.right(), 0.0)
+            rect.translate(shift, 0)
+            anchor = (0.5 - shift / rect.width(), 0.0 if inside else 1.0)
+            if (label.anchor.x(), label.anchor.y()) != anchor:
+                label.setAnchor(anchor)
+            apart = rect.adjusted(-LABEL_GAP_PX, -LABEL_GAP_PX, LABEL_GAP_PX, LABEL_GAP_PX)
+            keep = not any(apart.intersects(other) for other in shown)
+            if keep:
+                shown.append(rect)
+            if label.isVisible() != keep:
+                label.setVisible(keep)
+
+    def _labels_in_play(self) -> list[pg.TextItem]:
+        """The percentages this phase shows: the real ones, the guess's, or both."""
+        if self.phase is ChartPhase.GUESSING:
+            return list(self.guess_labels)
+        if self.phase is ChartPhase.REVEALED and len(self.guess) == self.attn_scene.n_tokens:
+            return self.value_labels + self.guess_labels
+        return list(self.value_labels)
+
+    # ----- what is shown (also what the tests and the audit read) -------
+    def _to_widget(self, item, rect: QRectF) -> QRectF:
+        return QRectF(self.mapFromScene(item.mapRectToScene(rect)).boundingRect())
+
+    def tick_label_rects(self) -> list[QRectF]:
+        """The bar names as drawn, in this widget's coordinates."""
+        return [self._to_widget(self.token_axis, label.rect) for label in self.token_axis.label_layout()]
+
+    def tick_label_texts(self) -> list[str]:
+        return [label.text for label in self.token_axis.label_layout()]
+
+    def value_label_rects(self) -> list[QRectF]:
+        """The percentages shown above the bars, as drawn, in this widget's coordinates."""
+        return [self._to_widget(label, label.boundingRect()) for label in self._shown_labels()]
+
+    def _shown_labels(self) -> list[pg.TextItem]:
+        return [label for label in self.value_labels + self.guess_labels if label.isVisible()]
+
+    def shown_value_texts(self) -> list[str]:
+        """The real weights' labels as shown, one per key ("" for one left out or not drawn)."""
+        return [label.toPlainText() if label.isVisible() else "" for label in self.value_labels]
+
+    def shown_guess_texts(self) -> list[str]:
+        """The guess's labels as shown, one per key ("" for one left out or not drawn)."""
+        return [label.toPlainText() if label.isVisible() else "" for label in self.guess_labels]
+
+    def cut_parts(self) -> list[str]:
+        """Text shown cut that a reader needs whole; elided names (whole in the tooltip) do not count."""
+        view = QRectF(self.viewport().rect())
+        cut = [f"value: {label.toPlainText()}" for label, rect in zip(self._shown_labels(), self.value_label_rects())
+               if not view.contains(rect)]
+        return cut + [f"name: {text}" for text, rect in zip(self.tick_label_texts(), self.tick_label_rects())
+                      if not view.contains(rect)]
+
+    def bar_at(self, point: QPointF) -> int | None:
+        """The bar under a point of the widget (anywhere in its column, names included)."""
+        box = self.getPlotItem().getViewBox()
+        x = box.mapSceneToView(self.mapToScene(point.toPoint())).x()
+        index = round(x)
+        if 0 <= index < self.attn_scene.n_tokens and abs(x - index) <= 0.5:
+            return index
+        return None
+
+    def viewportEvent(self, event) -> bool:
+        if event.type() == QEvent.Type.ToolTip:
+            index = self.bar_at(QPointF(event.pos()))
+            if index is None:
+                QToolTip.hideText()
+            else:
+                QToolTip.showText(event.globalPos(), self.bar_tooltip(index), self)
+            return True
+        return super().viewportEvent(event)
+
+    def bar_tooltip(self, index: int) -> str:
+        scene, phase = self.attn_scene, self.phase
+        name = scene.tokens[index]
+        if not scene.result.mask[scene.selected, index]:
+            return f"{name}: masked"
+        real = explain.percent(scene.selected_weights[index])
+        if phase is ChartPhase.VEILED:
+            return f"{name}: {HIDDEN_TIP}"
+        if phase is ChartPhase.GUESSING and len(self.guess) == scene.n_tokens:
+            return f"{name}: your guess {explain.percent(self.guess[index])} (drag the bar, or ↑/↓)"
+        if phase is ChartPhase.REVEALED and len(self.guess) == scene.n_tokens:
+            return f"{name}: your guess {explain.percent(self.guess[index])}, the real weight {real}"
+        return f"{name}: {real}"
+
+    def minimumSizeHint(self) -> QSize:
+        """Room for up to MAX_SIZED_TOKENS bars, each at least a line of text wide (names stand upright
+        when they do not fit side by side), and bars tall enough to compare."""
+        metrics = QFontMetricsF(self.font())
+        bars = min(max(self.attn_scene.n_tokens, 1), MAX_SIZED_TOKENS)
+        left_axis = self.getPlotItem().getAxis("left").width()
+        width = left_axis + (bars + 0.2) * (metrics.height() + 4) + 8
+        height = self.token_axis.height() + 6 * metrics.height()
+        return QSize(int(width), int(height))
+
+    def shown_heights(self) -> np.ndarray:
+        """The bar heights as drawn (what a student reads off the chart)."""
+        return np.asarray(self.bars.opts["height"], dtype=float)

@@ -1,0 +1,230 @@
+"""Predict, then see: the rounds of guessing a query's weights before they are shown.
+
+With the option on, a round goes:
+
+  READY ──drag starts / arrow key──► MOVING: every panel that would tell the weights is veiled
+  MOVING ──release──► GUESSING: grey guess bars on the weights chart, starting at the weights
+                      before the move; drag them (or ↑/↓), or pick the winner; then Reveal (Enter)
+  GUESSING ──Reveal──► REVEALED: the guess beside the real weights, the difference and the score
+
+A drag during GUESSING moves the arrow again and keeps the guess. A move that leaves the weights
+as they were (a value dragged, a drag cancelled with Esc) has nothing to guess: the veil lifts.
+Choosing another query or another scene mid-round skips the round. Each revealed round adds to
+the session's score and to the record in the progress file.
+
+While the option is off the controller does nothing on a drag: it follows the scene only while on.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+
+import numpy as np
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from attn_desktop.model import Change, Scene, explain
+from attn_desktop.model.teaching.prediction import (
+    Comparison,
+    SessionScore,
+    compare,
+    even_guess,
+    winner_guess,
+    with_share,
+)
+from attn_desktop.progress import ProgressStore
+from attn_desktop.ui.canvas.drag_controller import DragController
+from attn_desktop.ui.panels.weights_chart import ChartPhase, WeightsChart
+from attn_desktop.ui.predict.predict_bar import PredictBar
+from attn_desktop.ui.predict.weights_veil import WeightsVeil
+from attn_desktop.ui.scene_link import follow_scene
+
+READY_TEXT = "<b>Predict</b> is on: move a query or a key."
+MOVING_TEXT = "<b>Predict:</b> release, then guess."
+GUESSING_TEXT = "<b>Guess:</b> drag the grey bars, or"
+HOW_TO_GUESS = ("Drag a grey bar's top (or choose a bar with ←/→ and move it with ↑/↓): the other keys share the "
+                "rest, so the guess always adds up to 100%. Or pick only the winner. Then Reveal (Enter).")
+UNCHANGED_TEXT = "Nothing to guess: the weights did not change (a value moves only the output)."
+SKIPPED_TEXT = "Round skipped: the query or the scene changed."
+
+
+class Phase(enum.Enum):
+    OFF = "off"
+    READY = "ready"
+    MOVING = "moving"
+    GUESSING = "guessing"
+    REVEALED = "revealed"
+
+
+class PredictionController(QObject):
+    revealed = Signal()  # a round's guess was revealed (the Code panel shows how it was scored)
+
+    def __init__(self, scene: Scene, veil: WeightsVeil, chart: WeightsChart, bar: PredictBar,
+                 drags: DragController, progress: ProgressStore, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.scene, self.veil, self.chart, self.bar, self.progress = scene, veil, chart, bar, progress
+        self.phase = Phase.OFF
+        self.session = SessionScore()
+        self.last: Comparison | None = None  # the round last revealed
+        self.guess = np.zeros(0)
+        self._before = np.zeros(0)  # the query's weights when the round began
+        self._query = 0  # the query the round is about
+        self._unfollow: Callable[[], None] | None = None
+        self._choice_before_lesson: bool | None = None  # kept while a lesson has turned the option on
+        self._set_action: Callable[[bool], None] = self.set_on
+        drags.dragging.connect(self._on_dragging)
+        drags.nudge_starting.connect(self._on_nudge)
+        chart.guess_changed.connect(self._set_share)
+        chart.reveal_requested.connect(self.reveal)
+        bar.winner_chosen.connect(self._choose_winner)
+        bar.reveal_clicked.connect(self.reveal)
+
+    # ----- the option ---------------------------------------------------
+    @property
+    def on(self) -> bool:
+        return self.phase is not Phase.OFF
+
+    def bind_action(self, set_checked: Callable[[bool], None]) -> None:
+        """How a lesson turns the option on and off: through its menu item, which stays ticked to match."""
+        self._set_action = set_checked
+
+    def set_on(self, on: bool) -> None:
+        """The menu's Predict, then See."""
+        if on == self.on:
+            return
+        if on:
+            self._unfollow = follow_scene(self, self.scene, self._on_scene_changed)
+            self.bar.set_tokens(self.scene.tokens)
+            self._enter(Phase.READY, READY_TEXT)
+        else:
+            if self._unfollow is not None:
+                self._unfollow()
+                self._unfollow = None
+            self.phase = Phase.OFF
+            self.veil.set_on(False)
+            self.chart.show_phase(ChartPhase.WEIGHTS)
+        self.bar.setVisible(on)
+
+    def follow_lesson(self, lesson_predicts: bool) -> None:
+        """A lesson that predicts turns the option on; leaving it puts back the choice made before it."""
+        if lesson_predicts:
+            if self._choice_before_lesson is None:
+                self._choice_before_lesson = self.on
+                self._set_action(True)
+            self.guess_first()
+        elif not lesson_predicts and self._choice_before_lesson is not None:
+            choice, self._choice_before_lesson = self._choice_before_lesson, None
+            self._set_action(choice)
+
+    # ----- a round ------------------------------------------------------
+    def guess_first(self) -> None:
+        """A round on the weights as they are, hidden from the start (a lesson opens so): the guess
+        starts even, since the student has seen nothing."""
+        if not self.on:
+            return
+        self._query = self.scene.selected
+        self._before = even_guess(self.scene.n_tokens, self._allowed())
+        self.guess = self._before.copy()
+        self._enter(Phase.GUESSING, GUESSING_TEXT)
+
+    def _on_dragging(self, dragging: bool) -> None:
+        if not self.on:
+            return
+        if dragging:
+            self._start_moving()
+        else:
+            QTimer.singleShot(0, self._after_move)  # a cancelled drag puts its arrow back only after this
+
+    def _on_nudge(self) -> None:
+        if self.on:
+            self._start_moving()
+            QTimer.singleShot(0, self._after_move)
+
+    def _start_moving(self) -> None:
+        """Veil the weights before the arrow moves; a new round unless a guess is already under way."""
+        if self.phase in (Phase.READY, Phase.REVEALED):
+            self._before = self.scene.selected_weights.copy()
+            self._query = self.scene.selected
+            self.guess = self._before.copy()  # the guess starts at the weights the student last saw
+        if self.phase is not Phase.MOVING:
+            self._enter(Phase.MOVING, MOVING_TEXT)
+
+    def _after_move(self) -> None:
+        if self.phase is not Phase.MOVING:
+            return
+        if np.allclose(self.scene.selected_weights, self._before, rtol=0, atol=1e-12):
+            self._enter(Phase.READY, UNCHANGED_TEXT)
+        else:
+            self._enter(Phase.GUESSING, GUESSING_TEXT)
+
+    def _set_share(self, index: int, share: float) -> None:
+        if self.phase is Phase.GUESSING:
+            self.guess = with_share(self.guess, index, share, self._allowed())
+            self._enter(Phase.GUESSING, GUESSING_TEXT)
+
+    def _choose_winner(self, index: int) -> None:
+        if self.phase is Phase.GUESSING and self._allowed()[index]:
+            self.guess = winner_guess(index, self.scene.n_tokens)
+            self._enter(Phase.GUESSING, GUESSING_TEXT, winner=index)
+
+    def reveal(self) -> None:
+        """Show the real weights beside the guess, score the round and remember it."""
+        if self.phase is not Phase.GUESSING:
+            return
+        self.last = result = compare(self.guess, self.scene.selected_weights)
+        self.session = self.session.with_round(result)
+        self.progress.record_prediction(result)
+        self._enter(Phase.REVEALED, self._result_text(result))
+        self.revealed.emit()
+
+    def _on_scene_changed(self, change: Change) -> None:
+        if change & Change.STRUCTURE:
+            self.bar.set_tokens(self.scene.tokens)
+        round_on = self.phase in (Phase.MOVING, Phase.GUESSING)
+        if round_on and (change & Change.STRUCTURE or self.scene.selected != self._query):
+            self._enter(Phase.READY, SKIPPED_TEXT)
+        elif self.phase is Phase.REVEALED and change & (Change.STRUCTURE | Change.SELECTION | Change.NUMBERS):
+            # The guess was for the weights as they were; now the chart shows the weights as they are.
+            self._enter(Phase.READY, READY_TEXT)
+
+    # ----- showing ------------------------------------------------------
+    def _enter(self, phase: Phase, message: str, winner: int = -1) -> None:
+        self.phase = phase
+        self.veil.set_on(phase in (Phase.MOVING, Phase.GUESSING))
+        chart_phase = {Phase.MOVING: ChartPhase.VEILED, Phase.GUESSING: ChartPhase.GUESSING,
+                       Phase.REVEALED: ChartPhase.REVEALED}.get(phase, ChartPhase.WEIGHTS)
+        self.chart.show_phase(chart_phase, self.guess if chart_phase is not ChartPhase.WEIGHTS else None)
+        if phase in (Phase.READY, Phase.REVEALED) and self.session.rounds:
+            message += f"<br><span style='color: #555'>{self._session_text()}</span>"
+        tooltip = HOW_TO_GUESS if phase is Phase.GUESSING else self._record_text()
+        if phase is Phase.REVEALED and self.last is not None:
+            tooltip = f"{self._differences_text(self.last)}\n{tooltip}"
+        self.bar.show_step(message, tooltip, guessing=phase is Phase.GUESSING, winner=winner)
+
+    def _allowed(self) -> np.ndarray:
+        return np.asarray(self.scene.result.mask[self.scene.selected], dtype=bool)
+
+    def _result_text(self, result: Comparison) -> str:
+        """"Off by 29 points · score 71 · dog wins ✓": the round in one line."""
+        tokens = self.scene.tokens
+        real = " or ".join(explain.short_name(tokens[i]) for i in result.real_winners)
+        said = "" if result.winner_right or result.guessed_winner is None else \
+            f", not {explain.short_name(tokens[result.guessed_winner])}"
+        verdict = "✓" if result.winner_right else "✗"
+        return (f"Off by <b>{round(result.points_off)}</b> points · score <b>{round(result.score)}</b> · "
+                f"{real} wins{said} {verdict}")
+
+    def _differences_text(self, result: Comparison) -> str:
+        each = ", ".join(f"{token} {round(100 * d):+d}" for token, d in zip(self.scene.tokens, result.differences))
+        return f"Your guess minus the real weights, in points: {each}. Grey bars: your guess."
+
+    def _session_text(self) -> str:
+        session = self.session
+        rounds = f"{session.rounds} round{'s' if session.rounds != 1 else ''}"
+        return f"{rounds}, average {round(session.average)}, winners {session.winners_right} of {session.rounds}"
+
+    def _record_text(self) -> str:
+        record = self.progress.prediction_record()
+        return (f"This session: {self._session_text() if self.session.rounds else 'no rounds yet'}. "
+                f"All time: {record.rounds} rounds, average {round(record.average)}, best {round(record.best_score)}, "
+                f"winners {record.winners_right} of {record.rounds}.")

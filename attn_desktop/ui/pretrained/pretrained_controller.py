@@ -1,0 +1,205 @@
+"""The heads of a real model in the window: load it, run the sentence typed, open a head as a scene.
+
+Lessons → Heads of a Real Model… shows the Model heads panel and, the first time, loads the
+model of the optional pack (SmolLM2). File → Open Model… loads any local GGUF file of a
+LLaMA-style model instead. Both load on the model's own thread (ModelRunner): the panel shows
+the progress and the window keeps answering. A file that cannot be used gets one dialog with
+the reason, and nothing else changes: the model before it stays, the panel shows what it
+showed. A missing pack or library is not an error: the panel says how to add them.
+
+Opening a head (a click on the grid or a Find heads list) asks about unsaved work first, as
+New and the lessons do, then puts the head in the window as a new untitled scene. Like a
+lesson's scene it starts unmodified: it can always be opened again from the model, so going
+from head to head asks nothing; the first edit makes it the student's work, which the usual
+question then protects. After that it is ordinary work: undo, save and export all apply.
+
+The GGUF reader and the tokenizer are imported only when a model is first loaded: starting the
+app costs nothing more, and without them the rest of the app works as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
+
+from attn_desktop.model import Scene
+from attn_desktop.ui.document.document_controller import DocumentController
+from attn_desktop.ui.pretrained.pretrained_heads_panel import ModelHeadsPanel, model_details
+from attn_desktop.ui.pretrained.pretrained_worker import (
+    LoadedModel,
+    LoadFailure,
+    ModelLoader,
+    ModelRunner,
+    RunFailure,
+    RunResult,
+    load_llama_model,
+)
+
+MODEL_FILTER = "GGUF models (*.gguf);;All files (*)"
+STATUS_MS = 5000
+
+
+class ModelHost(Protocol):
+    """What the heads need from the window around them."""
+
+    def show_error(self, title: str, message: str) -> None: ...
+    def show_model_heads_dock(self) -> None: ...
+
+
+def pack_model() -> Path:
+    """The optional pack's model file (ModelUnavailable when it or a library is missing)."""
+    from attn_desktop.model.pretrained import pack
+
+    return pack.find_pack_model()
+
+
+def install_hint() -> str:
+    from attn_desktop.model.pretrained import pack
+
+    return pack.pack_install_hint()
+
+
+class ModelController(QObject):
+    def __init__(self, scene: Scene, documents: DocumentController, panel: ModelHeadsPanel, dock: QDockWidget,
+                 host: ModelHost, window: QWidget, show_status: Callable[[str, int], None],
+                 load_model: ModelLoader = load_llama_model, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.scene, self.documents, self.panel, self.dock = scene, documents, panel, dock
+        self.host, self.window, self.show_status = host, window, show_status
+        self._load_model = load_model
+        self.runner: ModelRunner | None = None  # made when a model is first wanted
+        self.loading: Path | None = None  # the file being loaded
+        self._chosen_by_user = False  # the load under way came from Open Model… (its failure is a dialog)
+        self._dock_was_visible = False
+        self.shown_head: tuple[Any, int, int] | None = None  # (run, layer, head) last put in the window
+        self.last_folder: Path | None = None
+        panel.sentence_changed.connect(self.run_sentence)
+        panel.head_chosen.connect(self.open_head)
+        panel.open_model_requested.connect(self.choose_and_open_model)
+        # Shown from the View menu or by Reset Layout, the panel loads nothing by itself (seconds and
+        # half a gigabyte): it offers the pack's model and Open Model… until one is chosen.
+        panel.load_pack_requested.connect(self.load_pack_model)
+
+    # ----- the commands (menu entries) -----------------------------------------------------
+    def show_heads(self) -> None:
+        """Lessons → Heads of a Real Model…: the panel, and the pack's model unless one is loaded."""
+        self.host.show_model_heads_dock()
+        if self.panel.model is None and self.loading is None:
+            self.load_pack_model()
+
+    def load_pack_model(self) -> None:
+        """Load the optional pack's model, or say in the panel how to add what is missing."""
+        if self.loading is not None:
+            return
+        try:
+            path = pack_model()
+        except Exception as error:  # noqa: BLE001 - ModelUnavailable, or a damaged installation
+            self.panel.show_unavailable(unavailable_text(str(error)))
+            return
+        self._load(path, chosen_by_user=False)
+
+    def choose_and_open_model(self) -> None:
+        """File → Open Model…: any local GGUF file."""
+        folder = str(self.last_folder or (self.panel.model.path.parent if self.panel.model else Path.home()))
+        chosen, _ = QFileDialog.getOpenFileName(self.window, "Open Model", folder, MODEL_FILTER)
+        if chosen:
+            self.open_model(Path(chosen))
+
+    def open_model(self, path: Path) -> None:
+        self.last_folder = Path(path).parent
+        self._dock_was_visible = self.dock.isVisible()
+        self._load(Path(path), chosen_by_user=True)
+        self.host.show_model_heads_dock()
+
+    def shutdown(self) -> None:
+        """End the model's thread (the window calls this when it closes)."""
+        if self.runner is not None:
+            self.runner.shutdown()
+
+    # ----- loading ------------------------------------------------------------------------------
+    def _ensure_runner(self) -> ModelRunner:
+        if self.runner is None:
+            self.runner = ModelRunner(self._load_model, parent=self)
+            self.runner.progress.connect(self.panel.show_progress)
+            self.runner.loaded.connect(self._on_loaded)
+            self.runner.load_failed.connect(self._on_load_failed)
+            self.runner.ran.connect(self._on_ran)
+            self.runner.run_failed.connect(self._on_run_failed)
+            self.runner.busy_changed.connect(self.panel.show_running)
+        return self.runner
+
+    def _load(self, path: Path, chosen_by_user: bool) -> None:
+        self.loading, self._chosen_by_user = path, chosen_by_user
+        self.panel.show_loading(path.name)
+        self._ensure_runner().load(path)
+
+    def _on_loaded(self, model: LoadedModel) -> None:
+        self.loading = None
+        self.panel.show_model(model)
+        self.show_status(f"Loaded {model.name}: {model_details(model)}", STATUS_MS)
+        self.run_sentence(self.panel.sentence)
+
+    def _on_load_failed(self, failure: LoadFailure) -> None:
+        self.loading = None
+        if self._chosen_by_user:
+            self.panel.show_previous()
+            if not self._dock_was_visible and self.panel.model is None:
+                self.dock.hide()  # as it was before Open Model…
+            self.host.show_error("Cannot open model", failure.message)
+        elif failure.unavailable:
+            self.panel.show_unavailable(unavailable_text(failure.message))
+        else:
+            self.panel.show_previous()
+            self.panel.show_run_problem(self.panel.sentence, failure.message)  # the pack's own file is damaged
+
+    # ----- sentences -----------------------------------------------------------------------------
+    def run_sentence(self, sentence: str) -> None:
+        if self.runner is not None and self.panel.model is not None:
+            self.runner.run(sentence)
+
+    def _on_ran(self, result: RunResult) -> None:
+        self.panel.show_result(result)
+
+    def _on_run_failed(self, failure: RunFailure) -> None:
+        self.panel.show_run_problem(failure.sentence, failure.message)
+
+    # ----- opening a head ----------------------------------------------------------------------
+    def open_head(self, layer: int, head: int, query: int = -1) -> None:
+        """Put a head of the current run in the window; QUERY (if not -1) is the query it shows first."""
+        run = self.panel.run
+        if run is None:
+            return
+        if self.shown_head == (run, layer, head) and not self.documents.modified:
+            self._select_query(query)
+            return  # already in the window as it came from the model (a double click chooses twice)
+        from attn_desktop.model.pretrained.head_scene import scene_data_for_head
+
+        try:
+            data = scene_data_for_head(run, layer, head)
+        except ValueError as error:  # a sentence longer than a scene may hold
+            self.host.show_error("Cannot open head", str(error))
+            return
+        if not self.documents.maybe_save_changes():
+            return
+        self.scene.replace(data)
+        self.documents.start(None, None)
+        self._select_query(query)
+        self.shown_head = (run, layer, head)
+        self.show_status(f"Layer {layer}, head {head} of {run.model_name} is on the canvas", STATUS_MS)
+
+    def _select_query(self, query: int) -> None:
+        if 0 <= query < self.scene.n_queries:
+            self.scene.select_query(query)
+
+
+def unavailable_text(message: str) -> str:
+    """The reason a model is missing, with how to add it (once, even if the reason says it already)."""
+    try:
+        hint = install_hint()
+    except ImportError:
+        return message
+    return message if hint in message else f"{message}\n{hint}"

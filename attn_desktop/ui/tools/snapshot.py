@@ -1,0 +1,113 @@
+"""`attn-desktop snapshot`: the real main window at a chosen screen size, drawn headless.
+
+Teachers and the test suite use it to see the app as a 1024 × 768 projector or a 4K laptop at
+200 % shows it, without that screen: Qt's offscreen platform is told the screen's size and
+pixel ratio, the window fills it (or goes full screen in presentation mode), settles, and is
+grabbed to a PNG. `--audit` writes what a person would check, measured from the widgets
+(see layout_audit).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SETTLE_SECONDS = 1.0  # presentation mode re-arranges the panels for this long after the window resizes
+
+
+@dataclass(frozen=True)
+class ScreenSpec:
+    width: int  # in physical pixels, as a screen's resolution is given
+    height: int
+    scale: float = 1.0  # the desktop's scale factor: 2 for "200 %"
+
+
+def use_offscreen_screen(screen: ScreenSpec, folder: str) -> None:
+    """Tell Qt's offscreen platform (before the application starts) which screen to pretend to have.
+
+    The screen is given in physical pixels and the desktop's scale as Qt's own scale factor, which is
+    how a 4K laptop at 200 % reaches Qt: 1920 × 1080 logical pixels, each drawn as 2 × 2.
+    (The offscreen platform's own "dpr" setting reaches the screen but not its windows.)
+    """
+    config = Path(folder) / "screen.json"
+    config.write_text(json.dumps({"screens": [{
+        "name": "snapshot", "x": 0, "y": 0, "width": screen.width, "height": screen.height,
+        "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1,
+    }]}))
+    os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={config}"
+    os.environ["QT_SCALE_FACTOR"] = f"{screen.scale:g}"
+
+
+def wait_until_settled(window) -> None:
+    """Let the docks, the plots and presentation mode's re-arranging finish."""
+    from PySide6.QtWidgets import QApplication
+
+    from attn_desktop.ui.window.app import settle
+
+    app = QApplication.instance()
+    deadline = time.monotonic() + SETTLE_SECONDS + 2.0
+    while window.layout_manager.settling and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
+    settle(window)
+    app.processEvents()
+
+
+def show_for_snapshot(window, presentation: bool) -> None:
+    """The window as a user has it on this screen: maximised, or full screen when presenting."""
+    screen = window.screen().availableGeometry()
+    window.setGeometry(screen)
+    window.show()
+    wait_until_settled(window)
+    if presentation:
+        window.presentation_action.setChecked(True)
+        wait_until_settled(window)
+
+
+def png_of(window) -> bytes:
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not window.grab().save(buffer, "PNG"):
+        raise OSError("could not encode the picture")
+    return bytes(data)
+
+
+def take_snapshot(scene, scene_path: Path | None, lesson: str | None, presentation: bool) -> tuple[bytes, dict]:
+    """Build the real window on this scene (or lesson), show it on the offscreen screen, and
+    return the PNG and the audit."""
+    from attn_desktop.ui.tools.layout_audit import audit_window
+    from attn_desktop.ui.window.app import make_application
+    from attn_desktop.ui.window.main_window import MainWindow
+
+    _app = make_application()  # held for as long as the window lives
+    window = MainWindow(scene, scene_path=scene_path)
+    try:
+        if lesson:
+            window.open_lesson(lesson)
+        show_for_snapshot(window, presentation)
+        return png_of(window), audit_window(window)
+    finally:
+        window.history.reset()  # nothing was edited: close without asking about unsaved changes
+        dispose_of(window)
+
+
+def dispose_of(window) -> None:
+    """Close the window and delete it now, while the application still exists: left to Python's exit,
+    Qt objects die in no particular order, and a window outliving its application crashes the process."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    window.close()
+    window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+def temporary_user_folder() -> tempfile.TemporaryDirectory:
+    """Settings and data of its own: a snapshot neither reads nor disturbs the user's layout or work."""
+    return tempfile.TemporaryDirectory(prefix="attn-desktop-snapshot-", ignore_cleanup_errors=True)

@@ -1,0 +1,343 @@
+"""The Training panel: train one attention head on a task, live, and watch it learn.
+
+The student picks a task, a seed, a learning rate and a pace; Train / Pause / Step / Reset
+drive a trainer on its own thread (TrainingRunner), and the loss and accuracy curves grow as
+it learns. One example sentence of the task is shown under the head as it is now: the panel
+announces it as a projection scene (`example_changed`) whenever the head or the example
+changes, at most about 30 times a second, for the window to show on the canvas.
+
+Changing the task, seed or learning rate starts training again from step 0 (the same settings
+always give the same run); changing the pace does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from attn_desktop.model.files.scene_file import SceneData
+from attn_desktop.model.training.training import (
+    OPTIMISER_NAME,
+    TASKS,
+    HeadParams,
+    Task,
+    example_scene_data,
+    parse_example,
+)
+from attn_desktop.ui.training.training_curves import TrainingCurves
+from attn_desktop.ui.training.training_worker import (
+    FRESH_EXAMPLES,
+    TrainerFactory,
+    TrainingRunner,
+    TrainingSettings,
+    TrainingUpdate,
+    make_real_trainer,
+)
+
+DEFAULT_TASK = "reverse"
+DEFAULT_STEPS_PER_SECOND = 100.0
+PACES: list[tuple[str, float | None]] = [
+    (f"{pace:g} steps/s", float(pace)) for pace in (1, 2, 5, 10, 20, 50, 100, 200, 500)
+] + [("As fast as possible", None)]
+MAX_SEED = 2**31 - 1
+ERROR_STYLE = "color: #B00020;"
+
+ExampleScene = Callable[[Task, HeadParams, list[int]], SceneData]
+
+
+class TrainingPanel(QWidget):
+    example_changed = Signal(object)  # SceneData: the example sentence under the head as it is now
+    keep_requested = Signal()  # "Keep as scene": the head as it is now, as a scene of its own
+    running_changed = Signal(bool)
+
+    def __init__(self, tasks: Mapping[str, Task] = TASKS, make_trainer: TrainerFactory = make_real_trainer,
+                 example_scene: ExampleScene = example_scene_data, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.tasks = dict(tasks)
+        self._example_scene = example_scene
+        self._running = False
+        self._params: HeadParams | None = None  # the head of the current settings, as last reported
+        self._last_update: TrainingUpdate | None = None
+        self._last_metrics: Any = None  # StepMetrics of the last step taken, for the status line
+        self._fresh_accuracy: float | None = None  # on unseen examples, measured at the last pause
+        self._picker = np.random.default_rng()  # "Pick another example" is meant to surprise
+        first_task = DEFAULT_TASK if DEFAULT_TASK in self.tasks else next(iter(self.tasks))
+        self.example_tokens: list[int] = self.tasks[first_task].example_tokens()
+
+        self._build_settings(first_task)
+        self._build_buttons()
+        self.curves = TrainingCurves()
+        self.curves.start(self.tasks[first_task].default_steps)
+        self._build_example()
+        self.status_label = QLabel()
+        self.status_label.setWordWrap(True)
+        self.status_label.setAccessibleName("Training status")
+        self._lay_out()
+
+        self.runner = TrainingRunner(self.settings, make_trainer, DEFAULT_STEPS_PER_SECOND, parent=self)
+        self.runner.updated.connect(self._on_update)
+        self._show_task(self.current_task)
+        self._set_example(self.example_tokens)
+        self._set_running(False)  # paused until Train or Step
+
+    # ----- building ---------------------------------------------------------------
+    def _build_settings(self, first_task: str) -> None:
+        self.task_box = QComboBox()
+        for name, task in self.tasks.items():
+            self.task_box.addItem(task.title, name)
+        self.task_box.setCurrentIndex(self.task_box.findData(first_task))
+        self.task_box.currentIndexChanged.connect(self._on_task_chosen)
+        self.task_description = QLabel()
+        self.task_description.setWordWrap(True)
+        self.seed_box = QSpinBox()
+        self.seed_box.setRange(0, MAX_SEED)
+        self.seed_box.setKeyboardTracking(False)  # one restart when the number is typed, not one per digit
+        self.seed_box.valueChanged.connect(self._on_setting_changed)
+        self.rate_box = QDoubleSpinBox()
+        self.rate_box.setDecimals(4)
+        self.rate_box.setRange(0.0001, 1.0)
+        self.rate_box.setStepType(QDoubleSpinBox.StepType.AdaptiveDecimalStepType)
+        self.rate_box.setKeyboardTracking(False)
+        self.rate_box.setValue(self.tasks[first_task].default_lr)
+        self.rate_box.valueChanged.connect(self._on_setting_changed)
+        self.pace_box = QComboBox()
+        for text, pace in PACES:
+            self.pace_box.addItem(text, pace)
+        self.pace_box.setCurrentIndex(self.pace_box.findData(DEFAULT_STEPS_PER_SECOND))
+        self.pace_box.currentIndexChanged.connect(self._on_pace_chosen)
+        self.optimiser_label = QLabel(OPTIMISER_NAME)
+        for label, box in (("Task", self.task_box), ("Seed", self.seed_box), ("Learning rate", self.rate_box),
+                           ("Speed", self.pace_box)):
+            box.setAccessibleName(label)
+
+    def _build_buttons(self) -> None:
+        self.train_button = QPushButton("Train")
+        self.train_button.setToolTip("Train the head, step after step, at the chosen speed")
+        self.train_button.clicked.connect(self.train)
+        self.pause_button = QPushButton("Pause")
+        self.pause_button.clicked.connect(self.pause)
+        self.step_button = QPushButton("Step")
+        self.step_button.setToolTip("Take exactly one training step")
+        self.step_button.clicked.connect(self.step_once)
+        self.reset_button = QPushButton("Reset")
+        self.reset_button.setToolTip("Start again from step 0 with the same settings (the same first steps)")
+        self.reset_button.clicked.connect(self.reset)
+        for button in (self.train_button, self.pause_button, self.step_button, self.reset_button):
+            button.setMinimumWidth(button.fontMetrics().horizontalAdvance(button.text()) + 16)
+        self.keep_button = QPushButton("Keep as scene")
+        self.keep_button.setToolTip("Pause, and open the head as it is now as a scene to drag, save and export")
+        self.keep_button.clicked.connect(self.keep_requested)
+
+    def _build_example(self) -> None:
+        self.example_box = QLineEdit()
+        self.example_box.setAccessibleName("Example sentence")
+        self.example_box.returnPressed.connect(self._on_example_typed)
+        self.pick_example_button = QPushButton("Pick another example")
+        self.pick_example_button.clicked.connect(self.pick_another_example)
+        self.example_message = QLabel()
+        self.example_message.setWordWrap(True)
+        self.example_message.setStyleSheet(ERROR_STYLE)
+        self.example_message.hide()
+
+    def _lay_out(self) -> None:
+        form = QFormLayout()
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.addRow("Task", self.task_box)
+        form.addRow(self.task_description)
+        form.addRow("Seed", self.seed_box)
+        form.addRow("Learning rate", self.rate_box)
+        form.addRow("Speed", self.pace_box)
+        form.addRow("Optimiser", self.optimiser_label)
+        buttons = QHBoxLayout()
+        buttons.setSpacing(4)
+        for button in (self.train_button, self.pause_button, self.step_button, self.reset_button):
+            buttons.addWidget(button)
+        example_row = QHBoxLayout()
+        example_row.addWidget(QLabel("Example"))
+        example_row.addWidget(self.example_box, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+        layout.addWidget(self.keep_button)
+        layout.addWidget(self.status_label)
+        layout.addWidget(self.curves, 1)
+        layout.addLayout(example_row)
+        layout.addWidget(self.pick_example_button)
+        layout.addWidget(self.example_message)
+
+    # ----- what the panel holds -----------------------------------------------------
+    @property
+    def current_task(self) -> Task:
+        return self.tasks[self.task_box.currentData()]
+
+    @property
+    def settings(self) -> TrainingSettings:
+        return TrainingSettings(self.task_box.currentData(), self.seed_box.value(), self.rate_box.value())
+
+    @property
+    def current_params(self) -> HeadParams | None:
+        """The head as last reported by the trainer of the current settings (a copy; None before the first)."""
+        return self._params
+
+    @property
+    def is_running(self) -> bool:
+        return self._running
+
+    @property
+    def steps_taken(self) -> int:
+        return self._last_update.step if self._last_update is not None else 0
+
+    def example_scene(self) -> SceneData | None:
+        """The current example under the current head, as a projection scene."""
+        if self._params is None:
+            return None
+        return self._example_scene(self.current_task, self._params, list(self.example_tokens))
+
+    # ----- commands -------------------------------------------------------------------
+    def train(self) -> None:
+        self._set_running(True)
+        self.runner.resume()
+
+    def pause(self) -> None:
+        self._set_running(False)
+        self.runner.pause()
+
+    def step_once(self) -> None:
+        self._set_running(False)
+        self.runner.step_once()
+
+    def reset(self) -> None:
+        """Back to step 0 with the same settings, paused: the run starts again exactly as before."""
+        self._set_running(False)
+        self.runner.pause()
+        self.runner.restart(self.settings)
+
+    def pick_another_example(self) -> None:
+        task = self.current_task
+        for _ in range(20):  # a different sentence, unless the task hardly has any
+            tokens = [int(token) for token in task.sample(self._picker, 1).tokens[0]]
+            if tokens != self.example_tokens:
+                break
+        self._set_example(tokens)
+
+    def shutdown(self) -> None:
+        """Stop training and end its thread (the window calls this when it closes)."""
+        self._set_running(False)
+        self.runner.shutdown()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.shutdown()
+        super().closeEvent(event)
+
+    # ----- settings --------------------------------------------------------------------
+    def _on_task_chosen(self) -> None:
+        task = self.current_task
+        self.rate_box.blockSignals(True)  # one restart for the new task, not a second for its rate
+        self.rate_box.setValue(task.default_lr)
+        self.rate_box.blockSignals(False)
+        self._params = None  # the old task's head does not fit the new task's sentences
+        self._show_task(task)
+        self._set_example(task.example_tokens())
+        self.runner.restart(self.settings)
+
+    def _on_setting_changed(self) -> None:
+        self.runner.restart(self.settings)
+
+    def _on_pace_chosen(self) -> None:
+        self.runner.set_pace(self.pace_box.currentData())
+
+    def _show_task(self, task: Task) -> None:
+        self.task_description.setText(task.description)
+        self.example_box.setPlaceholderText(" ".join(task.vocab))
+        self.example_box.setToolTip(f"Type {task.seq_len} words from: {' '.join(task.vocab)}; press Enter")
+
+    # ----- the example sentence ------------------------------------------------------
+    def _on_example_typed(self) -> None:
+        try:
+            tokens = parse_example(self.current_task, self.example_box.text())
+        except ValueError as error:
+            self.example_message.setText(str(error))
+            self.example_message.show()
+            return
+        self._set_example(tokens)
+
+    def _set_example(self, tokens: list[int]) -> None:
+        self.example_tokens = list(tokens)
+        self.example_box.setText(" ".join(self.current_task.words(tokens)))
+        self.example_message.clear()
+        self.example_message.hide()
+        self._announce_example()
+
+    def _announce_example(self) -> None:
+        scene = self.example_scene()
+        if scene is not None:
+            self.example_changed.emit(scene)
+
+    # ----- what the trainer reports ------------------------------------------------------
+    def _on_update(self, update: TrainingUpdate) -> None:
+        if update.settings.task_name != self.task_box.currentData():
+            return  # from the task before the one just chosen; its own restart is on its way
+        self._last_update = update
+        if update.restarted:
+            self.curves.start(self.current_task.default_steps)
+            self._last_metrics = None
+        if update.metrics:
+            self._last_metrics = update.metrics[-1]
+        self._fresh_accuracy = None if update.running else update.fresh_accuracy
+        self.curves.extend(update.metrics)
+        if update.params is not None:
+            self._params = update.params
+            self._announce_example()
+        if update.failure:
+            self._set_running(False)
+            self.status_label.setText(update.failure)
+            self.status_label.setStyleSheet(ERROR_STYLE)
+        else:
+            self._show_status()
+
+    def _set_running(self, running: bool) -> None:
+        changed = running != self._running
+        self._running = running
+        self.train_button.setEnabled(not running)
+        self.pause_button.setEnabled(running)
+        self._show_status()
+        if changed:
+            self.running_changed.emit(running)
+
+    def _show_status(self) -> None:
+        self.status_label.setStyleSheet("")
+        # "Paused" when the trainer says so: a step already under way when Pause was clicked still shows.
+        trainer_running = self._last_update is not None and self._last_update.running
+        self.status_label.setText(status_text(self.steps_taken, self._last_metrics, trainer_running,
+                                              self._fresh_accuracy))
+
+
+def status_text(step: int, last: Any, running: bool, fresh_accuracy: float | None) -> str:
+    """"Step 120 · loss 0.345 · accuracy 88 %", and when paused, "Paused" with the accuracy on unseen examples."""
+    parts = [f"Step {step}"]
+    if last is not None:
+        parts += [f"loss {last.loss:.2g}", f"accuracy {100 * last.accuracy:.0f} %"]
+    text = " · ".join(parts)
+    if not running:
+        text += "\nPaused" if step else "\nPaused: press Train or Step"
+        if fresh_accuracy is not None and step:
+            text += f" · {100 * fresh_accuracy:.1f} % right on {FRESH_EXAMPLES:,} new examples"
+    return text

@@ -1,0 +1,89 @@
+"""Creating the Qt application and the main window."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pyqtgraph as pg
+from pyqtgraph.util.garbage_collector import GarbageCollector
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
+
+from attn_desktop import APP_NAME, __version__
+from attn_desktop.model import Scene
+from attn_desktop.paths import APP_ID, DEFAULT_SCENE, icon_files, scene_path
+from attn_desktop.ui.window.main_window import MainWindow
+
+# Python's cyclic garbage collector runs in whichever thread happens to allocate. When that is the
+# model's or the training's thread, it destroys closed windows' Qt objects (plots, items, pixmaps)
+# there, while the GUI thread paints: Qt is not thread-safe that way, and the window froze (seen as a
+# hang in the tests: the model's thread inside the GGUF reader, the GUI thread waiting in a paint).
+# pyqtgraph's GarbageCollector turns automatic collection off and collects on a timer of the GUI
+# thread instead, with the same thresholds.
+_gui_thread_collector: GarbageCollector | None = None
+COLLECT_EVERY_S = 0.5
+
+
+def collect_garbage_on_the_gui_thread() -> None:
+    """Once there is an application (its timer runs on the GUI thread): collect garbage only there."""
+    global _gui_thread_collector
+    if _gui_thread_collector is None and QApplication.instance() is not None:
+        _gui_thread_collector = GarbageCollector(interval=COLLECT_EVERY_S)
+
+
+def configure_pyqtgraph() -> None:
+    collect_garbage_on_the_gui_thread()
+    pg.setConfigOptions(
+        background="w",
+        foreground="k",
+        antialias=False,  # grid and axes; arrows antialias themselves
+        # pyqtgraph drops mouse moves above this rate by default; the model
+        # recomputes in microseconds, so every move should reach the scene.
+        mouseRateLimit=0,
+    )
+
+
+def make_application(argv: list[str] | None = None) -> QApplication:
+    app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
+    app.setApplicationName(APP_NAME)
+    app.setApplicationVersion(__version__)
+    app.setOrganizationName("Attention Desktop")
+    # Wayland matches windows to their .desktop file (and so their icon) by this name.
+    app.setDesktopFileName(APP_ID)
+    app.setWindowIcon(app_icon())
+    configure_pyqtgraph()
+    return app
+
+
+def app_icon() -> QIcon:
+    icon = QIcon()
+    for path in icon_files()[1:]:  # the PNG sizes: crisp at each size, no SVG engine needed
+        if path.exists():
+            icon.addFile(str(path))
+    return icon
+
+
+def default_scene() -> Scene:
+    return Scene.from_file(scene_path(DEFAULT_SCENE))
+
+
+def build_window(path: Path | None = None) -> MainWindow:
+    scene = Scene.from_file(path) if path else default_scene()
+    return MainWindow(scene, scene_path=path)
+
+
+def settle(window: MainWindow) -> None:
+    """Process events until the docks, the plots and their framing stop changing.
+
+    A new window takes a few passes: docks take their sizes, then the plots theirs, then the plots
+    frame their arrows. Anything that draws or drags by pixel waits for this first.
+    """
+    app = QApplication.instance()
+    previous = None
+    for _ in range(50):
+        app.processEvents()
+        state = (window.canvas.size(), window.matrix_view.size(), window.canvas.qk_plot.viewRange())
+        if state == previous:
+            return
+        previous = state

@@ -1,0 +1,315 @@
+"""The main window: builds the canvas, panels, docks, menus and status bar around one scene and
+connects them to the parts that do the work (documents, lessons, exports, typed numbers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QPoint
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QToolBar
+
+from attn_desktop import APP_NAME, __version__
+from attn_desktop.model import Change, Scene
+from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
+from attn_desktop.model.teaching import prediction, scaling_lab
+from attn_desktop.progress import ProgressStore
+from attn_desktop.ui.canvas.canvas import AttentionCanvas
+from attn_desktop.ui.canvas.coordinate_dialog import CoordinateDialog
+from attn_desktop.ui.canvas.key_highlight import KeyHighlight
+from attn_desktop.ui.document.autosave import Autosaver, LeftWork
+from attn_desktop.ui.document.document_controller import DocumentController, lesson_for_file
+from attn_desktop.ui.document.edit_history import EditHistory
+from attn_desktop.ui.document.qt_dialogs import QtDocumentDialogs, fill_recent_menu
+from attn_desktop.ui.document.scene_exports import SceneExports
+from attn_desktop.ui.heads.heads_view import HeadsView
+from attn_desktop.ui.lab.scaling_lab_panel import ScalingLabPanel
+from attn_desktop.ui.lessons.challenges_panel import ChallengesPanel
+from attn_desktop.ui.lessons.lesson_controller import LessonController
+from attn_desktop.ui.lessons.lesson_panel import LessonPanel
+from attn_desktop.ui.panels.code_panel import CodePanel
+from attn_desktop.ui.panels.grid_editor import GridEditor
+from attn_desktop.ui.panels.matrix_view import MatrixView
+from attn_desktop.ui.panels.output_panel import OutputPanel
+from attn_desktop.ui.panels.query_picker import QueryPicker
+from attn_desktop.ui.panels.score_table import ScoreTablePanel
+from attn_desktop.ui.panels.sentence_panel import SentencePanel
+from attn_desktop.ui.panels.shapes_panel import ShapesPanel
+from attn_desktop.ui.panels.weights_chart import WeightsChart
+from attn_desktop.ui.panels.weights_panel import WeightsPanel
+from attn_desktop.ui.predict.prediction_controller import PredictionController
+from attn_desktop.ui.predict.weights_veil import WeightsVeil
+from attn_desktop.ui.pretrained.pretrained_controller import ModelController
+from attn_desktop.ui.pretrained.pretrained_heads_panel import ModelHeadsPanel
+from attn_desktop.ui.scene_link import follow_scene
+from attn_desktop.ui.training.task_accuracy_label import TaskAccuracyLabel
+from attn_desktop.ui.training.training_controller import TrainingController
+from attn_desktop.ui.training.training_panel import TrainingPanel
+from attn_desktop.ui.window.actions import build_actions, fill_menus, fill_toolbar
+from attn_desktop.ui.window.central_stack import CentralStack
+from attn_desktop.ui.window.scene_switches import SceneSwitches
+from attn_desktop.ui.window.steady_label_box import SteadyLabelBox
+from attn_desktop.ui.window.text_box_undo import TextBoxUndoFirst
+from attn_desktop.ui.window.unprotected_work_label import UnprotectedWorkLabel
+from attn_desktop.ui.window.window_layout import BOTTOM, LEFT, RIGHT, DockSpec, WindowLayout
+
+
+def app_icon_for_window():
+    from attn_desktop.ui.window.app import app_icon
+
+    return app_icon()
+
+
+SCALING_LESSON = "why-sqrt-dk"  # its Code panel shows the √d_k lab's script too
+PREDICT_LESSON = "predict-then-see"  # and this one how a guess is scored
+STATUS_HINT = (
+    "Drag an arrow tip (double-click it to type exact numbers). "
+    "Click a query arrow or a matrix row to choose the query. Esc cancels a drag."
+)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, scene: Scene, scene_path: Path | None = None, progress: ProgressStore | None = None) -> None:
+        super().__init__()
+        self.scene = scene
+        self.progress = progress if progress is not None else ProgressStore()
+        self.setObjectName("MainWindow")
+        self.setWindowIcon(app_icon_for_window())
+        self.highlight = KeyHighlight(self)  # the key pointed at in the score table, lit on the canvas
+        self.veil = WeightsVeil(self)  # Predict, then see: the weights hidden until the student has guessed
+        self.canvas = AttentionCanvas(scene, self, highlight=self.highlight, veil=self.veil)
+        self.history = EditHistory(scene, self)
+        self.heads_view = HeadsView(scene, self.history, self)  # a scene with several heads shows them here instead
+        self.central_stack = CentralStack([self.canvas, self.heads_view], self)
+        self.setCentralWidget(self.central_stack)
+        self.autosaver = Autosaver(scene, self)
+        self.canvas.arrow_moved.connect(self.history.do)  # one command per released drag or nudge
+        self.heads_view.arrow_moved.connect(self.history.do)
+        self._fit_to_screen(1480, 920)  # first: the docks take their sizes as shares of the window
+        if self.screen() is not None:
+            self.heads_view.fit_parts_to_screen(self.screen().availableGeometry().height())
+        self._build_panels()
+        self._build_docks()
+        self.lessons = LessonController(self)
+        self.lesson_panel.open_lesson_requested.connect(self.lessons.open)
+        self.lesson_panel.show_me_requested.connect(self.lessons.apply_show_me)
+        self.dialogs = QtDocumentDialogs(self)
+        self.documents = DocumentController(scene, self.history, self.autosaver, self.dialogs, self.lessons,
+                                            self._window_for_restored, scene_path)
+        self.coordinates = CoordinateDialog(self, scene, self.history, self.canvas, self.show_error,
+                                            self.statusBar().showMessage)
+        self.exports = SceneExports(self)
+        self.switches = SceneSwitches(scene, self.history, self.show_error)
+        self.training = TrainingController(scene, self.history, self.documents, self.training_panel, self)
+        self.model_heads = ModelController(scene, self.documents, self.model_heads_panel, self.docks["modelHeadsDock"],
+                                           self, self, self.statusBar().showMessage, parent=self)
+        self.predictions = PredictionController(scene, self.veil, self.weights_chart, self.weights_panel.predict_bar,
+                                                self.canvas.drags, self.progress, self)
+        build_actions(self)
+        self.predictions.bind_action(self.predict_action.setChecked)
+        self.predictions.revealed.connect(lambda: self.show_lesson_code(self.lessons.current))
+        # Typing in a text box: these keys undo and redo the typing, not the scene behind it.
+        self.installEventFilter(TextBoxUndoFirst(self.undo_action, self.redo_action, self))
+        self._build_toolbar()
+        fill_menus(self, {"&View": [dock.toggleViewAction() for dock in self.docks.values()]})
+        self.switches.bind(self.scale_action, self.causal_action, self.toolbar_boxes.values())
+        self.canvas.drags.dragging.connect(self._hold_undo_during_drag)
+        self.heads_view.dragging.connect(self._hold_undo_during_drag)
+        # A normal widget stays; drag read-outs are temporary messages shown over it.
+        self.statusBar().addWidget(QLabel(STATUS_HINT))
+        self.unprotected_label = UnprotectedWorkLabel(self)  # stays until autosave works again
+        self.statusBar().addPermanentWidget(self.unprotected_label)
+        self.autosaver.protection_changed.connect(self.unprotected_label.show_problem)
+        # A head kept from training: its accuracy, new on every drag move (so in a box that keeps the layout still).
+        self.statusBar().addPermanentWidget(SteadyLabelBox(TaskAccuracyLabel(scene)))
+        for drawing in (self.canvas, self.heads_view):
+            drawing.drag_moved.connect(lambda text: self.statusBar().showMessage(text, 4000))
+            drawing.edit_requested.connect(self.coordinates.type_coordinates)
+        follow_scene(self, scene, self.switches.on_scene_changed)  # undo or a file can flip a setting
+        follow_scene(self, scene, self._show_canvas_or_heads)
+        self._show_canvas_or_heads(Change.STRUCTURE)
+        self.lessons.show(lesson_for_file(scene_path))
+        self.update_title()
+
+    def _build_panels(self) -> None:
+        scene = self.scene
+        self.score_panel = ScoreTablePanel(scene, self.highlight, veil=self.veil)
+        self.output_panel = OutputPanel(scene, veil=self.veil)
+        self.weights_chart = WeightsChart(scene)
+        self.weights_panel = WeightsPanel(self.weights_chart)  # the chart, and Predict, then see's strip over it
+        self.matrix_view = MatrixView(scene, veil=self.veil)
+        self.shapes_panel = ShapesPanel(scene)
+        self.lesson_panel = LessonPanel(self.progress)
+        self.grid_editor = GridEditor(scene, self.history)  # typed numbers and words: undoable commands
+        self.challenges_panel = ChallengesPanel(scene, self.progress, veil=self.veil)
+        self.code_panel = CodePanel(scene)
+        self.sentence_panel = SentencePanel(scene, self.history)
+        self.training_panel = TrainingPanel()
+        self.model_heads_panel = ModelHeadsPanel(DEFAULT_SENTENCE)
+        self.scaling_lab = ScalingLabPanel()
+        self.scaling_lab.width_changed.connect(lambda _: self.show_lesson_code(self.lessons.current))
+
+    def _build_docks(self) -> None:
+        self.layout_manager = WindowLayout(self)
+        for spec, widget in (
+            (DockSpec("lessonDock", "Lesson", LEFT), self.lesson_panel),
+            (DockSpec("challengesDock", "Challenges", LEFT), self.challenges_panel),
+            (DockSpec("codeDock", "Code", LEFT), self.code_panel),
+            (DockSpec("sentenceDock", "Sentence", LEFT), self.sentence_panel),
+            (DockSpec("trainingDock", "Training", LEFT, scrolls=True), self.training_panel),
+            (DockSpec("modelHeadsDock", "Model heads", LEFT), self.model_heads_panel),
+            (DockSpec("scalingLabDock", "√d_k lab", LEFT), self.scaling_lab),
+            (DockSpec("gridsDock", "Grids", BOTTOM), self.grid_editor),
+            (DockSpec("scoreDock", "Scores", RIGHT), self.score_panel),
+            (DockSpec("matrixDock", "Attention matrix", RIGHT), self.matrix_view),
+            (DockSpec("outputDock", "Output", BOTTOM), self.output_panel),
+            (DockSpec("weightsDock", "Weights", BOTTOM), self.weights_panel),
+            (DockSpec("shapesDock", "Shapes", BOTTOM), self.shapes_panel),
+        ):
+            self.layout_manager.add_dock(spec, widget)
+        self.docks = self.layout_manager.docks
+        # A dock tells when its tab comes to the front; the Code panel skips work while it is behind.
+        self.docks["codeDock"].visibilityChanged.connect(self.code_panel.set_on_screen)
+        self.layout_manager.arrange_defaults()
+
+    def _fit_to_screen(self, width: int, height: int) -> None:
+        """The preferred size, but never bigger than the screen (classroom laptops can be 1024 × 768)."""
+        screen = self.screen().availableGeometry() if self.screen() else None
+        if screen is not None and screen.width() > 0:
+            width, height = min(width, int(screen.width() * 0.95)), min(height, int(screen.height() * 0.92))
+        self.resize(width, height)
+
+    def _build_toolbar(self) -> None:
+        self.toolbar = toolbar = QToolBar("Query and settings", self)
+        toolbar.setObjectName("mainToolBar")
+        toolbar.setMovable(False)
+        toolbar.addWidget(QLabel(" Query: "))
+        self.query_picker = QueryPicker(self.scene, toolbar)
+        toolbar.addWidget(self.query_picker)
+        toolbar.addSeparator()
+        self.toolbar_boxes = fill_toolbar(self, toolbar)
+        self.addToolBar(toolbar)
+
+    # ----- small handlers (the actions table and the canvas name them) --
+    def _show_canvas_or_heads(self, change: Change) -> None:
+        """A scene with several heads shows them side by side where the canvas was."""
+        if not change & Change.STRUCTURE:
+            return
+        multi_head = self.scene.is_multi_head
+        self.central_stack.show_page(self.heads_view if multi_head else self.canvas)
+        self.layout_manager.make_way_for_heads(multi_head)
+        # Predict, then see guesses the weights of one head, on the weights chart, which makes way for the heads.
+        self.predict_action.setEnabled(not multi_head)
+        self.predict_action.setStatusTip("Predict, then see works with scenes of one head" if multi_head else "")
+
+    def _hold_undo_during_drag(self, dragging: bool) -> None:
+        """Undo with the mouse button still held would take a step back under the drag, which then
+        records its move on top of the wrong state: Undo and Redo wait for the release."""
+        self.undo_action.setEnabled(not dragging and self.history.stack.canUndo())
+        self.redo_action.setEnabled(not dragging and self.history.stack.canRedo())
+
+    def _step_query(self, step: int) -> None:
+        self.scene.select_query((self.scene.selected + step) % self.scene.n_queries)
+
+    def _apply_snap(self, on: bool) -> None:
+        if on and not self.snap_action.isChecked():
+            self.snap_action.setChecked(True)  # picking a step turns snapping on; that calls back here
+            return
+        chosen = self.snap_step_actions.checkedAction()
+        self.canvas.snap_step = float(chosen.data()) if on and chosen else 0.0
+
+    # ----- lessons (see LessonController) ---------------------------------
+    def open_lesson(self, lesson_id: str) -> bool:
+        return self.lessons.open(lesson_id)
+
+    # ----- the document (see DocumentController); a lesson calls these too ----
+    @property
+    def scene_path(self) -> Path | None:
+        return self.documents.path
+
+    def maybe_save_changes(self) -> bool:
+        return self.documents.maybe_save_changes()
+
+    def start_document(self, path: Path | None, lesson_id: str | None) -> None:
+        self.documents.start(path, lesson_id)
+
+    def update_title(self) -> None:
+        self.documents.update_title()
+
+    def _fill_recent_menu(self) -> None:
+        fill_recent_menu(self.recent_menu, self.documents.recent_files(), self.documents.open_recent)
+
+    def _window_for_restored(self, left: LeftWork) -> MainWindow:
+        """Work of a second window that ended unsaved: back in a window of its own."""
+        window = MainWindow(Scene(left.data), left.source, self.progress)
+        window.documents.restore_work(left)
+        window.move(self.pos() + QPoint(40, 40))  # beside this one, not hidden exactly behind it
+        window.show()
+        return window
+
+    # ----- presentation and window state --------------------------------
+    def set_presentation(self, on: bool) -> None:
+        """Full screen, large type, thick arrows: for a projector (see WindowLayout)."""
+        self.layout_manager.set_presentation(on, after_font_change=self._present_drawings)
+
+    def _present_drawings(self, on: bool) -> None:
+        self.canvas.set_presentation(on)
+        self.heads_view.set_presentation(on)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.layout_manager.window_resized()
+
+    def restore_window_state(self) -> None:
+        """The window and docks as they were last time on a screen of this size."""
+        self.layout_manager.restore_window_state()
+        self.lessons.show_grids_if_used()
+
+    def save_window_state(self) -> None:
+        self.layout_manager.save_window_state()
+
+    def closeEvent(self, event) -> None:
+        if not self.documents.close():
+            event.ignore()
+            return
+        self.save_window_state()  # the everyday window, also when closed during a presentation
+        self.presentation_action.setChecked(False)
+        self.training_panel.shutdown()  # the training thread ends with its window
+        self.model_heads.shutdown()  # and so does the model's
+        super().closeEvent(event)
+
+    def show_training(self) -> None:
+        self.docks["trainingDock"].show()
+        self.docks["trainingDock"].raise_()
+
+    def show_scaling_lab(self) -> None:
+        self.layout_manager.show_wide("scalingLabDock")
+
+    def show_lesson_code(self, lesson_id: str | None) -> None:
+        """The Code panel adds a lesson's own script to the scene's: the √d_k lab's, at the width chosen;
+        Predict, then see's scoring of the last guess."""
+        appendix = ""
+        if lesson_id == SCALING_LESSON:
+            appendix = scaling_lab.numpy_code(self.scaling_lab.d_k)
+        elif lesson_id == PREDICT_LESSON:
+            appendix = prediction.numpy_code(self.predictions.guess if len(self.predictions.guess) else
+                                             prediction.even_guess(self.scene.n_tokens))
+        self.code_panel.set_appendix(appendix)
+
+    def show_model_heads_dock(self) -> None:
+        self.layout_manager.show_wide("modelHeadsDock")
+
+    def show_error(self, title: str, message: str) -> None:
+        self.dialogs.show_error(title, message)
+
+    # ----- layout -------------------------------------------------------
+    def reset_layout(self) -> None:
+        self.layout_manager.reset()
+        self.lessons.show_grids_if_used()
+
+    def _show_about(self) -> None:
+        QMessageBox.about(
+            self,
+            f"About {APP_NAME}",
+            f"<b>{APP_NAME}</b> {__version__}<p>Drag the query, key and value arrows and watch "
+            "scaled dot-product attention recompute: softmax(QKᵀ/√d_k)·V.</p><p>Works fully offline.</p>",
+        )

@@ -1,0 +1,360 @@
+"""Where the panels go: the everyday layout, presentation mode, and the layout kept per screen.
+
+Classrooms project at 1024 × 768, 1280 × 720 or 1366 × 768; teachers' laptops are often 4K at
+200 %. The layout is therefore made of shares of the window, never fixed pixels, and each panel
+asks for the least room that keeps it legible (all score rows, matrix numbers): Qt's dock layout
+honours those minimum sizes when it shares the window out.
+
+The window state a user leaves behind is kept per screen size: a session on a 1024 × 768
+projector must not cramp the next one on a full-HD desktop. A screen the app has not seen
+before gets the computed layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSize, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QScrollArea, QTabBar, QWidget
+from shiboken6 import getCppPointer
+
+from attn_desktop.ui.window.settings import LAYOUT_VERSION, app_settings
+
+LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
+RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
+BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
+HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
+
+# Presentation mode shows the class the canvas and the numbers; the reading panels wait on the
+# teacher's screen (the View menu brings any back; leaving presentation mode restores the layout).
+READING_DOCKS = ("lessonDock", "challengesDock", "codeDock", "sentenceDock", "shapesDock", "gridsDock")
+TIDY_AFTER_DRAG_MS = 250
+WIDE_DOCK_SHARE = 0.36  # of the window's width, for a left panel that shows a grid of pictures
+# Panels that show one head; a scene with several heads shows them for every head in the middle instead.
+ONE_HEAD_DOCKS = ("scoreDock", "matrixDock", "weightsDock", "outputDock", "shapesDock", "gridsDock")
+PRESENTATION_LEFT_SHARE = 0.3  # of the width, for a left panel kept during a presentation
+ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
+
+# How much bigger type is in presentation mode. What the back row sees is the text's share of the
+# screen's height (a projector throws the same picture size whatever its resolution): 1.6 × the
+# normal font on a 1080-line screen. Lower screens already show each pixel bigger, and need the
+# room for the panels, so the factor follows the screen's height, but never drops below 1.25.
+PRESENTATION_FONT_SCALE = 1.6
+PRESENTATION_REFERENCE_HEIGHT = 1080
+MIN_PRESENTATION_FONT_SCALE = 1.25
+
+
+def presentation_font_scale(screen_height: int) -> float:
+    """1.6 on a full-HD screen or taller, less on lower ones, at least 1.25."""
+    if screen_height <= 0:
+        return PRESENTATION_FONT_SCALE
+    scale = PRESENTATION_FONT_SCALE * screen_height / PRESENTATION_REFERENCE_HEIGHT
+    return round(min(PRESENTATION_FONT_SCALE, max(MIN_PRESENTATION_FONT_SCALE, scale)), 2)
+
+
+@dataclass(frozen=True)
+class DockSpec:
+    name: str  # saveState/restoreState find docks by this object name
+    title: str
+    area: Qt.DockWidgetArea
+    scrolls: bool = False  # a tall panel scrolls rather than make the window taller than a 768-line screen
+
+
+def _in_scroll_area(panel: QWidget) -> QScrollArea:
+    area = QScrollArea()
+    area.setWidget(panel)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    return area
+
+
+def screen_key(size: QSize) -> str:
+    """The settings group a screen's layout is kept under: "1920x1080"."""
+    return f"{size.width()}x{size.height()}"
+
+
+class WindowLayout(QObject):
+    """Builds the docks of a main window and arranges them for the screen it is on."""
+
+    def __init__(self, window: QMainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.docks: dict[str, QDockWidget] = {}
+        self.presenting = False
+        self._normal_font = None
+        self._was_maximized = False
+        self._layout_before_presentation: QByteArray | None = None
+        self.geometry_before_presentation: QByteArray | None = None
+        self.arranging: str | None = None  # "presentation" or "restore" while the window settles
+        self._arrange_timer = QTimer(self, singleShot=True, interval=ARRANGE_WINDOW_MS)
+        self._arrange_timer.timeout.connect(self._stop_arranging)
+        self._default_state: QByteArray | None = None
+        self._docks_the_heads_replaced: list[str] = []  # hidden while a scene with several heads is open
+        # After every layout pass, look for ghost tab bars (see hide_stray_tab_bars).
+        self._bars_hidden: set[int] = set()  # each bar is hidden once at most: one Qt shows again is in use
+        self._tidy_timer = QTimer(self, singleShot=True, interval=0)
+        self._tidy_timer.timeout.connect(self._tidy_tab_bars)
+        window.installEventFilter(self)
+
+    def _tidy_tab_bars(self) -> None:
+        if QApplication.mouseButtons() != Qt.MouseButton.NoButton:
+            self._tidy_timer.start(TIDY_AFTER_DRAG_MS)  # mid-drag every move re-lays the panels out: later
+            return
+        self._tidy_timer.setInterval(0)
+        hide_stray_tab_bars(self.window, self.docks, self._bars_hidden)
+        show_whole_tab_titles(self.window)
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:
+            self._tidy_timer.start()
+        return False
+
+    # ----- building ----------------------------------------------------
+    def add_dock(self, spec: DockSpec, widget: QWidget) -> QDockWidget:
+        dock = QDockWidget(spec.title, self.window)
+        dock.setObjectName(spec.name)
+        dock.setWidget(_in_scroll_area(widget) if spec.scrolls else widget)
+        self.window.addDockWidget(spec.area, dock)
+        self.docks[spec.name] = dock
+        return dock
+
+    def arrange_defaults(self) -> None:
+        """The everyday layout, sized for the window as it is now; remembered for Reset Layout."""
+        window, docks = self.window, self.docks
+        # The right column (scores over the matrix) runs the full height: every score row and the
+        # matrix's numbers need height more than width. The bottom row sits under the canvas and lesson.
+        window.setCorner(Qt.Corner.BottomRightCorner, RIGHT)
+        window.setCorner(Qt.Corner.BottomLeftCorner, BOTTOM)
+        # Reading panels share the left column as tabs; the lesson is in front.
+        window.tabifyDockWidget(docks["lessonDock"], docks["challengesDock"])
+        window.tabifyDockWidget(docks["challengesDock"], docks["codeDock"])
+        window.tabifyDockWidget(docks["codeDock"], docks["sentenceDock"])
+        if "trainingDock" in docks:  # a tab of its own beside the others, shown from Lessons → Train a Head
+            window.tabifyDockWidget(docks["sentenceDock"], docks["trainingDock"])
+            docks["trainingDock"].hide()
+        if "modelHeadsDock" in docks:  # shown from Lessons → Heads of a Real Model…
+            window.tabifyDockWidget(docks["sentenceDock"], docks["modelHeadsDock"])
+            docks["modelHeadsDock"].hide()
+        if "scalingLabDock" in docks:  # shown from Lessons → √d_k Lab and by its lesson
+            window.tabifyDockWidget(docks["sentenceDock"], docks["scalingLabDock"])
+            docks["scalingLabDock"].hide()
+        docks["lessonDock"].raise_()
+        window.splitDockWidget(docks["scoreDock"], docks["matrixDock"], VERTICAL)
+        window.splitDockWidget(docks["outputDock"], docks["weightsDock"], HORIZONTAL)
+        window.splitDockWidget(docks["weightsDock"], docks["shapesDock"], HORIZONTAL)
+        # The grids share a tab with the shapes; a projection scene brings them to the front.
+        window.tabifyDockWidget(docks["shapesDock"], docks["gridsDock"])
+        docks["shapesDock"].raise_()
+        self.share_out()
+        self._default_state = window.saveState()
+
+    def share_out(self) -> None:
+        """Give the canvas about half the window at any size: dock sizes are shares of the window.
+
+        Fixed sizes that suit a 1480-pixel window leave a 1024 × 768 projector a canvas a few
+        hundred pixels wide. A panel's own minimum size (all score rows, readable matrix numbers)
+        wins over its share.
+        """
+        window, docks = self.window, self.docks
+        width, height = window.width(), window.height()
+        window.resizeDocks([docks["lessonDock"]], [int(width * 0.20)], HORIZONTAL)
+        window.resizeDocks([docks["scoreDock"]], [int(width * 0.30)], HORIZONTAL)
+        score_height = docks["scoreDock"].minimumSizeHint().height()
+        window.resizeDocks([docks["scoreDock"], docks["matrixDock"]], [score_height, height], VERTICAL)
+        window.resizeDocks([docks["outputDock"]], [int(height * 0.22)], VERTICAL)
+        window.resizeDocks(  # in proportion: the bottom row spans the canvas and the lesson
+            [docks["outputDock"], docks["weightsDock"], docks["shapesDock"]],
+            [int(width * 0.24), int(width * 0.28), int(width * 0.15)], HORIZONTAL,
+        )
+
+    def make_room_for_grids(self) -> None:
+        """The grids (three small tables, in the shapes' tab) need more of the bottom row than the shapes."""
+        if self.presenting:
+            return
+        docks, width = self.docks, self.window.width()
+        self.window.resizeDocks([docks["outputDock"], docks["weightsDock"], docks["gridsDock"]],
+                                [int(width * 0.24), int(width * 0.16), int(width * 0.34)], HORIZONTAL)
+
+    def make_way_for_heads(self, on: bool) -> None:
+        """With several heads the panels that show one head make way (the View menu still shows them,
+        for the head chosen); a scene of one head brings back those that were shown."""
+        if on and not self._docks_the_heads_replaced:
+            self._docks_the_heads_replaced = [name for name in ONE_HEAD_DOCKS if not self.docks[name].isHidden()]
+            for name in self._docks_the_heads_replaced:
+                self.docks[name].hide()
+        elif not on:
+            for name in self._docks_the_heads_replaced:
+                self.docks[name].show()
+            self._docks_the_heads_replaced = []
+
+    def show_wide(self, name: str, share: float = WIDE_DOCK_SHARE) -> None:
+        """Bring a dock of the left column to the front, the column widened to SHARE of the window
+        (a grid of thumbnails needs more than the reading panels' fifth)."""
+        dock = self.docks[name]
+        dock.show()
+        dock.raise_()
+        if self.window.dockWidgetArea(dock) == LEFT and not dock.isFloating():
+            self.window.resizeDocks([dock], [max(dock.width(), int(self.window.width() * share))], HORIZONTAL)
+
+    def reset(self) -> None:
+        """View → Reset Layout: every panel back where the first start put it, sized for this window."""
+        if self._default_state is not None:
+            self.window.restoreState(self._default_state)
+        for dock in self.docks.values():
+            dock.show()
+        self.docks["lessonDock"].raise_()
+        self.share_out()
+
+    # ----- presentation mode ---------------------------------------------
+    def set_presentation(self, on: bool, after_font_change=None) -> None:
+        """Full screen with large type and only the canvas and the numbers, for a projector; off
+        restores everything, the panels' layout included."""
+        if on == self.presenting:
+            return
+        self.presenting = on
+        app, window = QApplication.instance(), self.window
+        if on:
+            self._normal_font = app.font()
+            self._layout_before_presentation = window.saveState()
+            self.geometry_before_presentation = window.saveGeometry()
+            big = app.font()
+            big.setPointSizeF(big.pointSizeF() * presentation_font_scale(self._screen_size().height()))
+            app.setFont(big)
+            for name in READING_DOCKS:
+                self.docks[name].hide()
+            self._was_maximized = window.isMaximized()
+            window.showFullScreen()
+        else:
+            if self._normal_font is not None:
+                app.setFont(self._normal_font)
+            window.showMaximized() if self._was_maximized else window.showNormal()
+        if after_font_change is not None:
+            after_font_change(on)
+        self.arranging = "presentation" if on else "restore"
+        self._arrange()
+        # A window manager resizes the window a moment later, and the font's new sizes reach the panels'
+        # layouts later too: the panels are arranged again after each resize until then (window_resized),
+        # and once more at the end. Resizes after that are the user's own.
+        self._arrange_timer.start()
+
+    def _arrange_for_presentation(self) -> None:
+        """Large type needs room. The matrix takes the right column with the score table under it, so
+        both keep every number; the output and the weights share a short bottom row; the canvas keeps
+        the rest, about two thirds of the width."""
+        window, docks = self.window, self.docks
+        window.addDockWidget(RIGHT, docks["matrixDock"])
+        window.splitDockWidget(docks["matrixDock"], docks["scoreDock"], VERTICAL)
+        window.addDockWidget(BOTTOM, docks["outputDock"])
+        window.splitDockWidget(docks["outputDock"], docks["weightsDock"], HORIZONTAL)
+        width, height = window.width(), window.height()
+        # As wide as the matrix and the score table need, up to 36 % of the screen: a short sentence's
+        # matrix needs less, and the canvas gets the rest.
+        needed = max(docks["matrixDock"].minimumSizeHint().width(), docks["scoreDock"].minimumSizeHint().width())
+        column = min(int(width * 0.36), max(int(width * 0.24), int(needed * 1.15)))
+        window.resizeDocks([docks["matrixDock"]], [column], HORIZONTAL)
+        score_height = docks["scoreDock"].minimumSizeHint().height()
+        window.resizeDocks([docks["matrixDock"], docks["scoreDock"]], [height, score_height], VERTICAL)
+        window.resizeDocks([docks["outputDock"]], [int(height * 0.24)], VERTICAL)
+        window.resizeDocks([docks["outputDock"], docks["weightsDock"]], [int(width * 0.32), int(width * 0.32)],
+                           HORIZONTAL)
+        # A panel the teacher keeps on the left (Training, Model heads) takes a share, not the width it
+        # had in a larger everyday window: the canvas keeps at least a third.
+        left = [dock for dock in docks.values()
+                if dock.isVisible() and not dock.isFloating() and window.dockWidgetArea(dock) == LEFT]
+        if left:
+            window.resizeDocks(left[:1], [int(width * PRESENTATION_LEFT_SHARE)], HORIZONTAL)
+
+    def _arrange(self) -> None:
+        if self.arranging == "presentation":
+            self._arrange_for_presentation()
+        elif self.arranging == "restore" and self._layout_before_presentation is not None:
+            self.window.restoreState(self._layout_before_presentation)
+
+    def _stop_arranging(self) -> None:
+        self._arrange()
+        if self.arranging == "restore":
+            self._layout_before_presentation = None
+        self.arranging = None
+
+    def window_resized(self) -> None:
+        if self.arranging is not None:
+            self._arrange()
+
+    @property
+    def settling(self) -> bool:
+        """Whether the window is still being arranged after entering or leaving presentation mode."""
+        return self.arranging is not None
+
+    # ----- window state, kept per screen ----------------------------------
+    def _screen_size(self) -> QSize:
+        screen = self.window.screen()
+        return screen.size() if screen is not None else QSize(0, 0)
+
+    def restore_window_state(self) -> bool:
+        """Where the window and the docks were when this screen size was last used; False if never."""
+        settings = app_settings()
+        if settings.value("layout_version", 0, type=int) != LAYOUT_VERSION:
+            return False  # a layout saved by another version could hide a new panel
+        settings.beginGroup(f"layouts/{screen_key(self._screen_size())}")
+        geometry, state = settings.value("geometry"), settings.value("window_state")
+        settings.endGroup()
+        if geometry is None or state is None:
+            return False  # another screen's layout would not fit this one: keep the computed one
+        self.window.restoreGeometry(geometry)
+        self.window.restoreState(state)
+        return True
+
+    def save_window_state(self) -> None:
+        """Keep the everyday window for this screen size (never the projector one)."""
+        settings = app_settings()
+        settings.setValue("layout_version", LAYOUT_VERSION)
+        geometry = self.window.saveGeometry()
+        state = self.window.saveState()
+        if self.presenting:
+            geometry = self.geometry_before_presentation or geometry
+            state = self._layout_before_presentation or state
+        settings.beginGroup(f"layouts/{screen_key(self._screen_size())}")
+        settings.setValue("geometry", geometry)
+        settings.setValue("window_state", state)
+        settings.endGroup()
+
+
+def show_whole_tab_titles(window: QMainWindow) -> None:
+    """Tabbed docks keep whole titles ("Challenges", not "Challen…"): a narrow column scrolls its tabs."""
+    for bar in window.findChildren(QTabBar):
+        # Set only what differs: each setter repaints the bar, and this runs after every layout pass.
+        if bar.elideMode() != Qt.TextElideMode.ElideNone:
+            bar.setElideMode(Qt.TextElideMode.ElideNone)
+        if not bar.usesScrollButtons():
+            bar.setUsesScrollButtons(True)
+
+
+def hide_stray_tab_bars(window: QMainWindow, docks: dict[str, QDockWidget], hidden_before: set[int]) -> None:
+    """Hide tab bars Qt has left behind over the panels.
+
+    QMainWindow.restoreState (and sometimes re-tabbing) makes a fresh tab bar for a tab group and
+    leaves the old one on screen with its old tabs: a ghost "Shapes | Grids" bar floats over the
+    weights chart. A live tab bar sits against the dock of its current tab; a ghost does not.
+    Hiding a bar Qt still uses is harmless: Qt shows it again at its next layout pass. Such a bar
+    is then left alone (HIDDEN_BEFORE remembers every bar hidden): hiding it again would make
+    another layout pass, and so another tidy, for ever — an idle window kept a core busy.
+    """
+    by_pointer = {getCppPointer(dock)[0]: dock for dock in docks.values()}
+    for bar in window.findChildren(QTabBar):
+        if bar.parent() is not window or not bar.isVisible():
+            continue
+        pointer = getCppPointer(bar)[0]
+        if pointer in hidden_before:
+            continue  # shown again by Qt: a bar in use
+        dock = by_pointer.get(bar.tabData(bar.currentIndex())) if bar.count() else None
+        # (A bar whose panel is hidden is one too: hiding every panel of a group can leave its bar.)
+        if dock is None or dock.isHidden() or not _touches(bar.geometry(), dock.geometry()):
+            hidden_before.add(pointer)
+            bar.hide()
+
+
+def _touches(bar: QRect, dock: QRect, slack: int = 2) -> bool:
+    """Whether a tab bar lies along the top or bottom edge of its dock, across the same width."""
+    same_span = abs(bar.left() - dock.left()) <= slack and abs(bar.right() - dock.right()) <= slack
+    along_edge = abs(bar.top() - dock.bottom()) <= slack or abs(bar.bottom() - dock.top()) <= slack
+    return dock.isValid() and same_span and along_edge
