@@ -1,69 +1,39 @@
 """The scene: the document every view shows.
 
-A Scene owns the tokens, the query/key/value vectors and the settings. Every
-change goes through one of its methods, which recomputes attention with the
-pure model and then tells each subscriber what kind of thing changed. Views
-never patch one another; they redraw from the scene.
+A scene is tokens, the vectors a user drags (its inputs) and a stack of layers of heads. A
+scene of queries, keys and values given directly is one layer of one head without grids; a
+projection scene's heads make their queries, keys and values from the word vectors x with
+their grids; a layer's W_O mixes its heads' outputs, and a later layer reads the residual
+stream, x plus the layers below. One shape for all: whoever reads a scene loops over its
+layers and heads, and only the file reader knows which kind it was.
+
+Every change goes through one of its methods, which recomputes attention with the pure model
+and then tells each subscriber what kind of thing changed. Views never patch one another;
+they redraw from the scene. What a user is looking at (which head, which plane) is not here:
+see view_state.py. Reading and writing files is not here either: see scene_files.py.
 """
 
 from __future__ import annotations
 
-import enum
-import os
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
 
 import numpy as np
 
 from attn_desktop.model import explain
-from attn_desktop.model.attention import AttentionResult, attention, causal_mask
-from attn_desktop.model.files.multi_head_file import HeadGrids
-from attn_desktop.model.files.safe_write import write_json_atomically
-from attn_desktop.model.files.scene_file import (
+from attn_desktop.model.attention import causal_mask
+from attn_desktop.model.files.scene_types import (
+    DirectScene,
+    HeadGrids,
+    LayerGrids,
+    ProjectedScene,
     SceneData,
     TakenFrom,
     TrainedHead,
-    load_scene_file,
-    scene_from_dict,
-    scene_to_dict,
-    trained_head_fits,
 )
-from attn_desktop.model.files.values import (
-    MAX_ABS_COORDINATE,
-    MAX_TOKEN_CHARS,
-    MAX_TOKENS,
-    SceneFileError,
-    is_valid_text,
-)
-
-
-class Role(str, enum.Enum):
-    QUERY = "query"
-    KEY = "key"
-    VALUE = "value"
-    EMBEDDING = "embedding"  # a word vector x, in a projection scene
-
-    @property
-    def symbol(self) -> str:
-        return "x" if self is Role.EMBEDDING else self.value[0]  # q, k, v, x: the letters the lesson uses
-
-
-ATTENTION_ROLES = (Role.QUERY, Role.KEY, Role.VALUE)
-GRID_NAMES = ("w_q", "w_k", "w_v")
-
-
-class Change(enum.Flag):
-    """What a notification is about, so a view can skip work it does not need."""
-
-    VECTORS = enum.auto()     # a query, key or value moved: numbers changed
-    SELECTION = enum.auto()   # another query was chosen
-    SETTINGS = enum.auto()    # scaling or masking switched: numbers changed
-    STRUCTURE = enum.auto()   # tokens or shapes changed: rebuild rows and items
-    NUMBERS = VECTORS | SETTINGS | STRUCTURE
-    ALL = VECTORS | SELECTION | SETTINGS | STRUCTURE
-
+from attn_desktop.model.files.values import MAX_ABS_COORDINATE, MAX_TOKEN_CHARS, MAX_TOKENS, SceneFileError, is_valid_text
+from attn_desktop.model.layers import ATTENTION_ROLES, GRID_NAMES, Change, Head, Layer, Role, compute_layers
 
 Subscriber = Callable[[Change], None]
 
@@ -74,161 +44,101 @@ class Scene:
         # scene never keeps a closed window alive. A plain function is held as given.
         self._subscribers: list[Callable[[], Subscriber | None]] = []
         self._held_back: Change | None = None  # inside one_notification(): what changed so far
-        # Views of single heads of a multi-head scene (head_view.py), told after every change.
-        self._head_views: list[weakref.ref[Any]] = []
-        self.shown_head = 0
         self._set_data(data)
 
     # ----- construction -------------------------------------------------
-    @classmethod
-    def from_file(cls, path: str | os.PathLike[str]) -> Scene:
-        return cls(load_scene_file(path))
-
-    @classmethod
-    def from_dict(cls, document: dict[str, Any]) -> Scene:
-        return cls(scene_from_dict(document))
-
     def _set_data(self, data: SceneData) -> None:
         self.title = data.title
         self.tokens = list(data.tokens)
         self.query_tokens = list(data.query_tokens)
-        self.scalar_values = data.scalar_values
-        self._vectors = {
-            Role.QUERY: np.array(data.queries, dtype=np.float64),
-            Role.KEY: np.array(data.keys, dtype=np.float64),
-            Role.VALUE: np.array(data.values, dtype=np.float64),
-        }
-        # A projection scene's grids, one set per head (one head unless the scene has W_O to mix several);
-        # `grids` is the set of the head shown by the panels that show one head.
-        self.heads: list[dict[str, np.ndarray]] = []
-        self.head_names: list[str] = []
-        self.w_o: np.ndarray | None = None
-        self.grids: dict[str, np.ndarray] = {}
-        self.use_grids = data.use_grids
-        self.shown_head = 0
-        if data.is_projection:
-            self._vectors[Role.EMBEDDING] = np.array(data.embeddings, dtype=np.float64)
-            head_grids = data.heads or [HeadGrids(w_q=data.w_q or [], w_k=data.w_k or [], w_v=data.w_v or [])]
-            self.heads = [{name: np.array(getattr(head, name), dtype=np.float64) for name in GRID_NAMES}
-                          for head in head_grids]
-            self.head_names = [head.name for head in head_grids]
-            self.grids = self.heads[0]
-            if data.w_o is not None:
-                self.w_o = np.array(data.w_o, dtype=np.float64)
         self.scale = bool(data.scale)
         self.causal = bool(data.causal)
         self.selected = int(data.selected)
-        # A head kept from training (never changed here; trained_head.py reads it with the scene's edits).
-        self.trained_head: TrainedHead | None = data.trained_head
-        # The model head the vectors were taken from (only said, never changed here: edits keep it).
-        self.taken_from: TakenFrom | None = data.taken_from
+        # The model head the vectors were taken from, and a head kept from training: only said, never
+        # changed here (edits keep them; trained_head.py reads the trained head with the scene's edits).
+        self.taken_from: TakenFrom | None = None
+        self.trained_head: TrainedHead | None = None
+        self.scalar_values = False
+        self.use_grids = True
+        if isinstance(data, DirectScene):
+            self.inputs = {role: np.array(rows, dtype=np.float64)
+                           for role, rows in zip(ATTENTION_ROLES, (data.queries, data.keys, data.values))}
+            self.layers = [Layer(heads=[Head(name="", grids=None)], w_o=None)]
+            self.scalar_values = data.scalar_values
+            self.taken_from = data.taken_from
+        else:
+            self.inputs = {Role.EMBEDDING: np.array(data.embeddings, dtype=np.float64)}
+            self.layers = [Layer(heads=[Head(name=head.name, grids={name: np.array(getattr(head, name), dtype=np.float64)
+                                                                    for name in GRID_NAMES})
+                                        for head in layer.heads],
+                                 w_o=None if layer.w_o is None else np.array(layer.w_o, dtype=np.float64))
+                           for layer in data.layers]
+            self.use_grids = data.use_grids
+            self.trained_head = data.trained_head
         self._recompute()
 
     def to_data(self) -> SceneData:
-        data = SceneData(
-            tokens=list(self.tokens),
-            queries=self._vectors[Role.QUERY].tolist(),
-            keys=self._vectors[Role.KEY].tolist(),
-            values=self._vectors[Role.VALUE].tolist(),
-            query_tokens=list(self.query_tokens),
-            scale=self.scale,
-            causal=self.causal,
-            selected=self.selected,
-            title=self.title,
-            scalar_values=self.scalar_values,
-            taken_from=self.taken_from,
-        )
-        if self.is_multi_head and self.w_o is not None:
-            data.embeddings = self._vectors[Role.EMBEDDING].tolist()
-            data.heads = [HeadGrids(w_q=grids["w_q"].tolist(), w_k=grids["w_k"].tolist(), w_v=grids["w_v"].tolist(),
-                                    name=head_name)
-                          for grids, head_name in zip(self.heads, self.head_names)]
-            data.w_o = self.w_o.tolist()
-            data.queries, data.keys, data.values = (self._head_vectors[0][role].tolist() for role in ATTENTION_ROLES)
-        elif self.is_projection:
-            data.embeddings = self._vectors[Role.EMBEDDING].tolist()
-            data.w_q, data.w_k, data.w_v = (self.grids[name].tolist() for name in GRID_NAMES)
-            data.use_grids = self.use_grids
-            data.trained_head = self.trained_head
-            if not trained_head_fits(data):  # a word added or removed: no longer the head's sentence
-                data.trained_head = None
-        return data
-
-    def to_dict(self) -> dict[str, Any]:
-        return scene_to_dict(self.to_data())
-
-    def save(self, path: str | os.PathLike[str]) -> None:
-        write_json_atomically(path, self.to_dict())
+        common = dict(tokens=list(self.tokens), scale=self.scale, causal=self.causal, selected=self.selected,
+                      title=self.title)
+        if Role.EMBEDDING not in self.inputs:
+            queries, keys, values = (self.inputs[role].tolist() for role in ATTENTION_ROLES)
+            return DirectScene(queries=queries, keys=keys, values=values, query_tokens=list(self.query_tokens),
+                               scalar_values=self.scalar_values, taken_from=self.taken_from, **common)  # type: ignore[arg-type]
+        layers = [LayerGrids(heads=[HeadGrids(name=head.name, **{name: grid.tolist() for name, grid in head.grids.items()})
+                                    for head in layer.heads if head.grids is not None],
+                             w_o=None if layer.w_o is None else layer.w_o.tolist())
+                  for layer in self.layers]
+        return ProjectedScene(embeddings=self.inputs[Role.EMBEDDING].tolist(), layers=layers, use_grids=self.use_grids,
+                              trained_head=self.trained_head, **common)  # type: ignore[arg-type]
 
     # ----- reading ------------------------------------------------------
     @property
-    def result(self) -> AttentionResult:
-        return self._result
-
-    @property
-    def is_projection(self) -> bool:
-        """True when queries, keys and values are made from word vectors by the grids."""
-        return Role.EMBEDDING in self._vectors
+    def input_roles(self) -> tuple[Role, ...]:
+        """The roles whose vectors the scene holds and a user drags: x, or q, k and v given directly."""
+        return tuple(self.inputs)
 
     @property
     def roles(self) -> tuple[Role, ...]:
-        """The roles this scene has vectors for."""
-        return (Role.EMBEDDING, *ATTENTION_ROLES) if self.is_projection else ATTENTION_ROLES
+        """Every role a head of this scene draws: its inputs, then the queries, keys and values they make."""
+        return tuple(dict.fromkeys((*self.input_roles, *ATTENTION_ROLES)))
 
-    @property
-    def is_multi_head(self) -> bool:
-        """Several heads read the word vectors, and W_O mixes their outputs (file version 4)."""
-        return self.w_o is not None
+    def is_draggable(self, role: Role) -> bool:
+        """Only the scene's own vectors move; the queries, keys and values made from them follow."""
+        return role in self.inputs
+
+    def vectors(self, role: Role) -> np.ndarray:
+        """The (rows, width) array of one of the scene's own vectors. Read it; change it with set_vector."""
+        return self.inputs[role]
+
+    def head(self, layer: int, head: int) -> Head:
+        return self.layers[layer].heads[head]
+
+    def all_heads(self) -> Iterator[tuple[int, int, Head]]:
+        """(layer, head, the head) for every head, layer by layer."""
+        for layer_index, layer in enumerate(self.layers):
+            for head_index, head in enumerate(layer.heads):
+                yield layer_index, head_index, head
 
     @property
     def n_heads(self) -> int:
-        return max(1, len(self.heads))
-
-    def head_vectors(self, head: int, role: Role) -> np.ndarray:
-        """Head HEAD's queries, keys or values (the word vectors for Role.EMBEDDING)."""
-        if role is Role.EMBEDDING or not self.is_projection:
-            return self._vectors[role]
-        return self._head_vectors[head][role]
-
-    def head_result(self, head: int) -> AttentionResult:
-        return self._head_results[head] if self.is_projection else self._result
-
-    def head_name(self, head: int) -> str:
-        """"Head 1", or "Head 1 · position" when the scene names it."""
-        name = self.head_names[head] if head < len(self.head_names) else ""
-        return f"Head {head + 1} · {name}" if name else f"Head {head + 1}"
+        """How many heads the scene has in all."""
+        return sum(len(layer.heads) for layer in self.layers)
 
     @property
-    def joined_output(self) -> np.ndarray:
-        """The heads' outputs side by side, one row per query (n × heads·d_v): what W_O mixes."""
-        return np.hstack([self.head_result(head).output for head in range(self.n_heads)])
+    def is_one_head(self) -> bool:
+        """One layer of one head: nothing to mix, nothing to choose between."""
+        return self.n_heads == 1
+
+    def head_name(self, layer: int, head: int) -> str:
+        """"Head 1", "Head 1 · position", or with several layers "Layer 2 · head 1"."""
+        name = self.layers[layer].heads[head].name
+        base = f"Layer {layer + 1} · head {head + 1}" if len(self.layers) > 1 else f"Head {head + 1}"
+        return f"{base} · {name}" if name else base
 
     @property
-    def mixed_output(self) -> np.ndarray:
-        """The scene's output: the heads' outputs side by side times W_O (a single head: its output)."""
-        return self.joined_output @ self.w_o if self.w_o is not None else self._result.output
-
-    def show_head(self, head: int) -> None:
-        """Let the panels that show one head (canvas, scores, matrix, grids) show HEAD."""
-        if not 0 <= head < self.n_heads:
-            raise IndexError(f"there is no head {head + 1}")
-        if head != self.shown_head:
-            self.shown_head = head
-            self._show_chosen_head()
-            self._notify(Change.VECTORS | Change.SETTINGS)
-
-    def is_draggable(self, role: Role) -> bool:
-        """In a projection scene only the word vectors move; q, k and v follow from them."""
-        return role is Role.EMBEDDING or not self.is_projection
-
-    def effective_grid(self, name: str) -> np.ndarray:
-        """The grid in force: the stored one, or the identity with the grids switched off."""
-        grid = self.grids[name]
-        return grid if self.use_grids else np.eye(grid.shape[0])
-
-    def vectors(self, role: Role) -> np.ndarray:
-        """The (rows, width) array for a role. Read it; change it with set_vector."""
-        return self._vectors[role]
+    def output(self) -> np.ndarray:
+        """The scene's output: the last layer's, one row per query (a single head: its output)."""
+        return self.layers[-1].output
 
     def labels(self, role: Role) -> list[str]:
         return self.query_tokens if role is Role.QUERY else self.tokens
@@ -246,24 +156,8 @@ class Scene:
         return len(self.tokens)
 
     @property
-    def key_width(self) -> int:
-        return int(self._vectors[Role.KEY].shape[1])
-
-    @property
-    def value_width(self) -> int:
-        return int(self._vectors[Role.VALUE].shape[1])
-
-    @property
     def selected_token(self) -> str:
         return self.query_tokens[self.selected]
-
-    @property
-    def selected_weights(self) -> np.ndarray:
-        return np.asarray(self._result.weights[self.selected])
-
-    @property
-    def selected_output(self) -> np.ndarray:
-        return np.asarray(self._result.output[self.selected])
 
     # ----- changing -----------------------------------------------------
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
@@ -276,7 +170,7 @@ class Scene:
         if hasattr(subscriber, "__self__") and hasattr(subscriber, "__func__"):
             reference = weakref.WeakMethod(subscriber)
         else:
-            reference = lambda: subscriber
+            reference = lambda: subscriber  # noqa: E731
         self._subscribers.append(reference)
 
         def unsubscribe() -> None:
@@ -308,7 +202,7 @@ class Scene:
         """Move one arrow. Raises ValueError for a wrong length or a non-finite number."""
         if not self.is_draggable(role):
             raise ValueError(f"in a projection scene the {role.value}s are made by the grids; move a word vector")
-        current = self._vectors[role]
+        current = self.inputs[role]
         new = np.asarray(vector, dtype=np.float64)
         if new.shape != current[index].shape:
             raise ValueError(f"a {role.value} has {current.shape[1]} numbers, got {new.size}")
@@ -320,21 +214,24 @@ class Scene:
         self._recompute()
         self._notify(Change.VECTORS)
 
-    def grid(self, name: str, head: int | None = None) -> np.ndarray:
-        """W_Q, W_K or W_V of HEAD (the shown head when None), or W_O ("w_o") of a multi-head scene."""
+    def grid(self, name: str, layer: int = 0, head: int = 0) -> np.ndarray:
+        """W_Q, W_K or W_V of a head, or W_O ("w_o") of a layer that mixes several heads."""
         if name == "w_o":
-            if self.w_o is None:
-                raise KeyError("only a scene with several heads has W_O")
-            return self.w_o
-        return self.heads[self.shown_head if head is None else head][name]
+            w_o = self.layers[layer].w_o
+            if w_o is None:
+                raise KeyError("only a layer with W_O mixes its heads")
+            return w_o
+        grids = self.layers[layer].heads[head].grids
+        if grids is None:
+            raise KeyError("a scene of queries, keys and values given directly has no grids")
+        return grids[name]
 
-    def set_grid_cell(self, name: str, row: int, column: int, value: float, head: int | None = None) -> None:
-        """Change one number of W_Q, W_K or W_V (a projection scene; of HEAD, or of the shown head),
-        or of W_O ("w_o")."""
+    def set_grid_cell(self, name: str, row: int, column: int, value: float, layer: int = 0, head: int = 0) -> None:
+        """Change one number of a head's W_Q, W_K or W_V, or of a layer's W_O ("w_o")."""
         value = float(value)
         if not np.isfinite(value) or abs(value) > MAX_ABS_COORDINATE:
             raise ValueError(f"grid numbers must be finite and within ±{MAX_ABS_COORDINATE:g}")
-        grid = self.grid(name, head)
+        grid = self.grid(name, layer, head)
         if grid[row, column] == value:
             return
         grid[row, column] = value
@@ -345,54 +242,54 @@ class Scene:
         """Switch the grids off (q = k = v = x) to see each word match itself, or back on."""
         if bool(on) == self.use_grids:
             return
-        if not on and any(grid.shape[0] != grid.shape[1] for grid in self.grids.values()):
-            raise ValueError("switching the grids off needs square grids")
+        if not on:
+            grids = self.layers[0].heads[0].grids
+            if not self.is_one_head or grids is None or any(grid.shape[0] != grid.shape[1] for grid in grids.values()):
+                raise ValueError("switching the grids off needs one head with square grids")
         self.use_grids = bool(on)
         self._recompute()
         self._notify(Change.SETTINGS)
 
     # ----- editing the sentence -----------------------------------------
+    @property
+    def _self_attention(self) -> bool:
+        return self.query_tokens == self.tokens
+
+    def _own_rows(self) -> tuple[Role, ...]:
+        """The inputs with one row per token (not the queries of a cross-attention scene)."""
+        return tuple(role for role in self.inputs if role is not Role.QUERY or self._self_attention)
+
     def add_token(self, name: str) -> None:
         """A new token at the end, with vectors of its own that point somewhere new."""
         name = self._checked_name(name)
-        n = self.n_tokens
-        self_attention = self.query_tokens == self.tokens
-        direction = _fresh_direction(n)
-        for role in self.roles:
-            if role is Role.QUERY and not self_attention:
-                continue  # cross-attention: the queries are not the tokens
-            old = self._vectors[role]
+        direction = _fresh_direction(self.n_tokens)
+        for role in self._own_rows():
+            old = self.inputs[role]
             if role is Role.VALUE and self.scalar_values:
                 row = np.array([old[:, 0].mean()])
             else:
                 row = np.zeros(old.shape[1])
                 row[: min(2, old.shape[1])] = direction[: min(2, old.shape[1])]
-            self._vectors[role] = np.vstack([old, row])
-        self.tokens = [*self.tokens, name]
-        if self_attention:
-            self.query_tokens = list(self.tokens)
+            self.inputs[role] = np.vstack([old, row])
+        self._set_tokens([*self.tokens, name])
         self._structure_changed()
 
     def remove_token(self, index: int) -> None:
         if self.n_tokens == 1:
             raise ValueError("a scene needs at least one token")
-        self_attention = self.query_tokens == self.tokens
-        for role in self.roles:
-            if role is not Role.QUERY or self_attention:
-                self._vectors[role] = np.delete(self._vectors[role], index, axis=0)
-        del self.tokens[index]
-        if self_attention:
-            self.query_tokens = list(self.tokens)
-            if self.selected > index or self.selected == self.n_queries:
-                self.selected -= 1
+        self_attention = self._self_attention
+        for role in self._own_rows():
+            self.inputs[role] = np.delete(self.inputs[role], index, axis=0)
+        self._set_tokens([token for i, token in enumerate(self.tokens) if i != index])
+        if self_attention and (self.selected > index or self.selected == self.n_queries):
+            self.selected -= 1
         self._structure_changed()
 
     def rename_token(self, index: int, name: str) -> None:
         name = self._checked_name(name, ignore=index)
-        self_attention = self.query_tokens == self.tokens
-        self.tokens[index] = name
-        if self_attention:
-            self.query_tokens = list(self.tokens)
+        tokens = list(self.tokens)
+        tokens[index] = name
+        self._set_tokens(tokens)
         self._structure_changed()
 
     def move_token(self, index: int, new_index: int) -> None:
@@ -401,21 +298,17 @@ class Scene:
             return
         order = list(range(self.n_tokens))
         order.insert(new_index, order.pop(index))
-        self_attention = self.query_tokens == self.tokens
-        for role in self.roles:
-            if role is not Role.QUERY or self_attention:
-                self._vectors[role] = self._vectors[role][order]
-        self.tokens = [self.tokens[i] for i in order]
+        self_attention = self._self_attention
+        for role in self._own_rows():
+            self.inputs[role] = self.inputs[role][order]
+        self._set_tokens([self.tokens[i] for i in order])
         if self_attention:
-            self.query_tokens = list(self.tokens)
             self.selected = order.index(self.selected)  # the chosen query stays chosen where it went
         self._structure_changed()
 
     def token_rows(self, index: int) -> dict[Role, np.ndarray]:
         """Copies of token `index`'s own vectors (the rows removing it would take away)."""
-        self_attention = self.query_tokens == self.tokens
-        return {role: self._vectors[role][index].copy() for role in self.roles
-                if role is not Role.QUERY or self_attention}
+        return {role: self.inputs[role][index].copy() for role in self._own_rows()}
 
     def insert_token(self, index: int, name: str, rows: Mapping[Role, np.ndarray]) -> None:
         """Put a token back at `index` with the vectors it had (undoing its removal).
@@ -423,19 +316,22 @@ class Scene:
         `rows` is what token_rows() gave; the chosen query stays on the same token.
         """
         name = self._checked_name(name)
-        self_attention = self.query_tokens == self.tokens
-        for role in self.roles:
-            if role is not Role.QUERY or self_attention:
-                row = np.asarray(rows[role], dtype=np.float64)
-                if row.shape != self._vectors[role][0].shape:
-                    raise ValueError(f"a {role.value} has {self._vectors[role].shape[1]} numbers, got {row.size}")
-                self._vectors[role] = np.insert(self._vectors[role], index, row, axis=0)
-        self.tokens.insert(index, name)
-        if self_attention:
-            self.query_tokens = list(self.tokens)
-            if self.selected >= index and self.n_queries > 1:
-                self.selected += 1
+        self_attention = self._self_attention
+        for role in self._own_rows():
+            row = np.asarray(rows[role], dtype=np.float64)
+            if row.shape != self.inputs[role][0].shape:
+                raise ValueError(f"a {role.value} has {self.inputs[role].shape[1]} numbers, got {row.size}")
+            self.inputs[role] = np.insert(self.inputs[role], index, row, axis=0)
+        self._set_tokens([*self.tokens[:index], name, *self.tokens[index:]])
+        if self_attention and self.selected >= index and self.n_queries > 1:
+            self.selected += 1
         self._structure_changed()
+
+    def _set_tokens(self, tokens: list[str]) -> None:
+        """New token names; in self-attention the queries are the tokens and follow them."""
+        if self._self_attention:
+            self.query_tokens = list(tokens)
+        self.tokens = tokens
 
     def _checked_name(self, name: str, ignore: int | None = None) -> str:
         name = name.strip()
@@ -488,65 +384,20 @@ class Scene:
         the chosen query (or choosing `selected`, for an edit that chose it);
         a different set of tokens or shapes is a new structure.
         """
-        same_shape = (
-            data.tokens == self.tokens and data.query_tokens == self.query_tokens
-            and data.is_projection == self.is_projection
-            and len(data.heads or [None]) == self.n_heads and data.is_multi_head == self.is_multi_head
-            and all(np.shape(getattr(data, name)) == self._vectors[role].shape
-                    for role, name in ((Role.QUERY, "queries"), (Role.KEY, "keys"), (Role.VALUE, "values")))
-        )
-        if not same_shape:
+        if _shape_of(data) != _shape_of(self.to_data()):
             self.replace(data)
             return
         previous = self.selected
         chosen = previous if selected is None else selected
-        shown_head = self.shown_head
         self._set_data(data)
-        # Choosing a query (or a head to show) is not an edit: undo and redo leave it where the user put it.
-        self.selected = chosen
-        self.shown_head = shown_head
-        self._show_chosen_head()
+        self.selected = chosen  # choosing a query is not an edit: undo and redo leave it where the user put it
         change = Change.VECTORS | Change.SETTINGS
         self._notify(change | Change.SELECTION if chosen != previous else change)
-
-    def load(self, path: str | os.PathLike[str]) -> None:
-        """Open a file into this scene. On any error the scene is left untouched."""
-        self.replace(load_scene_file(path))
 
     # ----- internals ----------------------------------------------------
     def _recompute(self) -> None:
         mask = causal_mask(self.n_queries, self.n_tokens) if self.causal else None
-        if not self.is_projection:
-            self._result = attention(self._vectors[Role.QUERY], self._vectors[Role.KEY], self._vectors[Role.VALUE],
-                                     scale=self.scale, mask=mask)
-            return
-        x = self._vectors[Role.EMBEDDING]
-        self._head_vectors = [
-            {role: x @ (grids[name] if self.use_grids else np.eye(grids[name].shape[0]))
-             for role, name in zip(ATTENTION_ROLES, GRID_NAMES)}
-            for grids in self.heads
-        ]
-        self._head_results = [
-            attention(vectors[Role.QUERY], vectors[Role.KEY], vectors[Role.VALUE], scale=self.scale, mask=mask)
-            for vectors in self._head_vectors
-        ]
-        self._show_chosen_head()
-
-    def _show_chosen_head(self) -> None:
-        """The single-head reading (vectors(), result, grids) is the shown head's."""
-        if self.is_projection:
-            self.shown_head = min(self.shown_head, self.n_heads - 1)
-            self.grids = self.heads[self.shown_head]
-            self._vectors.update(self._head_vectors[self.shown_head])
-            self._result = self._head_results[self.shown_head]
-
-    def attach_head_view(self, view: Any) -> None:
-        """VIEW (a HeadView of this scene) is told of every change after this scene's own subscribers,
-        and only while it exists and its head does."""
-        self._head_views.append(weakref.ref(view))
-
-    def detach_head_view(self, view: Any) -> None:
-        self._head_views = [reference for reference in self._head_views if reference() not in (None, view)]
+        compute_layers(self.layers, self.inputs, scale=self.scale, mask=mask, use_grids=self.use_grids)
 
     def _notify(self, change: Change) -> None:
         if self._held_back is not None:
@@ -558,12 +409,16 @@ class Scene:
                 self._subscribers.remove(reference)  # its view is gone
             else:
                 subscriber(change)
-        for view_reference in list(self._head_views):
-            view = view_reference()
-            if view is None or view.head >= self.n_heads or not self.is_multi_head:
-                self._head_views.remove(view_reference)  # gone, or its head is: it shows nothing more
-            else:
-                view.document_changed(change)
+
+
+def _shape_of(data: SceneData) -> tuple[object, ...]:
+    """What must match for an undo to copy numbers in place: the tokens, the kind and every array's shape."""
+    if isinstance(data, DirectScene):
+        arrays: tuple[object, ...] = tuple(np.shape(rows) for rows in (data.queries, data.keys, data.values))
+        return ("direct", tuple(data.tokens), tuple(data.query_tokens), arrays)
+    layers = tuple((tuple(tuple(np.shape(getattr(head, name)) for name in GRID_NAMES) for head in layer.heads),
+                    None if layer.w_o is None else np.shape(layer.w_o)) for layer in data.layers)
+    return ("projected", tuple(data.tokens), np.shape(data.embeddings), layers)
 
 
 def _fresh_direction(index: int) -> np.ndarray:
@@ -573,4 +428,4 @@ def _fresh_direction(index: int) -> np.ndarray:
     return np.array([np.cos(angle), np.sin(angle)])
 
 
-__all__ = ["ATTENTION_ROLES", "GRID_NAMES", "Change", "Role", "Scene", "SceneFileError"]
+__all__ = ["ATTENTION_ROLES", "GRID_NAMES", "Change", "Head", "Layer", "Role", "Scene", "SceneFileError"]

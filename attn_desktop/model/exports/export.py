@@ -6,80 +6,80 @@ import json
 from typing import Any
 
 from attn_desktop.model.attention import AttentionResult
-from attn_desktop.model.scene import GRID_NAMES, Role, Scene
+from attn_desktop.model.layers import Head, Layer, Role
+from attn_desktop.model.scene import Scene
 from attn_desktop.model.training.trained_head import task_accuracy, task_of
 from attn_desktop.model.training.training import EVALUATION_COUNT, EVALUATION_SEED
 
 
+def scene_kind(scene: Scene) -> str:
+    """"vectors" (queries, keys and values given), "projection" (one head with grids), "multi-head"
+    (one layer of several heads) or "layers" (several layers): how an export names the scene's shape."""
+    if scene.is_one_head:
+        return "projection" if scene.is_draggable(Role.EMBEDDING) else "vectors"
+    return "multi-head" if len(scene.layers) == 1 else "layers"
+
+
 def export_document(scene: Scene) -> dict[str, Any]:
-    if scene.is_multi_head:
-        return _multi_head_document(scene)
-    result = scene.result
-    document = {
+    """Every number of the scene. One head: its numbers at the top level, as they always were; several:
+    each head's numbers inside its layer, with the layer's W_O and mixed output."""
+    document: dict[str, Any] = {
         "title": scene.title,
-        "kind": "projection" if scene.is_projection else "vectors",
+        "kind": scene_kind(scene),
         "tokens": list(scene.tokens),
         "query_tokens": list(scene.query_tokens),
-        "queries": scene.vectors(Role.QUERY).tolist(),
-        "keys": scene.vectors(Role.KEY).tolist(),
-        "values": scene.vectors(Role.VALUE).tolist(),
-        "scale": scene.scale,
-        "causal": scene.causal,
-        "selected": scene.selected,
-        "divisor": result.divisor,
+    }
+    if Role.EMBEDDING in scene.inputs:
+        document["embeddings"] = scene.vectors(Role.EMBEDDING).tolist()
+    document.update(scale=scene.scale, causal=scene.causal, selected=scene.selected,
+                    divisor=scene.head(0, 0).attention.divisor)
+    if scene.is_one_head:
+        document.update(_head_entry(scene.head(0, 0)))
+        if Role.EMBEDDING in scene.inputs:
+            document["use_grids"] = scene.use_grids
+        document.update(_task_accuracy(scene))
+        return document
+    layers = [_layer_entry(layer) for layer in scene.layers]
+    if len(layers) == 1:
+        document.update(layers[0])  # one layer of several heads: "heads", "w_o", "joined_output", "output"
+    else:
+        document["layers"] = layers
+        document["output"] = scene.output.tolist()
+    return document
+
+
+def _layer_entry(layer: Layer) -> dict[str, Any]:
+    entry: dict[str, Any] = {"heads": [_head_entry(head) for head in layer.heads]}
+    if layer.w_o is not None:
+        entry["w_o"] = layer.w_o.tolist()
+    entry.update(joined_output=layer.joined_output.tolist(), output=layer.output.tolist())
+    return entry
+
+
+def _head_entry(head: Head) -> dict[str, Any]:
+    """A head's grids (when it has them), queries, keys, values, scores, weights and output."""
+    entry: dict[str, Any] = {"name": head.name} if head.name else {}
+    entry.update({name: grid.tolist() for name, grid in (head.grids or {}).items()})
+    result = head.attention
+    entry.update({
+        "queries": head.vectors[Role.QUERY].tolist(),
+        "keys": head.vectors[Role.KEY].tolist(),
+        "values": head.vectors[Role.VALUE].tolist(),
         "scores": result.scores.tolist(),
         "scaled_scores": _scaled_scores(result),
         "weights": result.weights.tolist(),
         "output": result.output.tolist(),
-    }
-    if scene.is_projection:
-        # The queries, keys and values above are the derived ones; these made them.
-        document["embeddings"] = scene.vectors(Role.EMBEDDING).tolist()
-        document.update({name: scene.grids[name].tolist() for name in GRID_NAMES})
-        document["use_grids"] = scene.use_grids
+    })
+    return entry
+
+
+def _task_accuracy(scene: Scene) -> dict[str, Any]:
+    """A head kept from training: how well it, as edited here, still does its task."""
     accuracy = task_accuracy(scene)
-    if accuracy is not None:
-        # A head kept from training: how well it, as edited here, still does its task.
-        document["task_accuracy"] = {
-            "task": task_of(scene).name, "accuracy": accuracy,
-            "sequences": EVALUATION_COUNT, "seed": EVALUATION_SEED,
-        }
-    return document
-
-
-def _multi_head_document(scene: Scene) -> dict[str, Any]:
-    """Each head's vectors, scores, weights and output, then the heads' outputs side by side and
-    mixed by W_O: the scene's "output"."""
-    heads = []
-    for head in range(scene.n_heads):
-        result = scene.head_result(head)
-        entry: dict[str, Any] = {"name": scene.head_names[head]} if scene.head_names[head] else {}
-        entry.update({name: scene.grid(name, head).tolist() for name in GRID_NAMES})
-        entry.update({
-            "queries": scene.head_vectors(head, Role.QUERY).tolist(),
-            "keys": scene.head_vectors(head, Role.KEY).tolist(),
-            "values": scene.head_vectors(head, Role.VALUE).tolist(),
-            "scores": result.scores.tolist(),
-            "scaled_scores": _scaled_scores(result),
-            "weights": result.weights.tolist(),
-            "output": result.output.tolist(),
-        })
-        heads.append(entry)
-    return {
-        "title": scene.title,
-        "kind": "multi-head",
-        "tokens": list(scene.tokens),
-        "query_tokens": list(scene.query_tokens),
-        "embeddings": scene.vectors(Role.EMBEDDING).tolist(),
-        "scale": scene.scale,
-        "causal": scene.causal,
-        "selected": scene.selected,
-        "divisor": scene.result.divisor,
-        "heads": heads,
-        "w_o": scene.grid("w_o").tolist(),
-        "joined_output": scene.joined_output.tolist(),
-        "output": scene.mixed_output.tolist(),
-    }
+    if accuracy is None:
+        return {}
+    return {"task_accuracy": {"task": task_of(scene).name, "accuracy": accuracy,
+                              "sequences": EVALUATION_COUNT, "seed": EVALUATION_SEED}}
 
 
 def _scaled_scores(result: AttentionResult) -> list[list[float | None]]:

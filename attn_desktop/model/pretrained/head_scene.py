@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from attn_desktop.model.files.scene_file import MAX_SENTENCE_CHARS, SceneData, TakenFrom
+from attn_desktop.model.files.scene_types import DirectScene, TakenFrom
+from attn_desktop.model.files.version3_taken_from import MAX_SENTENCE_CHARS
 from attn_desktop.model.files.values import MAX_TITLE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_WIDTH, is_valid_text
 from attn_desktop.model.pretrained.run import ModelRun
 
@@ -20,7 +21,7 @@ VISIBLE_WHITESPACE = {" ": "␣", "\n": "⏎", "\r": "␍", "\t": "⇥", "\u00a0
 SUBSCRIPT_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
-def scene_data_for_head(run: ModelRun, layer: int, head: int) -> SceneData:
+def scene_data_for_head(run: ModelRun, layer: int, head: int) -> DirectScene:
     """Head HEAD of layer LAYER (both from 0) reading RUN's sentence, as a scene of its q, k and v.
 
     Raises ValueError for a layer or head the model does not have, or a head a scene cannot hold
@@ -36,7 +37,7 @@ def scene_data_for_head(run: ModelRun, layer: int, head: int) -> SceneData:
     tokens = readable_tokens(run.tokens)
     model = _cut(_valid(run.model_name).strip(), MAX_TITLE_CHARS) or "a model"
     sentence = _cut(_valid(run.sentence), MAX_SENTENCE_CHARS)
-    return SceneData(
+    return DirectScene(
         tokens=tokens,
         queries=_rows(run.queries[layer, head]),
         keys=_rows(run.keys[layer, head]),

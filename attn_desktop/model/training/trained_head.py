@@ -16,8 +16,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from attn_desktop.model.files.scene_file import SceneData, TrainedHead
-from attn_desktop.model.scene import GRID_NAMES, Role, Scene
+from attn_desktop.model.files.scene_types import ProjectedScene, TrainedHead
+from attn_desktop.model.files.version2_trained_head import trained_head_fits
+from attn_desktop.model.layers import GRID_NAMES, Role
+from attn_desktop.model.scene import Scene
 from attn_desktop.model.training.tasks import TASKS, Task
 from attn_desktop.model.training.training import (
     EVALUATION_COUNT,
@@ -52,7 +54,8 @@ def _edited(scene: Scene, head: TrainedHead) -> HeadParams:
     embed = np.array(head.embed, dtype=np.float64)
     ids = np.array(head.token_ids, dtype=np.int64)
     x = scene.vectors(Role.EMBEDDING)
-    w_q, w_k, w_v = (scene.effective_grid(name).copy() for name in GRID_NAMES)
+    grids = scene.head(0, 0).grids or {}
+    w_q, w_k, w_v = (grids[name].copy() if scene.use_grids else np.eye(grids[name].shape[0]) for name in GRID_NAMES)
     return HeadParams(
         embed=embed, pos=x - embed[ids], w_q=w_q, w_k=w_k, w_v=w_v,
         w_o=np.array(head.w_o, dtype=np.float64), b_o=np.array(head.b_o, dtype=np.float64),
@@ -86,7 +89,7 @@ def task_of(scene: Scene) -> Task:
     return TASKS[_fitting_head(scene).task]
 
 
-def keep_as_scene(task: Task, params: HeadParams, tokens: Sequence[int]) -> SceneData:
+def keep_as_scene(task: Task, params: HeadParams, tokens: Sequence[int]) -> ProjectedScene:
     """The trained head on one example sentence as a projection scene that carries the whole head."""
     data = example_scene_data(task, params, tokens)
     data.title = f"Trained head: {task.name}"
@@ -103,7 +106,10 @@ def has_trained_head(scene: Scene) -> bool:
 
 def _head_of(scene: Scene) -> TrainedHead | None:
     """The scene's kept head if it still fits the scene (the same check that decides whether it is saved)."""
-    return scene.to_data().trained_head
+    data = scene.to_data()
+    if isinstance(data, ProjectedScene) and trained_head_fits(data, TASKS):
+        return data.trained_head
+    return None
 
 
 def _fitting_head(scene: Scene) -> TrainedHead:

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from attn_desktop.model.attention import causal_mask, stable_softmax
-from attn_desktop.model.files.scene_file import SceneData, project
+from attn_desktop.model.files.scene_types import HeadGrids, LayerGrids, ProjectedScene
 from attn_desktop.model.training.tasks import TASKS, Batch, Task, parse_example
 
 KEY_WIDTH = 2  # queries and keys are 2-D, so the canvas draws them as arrows
@@ -381,7 +381,7 @@ def position_labels(task: Task, tokens: Sequence[int]) -> list[str]:
     return [f"{position}:{task.vocab[int(token)]}" for position, token in enumerate(tokens)]
 
 
-def example_scene_data(task: Task, params: HeadParams, tokens: Sequence[int]) -> SceneData:
+def example_scene_data(task: Task, params: HeadParams, tokens: Sequence[int]) -> ProjectedScene:
     """The trained head on one sentence as an ordinary projection scene.
 
     Word vectors are x_i = E[t_i] + P[i] and the grids are the learned W_Q,
@@ -389,13 +389,11 @@ def example_scene_data(task: Task, params: HeadParams, tokens: Sequence[int]) ->
     does, and masks as the task does, so it shows the head's own weights.
     """
     result = example(task, params, tokens)
-    data = SceneData(
-        tokens=position_labels(task, tokens), queries=[], keys=[], values=[],
-        scale=True, causal=task.causal, selected=0, title=f"Trained head: {task.name}",
-        embeddings=result.x.tolist(), w_q=params.w_q.tolist(), w_k=params.w_k.tolist(), w_v=params.w_v.tolist(),
+    head = HeadGrids(w_q=params.w_q.tolist(), w_k=params.w_k.tolist(), w_v=params.w_v.tolist())
+    return ProjectedScene(
+        tokens=position_labels(task, tokens), scale=True, causal=task.causal, selected=0,
+        title=f"Trained head: {task.name}", embeddings=result.x.tolist(), layers=[LayerGrids(heads=[head])],
     )
-    data.queries, data.keys, data.values = project(data)  # as a scene file read back would make them
-    return data
 
 
 

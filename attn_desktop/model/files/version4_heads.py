@@ -8,41 +8,23 @@ A multi-head scene is a projection scene whose single w_q, w_k, w_v are replaced
 Each head makes its own queries, keys and values from the word vectors x (d_model numbers)
 with its own grids (d_model × d_head), attends on its own, and the heads' outputs, side by
 side (heads · d_v numbers), are mixed by W_O (heads · d_v × d_out) into the scene's output.
-Every head has the same widths, as in a transformer layer. Files with heads are version 4.
+Every head has the same widths, as in a transformer layer. Files with heads are version 4;
+version 5 keeps the same entries inside each of its "layers" (version5_layers.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from attn_desktop.model.files.scene_types import GRID_NAMES, HeadGrids
 from attn_desktop.model.files.values import MAX_TITLE_CHARS, SceneFileError, describe, matrix_at, rows, text_at
 
 MULTI_HEAD_VERSION = 4
 MAX_HEADS = 8
-GRID_NAMES = ("w_q", "w_k", "w_v")
-
-
-@dataclass(frozen=True)
-class HeadGrids:
-    """One head's three grids (plain lists, as in the file) and the name a lesson gives it."""
-
-    w_q: list[list[float]]
-    w_k: list[list[float]]
-    w_v: list[list[float]]
-    name: str = ""
-
-    @property
-    def key_width(self) -> int:
-        return len(self.w_q[0])
-
-    @property
-    def value_width(self) -> int:
-        return len(self.w_v[0])
 
 
 def read_heads(document: dict[str, Any], d_model: int, version: int) -> tuple[list[HeadGrids], list[list[float]]]:
-    """The "heads" list and "w_o" of a projection scene whose word vectors have D_MODEL numbers."""
+    """The "heads" list and "w_o" of a version 4 projection scene whose word vectors have D_MODEL numbers."""
     if version < MULTI_HEAD_VERSION:
         raise SceneFileError(
             f"heads: a version {version} file cannot hold several heads; it needs version {MULTI_HEAD_VERSION}"
@@ -52,31 +34,40 @@ def read_heads(document: dict[str, Any], d_model: int, version: int) -> tuple[li
             raise SceneFileError(
                 f"{name}: a scene with \"heads\" gives each head's {name} inside its entry; leave the top-level one out"
             )
-    listed = document["heads"]
-    if not isinstance(listed, list) or not listed:
-        raise SceneFileError(f"heads: expected a list of 1 to {MAX_HEADS} heads, found {_kind(listed)}")
-    if len(listed) > MAX_HEADS:
-        raise SceneFileError(f"heads: {len(listed):,} heads; scenes are limited to {MAX_HEADS}")
-    heads = [_head(entry, index, d_model) for index, entry in enumerate(listed)]
-    _check_same_widths(heads)
+    heads = read_head_list(document["heads"], "heads", d_model)
     if "w_o" not in document:
         raise SceneFileError("w_o: missing; a scene with heads needs W_O to mix their outputs into one")
-    w_o = matrix_at(document["w_o"], "w_o")
+    return heads, read_w_o(document["w_o"], "w_o", heads)
+
+
+def read_head_list(listed: Any, where: str, d_input: int) -> list[HeadGrids]:
+    """A layer's heads, each reading D_INPUT numbers, all of the same widths."""
+    if not isinstance(listed, list) or not listed:
+        raise SceneFileError(f"{where}: expected a list of 1 to {MAX_HEADS} heads, found {_kind(listed)}")
+    if len(listed) > MAX_HEADS:
+        raise SceneFileError(f"{where}: {len(listed):,} heads; scenes are limited to {MAX_HEADS}")
+    heads = [_head(entry, f"{where}[{index}]", d_input) for index, entry in enumerate(listed)]
+    _check_same_widths(heads, where)
+    return heads
+
+
+def read_w_o(value: Any, where: str, heads: list[HeadGrids]) -> list[list[float]]:
+    """W_O: one row per number of the heads' outputs side by side."""
+    w_o = matrix_at(value, where)
     joined = len(heads) * heads[0].value_width
     if len(w_o) != joined:
         raise SceneFileError(
-            f"w_o: has {len(w_o)} rows but the {len(heads)} heads' outputs side by side have {joined} numbers; "
+            f"{where}: has {len(w_o)} rows but the {len(heads)} heads' outputs side by side have {joined} numbers; "
             "W_O needs one row per number"
         )
-    return heads, w_o
+    return w_o
 
 
 def _kind(value: Any) -> str:
     return "an empty list" if value == [] else describe(value)
 
 
-def _head(entry: Any, index: int, d_model: int) -> HeadGrids:
-    where = f"heads[{index}]"
+def _head(entry: Any, where: str, d_model: int) -> HeadGrids:
     if not isinstance(entry, dict):
         raise SceneFileError(f"{where}: expected an object with w_q, w_k and w_v, found {describe(entry)}")
     grids = {}
@@ -100,23 +91,23 @@ def _head(entry: Any, index: int, d_model: int) -> HeadGrids:
     return head
 
 
-def _check_same_widths(heads: list[HeadGrids]) -> None:
+def _check_same_widths(heads: list[HeadGrids], where: str) -> None:
     first = heads[0]
     for index, head in enumerate(heads[1:], start=1):
         for part, width, expected in (("w_q", head.key_width, first.key_width),
                                       ("w_v", head.value_width, first.value_width)):
             if width != expected:
                 raise SceneFileError(
-                    f"heads[{index}].{part}: makes {width} numbers but heads[0].{part} makes {expected}; "
+                    f"{where}[{index}].{part}: makes {width} numbers but {where}[0].{part} makes {expected}; "
                     "every head of a layer has the same widths"
                 )
 
 
-def heads_to_dict(heads: list[HeadGrids], w_o: list[list[float]]) -> dict[str, Any]:
-    """The file's "heads" and "w_o"; a head without a name is written without one."""
+def heads_to_list(heads: list[HeadGrids]) -> list[dict[str, Any]]:
+    """The file's entries for HEADS; a head without a name is written without one."""
     listed = []
     for head in heads:
         entry: dict[str, Any] = {"name": head.name} if head.name else {}
         entry.update(w_q=rows(head.w_q), w_k=rows(head.w_k), w_v=rows(head.w_v))
         listed.append(entry)
-    return {"heads": listed, "w_o": rows(w_o)}
+    return listed

@@ -1,0 +1,47 @@
+"""Version 3: a scene of queries, keys and values may say which pretrained model's head it was taken from.
+
+    "taken_from": {"model": "SmolLM2-135M", "layer": 3, "head": 5, "sentence": "…"}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from attn_desktop.model.files.scene_types import DirectScene, SceneData, TakenFrom
+from attn_desktop.model.files.values import MAX_TITLE_CHARS, SceneFileError, describe, shown_number, text_at, whole
+
+TAKEN_FROM_VERSION = 3
+MAX_SENTENCE_CHARS = 10_000  # the sentence a model read (256 tokens at most)
+MAX_LAYER_OR_HEAD = 10_000
+
+
+def read_taken_from(section: Any, version: int, data: SceneData) -> TakenFrom:
+    """The "taken_from" section: which model, layer and head, and the sentence it read."""
+    if version < TAKEN_FROM_VERSION:
+        raise SceneFileError(
+            f"taken_from: a version {version} file cannot say which model a scene was taken from; "
+            f"it needs version {TAKEN_FROM_VERSION}"
+        )
+    if not isinstance(data, DirectScene):
+        raise SceneFileError("taken_from: only a scene of queries, keys and values can be taken from a model")
+    if not isinstance(section, dict):
+        raise SceneFileError(f"taken_from: expected an object, found {describe(section)}")
+    model = text_at(section.get("model"), "taken_from.model", MAX_TITLE_CHARS)
+    if not model.strip():
+        raise SceneFileError("taken_from.model: the name is empty")
+    layer, head = (_count(section.get(part), f"taken_from.{part}") for part in ("layer", "head"))
+    sentence = text_at(section.get("sentence"), "taken_from.sentence", MAX_SENTENCE_CHARS)
+    return TakenFrom(model=model, layer=layer, head=head, sentence=sentence)
+
+
+def _count(value: Any, where: str) -> int:
+    """A layer or head number: a whole number from 0."""
+    number = whole(value, where)
+    if not 0 <= number <= MAX_LAYER_OR_HEAD:
+        raise SceneFileError(f"{where}: {shown_number(number)} is not a number from 0 to {MAX_LAYER_OR_HEAD:,}")
+    return number
+
+
+def taken_from_to_dict(taken_from: TakenFrom) -> dict[str, Any]:
+    return {"model": taken_from.model, "layer": int(taken_from.layer), "head": int(taken_from.head),
+            "sentence": taken_from.sentence}

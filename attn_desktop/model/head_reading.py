@@ -1,0 +1,199 @@
+"""One head of a scene, read: what the canvas, the score table, the matrix and the other panels show.
+
+A HeadReading answers for one head of one layer — its tokens, the stream it reads, its queries,
+keys and values, its attention — always from the scene as it is now; it holds no numbers of its
+own and changes nothing. A panel that draws a head is handed a reading; its gestures become
+commands on `reading.document`, like every other edit. A reading made with a ViewState follows
+the head the user chose to look at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from attn_desktop.model.attention import AttentionResult
+from attn_desktop.model.files.scene_types import TakenFrom, TrainedHead
+from attn_desktop.model.layers import ATTENTION_ROLES, Change, Head, Role
+from attn_desktop.model.scene import Scene, Subscriber
+from attn_desktop.model.view_state import ViewState
+
+
+class HeadReading:
+    def __init__(self, document: Scene, layer: int = 0, head: int = 0, view: ViewState | None = None) -> None:
+        """Head HEAD of layer LAYER of DOCUMENT; with VIEW, whichever head VIEW shows."""
+        self.document = document
+        self._fixed = (layer, head)
+        self.view = view
+
+    # ----- which head ----------------------------------------------------
+    @property
+    def location(self) -> tuple[int, int]:
+        """(layer, head), counted from 0: the view's choice where there is one, kept within the scene."""
+        layer, head = (self.view.layer, self.view.head) if self.view is not None else self._fixed
+        layer = min(layer, len(self.document.layers) - 1)
+        return layer, min(head, len(self.document.layers[layer].heads) - 1)
+
+    @property
+    def layer(self) -> int:
+        return self.location[0]
+
+    @property
+    def head(self) -> int:
+        return self.location[1]
+
+    @property
+    def _head(self) -> Head:
+        return self.document.head(*self.location)
+
+    @property
+    def exists(self) -> bool:
+        """False once the scene no longer has this (fixed) head: a reading of a closed scene's head."""
+        layer, head = self._fixed
+        return self.view is not None or (layer < len(self.document.layers)
+                                         and head < len(self.document.layers[layer].heads))
+
+    # ----- following changes ----------------------------------------------
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Call SUBSCRIBER after every change of the scene, and when the view shows another head."""
+        unsubscribers = [self.document.subscribe(subscriber)]
+        if self.view is not None:
+            unsubscribers.append(self.view.subscribe(subscriber))
+
+        def unsubscribe() -> None:
+            for each in unsubscribers:
+                each()
+
+        return unsubscribe
+
+    def select_query(self, index: int) -> None:
+        """Choose a query (not an edit: the query is chosen in every head at once)."""
+        self.document.select_query(index)
+
+    # ----- the scene's own --------------------------------------------------
+    @property
+    def title(self) -> str:
+        return self.document.title if self.document.is_one_head else self.document.head_name(*self.location)
+
+    @property
+    def tokens(self) -> list[str]:
+        return self.document.tokens
+
+    @property
+    def query_tokens(self) -> list[str]:
+        return self.document.query_tokens
+
+    @property
+    def n_tokens(self) -> int:
+        return self.document.n_tokens
+
+    @property
+    def n_queries(self) -> int:
+        return self.document.n_queries
+
+    @property
+    def selected(self) -> int:
+        return self.document.selected
+
+    @property
+    def selected_token(self) -> str:
+        return self.document.selected_token
+
+    @property
+    def scale(self) -> bool:
+        return self.document.scale
+
+    @property
+    def causal(self) -> bool:
+        return self.document.causal
+
+    @property
+    def scalar_values(self) -> bool:
+        return self.document.scalar_values
+
+    @property
+    def use_grids(self) -> bool:
+        return self.document.use_grids
+
+    @property
+    def taken_from(self) -> TakenFrom | None:
+        return self.document.taken_from
+
+    @property
+    def trained_head(self) -> TrainedHead | None:
+        return self.document.trained_head
+
+    def labels(self, role: Role) -> list[str]:
+        return self.document.labels(role)
+
+    def arrow_name(self, role: Role, index: int) -> str:
+        return self.document.arrow_name(role, index)
+
+    # ----- the head's own ---------------------------------------------------
+    @property
+    def roles(self) -> tuple[Role, ...]:
+        """The roles this head draws: the stream it reads (when it reads one), then q, k and v."""
+        return tuple(self._head.vectors)
+
+    @property
+    def reads_a_stream(self) -> bool:
+        """True when the head makes its queries, keys and values from word vectors with its grids."""
+        return self._head.grids is not None
+
+    def is_draggable(self, role: Role) -> bool:
+        """The scene's own vectors move (layer 1's stream is the word vectors); what is made from them follows."""
+        return self.layer == 0 and self.document.is_draggable(role)
+
+    def vectors(self, role: Role) -> np.ndarray:
+        """The (rows, width) array of one role of this head."""
+        return self._head.vectors[role]
+
+    @property
+    def result(self) -> AttentionResult:
+        return self._head.attention
+
+    @property
+    def grids(self) -> dict[str, np.ndarray]:
+        """The head's W_Q, W_K and W_V (empty when its vectors are given directly)."""
+        return self._head.grids or {}
+
+    def effective_grid(self, name: str) -> np.ndarray:
+        """The grid in force: the stored one, or the identity with the grids switched off."""
+        grid = self.grids[name]
+        return grid if self.use_grids else np.eye(grid.shape[0])
+
+    @property
+    def key_width(self) -> int:
+        return int(self._head.vectors[Role.KEY].shape[1])
+
+    @property
+    def value_width(self) -> int:
+        return int(self._head.vectors[Role.VALUE].shape[1])
+
+    @property
+    def selected_weights(self) -> np.ndarray:
+        return np.asarray(self.result.weights[self.selected])
+
+    @property
+    def selected_output(self) -> np.ndarray:
+        return np.asarray(self.result.output[self.selected])
+
+
+def head_changed(change: Change) -> bool:
+    """True when a change can alter what a head shows (anything but another query chosen)."""
+    return bool(change & Change.NUMBERS)
+
+
+def input_plane(document: Scene, layer: int, head: int) -> tuple[int, int]:
+    """The two numbers of the stream that a head reads most (0-based, in order): the rows of its
+    grids with the most weight. A head that reads two numbers only is drawn exactly where it reads."""
+    grids = document.head(layer, head).grids
+    if not grids:
+        return 0, 1
+    weight = sum(np.square(grids[name]).sum(axis=1) for name in ("w_q", "w_k", "w_v"))
+    first, second = sorted(np.argsort(-weight, kind="stable")[:2].tolist())
+    return int(first), int(second)
+
+
+__all__ = ["ATTENTION_ROLES", "HeadReading", "head_changed", "input_plane"]

@@ -1,0 +1,99 @@
+"""Layers of heads, and what they compute: the numbers every panel reads.
+
+A head reads a stream of vectors (one row per token). With grids it makes its queries, keys and
+values from that stream (q = x W_Q, k = x W_K, v = x W_V); without grids (a scene that gives
+them directly) it takes them as given. It then attends. A layer puts its heads' outputs side by
+side and mixes them with W_O (or, with one head and no W_O, passes that head's output on), and
+the next layer reads the residual stream: what the layer read plus what it wrote.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from attn_desktop.model.attention import AttentionResult, attention
+
+
+class Role(str, enum.Enum):
+    QUERY = "query"
+    KEY = "key"
+    VALUE = "value"
+    EMBEDDING = "embedding"  # a word vector x, in a projection scene
+
+    @property
+    def symbol(self) -> str:
+        return "x" if self is Role.EMBEDDING else self.value[0]  # q, k, v, x: the letters the lesson uses
+
+
+ATTENTION_ROLES = (Role.QUERY, Role.KEY, Role.VALUE)
+GRID_NAMES = ("w_q", "w_k", "w_v")
+
+
+class Change(enum.Flag):
+    """What a notification is about, so a view can skip work it does not need."""
+
+    VECTORS = enum.auto()     # a query, key or value moved: numbers changed
+    SELECTION = enum.auto()   # another query was chosen
+    SETTINGS = enum.auto()    # scaling or masking switched: numbers changed
+    STRUCTURE = enum.auto()   # tokens or shapes changed: rebuild rows and items
+    NUMBERS = VECTORS | SETTINGS | STRUCTURE
+    ALL = VECTORS | SELECTION | SETTINGS | STRUCTURE
+
+
+@dataclass(eq=False)
+class Head:
+    """One head: its grids (None when its queries, keys and values are given) and, once computed,
+    the stream it read, its queries, keys and values, and its attention."""
+
+    name: str
+    grids: dict[str, np.ndarray] | None
+    vectors: dict[Role, np.ndarray] = field(default_factory=dict)  # EMBEDDING: the stream it read
+    result: AttentionResult | None = None
+
+    def compute(self, stream: np.ndarray | None, given: Mapping[Role, np.ndarray], *, scale: bool,
+                mask: np.ndarray | None, use_grids: bool) -> None:
+        if self.grids is None or stream is None:
+            self.vectors = {role: given[role] for role in ATTENTION_ROLES}
+        else:
+            self.vectors = {Role.EMBEDDING: stream}
+            for role, name in zip(ATTENTION_ROLES, GRID_NAMES):
+                grid = self.grids[name] if use_grids else np.eye(self.grids[name].shape[0])
+                self.vectors[role] = stream @ grid
+        self.result = attention(self.vectors[Role.QUERY], self.vectors[Role.KEY], self.vectors[Role.VALUE],
+                                scale=scale, mask=mask)
+
+    @property
+    def attention(self) -> AttentionResult:
+        assert self.result is not None, "a head is read after its scene computed it"
+        return self.result
+
+
+@dataclass(eq=False)
+class Layer:
+    """The heads of one layer and W_O (heads·d_v × d_out); None: one head whose output is the layer's."""
+
+    heads: list[Head]
+    w_o: np.ndarray | None
+    joined_output: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    output: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+
+    def compute(self, stream: np.ndarray | None, given: Mapping[Role, np.ndarray], *, scale: bool,
+                mask: np.ndarray | None, use_grids: bool) -> None:
+        for head in self.heads:
+            head.compute(stream, given, scale=scale, mask=mask, use_grids=use_grids)
+        self.joined_output = np.hstack([head.attention.output for head in self.heads])
+        self.output = self.joined_output @ self.w_o if self.w_o is not None else self.joined_output
+
+
+def compute_layers(layers: list[Layer], inputs: Mapping[Role, np.ndarray], *, scale: bool,
+                   mask: np.ndarray | None, use_grids: bool) -> None:
+    """Every layer in turn: layer 1 reads the word vectors, each later one the residual stream."""
+    stream = inputs.get(Role.EMBEDDING)
+    for index, layer in enumerate(layers):
+        layer.compute(stream, inputs, scale=scale, mask=mask, use_grids=use_grids)
+        if stream is not None and index + 1 < len(layers):
+            stream = stream + layer.output
