@@ -14,8 +14,9 @@ def resource_dir() -> Path:
     # A wheel and a frozen app carry the folder inside the package; a source
     # checkout (including an editable install) has it beside the package.
     candidates = [PACKAGE_DIR / "resources", PACKAGE_DIR.parent / "resources"]
-    if getattr(sys, "_MEIPASS", None):
-        candidates.insert(0, Path(sys._MEIPASS) / "attn_desktop" / "resources")
+    frozen_dir = getattr(sys, "_MEIPASS", None)  # where PyInstaller unpacked a frozen app
+    if frozen_dir:
+        candidates.insert(0, Path(frozen_dir) / "attn_desktop" / "resources")
     for candidate in candidates:
         if (candidate / "scenes").is_dir():
             return candidate

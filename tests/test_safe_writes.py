@@ -255,7 +255,7 @@ def test_stale_temporaries_of_this_file_are_cleaned_on_its_next_save(tmp_path):
 
 KILLED_WRITER = """
 import os, sys, time
-from attn_desktop.model import safe_write
+from attn_desktop.model.files import safe_write
 def hang(descriptor):
     print("writing", flush=True)
     time.sleep(600)

@@ -191,7 +191,7 @@ def test_garbage_in_a_grid_cell_is_refused_with_the_reason(qtbot, window, typed,
 # ----- an unreadable scene on the command line ------------------------------------------------
 
 def test_an_unreadable_scene_from_the_command_line_shows_a_dialog(qapp, tmp_path, monkeypatch, capsys):
-    from attn_desktop import cli
+    from attn_desktop.cli import open_app
     from attn_desktop.ui.window import app
 
     bad = tmp_path / "bad.json"
@@ -201,7 +201,7 @@ def test_an_unreadable_scene_from_the_command_line_shows_a_dialog(qapp, tmp_path
     monkeypatch.setattr(app, "make_application", lambda *a: qapp)  # the test's own application
     monkeypatch.setenv("QT_QPA_PLATFORM", "xcb")  # as from a desktop entry on an X display
     monkeypatch.setenv("DISPLAY", ":0")
-    assert cli.gui_main([str(bad)]) == 2
+    assert open_app.gui_main([str(bad)]) == 2
     assert len(shown) == 1 and shown[0][0] == "Cannot open scene"
     assert "bad.json" in shown[0][1] and "tokens: the list is empty" in shown[0][1]
     lines = capsys.readouterr().err.strip().splitlines()
@@ -209,7 +209,7 @@ def test_an_unreadable_scene_from_the_command_line_shows_a_dialog(qapp, tmp_path
 
 
 def test_with_no_screen_the_error_is_only_printed(qapp, tmp_path, monkeypatch, capsys):
-    from attn_desktop import cli
+    from attn_desktop.cli import open_app
 
     bad = tmp_path / "bad.json"
     bad.write_text("{", encoding="utf-8")
@@ -218,7 +218,7 @@ def test_with_no_screen_the_error_is_only_printed(qapp, tmp_path, monkeypatch, c
     monkeypatch.setenv("QT_QPA_PLATFORM", "xcb")
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-    assert cli.gui_main([str(bad)]) == 2 and shown == []
+    assert open_app.gui_main([str(bad)]) == 2 and shown == []
     assert "not valid JSON" in capsys.readouterr().err
 
 

@@ -588,7 +588,7 @@ def test_open_recent_of_a_file_gone_bad_shows_a_dialog(qtbot, window, tmp_path, 
 
 @pytest.mark.parametrize("bad", [a_fifo, a_link_to_dev_zero, five_thousand_digits, deeply_nested, binary_garbage])
 def test_a_bad_scene_on_the_command_line_is_a_dialog_and_exit_2(tmp_path, monkeypatch, capsys, deadline, bad):
-    from attn_desktop import cli
+    from attn_desktop.cli import open_app
     from attn_desktop.ui.window import startup_error
 
     path = tmp_path / "given.json"
@@ -596,7 +596,7 @@ def test_a_bad_scene_on_the_command_line_is_a_dialog_and_exit_2(tmp_path, monkey
     shown = []
     monkeypatch.setattr(startup_error, "can_show_a_dialog", lambda: True)
     monkeypatch.setattr(QMessageBox, "critical", lambda parent, title, text, *a, **k: shown.append((title, text)))
-    assert cli.gui_main([str(path)]) == 2
+    assert open_app.gui_main([str(path)]) == 2
     [(title, message)] = shown
     assert title == "Cannot open scene" and message.startswith(str(path))
     err = capsys.readouterr().err

@@ -6,13 +6,17 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from attn_desktop.cli import _fail, _OneLineErrorParser, _say, json_output_problem
+from attn_desktop.cli.errors import OneLineErrorParser, cannot_write, fail, say
+from attn_desktop.cli.output_checks import json_output_problem
+
+if TYPE_CHECKING:
+    from attn_desktop.model.pretrained.run import ModelRun
 
 
 def heads_main(argv: list[str]) -> int:
-    parser = _OneLineErrorParser(
+    parser = OneLineErrorParser(
         prog="attn-desktop heads",
         description="Run one sentence through a real language model (the optional SmolLM2 pack, or a LLaMA-style "
         "GGUF file) offline and write its tokens, every head's attention weights [layer][head][query][key] and the "
@@ -31,34 +35,44 @@ def _run_and_write(sentence: str, model_path: str | None, output: str) -> int:
     from attn_desktop.model.pretrained.llama import LlamaModel, ModelFileError, SentenceError
     from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
 
-    if not sentence.strip():
-        return _fail("the sentence is empty; give a few words in quotes")
-    problem = None if output == "-" else json_output_problem(output)
+    problem = _input_problem(sentence, output)
     if problem:
-        return _fail(f"{shown_path(output)}: {problem}")
+        return fail(problem)
     try:
         path = Path(model_path) if model_path else find_pack_model()
         started = time.perf_counter()
         model = LlamaModel.load(path)
         loaded = time.perf_counter()
         run = model.run(sentence)
-    except (ModelUnavailable, ModelFileError) as error:
-        return _fail(str(error))
-    except SentenceError as error:
-        return _fail(str(error))
+    except (ModelUnavailable, ModelFileError, SentenceError) as error:
+        return fail(str(error))
     except MemoryError:
-        return _fail(f"{path.name}: not enough memory to load this model")
+        return fail(f"{path.name}: not enough memory to load this model")
     text = json.dumps(heads_document(run), separators=(",", ":"), allow_nan=False) + "\n"
     if output == "-":
         return _write_standard_output(text)
     try:
         write_bytes_atomically(output, text.encode())
     except OSError as error:
-        return _fail(f"{shown_path(output)}: cannot write ({error.strerror or error})")
-    tokens = f"{len(run.tokens)} token{'s' if len(run.tokens) != 1 else ''}"
-    _say(f"wrote {shown_path(output)}: {run.layer_count} layers x {run.head_count} heads over {tokens} "
-         f"of {run.model_name} (loaded in {loaded - started:.1f} s, sentence in {time.perf_counter() - loaded:.2f} s)")
+        return fail(cannot_write(shown_path(output), error))
+    _say_written(run, shown_path(output), loaded - started, loaded)
     return 0
+
+
+def _input_problem(sentence: str, output: str) -> str | None:
+    """One line saying why the sentence or the output cannot be used, checked before the model loads."""
+    from attn_desktop.model.files.scene_file import shown_path
+
+    if not sentence.strip():
+        return "the sentence is empty; give a few words in quotes"
+    problem = None if output == "-" else json_output_problem(output)
+    return f"{shown_path(output)}: {problem}" if problem else None
+
+
+def _say_written(run: ModelRun, shown_output: str, load_seconds: float, loaded_at: float) -> None:
+    tokens = f"{len(run.tokens)} token{'s' if len(run.tokens) != 1 else ''}"
+    say(f"wrote {shown_output}: {run.layer_count} layers x {run.head_count} heads over {tokens} "
+        f"of {run.model_name} (loaded in {load_seconds:.1f} s, sentence in {time.perf_counter() - loaded_at:.2f} s)")
 
 
 def _write_standard_output(text: str) -> int:
@@ -69,11 +83,11 @@ def _write_standard_output(text: str) -> int:
         sys.stdout = None  # type: ignore[assignment]  # nothing more is written at exit
         return 0
     except (OSError, ValueError, AttributeError) as error:  # closed or missing stdout, full disk
-        return _fail(f"cannot write to standard output ({error})")
+        return fail(f"cannot write to standard output ({error})")
     return 0
 
 
-def heads_document(run: Any) -> dict[str, Any]:
+def heads_document(run: ModelRun) -> dict[str, Any]:
     """The JSON the heads command writes (a ModelRun's tokens, weights and next tokens)."""
     return {
         "model": run.model_name,
@@ -82,7 +96,3 @@ def heads_document(run: Any) -> dict[str, Any]:
         "attention": run.attention.tolist(),
         "next_tokens": [[token, probability] for token, probability in run.next_tokens],
     }
-
-
-if __name__ == "__main__":
-    sys.exit(heads_main(sys.argv[1:]))

@@ -1,0 +1,31 @@
+"""The command line, `attn-desktop`: with no command it opens the app (open_app.py, and app_checks.py
+for --version and --self-test); export, snapshot, train and heads work headless, one module each.
+errors.py is how they all report a mistake: one line on standard error and exit code 2."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from attn_desktop.cli.export import export_main
+from attn_desktop.cli.heads import heads_main
+from attn_desktop.cli.open_app import gui_main
+from attn_desktop.cli.snapshot import snapshot_main
+from attn_desktop.cli.train import train_main
+
+HEADLESS_COMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "export": export_main,
+    "snapshot": snapshot_main,
+    "train": train_main,
+    "heads": heads_main,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in HEADLESS_COMMANDS:
+        return HEADLESS_COMMANDS[argv[0]](argv[1:])
+    return gui_main(argv)
+
+
+__all__ = ["main"]

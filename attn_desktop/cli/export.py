@@ -1,0 +1,156 @@
+"""`attn-desktop export`: compute a scene's attention headless and write it out: every number as
+JSON (to a file or standard output), the weights as CSV, or the canvas and matrix as a picture."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from attn_desktop.cli.errors import OneLineErrorParser, cannot_write, fail
+from attn_desktop.cli.export_picture import export_picture
+from attn_desktop.cli.output_checks import export_output_problem
+
+if TYPE_CHECKING:
+    from attn_desktop.model import Scene
+
+EXPORT_FORMATS = (".json", ".csv", ".png", ".svg")
+PNG_SCALE_RANGE = (0.25, 8.0)
+
+
+@dataclass(frozen=True)
+class ExportRequest:
+    """What the command line asked for, checked."""
+
+    scene_file: str
+    output: str  # as given: a file name, or - for standard output
+    kind: str  # one of EXPORT_FORMATS
+    scale: float  # for .png: the picture's size as a multiple of the on-screen size
+
+
+def export_main(argv: list[str]) -> int:
+    args = _export_parser().parse_args(argv)
+    # Only the model is imported: JSON and CSV exports work on a machine with no display.
+    request = _export_request(args)
+    if isinstance(request, str):
+        return fail(request)
+    from attn_desktop.model import Scene, SceneFileError
+
+    try:
+        scene = Scene.from_file(request.scene_file)
+    except SceneFileError as error:
+        return fail(str(error))
+    return _write_export(scene, request)
+
+
+def _export_parser() -> argparse.ArgumentParser:
+    parser = OneLineErrorParser(
+        prog="attn-desktop export",
+        description="Compute a scene's attention and write it out: every number as JSON, the weights "
+        "as CSV, or the canvas and the attention matrix as a picture for a handout.",
+    )
+    parser.add_argument("scene", help="the scene file (JSON)")
+    parser.add_argument(
+        "-o", "--output", required=True,
+        help="where to write; its extension picks the format: .json (every number), .csv (the weights matrix "
+        "with token labels), .png or .svg (canvas and matrix side by side). - writes JSON (only) to standard output",
+    )
+    parser.add_argument(
+        "--scale", default="2", metavar="FACTOR",
+        help="for .png: the picture's size as a multiple of the on-screen size, 0.25 to 8 (default 2); "
+        "ignored by the other formats",
+    )
+    return parser
+
+
+def _export_request(args: argparse.Namespace) -> ExportRequest | str:
+    """The checked request, or one line saying what is wrong with it (before the scene is read)."""
+    from attn_desktop.model.files.scene_file import shown_path
+
+    output = shown_path(args.output)  # for messages: one line, whatever the name holds
+    kind = _output_format(args.output)
+    if kind is None:
+        return (f"{output}: unknown output format; use a name ending in {', '.join(EXPORT_FORMATS)} "
+                "(or - for JSON on standard output)")
+    scale = _png_scale(args.scale)
+    if scale is None:
+        low, high = PNG_SCALE_RANGE
+        return f"--scale: expected a number from {low:g} to {high:g}, found {args.scale!r}"
+    if args.output == "-" and sys.stdout is None:
+        return "cannot write to standard output (it is closed)"
+    problem = export_output_problem(args.scene, args.output)
+    if problem:
+        return f"{output}: {problem}"
+    return ExportRequest(args.scene, args.output, kind, scale)
+
+
+def _output_format(output: str) -> str | None:
+    """The format OUTPUT names by its extension (- is JSON), or None for one we cannot write."""
+    if output == "-":
+        return ".json"
+    suffix = Path(output).suffix.lower()
+    return suffix if suffix in EXPORT_FORMATS else None
+
+
+def _png_scale(text: str) -> float | None:
+    try:
+        scale = float(text)
+    except ValueError:
+        return None
+    low, high = PNG_SCALE_RANGE
+    return scale if low <= scale <= high else None  # also refuses nan and inf
+
+
+def _write_export(scene: Scene, request: ExportRequest) -> int:
+    from attn_desktop.model.files.scene_file import shown_path
+
+    try:
+        if request.output == "-":
+            _write_standard_output(scene)
+        elif request.kind in (".png", ".svg"):
+            export_picture(scene, Path(request.scene_file), request.output, request.kind, request.scale)
+        else:
+            _write_text_file(scene, request.output, request.kind)
+    except _StandardOutputError as error:
+        return fail(f"cannot write to standard output ({error})")
+    except OSError as error:
+        return fail(cannot_write(shown_path(request.output), error))
+    except MemoryError as error:
+        return fail(f"{shown_path(request.output)}: {error}")
+    return 0
+
+
+class _StandardOutputError(Exception):
+    pass
+
+
+def _write_standard_output(scene: Scene) -> None:
+    """The JSON as UTF-8 bytes straight to file descriptor 1, whatever the locale.
+
+    Written with os.write, not through sys.stdout's buffer: a write that fails
+    (a full disk, a closed pipe) is reported here, and leaves nothing buffered
+    for Python to fail on again, with a traceback, as it exits.
+    """
+    from attn_desktop.model.exports.export import export_json_text
+
+    data = memoryview(export_json_text(scene).encode("utf-8"))
+    try:
+        sys.stdout.flush()
+        descriptor = sys.stdout.fileno()
+        while data:
+            data = data[os.write(descriptor, data):]
+    except BrokenPipeError:
+        raise _StandardOutputError("the reader closed it before the end") from None
+    except (OSError, ValueError) as error:  # ValueError: stdout's file object is closed or has no descriptor
+        raise _StandardOutputError(getattr(error, "strerror", None) or error) from None
+
+
+def _write_text_file(scene: Scene, output: str, kind: str) -> None:
+    from attn_desktop.model.exports.csv_export import weights_csv
+    from attn_desktop.model.exports.export import export_json_text
+    from attn_desktop.model.files.safe_write import write_text_atomically
+
+    write_text_atomically(output, weights_csv(scene) if kind == ".csv" else export_json_text(scene))

@@ -1,0 +1,64 @@
+"""The export's pictures (.png, .svg): the real window, built offscreen on the scene in a user folder
+of its own, draws its canvas and attention matrix side by side into the file."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from attn_desktop.cli.offscreen import hide_offscreen_notes
+
+if TYPE_CHECKING:
+    from attn_desktop.model import Scene
+
+PICTURE_WINDOW_SIZE = (1400, 900)  # the window a picture is taken from; canvas and matrix keep their docked sizes
+
+
+def export_picture(scene: Scene, scene_file: Path, output: str, kind: str, scale: float) -> None:
+    """Build the real window offscreen on the scene and draw its canvas and matrix into OUTPUT."""
+    from attn_desktop.progress import DATA_DIR_VARIABLE
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    saved_data_dir = os.environ.get(DATA_DIR_VARIABLE)
+    # Its own empty folder for data and settings: a headless export must neither read nor
+    # disturb the user's progress, autosave or window layout (the window saves it on close).
+    with tempfile.TemporaryDirectory(prefix="attn-desktop-export-", ignore_cleanup_errors=True) as data_dir:
+        os.environ[DATA_DIR_VARIABLE] = data_dir
+        try:
+            _draw_window(scene, scene_file, output, kind, scale, data_dir)
+        finally:
+            _restore_environment(DATA_DIR_VARIABLE, saved_data_dir)
+
+
+def _draw_window(scene: Scene, scene_file: Path, output: str, kind: str, scale: float, settings_dir: str) -> None:
+    from PySide6.QtCore import QSettings
+
+    from attn_desktop.ui.tools.image_export import render_png, render_svg
+    from attn_desktop.ui.tools.snapshot import dispose_of
+    from attn_desktop.ui.window.app import make_application, settle
+    from attn_desktop.ui.window.main_window import MainWindow
+
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings_dir)
+    _app = make_application()  # held for as long as the window lives
+    hide_offscreen_notes()
+    window = MainWindow(scene, scene_path=scene_file)
+    try:
+        window.resize(*PICTURE_WINDOW_SIZE)
+        window.show()
+        settle(window)
+        if kind == ".png":
+            render_png(window, output, scale)
+        else:
+            render_svg(window, output)
+    finally:
+        window.history.reset()  # nothing was edited: close without asking about unsaved changes
+        dispose_of(window)
+
+
+def _restore_environment(name: str, value: str | None) -> None:
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value

@@ -1,0 +1,97 @@
+"""`attn-desktop [SCENE]`: open the app's window, on a scene file or the default scene.
+
+A scene that cannot be read, or a missing system library Qt's platform plugin needs, is one
+error line and exit 2 (and, for the scene, a dialog: a desktop entry has no terminal to read)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from attn_desktop import APP_NAME
+from attn_desktop.cli.app_checks import add_check_options, prepare_for_checks, run_self_test
+from attn_desktop.cli.errors import fail
+
+if TYPE_CHECKING:
+    from attn_desktop.ui.window.main_window import MainWindow
+
+TEST_EDIT_VARIABLE = "ATTN_DESKTOP_TEST_EDIT"  # set: one edit at start, its recovery copy's name on stdout
+
+
+def gui_main(argv: list[str]) -> int:
+    args = _app_parser().parse_args(argv)
+    prepare_for_checks(args)
+    from attn_desktop.model import Scene
+
+    scene = None
+    if args.scene:
+        try:
+            scene = Scene.from_file(args.scene)
+        except Exception as error:  # noqa: BLE001 - whatever the file holds: one line and a dialog, no traceback
+            return _cannot_open_scene(args.scene, error)
+
+    if not args.self_test:
+        from attn_desktop.platform_check import check_platform_plugin
+
+        problem = check_platform_plugin()  # Qt's own message would name the wrong package, then abort
+        if problem is not None:
+            return fail(problem.message())
+
+    from attn_desktop.ui.window.app import default_scene, make_application
+    from attn_desktop.ui.window.main_window import MainWindow
+
+    app = make_application()
+    if args.self_test:
+        return run_self_test()
+    window = MainWindow(scene or default_scene(), scene_path=Path(args.scene) if args.scene else None)
+    _show(window, quit_after_paint=args.quit_after_paint)
+    return app.exec()
+
+
+def _app_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="attn-desktop",
+        description=f"{APP_NAME}: drag queries, keys and values and watch attention recompute.",
+        epilog="Also: attn-desktop export SCENE.json -o OUT.json|.csv|.png|.svg  and  attn-desktop snapshot "
+        "[SCENE] -o OUT.png --size WxH [--presentation] [--lesson ID] [--audit AUDIT.json]  and  attn-desktop train "
+        "TASK [--steps N] [--seed S] [--lr X] -o OUT.json  and  attn-desktop heads \"SENTENCE\" [--model PATH] "
+        "-o OUT.json  (no display needed)",
+    )
+    parser.add_argument("scene", nargs="?", help="a scene file to open (JSON); default: The cat sat on the mat")
+    add_check_options(parser)
+    return parser
+
+
+def _cannot_open_scene(scene_file: str, error: Exception) -> int:
+    """Say why the scene cannot be opened, on standard error and in a dialog; the exit code."""
+    from attn_desktop.model import SceneFileError
+
+    message = str(error) if isinstance(error, SceneFileError) else f"{scene_file}: {error}"
+    exit_code = fail(message)
+    from attn_desktop.ui.window.startup_error import show_startup_error
+
+    show_startup_error("Cannot open scene", message)  # a desktop entry has no terminal to read
+    return exit_code
+
+
+def _show(window: MainWindow, quit_after_paint: bool) -> None:
+    """Show the window where its docks were last time, and offer back work a crashed session left unsaved."""
+    window.restore_window_state()
+    if quit_after_paint:
+        from attn_desktop.ui.window.first_paint import quit_after_first_paint
+
+        quit_after_first_paint(window.canvas.viewport())
+    window.show()
+    if not quit_after_paint:
+        window.documents.offer_to_restore()
+    if os.environ.get(TEST_EDIT_VARIABLE):  # for a test that kills running instances: work to recover
+        _make_an_unsaved_edit(window)
+
+
+def _make_an_unsaved_edit(window: MainWindow) -> None:
+    """Switch scaling off, write the recovery copy at once and print its path."""
+    window.scale_action.trigger()  # type: ignore[attr-defined]  # made from the table in ui/window/actions.py
+    window.autosaver.write_now()
+    print(window.autosaver.path, flush=True)

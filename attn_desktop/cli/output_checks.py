@@ -1,0 +1,60 @@
+"""Whether a command's output file can be written, checked before any work starts, so a long job
+never ends in "cannot write" (and an export never replaces its own scene)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+
+def json_output_problem(output: str) -> str | None:
+    """Why OUTPUT cannot take the JSON a long job writes (a trained head, a model's heads), checked before it starts."""
+    from attn_desktop.model.files.safe_write import file_kind, is_read_only
+
+    target = Path(os.path.realpath(output))
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as error:
+        return f"cannot write there ({error.strerror or error})"
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        return f"it is {file_kind(info.st_mode)}, not a file"
+    if info is not None and is_read_only(target, info):
+        return "the file is marked read-only; it was left as it was"
+    if not target.parent.is_dir():
+        return "cannot write there (no such folder)"
+    if not os.access(target.parent, os.W_OK | os.X_OK):  # the new file is made beside it, then renamed
+        return "cannot write there (the folder is not writable)"
+    return None
+
+
+def export_output_problem(scene: str, output: str) -> str | None:
+    """Why OUTPUT cannot take the export, checked before any work: the scene itself
+    (by any name: a symlink or a hard link to it), a read-only file, a folder or device, no folder."""
+    if output == "-":
+        return None
+    from attn_desktop.model.files.safe_write import file_kind, is_read_only
+
+    if _same_file(scene, output):
+        return "that is the scene file itself; the export would replace the scene. Choose another name"
+    target = Path(os.path.realpath(output))
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        return None if target.parent.is_dir() else "cannot write there (no such folder)"
+    except OSError as error:
+        return f"cannot write there ({error.strerror or error})"
+    if not stat.S_ISREG(info.st_mode):
+        return f"it is {file_kind(info.st_mode)}, not a file (use - for standard output)"
+    if is_read_only(target, info):
+        return "the file is marked read-only; it was left as it was"
+    return None
+
+
+def _same_file(first: str, second: str) -> bool:
+    try:
+        return os.path.samefile(first, second)  # also through symlinks and hard links
+    except OSError:  # one of them does not exist (yet)
+        return os.path.realpath(first) == os.path.realpath(second)
