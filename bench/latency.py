@@ -71,7 +71,7 @@ from PySide6.QtCore import QEvent, QObject, QPointF, QRect, QSettings, QSize
 from PySide6.QtWidgets import QApplication, QWidget
 
 from attn_desktop.model import Role, Scene
-from attn_desktop.model.files.scene_file import SceneData
+from attn_desktop.model.files.scene_types import DirectScene
 from attn_desktop.ui.canvas.arrow_item import HANDLE_RADIUS_PX, ArrowItem
 from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release, viewport_pos_of
 from attn_desktop.ui.window.app import build_window, make_application
@@ -316,7 +316,7 @@ def repaint_once_ms(app: QApplication, widgets: list[QWidget]) -> float:
 # ----- windows -------------------------------------------------------------
 def random_scene(n: int) -> Scene:
     rng = np.random.default_rng(0)
-    data = SceneData(
+    data = DirectScene(
         tokens=[f"t{i}" for i in range(n)],
         queries=rng.uniform(-2, 2, (n, 2)).tolist(),
         keys=rng.uniform(-2, 2, (n, 2)).tolist(),

@@ -84,10 +84,10 @@ def degrees(vector: np.ndarray) -> float:
 def strongest_arrows(scene: Scene) -> dict[str, np.ndarray]:
     """The vectors the window draws at full or near-full strength: the chosen query, the key it favours
     most, that key's value and the output."""
-    top = int(np.argmax(scene.selected_weights))
+    top = int(np.argmax(scene.reading().selected_weights))
     return {
-        "query": scene.vectors(Role.QUERY)[scene.selected],
-        "top key": scene.vectors(Role.KEY)[top],
-        "top value": scene.vectors(Role.VALUE)[top],
-        "output": np.asarray(scene.selected_output),
+        "query": scene.reading().vectors(Role.QUERY)[scene.selected],
+        "top key": scene.reading().vectors(Role.KEY)[top],
+        "top value": scene.reading().vectors(Role.VALUE)[top],
+        "output": np.asarray(scene.reading().selected_output),
     }

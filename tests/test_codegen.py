@@ -12,6 +12,7 @@ import pytest
 from attn_desktop import paths
 from attn_desktop.model import Role, Scene
 from attn_desktop.model.exports.codegen import numpy_code
+from attn_desktop.model.scene_files import open_scene, scene_from_document
 
 ROOT = Path(__file__).resolve().parent.parent  # the project, so a child python can import attn_desktop
 SOFT_LOOKUP = {
@@ -34,7 +35,7 @@ PROJECTION = {
 
 
 def default_scene() -> Scene:
-    return Scene.from_file(paths.scene_path(paths.DEFAULT_SCENE))
+    return open_scene(paths.scene_path(paths.DEFAULT_SCENE))
 
 
 def run(code: str) -> tuple[dict, list[str]]:
@@ -47,8 +48,8 @@ def run(code: str) -> tuple[dict, list[str]]:
 
 
 def assert_matches_the_app(scene: Scene, namespace: dict) -> None:
-    np.testing.assert_allclose(namespace["weights"], scene.result.weights, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(namespace["output"], scene.result.output, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(namespace["weights"], scene.reading().result.weights, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(namespace["output"], scene.reading().result.output, rtol=0, atol=1e-12)
 
 
 def test_the_default_scene_prints_the_demo_numbers():
@@ -122,7 +123,7 @@ def test_causal_mask_hides_later_keys_before_the_softmax():
 
 
 def test_cross_attention_names_its_queries_separately():
-    scene = Scene.from_dict({
+    scene = scene_from_document({
         "tokens": ["The", "cat", "sat"],
         "query_tokens": ["Le", "chat"],
         "queries": [[1, 0], [0, 1]],
@@ -141,7 +142,7 @@ def test_cross_attention_names_its_queries_separately():
 
 
 def test_scalar_values_make_a_soft_lookup_that_prints_one_number():
-    scene = Scene.from_dict(SOFT_LOOKUP)
+    scene = scene_from_document(SOFT_LOOKUP)
     code = numpy_code(scene)
     assert "V = np.array([[3.0], [5.0], [4.0]])" in code
     namespace, printed = run(code)
@@ -152,7 +153,7 @@ def test_scalar_values_make_a_soft_lookup_that_prints_one_number():
 
 
 def test_a_projection_scene_builds_q_k_v_from_word_vectors_and_grids():
-    scene = Scene.from_dict(PROJECTION)
+    scene = scene_from_document(PROJECTION)
     code = numpy_code(scene)
     assert "X = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])" in code
     assert "Wq = np.array([[0.0, 2.0], [2.0, 0.0]])" in code
@@ -165,7 +166,7 @@ def test_a_projection_scene_builds_q_k_v_from_word_vectors_and_grids():
 
 
 def test_a_projection_scene_with_the_grids_off_uses_the_identity():
-    scene = Scene.from_dict(PROJECTION)
+    scene = scene_from_document(PROJECTION)
     scene.set_use_grids(False)
     namespace, _ = run(numpy_code(scene))
     np.testing.assert_array_equal(namespace["Wq"], np.eye(2))
@@ -175,7 +176,7 @@ def test_a_projection_scene_with_the_grids_off_uses_the_identity():
 
 def test_every_number_is_written_exactly():
     awkward = [[0.1 + 0.2, 1 / 3], [1e-7, -0.0], [123456789.123, -2.5e-300]]
-    scene = Scene.from_dict({"tokens": ["a", "b", "c"], "queries": awkward, "keys": awkward, "values": awkward})
+    scene = scene_from_document({"tokens": ["a", "b", "c"], "queries": awkward, "keys": awkward, "values": awkward})
     namespace, _ = run(numpy_code(scene))
     for name, role in (("Q", Role.QUERY), ("K", Role.KEY), ("V", Role.VALUE)):
         np.testing.assert_array_equal(namespace[name], scene.vectors(role))
@@ -183,7 +184,7 @@ def test_every_number_is_written_exactly():
 
 
 def test_a_repeated_token_name_picks_the_selected_row_not_the_first():
-    scene = Scene.from_dict({
+    scene = scene_from_document({
         "tokens": ["the", "cat", "the"],
         "queries": [[1, 0], [0, 1], [-1, 0]],
         "keys": [[1, 0], [0, 1], [-1, 0]],
@@ -192,11 +193,11 @@ def test_a_repeated_token_name_picks_the_selected_row_not_the_first():
     })
     namespace, printed = run(numpy_code(scene))
     assert namespace["i"] == 2
-    assert printed[1] == f"output for the: {np.round(scene.result.output[2], 2)}"
+    assert printed[1] == f"output for the: {np.round(scene.reading().result.output[2], 2)}"
 
 
 def test_odd_names_and_titles_stay_inside_their_strings_and_comments():
-    scene = Scene.from_dict({
+    scene = scene_from_document({
         "title": 'two lines\nraise SystemExit("escaped the comment")',
         "tokens": ['say "hi"', "back\\slash", "{braces}", "new\nline"],
         "queries": [[1, 0], [0, 1], [1, 1], [0, 0]],
@@ -211,7 +212,7 @@ def test_odd_names_and_titles_stay_inside_their_strings_and_comments():
 
 
 def test_the_script_needs_only_numpy():
-    code = numpy_code(Scene.from_dict(PROJECTION))
+    code = numpy_code(scene_from_document(PROJECTION))
     imports = [line for line in code.splitlines() if line.startswith(("import ", "from "))]
     assert imports == ["import numpy as np"]
 

@@ -9,20 +9,21 @@ from hypothesis import strategies as st
 
 from attn_desktop.model import Change, Role, Scene
 from attn_desktop.model import commands as c
+from attn_desktop.model.scene_files import open_scene, scene_document
 from attn_desktop.model.teaching.exercises import ShowMe
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
 
 def cat_scene() -> Scene:
-    return Scene.from_file(scene_path(DEFAULT_SCENE))  # The cat sat on the mat; "sat" chosen
+    return open_scene(scene_path(DEFAULT_SCENE))  # The cat sat on the mat; "sat" chosen
 
 
 def projection_scene() -> Scene:
-    return Scene.from_file(scene_path("lessons/2_projections.json"))
+    return open_scene(scene_path("lessons/2_projections.json"))
 
 
 def same(a: Scene, b: Scene) -> bool:
-    return a.to_dict() == b.to_dict()
+    return scene_document(a) == scene_document(b)
 
 
 class Notes:
@@ -38,11 +39,11 @@ class Notes:
 
 def test_moving_an_arrow_names_it_and_undoes_to_the_same_numbers():
     scene, start = cat_scene(), cat_scene()
-    before = scene.vectors(Role.KEY)[1].copy()
+    before = scene.reading().vectors(Role.KEY)[1].copy()
     command = c.move_arrow(scene, Role.KEY, 1, before, after=[1.25, -0.5])
     assert command.text == "Move k·cat"
     command.do(scene)
-    assert scene.vectors(Role.KEY)[1].tolist() == [1.25, -0.5]
+    assert scene.reading().vectors(Role.KEY)[1].tolist() == [1.25, -0.5]
     command.undo(scene)
     assert same(scene, start)
 
@@ -50,21 +51,21 @@ def test_moving_an_arrow_names_it_and_undoes_to_the_same_numbers():
 def test_a_drag_of_a_query_arrow_chooses_it_and_its_undo_chooses_the_earlier_query_again():
     scene = cat_scene()
     assert scene.selected_token == "sat"
-    before = scene.vectors(Role.QUERY)[1].copy()
+    before = scene.reading().vectors(Role.QUERY)[1].copy()
     chosen_before = scene.selected
     scene.select_query(1)  # what pressing on q·cat does
     scene.set_vector(Role.QUERY, 1, [0.5, 0.5])  # ...and the live drag
     command = c.move_arrow(scene, Role.QUERY, 1, before, chosen_before=chosen_before)
     assert (command.chosen_before, command.chosen_after) == (2, 1)
     command.undo(scene)
-    assert scene.selected_token == "sat" and scene.vectors(Role.QUERY)[1].tolist() == before.tolist()
+    assert scene.selected_token == "sat" and scene.reading().vectors(Role.QUERY)[1].tolist() == before.tolist()
     command.do(scene)
-    assert scene.selected_token == "cat" and scene.vectors(Role.QUERY)[1].tolist() == [0.5, 0.5]
+    assert scene.selected_token == "cat" and scene.reading().vectors(Role.QUERY)[1].tolist() == [0.5, 0.5]
 
 
 def test_undo_leaves_a_query_the_user_chose_since_alone():
     scene = cat_scene()
-    before = scene.vectors(Role.QUERY)[1].copy()
+    before = scene.reading().vectors(Role.QUERY)[1].copy()
     scene.select_query(1)
     scene.set_vector(Role.QUERY, 1, [0.5, 0.5])
     command = c.move_arrow(scene, Role.QUERY, 1, before, chosen_before=2)
@@ -75,7 +76,7 @@ def test_undo_leaves_a_query_the_user_chose_since_alone():
 
 def test_a_command_that_moves_and_chooses_reaches_the_views_once():
     scene = cat_scene()
-    command = c.move_arrow(scene, Role.QUERY, 0, scene.vectors(Role.QUERY)[0], after=[2.0, 0.0], chosen_before=2)
+    command = c.move_arrow(scene, Role.QUERY, 0, scene.reading().vectors(Role.QUERY)[0], after=[2.0, 0.0], chosen_before=2)
     command = c.MoveArrow(**{**command.__dict__, "chosen_after": 0})
     notes = Notes(scene)
     command.do(scene)
@@ -84,13 +85,13 @@ def test_a_command_that_moves_and_chooses_reaches_the_views_once():
 
 def test_nudges_of_one_arrow_merge_and_other_moves_do_not():
     scene = cat_scene()
-    start = tuple(scene.vectors(Role.KEY)[0])
+    start = tuple(scene.reading().vectors(Role.KEY)[0])
     first = c.move_arrow(scene, Role.KEY, 0, start, after=(start[0] + 0.1, start[1]), nudge=True)
     second = c.move_arrow(scene, Role.KEY, 0, first.after, after=(start[0] + 0.2, start[1]), nudge=True)
     merged = first.merged_with(second)
     assert merged is not None and merged.before == start and merged.after == second.after
     assert merged.text == "Move k·The"
-    other_arrow = c.move_arrow(scene, Role.KEY, 1, scene.vectors(Role.KEY)[1], after=(0, 0), nudge=True)
+    other_arrow = c.move_arrow(scene, Role.KEY, 1, scene.reading().vectors(Role.KEY)[1], after=(0, 0), nudge=True)
     assert first.merged_with(other_arrow) is None
     a_drag = c.move_arrow(scene, Role.KEY, 0, first.after, after=(3, 3))
     assert first.merged_with(a_drag) is None and a_drag.merged_with(first) is None
@@ -102,7 +103,7 @@ def test_refused_numbers_raise_and_change_nothing():
     scene, start = cat_scene(), cat_scene()
     for bad in ([float("nan"), 0.0], [1e300, 0.0], [1.0]):
         with pytest.raises(ValueError):
-            c.move_arrow(scene, Role.KEY, 0, scene.vectors(Role.KEY)[0], after=bad).do(scene)
+            c.move_arrow(scene, Role.KEY, 0, scene.reading().vectors(Role.KEY)[0], after=bad).do(scene)
     with pytest.raises(ValueError):
         c.set_grid_cell(projection_scene(), "w_q", 0, 0, float("inf")).do(scene)
     assert same(scene, start)
@@ -120,7 +121,7 @@ def test_switches_name_themselves_and_undo_to_what_was_there():
     assert c.switch(scene, "scale", True).changes_nothing
     causal = c.switch(scene, "causal", True)
     causal.do(scene)
-    assert causal.text == "Causal mask on" and scene.result.weights[0, 1] == 0
+    assert causal.text == "Causal mask on" and scene.reading().result.weights[0, 1] == 0
     with pytest.raises(ValueError, match="no setting"):
         c.switch(scene, "colour", True)
 
@@ -130,11 +131,11 @@ def test_grid_cells_and_grids_off_in_a_projection_scene():
     cell = c.set_grid_cell(scene, "w_q", 0, 1, 2.5)
     assert cell.text == "Edit W_Q"
     cell.do(scene)
-    assert scene.grids["w_q"][0, 1] == 2.5
+    assert scene.reading().grids["w_q"][0, 1] == 2.5
     grids_off = c.switch(scene, "use_grids", False)
     assert grids_off.text == "No grids"
     grids_off.do(scene)
-    np.testing.assert_array_equal(scene.vectors(Role.QUERY), scene.vectors(Role.EMBEDDING))
+    np.testing.assert_array_equal(scene.reading().vectors(Role.QUERY), scene.vectors(Role.EMBEDDING))
     grids_off.undo(scene)
     cell.undo(scene)
     assert same(scene, start)
@@ -154,11 +155,11 @@ def test_an_added_token_comes_back_on_redo_with_the_vectors_it_had():
     add = c.AddToken("  dog ")
     add.do(scene)
     assert add.text == "Add token “dog”" and scene.tokens[-1] == "dog"
-    scene_after = scene.to_dict()
+    scene_after = scene_document(scene)
     add.undo(scene)
     assert scene.tokens == ["The", "cat", "sat", "on", "the", "mat"]
     add.do(scene)
-    assert scene.to_dict() == scene_after
+    assert scene_document(scene) == scene_after
 
 
 def test_rename_and_reorder_undo():
@@ -181,13 +182,13 @@ def test_show_me_replaces_the_scene_as_one_step_and_undo_gives_back_the_students
     scene = cat_scene()
     scene.set_vector(Role.KEY, 0, [3.0, 3.0])  # the student's own work
     mine = scene.to_data()
-    lesson = Scene.from_file(scene_path("lessons/2_projections.json"))
+    lesson = open_scene(scene_path("lessons/2_projections.json"))
     show_me = ShowMe("lessons/2_projections.json")
     apply_steps(lesson, show_me.steps)
     command = c.ReplaceContents(mine, lesson.to_data(), "Show me")
     notes = Notes(scene)
     command.do(scene)
-    assert scene.is_projection and len(notes.changes) == 1
+    assert scene.is_draggable(Role.EMBEDDING) and len(notes.changes) == 1
     command.undo(scene)
     assert scene.to_data().keys == mine.keys and scene.tokens == mine.tokens
 
@@ -251,21 +252,21 @@ def command_for(scene: Scene, edit: tuple) -> c.Command | None:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(EDITS, max_size=12))
 def test_any_run_of_edits_undone_in_reverse_gives_back_the_exact_scene(edits):
-    scene, start = cat_scene(), cat_scene().to_dict()
+    scene, start = cat_scene(), scene_document(cat_scene())
     done = []
     for edit in edits:
         command = command_for(scene, edit)
         if command is None:
             continue
-        snapshot = scene.to_dict()
+        snapshot = scene_document(scene)
         try:
             command.do(scene)
         except ValueError:
-            assert scene.to_dict() == snapshot  # refused: nothing changed
+            assert scene_document(scene) == snapshot  # refused: nothing changed
             continue
-        done.append((command, scene.to_dict()))
+        done.append((command, scene_document(scene)))
     for command, after in reversed(done):
-        assert scene.to_dict() == after
+        assert scene_document(scene) == after
         command.undo(scene)
-    assert {k: v for k, v in scene.to_dict().items() if k != "selected"} == {
+    assert {k: v for k, v in scene_document(scene).items() if k != "selected"} == {
         k: v for k, v in start.items() if k != "selected"}

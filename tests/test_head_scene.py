@@ -7,12 +7,13 @@ import pytest
 from random_model_run import random_model_run
 
 from attn_desktop.model import Role, Scene, SceneFileError
-from attn_desktop.model.files.scene_file import TakenFrom, load_scene_file, parse_scene_text
+from attn_desktop.model.files.scene_types import TakenFrom
 from attn_desktop.model.pretrained.head_scene import (
     readable_tokens,
     scene_data_for_head,
     taken_from_notice,
 )
+from attn_desktop.model.scene_files import open_scene, read_scene_data, save_scene, scene_data_from_text, scene_document
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
 
@@ -24,13 +25,13 @@ def run():
 @pytest.mark.parametrize("layer, head", [(0, 0), (1, 3), (2, 1)])
 def test_the_scene_computes_exactly_the_heads_weights(run, layer, head):
     scene = Scene(scene_data_for_head(run, layer, head))
-    np.testing.assert_allclose(scene.result.weights, run.attention[layer, head], rtol=0, atol=1e-9)
-    assert scene.causal and scene.scale and scene.key_width == scene.value_width == 64
-    np.testing.assert_array_equal(scene.vectors(Role.QUERY), run.queries[layer, head])
-    np.testing.assert_array_equal(scene.vectors(Role.KEY), run.keys[layer, head])
-    np.testing.assert_array_equal(scene.vectors(Role.VALUE), run.values[layer, head])
+    np.testing.assert_allclose(scene.reading().result.weights, run.attention[layer, head], rtol=0, atol=1e-9)
+    assert scene.causal and scene.scale and scene.reading().key_width == scene.reading().value_width == 64
+    np.testing.assert_array_equal(scene.reading().vectors(Role.QUERY), run.queries[layer, head])
+    np.testing.assert_array_equal(scene.reading().vectors(Role.KEY), run.keys[layer, head])
+    np.testing.assert_array_equal(scene.reading().vectors(Role.VALUE), run.values[layer, head])
     # the output is the weights' blend of the values, as the model's head makes it
-    np.testing.assert_allclose(scene.result.output, run.attention[layer, head] @ run.values[layer, head], atol=1e-9)
+    np.testing.assert_allclose(scene.reading().result.output, run.attention[layer, head] @ run.values[layer, head], atol=1e-9)
 
 
 def test_the_last_token_is_the_query_and_the_title_names_the_head(run):
@@ -67,19 +68,19 @@ def test_odd_tokens_become_names_a_scene_file_holds():
     assert names[2] == "\\x00" and names[3] == "\ufffd" and names[4] == "␣" and names[5] == "⏎"
     assert names[6:] == ["the₂", "the", "the₃"]  # a real "the₂" in the sentence is not taken twice
     data = scene_data_for_head(random_model_run(tokens=tokens, layers=1, heads=2), 0, 1)
-    assert parse_scene_text(json.dumps(Scene(data).to_dict())).tokens == names  # the file takes every name
+    assert scene_data_from_text(json.dumps(scene_document(Scene(data)))).tokens == names  # the file takes every name
 
 
 def test_a_head_scene_round_trips_through_a_file_with_where_it_came_from(run, tmp_path):
     scene = Scene(scene_data_for_head(run, 2, 1))
     path = tmp_path / "head.json"
-    scene.save(path)
+    save_scene(scene, path)
     saved = json.loads(path.read_text(encoding="utf-8"))
-    assert saved["version"] == 3
+    assert saved["version"] == 5
     assert saved["taken_from"] == {"model": "TinyRandom-64", "layer": 2, "head": 1, "sentence": run.sentence}
-    loaded = Scene.from_file(path)
+    loaded = open_scene(path)
     assert loaded.taken_from == scene.taken_from and loaded.tokens == scene.tokens and loaded.causal
-    np.testing.assert_allclose(loaded.result.weights, run.attention[2, 1], rtol=0, atol=1e-9)
+    np.testing.assert_allclose(loaded.reading().result.weights, run.attention[2, 1], rtol=0, atol=1e-9)
 
 
 def test_an_edited_head_scene_keeps_saying_where_it_came_from(run):
@@ -90,28 +91,28 @@ def test_an_edited_head_scene_keeps_saying_where_it_came_from(run):
 
 
 def test_files_without_taken_from_are_still_written_at_the_lowest_version(tmp_path):
-    scene = Scene.from_file(scene_path(DEFAULT_SCENE))
+    scene = open_scene(scene_path(DEFAULT_SCENE))
     assert scene.taken_from is None
-    assert scene.to_dict()["version"] == 1 and "taken_from" not in scene.to_dict()
+    assert scene_document(scene)["version"] == 5 and "taken_from" not in scene_document(scene)
 
 
 @pytest.mark.parametrize("version", [1, 2])
 def test_older_version_files_still_open(version):
     document = json.loads(scene_path(DEFAULT_SCENE).read_text(encoding="utf-8"))
     document["version"] = version
-    data = parse_scene_text(json.dumps(document))
+    data = scene_data_from_text(json.dumps(document))
     assert data.taken_from is None and data.tokens[1] == "cat"
 
 
 def head_document(**changes):
-    document = Scene(scene_data_for_head(random_model_run(layers=1, heads=2, width=4), 0, 1)).to_dict()
+    document = scene_document(Scene(scene_data_for_head(random_model_run(layers=1, heads=2, width=4), 0, 1)))
     document["taken_from"].update(changes)
     return document
 
 
 def refusal(document) -> str:
     with pytest.raises(SceneFileError) as caught:
-        parse_scene_text(json.dumps(document))
+        scene_data_from_text(json.dumps(document))
     message = str(caught.value)
     assert "\n" not in message
     return message
@@ -145,7 +146,7 @@ def test_opening_a_broken_taken_from_names_the_file(tmp_path):
     path = tmp_path / "broken.json"
     path.write_text(json.dumps(head_document(layer="four")), encoding="utf-8")
     with pytest.raises(SceneFileError, match=r"broken\.json: taken_from\.layer: expected a whole number"):
-        load_scene_file(path)
+        read_scene_data(path)
 
 
 def test_the_notice_says_what_the_scene_already_holds():

@@ -14,14 +14,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attn_desktop.model import Scene, SceneFileError
+from attn_desktop.model.files.json_reading import MAX_FILE_BYTES, load_json_file
 from attn_desktop.model.files.safe_write import write_json_atomically
-from attn_desktop.model.files.scene_file import (
-    MAX_FILE_BYTES,
-    load_json_file,
-    load_scene_file,
-    parse_scene_bytes,
-    parse_scene_text,
-    scene_from_dict,
+from attn_desktop.model.scene_files import (
+    read_scene_data,
+    save_scene,
+    scene_data_from_bytes,
+    scene_data_from_document,
+    scene_data_from_text,
+    scene_document,
 )
 
 VECTORS_SCENE = {"tokens": ["a", "b"], "queries": [[1, 0], [0, 1]], "keys": [[1, 0], [0, 1]], "values": [[1], [2]]}
@@ -39,9 +40,9 @@ def scene_text(base=VECTORS_SCENE, **changes) -> str:
 def refusal(text_or_bytes) -> str:
     with pytest.raises(SceneFileError) as caught:
         if isinstance(text_or_bytes, bytes):
-            parse_scene_bytes(text_or_bytes)
+            scene_data_from_bytes(text_or_bytes)
         else:
-            parse_scene_text(text_or_bytes)
+            scene_data_from_text(text_or_bytes)
     message = str(caught.value)
     assert "\n" not in message and len(message) < 300, message
     return message
@@ -81,15 +82,15 @@ def test_a_broken_character_in_the_format_marker_is_reported_printably():
 @pytest.mark.parametrize("whole", ["😀", "猫", "e\u0301", "a😀b"])
 def test_whole_characters_load_and_save_faithfully(tmp_path, whole):
     text = scene_text(title=f"t{whole}", tokens=[whole, "b"])
-    scene = Scene(parse_scene_text(text))
+    scene = Scene(scene_data_from_text(text))
     path = tmp_path / "s.json"
-    scene.save(path)
-    again = load_scene_file(path)
+    save_scene(scene, path)
+    again = read_scene_data(path)
     assert again.tokens == [whole, "b"] and again.title == f"t{whole}"
 
 
 def test_a_scene_refuses_a_broken_character_as_a_token_name():
-    scene = Scene(parse_scene_text(scene_text()))
+    scene = Scene(scene_data_from_text(scene_text()))
     with pytest.raises(ValueError, match="broken character"):
         scene.add_token("x\ud800")
     with pytest.raises(ValueError, match="broken character"):
@@ -103,7 +104,7 @@ def test_a_document_with_broken_text_is_still_saved_faithfully(tmp_path):
     write_json_atomically(path, dict(VECTORS_SCENE, title="half \ud83d"))
     assert json.loads(path.read_text(encoding="utf-8"))["title"] == "half \ud83d"
     with pytest.raises(SceneFileError, match=r"s.json: title: not valid text"):
-        load_scene_file(path)
+        read_scene_data(path)
 
 
 # ----- numbers too big to be numbers ----------------------------------------------------------
@@ -153,7 +154,7 @@ def test_a_long_number_is_located_by_line_and_column():
 
 
 def test_digits_inside_text_are_not_numbers():
-    data = parse_scene_text(scene_text(title="1" * 150))
+    data = scene_data_from_text(scene_text(title="1" * 150))
     assert data.title == "1" * 150
 
 
@@ -172,7 +173,7 @@ def test_digits_inside_text_are_not_numbers():
 def test_a_decoded_document_with_huge_integers_is_refused(changes, expected):
     """The autosave copy and Scene.from_dict hand the validator Python objects, not text."""
     with pytest.raises(SceneFileError, match=re.escape(expected)):
-        scene_from_dict(dict(VECTORS_SCENE, **changes))
+        scene_data_from_document(dict(VECTORS_SCENE, **changes))
 
 
 @pytest.mark.parametrize("depth", [2_000, 100_000])
@@ -194,7 +195,7 @@ def load_with_a_deadline(path, seconds=10):
 
     def load():
         try:
-            outcome["data"] = load_scene_file(path)
+            outcome["data"] = read_scene_data(path)
         except BaseException as error:  # noqa: BLE001 - the test inspects whatever came out
             outcome["error"] = error
 
@@ -254,7 +255,7 @@ def test_a_file_just_over_the_limit_is_refused_and_one_at_the_limit_is_read(tmp_
     text = scene_text()
     at_limit = tmp_path / "at.json"
     at_limit.write_text(text + " " * (MAX_FILE_BYTES - len(text)), encoding="utf-8")
-    assert load_scene_file(at_limit).tokens == ["a", "b"]
+    assert read_scene_data(at_limit).tokens == ["a", "b"]
     over = tmp_path / "over.json"
     over.write_text(text + " " * (MAX_FILE_BYTES + 1 - len(text)), encoding="utf-8")
     assert_refused(over, "over.json: the file is 4,194,305 bytes; scenes are limited to 4,194,304")
@@ -280,7 +281,7 @@ def test_garbage_autosave_copies_are_refused_by_the_json_reader(tmp_path, conten
     path = tmp_path / "autosave.json"
     path.write_bytes(content)
     with pytest.raises(SceneFileError) as caught:
-        scene_from_dict(load_json_file(path))
+        scene_data_from_document(load_json_file(path))
     assert str(caught.value).startswith(f"{path}: ") or "tokens[0]" in str(caught.value)
     assert expected in str(caught.value)
 
@@ -339,14 +340,14 @@ def test_a_hostile_value_anywhere_raises_only_scene_file_error(base, field, valu
             break
         target, key = current, step
     target[key] = value
-    for attempt in (lambda: scene_from_dict(document), lambda: parse_scene_text(json.dumps(document))):
+    for attempt in (lambda: scene_data_from_document(document), lambda: scene_data_from_text(json.dumps(document))):
         try:
             data = attempt()
         except SceneFileError as error:
             assert "\n" not in str(error)
             str(error).encode("utf-8")  # printable in a dialog and on stderr
         else:
-            Scene(data).to_dict()  # whatever loads can be used and saved
+            scene_document(Scene(data))  # whatever loads can be used and saved
 
 
 @settings(max_examples=300, deadline=None)
@@ -357,7 +358,7 @@ def test_a_hostile_value_anywhere_raises_only_scene_file_error(base, field, valu
 )
 def test_hostile_bytes_raise_only_scene_file_error(prefix, body, repeat):
     try:
-        parse_scene_bytes(prefix.encode() * repeat + body)
+        scene_data_from_bytes(prefix.encode() * repeat + body)
     except SceneFileError as error:
         assert "\n" not in str(error)
 

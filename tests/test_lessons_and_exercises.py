@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from attn_desktop.model import Role, Scene, SceneFileError
-from attn_desktop.model.files.scene_file import parse_scene_text
+from attn_desktop.model.scene_files import open_scene, scene_data_from_text, scene_document
 from attn_desktop.model.teaching.exercises import (
     EXERCISES,
     ChooseQuery,
@@ -23,7 +23,7 @@ from attn_desktop.paths import scene_path
 
 
 def lesson_scene(name: str) -> Scene:
-    return Scene.from_file(scene_path(name))
+    return open_scene(scene_path(name))
 
 
 def test_every_lesson_scene_loads():
@@ -34,24 +34,24 @@ def test_every_lesson_scene_loads():
 def test_soft_lookup_gives_the_lesson_numbers():
     scene = lesson_scene("lessons/1_soft_lookup.json")
     assert scene.scalar_values and scene.query_tokens == ["ask"] and not scene.scale
-    assert np.round(scene.result.weights[0], 2).tolist() == [0.59, 0.08, 0.33]
-    assert round(float(scene.result.output[0, 0]), 2) == 3.49
+    assert np.round(scene.reading().result.weights[0], 2).tolist() == [0.59, 0.08, 0.33]
+    assert round(float(scene.reading().result.output[0, 0]), 2) == 3.49
 
 
 def test_projection_example_for_it():
     scene = lesson_scene("lessons/2_projections.json")
     it = scene.tokens.index("it")
     assert scene.vectors(Role.EMBEDDING)[it].tolist() == [0.6, 0.8]
-    assert np.round(scene.vectors(Role.QUERY)[it], 6).tolist() == [1.6, 1.2]
-    assert np.round(scene.vectors(Role.KEY)[it], 6).tolist() == [1.2, 0.8]
-    assert np.round(scene.vectors(Role.VALUE)[it], 6).tolist() == [0.6, 0.8]
+    assert np.round(scene.reading().vectors(Role.QUERY)[it], 6).tolist() == [1.6, 1.2]
+    assert np.round(scene.reading().vectors(Role.KEY)[it], 6).tolist() == [1.2, 0.8]
+    assert np.round(scene.reading().vectors(Role.VALUE)[it], 6).tolist() == [0.6, 0.8]
 
 
 def test_dragging_a_word_vector_moves_its_query_key_and_value():
     scene = lesson_scene("lessons/2_projections.json")
     scene.set_vector(Role.EMBEDDING, 2, [1.0, 0.5])
-    assert scene.vectors(Role.QUERY)[2].tolist() == [1.0, 2.0]  # Part 2's "your turn"
-    assert scene.vectors(Role.KEY)[2].tolist() == [2.0, 0.5]
+    assert scene.reading().vectors(Role.QUERY)[2].tolist() == [1.0, 2.0]  # Part 2's "your turn"
+    assert scene.reading().vectors(Role.KEY)[2].tolist() == [2.0, 0.5]
     with pytest.raises(ValueError, match="made by the grids"):
         scene.set_vector(Role.QUERY, 0, [1.0, 1.0])
 
@@ -59,18 +59,18 @@ def test_dragging_a_word_vector_moves_its_query_key_and_value():
 def test_grid_cells_and_the_no_grids_switch():
     scene = lesson_scene("lessons/2_projections.json")
     scene.set_grid_cell("w_q", 0, 0, 1.0)
-    assert scene.vectors(Role.QUERY)[0].tolist() == [1.0, 2.0]  # cat's x = (1, 0) now picks up the new 1
+    assert scene.reading().vectors(Role.QUERY)[0].tolist() == [1.0, 2.0]  # cat's x = (1, 0) now picks up the new 1
     scene.set_use_grids(False)
-    assert np.array_equal(scene.vectors(Role.QUERY), scene.vectors(Role.EMBEDDING))
-    assert np.argmax(scene.result.weights, axis=1).tolist() == [0, 1, 2]  # every word matches itself
-    saved = scene.to_dict()
-    assert saved["use_grids"] is False and saved["w_q"][0][0] == 1.0 and "queries" not in saved
+    assert np.array_equal(scene.reading().vectors(Role.QUERY), scene.vectors(Role.EMBEDDING))
+    assert np.argmax(scene.reading().result.weights, axis=1).tolist() == [0, 1, 2]  # every word matches itself
+    saved = scene_document(scene)
+    assert saved["use_grids"] is False and saved["layers"][0]["heads"][0]["w_q"][0][0] == 1.0 and "queries" not in saved
 
 
 def test_self_attention_lesson_numbers():
     scene = lesson_scene("lessons/3_self_attention.json")
-    assert np.round(scene.result.weights, 2).tolist() == [[0.07, 0.55, 0.37], [0.82, 0.02, 0.17], [0.54, 0.07, 0.39]]
-    assert np.round(scene.result.output[2], 2).tolist() == [0.77, 0.38]
+    assert np.round(scene.reading().result.weights, 2).tolist() == [[0.07, 0.55, 0.37], [0.82, 0.02, 0.17], [0.54, 0.07, 0.39]]
+    assert np.round(scene.reading().result.output[2], 2).tolist() == [0.77, 0.38]
 
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.id)
@@ -89,16 +89,16 @@ def test_each_exercise_takes_the_right_answer_and_refuses_a_wrong_one(exercise):
 def test_show_me_sets_up_a_canvas_that_shows_the_answer(exercise):
     scene = lesson_scene(exercise.show_me.scene)
     apply_steps(scene, exercise.show_me.steps)
-    weights, output = scene.result.weights, scene.result.output
+    weights, output = scene.reading().result.weights, scene.reading().result.output
     if exercise.id in ("lookup-ask-up", "lookup-no-match"):
         assert output[0, 0] == pytest.approx(exercise.answer[0], abs=exercise.tolerance)
     elif exercise.id == "predict-winner":
-        assert scene.selected_token == "it" and int(np.argmax(scene.selected_weights)) == exercise.correct_choice
+        assert scene.selected_token == "it" and int(np.argmax(scene.reading().selected_weights)) == exercise.correct_choice
     elif exercise.id == "predict-key-at-origin":
-        assert scene.vectors(Role.KEY)[1].tolist() == [0.0, 0.0] and scene.selected_token == "it"
-        assert scene.selected_weights == pytest.approx(exercise.answer, abs=exercise.tolerance)
+        assert scene.reading().vectors(Role.KEY)[1].tolist() == [0.0, 0.0] and scene.selected_token == "it"
+        assert scene.reading().selected_weights == pytest.approx(exercise.answer, abs=exercise.tolerance)
     elif exercise.id == "projection-query":
-        assert scene.vectors(Role.QUERY)[2] == pytest.approx(exercise.answer)
+        assert scene.reading().vectors(Role.QUERY)[2] == pytest.approx(exercise.answer)
         assert scene.selected_token == "it"  # the word whose query the question asks for
     elif exercise.id == "row-for-sat":
         assert scene.selected_token == "sat"
@@ -111,10 +111,10 @@ def test_show_me_sets_up_a_canvas_that_shows_the_answer(exercise):
     elif exercise.id in ("trained-reverse-position-0", "trained-reverse-middle"):
         asked = exercise.show_me.steps[0].index
         assert scene.selected_token.startswith(f"{asked}:")  # the row the question asks about
-        assert int(np.argmax(scene.selected_weights)) == exercise.answer[0]
+        assert int(np.argmax(scene.reading().selected_weights)) == exercise.answer[0]
     elif exercise.id == "two-heads-it-cat":
         assert scene.selected_token == "it"
-        strongest = [scene.tokens[int(np.argmax(scene.head_result(head).weights[scene.selected]))] for head in (0, 1)]
+        strongest = [scene.tokens[int(np.argmax(scene.head(0, head).attention.weights[scene.selected]))] for head in (0, 1)]
         assert strongest == ["because", "cat"]  # so head 2, the second choice, is the answer
         assert exercise.correct_choice == 1
     else:
@@ -126,7 +126,7 @@ def test_the_trained_reverse_scene_is_a_head_that_reverses():
     scene = lesson_scene("lessons/5_trained_reverse.json")
     assert has_trained_head(scene) and task_of(scene).name == "reverse"
     assert task_accuracy(scene) >= 0.99
-    weights = scene.result.weights
+    weights = scene.reading().result.weights
     assert np.argmax(weights, axis=1).tolist() == [4, 3, 2, 1, 0]  # the anti-diagonal
     assert np.fliplr(weights).diagonal().min() > 0.9
     assert scene.tokens == ["0:3", "1:1", "2:4", "3:1", "4:5"]
@@ -139,15 +139,15 @@ def test_the_trained_reverse_scene_is_what_training_makes():
     shipped = lesson_scene("lessons/5_trained_reverse.json")
     # The weights the student reads, not the last digits of every grid number: another machine's
     # arithmetic may differ in the last bits after 400 steps, and the lesson's claims would still hold.
-    assert np.allclose(Scene(trained).result.weights, shipped.result.weights, atol=0.01)
+    assert np.allclose(Scene(trained).reading().result.weights, shipped.reading().result.weights, atol=0.01)
 
 
 def test_the_exercises_answers_are_the_trained_heads_own():
     scene = lesson_scene("lessons/5_trained_reverse.json")
     row_0 = next(e for e in EXERCISES if e.id == "trained-reverse-position-0")
     middle = next(e for e in EXERCISES if e.id == "trained-reverse-middle")
-    assert int(np.argmax(scene.result.weights[0])) == row_0.answer[0] == 4
-    assert int(np.argmax(scene.result.weights[2])) == middle.answer[0] == 2
+    assert int(np.argmax(scene.reading().result.weights[0])) == row_0.answer[0] == 4
+    assert int(np.argmax(scene.reading().result.weights[2])) == middle.answer[0] == 2
 
 
 def test_without_position_vectors_the_trained_head_cannot_reverse():
@@ -157,7 +157,7 @@ def test_without_position_vectors_the_trained_head_cannot_reverse():
     ids = scene.trained_head.token_ids  # 3 1 4 1 5: the 1 at positions 1 and 3
     for position, token in enumerate(ids):
         scene.set_vector(Role.EMBEDDING, position, embed[token])
-    assert np.allclose(scene.result.weights[1], scene.result.weights[3])
+    assert np.allclose(scene.reading().result.weights[1], scene.reading().result.weights[3])
     assert task_accuracy(scene) < 0.5
 
 
@@ -165,7 +165,7 @@ def test_show_me_steps_run_in_order_on_a_bare_scene():
     scene = lesson_scene("lessons/2_projections.json")
     apply_steps(scene, (SetGrids(False), SetVector(Role.EMBEDDING, 0, (0.5, 0.25)), ChooseQuery(0), ChooseQuery(1)))
     assert not scene.use_grids and scene.selected_token == scene.tokens[1]
-    assert scene.vectors(Role.QUERY)[0].tolist() == [0.5, 0.25]  # no grids: a word's query is its own vector
+    assert scene.reading().vectors(Role.QUERY)[0].tolist() == [0.5, 0.25]  # no grids: a word's query is its own vector
 
 
 def test_answers_can_be_typed_in_the_ways_students_type_them():
@@ -206,10 +206,10 @@ def test_bad_projection_scenes_are_refused_clearly(change, expected):
     document = {**PROJECTION, **change}
     document = {key: value for key, value in document.items() if value is not None}
     with pytest.raises(SceneFileError) as caught:
-        parse_scene_text(json.dumps(document))
+        scene_data_from_text(json.dumps(document))
     assert expected in str(caught.value)
 
 
 def test_a_scalar_value_scene_round_trips_as_plain_numbers():
     scene = lesson_scene("lessons/1_soft_lookup.json")
-    assert scene.to_dict()["values"] == [3.0, 5.0, 4.0]
+    assert scene_document(scene)["values"] == [3.0, 5.0, 4.0]

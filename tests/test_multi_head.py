@@ -10,12 +10,13 @@ import sys
 import numpy as np
 import pytest
 
-from attn_desktop.model import Role, Scene, SceneFileError, explain
-from attn_desktop.model.commands import set_grid_cell
+from attn_desktop.model import Role, Scene, SceneFileError, ViewState, explain
+from attn_desktop.model.commands import move_arrow, set_grid_cell
 from attn_desktop.model.exports.codegen import numpy_code
 from attn_desktop.model.exports.export import export_document
 from attn_desktop.model.exports.torch_check import check_against_torch
-from attn_desktop.model.head_view import HeadView, input_plane
+from attn_desktop.model.head_reading import HeadReading, input_plane
+from attn_desktop.model.scene_files import open_scene, save_scene, scene_document, scene_from_document
 from attn_desktop.model.teaching.exercises import exercises_for
 from attn_desktop.model.teaching.lessons import lesson
 from attn_desktop.paths import scene_path
@@ -24,7 +25,7 @@ TWO_HEADS = "lessons/7_two_heads.json"
 
 
 def lesson_scene() -> Scene:
-    return Scene.from_file(scene_path(TWO_HEADS))
+    return open_scene(scene_path(TWO_HEADS))
 
 
 def lesson_document() -> dict:
@@ -56,9 +57,9 @@ def by_hand(document: dict) -> tuple[list[np.ndarray], np.ndarray]:
 # ----- the lesson's scene --------------------------------------------------
 def test_the_position_head_looks_at_the_previous_word_and_the_meaning_head_links_it_to_cat():
     scene = lesson_scene()
-    assert scene.is_multi_head and scene.n_heads == 2
-    assert [scene.head_name(h) for h in range(2)] == ["Head 1 · position", "Head 2 · meaning"]
-    position, meaning = (scene.head_result(h).weights for h in range(2))
+    assert len(scene.layers) == 1 and len(scene.layers[0].heads) == 2 and not scene.is_one_head
+    assert [scene.head_name(0, h) for h in range(2)] == ["Head 1 · position", "Head 2 · meaning"]
+    position, meaning = (scene.head(0, h).attention.weights for h in range(2))
     it, cat, because = (scene.tokens.index(word) for word in ("it", "cat", "because"))
     for query in range(1, scene.n_tokens):  # every word but the first: most weight on the word before it
         assert np.argmax(position[query]) == query - 1
@@ -71,36 +72,39 @@ def test_every_number_equals_a_computation_from_the_file_alone():
     scene, document = lesson_scene(), lesson_document()
     weights, output = by_hand(document)
     for head in range(2):
-        np.testing.assert_allclose(scene.head_result(head).weights, weights[head], atol=1e-12)
-    np.testing.assert_allclose(scene.mixed_output, output, atol=1e-12)
-    assert scene.joined_output.shape == (6, 4)  # two heads of two numbers, side by side
-    np.testing.assert_allclose(scene.joined_output[:, :2], scene.head_result(0).output)
+        np.testing.assert_allclose(scene.head(0, head).attention.weights, weights[head], atol=1e-12)
+    np.testing.assert_allclose(scene.output, output, atol=1e-12)
+    assert scene.layers[0].joined_output.shape == (6, 4)  # two heads of two numbers, side by side
+    np.testing.assert_allclose(scene.layers[0].joined_output[:, :2], scene.head(0, 0).attention.output)
 
 
 def test_each_head_is_drawn_in_the_two_numbers_it_reads():
     scene = lesson_scene()
-    assert input_plane(scene, 0) == (0, 1) and input_plane(scene, 1) == (2, 3)
+    assert input_plane(scene, 0, 0) == (0, 1) and input_plane(scene, 0, 1) == (2, 3)
 
 
-def test_the_shown_head_is_what_the_single_head_panels_read():
+def test_the_shown_head_is_view_state_that_a_reading_follows():
     scene = lesson_scene()
-    np.testing.assert_array_equal(scene.result.weights, scene.head_result(0).weights)
+    view = ViewState()
+    shown = HeadReading(scene, view=view)
+    np.testing.assert_array_equal(shown.result.weights, scene.head(0, 0).attention.weights)
     seen = []
-    scene.subscribe(seen.append)
-    scene.show_head(1)
-    assert seen and scene.shown_head == 1
-    np.testing.assert_array_equal(scene.result.weights, scene.head_result(1).weights)
-    np.testing.assert_array_equal(scene.vectors(Role.QUERY), scene.head_vectors(1, Role.QUERY))
-    assert scene.grids is scene.heads[1]
-    with pytest.raises(IndexError, match="no head 3"):
-        scene.show_head(2)
+    shown.subscribe(seen.append)
+    view.show_head(0, 1)
+    assert seen and shown.location == (0, 1)
+    np.testing.assert_array_equal(shown.result.weights, scene.head(0, 1).attention.weights)
+    np.testing.assert_array_equal(shown.vectors(Role.QUERY), scene.head(0, 1).vectors[Role.QUERY])
+    assert shown.grids is scene.head(0, 1).grids
+    assert scene_document(scene) == scene_document(lesson_scene())  # the document never heard of it
+    view.show_head(0, 5)  # a head the scene does not have: the last one is read
+    assert shown.location == (0, 1)
 
 
 def test_the_lessons_exercises_quote_the_scenes_own_numbers():
     scene = lesson_scene()
     exercises = {exercise.id: exercise for exercise in exercises_for("two-heads")}
     assert set(exercises) == {"two-heads-it-cat", "two-heads-width", "two-heads-w-o"}
-    assert exercises["two-heads-width"].answer == (scene.joined_output.shape[1],)
+    assert exercises["two-heads-width"].answer == (scene.layers[0].joined_output.shape[1],)
     w_o = scene.grid("w_o")
     assert exercises["two-heads-w-o"].answer == (w_o[0, 0],) and w_o[1, 1] == w_o[0, 0]
     assert w_o[2, 2] == w_o[3, 3] == 2 * w_o[0, 0]  # "counts head 2 twice as much"
@@ -108,42 +112,40 @@ def test_the_lessons_exercises_quote_the_scenes_own_numbers():
     text = lesson("two-heads").explanation + " ".join(lesson("two-heads").steps)
     it = scene.tokens.index("it")
     for head, word in ((0, "because"), (1, "cat")):
-        share = explain.percent(scene.head_result(head).weights[it, scene.tokens.index(word)])
+        share = explain.percent(scene.head(0, head).attention.weights[it, scene.tokens.index(word)])
         assert f"{share} to \"{word}\"" in text or f"{share} of its weight to \"{word}\"" in text
 
 
 # ----- edits ----------------------------------------------------------------
 def test_moving_a_word_in_the_position_plane_changes_only_the_position_head():
     scene = lesson_scene()
-    before = [scene.head_result(h).weights.copy() for h in range(2)]
-    mixed_before = scene.mixed_output.copy()
+    before = [scene.head(0, h).attention.weights.copy() for h in range(2)]
+    mixed_before = scene.output.copy()
     it = scene.tokens.index("it")
     x = scene.vectors(Role.EMBEDDING)[it].copy()
     x[:2] = [0.9, 0.4]  # the numbers head 1 reads
     scene.set_vector(Role.EMBEDDING, it, x)
-    assert not np.allclose(scene.head_result(0).weights, before[0])
-    np.testing.assert_array_equal(scene.head_result(1).weights, before[1])
-    assert not np.allclose(scene.mixed_output, mixed_before)
+    assert not np.allclose(scene.head(0, 0).attention.weights, before[0])
+    np.testing.assert_array_equal(scene.head(0, 1).attention.weights, before[1])
+    assert not np.allclose(scene.output, mixed_before)
 
 
 def test_a_grid_number_typed_for_one_head_undoes_on_that_head_even_after_the_other_is_shown():
     scene = lesson_scene()
-    scene.show_head(1)
-    command = set_grid_cell(scene, "w_q", 3, 0, 4.0)
+    command = set_grid_cell(scene, "w_q", 3, 0, 4.0, layer=0, head=1)
     command.do(scene)
-    assert scene.grid("w_q", 1)[3, 0] == 4.0 and scene.grid("w_q", 0)[3, 0] == 0.0
-    scene.show_head(0)
+    assert scene.grid("w_q", 0, 1)[3, 0] == 4.0 and scene.grid("w_q", 0, 0)[3, 0] == 0.0
     command.undo(scene)
-    assert scene.grid("w_q", 1)[3, 0] == 2.0
-    np.testing.assert_allclose(scene.head_result(1).weights, by_hand(lesson_document())[0][1], atol=1e-12)
+    assert scene.grid("w_q", 0, 1)[3, 0] == 2.0
+    np.testing.assert_allclose(scene.head(0, 1).attention.weights, by_hand(lesson_document())[0][1], atol=1e-12)
 
 
 def test_w_o_changes_the_mix_and_nothing_else():
     scene = lesson_scene()
-    weights = [scene.head_result(h).weights.copy() for h in range(2)]
+    weights = [scene.head(0, h).attention.weights.copy() for h in range(2)]
     scene.set_grid_cell("w_o", 0, 0, 2.0)
-    np.testing.assert_array_equal(scene.head_result(0).weights, weights[0])
-    np.testing.assert_allclose(scene.mixed_output[:, 0], 2.0 * scene.head_result(0).output[:, 0])
+    np.testing.assert_array_equal(scene.head(0, 0).attention.weights, weights[0])
+    np.testing.assert_allclose(scene.output[:, 0], 2.0 * scene.head(0, 0).attention.output[:, 0])
     with pytest.raises(ValueError, match="finite"):
         scene.set_grid_cell("w_o", 0, 0, float("nan"))
 
@@ -151,13 +153,13 @@ def test_w_o_changes_the_mix_and_nothing_else():
 def test_a_word_added_removed_or_renamed_keeps_both_heads():
     scene = lesson_scene()
     scene.add_token("again")
-    assert scene.n_heads == 2 and scene.head_result(1).weights.shape == (7, 7)
+    assert scene.n_heads == 2 and scene.head(0, 1).attention.weights.shape == (7, 7)
     scene.rename_token(6, "too")
     scene.remove_token(0)
-    document = scene.to_dict()
-    assert [head["name"] for head in document["heads"]] == ["position", "meaning"]
-    reopened = Scene.from_dict(document)
-    np.testing.assert_allclose(reopened.mixed_output, scene.mixed_output, atol=1e-12)
+    document = scene_document(scene)
+    assert [head["name"] for head in document["layers"][0]["heads"]] == ["position", "meaning"]
+    reopened = scene_from_document(document)
+    np.testing.assert_allclose(reopened.output, scene.output, atol=1e-12)
 
 
 def test_the_grids_cannot_be_switched_off_with_heads_narrower_than_the_words():
@@ -166,58 +168,56 @@ def test_the_grids_cannot_be_switched_off_with_heads_narrower_than_the_words():
 
 
 # ----- a head seen alone -------------------------------------------------------
-def test_a_head_view_reads_its_head_and_edits_the_scene():
+def test_a_reading_of_one_head_reads_it_and_edits_go_to_the_scene():
     scene = lesson_scene()
-    view = HeadView(scene, 1)
+    reading = HeadReading(scene, 0, 1)
     heard = []
-    view.subscribe(heard.append)
-    assert view.title == "Head 2 · meaning" and view.is_projection and not view.is_multi_head
-    np.testing.assert_array_equal(view.result.weights, scene.head_result(1).weights)
-    view.select_query(2)  # chosen in the scene, so in every head
-    assert scene.selected == 2 and view.selected == 2 and heard
+    reading.subscribe(heard.append)
+    assert reading.title == "Head 2 · meaning" and reading.reads_a_stream and not scene.is_one_head
+    np.testing.assert_array_equal(reading.result.weights, scene.head(0, 1).attention.weights)
+    reading.select_query(2)  # chosen in the scene, so in every head
+    assert scene.selected == 2 and reading.selected == 2 and heard
     it = scene.tokens.index("it")
     moved = scene.vectors(Role.EMBEDDING)[it].copy()
     moved[2:] = [1.0, 0.2]
-    view.set_vector(Role.EMBEDDING, it, moved)
-    np.testing.assert_array_equal(scene.vectors(Role.EMBEDDING)[it], moved)
-    np.testing.assert_array_equal(view.result.weights, scene.head_result(1).weights)
-    with pytest.raises(TypeError, match="make edits to the scene"):
-        view.add_token("no")
+    move_arrow(reading.document, Role.EMBEDDING, it, scene.vectors(Role.EMBEDDING)[it], moved).do(reading.document)
+    np.testing.assert_array_equal(reading.vectors(Role.EMBEDDING)[it], moved)
+    np.testing.assert_array_equal(reading.result.weights, scene.head(0, 1).attention.weights)
+    assert not hasattr(reading, "add_token") and not hasattr(reading, "set_vector")  # it only reads
 
 
-def test_a_head_view_is_let_go_when_its_scene_has_no_more_heads():
+def test_a_reading_knows_when_its_head_is_gone():
     scene = lesson_scene()
-    view = HeadView(scene, 1)
-    heard = []
-    view.subscribe(heard.append)
-    scene.replace(Scene.from_file(scene_path("lessons/2_projections.json")).to_data())
-    assert heard == []  # not told: there is no head 2 to read any more
-    assert not scene.is_multi_head and scene.n_heads == 1
-    with pytest.raises(ValueError, match="no head 2"):
-        HeadView(scene, 1)
+    reading = HeadReading(scene, 0, 1)
+    assert reading.exists
+    scene.replace(open_scene(scene_path("lessons/2_projections.json")).to_data())
+    assert not reading.exists and scene.is_one_head and scene.n_heads == 1
 
 
 # ----- the file -----------------------------------------------------------------
-def test_a_multi_head_scene_saves_as_version_4_and_reopens_the_same(tmp_path):
+def test_a_multi_head_scene_saves_as_version_5_layers_and_reopens_the_same(tmp_path):
     scene = lesson_scene()
-    scene.save(tmp_path / "two.json")
+    save_scene(scene, tmp_path / "two.json")
     document = json.loads((tmp_path / "two.json").read_text(encoding="utf-8"))
-    assert document["version"] == 4 and "w_q" not in document and len(document["heads"]) == 2
-    assert document["heads"][0]["name"] == "position"
-    reopened = Scene.from_file(tmp_path / "two.json")
-    np.testing.assert_array_equal(reopened.mixed_output, scene.mixed_output)
-    assert reopened.to_dict() == scene.to_dict()
+    assert document["version"] == 5 and "w_q" not in document and "heads" not in document
+    [layer] = document["layers"]
+    assert len(layer["heads"]) == 2 and layer["heads"][0]["name"] == "position" and len(layer["w_o"]) == 4
+    reopened = open_scene(tmp_path / "two.json")
+    np.testing.assert_array_equal(reopened.output, scene.output)
+    assert scene_document(reopened) == scene_document(scene)
 
 
-def test_older_files_still_open_and_one_head_is_still_written_as_version_1(tmp_path):
-    scene = Scene.from_file(scene_path("lessons/2_projections.json"))
-    assert not scene.is_multi_head and scene.n_heads == 1
-    assert scene.to_dict()["version"] == 1 and "heads" not in scene.to_dict()
+def test_older_files_still_open_and_one_head_is_written_as_one_layer_of_one_head(tmp_path):
+    scene = open_scene(scene_path("lessons/2_projections.json"))
+    assert scene.is_one_head and scene.n_heads == 1
+    document = scene_document(scene)
+    assert document["version"] == 5 and "w_q" not in document
+    assert list(document["layers"][0]) == ["heads"]  # one head: no W_O to write
 
 
 def refusal(document: dict) -> str:
     with pytest.raises(SceneFileError) as error:
-        Scene.from_dict(document)
+        scene_from_document(document)
     return str(error.value)
 
 
@@ -277,7 +277,7 @@ def test_export_gives_every_head_and_the_mixed_output():
         assert np.shape(entry["output"]) == (6, 2)
         assert entry["scaled_scores"][0][1] is None  # masked: after the first word
     np.testing.assert_allclose(document["output"], output, atol=1e-12)
-    np.testing.assert_allclose(document["joined_output"], scene.joined_output)
+    np.testing.assert_allclose(document["joined_output"], scene.layers[0].joined_output)
     assert document["w_o"] == lesson_document()["w_o"]
     json.dumps(document, allow_nan=False)
 
@@ -288,7 +288,7 @@ def test_the_export_command_writes_a_multi_head_scene(tmp_path):
                           check=False, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     written = json.loads(target.read_text(encoding="utf-8"))
-    np.testing.assert_allclose(written["output"], lesson_scene().mixed_output, atol=1e-12)
+    np.testing.assert_allclose(written["output"], lesson_scene().output, atol=1e-12)
 
 
 def test_the_code_panels_script_prints_what_the_app_shows(tmp_path):
@@ -300,7 +300,7 @@ def test_the_code_panels_script_prints_what_the_app_shows(tmp_path):
     lines = done.stdout.splitlines()
     assert lines[0] == "head 1: it attends to the 0%, cat 0%, sat 8%, because 83%, it 8%, purred 0%"
     assert lines[1].startswith("head 2: it attends to the 1%, cat 84%")
-    shown = np.round(scene.mixed_output[scene.selected], 2)
+    shown = np.round(scene.output[scene.selected], 2)
     assert lines[2] == f"output for it: {shown}"
     assert lines[3] == "shapes: (6, 4) (6, 4)"
 
@@ -311,7 +311,7 @@ def multi_head_attention_in_torch(scene: Scene):
     torch = pytest.importorskip("torch")
     d_model = scene.vectors(Role.EMBEDDING).shape[1]
     layer = torch.nn.MultiheadAttention(d_model, scene.n_heads, bias=False, batch_first=True, dtype=torch.float64)
-    joined = {name: np.hstack([scene.grid(name, head) for head in range(scene.n_heads)]) for name in ("w_q", "w_k", "w_v")}
+    joined = {name: np.hstack([scene.grid(name, 0, head) for head in range(scene.n_heads)]) for name in ("w_q", "w_k", "w_v")}
     with torch.no_grad():
         layer.in_proj_weight.copy_(torch.tensor(np.vstack([joined[name].T for name in ("w_q", "w_k", "w_v")])))
         layer.out_proj.weight.copy_(torch.tensor(scene.grid("w_o").T))
@@ -325,9 +325,9 @@ def multi_head_attention_in_torch(scene: Scene):
 def test_pytorch_multi_head_attention_with_the_same_weights_gives_the_same_numbers():
     scene = lesson_scene()
     output, weights = multi_head_attention_in_torch(scene)
-    np.testing.assert_allclose(output, scene.mixed_output, atol=1e-9, rtol=0)
+    np.testing.assert_allclose(output, scene.output, atol=1e-9, rtol=0)
     for head in range(2):
-        np.testing.assert_allclose(weights[head], scene.head_result(head).weights, atol=1e-9, rtol=0)
+        np.testing.assert_allclose(weights[head], scene.head(0, head).attention.weights, atol=1e-9, rtol=0)
 
 
 def test_pytorch_agrees_after_edits_and_without_the_mask():
@@ -336,7 +336,7 @@ def test_pytorch_agrees_after_edits_and_without_the_mask():
     scene.set_grid_cell("w_o", 2, 0, -0.7)
     scene.set_vector(Role.EMBEDDING, 1, [0.3, -1.2, 0.4, 2.0])
     output, _ = multi_head_attention_in_torch(scene)
-    np.testing.assert_allclose(output, scene.mixed_output, atol=1e-9, rtol=0)
+    np.testing.assert_allclose(output, scene.output, atol=1e-9, rtol=0)
 
 
 def test_the_apps_pytorch_check_compares_the_mixed_output():

@@ -3,6 +3,7 @@
 import numpy as np
 
 from attn_desktop.model import Role, Scene, explain
+from attn_desktop.model.scene_files import open_scene
 from attn_desktop.model.teaching.exercises import exercises_for
 from attn_desktop.model.teaching.lessons import LESSONS, lesson
 from attn_desktop.model.teaching.prediction import compare
@@ -12,7 +13,7 @@ LESSON = lesson("predict-then-see")
 
 
 def lesson_scene() -> Scene:
-    return Scene.from_file(scene_path(LESSON.scene))
+    return open_scene(scene_path(LESSON.scene))
 
 
 def exercise(exercise_id):
@@ -29,27 +30,27 @@ def test_the_text_states_the_scenes_weights_and_scores():
     scene = lesson_scene()
     it = scene.tokens.index("it")
     assert scene.selected == it and scene.scale and scene.tokens == ["the", "dog", "chased", "it"]
-    scores = scene.result.scores[it]
+    scores = scene.reading().result.scores[it]
     assert f"scores {explain.number(scores[1], 1)} against the's {explain.number(scores[0], 1)}" in LESSON.explanation
-    weights = [explain.percent(w) for w in scene.result.weights[it]]
+    weights = [explain.percent(w) for w in scene.reading().result.weights[it]]
     assert f"dog {weights[1]}, the {weights[0]}, chased {weights[2]} and itself {weights[3]}" in LESSON.explanation
     # The point of the scene: the query points exactly along k·the, yet dog's longer key wins.
-    query, keys = scene.vectors(Role.QUERY)[it], scene.vectors(Role.KEY)
+    query, keys = scene.reading().vectors(Role.QUERY)[it], scene.reading().vectors(Role.KEY)
     assert np.allclose(query / np.linalg.norm(query), keys[0] / np.linalg.norm(keys[0]))
-    assert int(np.argmax(scene.result.weights[it])) == 1
+    assert int(np.argmax(scene.reading().result.weights[it])) == 1
 
 
 def test_the_winner_exercise_names_the_real_winner():
     scene, item = lesson_scene(), exercise("predict-winner")
     assert list(item.choices) == scene.tokens
-    assert item.correct_choice == int(np.argmax(scene.selected_weights))
+    assert item.correct_choice == int(np.argmax(scene.reading().selected_weights))
 
 
 def test_the_key_at_the_origin_exercise_matches_the_model():
     scene, item = lesson_scene(), exercise("predict-key-at-origin")
     scene.set_vector(Role.KEY, 1, [0.0, 0.0])
-    assert item.answer == tuple(np.round(scene.selected_weights, 2).tolist())
-    assert item.check(", ".join(explain.percent(w) for w in scene.selected_weights)).correct
+    assert item.answer == tuple(np.round(scene.reading().selected_weights, 2).tolist())
+    assert item.check(", ".join(explain.percent(w) for w in scene.reading().selected_weights)).correct
 
 
 def test_the_scoring_exercise_matches_the_model():

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from attn_desktop.model import Role, Scene
+from attn_desktop.model import Role
 from attn_desktop.model.files import safe_write
 from attn_desktop.model.files.safe_write import (
     STALE_AFTER_SECONDS,
@@ -23,6 +23,7 @@ from attn_desktop.model.files.safe_write import (
     write_bytes_atomically,
     write_text_atomically,
 )
+from attn_desktop.model.scene_files import open_scene, save_scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
 from conftest import ROOT
@@ -276,19 +277,19 @@ def test_a_save_killed_mid_write_leaves_the_old_file_and_the_next_save_cleans_up
     litter = [name for name in names(tmp_path) if name != "scene.json"]
     assert len(litter) == 1 and ".attn-tmp-" in litter[0] and not litter[0].endswith(".json")
     assert target.read_bytes() == OLD  # the old file is whole
-    Scene.from_file(scene_path(DEFAULT_SCENE)).save(target)
-    assert names(tmp_path) == ["scene.json"] and Scene.from_file(target).tokens[0] == "The"
+    save_scene(open_scene(scene_path(DEFAULT_SCENE)), target)
+    assert names(tmp_path) == ["scene.json"] and open_scene(target).tokens[0] == "The"
 
 
 def test_a_failed_rename_leaves_no_temporary_and_the_old_file(tmp_path, monkeypatch):
-    scene = Scene.from_file(scene_path(DEFAULT_SCENE))
+    scene = open_scene(scene_path(DEFAULT_SCENE))
     path = tmp_path / "mine.json"
-    scene.save(path)
+    save_scene(scene, path)
     before = path.read_bytes()
     scene.set_vector(Role.KEY, 0, [9, 9])
     monkeypatch.setattr(os, "replace", lambda *args: (_ for _ in ()).throw(KeyboardInterrupt()))
     with pytest.raises(KeyboardInterrupt):
-        scene.save(path)
+        save_scene(scene, path)
     assert path.read_bytes() == before and names(tmp_path) == ["mine.json"]
 
 

@@ -7,8 +7,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attn_desktop.model import Role, Scene, SceneFileError
-from attn_desktop.model.files.scene_file import load_scene_file, parse_scene_bytes, parse_scene_text
+from attn_desktop.model import ProjectedScene, Role, Scene, SceneFileError
+from attn_desktop.model.scene_files import (
+    load_into,
+    open_scene,
+    read_scene_data,
+    save_scene,
+    scene_data_from_bytes,
+    scene_data_from_text,
+    scene_document,
+    scene_from_document,
+)
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
 from seed_numbers import KEYS, QUERIES, TOKENS, VALUES
@@ -22,27 +31,27 @@ def minimal(**changes):
 
 def refusal(text) -> str:
     with pytest.raises(SceneFileError) as caught:
-        parse_scene_text(text) if isinstance(text, str) else parse_scene_bytes(text)
+        scene_data_from_text(text) if isinstance(text, str) else scene_data_from_bytes(text)
     message = str(caught.value)
     assert "\n" not in message
     return message
 
 
 def test_default_scene_is_the_seed():
-    data = load_scene_file(scene_path(DEFAULT_SCENE))
+    data = read_scene_data(scene_path(DEFAULT_SCENE))
     assert data.tokens == TOKENS and data.queries == QUERIES and data.keys == KEYS and data.values == VALUES
     assert data.scale is True and data.causal is False and data.query_tokens[data.selected] == "sat"
 
 
 def test_defaults_for_optional_fields():
-    data = parse_scene_text(minimal())
+    data = scene_data_from_text(minimal())
     assert data.query_tokens == ["a", "b"] and data.scale and not data.causal and data.selected == 0
 
 
 def test_cross_attention_with_named_queries():
-    data = parse_scene_text(minimal(queries=[[1, 1]], query_tokens=["ask"]))
+    data = scene_data_from_text(minimal(queries=[[1, 1]], query_tokens=["ask"]))
     scene = Scene(data)
-    assert scene.result.weights.shape == (1, 2) and scene.result.output.shape == (1, 1)
+    assert scene.reading().result.weights.shape == (1, 2) and scene.reading().result.output.shape == (1, 1)
 
 
 @pytest.mark.parametrize(
@@ -93,31 +102,31 @@ def test_absurdly_large_file_is_refused_before_reading(tmp_path):
     big = tmp_path / "big.json"
     big.write_bytes(b" " * (5 * 1024 * 1024))
     with pytest.raises(SceneFileError, match=r"big.json: the file is 5,242,880 bytes"):
-        load_scene_file(big)
+        read_scene_data(big)
 
 
 def test_missing_file_names_the_path(tmp_path):
     with pytest.raises(SceneFileError, match="nothing.json: cannot read the file"):
-        load_scene_file(tmp_path / "nothing.json")
+        read_scene_data(tmp_path / "nothing.json")
 
 
 def test_save_and_reopen_round_trips(tmp_path):
-    scene = Scene.from_file(scene_path(DEFAULT_SCENE))
+    scene = open_scene(scene_path(DEFAULT_SCENE))
     scene.set_vector(Role.KEY, 1, [0.125, -3.5])
     scene.set_causal(True)
     scene.select_query(4)
     path = tmp_path / "mine.json"
-    scene.save(path)
-    again = Scene.from_file(path)
-    assert again.to_dict() == scene.to_dict()
-    assert again.vectors(Role.KEY)[1].tolist() == [0.125, -3.5] and again.causal and again.selected_token == "the"
+    save_scene(scene, path)
+    again = open_scene(path)
+    assert scene_document(again) == scene_document(scene)
+    assert again.reading().vectors(Role.KEY)[1].tolist() == [0.125, -3.5] and again.causal and again.selected_token == "the"
     assert json.loads(path.read_text(encoding="utf-8"))["format"] == "attention-desktop-scene"
 
 
 def test_failed_save_keeps_the_previous_file(tmp_path, monkeypatch):
-    scene = Scene.from_file(scene_path(DEFAULT_SCENE))
+    scene = open_scene(scene_path(DEFAULT_SCENE))
     path = tmp_path / "mine.json"
-    scene.save(path)
+    save_scene(scene, path)
     before = path.read_bytes()
     scene.set_vector(Role.KEY, 0, [9, 9])
 
@@ -126,28 +135,28 @@ def test_failed_save_keeps_the_previous_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr("os.replace", crash)
     with pytest.raises(OSError):
-        scene.save(path)
+        save_scene(scene, path)
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["mine.json"]  # no temporary file left behind
 
 
 def test_a_failed_load_leaves_the_scene_untouched(tmp_path):
-    scene = Scene.from_file(scene_path(DEFAULT_SCENE))
-    before = scene.to_dict()
+    scene = open_scene(scene_path(DEFAULT_SCENE))
+    before = scene_document(scene)
     bad = tmp_path / "bad.json"
     bad.write_text(minimal(keys=[[1, 0], [0, "x"]]), encoding="utf-8")
     with pytest.raises(SceneFileError):
-        scene.load(bad)
-    assert scene.to_dict() == before
+        load_into(scene, bad)
+    assert scene_document(scene) == before
 
 
 def test_scene_refuses_non_finite_vectors():
-    scene = Scene.from_file(scene_path(DEFAULT_SCENE))
+    scene = open_scene(scene_path(DEFAULT_SCENE))
     with pytest.raises(ValueError):
         scene.set_vector(Role.QUERY, 0, [np.nan, 1.0])
     with pytest.raises(ValueError):
         scene.set_vector(Role.QUERY, 0, [1.0, 2.0, 3.0])
-    assert scene.vectors(Role.QUERY)[0].tolist() == QUERIES[0]
+    assert scene.reading().vectors(Role.QUERY)[0].tolist() == QUERIES[0]
 
 
 json_values = st.recursive(
@@ -161,7 +170,7 @@ json_values = st.recursive(
 @given(st.one_of(json_values.map(lambda v: json.dumps(v)), st.text(max_size=60), st.binary(max_size=60)))
 def test_loader_only_ever_raises_its_own_error(document):
     try:
-        (parse_scene_text if isinstance(document, str) else parse_scene_bytes)(document)
+        (scene_data_from_text if isinstance(document, str) else scene_data_from_bytes)(document)
     except SceneFileError:
         pass
 
@@ -195,19 +204,30 @@ def kept_document(**head_changes):
     from attn_desktop.model.training.training import init_params
 
     task = TASKS["reverse"]
-    document = Scene(keep_as_scene(task, init_params(task, seed=5), task.example_tokens())).to_dict()
+    document = scene_document(Scene(keep_as_scene(task, init_params(task, seed=5), task.example_tokens())))
     document["trained_head"].update(head_changes)
-    return document
+    return as_version_2(document)
+
+
+def as_version_2(document: dict) -> dict:
+    """A one-head projection scene as the releases before layers wrote it: its grids at the top level."""
+    [layer] = document.pop("layers")
+    [head] = layer["heads"]
+    return dict(document, version=2, w_q=head["w_q"], w_k=head["w_k"], w_v=head["w_v"], use_grids=True)
 
 
 def test_version_1_files_still_open(tmp_path):
-    lesson = load_scene_file(scene_path("lessons/2_projections.json"))
-    assert lesson.is_projection and lesson.trained_head is None
+    lesson = read_scene_data(scene_path("lessons/2_projections.json"))
+    assert isinstance(lesson, ProjectedScene) and lesson.trained_head is None
     path = tmp_path / "old.json"
     path.write_text(json.dumps(SAVED_BEFORE_TRAINED_HEADS), encoding="utf-8")
-    scene = Scene.from_file(path)
+    scene = open_scene(path)
     assert scene.vectors(Role.EMBEDDING).tolist() == SAVED_BEFORE_TRAINED_HEADS["embeddings"]
-    assert scene.to_dict() == SAVED_BEFORE_TRAINED_HEADS  # saved again: still version 1, the same file
+    saved = scene_document(scene)  # saved again: version 5, the same scene in one layer of one head
+    assert saved["version"] == 5 and saved["layers"] == [{"heads": [
+        {name: SAVED_BEFORE_TRAINED_HEADS[name] for name in ("w_q", "w_k", "w_v")}]}]
+    assert as_version_2(dict(saved))["w_q"] == SAVED_BEFORE_TRAINED_HEADS["w_q"]
+    np.testing.assert_array_equal(scene_from_document(saved).reading().result.weights, scene.reading().result.weights)
 
 
 def test_a_kept_head_round_trips_through_a_file(tmp_path):
@@ -218,22 +238,22 @@ def test_a_kept_head_round_trips_through_a_file(tmp_path):
     task, params = TASKS["it-noun"], init_params(TASKS["it-noun"], seed=7)
     tokens = task.example_tokens()
     path = tmp_path / "kept.json"
-    Scene(keep_as_scene(task, params, tokens)).save(path)
-    assert json.loads(path.read_text(encoding="utf-8"))["version"] == 2
-    loaded = load_scene_file(path)
+    save_scene(Scene(keep_as_scene(task, params, tokens)), path)
+    assert json.loads(path.read_text(encoding="utf-8"))["version"] == 5
+    loaded = read_scene_data(path)
     head = loaded.trained_head
     assert head.task == "it-noun" and head.token_ids == tokens
     for name in ("embed", "pos", "w_o", "b_o"):
         assert np.array_equal(getattr(head, name), getattr(params, name)), name
     plain = example_scene_data(task, params, tokens)
-    assert loaded.embeddings == plain.embeddings and loaded.w_q == plain.w_q and loaded.w_v == plain.w_v
-    weights = Scene(loaded).result.weights
+    assert loaded.embeddings == plain.embeddings and loaded.layers == plain.layers
+    weights = Scene(loaded).reading().result.weights
     np.testing.assert_allclose(weights, forward(params, tokens, task.causal).weights, rtol=0, atol=1e-12)
 
 
 def test_a_newer_version_is_refused_in_one_line():
-    message = refusal(json.dumps(dict(SAVED_BEFORE_TRAINED_HEADS, version=5)))
-    assert message == "version: the file is version 5, made by a newer Attention Desktop; this one reads up to version 4"
+    message = refusal(json.dumps(dict(SAVED_BEFORE_TRAINED_HEADS, version=6)))
+    assert message == "version: the file is version 6, made by a newer Attention Desktop; this one reads up to version 5"
 
 
 @pytest.mark.parametrize(
@@ -274,23 +294,23 @@ def test_a_trained_head_must_fit_its_scene():
 
 
 def test_opening_a_broken_trained_head_changes_nothing(tmp_path):
-    scene = Scene(load_scene_file(scene_path("lessons/2_projections.json")))
-    before = scene.to_dict()
+    scene = Scene(read_scene_data(scene_path("lessons/2_projections.json")))
+    before = scene_document(scene)
     path = tmp_path / "broken.json"
     path.write_text(json.dumps(kept_document(task="sort")), encoding="utf-8")
     with pytest.raises(SceneFileError, match=r"^.*broken\.json: trained_head\.task"):
-        scene.load(path)
-    assert scene.to_dict() == before
+        load_into(scene, path)
+    assert scene_document(scene) == before
 
 
 def test_a_scene_whose_sentence_changed_is_saved_without_the_head(tmp_path):
-    scene = Scene.from_dict(kept_document())
+    scene = scene_from_document(kept_document())
     scene.add_token("extra")
     path = tmp_path / "longer.json"
-    scene.save(path)
+    save_scene(scene, path)
     saved = json.loads(path.read_text(encoding="utf-8"))
-    assert "trained_head" not in saved and saved["version"] == 1
-    assert load_scene_file(path).tokens[-1] == "extra"
+    assert "trained_head" not in saved and saved["version"] == 5
+    assert read_scene_data(path).tokens[-1] == "extra"
 
 
 KEPT = kept_document()
@@ -307,6 +327,6 @@ def test_any_value_in_a_trained_head_raises_only_scene_file_error(field, value, 
     else:
         head[field] = value
     try:
-        parse_scene_text(json.dumps(document))
+        scene_data_from_text(json.dumps(document))
     except SceneFileError as error:
         assert "\n" not in str(error)

@@ -4,33 +4,34 @@ import numpy as np
 import pytest
 
 from attn_desktop.model import Role, Scene
+from attn_desktop.model.scene_files import open_scene, scene_document, scene_from_document
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
 
 def scene(name=DEFAULT_SCENE) -> Scene:
-    return Scene.from_file(scene_path(name))
+    return open_scene(scene_path(name))
 
 
 def test_adding_a_token_gives_it_new_vectors_and_a_row_and_column():
     s = scene()
     s.add_token("dog")
     assert s.tokens[-1] == "dog" and s.query_tokens == s.tokens
-    assert s.result.weights.shape == (7, 7)
-    new_key = s.vectors(Role.KEY)[-1]
+    assert s.reading().result.weights.shape == (7, 7)
+    new_key = s.reading().vectors(Role.KEY)[-1]
     assert np.isclose(np.linalg.norm(new_key), 1.0)
-    assert not any(np.allclose(new_key, other) for other in s.vectors(Role.KEY)[:-1])
-    np.testing.assert_allclose(s.result.weights.sum(axis=1), 1.0, atol=1e-12)
+    assert not any(np.allclose(new_key, other) for other in s.reading().vectors(Role.KEY)[:-1])
+    np.testing.assert_allclose(s.reading().result.weights.sum(axis=1), 1.0, atol=1e-12)
 
 
 def test_removing_a_token_keeps_the_chosen_query():
     s = scene()
     s.remove_token(0)  # "The", before the chosen "sat"
     assert s.tokens == ["cat", "sat", "on", "the", "mat"] and s.selected_token == "sat"
-    assert s.vectors(Role.KEY).shape == (5, 2)
+    assert s.reading().vectors(Role.KEY).shape == (5, 2)
 
 
 def test_the_last_token_cannot_go():
-    s = Scene.from_dict({"tokens": ["a"], "queries": [[1, 0]], "keys": [[1, 0]], "values": [[1]]})
+    s = scene_from_document({"tokens": ["a"], "queries": [[1, 0]], "keys": [[1, 0]], "values": [[1]]})
     with pytest.raises(ValueError, match="at least one token"):
         s.remove_token(0)
 
@@ -47,19 +48,19 @@ def test_renaming_and_bad_names():
 
 def test_reordering_moves_every_vector_with_its_token():
     s = scene()
-    cat_key = s.vectors(Role.KEY)[1].copy()
+    cat_key = s.reading().vectors(Role.KEY)[1].copy()
     s.move_token(1, 4)
     assert s.tokens == ["The", "sat", "on", "the", "cat", "mat"]
-    assert s.vectors(Role.KEY)[4].tolist() == cat_key.tolist()
+    assert s.reading().vectors(Role.KEY)[4].tolist() == cat_key.tolist()
     assert s.selected_token == "sat"
-    assert [round(w * 100) for w in s.selected_weights] == [0, 6, 1, 0, 76, 17]
+    assert [round(w * 100) for w in s.reading().selected_weights] == [0, 6, 1, 0, 76, 17]
 
 
 def test_sentence_edits_in_cross_attention_and_projection_scenes():
     lookup = scene("lessons/1_soft_lookup.json")
     lookup.add_token("fig")
-    assert lookup.query_tokens == ["ask"] and lookup.vectors(Role.VALUE)[-1].tolist() == [4.0]  # the mean value
+    assert lookup.query_tokens == ["ask"] and lookup.reading().vectors(Role.VALUE)[-1].tolist() == [4.0]  # the mean value
     projection = scene("lessons/2_projections.json")
     projection.add_token("dog")
-    assert projection.vectors(Role.EMBEDDING).shape == (4, 2) and projection.vectors(Role.QUERY).shape == (4, 2)
-    assert projection.to_dict()["tokens"][-1] == "dog"
+    assert projection.vectors(Role.EMBEDDING).shape == (4, 2) and projection.reading().vectors(Role.QUERY).shape == (4, 2)
+    assert scene_document(projection)["tokens"][-1] == "dog"

@@ -11,10 +11,11 @@ import pytest
 from attn_desktop import paths
 from attn_desktop.model import Role, Scene
 from attn_desktop.model.exports.torch_check import NOT_INSTALLED, check_against_torch
+from attn_desktop.model.scene_files import open_scene
 
 
 def default_scene() -> Scene:
-    return Scene.from_file(paths.scene_path(paths.DEFAULT_SCENE))
+    return open_scene(paths.scene_path(paths.DEFAULT_SCENE))
 
 
 def reference_sdpa(q, k, v, is_causal=False, scale=None):

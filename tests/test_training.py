@@ -7,8 +7,8 @@ import sys
 import numpy as np
 import pytest
 
-from attn_desktop.model import Scene
-from attn_desktop.model.files.scene_file import scene_from_dict, scene_to_dict
+from attn_desktop.model import ProjectedScene, Scene
+from attn_desktop.model.scene_files import scene_data_from_document, scene_document
 from attn_desktop.model.training.training import (
     OPTIMISER_NAME,
     PARAM_NAMES,
@@ -281,15 +281,15 @@ def test_the_example_scene_shows_the_head_s_own_weights(name):
     tokens = task.example_tokens()
     data = example_scene_data(task, params, tokens)
     result = example(task, params, tokens)
-    assert data.is_projection and data.scale is True and data.causal is task.causal
+    assert isinstance(data, ProjectedScene) and data.scale is True and data.causal is task.causal
     assert data.title == f"Trained head: {name}"
     assert data.tokens == [f"{i}:{word}" for i, word in enumerate(task.example_words)]
     scene = Scene(data)
-    np.testing.assert_allclose(scene.result.weights, result.weights, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(scene.result.scores, result.scores, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(scene.result.output, result.o, rtol=0, atol=1e-12)
-    reopened = Scene(scene_from_dict(scene_to_dict(data)))  # as Keep as scene, saved and opened again
-    np.testing.assert_allclose(reopened.result.weights, result.weights, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(scene.reading().result.weights, result.weights, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(scene.reading().result.scores, result.scores, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(scene.reading().result.output, result.o, rtol=0, atol=1e-12)
+    reopened = Scene(scene_data_from_document(scene_document(data)))  # as Keep as scene, saved and opened again
+    np.testing.assert_allclose(reopened.reading().result.weights, result.weights, rtol=0, atol=1e-12)
 
 
 def test_repeated_words_get_labels_a_scene_can_tell_apart():

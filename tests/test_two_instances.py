@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
+from attn_desktop.model.scene_files import save_scene
 from attn_desktop.ui.document.autosave import find_left_work
 from attn_desktop.ui.window.app import default_scene
 
@@ -31,7 +32,7 @@ def scene_titled(folder: Path, title: str) -> Path:
     scene = default_scene()
     scene.title = title
     path = folder / f"{title.lower()}.json"
-    scene.save(path)
+    save_scene(scene, path)
     return path
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from attn_desktop.cli.errors import OneLineErrorParser, cannot_write, fail
 from attn_desktop.cli.export_picture import export_picture
 from attn_desktop.cli.output_checks import export_output_problem
+from attn_desktop.model.scene_files import open_scene
 
 if TYPE_CHECKING:
     from attn_desktop.model import Scene
@@ -37,10 +38,10 @@ def export_main(argv: list[str]) -> int:
     request = _export_request(args)
     if isinstance(request, str):
         return fail(request)
-    from attn_desktop.model import Scene, SceneFileError
+    from attn_desktop.model import SceneFileError
 
     try:
-        scene = Scene.from_file(request.scene_file)
+        scene = open_scene(request.scene_file)
     except SceneFileError as error:
         return fail(str(error))
     return _write_export(scene, request)
@@ -68,7 +69,7 @@ def _export_parser() -> argparse.ArgumentParser:
 
 def _export_request(args: argparse.Namespace) -> ExportRequest | str:
     """The checked request, or one line saying what is wrong with it (before the scene is read)."""
-    from attn_desktop.model.files.scene_file import shown_path
+    from attn_desktop.model.files.json_reading import shown_path
 
     output = shown_path(args.output)  # for messages: one line, whatever the name holds
     kind = _output_format(args.output)
@@ -105,7 +106,7 @@ def _png_scale(text: str) -> float | None:
 
 
 def _write_export(scene: Scene, request: ExportRequest) -> int:
-    from attn_desktop.model.files.scene_file import shown_path
+    from attn_desktop.model.files.json_reading import shown_path
 
     try:
         if request.output == "-":

@@ -31,7 +31,7 @@ def heads_main(argv: list[str]) -> int:
 
 def _run_and_write(sentence: str, model_path: str | None, output: str) -> int:
     from attn_desktop.model.files.safe_write import write_bytes_atomically
-    from attn_desktop.model.files.scene_file import shown_path
+    from attn_desktop.model.files.json_reading import shown_path
     from attn_desktop.model.pretrained.llama import LlamaModel, ModelFileError, SentenceError
     from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
 
@@ -61,7 +61,7 @@ def _run_and_write(sentence: str, model_path: str | None, output: str) -> int:
 
 def _input_problem(sentence: str, output: str) -> str | None:
     """One line saying why the sentence or the output cannot be used, checked before the model loads."""
-    from attn_desktop.model.files.scene_file import shown_path
+    from attn_desktop.model.files.json_reading import shown_path
 
     if not sentence.strip():
         return "the sentence is empty; give a few words in quotes"

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from attn_desktop import APP_NAME
 from attn_desktop.cli.app_checks import add_check_options, prepare_for_checks, run_self_test
 from attn_desktop.cli.errors import fail
+from attn_desktop.model.scene_files import open_scene
 
 if TYPE_CHECKING:
     from attn_desktop.ui.window.main_window import MainWindow
@@ -23,12 +24,11 @@ TEST_EDIT_VARIABLE = "ATTN_DESKTOP_TEST_EDIT"  # set: one edit at start, its rec
 def gui_main(argv: list[str]) -> int:
     args = _app_parser().parse_args(argv)
     prepare_for_checks(args)
-    from attn_desktop.model import Scene
 
     scene = None
     if args.scene:
         try:
-            scene = Scene.from_file(args.scene)
+            scene = open_scene(args.scene)
         except Exception as error:  # noqa: BLE001 - whatever the file holds: one line and a dialog, no traceback
             return _cannot_open_scene(args.scene, error)
 

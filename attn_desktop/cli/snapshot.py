@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from attn_desktop.cli.errors import fail
 from attn_desktop.cli.offscreen import hide_offscreen_notes, use_user_folder
+from attn_desktop.model.scene_files import open_scene
 
 if TYPE_CHECKING:
     from attn_desktop.model import Scene
@@ -25,11 +26,11 @@ def snapshot_main(argv: list[str]) -> int:
     problem = _snapshot_input_problem(args)
     if problem:
         return fail(problem)
-    from attn_desktop.model import Scene, SceneFileError
+    from attn_desktop.model import SceneFileError
 
     scene_path = Path(args.scene) if args.scene else None
     try:
-        scene = Scene.from_file(scene_path) if scene_path else None
+        scene = open_scene(scene_path) if scene_path else None
     except SceneFileError as error:
         return fail(str(error))
     picture, audit = _take_snapshot(scene, scene_path, args)

@@ -50,7 +50,7 @@ def _train_parser(task_names: list[str]) -> argparse.ArgumentParser:
 
 def _training_settings(args: argparse.Namespace) -> tuple[str, int, int, float | None] | str:
     """(task, steps, seed, lr) from the command line, or one line saying what is wrong with it."""
-    from attn_desktop.model.files.scene_file import shown_path
+    from attn_desktop.model.files.json_reading import shown_path
     from attn_desktop.model.training.tasks import TASKS
 
     if args.task not in TASKS:
@@ -122,7 +122,7 @@ def _train(trainer: Trainer, steps: int) -> float:
 
 def _write_trained_head(trainer: Trainer, steps: int, seconds: float, output: str) -> int:
     from attn_desktop.model.files.safe_write import write_json_atomically
-    from attn_desktop.model.files.scene_file import shown_path
+    from attn_desktop.model.files.json_reading import shown_path
     from attn_desktop.model.training.training import trained_head_document
 
     document = trained_head_document(trainer)

@@ -19,8 +19,8 @@ import enum
 
 import numpy as np
 
-from attn_desktop.model import Role, Scene, explain
-from attn_desktop.model.files.scene_file import TakenFrom
+from attn_desktop.model import HeadReading, Role, explain
+from attn_desktop.model.files.scene_types import TakenFrom
 from attn_desktop.model.view_plane import ViewPlane, pca_plane
 
 PLOTTED_TOGETHER = {Role.QUERY: (Role.QUERY, Role.KEY), Role.KEY: (Role.QUERY, Role.KEY),
@@ -34,7 +34,7 @@ class PlaneKind(enum.Enum):
 
 
 class DrawnPlanes:
-    def __init__(self, scene: Scene) -> None:
+    def __init__(self, scene: HeadReading) -> None:
         self.scene = scene
         self.dims = (0, 1)  # the two numbers drawn in DIMENSIONS, counted from 0
         self.kind = PlaneKind.DIMENSIONS

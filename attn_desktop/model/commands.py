@@ -22,7 +22,7 @@ from typing import Protocol
 
 import numpy as np
 
-from attn_desktop.model.files.scene_file import SceneData, same_contents
+from attn_desktop.model.files.scene_types import SceneData, same_contents
 from attn_desktop.model.scene import Role, Scene
 
 
@@ -141,12 +141,13 @@ def move_arrow(scene: Scene, role: Role, index: int, before: Sequence[float], af
 # ----- grids and settings -----------------------------------------------------
 @dataclass(frozen=True)
 class SetGridCell(_Unmergeable):
-    grid: str  # "w_q", "w_k" or "w_v", or "w_o" (several heads)
+    grid: str  # "w_q", "w_k" or "w_v" of a head, or "w_o" of a layer
     row: int
     column: int
     before: float
     after: float
-    head: int = 0  # whose W_Q, W_K or W_V: the head shown when the number was typed
+    layer: int = 0
+    head: int = 0  # whose W_Q, W_K or W_V
 
     @property
     def text(self) -> str:
@@ -157,16 +158,17 @@ class SetGridCell(_Unmergeable):
         return self.before == self.after
 
     def do(self, scene: Scene) -> None:
-        scene.set_grid_cell(self.grid, self.row, self.column, self.after, head=self.head)
+        scene.set_grid_cell(self.grid, self.row, self.column, self.after, layer=self.layer, head=self.head)
 
     def undo(self, scene: Scene) -> None:
-        scene.set_grid_cell(self.grid, self.row, self.column, self.before, head=self.head)
+        scene.set_grid_cell(self.grid, self.row, self.column, self.before, layer=self.layer, head=self.head)
 
 
-def set_grid_cell(scene: Scene, grid: str, row: int, column: int, value: float, head: int | None = None) -> SetGridCell:
-    """Type VALUE into one number of a grid: of HEAD, or of the head the panels show."""
-    head = scene.shown_head if head is None else head
-    return SetGridCell(grid, row, column, float(scene.grid(grid, head)[row, column]), float(value), head)
+def set_grid_cell(scene: Scene, grid: str, row: int, column: int, value: float, layer: int = 0,
+                  head: int = 0) -> SetGridCell:
+    """Type VALUE into one number of a grid: of HEAD of LAYER (W_O: of LAYER)."""
+    before = float(scene.grid(grid, layer, head)[row, column])
+    return SetGridCell(grid, row, column, before, float(value), layer, head)
 
 
 SWITCH_NAMES = {  # a setting: its step's name when switched on, and when switched off

@@ -10,14 +10,17 @@ the head the user chose to look at.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from attn_desktop.model.attention import AttentionResult
 from attn_desktop.model.files.scene_types import TakenFrom, TrainedHead
-from attn_desktop.model.layers import ATTENTION_ROLES, Change, Head, Role
-from attn_desktop.model.scene import Scene, Subscriber
+from attn_desktop.model.layers import ATTENTION_ROLES, Head, Role
 from attn_desktop.model.view_state import ViewState
+
+if TYPE_CHECKING:  # the scene hands out its readings, so it imports this module, not the other way round
+    from attn_desktop.model.scene import Scene, Subscriber
 
 
 class HeadReading:
@@ -180,11 +183,6 @@ class HeadReading:
         return np.asarray(self.result.output[self.selected])
 
 
-def head_changed(change: Change) -> bool:
-    """True when a change can alter what a head shows (anything but another query chosen)."""
-    return bool(change & Change.NUMBERS)
-
-
 def input_plane(document: Scene, layer: int, head: int) -> tuple[int, int]:
     """The two numbers of the stream that a head reads most (0-based, in order): the rows of its
     grids with the most weight. A head that reads two numbers only is drawn exactly where it reads."""
@@ -196,4 +194,4 @@ def input_plane(document: Scene, layer: int, head: int) -> tuple[int, int]:
     return int(first), int(second)
 
 
-__all__ = ["ATTENTION_ROLES", "HeadReading", "head_changed", "input_plane"]
+__all__ = ["ATTENTION_ROLES", "HeadReading", "input_plane"]

@@ -32,7 +32,14 @@ from attn_desktop.model.files.scene_types import (
     TakenFrom,
     TrainedHead,
 )
-from attn_desktop.model.files.values import MAX_ABS_COORDINATE, MAX_TOKEN_CHARS, MAX_TOKENS, SceneFileError, is_valid_text
+from attn_desktop.model.files.values import (
+    MAX_ABS_COORDINATE,
+    MAX_TOKEN_CHARS,
+    MAX_TOKENS,
+    SceneFileError,
+    is_valid_text,
+)
+from attn_desktop.model.head_reading import HeadReading
 from attn_desktop.model.layers import ATTENTION_ROLES, GRID_NAMES, Change, Head, Layer, Role, compute_layers
 
 Subscriber = Callable[[Change], None]
@@ -78,18 +85,19 @@ class Scene:
         self._recompute()
 
     def to_data(self) -> SceneData:
-        common = dict(tokens=list(self.tokens), scale=self.scale, causal=self.causal, selected=self.selected,
-                      title=self.title)
+        """The scene's contents as plain lists, of the kind it was read as."""
         if Role.EMBEDDING not in self.inputs:
             queries, keys, values = (self.inputs[role].tolist() for role in ATTENTION_ROLES)
-            return DirectScene(queries=queries, keys=keys, values=values, query_tokens=list(self.query_tokens),
-                               scalar_values=self.scalar_values, taken_from=self.taken_from, **common)  # type: ignore[arg-type]
-        layers = [LayerGrids(heads=[HeadGrids(name=head.name, **{name: grid.tolist() for name, grid in head.grids.items()})
-                                    for head in layer.heads if head.grids is not None],
+            return DirectScene(tokens=list(self.tokens), scale=self.scale, causal=self.causal, selected=self.selected,
+                               title=self.title, queries=queries, keys=keys, values=values,
+                               query_tokens=list(self.query_tokens), scalar_values=self.scalar_values,
+                               taken_from=self.taken_from)
+        layers = [LayerGrids(heads=[_head_grids(head) for head in layer.heads],
                              w_o=None if layer.w_o is None else layer.w_o.tolist())
                   for layer in self.layers]
-        return ProjectedScene(embeddings=self.inputs[Role.EMBEDDING].tolist(), layers=layers, use_grids=self.use_grids,
-                              trained_head=self.trained_head, **common)  # type: ignore[arg-type]
+        return ProjectedScene(tokens=list(self.tokens), scale=self.scale, causal=self.causal, selected=self.selected,
+                              title=self.title, embeddings=self.inputs[Role.EMBEDDING].tolist(), layers=layers,
+                              use_grids=self.use_grids, trained_head=self.trained_head)
 
     # ----- reading ------------------------------------------------------
     @property
@@ -109,6 +117,10 @@ class Scene:
     def vectors(self, role: Role) -> np.ndarray:
         """The (rows, width) array of one of the scene's own vectors. Read it; change it with set_vector."""
         return self.inputs[role]
+
+    def reading(self, layer: int = 0, head: int = 0) -> HeadReading:
+        """A read-only reading of one head (the first: the only head of a one-head scene)."""
+        return HeadReading(self, layer, head)
 
     def head(self, layer: int, head: int) -> Head:
         return self.layers[layer].heads[head]
@@ -170,7 +182,7 @@ class Scene:
         if hasattr(subscriber, "__self__") and hasattr(subscriber, "__func__"):
             reference = weakref.WeakMethod(subscriber)
         else:
-            reference = lambda: subscriber  # noqa: E731
+            reference = lambda: subscriber
         self._subscribers.append(reference)
 
         def unsubscribe() -> None:
@@ -409,6 +421,11 @@ class Scene:
                 self._subscribers.remove(reference)  # its view is gone
             else:
                 subscriber(change)
+
+
+def _head_grids(head: Head) -> HeadGrids:
+    grids = head.grids or {}
+    return HeadGrids(w_q=grids["w_q"].tolist(), w_k=grids["w_k"].tolist(), w_v=grids["w_v"].tolist(), name=head.name)
 
 
 def _shape_of(data: SceneData) -> tuple[object, ...]:

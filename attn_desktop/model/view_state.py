@@ -35,7 +35,7 @@ class ViewState:
         if hasattr(subscriber, "__self__") and hasattr(subscriber, "__func__"):
             reference = weakref.WeakMethod(subscriber)
         else:
-            reference = lambda: subscriber  # noqa: E731
+            reference = lambda: subscriber
         self._subscribers.append(reference)
 
         def unsubscribe() -> None:

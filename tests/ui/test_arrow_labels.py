@@ -110,7 +110,7 @@ def test_a_tip_dragged_out_of_view_keeps_its_label_at_the_edge_pointing_after_it
     view_range = canvas.qk_plot.viewRange()
     right_edge = view_range[0][1]
     drag_arrow_to(window, Role.KEY, 1, right_edge + 1.5, 1.0)  # k·cat, well past the right edge
-    assert window.scene.vectors(Role.KEY)[1][0] > right_edge
+    assert window.scene.reading().vectors(Role.KEY)[1][0] > right_edge
     assert canvas.qk_plot.viewRange() == view_range  # the view did not follow the drag
     arrow = canvas.arrows[Role.KEY][1]
     assert arrow.label_shown and arrow.has_pointer

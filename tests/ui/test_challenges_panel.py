@@ -5,7 +5,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from attn_desktop.model import Role, Scene
+from attn_desktop.model import Role
+from attn_desktop.model.scene_files import open_scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.progress import DATA_DIR_VARIABLE, ProgressKind, ProgressStore
 from attn_desktop.ui.lessons.challenges_panel import SAVE_AFTER_STILL_MS, ChallengesPanel
@@ -23,7 +24,7 @@ def data_dir(tmp_path, monkeypatch):
 
 @pytest.fixture
 def scene():
-    return Scene.from_file(scene_path(DEFAULT_SCENE))
+    return open_scene(scene_path(DEFAULT_SCENE))
 
 
 @pytest.fixture
@@ -44,7 +45,7 @@ def ticks(panel):
 
 
 def make_twin_keys(scene, twin=MAT, original=CAT):
-    scene.set_vector(Role.KEY, twin, scene.vectors(Role.KEY)[original].copy())
+    scene.set_vector(Role.KEY, twin, scene.reading().vectors(Role.KEY)[original].copy())
 
 
 def saved_challenges(data_dir):
@@ -81,7 +82,7 @@ def test_a_completed_challenge_stays_ticked_when_undone_and_on_the_next_run(make
     assert panel.rows[TWINS].status_label.text().startswith("Completed earlier. Right now: Move one key onto another")
 
     qtbot.waitUntil(lambda: saved_challenges(data_dir) == {"twin-keys"})
-    next_run = make_panel(Scene.from_file(scene_path(DEFAULT_SCENE)))
+    next_run = make_panel(open_scene(scene_path(DEFAULT_SCENE)))
     assert next_run.summary_label.text() == "1 of 4 complete"
     assert ticks(next_run) == ["○", "○", "✓", "○"]
 
@@ -106,7 +107,7 @@ def test_values_only_meet_the_last_challenge(make_panel, scene):
 
 def test_a_scene_opened_already_solved_does_not_count_until_made_again(make_panel, scene):
     panel = make_panel(scene)
-    solved = Scene.from_file(scene_path(DEFAULT_SCENE))
+    solved = open_scene(scene_path(DEFAULT_SCENE))
     make_twin_keys(solved, twin=4, original=0)  # k·the onto k·The
     scene.replace(solved.to_data())  # File → Open of a scene someone saved with twin keys
     assert panel.summary_label.text() == "0 of 4 complete"
@@ -120,7 +121,7 @@ def test_a_scene_opened_already_solved_does_not_count_until_made_again(make_pane
 
 def test_opening_a_scene_takes_its_vectors_as_the_new_start(make_panel, scene):
     panel = make_panel(scene)
-    moved = Scene.from_file(scene_path(DEFAULT_SCENE))
+    moved = open_scene(scene_path(DEFAULT_SCENE))
     moved.set_vector(Role.KEY, MAT, (1.0, 1.0))
     scene.replace(moved.to_data())
     assert "has moved" not in panel.rows[DOWN_RIGHT].status_label.text()

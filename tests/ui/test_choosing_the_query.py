@@ -56,11 +56,11 @@ def test_double_clicking_a_tip_types_exact_coordinates(qtbot, window, monkeypatc
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: (asked.append(k.get("text")) or ("-1.2, 0.6", True)))
     double_click(window.canvas.viewport(), tip_on_screen(window, Role.KEY, 4))
     assert asked == ["-1.4, -0.2"]  # the dialog starts from k·the's current numbers
-    assert window.scene.vectors(Role.KEY)[4].tolist() == [-1.2, 0.6]
+    assert window.scene.reading().vectors(Role.KEY)[4].tolist() == [-1.2, 0.6]
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("3", True))
     double_click(window.canvas.viewport(), tip_on_screen(window, Role.KEY, 4))
     assert window.shown_errors[-1] == ("Exact coordinates", 'k·the needs 2 numbers; "3" has 1.')
-    assert window.scene.vectors(Role.KEY)[4].tolist() == [-1.2, 0.6]
+    assert window.scene.reading().vectors(Role.KEY)[4].tolist() == [-1.2, 0.6]
 
 
 def test_a_score_row_tooltip_shows_its_worked_dot_product(window):
@@ -92,7 +92,7 @@ def test_undo_and_redo_leave_the_chosen_query_alone(qtbot, window):
     qtbot.keyClick(window.query_picker, Qt.Key.Key_End)
     assert window.scene.selected_token == "mat"
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert window.scene.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]  # the drag is undone
+    assert window.scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]  # the drag is undone
     assert window.scene.selected_token == "mat" and window.query_picker.currentText() == "mat"
     assert table_column(window, 3) == ["9%", "5%", "50%", "33%", "3%", "0%"]  # mat's row, k·cat restored
     assert window.output_panel.query_label.text() == "mat"

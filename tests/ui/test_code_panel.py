@@ -7,13 +7,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop import paths
-from attn_desktop.model import Role, Scene
+from attn_desktop.model import Role
+from attn_desktop.model.scene_files import open_scene
 from attn_desktop.ui.panels.code_panel import CodePanel
 
 
 @pytest.fixture
 def scene():
-    return Scene.from_file(paths.scene_path(paths.DEFAULT_SCENE))
+    return open_scene(paths.scene_path(paths.DEFAULT_SCENE))
 
 
 @pytest.fixture

@@ -6,6 +6,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
+from attn_desktop.model.scene_files import scene_document
+
 from helpers import matrix_cells, table_column
 
 DOCKS = {"scoreDock": "Scores", "outputDock": "Output", "weightsDock": "Weights",
@@ -66,7 +68,7 @@ def test_opening_a_scene_from_the_file_menu_redraws_everything(qtbot, window, tm
 
 
 def test_a_broken_file_gets_one_message_and_changes_nothing(window, tmp_path):
-    before = window.scene.to_dict()
+    before = scene_document(window.scene)
     path = tmp_path / "broken.json"
     path.write_text('{"tokens": ["a", "b"], "queries": [[1, 0], [0, "x"]], "keys": [[1, 0], [0, 1]], "values": [[1], [2]]}')
     assert window.documents.open_scene(path) is False
@@ -74,7 +76,7 @@ def test_a_broken_file_gets_one_message_and_changes_nothing(window, tmp_path):
     title, message = window.shown_errors[0]
     assert title == "Cannot open scene"
     assert "broken.json" in message and 'queries[1][1]: expected a number, found the text "x"' in message
-    assert window.scene.to_dict() == before
+    assert scene_document(window.scene) == before
     assert table_column(window, 3) == ["0%", "76%", "6%", "1%", "0%", "17%"]
     assert window.windowTitle() == "The cat sat on the mat — Attention Desktop"
 

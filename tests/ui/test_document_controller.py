@@ -14,6 +14,7 @@ import pytest
 
 from attn_desktop.model import Role, Scene
 from attn_desktop.model.commands import move_arrow
+from attn_desktop.model.scene_files import load_into, open_scene, save_scene, scene_document
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.document.autosave import Autosaver
 from attn_desktop.ui.document.document_controller import DocumentController, SaveChanges
@@ -83,13 +84,13 @@ class LessonShelf:
         self.shown.append(lesson_id)
 
     def load_builtin(self, name: str) -> bool:
-        self.scene.load(scene_path(name))
+        load_into(self.scene, scene_path(name))
         return True
 
 
 @pytest.fixture
 def doc(qapp, tmp_path):
-    scene = Scene.from_file(scene_path(DEFAULT_SCENE))
+    scene = open_scene(scene_path(DEFAULT_SCENE))
     history = EditHistory(scene)
     dialogs = ScriptedDialogs()
     elsewhere: list = []
@@ -107,14 +108,14 @@ def doc(qapp, tmp_path):
 
 def edit(doc) -> None:
     """A user's edit: k·cat moved to (0.5, 0.5)."""
-    doc.history.do(move_arrow(doc.scene, Role.KEY, 1, before=doc.scene.vectors(Role.KEY)[1], after=[0.5, 0.5]))
+    doc.history.do(move_arrow(doc.scene, Role.KEY, 1, before=doc.scene.reading().vectors(Role.KEY)[1], after=[0.5, 0.5]))
 
 
 def saved_file(tmp_path, name="mine.json", title="Mine") -> Path:
-    scene = Scene.from_file(scene_path(DEFAULT_SCENE))
+    scene = open_scene(scene_path(DEFAULT_SCENE))
     scene.title = title
     path = tmp_path / name
-    scene.save(path)
+    save_scene(scene, path)
     return path
 
 
@@ -138,14 +139,14 @@ def test_a_saved_scene_is_named_by_its_file(doc, tmp_path):
 def test_opening_a_broken_file_shows_one_message_and_keeps_the_scene(doc, tmp_path):
     edit(doc)
     doc.history.stack.setClean()  # saved somewhere: no question first
-    before = doc.scene.to_dict()
+    before = scene_document(doc.scene)
     broken = tmp_path / "broken.json"
     broken.write_text('{"tokens": ["a", "b"], "queries": [[1, 0], [0, "x"]]', encoding="utf-8")
     doc.dialogs.open_paths.append(broken)
     doc.choose_and_open()
     [(title, message)] = doc.dialogs.errors
     assert title == "Cannot open scene" and message.startswith(str(broken)) and "\n" not in message
-    assert doc.scene.to_dict() == before and doc.path is None
+    assert scene_document(doc.scene) == before and doc.path is None
     assert doc.dialogs.title == "The cat sat on the mat" + TITLE_END
     doc.dialogs.open_paths.append(None)  # the next Open starts where the user was looking
     doc.choose_and_open()
@@ -165,7 +166,7 @@ def test_opening_a_file_starts_afresh_with_no_lesson_and_remembers_the_folder(do
     path = saved_file(tmp_path / "class")
     doc.dialogs.open_paths.append(path)
     doc.choose_and_open()
-    assert doc.scene.title == "Mine" and doc.scene.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert doc.scene.title == "Mine" and doc.scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
     assert doc.history.stack.count() == 0 and not doc.modified  # nothing to undo in a file just opened
     assert doc.lessons.shown[-1] is None  # one's own scene has no lesson
     doc.dialogs.open_paths.append(None)  # the next Open starts in that folder; Cancel changes nothing
@@ -191,10 +192,10 @@ def test_cancel_at_the_unsaved_changes_question_keeps_everything(doc, tmp_path, 
     else:
         assert doc.open_scene(saved_file(tmp_path)) is False
     assert doc.dialogs.kinds() == ["save changes"]
-    assert doc.scene.vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and doc.scene.title == "The cat sat on the mat"
+    assert doc.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and doc.scene.title == "The cat sat on the mat"
     assert doc.history.stack.count() == 1 and doc.dialogs.title.startswith("*")
     doc.history.stack.undo()  # the edit can still be taken back
-    assert doc.scene.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert doc.scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
 
 
 def test_discard_lets_the_new_scene_in(doc):
@@ -212,7 +213,7 @@ def test_save_at_the_question_saves_first_and_a_cancelled_save_keeps_the_scene(d
     doc.dialogs.save_changes.extend([SaveChanges.SAVE, SaveChanges.SAVE])
     doc.dialogs.save_paths.append(None)  # first: Save As cancelled, so nothing is replaced
     assert doc.open_scene(other) is False
-    assert doc.scene.vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and doc.modified
+    assert doc.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and doc.modified
     doc.dialogs.save_paths.append(tmp_path / "kept")  # then saved (as kept.json), and the file opens
     assert doc.open_scene(other)
     assert json.loads((tmp_path / "kept.json").read_text(encoding="utf-8"))["keys"][1] == [0.5, 0.5]
@@ -326,7 +327,7 @@ def test_an_edit_is_copied_aside_and_saving_removes_the_copy(doc, qtbot, tmp_pat
 
 def left_behind(tmp_path, title: str, source: Path | None = None) -> Path:
     """A window that died with unsaved work in the same data folder; its recovery copy."""
-    scene = Scene.from_file(scene_path(DEFAULT_SCENE))
+    scene = open_scene(scene_path(DEFAULT_SCENE))
     scene.title = title
     scene.set_vector(Role.KEY, 1, [0.5, 0.5])
     dead = SimpleNamespace(autosaver=Autosaver(scene, folder=tmp_path / "data"))
@@ -344,7 +345,7 @@ def test_work_a_crash_left_is_offered_and_comes_back_unsaved(doc, tmp_path):
     [(kind, question)] = doc.dialogs.asked
     assert kind == "restore" and "\u201cBefore the crash\u201d (lesson.json)" in question
     assert "window of its own" not in question
-    assert doc.scene.title == "Before the crash" and doc.scene.vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
+    assert doc.scene.title == "Before the crash" and doc.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
     assert doc.path == source and doc.modified and doc.dialogs.title == "*lesson.json" + TITLE_END
     assert doc.autosaver.path.exists() and not dead_copy.exists()  # protected again at once, in our own copy
 

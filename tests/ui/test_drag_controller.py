@@ -9,8 +9,9 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
-from attn_desktop.model import Role, Scene
+from attn_desktop.model import Role
 from attn_desktop.model.commands import MoveArrow
+from attn_desktop.model.scene_files import open_scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.canvas.arrow_item import DragPhase
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
@@ -25,7 +26,7 @@ K_CAT, Q_SAT, Q_MAT = (Role.KEY, 1), (Role.QUERY, 2), (Role.QUERY, 5)
 
 @pytest.fixture
 def scene():
-    return Scene.from_file(scene_path(DEFAULT_SCENE))  # "The cat sat on the mat", sat chosen
+    return open_scene(scene_path(DEFAULT_SCENE))  # "The cat sat on the mat", sat chosen
 
 
 @pytest.fixture
@@ -57,15 +58,15 @@ def canvas(qtbot, scene, highlight):
 
 def test_a_drag_moves_the_arrow_live_and_announces_one_move_on_release(canvas, scene):
     seen = []
-    drag_on_canvas(canvas, *K_CAT, QPointF(-60, -40), steps=6, after_each_move=lambda step: seen.append(tuple(scene.vectors(Role.KEY)[1])))
+    drag_on_canvas(canvas, *K_CAT, QPointF(-60, -40), steps=6, after_each_move=lambda step: seen.append(tuple(scene.reading().vectors(Role.KEY)[1])))
     assert len(set(seen)) == 6  # the scene followed every move ...
     assert canvas.moves[:-1] == [] and len(canvas.moves) == 1  # ... and one command came, at the release
     move = canvas.moves[0]
     assert isinstance(move, MoveArrow) and move.text == "Move k·cat" and not move.nudge
-    assert move.before == (2.2, 1.0) and move.after == tuple(scene.vectors(Role.KEY)[1]) == seen[-1]
+    assert move.before == (2.2, 1.0) and move.after == tuple(scene.reading().vectors(Role.KEY)[1]) == seen[-1]
     assert canvas.said[-1].startswith("k·cat = (")
     move.undo(scene)
-    assert scene.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
     assert canvas.arrows[Role.KEY][1].tip.toTuple() == (2.2, 1.0)  # the canvas follows the undo
 
 
@@ -75,7 +76,7 @@ def test_dragging_a_query_chooses_it_and_its_move_remembers_the_query_chosen_bef
     (move,) = canvas.moves
     assert (move.chosen_before, move.chosen_after) == (2, 5)
     move.undo(scene)
-    assert scene.selected_token == "sat" and scene.vectors(Role.QUERY)[5].tolist() == [-0.5, 2.0]
+    assert scene.selected_token == "sat" and scene.reading().vectors(Role.QUERY)[5].tolist() == [-0.5, 2.0]
 
 
 def test_escape_puts_the_arrow_back_and_announces_nothing(qtbot, canvas, scene):
@@ -87,12 +88,12 @@ def test_escape_puts_the_arrow_back_and_announces_nothing(qtbot, canvas, scene):
         move_holding(viewport, start + QPointF(-15 * step, 10 * step))
     assert arrow.drag_phase is DragPhase.DRAGGING and canvas.active_drag_arrow() is arrow
     qtbot.keyClick(canvas, Qt.Key.Key_Escape)
-    assert scene.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
     assert arrow.drag_phase is DragPhase.CANCELLED and canvas.active_drag_arrow() is None
     assert canvas.said[-1] == "Put back: k·cat = (2.20, 1.00)"
     move_holding(viewport, start + QPointF(-90, 60))  # the button is still held: the arrow stays put
     release(viewport, start + QPointF(-90, 60))
-    assert scene.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
     assert arrow.drag_phase is DragPhase.IDLE
     assert canvas.moves == []
 
@@ -105,7 +106,7 @@ def test_a_drag_that_ends_where_it_began_is_no_move(canvas, scene):
     for offset in (QPointF(-20, 0), QPointF(-40, 10), QPointF(-20, 5), QPointF(0, 0)):
         move_holding(viewport, start + offset)
     release(viewport, start)
-    assert scene.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
     assert canvas.moves == []
 
 
@@ -131,7 +132,7 @@ def test_each_nudge_is_announced_as_a_move_that_merges_with_the_last_nudge_of_th
     assert canvas.focused_arrow == (Role.QUERY, 1)
     qtbot.keyClick(canvas, Qt.Key.Key_Right)
     qtbot.keyClick(canvas, Qt.Key.Key_Up, Qt.KeyboardModifier.ShiftModifier)
-    np.testing.assert_allclose(scene.vectors(Role.QUERY)[1], [0.4, 2.5])  # moved at once
+    np.testing.assert_allclose(scene.reading().vectors(Role.QUERY)[1], [0.4, 2.5])  # moved at once
     first, second = canvas.moves
     assert first.nudge and second.nudge and first.text == second.text == "Move q·cat"
     merged = first.merged_with(second)
@@ -145,7 +146,7 @@ def test_each_nudge_is_announced_as_a_move_that_merges_with_the_last_nudge_of_th
 def test_snapping_and_the_drawn_dimensions_decide_the_vector_a_tip_stands_for(qtbot, canvas, scene):
     canvas.snap_step = 0.5
     drag_on_canvas(canvas, *K_CAT, QPointF(-37, 23))
-    x, y = scene.vectors(Role.KEY)[1]
+    x, y = scene.reading().vectors(Role.KEY)[1]
     assert (x * 2).is_integer() and (y * 2).is_integer()
     with pytest.raises(ValueError, match="two different dimensions"):
         canvas.set_dims(0, 2)  # these vectors have two numbers
@@ -157,12 +158,12 @@ def test_tips_at_one_point_take_turns(canvas, scene):
     scene.set_vector(*K_CAT, [2.4, 0.6])  # q·sat's tip
     QApplication.processEvents()
     drag_on_canvas(canvas, *Q_SAT, QPointF(0, -50))
-    assert scene.vectors(Role.QUERY)[2].tolist() != [2.4, 0.6] and scene.vectors(Role.KEY)[1].tolist() == [2.4, 0.6]
+    assert scene.reading().vectors(Role.QUERY)[2].tolist() != [2.4, 0.6] and scene.reading().vectors(Role.KEY)[1].tolist() == [2.4, 0.6]
     assert "k·cat stayed: undo, then drag from there again to move it instead" in canvas.said[-1]
     canvas.moves[-1].undo(scene)
     QApplication.processEvents()
     drag_on_canvas(canvas, *Q_SAT, QPointF(0, -50))  # the same press point again
-    assert scene.vectors(Role.QUERY)[2].tolist() == [2.4, 0.6] and scene.vectors(Role.KEY)[1].tolist() != [2.4, 0.6]
+    assert scene.reading().vectors(Role.QUERY)[2].tolist() == [2.4, 0.6] and scene.reading().vectors(Role.KEY)[1].tolist() != [2.4, 0.6]
     assert canvas.moves[-1].text == "Move k·cat"
 
 
@@ -178,7 +179,7 @@ def test_of_two_close_tips_the_nearer_one_takes_the_drag_even_from_underneath(ca
         move_holding(viewport, start + QPointF(0, -10 * step))
     release(viewport, start + QPointF(0, -40))
     assert [move.text for move in canvas.moves] == ["Move k·cat"]
-    assert scene.vectors(Role.QUERY)[2].tolist() == [2.4, 0.6]
+    assert scene.reading().vectors(Role.QUERY)[2].tolist() == [2.4, 0.6]
 
 
 def test_a_key_pointed_at_elsewhere_is_lit_on_the_canvas_without_touching_the_scene(canvas, scene, highlight):

@@ -14,7 +14,8 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
-from attn_desktop.model import Role, Scene
+from attn_desktop.model import Role
+from attn_desktop.model.scene_files import load_into, open_scene
 from attn_desktop.model.teaching.exercises import apply_steps
 from attn_desktop.model.teaching.lessons import lesson
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
@@ -42,7 +43,7 @@ def pyqtgraph_as_in_the_app():
 
 @pytest.fixture
 def scene():
-    return Scene.from_file(scene_path(DEFAULT_SCENE))
+    return open_scene(scene_path(DEFAULT_SCENE))
 
 
 @pytest.fixture
@@ -148,7 +149,7 @@ def test_shapes_panel_follows_the_number_of_tokens_and_the_scene(scene, shown):
     assert panel.text().startswith(SHAPES)
     scene.add_token("rug")
     assert panel.text().startswith("Q, K, V are 7 × 2. QKᵀ is 7 × 7, one row per query.")
-    scene.load(scene_path("lessons/1_soft_lookup.json"))  # one query, three keys, values of one number
+    load_into(scene, scene_path("lessons/1_soft_lookup.json"))  # one query, three keys, values of one number
     assert panel.text().startswith("Q is 1 × 2, K is 3 × 2, V is 3 × 1. QKᵀ is 1 × 3")
 
 
@@ -243,7 +244,7 @@ def test_lesson_panel_shows_a_lesson_and_remembers_a_right_answer(shown, qtbot, 
 
     with qtbot.waitSignal(panel.show_me_requested) as asked:
         qtbot.mouseClick(sat.show_me_button, Qt.MouseButton.LeftButton)
-    scene.load(scene_path(asked.args[0].scene))  # what the lesson controller does with it
+    load_into(scene, scene_path(asked.args[0].scene))  # what the lesson controller does with it
     apply_steps(scene, asked.args[0].steps)
     assert scene.selected_token == "sat"
 

@@ -9,7 +9,8 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QLineEdit
 
-from attn_desktop.model import Change, Scene
+from attn_desktop.model import Change
+from attn_desktop.model.scene_files import open_scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.canvas.key_highlight import KeyHighlight
 from attn_desktop.ui.document.edit_history import EditHistory
@@ -34,7 +35,7 @@ def rows_shown(panel: SentencePanel) -> list[str]:
 
 @pytest.fixture
 def cat_scene():
-    return Scene.from_file(scene_path(DEFAULT_SCENE))
+    return open_scene(scene_path(DEFAULT_SCENE))
 
 
 def test_adding_a_token_by_typing_is_one_named_step(qtbot, cat_scene):
@@ -91,7 +92,7 @@ def test_without_a_history_the_panel_still_edits_its_scene(qtbot, cat_scene):
 
 
 def test_typing_a_grid_number_is_an_undoable_step(qtbot):
-    scene = Scene.from_file(scene_path("lessons/2_projections.json"))
+    scene = open_scene(scene_path("lessons/2_projections.json"))
     history = EditHistory(scene)
     grids = shown(qtbot, GridEditor(scene, history))
     table = grids.tables["w_q"]
@@ -99,14 +100,14 @@ def test_typing_a_grid_number_is_an_undoable_step(qtbot):
     qtbot.keyClick(table, Qt.Key.Key_3)
     editor = table.findChild(QLineEdit)
     qtbot.keyClick(editor, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: scene.grids["w_q"][0, 0] == 3.0)
+    qtbot.waitUntil(lambda: scene.reading().grids["w_q"][0, 0] == 3.0)
     assert history.stack.undoText() == "Edit W_Q" and table.item(0, 0).text() == "3"
     history.stack.undo()
-    assert scene.grids["w_q"][0, 0] == 0.0 and table.item(0, 0).text() == "0"
+    assert scene.reading().grids["w_q"][0, 0] == 0.0 and table.item(0, 0).text() == "0"
 
 
 def test_the_no_grids_box_is_an_undoable_step(qtbot):
-    scene = Scene.from_file(scene_path("lessons/2_projections.json"))
+    scene = open_scene(scene_path("lessons/2_projections.json"))
     history = EditHistory(scene)
     grids = shown(qtbot, GridEditor(scene, history))
     box = grids.no_grids_box

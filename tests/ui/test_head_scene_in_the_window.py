@@ -73,7 +73,7 @@ def test_dragging_a_key_in_the_pca_plane_moves_it_within_the_plane_and_every_pan
     seen = []
 
     def check_every_move(step):
-        keys = scene.vectors(Role.KEY)
+        keys = scene.reading().vectors(Role.KEY)
         expected = causal_softmax_attention(run.queries[LAYER, HEAD], keys)[scene.selected]
         assert_panels_show(window, expected)  # the model's rule, on the moved key
         seen.append(keys[index].copy())
@@ -81,28 +81,28 @@ def test_dragging_a_key_in_the_pca_plane_moves_it_within_the_plane_and_every_pan
     said = []
     canvas.drag_moved.connect(said.append)
     drag_arrow(window, Role.KEY, index, QPointF(-70, 45), steps=6, after_each_move=check_every_move)
-    x, y = plane.project(scene.vectors(Role.KEY)[index])
+    x, y = plane.project(scene.reading().vectors(Role.KEY)[index])
     name = scene.arrow_name(Role.KEY, index)
     assert said[-1] == f"{name} = ({explain.number(x)}, {explain.number(y)}) in the PCA plane (a vector of 64 numbers)"
-    moved = scene.vectors(Role.KEY)[index]
+    moved = scene.reading().vectors(Role.KEY)[index]
     assert len({tuple(key) for key in seen}) >= 5  # the panels followed every move, not only the release
     step = moved - model_keys[index]
     assert np.linalg.norm(step) > 0.5
     np.testing.assert_allclose(step - plane.basis.T @ (plane.basis @ step), 0.0, atol=1e-9)  # only within the plane
-    np.testing.assert_array_equal(np.delete(scene.vectors(Role.KEY), index, axis=0), np.delete(model_keys, index, axis=0))
+    np.testing.assert_array_equal(np.delete(scene.reading().vectors(Role.KEY), index, axis=0), np.delete(model_keys, index, axis=0))
     end_px = tip_on_screen(window, Role.KEY, index)
     assert abs(end_px.x() - start_px.x() + 70) <= 1.5 and abs(end_px.y() - start_px.y() - 45) <= 1.5
-    weights = causal_softmax_attention(run.queries[LAYER, HEAD], scene.vectors(Role.KEY))
-    np.testing.assert_allclose(scene.result.weights, weights, rtol=0, atol=1e-9)
+    weights = causal_softmax_attention(run.queries[LAYER, HEAD], scene.reading().vectors(Role.KEY))
+    np.testing.assert_allclose(scene.reading().result.weights, weights, rtol=0, atol=1e-9)
     assert not np.allclose(weights, run.attention[LAYER, HEAD])
     # One step of the history puts the model's numbers back exactly.
     assert window.undo_action.text() == f"&Undo Move {scene.arrow_name(Role.KEY, index)}"
     window.undo_action.trigger()
-    np.testing.assert_array_equal(scene.vectors(Role.KEY), model_keys)
-    np.testing.assert_allclose(scene.result.weights, run.attention[LAYER, HEAD], rtol=0, atol=1e-9)
+    np.testing.assert_array_equal(scene.reading().vectors(Role.KEY), model_keys)
+    np.testing.assert_allclose(scene.reading().result.weights, run.attention[LAYER, HEAD], rtol=0, atol=1e-9)
     assert_panels_show(window, run.attention[LAYER, HEAD][scene.selected])
     window.redo_action.trigger()
-    np.testing.assert_array_equal(scene.vectors(Role.KEY)[index], moved)
+    np.testing.assert_array_equal(scene.reading().vectors(Role.KEY)[index], moved)
 
 
 def test_typed_coordinates_in_the_pca_plane_are_the_planes(head_window, run, monkeypatch):
@@ -121,11 +121,11 @@ def test_typed_coordinates_in_the_pca_plane_are_the_planes(head_window, run, mon
     assert "in the PCA plane (2 numbers" in label
     assert [float(x) for x in offered.split(",")] == pytest.approx(plane.project(run.queries[LAYER, HEAD][last]),
                                                                    abs=1e-4)
-    query = scene.vectors(Role.QUERY)[last]
+    query = scene.reading().vectors(Role.QUERY)[last]
     np.testing.assert_allclose(plane.project(query), [1.5, -0.5], atol=1e-12)
     step = query - run.queries[LAYER, HEAD][last]
     np.testing.assert_allclose(step - plane.basis.T @ (plane.basis @ step), 0.0, atol=1e-9)
-    expected = causal_softmax_attention(scene.vectors(Role.QUERY), run.keys[LAYER, HEAD])[last]
+    expected = causal_softmax_attention(scene.reading().vectors(Role.QUERY), run.keys[LAYER, HEAD])[last]
     assert_panels_show(window, expected)
 
 
@@ -135,7 +135,7 @@ def test_switching_between_two_dimensions_and_the_pca_plane(qtbot, head_window, 
     window.coordinates.choose_dims()
     assert not canvas.showing_pca and not window.pca_plane_action.isChecked()
     assert "dimensions 3 and 7 of 64" in full_title(canvas.qk_plot)
-    key = window.scene.vectors(Role.KEY)[2]
+    key = window.scene.reading().vectors(Role.KEY)[2]
     assert canvas.arrows[Role.KEY][2].tip.toTuple() == (key[2], key[6])
     window.pca_plane_action.trigger()  # View → Draw the PCA Plane
     assert canvas.showing_pca and window.pca_plane_action.isChecked()
@@ -169,7 +169,7 @@ def test_a_heads_values_get_a_scale_of_their_own(qtbot, window, run, tmp_path):
     assert window.documents.open_scene(path)
     settle_layout(qtbot, window)
     tips = canvas.drags.tip_of
-    values = np.array([tips(v, Role.VALUE) for v in window.scene.vectors(Role.VALUE)])
+    values = np.array([tips(v, Role.VALUE) for v in window.scene.reading().vectors(Role.VALUE)])
     (x_low, x_high), (y_low, y_high) = canvas.vo_plot.viewRange()
     value_span = max(np.ptp(values[:, 0]), np.ptp(values[:, 1]))
     assert max(x_high - x_low, y_high - y_low) < 4 * value_span  # the values fill their plot

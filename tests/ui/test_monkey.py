@@ -17,7 +17,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
 from attn_desktop.model import Role, attention, causal_mask, explain
-from attn_desktop.model.files.scene_file import scene_to_dict
+from attn_desktop.model.scene_files import scene_document
 from attn_desktop.ui.document.edit_history import UNDO_LIMIT
 
 from helpers import drag_arrow, matrix_cells, table_column
@@ -28,7 +28,7 @@ ACTIONS = int(os.environ.get("ATTN_MONKEY_ACTIONS", "1000"))
 def panels_agree_with_the_model(window) -> None:
     scene = window.scene
     mask = causal_mask(scene.n_queries, scene.n_tokens) if scene.causal else None
-    fresh = attention(scene.vectors(Role.QUERY), scene.vectors(Role.KEY), scene.vectors(Role.VALUE),
+    fresh = attention(scene.reading().vectors(Role.QUERY), scene.reading().vectors(Role.KEY), scene.reading().vectors(Role.VALUE),
                       scale=scene.scale, mask=mask)
     row = fresh.weights[scene.selected]
     visible = fresh.mask[scene.selected]
@@ -45,7 +45,7 @@ def test_a_thousand_random_actions(qtbot, window, tmp_path, monkeypatch):
     errors = []
     monkeypatch.setattr(sys, "excepthook", lambda *info: errors.append(info))  # a slot's exception lands here
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "monkey.json"), ""))
-    start = window.scene.to_dict()
+    start = scene_document(window.scene)
     scene = window.scene
 
     def drag():
@@ -92,12 +92,12 @@ def test_a_thousand_random_actions(qtbot, window, tmp_path, monkeypatch):
     for _ in range(ACTIONS):
         rng.choice(actions)()
         assert not errors, errors
-        assert not np.isnan(scene.result.weights).any()
+        assert not np.isnan(scene.reading().result.weights).any()
         panels_agree_with_the_model(window)
         assert stack.count() <= UNDO_LIMIT
 
     if stack.count() == UNDO_LIMIT:  # the oldest steps were forgotten: undo reaches the oldest one kept
-        start = scene_to_dict(stack.command(0).before)
+        start = scene_document(stack.command(0).before)
     stack.setIndex(0)  # undo everything
-    assert scene.to_dict() == {**start, "selected": scene.selected}
+    assert scene_document(scene) == {**start, "selected": scene.selected}
     panels_agree_with_the_model(window)

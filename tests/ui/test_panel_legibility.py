@@ -199,7 +199,7 @@ def test_percentages_stay_apart_while_a_key_is_dragged(qtbot, font_scale):
     chart = shown_at(qtbot, WeightsChart(scene), size=None)
     chart.resize(250, 220)
     qtbot.wait(20)
-    start = scene.vectors(Role.KEY)[1].copy()
+    start = scene.reading().vectors(Role.KEY)[1].copy()
     for angle in np.linspace(0, 2 * np.pi, 13):
         scene.set_vector(Role.KEY, 1, start + 1.5 * np.array([np.cos(angle), np.sin(angle)]))
         qtbot.wait(1)

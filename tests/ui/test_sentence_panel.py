@@ -8,6 +8,8 @@ import pytest
 from PySide6.QtCore import QModelIndex, QPoint, Qt
 from PySide6.QtWidgets import QLineEdit
 
+from attn_desktop.model.scene_files import save_scene, scene_document, scene_from_document
+
 from helpers import matrix_cells, table_column
 
 
@@ -170,12 +172,11 @@ def test_undo_and_redo_show_in_the_rows(qtbot, window):
 
 
 def test_opening_a_file_or_a_lesson_shows_its_tokens(qtbot, window, tmp_path):
-    from attn_desktop.model import Scene
 
-    one_token = Scene.from_dict(window.scene.to_dict())
+    one_token = scene_document(scene_from_document(window.scene))
     for _ in range(5):
         one_token.remove_token(1)
-    one_token.save(tmp_path / "one.json")
+    save_scene(one_token, tmp_path / "one.json")
     panel = show_sentence_panel(qtbot, window)
     assert window.documents.open_scene(tmp_path / "one.json")
     assert rows_shown(panel.list) == ["The"]

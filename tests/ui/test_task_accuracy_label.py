@@ -54,7 +54,7 @@ def shown(qtbot, scene, with_canvas=False):
 
 def far_from_queries(scene, index, distance=30.0):
     """A word vector moved far along the direction that makes its key grow towards the queries."""
-    toward = scene.grids["w_k"] @ scene.vectors(Role.QUERY).mean(axis=0)
+    toward = scene.reading().grids["w_k"] @ scene.reading().vectors(Role.QUERY).mean(axis=0)
     return scene.vectors(Role.EMBEDDING)[index] + distance * toward / np.linalg.norm(toward)
 
 

@@ -6,7 +6,8 @@ import pytest
 from PySide6.QtCore import QElapsedTimer, QPointF, Qt, QTimer
 from PySide6.QtWidgets import QLabel
 
-from attn_desktop.model import Role, Scene
+from attn_desktop.model import Role
+from attn_desktop.model.scene_files import open_scene
 
 from helpers import drag_arrow, matrix_cells
 
@@ -61,9 +62,9 @@ def test_keep_as_scene_saves_reopens_and_shows_what_a_drag_breaks(qtbot, window,
     assert trained_text.startswith(("Accuracy on reverse: 100.0 %", "Accuracy on reverse: 99."))
     path = tmp_path / "head.json"
     window.documents._save_to(path)
-    reopened = Scene.from_file(path)
+    reopened = open_scene(path)
     assert reopened.to_data().trained_head is not None
-    np.testing.assert_allclose(reopened.result.weights, window.scene.result.weights, atol=1e-12)
+    np.testing.assert_allclose(reopened.reading().result.weights, window.scene.reading().result.weights, atol=1e-12)
     drag_arrow(window, Role.EMBEDDING, 0, QPointF(-120, 90))
     qtbot.waitUntil(lambda: accuracy_label.text() != trained_text, timeout=5000)
     accuracy = float(accuracy_label.text().split(":")[1].split("%")[0])

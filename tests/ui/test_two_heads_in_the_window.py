@@ -8,7 +8,8 @@ from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QImage, QScreen
 from PySide6.QtWidgets import QLineEdit
 
-from attn_desktop.model import Role, Scene, explain
+from attn_desktop.model import Role, explain
+from attn_desktop.model.scene_files import open_scene
 from attn_desktop.paths import scene_path
 from attn_desktop.ui.tools import image_export
 from attn_desktop.ui.tools.image_export import render_png
@@ -45,7 +46,7 @@ def test_ctrl_7_shows_both_heads_where_the_canvas_was(qtbot, window):
     assert columns[0].canvas.dims == (0, 1) and columns[1].canvas.dims == (2, 3)
     assert "dimensions 3 and 4 of 4" in columns[1].canvas.drags.planes.describe(Role.EMBEDDING)
     # Under the heads: the chosen query's outputs side by side, times W_O.
-    heads = [explain.vector(scene.head_result(head).output[it]) for head in range(2)]
+    heads = [explain.vector(scene.head(0, head).attention.output[it]) for head in range(2)]
     assert window.heads_view.mixing_text() == (
         f"Output: out·it = [{heads[0]} | {heads[1]}] × W_O = {explain.vector(scene.mixed_output[it])}")
     assert window.heads_view.mixing_text().endswith("= (-0.41, 0.23, 0.86, 0.13)")
@@ -100,7 +101,7 @@ def test_a_number_typed_into_w_o_changes_the_mix_and_undoes(qtbot, window):
     open_two_heads(qtbot, window)
     scene = window.scene
     it = scene.tokens.index("it")
-    head_1 = scene.head_result(0).output[it]
+    head_1 = scene.head(0, 0).attention.output[it]
     table = window.heads_view.w_o_editor.tables["w_o"]
     type_into_first_cell(qtbot, table, "2")
     assert scene.grid("w_o")[0, 0] == 2.0 and table.item(0, 0).text() == "2"
@@ -163,9 +164,9 @@ def test_a_multi_head_scene_saved_from_the_window_reopens_with_both_heads(qtbot,
     monkeypatch.setattr(window.dialogs, "ask_open_path", lambda folder: target)
     qtbot.keyClick(window, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: len(window.heads_view.columns) == 2)
-    reopened = Scene.from_file(target)
+    reopened = open_scene(target)
     np.testing.assert_array_equal(window.scene.mixed_output, reopened.mixed_output)
-    original = Scene.from_file(scene_path("lessons/7_two_heads.json"))
+    original = open_scene(scene_path("lessons/7_two_heads.json"))
     np.testing.assert_array_equal(reopened.mixed_output, original.mixed_output)
 
 

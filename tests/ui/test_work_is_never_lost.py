@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from attn_desktop.model import Role
 from attn_desktop.model.commands import move_arrow
+from attn_desktop.model.scene_files import save_scene, scene_document
 from attn_desktop.ui.document import autosave
 from attn_desktop.ui.window.app import default_scene
 from attn_desktop.ui.window.main_window import MainWindow
@@ -72,11 +73,11 @@ def save_as_answers(monkeypatch, *paths):
 
 def move_k_cat(window):
     """Unsaved work, made as a released drag makes it: k·cat moved to (0.5, 0.5), one step in the history."""
-    window.history.do(move_arrow(window.scene, Role.KEY, 1, before=window.scene.vectors(Role.KEY)[1], after=[0.5, 0.5]))
+    window.history.do(move_arrow(window.scene, Role.KEY, 1, before=window.scene.reading().vectors(Role.KEY)[1], after=[0.5, 0.5]))
 
 
 def opened_and_edited(window, path):
-    default_scene().save(path)
+    save_scene(default_scene(), path)
     assert window.documents.open_scene(path)
     move_k_cat(window)
     assert window.windowTitle().startswith("*")
@@ -114,7 +115,7 @@ def test_save_as_to_a_place_that_cannot_be_written_says_why_and_keeps_the_work(
     qtbot.keyClick(window, Qt.Key.Key_S, CTRL | Qt.KeyboardModifier.ShiftModifier)
     [(title, message)] = window.shown_errors
     assert title == "Cannot save scene" and reason in message
-    assert window.windowTitle().startswith("*") and window.scene.vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
+    assert window.windowTitle().startswith("*") and window.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
     assert window.scene_path is None  # still the untitled scene, not a file that was never written
 
 
@@ -159,7 +160,7 @@ def test_a_failed_save_from_the_question_before_opening_a_lesson_keeps_the_scene
     monkeypatch.setattr("attn_desktop.model.scene.write_json_atomically", full_disk)
     window.question_answers.append(Buttons.Save)
     qtbot.keyClick(window, Qt.Key.Key_1, CTRL)  # open lesson 1: asks first
-    assert window.scene.vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and window.scene_path == path
+    assert window.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and window.scene_path == path
 
 
 # ----- 1. read-only files: asked, never replaced ----------------------------------------------
@@ -194,7 +195,7 @@ def test_declining_the_copy_leaves_the_read_only_file_and_the_star(
 def test_save_as_onto_a_read_only_file_asks_again_and_cancel_stops(
         qtbot, window, tmp_path, monkeypatch, asked, no_tracebacks):
     locked = tmp_path / "locked.json"
-    default_scene().save(locked)
+    save_scene(default_scene(), locked)
     locked.chmod(0o444)
     before = locked.read_bytes()
     window.causal_action.trigger()
@@ -207,7 +208,7 @@ def test_save_as_onto_a_read_only_file_asks_again_and_cancel_stops(
 
 def test_a_read_only_file_behind_a_symlink_is_not_replaced(qtbot, window, tmp_path, monkeypatch, asked):
     target, link = tmp_path / "real.json", tmp_path / "link.json"
-    default_scene().save(target)
+    save_scene(default_scene(), target)
     link.symlink_to(target)
     assert window.documents.open_scene(link)
     window.scene.set_scale(False)
@@ -219,7 +220,7 @@ def test_a_read_only_file_behind_a_symlink_is_not_replaced(qtbot, window, tmp_pa
 
 def test_saving_through_a_symlink_keeps_the_link(qtbot, window, tmp_path):
     target, link = tmp_path / "real.json", tmp_path / "link.json"
-    default_scene().save(target)
+    save_scene(default_scene(), target)
     link.symlink_to(target)
     assert window.documents.open_scene(link)
     window.scene.set_scale(False)
@@ -241,7 +242,7 @@ EXPORTS = {
 @pytest.mark.parametrize("export", EXPORTS)
 def test_an_export_never_replaces_the_scene_it_comes_from(qtbot, window, tmp_path, monkeypatch, export):
     path = tmp_path / "lesson.json"
-    default_scene().save(path)
+    save_scene(default_scene(), path)
     assert window.documents.open_scene(path)
     before = path.read_bytes()
     link = tmp_path / "same scene.json"
@@ -314,13 +315,13 @@ def test_restored_work_is_copied_again_at_once_so_a_second_crash_loses_nothing(q
     pretend_the_process_died(window)
     window.question_answers.extend([Buttons.Yes, Buttons.Yes])
     again = start_again(qtbot, window)
-    assert again.scene.vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
+    assert again.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
     assert not first_copy.exists()
     assert json.loads(again.autosaver.path.read_text(encoding="utf-8"))["scene"]["keys"][1] == [0.5, 0.5]
     pretend_the_process_died(again)  # a second crash, before any edit
     third = start_again(qtbot, window)
     assert [title for title, _ in asked] == ["Restore unsaved work?"] * 2
-    assert third.scene.vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and third.windowTitle().startswith("*")
+    assert third.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and third.windowTitle().startswith("*")
     for w in (again, third):
         w.history.reset()
 
@@ -391,10 +392,10 @@ def test_the_shared_copy_of_an_earlier_version_is_offered_and_taken_over(qtbot, 
     scene.set_vector(Role.KEY, 1, [0.25, 0.75])
     private_data_dir.mkdir(exist_ok=True)
     legacy = private_data_dir / "autosave.json"
-    legacy.write_text(json.dumps({"source": None, "scene": scene.to_dict()}), encoding="utf-8")
+    legacy.write_text(json.dumps({"source": None, "scene": scene_document(scene)}), encoding="utf-8")
     window.question_answers.append(Buttons.Yes)
     again = start_again(qtbot, window)
-    assert again.scene.vectors(Role.KEY)[1].tolist() == [0.25, 0.75]
+    assert again.scene.reading().vectors(Role.KEY)[1].tolist() == [0.25, 0.75]
     assert not legacy.exists() and again.autosaver.path.exists()
     again.history.reset()
 
@@ -415,7 +416,7 @@ def deeply_nested(path):
 
 
 def huge_integers(path):
-    scene = default_scene().to_dict()
+    scene = scene_document(default_scene())
     text = json.dumps({"source": None, "scene": scene}).replace("2.2", "9" * 400, 1)
     path.write_text(text, encoding="utf-8")
 
@@ -546,13 +547,13 @@ def test_a_data_folder_that_cannot_exist_warns_and_saving_clears_it(
 # ----- 6. a bad file to open: a dialog, the scene stays ------------------------------------------
 
 def lone_surrogate(path):
-    scene = default_scene().to_dict()
+    scene = scene_document(default_scene())
     scene["tokens"][1] = "\ud83d"
     path.write_text(json.dumps(scene), encoding="utf-8")
 
 
 def a_huge_selected(path):
-    path.write_text(json.dumps(default_scene().to_dict()).replace('"selected": 2', '"selected": ' + "9" * 400),
+    path.write_text(json.dumps(scene_document(default_scene())).replace('"selected": 2', '"selected": ' + "9" * 400),
                     encoding="utf-8")
 
 
@@ -571,7 +572,7 @@ def test_file_open_of_a_bad_file_shows_a_dialog_and_keeps_the_scene(
     qtbot.keyClick(window, Qt.Key.Key_O, CTRL)
     [(title, message)] = window.shown_errors
     assert title == "Cannot open scene" and message.startswith(str(path)) and "\n" not in message
-    assert window.scene.vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and window.scene_path is None
+    assert window.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and window.scene_path is None
 
 
 @pytest.mark.parametrize("bad", [a_fifo, binary_garbage, huge_integers])

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from attn_desktop.model.scene import GRID_NAMES, Role, Scene
+from attn_desktop.model.layers import GRID_NAMES, Role
+from attn_desktop.model.scene import Scene
 
 ONE_LINE_LIMIT = 100  # a matrix longer than this on one line gets one row per line
 SOFTMAX = (
@@ -26,7 +27,9 @@ SOFTMAX = (
 
 def numpy_code(scene: Scene) -> str:
     """Runnable Python (NumPy only) that recomputes the scene and prints what the app shows."""
-    if scene.is_multi_head:
+    if len(scene.layers) > 1:
+        return _multi_layer_code(scene)
+    if not scene.is_one_head:
         return _multi_head_code(scene)
     sections = [
         _header(scene),
@@ -50,7 +53,7 @@ def _inputs(scene: Scene) -> list[str]:
     if scene.query_tokens != scene.tokens:
         query_names = f"query_tokens = {_strings(scene.query_tokens)}"
         names = _aligned([(names[0], "the keys and values"), (query_names, "the queries")])
-    if scene.is_projection:
+    if scene.head(0, 0).grids is not None:  # the head makes its q, k and v from word vectors
         return [*names, *_projection_inputs(scene)]
     values_note = f"one number per token: V is {scene.n_tokens} x 1" if scene.scalar_values else ""
     return [
@@ -65,8 +68,8 @@ def _projection_inputs(scene: Scene) -> list[str]:
     lines = _matrix("X", scene.vectors(Role.EMBEDDING), "one word vector per token")
     if not scene.use_grids:
         lines.append("# The grids are switched off: each is the identity, so q = k = v = x.")
-    for name in GRID_NAMES:
-        lines += _matrix("W" + name[-1], scene.effective_grid(name))
+    for name, grid in (scene.head(0, 0).grids or {}).items():
+        lines += _matrix("W" + name[-1], grid if scene.use_grids else np.eye(grid.shape[0]))
     lines.append("Q, K, V = X @ Wq, X @ Wk, X @ Wv   # each word's query, key and value")
     return lines
 
@@ -94,7 +97,7 @@ def _attention(scene: Scene) -> list[str]:
 
 def _report(scene: Scene) -> list[str]:
     name = scene.selected_token
-    output = "round(float(output[i, 0]), 2)" if scene.value_width == 1 else "np.round(output[i], 2)"
+    output = "round(float(output[i, 0]), 2)" if scene.output.shape[1] == 1 else "np.round(output[i], 2)"
     return [
         _pick_query(scene),
         f'print({_string(name + " attends to:")}, ", ".join(f"{{t}} {{w:.0%}}" for t, w in zip(tokens, weights[i])))',
@@ -119,7 +122,7 @@ def _multi_head_code(scene: Scene) -> str:
         _header(scene),
         [f"tokens = {_strings(scene.tokens)}",
          *_matrix("X", scene.vectors(Role.EMBEDDING), "one word vector per token"),
-         *_heads_list(scene),
+         *_heads_list(scene, 0, "heads"),
          *_matrix("Wo", scene.grid("w_o"), "mixes the heads' outputs, side by side, into one")],
         list(SOFTMAX),
         _attend_function(scene),
@@ -137,15 +140,52 @@ def _multi_head_code(scene: Scene) -> str:
     return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
 
 
-def _heads_list(scene: Scene) -> list[str]:
-    lines = ["heads = ["]
-    for head in range(scene.n_heads):
-        name = _comment_text(scene.head_names[head])
-        lines.append(f"    # head {head + 1}{': ' + name if name else ''}: W_Q, W_K, W_V")
-        arrays = [_array_literal(scene.grid(name, head)) for name in GRID_NAMES]
+def _heads_list(scene: Scene, layer: int, variable: str) -> list[str]:
+    lines = [f"{variable} = ["]
+    for index, head in enumerate(scene.layers[layer].heads):
+        name = _comment_text(head.name)
+        lines.append(f"    # head {index + 1}{': ' + name if name else ''}: W_Q, W_K, W_V")
+        arrays = [_array_literal(scene.grid(name, layer, index)) for name in GRID_NAMES]
         lines += [f"    ({arrays[0]},", f"     {arrays[1]},", f"     {arrays[2]}),"]
     lines.append("]")
     return lines
+
+
+# ----- several layers ---------------------------------------------------------
+def _multi_layer_code(scene: Scene) -> str:
+    """Layer after layer: each reads the residual stream x, its heads attend, W_O mixes them, x grows."""
+    definitions = [f"tokens = {_strings(scene.tokens)}",
+                   *_matrix("X", scene.vectors(Role.EMBEDDING), "one word vector per token")]
+    pairs = []
+    for index, layer in enumerate(scene.layers, start=1):
+        definitions += _heads_list(scene, index - 1, f"layer{index}_heads")
+        w_o = layer.w_o if layer.w_o is not None else np.eye(layer.joined_output.shape[1])
+        definitions += _matrix(f"Wo{index}", w_o, f"mixes layer {index}'s heads")
+        pairs.append(f"(layer{index}_heads, Wo{index})")
+    name = scene.selected_token
+    sections = [
+        _header(scene),
+        definitions,
+        list(SOFTMAX),
+        _attend_function(scene),
+        _aligned([
+            ("x = X", "the residual stream: layer 1 reads the word vectors"),
+            (f"for number, (heads, Wo) in enumerate([{', '.join(pairs)}], start=1):", ""),
+            ("    weights, outputs = [], []", ""),
+            ("    for Wq, Wk, Wv in heads:", "every head of a layer reads the same stream"),
+            ("        w, out = attend(x @ Wq, x @ Wk, x @ Wv)", ""),
+            ("        weights.append(w)", ""),
+            ("        outputs.append(out)", ""),
+            ("    output = np.hstack(outputs) @ Wo", "the layer's output"),
+            ("    x = x + output", "what the next layer reads"),
+            (f"    {_pick_query(scene)}", ""),
+            ("    for h, w in enumerate(weights, start=1):", ""),
+            ((f'        print(f"layer {{number}} head {{h}}:", {_string(name + " attends to")}, '
+              '", ".join(f"{t} {p:.0%}" for t, p in zip(tokens, w[i])))'), ""),
+        ]),
+        [f"print({_string('output for ' + name + ':')}, np.round(output[i], 2))"],
+    ]
+    return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
 
 
 def _array_literal(array: np.ndarray) -> str:

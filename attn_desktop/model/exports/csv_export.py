@@ -18,13 +18,13 @@ import csv
 import io
 from collections.abc import Iterable, Sequence
 
-from attn_desktop.model.scene import Scene
+from attn_desktop.model.head_reading import HeadReading
 
 CORNER = "query \\ key"  # the top-left cell: rows are queries, columns are keys
 MASKED_NOTE = "masked"
 
 
-def weights_csv(scene: Scene) -> str:
+def weights_csv(scene: HeadReading) -> str:
     """The weights matrix: a header of key tokens, then one row per query, its token first."""
     result = scene.result
     rows = [[CORNER, *scene.tokens]]
@@ -33,7 +33,7 @@ def weights_csv(scene: Scene) -> str:
     return _csv_text(rows)
 
 
-def scores_csv(scene: Scene) -> str:
+def scores_csv(scene: HeadReading) -> str:
     """The selected query's score table, one row per key.
 
     Columns: key; q_<query>·k (the dot product); scaled (÷√d_k, or ÷1 with
@@ -53,7 +53,7 @@ def scores_csv(scene: Scene) -> str:
     return _csv_text(rows)
 
 
-def _scaled_header(scene: Scene) -> str:
+def _scaled_header(scene: HeadReading) -> str:
     return f"scaled (÷√{scene.key_width})" if scene.scale else "scaled (÷1, scaling off)"
 
 

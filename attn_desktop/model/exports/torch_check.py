@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from attn_desktop.model.scene import ATTENTION_ROLES, Scene
+from attn_desktop.model.layers import ATTENTION_ROLES, Role
+from attn_desktop.model.scene import Scene
 
 NOT_INSTALLED = "PyTorch is not installed; pip install torch to compare."
 AGREEMENT_TOLERANCE = 1e-9  # float64 on both sides: anything above this is a real disagreement
@@ -42,46 +43,55 @@ def check_against_torch(scene: Scene) -> TorchCheck:
         from torch.nn import functional
     except (ImportError, OSError, RuntimeError) as error:  # a broken install (a missing library) is a message
         return TorchCheck(f"PyTorch is installed but could not be loaded: {error}", installed=False)
-    if scene.is_multi_head:
-        return _check_heads(torch, functional, scene)
-    # A batch of one: PyTorch documents its inputs as (batch, ..., length, width).
-    q, k, v = (torch.tensor(scene.vectors(role)[None], dtype=torch.float64) for role in ATTENTION_ROLES)
     try:
-        theirs = _torch_output(functional, q, k, v, scene.causal, scale=None if scene.scale else 1.0)
+        theirs = _torch_forward(torch, functional, scene)
     except TypeError:  # scale= arrived in PyTorch 2.1
         return TorchCheck(f"PyTorch {torch.__version__} has no scale= argument; compare with PyTorch 2.1 or newer.",
                           installed=True)
     except (RuntimeError, ValueError) as error:
         return TorchCheck(f"PyTorch could not compute the attention: {error}", installed=True)
-    difference = _largest_difference(theirs, scene.result.output)
+    difference = _largest_difference(theirs, scene.output)
     verdict = "agrees" if difference <= AGREEMENT_TOLERANCE else "differs"
+    if not scene.is_one_head:
+        return TorchCheck(
+            f"PyTorch {verdict}: each head through its attention, then W_O; the largest difference from the app's "
+            f"output is {difference:.1e}.",
+            installed=True, largest_difference=difference,
+        )
     message = f"PyTorch {verdict}: the largest difference from the app's output is {difference:.1e}."
     if not scene.scale:
-        message += " " + _scale_note(functional, q, k, v, scene)
+        message += " " + _scale_note(torch, functional, scene)
     return TorchCheck(message, installed=True, largest_difference=difference)
 
 
-def _check_heads(torch: Any, functional: Any, scene: Scene) -> TorchCheck:
-    """Several heads: PyTorch's attention for each head's q, k, v, the outputs side by side, times W_O."""
-    outputs = []
-    try:
-        for head in range(scene.n_heads):
-            q, k, v = (torch.tensor(scene.head_vectors(head, role)[None], dtype=torch.float64)
-                       for role in ATTENTION_ROLES)
-            outputs.append(_torch_output(functional, q, k, v, scene.causal, scale=None if scene.scale else 1.0))
-    except TypeError:
-        return TorchCheck(f"PyTorch {torch.__version__} has no scale= argument; compare with PyTorch 2.1 or newer.",
-                          installed=True)
-    except (RuntimeError, ValueError) as error:
-        return TorchCheck(f"PyTorch could not compute the attention: {error}", installed=True)
-    theirs = np.hstack(outputs) @ scene.grid("w_o")
-    difference = _largest_difference(theirs, scene.mixed_output)
-    verdict = "agrees" if difference <= AGREEMENT_TOLERANCE else "differs"
-    return TorchCheck(
-        f"PyTorch {verdict}: each head through its attention, then W_O; the largest difference from the app's "
-        f"output is {difference:.1e}.",
-        installed=True, largest_difference=difference,
-    )
+def _torch_forward(torch: Any, functional: Any, scene: Scene) -> np.ndarray:
+    """The scene's output as PyTorch computes it: layer by layer, each head's q, k, v (made from the stream
+    with its grids, or as given) through scaled_dot_product_attention, the outputs side by side times W_O,
+    and the residual stream for the next layer."""
+    def tensor(array: np.ndarray) -> Any:
+        return torch.tensor(array, dtype=torch.float64)
+
+    stream = tensor(scene.inputs[Role.EMBEDDING]) if Role.EMBEDDING in scene.inputs else None
+    output = np.zeros((0, 0))
+    for index, layer in enumerate(scene.layers):
+        outputs = []
+        for head in layer.heads:
+            if head.grids is None or stream is None:
+                q, k, v = (tensor(scene.inputs[role]) for role in ATTENTION_ROLES)
+            else:
+                q, k, v = (stream @ tensor(_grid_in_force(scene, grid)) for grid in head.grids.values())
+            # A batch of one: PyTorch documents its inputs as (batch, ..., length, width).
+            outputs.append(_torch_output(functional, q[None], k[None], v[None], scene.causal,
+                                         scale=None if scene.scale else 1.0))
+        joined = np.hstack(outputs)
+        output = joined @ layer.w_o if layer.w_o is not None else joined
+        if stream is not None and index + 1 < len(scene.layers):
+            stream = stream + tensor(output)
+    return output
+
+
+def _grid_in_force(scene: Scene, grid: np.ndarray) -> np.ndarray:
+    return grid if scene.use_grids else np.eye(grid.shape[0])
 
 
 def _torch_output(functional: Any, q: Any, k: Any, v: Any, causal: bool, scale: float | None) -> np.ndarray:
@@ -92,11 +102,13 @@ def _torch_output(functional: Any, q: Any, k: Any, v: Any, causal: bool, scale: 
     return first
 
 
-def _scale_note(functional: Any, q: Any, k: Any, v: Any, scene: Scene) -> str:
+def _scale_note(torch: Any, functional: Any, scene: Scene) -> str:
     """Scaling is off here, and PyTorch divides by √d_k unless told not to: say what it takes to match."""
-    default = _largest_difference(_torch_output(functional, q, k, v, scene.causal, scale=None), scene.result.output)
+    head = scene.head(0, 0)
+    q, k, v = (torch.tensor(head.vectors[role][None], dtype=torch.float64) for role in ATTENTION_ROLES)
+    default = _largest_difference(_torch_output(functional, q, k, v, scene.causal, scale=None), head.attention.output)
     return (
-        f"Scaling is off here, but PyTorch divides by √d_k (√{scene.key_width}) by default: "
+        f"Scaling is off here, but PyTorch divides by √d_k (√{head.vectors[Role.KEY].shape[1]}) by default: "
         f"the one change to match is scale=1.0, which this check passed "
         f"(with the default the outputs differ by up to {default:.2g})."
     )

@@ -23,7 +23,8 @@ import numpy as np
 
 from attn_desktop.model import explain
 from attn_desktop.model.explain import arrow_name
-from attn_desktop.model.scene import Change, Role, Scene
+from attn_desktop.model.head_reading import HeadReading
+from attn_desktop.model.layers import Change, Role
 from attn_desktop.progress import ProgressKind, ProgressStore
 
 FOCUS_WEIGHT = 0.95        # (a): at least 95% on one key
@@ -37,7 +38,7 @@ OUTPUT_TOKEN = "sat"       # (d)
 SNAP_TIP = "tip: turn on Snap to grid, or type the coordinates"
 
 
-Check = Callable[[Scene, "Baseline"], tuple[bool, str]]  # (met, note)
+Check = Callable[[HeadReading, "Baseline"], tuple[bool, str]]  # (met, note)
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class Baseline:
     keys: np.ndarray
 
     @classmethod
-    def from_scene(cls, scene: Scene) -> Baseline:
+    def from_scene(cls, scene: HeadReading) -> Baseline:
         return cls(queries=_frozen_copy(scene.vectors(Role.QUERY)), keys=_frozen_copy(scene.vectors(Role.KEY)))
 
 
@@ -73,13 +74,13 @@ def _frozen_copy(array: np.ndarray) -> np.ndarray:
     return copy
 
 
-def evaluate(scene: Scene, baseline: Baseline) -> list[ChallengeStatus]:
+def evaluate(scene: HeadReading, baseline: Baseline) -> list[ChallengeStatus]:
     """The status of every challenge, in the order of CHALLENGES."""
     return [ChallengeStatus(c.id, *c.check(scene, baseline)) for c in CHALLENGES]
 
 
 # ----- (a) scaled focus ------------------------------------------------------
-def _scaled_focus(scene: Scene, baseline: Baseline) -> tuple[bool, str]:
+def _scaled_focus(scene: HeadReading, baseline: Baseline) -> tuple[bool, str]:
     row = scene.selected_weights
     visible = scene.result.mask[scene.selected]
     if int(visible.sum()) < 2:
@@ -97,7 +98,7 @@ def _scaled_focus(scene: Scene, baseline: Baseline) -> tuple[bool, str]:
 
 
 # ----- (b) even spread -------------------------------------------------------
-def _even_spread(scene: Scene, baseline: Baseline) -> tuple[bool, str]:
+def _even_spread(scene: HeadReading, baseline: Baseline) -> tuple[bool, str]:
     if scene.n_tokens != EVEN_TOKENS:
         return False, f"This one needs the six-token scene (The cat sat on the mat); this scene has {scene.n_tokens}."
     row = scene.selected_weights
@@ -118,7 +119,7 @@ def _even_spread(scene: Scene, baseline: Baseline) -> tuple[bool, str]:
 
 
 # ----- (c) twin keys ---------------------------------------------------------
-def _twin_keys(scene: Scene, baseline: Baseline) -> tuple[bool, str]:
+def _twin_keys(scene: HeadReading, baseline: Baseline) -> tuple[bool, str]:
     if scene.n_tokens < 2:
         return False, "This one needs a scene with at least two tokens."
     weights = scene.result.weights
@@ -157,7 +158,7 @@ def _equal_columns(weights: np.ndarray, columns: np.ndarray) -> tuple[int, int] 
     return None
 
 
-def _twin_missing_note(scene: Scene) -> str:
+def _twin_missing_note(scene: HeadReading) -> str:
     if scene.causal:
         return (
             "The causal mask hides later keys from earlier queries, so no two tokens can get the same "
@@ -199,7 +200,7 @@ def _upper_triangle(n: int) -> np.ndarray:
 
 
 # ----- (d) sat's output down and to the right --------------------------------
-def _sat_down_right(scene: Scene, baseline: Baseline) -> tuple[bool, str]:
+def _sat_down_right(scene: HeadReading, baseline: Baseline) -> tuple[bool, str]:
     if OUTPUT_TOKEN not in scene.query_tokens:
         return False, "This one needs a scene with sat in it: open The cat sat on the mat."
     if scene.value_width < 2:
@@ -217,7 +218,7 @@ def _sat_down_right(scene: Scene, baseline: Baseline) -> tuple[bool, str]:
     return False, f"sat's output is {explain.vector((x, y))}; it still needs to go {' and '.join(missing)}."
 
 
-def _moved_arrows(scene: Scene, baseline: Baseline) -> list[str]:
+def _moved_arrows(scene: HeadReading, baseline: Baseline) -> list[str]:
     """The labels of the queries and keys that differ from the baseline (all of them if the shapes differ)."""
     moved = []
     for role, start in ((Role.QUERY, baseline.queries), (Role.KEY, baseline.keys)):
@@ -230,15 +231,15 @@ def _moved_arrows(scene: Scene, baseline: Baseline) -> list[str]:
 
 
 # ----- shared ----------------------------------------------------------------
-def _query(scene: Scene) -> str:
+def _query(scene: HeadReading) -> str:
     return arrow_name(Role.QUERY.symbol, scene.selected_token)
 
 
-def _key(scene: Scene, index: int) -> str:
+def _key(scene: HeadReading, index: int) -> str:
     return arrow_name(Role.KEY.symbol, scene.tokens[index])
 
 
-def _pair(scene: Scene, j: int, k: int) -> str:
+def _pair(scene: HeadReading, j: int, k: int) -> str:
     return f"{_key(scene, j)} and {_key(scene, k)}"
 
 
@@ -304,7 +305,7 @@ class ChallengeTracker:
     `save_error`).
     """
 
-    def __init__(self, scene: Scene, progress: ProgressStore) -> None:
+    def __init__(self, scene: HeadReading, progress: ProgressStore) -> None:
         self.scene = scene
         self.progress = progress
         self._unsaved: list[str] = []  # completed, not yet in the progress file (in the order completed)

@@ -29,7 +29,9 @@ from PySide6.QtCore import QLockFile, QObject, QTimer, Signal
 
 from attn_desktop.model import Scene, SceneFileError
 from attn_desktop.model.files.safe_write import remove_stale_temporaries, write_json_atomically
-from attn_desktop.model.files.scene_file import SceneData, load_json_file, scene_from_dict, shown_path
+from attn_desktop.model.files.json_reading import load_json_file, shown_path
+from attn_desktop.model.files.scene_types import SceneData
+from attn_desktop.model.scene_files import scene_data_from_document, scene_document
 from attn_desktop.progress import default_data_dir
 from attn_desktop.ui.document.file_problems import failure_text
 
@@ -75,7 +77,7 @@ class Autosaver(QObject):
     def write_now(self) -> bool:
         """Write the copy now; True once the work is on disk. A failure is reported, never raised."""
         self._timer.stop()
-        document = {"source": str(self.source_path) if self.source_path else None, "scene": self.scene.to_dict()}
+        document = {"source": str(self.source_path) if self.source_path else None, "scene": scene_document(self.scene)}
         try:
             self._hold_lock()
             write_json_atomically(self.path, document)
@@ -197,7 +199,7 @@ def read_copy(path: Path) -> tuple[SceneData, Path | None, float]:
         # The scene's own reader: refuses pipes and devices before opening, reads at most its limit,
         # and turns broken JSON, deep nesting and endless numbers into one SceneFileError.
         document = load_json_file(path)
-        data = scene_from_dict(document["scene"])
+        data = scene_data_from_document(document["scene"])
         source = document.get("source")
     except SceneFileError as error:
         raise DamagedCopy(str(error).removeprefix(f"{shown_path(path)}: ")) from None

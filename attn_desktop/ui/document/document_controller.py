@@ -23,6 +23,7 @@ from shiboken6 import isValid
 
 from attn_desktop import APP_NAME
 from attn_desktop.model import Scene, SceneFileError
+from attn_desktop.model.scene_files import load_into, save_scene
 from attn_desktop.model.teaching import lessons
 from attn_desktop.paths import DEFAULT_SCENE
 from attn_desktop.paths import scene_path as builtin_scene_path
@@ -158,7 +159,7 @@ class DocumentController:
             return False
         path = Path(path)
         try:
-            self.scene.load(path)
+            load_into(self.scene, path)
         except Exception as error:  # noqa: BLE001 - any file at all can be chosen; none may end in a traceback
             message = str(error) if isinstance(error, SceneFileError) else f"{path}: {failure_text(error)}"
             self.dialogs.show_error("Cannot open scene", message)
@@ -211,7 +212,7 @@ class DocumentController:
         if read_only(path):  # the writer would refuse it too; asking first leaves the file untouched
             return self._offer_copy_elsewhere(path)
         try:
-            self.scene.save(path)  # atomic: a crash mid-save leaves the old file whole
+            save_scene(self.scene, path)  # atomic: a crash mid-save leaves the old file whole
         except PermissionError:
             return self._offer_copy_elsewhere(path)
         except Exception as error:  # noqa: BLE001 - a full disk or anything else: the work stays in the window

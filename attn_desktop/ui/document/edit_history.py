@@ -18,7 +18,7 @@ from shiboken6 import isValid
 
 from attn_desktop.model import Scene, SceneData
 from attn_desktop.model.commands import Command
-from attn_desktop.model.files.scene_file import same_contents
+from attn_desktop.model.files.scene_types import same_contents
 
 UNDO_LIMIT = 1000  # steps; older ones are forgotten (the scene itself is not touched)
 MERGEABLE = 1  # QUndoCommand.id() of a step that may merge with the next (its command decides whether)

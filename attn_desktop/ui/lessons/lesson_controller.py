@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QDockWidget
 
 from attn_desktop.model import Scene, SceneFileError
 from attn_desktop.model.commands import ReplaceContents
-from attn_desktop.model.files.scene_file import load_scene_file
+from attn_desktop.model.scene_files import load_into, read_scene_data
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.exercises import ShowMe, apply_steps
 from attn_desktop.paths import scene_path as builtin_scene_path
@@ -86,7 +86,7 @@ class LessonController:
         gives back the canvas as it was, so nothing needs saving first.
         """
         try:
-            shown = Scene(load_scene_file(builtin_scene_path(show_me.scene)))
+            shown = Scene(read_scene_data(builtin_scene_path(show_me.scene)))
         except SceneFileError as error:
             self.host.show_error("Cannot open lesson", str(error))
             return
@@ -101,7 +101,7 @@ class LessonController:
     def load_builtin(self, name: str) -> bool:
         """One of the scenes that come with the app; False (and one message) if the installation is damaged."""
         try:
-            self.host.scene.load(builtin_scene_path(name))
+            load_into(self.host.scene, builtin_scene_path(name))
         except SceneFileError as error:
             self.host.show_error("Cannot open lesson", str(error))
             return False

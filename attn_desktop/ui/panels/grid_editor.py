@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from attn_desktop.model import Change, Scene, explain
 from attn_desktop.model.commands import Editor, RunNow, set_grid_cell, switch
-from attn_desktop.model.scene import GRID_NAMES
+from attn_desktop.model.layers import GRID_NAMES
 from attn_desktop.ui.scene_link import follow_scene
 
 MAX_ROWS_IN_VIEW = 4  # the lessons' grids have at most 3 rows; taller ones scroll

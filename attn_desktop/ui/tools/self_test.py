@@ -13,8 +13,9 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
-from attn_desktop.model import Role, Scene, attention
+from attn_desktop.model import Role, attention
 from attn_desktop.model.files.values import SceneFileError
+from attn_desktop.model.scene_files import open_scene
 from attn_desktop.model.teaching.lessons import LESSONS
 from attn_desktop.paths import icon_files, resource_dir
 from attn_desktop.ui.tools.synthetic_mouse import drag, viewport_pos_of
@@ -87,7 +88,7 @@ def _check_builtin_scenes(checks: list[tuple[str, bool]]) -> set[str]:
     for path in sorted(folder.rglob("*.json")):
         name = path.relative_to(folder).as_posix()
         try:
-            tokens = Scene.from_file(path).n_tokens
+            tokens = open_scene(path).n_tokens
         except SceneFileError as error:
             checks.append((f"built-in scene {name}: {error}", False))
             continue

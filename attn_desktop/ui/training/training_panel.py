@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from attn_desktop.model.files.scene_file import SceneData
+from attn_desktop.model.files.scene_types import SceneData
 from attn_desktop.model.training.training import (
     OPTIMISER_NAME,
     TASKS,

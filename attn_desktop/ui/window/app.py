@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from attn_desktop import APP_NAME, __version__
 from attn_desktop.model import Scene
+from attn_desktop.model.scene_files import open_scene
 from attn_desktop.paths import APP_ID, DEFAULT_SCENE, icon_files, scene_path
 from attn_desktop.ui.window.main_window import MainWindow
 
@@ -65,11 +66,11 @@ def app_icon() -> QIcon:
 
 
 def default_scene() -> Scene:
-    return Scene.from_file(scene_path(DEFAULT_SCENE))
+    return open_scene(scene_path(DEFAULT_SCENE))
 
 
 def build_window(path: Path | None = None) -> MainWindow:
-    scene = Scene.from_file(path) if path else default_scene()
+    scene = open_scene(path) if path else default_scene()
     return MainWindow(scene, scene_path=path)
 
 
