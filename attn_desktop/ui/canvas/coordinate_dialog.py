@@ -11,10 +11,11 @@ from typing import Protocol
 
 from PySide6.QtWidgets import QInputDialog, QWidget
 
-from attn_desktop.model import Role, Scene
+from attn_desktop.model import HeadReading, Role, Scene
 from attn_desktop.model.commands import Editor, move_arrow
 from attn_desktop.model.teaching.exercises import parse_numbers
 from attn_desktop.model.view_plane import ViewPlane
+from attn_desktop.ui.scene_link import head_reading
 
 TITLE = "Exact coordinates"
 
@@ -33,9 +34,9 @@ class DrawnDimensions(Protocol):
 class CoordinateDialog:
     """Asks for numbers over PARENT; typed coordinates go to EDITOR as one undoable move."""
 
-    def __init__(self, parent: QWidget, scene: Scene, editor: Editor, canvas: DrawnDimensions,
+    def __init__(self, parent: QWidget, scene: Scene | HeadReading, editor: Editor, canvas: DrawnDimensions,
                  show_error: Callable[[str, str], None], show_status: Callable[[str, int], None]) -> None:
-        self.parent, self.scene, self.editor, self.canvas = parent, scene, editor, canvas
+        self.parent, self.scene, self.editor, self.canvas = parent, head_reading(scene), editor, canvas
         self.show_error, self.show_status = show_error, show_status
 
     def type_coordinates(self, role: Role, index: int) -> None:

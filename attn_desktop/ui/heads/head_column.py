@@ -1,9 +1,9 @@
 """One head of a multi-head scene, drawn whole: its canvas, its score table and its matrix.
 
-The head's panels are the app's ordinary ones, handed a HeadView of the scene: they draw that
-head's queries, keys and values, and the word vectors in the two numbers the head reads. The
-title is a button: it puts this head in the window's docked panels (Scores, Weights, Output,
-Grids), which show one head at a time.
+The head's panels are the app's ordinary ones, handed a reading of this head: they draw its
+queries, keys and values, and the stream it reads in the two numbers it reads most. The title
+is a button: it puts this head in the window's docked panels (Scores, Weights, Output, Grids),
+which show one head at a time (the view state's shown head).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
-from attn_desktop.model import Change, Scene
-from attn_desktop.model.head_view import HeadView, input_plane
+from attn_desktop.model import Change, HeadReading, Scene, ViewState
+from attn_desktop.model.head_reading import input_plane
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.canvas.key_highlight import KeyHighlight
 from attn_desktop.ui.panels.matrix_view import MatrixView
@@ -24,22 +24,23 @@ MATRIX_SHARE = 0.45  # of the column's height, at most, for the matrix beside th
 
 
 class HeadColumn(QWidget):
-    def __init__(self, document: Scene, head: int, parent=None) -> None:
+    def __init__(self, document: Scene, view_state: ViewState, layer: int, head: int, parent=None) -> None:
         super().__init__(parent)
         self.document = document
-        self.head = head
-        self.view = HeadView(document, head)
-        self.title_button = QPushButton(document.head_name(head))
+        self.view_state = view_state
+        self.layer, self.head = layer, head
+        self.view = HeadReading(document, layer, head)
+        self.title_button = QPushButton(document.head_name(layer, head))
         self.title_button.setCheckable(True)
         self.title_button.setToolTip(TITLE_TIP)
         self.title_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-        self.title_button.clicked.connect(lambda: self.document.show_head(self.head))
+        self.title_button.clicked.connect(lambda: self.view_state.show_head(self.layer, self.head))
         font = self.title_button.font()
         font.setBold(True)
         self.title_button.setFont(font)
         self.highlight = KeyHighlight(self)  # a key pointed at in this head's table, lit on its canvas
         self.canvas = AttentionCanvas(self.view, self, highlight=self.highlight)
-        self.canvas.set_dims(*input_plane(document, head))
+        self.canvas.set_dims(*input_plane(document, layer, head))
         self.scores = ScoreTablePanel(self.view, self.highlight, self)
         self.scores.set_formula_shown(False)  # the worked dot product is the Scores panel's, for the head shown
         self.matrix = MatrixView(self.view, self)
@@ -50,7 +51,7 @@ class HeadColumn(QWidget):
         layout.addWidget(self.canvas, 5)
         layout.addWidget(self.scores, 0)
         layout.addWidget(self.matrix, 3)
-        follow_scene(self, document, self._on_document_changed)
+        follow_scene(self, view_state, self._on_view_changed)
         self._show_whether_shown()
 
     def show_parts(self, canvas: bool, scores: bool, matrix: bool) -> None:
@@ -68,13 +69,8 @@ class HeadColumn(QWidget):
         share = MATRIX_SHARE if self.canvas.isVisibleTo(self) else 1.0
         self.matrix.setMaximumHeight(max(1, int(self.height() * share)))
 
-    def _on_document_changed(self, change: Change) -> None:
-        if self.head < self.document.n_heads:
-            self._show_whether_shown()
+    def _on_view_changed(self, change: Change) -> None:
+        self._show_whether_shown()
 
     def _show_whether_shown(self) -> None:
-        self.title_button.setChecked(self.document.shown_head == self.head)
-
-    def close_view(self) -> None:
-        """The column goes: its head view stops following the scene."""
-        self.view.close()
+        self.title_button.setChecked((self.view_state.layer, self.view_state.head) == (self.layer, self.head))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
-from attn_desktop.model import Change, Scene, explain
+from attn_desktop.model import Change, Scene, ViewState, explain
 from attn_desktop.model.commands import Editor
 from attn_desktop.ui.heads.head_column import HeadColumn
 from attn_desktop.ui.panels.grid_editor import GridEditor
@@ -31,9 +31,10 @@ class HeadsView(QWidget):
     edit_requested = Signal(object, int)
     dragging = Signal(bool)
 
-    def __init__(self, document: Scene, editor: Editor | None = None, parent=None) -> None:
+    def __init__(self, document: Scene, view_state: ViewState, editor: Editor | None = None, parent=None) -> None:
         super().__init__(parent)
         self.document = document
+        self.view_state = view_state
         # Typed numbers are undoable edits; as tall as its rows, no taller: the height is the heads'.
         self.w_o_editor = GridEditor(document, editor, names=("w_o",), compact=True)
         self.w_o_editor.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
@@ -83,13 +84,12 @@ class HeadsView(QWidget):
 
     def _build_columns(self) -> None:
         for column in self.columns:
-            column.close_view()
             self.columns_row.removeWidget(column)
             column.deleteLater()
         self.columns = []
-        if self.document.is_multi_head:
-            for head in range(self.document.n_heads):
-                column = HeadColumn(self.document, head, self)
+        if not self.document.is_one_head:
+            for layer, head, _ in self.document.all_heads():
+                column = HeadColumn(self.document, self.view_state, layer, head, self)
                 self._pass_on_signals(column)
                 if self.presenting:
                     column.canvas.set_presentation(True)
@@ -123,13 +123,13 @@ class HeadsView(QWidget):
 
     def _show_mixing(self) -> None:
         document = self.document
-        if not document.is_multi_head:  # (a one-head scene's drag reaches here on every move: no work then)
+        if document.is_one_head:  # (a one-head scene's drag reaches here on every move: no work then)
             if self.mixing_label.text():
                 self.mixing_label.clear()
             return
-        query = document.selected
-        outputs = [document.head_result(head).output[query] for head in range(document.n_heads)]
-        formula = explain.mixing_formula(document.selected_token, outputs, document.mixed_output[query])
+        query, last_layer = document.selected, document.layers[-1]  # the last layer's mix is the scene's output
+        outputs = [head.attention.output[query] for head in last_layer.heads]
+        formula = explain.mixing_formula(document.selected_token, outputs, last_layer.output[query])
         self.mixing_label.setText(f"<b>Output</b>: {formula.replace('<', '&lt;')}")
 
     def mixing_text(self) -> str:

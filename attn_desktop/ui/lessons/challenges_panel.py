@@ -22,11 +22,11 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QHideEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QMessageBox, QPushButton, QVBoxLayout, QWidget
 
-from attn_desktop.model import Change, Scene
+from attn_desktop.model import Change, HeadReading, Scene
 from attn_desktop.model.teaching.challenges import CHALLENGES, Challenge, ChallengeStatus, ChallengeTracker
 from attn_desktop.progress import ProgressStore
 from attn_desktop.ui.predict.weights_veil import HIDDEN_TIP, WeightsVeil
-from attn_desktop.ui.scene_link import follow_scene
+from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.window.steady_label_box import SteadyLabelBox
 
 TICK_DONE = "✓"
@@ -45,14 +45,14 @@ class ChallengeRow:
 
 
 class ChallengesPanel(QWidget):
-    def __init__(self, scene: Scene, progress: ProgressStore, parent: QWidget | None = None,
+    def __init__(self, scene: Scene | HeadReading, progress: ProgressStore, parent: QWidget | None = None,
                  veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
-        self.scene = scene
+        self.scene = head_reading(scene)
         # "Done: sat puts 95% on cat" tells a weight: while the student predicts, the rows wait.
         self.veil = veil if veil is not None else WeightsVeil(self)
         self.veil.changed.connect(self._show)
-        self.tracker = ChallengeTracker(scene, progress)
+        self.tracker = ChallengeTracker(self.scene, progress)
         self._save_timer = QTimer(self)
         self._save_timer.setSingleShot(True)
         self._save_timer.setInterval(SAVE_AFTER_STILL_MS)
@@ -76,7 +76,7 @@ class ChallengesPanel(QWidget):
         self._status_boxes = {row.challenge.id: SteadyLabelBox(row.status_label, self) for row in self.rows}
         self._lay_out()
         self._show()
-        follow_scene(self, scene, self._on_scene_changed)
+        follow_scene(self, self.scene, self._on_scene_changed)
 
     # ----- building ------------------------------------------------------
     def _make_row(self, challenge: Challenge) -> ChallengeRow:

@@ -14,7 +14,7 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText
 
-from attn_desktop.model import Scene, explain
+from attn_desktop.model import HeadReading, explain
 from attn_desktop.model.attention import entropy_bits
 
 HEADER = "bits"
@@ -25,7 +25,7 @@ PreparedText = Callable[[str, QFont], tuple[QStaticText, float, float]]  # text,
 
 
 class EntropyColumn:
-    def __init__(self, scene: Scene) -> None:
+    def __init__(self, scene: HeadReading) -> None:
         self.scene = scene
         self.shown = False
 

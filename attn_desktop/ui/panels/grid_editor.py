@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QEvent, QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -16,10 +17,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from attn_desktop.model import Change, Scene, explain
+from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.model.commands import Editor, RunNow, set_grid_cell, switch
 from attn_desktop.model.layers import GRID_NAMES
-from attn_desktop.ui.scene_link import follow_scene
+from attn_desktop.ui.scene_link import follow_scene, head_reading
 
 MAX_ROWS_IN_VIEW = 4  # the lessons' grids have at most 3 rows; taller ones scroll
 REFUSED_COLOR = "#b42318"  # the message's words say it was refused; the colour only draws the eye
@@ -30,11 +31,13 @@ SHORT_GRID_TITLES = {"w_q": "W_Q → queries", "w_k": "W_K → keys", "w_v": "W_
 
 
 class GridEditor(QWidget):
-    def __init__(self, scene: Scene, editor: Editor | None = None, parent=None,
+    def __init__(self, scene: Scene | HeadReading, editor: Editor | None = None, parent=None,
                  names: tuple[str, ...] = GRID_NAMES, compact: bool = False) -> None:
         super().__init__(parent)
-        self.scene = scene
-        self.editor = editor if editor is not None else RunNow(scene)  # in the window, its edit history (undoable)
+        self.scene = head_reading(scene)  # the head whose grids (or whose layer's W_O) are shown
+        self.document = self.scene.document
+        # In the window, its edit history (undoable); alone, straight to the document.
+        self.editor = editor if editor is not None else RunNow(self.document)
         self.names = names  # the grids shown: W_Q, W_K and W_V, or W_O alone
         self.compact = compact  # tables exactly as tall as their rows (beside other panels), not stretched
         self.tables: dict[str, QTableWidget] = {}
@@ -73,17 +76,24 @@ class GridEditor(QWidget):
         layout.addLayout(grid_area)
         layout.addWidget(self.no_grids_box)
         layout.addWidget(self.message_label)
-        follow_scene(self, scene, self._on_scene_changed)
+        follow_scene(self, self.scene, self._on_scene_changed)
         self.refresh()
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange and self._shows_anything():  # presentation mode: taller rows
             for name, table in self.tables.items():
-                self._fill(table, self.scene.grid(name))
+                self._fill(table, self._grid(name))
+
+    def _grid(self, name: str) -> np.ndarray:
+        """W_Q, W_K or W_V of the head shown, or W_O of its layer."""
+        return self.document.grid(name, *self.scene.location)
 
     def _shows_anything(self) -> bool:
-        return self.scene.is_projection and ("w_o" not in self.names or self.scene.is_multi_head)
+        """Grids only where the head has them; W_O only where its layer mixes several heads."""
+        if not self.scene.reads_a_stream:
+            return False
+        return "w_o" not in self.names or self.document.layers[self.scene.layer].w_o is not None
 
     def refresh(self) -> None:
         scene = self.scene
@@ -101,10 +111,10 @@ class GridEditor(QWidget):
             return
         self._say("Double-click a number to change it. Row i of a grid is what x's i-th number adds."
                   if "w_o" not in self.names else "Double-click a number to change it.")
-        self.head_label.setVisible(scene.is_multi_head and "w_q" in self.names)
+        self.head_label.setVisible(not self.document.is_one_head and "w_q" in self.names)
         self._name_the_head()
         for name, table in self.tables.items():
-            self._fill(table, scene.grid(name))
+            self._fill(table, self._grid(name))
         with QSignalBlocker(self.no_grids_box):
             self.no_grids_box.setChecked(not scene.use_grids)
         for table in self.tables.values():
@@ -145,19 +155,19 @@ class GridEditor(QWidget):
                          "Type a number such as 1.5 or -0.25.")
             return
         try:
-            self.editor.do(set_grid_cell(self.scene, name, item.row(), item.column(), value))
+            self.editor.do(set_grid_cell(self.document, name, item.row(), item.column(), value, *self.scene.location))
         except ValueError as error:  # not finite, or too large
             self._refuse(f"{typed} was refused ({error}), so {grid} keeps {self._cell_text(name, item)}.")
             return
         self._say(f"{grid} changed: every word's vectors follow.")
 
     def _cell_text(self, name: str, item: QTableWidgetItem) -> str:
-        return explain.short_number(self.scene.grid(name)[item.row(), item.column()], 3)
+        return explain.short_number(self._grid(name)[item.row(), item.column()], 3)
 
     def _refuse(self, message: str) -> None:
         """Say why, and put the grid's own number back in the cell; the message stays until the next edit."""
         for name, table in self.tables.items():
-            self._fill(table, self.scene.grid(name))
+            self._fill(table, self._grid(name))
         self._say(message, refused=True)
 
     def _say(self, text: str, refused: bool = False) -> None:
@@ -180,10 +190,10 @@ class GridEditor(QWidget):
             self.refresh()
         elif change & Change.VECTORS and self._shows_anything():
             for name, table in self.tables.items():  # a typed cell, an undo, or another head shown
-                self._fill(table, self.scene.grid(name))
+                self._fill(table, self._grid(name))
             if self.head_label.isVisibleTo(self):  # several heads: another may be shown now
                 self._name_the_head()
 
     def _name_the_head(self) -> None:
-        self.head_label.setText(f"<b>{self.scene.head_name(self.scene.shown_head)}</b> "
+        self.head_label.setText(f"<b>{self.document.head_name(*self.scene.location)}</b> "
                                 "(click a head's title to show another)")

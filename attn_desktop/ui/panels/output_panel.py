@@ -6,18 +6,18 @@ import numpy as np
 from PySide6.QtCore import QEvent, QRect, Qt
 from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from attn_desktop.model import Change, Scene, explain
+from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.ui.predict.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
-from attn_desktop.ui.scene_link import follow_scene
+from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.window.steady_label_box import SteadyLabelBox
 
 MAX_BLEND_TERMS = 4
 
 
 class OutputPanel(QWidget):
-    def __init__(self, scene: Scene, parent=None, veil: WeightsVeil | None = None) -> None:
+    def __init__(self, scene: Scene | HeadReading, parent=None, veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
-        self.scene = scene
+        self.scene = head_reading(scene)
         self.veil = veil if veil is not None else WeightsVeil(self)  # the output is a blend by the weights: "?"
         self.query_label = QLabel(self)
         self.attends_label = QLabel(self)
@@ -53,7 +53,7 @@ class OutputPanel(QWidget):
         layout.addWidget(self._boxes[self.formula_label])
         layout.addWidget(self._boxes[self.blend_label])
         layout.addStretch(1)
-        follow_scene(self, scene, self._on_scene_changed)
+        follow_scene(self, self.scene, self._on_scene_changed)
         self.veil.changed.connect(self.refresh)
         self.refresh()
 

@@ -20,12 +20,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from attn_desktop.model import Change, Scene
+from attn_desktop.model import Change, HeadReading, Scene
 from attn_desktop.ui.canvas.key_highlight import KeyHighlight
 from attn_desktop.ui.panels.score_table_model import TOKEN, WEIGHT, WEIGHT_HEADERS, ScoreTableModel, short_name
 from attn_desktop.ui.panels.weight_bar_delegate import WeightBarDelegate
 from attn_desktop.ui.predict.weights_veil import HIDDEN_TIP, WeightsVeil
-from attn_desktop.ui.scene_link import follow_scene
+from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.window.steady_label_box import SteadyLabelBox
 
 MAX_SIZED_ROWS = 8  # the panel asks for room to show this many keys without scrolling; more scroll
@@ -37,13 +37,13 @@ FORMULA_TIP = "The worked dot product for the pointed-at key (or the strongest o
 
 
 class ScoreTablePanel(QWidget):
-    def __init__(self, scene: Scene, highlight: KeyHighlight | None = None, parent=None,
+    def __init__(self, scene: Scene | HeadReading, highlight: KeyHighlight | None = None, parent=None,
                  veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
-        self.scene = scene
+        self.scene = head_reading(scene)
         # The key pointed at here is lit up on the canvas: view state shared with it, not an edit.
         self.highlight = highlight if highlight is not None else KeyHighlight(self)
-        self.model = ScoreTableModel(scene, self, veil)
+        self.model = ScoreTableModel(self.scene, self, veil)
         self.model.veil.changed.connect(self._update_formula)
         self.table = QTableView(self)
         self.table.setModel(self.model)
@@ -92,7 +92,7 @@ class ScoreTablePanel(QWidget):
         self._min_size: tuple[tuple, QSize] | None = None
         self.table.verticalScrollBar().valueChanged.connect(self._note_timer.start)
         self._fit_to_font()
-        follow_scene(self, scene, self._on_scene_changed)
+        follow_scene(self, self.scene, self._on_scene_changed)
         self._update_formula()
 
     def _fit_to_font(self) -> None:

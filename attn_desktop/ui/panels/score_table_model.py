@@ -10,9 +10,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
-from attn_desktop.model import Change, Role, Scene, explain
+from attn_desktop.model import Change, HeadReading, Role, Scene, explain
 from attn_desktop.ui.predict.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
-from attn_desktop.ui.scene_link import follow_scene
+from attn_desktop.ui.scene_link import follow_scene, head_reading
 
 TOKEN, SCORE, SCALED, WEIGHT = range(4)
 WEIGHT_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw weight, for the bar delegate
@@ -32,12 +32,12 @@ def short_name(name: str, limit: int = FORMULA_NAME_CHARS) -> str:
 
 
 class ScoreTableModel(QStandardItemModel):
-    def __init__(self, scene: Scene, parent=None, veil: WeightsVeil | None = None) -> None:
+    def __init__(self, scene: Scene | HeadReading, parent=None, veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
-        self.scene = scene
+        self.scene = head_reading(scene)
         self.veil = veil if veil is not None else WeightsVeil(self)  # "?" while the student predicts
         self._rebuild()
-        follow_scene(self, scene, self._on_scene_changed)
+        follow_scene(self, self.scene, self._on_scene_changed)
         self.veil.changed.connect(self._refresh_cells)
 
     def formula(self, row: int, short_names: bool = False) -> str:

@@ -21,12 +21,12 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import QToolTip
 
-from attn_desktop.model import Change, Role, Scene, explain
+from attn_desktop.model import Change, HeadReading, Role, Scene, explain
 from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.panels.token_axis import TokenAxis
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 from attn_desktop.ui.predict.weights_veil import HIDDEN_TEXT, HIDDEN_TIP
-from attn_desktop.ui.scene_link import follow_scene
+from attn_desktop.ui.scene_link import follow_scene, head_reading
 
 MAX_VALUE_LABELS = 16
 LABEL_MOVE_THRESHOLD = 0.002  # in weight: about a pixel on a chart 500 pixels tall, less on any smaller one
@@ -50,11 +50,11 @@ class WeightsChart(pg.PlotWidget):
     guess_key_chosen = Signal(int)  # the bar ←/→ chose
     reveal_requested = Signal()  # Enter while guessing
 
-    def __init__(self, scene: Scene, parent=None) -> None:
+    def __init__(self, scene: Scene | HeadReading, parent=None) -> None:
         self.token_axis = TokenAxis()
         super().__init__(parent, axisItems={"bottom": self.token_axis})
         # Not "self.scene": QGraphicsView.scene() would be shadowed.
-        self.attn_scene = scene
+        self.attn_scene = head_reading(scene)
         plot = self.getPlotItem()
         plot.setMenuEnabled(False)
         plot.hideButtons()
@@ -78,7 +78,7 @@ class WeightsChart(pg.PlotWidget):
         self.guess_labels: list[pg.TextItem] = []
         self._label_order: list[int] = []  # the percentages by weight, largest first, when last placed
         plot.getViewBox().sigResized.connect(self._place_value_labels)
-        follow_scene(self, scene, self._on_scene_changed)
+        follow_scene(self, self.attn_scene, self._on_scene_changed)
         self._rebuild()
         self._follow_font()
 

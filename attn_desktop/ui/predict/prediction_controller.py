@@ -23,7 +23,7 @@ from collections.abc import Callable
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from attn_desktop.model import Change, Scene, explain
+from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.model.teaching.prediction import (
     Comparison,
     SessionScore,
@@ -37,7 +37,7 @@ from attn_desktop.ui.canvas.drag_controller import DragController
 from attn_desktop.ui.panels.weights_chart import ChartPhase, WeightsChart
 from attn_desktop.ui.predict.predict_bar import PredictBar
 from attn_desktop.ui.predict.weights_veil import WeightsVeil
-from attn_desktop.ui.scene_link import follow_scene
+from attn_desktop.ui.scene_link import follow_scene, head_reading
 
 READY_TEXT = "<b>Predict</b> is on: move a query or a key."
 MOVING_TEXT = "<b>Predict:</b> release, then guess."
@@ -59,10 +59,10 @@ class Phase(enum.Enum):
 class PredictionController(QObject):
     revealed = Signal()  # a round's guess was revealed (the Code panel shows how it was scored)
 
-    def __init__(self, scene: Scene, veil: WeightsVeil, chart: WeightsChart, bar: PredictBar,
+    def __init__(self, scene: Scene | HeadReading, veil: WeightsVeil, chart: WeightsChart, bar: PredictBar,
                  drags: DragController, progress: ProgressStore, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.scene, self.veil, self.chart, self.bar, self.progress = scene, veil, chart, bar, progress
+        self.scene, self.veil, self.chart, self.bar, self.progress = head_reading(scene), veil, chart, bar, progress
         self.phase = Phase.OFF
         self.session = SessionScore()
         self.last: Comparison | None = None  # the round last revealed
