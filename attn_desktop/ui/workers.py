@@ -352,37 +352,3 @@ class PacedDelivery(QObject, Generic[T]):
         busy = now - self._delivery_started
         self._next_delivery = max(self._delivery_started + self._interval, now + busy)
         self._deliver()  # an update that came meanwhile waits for its turn
-
-
-# ----- the pieces the runners used before WorkerThread (they go once both runners use it) -----
-def stop_with_app_and_parent(stop: Callable[[], None], parent: QObject | None) -> None:
-    """Call STOP when the application is about to quit and when PARENT is destroyed."""
-    app = QCoreApplication.instance()
-    if app is not None:
-        app.aboutToQuit.connect(stop)
-    if parent is not None:
-        parent.destroyed.connect(lambda *_: stop())
-
-
-def join_thread(thread: QThread, ask_worker_to_stop: Callable[[], None], wait_ms: int) -> None:
-    """Ask the worker to stop and wait for its thread to end.
-
-    Work that never returns (a step, a load that reports no progress) is ended by force after
-    WAIT_MS: better that than a thread destroyed while running.
-    """
-    if not thread.isRunning():
-        return
-    ask_worker_to_stop()
-    if not thread.wait(wait_ms):
-        thread.terminate()
-        thread.wait()
-
-
-def leave_thread(worker: QObject) -> None:
-    """From inside WORKER's thread: hand the worker back to the GUI thread (so it is deleted there,
-    once this thread has ended) and end this thread's event loop."""
-    thread = worker.thread()
-    app = QCoreApplication.instance()
-    if app is not None:
-        worker.moveToThread(app.thread())
-    thread.quit()
