@@ -140,14 +140,16 @@ class ModelRunner(QObject):
     def __init__(self, load_model: ModelLoader = load_llama_model, parent: QObject | None = None,
                  describe_run: Callable[[Any], dict] = find_kinds) -> None:
         super().__init__(parent)
-        self._model = ModelOnItsThread(load_model, describe_run)
+        self._on_its_thread = ModelOnItsThread(load_model, describe_run)  # used only by the jobs
         self._worker_thread = WorkerThread("model", SHUTDOWN_WAIT_MS, parent=self)
 
     # ----- requests -----------------------------------------------------------------
     def load(self, path: Path) -> None:
         """Load a model file; `loaded` or `load_failed` says how it went. Sentences asked for meanwhile wait."""
         path = Path(path)
-        model, worker_thread, say_busy, show_progress = self._model, self._worker_thread, self.busy_changed.emit, self.progress.emit
+        # What the job needs, taken here: on its thread it reads nothing of the runner's.
+        model, worker_thread = self._on_its_thread, self._worker_thread
+        say_busy, show_progress = self.busy_changed.emit, self.progress.emit
 
         def load_on_its_thread() -> LoadedModel:
             worker_thread.deliver(say_busy, True)
@@ -157,7 +159,7 @@ class ModelRunner(QObject):
 
     def run(self, sentence: str) -> None:
         """Run a sentence once the thread is free, replacing any sentence still waiting."""
-        model, worker_thread, say_busy = self._model, self._worker_thread, self.busy_changed.emit
+        model, worker_thread, say_busy = self._on_its_thread, self._worker_thread, self.busy_changed.emit
 
         def run_on_its_thread() -> RunResult | None:
             if not model.has_model:
@@ -180,7 +182,7 @@ class ModelRunner(QObject):
     def shutdown(self) -> None:
         """Stop the thread and wait for it to end, then let the model go; safe to call more than once."""
         self._worker_thread.shutdown()
-        self._model.let_go()
+        self._on_its_thread.let_go()
 
     # ----- what comes back (on the GUI thread) -----------------------------------------
     def _on_loaded(self, model: LoadedModel) -> None:
