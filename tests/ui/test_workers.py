@@ -115,8 +115,8 @@ def test_a_repeated_job_runs_between_other_jobs_until_told_to_stop(qtbot, worker
     qtbot.waitUntil(lambda: len(ticks) >= 5)
     worker_thread.submit(lambda: "between", results.append)
     qtbot.waitUntil(lambda: bool(results))
-    worker_thread.submit(lambda: worker_thread.repeat(lambda: None, None))
-    qtbot.wait(50)
+    worker_thread.submit(lambda: worker_thread.repeat(lambda: None, None), results.append)
+    qtbot.waitUntil(lambda: len(results) == 2)
     count = len(ticks)
     qtbot.wait(100)
     assert len(ticks) == count
