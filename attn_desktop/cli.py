@@ -427,7 +427,8 @@ def _train_and_write(task, steps: int, seed: int, lr: float | None, output: str)
 
     from attn_desktop.model.files.safe_write import write_json_atomically
     from attn_desktop.model.files.scene_file import shown_path
-    from attn_desktop.model.training.training import Trainer, trained_head_document
+    from attn_desktop.model.training.head_document import trained_head_document
+    from attn_desktop.model.training.training import Trainer
 
     trainer = Trainer(task, seed, lr=lr)
     _say(f"training {task.name}: {steps:,} steps of {trainer.optimiser}, learning rate {trainer.lr:g}, "
