@@ -72,7 +72,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from attn_desktop.model import Role, Scene
 from attn_desktop.model.files.scene_file import SceneData
-from attn_desktop.ui.canvas.arrow_item import HANDLE_RADIUS_PX, ArrowItem
+from attn_desktop.ui.canvas.arrow_geometry import HANDLE_RADIUS_PX
+from attn_desktop.ui.canvas.arrow_item import ArrowItem
 from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release, viewport_pos_of
 from attn_desktop.ui.window.app import build_window, make_application
 from attn_desktop.ui.window.main_window import MainWindow

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 from attn_desktop.model import Role, Scene
 from attn_desktop.model.commands import MoveArrow
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
-from attn_desktop.ui.canvas.arrow_item import DragPhase
+from attn_desktop.ui.canvas.arrow_gestures import DragPhase
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.canvas.key_highlight import KeyHighlight
 from attn_desktop.ui.tools.synthetic_mouse import click, double_click, move_holding, press, release
