@@ -255,7 +255,7 @@ def timed_drag(app: QApplication, window: MainWindow, moves: int) -> DragRun:
         move_holding(viewport, circle_point(start, step))
         flush_until_painted(app, counter)
     # Tips can overlap in a crowded scene; make sure the press took k_1.
-    run.grabbed_right_arrow = window.canvas.active_drag_arrow() is arrow
+    run.grabbed_right_arrow = window.canvas.drags.dragged_arrow() is arrow
 
     for step in range(WARMUP_MOVES + 1, WARMUP_MOVES + moves + 1):
         before = keys[1].copy()

@@ -122,7 +122,7 @@ def test_going_from_three_plots_to_two_keeps_every_plot_on_the_canvas(qtbot, sma
     assert _plot_on_canvas(small_window, canvas.qk_plot) and _plot_on_canvas(small_window, canvas.vo_plot)
     # and every arrow tip is in view
     for role in (Role.QUERY, Role.KEY, Role.VALUE):
-        plot = canvas.plot_for(role)
+        plot = canvas.plots.plot_for(role)
         (x0, x1), (y0, y1) = plot.getViewBox().viewRange()
         for arrow in canvas.arrows[role]:
             assert x0 <= arrow.tip.x() <= x1 and y0 <= arrow.tip.y() <= y1
@@ -164,7 +164,7 @@ def test_three_plots_on_a_1024_canvas_go_two_above_one_so_each_is_wide_enough(qt
     small_window.open_lesson("projections")
     settle_layout(qtbot, small_window)
     canvas = small_window.canvas
-    assert canvas.plot_columns == 2
+    assert canvas.plots.columns == 2
     for plot in (canvas.x_plot, canvas.qk_plot, canvas.vo_plot):
         assert _plot_on_canvas(small_window, plot)
         assert _plot_width(plot) > 140
