@@ -11,6 +11,7 @@ from PySide6.QtGui import QScreen
 from PySide6.QtWidgets import QApplication, QMessageBox, QTabBar
 
 from attn_desktop.model import Role
+from attn_desktop.ui.panels.matrix_layout import cell_font
 
 from helpers import settle_layout
 
@@ -86,7 +87,7 @@ def test_presentation_mode_shows_the_canvas_and_the_numbers_large_and_gives_the_
     assert small_window.canvas.width() >= 0.5 * small_window.width()
     matrix = small_window.matrix_view
     cell = matrix.cell_rect(0, 0)
-    font = matrix._cell_font(cell.width())
+    font = cell_font(matrix.font(), matrix.logicalDpiY(), cell.width())
     assert font is not None and font.pointSizeF() > normal_points  # the class can read the cells' numbers
     # The score table's rows and formula grew with the type rather than cutting it.
     table = small_window.score_panel.table
