@@ -155,7 +155,8 @@ class ArrowGeometry:
         ux, uy, length = direction_on_screen(ox, oy, tx, ty)
         if length < 1.0:
             r = DOT_RADIUS_PX
-            return QPolygonF([QPointF(tx - r, ty - r), QPointF(tx + r, ty - r), QPointF(tx + r, ty + r), QPointF(tx - r, ty + r)])
+            return QPolygonF([QPointF(tx - r, ty - r), QPointF(tx + r, ty - r),
+                              QPointF(tx + r, ty + r), QPointF(tx - r, ty + r)])
         points, _ = self._head_points(tx, ty, ux, uy, length)
         return QPolygonF([QPointF(x, y) for x, y in points])
 

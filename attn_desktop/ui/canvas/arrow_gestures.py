@@ -25,6 +25,8 @@ class DragPhase(enum.Enum):
 
 
 class ArrowGestures(pg.GraphicsObject):
+    """An item grabbed by its tip: it reports clicks and drags through these signals."""
+
     drag_started = Signal()
     drag_moved = Signal(QPointF)  # where the mouse would put the tip, in data units
     drag_finished = Signal(QPointF)  # the same, at the release
