@@ -1,15 +1,10 @@
-"""The drawing canvas: queries and keys in one plot, values and the output in another.
+"""The drawing canvas: queries and keys in one plot, values and the output in another (canvas_plots.py).
 
-Vectors of more than two numbers are drawn in a plane: two chosen dimensions or
-the PCA plane (drawn_planes.py), which each plot's title names. When values are
-plain numbers (a soft lookup) the value plot becomes a number line: each value is
-a stem as tall as its weight, and the answer is the marker where they balance.
-
-The canvas makes the arrows and keeps them in step with the scene. The plots and
-their layout are canvas_plots.py's, where the labels go canvas_labels.py's, and how
-an arrow's look tells its weight arrow_styles.py's. What drags, clicks and keys do
-to the arrows is the drag controller's (drag_controller.py, reached as
-``canvas.drags``); the canvas draws and passes gestures on.
+Vectors of more than two numbers are drawn in a plane (drawn_planes.py); plain-number values on a number
+line, each a stem as tall as its weight, the answer the marker where they balance. The canvas makes the
+arrows and keeps them in step with the scene; where the labels go is canvas_labels.py's, and how an arrow's
+look tells its weight arrow_styles.py's. What drags, clicks and keys do to the arrows is the drag
+controller's (drag_controller.py, reached as ``canvas.drags``); the canvas draws and passes gestures on.
 """
 
 from __future__ import annotations
