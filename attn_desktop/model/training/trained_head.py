@@ -18,15 +18,11 @@ import numpy as np
 
 from attn_desktop.model.files.scene_file import SceneData, TrainedHead
 from attn_desktop.model.scene import GRID_NAMES, Role, Scene
+from attn_desktop.model.training.example_sentence import example_scene_data
+from attn_desktop.model.training.head_maths import SCORE_DIVISOR
+from attn_desktop.model.training.head_params import HeadParams
 from attn_desktop.model.training.tasks import TASKS, Task
-from attn_desktop.model.training.training import (
-    EVALUATION_COUNT,
-    EVALUATION_SEED,
-    SCORE_DIVISOR,
-    HeadParams,
-    evaluate,
-    example_scene_data,
-)
+from attn_desktop.model.training.training import EVALUATION_COUNT, EVALUATION_SEED, evaluate
 
 
 def edited_params(scene: Scene) -> HeadParams:

@@ -81,7 +81,8 @@ TrainerFactory = Callable[[TrainingSettings], Any]
 
 def make_real_trainer(settings: TrainingSettings) -> Any:
     """The app's NumPy trainer for these settings."""
-    from attn_desktop.model.training.training import TASKS, Trainer
+    from attn_desktop.model.training.tasks import TASKS
+    from attn_desktop.model.training.training import Trainer
 
     return Trainer(TASKS[settings.task_name], seed=settings.seed, lr=settings.learning_rate)
 
