@@ -72,7 +72,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from attn_desktop.model import Role, Scene
 from attn_desktop.model.files.scene_types import DirectScene
-from attn_desktop.ui.canvas.arrow_item import HANDLE_RADIUS_PX, ArrowItem
+from attn_desktop.ui.canvas.arrow_geometry import HANDLE_RADIUS_PX
+from attn_desktop.ui.canvas.arrow_item import ArrowItem
 from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release, viewport_pos_of
 from attn_desktop.ui.window.app import build_window, make_application
 from attn_desktop.ui.window.main_window import MainWindow
@@ -254,7 +255,7 @@ def timed_drag(app: QApplication, window: MainWindow, moves: int) -> DragRun:
         move_holding(viewport, circle_point(start, step))
         flush_until_painted(app, counter)
     # Tips can overlap in a crowded scene; make sure the press took k_1.
-    run.grabbed_right_arrow = window.canvas.active_drag_arrow() is arrow
+    run.grabbed_right_arrow = window.canvas.drags.dragged_arrow() is arrow
 
     for step in range(WARMUP_MOVES + 1, WARMUP_MOVES + moves + 1):
         before = keys[1].copy()

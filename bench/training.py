@@ -31,7 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from attn_desktop.model.training.training import OPTIMISER_NAME, TASKS, Trainer
+from attn_desktop.model.training.tasks import TASKS
+from attn_desktop.model.training.training import OPTIMISER_NAME, Trainer
 
 CHECK_EVERY = 10
 GIVE_UP_AFTER = 5000  # steps

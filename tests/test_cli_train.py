@@ -8,7 +8,9 @@ import sys
 import numpy as np
 import pytest
 
-from attn_desktop.model.training.training import TASKS, forward, params_from_lists
+from attn_desktop.model.training.head_maths import forward
+from attn_desktop.model.training.head_params import params_from_lists
+from attn_desktop.model.training.tasks import TASKS
 
 from conftest import ROOT
 

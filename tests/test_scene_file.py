@@ -199,9 +199,9 @@ SAVED_BEFORE_TRAINED_HEADS = {
 
 def kept_document(**head_changes):
     """A saved kept head of reverse (untrained weights: the file does not care how good they are)."""
+    from attn_desktop.model.training.head_params import init_params
     from attn_desktop.model.training.tasks import TASKS
     from attn_desktop.model.training.trained_head import keep_as_scene
-    from attn_desktop.model.training.training import init_params
 
     task = TASKS["reverse"]
     document = scene_document(Scene(keep_as_scene(task, init_params(task, seed=5), task.example_tokens())))
@@ -231,9 +231,11 @@ def test_version_1_files_still_open(tmp_path):
 
 
 def test_a_kept_head_round_trips_through_a_file(tmp_path):
+    from attn_desktop.model.training.example_sentence import example_scene_data
+    from attn_desktop.model.training.head_maths import forward
+    from attn_desktop.model.training.head_params import init_params
     from attn_desktop.model.training.tasks import TASKS
     from attn_desktop.model.training.trained_head import keep_as_scene
-    from attn_desktop.model.training.training import example_scene_data, forward, init_params
 
     task, params = TASKS["it-noun"], init_params(TASKS["it-noun"], seed=7)
     tokens = task.example_tokens()

@@ -11,17 +11,12 @@ from attn_desktop.model.commands import AddToken, ReplaceContents, move_arrow, s
 from attn_desktop.model.exports.export import export_document
 from attn_desktop.model.files.version2_trained_head import TRAINED_KEY_WIDTH
 from attn_desktop.model.scene_files import open_scene, save_scene, scene_document
+from attn_desktop.model.training.example_sentence import example_scene_data
+from attn_desktop.model.training.head_maths import forward
+from attn_desktop.model.training.head_params import KEY_WIDTH, init_params
 from attn_desktop.model.training.tasks import TASKS
 from attn_desktop.model.training.trained_head import edited_params, has_trained_head, keep_as_scene, task_accuracy
-from attn_desktop.model.training.training import (
-    KEY_WIDTH,
-    Trainer,
-    evaluate,
-    example_scene_data,
-    forward,
-    init_params,
-    train,
-)
+from attn_desktop.model.training.training import Trainer, evaluate, train
 
 REVERSE = TASKS["reverse"]
 

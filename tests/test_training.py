@@ -9,22 +9,11 @@ import pytest
 
 from attn_desktop.model import ProjectedScene, Scene
 from attn_desktop.model.scene_files import scene_data_from_document, scene_document
-from attn_desktop.model.training.training import (
-    OPTIMISER_NAME,
-    PARAM_NAMES,
-    TASKS,
-    HeadParams,
-    Trainer,
-    evaluate,
-    example,
-    example_scene_data,
-    forward,
-    init_params,
-    loss_and_grads,
-    params_from_lists,
-    parse_example,
-    train,
-)
+from attn_desktop.model.training.example_sentence import example, example_scene_data
+from attn_desktop.model.training.head_maths import forward, loss_and_grads
+from attn_desktop.model.training.head_params import PARAM_NAMES, HeadParams, init_params, params_from_lists
+from attn_desktop.model.training.tasks import TASKS, parse_example
+from attn_desktop.model.training.training import OPTIMISER_NAME, Trainer, evaluate, train
 
 from conftest import ROOT
 
@@ -332,7 +321,8 @@ def test_example_refuses_a_sentence_of_the_wrong_length():
 def test_training_code_loads_no_qt():
     code = (
         "import sys\n"
-        "from attn_desktop.model.training.training import TASKS, train\n"
+        "from attn_desktop.model.training.tasks import TASKS\n"
+        "from attn_desktop.model.training.training import train\n"
         "train(TASKS['reverse'], 2)\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6', 'PyQt6')))\n"
     )

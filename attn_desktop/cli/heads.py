@@ -30,8 +30,8 @@ def heads_main(argv: list[str]) -> int:
 
 
 def _run_and_write(sentence: str, model_path: str | None, output: str) -> int:
-    from attn_desktop.model.files.safe_write import write_bytes_atomically
     from attn_desktop.model.files.json_reading import shown_path
+    from attn_desktop.model.files.safe_write import write_bytes_atomically
     from attn_desktop.model.pretrained.llama import LlamaModel, ModelFileError, SentenceError
     from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
 

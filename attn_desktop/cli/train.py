@@ -121,9 +121,9 @@ def _train(trainer: Trainer, steps: int) -> float:
 
 
 def _write_trained_head(trainer: Trainer, steps: int, seconds: float, output: str) -> int:
-    from attn_desktop.model.files.safe_write import write_json_atomically
     from attn_desktop.model.files.json_reading import shown_path
-    from attn_desktop.model.training.training import trained_head_document
+    from attn_desktop.model.files.safe_write import write_json_atomically
+    from attn_desktop.model.training.head_document import trained_head_document
 
     document = trained_head_document(trainer)
     document["metrics"]["seconds"] = round(seconds, 3)

@@ -83,7 +83,7 @@ def test_every_lesson_keeps_its_labels_by_their_tips_while_a_key_is_dragged(qtbo
             window.open_lesson(lesson)
             settle_layout(qtbot, window)
         _assert_labels_by_their_tips(window, f"{where}, {lesson}")
-        draggable = window.canvas.draggable_arrows()  # projections: the word vectors, not the keys they make
+        draggable = window.canvas.drags.draggable_arrows()  # projections: the word vectors, not the keys they make
         role, index = next((arrow for arrow in draggable if arrow[0] is Role.KEY), draggable[0])
         drag_arrow(window, role, index, QPointF(-40, 25), steps=3,
                    after_each_move=lambda step, lesson=lesson: _assert_labels_by_their_tips(window, f"{where}, {lesson}, mid-drag"))

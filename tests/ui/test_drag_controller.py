@@ -13,7 +13,7 @@ from attn_desktop.model import Role
 from attn_desktop.model.commands import MoveArrow
 from attn_desktop.model.scene_files import open_scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
-from attn_desktop.ui.canvas.arrow_item import DragPhase
+from attn_desktop.ui.canvas.arrow_gestures import DragPhase
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.canvas.key_highlight import KeyHighlight
 from attn_desktop.ui.tools.synthetic_mouse import click, double_click, move_holding, press, release
@@ -86,10 +86,10 @@ def test_escape_puts_the_arrow_back_and_announces_nothing(qtbot, canvas, scene):
     press(viewport, start)
     for step in range(1, 5):
         move_holding(viewport, start + QPointF(-15 * step, 10 * step))
-    assert arrow.drag_phase is DragPhase.DRAGGING and canvas.active_drag_arrow() is arrow
+    assert arrow.drag_phase is DragPhase.DRAGGING and canvas.drags.dragged_arrow() is arrow
     qtbot.keyClick(canvas, Qt.Key.Key_Escape)
     assert scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
-    assert arrow.drag_phase is DragPhase.CANCELLED and canvas.active_drag_arrow() is None
+    assert arrow.drag_phase is DragPhase.CANCELLED and canvas.drags.dragged_arrow() is None
     assert canvas.said[-1] == "Put back: k·cat = (2.20, 1.00)"
     move_holding(viewport, start + QPointF(-90, 60))  # the button is still held: the arrow stays put
     release(viewport, start + QPointF(-90, 60))
@@ -129,7 +129,7 @@ def test_each_nudge_is_announced_as_a_move_that_merges_with_the_last_nudge_of_th
     canvas.setFocus()
     qtbot.keyClick(canvas, Qt.Key.Key_Tab)
     qtbot.keyClick(canvas, Qt.Key.Key_Tab)
-    assert canvas.focused_arrow == (Role.QUERY, 1)
+    assert canvas.drags.focused_arrow == (Role.QUERY, 1)
     qtbot.keyClick(canvas, Qt.Key.Key_Right)
     qtbot.keyClick(canvas, Qt.Key.Key_Up, Qt.KeyboardModifier.ShiftModifier)
     np.testing.assert_allclose(scene.reading().vectors(Role.QUERY)[1], [0.4, 2.5])  # moved at once

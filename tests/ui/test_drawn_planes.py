@@ -72,9 +72,9 @@ def test_the_students_choice_of_plane_survives_an_added_word_and_a_new_head_open
 
 def test_a_word_vector_of_a_trained_head_drags_within_its_own_pca_plane(qtbot):
     """A projection scene with 16-number word vectors: the x plot gets a PCA plane of x."""
+    from attn_desktop.model.training.head_params import init_params
     from attn_desktop.model.training.tasks import TASKS
     from attn_desktop.model.training.trained_head import keep_as_scene
-    from attn_desktop.model.training.training import init_params
 
     task = TASKS["reverse"]
     scene = Scene(keep_as_scene(task, init_params(task, seed=1), task.example_tokens()))

@@ -13,9 +13,9 @@ def test_tab_chooses_an_arrow_and_the_arrow_keys_nudge_it(qtbot, window):
     canvas = window.canvas
     canvas.setFocus()
     qtbot.keyClick(canvas, Qt.Key.Key_Tab)
-    assert canvas.focused_arrow == (Role.QUERY, 0)
+    assert canvas.drags.focused_arrow == (Role.QUERY, 0)
     qtbot.keyClick(canvas, Qt.Key.Key_Tab)
-    assert canvas.focused_arrow == (Role.QUERY, 1)
+    assert canvas.drags.focused_arrow == (Role.QUERY, 1)
     qtbot.keyClick(canvas, Qt.Key.Key_Right)
     qtbot.keyClick(canvas, Qt.Key.Key_Up, Qt.KeyboardModifier.ShiftModifier)
     np.testing.assert_allclose(window.scene.reading().vectors(Role.QUERY)[1], [0.4, 2.5])
@@ -32,7 +32,7 @@ def test_tab_chooses_an_arrow_and_the_arrow_keys_nudge_it(qtbot, window):
 
 def test_a_dragged_arrow_becomes_the_one_the_keys_move(qtbot, window):
     drag_arrow(window, Role.VALUE, 2, QPointF(20, 0))
-    assert window.canvas.focused_arrow == (Role.VALUE, 2)
+    assert window.canvas.drags.focused_arrow == (Role.VALUE, 2)
 
 
 def test_snapping_steps_from_the_menu(qtbot, window):

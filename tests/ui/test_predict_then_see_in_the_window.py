@@ -128,7 +128,7 @@ def test_a_round_with_the_keyboard_only(qtbot, window):
     turn_predict_on(qtbot, window)
     canvas = window.canvas
     canvas.setFocus()
-    canvas.focus_arrow(K_CAT)  # as Tab would choose it
+    canvas.drags.focus_arrow(K_CAT)  # as Tab would choose it
     before = window.scene.reading().selected_weights.copy()
     qtbot.keyClick(canvas, Qt.Key.Key_Up, Qt.KeyboardModifier.ShiftModifier)  # nudge k·cat up by 0.5
     assert nothing_tells_the_weights(window)

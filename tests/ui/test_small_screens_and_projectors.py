@@ -11,6 +11,7 @@ from PySide6.QtGui import QScreen
 from PySide6.QtWidgets import QApplication, QMessageBox, QTabBar
 
 from attn_desktop.model import Role
+from attn_desktop.ui.panels.matrix_layout import cell_font
 
 from helpers import settle_layout
 
@@ -86,7 +87,7 @@ def test_presentation_mode_shows_the_canvas_and_the_numbers_large_and_gives_the_
     assert small_window.canvas.width() >= 0.5 * small_window.width()
     matrix = small_window.matrix_view
     cell = matrix.cell_rect(0, 0)
-    font = matrix._cell_font(cell.width())
+    font = cell_font(matrix.font(), matrix.logicalDpiY(), cell.width())
     assert font is not None and font.pointSizeF() > normal_points  # the class can read the cells' numbers
     # The score table's rows and formula grew with the type rather than cutting it.
     table = small_window.score_panel.table
@@ -122,7 +123,7 @@ def test_going_from_three_plots_to_two_keeps_every_plot_on_the_canvas(qtbot, sma
     assert _plot_on_canvas(small_window, canvas.qk_plot) and _plot_on_canvas(small_window, canvas.vo_plot)
     # and every arrow tip is in view
     for role in (Role.QUERY, Role.KEY, Role.VALUE):
-        plot = canvas.plot_for(role)
+        plot = canvas.plots.plot_for(role)
         (x0, x1), (y0, y1) = plot.getViewBox().viewRange()
         for arrow in canvas.arrows[role]:
             assert x0 <= arrow.tip.x() <= x1 and y0 <= arrow.tip.y() <= y1
@@ -164,7 +165,7 @@ def test_three_plots_on_a_1024_canvas_go_two_above_one_so_each_is_wide_enough(qt
     small_window.open_lesson("projections")
     settle_layout(qtbot, small_window)
     canvas = small_window.canvas
-    assert canvas.plot_columns == 2
+    assert canvas.plots.columns == 2
     for plot in (canvas.x_plot, canvas.qk_plot, canvas.vo_plot):
         assert _plot_on_canvas(small_window, plot)
         assert _plot_width(plot) > 140

@@ -7,9 +7,11 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from attn_desktop.model import Role, Scene
 from attn_desktop.model.commands import ReplaceContents, move_arrow
+from attn_desktop.model.training.example_sentence import example_scene_data
+from attn_desktop.model.training.head_params import init_params
 from attn_desktop.model.training.tasks import TASKS
 from attn_desktop.model.training.trained_head import keep_as_scene, task_accuracy
-from attn_desktop.model.training.training import example_scene_data, init_params, train
+from attn_desktop.model.training.training import train
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.canvas.key_highlight import KeyHighlight
 from attn_desktop.ui.training import task_accuracy_label

@@ -72,9 +72,9 @@ def test_keep_as_scene_saves_reopens_and_shows_what_a_drag_breaks(qtbot, window,
 
 
 def test_training_with_a_kept_head_fits_a_1024_by_768_projector(qtbot, window):
+    from attn_desktop.model.training.head_params import init_params
     from attn_desktop.model.training.tasks import TASKS
     from attn_desktop.model.training.trained_head import keep_as_scene
-    from attn_desktop.model.training.training import init_params
 
     task = TASKS["reverse"]
     open_training(qtbot, window)

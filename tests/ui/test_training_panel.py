@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt, QTimer
 
-from attn_desktop.model.training.training import TASKS, Trainer
+from attn_desktop.model.training.tasks import TASKS
+from attn_desktop.model.training.training import Trainer
 from attn_desktop.ui.training.training_panel import TrainingPanel
 from attn_desktop.ui.training.training_worker import UPDATES_PER_SECOND
 from attn_desktop.ui.window.app import configure_pyqtgraph

@@ -2,7 +2,7 @@
 
 "Keep as scene" turns a trained head into an ordinary projection scene: the
 example sentence's word vectors x_i = E[t_i] + P[i] and the learned grids.
-The scene carries the rest of the head (scene_file.TrainedHead), so after the
+The scene carries the rest of the head (scene_types.TrainedHead), so after the
 student drags a word vector or types a grid number, the head can be put back
 together with those edits and tested on the task again.
 
@@ -20,15 +20,11 @@ from attn_desktop.model.files.scene_types import ProjectedScene, TrainedHead
 from attn_desktop.model.files.version2_trained_head import trained_head_fits
 from attn_desktop.model.layers import GRID_NAMES, Role
 from attn_desktop.model.scene import Scene
+from attn_desktop.model.training.example_sentence import example_scene_data
+from attn_desktop.model.training.head_maths import SCORE_DIVISOR
+from attn_desktop.model.training.head_params import HeadParams
 from attn_desktop.model.training.tasks import TASKS, Task
-from attn_desktop.model.training.training import (
-    EVALUATION_COUNT,
-    EVALUATION_SEED,
-    SCORE_DIVISOR,
-    HeadParams,
-    evaluate,
-    example_scene_data,
-)
+from attn_desktop.model.training.training import EVALUATION_COUNT, EVALUATION_SEED, evaluate
 
 
 def edited_params(scene: Scene) -> HeadParams:

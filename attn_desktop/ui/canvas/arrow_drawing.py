@@ -3,24 +3,27 @@
 A mixin of ArrowItem (arrow_item.py), which holds the state these methods read: the base and
 tip in data units, the pens made from the colour and emphasis, the label and where the canvas
 placed it. An ArrowLayer (arrow_layer.py) draws every arrow of a plot through draw_arrow and
-draw_label; paint() is for an arrow drawn alone.
+draw_label; paint() is for an arrow drawn alone. Where each part lies is ArrowGeometry's
+(arrow_geometry.py), which this builds on.
 """
 
 from __future__ import annotations
 
-from typing import cast
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF, QStaticText, QTransform
 
 from attn_desktop.geometry.label_layout import leader_start
+from attn_desktop.ui.canvas.arrow_geometry import (
+    HANDLE_RADIUS_PX,
+    LABEL_PADDING_PX,
+    ArrowGeometry,
+    direction_on_screen,
+    in_pixels,
+)
 from attn_desktop.ui.canvas.shape_batch import ShapeBatch
 
-HEAD_LENGTH_PX = 12.0
-HEAD_HALF_WIDTH_PX = 5.5
-HANDLE_RADIUS_PX = 11.0
-LABEL_GAP_PX = 6.0
-LABEL_PADDING_PX = 2.0  # the label's pale backdrop reaches this far beyond its text on either side
 POINTER_PX = 7.0  # the pointer at the plot's edge towards a tip out of view
 LABEL_BACKDROP = QColor(255, 255, 255)
 HALO_COLOR = QColor(255, 200, 0, 170)
@@ -30,27 +33,12 @@ NO_BRUSH = Qt.BrushStyle.NoBrush
 WHITE = QColor(255, 255, 255)
 
 
-def direction_on_screen(ox: float, oy: float, tx: float, ty: float) -> tuple[float, float, float]:
-    """The unit vector from base to tip on screen, and the length; a dot points up and to the right."""
-    dx, dy = tx - ox, ty - oy
-    length = (dx * dx + dy * dy) ** 0.5
-    return (dx / length, dy / length, length) if length >= 1.0 else (0.7, -0.7, length)
-
-
-def in_pixels(to_screen: QTransform, point: QPointF) -> tuple[float, float]:
-    """Where a point in data units lands, in pixels, as two plain floats."""
-    return cast(tuple[float, float], to_screen.map(point.x(), point.y()))
-
-
-class ArrowDrawing:
+class ArrowDrawing(ArrowGeometry):
     """Drawing for ArrowItem. A drag repaints every arrow (they all meet at the origin), so painting is
     kept lean: geometry in plain floats, pens made when the style changes, Qt enum members looked up
     once at import."""
 
-    # The state ArrowItem keeps and these methods read.
-    _base: QPointF
-    _tip: QPointF
-    _width: float
+    # The state ArrowItem keeps and these methods read (besides ArrowGeometry's).
     _dashed: bool
     _color: QColor
     _text_color: QColor
@@ -58,19 +46,11 @@ class ArrowDrawing:
     _hovered: bool
     _focused: bool
     _font: QFont
-    _label: str
-    _label_hidden: bool
     _label_text: QStaticText | None
-    _leader_to: QPointF | None
-    _pointer: bool
-    head_shape: str
 
-    @property
-    def is_dragging(self) -> bool:
-        raise NotImplementedError
-
-    def _label_rect(self, to_device: QTransform, ox: float, oy: float, tx: float, ty: float) -> QRectF:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # ArrowGestures' (arrow_gestures.py), declared here only for the type checker
+        @property
+        def is_dragging(self) -> bool: ...
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
         # Only for an arrow not in a layer (a layer draws its arrows itself: they have no contents).
@@ -116,16 +96,6 @@ class ArrowDrawing:
             ox, oy = in_pixels(to_screen, self._base)
             tx, ty = in_pixels(to_screen, self._tip)
             self._paint_label(painter, to_screen, self._label_rect(to_screen, ox, oy, tx, ty))
-
-    def _head_points(self, tx, ty, ux, uy, length) -> tuple[list[tuple[float, float]], tuple[float, float]]:
-        """The head's corners in pixels, and where it meets the shaft."""
-        head_length = min(HEAD_LENGTH_PX + self._width, length)
-        bx, by = tx - ux * head_length, ty - uy * head_length
-        half = HEAD_HALF_WIDTH_PX + self._width / 2
-        if self.head_shape == "diamond":  # values: a diamond, tells roles apart without colour
-            mx, my = (tx + bx) / 2, (ty + by) / 2
-            return [(tx, ty), (mx - uy * half, my + ux * half), (bx, by), (mx + uy * half, my - ux * half)], (bx, by)
-        return [(tx, ty), (bx - uy * half, by + ux * half), (bx + uy * half, by - ux * half)], (bx, by)
 
     def _add_shaft_and_head(self, batch: ShapeBatch, ox, oy, tx, ty, ux, uy, length) -> None:
         head, (bx, by) = self._head_points(tx, ty, ux, uy, length)

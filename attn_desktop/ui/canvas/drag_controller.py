@@ -28,7 +28,8 @@ from attn_desktop.geometry.tip_choice import Tip, TipTurns
 from attn_desktop.model import Role, Scene, explain
 from attn_desktop.model.commands import move_arrow
 from attn_desktop.model.view_plane import ViewPlane
-from attn_desktop.ui.canvas.arrow_item import HANDLE_RADIUS_PX, ArrowItem
+from attn_desktop.ui.canvas.arrow_geometry import HANDLE_RADIUS_PX
+from attn_desktop.ui.canvas.arrow_item import ArrowItem
 
 SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5  # arrow keys, and with Shift
 NUDGE_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}

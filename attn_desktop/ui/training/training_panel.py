@@ -32,14 +32,10 @@ from PySide6.QtWidgets import (
 )
 
 from attn_desktop.model.files.scene_types import SceneData
-from attn_desktop.model.training.training import (
-    OPTIMISER_NAME,
-    TASKS,
-    HeadParams,
-    Task,
-    example_scene_data,
-    parse_example,
-)
+from attn_desktop.model.training.example_sentence import example_scene_data
+from attn_desktop.model.training.head_params import HeadParams
+from attn_desktop.model.training.tasks import TASKS, Task, parse_example
+from attn_desktop.model.training.training import OPTIMISER_NAME
 from attn_desktop.ui.training.training_curves import TrainingCurves
 from attn_desktop.ui.training.training_worker import (
     FRESH_EXAMPLES,

@@ -2,48 +2,39 @@
 
 Two objects, one on each side of the thread boundary:
 
-- `TrainingWorker` lives on the training thread. A timer there runs `Trainer.step()` in short
-  slices (a few milliseconds each), so between slices the thread's event loop delivers the
-  window's commands: pause, resume, one step, reset, a new pace, stop. It never touches a widget.
-- `TrainingRunner` lives on the GUI thread. It owns the thread, turns method calls into queued
-  signals to the worker, and hands the views one `TrainingUpdate` at a time.
+- `TrainingLoop` holds the trainer; every one of its methods runs on the training thread (as a
+  job of its WorkerThread, ui/workers.py). A repeated job there runs `Trainer.step()` in short
+  slices (a few milliseconds each), so between slices the thread takes the window's commands:
+  pause, resume, one step, reset, a new pace. It never touches a widget.
+- `TrainingRunner` lives on the GUI thread. It turns method calls into jobs for the loop and
+  hands the views one `TrainingUpdate` at a time.
 
-Throttling. The worker keeps the metrics of every step, but publishes them at most
-`UPDATES_PER_SECOND` times a second, and through a one-slot mailbox: while the GUI has not taken
-the last update, newer steps are merged into it instead of queueing another event. So however
-fast the steps run and however slow a frame is, the GUI thread has at most one update waiting,
-and every step's loss and accuracy still reaches the curves.
+Throttling. The loop keeps the metrics of every step, but publishes them at most
+`UPDATES_PER_SECOND` times a second, through a PacedDelivery: while the window has not taken the
+last update, newer steps are merged into it, and the window gets the next one only once it has
+painted the last. So every step's loss and accuracy still reaches the curves, and however slow
+the views are, the window keeps time for clicks and painting. While an update has waited unread
+for longer than WINDOW_BEHIND_SECONDS, the loop takes no steps, leaving the processor and the
+interpreter lock to the window until it catches up.
 
-The window's own time comes first. The runner hands on the next update no sooner than
-1/UPDATES_PER_SECOND after the last one began, and no sooner after the window settled from it
-(its handlers ran and the repaint they asked for was done) than that took: however slow the
-views are (a scene rebuilt on every update), at least half of the GUI thread's time is left for
-clicks, menus, timers and painting. And while an update has waited
-unread for longer than WINDOW_BEHIND_SECONDS, the worker takes no steps, leaving the processor
-and the interpreter lock to the window until it catches up.
-
-Shutting down. `TrainingRunner.shutdown()` raises a flag the step loop reads between steps, asks
-the worker (queued) to stop its timer, hand itself back to the GUI thread and quit its thread,
-then waits for the thread to finish. It is called when the owner closes, when the owner is
-destroyed and when the application is about to quit, and does nothing the second time.
+Shutting down (`TrainingRunner.shutdown()`, also when the owner is destroyed and when the
+application is about to quit) stops the step loop between two steps and ends the thread.
 """
 
 from __future__ import annotations
 
-import math
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from attn_desktop.ui.workers import join_thread, leave_thread, stop_with_app_and_parent
+from attn_desktop.ui.workers import UPDATES_PER_SECOND, PacedDelivery, Throttle, WorkerThread, one_line
 
-UPDATES_PER_SECOND = 30
-SLICE_SECONDS = 0.008  # the longest the worker steps without looking at its commands
-# Between slices the worker lets go of Python for this long, so the GUI thread (which shares the
+SLICE_SECONDS = 0.008  # the longest the loop steps without looking at its commands
+# Between slices the loop lets go of Python for this long, so the GUI thread (which shares the
 # interpreter lock with it) can run a frame however fast the steps are.
 BREATHER_MS = 2
 WINDOW_BEHIND_SECONDS = 0.1  # an update unread this long means the window is behind: training waits
@@ -90,76 +81,41 @@ TrainerFactory = Callable[[TrainingSettings], Any]
 
 def make_real_trainer(settings: TrainingSettings) -> Any:
     """The app's NumPy trainer for these settings."""
-    from attn_desktop.model.training.training import TASKS, Trainer
+    from attn_desktop.model.training.tasks import TASKS
+    from attn_desktop.model.training.training import Trainer
 
     return Trainer(TASKS[settings.task_name], seed=settings.seed, lr=settings.learning_rate)
 
 
-class UpdateMailbox:
-    """One slot between the threads: the worker puts (merging), the GUI takes."""
+class TrainingLoop:
+    """A trainer and its step loop. Built on the GUI thread; every method after that runs on the
+    training thread, as a job, so the trainer is only ever touched there."""
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._waiting: TrainingUpdate | None = None
-        self._waiting_since = 0.0
-
-    def put(self, update: TrainingUpdate) -> bool:
-        """Leave an update; True if the slot was empty (the reader must be told)."""
-        with self._lock:
-            if self._waiting is not None:
-                self._waiting = self._waiting.merged_with(update)
-                return False
-            self._waiting, self._waiting_since = update, time.monotonic()
-            return True
-
-    def take(self) -> TrainingUpdate | None:
-        with self._lock:
-            update, self._waiting = self._waiting, None
-            return update
-
-    def unread_for(self, now: float) -> float:
-        """How long the waiting update has waited for the reader (0 when the slot is empty)."""
-        with self._lock:
-            return now - self._waiting_since if self._waiting is not None else 0.0
-
-
-class TrainingWorker(QObject):
-    """Runs a trainer on the thread it is moved to. Talk to it only through queued signals."""
-
-    update_ready = Signal()  # an update waits in the mailbox
-
-    def __init__(self, make_trainer: TrainerFactory, settings: TrainingSettings, mailbox: UpdateMailbox,
-                 stop_requested: threading.Event) -> None:
-        super().__init__()
+    def __init__(self, make_trainer: TrainerFactory, settings: TrainingSettings, steps_per_second: float | None,
+                 worker_thread: WorkerThread, updates: PacedDelivery[TrainingUpdate]) -> None:
         self._make_trainer = make_trainer
         self._settings = settings
-        self._mailbox = mailbox
-        self._stop_requested = stop_requested
+        self._steps_per_second = steps_per_second  # None: as fast as possible
+        self._worker_thread = worker_thread
+        self._updates = updates
         self._trainer: Any = None
-        self._timer: QTimer | None = None  # made on the worker's thread, in begin()
-        self._steps_per_second: float | None = None  # None: as fast as possible
         self._running = False
         self._unsent: list[Any] = []
         self._last_step = 0  # the step number of the last step taken, 0 for a fresh trainer
-        self._last_publish = -math.inf
+        self._publishing = Throttle(UPDATES_PER_SECOND)
         self._pace_start = 0.0
         self._steps_since_pace_start = 0
 
-    # ----- commands (slots, run on the worker's thread) -------------------
-    @Slot()
+    # ----- commands ---------------------------------------------------------------------------
     def begin(self) -> None:
-        """The thread has started: build the timer here, so it belongs to this thread."""
-        self._timer = QTimer(self)
-        self._timer.timeout.connect(self._run_slice)
+        """The first job: the trainer is built on the training thread."""
         self._rebuild_trainer()
 
-    @Slot(object)
     def restart(self, settings: TrainingSettings) -> None:
         """A fresh trainer from these settings, at step 0; running or paused as before."""
         self._settings = settings
         self._rebuild_trainer()
 
-    @Slot()
     def resume(self) -> None:
         if self._trainer is None or self._running:
             return
@@ -168,7 +124,6 @@ class TrainingWorker(QObject):
         self._schedule()
         self._publish(force=True)
 
-    @Slot()
     def pause(self) -> None:
         if not self._running:
             return
@@ -176,7 +131,6 @@ class TrainingWorker(QObject):
         self._schedule()
         self._publish(force=True, measure=True)
 
-    @Slot()
     def step_once(self) -> None:
         """Exactly one step, then paused."""
         self._running = False
@@ -184,21 +138,12 @@ class TrainingWorker(QObject):
         if self._trainer is not None and self._take_steps(1):
             self._publish(force=True, measure=True)
 
-    @Slot(object)
     def set_pace(self, steps_per_second: float | None) -> None:
         self._steps_per_second = steps_per_second
         self._restart_pace()
         self._schedule()
 
-    @Slot()
-    def stop(self) -> None:
-        """Stop the timer, go back to the GUI thread and end this thread's event loop."""
-        self._running = False
-        if self._timer is not None:
-            self._timer.stop()
-        leave_thread(self)
-
-    # ----- the step loop --------------------------------------------------
+    # ----- the step loop --------------------------------------------------------------------------
     def _rebuild_trainer(self) -> None:
         self._unsent, self._last_step = [], 0
         try:
@@ -206,7 +151,7 @@ class TrainingWorker(QObject):
         except Exception as error:  # noqa: BLE001 - a bad setting must not take the thread down with it
             self._trainer, self._running = None, False
             self._schedule()
-            self._publish(force=True, restarted=True, failure=f"Could not start training: {error}")
+            self._publish(force=True, restarted=True, failure=f"Could not start training: {one_line(error)}")
             return
         self._restart_pace()
         self._schedule()
@@ -214,15 +159,12 @@ class TrainingWorker(QObject):
 
     def _schedule(self) -> None:
         """Tick often enough for the pace (a slow pace needs few wake-ups), or not at all when paused."""
-        if self._timer is None:
-            return
-        if not self._running or self._stop_requested.is_set():
-            self._timer.stop()
+        if not self._running:
+            self._worker_thread.repeat(self._run_slice, None)
             return
         pace = self._steps_per_second
         interval = BREATHER_MS if pace is None else int(min(max(1000 / pace, BREATHER_MS), 1000 / UPDATES_PER_SECOND))
-        if not self._timer.isActive() or self._timer.interval() != interval:
-            self._timer.start(interval)
+        self._worker_thread.repeat(self._run_slice, interval)
 
     def _restart_pace(self) -> None:
         self._pace_start = time.monotonic()
@@ -238,19 +180,18 @@ class TrainingWorker(QObject):
             return 1
         return due
 
-    @Slot()
     def _run_slice(self) -> None:
         if not self._running:
             return
         start = time.monotonic()
-        if self._mailbox.unread_for(start) > WINDOW_BEHIND_SECONDS:
+        if self._updates.unread_for(start) > WINDOW_BEHIND_SECONDS:
             # The window has fallen behind (a big repaint, a busy machine): give it the processor
             # and the interpreter lock until it has caught up, instead of stepping on regardless.
             return
         due = self._steps_due(start)
         deadline = start + SLICE_SECONDS
         taken = 0
-        while taken < due and not self._stop_requested.is_set():
+        while taken < due and not self._worker_thread.stopping:
             if not self._take_steps(1):
                 return
             taken += 1
@@ -271,29 +212,25 @@ class TrainingWorker(QObject):
         except Exception as error:  # noqa: BLE001 - a failed step pauses training with its reason, never kills the thread
             self._running = False
             self._schedule()
-            self._publish(force=True, failure=f"Training stopped: {error}")
+            self._publish(force=True, failure=f"Training stopped: {one_line(error)}")
             return False
         return True
 
     def _publish(self, force: bool = False, restarted: bool = False, measure: bool = False,
                  failure: str | None = None) -> None:
-        """Hand the GUI the steps so far and a copy of the head, at most UPDATES_PER_SECOND times a second."""
-        now = time.monotonic()
-        if not force and now - self._last_publish < 1 / UPDATES_PER_SECOND:
-            return
+        """Hand the window the steps so far and a copy of the head, at most UPDATES_PER_SECOND times a second."""
         if self._trainer is None and failure is None:
             return
-        self._last_publish = now
+        if not self._publishing.due(force):
+            return
         metrics, self._unsent = self._unsent, []
-        update = TrainingUpdate(
+        self._updates.put(TrainingUpdate(
             settings=self._settings,
             step=self._last_step,
             metrics=metrics, params=self._trainer.snapshot() if self._trainer is not None else None,
             running=self._running, restarted=restarted,
             fresh_accuracy=self._fresh_accuracy() if measure else None, failure=failure,
-        )
-        if self._mailbox.put(update):
-            self.update_ready.emit()
+        ))
 
     def _fresh_accuracy(self) -> float | None:
         try:
@@ -305,113 +242,45 @@ class TrainingWorker(QObject):
 class TrainingRunner(QObject):
     """The GUI thread's handle on a training thread: commands in, throttled updates out.
 
-    Call `shutdown()` before the owner goes away; it is also called when `parent` is destroyed
-    and when the application is about to quit.
+    Call `shutdown()` before the owner goes away; it also happens when the owner is destroyed and
+    when the application is about to quit.
     """
 
     updated = Signal(object)  # a TrainingUpdate, at most UPDATES_PER_SECOND a second
 
-    _restart_requested = Signal(object)
-    _resume_requested = Signal()
-    _pause_requested = Signal()
-    _step_requested = Signal()
-    _pace_requested = Signal(object)
-    _stop_requested_signal = Signal()
-
     def __init__(self, settings: TrainingSettings, make_trainer: TrainerFactory = make_real_trainer,
                  steps_per_second: float | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._mailbox = UpdateMailbox()
-        self._stop_flag = threading.Event()
-        self._thread = QThread(self)
-        self._thread.setObjectName("training")
-        self._worker = TrainingWorker(make_trainer, settings, self._mailbox, self._stop_flag)
-        self._worker.set_pace(steps_per_second)  # before the move: no timer yet, nothing to schedule
-        self._worker.moveToThread(self._thread)
-        self._thread.started.connect(self._worker.begin)
-        self._worker.update_ready.connect(self._deliver)
-        self._delivery_timer = QTimer(self)
-        self._delivery_timer.setSingleShot(True)
-        self._delivery_timer.timeout.connect(self._deliver)
-        self._settle_timer = QTimer(self)  # fires once the window has handled and painted an update
-        self._settle_timer.setSingleShot(True)
-        self._settle_timer.timeout.connect(self._settled)
-        self._next_delivery = 0.0  # time.monotonic() before which no update is handed on
-        self._delivery_started = 0.0
-        for request, slot in (
-            (self._restart_requested, self._worker.restart), (self._resume_requested, self._worker.resume),
-            (self._pause_requested, self._worker.pause), (self._step_requested, self._worker.step_once),
-            (self._pace_requested, self._worker.set_pace), (self._stop_requested_signal, self._worker.stop),
-        ):
-            request.connect(slot)  # queued: the worker lives on the other thread
-        self._shut_down = False
-        stop_with_app_and_parent(self.shutdown, parent)
-        self._thread.start()
+        self._worker_thread = WorkerThread("training", SHUTDOWN_WAIT_MS, parent=self)
+        updates = PacedDelivery(self._worker_thread, TrainingUpdate.merged_with, self.updated.emit, parent=self)
+        self._loop = TrainingLoop(make_trainer, settings, steps_per_second, self._worker_thread, updates)
+        self._worker_thread.submit(self._loop.begin)
 
-    # ----- commands --------------------------------------------------------
+    # ----- commands (each a job for the loop, in the order given) -----------------------------
     def restart(self, settings: TrainingSettings) -> None:
-        if not self._shut_down:
-            self._restart_requested.emit(settings)
+        self._worker_thread.submit(partial(self._loop.restart, settings))
 
     def resume(self) -> None:
-        if not self._shut_down:
-            self._resume_requested.emit()
+        self._worker_thread.submit(self._loop.resume)
 
     def pause(self) -> None:
-        if not self._shut_down:
-            self._pause_requested.emit()
+        self._worker_thread.submit(self._loop.pause)
 
     def step_once(self) -> None:
-        if not self._shut_down:
-            self._step_requested.emit()
+        self._worker_thread.submit(self._loop.step_once)
 
     def set_pace(self, steps_per_second: float | None) -> None:
-        if not self._shut_down:
-            self._pace_requested.emit(steps_per_second)
+        self._worker_thread.submit(partial(self._loop.set_pace, steps_per_second))
 
     @property
     def training_thread(self) -> QThread:
-        return self._thread
+        return self._worker_thread.qthread
 
     @property
     def is_alive(self) -> bool:
-        return not self._shut_down and self._thread.isRunning()
+        return self._worker_thread.is_alive
 
     @Slot()
     def shutdown(self) -> None:
         """Stop training and wait for the thread to end; safe to call more than once."""
-        if self._shut_down:
-            return
-        self._shut_down = True
-        self._stop_flag.set()  # the step loop stops between two steps
-        join_thread(self._thread, self._stop_requested_signal.emit, SHUTDOWN_WAIT_MS)
-        self._delivery_timer.stop()
-        self._mailbox.take()  # nothing more reaches the views
-
-    # ----- updates ----------------------------------------------------------
-    @Slot()
-    def _deliver(self) -> None:
-        """Hand on the waiting update, or come back when the window has had its share of time."""
-        if self._shut_down:
-            return
-        wait = self._next_delivery - time.monotonic()
-        if wait > 0:
-            # Not settled yet (_settled will call again), or not its turn yet: come back then.
-            if math.isfinite(wait) and not self._delivery_timer.isActive():
-                self._delivery_timer.start(math.ceil(wait * 1000))
-            return
-        update = self._mailbox.take()
-        if update is None:
-            return
-        self._delivery_started = time.monotonic()
-        self._next_delivery = math.inf  # none before this one has settled
-        self.updated.emit(update)
-        # A zero timer fires once the events queued meanwhile are done, the repaints among them.
-        self._settle_timer.start(0)
-
-    @Slot()
-    def _settled(self) -> None:
-        now = time.monotonic()
-        busy = now - self._delivery_started
-        self._next_delivery = max(self._delivery_started + 1 / UPDATES_PER_SECOND, now + busy)
-        self._deliver()  # an update that came meanwhile waits for its turn
+        self._worker_thread.shutdown()

@@ -1,0 +1,50 @@
+"""How an arrow's look tells its weight: keys and values drawn bolder and stronger with more weight,
+the chosen query bold and the others faded, a masked key dashed and pale; and what their labels say.
+
+Plain numbers and text, no Qt: the canvas (ui/canvas/canvas.py) hands these to its arrows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+FADED_QUERY_EMPHASIS = 0.35
+MIN_WEIGHT_EMPHASIS = 0.22
+MASKED_EMPHASIS = 0.18  # a key the mask hides: drawn dashed and this faint
+MAX_PERCENT_LABELS = 16  # past this many tokens, "k·cat 76%" labels crowd the plot
+CROWDED_LABEL_MIN_WEIGHT = 0.05  # ... and only keys and values with this much weight are named
+
+
+def crowded(n_tokens: int) -> bool:
+    """Too many tokens to name every arrow: only those that matter are labelled."""
+    return n_tokens > MAX_PERCENT_LABELS
+
+
+def query_style(chosen: bool, line_scale: float) -> tuple[float, float]:
+    """A query arrow's width and emphasis: the chosen one bold, the others faded."""
+    return (3.5 if chosen else 2.0) * line_scale, 1.0 if chosen else FADED_QUERY_EMPHASIS
+
+
+def weighted_styles(weights: np.ndarray, visible: np.ndarray, line_scale: float) -> list[tuple[float, float, bool]]:
+    """Each key's (and its value's) width, emphasis and whether it is dashed, from the chosen query's WEIGHTS
+    and which keys it may see (VISIBLE): wider and stronger for more weight, dashed and faint where masked."""
+    return [((1.5 + 4.0 * weight) * line_scale,
+             MIN_WEIGHT_EMPHASIS + (1 - MIN_WEIGHT_EMPHASIS) * weight if seen else MASKED_EMPHASIS,
+             not seen)
+            for weight, seen in zip(weights.tolist(), visible.tolist())]
+
+
+def even_split(n_tokens: int) -> np.ndarray:
+    """The weights shown while they are veiled (the student predicts them): an even split, so that no
+    width, shade, stem or label order tells them."""
+    return np.full(n_tokens, 1.0 / max(n_tokens, 1))
+
+
+def weight_label(name: str, weight: float, visible: bool, crowded: bool, veiled: bool, hidden_text: str) -> str:
+    """'k·cat 76%' (or 'k·the masked', or HIDDEN_TEXT for the number while veiled); in a crowded scene,
+    only keys that matter are named."""
+    if crowded:
+        return name if visible and (veiled or weight >= CROWDED_LABEL_MIN_WEIGHT) else ""
+    if veiled:
+        return f"{name} {hidden_text}" if visible else f"{name} masked"
+    return f"{name} {round(weight * 100)}%" if visible else f"{name} masked"

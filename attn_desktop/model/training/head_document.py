@@ -1,0 +1,58 @@
+"""A trained head as a JSON document: the task and settings, the parameters, the head's scores on fresh
+sequences and one example sentence worked through. Nothing here imports Qt."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from attn_desktop.model.training.example_sentence import example, position_labels
+from attn_desktop.model.training.head_params import KEY_WIDTH
+from attn_desktop.model.training.training import EVALUATION_COUNT, Trainer, evaluate, evaluate_loss
+
+TRAINED_HEAD_FORMAT = "attention-desktop-trained-head"
+TRAINED_HEAD_VERSION = 1
+
+
+def trained_head_document(trainer: Trainer, tokens: Sequence[int] | None = None) -> dict[str, Any]:
+    """Everything needed to check or reuse a trained head, as plain JSON values.
+
+    The task and its settings, the parameters (nested lists), the loss and
+    accuracy on EVALUATION_COUNT fresh sequences, and one example sentence
+    (TOKENS, or the task's own) with its queries, keys, values and weights.
+    """
+    task, params = trainer.task, trainer.snapshot()
+    tokens = task.example_tokens() if tokens is None else list(tokens)
+    result = example(task, params, tokens)
+    return {
+        "format": TRAINED_HEAD_FORMAT,
+        "version": TRAINED_HEAD_VERSION,
+        "task": task.name,
+        "vocab": list(task.vocab),
+        "seq_len": task.seq_len,
+        "causal": task.causal,
+        "d_model": params.d_model,
+        "d_k": KEY_WIDTH,
+        "d_v": params.d_v,
+        "optimiser": trainer.optimiser,
+        "seed": trainer.seed,
+        "lr": trainer.lr,
+        "batch_size": trainer.batch_size,
+        "model": params.to_lists(),
+        "metrics": {
+            "steps": trainer.steps,
+            "loss": evaluate_loss(task, params),
+            "accuracy": evaluate(task, params),
+            "evaluated_on": EVALUATION_COUNT,
+        },
+        "example": {
+            "tokens": task.words(tokens),
+            "token_ids": [int(token) for token in tokens],
+            "labels": position_labels(task, tokens),
+            "queries": result.q.tolist(),
+            "keys": result.k.tolist(),
+            "values": result.v.tolist(),
+            "weights": result.weights.tolist(),
+            "answers": task.words(result.predictions.tolist()),
+        },
+    }

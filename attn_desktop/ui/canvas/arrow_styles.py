@@ -1,0 +1,51 @@
+"""The canvas's arrows styled by weight: keys and values bolder and stronger with more weight and
+labelled with it, the chosen query bold and named (the rules are geometry/weight_style.py's), and
+names cut to fit beside a tip.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attn_desktop.geometry.weight_style import crowded, query_style, weight_label, weighted_styles
+from attn_desktop.model import Role, Scene, explain
+from attn_desktop.model.explain import arrow_name
+from attn_desktop.ui.canvas.arrow_item import ArrowItem
+from attn_desktop.ui.predict.weights_veil import HIDDEN_TEXT
+
+PRESENTATION_NAME_CHARACTERS = 9
+
+
+def short_name(token: str, line_scale: float) -> str:
+    """A long name cut for an arrow's label (the arrow's tooltip has it whole); shorter still in
+    presentation mode (LINE_SCALE over 1), whose large labels must fit beside their tips on a
+    projector's narrow plots."""
+    return explain.short_name(token, PRESENTATION_NAME_CHARACTERS if line_scale > 1 else
+                              explain.SHORT_NAME_CHARACTERS)
+
+
+def style_queries(queries: list[ArrowItem], scene: Scene, line_scale: float) -> None:
+    """The chosen query bold, the others faded; in a crowded scene only the chosen one is named."""
+    is_crowded = crowded(scene.n_tokens)
+    for index, item in enumerate(queries):
+        chosen = index == scene.selected
+        width, emphasis = query_style(chosen, line_scale)
+        item.set_style(width=width, emphasis=emphasis)
+        # In a crowded scene only the chosen query is named; the rest would be a smear of text.
+        item.set_label(arrow_name(Role.QUERY.symbol, short_name(scene.query_tokens[index], line_scale))
+                       if chosen or not is_crowded else "")
+
+
+def style_keys_and_values(arrows: dict[Role, list[ArrowItem]], scene: Scene, weights: np.ndarray, veiled: bool,
+                          line_scale: float) -> None:
+    """Keys and values bolder with more of the chosen query's WEIGHTS (those the canvas shows: an even
+    split while VEILED), dashed where masked, and labelled with their weight."""
+    visible = scene.result.mask[scene.selected]
+    styles = weighted_styles(weights, visible, line_scale)
+    shown, seen = weights.tolist(), visible.tolist()
+    is_crowded = crowded(scene.n_tokens)
+    for role in (Role.KEY, Role.VALUE):
+        for index, (item, (width, emphasis, dashed)) in enumerate(zip(arrows[role], styles)):
+            item.set_style(width=width, emphasis=emphasis, dashed=dashed)
+            name = arrow_name(role.symbol, short_name(scene.tokens[index], line_scale))
+            item.set_label(weight_label(name, shown[index], seen[index], is_crowded, veiled, HIDDEN_TEXT))

@@ -1,0 +1,128 @@
+"""Placing the canvas's arrow labels: each by its tip, clear of every arrow and label of its plot.
+
+Where a label goes is geometry/label_layout.py's choice; this hands it each plot's labels in order of
+importance, with the shapes they must keep off in view pixels, and gives the arrows the answer. The
+shapes are kept from one placement to the next: a drag move changes only a few arrows.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QTransform
+
+from attn_desktop.geometry.label_layout import HIDDEN, LabelRequest, ShapeIndex, place_labels
+from attn_desktop.geometry.weight_style import CROWDED_LABEL_MIN_WEIGHT
+from attn_desktop.model import Role, Scene
+from attn_desktop.ui.canvas.arrow_item import ArrowItem
+from attn_desktop.ui.canvas.canvas_plots import CanvasPlots
+
+SHAPES_PER_ARROW = 2  # a shaft and a head (a dot: one)
+Mapping = tuple[float, float, float, float]  # a plot's data-to-view scale and offset: m11, m22, m31, m32
+
+
+@dataclass
+class _PlotShapes:
+    """A plot's arrow shapes as last read, and what they were read for."""
+
+    mapping: Mapping
+    arrows: list[ArrowItem]
+    versions: list[int]  # each arrow's shape_version when its shapes were read into `index`
+    index: ShapeIndex
+
+
+class CanvasLabels:
+    """The labels of ARROWS (the canvas's own table, read as it is at each placement) and of the output."""
+
+    def __init__(self, arrows: dict[Role, list[ArrowItem]], output_arrow: ArrowItem, plots: CanvasPlots) -> None:
+        self.arrows = arrows
+        self.output_arrow = output_arrow
+        self.plots = plots
+        self._plot_shapes: dict[pg.PlotItem, _PlotShapes] = {}  # each plot's arrow shapes, kept between moves
+
+    def place(self, scene: Scene, weights: np.ndarray, to_view: QTransform) -> None:
+        """Put each label by its tip, clear of every arrow and label of its plot (see label_layout); WEIGHTS
+        are those the canvas shows, TO_VIEW maps the canvas's scene to its view."""
+        kept = {}
+        for plot, entries in self._labels_in_order(scene, weights).items():
+            view_box = plot.getViewBox()
+            area = to_view.mapRect(view_box.sceneBoundingRect())
+            if area.width() < 1 or area.height() < 1:
+                continue  # a plot not laid out yet (or hidden): placed when its view changes
+            transform = _data_to_view(view_box, area)
+            mapping = (transform.m11(), transform.m22(), transform.m31(), transform.m32())
+            kept[plot] = shapes = self._shapes_in(plot, mapping)
+            # Every entry is labelled, so none asks for nothing (None).
+            requests = cast(list[LabelRequest], [item.label_request(mapping, minor) for item, minor in entries])
+            placements = place_labels(requests, shapes.index, (area.left(), area.top(), area.right(), area.bottom()))
+            for (item, _), placement in zip(entries, placements):
+                item.set_label_hidden(placement is HIDDEN)
+                if placement is not HIDDEN:
+                    item.place_label(placement, mapping)
+        self._plot_shapes = kept  # a plot not placed this time is read afresh next time
+
+    def _labels_in_order(self, scene: Scene, weights: np.ndarray) -> dict[pg.PlotItem, list[tuple[ArrowItem, bool]]]:
+        """Each plot's labelled arrows, most important label first, each with whether its label is minor:
+        the chosen query, the output, keys and values by weight (under 5% is minor), then the other
+        queries (minor) and the word vectors."""
+        plot_for = self.plots.plot_for
+        queries, keys, values = self.arrows[Role.QUERY], self.arrows[Role.KEY], self.arrows[Role.VALUE]
+        chosen = queries[scene.selected] if scene.selected < len(queries) else None
+        # Most arrows of a crowded scene have no label: only the named ones are sorted by weight.
+        named = [index for index in range(scene.n_tokens)
+                 if (index < len(keys) and keys[index].label) or (index < len(values) and values[index].label)]
+        named.sort(key=lambda index: -weights[index])
+        queries_plot = plot_for(Role.QUERY)
+        weighted_plots = ((plot_for(Role.KEY), keys), (plot_for(Role.VALUE), values))
+        order = [
+            *([(queries_plot, chosen, False)] if chosen else []), (self.plots.vo_plot, self.output_arrow, False),
+            *((plot, arrows[index], bool(weights[index] < CROWDED_LABEL_MIN_WEIGHT))
+              for index in named for plot, arrows in weighted_plots if index < len(arrows)),
+            *((queries_plot, item, True) for item in queries if item is not chosen and item.label),
+            *((plot_for(Role.EMBEDDING), item, False) for item in self.arrows[Role.EMBEDDING]),
+        ]
+        plots: dict[pg.PlotItem, list[tuple[ArrowItem, bool]]] = {}
+        for plot, item, minor in order:
+            if item.label:
+                plots.setdefault(plot, []).append((item, minor))
+        return {plot: entries for plot, entries in plots.items() if plot.scene() is not None}
+
+    def _shapes_in(self, plot: pg.PlotItem, mapping: Mapping) -> _PlotShapes:
+        """Every arrow's shaft and head in this plot, labelled or not: labels keep off all of them.
+
+        Kept from one placement to the next: a drag move changes a few arrows (the dragged one, the
+        output, those whose weight changed their width), and only theirs are worked out again.
+        """
+        arrows = self._arrows_in(plot)
+        shapes = self._plot_shapes.get(plot)
+        if shapes is not None and shapes.mapping == mapping and len(shapes.arrows) == len(arrows) \
+                and all(map(operator.is_, shapes.arrows, arrows)):
+            for slot, item in enumerate(arrows):
+                if item.shape_version != shapes.versions[slot]:
+                    shapes.index.set(slot, item.obstacles(mapping))
+                    shapes.versions[slot] = item.shape_version
+            return shapes
+        index = ShapeIndex.of_owners([item.obstacles(mapping) for item in arrows], SHAPES_PER_ARROW)
+        return _PlotShapes(mapping, arrows, [item.shape_version for item in arrows], index)
+
+    def _arrows_in(self, plot: pg.PlotItem) -> list[ArrowItem]:
+        """Every arrow drawn in this plot, labelled or not."""
+        roles = [role for role in Role if self.plots.plot_for(role) is plot]
+        arrows = [arrow for role in roles for arrow in self.arrows[role]]
+        return [*arrows, self.output_arrow] if plot is self.plots.vo_plot else arrows
+
+
+def _data_to_view(view_box: pg.ViewBox, area: QRectF) -> QTransform:
+    """The plot's data coordinates to the view's pixels, as the plot will draw its range.
+
+    Worked out from the range rather than read from the items: the plot updates their transform
+    only when it next paints, so just after a zoom or a resize the items' own one is stale.
+    """
+    (x0, x1), (y0, y1) = view_box.viewRange()
+    m11, m22 = area.width() / (x1 - x0), -area.height() / (y1 - y0)
+    return QTransform(m11, 0.0, 0.0, m22, area.left() - x0 * m11, area.top() - y1 * m22)

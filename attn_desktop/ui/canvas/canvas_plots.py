@@ -1,0 +1,189 @@
+"""The canvas's plots: queries and keys in one, values and the output in another, word vectors in a third.
+
+Queries and keys must share a space (their dot product is the score); values
+and the output share another (the output is a blend of the values). The plots
+have linked axes so one unit is the same length in both and zooming one zooms
+the other. A projection scene adds a third plot on the left for the word
+vectors x that make q, k and v; a scene taken from a model has a notice above
+them. Here they are made, laid out in as many columns as draw the arrows
+largest (the rule is geometry/plot_arrangement.py's), framed round their
+arrows and titled with the plane they draw (plot_titles.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRect, QRectF
+from PySide6.QtGui import QFont
+
+from attn_desktop.geometry.plot_arrangement import (
+    LABEL_ROOM_LINES,
+    MIN_PLOT_WIDTH_PX,
+    columns_that_draw_largest,
+    grid_places,
+    number_line_range,
+)
+from attn_desktop.model import Role, Scene
+from attn_desktop.model.pretrained.head_scene import taken_from_notice
+from attn_desktop.ui.canvas.arrow_item import ArrowItem
+from attn_desktop.ui.canvas.arrow_layer import ArrowLayer
+from attn_desktop.ui.canvas.canvas_notice import CanvasNotice
+from attn_desktop.ui.canvas.drag_controller import DragController
+from attn_desktop.ui.canvas.plot_framing import frame_tips
+from attn_desktop.ui.canvas.plot_titles import fit_titles, plot_title
+from attn_desktop.ui.plot_style import cache_axes_and_grid
+
+
+class CanvasPlots:
+    """The plots of one canvas, laid out in LAYOUT (the canvas's own). FOLLOW_VIEW connects a new plot's
+    view to the canvas (zooms, resizes); every plot's arrows are drawn by one ArrowLayer at LAYER_Z."""
+
+    def __init__(self, layout: pg.GraphicsLayout, scene: Scene, drags: DragController,
+                 follow_view: Callable[[pg.ViewBox], None], layer_z: float) -> None:
+        self.layout = layout
+        self.scene = scene
+        self.drags = drags
+        self.columns = 2  # plots in a row, a column, or (three plots) two above one: see arrange
+        self.layers: dict[pg.PlotItem, ArrowLayer] = {}
+        self._follow_view = follow_view
+        self._layer_z = layer_z
+        self.x_plot = self._make_plot("Word vectors x")
+        self.qk_plot = self._make_plot("Queries and keys")
+        self.vo_plot = self._make_plot("Values and output")
+        self.notice = CanvasNotice()  # a scene taken from a model says what it already holds
+        self._full_titles: dict[pg.PlotItem, tuple[str, str]] = {}
+
+    def _make_plot(self, title: str) -> pg.PlotItem:
+        plot = pg.PlotItem(title=title)
+        plot.showGrid(x=True, y=True, alpha=0.25)
+        plot.setMenuEnabled(False)
+        plot.hideButtons()
+        # Never auto-range: the view must not move under the cursor mid-drag.
+        plot.enableAutoRange(False)
+        for angle in (0, 90):
+            plot.addItem(pg.InfiniteLine(pos=0, angle=angle, pen=pg.mkPen(120, 120, 120, 200, width=1)))
+        cache_axes_and_grid(plot)
+        self.layers[plot] = ArrowLayer(plot.getViewBox())  # draws the plot's arrows, all in one paint
+        self.layers[plot].setZValue(self._layer_z)
+        plot.addItem(self.layers[plot], ignoreBounds=True)
+        self._follow_view(plot.getViewBox())
+        plot.setMinimumWidth(MIN_PLOT_WIDTH_PX)
+        return plot
+
+    @property
+    def number_line(self) -> bool:
+        """Values are plain numbers: draw them on a number line."""
+        return self.scene.value_width == 1
+
+    def plot_for(self, role: Role) -> pg.PlotItem:
+        return {Role.EMBEDDING: self.x_plot, Role.VALUE: self.vo_plot}.get(role, self.qk_plot)
+
+    def add_arrow(self, plot: pg.PlotItem, arrow: ArrowItem) -> None:
+        plot.addItem(arrow)
+        self.layers[plot].add(arrow)
+
+    def remove_arrow(self, plot: pg.PlotItem, arrow: ArrowItem) -> None:
+        self.layers[plot].remove(arrow)
+        plot.removeItem(arrow)
+
+    # ----- layout ---------------------------------------------------------
+    def arrange(self, viewport: QRect, line_scale: float, label_height: float) -> None:
+        """The plots [x,] q·k, v·out in reading order, in as many columns as draws the arrows largest: one
+        row on a wide canvas, one column on a tall narrow one, and three plots two above one on a canvas
+        in between (a 1024-pixel screen beside the docks); the number line gets its own scale."""
+        for item in (self.notice, self.x_plot, self.qk_plot, self.vo_plot):
+            if item.scene() is not None:
+                self.layout.removeItem(item)
+        self.word_notice(viewport.width(), line_scale)
+        self.columns = self.columns_that_draw_largest(viewport, label_height)
+        first_row = 0
+        if self.scene.taken_from is not None:
+            self.layout.addItem(self.notice, row=0, col=0, colspan=self.columns)
+            first_row = 1
+        plots = [self.x_plot] if self.scene.is_projection else []
+        shown = [*plots, self.qk_plot, self.vo_plot]
+        for plot, (row, column) in zip(shown, grid_places(len(shown), self.columns)):
+            self.layout.addItem(plot, row=first_row + row, col=column)
+        self.x_plot.setAspectLocked(True)
+        self.qk_plot.setAspectLocked(True)
+        self.vo_plot.setAspectLocked(not self.number_line)
+        self.vo_plot.setXLink(None if self.values_framed_alone() else self.qk_plot)
+        self.vo_plot.setYLink(None if self.values_framed_alone() else self.qk_plot)
+        # The layout grew to hold three plots; with two it must shrink back to the view, which
+        # pyqtgraph only asks of it on a resize. Otherwise the last plot sits past the canvas's edge.
+        self.layout.layout.invalidate()
+        self.layout.setGeometry(QRectF(viewport))
+
+    def columns_that_draw_largest(self, viewport: QRect, label_height: float) -> int:
+        """How many columns of plots show the arrows largest on this canvas."""
+        count = 3 if self.scene.is_projection else 2
+        tips = np.array([(0.0, 0.0), *(self.drags.tip_of(v, role) for role in (Role.QUERY, Role.KEY)
+                                       for v in self.scene.vectors(role))])
+        return columns_that_draw_largest(viewport.width(), viewport.height() - self._notice_height(), count, tips,
+                                         label_height, self.columns)
+
+    def _notice_height(self) -> float:
+        return self.notice.minimumHeight() if self.scene.taken_from is not None else 0.0
+
+    def values_framed_alone(self) -> bool:
+        """Values and output get a scale of their own on a number line, and in a head taken from a model,
+        whose values are a tenth the length of its queries and keys (on one scale they would be dots)."""
+        return self.number_line or self.scene.taken_from is not None
+
+    # ----- framing --------------------------------------------------------
+    def fit(self, label_height: float) -> None:
+        """Show every arrow and the origin as large as the plot allows, with a little room for the labels."""
+        scene = self.scene
+        margin = LABEL_ROOM_LINES * label_height
+        shared = [scene.vectors(Role.QUERY), scene.vectors(Role.KEY)]
+        if not self.values_framed_alone():
+            shared += [scene.vectors(Role.VALUE), scene.result.output]
+        roles = [Role.QUERY, Role.KEY] + ([] if self.values_framed_alone() else [Role.VALUE, Role.VALUE])
+        tips = [self.drags.tip_of(v, role) for role, block in zip(roles, shared) for v in block]
+        frame_tips(self.qk_plot, tips, margin)
+        if self.values_framed_alone() and not self.number_line:
+            values = [*scene.vectors(Role.VALUE), *scene.result.output]
+            frame_tips(self.vo_plot, [self.drags.tip_of(v, Role.VALUE) for v in values], margin)
+        if scene.is_projection:
+            words = [self.drags.tip_of(v, Role.EMBEDDING) for v in scene.vectors(Role.EMBEDDING)]
+            frame_tips(self.x_plot, words, margin)
+        if self.number_line:
+            numbers = np.concatenate([scene.vectors(Role.VALUE)[:, 0], scene.result.output[:, 0], [0.0]])
+            x_range, y_range = number_line_range(numbers)
+            self.vo_plot.setRange(xRange=x_range, yRange=y_range, padding=0)
+
+    # ----- titles and the notice -------------------------------------------
+    def update_titles(self, line_scale: float, width_px: float) -> None:
+        """Say which plane is drawn when a vector has more than two numbers."""
+        scene, planes = self.scene, self.drags.planes
+        subjects = {self.qk_plot: ("Queries and keys", Role.KEY), self.vo_plot: ("Values and output", Role.VALUE)}
+        if scene.is_projection:
+            subjects[self.x_plot] = ("Word vectors x", Role.EMBEDDING)
+        titles = {plot: plot_title(subject, planes.describe(role), planes.describe(role, short=True))
+                  for plot, (subject, role) in subjects.items()}
+        if self.number_line:
+            titles[self.vo_plot] = plot_title("Values on a number line (stem height = weight)", "", "")
+        self._full_titles = titles
+        self.fit_titles(line_scale, width_px)
+
+    def fit_titles(self, line_scale: float, width_px: float) -> None:
+        fit_titles(self._full_titles, line_scale)
+        self.word_notice(width_px, line_scale)
+
+    def word_notice(self, width_px: float, line_scale: float) -> None:
+        """The notice's sentence, wrapped to the canvas's width."""
+        scene = self.scene
+        if scene.taken_from is not None:
+            self.notice.show_sentence(taken_from_notice(scene.taken_from, scene.key_width), width_px, line_scale)
+
+    def set_type_scale(self, line_scale: float) -> None:
+        """Tick labels and titles LINE_SCALE times their everyday size (presentation mode)."""
+        tick_font = QFont()
+        tick_font.setPointSizeF(9.0 * line_scale)
+        for plot in (self.x_plot, self.qk_plot, self.vo_plot):
+            for name in ("left", "bottom"):
+                plot.getAxis(name).setStyle(tickFont=tick_font)
+            plot.titleLabel.setText(plot.titleLabel.text, size=f"{int(11 * line_scale)}pt")

@@ -1,0 +1,100 @@
+"""What each cell of the attention matrix shows: its colour, its number, and what pointing at it says.
+
+A weight is a viridis colour and a number; a masked cell is pale with "—" (masked is not 0%). While the
+student predicts (Predict, then see: weights_veil.py) the weights are veiled: every cell the same grey,
+"?" for its number and in its tooltip, so nothing on the panel tells them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, QTransform
+
+from attn_desktop.model import explain
+from attn_desktop.model.attention import AttentionResult
+from attn_desktop.ui.predict.weights_veil import HIDDEN_TEXT, HIDDEN_TIP
+
+MASKED_RGB = (225, 225, 225)
+VEILED_RGB = (190, 190, 190)  # every cell while the student predicts: no colour tells a weight
+LIGHT_TEXT, DARK_TEXT = QColor(255, 255, 255), QColor(60, 60, 60)
+DARK_TEXT_FROM = 0.55  # weights above this are the bright (yellow-green) end of viridis: dark text on them
+
+
+def viridis_table() -> np.ndarray:
+    """256 viridis colours as a (256, 3) uint8 array: dark purple for 0, yellow for 1."""
+    return np.asarray(pg.colormap.get("viridis").getLookupTable(0.0, 1.0, 256, alpha=False), dtype=np.uint8)
+
+
+def cell_colours(result: AttentionResult, lut: np.ndarray, veiled: bool) -> np.ndarray:
+    """Each cell's colour as 0xFFRRGGBB, one uint32 per cell (rows: queries, columns: keys)."""
+    levels = np.clip(np.rint(result.weights * 255), 0, 255).astype(np.intp)
+    rgb = lut[levels]
+    if veiled:
+        rgb[:] = VEILED_RGB
+    rgb[~result.mask] = MASKED_RGB
+    rows, columns = levels.shape
+    argb = np.empty((rows, columns), dtype=np.uint32)
+    argb[:] = 0xFF000000 | (rgb[..., 0].astype(np.uint32) << 16) | (rgb[..., 1].astype(np.uint32) << 8) | rgb[..., 2]
+    return argb
+
+
+def cell_text(result: AttentionResult, row: int, column: int, veiled: bool) -> str:
+    """The number a cell shows: its weight, "—" where masked, "?" while the weights are veiled."""
+    if not result.mask[row, column]:
+        return "—"
+    if veiled:
+        return HIDDEN_TEXT
+    return explain.number(result.weights[row, column])
+
+
+def cell_tip(result: AttentionResult, row: int, column: int, query: str, key: str, veiled: bool) -> str:
+    """What pointing at a cell says: the weight QUERY gives KEY, to three places and in percent."""
+    if veiled and result.mask[row, column]:
+        return f"{query} → {key}: {HIDDEN_TIP}"
+    if result.mask[row, column]:
+        weight = result.weights[row, column]
+        return f"{query} → {key}: {explain.number(weight, 3)} ({explain.percent(weight)})"
+    return f"{query} → {key}: masked (a query sees only itself and earlier tokens)"
+
+
+class CellNumbers:
+    """The numbers painted in the cells. Each number a cell can show ("0.00" to "1.00", "—") is laid out
+    once for the cells' font: laying out a few dozen strings on every drag move cost more than the rest
+    of the paint."""
+
+    def __init__(self) -> None:
+        self._texts: dict[str, tuple[QStaticText, float, float]] = {}
+        self._font: QFont | None = None
+
+    def paint(self, painter: QPainter, grid: QRectF, font: QFont, result: AttentionResult, veiled: bool) -> None:
+        """Every cell's number centred in it, dark on light cells and light on dark ones."""
+        rows, columns = result.weights.shape
+        size = grid.width() / columns
+        pen = None
+        for row in range(rows):
+            for column in range(columns):
+                masked = not result.mask[row, column]
+                # Dark text on the bright (yellow-green) end of viridis, light on the dark end.
+                color = DARK_TEXT if masked or veiled or result.weights[row, column] > DARK_TEXT_FROM else LIGHT_TEXT
+                if color is not pen:
+                    painter.setPen(color)
+                    pen = color
+                # Centred in the cell, as drawText(cell, AlignCenter) would put it.
+                text, half_width, half_height = self.prepared(cell_text(result, row, column, veiled), font)
+                painter.drawStaticText(QPointF(grid.left() + (column + 0.5) * size - half_width,
+                                               grid.top() + (row + 0.5) * size - half_height), text)
+
+    def prepared(self, text: str, font: QFont) -> tuple[QStaticText, float, float]:
+        """The number laid out in the cells' font, with half its width and half the line's height."""
+        if font is not self._font:
+            self._texts, self._font = {}, font
+        prepared = self._texts.get(text)
+        if prepared is None:
+            static = QStaticText(text)
+            static.setTextFormat(Qt.TextFormat.PlainText)
+            static.prepare(QTransform(), font)
+            metrics = QFontMetricsF(font)
+            prepared = self._texts[text] = static, metrics.horizontalAdvance(text) / 2, metrics.height() / 2
+        return prepared

@@ -1,0 +1,110 @@
+"""What the attention matrix paints round its cells: the title, the row and column labels, the colour
+bar, the hatching over masked cells, and the outline of the chosen query's row.
+
+All but the outline change only with the size, the font, the tokens or the settings, so the panel
+keeps them in pixmaps (matrix_view.py); the outline follows the chosen query on every paint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QLinearGradient, QPainter, QPen, QPixmap
+
+from attn_desktop.ui.panels.entropy_column import EntropyColumn
+from attn_desktop.ui.panels.matrix_layout import CORNER_TEXT, MatrixLayout, column_labels, title_font
+
+LEGEND_WIDTH = 46
+NUMBERS_HIDDEN_NOTE = "Point at a cell to read its number"
+HATCH_COLOR = QColor(150, 150, 150)
+OUTLINE_COLOR = QColor(255, 190, 0)
+
+
+def paint_title(painter: QPainter, layout: MatrixLayout, font: QFont, width: int) -> None:
+    """The title's lines, and under them, when the cells are too small for numbers, a note saying so."""
+    bold = title_font(font)
+    painter.setFont(bold)
+    line = QFontMetricsF(bold).height()
+    for number, text in enumerate(layout.title_lines):
+        box = QRectF(4, 4 + number * line, width - 8, line)
+        painter.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+    if layout.numbers_hidden_note:
+        painter.setFont(font)
+        box = QRectF(4, 4 + len(layout.title_lines) * line, width - 8, layout.line_height)
+        note = QFontMetricsF(font).elidedText(NUMBERS_HIDDEN_NOTE, Qt.TextElideMode.ElideRight, box.width())
+        painter.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, note)
+
+
+def paint_labels(painter: QPainter, layout: MatrixLayout, font: QFont, dpi: int, tokens: Sequence[str],
+                 query_tokens: Sequence[str], color: QColor) -> None:
+    """The corner's "q ↓ k →", the keys' names over the columns and the queries' beside the rows."""
+    grid, title_height = layout.grid, layout.title_height
+    painter.setPen(color)
+    painter.setFont(font)
+    painter.drawText(QRectF(0, title_height, grid.left() - 2, grid.top() - title_height),
+                     Qt.AlignmentFlag.AlignCenter, CORNER_TEXT)
+    size = grid.width() / len(tokens)
+    column_font, every_column, room = column_labels(font, dpi, tokens, size)
+    metrics = QFontMetricsF(column_font)
+    painter.setFont(column_font)
+    for column, token in enumerate(tokens):
+        if column % every_column == 0:
+            text = metrics.elidedText(token, Qt.TextElideMode.ElideRight, room)
+            rect = QRectF(grid.left() + (column + 0.5) * size - room / 2, title_height, room,
+                          grid.top() - title_height)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom, text)
+    painter.setFont(font)
+    metrics = QFontMetricsF(font)
+    every_row = max(1, int(np.ceil(metrics.height() / size)))
+    for row, token in enumerate(query_tokens):
+        if row % every_row == 0:
+            rect = QRectF(0, grid.top() + row * size, grid.left() - 6, size)
+            text = metrics.elidedText(token, Qt.TextElideMode.ElideRight, rect.width())
+            painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
+
+
+def paint_legend(painter: QPainter, grid: QRectF, lut: np.ndarray, entropy_column: EntropyColumn, font: QFont,
+                 color: QColor) -> None:
+    """The entropy column's header (when shown) and the colour bar from 0 to 1 right of the grid."""
+    entropy_column.paint_header(painter, grid, painter.font(), color)
+    bar = QRectF(grid.right() + entropy_column.width(font) + 10, grid.top(), 10, grid.height())
+    gradient = QLinearGradient(bar.bottomLeft(), bar.topLeft())
+    for stop in range(0, 256, 32):
+        gradient.setColorAt(stop / 255, QColor(*lut[stop]))
+    gradient.setColorAt(1.0, QColor(*lut[255]))
+    painter.fillRect(bar, gradient)
+    painter.setPen(color)
+    line = QFontMetricsF(painter.font()).height()  # the labels follow the font (presentation mode)
+    top_label = QRectF(bar.right() + 3, bar.top(), LEGEND_WIDTH, line)
+    bottom_label = QRectF(bar.right() + 3, bar.bottom() - line, LEGEND_WIDTH, line)
+    painter.drawText(top_label, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, "1")
+    painter.drawText(bottom_label, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom, "0")
+
+
+def mask_layer(mask: np.ndarray, grid: QRectF) -> QPixmap | None:
+    """Hatching over the masked cells (MASK is False where a query may not see a key), the grid's size;
+    None when nothing is masked."""
+    if mask.all():
+        return None
+    size = grid.width() / mask.shape[1]
+    layer = QPixmap(grid.size().toSize() + QSize(1, 1))
+    layer.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(layer)
+    hatch = QBrush(HATCH_COLOR, Qt.BrushStyle.BDiagPattern)
+    for row, column in zip(*np.nonzero(~mask)):
+        painter.fillRect(QRectF(column * size, row * size, size, size), hatch)
+    painter.end()
+    return layer
+
+
+def paint_selected_row(painter: QPainter, grid: QRectF, row: int, n_tokens: int, text_color: QColor) -> None:
+    """The chosen query's row outlined: a bright band inside a thin line in the text's colour."""
+    size = grid.width() / n_tokens
+    outline = QRectF(grid.left(), grid.top() + row * size, grid.width(), size)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.setPen(QPen(OUTLINE_COLOR, 3))
+    painter.drawRect(outline.adjusted(1, 1, -1, -1))
+    painter.setPen(QPen(text_color, 1))
+    painter.drawRect(outline)

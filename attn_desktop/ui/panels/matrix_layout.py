@@ -1,0 +1,168 @@
+"""Where the attention matrix puts everything at its size and font: the title, the room for the row
+labels, the grid of cells, the cells' font (if their numbers can be read at all) and the column labels.
+
+Worked out from plain inputs (the panel's font, size and tokens), once per size, font or scene, not on
+every paint; matrix_view.py keeps the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QFont, QFontInfo, QFontMetricsF
+
+WIDEST_CELL_TEXT = "0.00"  # cells too narrow for this in the smallest readable font show colour only
+MIN_CELL_PIXELS = 10.0  # the smallest cell number a class can read at 100 %
+MIN_CELL_SHARE = 0.8  # ... and never below this share of the panel's font, which presentation mode enlarges
+MAX_SIZED_TOKENS = 8  # the panel asks for room to show numbers up to this many tokens; beyond, it may drop them
+SHRINK_CHARS = 5  # column labels shrink to fit names up to about this long; longer ones are elided
+LABEL_CHARS = 10  # row labels take at most about this many characters; longer names are elided
+CORNER_TEXT = "q ↓ k →"
+
+
+@dataclass
+class MatrixLayout:
+    """Where everything goes at the current size, font and tokens."""
+
+    title_lines: list[str]
+    title_cut: bool
+    line_height: float  # of the panel's font
+    title_height: float  # title lines plus the note when numbers are hidden
+    numbers_hidden_note: bool
+    left: float  # room for the row labels
+    grid: QRectF
+    cell_font: QFont | None
+
+
+@dataclass(frozen=True)
+class MatrixText:
+    """What the panel writes, and in which font at which resolution."""
+
+    font: QFont
+    dpi: int  # the panel's logical dots per inch, up and down
+    title: str
+    query_tokens: Sequence[str]  # the rows' names
+    n_queries: int
+    n_tokens: int  # columns
+
+
+def title_font(font: QFont) -> QFont:
+    bold = QFont(font)
+    bold.setBold(True)
+    return bold
+
+
+def corner_width(font: QFont) -> float:
+    return QFontMetricsF(font).horizontalAdvance(CORNER_TEXT) + 6
+
+
+def label_margin(text: MatrixText) -> float:
+    """Room for the row labels: the widest name, but never more than about LABEL_CHARS characters
+    (longer names are elided), so the labels cannot eat the cells; always room for the corner."""
+    metrics = QFontMetricsF(text.font)
+    widest = max((metrics.horizontalAdvance(t) for t in text.query_tokens), default=0) + 12
+    cap = metrics.averageCharWidth() * LABEL_CHARS + 12
+    return max(min(widest, cap), corner_width(text.font) + 2, 48.0)
+
+
+def smallest_readable_points(font: QFont, dpi: int) -> float:
+    """The smallest type a cell's number or a label may be set in, in points."""
+    pixels = max(MIN_CELL_PIXELS, MIN_CELL_SHARE * QFontInfo(font).pixelSize())
+    return pixels * 72.0 / max(dpi, 1)
+
+
+def cell_font(font: QFont, dpi: int, cell_size: float) -> QFont | None:
+    """The panel's font, shrunk as far as the smallest readable size so that "0.00" fits a cell;
+    None if it cannot (the cells then show colour only)."""
+    font = QFont(font)
+    needed = QFontMetricsF(font).horizontalAdvance(WIDEST_CELL_TEXT) + 4
+    if needed <= cell_size and QFontMetricsF(font).height() <= cell_size:
+        return font
+    points = font.pointSizeF() * min(cell_size / needed, cell_size / QFontMetricsF(font).height())
+    if points < smallest_readable_points(font, dpi) - 1e-6:
+        return None
+    font.setPointSizeF(points)
+    return font
+
+
+def min_cell_size(font: QFont, dpi: int) -> float:
+    """The smallest cell whose number is still readable: "0.00" in the smallest readable font."""
+    small = QFont(font)
+    small.setPointSizeF(smallest_readable_points(font, dpi))
+    metrics = QFontMetricsF(small)
+    return float(np.ceil(max(metrics.horizontalAdvance(WIDEST_CELL_TEXT) + 4, metrics.height())) + 1)
+
+
+def title_lines(text: MatrixText, width: float) -> tuple[list[str], bool]:
+    """The title on one line if it fits, else "Attention weights" over the formula; cut only if even
+    that does not fit (then it is elided, and reported by cut_parts)."""
+    metrics = QFontMetricsF(title_font(text.font))
+    whole = text.title
+    if metrics.horizontalAdvance(whole) <= width:
+        return [whole], False
+    head, formula = whole.split(", ", 1)
+    lines = [head, formula]
+    cut = any(metrics.horizontalAdvance(line) > width for line in lines)
+    return [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines], cut
+
+
+def work_out_layout(text: MatrixText, width: int, height: int, side: float) -> MatrixLayout:
+    """The layout of a panel WIDTH by HEIGHT pixels, with SIDE pixels right of the grid (entropy, colour bar)."""
+    metrics = QFontMetricsF(text.font)
+    line = metrics.height()
+    lines, cut = title_lines(text, width - 8)
+    title_height = len(lines) * QFontMetricsF(title_font(text.font)).height() + 8
+    left, top = label_margin(text), line + 8
+    rows = text.n_queries
+    grid = _grid_in(left, title_height + top, width, height, side, rows, text.n_tokens)
+    font = cell_font(text.font, text.dpi, grid.width() / text.n_tokens)
+    note = font is None
+    if note:  # a line saying why the cells are blank; the cells only get smaller for it
+        title_height += line
+        grid = _grid_in(left, title_height + top, width, height, side, rows, text.n_tokens)
+    return MatrixLayout(lines, cut, line, title_height, note, left, grid, font)
+
+
+def _grid_in(left: float, top: float, width: int, height: int, side: float, rows: int, columns: int) -> QRectF:
+    area = QRectF(left, top, width - left - side, height - top - 6)
+    cell = max(min(area.width() / columns, area.height() / rows), 1.0)
+    return QRectF(area.left(), area.top(), cell * columns, cell * rows)
+
+
+def minimum_size(text: MatrixText, side: float) -> QSize:
+    """Room for every cell's number in a readable font, up to MAX_SIZED_TOKENS tokens, with the
+    title on at most two whole lines, the labels and SIDE pixels for the entropy and the colour bar."""
+    cell = min_cell_size(text.font, text.dpi)
+    columns = min(text.n_tokens, MAX_SIZED_TOKENS)
+    rows = min(text.n_queries, MAX_SIZED_TOKENS)
+    title_metrics = QFontMetricsF(title_font(text.font))
+    head, formula = text.title.split(", ", 1)
+    title_width = max(title_metrics.horizontalAdvance(head), title_metrics.horizontalAdvance(formula)) + 8
+    line = QFontMetricsF(text.font).height()
+    width = max(label_margin(text) + columns * cell + side, title_width)
+    height = 2 * title_metrics.height() + 8 + line + 8 + rows * cell + 6
+    return QSize(int(np.ceil(width)), int(np.ceil(height)))
+
+
+def column_labels(font: QFont, dpi: int, tokens: Sequence[str], size: float) -> tuple[QFont, int, float]:
+    """The column labels' font, which of them are shown (every n-th) and the width each may take,
+    for cells SIZE pixels wide.
+
+    Labels that would run into each other are first set smaller (down to the smallest readable
+    size), then elided (full name in the tooltip), and only when not even a letter and "…" fit, thinned."""
+    label_font = QFont(font)
+    metrics = QFontMetricsF(label_font)
+    # A very long name is elided, not allowed to shrink every label: size for names up to SHRINK_CHARS.
+    longest_sized = metrics.averageCharWidth() * SHRINK_CHARS
+    widest = min(max((metrics.horizontalAdvance(token) for token in tokens), default=0.0), longest_sized)
+    if widest + 6 > size and widest > 0:
+        smallest = smallest_readable_points(font, dpi)
+        label_font.setPointSizeF(max(smallest, label_font.pointSizeF() * (size - 6) / widest))
+    metrics = QFontMetricsF(label_font)
+    widest = max((metrics.horizontalAdvance(token) for token in tokens), default=0.0)
+    shortest_useful = min(widest, metrics.horizontalAdvance("M…")) + 6
+    every = max(1, int(np.ceil(shortest_useful / size)))
+    return label_font, every, every * size - 6
