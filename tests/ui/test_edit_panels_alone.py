@@ -48,7 +48,7 @@ def test_adding_a_token_by_typing_is_one_named_step(qtbot, cat_scene):
     assert history.stack.undoText() == "Add token “dog”"
     assert "Added “dog”" in panel.message_label.text()
     history.stack.undo()
-    assert rows_shown(panel) == CAT_SENTENCE and cat_scene.result.weights.shape == (6, 6)
+    assert rows_shown(panel) == CAT_SENTENCE and cat_scene.reading().result.weights.shape == (6, 6)
 
 
 def test_removing_a_token_with_the_button_and_getting_it_back(qtbot, cat_scene):
@@ -140,4 +140,4 @@ def test_a_closed_panel_stops_following_the_scene(qtbot, cat_scene):
     panel.deleteLater()
     qtbot.waitUntil(lambda: cat_scene.subscriber_count < followers)
     cat_scene.add_token("dog")  # must not reach the deleted panel
-    assert np.isfinite(cat_scene.result.weights).all()
+    assert np.isfinite(cat_scene.reading().result.weights).all()

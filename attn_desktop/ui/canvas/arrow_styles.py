@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from attn_desktop.geometry.weight_style import crowded, query_style, weight_label, weighted_styles
-from attn_desktop.model import Role, Scene, explain
+from attn_desktop.model import HeadReading, Role, explain
 from attn_desktop.model.explain import arrow_name
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
 from attn_desktop.ui.predict.weights_veil import HIDDEN_TEXT
@@ -24,7 +24,7 @@ def short_name(token: str, line_scale: float) -> str:
                               explain.SHORT_NAME_CHARACTERS)
 
 
-def style_queries(queries: list[ArrowItem], scene: Scene, line_scale: float) -> None:
+def style_queries(queries: list[ArrowItem], scene: HeadReading, line_scale: float) -> None:
     """The chosen query bold, the others faded; in a crowded scene only the chosen one is named."""
     is_crowded = crowded(scene.n_tokens)
     for index, item in enumerate(queries):
@@ -36,7 +36,7 @@ def style_queries(queries: list[ArrowItem], scene: Scene, line_scale: float) -> 
                        if chosen or not is_crowded else "")
 
 
-def style_keys_and_values(arrows: dict[Role, list[ArrowItem]], scene: Scene, weights: np.ndarray, veiled: bool,
+def style_keys_and_values(arrows: dict[Role, list[ArrowItem]], scene: HeadReading, weights: np.ndarray, veiled: bool,
                           line_scale: float) -> None:
     """Keys and values bolder with more of the chosen query's WEIGHTS (those the canvas shows: an even
     split while VEILED), dashed where masked, and labelled with their weight."""

@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetricsF
 
 from attn_desktop.geometry.weight_style import even_split
-from attn_desktop.model import Change, Role, Scene, explain
+from attn_desktop.model import Change, HeadReading, Role, Scene, explain
 from attn_desktop.model.explain import arrow_name
 from attn_desktop.model.view_plane import ViewPlane
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
@@ -27,7 +27,7 @@ from attn_desktop.ui.canvas.key_highlight import KeyHighlight
 from attn_desktop.ui.canvas.plane_action import PlaneAction
 from attn_desktop.ui.palette import OUTPUT_COLOR, ROLE_COLORS
 from attn_desktop.ui.predict.weights_veil import WeightsVeil
-from attn_desktop.ui.scene_link import follow_scene
+from attn_desktop.ui.scene_link import follow_scene, head_reading
 
 ANSWER_MARKER_HEIGHT = 1.08  # on the number line, the answer's marker stands above every stem
 ARROW_FONT_POINTS = 10.0
@@ -55,11 +55,11 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
     arrow_moved = Signal(object)  # a MoveArrow for the edit history: a released drag or a nudge, already shown
     drag_moved = Signal(str)  # what the dragged arrow now is, e.g. "k·cat = (1.32, 1.59)"
     edit_requested = Signal(object, int)  # role, index: a double-click on a tip asks to type coordinates
-    def __init__(self, scene: Scene, parent=None, highlight: KeyHighlight | None = None,
+    def __init__(self, scene: Scene | HeadReading, parent=None, highlight: KeyHighlight | None = None,
                  veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
         # Not "self.scene": QGraphicsView.scene() would be shadowed.
-        self.attn_scene = scene
+        self.attn_scene = scene = head_reading(scene)  # the head it draws (a bare scene: its first head)
         self.highlight = highlight if highlight is not None else KeyHighlight(self)  # the key pointed at elsewhere
         # While the student predicts, labels and emphasis must not tell the weights (see weights_veil.py).
         self.veil = veil if veil is not None else WeightsVeil(self)

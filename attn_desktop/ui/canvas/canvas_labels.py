@@ -18,7 +18,7 @@ from PySide6.QtGui import QTransform
 
 from attn_desktop.geometry.label_layout import HIDDEN, LabelRequest, ShapeIndex, place_labels
 from attn_desktop.geometry.weight_style import CROWDED_LABEL_MIN_WEIGHT
-from attn_desktop.model import Role, Scene
+from attn_desktop.model import HeadReading, Role
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
 from attn_desktop.ui.canvas.canvas_plots import CanvasPlots
 
@@ -45,7 +45,7 @@ class CanvasLabels:
         self.plots = plots
         self._plot_shapes: dict[pg.PlotItem, _PlotShapes] = {}  # each plot's arrow shapes, kept between moves
 
-    def place(self, scene: Scene, weights: np.ndarray, to_view: QTransform) -> None:
+    def place(self, scene: HeadReading, weights: np.ndarray, to_view: QTransform) -> None:
         """Put each label by its tip, clear of every arrow and label of its plot (see label_layout); WEIGHTS
         are those the canvas shows, TO_VIEW maps the canvas's scene to its view."""
         kept = {}
@@ -66,7 +66,7 @@ class CanvasLabels:
                     item.place_label(placement, mapping)
         self._plot_shapes = kept  # a plot not placed this time is read afresh next time
 
-    def _labels_in_order(self, scene: Scene, weights: np.ndarray) -> dict[pg.PlotItem, list[tuple[ArrowItem, bool]]]:
+    def _labels_in_order(self, scene: HeadReading, weights: np.ndarray) -> dict[pg.PlotItem, list[tuple[ArrowItem, bool]]]:
         """Each plot's labelled arrows, most important label first, each with whether its label is minor:
         the chosen query, the output, keys and values by weight (under 5% is minor), then the other
         queries (minor) and the word vectors."""

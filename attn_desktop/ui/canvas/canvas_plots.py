@@ -26,7 +26,7 @@ from attn_desktop.geometry.plot_arrangement import (
     grid_places,
     number_line_range,
 )
-from attn_desktop.model import Role, Scene
+from attn_desktop.model import HeadReading, Role
 from attn_desktop.model.pretrained.head_scene import taken_from_notice
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
 from attn_desktop.ui.canvas.arrow_layer import ArrowLayer
@@ -41,7 +41,7 @@ class CanvasPlots:
     """The plots of one canvas, laid out in LAYOUT (the canvas's own). FOLLOW_VIEW connects a new plot's
     view to the canvas (zooms, resizes); every plot's arrows are drawn by one ArrowLayer at LAYER_Z."""
 
-    def __init__(self, layout: pg.GraphicsLayout, scene: Scene, drags: DragController,
+    def __init__(self, layout: pg.GraphicsLayout, scene: HeadReading, drags: DragController,
                  follow_view: Callable[[pg.ViewBox], None], layer_z: float) -> None:
         self.layout = layout
         self.scene = scene
@@ -103,7 +103,7 @@ class CanvasPlots:
         if self.scene.taken_from is not None:
             self.layout.addItem(self.notice, row=0, col=0, colspan=self.columns)
             first_row = 1
-        plots = [self.x_plot] if self.scene.is_projection else []
+        plots = [self.x_plot] if self.scene.reads_a_stream else []
         shown = [*plots, self.qk_plot, self.vo_plot]
         for plot, (row, column) in zip(shown, grid_places(len(shown), self.columns)):
             self.layout.addItem(plot, row=first_row + row, col=column)
@@ -119,7 +119,7 @@ class CanvasPlots:
 
     def columns_that_draw_largest(self, viewport: QRect, label_height: float) -> int:
         """How many columns of plots show the arrows largest on this canvas."""
-        count = 3 if self.scene.is_projection else 2
+        count = 3 if self.scene.reads_a_stream else 2
         tips = np.array([(0.0, 0.0), *(self.drags.tip_of(v, role) for role in (Role.QUERY, Role.KEY)
                                        for v in self.scene.vectors(role))])
         return columns_that_draw_largest(viewport.width(), viewport.height() - self._notice_height(), count, tips,
@@ -147,7 +147,7 @@ class CanvasPlots:
         if self.values_framed_alone() and not self.number_line:
             values = [*scene.vectors(Role.VALUE), *scene.result.output]
             frame_tips(self.vo_plot, [self.drags.tip_of(v, Role.VALUE) for v in values], margin)
-        if scene.is_projection:
+        if scene.reads_a_stream:
             words = [self.drags.tip_of(v, Role.EMBEDDING) for v in scene.vectors(Role.EMBEDDING)]
             frame_tips(self.x_plot, words, margin)
         if self.number_line:
@@ -160,7 +160,7 @@ class CanvasPlots:
         """Say which plane is drawn when a vector has more than two numbers."""
         scene, planes = self.scene, self.drags.planes
         subjects = {self.qk_plot: ("Queries and keys", Role.KEY), self.vo_plot: ("Values and output", Role.VALUE)}
-        if scene.is_projection:
+        if scene.reads_a_stream:
             subjects[self.x_plot] = ("Word vectors x", Role.EMBEDDING)
         titles = {plot: plot_title(subject, planes.describe(role), planes.describe(role, short=True))
                   for plot, (subject, role) in subjects.items()}

@@ -25,7 +25,7 @@ from PySide6.QtCore import QObject, QPointF, Qt, Signal
 
 from attn_desktop.geometry.drawn_planes import DrawnPlanes
 from attn_desktop.geometry.tip_choice import Tip, TipTurns
-from attn_desktop.model import Role, Scene, explain
+from attn_desktop.model import HeadReading, Role, explain
 from attn_desktop.model.commands import move_arrow
 from attn_desktop.model.view_plane import ViewPlane
 from attn_desktop.ui.canvas.arrow_geometry import HANDLE_RADIUS_PX
@@ -35,7 +35,7 @@ SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5  # arrow keys, and with Shift
 NUDGE_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
 
 
-def describe(scene: Scene, role: Role, index: int, plane: ViewPlane | None = None) -> str:
+def describe(scene: HeadReading, role: Role, index: int, plane: ViewPlane | None = None) -> str:
     """"k·cat = (1.32, 1.59)": what the status bar and the arrow's tooltip say. An arrow drawn in a
     PCA plane is given by its two coordinates there (its 64 numbers would not be read)."""
     vector = scene.vectors(role)[index]
@@ -68,10 +68,11 @@ class DragController(QObject):
     dragging = Signal(bool)  # a drag began (True) or ended in any way (False): Undo waits for the release
     nudge_starting = Signal()  # an arrow key is about to move an arrow (Predict, then see veils the weights first)
 
-    def __init__(self, scene: Scene, arrows: dict[Role, list[ArrowItem]], parent: QObject | None = None) -> None:
+    def __init__(self, scene: HeadReading, arrows: dict[Role, list[ArrowItem]], parent: QObject | None = None) -> None:
         """`arrows` is the canvas's own table of arrow items, read as it is at each gesture."""
         super().__init__(parent)
-        self.scene = scene
+        self.scene = scene  # the head drawn
+        self.document = scene.document  # where a drag moves its arrow live (recorded as a command on release)
         self.arrows = arrows
         self.planes = DrawnPlanes(scene)  # which plane of a wide vector the canvas shows
         self.snap_step = 0.0  # when set, dragged tips land on multiples of it (so "exactly equal" is reachable)
@@ -143,7 +144,7 @@ class DragController(QObject):
         if drag is None:
             return
         moved = self.vector_with_tip(drag.start, tip.x(), tip.y(), drag.role)
-        self.scene.set_vector(drag.role, drag.index, moved.tolist())
+        self.document.set_vector(drag.role, drag.index, moved.tolist())
         self.status.emit(self.describe(drag.role, drag.index) + drag.hint)
 
     def _finish_drag(self, tip: QPointF) -> None:
@@ -162,7 +163,7 @@ class DragController(QObject):
         if drag is None:
             return
         self.dragging.emit(False)
-        self.scene.set_vector(drag.role, drag.index, drag.start.tolist())
+        self.document.set_vector(drag.role, drag.index, drag.start.tolist())
         self.status.emit(f"Put back: {self.describe(drag.role, drag.index)}")
 
     def cancel_drag(self) -> bool:
@@ -241,7 +242,7 @@ class DragController(QObject):
         before = self.scene.vectors(role)[index].copy()
         x, y = self.tip_of(before, role)
         after = self.vector_with_tip(before, x + dx, y + (dy if len(before) > 1 else 0.0), role)
-        self.scene.set_vector(role, index, after.tolist())
+        self.document.set_vector(role, index, after.tolist())
         self.status.emit(self.describe(role, index))
         command = move_arrow(self.scene, role, index, before.tolist(), nudge=True)
         if not command.changes_nothing:

@@ -17,7 +17,7 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QFont, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from attn_desktop.model import Change, Scene, explain
+from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.ui.panels.entropy_column import EntropyColumn
 from attn_desktop.ui.panels.matrix_cells import CellNumbers, cell_colours, cell_text, cell_tip, viridis_table
 from attn_desktop.ui.panels.matrix_frame import (
@@ -37,13 +37,13 @@ from attn_desktop.ui.panels.matrix_layout import (
     work_out_layout,
 )
 from attn_desktop.ui.predict.weights_veil import WeightsVeil
-from attn_desktop.ui.scene_link import follow_scene
+from attn_desktop.ui.scene_link import follow_scene, head_reading
 
 
 class MatrixView(QWidget):
-    def __init__(self, scene: Scene, parent=None, veil: WeightsVeil | None = None) -> None:
+    def __init__(self, scene: Scene | HeadReading, parent=None, veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
-        self.scene = scene
+        self.scene = scene = head_reading(scene)
         self.veil = veil if veil is not None else WeightsVeil(self)  # grey cells and "?" while the student predicts
         self.veil.changed.connect(self._on_veil_changed)
         self._lut = viridis_table()
