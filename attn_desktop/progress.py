@@ -24,13 +24,14 @@ No Qt here: the command line and the tests use it too.
 from __future__ import annotations
 
 import enum
-import json
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from attn_desktop.model.files.json_reading import load_json_file
 from attn_desktop.model.files.safe_write import write_json_atomically
+from attn_desktop.model.files.values import SceneFileError
 from attn_desktop.model.teaching.prediction import Comparison, SessionScore
 
 DATA_DIR_VARIABLE = "ATTN_DESKTOP_DATA_DIR"
@@ -147,13 +148,11 @@ class ProgressStore:
 
     def _read(self) -> tuple[dict[str, Any], bool]:
         """The document on disk and whether an existing file could not be used."""
-        try:
-            if self.path.stat().st_size > MAX_FILE_BYTES:
-                return _empty_document(), True
-            document = json.loads(self.path.read_bytes().decode("utf-8"))
-        except FileNotFoundError:
+        if not os.path.lexists(self.path):
             return _empty_document(), False
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        try:  # the scene files' hardened reading: a regular file, UTF-8, JSON within limits
+            document = load_json_file(self.path, MAX_FILE_BYTES)
+        except SceneFileError:
             return _empty_document(), True
         if not _is_valid(document):
             return _empty_document(), True

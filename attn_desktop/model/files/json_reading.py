@@ -24,15 +24,15 @@ T = TypeVar("T")
 MAX_FILE_BYTES = 4 * 1024 * 1024
 
 
-def load_json_file(path: str | os.PathLike[str]) -> Any:
-    """Any JSON document of ours (a scene, the autosave copy), read with the scene's limits.
+def load_json_file(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> Any:
+    """Any JSON document of ours (a scene, the autosave copy, the progress file), read with these limits.
 
     Raises only SceneFileError, its message starting with the file's name:
     a folder, device or pipe, a file over the size limit, text that is not
     UTF-8, JSON that is broken, nested too deeply or holds numbers too long
     to be numbers.
     """
-    return named(path, lambda: parse_json_bytes(read_file_bytes(path)))
+    return named(path, lambda: parse_json_bytes(read_file_bytes(path, limit)))
 
 
 def named(path: str | os.PathLike[str], read: Callable[[], T]) -> T:
