@@ -12,12 +12,15 @@ before gets the computed layout.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSize, Qt, QTimer
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QScrollArea, QTabBar, QWidget
 from shiboken6 import getCppPointer
 
+from attn_desktop.ui.qt_app import gui_app
 from attn_desktop.ui.window.settings import LAYOUT_VERSION, app_settings
 
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
@@ -81,7 +84,7 @@ class WindowLayout(QObject):
         self.window = window
         self.docks: dict[str, QDockWidget] = {}
         self.presenting = False
-        self._normal_font = None
+        self._normal_font: QFont | None = None
         self._was_maximized = False
         self._layout_before_presentation: QByteArray | None = None
         self.geometry_before_presentation: QByteArray | None = None
@@ -104,7 +107,7 @@ class WindowLayout(QObject):
         hide_stray_tab_bars(self.window, self.docks, self._bars_hidden)
         show_whole_tab_titles(self.window)
 
-    def eventFilter(self, watched, event) -> bool:
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:
             self._tidy_timer.start()
         return False
@@ -206,13 +209,13 @@ class WindowLayout(QObject):
         self.share_out()
 
     # ----- presentation mode ---------------------------------------------
-    def set_presentation(self, on: bool, after_font_change=None) -> None:
+    def set_presentation(self, on: bool, after_font_change: Callable[[bool], object] | None = None) -> None:
         """Full screen with large type and only the canvas and the numbers, for a projector; off
         restores everything, the panels' layout included."""
         if on == self.presenting:
             return
         self.presenting = on
-        app, window = QApplication.instance(), self.window
+        app, window = gui_app(), self.window
         if on:
             self._normal_font = app.font()
             self._layout_before_presentation = window.saveState()
