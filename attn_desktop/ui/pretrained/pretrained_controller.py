@@ -27,7 +27,6 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
 
 from attn_desktop.model import Scene
-from attn_desktop.ui.document.document_controller import DocumentController
 from attn_desktop.ui.pretrained.pretrained_heads_panel import ModelHeadsPanel, model_details
 from attn_desktop.ui.pretrained.pretrained_worker import (
     LoadedModel,
@@ -43,11 +42,13 @@ MODEL_FILTER = "GGUF models (*.gguf);;All files (*)"
 STATUS_MS = 5000
 
 
-class ModelHost(Protocol):
-    """What the heads need from the window around them."""
+class HeadDocument(Protocol):
+    """The document a head opens as (see DocumentController)."""
 
-    def show_error(self, title: str, message: str) -> None: ...
-    def show_model_heads_dock(self) -> None: ...
+    @property
+    def modified(self) -> bool: ...
+    def maybe_save_changes(self) -> bool: ...
+    def start(self, path: Path | None, lesson_id: str | None) -> None: ...
 
 
 def pack_model() -> Path:
@@ -64,12 +65,14 @@ def install_hint() -> str:
 
 
 class ModelController(QObject):
-    def __init__(self, scene: Scene, documents: DocumentController, panel: ModelHeadsPanel, dock: QDockWidget,
-                 host: ModelHost, window: QWidget, show_status: Callable[[str, int], None],
-                 load_model: ModelLoader = load_llama_model, parent: QObject | None = None) -> None:
+    def __init__(self, scene: Scene, documents: HeadDocument, panel: ModelHeadsPanel, dock: QDockWidget,
+                 dialog_parent: QWidget, show_dock: Callable[[], object], show_error: Callable[[str, str], object],
+                 show_status: Callable[[str, int], object], load_model: ModelLoader = load_llama_model,
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.scene, self.documents, self.panel, self.dock = scene, documents, panel, dock
-        self.host, self.window, self.show_status = host, window, show_status
+        self.dialog_parent, self.show_dock = dialog_parent, show_dock  # show_dock: the panel, wide enough
+        self.show_error, self.show_status = show_error, show_status
         self._load_model = load_model
         self.runner: ModelRunner | None = None  # made when a model is first wanted
         self.loading: Path | None = None  # the file being loaded
@@ -87,7 +90,7 @@ class ModelController(QObject):
     # ----- the commands (menu entries) -----------------------------------------------------
     def show_heads(self) -> None:
         """Lessons → Heads of a Real Model…: the panel, and the pack's model unless one is loaded."""
-        self.host.show_model_heads_dock()
+        self.show_dock()
         if self.panel.model is None and self.loading is None:
             self.load_pack_model()
 
@@ -105,7 +108,7 @@ class ModelController(QObject):
     def choose_and_open_model(self) -> None:
         """File → Open Model…: any local GGUF file."""
         folder = str(self.last_folder or (self.panel.model.path.parent if self.panel.model else Path.home()))
-        chosen, _ = QFileDialog.getOpenFileName(self.window, "Open Model", folder, MODEL_FILTER)
+        chosen, _ = QFileDialog.getOpenFileName(self.dialog_parent, "Open Model", folder, MODEL_FILTER)
         if chosen:
             self.open_model(Path(chosen))
 
@@ -113,7 +116,7 @@ class ModelController(QObject):
         self.last_folder = Path(path).parent
         self._dock_was_visible = self.dock.isVisible()
         self._load(Path(path), chosen_by_user=True)
-        self.host.show_model_heads_dock()
+        self.show_dock()
 
     def shutdown(self) -> None:
         """End the model's thread (the window calls this when it closes)."""
@@ -149,7 +152,7 @@ class ModelController(QObject):
             self.panel.show_previous()
             if not self._dock_was_visible and self.panel.model is None:
                 self.dock.hide()  # as it was before Open Model…
-            self.host.show_error("Cannot open model", failure.message)
+            self.show_error("Cannot open model", failure.message)
         elif failure.unavailable:
             self.panel.show_unavailable(unavailable_text(failure.message))
         else:
@@ -181,7 +184,7 @@ class ModelController(QObject):
         try:
             data = scene_data_for_head(run, layer, head)
         except ValueError as error:  # a sentence longer than a scene may hold
-            self.host.show_error("Cannot open head", str(error))
+            self.show_error("Cannot open head", str(error))
             return
         if not self.documents.maybe_save_changes():
             return

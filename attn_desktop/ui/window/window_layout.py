@@ -71,6 +71,14 @@ def _in_scroll_area(panel: QWidget) -> QScrollArea:
     return area
 
 
+def fit_to_screen(window: QWidget, width: int, height: int) -> None:
+    """The preferred size, but never bigger than the screen (classroom laptops can be 1024 × 768)."""
+    screen = window.screen().availableGeometry() if window.screen() else None
+    if screen is not None and screen.width() > 0:
+        width, height = min(width, int(screen.width() * 0.95)), min(height, int(screen.height() * 0.92))
+    window.resize(width, height)
+
+
 def screen_key(size: QSize) -> str:
     """The settings group a screen's layout is kept under: "1920x1080"."""
     return f"{size.width()}x{size.height()}"
@@ -189,6 +197,11 @@ class WindowLayout(QObject):
             for name in self._docks_the_heads_replaced:
                 self.docks[name].show()
             self._docks_the_heads_replaced = []
+
+    def show_dock(self, name: str) -> None:
+        """Bring a dock to the front (Lessons → Train a Head…)."""
+        self.docks[name].show()
+        self.docks[name].raise_()
 
     def show_wide(self, name: str, share: float = WIDE_DOCK_SHARE) -> None:
         """Bring a dock of the left column to the front, the column widened to SHARE of the window
