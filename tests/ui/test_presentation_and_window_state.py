@@ -5,9 +5,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role
+from attn_desktop.ui.settings import recent_files
 from attn_desktop.ui.window.app import default_scene
 from attn_desktop.ui.window.main_window import MainWindow
-from attn_desktop.ui.window.settings import recent_files
 from attn_desktop.ui.window.window_layout import presentation_font_scale
 
 

@@ -18,9 +18,9 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from attn_desktop.model import Role
 from attn_desktop.model.commands import move_arrow
 from attn_desktop.ui.document import autosave
+from attn_desktop.ui.settings import remember_recent
 from attn_desktop.ui.window.app import default_scene
 from attn_desktop.ui.window.main_window import MainWindow
-from attn_desktop.ui.window.settings import remember_recent
 
 from crash import pretend_the_process_died
 from helpers import drag_arrow, table_column

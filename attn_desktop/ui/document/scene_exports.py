@@ -13,7 +13,7 @@ from attn_desktop.model.exports.csv_export import scores_csv, weights_csv
 from attn_desktop.model.exports.export import export_json_text
 from attn_desktop.model.files.safe_write import write_text_atomically
 from attn_desktop.ui.document.export_actions import ask_png_scale, export_file
-from attn_desktop.ui.tools.image_export import HandoutSource, copy_image_to_clipboard, render_png, render_svg
+from attn_desktop.ui.document.handout_image import HandoutSource, copy_image_to_clipboard, render_png, render_svg
 
 
 class ExportNames(Protocol):

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 from attn_desktop.model import Change, Scene, explain
 from attn_desktop.ui.predict.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
 from attn_desktop.ui.scene_link import follow_scene
-from attn_desktop.ui.window.steady_label_box import SteadyLabelBox
+from attn_desktop.ui.steady_label_box import SteadyLabelBox
 
 MAX_BLEND_TERMS = 4
 

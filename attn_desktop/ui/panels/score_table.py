@@ -26,7 +26,7 @@ from attn_desktop.ui.panels.score_table_model import TOKEN, WEIGHT, WEIGHT_HEADE
 from attn_desktop.ui.panels.weight_bar_delegate import WeightBarDelegate
 from attn_desktop.ui.predict.weights_veil import HIDDEN_TIP, WeightsVeil
 from attn_desktop.ui.scene_link import follow_scene
-from attn_desktop.ui.window.steady_label_box import SteadyLabelBox
+from attn_desktop.ui.steady_label_box import SteadyLabelBox
 
 MAX_SIZED_ROWS = 8  # the panel asks for room to show this many keys without scrolling; more scroll
 KEY_CHARS = 10  # the key column's width in characters at most; longer names are elided (tooltip whole)

@@ -9,8 +9,8 @@ from PySide6.QtWidgets import QLabel, QStatusBar
 
 from attn_desktop.model import Scene
 from attn_desktop.ui.document.autosave import Autosaver
+from attn_desktop.ui.steady_label_box import SteadyLabelBox
 from attn_desktop.ui.training.task_accuracy_label import TaskAccuracyLabel
-from attn_desktop.ui.window.steady_label_box import SteadyLabelBox
 from attn_desktop.ui.window.unprotected_work_label import UnprotectedWorkLabel
 
 STATUS_HINT = (

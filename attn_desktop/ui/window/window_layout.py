@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QS
 from shiboken6 import getCppPointer
 
 from attn_desktop.ui.qt_app import gui_app
-from attn_desktop.ui.window.settings import LAYOUT_VERSION, app_settings
+from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
 
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
 RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
