@@ -24,20 +24,27 @@ class ExportNames(Protocol):
     def suggested_name(self, ending: str) -> Path: ...
 
 
+class ExportDialogs(Protocol):
+    """Where the exports ask and tell (see QtDocumentDialogs): the dialogs' window and its messages."""
+
+    @property
+    def window(self) -> QWidget: ...
+    def show_error(self, title: str, message: str) -> None: ...
+    def show_status(self, message: str, milliseconds: int) -> None: ...
+
+
 class SceneExports:
     """The window's exports; each asks where (beside the scene, named after it), writes, and reports a failure.
 
-    HANDOUT is what the pictures show (the window's canvas and matrix, as on screen); PARENT is the dialogs'.
+    HANDOUT is what the pictures show: the window's canvas and matrix, as on screen.
     """
 
-    def __init__(self, scene: Scene, documents: ExportNames, handout: HandoutSource, parent: QWidget,
-                 show_error: Callable[[str, str], object], show_status: Callable[[str, int], object]) -> None:
-        self.scene, self.documents, self.handout, self.parent = scene, documents, handout, parent
-        self.show_error, self.show_status = show_error, show_status
+    def __init__(self, scene: Scene, documents: ExportNames, handout: HandoutSource, dialogs: ExportDialogs) -> None:
+        self.scene, self.documents, self.handout, self.dialogs = scene, documents, handout, dialogs
 
     def _export(self, kind: str, ending: str, file_filter: str, write: Callable[[str], object]) -> None:
-        export_file(self.parent, kind, self.documents.suggested_name(ending), file_filter, write,
-                    own_file=self.documents.path, show_error=self.show_error)
+        export_file(self.dialogs.window, kind, self.documents.suggested_name(ending), file_filter, write,
+                    own_file=self.documents.path, show_error=self.dialogs.show_error)
 
     def results_json(self) -> None:
         self._export("Results", "-results.json", "JSON (*.json)",
@@ -45,7 +52,7 @@ class SceneExports:
 
     def picture(self, kind: str) -> None:
         """The canvas and the matrix, as a PNG (at a chosen scale) or an SVG, for handouts."""
-        scale = ask_png_scale(self.parent) if kind == "png" else 1.0
+        scale = ask_png_scale(self.dialogs.window) if kind == "png" else 1.0
         if scale is None:
             return
         self._export(kind.upper(), f".{kind}", f"{kind.upper()} (*.{kind})",
@@ -60,4 +67,4 @@ class SceneExports:
 
     def copy_picture(self) -> None:
         copy_image_to_clipboard(self.handout)
-        self.show_status("Picture of the canvas and matrix copied", 3000)
+        self.dialogs.show_status("Picture of the canvas and matrix copied", 3000)

@@ -42,6 +42,15 @@ MODEL_FILTER = "GGUF models (*.gguf);;All files (*)"
 STATUS_MS = 5000
 
 
+class ModelDialogs(Protocol):
+    """Where the heads ask and tell (see QtDocumentDialogs): the dialogs' window and its messages."""
+
+    @property
+    def window(self) -> QWidget: ...
+    def show_error(self, title: str, message: str) -> None: ...
+    def show_status(self, message: str, milliseconds: int) -> None: ...
+
+
 class HeadDocument(Protocol):
     """The document a head opens as (see DocumentController)."""
 
@@ -66,13 +75,12 @@ def install_hint() -> str:
 
 class ModelController(QObject):
     def __init__(self, scene: Scene, documents: HeadDocument, panel: ModelHeadsPanel, dock: QDockWidget,
-                 dialog_parent: QWidget, show_dock: Callable[[], object], show_error: Callable[[str, str], object],
-                 show_status: Callable[[str, int], object], load_model: ModelLoader = load_llama_model,
+                 show_dock: Callable[[], object], dialogs: ModelDialogs, load_model: ModelLoader = load_llama_model,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.scene, self.documents, self.panel, self.dock = scene, documents, panel, dock
-        self.dialog_parent, self.show_dock = dialog_parent, show_dock  # show_dock: the panel, wide enough
-        self.show_error, self.show_status = show_error, show_status
+        self.show_dock = show_dock  # the panel, wide enough for its grid of heads
+        self.dialogs = dialogs
         self._load_model = load_model
         self.runner: ModelRunner | None = None  # made when a model is first wanted
         self.loading: Path | None = None  # the file being loaded
@@ -108,7 +116,7 @@ class ModelController(QObject):
     def choose_and_open_model(self) -> None:
         """File → Open Model…: any local GGUF file."""
         folder = str(self.last_folder or (self.panel.model.path.parent if self.panel.model else Path.home()))
-        chosen, _ = QFileDialog.getOpenFileName(self.dialog_parent, "Open Model", folder, MODEL_FILTER)
+        chosen, _ = QFileDialog.getOpenFileName(self.dialogs.window, "Open Model", folder, MODEL_FILTER)
         if chosen:
             self.open_model(Path(chosen))
 
@@ -143,7 +151,7 @@ class ModelController(QObject):
     def _on_loaded(self, model: LoadedModel) -> None:
         self.loading = None
         self.panel.show_model(model)
-        self.show_status(f"Loaded {model.name}: {model_details(model)}", STATUS_MS)
+        self.dialogs.show_status(f"Loaded {model.name}: {model_details(model)}", STATUS_MS)
         self.run_sentence(self.panel.sentence)
 
     def _on_load_failed(self, failure: LoadFailure) -> None:
@@ -152,7 +160,7 @@ class ModelController(QObject):
             self.panel.show_previous()
             if not self._dock_was_visible and self.panel.model is None:
                 self.dock.hide()  # as it was before Open Model…
-            self.show_error("Cannot open model", failure.message)
+            self.dialogs.show_error("Cannot open model", failure.message)
         elif failure.unavailable:
             self.panel.show_unavailable(unavailable_text(failure.message))
         else:
@@ -184,7 +192,7 @@ class ModelController(QObject):
         try:
             data = scene_data_for_head(run, layer, head)
         except ValueError as error:  # a sentence longer than a scene may hold
-            self.show_error("Cannot open head", str(error))
+            self.dialogs.show_error("Cannot open head", str(error))
             return
         if not self.documents.maybe_save_changes():
             return
@@ -192,7 +200,7 @@ class ModelController(QObject):
         self.documents.start(None, None)
         self._select_query(query)
         self.shown_head = (run, layer, head)
-        self.show_status(f"Layer {layer}, head {head} of {run.model_name} is on the canvas", STATUS_MS)
+        self.dialogs.show_status(f"Layer {layer}, head {head} of {run.model_name} is on the canvas", STATUS_MS)
 
     def _select_query(self, query: int) -> None:
         if 0 <= query < self.scene.n_queries:

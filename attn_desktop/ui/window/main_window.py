@@ -88,11 +88,11 @@ class MainWindow(QMainWindow):
                                             self._window_for_restored, scene_path)
         self.lessons.document = self.documents
         self.coordinates = CoordinateDialog(self, scene, self.history, self.canvas, show_error, show_status)
-        self.exports = SceneExports(scene, self.documents, self, self, show_error, show_status)
+        self.exports = SceneExports(scene, self.documents, self, self.dialogs)  # pictures of this window
         self.switches = SceneSwitches(scene, self.history, show_error)
         self.training = TrainingController(scene, self.history, self.documents, self.training_panel, self)
         self.model_heads = ModelController(scene, self.documents, self.model_heads_panel, self.docks["modelHeadsDock"],
-                                           self, self.show_model_heads_dock, show_error, show_status, parent=self)
+                                           self.show_model_heads_dock, self.dialogs, parent=self)
         self._build_actions()
         self.canvas.drags.dragging.connect(self._hold_undo_during_drag)
         self.heads_view.dragging.connect(self._hold_undo_during_drag)
