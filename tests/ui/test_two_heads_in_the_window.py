@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QLineEdit
 
 from attn_desktop.model import Role, Scene, explain
 from attn_desktop.paths import scene_path
-from attn_desktop.ui.tools import image_export
-from attn_desktop.ui.tools.image_export import render_png
+from attn_desktop.ui.document import handout_image
+from attn_desktop.ui.document.handout_image import render_png
 from attn_desktop.ui.tools.layout_audit import _labels_cut
 from attn_desktop.ui.window.window_layout import ONE_HEAD_DOCKS
 
@@ -192,7 +192,7 @@ def test_a_picture_of_a_multi_head_scene_shows_every_head(qtbot, window, tmp_pat
     render_png(window, tmp_path / "heads.png", scale=1)
     image = QImage(str(tmp_path / "heads.png"))
     area = window.heads_view.columns_area
-    assert (image.width(), image.height()) == (area.width(), image_export.TITLE_HEIGHT + area.height())
+    assert (image.width(), image.height()) == (area.width(), handout_image.TITLE_HEIGHT + area.height())
     # Both heads' matrices are in it: each outlines the chosen row ("it") in amber, in its own half.
     rgb = image.convertToFormat(QImage.Format.Format_RGB32)
     pixels = np.frombuffer(rgb.constBits(), dtype=np.uint32, count=rgb.bytesPerLine() * rgb.height() // 4)
