@@ -67,7 +67,7 @@ def main(report_path: str) -> None:
     wait(0.3)
     seen["after undo"] = displayed_rows(window)
     window.history.reset()  # so that New does not stop to ask about unsaved changes
-    window.new_action.trigger()
+    window.menu_actions["new_action"].trigger()
     wait(0.3)
     seen["after new"] = displayed_rows(window)
     press_key_on_the_x_server(window, "F11", Qt.Key.Key_F11)

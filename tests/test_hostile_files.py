@@ -171,7 +171,7 @@ def test_digits_inside_text_are_not_numbers():
     ],
 )
 def test_a_decoded_document_with_huge_integers_is_refused(changes, expected):
-    """The autosave copy and Scene.from_dict hand the validator Python objects, not text."""
+    """The autosave copy and scene_from_document hand the validator Python objects, not text."""
     with pytest.raises(SceneFileError, match=re.escape(expected)):
         scene_data_from_document(dict(VECTORS_SCENE, **changes))
 
@@ -190,7 +190,7 @@ def test_deep_nesting_at_the_top_level_is_refused():
 # ----- special files, links and the size limit ------------------------------------------------
 
 def load_with_a_deadline(path, seconds=10):
-    """load_scene_file in a thread: a hang fails the test instead of stalling the run."""
+    """read_scene_data in a thread: a hang fails the test instead of stalling the run."""
     outcome = {}
 
     def load():

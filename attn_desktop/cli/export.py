@@ -154,4 +154,4 @@ def _write_text_file(scene: Scene, output: str, kind: str) -> None:
     from attn_desktop.model.exports.export import export_json_text
     from attn_desktop.model.files.safe_write import write_text_atomically
 
-    write_text_atomically(output, weights_csv(scene) if kind == ".csv" else export_json_text(scene))
+    write_text_atomically(output, weights_csv(scene.reading()) if kind == ".csv" else export_json_text(scene))

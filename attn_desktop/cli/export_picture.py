@@ -35,7 +35,7 @@ def export_picture(scene: Scene, scene_file: Path, output: str, kind: str, scale
 def _draw_window(scene: Scene, scene_file: Path, output: str, kind: str, scale: float, settings_dir: str) -> None:
     from PySide6.QtCore import QSettings
 
-    from attn_desktop.ui.tools.image_export import render_png, render_svg
+    from attn_desktop.ui.document.handout_image import render_png, render_svg
     from attn_desktop.ui.tools.snapshot import dispose_of
     from attn_desktop.ui.window.app import make_application, settle
     from attn_desktop.ui.window.main_window import MainWindow

@@ -92,6 +92,6 @@ def _show(window: MainWindow, quit_after_paint: bool) -> None:
 
 def _make_an_unsaved_edit(window: MainWindow) -> None:
     """Switch scaling off, write the recovery copy at once and print its path."""
-    window.scale_action.trigger()  # type: ignore[attr-defined]  # made from the table in ui/window/actions.py
+    window.scale_action.trigger()
     window.autosaver.write_now()
     print(window.autosaver.path, flush=True)

@@ -23,7 +23,9 @@ from typing import Protocol
 import numpy as np
 
 from attn_desktop.model.files.scene_types import SceneData, same_contents
-from attn_desktop.model.scene import Role, Scene
+from attn_desktop.model.head_reading import HeadReading
+from attn_desktop.model.layers import Role
+from attn_desktop.model.scene import Scene
 
 
 class Command(Protocol):
@@ -119,7 +121,7 @@ class MoveArrow:
         return replace(self, after=later.after, chosen_after=later.chosen_after)
 
 
-def move_arrow(scene: Scene, role: Role, index: int, before: Sequence[float], after: Sequence[float] | None = None,
+def move_arrow(scene: Scene | HeadReading, role: Role, index: int, before: Sequence[float], after: Sequence[float] | None = None,
                chosen_before: int | None = None, nudge: bool = False) -> MoveArrow:
     """The command for moving arrow (role, index) from `before` to `after`.
 
@@ -206,7 +208,7 @@ class Switch(_Unmergeable):
         setter(on)
 
 
-def switch(scene: Scene, setting: str, on: bool) -> Switch:
+def switch(scene: Scene | HeadReading, setting: str, on: bool) -> Switch:
     """The command for switching `setting` ("scale", "causal", "use_grids") on or off."""
     if setting not in SWITCH_NAMES:
         raise ValueError(f"there is no setting {setting!r}")

@@ -1,5 +1,6 @@
 """The command table: every key reaches one command, and the menus read in the table's order."""
 
+from attn_desktop.model.teaching import lessons
 from attn_desktop.ui.window.actions import ACTIONS, key_sequences
 
 
@@ -55,3 +56,16 @@ def test_the_file_menu_reads_as_before(window):
                                      "Snap to Grid", "Snap &Step"]
     assert menu_texts(submenu(attention, "Snap &Step")) == ["Grid of 0.1", "Grid of 0.5", "Grid of 1"]
 
+
+
+def test_every_command_acts_one_way():
+    """A click, a new check state, an action a part makes, or a submenu filled as it opens: one of them."""
+    for spec in ACTIONS:
+        ways = (spec.on_trigger, spec.on_toggle, spec.made_by, spec.fill_submenu)
+        assert sum(way is not None for way in ways) == 1, spec.id
+
+
+def test_each_lesson_command_opens_its_own_lesson(window):
+    for number, lesson in enumerate(lessons.LESSONS, start=1):
+        window.menu_actions[f"lesson_{number}_action"].trigger()
+        assert window.lessons.current == lesson.id

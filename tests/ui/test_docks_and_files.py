@@ -98,7 +98,7 @@ def test_save_as_suggests_a_name_from_the_scene(qtbot, window, tmp_path, monkeyp
     qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     window.open_lesson("self-attention")
     qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
-    window.export_action.trigger()
+    window.menu_actions["export_action"].trigger()
     assert [Path(start).name for start in offered] == [
         "the-cat-sat-on-the-mat.json", "every-word-looks-at-every-word.json", "every-word-looks-at-every-word-results.json",
     ]

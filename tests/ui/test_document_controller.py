@@ -19,7 +19,7 @@ from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.document.autosave import Autosaver
 from attn_desktop.ui.document.document_controller import DocumentController, SaveChanges
 from attn_desktop.ui.document.edit_history import EditHistory
-from attn_desktop.ui.window.settings import remember_recent
+from attn_desktop.ui.settings import remember_recent
 
 from crash import pretend_the_process_died
 

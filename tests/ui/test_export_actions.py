@@ -17,6 +17,11 @@ class BareParent(QWidget):
         self.errors.append((title, message))
 
 
+def export(parent: BareParent, *args) -> bool:
+    """export_file with the bare parent's own file and messages."""
+    return export_file(parent, *args, own_file=parent.scene_path, show_error=parent.show_error)
+
+
 def answer_save_dialog(monkeypatch, answer: str, asked: list | None = None) -> None:
     def dialog(parent, title, suggestion, file_filter):
         if asked is not None:
@@ -30,7 +35,7 @@ def test_a_name_without_extension_gets_the_suggested_one(qtbot, tmp_path, monkey
     qtbot.addWidget(parent)
     answer_save_dialog(monkeypatch, str(tmp_path / "handout"), asked)
     written = []
-    assert export_file(parent, "CSV", tmp_path / "scene-weights.csv", "CSV (*.csv)", written.append)
+    assert export(parent, "CSV", tmp_path / "scene-weights.csv", "CSV (*.csv)", written.append)
     assert asked == [("Export CSV", str(tmp_path / "scene-weights.csv"), "CSV (*.csv)")]
     assert written == [str(tmp_path / "handout.csv")] and parent.errors == []
 
@@ -40,7 +45,7 @@ def test_cancelling_writes_nothing_and_says_nothing(qtbot, tmp_path, monkeypatch
     qtbot.addWidget(parent)
     answer_save_dialog(monkeypatch, "")
     written = []
-    assert not export_file(parent, "Results", tmp_path / "r.json", "JSON (*.json)", written.append)
+    assert not export(parent, "Results", tmp_path / "r.json", "JSON (*.json)", written.append)
     assert written == [] and parent.errors == []
 
 
@@ -51,7 +56,7 @@ def test_the_scenes_own_file_is_never_written(qtbot, tmp_path, monkeypatch):
     qtbot.addWidget(parent)
     answer_save_dialog(monkeypatch, str(scene_file))
     written = []
-    assert not export_file(parent, "Results", tmp_path / "r.json", "JSON (*.json)", written.append)
+    assert not export(parent, "Results", tmp_path / "r.json", "JSON (*.json)", written.append)
     assert written == [] and [title for title, _ in parent.errors] == ["Cannot export"]
     assert "this scene's own file" in parent.errors[0][1]
 
@@ -65,5 +70,5 @@ def test_a_failing_writer_becomes_one_message(qtbot, tmp_path, monkeypatch):
     def full_disk(path: str) -> None:
         raise OSError(28, "No space left on device")
 
-    assert not export_file(parent, "SVG", Path("x.svg"), "SVG (*.svg)", full_disk)
+    assert not export(parent, "SVG", Path("x.svg"), "SVG (*.svg)", full_disk)
     assert parent.errors == [("Cannot export", f"{target}: No space left on device")]

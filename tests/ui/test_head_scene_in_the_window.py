@@ -48,8 +48,8 @@ def assert_panels_show(window, weights_row):
 
 def test_a_head_opens_in_its_pca_plane_and_says_what_it_holds(head_window, run):
     window, canvas = head_window, head_window.canvas
-    assert (canvas.drags.planes.showing_pca and window.pca_plane_action.isChecked()
-            and window.pca_plane_action.isEnabled())
+    assert (canvas.drags.planes.showing_pca and window.menu_actions["pca_plane_action"].isChecked()
+            and window.menu_actions["pca_plane_action"].isEnabled())
     assert "PCA plane of q and k:" in full_title(canvas.qk_plot) and "% of spread" in full_title(canvas.qk_plot)
     assert "PCA plane of v:" in full_title(canvas.vo_plot)
     notice = canvas.plots.notice
@@ -134,14 +134,14 @@ def test_switching_between_two_dimensions_and_the_pca_plane(qtbot, head_window, 
     window, canvas = head_window, head_window.canvas
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("3, 7", True))
     window.coordinates.choose_dims()
-    assert not canvas.drags.planes.showing_pca and not window.pca_plane_action.isChecked()
+    assert not canvas.drags.planes.showing_pca and not window.menu_actions["pca_plane_action"].isChecked()
     assert "dimensions 3 and 7 of 64" in full_title(canvas.qk_plot)
     key = window.scene.reading().vectors(Role.KEY)[2]
     assert canvas.arrows[Role.KEY][2].tip.toTuple() == (key[2], key[6])
-    window.pca_plane_action.trigger()  # View → Draw the PCA Plane
-    assert canvas.drags.planes.showing_pca and window.pca_plane_action.isChecked()
+    window.menu_actions["pca_plane_action"].trigger()  # View → Draw the PCA Plane
+    assert canvas.drags.planes.showing_pca and window.menu_actions["pca_plane_action"].isChecked()
     assert "PCA plane of q and k" in full_title(canvas.qk_plot)
-    window.pca_plane_action.trigger()  # and off again: the chosen dimensions
+    window.menu_actions["pca_plane_action"].trigger()  # and off again: the chosen dimensions
     assert not canvas.drags.planes.showing_pca and "dimensions 3 and 7 of 64" in full_title(canvas.qk_plot)
 
 
@@ -149,7 +149,7 @@ def test_a_scene_of_two_numbers_has_no_plane_to_choose_and_leaving_a_head_leaves
     window = head_window
     window.documents.new_scene()
     qtbot.wait(20)
-    assert not window.canvas.drags.planes.showing_pca and not window.pca_plane_action.isEnabled()
+    assert not window.canvas.drags.planes.showing_pca and not window.menu_actions["pca_plane_action"].isEnabled()
     assert window.canvas.plots.notice.scene() is None  # only a scene taken from a model carries the notice
     assert full_title(window.canvas.qk_plot) == "Queries and keys"
 

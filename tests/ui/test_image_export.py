@@ -8,8 +8,8 @@ import pytest
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QGraphicsItem
 
-from attn_desktop.ui.tools import image_export
-from attn_desktop.ui.tools.image_export import copy_image_to_clipboard, handout_size, render_png, render_svg
+from attn_desktop.ui.document import handout_image
+from attn_desktop.ui.document.handout_image import copy_image_to_clipboard, handout_size, render_png, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -25,7 +25,7 @@ def test_png_at_scale_2_is_twice_the_on_screen_size(window, tmp_path):
     render_png(window, tmp_path / "x2.png", scale=2)
     one, two = QImage(str(tmp_path / "x1.png")), QImage(str(tmp_path / "x2.png"))
     on_screen = window.canvas.width() + window.matrix_view.width()
-    assert abs(one.width() - on_screen) <= image_export.GAP
+    assert abs(one.width() - on_screen) <= handout_image.GAP
     assert (two.width(), two.height()) == (2 * one.width(), 2 * one.height())
     assert one.height() >= max(window.canvas.height(), window.matrix_view.height())
     assert distinct_colours(two) > 50
@@ -35,7 +35,7 @@ def test_the_picture_shows_the_matrix_beside_the_canvas(window, tmp_path):
     render_png(window, tmp_path / "x.png", scale=1)
     image = QImage(str(tmp_path / "x.png"))
     # The selected row of the matrix is outlined in amber; it must be right of the canvas.
-    left = window.canvas.width() + image_export.GAP
+    left = window.canvas.width() + handout_image.GAP
     amber = QImage(image.copy(left, 0, image.width() - left, image.height())).convertToFormat(QImage.Format.Format_RGB32)
     pixels = np.frombuffer(amber.constBits(), dtype=np.uint32, count=amber.bytesPerLine() * amber.height() // 4)
     assert np.count_nonzero((pixels & 0xFFFFFF) == 0xFFBE00) > 100
@@ -71,7 +71,7 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_debris(window, tmp_path
     def full_disk(source, destination):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(image_export.os, "replace", full_disk)
+    monkeypatch.setattr(handout_image.os, "replace", full_disk)
     with pytest.raises(OSError):
         render_png(window, target)
     assert target.read_bytes() == b"last week's handout"

@@ -2,7 +2,6 @@
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 from attn_desktop.model import Role
@@ -19,6 +18,7 @@ from attn_desktop.ui.lessons.lesson_panel import LessonPanel
 class GridRoom:
     def __init__(self) -> None:
         self.made = 0
+        self.presenting = False
 
     def make_room_for_grids(self) -> None:
         self.made += 1
@@ -45,17 +45,19 @@ class LessonWindow(QMainWindow):
             self.docks[name] = dock = QDockWidget(name, self)
             dock.setWidget(widget)
             self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
-        self.presentation_action = QAction("Presenting", self, checkable=True)
         self.layout_manager = GridRoom()
         self.predictions = PredictionSwitch()
         self.may_replace = True
         self.errors: list[tuple[str, str]] = []
-        self.lessons = LessonController(self)
+        self.lessons = LessonController(self.scene, self.history, self.lesson_panel, self.docks["lessonDock"],
+                                        self.docks["gridsDock"], self.layout_manager, self.predictions,
+                                        self.show_lesson_code, self.show_error)
+        self.lessons.document = self  # it stands for the document too
 
     def maybe_save_changes(self) -> bool:
         return self.may_replace
 
-    def start_document(self, path, lesson_id) -> None:
+    def start(self, path, lesson_id) -> None:
         self.history.reset()
         self.lessons.show(lesson_id)
 
@@ -64,9 +66,6 @@ class LessonWindow(QMainWindow):
 
     def show_lesson_code(self, lesson_id) -> None:
         self.lesson_code_for = lesson_id
-
-    def update_title(self) -> None:
-        pass
 
 
 @pytest.fixture

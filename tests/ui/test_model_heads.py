@@ -330,7 +330,7 @@ def test_a_broken_model_file_gives_one_dialog_and_changes_nothing(qtbot, window,
     broken.write_bytes(b"GGUF but not really a model file" * 10)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(broken), ""))
     scene_before, title_before = window.scene.to_data(), window.windowTitle()
-    window.open_model_action.trigger()  # File → Open Model…
+    window.menu_actions["open_model_action"].trigger()  # File → Open Model…
     qtbot.waitUntil(lambda: bool(window.shown_errors), timeout=10_000)
     qtbot.wait(100)
     assert len(window.shown_errors) == 1
@@ -349,7 +349,7 @@ def test_a_broken_model_file_leaves_the_model_before_it(qtbot, window, pack_is_t
     broken = tmp_path / "not-a-model.gguf"
     broken.write_text("hello")
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(broken), ""))
-    window.open_model_action.trigger()
+    window.menu_actions["open_model_action"].trigger()
     qtbot.waitUntil(lambda: bool(window.shown_errors), timeout=10_000)
     qtbot.wait(100)
     assert len(window.shown_errors) == 1 and "not-a-model.gguf" in window.shown_errors[0][1]
@@ -366,7 +366,7 @@ def test_another_model_file_opens_from_the_file_menu(qtbot, window, tmp_path, mo
     other = tmp_path / "other.gguf"
     write_tiny_llama(other, layer_count=3, head_count=2, kv_head_count=1, name="other-llama")
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(other), ""))
-    window.open_model_action.trigger()
+    window.menu_actions["open_model_action"].trigger()
     panel = window.model_heads_panel
     wait_for_run(qtbot, panel, DEFAULT_SENTENCE)
     assert "other-llama" in panel.model_label.text() and panel.grid.shape == (3, 2)

@@ -70,7 +70,7 @@ def test_a_thousand_random_actions(qtbot, window, tmp_path, monkeypatch):
             panel.remove()
         else:
             panel.list.setCurrentRow(rng.randrange(scene.n_tokens))
-            panel.move(rng.choice([-1, 1]))
+            panel.move_token(rng.choice([-1, 1]))
 
     def undo_or_redo():
         modifiers = Qt.KeyboardModifier.ControlModifier

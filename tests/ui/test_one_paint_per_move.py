@@ -18,8 +18,8 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QV
 
 from attn_desktop.model import Role
 from attn_desktop.ui.palette import ROLE_COLORS
+from attn_desktop.ui.steady_label_box import SteadyLabelBox
 from attn_desktop.ui.tools.synthetic_mouse import viewport_pos_of
-from attn_desktop.ui.window.steady_label_box import SteadyLabelBox
 
 from helpers import drag_arrow
 

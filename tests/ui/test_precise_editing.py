@@ -36,7 +36,7 @@ def test_a_dragged_arrow_becomes_the_one_the_keys_move(qtbot, window):
 
 
 def test_snapping_steps_from_the_menu(qtbot, window):
-    half = next(a for a in window.snap_step_actions.actions() if a.data() == 0.5)
+    half = next(a for a in window.menu_actions.groups["snap_step_actions"].actions() if a.data() == 0.5)
     half.trigger()
     assert window.snap_action.isChecked() and window.canvas.snap_step == 0.5
     drag_arrow(window, Role.KEY, 1, QPointF(-37, 23))

@@ -5,9 +5,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role
+from attn_desktop.ui.settings import recent_files
 from attn_desktop.ui.window.app import default_scene
 from attn_desktop.ui.window.main_window import MainWindow
-from attn_desktop.ui.window.settings import recent_files
 from attn_desktop.ui.window.window_layout import presentation_font_scale
 
 
@@ -51,10 +51,10 @@ def test_opened_and_saved_files_appear_under_open_recent(qtbot, window, tmp_path
 
 
 def test_arrowheads_by_role_for_readers_without_colour(window):
-    window.shapes_action.trigger()
+    window.menu_actions["shapes_action"].trigger()
     assert [window.canvas.arrows[role][0].head_shape for role in (Role.QUERY, Role.KEY, Role.VALUE)] == [
         "triangle", "open", "diamond"]
-    window.shapes_action.trigger()
+    window.menu_actions["shapes_action"].trigger()
     assert window.canvas.arrows[Role.KEY][0].head_shape == "triangle"
 
 

@@ -119,10 +119,10 @@ def test_the_code_panel_shows_the_labs_script_at_the_width_chosen(qtbot, window)
 
 def test_row_entropy_in_the_matrix_for_any_scene(qtbot, window):
     view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
-    assert window.entropy_action in view_menu.actions()
+    assert window.menu_actions["entropy_action"] in view_menu.actions()
     matrix = window.matrix_view
     width_before = matrix.grid_rect().width()
-    window.entropy_action.trigger()  # View → Row Entropy in the Matrix
+    window.menu_actions["entropy_action"].trigger()  # View → Row Entropy in the Matrix
     qtbot.wait(20)
     assert matrix.entropy_column.shown and matrix.grid_rect().width() <= width_before
     assert [matrix.entropy_column.text(row) for row in range(6)] == ["1.53", "1.68", "1.05", "1.07", "1.35", "1.74"]

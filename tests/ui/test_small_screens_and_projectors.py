@@ -59,14 +59,14 @@ def test_the_window_fits_the_screen_and_the_canvas_keeps_about_half_of_it(small_
 def test_the_lesson_text_wraps_inside_its_panel(qtbot, small_window):
     small_window.open_lesson("projections")  # the lesson with exercise buttons and a long formula
     qtbot.wait(50)
-    scroll = small_window.lesson_panel.scroll
+    scroll = small_window.lesson_panel.text_scroll
     assert scroll.widget().width() <= scroll.viewport().width()  # nothing runs off the panel's edge
 
 
 def test_opening_a_lesson_brings_its_text_forward_from_the_top(qtbot, small_window):
     small_window.docks["codeDock"].raise_()
     small_window.open_lesson("soft-lookup")
-    bar = small_window.lesson_panel.scroll.verticalScrollBar()
+    bar = small_window.lesson_panel.text_scroll.verticalScrollBar()
     bar.setValue(bar.maximum())
     small_window.docks["codeDock"].raise_()
     assert _front_tab(small_window, "Lesson") == "Code"

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QLineEdit
 from attn_desktop.model import Role, explain
 from attn_desktop.model.scene_files import open_scene
 from attn_desktop.paths import scene_path
-from attn_desktop.ui.tools import image_export
-from attn_desktop.ui.tools.image_export import render_png
+from attn_desktop.ui.document import handout_image
+from attn_desktop.ui.document.handout_image import render_png
 from attn_desktop.ui.tools.layout_audit import _labels_cut
 from attn_desktop.ui.window.window_layout import ONE_HEAD_DOCKS
 
@@ -48,7 +48,7 @@ def test_ctrl_7_shows_both_heads_where_the_canvas_was(qtbot, window):
     # Under the heads: the chosen query's outputs side by side, times W_O.
     heads = [explain.vector(scene.head(0, head).attention.output[it]) for head in range(2)]
     assert window.heads_view.mixing_text() == (
-        f"Output: out·it = [{heads[0]} | {heads[1]}] × W_O = {explain.vector(scene.mixed_output[it])}")
+        f"Output: out·it = [{heads[0]} | {heads[1]}] × W_O = {explain.vector(scene.output[it])}")
     assert window.heads_view.mixing_text().endswith("= (-0.41, 0.23, 0.86, 0.13)")
 
 
@@ -58,15 +58,15 @@ def test_a_drag_in_the_meaning_head_changes_only_its_pattern_and_undoes_in_one_s
     it, cat = scene.tokens.index("it"), scene.tokens.index("cat")
     position_before = [row_texts(columns[0].matrix, row) for row in range(scene.n_queries)]
     meaning_before = row_texts(columns[1].matrix, it)
-    mixed_before = scene.mixed_output[it].copy()
+    mixed_before = scene.output[it].copy()
     drag_on_canvas(columns[1].canvas, Role.EMBEDDING, cat, QPointF(-90, 0))
     x_cat = scene.vectors(Role.EMBEDDING)[cat]
     assert x_cat[2] < 0.5 and x_cat[:2].tolist() == [0.64, 0.77]  # moved in head 2's plane only
     assert [row_texts(columns[0].matrix, row) for row in range(scene.n_queries)] == position_before
     after = row_texts(columns[1].matrix, it)
     assert after != meaning_before and float(after[cat]) < 0.5  # "it" no longer finds "cat"
-    assert not np.allclose(scene.mixed_output[it, 2:], mixed_before[2:])
-    np.testing.assert_array_equal(scene.mixed_output[it, :2], mixed_before[:2])
+    assert not np.allclose(scene.output[it, 2:], mixed_before[2:])
+    np.testing.assert_array_equal(scene.output[it, :2], mixed_before[:2])
     assert window.undo_action.text() == "&Undo Move x·cat"
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert row_texts(columns[1].matrix, it) == meaning_before
@@ -121,7 +121,7 @@ def test_a_heads_title_shows_it_in_the_one_head_panels(qtbot, window):
     window.docks["scoreDock"].show()  # from the View menu
     assert columns[0].title_button.isChecked() and not columns[1].title_button.isChecked()
     qtbot.mouseClick(columns[1].title_button, Qt.MouseButton.LeftButton)
-    assert window.scene.shown_head == 1
+    assert (window.view_state.layer, window.view_state.head) == (0, 1) and window.shown.head == 1
     assert columns[1].title_button.isChecked() and not columns[0].title_button.isChecked()
     it = window.scene.tokens.index("it")
     shown = [window.score_panel.model.index(row, 3).data() for row in range(window.scene.n_tokens)]
@@ -165,9 +165,9 @@ def test_a_multi_head_scene_saved_from_the_window_reopens_with_both_heads(qtbot,
     qtbot.keyClick(window, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: len(window.heads_view.columns) == 2)
     reopened = open_scene(target)
-    np.testing.assert_array_equal(window.scene.mixed_output, reopened.mixed_output)
+    np.testing.assert_array_equal(window.scene.output, reopened.output)
     original = open_scene(scene_path("lessons/7_two_heads.json"))
-    np.testing.assert_array_equal(reopened.mixed_output, original.mixed_output)
+    np.testing.assert_array_equal(reopened.output, original.output)
 
 
 @pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
@@ -193,7 +193,7 @@ def test_a_picture_of_a_multi_head_scene_shows_every_head(qtbot, window, tmp_pat
     render_png(window, tmp_path / "heads.png", scale=1)
     image = QImage(str(tmp_path / "heads.png"))
     area = window.heads_view.columns_area
-    assert (image.width(), image.height()) == (area.width(), image_export.TITLE_HEIGHT + area.height())
+    assert (image.width(), image.height()) == (area.width(), handout_image.TITLE_HEIGHT + area.height())
     # Both heads' matrices are in it: each outlines the chosen row ("it") in amber, in its own half.
     rgb = image.convertToFormat(QImage.Format.Format_RGB32)
     pixels = np.frombuffer(rgb.constBits(), dtype=np.uint32, count=rgb.bytesPerLine() * rgb.height() // 4)

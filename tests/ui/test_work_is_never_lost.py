@@ -19,9 +19,9 @@ from attn_desktop.model import Role
 from attn_desktop.model.commands import move_arrow
 from attn_desktop.model.scene_files import save_scene, scene_document
 from attn_desktop.ui.document import autosave
+from attn_desktop.ui.settings import remember_recent
 from attn_desktop.ui.window.app import default_scene
 from attn_desktop.ui.window.main_window import MainWindow
-from attn_desktop.ui.window.settings import remember_recent
 
 from crash import pretend_the_process_died
 from helpers import drag_arrow, table_column
@@ -232,10 +232,10 @@ def test_saving_through_a_symlink_keeps_the_link(qtbot, window, tmp_path):
 # ----- 1. exports that fail or would replace what they must not -------------------------------
 
 EXPORTS = {
-    "json": lambda window: window.export_action.trigger(),
-    "weights csv": lambda window: window.export_weights_csv_action.trigger(),
-    "scores csv": lambda window: window.export_scores_csv_action.trigger(),
-    "svg": lambda window: window.export_svg_action.trigger(),
+    "json": lambda window: window.menu_actions["export_action"].trigger(),
+    "weights csv": lambda window: window.menu_actions["export_weights_csv_action"].trigger(),
+    "scores csv": lambda window: window.menu_actions["export_scores_csv_action"].trigger(),
+    "svg": lambda window: window.menu_actions["export_svg_action"].trigger(),
 }
 
 
@@ -289,8 +289,8 @@ def test_an_export_that_cannot_be_written_says_why(
 def test_an_export_on_a_full_disk_says_so(qtbot, window, tmp_path, monkeypatch, no_tracebacks):
     monkeypatch.setattr("attn_desktop.ui.document.scene_exports.write_text_atomically", full_disk)
     save_as_answers(monkeypatch, tmp_path / "results.json", tmp_path / "weights.csv")
-    window.export_action.trigger()
-    window.export_weights_csv_action.trigger()
+    window.menu_actions["export_action"].trigger()
+    window.menu_actions["export_weights_csv_action"].trigger()
     assert [m for _, m in window.shown_errors] == [f"{tmp_path / 'results.json'}: No space left on device",
                                                    f"{tmp_path / 'weights.csv'}: No space left on device"]
     assert not (tmp_path / "results.json").exists()
@@ -349,7 +349,7 @@ def test_saving_restored_work_removes_every_copy_of_it(qtbot, window, tmp_path, 
     window.question_answers.append(Buttons.Yes)
     again = start_again(qtbot, window)
     save_as_answers(monkeypatch, tmp_path / "kept.json")
-    again.save_action.trigger()
+    again.menu_actions["save_action"].trigger()
     assert json.loads((tmp_path / "kept.json").read_text(encoding="utf-8"))["scale"] is False
     assert sorted(p.name for p in window.autosaver.folder.glob("autosave*.json")) == []
 
@@ -580,7 +580,7 @@ def test_open_recent_of_a_file_gone_bad_shows_a_dialog(qtbot, window, tmp_path, 
     path = tmp_path / "was fine.json"
     remember_recent(path)
     bad(path)
-    window._fill_recent_menu()
+    window.recent_menu.aboutToShow.emit()  # File → Open Recent, as it opens
     [entry] = [a for a in window.recent_menu.actions() if a.text() == "was fine.json"]
     entry.trigger()
     assert [title for title, _ in window.shown_errors] == ["Cannot open scene"]

@@ -30,7 +30,7 @@ from attn_desktop.paths import scene_path as builtin_scene_path
 from attn_desktop.ui.document.autosave import Autosaver, LeftWork, find_left_work
 from attn_desktop.ui.document.edit_history import EditHistory
 from attn_desktop.ui.document.file_problems import failure_text, read_only
-from attn_desktop.ui.window.settings import forget_recent, recent_files, remember_recent
+from attn_desktop.ui.settings import forget_recent, recent_files, remember_recent
 
 RECOVERY_NOTICE_MS = 60_000  # a damaged recovery copy was set aside: long enough to be read after the start
 

@@ -2,45 +2,71 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
 
+from PySide6.QtWidgets import QWidget
+
+from attn_desktop.model import HeadReading
 from attn_desktop.model.exports.csv_export import scores_csv, weights_csv
 from attn_desktop.model.exports.export import export_json_text
 from attn_desktop.model.files.safe_write import write_text_atomically
 from attn_desktop.ui.document.export_actions import ask_png_scale, export_file
-from attn_desktop.ui.tools.image_export import copy_image_to_clipboard, render_png, render_svg
+from attn_desktop.ui.document.handout_image import HandoutSource, copy_image_to_clipboard, render_png, render_svg
 
-if TYPE_CHECKING:
-    from attn_desktop.ui.window.main_window import MainWindow
+
+class ExportNames(Protocol):
+    """The document's side of an export (see DocumentController): its own file, and the names offered."""
+
+    @property
+    def path(self) -> Path | None: ...
+    def suggested_name(self, ending: str) -> Path: ...
+
+
+class ExportDialogs(Protocol):
+    """Where the exports ask and tell (see QtDocumentDialogs): the dialogs' window and its messages."""
+
+    @property
+    def window(self) -> QWidget: ...
+    def show_error(self, title: str, message: str) -> None: ...
+    def show_status(self, message: str, milliseconds: int) -> None: ...
 
 
 class SceneExports:
-    """The window's exports; each asks where (beside the scene, named after it), writes, and reports a failure."""
+    """The window's exports; each asks where (beside the scene, named after it), writes, and reports a failure.
 
-    def __init__(self, window: MainWindow) -> None:
-        self.window = window
+    HANDOUT is what the pictures show: the window's canvas and matrix, as on screen.
+    """
+
+    def __init__(self, shown: HeadReading, documents: ExportNames, handout: HandoutSource, dialogs: ExportDialogs) -> None:
+        """SHOWN is the head the window's panels show: a CSV table is its; the JSON export is the whole scene's."""
+        self.shown, self.documents, self.handout, self.dialogs = shown, documents, handout, dialogs
+        self.scene = shown.document
+
+    def _export(self, kind: str, ending: str, file_filter: str, write: Callable[[str], object]) -> None:
+        export_file(self.dialogs.window, kind, self.documents.suggested_name(ending), file_filter, write,
+                    own_file=self.documents.path, show_error=self.dialogs.show_error)
 
     def results_json(self) -> None:
-        window = self.window
-        export_file(window, "Results", window.documents.suggested_name("-results.json"), "JSON (*.json)",
-                    lambda path: write_text_atomically(path, export_json_text(window.scene)))
+        self._export("Results", "-results.json", "JSON (*.json)",
+                     lambda path: write_text_atomically(path, export_json_text(self.scene)))
 
     def picture(self, kind: str) -> None:
         """The canvas and the matrix, as a PNG (at a chosen scale) or an SVG, for handouts."""
-        window = self.window
-        scale = ask_png_scale(window) if kind == "png" else 1.0
+        scale = ask_png_scale(self.dialogs.window) if kind == "png" else 1.0
         if scale is None:
             return
-        export_file(window, kind.upper(), window.documents.suggested_name(f".{kind}"), f"{kind.upper()} (*.{kind})",
-                    lambda path: render_png(window, path, scale) if kind == "png" else render_svg(window, path))
+        self._export(kind.upper(), f".{kind}", f"{kind.upper()} (*.{kind})",
+                     lambda path: render_png(self.handout, path, scale) if kind == "png"
+                     else render_svg(self.handout, path))
 
     def table_csv(self, what: str) -> None:
         """The attention matrix ("weights") or the score table ("scores") as CSV."""
         make_text = {"weights": weights_csv, "scores": scores_csv}[what]
-        window = self.window
-        export_file(window, "CSV", window.documents.suggested_name(f"-{what}.csv"), "CSV (*.csv)",
-                    lambda path: write_text_atomically(path, make_text(window.scene)))
+        self._export("CSV", f"-{what}.csv", "CSV (*.csv)",
+                     lambda path: write_text_atomically(path, make_text(self.shown)))
 
     def copy_picture(self) -> None:
-        copy_image_to_clipboard(self.window)
-        self.window.statusBar().showMessage("Picture of the canvas and matrix copied", 3000)
+        copy_image_to_clipboard(self.handout)
+        self.dialogs.show_status("Picture of the canvas and matrix copied", 3000)

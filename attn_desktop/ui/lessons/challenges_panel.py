@@ -27,7 +27,7 @@ from attn_desktop.model.teaching.challenges import CHALLENGES, Challenge, Challe
 from attn_desktop.progress import ProgressStore
 from attn_desktop.ui.predict.weights_veil import HIDDEN_TIP, WeightsVeil
 from attn_desktop.ui.scene_link import follow_scene, head_reading
-from attn_desktop.ui.window.steady_label_box import SteadyLabelBox
+from attn_desktop.ui.steady_label_box import SteadyLabelBox
 
 TICK_DONE = "✓"
 TICK_OPEN = "○"

@@ -2,82 +2,90 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget
 
-from attn_desktop.model import Scene, SceneFileError
-from attn_desktop.model.commands import ReplaceContents
+from attn_desktop.model import Role, Scene, SceneFileError
+from attn_desktop.model.commands import Editor, ReplaceContents
 from attn_desktop.model.scene_files import load_into, read_scene_data
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.exercises import ShowMe, apply_steps
 from attn_desktop.paths import scene_path as builtin_scene_path
-from attn_desktop.ui.document.edit_history import EditHistory
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel
-from attn_desktop.ui.window.window_layout import WindowLayout
 
 
 class PredictionSwitch(Protocol):
     def follow_lesson(self, lesson_predicts: bool) -> None: ...
 
 
-class LessonHost(Protocol):
-    """What a lesson needs from the window around it."""
-
-    scene: Scene
-    history: EditHistory
-    lesson_panel: LessonPanel
-    docks: dict[str, QDockWidget]
-    presentation_action: QAction
-    layout_manager: WindowLayout
-    predictions: PredictionSwitch  # Predict, then see: on for the lessons that predict
+class LessonDocument(Protocol):
+    """The document a lesson's scene opens as (see DocumentController)."""
 
     def maybe_save_changes(self) -> bool: ...
-    def show_lesson_code(self, lesson_id: str | None) -> None: ...
-    def start_document(self, path: Path | None, lesson_id: str | None) -> None: ...
-    def show_error(self, title: str, message: str) -> None: ...
-    def update_title(self) -> None: ...
+    def start(self, path: Path | None, lesson_id: str | None) -> None: ...
+
+
+class LessonRoom(Protocol):
+    """The window's layout, as a lesson arranges it (see WindowLayout)."""
+
+    @property
+    def presenting(self) -> bool: ...
+    def show_wide(self, name: str) -> None: ...
+    def make_room_for_grids(self) -> None: ...
 
 
 class LessonController:
-    def __init__(self, host: LessonHost) -> None:
-        self.host = host
+    """Opens the lessons. The document it opens them in is given once both exist (the document
+    shows its lesson through this controller): `document` before the first `open`."""
+
+    def __init__(self, scene: Scene, editor: Editor, panel: LessonPanel, lesson_dock: QDockWidget,
+                 grids_dock: QDockWidget, room: LessonRoom, predictions: PredictionSwitch,
+                 show_code: Callable[[str | None], object], show_error: Callable[[str, str], object]) -> None:
+        self.scene, self.editor, self.panel, self.room, self.predictions = scene, editor, panel, room, predictions
+        self.lesson_dock, self.grids_dock = lesson_dock, grids_dock
+        self.show_code, self.show_error = show_code, show_error
+        self.document: LessonDocument | None = None
         self.current: str | None = None  # the lesson's id, None for a scene of one's own
+        panel.open_lesson_requested.connect(self.open)
+        panel.show_me_requested.connect(self.apply_show_me)
 
     def open(self, lesson_id: str) -> bool:
         """Open a built-in lesson: its scene on the canvas, its text and exercises in the Lesson panel."""
-        host = self.host
-        if not host.maybe_save_changes() or not self.load_builtin(lessons.lesson(lesson_id).scene):
+        document = self.document
+        if document is None:
+            raise RuntimeError("a lesson opens in a document: give the controller its document first")
+        if not document.maybe_save_changes() or not self.load_builtin(lessons.lesson(lesson_id).scene):
             return False
-        host.start_document(None, lesson_id)
+        document.start(None, lesson_id)
         companion = lessons.lesson(lesson_id).companion
         if companion:  # a tab beside the lesson's text; on a projector, in front of it
-            host.layout_manager.show_wide(companion)
-        if not host.presentation_action.isChecked():  # a projector shows the canvas, not the reading
-            host.docks["lessonDock"].show()
-            host.docks["lessonDock"].raise_()
+            self.room.show_wide(companion)
+        if not self.room.presenting:  # a projector shows the canvas, not the reading
+            self.lesson_dock.show()
+            self.lesson_dock.raise_()
         return True
 
     def show(self, lesson_id: str | None) -> None:
         self.current = lesson_id
-        self.host.lesson_panel.show_lesson(lesson_id)
-        self.host.predictions.follow_lesson(lessons.lesson(lesson_id).predict if lesson_id else False)
-        self.host.show_lesson_code(lesson_id)
+        self.panel.show_lesson(lesson_id)
+        self.predictions.follow_lesson(lessons.lesson(lesson_id).predict if lesson_id else False)
+        self.show_code(lesson_id)
         self.show_grids_if_used()
 
     def show_grids_if_used(self) -> None:
         """The grids matter only when the scene makes its vectors with them (with several heads, the heads
         view shows W_O and the Grids panel makes way: it shows one head's)."""
-        grids = self.host.docks["gridsDock"]
+        grids = self.grids_dock
         shown_before = grids.isVisible()
-        wanted = self.host.scene.is_projection and not self.host.scene.is_multi_head
+        wanted = self.scene.is_one_head and self.scene.is_draggable(Role.EMBEDDING)
         grids.setVisible(wanted)
         if wanted:
             grids.raise_()
             if not shown_before:
-                self.host.layout_manager.make_room_for_grids()
+                self.room.make_room_for_grids()
 
     def apply_show_me(self, show_me: ShowMe) -> None:
         """Set the canvas up for an exercise; the Lesson panel (and typed answers) stay as they are.
@@ -88,21 +96,21 @@ class LessonController:
         try:
             shown = Scene(read_scene_data(builtin_scene_path(show_me.scene)))
         except SceneFileError as error:
-            self.host.show_error("Cannot open lesson", str(error))
+            self.show_error("Cannot open lesson", str(error))
             return
         apply_steps(shown, show_me.steps)  # set up aside, then put in place as one step
-        command = ReplaceContents(self.host.scene.to_data(), shown.to_data(), "Show me")
+        command = ReplaceContents(self.scene.to_data(), shown.to_data(), "Show me")
         if command.only_chooses_a_query:  # nothing to undo: just look at the query it means
-            self.host.scene.select_query(shown.selected)
+            self.scene.select_query(shown.selected)
         else:
-            self.host.history.do(command)  # the history marks the title unsaved
+            self.editor.do(command)  # the history marks the title unsaved
         self.show_grids_if_used()
 
     def load_builtin(self, name: str) -> bool:
         """One of the scenes that come with the app; False (and one message) if the installation is damaged."""
         try:
-            load_into(self.host.scene, builtin_scene_path(name))
+            load_into(self.scene, builtin_scene_path(name))
         except SceneFileError as error:
-            self.host.show_error("Cannot open lesson", str(error))
+            self.show_error("Cannot open lesson", str(error))
             return False
         return True

@@ -50,7 +50,7 @@ class LessonPanel(QWidget):
         layout.addWidget(self.progress_label)
         layout.addLayout(self.exercises_box)
         layout.addStretch(1)
-        self.scroll = scroll = QScrollArea()
+        self.text_scroll = scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(content)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -63,7 +63,7 @@ class LessonPanel(QWidget):
     def show_lesson(self, lesson_id: str | None) -> None:
         """Show a lesson's text and exercises (None: a scene of the student's own)."""
         self.lesson = lessons.lesson(lesson_id) if lesson_id else None
-        self.scroll.verticalScrollBar().setValue(0)  # a new text starts at its top
+        self.text_scroll.verticalScrollBar().setValue(0)  # a new text starts at its top
         for widget in self.exercise_widgets:
             widget.deleteLater()
         self.exercise_widgets = []

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.ui.predict.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
 from attn_desktop.ui.scene_link import follow_scene, head_reading
-from attn_desktop.ui.window.steady_label_box import SteadyLabelBox
+from attn_desktop.ui.steady_label_box import SteadyLabelBox
 
 MAX_BLEND_TERMS = 4
 
@@ -78,15 +78,17 @@ class OutputPanel(QWidget):
             return
         scene = self.scene
         weights, output = scene.selected_weights, scene.selected_output
+        # The texts are made from sequences of Python floats.
+        weight_list, output_list = weights.tolist(), output.tolist()
         # Long names are cut in the panel (whole in the tooltips): the numbers beside them must stay in view.
         short_tokens = [explain.short_name(token) for token in scene.tokens]
         self._boxes[self.query_label].set_text(explain.short_name(scene.selected_token))
         self.query_label.setToolTip(scene.selected_token)
-        self._boxes[self.attends_label].set_text(explain.attends_most_to(weights, short_tokens))
-        self.attends_label.setToolTip(explain.attends_most_to(weights, scene.tokens))
-        self._boxes[self.vector_label].set_text(explain.vector(output))
-        self.vector_label.setToolTip(explain.whole_vector(output) if len(output) > explain.WHOLE_UP_TO else "")
-        self._boxes[self.formula_label].set_text(explain.output_formula(output))
+        self._boxes[self.attends_label].set_text(explain.attends_most_to(weight_list, short_tokens))
+        self.attends_label.setToolTip(explain.attends_most_to(weight_list, scene.tokens))
+        self._boxes[self.vector_label].set_text(explain.vector(output_list))
+        self.vector_label.setToolTip(explain.whole_vector(output_list) if len(output) > explain.WHOLE_UP_TO else "")
+        self._boxes[self.formula_label].set_text(explain.output_formula(output_list))
         self._boxes[self.blend_label].set_text(self._blend_text(weights))
 
     def _show_veiled(self) -> None:

@@ -26,7 +26,7 @@ from attn_desktop.ui.panels.score_table_model import TOKEN, WEIGHT, WEIGHT_HEADE
 from attn_desktop.ui.panels.weight_bar_delegate import WeightBarDelegate
 from attn_desktop.ui.predict.weights_veil import HIDDEN_TIP, WeightsVeil
 from attn_desktop.ui.scene_link import follow_scene, head_reading
-from attn_desktop.ui.window.steady_label_box import SteadyLabelBox
+from attn_desktop.ui.steady_label_box import SteadyLabelBox
 
 MAX_SIZED_ROWS = 8  # the panel asks for room to show this many keys without scrolling; more scroll
 KEY_CHARS = 10  # the key column's width in characters at most; longer names are elided (tooltip whole)
@@ -78,7 +78,7 @@ class ScoreTablePanel(QWidget):
         self._note_timer = QTimer(self, singleShot=True, interval=0)
         self._note_timer.timeout.connect(self._update_more_rows_note)
 
-        layout = QVBoxLayout(self)
+        self._layout = layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
         layout.addWidget(self.table)
@@ -177,8 +177,8 @@ class ScoreTablePanel(QWidget):
         header = table.horizontalHeader()
         header_height = max(header.sizeHint().height(), header.height() if header.isVisible() else 0)
         table_height = frame + header_height + rows * table.verticalHeader().defaultSectionSize()
-        margins = self.layout().contentsMargins()
-        spacing = self.layout().spacing()
+        margins = self._layout.contentsMargins()
+        spacing = self._layout.spacing()
         widths = self._column_widths()
         scroll_bar = table.verticalScrollBar().sizeHint().width() if self.model.rowCount() > MAX_SIZED_ROWS else 0
         inner_width = frame + sum(widths.values()) + self._weight_header_width(WEIGHT_HEADERS[1]) + scroll_bar
@@ -220,7 +220,7 @@ class ScoreTablePanel(QWidget):
         note = self.more_rows_note
         if shown < total and note.isVisible():
             # The note's own line may be all the rows lack: without it, would they all fit?
-            freed = note.height() + self.layout().spacing()
+            freed = note.height() + self._layout.spacing()
             rows_height = total * self.table.verticalHeader().defaultSectionSize()
             if self.table.verticalScrollBar().value() == 0 and rows_height <= self.table.viewport().height() + freed:
                 note.hide()

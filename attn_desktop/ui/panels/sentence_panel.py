@@ -42,9 +42,9 @@ class SentencePanel(QWidget):
         self.remove_button = QPushButton("Remove")
         self.remove_button.clicked.connect(self.remove)
         self.up_button = QPushButton("Move up")
-        self.up_button.clicked.connect(lambda: self.move(-1))
+        self.up_button.clicked.connect(lambda: self.move_token(-1))
         self.down_button = QPushButton("Move down")
-        self.down_button.clicked.connect(lambda: self.move(+1))
+        self.down_button.clicked.connect(lambda: self.move_token(+1))
         self.message_label = QLabel("Double-click a token to rename it; drag to reorder.")
         self.message_label.setWordWrap(True)
 
@@ -111,7 +111,7 @@ class SentencePanel(QWidget):
             if self._try(commands.remove_token(self.scene, row)):
                 self.message_label.setText(f"Removed \u201c{name}\u201d (Ctrl+Z brings it back).")
 
-    def move(self, step: int) -> None:
+    def move_token(self, step: int) -> None:
         row = self.list.currentRow()
         target = row + step
         if 0 <= row and 0 <= target < self.scene.n_tokens and self._try(commands.MoveToken(row, target)):

@@ -27,7 +27,6 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
 
 from attn_desktop.model import Scene
-from attn_desktop.ui.document.document_controller import DocumentController
 from attn_desktop.ui.pretrained.pretrained_heads_panel import ModelHeadsPanel, model_details
 from attn_desktop.ui.pretrained.pretrained_worker import (
     LoadedModel,
@@ -43,11 +42,22 @@ MODEL_FILTER = "GGUF models (*.gguf);;All files (*)"
 STATUS_MS = 5000
 
 
-class ModelHost(Protocol):
-    """What the heads need from the window around them."""
+class ModelDialogs(Protocol):
+    """Where the heads ask and tell (see QtDocumentDialogs): the dialogs' window and its messages."""
 
+    @property
+    def window(self) -> QWidget: ...
     def show_error(self, title: str, message: str) -> None: ...
-    def show_model_heads_dock(self) -> None: ...
+    def show_status(self, message: str, milliseconds: int) -> None: ...
+
+
+class HeadDocument(Protocol):
+    """The document a head opens as (see DocumentController)."""
+
+    @property
+    def modified(self) -> bool: ...
+    def maybe_save_changes(self) -> bool: ...
+    def start(self, path: Path | None, lesson_id: str | None) -> None: ...
 
 
 def pack_model() -> Path:
@@ -64,12 +74,13 @@ def install_hint() -> str:
 
 
 class ModelController(QObject):
-    def __init__(self, scene: Scene, documents: DocumentController, panel: ModelHeadsPanel, dock: QDockWidget,
-                 host: ModelHost, window: QWidget, show_status: Callable[[str, int], None],
-                 load_model: ModelLoader = load_llama_model, parent: QObject | None = None) -> None:
+    def __init__(self, scene: Scene, documents: HeadDocument, panel: ModelHeadsPanel, dock: QDockWidget,
+                 show_dock: Callable[[], object], dialogs: ModelDialogs, load_model: ModelLoader = load_llama_model,
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.scene, self.documents, self.panel, self.dock = scene, documents, panel, dock
-        self.host, self.window, self.show_status = host, window, show_status
+        self.show_dock = show_dock  # the panel, wide enough for its grid of heads
+        self.dialogs = dialogs
         self._load_model = load_model
         self.runner: ModelRunner | None = None  # made when a model is first wanted
         self.loading: Path | None = None  # the file being loaded
@@ -87,7 +98,7 @@ class ModelController(QObject):
     # ----- the commands (menu entries) -----------------------------------------------------
     def show_heads(self) -> None:
         """Lessons → Heads of a Real Model…: the panel, and the pack's model unless one is loaded."""
-        self.host.show_model_heads_dock()
+        self.show_dock()
         if self.panel.model is None and self.loading is None:
             self.load_pack_model()
 
@@ -105,7 +116,7 @@ class ModelController(QObject):
     def choose_and_open_model(self) -> None:
         """File → Open Model…: any local GGUF file."""
         folder = str(self.last_folder or (self.panel.model.path.parent if self.panel.model else Path.home()))
-        chosen, _ = QFileDialog.getOpenFileName(self.window, "Open Model", folder, MODEL_FILTER)
+        chosen, _ = QFileDialog.getOpenFileName(self.dialogs.window, "Open Model", folder, MODEL_FILTER)
         if chosen:
             self.open_model(Path(chosen))
 
@@ -113,7 +124,7 @@ class ModelController(QObject):
         self.last_folder = Path(path).parent
         self._dock_was_visible = self.dock.isVisible()
         self._load(Path(path), chosen_by_user=True)
-        self.host.show_model_heads_dock()
+        self.show_dock()
 
     def shutdown(self) -> None:
         """End the model's thread (the window calls this when it closes)."""
@@ -140,7 +151,7 @@ class ModelController(QObject):
     def _on_loaded(self, model: LoadedModel) -> None:
         self.loading = None
         self.panel.show_model(model)
-        self.show_status(f"Loaded {model.name}: {model_details(model)}", STATUS_MS)
+        self.dialogs.show_status(f"Loaded {model.name}: {model_details(model)}", STATUS_MS)
         self.run_sentence(self.panel.sentence)
 
     def _on_load_failed(self, failure: LoadFailure) -> None:
@@ -149,7 +160,7 @@ class ModelController(QObject):
             self.panel.show_previous()
             if not self._dock_was_visible and self.panel.model is None:
                 self.dock.hide()  # as it was before Open Model…
-            self.host.show_error("Cannot open model", failure.message)
+            self.dialogs.show_error("Cannot open model", failure.message)
         elif failure.unavailable:
             self.panel.show_unavailable(unavailable_text(failure.message))
         else:
@@ -181,7 +192,7 @@ class ModelController(QObject):
         try:
             data = scene_data_for_head(run, layer, head)
         except ValueError as error:  # a sentence longer than a scene may hold
-            self.host.show_error("Cannot open head", str(error))
+            self.dialogs.show_error("Cannot open head", str(error))
             return
         if not self.documents.maybe_save_changes():
             return
@@ -189,7 +200,7 @@ class ModelController(QObject):
         self.documents.start(None, None)
         self._select_query(query)
         self.shown_head = (run, layer, head)
-        self.show_status(f"Layer {layer}, head {head} of {run.model_name} is on the canvas", STATUS_MS)
+        self.dialogs.show_status(f"Layer {layer}, head {head} of {run.model_name} is on the canvas", STATUS_MS)
 
     def _select_query(self, query: int) -> None:
         if 0 <= query < self.scene.n_queries:

@@ -9,13 +9,17 @@ panel that was not told to refresh, or got too little room, shows up here.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QFontInfo
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QWidget
 
 from attn_desktop.ui.panels.grid_editor import MAX_ROWS_IN_VIEW
 from attn_desktop.ui.tools.label_audit import audit_labels
+
+if TYPE_CHECKING:  # the audit reads the window's parts; the window never needs the audit
+    from attn_desktop.ui.window.main_window import MainWindow
 
 # The panels a class must see in each mode (the canvas is the central widget).
 EVERYDAY_PANELS = ("scoreDock", "matrixDock", "outputDock", "weightsDock", "lessonDock")
@@ -23,9 +27,9 @@ PRESENTATION_PANELS = ("scoreDock", "matrixDock", "outputDock", "weightsDock")
 MIN_PLOT_WIDTH_PX = 100  # narrower than this, a plot is no place to drag in
 
 
-def audit_window(window: QMainWindow) -> dict:
+def audit_window(window: MainWindow) -> dict:
     """The audit's figures for the window as it is now."""
-    if window.scene.is_multi_head:
+    if not window.scene.is_one_head:
         return audit_heads(window)
     matrix_font = window.matrix_view.cell_font()
     return {
@@ -40,7 +44,7 @@ def audit_window(window: QMainWindow) -> dict:
     }
 
 
-def audit_heads(window: QMainWindow) -> dict:
+def audit_heads(window: MainWindow) -> dict:
     """The same figures for a multi-head scene, read from every head's panels (added up, or the worst)."""
     columns = window.heads_view.columns
     tables = [column.scores for column in columns if _on_screen(column.scores.table)]
@@ -50,7 +54,7 @@ def audit_heads(window: QMainWindow) -> dict:
     if not window.presentation_action.isChecked() and not _on_screen(window.docks["lessonDock"].widget()):
         cut.append(window.docks["lessonDock"].windowTitle())
     for column in columns:
-        head = window.scene.head_name(column.head)
+        head = window.scene.head_name(column.layer, column.head)
         shown = [part for part in (column.canvas, column.scores, column.matrix) if part.isVisibleTo(column)]
         cut += [f"{head}: {part.accessibleName() or part.__class__.__name__}" for part in shown if not _on_screen(part)]
         cut += [f"{head}: {part}" for part in _plots_cut(column.canvas)] if column.canvas.isVisible() else []
@@ -83,14 +87,14 @@ def _rows_in_view(panel) -> int:
                if viewport.contains(panel.table.visualRect(panel.model.index(row, 0))))
 
 
-def _window_off_screen(window: QMainWindow) -> list[str]:
+def _window_off_screen(window: MainWindow) -> list[str]:
     screen = window.screen().availableGeometry() if window.screen() else None
     if screen is not None and (window.width() > screen.width() or window.height() > screen.height()):
         return ["window (larger than the screen)"]
     return []
 
 
-def score_rows_visible(window: QMainWindow) -> int:
+def score_rows_visible(window: MainWindow) -> int:
     """Rows wholly inside the score table's viewport, if the table is on screen at all."""
     table = window.score_panel.table
     if not _on_screen(table):
@@ -107,7 +111,7 @@ def chart_label_overlaps(chart) -> int:
     return sum(1 for first, second in combinations(rects, 2) if first.intersects(second))
 
 
-def panels_cut(window: QMainWindow) -> list[str]:
+def panels_cut(window: MainWindow) -> list[str]:
     """Names of the panels (and their texts) that a person would see cut, hidden or squeezed."""
     cut: list[str] = []
     screen = window.screen().availableGeometry() if window.screen() else None
@@ -127,7 +131,7 @@ def panels_cut(window: QMainWindow) -> list[str]:
     return cut
 
 
-def _grids_cut(window: QMainWindow) -> list[str]:
+def _grids_cut(window: MainWindow) -> list[str]:
     """A W_Q/W_K/W_V grid that shows fewer rows or columns than it has.
 
     Only the rows it promises to show count: a trained head's tall grids scroll past MAX_ROWS_IN_VIEW
@@ -146,7 +150,7 @@ def _grids_cut(window: QMainWindow) -> list[str]:
 
 
 def _plots_cut(canvas) -> list[str]:
-    plots = [canvas.qk_plot, canvas.vo_plot] + ([canvas.x_plot] if canvas.attn_scene.is_projection else [])
+    plots = [canvas.qk_plot, canvas.vo_plot] + ([canvas.x_plot] if canvas.attn_scene.reads_a_stream else [])
     viewport = canvas.viewport().rect()
     cut = []
     for plot in plots:
@@ -160,7 +164,7 @@ def _plots_cut(canvas) -> list[str]:
     return cut
 
 
-def _labels_cut(window: QMainWindow) -> list[str]:
+def _labels_cut(window: MainWindow) -> list[str]:
     """Texts that need more room than their label has: a wrapped text's last lines, a line's end."""
     cut = []
     for label in window.findChildren(QLabel):
@@ -183,7 +187,7 @@ def _on_screen(widget: QWidget | None) -> bool:
 
 
 def _dock_title(widget: QWidget) -> str:
-    parent = widget
+    parent: QWidget | None = widget
     while parent is not None and not isinstance(parent, QDockWidget):
         parent = parent.parentWidget()
     return parent.windowTitle() if parent is not None else widget.__class__.__name__

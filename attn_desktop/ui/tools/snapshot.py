@@ -44,11 +44,10 @@ def use_offscreen_screen(screen: ScreenSpec, folder: str) -> None:
 
 def wait_until_settled(window) -> None:
     """Let the docks, the plots and presentation mode's re-arranging finish."""
-    from PySide6.QtWidgets import QApplication
-
+    from attn_desktop.ui.qt_app import gui_app
     from attn_desktop.ui.window.app import settle
 
-    app = QApplication.instance()
+    app = gui_app()
     deadline = time.monotonic() + SETTLE_SECONDS + 2.0
     while window.layout_manager.settling and time.monotonic() < deadline:
         app.processEvents()
@@ -76,7 +75,7 @@ def png_of(window) -> bytes:
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     if not window.grab().save(buffer, "PNG"):
         raise OSError("could not encode the picture")
-    return bytes(data)
+    return bytes(data.data())
 
 
 def take_snapshot(scene, scene_path: Path | None, lesson: str | None, presentation: bool) -> tuple[bytes, dict]:

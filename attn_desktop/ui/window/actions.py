@@ -1,49 +1,117 @@
 """Every menu and toolbar command of the main window, as one table.
 
 The table says what each command is called, which keys reach it, where it sits and what it
-runs (a method of the window or of one of its parts: "documents.save"); `build_actions` makes
-the QActions from it and `fill_menus` and `fill_toolbar` place them. The menus show the
-commands in the table's order, so a new command is one row here and one method to run.
+runs: a function of the window's parts (`Commands`), such as `lambda c: c.documents.save()`,
+so a misspelt handler is a type error. `build_actions` makes the QActions from it and
+`fill_menus` and `fill_toolbar` place them. The menus show the commands in the table's order,
+so a new command is one row here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar
+from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar, QWidget
 
 from attn_desktop import APP_NAME
+from attn_desktop.model import Scene
 from attn_desktop.model.teaching import lessons
+from attn_desktop.ui.document.qt_dialogs import fill_recent_menu
 from attn_desktop.ui.window.action_check_box import ActionCheckBox
+
+if TYPE_CHECKING:  # the parts the commands act on; none of them needs this table
+    from attn_desktop.ui.canvas.canvas import AttentionCanvas
+    from attn_desktop.ui.canvas.coordinate_dialog import CoordinateDialog
+    from attn_desktop.ui.document.document_controller import DocumentController
+    from attn_desktop.ui.document.edit_history import EditHistory
+    from attn_desktop.ui.document.scene_exports import SceneExports
+    from attn_desktop.ui.lessons.lesson_controller import LessonController
+    from attn_desktop.ui.panels.matrix_view import MatrixView
+    from attn_desktop.ui.predict.prediction_controller import PredictionController
+    from attn_desktop.ui.pretrained.pretrained_controller import ModelController
+    from attn_desktop.ui.window.scene_switches import SceneSwitches
+    from attn_desktop.ui.window.snap_steps import SnapSteps
+    from attn_desktop.ui.window.window_layout import WindowLayout
 
 Key = QKeySequence.StandardKey
 SNAP_STEPS = (0.1, 0.5, 1.0)
 
 
+class Commands(Protocol):
+    """What the commands act on: the main window's parts, and the few commands of the window itself."""
+
+    @property
+    def scene(self) -> Scene: ...
+    @property
+    def documents(self) -> DocumentController: ...
+    @property
+    def exports(self) -> SceneExports: ...
+    @property
+    def model_heads(self) -> ModelController: ...
+    @property
+    def history(self) -> EditHistory: ...
+    @property
+    def switches(self) -> SceneSwitches: ...
+    @property
+    def snap(self) -> SnapSteps: ...
+    @property
+    def lessons(self) -> LessonController: ...
+    @property
+    def predictions(self) -> PredictionController: ...
+    @property
+    def canvas(self) -> AttentionCanvas: ...
+    @property
+    def matrix_view(self) -> MatrixView: ...
+    @property
+    def coordinates(self) -> CoordinateDialog: ...
+    @property
+    def layout_manager(self) -> WindowLayout: ...
+    def set_presentation(self, on: bool) -> None: ...
+    def reset_layout(self) -> None: ...
+    def show_about(self) -> None: ...
+    def close(self) -> bool: ...
+
+
+Trigger = Callable[[Commands], object]  # a click
+Toggle = Callable[[Commands, bool], object]  # a checkable command's new state
+Maker = Callable[[Commands, QObject, str], QAction]  # (parent, text): for actions a part makes (Undo, Redo)
+MenuFiller = Callable[[Commands, QMenu], object]  # fills a submenu as it opens
+
+
 @dataclass(frozen=True)
 class ActionSpec:
-    id: str  # the attribute the window keeps it under, e.g. "save_action"
+    id: str  # the name the built action is found under, e.g. "save_action"
     text: str
     menu: str  # menu path, submenus after "/": "&File/&Export"
-    handler: str = ""  # dotted name on the window: "documents.save", "switches.set_scale"
-    args: tuple = ()  # given: the handler gets these on a click; else a checkable one gets its state
+    on_trigger: Trigger | None = None
+    on_toggle: Toggle | None = None  # for a checkable command: runs on every change of its state
     shortcuts: tuple[str | QKeySequence.StandardKey, ...] = ()  # a standard key brings all the platform's keys
     checkable: bool = False
     checked: bool = False
     tooltip: str = ""
     separator_before: bool = False
     toolbar: bool = False  # also a check box in the toolbar
-    made_by: str = ""  # dotted name of a factory(window, text), for actions Qt makes (Undo, Redo)
-    submenu: bool = False  # a menu of its own (filled by the handler as it opens)
-    group: str = ""  # exclusive choices share a QActionGroup kept on the window under this name
+    made_by: Maker | None = None
+    fill_submenu: MenuFiller | None = None  # given: a menu of its own, filled as it opens
+    group: str = ""  # exclusive choices share a QActionGroup, found under this name
     data: Any = None
+
+
+def step_query(scene: Scene, step: int) -> None:
+    scene.select_query((scene.selected + step) % scene.n_queries)
+
+
+def _opens_lesson(lesson_id: str) -> Trigger:
+    return lambda c: c.lessons.open(lesson_id)
 
 
 def lesson_specs() -> list[ActionSpec]:
     return [
-        ActionSpec(f"lesson_{number}_action", item.title, "&Lessons", "lessons.open", args=(item.id,),
+        ActionSpec(f"lesson_{number}_action", item.title, "&Lessons", _opens_lesson(item.id),
                    shortcuts=(f"Ctrl+{number}",))
         for number, item in enumerate(lessons.LESSONS, start=1)
     ]
@@ -51,78 +119,91 @@ def lesson_specs() -> list[ActionSpec]:
 
 def snap_step_specs() -> list[ActionSpec]:
     return [
-        ActionSpec(f"snap_{number}_action", f"Grid of {step:g}", "&Attention/Snap &Step", "_apply_snap",
-                   args=(True,), checkable=True, checked=number == 1, group="snap_step_actions", data=step)
+        ActionSpec(f"snap_{number}_action", f"Grid of {step:g}", "&Attention/Snap &Step",
+                   lambda c: c.snap.apply(True), checkable=True, checked=number == 1, group="snap_step_actions",
+                   data=step)
         for number, step in enumerate(SNAP_STEPS, start=1)
     ]
 
 
 ACTIONS: list[ActionSpec] = [
-    ActionSpec("new_action", "&New Scene", "&File", "documents.new_scene", shortcuts=(Key.New,),
+    ActionSpec("new_action", "&New Scene", "&File", lambda c: c.documents.new_scene(), shortcuts=(Key.New,),
                tooltip="Start again from the six-token scene, untitled"),
-    ActionSpec("open_action", "&Open Scene…", "&File", "documents.choose_and_open", shortcuts=(Key.Open,)),
-    ActionSpec("recent_menu", "Open &Recent", "&File", "_fill_recent_menu", submenu=True),
-    ActionSpec("open_model_action", "Open &Model…", "&File", "model_heads.choose_and_open_model",
+    ActionSpec("open_action", "&Open Scene…", "&File", lambda c: c.documents.choose_and_open(),
+               shortcuts=(Key.Open,)),
+    ActionSpec("recent_menu", "Open &Recent", "&File", fill_submenu=lambda c, menu: fill_recent_menu(
+        menu, c.documents.recent_files(), c.documents.open_recent)),
+    ActionSpec("open_model_action", "Open &Model…", "&File", lambda c: c.model_heads.choose_and_open_model(),
                tooltip="Show the heads of a LLaMA-style language model read from a GGUF file on this computer"),
-    ActionSpec("save_action", "&Save Scene", "&File", "documents.save", shortcuts=(Key.Save,)),
-    ActionSpec("save_as_action", "Save Scene &As…", "&File", "documents.choose_and_save", shortcuts=(Key.SaveAs,)),
-    ActionSpec("export_png_action", "Picture as &PNG…", "&File/&Export", "exports.picture", args=("png",)),
-    ActionSpec("export_svg_action", "Picture as &SVG…", "&File/&Export", "exports.picture", args=("svg",)),
-    ActionSpec("export_weights_csv_action", "Attention Matrix as &CSV…", "&File/&Export", "exports.table_csv",
-               args=("weights",)),
-    ActionSpec("export_scores_csv_action", "Score &Table as CSV…", "&File/&Export", "exports.table_csv",
-               args=("scores",)),
-    ActionSpec("export_action", "Results as &JSON…", "&File/&Export", "exports.results_json", shortcuts=("Ctrl+E",)),
-    ActionSpec("copy_image_action", "&Copy Picture", "&File", "exports.copy_picture", shortcuts=("Ctrl+Shift+C",),
+    ActionSpec("save_action", "&Save Scene", "&File", lambda c: c.documents.save(), shortcuts=(Key.Save,)),
+    ActionSpec("save_as_action", "Save Scene &As…", "&File", lambda c: c.documents.choose_and_save(),
+               shortcuts=(Key.SaveAs,)),
+    ActionSpec("export_png_action", "Picture as &PNG…", "&File/&Export", lambda c: c.exports.picture("png")),
+    ActionSpec("export_svg_action", "Picture as &SVG…", "&File/&Export", lambda c: c.exports.picture("svg")),
+    ActionSpec("export_weights_csv_action", "Attention Matrix as &CSV…", "&File/&Export",
+               lambda c: c.exports.table_csv("weights")),
+    ActionSpec("export_scores_csv_action", "Score &Table as CSV…", "&File/&Export",
+               lambda c: c.exports.table_csv("scores")),
+    ActionSpec("export_action", "Results as &JSON…", "&File/&Export", lambda c: c.exports.results_json(),
+               shortcuts=("Ctrl+E",)),
+    ActionSpec("copy_image_action", "&Copy Picture", "&File", lambda c: c.exports.copy_picture(),
+               shortcuts=("Ctrl+Shift+C",),
                tooltip="The canvas and the matrix, ready to paste into slides or a handout"),
-    ActionSpec("quit_action", "&Quit", "&File", "close", shortcuts=(Key.Quit,), separator_before=True),
+    ActionSpec("quit_action", "&Quit", "&File", lambda c: c.close(), shortcuts=(Key.Quit,), separator_before=True),
     # Undo/Redo name the step they would take back ("Undo Move k·cat").
-    ActionSpec("undo_action", "&Undo", "&Edit", made_by="history.stack.createUndoAction", shortcuts=(Key.Undo,)),
+    ActionSpec("undo_action", "&Undo", "&Edit", shortcuts=(Key.Undo,),
+               made_by=lambda c, parent, text: c.history.stack.createUndoAction(parent, text)),
     # X11 offers only Ctrl+Shift+Z and Windows leads with Ctrl+Y; people bring the habit of one or the other.
-    ActionSpec("redo_action", "&Redo", "&Edit", made_by="history.stack.createRedoAction",
-               shortcuts=(Key.Redo, "Ctrl+Shift+Z", "Ctrl+Y")),
-    ActionSpec("scale_action", "Scale by √d_k", "&Attention", "switches.set_scale", checkable=True,
-               shortcuts=("Ctrl+K",), tooltip="Divide every score by √d_k before the softmax", toolbar=True),
-    ActionSpec("causal_action", "Causal mask", "&Attention", "switches.set_causal", checkable=True, shortcuts=("Ctrl+M",),
-               tooltip="Each query sees only itself and earlier tokens", toolbar=True),
-    ActionSpec("next_query_action", "&Next Query", "&Attention", "_step_query", args=(+1,), shortcuts=("Ctrl+]",),
-               separator_before=True),
-    ActionSpec("previous_query_action", "&Previous Query", "&Attention", "_step_query", args=(-1,),
+    ActionSpec("redo_action", "&Redo", "&Edit", shortcuts=(Key.Redo, "Ctrl+Shift+Z", "Ctrl+Y"),
+               made_by=lambda c, parent, text: c.history.stack.createRedoAction(parent, text)),
+    ActionSpec("scale_action", "Scale by √d_k", "&Attention", on_toggle=lambda c, on: c.switches.set_scale(on),
+               checkable=True, shortcuts=("Ctrl+K",), tooltip="Divide every score by √d_k before the softmax",
+               toolbar=True),
+    ActionSpec("causal_action", "Causal mask", "&Attention", on_toggle=lambda c, on: c.switches.set_causal(on),
+               checkable=True, shortcuts=("Ctrl+M",), tooltip="Each query sees only itself and earlier tokens",
+               toolbar=True),
+    ActionSpec("next_query_action", "&Next Query", "&Attention", lambda c: step_query(c.scene, +1),
+               shortcuts=("Ctrl+]",), separator_before=True),
+    ActionSpec("previous_query_action", "&Previous Query", "&Attention", lambda c: step_query(c.scene, -1),
                shortcuts=("Ctrl+[",)),
-    ActionSpec("snap_action", "Snap to Grid", "&Attention", "_apply_snap", checkable=True, shortcuts=("Ctrl+G",),
-               tooltip="Dragged tips land on round numbers, so two arrows can meet exactly",
+    ActionSpec("snap_action", "Snap to Grid", "&Attention", on_toggle=lambda c, on: c.snap.apply(on), checkable=True,
+               shortcuts=("Ctrl+G",), tooltip="Dragged tips land on round numbers, so two arrows can meet exactly",
                separator_before=True, toolbar=True),
     *snap_step_specs(),
     *lesson_specs(),
-    ActionSpec("training_action", "&Train a Head…", "&Lessons", "show_training", shortcuts=("Ctrl+T",),
-               tooltip="Watch gradient descent move the arrows of a head learning a task", separator_before=True),
-    ActionSpec("model_heads_action", "&Heads of a Real Model…", "&Lessons", "model_heads.show_heads",
+    ActionSpec("training_action", "&Train a Head…", "&Lessons", lambda c: c.layout_manager.show_dock("trainingDock"),
+               shortcuts=("Ctrl+T",), separator_before=True,
+               tooltip="Watch gradient descent move the arrows of a head learning a task"),
+    ActionSpec("model_heads_action", "&Heads of a Real Model…", "&Lessons", lambda c: c.model_heads.show_heads(),
                shortcuts=("Ctrl+H",), tooltip="Every attention head of a pretrained language model, for a sentence "
                "you type; open any head as a scene"),
-    ActionSpec("scaling_lab_action", "√d_k &Lab…", "&Lessons", "show_scaling_lab", shortcuts=("Ctrl+L",),
+    ActionSpec("scaling_lab_action", "√d_k &Lab…", "&Lessons",
+               lambda c: c.layout_manager.show_wide("scalingLabDock"), shortcuts=("Ctrl+L",),
                tooltip="Why scores are divided by √d_k: how far random scores spread at each key width, "
                "and what that does to a softmax"),
-    ActionSpec("predict_action", "&Predict, then See", "&Lessons", "predictions.set_on", checkable=True,
-               shortcuts=("Ctrl+P",), separator_before=True,
+    ActionSpec("predict_action", "&Predict, then See", "&Lessons", on_toggle=lambda c, on: c.predictions.set_on(on),
+               checkable=True, shortcuts=("Ctrl+P",), separator_before=True,
                tooltip="Before a move's weights show, guess them on the weights chart; then see the real ones "
                "beside your guess, with the difference and a score"),
     # The View menu begins with the docks' own show/hide entries, which the docks make.
-    ActionSpec("presentation_action", "&Presentation Mode", "&View", "set_presentation", checkable=True,
-               shortcuts=("F11",), tooltip="Full screen, large text and thick arrows for the back of the room",
-               separator_before=True),
-    ActionSpec("shapes_action", "Arrowheads by &Role", "&View", "canvas.set_shapes_by_role", checkable=True,
-               tooltip="Keys with open heads, values with diamonds: roles read without colour"),
-    ActionSpec("entropy_action", "Row &Entropy in the Matrix", "&View", "matrix_view.set_show_entropy",
-               checkable=True, tooltip="Beside each row of the attention matrix, how spread its weights are, in bits: "
+    ActionSpec("presentation_action", "&Presentation Mode", "&View", on_toggle=lambda c, on: c.set_presentation(on),
+               checkable=True, shortcuts=("F11",), separator_before=True,
+               tooltip="Full screen, large text and thick arrows for the back of the room"),
+    ActionSpec("shapes_action", "Arrowheads by &Role", "&View", on_toggle=lambda c, on: c.canvas.set_shapes_by_role(on),
+               checkable=True, tooltip="Keys with open heads, values with diamonds: roles read without colour"),
+    ActionSpec("entropy_action", "Row &Entropy in the Matrix", "&View",
+               on_toggle=lambda c, on: c.matrix_view.set_show_entropy(on), checkable=True,
+               tooltip="Beside each row of the attention matrix, how spread its weights are, in bits: "
                "0 when one key takes all"),
-    ActionSpec("fit_action", "&Fit Arrows in View", "&View", "canvas.fit_view", shortcuts=("Ctrl+0",)),
-    ActionSpec("dims_action", "Choose Canvas &Dimensions…", "&View", "coordinates.choose_dims", shortcuts=("Ctrl+D",),
-               tooltip="For vectors of more than two numbers: which two the canvas draws"),
-    ActionSpec("pca_plane_action", "Draw the &PCA Plane", "&View", made_by="canvas.plane_action.make",
-               shortcuts=("Ctrl+Shift+D",), checkable=True,
-               tooltip="For vectors of more than two numbers: the plane they spread along most, not two of their numbers"),
-    ActionSpec("reset_layout_action", "Reset &Layout", "&View", "reset_layout"),
-    ActionSpec("about_action", f"&About {APP_NAME}", "&Help", "_show_about"),
+    ActionSpec("fit_action", "&Fit Arrows in View", "&View", lambda c: c.canvas.fit_view(), shortcuts=("Ctrl+0",)),
+    ActionSpec("dims_action", "Choose Canvas &Dimensions…", "&View", lambda c: c.coordinates.choose_dims(),
+               shortcuts=("Ctrl+D",), tooltip="For vectors of more than two numbers: which two the canvas draws"),
+    ActionSpec("pca_plane_action", "Draw the &PCA Plane", "&View", shortcuts=("Ctrl+Shift+D",), checkable=True,
+               made_by=lambda c, parent, text: c.canvas.plane_action.make(parent, text),
+               tooltip="For vectors of more than two numbers: the plane they spread along most, "
+               "not two of their numbers"),
+    ActionSpec("reset_layout_action", "Reset &Layout", "&View", lambda c: c.reset_layout()),
+    ActionSpec("about_action", f"&About {APP_NAME}", "&Help", lambda c: c.show_about()),
 ]
 
 
@@ -140,22 +221,26 @@ def redo_shortcuts() -> list[QKeySequence]:
     return key_sequences(next(spec for spec in ACTIONS if spec.id == "redo_action"))
 
 
-def _find(window: QMainWindow, dotted: str):
-    target = window
-    for name in dotted.split("."):
-        target = getattr(target, name)
-    return target
+class BuiltActions:
+    """The table's QActions, submenus and exclusive groups, each found by its name in the table."""
+
+    def __init__(self) -> None:
+        self.actions: dict[str, QAction] = {}
+        self.menus: dict[str, QMenu] = {}
+        self.groups: dict[str, QActionGroup] = {}
+
+    def __getitem__(self, action_id: str) -> QAction:
+        return self.actions[action_id]
 
 
-def build_actions(window: QMainWindow, specs: list[ActionSpec] = ACTIONS) -> None:
-    """Make each command's QAction (or submenu) and keep it on the window under the spec's id."""
+def build_actions(commands: Commands, parent: QWidget, specs: Iterable[ActionSpec] = ACTIONS) -> BuiltActions:
+    """Make each command's QAction (or submenu), its handler bound to COMMANDS."""
+    built = BuiltActions()
     for spec in specs:
-        if spec.submenu:
-            menu = QMenu(spec.text, window)
-            menu.aboutToShow.connect(_find(window, spec.handler))
-            setattr(window, spec.id, menu)
+        if spec.fill_submenu is not None:
+            built.menus[spec.id] = _submenu(spec.text, parent, commands, spec.fill_submenu)
             continue
-        action = _find(window, spec.made_by)(window, spec.text) if spec.made_by else QAction(spec.text, window)
+        action = spec.made_by(commands, parent, spec.text) if spec.made_by else QAction(spec.text, parent)
         action.setShortcuts(key_sequences(spec))
         action.setCheckable(spec.checkable)
         action.setChecked(spec.checked)
@@ -164,35 +249,43 @@ def build_actions(window: QMainWindow, specs: list[ActionSpec] = ACTIONS) -> Non
         if spec.data is not None:
             action.setData(spec.data)
         if spec.group:
-            if not hasattr(window, spec.group):
-                setattr(window, spec.group, QActionGroup(window))
-            getattr(window, spec.group).addAction(action)
-        if spec.handler:
-            _connect(action, _find(window, spec.handler), spec)
-        setattr(window, spec.id, action)
+            if spec.group not in built.groups:
+                built.groups[spec.group] = QActionGroup(parent)
+            built.groups[spec.group].addAction(action)
+        if spec.on_trigger is not None:
+            _on_trigger(action, commands, spec.on_trigger)
+        if spec.on_toggle is not None:
+            _on_toggle(action, commands, spec.on_toggle)
+        built.actions[spec.id] = action
+    return built
 
 
-def _connect(action: QAction, handler, spec: ActionSpec) -> None:
-    if spec.args:
-        action.triggered.connect(lambda checked=False: handler(*spec.args))
-    elif spec.checkable:
-        action.toggled.connect(handler)
-    else:
-        action.triggered.connect(lambda checked=False: handler())
+def _submenu(text: str, parent: QWidget, commands: Commands, fill: MenuFiller) -> QMenu:
+    menu = QMenu(text, parent)
+    menu.aboutToShow.connect(lambda: fill(commands, menu))
+    return menu
 
 
-def fill_menus(window: QMainWindow, leading: dict[str, list[QAction]], specs: list[ActionSpec] = ACTIONS) -> None:
+def _on_trigger(action: QAction, commands: Commands, handler: Trigger) -> None:
+    action.triggered.connect(lambda checked=False: handler(commands))
+
+
+def _on_toggle(action: QAction, commands: Commands, handler: Toggle) -> None:
+    action.toggled.connect(lambda on: handler(commands, on))
+
+
+def fill_menus(window: QMainWindow, built: BuiltActions, leading: dict[str, list[QAction]],
+               specs: Iterable[ActionSpec] = ACTIONS) -> None:
     """The menu bar, in the table's order; LEADING actions open a menu (the View menu's docks)."""
     menus: dict[str, QMenu] = {}
     for spec in specs:
         menu = _menu(window, menus, spec.menu, leading)
         if spec.separator_before:
             menu.addSeparator()
-        item = getattr(window, spec.id)
-        if isinstance(item, QMenu):
-            menu.addMenu(item)
+        if spec.id in built.menus:
+            menu.addMenu(built.menus[spec.id])
         else:
-            menu.addAction(item)
+            menu.addAction(built[spec.id])
 
 
 def _menu(window: QMainWindow, menus: dict[str, QMenu], path: str, leading: dict[str, list[QAction]]) -> QMenu:
@@ -203,12 +296,13 @@ def _menu(window: QMainWindow, menus: dict[str, QMenu], path: str, leading: dict
     return menus[path]
 
 
-def fill_toolbar(window: QMainWindow, toolbar: QToolBar, specs: list[ActionSpec] = ACTIONS) -> dict:
+def fill_toolbar(built: BuiltActions, toolbar: QToolBar,
+                 specs: Iterable[ActionSpec] = ACTIONS) -> dict[QAction, ActionCheckBox]:
     """A check box for each toolbar command, in the table's order; the boxes by their action."""
     boxes = {}
     for spec in specs:
         if spec.toolbar:
-            action = getattr(window, spec.id)
+            action = built[spec.id]
             boxes[action] = box = ActionCheckBox(action, toolbar)
             toolbar.addWidget(box)
             toolbar.addSeparator()

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pyqtgraph as pg
 from pyqtgraph.util.garbage_collector import GarbageCollector
-from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop import APP_NAME, __version__
 from attn_desktop.model import Scene
 from attn_desktop.model.scene_files import open_scene
-from attn_desktop.paths import APP_ID, DEFAULT_SCENE, icon_files, scene_path
+from attn_desktop.paths import APP_ID, DEFAULT_SCENE, scene_path
+from attn_desktop.ui.qt_app import gui_app
+from attn_desktop.ui.window.app_icon import app_icon
 from attn_desktop.ui.window.main_window import MainWindow
 
 # Python's cyclic garbage collector runs in whichever thread happens to allocate. When that is the
@@ -46,7 +47,7 @@ def configure_pyqtgraph() -> None:
 
 
 def make_application(argv: list[str] | None = None) -> QApplication:
-    app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
+    app = gui_app() if QApplication.instance() is not None else QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setApplicationVersion(__version__)
     app.setOrganizationName("Attention Desktop")
@@ -55,14 +56,6 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     app.setWindowIcon(app_icon())
     configure_pyqtgraph()
     return app
-
-
-def app_icon() -> QIcon:
-    icon = QIcon()
-    for path in icon_files()[1:]:  # the PNG sizes: crisp at each size, no SVG engine needed
-        if path.exists():
-            icon.addFile(str(path))
-    return icon
 
 
 def default_scene() -> Scene:
@@ -80,7 +73,7 @@ def settle(window: MainWindow) -> None:
     A new window takes a few passes: docks take their sizes, then the plots theirs, then the plots
     frame their arrows. Anything that draws or drags by pixel waits for this first.
     """
-    app = QApplication.instance()
+    app = gui_app()
     previous = None
     for _ in range(50):
         app.processEvents()

@@ -6,12 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QPoint
-from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QToolBar
+from PySide6.QtGui import QCloseEvent, QResizeEvent
+from PySide6.QtWidgets import QMainWindow
 
-from attn_desktop import APP_NAME, __version__
-from attn_desktop.model import Change, Scene
+from attn_desktop.model import Change, HeadReading, Scene, ViewState
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
-from attn_desktop.model.teaching import prediction, scaling_lab
 from attn_desktop.progress import ProgressStore
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.canvas.coordinate_dialog import CoordinateDialog
@@ -19,18 +18,18 @@ from attn_desktop.ui.canvas.key_highlight import KeyHighlight
 from attn_desktop.ui.document.autosave import Autosaver, LeftWork
 from attn_desktop.ui.document.document_controller import DocumentController, lesson_for_file
 from attn_desktop.ui.document.edit_history import EditHistory
-from attn_desktop.ui.document.qt_dialogs import QtDocumentDialogs, fill_recent_menu
+from attn_desktop.ui.document.qt_dialogs import QtDocumentDialogs
 from attn_desktop.ui.document.scene_exports import SceneExports
 from attn_desktop.ui.heads.heads_view import HeadsView
 from attn_desktop.ui.lab.scaling_lab_panel import ScalingLabPanel
 from attn_desktop.ui.lessons.challenges_panel import ChallengesPanel
+from attn_desktop.ui.lessons.lesson_code import LessonCode
 from attn_desktop.ui.lessons.lesson_controller import LessonController
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel
 from attn_desktop.ui.panels.code_panel import CodePanel
 from attn_desktop.ui.panels.grid_editor import GridEditor
 from attn_desktop.ui.panels.matrix_view import MatrixView
 from attn_desktop.ui.panels.output_panel import OutputPanel
-from attn_desktop.ui.panels.query_picker import QueryPicker
 from attn_desktop.ui.panels.score_table import ScoreTablePanel
 from attn_desktop.ui.panels.sentence_panel import SentencePanel
 from attn_desktop.ui.panels.shapes_panel import ShapesPanel
@@ -41,112 +40,91 @@ from attn_desktop.ui.predict.weights_veil import WeightsVeil
 from attn_desktop.ui.pretrained.pretrained_controller import ModelController
 from attn_desktop.ui.pretrained.pretrained_heads_panel import ModelHeadsPanel
 from attn_desktop.ui.scene_link import follow_scene
-from attn_desktop.ui.training.task_accuracy_label import TaskAccuracyLabel
 from attn_desktop.ui.training.training_controller import TrainingController
 from attn_desktop.ui.training.training_panel import TrainingPanel
-from attn_desktop.ui.window.actions import build_actions, fill_menus, fill_toolbar
+from attn_desktop.ui.window.about import show_about
+from attn_desktop.ui.window.actions import build_actions, fill_menus
+from attn_desktop.ui.window.app_icon import app_icon
 from attn_desktop.ui.window.central_stack import CentralStack
 from attn_desktop.ui.window.scene_switches import SceneSwitches
-from attn_desktop.ui.window.steady_label_box import SteadyLabelBox
+from attn_desktop.ui.window.snap_steps import SnapSteps
+from attn_desktop.ui.window.status_bar import fill_status_bar
 from attn_desktop.ui.window.text_box_undo import TextBoxUndoFirst
-from attn_desktop.ui.window.unprotected_work_label import UnprotectedWorkLabel
-from attn_desktop.ui.window.window_layout import BOTTOM, LEFT, RIGHT, DockSpec, WindowLayout
-
-
-def app_icon_for_window():
-    from attn_desktop.ui.window.app import app_icon
-
-    return app_icon()
-
-
-SCALING_LESSON = "why-sqrt-dk"  # its Code panel shows the √d_k lab's script too
-PREDICT_LESSON = "predict-then-see"  # and this one how a guess is scored
-STATUS_HINT = (
-    "Drag an arrow tip (double-click it to type exact numbers). "
-    "Click a query arrow or a matrix row to choose the query. Esc cancels a drag."
-)
+from attn_desktop.ui.window.toolbar import MainToolBar
+from attn_desktop.ui.window.window_layout import BOTTOM, LEFT, RIGHT, DockSpec, WindowLayout, fit_to_screen
 
 
 class MainWindow(QMainWindow):
     def __init__(self, scene: Scene, scene_path: Path | None = None, progress: ProgressStore | None = None) -> None:
         super().__init__()
         self.scene = scene
+        self.view_state = ViewState()  # which head the one-head panels show: the user's view, not the document
+        self.shown = HeadReading(scene, view=self.view_state)
         self.progress = progress if progress is not None else ProgressStore()
         self.setObjectName("MainWindow")
-        self.setWindowIcon(app_icon_for_window())
+        self.setWindowIcon(app_icon())
         self.highlight = KeyHighlight(self)  # the key pointed at in the score table, lit on the canvas
         self.veil = WeightsVeil(self)  # Predict, then see: the weights hidden until the student has guessed
-        self.canvas = AttentionCanvas(scene, self, highlight=self.highlight, veil=self.veil)
+        self.canvas = AttentionCanvas(self.shown, self, highlight=self.highlight, veil=self.veil)
         self.history = EditHistory(scene, self)
-        self.heads_view = HeadsView(scene, self.history, self)  # a scene with several heads shows them here instead
+        self.heads_view = HeadsView(scene, self.view_state, self.history, self)  # a scene with several heads shows them here instead
         self.central_stack = CentralStack([self.canvas, self.heads_view], self)
         self.setCentralWidget(self.central_stack)
         self.autosaver = Autosaver(scene, self)
         self.canvas.arrow_moved.connect(self.history.do)  # one command per released drag or nudge
         self.heads_view.arrow_moved.connect(self.history.do)
-        self._fit_to_screen(1480, 920)  # first: the docks take their sizes as shares of the window
+        fit_to_screen(self, 1480, 920)  # first: the docks take their sizes as shares of the window
         if self.screen() is not None:
             self.heads_view.fit_parts_to_screen(self.screen().availableGeometry().height())
         self._build_panels()
         self._build_docks()
-        self.lessons = LessonController(self)
-        self.lesson_panel.open_lesson_requested.connect(self.lessons.open)
-        self.lesson_panel.show_me_requested.connect(self.lessons.apply_show_me)
         self.dialogs = QtDocumentDialogs(self)
+        show_error, show_status = self.dialogs.show_error, self.dialogs.show_status
+        self.predictions = PredictionController(self.shown, self.veil, self.weights_chart, self.weights_panel.predict_bar,
+                                                self.canvas.drags, self.progress, self)
+        self.lesson_code = LessonCode(scene, self.code_panel, self.scaling_lab, self.predictions)
+        self.lessons = LessonController(scene, self.history, self.lesson_panel, self.docks["lessonDock"],
+                                        self.docks["gridsDock"], self.layout_manager, self.predictions,
+                                        self.lesson_code.show, show_error)
         self.documents = DocumentController(scene, self.history, self.autosaver, self.dialogs, self.lessons,
                                             self._window_for_restored, scene_path)
-        self.coordinates = CoordinateDialog(self, scene, self.history, self.canvas, self.show_error,
-                                            self.statusBar().showMessage)
-        self.exports = SceneExports(self)
-        self.switches = SceneSwitches(scene, self.history, self.show_error)
+        self.lessons.document = self.documents
+        self.coordinates = CoordinateDialog(self, self.shown, self.history, self.canvas, show_error, show_status)
+        self.exports = SceneExports(self.shown, self.documents, self, self.dialogs)  # pictures of this window
+        self.switches = SceneSwitches(scene, self.history, show_error)
         self.training = TrainingController(scene, self.history, self.documents, self.training_panel, self)
         self.model_heads = ModelController(scene, self.documents, self.model_heads_panel, self.docks["modelHeadsDock"],
-                                           self, self, self.statusBar().showMessage, parent=self)
-        self.predictions = PredictionController(scene, self.veil, self.weights_chart, self.weights_panel.predict_bar,
-                                                self.canvas.drags, self.progress, self)
-        build_actions(self)
-        self.predictions.bind_action(self.predict_action.setChecked)
-        self.predictions.revealed.connect(lambda: self.show_lesson_code(self.lessons.current))
-        # Typing in a text box: these keys undo and redo the typing, not the scene behind it.
-        self.installEventFilter(TextBoxUndoFirst(self.undo_action, self.redo_action, self))
-        self._build_toolbar()
-        fill_menus(self, {"&View": [dock.toggleViewAction() for dock in self.docks.values()]})
-        self.switches.bind(self.scale_action, self.causal_action, self.toolbar_boxes.values())
+                                           self.show_model_heads_dock, self.dialogs, parent=self)
+        self._build_actions()
         self.canvas.drags.dragging.connect(self._hold_undo_during_drag)
         self.heads_view.dragging.connect(self._hold_undo_during_drag)
-        # A normal widget stays; drag read-outs are temporary messages shown over it.
-        self.statusBar().addWidget(QLabel(STATUS_HINT))
-        self.unprotected_label = UnprotectedWorkLabel(self)  # stays until autosave works again
-        self.statusBar().addPermanentWidget(self.unprotected_label)
-        self.autosaver.protection_changed.connect(self.unprotected_label.show_problem)
-        # A head kept from training: its accuracy, new on every drag move (so in a box that keeps the layout still).
-        self.statusBar().addPermanentWidget(SteadyLabelBox(TaskAccuracyLabel(scene)))
+        self.unprotected_label = fill_status_bar(self.statusBar(), scene, self.autosaver,
+                                                 (self.canvas.drag_moved, self.heads_view.drag_moved))
         for drawing in (self.canvas, self.heads_view):
-            drawing.drag_moved.connect(lambda text: self.statusBar().showMessage(text, 4000))
             drawing.edit_requested.connect(self.coordinates.type_coordinates)
         follow_scene(self, scene, self.switches.on_scene_changed)  # undo or a file can flip a setting
         follow_scene(self, scene, self._show_canvas_or_heads)
         self._show_canvas_or_heads(Change.STRUCTURE)
         self.lessons.show(lesson_for_file(scene_path))
-        self.update_title()
+        self.documents.update_title()
 
     def _build_panels(self) -> None:
-        scene = self.scene
-        self.score_panel = ScoreTablePanel(scene, self.highlight, veil=self.veil)
-        self.output_panel = OutputPanel(scene, veil=self.veil)
-        self.weights_chart = WeightsChart(scene)
+        scene, shown = self.scene, self.shown  # the document, and the head the one-head panels show
+        self.score_panel = ScoreTablePanel(shown, self.highlight, veil=self.veil)
+        self.output_panel = OutputPanel(shown, veil=self.veil)
+        self.weights_chart = WeightsChart(shown)
         self.weights_panel = WeightsPanel(self.weights_chart)  # the chart, and Predict, then see's strip over it
-        self.matrix_view = MatrixView(scene, veil=self.veil)
-        self.shapes_panel = ShapesPanel(scene)
+        self.matrix_view = MatrixView(shown, veil=self.veil)
+        self.shapes_panel = ShapesPanel(shown)
         self.lesson_panel = LessonPanel(self.progress)
-        self.grid_editor = GridEditor(scene, self.history)  # typed numbers and words: undoable commands
-        self.challenges_panel = ChallengesPanel(scene, self.progress, veil=self.veil)
+        self.grid_editor = GridEditor(shown, self.history)  # typed numbers and words: undoable commands
+        self.challenges_panel = ChallengesPanel(shown, self.progress, veil=self.veil)
         self.code_panel = CodePanel(scene)
         self.sentence_panel = SentencePanel(scene, self.history)
         self.training_panel = TrainingPanel()
         self.model_heads_panel = ModelHeadsPanel(DEFAULT_SENTENCE)
         self.scaling_lab = ScalingLabPanel()
-        self.scaling_lab.width_changed.connect(lambda _: self.show_lesson_code(self.lessons.current))
+        self.scaling_lab.width_changed.connect(lambda _: self.lesson_code.show(self.lessons.current))
 
     def _build_docks(self) -> None:
         self.layout_manager = WindowLayout(self)
@@ -171,30 +149,31 @@ class MainWindow(QMainWindow):
         self.docks["codeDock"].visibilityChanged.connect(self.code_panel.set_on_screen)
         self.layout_manager.arrange_defaults()
 
-    def _fit_to_screen(self, width: int, height: int) -> None:
-        """The preferred size, but never bigger than the screen (classroom laptops can be 1024 × 768)."""
-        screen = self.screen().availableGeometry() if self.screen() else None
-        if screen is not None and screen.width() > 0:
-            width, height = min(width, int(screen.width() * 0.95)), min(height, int(screen.height() * 0.92))
-        self.resize(width, height)
+    def _build_actions(self) -> None:
+        """The command table's actions (see actions.py), the menus and the toolbar; the actions the window
+        and its parts use by name are kept here."""
+        self.menu_actions = actions = build_actions(self, self)
+        self.undo_action, self.redo_action = actions["undo_action"], actions["redo_action"]
+        self.scale_action, self.causal_action = actions["scale_action"], actions["causal_action"]
+        self.snap_action, self.predict_action = actions["snap_action"], actions["predict_action"]
+        self.presentation_action, self.recent_menu = actions["presentation_action"], actions.menus["recent_menu"]
+        self.snap = SnapSteps(self.canvas, self.snap_action, actions.groups["snap_step_actions"])
+        self.predictions.bind_action(self.predict_action.setChecked)
+        self.predictions.revealed.connect(lambda: self.lesson_code.show(self.lessons.current))
+        # Typing in a text box: these keys undo and redo the typing, not the scene behind it.
+        self.installEventFilter(TextBoxUndoFirst(self.undo_action, self.redo_action, self))
+        self.toolbar = MainToolBar(self.scene, actions, self)
+        self.query_picker, self.toolbar_boxes = self.toolbar.query_picker, self.toolbar.boxes
+        self.addToolBar(self.toolbar)
+        fill_menus(self, actions, {"&View": [dock.toggleViewAction() for dock in self.docks.values()]})
+        self.switches.bind(self.scale_action, self.causal_action, self.toolbar_boxes.values())
 
-    def _build_toolbar(self) -> None:
-        self.toolbar = toolbar = QToolBar("Query and settings", self)
-        toolbar.setObjectName("mainToolBar")
-        toolbar.setMovable(False)
-        toolbar.addWidget(QLabel(" Query: "))
-        self.query_picker = QueryPicker(self.scene, toolbar)
-        toolbar.addWidget(self.query_picker)
-        toolbar.addSeparator()
-        self.toolbar_boxes = fill_toolbar(self, toolbar)
-        self.addToolBar(toolbar)
-
-    # ----- small handlers (the actions table and the canvas name them) --
+    # ----- small handlers ------------------------------------------------
     def _show_canvas_or_heads(self, change: Change) -> None:
         """A scene with several heads shows them side by side where the canvas was."""
         if not change & Change.STRUCTURE:
             return
-        multi_head = self.scene.is_multi_head
+        multi_head = not self.scene.is_one_head
         self.central_stack.show_page(self.heads_view if multi_head else self.canvas)
         self.layout_manager.make_way_for_heads(multi_head)
         # Predict, then see guesses the weights of one head, on the weights chart, which makes way for the heads.
@@ -207,36 +186,13 @@ class MainWindow(QMainWindow):
         self.undo_action.setEnabled(not dragging and self.history.stack.canUndo())
         self.redo_action.setEnabled(not dragging and self.history.stack.canRedo())
 
-    def _step_query(self, step: int) -> None:
-        self.scene.select_query((self.scene.selected + step) % self.scene.n_queries)
-
-    def _apply_snap(self, on: bool) -> None:
-        if on and not self.snap_action.isChecked():
-            self.snap_action.setChecked(True)  # picking a step turns snapping on; that calls back here
-            return
-        chosen = self.snap_step_actions.checkedAction()
-        self.canvas.snap_step = float(chosen.data()) if on and chosen else 0.0
-
-    # ----- lessons (see LessonController) ---------------------------------
+    # ----- lessons and the document (see LessonController, DocumentController) ----
     def open_lesson(self, lesson_id: str) -> bool:
         return self.lessons.open(lesson_id)
 
-    # ----- the document (see DocumentController); a lesson calls these too ----
     @property
     def scene_path(self) -> Path | None:
         return self.documents.path
-
-    def maybe_save_changes(self) -> bool:
-        return self.documents.maybe_save_changes()
-
-    def start_document(self, path: Path | None, lesson_id: str | None) -> None:
-        self.documents.start(path, lesson_id)
-
-    def update_title(self) -> None:
-        self.documents.update_title()
-
-    def _fill_recent_menu(self) -> None:
-        fill_recent_menu(self.recent_menu, self.documents.recent_files(), self.documents.open_recent)
 
     def _window_for_restored(self, left: LeftWork) -> MainWindow:
         """Work of a second window that ended unsaved: back in a window of its own."""
@@ -246,7 +202,7 @@ class MainWindow(QMainWindow):
         window.show()
         return window
 
-    # ----- presentation and window state --------------------------------
+    # ----- presentation, layout and window state --------------------------
     def set_presentation(self, on: bool) -> None:
         """Full screen, large type, thick arrows: for a projector (see WindowLayout)."""
         self.layout_manager.set_presentation(on, after_font_change=self._present_drawings)
@@ -255,7 +211,7 @@ class MainWindow(QMainWindow):
         self.canvas.set_presentation(on)
         self.heads_view.set_presentation(on)
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.layout_manager.window_resized()
 
@@ -267,7 +223,17 @@ class MainWindow(QMainWindow):
     def save_window_state(self) -> None:
         self.layout_manager.save_window_state()
 
-    def closeEvent(self, event) -> None:
+    def reset_layout(self) -> None:
+        self.layout_manager.reset()
+        self.lessons.show_grids_if_used()
+
+    def show_model_heads_dock(self) -> None:
+        self.layout_manager.show_wide("modelHeadsDock")
+
+    def show_about(self) -> None:
+        show_about(self)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
         if not self.documents.close():
             event.ignore()
             return
@@ -276,40 +242,3 @@ class MainWindow(QMainWindow):
         self.training_panel.shutdown()  # the training thread ends with its window
         self.model_heads.shutdown()  # and so does the model's
         super().closeEvent(event)
-
-    def show_training(self) -> None:
-        self.docks["trainingDock"].show()
-        self.docks["trainingDock"].raise_()
-
-    def show_scaling_lab(self) -> None:
-        self.layout_manager.show_wide("scalingLabDock")
-
-    def show_lesson_code(self, lesson_id: str | None) -> None:
-        """The Code panel adds a lesson's own script to the scene's: the √d_k lab's, at the width chosen;
-        Predict, then see's scoring of the last guess."""
-        appendix = ""
-        if lesson_id == SCALING_LESSON:
-            appendix = scaling_lab.numpy_code(self.scaling_lab.d_k)
-        elif lesson_id == PREDICT_LESSON:
-            appendix = prediction.numpy_code(self.predictions.guess if len(self.predictions.guess) else
-                                             prediction.even_guess(self.scene.n_tokens))
-        self.code_panel.set_appendix(appendix)
-
-    def show_model_heads_dock(self) -> None:
-        self.layout_manager.show_wide("modelHeadsDock")
-
-    def show_error(self, title: str, message: str) -> None:
-        self.dialogs.show_error(title, message)
-
-    # ----- layout -------------------------------------------------------
-    def reset_layout(self) -> None:
-        self.layout_manager.reset()
-        self.lessons.show_grids_if_used()
-
-    def _show_about(self) -> None:
-        QMessageBox.about(
-            self,
-            f"About {APP_NAME}",
-            f"<b>{APP_NAME}</b> {__version__}<p>Drag the query, key and value arrows and watch "
-            "scaled dot-product attention recompute: softmax(QKᵀ/√d_k)·V.</p><p>Works fully offline.</p>",
-        )

@@ -29,7 +29,7 @@ class TextBoxUndoFirst(QObject):
         self._actions = {"undo": undo_action, "redo": redo_action}
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
+        if event.type() not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) or not isinstance(event, QKeyEvent):
             return False
         box = focused_text_box()
         step = self._step_for(event) if box is not None else None

@@ -12,13 +12,16 @@ before gets the computed layout.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSize, Qt, QTimer
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QScrollArea, QTabBar, QWidget
 from shiboken6 import getCppPointer
 
-from attn_desktop.ui.window.settings import LAYOUT_VERSION, app_settings
+from attn_desktop.ui.qt_app import gui_app
+from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
 
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
 RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
@@ -68,6 +71,14 @@ def _in_scroll_area(panel: QWidget) -> QScrollArea:
     return area
 
 
+def fit_to_screen(window: QWidget, width: int, height: int) -> None:
+    """The preferred size, but never bigger than the screen (classroom laptops can be 1024 × 768)."""
+    screen = window.screen().availableGeometry() if window.screen() else None
+    if screen is not None and screen.width() > 0:
+        width, height = min(width, int(screen.width() * 0.95)), min(height, int(screen.height() * 0.92))
+    window.resize(width, height)
+
+
 def screen_key(size: QSize) -> str:
     """The settings group a screen's layout is kept under: "1920x1080"."""
     return f"{size.width()}x{size.height()}"
@@ -81,7 +92,7 @@ class WindowLayout(QObject):
         self.window = window
         self.docks: dict[str, QDockWidget] = {}
         self.presenting = False
-        self._normal_font = None
+        self._normal_font: QFont | None = None
         self._was_maximized = False
         self._layout_before_presentation: QByteArray | None = None
         self.geometry_before_presentation: QByteArray | None = None
@@ -104,7 +115,7 @@ class WindowLayout(QObject):
         hide_stray_tab_bars(self.window, self.docks, self._bars_hidden)
         show_whole_tab_titles(self.window)
 
-    def eventFilter(self, watched, event) -> bool:
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:
             self._tidy_timer.start()
         return False
@@ -187,6 +198,11 @@ class WindowLayout(QObject):
                 self.docks[name].show()
             self._docks_the_heads_replaced = []
 
+    def show_dock(self, name: str) -> None:
+        """Bring a dock to the front (Lessons → Train a Head…)."""
+        self.docks[name].show()
+        self.docks[name].raise_()
+
     def show_wide(self, name: str, share: float = WIDE_DOCK_SHARE) -> None:
         """Bring a dock of the left column to the front, the column widened to SHARE of the window
         (a grid of thumbnails needs more than the reading panels' fifth)."""
@@ -206,13 +222,13 @@ class WindowLayout(QObject):
         self.share_out()
 
     # ----- presentation mode ---------------------------------------------
-    def set_presentation(self, on: bool, after_font_change=None) -> None:
+    def set_presentation(self, on: bool, after_font_change: Callable[[bool], object] | None = None) -> None:
         """Full screen with large type and only the canvas and the numbers, for a projector; off
         restores everything, the panels' layout included."""
         if on == self.presenting:
             return
         self.presenting = on
-        app, window = QApplication.instance(), self.window
+        app, window = gui_app(), self.window
         if on:
             self._normal_font = app.font()
             self._layout_before_presentation = window.saveState()

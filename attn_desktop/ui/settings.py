@@ -21,7 +21,8 @@ def app_settings() -> QSettings:
 
 def recent_files() -> list[Path]:
     value = app_settings().value("recent_files", [])
-    names = [value] if isinstance(value, str) else list(value or [])
+    # QSettings reads back a list of one name as that name alone, and an empty list as None.
+    names = [value] if isinstance(value, str) else list(value) if isinstance(value, (list, tuple)) else []
     return [Path(name) for name in names if name]
 
 

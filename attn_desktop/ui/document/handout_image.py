@@ -18,13 +18,14 @@ import math
 import os
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from typing import Protocol
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QRegion
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsView, QWidget
 
-from attn_desktop.model import explain
+from attn_desktop.model import Scene, explain
 from attn_desktop.model.files.safe_write import write_bytes_atomically
 
 TITLE_HEIGHT = 30  # the title line above the two widgets, in on-screen pixels
@@ -32,28 +33,48 @@ GAP = 8  # between the canvas and the matrix
 BACKGROUND = QColor(255, 255, 255)  # paper: a handout is printed, whatever the desktop theme
 
 
-def handout_title(window) -> str:
+class HeadsColumns(Protocol):
+    @property
+    def columns_area(self) -> QWidget: ...
+
+
+class HandoutSource(Protocol):
+    """What a handout is made of: the main window gives it, as the user sees it (the font and dpi are its own)."""
+
+    @property
+    def scene(self) -> Scene: ...
+    @property
+    def canvas(self) -> QWidget: ...
+    @property
+    def matrix_view(self) -> QWidget: ...
+    @property
+    def heads_view(self) -> HeadsColumns: ...
+    def font(self) -> QFont: ...
+    def logicalDpiX(self) -> int: ...
+
+
+def handout_title(window: HandoutSource) -> str:
     """'The cat sat on the mat — softmax(QKᵀ/√d_k)': which scene, and which formula made its numbers."""
     scene = window.scene
     formula = explain.matrix_formula(scene.scale, scene.causal)
     return f"{scene.title} — {formula}" if scene.title else formula
 
 
-def _parts(window) -> list[QWidget]:
+def _parts(window: HandoutSource) -> list[QWidget]:
     """What goes on the paper: the canvas and the matrix, or with several heads every head's panels."""
-    if window.scene.is_multi_head:
+    if not window.scene.is_one_head:
         return [window.heads_view.columns_area]
     return [window.canvas, window.matrix_view]
 
 
-def handout_size(window) -> QSize:
+def handout_size(window: HandoutSource) -> QSize:
     """The picture's size at scale 1: the widgets side by side, as large as they are on screen."""
     parts = _parts(window)
     width = sum(part.width() for part in parts) + GAP * (len(parts) - 1)
     return QSize(width, TITLE_HEIGHT + max(part.height() for part in parts))
 
 
-def paint_handout(painter: QPainter, window) -> None:
+def paint_handout(painter: QPainter, window: HandoutSource) -> None:
     """Paint the picture in on-screen pixels; the painter's transform sets the output's scale."""
     size = handout_size(window)
     painter.fillRect(QRect(QPoint(0, 0), size), BACKGROUND)
@@ -71,7 +92,7 @@ def paint_handout(painter: QPainter, window) -> None:
         left += part.width() + GAP
 
 
-def _title_font(window) -> QFont:
+def _title_font(window: HandoutSource) -> QFont:
     font = QFont(window.font())
     font.setBold(True)
     if font.pointSizeF() > 0:  # -1 when the font is sized in pixels
@@ -104,7 +125,7 @@ def _render_widget(painter: QPainter, widget: QWidget, offset: QPoint) -> None:
     QWidget.render(widget, painter, offset, QRegion(), QWidget.RenderFlag.DrawChildren)
 
 
-def handout_image(window, scale: float = 1.0) -> QImage:
+def handout_image(window: HandoutSource, scale: float = 1.0) -> QImage:
     """The picture as an image, `scale` times its on-screen size."""
     if not (math.isfinite(scale) and scale > 0):
         raise ValueError(f"scale must be a positive number, got {scale}")
@@ -124,26 +145,27 @@ def handout_image(window, scale: float = 1.0) -> QImage:
     return image
 
 
-def _match_screen_dpi(image: QImage, window) -> None:
+def _match_screen_dpi(image: QImage, window: HandoutSource) -> None:
     """Fonts are sized in points: give the image the screen's dpi so text measures as it does on screen."""
     dots_per_metre = round(window.logicalDpiX() / 0.0254)
     image.setDotsPerMeterX(dots_per_metre)
     image.setDotsPerMeterY(dots_per_metre)
 
 
-def render_png(window, path: str | os.PathLike, scale: float = 2.0) -> None:
+def render_png(window: HandoutSource, path: str | os.PathLike, scale: float = 2.0) -> None:
     """Write the canvas and the matrix as one PNG, `scale` times their on-screen size."""
     image = handout_image(window, scale)
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):
+    # PySide6 takes the format as a str (bytes raise ValueError); its stubs list only bytes.
+    if not image.save(buffer, "PNG"):  # type: ignore[call-overload]
         raise OSError("the picture could not be encoded as PNG")
     buffer.close()
-    write_bytes_atomically(path, data.data())
+    write_bytes_atomically(path, bytes(data.data()))
 
 
-def render_svg(window, path: str | os.PathLike) -> None:
+def render_svg(window: HandoutSource, path: str | os.PathLike) -> None:
     """Write the canvas and the matrix as one SVG (lines and text stay sharp at any print size)."""
     size = handout_size(window)
     data = QByteArray()
@@ -163,7 +185,7 @@ def render_svg(window, path: str | os.PathLike) -> None:
     finally:
         painter.end()
     buffer.close()
-    write_bytes_atomically(path, _sharp_cells(data.data()))
+    write_bytes_atomically(path, _sharp_cells(bytes(data.data())))
 
 
 def _sharp_cells(svg: bytes) -> bytes:
@@ -172,10 +194,10 @@ def _sharp_cells(svg: bytes) -> bytes:
     return svg.replace(b"<svg ", b'<svg image-rendering="optimizeSpeed" style="image-rendering:pixelated" ', 1)
 
 
-def copy_image_to_clipboard(window) -> None:
+def copy_image_to_clipboard(window: HandoutSource) -> None:
     """Put the same picture, at on-screen size, on the clipboard (to paste into a worksheet)."""
     QApplication.clipboard().setImage(handout_image(window, 1.0))
 
 
-__all__ = ["copy_image_to_clipboard", "handout_image", "handout_size", "handout_title", "paint_handout",
+__all__ = ["HandoutSource", "copy_image_to_clipboard", "handout_image", "handout_size", "handout_title", "paint_handout",
            "render_png", "render_svg"]

@@ -1,0 +1,23 @@
+"""The toolbar: the query to look at, and a check box for each switch of the command table."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QLabel, QMainWindow, QToolBar
+
+from attn_desktop.model import Scene
+from attn_desktop.ui.panels.query_picker import QueryPicker
+from attn_desktop.ui.window.action_check_box import ActionCheckBox
+from attn_desktop.ui.window.actions import BuiltActions, fill_toolbar
+
+
+class MainToolBar(QToolBar):
+    def __init__(self, scene: Scene, built: BuiltActions, parent: QMainWindow) -> None:
+        super().__init__("Query and settings", parent)
+        self.setObjectName("mainToolBar")
+        self.setMovable(False)
+        self.addWidget(QLabel(" Query: "))
+        self.query_picker = QueryPicker(scene, self)
+        self.addWidget(self.query_picker)
+        self.addSeparator()
+        self.boxes: dict[QAction, ActionCheckBox] = fill_toolbar(built, self)  # each switch's box, by its action
