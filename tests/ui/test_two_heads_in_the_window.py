@@ -158,7 +158,8 @@ def test_a_multi_head_scene_saved_from_the_window_reopens_with_both_heads(qtbot,
     monkeypatch.setattr(window.dialogs, "ask_save_path", lambda suggested: target)
     qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     document = json.loads(target.read_text(encoding="utf-8"))
-    assert document["version"] == 4 and [head["name"] for head in document["heads"]] == ["position", "meaning"]
+    [layer] = document["layers"]
+    assert document["version"] == 5 and [head["name"] for head in layer["heads"]] == ["position", "meaning"]
     qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)  # another lesson first
     qtbot.waitUntil(lambda: window.heads_view.columns == [])
     monkeypatch.setattr(window.dialogs, "ask_open_path", lambda folder: target)

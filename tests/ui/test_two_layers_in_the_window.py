@@ -1,0 +1,90 @@
+"""A scene of two layers in the window: opened, drawn, dragged, undone, saved and reopened with real keys and
+mouse, through the same panels and commands as every other scene."""
+
+import json
+
+import numpy as np
+from PySide6.QtCore import QPointF, Qt
+
+from attn_desktop.model import Role
+from attn_desktop.model.scene_files import open_scene
+
+from helpers import drag_on_canvas
+
+TWO_LAYERS = {
+    "format": "attention-desktop-scene", "version": 5, "title": "Two layers",
+    "tokens": ["a", "b", "a2", "c"],
+    "embeddings": [[1.0, 0.0, 0.5], [0.0, 1.0, -0.5], [0.6, 0.8, 0.0], [-0.3, 0.4, 1.0]],
+    "layers": [
+        {"heads": [
+            {"name": "previous", "w_q": [[1, 0], [0, 1], [0, 0]], "w_k": [[0, 1], [1, 0], [0, 0]],
+             "w_v": [[1, 0], [0, 1], [0, 0]]},
+            {"name": "third", "w_q": [[0, 0], [0, 0], [1, 1]], "w_k": [[0, 0], [0, 0], [1, -1]],
+             "w_v": [[0, 0], [0, 0], [1, 0]]},
+         ],
+         "w_o": [[0.5, 0, 0], [0, 0.5, 0], [0, 0, 1], [0, 0, 0]]},
+        {"heads": [{"name": "reads the stream", "w_q": [[2, 0], [0, 2], [1, 0]], "w_k": [[1, 0], [0, 1], [0, 1]],
+                    "w_v": [[1, 0], [0, 1], [1, 1]]}]},
+    ],
+    "scale": True, "causal": True, "selected": 3,
+}
+
+
+def open_file(qtbot, window, monkeypatch, path):
+    monkeypatch.setattr(window.dialogs, "ask_open_path", lambda folder: path)
+    qtbot.keyClick(window, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.central_stack.currentWidget() is window.heads_view)
+    qtbot.wait(20)
+    return window.heads_view.columns
+
+
+def matrix_rows(column) -> list[list[str]]:
+    n = column.matrix.scene.n_tokens
+    return [[column.matrix.cell_text(row, key) for key in range(n)] for row in range(n)]
+
+
+def test_two_layers_are_drawn_dragged_undone_saved_and_reopened(qtbot, window, tmp_path, monkeypatch):
+    path = tmp_path / "two layers.json"
+    path.write_text(json.dumps(TWO_LAYERS), encoding="utf-8")
+    columns = open_file(qtbot, window, monkeypatch, path)
+    titles = [column.title_button.text() for column in columns]
+    assert titles == ["Layer 1 · head 1 · previous", "Layer 1 · head 2 · third", "Layer 2 · head 1 · reads the stream"]
+    scene = window.scene
+    for column, (_, _, head) in zip(columns, scene.all_heads()):  # each column draws its own head's weights
+        assert matrix_rows(column)[3] == [f"{w:.2f}" for w in head.attention.weights[3]]
+    layer_2_before = matrix_rows(columns[2])
+    # Layer 2 reads the residual stream: its word-vector arrows are not the words' own and do not move.
+    assert columns[2].canvas.drags.draggable_arrows() == []
+    assert (Role.EMBEDDING, 0) in columns[0].canvas.drags.draggable_arrows()
+
+    drag_on_canvas(columns[0].canvas, Role.EMBEDDING, 0, QPointF(60, -60))
+    moved = scene.vectors(Role.EMBEDDING)[0].tolist()
+    assert moved != TWO_LAYERS["embeddings"][0] and moved[2] == 0.5  # head 1 draws numbers 1 and 2
+    assert matrix_rows(columns[2]) != layer_2_before  # the move reached layer 2 through the stream
+    assert window.undo_action.text() == "&Undo Move x·a"
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert matrix_rows(columns[2]) == layer_2_before
+    assert scene.vectors(Role.EMBEDDING)[0].tolist() == TWO_LAYERS["embeddings"][0]
+
+    qtbot.keyClick(window, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)  # redo: the student's move again
+    target = tmp_path / "saved.json"
+    monkeypatch.setattr(window.dialogs, "ask_save_path", lambda suggested: target)
+    qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    written = json.loads(target.read_text(encoding="utf-8"))
+    assert written["version"] == 5 and [len(layer["heads"]) for layer in written["layers"]] == [2, 1]
+    reopened = open_scene(target)
+    np.testing.assert_array_equal(reopened.vectors(Role.EMBEDDING)[0], moved)
+    np.testing.assert_array_equal(reopened.output, scene.output)
+
+
+def test_a_title_button_shows_that_layers_head_in_the_one_head_panels(qtbot, window, tmp_path, monkeypatch):
+    path = tmp_path / "two layers.json"
+    path.write_text(json.dumps(TWO_LAYERS), encoding="utf-8")
+    columns = open_file(qtbot, window, monkeypatch, path)
+    qtbot.mouseClick(columns[2].title_button, Qt.MouseButton.LeftButton)
+    assert (window.view_state.layer, window.view_state.head) == (1, 0)
+    assert columns[2].title_button.isChecked() and not columns[0].title_button.isChecked()
+    weights = window.scene.head(1, 0).attention.weights[window.scene.selected]
+    shown = [window.score_panel.model.index(row, 3).data() for row in range(window.scene.n_tokens)]
+    assert shown == [f"{round(w * 100)}%" for w in weights]
+    assert window.grid_editor.head_label.text().startswith("<b>Layer 2 · head 1 · reads the stream</b>")
