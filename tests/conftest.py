@@ -6,8 +6,8 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # for seed_numbers
+# The helper modules beside this file (project_root, seed_numbers, tiny_llama, ...) import by their names.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 import pytest

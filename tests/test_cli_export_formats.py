@@ -12,7 +12,7 @@ import pytest
 
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
-from conftest import ROOT
+from project_root import ROOT
 from seed_numbers import MATRIX, TOKENS
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

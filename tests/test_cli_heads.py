@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import ROOT
+from project_root import ROOT
 
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")

@@ -15,7 +15,7 @@ import pytest
 
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
-from conftest import ROOT
+from project_root import ROOT
 
 PREFIX = "attn-desktop: error: "
 

@@ -10,7 +10,7 @@ import pytest
 
 from attn_desktop.model.training.training import TASKS, forward, params_from_lists
 
-from conftest import ROOT
+from project_root import ROOT
 
 
 def run(*args, env=None):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from project_root import ROOT
 
 DIST = ROOT / "dist"
 APP_ID = "io.github.attn_desktop.AttentionDesktop"

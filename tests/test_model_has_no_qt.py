@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-from conftest import ROOT
+from project_root import ROOT
 
 
 def test_importing_the_model_and_export_loads_no_qt():

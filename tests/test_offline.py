@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-from conftest import ROOT
+from project_root import ROOT
 
 WALK = r'''
 import os, socket, sys

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from project_root import ROOT
 
 PACKAGING = ROOT / "packaging"
 RESOURCES = ROOT / "resources"

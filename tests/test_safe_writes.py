@@ -25,7 +25,7 @@ from attn_desktop.model.files.safe_write import (
 )
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
-from conftest import ROOT
+from project_root import ROOT
 
 OLD, NEW = b"old contents\n", b"new contents, a little longer\n"
 

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from project_root import ROOT
 
 
 def snapshot(*args):

@@ -26,7 +26,7 @@ from attn_desktop.model.training.training import (
     train,
 )
 
-from conftest import ROOT
+from project_root import ROOT
 
 REVERSE, PREVIOUS, IT_NOUN = TASKS["reverse"], TASKS["previous-token"], TASKS["it-noun"]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from project_root import ROOT
 
 
 def _load_trim_icu():
