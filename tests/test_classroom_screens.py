@@ -19,6 +19,8 @@ from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
 from project_root import ROOT
 
+pytestmark = pytest.mark.slow  # every test reads pictures the app's snapshot command draws in child processes
+
 SCREENS = {  # name: (resolution, desktop scale)
     "1024x768": ("1024x768", 1), "1280x720": ("1280x720", 1), "1366x768": ("1366x768", 1),
     "1920x1080": ("1920x1080", 1), "4K at 200%": ("3840x2160", 2),

@@ -13,6 +13,8 @@ from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from project_root import ROOT
 from seed_numbers import MATRIX, SAT
 
+pytestmark = pytest.mark.slow  # every test runs the app in a child process
+
 
 def run(*args, env=None):
     return subprocess.run(

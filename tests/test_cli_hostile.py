@@ -17,6 +17,8 @@ from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
 from project_root import ROOT
 
+pytestmark = pytest.mark.slow  # every test runs the app in a child process
+
 PREFIX = "attn-desktop: error: "
 
 

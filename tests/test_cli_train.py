@@ -12,6 +12,8 @@ from attn_desktop.model.training.training import TASKS, forward, params_from_lis
 
 from project_root import ROOT
 
+pytestmark = pytest.mark.slow  # every test runs the app's train command in a child process
+
 
 def run(*args, env=None):
     return subprocess.run(

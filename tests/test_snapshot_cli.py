@@ -7,6 +7,8 @@ import pytest
 
 from project_root import ROOT
 
+pytestmark = pytest.mark.slow  # every test runs the app's snapshot command in a child process
+
 
 def snapshot(*args):
     return subprocess.run([sys.executable, "-m", "attn_desktop", "snapshot", *args], check=False, cwd=ROOT,

@@ -329,6 +329,7 @@ def test_example_refuses_a_sentence_of_the_wrong_length():
         example(REVERSE, init_params(REVERSE, 0), [1, 2, 3])
 
 
+@pytest.mark.slow
 def test_training_code_loads_no_qt():
     code = (
         "import sys\n"

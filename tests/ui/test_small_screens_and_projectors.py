@@ -14,6 +14,8 @@ from attn_desktop.model import Role
 
 from helpers import settle_layout
 
+pytestmark = pytest.mark.slow  # every test builds the real main window
+
 
 @pytest.fixture
 def small_window(qtbot, monkeypatch):
