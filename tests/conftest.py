@@ -1,3 +1,19 @@
+"""Fixtures every test gets, and the `slow` marker.
+
+`slow` (registered in pyproject.toml) marks each test that builds the real main window or starts the app,
+python or a frozen build in a child process; `pytest -m "not slow"` leaves them out for a quick run. A test
+gets the mark in one of two ways:
+
+- it uses the `window` fixture of tests/ui/conftest.py, directly or through a fixture of its own: the hook
+  pytest_collection_modifyitems below marks it;
+- otherwise it says so where it is written: `pytestmark = pytest.mark.slow` at the top of a file whose every
+  test does one of these things, `@pytest.mark.slow` on a single test. (A fixture cannot carry a mark, so a
+  test that uses a file's own window fixture, or a fixture or helper that starts a process, is marked itself.)
+
+A conftest holds fixtures and hooks only and is never imported: what tests import lives in helper modules
+(project_root, seed_numbers, tiny_llama, random_model_run, arrow_pixels; ui/helpers, ui/crash).
+"""
+
 import os
 import shutil
 import subprocess
@@ -6,11 +22,18 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # for seed_numbers
+# The helper modules beside this file (project_root, seed_numbers, tiny_llama, ...) import by their names.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 import pytest
+
+
+def pytest_collection_modifyitems(items):
+    """Marks slow every test that uses the real main window of the `window` fixture (see above)."""
+    for item in items:
+        if "window" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)

@@ -34,6 +34,7 @@ def blas_threads_at_start(**environment: str) -> list[int]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_the_app_starts_numpy_with_one_blas_thread():
     threads = blas_threads_at_start()
     assert threads, "NumPy's BLAS library was not found"
@@ -41,6 +42,7 @@ def test_the_app_starts_numpy_with_one_blas_thread():
 
 
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: a second BLAS thread cannot be asked for")
+@pytest.mark.slow
 def test_a_thread_count_set_by_the_user_is_kept():
     assert set(blas_threads_at_start(OPENBLAS_NUM_THREADS="2")) == {2}
 

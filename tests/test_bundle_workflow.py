@@ -7,7 +7,7 @@ import re
 
 from packaging.requirements import Requirement
 
-from conftest import ROOT
+from project_root import ROOT
 
 WORKFLOW = ROOT / ".github" / "workflows" / "bundles.yml"
 

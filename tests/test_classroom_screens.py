@@ -17,7 +17,9 @@ from PySide6.QtGui import QImage
 
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
-from conftest import ROOT
+from project_root import ROOT
+
+pytestmark = pytest.mark.slow  # every test reads pictures the app's snapshot command draws in child processes
 
 SCREENS = {  # name: (resolution, desktop scale)
     "1024x768": ("1024x768", 1), "1280x720": ("1280x720", 1), "1366x768": ("1366x768", 1),

@@ -10,8 +10,10 @@ import pytest
 from attn_desktop import __version__
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
-from conftest import ROOT
+from project_root import ROOT
 from seed_numbers import MATRIX, SAT
+
+pytestmark = pytest.mark.slow  # every test runs the app in a child process
 
 
 def run(*args, env=None):

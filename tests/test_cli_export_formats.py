@@ -12,8 +12,10 @@ import pytest
 
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
-from conftest import ROOT
+from project_root import ROOT
 from seed_numbers import MATRIX, TOKENS
+
+pytestmark = pytest.mark.slow  # every test runs the app in a child process
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SCENE = str(scene_path(DEFAULT_SCENE))

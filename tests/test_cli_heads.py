@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import ROOT
+from project_root import ROOT
 
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
@@ -31,6 +31,7 @@ def tiny_model(tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 def test_heads_writes_every_layer_and_head_of_the_sentence(tiny_model, tmp_path):
     out = tmp_path / "heads.json"
     done = run(SENTENCE, "--model", str(tiny_model), "-o", str(out))
@@ -51,6 +52,7 @@ def test_heads_writes_every_layer_and_head_of_the_sentence(tiny_model, tmp_path)
     assert len(probabilities) == 5 and probabilities == sorted(probabilities, reverse=True) and sum(probabilities) <= 1
 
 
+@pytest.mark.slow
 def test_heads_imports_no_qt(tiny_model, tmp_path):
     out = tmp_path / "heads.json"
     code = ("import sys; from attn_desktop.cli import main; "
@@ -66,6 +68,7 @@ def test_heads_imports_no_qt(tiny_model, tmp_path):
     ("   ", "the sentence is empty"),
     ("it " * 300, "the sentence has 301 tokens; the limit is 256"),  # "it", 299 " it" and the last space
 ])
+@pytest.mark.slow
 def test_a_sentence_the_model_cannot_take_is_refused_in_one_line(tiny_model, tmp_path, sentence, expected):
     out = tmp_path / "heads.json"
     done = run(sentence, "--model", str(tiny_model), "-o", str(out))
@@ -93,6 +96,7 @@ def _other_architecture(path):
      "notes.gguf: not a GGUF model file"),
     (lambda folder: _other_architecture(folder / "qwen.gguf"), "the model's architecture is 'qwen2'"),
 ])
+@pytest.mark.slow
 def test_a_model_file_that_cannot_be_used_is_refused_in_one_line(tmp_path, make, expected):
     model = make(tmp_path)
     out = tmp_path / "heads.json"
@@ -117,11 +121,13 @@ def test_without_the_pack_it_says_how_to_add_it(monkeypatch, tmp_path, capsys):
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_an_output_that_cannot_be_written_is_refused_before_loading(tiny_model, tmp_path):
     done = run(SENTENCE, "--model", str(tiny_model), "-o", str(tmp_path / "no-such-folder" / "heads.json"))
     assert done.returncode == 2 and "no such folder" in done.stderr
 
 
+@pytest.mark.slow
 def test_pieces_of_a_character_show_their_bytes(tiny_model, tmp_path):
     """An emoji is split into byte tokens; each shows its bytes ("<F0>"), not the same "�" four times."""
     out = tmp_path / "heads.json"
@@ -130,12 +136,14 @@ def test_pieces_of_a_character_show_their_bytes(tiny_model, tmp_path):
     assert tokens[-4:] == ["<F0>", "<9F>", "<90>", "<B1>"]  # 🐱 is F0 9F 90 B1 in UTF-8
 
 
+@pytest.mark.slow
 def test_standard_output_takes_the_json(tiny_model):
     done = run("The cat", "--model", str(tiny_model), "-o", "-")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["tokens"] == ["The", " cat"]
 
 
+@pytest.mark.slow
 def test_a_file_of_other_bytes_is_named_plainly(tmp_path):
     model = tmp_path / "random.gguf"
     model.write_bytes(bytes([0xE2, 0x25, 0xCA, 0xDE]) + b"rest")

@@ -15,7 +15,9 @@ import pytest
 
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
-from conftest import ROOT
+from project_root import ROOT
+
+pytestmark = pytest.mark.slow  # every test runs the app in a child process
 
 PREFIX = "attn-desktop: error: "
 

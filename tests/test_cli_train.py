@@ -12,7 +12,9 @@ from attn_desktop.model.training.head_maths import forward
 from attn_desktop.model.training.head_params import params_from_lists
 from attn_desktop.model.training.tasks import TASKS
 
-from conftest import ROOT
+from project_root import ROOT
+
+pytestmark = pytest.mark.slow  # every test runs the app's train command in a child process
 
 
 def run(*args, env=None):

@@ -75,6 +75,7 @@ def test_the_default_script_reads_like_the_course_demo():
         assert line in code.splitlines()
 
 
+@pytest.mark.slow
 def test_the_script_runs_as_it_stands_in_a_fresh_python(tmp_path):
     code = numpy_code(default_scene())
     # Run it away from the project, so nothing of the app can be imported by accident.
@@ -218,6 +219,7 @@ def test_the_script_needs_only_numpy():
 
 
 @pytest.mark.parametrize("module", ["attn_desktop.model.exports.codegen", "attn_desktop.model.exports.torch_check"])
+@pytest.mark.slow
 def test_the_code_modules_load_neither_qt_nor_torch(module):
     probe = (
         f"import sys, {module}\n"

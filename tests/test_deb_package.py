@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from project_root import ROOT
 
 DIST = ROOT / "dist"
 APP_ID = "io.github.attn_desktop.AttentionDesktop"
@@ -24,7 +24,10 @@ def _the_deb() -> Path | None:
 
 
 DEB = _the_deb()
-pytestmark = pytest.mark.skipif(DEB is None, reason="no package in dist/; build it with python packaging/build.py --deb")
+pytestmark = [
+    pytest.mark.slow,  # every test reads the package built from the frozen app; one installs and runs it
+    pytest.mark.skipif(DEB is None, reason="no package in dist/; build it with python packaging/build.py --deb"),
+]
 
 
 def run(*command: str, **options) -> subprocess.CompletedProcess:

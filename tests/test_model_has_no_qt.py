@@ -3,9 +3,12 @@
 import subprocess
 import sys
 
-from conftest import ROOT
+import pytest
+
+from project_root import ROOT
 
 
+@pytest.mark.slow
 def test_importing_the_model_and_export_loads_no_qt():
     code = (
         "import sys\n"

@@ -282,6 +282,7 @@ def test_export_gives_every_head_and_the_mixed_output():
     json.dumps(document, allow_nan=False)
 
 
+@pytest.mark.slow
 def test_the_export_command_writes_a_multi_head_scene(tmp_path):
     target = tmp_path / "out.json"
     done = subprocess.run([sys.executable, "-m", "attn_desktop", "export", str(scene_path(TWO_HEADS)), "-o", str(target)],
@@ -291,6 +292,7 @@ def test_the_export_command_writes_a_multi_head_scene(tmp_path):
     np.testing.assert_allclose(written["output"], lesson_scene().output, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_the_code_panels_script_prints_what_the_app_shows(tmp_path):
     scene = lesson_scene()
     script = tmp_path / "heads.py"

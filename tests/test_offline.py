@@ -3,7 +3,11 @@
 import subprocess
 import sys
 
-from conftest import ROOT
+import pytest
+
+from project_root import ROOT
+
+pytestmark = pytest.mark.slow  # both tests walk the lessons in a child python
 
 WALK = r'''
 import os, socket, sys

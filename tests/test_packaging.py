@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from project_root import ROOT
 
 PACKAGING = ROOT / "packaging"
 RESOURCES = ROOT / "resources"
@@ -152,6 +152,7 @@ def _run_frozen(*args: str, tmp_path: Path) -> subprocess.CompletedProcess:
 
 
 @needs_bundle
+@pytest.mark.slow
 def test_the_frozen_app_prints_its_version(tmp_path):
     from attn_desktop import APP_NAME, __version__
 
@@ -161,6 +162,7 @@ def test_the_frozen_app_prints_its_version(tmp_path):
 
 
 @needs_bundle
+@pytest.mark.slow
 def test_the_frozen_app_passes_its_self_test(tmp_path):
     done = _run_frozen("--self-test", tmp_path=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -168,6 +170,7 @@ def test_the_frozen_app_passes_its_self_test(tmp_path):
 
 
 @needs_bundle
+@pytest.mark.slow
 def test_the_frozen_app_opens_every_built_in_scene_and_lesson(tmp_path):
     done = _run_frozen("--self-test", tmp_path=tmp_path)
     opened = [line for line in done.stdout.splitlines() if line.startswith("ok   built-in scene ")]
@@ -179,6 +182,7 @@ def test_the_frozen_app_opens_every_built_in_scene_and_lesson(tmp_path):
 
 @needs_bundle
 @pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")
+@pytest.mark.slow
 def test_the_frozen_app_opens_no_internet_socket_while_walking_the_built_in_scenes(tmp_path):
     """strace sees every socket, Qt's C++ ones included, while the self-test opens each scene and lesson."""
     log = tmp_path / "strace.log"
@@ -194,6 +198,7 @@ def test_the_frozen_app_opens_no_internet_socket_while_walking_the_built_in_scen
 
 
 @needs_bundle
+@pytest.mark.slow
 def test_the_frozen_app_leaves_the_model_reader_out_and_says_so(tmp_path):
     """The model pack is optional and the bundle stays small: asking the frozen app for a real model's
     heads gets one line saying how to see them, exit 2, nothing written; the readers are not inside."""
@@ -268,6 +273,7 @@ def test_the_bundle_carries_the_trimmed_icu_data():
 
 @needs_bundle
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Qt's X11 plugin is Linux's")
+@pytest.mark.slow
 def test_the_frozen_app_says_which_system_libraries_are_missing(plugin_missing_a_library, tmp_path):
     environment = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "DISPLAY": ":98",
                    "QT_QPA_PLATFORM_PLUGIN_PATH": str(plugin_missing_a_library),

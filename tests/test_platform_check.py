@@ -71,6 +71,7 @@ def test_only_the_plugins_qt_will_try_are_checked(monkeypatch, environment, expe
     assert plugins_qt_would_try() == expected
 
 
+@pytest.mark.slow
 def test_the_app_says_what_is_missing_and_exits_2_before_qt_starts(plugin_missing_a_library, tmp_path):
     environment = {key: value for key, value in os.environ.items()
                    if key not in ("QT_QPA_PLATFORM", "WAYLAND_DISPLAY")}

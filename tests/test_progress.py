@@ -143,6 +143,7 @@ def test_unknown_parts_of_a_newer_file_are_kept(data_dir):
     assert not (data_dir / "progress.json.bad").exists()
 
 
+@pytest.mark.slow
 def test_the_store_imports_no_qt():
     root = Path(__file__).resolve().parent.parent
     code = (

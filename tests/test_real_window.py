@@ -23,7 +23,9 @@ from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.palette import OUTPUT_COLOR, ROLE_COLORS
 
 from arrow_pixels import arrow_along, arrow_from, degrees, drawn_in, screen_pixels, strongest_arrows
-from conftest import ROOT
+from project_root import ROOT
+
+pytestmark = pytest.mark.slow  # every test starts the app, from source or frozen, on an X server
 
 FROZEN = ROOT / "dist" / "attn-desktop" / "attn-desktop"
 needs_x = pytest.mark.skipif(

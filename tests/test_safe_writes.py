@@ -26,7 +26,7 @@ from attn_desktop.model.files.safe_write import (
 from attn_desktop.model.scene_files import open_scene, save_scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
-from conftest import ROOT
+from project_root import ROOT
 
 OLD, NEW = b"old contents\n", b"new contents, a little longer\n"
 
@@ -223,6 +223,7 @@ def temporary_for(target, pid, age_seconds=0.0, tail="abc123"):
     return path
 
 
+@pytest.mark.slow
 def test_stale_temporaries_of_this_file_are_cleaned_on_its_next_save(tmp_path):
     target = tmp_path / "scene.json"
     other = tmp_path / "other.json"
@@ -265,6 +266,7 @@ safe_write.write_bytes_atomically(sys.argv[1], b"x" * 100000)
 """
 
 
+@pytest.mark.slow
 def test_a_save_killed_mid_write_leaves_the_old_file_and_the_next_save_cleans_up(tmp_path):
     target = tmp_path / "scene.json"
     target.write_bytes(OLD)
@@ -293,6 +295,7 @@ def test_a_failed_rename_leaves_no_temporary_and_the_old_file(tmp_path, monkeypa
     assert path.read_bytes() == before and names(tmp_path) == ["mine.json"]
 
 
+@pytest.mark.slow
 def test_stale_temporaries_are_found_beside_a_links_target(tmp_path):
     (tmp_path / "real").mkdir()
     target = tmp_path / "real" / "scene.json"

@@ -5,7 +5,9 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from project_root import ROOT
+
+pytestmark = pytest.mark.slow  # every test runs the app's snapshot command in a child process
 
 
 def snapshot(*args):

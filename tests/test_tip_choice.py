@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -144,6 +145,7 @@ def test_k_tips_at_one_point_are_each_dragged_once_in_k_drags(count, stacking):
     assert sorted(_drag_from(turns, (41.0, 40.0), tips, offered) for _ in range(count)) == list(range(count))
 
 
+@pytest.mark.slow
 def test_the_choice_of_tip_needs_no_qt():
     code = (
         "import sys\n"

@@ -15,7 +15,7 @@ from attn_desktop.model.training.head_params import PARAM_NAMES, HeadParams, ini
 from attn_desktop.model.training.tasks import TASKS, parse_example
 from attn_desktop.model.training.training import OPTIMISER_NAME, Trainer, evaluate, train
 
-from conftest import ROOT
+from project_root import ROOT
 
 REVERSE, PREVIOUS, IT_NOUN = TASKS["reverse"], TASKS["previous-token"], TASKS["it-noun"]
 
@@ -318,6 +318,7 @@ def test_example_refuses_a_sentence_of_the_wrong_length():
         example(REVERSE, init_params(REVERSE, 0), [1, 2, 3])
 
 
+@pytest.mark.slow
 def test_training_code_loads_no_qt():
     code = (
         "import sys\n"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from project_root import ROOT
 
 
 def _load_trim_icu():
@@ -174,6 +174,7 @@ def test_the_built_library_exports_the_trimmed_data(trimmed_folder):
 
 
 @needs_icu
+@pytest.mark.slow
 def test_qt_answers_an_english_user_the_same_on_the_trimmed_data(trimmed_folder, tmp_path):
     full = _run_with_icu_from(None, ["-c", _QT_ICU_CALLS], tmp_path)
     trimmed = _run_with_icu_from(trimmed_folder, ["-c", _QT_ICU_CALLS], tmp_path)
@@ -186,6 +187,7 @@ def test_qt_answers_an_english_user_the_same_on_the_trimmed_data(trimmed_folder,
 
 
 @needs_icu
+@pytest.mark.slow
 def test_the_app_passes_its_self_test_on_the_trimmed_data(trimmed_folder, tmp_path):
     done = _run_with_icu_from(trimmed_folder, ["-m", "attn_desktop", "--self-test"], tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -25,7 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT_S = 60
 Buttons = QMessageBox.StandardButton
 
-pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+pytestmark = [
+    pytest.mark.slow,  # every test starts the app in child processes (and builds the main window itself)
+    pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL"),
+]
 
 
 def scene_titled(folder: Path, title: str) -> Path:

@@ -16,6 +16,8 @@ from attn_desktop.ui.tools.label_audit import audit_labels, find_label_problems
 
 from helpers import drag_arrow, drag_arrow_to, settle_layout
 
+pytestmark = pytest.mark.slow  # every test builds the real main window (open_window)
+
 SCREENS = [(1024, 768), (1280, 720), (1366, 768), (1920, 1080)]
 LESSONS = [None, "soft-lookup", "projections", "self-attention", "trained-heads"]  # None: the demo, which is also lesson 4
 

@@ -337,6 +337,7 @@ def left_behind(tmp_path, title: str, source: Path | None = None) -> Path:
     return dead.autosaver.path
 
 
+@pytest.mark.slow
 def test_work_a_crash_left_is_offered_and_comes_back_unsaved(doc, tmp_path):
     source = saved_file(tmp_path, "lesson.json")
     dead_copy = left_behind(tmp_path, "Before the crash", source)
@@ -350,6 +351,7 @@ def test_work_a_crash_left_is_offered_and_comes_back_unsaved(doc, tmp_path):
     assert doc.autosaver.path.exists() and not dead_copy.exists()  # protected again at once, in our own copy
 
 
+@pytest.mark.slow
 def test_declined_work_is_deleted_and_a_second_one_opens_elsewhere(doc, tmp_path):
     copies = {title: left_behind(tmp_path, title) for title in ("Declined", "Second", "First")}
     for age, title in enumerate(("First", "Second", "Declined")):  # offered newest first

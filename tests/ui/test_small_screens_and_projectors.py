@@ -15,6 +15,8 @@ from attn_desktop.ui.panels.matrix_layout import cell_font
 
 from helpers import settle_layout
 
+pytestmark = pytest.mark.slow  # every test builds the real main window
+
 
 @pytest.fixture
 def small_window(qtbot, monkeypatch):

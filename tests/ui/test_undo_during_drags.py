@@ -5,6 +5,7 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
@@ -78,6 +79,7 @@ def test_a_query_arrow_dragged_back_to_where_it_began_is_no_step(qtbot, window):
     assert window.history.stack.count() == 0 and not window.windowTitle().startswith("*")
 
 
+@pytest.mark.slow
 def test_a_window_closed_with_steps_to_undo_leaves_no_error_behind(tmp_path):
     script = textwrap.dedent("""
         import os
