@@ -9,6 +9,7 @@ from random_model_run import causal_softmax_attention, random_model_run
 
 from attn_desktop.model import Role, Scene, explain
 from attn_desktop.model.pretrained.head_scene import scene_data_for_head
+from attn_desktop.model.scene_files import save_scene
 
 from helpers import drag_arrow, matrix_cells, settle_layout, table_column, tip_on_screen
 
@@ -24,7 +25,7 @@ def run():
 def head_window(qtbot, window, run, tmp_path):
     """The window with layer 1, head 2 opened from a file, as the app saves a head taken from the model."""
     path = tmp_path / "head.json"
-    Scene(scene_data_for_head(run, LAYER, HEAD)).save(path)
+    save_scene(Scene(scene_data_for_head(run, LAYER, HEAD)), path)
     assert window.documents.open_scene(path)
     settle_layout(qtbot, window)
     qtbot.wait(20)  # the View menu's check follows the canvas after the event loop turns once
@@ -166,7 +167,7 @@ def test_a_heads_values_get_a_scale_of_their_own(qtbot, window, run, tmp_path):
     data = scene_data_for_head(run, LAYER, HEAD)
     data.values = (np.asarray(data.values) / 10).tolist()  # as in SmolLM2: values a tenth as long
     path = tmp_path / "short-values.json"
-    Scene(data).save(path)
+    save_scene(Scene(data), path)
     assert window.documents.open_scene(path)
     settle_layout(qtbot, window)
     tips = canvas.drags.tip_of

@@ -130,7 +130,7 @@ def test_the_matrix_prints_readable_numbers_in_the_room_it_asks_for(qtbot, font_
 
 def test_the_title_wraps_before_it_is_cut(qtbot, font_scale):
     view = shown_at(qtbot, MatrixView(scene_with(6)))
-    view.scene.set_causal(True)  # the longest formula
+    view.scene.document.set_causal(True)  # the longest formula
     view.resize(view.minimumSizeHint())
     qtbot.wait(10)
     assert view.shown_title() == ["Attention weights", "softmax(QKᵀ/√d_k + causal mask)"]

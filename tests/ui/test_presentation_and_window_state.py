@@ -5,6 +5,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role
+from attn_desktop.model.scene_files import save_scene
 from attn_desktop.ui.settings import recent_files
 from attn_desktop.ui.window.app import default_scene
 from attn_desktop.ui.window.main_window import MainWindow
@@ -39,7 +40,7 @@ def test_the_layout_comes_back_next_time(qtbot, window):
 
 def test_opened_and_saved_files_appear_under_open_recent(qtbot, window, tmp_path):
     path = tmp_path / "a.json"
-    default_scene().save(path)
+    save_scene(default_scene(), path)
     window.documents.open_scene(path)
     assert recent_files()[0] == path.resolve()
     window.recent_menu.aboutToShow.emit()

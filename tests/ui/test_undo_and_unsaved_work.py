@@ -8,6 +8,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from attn_desktop.model import Role
+from attn_desktop.model.scene_files import save_scene
 from attn_desktop.ui.window.app import default_scene
 from attn_desktop.ui.window.main_window import MainWindow
 
@@ -87,7 +88,7 @@ def test_save_from_the_question_writes_the_file(qtbot, window, tmp_path, monkeyp
 
 def test_ctrl_s_saves_to_the_open_file_and_clears_the_mark(qtbot, window, tmp_path):
     path = tmp_path / "mine.json"
-    default_scene().save(path)
+    save_scene(default_scene(), path)
     assert window.documents.open_scene(path)
     window.scale_action.trigger()  # scaling off
     assert window.windowTitle() == "*mine.json — Attention Desktop"

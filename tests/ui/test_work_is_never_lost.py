@@ -132,7 +132,7 @@ def test_ctrl_s_that_fails_in_any_way_shows_a_dialog_and_leaves_the_file_as_it_w
     path = tmp_path / "mine.json"
     opened_and_edited(window, path)
     before = path.read_bytes()
-    monkeypatch.setattr("attn_desktop.model.scene.write_json_atomically", failure)
+    monkeypatch.setattr("attn_desktop.model.scene_files.write_json_atomically", failure)
     press_save(qtbot, window)
     [(title, message)] = window.shown_errors
     assert title == "Cannot save scene" and reason in message and "mine.json" in message
@@ -145,7 +145,7 @@ def test_answering_save_on_close_when_the_save_fails_keeps_the_window_open(
     path = tmp_path / "mine.json"
     opened_and_edited(window, path)
     window.autosaver.write_now()
-    monkeypatch.setattr("attn_desktop.model.scene.write_json_atomically", full_disk)
+    monkeypatch.setattr("attn_desktop.model.scene_files.write_json_atomically", full_disk)
     window.question_answers.append(Buttons.Save)
     assert not window.close()
     assert window.isVisible() and window.windowTitle().startswith("*")
@@ -157,7 +157,7 @@ def test_a_failed_save_from_the_question_before_opening_a_lesson_keeps_the_scene
         qtbot, window, tmp_path, monkeypatch, no_tracebacks):
     path = tmp_path / "mine.json"
     opened_and_edited(window, path)
-    monkeypatch.setattr("attn_desktop.model.scene.write_json_atomically", full_disk)
+    monkeypatch.setattr("attn_desktop.model.scene_files.write_json_atomically", full_disk)
     window.question_answers.append(Buttons.Save)
     qtbot.keyClick(window, Qt.Key.Key_1, CTRL)  # open lesson 1: asks first
     assert window.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and window.scene_path == path
