@@ -51,16 +51,16 @@ def private_data_dir(tmp_path, monkeypatch):
 @pytest.fixture
 def writes(monkeypatch):
     """Every write of a progress file, by its path (the progress store still writes for real)."""
-    import attn_desktop.progress
+    import attn_desktop.model.teaching.progress
 
     written = []
-    real = attn_desktop.progress.write_json_atomically
+    real = attn_desktop.model.teaching.progress.write_json_atomically
 
     def write(path, document, *args, **kwargs):
         written.append(path)
         real(path, document, *args, **kwargs)
 
-    monkeypatch.setattr(attn_desktop.progress, "write_json_atomically", write)
+    monkeypatch.setattr(attn_desktop.model.teaching.progress, "write_json_atomically", write)
     return written
 
 

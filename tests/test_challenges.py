@@ -7,8 +7,8 @@ import pytest
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import open_scene, scene_from_document
 from attn_desktop.model.teaching.challenges import CHALLENGES, Baseline, ChallengeTracker, evaluate
+from attn_desktop.model.teaching.progress import ProgressKind, ProgressStore
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
-from attn_desktop.progress import ProgressKind, ProgressStore
 
 CAT, SAT, MAT = 1, 2, 5
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import attn_desktop.progress
-from attn_desktop.progress import DATA_DIR_VARIABLE, ProgressKind, ProgressStore, default_progress_path
+import attn_desktop.model.teaching.progress
+from attn_desktop.model.teaching.progress import DATA_DIR_VARIABLE, ProgressKind, ProgressStore, default_progress_path
 
 
 @pytest.fixture
@@ -76,8 +76,8 @@ def test_several_items_are_marked_in_one_write(data_dir, monkeypatch):
     store = ProgressStore()
     store.mark_done(ProgressKind.CHALLENGES, "twin-keys")
     writes = []
-    real_write = attn_desktop.progress.write_json_atomically
-    monkeypatch.setattr(attn_desktop.progress, "write_json_atomically",
+    real_write = attn_desktop.model.teaching.progress.write_json_atomically
+    monkeypatch.setattr(attn_desktop.model.teaching.progress, "write_json_atomically",
                         lambda path, document: (writes.append(path), real_write(path, document)))
     store.mark_done(ProgressKind.CHALLENGES, "even-spread", "twin-keys", "scaled-focus", "even-spread")
     store.mark_done(ProgressKind.CHALLENGES, "twin-keys", "scaled-focus")  # nothing new: no write
@@ -147,7 +147,7 @@ def test_unknown_parts_of_a_newer_file_are_kept(data_dir):
 def test_the_store_imports_no_qt():
     root = Path(__file__).resolve().parent.parent
     code = (
-        "import sys, attn_desktop.progress\n"
+        "import sys, attn_desktop.model.teaching.progress\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)

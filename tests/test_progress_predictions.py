@@ -5,7 +5,7 @@ import json
 import pytest
 
 from attn_desktop.model.teaching.prediction import SessionScore, compare
-from attn_desktop.progress import DATA_DIR_VARIABLE, FORMAT_VERSION, ProgressStore
+from attn_desktop.model.teaching.progress import DATA_DIR_VARIABLE, FORMAT_VERSION, ProgressStore
 
 
 @pytest.fixture

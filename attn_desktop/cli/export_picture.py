@@ -18,7 +18,7 @@ PICTURE_WINDOW_SIZE = (1400, 900)  # the window a picture is taken from; canvas 
 
 def export_picture(scene: Scene, scene_file: Path, output: str, kind: str, scale: float) -> None:
     """Build the real window offscreen on the scene and draw its canvas and matrix into OUTPUT."""
-    from attn_desktop.progress import DATA_DIR_VARIABLE
+    from attn_desktop.model.teaching.progress import DATA_DIR_VARIABLE
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     saved_data_dir = os.environ.get(DATA_DIR_VARIABLE)

@@ -23,7 +23,7 @@ def use_user_folder(folder: str) -> None:
     """Data (progress, autosave) and settings (window layout) in FOLDER, not the user's own."""
     from PySide6.QtCore import QSettings
 
-    from attn_desktop.progress import DATA_DIR_VARIABLE
+    from attn_desktop.model.teaching.progress import DATA_DIR_VARIABLE
 
     os.environ[DATA_DIR_VARIABLE] = folder
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, folder)

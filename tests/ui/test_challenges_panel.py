@@ -7,8 +7,8 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.teaching.progress import DATA_DIR_VARIABLE, ProgressKind, ProgressStore
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
-from attn_desktop.progress import DATA_DIR_VARIABLE, ProgressKind, ProgressStore
 from attn_desktop.ui.lessons.challenges_panel import SAVE_AFTER_STILL_MS, ChallengesPanel
 
 CAT, SAT, MAT = 1, 2, 5

@@ -15,8 +15,8 @@ from attn_desktop.model.scene_files import open_scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.canvas.arrow_gestures import DragPhase
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
-from attn_desktop.ui.canvas.key_highlight import KeyHighlight
 from attn_desktop.ui.tools.synthetic_mouse import click, double_click, move_holding, press, release
+from attn_desktop.ui.view_state.key_highlight import KeyHighlight
 from attn_desktop.ui.window.app import configure_pyqtgraph
 
 from helpers import drag_on_canvas, tip_on_canvas

@@ -18,8 +18,8 @@ from attn_desktop.model import Role
 from attn_desktop.model.scene_files import load_into, open_scene
 from attn_desktop.model.teaching.exercises import apply_steps
 from attn_desktop.model.teaching.lessons import lesson
+from attn_desktop.model.teaching.progress import ProgressKind, ProgressStore
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
-from attn_desktop.progress import ProgressKind, ProgressStore
 from attn_desktop.ui.lessons.challenges_panel import ChallengesPanel
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel
 from attn_desktop.ui.panels.code_panel import COPIED_TEXT, CodePanel

@@ -12,11 +12,11 @@ from PySide6.QtWidgets import QLineEdit
 from attn_desktop.model import Change
 from attn_desktop.model.scene_files import open_scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
-from attn_desktop.ui.canvas.key_highlight import KeyHighlight
 from attn_desktop.ui.document.edit_history import EditHistory
 from attn_desktop.ui.panels.grid_editor import GridEditor
 from attn_desktop.ui.panels.score_table import ScoreTablePanel
 from attn_desktop.ui.panels.sentence_panel import SentencePanel
+from attn_desktop.ui.view_state.key_highlight import KeyHighlight
 
 CAT_SENTENCE = ["The", "cat", "sat", "on", "the", "mat"]
 

@@ -8,8 +8,8 @@ from attn_desktop.model import Role
 from attn_desktop.model.scene_files import open_scene
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.exercises import exercises_for
+from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
-from attn_desktop.progress import ProgressStore
 from attn_desktop.ui.document.edit_history import EditHistory
 from attn_desktop.ui.lessons.lesson_controller import LessonController
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel

@@ -5,7 +5,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtWidgets import QLabel, QLineEdit
 
 from attn_desktop.model import Role
-from attn_desktop.progress import ProgressStore
+from attn_desktop.model.teaching.progress import ProgressStore
 
 from helpers import drag_arrow, matrix_cells, table_column
 

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from attn_desktop.model import Role, explain
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.prediction import compare, winner_guess
-from attn_desktop.progress import ProgressStore
+from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release
 
 from helpers import (

@@ -13,9 +13,9 @@ from attn_desktop.model.training.tasks import TASKS
 from attn_desktop.model.training.trained_head import keep_as_scene, task_accuracy
 from attn_desktop.model.training.training import train
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
-from attn_desktop.ui.canvas.key_highlight import KeyHighlight
 from attn_desktop.ui.training import task_accuracy_label
 from attn_desktop.ui.training.task_accuracy_label import TaskAccuracyLabel
+from attn_desktop.ui.view_state.key_highlight import KeyHighlight
 from attn_desktop.ui.window.app import configure_pyqtgraph
 
 from helpers import drag_on_canvas

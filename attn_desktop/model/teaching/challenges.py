@@ -25,7 +25,7 @@ from attn_desktop.model import explain
 from attn_desktop.model.explain import arrow_name
 from attn_desktop.model.head_reading import HeadReading
 from attn_desktop.model.layers import Change, Role
-from attn_desktop.progress import ProgressKind, ProgressStore
+from attn_desktop.model.teaching.progress import ProgressKind, ProgressStore
 
 FOCUS_WEIGHT = 0.95        # (a): at least 95% on one key
 EVEN_TOKENS = 6            # (b): the six-token scene

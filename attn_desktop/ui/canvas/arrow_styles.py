@@ -11,7 +11,7 @@ from attn_desktop.geometry.weight_style import crowded, query_style, weight_labe
 from attn_desktop.model import HeadReading, Role, explain
 from attn_desktop.model.explain import arrow_name
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
-from attn_desktop.ui.predict.weights_veil import HIDDEN_TEXT
+from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT
 
 PRESENTATION_NAME_CHARACTERS = 9
 

@@ -23,11 +23,11 @@ from attn_desktop.ui.canvas.arrow_styles import short_name, style_keys_and_value
 from attn_desktop.ui.canvas.canvas_labels import CanvasLabels
 from attn_desktop.ui.canvas.canvas_plots import CanvasPlots
 from attn_desktop.ui.canvas.drag_controller import DragController
-from attn_desktop.ui.canvas.key_highlight import KeyHighlight
 from attn_desktop.ui.canvas.plane_action import PlaneAction
 from attn_desktop.ui.palette import OUTPUT_COLOR, ROLE_COLORS
-from attn_desktop.ui.predict.weights_veil import WeightsVeil
 from attn_desktop.ui.scene_link import follow_scene, head_reading
+from attn_desktop.ui.view_state.key_highlight import KeyHighlight
+from attn_desktop.ui.view_state.weights_veil import WeightsVeil
 
 ANSWER_MARKER_HEIGHT = 1.08  # on the number line, the answer's marker stands above every stem
 ARROW_FONT_POINTS = 10.0

@@ -32,7 +32,7 @@ from attn_desktop.model.files.json_reading import load_json_file, shown_path
 from attn_desktop.model.files.safe_write import remove_stale_temporaries, write_json_atomically
 from attn_desktop.model.files.scene_types import SceneData
 from attn_desktop.model.scene_files import scene_data_from_document, scene_document
-from attn_desktop.progress import default_data_dir
+from attn_desktop.model.teaching.progress import default_data_dir
 from attn_desktop.ui.document.file_problems import failure_text
 
 AUTOSAVE_DELAY_MS = 2000

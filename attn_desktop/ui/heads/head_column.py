@@ -14,10 +14,10 @@ from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 from attn_desktop.model import Change, HeadReading, Scene, ViewState
 from attn_desktop.model.head_reading import input_plane
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
-from attn_desktop.ui.canvas.key_highlight import KeyHighlight
 from attn_desktop.ui.panels.matrix_view import MatrixView
 from attn_desktop.ui.panels.score_table import ScoreTablePanel
 from attn_desktop.ui.scene_link import follow_scene
+from attn_desktop.ui.view_state.key_highlight import KeyHighlight
 
 TITLE_TIP = "Show this head in the Scores, Weights, Output and Grids panels"
 MATRIX_SHARE = 0.45  # of the column's height, at most, for the matrix beside the canvas

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QScrollArea, QVBoxLayout, QWidg
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.exercises import exercises_for
 from attn_desktop.model.teaching.lessons import Lesson
-from attn_desktop.progress import ProgressKind, ProgressStore
+from attn_desktop.model.teaching.progress import ProgressKind, ProgressStore
 from attn_desktop.ui.lessons.exercise_widget import ExerciseWidget
 
 

@@ -14,7 +14,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, Q
 
 from attn_desktop.model import explain
 from attn_desktop.model.attention import AttentionResult
-from attn_desktop.ui.predict.weights_veil import HIDDEN_TEXT, HIDDEN_TIP
+from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP
 
 MASKED_RGB = (225, 225, 225)
 VEILED_RGB = (190, 190, 190)  # every cell while the student predicts: no colour tells a weight

@@ -36,8 +36,8 @@ from attn_desktop.ui.panels.matrix_layout import (
     minimum_size,
     work_out_layout,
 )
-from attn_desktop.ui.predict.weights_veil import WeightsVeil
 from attn_desktop.ui.scene_link import follow_scene, head_reading
+from attn_desktop.ui.view_state.weights_veil import WeightsVeil
 
 
 class MatrixView(QWidget):

@@ -7,9 +7,9 @@ from PySide6.QtCore import QEvent, QRect, Qt
 from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from attn_desktop.model import Change, HeadReading, Scene, explain
-from attn_desktop.ui.predict.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.steady_label_box import SteadyLabelBox
+from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
 
 MAX_BLEND_TERMS = 4
 

@@ -21,12 +21,12 @@ from PySide6.QtWidgets import (
 )
 
 from attn_desktop.model import Change, HeadReading, Scene
-from attn_desktop.ui.canvas.key_highlight import KeyHighlight
 from attn_desktop.ui.panels.score_table_model import TOKEN, WEIGHT, WEIGHT_HEADERS, ScoreTableModel, short_name
 from attn_desktop.ui.panels.weight_bar_delegate import WeightBarDelegate
-from attn_desktop.ui.predict.weights_veil import HIDDEN_TIP, WeightsVeil
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.steady_label_box import SteadyLabelBox
+from attn_desktop.ui.view_state.key_highlight import KeyHighlight
+from attn_desktop.ui.view_state.weights_veil import HIDDEN_TIP, WeightsVeil
 
 MAX_SIZED_ROWS = 8  # the panel asks for room to show this many keys without scrolling; more scroll
 KEY_CHARS = 10  # the key column's width in characters at most; longer names are elided (tooltip whole)

@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from attn_desktop.model import Change, HeadReading, Role, Scene, explain
-from attn_desktop.ui.predict.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
 from attn_desktop.ui.scene_link import follow_scene, head_reading
+from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
 
 TOKEN, SCORE, SCALED, WEIGHT = range(4)
 WEIGHT_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw weight, for the bar delegate

@@ -25,8 +25,8 @@ from attn_desktop.model import Change, HeadReading, Role, Scene, explain
 from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.panels.token_axis import TokenAxis
 from attn_desktop.ui.plot_style import cache_axes_and_grid
-from attn_desktop.ui.predict.weights_veil import HIDDEN_TEXT, HIDDEN_TIP
 from attn_desktop.ui.scene_link import follow_scene, head_reading
+from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP
 
 MAX_VALUE_LABELS = 16
 LABEL_MOVE_THRESHOLD = 0.002  # in weight: about a pixel on a chart 500 pixels tall, less on any smaller one

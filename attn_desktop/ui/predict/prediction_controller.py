@@ -32,12 +32,12 @@ from attn_desktop.model.teaching.prediction import (
     winner_guess,
     with_share,
 )
-from attn_desktop.progress import ProgressStore
+from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.ui.canvas.drag_controller import DragController
 from attn_desktop.ui.panels.weights_chart import ChartPhase, WeightsChart
 from attn_desktop.ui.predict.predict_bar import PredictBar
-from attn_desktop.ui.predict.weights_veil import WeightsVeil
 from attn_desktop.ui.scene_link import follow_scene, head_reading
+from attn_desktop.ui.view_state.weights_veil import WeightsVeil
 
 READY_TEXT = "<b>Predict</b> is on: move a query or a key."
 MOVING_TEXT = "<b>Predict:</b> release, then guess."

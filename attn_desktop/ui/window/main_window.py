@@ -11,10 +11,9 @@ from PySide6.QtWidgets import QMainWindow
 
 from attn_desktop.model import Change, HeadReading, Scene, ViewState
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
-from attn_desktop.progress import ProgressStore
+from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.canvas.coordinate_dialog import CoordinateDialog
-from attn_desktop.ui.canvas.key_highlight import KeyHighlight
 from attn_desktop.ui.document.autosave import Autosaver, LeftWork
 from attn_desktop.ui.document.document_controller import DocumentController, lesson_for_file
 from attn_desktop.ui.document.edit_history import EditHistory
@@ -34,14 +33,15 @@ from attn_desktop.ui.panels.score_table import ScoreTablePanel
 from attn_desktop.ui.panels.sentence_panel import SentencePanel
 from attn_desktop.ui.panels.shapes_panel import ShapesPanel
 from attn_desktop.ui.panels.weights_chart import WeightsChart
-from attn_desktop.ui.panels.weights_panel import WeightsPanel
 from attn_desktop.ui.predict.prediction_controller import PredictionController
-from attn_desktop.ui.predict.weights_veil import WeightsVeil
+from attn_desktop.ui.predict.weights_panel import WeightsPanel
 from attn_desktop.ui.pretrained.pretrained_controller import ModelController
 from attn_desktop.ui.pretrained.pretrained_heads_panel import ModelHeadsPanel
 from attn_desktop.ui.scene_link import follow_scene
 from attn_desktop.ui.training.training_controller import TrainingController
 from attn_desktop.ui.training.training_panel import TrainingPanel
+from attn_desktop.ui.view_state.key_highlight import KeyHighlight
+from attn_desktop.ui.view_state.weights_veil import WeightsVeil
 from attn_desktop.ui.window.about import show_about
 from attn_desktop.ui.window.actions import build_actions, fill_menus
 from attn_desktop.ui.window.app_icon import app_icon
