@@ -4,7 +4,8 @@ mouse, through the same panels and commands as every other scene."""
 import json
 
 import numpy as np
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QEvent, QObject, QPointF, Qt
+from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import open_scene
@@ -88,3 +89,29 @@ def test_a_title_button_shows_that_layers_head_in_the_one_head_panels(qtbot, win
     shown = [window.score_panel.model.index(row, 3).data() for row in range(window.scene.n_tokens)]
     assert shown == [f"{round(w * 100)}%" for w in weights]
     assert window.grid_editor.head_label.text().startswith("<b>Layer 2 · head 1 · reads the stream</b>")
+
+
+class PaintCounter(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.paints = 0
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.paints += 1
+        return False
+
+
+def test_the_heads_come_to_rest_once_drawn(qtbot, window, tmp_path, monkeypatch):
+    """Nothing moves, so nothing repaints: a plot whose tick labels changed its width must not refit for ever."""
+    path = tmp_path / "two layers.json"
+    path.write_text(json.dumps(TWO_LAYERS), encoding="utf-8")
+    columns = open_file(qtbot, window, monkeypatch, path)
+    window.resize(1024, 740)
+    qtbot.wait(300)  # the docks, plots and framing settle
+    counter = PaintCounter()
+    for column in columns:
+        column.canvas.viewport().installEventFilter(counter)
+    for _ in range(30):
+        QApplication.processEvents()
+    assert counter.paints == 0

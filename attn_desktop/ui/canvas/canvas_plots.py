@@ -66,6 +66,10 @@ class CanvasPlots:
         for angle in (0, 90):
             plot.addItem(pg.InfiniteLine(pos=0, angle=angle, pen=pg.mkPen(120, 120, 120, 200, width=1)))
         cache_axes_and_grid(plot)
+        # The room for tick labels only grows: when it shrank with shorter labels, the plot grew, the view
+        # refit, longer labels came back and the plot shrank again, repainting on every pass of the event loop.
+        for name in ("left", "bottom"):
+            plot.getAxis(name).setStyle(autoReduceTextSpace=False)
         self.layers[plot] = ArrowLayer(plot.getViewBox())  # draws the plot's arrows, all in one paint
         self.layers[plot].setZValue(self._layer_z)
         plot.addItem(self.layers[plot], ignoreBounds=True)
