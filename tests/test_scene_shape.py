@@ -18,6 +18,8 @@ from attn_desktop.model.exports.export import export_document
 from attn_desktop.model.exports.torch_check import check_against_torch
 from attn_desktop.model.scene_files import open_scene, save_scene, scene_document, scene_from_document
 
+from two_layers_scene import TWO_LAYERS, X
+
 PREVIOUS_RELEASE = Path(__file__).parent / "previous_release"
 NUMBERS = json.loads((PREVIOUS_RELEASE / "numbers.json").read_text(encoding="utf-8"))
 
@@ -46,24 +48,6 @@ def test_every_version_is_read_and_version_5_is_written():
 
 
 # ----- a scene of two layers ---------------------------------------------------------------------
-X = [[1.0, 0.0, 0.5], [0.0, 1.0, -0.5], [0.6, 0.8, 0.0], [-0.3, 0.4, 1.0]]
-TWO_LAYERS = {
-    "format": "attention-desktop-scene", "version": 5, "title": "Two layers",
-    "tokens": ["a", "b", "a2", "c"], "embeddings": X,
-    "layers": [
-        {"heads": [
-            {"name": "previous", "w_q": [[1, 0], [0, 1], [0, 0]], "w_k": [[0, 1], [1, 0], [0, 0]],
-             "w_v": [[1, 0], [0, 1], [0, 0]]},
-            {"name": "third", "w_q": [[0, 0], [0, 0], [1, 1]], "w_k": [[0, 0], [0, 0], [1, -1]],
-             "w_v": [[0, 0], [0, 0], [1, 0]]},
-         ],
-         "w_o": [[0.5, 0, 0], [0, 0.5, 0], [0, 0, 1], [0, 0, 0]]},
-        {"heads": [{"name": "reads the stream", "w_q": [[2, 0], [0, 2], [1, 0]], "w_k": [[1, 0], [0, 1], [0, 1]],
-                    "w_v": [[1, 0], [0, 1], [1, 1]]}]},
-    ],
-    "scale": True, "causal": True, "selected": 3,
-}
-
 
 def softmax_rows(scores: np.ndarray) -> np.ndarray:
     e = np.exp(scores - scores.max(axis=1, keepdims=True))

@@ -17,10 +17,11 @@ import numpy as np
 from attn_desktop.model.attention import AttentionResult
 from attn_desktop.model.files.scene_types import TakenFrom, TrainedHead
 from attn_desktop.model.layers import ATTENTION_ROLES, Head, Role
+from attn_desktop.model.subscribers import Subscriber
 from attn_desktop.model.view_state import ViewState
 
 if TYPE_CHECKING:  # the scene hands out its readings, so it imports this module, not the other way round
-    from attn_desktop.model.scene import Scene, Subscriber
+    from attn_desktop.model.scene import Scene
 
 
 class HeadReading:

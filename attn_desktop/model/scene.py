@@ -15,7 +15,6 @@ see view_state.py. Reading and writing files is not here either: see scene_files
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
@@ -41,15 +40,12 @@ from attn_desktop.model.files.values import (
 )
 from attn_desktop.model.head_reading import HeadReading
 from attn_desktop.model.layers import ATTENTION_ROLES, GRID_NAMES, Change, Head, Layer, Role, compute_layers
-
-Subscriber = Callable[[Change], None]
+from attn_desktop.model.subscribers import Subscriber, Subscribers
 
 
 class Scene:
     def __init__(self, data: SceneData) -> None:
-        # A view's method is held weakly: a view that is gone stops being called, and the
-        # scene never keeps a closed window alive. A plain function is held as given.
-        self._subscribers: list[Callable[[], Subscriber | None]] = []
+        self._subscribers = Subscribers()
         self._held_back: Change | None = None  # inside one_notification(): what changed so far
         self._set_data(data)
 
@@ -178,22 +174,11 @@ class Scene:
         Subscribers are called in the order they subscribed. A bound method is held by a weak
         reference: once its object is gone it is dropped.
         """
-        reference: Callable[[], Subscriber | None]
-        if hasattr(subscriber, "__self__") and hasattr(subscriber, "__func__"):
-            reference = weakref.WeakMethod(subscriber)
-        else:
-            reference = lambda: subscriber
-        self._subscribers.append(reference)
-
-        def unsubscribe() -> None:
-            if reference in self._subscribers:
-                self._subscribers.remove(reference)
-
-        return unsubscribe
+        return self._subscribers.add(subscriber)
 
     @property
     def subscriber_count(self) -> int:
-        return sum(1 for reference in self._subscribers if reference() is not None)
+        return self._subscribers.count
 
     @contextmanager
     def one_notification(self) -> Iterator[None]:
@@ -415,12 +400,7 @@ class Scene:
         if self._held_back is not None:
             self._held_back |= change
             return
-        for reference in list(self._subscribers):
-            subscriber = reference()
-            if subscriber is None:
-                self._subscribers.remove(reference)  # its view is gone
-            else:
-                subscriber(change)
+        self._subscribers.notify(change)
 
 
 def _head_grids(head: Head) -> HeadGrids:

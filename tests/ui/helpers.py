@@ -1,6 +1,6 @@
 """Reading what the panels show, the way a student reads them."""
 
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QEvent, QObject, QPointF
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role
@@ -82,3 +82,17 @@ def wait_until_arranged(qtbot, window) -> None:
     """Presentation mode arranges the panels again for a moment after each resize: wait it out."""
     qtbot.waitUntil(lambda: not window.layout_manager.settling, timeout=5000)
     qtbot.wait(100)
+
+
+class EventCounter(QObject):
+    """Counts the events of one type that the objects it watches receive (install it as their event filter)."""
+
+    def __init__(self, event_type: QEvent.Type) -> None:
+        super().__init__()
+        self.event_type = event_type
+        self.count = 0
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == self.event_type:
+            self.count += 1
+        return False

@@ -1,24 +1,15 @@
 """A window nobody touches does no work: no layout pass after layout pass, no busy core on a classroom laptop."""
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent
+
+from helpers import EventCounter
 
 IDLE_MS = 2000
 
 
-class LayoutPasses(QObject):
-    def __init__(self) -> None:
-        super().__init__()
-        self.count = 0
-
-    def eventFilter(self, watched, event) -> bool:
-        if event.type() == QEvent.Type.LayoutRequest:
-            self.count += 1
-        return False
-
-
 def _layout_passes_while_idle(qtbot, window) -> int:
     qtbot.wait(800)  # let the first layout settle
-    passes = LayoutPasses()
+    passes = EventCounter(QEvent.Type.LayoutRequest)
     window.installEventFilter(passes)
     qtbot.wait(IDLE_MS)
     window.removeEventFilter(passes)

@@ -4,31 +4,14 @@ mouse, through the same panels and commands as every other scene."""
 import json
 
 import numpy as np
-from PySide6.QtCore import QEvent, QObject, QPointF, Qt
+from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import open_scene
 
-from helpers import drag_on_canvas
-
-TWO_LAYERS = {
-    "format": "attention-desktop-scene", "version": 5, "title": "Two layers",
-    "tokens": ["a", "b", "a2", "c"],
-    "embeddings": [[1.0, 0.0, 0.5], [0.0, 1.0, -0.5], [0.6, 0.8, 0.0], [-0.3, 0.4, 1.0]],
-    "layers": [
-        {"heads": [
-            {"name": "previous", "w_q": [[1, 0], [0, 1], [0, 0]], "w_k": [[0, 1], [1, 0], [0, 0]],
-             "w_v": [[1, 0], [0, 1], [0, 0]]},
-            {"name": "third", "w_q": [[0, 0], [0, 0], [1, 1]], "w_k": [[0, 0], [0, 0], [1, -1]],
-             "w_v": [[0, 0], [0, 0], [1, 0]]},
-         ],
-         "w_o": [[0.5, 0, 0], [0, 0.5, 0], [0, 0, 1], [0, 0, 0]]},
-        {"heads": [{"name": "reads the stream", "w_q": [[2, 0], [0, 2], [1, 0]], "w_k": [[1, 0], [0, 1], [0, 1]],
-                    "w_v": [[1, 0], [0, 1], [1, 1]]}]},
-    ],
-    "scale": True, "causal": True, "selected": 3,
-}
+from helpers import EventCounter, drag_on_canvas
+from two_layers_scene import TWO_LAYERS
 
 
 def open_file(qtbot, window, monkeypatch, path):
@@ -91,17 +74,6 @@ def test_a_title_button_shows_that_layers_head_in_the_one_head_panels(qtbot, win
     assert window.grid_editor.head_label.text().startswith("<b>Layer 2 · head 1 · reads the stream</b>")
 
 
-class PaintCounter(QObject):
-    def __init__(self) -> None:
-        super().__init__()
-        self.paints = 0
-
-    def eventFilter(self, watched, event) -> bool:
-        if event.type() == QEvent.Type.Paint:
-            self.paints += 1
-        return False
-
-
 def test_the_heads_come_to_rest_once_drawn(qtbot, window, tmp_path, monkeypatch):
     """Nothing moves, so nothing repaints: a plot whose tick labels changed its width must not refit for ever."""
     path = tmp_path / "two layers.json"
@@ -109,9 +81,9 @@ def test_the_heads_come_to_rest_once_drawn(qtbot, window, tmp_path, monkeypatch)
     columns = open_file(qtbot, window, monkeypatch, path)
     window.resize(1024, 740)
     qtbot.wait(300)  # the docks, plots and framing settle
-    counter = PaintCounter()
+    counter = EventCounter(QEvent.Type.Paint)
     for column in columns:
         column.canvas.viewport().installEventFilter(counter)
     for _ in range(30):
         QApplication.processEvents()
-    assert counter.paints == 0
+    assert counter.count == 0
