@@ -7,7 +7,7 @@ import numpy as np
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
-from attn_desktop.model import Role
+from attn_desktop.model import Role, explain
 from attn_desktop.model.scene_files import open_scene
 
 from helpers import EventCounter, drag_on_canvas
@@ -37,6 +37,12 @@ def test_two_layers_are_drawn_dragged_undone_saved_and_reopened(qtbot, window, t
     for column, (_, _, head) in zip(columns, scene.all_heads()):  # each column draws its own head's weights
         assert matrix_rows(column)[3] == [f"{w:.2f}" for w in head.attention.weights[3]]
     layer_2_before = matrix_rows(columns[2])
+    mix, last = scene.layers[0].output[3], scene.output[3]
+    assert window.heads_view.mixing_text().splitlines() == [  # each layer's mix for the chosen query, c
+        f"Layer 1: out·c = [{explain.vector(scene.head(0, 0).attention.output[3])} | "
+        f"{explain.vector(scene.head(0, 1).attention.output[3])}] × W_O = {explain.vector(mix)}",
+        f"Layer 2: out·c = {explain.vector(last)}",
+    ]
     # Layer 2 reads the residual stream: its word-vector arrows are not the words' own and do not move.
     assert columns[2].canvas.drags.draggable_arrows() == []
     assert (Role.EMBEDDING, 0) in columns[0].canvas.drags.draggable_arrows()

@@ -127,11 +127,18 @@ class HeadsView(QWidget):
             if self.mixing_label.text():
                 self.mixing_label.clear()
             return
-        query, last_layer = document.selected, document.layers[-1]  # the last layer's mix is the scene's output
-        outputs = [head.attention.output[query] for head in last_layer.heads]
-        formula = explain.mixing_formula(document.selected_token, outputs, last_layer.output[query])
-        self.mixing_label.setText(f"<b>Output</b>: {formula.replace('<', '&lt;')}")
+        query, token, several = document.selected, document.selected_token, len(document.layers) > 1
+        lines = []
+        for number, layer in enumerate(document.layers, start=1):
+            if layer.w_o is None:  # one head, nothing to mix: its output is the layer's
+                formula = f"{explain.arrow_name('out', token)} = {explain.vector(layer.output[query])}"
+            else:
+                outputs = [head.attention.output[query] for head in layer.heads]
+                formula = explain.mixing_formula(token, outputs, layer.output[query])
+            lines.append(f"<b>{f'Layer {number}' if several else 'Output'}</b>: {formula.replace('<', '&lt;')}")
+        self.mixing_label.setText("<br>".join(lines))  # the last line is the scene's output
 
     def mixing_text(self) -> str:
         """The line under the heads, as plain text (what the tests read)."""
-        return self.mixing_label.text().replace("<b>", "").replace("</b>", "").replace("&lt;", "<")
+        text = self.mixing_label.text().replace("<br>", "\n")
+        return text.replace("<b>", "").replace("</b>", "").replace("&lt;", "<")
