@@ -39,8 +39,8 @@ def test_two_layers_are_drawn_dragged_undone_saved_and_reopened(qtbot, window, t
     layer_2_before = matrix_rows(columns[2])
     mix, last = scene.layers[0].output[3], scene.output[3]
     assert window.heads_view.mixing_text().splitlines() == [  # each layer's mix for the chosen query, c
-        f"Layer 1: out·c = [{explain.vector(scene.head(0, 0).attention.output[3])} | "
-        f"{explain.vector(scene.head(0, 1).attention.output[3])}] × W_O = {explain.vector(mix)}",
+        (f"Layer 1: out·c = [{explain.vector(scene.head(0, 0).attention.output[3])} | "
+         f"{explain.vector(scene.head(0, 1).attention.output[3])}] × W_O = {explain.vector(mix)}"),
         f"Layer 2: out·c = {explain.vector(last)}",
     ]
     # Layer 2 reads the residual stream: its word-vector arrows are not the words' own and do not move.
