@@ -49,6 +49,8 @@ class HandoutSource(Protocol):
     def matrix_view(self) -> QWidget: ...
     @property
     def heads_view(self) -> HeadsColumns: ...
+    @property
+    def showing_heads(self) -> bool: ...  # several heads side by side where the canvas was
     def font(self) -> QFont: ...
     def logicalDpiX(self) -> int: ...
 
@@ -62,7 +64,7 @@ def handout_title(window: HandoutSource) -> str:
 
 def _parts(window: HandoutSource) -> list[QWidget]:
     """What goes on the paper: the canvas and the matrix, or with several heads every head's panels."""
-    if not window.scene.is_one_head:
+    if window.showing_heads:
         return [window.heads_view.columns_area]
     return [window.canvas, window.matrix_view]
 

@@ -29,7 +29,7 @@ MIN_PLOT_WIDTH_PX = 100  # narrower than this, a plot is no place to drag in
 
 def audit_window(window: MainWindow) -> dict:
     """The audit's figures for the window as it is now."""
-    if not window.scene.is_one_head:
+    if window.showing_heads:
         return audit_heads(window)
     matrix_font = window.matrix_view.cell_font()
     return {

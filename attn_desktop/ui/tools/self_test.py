@@ -74,7 +74,7 @@ def run_self_test(report=print) -> bool:
 
 def _shown_weights(window) -> list[str]:
     """The weights the Scores panel shows, or with several heads each head's table, one after the other."""
-    if not window.scene.is_one_head:
+    if window.showing_heads:
         tables = [column.scores.model for column in window.heads_view.columns]
     else:
         tables = [window.score_panel.model]

@@ -173,7 +173,7 @@ class MainWindow(QMainWindow):
         """A scene with several heads shows them side by side where the canvas was."""
         if not change & Change.STRUCTURE:
             return
-        multi_head = not self.scene.is_one_head
+        self.showing_heads = multi_head = not self.scene.is_one_head  # decided here; pictures and audits ask this
         self.central_stack.show_page(self.heads_view if multi_head else self.canvas)
         self.layout_manager.make_way_for_heads(multi_head)
         # Predict, then see guesses the weights of one head, on the weights chart, which makes way for the heads.
