@@ -115,6 +115,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     # ----- building items ----------------------------------------------
     def _rebuild(self) -> None:
+        self.plots.make_tick_room_anew()
         self._arrange_plots()
         self._rebuild_arrows()
         self._update_titles()
@@ -251,6 +252,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         plots: CanvasPlots | None = vars(self).get("plots")  # Qt sizes the view before __init__ has made them
         if plots is not None:  # before the layout takes the new size: a notice too wide pushes the plots out
             plots.word_notice(self.viewport().width(), self.line_scale)
+            plots.make_tick_room_anew()
         super().resizeEvent(event)
         if plots is not None and self.drags.dragged_arrow() is None and \
                 plots.columns_that_draw_largest(self.viewport().rect(), self.label_line_height()) != plots.columns:

@@ -66,8 +66,9 @@ class CanvasPlots:
         for angle in (0, 90):
             plot.addItem(pg.InfiniteLine(pos=0, angle=angle, pen=pg.mkPen(120, 120, 120, 200, width=1)))
         cache_axes_and_grid(plot)
-        # The room for tick labels only grows: when it shrank with shorter labels, the plot grew, the view
-        # refit, longer labels came back and the plot shrank again, repainting on every pass of the event loop.
+        # Between two resizes of the canvas the room for tick labels only grows: when it shrank, the plot grew,
+        # the locked aspect gave it other ticks, their labels asked for room again, and the plots laid
+        # themselves out on every pass of the event loop. make_tick_room_anew() lets a resize start afresh.
         for name in ("left", "bottom"):
             plot.getAxis(name).setStyle(autoReduceTextSpace=False)
         self.layers[plot] = ArrowLayer(plot.getViewBox())  # draws the plot's arrows, all in one paint
@@ -182,6 +183,12 @@ class CanvasPlots:
         scene = self.scene
         if scene.taken_from is not None:
             self.notice.show_sentence(taken_from_notice(scene.taken_from, scene.key_width), width_px, line_scale)
+
+    def make_tick_room_anew(self) -> None:
+        """The canvas has another size: each axis takes the room its labels need now, not the most they ever had."""
+        for plot in (self.x_plot, self.qk_plot, self.vo_plot):
+            plot.getAxis("left").textWidth = 0
+            plot.getAxis("bottom").textHeight = 0
 
     def set_type_scale(self, line_scale: float) -> None:
         """Tick labels and titles LINE_SCALE times their everyday size (presentation mode)."""
