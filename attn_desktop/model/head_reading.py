@@ -16,7 +16,7 @@ import numpy as np
 
 from attn_desktop.model.attention import AttentionResult
 from attn_desktop.model.files.scene_types import TakenFrom, TrainedHead
-from attn_desktop.model.layers import ATTENTION_ROLES, Head, Role
+from attn_desktop.model.layers import Head, Role
 from attn_desktop.model.subscribers import Subscriber
 from attn_desktop.model.view_state import ViewState
 
@@ -162,11 +162,6 @@ class HeadReading:
         """The head's W_Q, W_K and W_V (empty when its vectors are given directly)."""
         return self._head.grids or {}
 
-    def effective_grid(self, name: str) -> np.ndarray:
-        """The grid in force: the stored one, or the identity with the grids switched off."""
-        grid = self.grids[name]
-        return grid if self.use_grids else np.eye(grid.shape[0])
-
     @property
     def key_width(self) -> int:
         return int(self._head.vectors[Role.KEY].shape[1])
@@ -195,4 +190,4 @@ def input_plane(document: Scene, layer: int, head: int) -> tuple[int, int]:
     return int(first), int(second)
 
 
-__all__ = ["ATTENTION_ROLES", "HeadReading", "input_plane"]
+__all__ = ["HeadReading", "input_plane"]
