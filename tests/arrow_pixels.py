@@ -86,7 +86,7 @@ def strongest_arrows(scene: Scene) -> dict[str, np.ndarray]:
     most, that key's value and the output."""
     top = int(np.argmax(scene.reading().selected_weights))
     return {
-        "query": scene.reading().vectors(Role.QUERY)[scene.selected],
+        "query": scene.reading().vectors(Role.QUERY)[scene.reading().selected],
         "top key": scene.reading().vectors(Role.KEY)[top],
         "top value": scene.reading().vectors(Role.VALUE)[top],
         "output": np.asarray(scene.reading().selected_output),

@@ -41,7 +41,7 @@ def test_none_is_met_on_the_default_scene(scene):
 def test_a_long_key_along_the_query_takes_95_percent(scene):
     baseline = Baseline.from_scene(scene.reading())
     scene.set_vector(Role.KEY, CAT, (6.6, 3.0))  # k·cat three times longer, still pointing q·sat's way
-    assert scene.selected_token == "sat" and scene.reading().selected_weights.max() >= 0.95
+    assert scene.reading().selected_token == "sat" and scene.reading().selected_weights.max() >= 0.95
     focus = status(scene, baseline, "scaled-focus")
     assert focus.met
     assert "k·cat" in focus.note
@@ -72,7 +72,7 @@ def test_focus_never_rounds_up_to_95_while_unmet(scene):
 
 def test_a_query_that_sees_only_one_key_does_not_count(scene):
     baseline = Baseline.from_scene(scene.reading())
-    scene.select_query(0)
+    scene.reading().select_query(0)
     scene.set_causal(True)  # "The" sees only itself: 100% without anyone doing anything
     focus = status(scene, baseline, "scaled-focus")
     assert not focus.met and "only one key" in focus.note
@@ -308,6 +308,6 @@ def test_restart_clears_saved_and_unsaved_ticks(tracker, scene, progress_file):
     tracker.restart()
     assert tracker.completed_ids() == set() and not tracker.has_unsaved
     assert saved(progress_file) == set()
-    scene.select_query(CAT)
-    scene.select_query(SAT)  # both still true: they were true when the restart began
+    scene.reading().select_query(CAT)
+    scene.reading().select_query(SAT)  # both still true: they were true when the restart began
     assert tracker.completed_count == 0

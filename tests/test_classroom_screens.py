@@ -52,12 +52,11 @@ def _write_scene(name: str, folder) -> str:
     if name == MODEL_HEAD:
         from random_model_run import random_model_run
 
-        from attn_desktop.model import Scene
         from attn_desktop.model.pretrained.head_scene import scene_data_for_head
-        from attn_desktop.model.scene_files import save_scene
+        from attn_desktop.model.scene_files import new_scene, save_scene
 
         path = folder / f"{name}.json"
-        save_scene(Scene(scene_data_for_head(random_model_run(model_name="SmolLM2-135M-Instruct"), 2, 1)), path)
+        save_scene(new_scene(scene_data_for_head(random_model_run(model_name="SmolLM2-135M-Instruct"), 2, 1)), path)
         return str(path)
     scene = json.loads(scene_path(DEFAULT_SCENE).read_text(encoding="utf-8"))
     if name == "long-names":

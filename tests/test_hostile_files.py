@@ -13,10 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attn_desktop.model import Scene, SceneFileError
+from attn_desktop.model import SceneFileError
 from attn_desktop.model.files.json_reading import MAX_FILE_BYTES, load_json_file
 from attn_desktop.model.files.safe_write import write_json_atomically
 from attn_desktop.model.scene_files import (
+    new_scene,
     read_scene_data,
     save_scene,
     scene_data_from_bytes,
@@ -82,7 +83,7 @@ def test_a_broken_character_in_the_format_marker_is_reported_printably():
 @pytest.mark.parametrize("whole", ["😀", "猫", "e\u0301", "a😀b"])
 def test_whole_characters_load_and_save_faithfully(tmp_path, whole):
     text = scene_text(title=f"t{whole}", tokens=[whole, "b"])
-    scene = Scene(scene_data_from_text(text))
+    scene = new_scene(scene_data_from_text(text))
     path = tmp_path / "s.json"
     save_scene(scene, path)
     again = read_scene_data(path)
@@ -90,7 +91,7 @@ def test_whole_characters_load_and_save_faithfully(tmp_path, whole):
 
 
 def test_a_scene_refuses_a_broken_character_as_a_token_name():
-    scene = Scene(scene_data_from_text(scene_text()))
+    scene = new_scene(scene_data_from_text(scene_text()))
     with pytest.raises(ValueError, match="broken character"):
         scene.add_token("x\ud800")
     with pytest.raises(ValueError, match="broken character"):
@@ -347,7 +348,7 @@ def test_a_hostile_value_anywhere_raises_only_scene_file_error(base, field, valu
             assert "\n" not in str(error)
             str(error).encode("utf-8")  # printable in a dialog and on stderr
         else:
-            scene_document(Scene(data))  # whatever loads can be used and saved
+            scene_document(new_scene(data))  # whatever loads can be used and saved
 
 
 @settings(max_examples=300, deadline=None)

@@ -93,15 +93,15 @@ def test_show_me_sets_up_a_canvas_that_shows_the_answer(exercise):
     if exercise.id in ("lookup-ask-up", "lookup-no-match"):
         assert output[0, 0] == pytest.approx(exercise.answer[0], abs=exercise.tolerance)
     elif exercise.id == "predict-winner":
-        assert scene.selected_token == "it" and int(np.argmax(scene.reading().selected_weights)) == exercise.correct_choice
+        assert scene.reading().selected_token == "it" and int(np.argmax(scene.reading().selected_weights)) == exercise.correct_choice
     elif exercise.id == "predict-key-at-origin":
-        assert scene.reading().vectors(Role.KEY)[1].tolist() == [0.0, 0.0] and scene.selected_token == "it"
+        assert scene.reading().vectors(Role.KEY)[1].tolist() == [0.0, 0.0] and scene.reading().selected_token == "it"
         assert scene.reading().selected_weights == pytest.approx(exercise.answer, abs=exercise.tolerance)
     elif exercise.id == "projection-query":
         assert scene.reading().vectors(Role.QUERY)[2] == pytest.approx(exercise.answer)
-        assert scene.selected_token == "it"  # the word whose query the question asks for
+        assert scene.reading().selected_token == "it"  # the word whose query the question asks for
     elif exercise.id == "row-for-sat":
-        assert scene.selected_token == "sat"
+        assert scene.reading().selected_token == "sat"
         assert weights[1] == pytest.approx(exercise.answer, abs=exercise.tolerance)
     elif exercise.id == "no-grids-self-match":
         assert not scene.use_grids
@@ -110,11 +110,11 @@ def test_show_me_sets_up_a_canvas_that_shows_the_answer(exercise):
         assert weights.size == exercise.answer[0] and weights.sum(axis=1) == pytest.approx(1.0)
     elif exercise.id in ("trained-reverse-position-0", "trained-reverse-middle"):
         asked = exercise.show_me.steps[0].index
-        assert scene.selected_token.startswith(f"{asked}:")  # the row the question asks about
+        assert scene.reading().selected_token.startswith(f"{asked}:")  # the row the question asks about
         assert int(np.argmax(scene.reading().selected_weights)) == exercise.answer[0]
     elif exercise.id == "two-heads-it-cat":
-        assert scene.selected_token == "it"
-        strongest = [scene.tokens[int(np.argmax(scene.head(0, head).attention.weights[scene.selected]))] for head in (0, 1)]
+        assert scene.reading().selected_token == "it"
+        strongest = [scene.tokens[int(np.argmax(scene.head(0, head).attention.weights[scene.reading().selected]))] for head in (0, 1)]
         assert strongest == ["because", "cat"]  # so head 2, the second choice, is the answer
         assert exercise.correct_choice == 1
     else:
@@ -164,7 +164,7 @@ def test_without_position_vectors_the_trained_head_cannot_reverse():
 def test_show_me_steps_run_in_order_on_a_bare_scene():
     scene = lesson_scene("lessons/2_projections.json")
     apply_steps(scene, (SetGrids(False), SetVector(Role.EMBEDDING, 0, (0.5, 0.25)), ChooseQuery(0), ChooseQuery(1)))
-    assert not scene.use_grids and scene.selected_token == scene.tokens[1]
+    assert not scene.use_grids and scene.reading().selected_token == scene.tokens[1]
     assert scene.reading().vectors(Role.QUERY)[0].tolist() == [0.5, 0.25]  # no grids: a word's query is its own vector
 
 

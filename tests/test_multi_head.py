@@ -86,7 +86,7 @@ def test_each_head_is_drawn_in_the_two_numbers_it_reads():
 def test_the_shown_head_is_view_state_that_a_reading_follows():
     scene = lesson_scene()
     view = ViewState()
-    shown = HeadReading(scene, view=view)
+    shown = HeadReading(scene, view)
     np.testing.assert_array_equal(shown.result.weights, scene.head(0, 0).attention.weights)
     seen = []
     shown.subscribe(seen.append)
@@ -170,13 +170,13 @@ def test_the_grids_cannot_be_switched_off_with_heads_narrower_than_the_words():
 # ----- a head seen alone -------------------------------------------------------
 def test_a_reading_of_one_head_reads_it_and_edits_go_to_the_scene():
     scene = lesson_scene()
-    reading = HeadReading(scene, 0, 1)
+    reading = scene.reading(0, 1)
     heard = []
     reading.subscribe(heard.append)
     assert reading.title == "Head 2 · meaning" and reading.reads_a_stream and not scene.is_one_head
     np.testing.assert_array_equal(reading.result.weights, scene.head(0, 1).attention.weights)
     reading.select_query(2)  # chosen in the scene, so in every head
-    assert scene.selected == 2 and reading.selected == 2 and heard
+    assert scene.reading().selected == 2 and reading.selected == 2 and heard
     it = scene.tokens.index("it")
     moved = scene.vectors(Role.EMBEDDING)[it].copy()
     moved[2:] = [1.0, 0.2]
@@ -188,7 +188,7 @@ def test_a_reading_of_one_head_reads_it_and_edits_go_to_the_scene():
 
 def test_a_reading_knows_when_its_head_is_gone():
     scene = lesson_scene()
-    reading = HeadReading(scene, 0, 1)
+    reading = scene.reading(0, 1)
     assert reading.exists
     scene.replace(open_scene(scene_path("lessons/2_projections.json")).to_data())
     assert not reading.exists and scene.is_one_head and scene.n_heads == 1
@@ -302,7 +302,7 @@ def test_the_code_panels_script_prints_what_the_app_shows(tmp_path):
     lines = done.stdout.splitlines()
     assert lines[0] == "head 1: it attends to the 0%, cat 0%, sat 8%, because 83%, it 8%, purred 0%"
     assert lines[1].startswith("head 2: it attends to the 1%, cat 84%")
-    shown = np.round(scene.output[scene.selected], 2)
+    shown = np.round(scene.output[scene.reading().selected], 2)
     assert lines[2] == f"output for it: {shown}"
     assert lines[3] == "shapes: (6, 4) (6, 4)"
 

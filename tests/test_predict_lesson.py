@@ -29,7 +29,7 @@ def test_it_is_the_last_lesson_and_turns_predicting_on():
 def test_the_text_states_the_scenes_weights_and_scores():
     scene = lesson_scene()
     it = scene.tokens.index("it")
-    assert scene.selected == it and scene.scale and scene.tokens == ["the", "dog", "chased", "it"]
+    assert scene.reading().selected == it and scene.scale and scene.tokens == ["the", "dog", "chased", "it"]
     scores = scene.reading().result.scores[it]
     assert f"scores {explain.number(scores[1], 1)} against the's {explain.number(scores[0], 1)}" in LESSON.explanation
     weights = [explain.percent(w) for w in scene.reading().result.weights[it]]

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from attn_desktop.model import ProjectedScene, Role, Scene, SceneFileError
 from attn_desktop.model.scene_files import (
     load_into,
+    new_scene,
     open_scene,
     read_scene_data,
     save_scene,
@@ -50,7 +51,7 @@ def test_defaults_for_optional_fields():
 
 def test_cross_attention_with_named_queries():
     data = scene_data_from_text(minimal(queries=[[1, 1]], query_tokens=["ask"]))
-    scene = Scene(data)
+    scene = new_scene(data)
     assert scene.reading().result.weights.shape == (1, 2) and scene.reading().result.output.shape == (1, 1)
 
 
@@ -114,12 +115,12 @@ def test_save_and_reopen_round_trips(tmp_path):
     scene = open_scene(scene_path(DEFAULT_SCENE))
     scene.set_vector(Role.KEY, 1, [0.125, -3.5])
     scene.set_causal(True)
-    scene.select_query(4)
+    scene.reading().select_query(4)
     path = tmp_path / "mine.json"
     save_scene(scene, path)
     again = open_scene(path)
     assert scene_document(again) == scene_document(scene)
-    assert again.reading().vectors(Role.KEY)[1].tolist() == [0.125, -3.5] and again.causal and again.selected_token == "the"
+    assert again.reading().vectors(Role.KEY)[1].tolist() == [0.125, -3.5] and again.causal and again.reading().selected_token == "the"
     assert json.loads(path.read_text(encoding="utf-8"))["format"] == "attention-desktop-scene"
 
 
@@ -240,7 +241,7 @@ def test_a_kept_head_round_trips_through_a_file(tmp_path):
     task, params = TASKS["it-noun"], init_params(TASKS["it-noun"], seed=7)
     tokens = task.example_tokens()
     path = tmp_path / "kept.json"
-    save_scene(Scene(keep_as_scene(task, params, tokens)), path)
+    save_scene(new_scene(keep_as_scene(task, params, tokens)), path)
     assert json.loads(path.read_text(encoding="utf-8"))["version"] == 5
     loaded = read_scene_data(path)
     head = loaded.trained_head
@@ -296,7 +297,7 @@ def test_a_trained_head_must_fit_its_scene():
 
 
 def test_opening_a_broken_trained_head_changes_nothing(tmp_path):
-    scene = Scene(read_scene_data(scene_path("lessons/2_projections.json")))
+    scene = new_scene(read_scene_data(scene_path("lessons/2_projections.json")))
     before = scene_document(scene)
     path = tmp_path / "broken.json"
     path.write_text(json.dumps(kept_document(task="sort")), encoding="utf-8")

@@ -177,7 +177,7 @@ def test_export_and_the_script_give_every_layer(tmp_path):
     script.write_text(numpy_code(scene), encoding="utf-8")
     done = subprocess.run([sys.executable, str(script)], check=False, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    shown = np.round(scene.output[scene.selected], 2)
+    shown = np.round(scene.output[scene.reading().selected], 2)
     assert done.stdout.splitlines()[-1] == f"output for c: {shown}"
     assert "layer 2 head 1: c attends to" in done.stdout
 

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from attn_desktop.model import Role, Scene
+from attn_desktop.model import commands as c
 from attn_desktop.model.scene_files import open_scene, scene_document, scene_from_document
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
@@ -25,8 +26,8 @@ def test_adding_a_token_gives_it_new_vectors_and_a_row_and_column():
 
 def test_removing_a_token_keeps_the_chosen_query():
     s = scene()
-    s.remove_token(0)  # "The", before the chosen "sat"
-    assert s.tokens == ["cat", "sat", "on", "the", "mat"] and s.selected_token == "sat"
+    c.remove_token(s, 0).do(s)  # "The", before the chosen "sat"
+    assert s.tokens == ["cat", "sat", "on", "the", "mat"] and s.reading().selected_token == "sat"
     assert s.reading().vectors(Role.KEY).shape == (5, 2)
 
 
@@ -49,10 +50,10 @@ def test_renaming_and_bad_names():
 def test_reordering_moves_every_vector_with_its_token():
     s = scene()
     cat_key = s.reading().vectors(Role.KEY)[1].copy()
-    s.move_token(1, 4)
+    c.MoveToken(1, 4).do(s)
     assert s.tokens == ["The", "sat", "on", "the", "cat", "mat"]
     assert s.reading().vectors(Role.KEY)[4].tolist() == cat_key.tolist()
-    assert s.selected_token == "sat"
+    assert s.reading().selected_token == "sat"
     assert [round(w * 100) for w in s.reading().selected_weights] == [0, 6, 1, 0, 76, 17]
 
 

@@ -7,8 +7,8 @@ import sys
 import numpy as np
 import pytest
 
-from attn_desktop.model import ProjectedScene, Scene
-from attn_desktop.model.scene_files import scene_data_from_document, scene_document
+from attn_desktop.model import ProjectedScene
+from attn_desktop.model.scene_files import new_scene, scene_data_from_document, scene_document
 from attn_desktop.model.training.example_sentence import example, example_scene_data
 from attn_desktop.model.training.head_maths import forward, loss_and_grads
 from attn_desktop.model.training.head_params import PARAM_NAMES, HeadParams, init_params, params_from_lists
@@ -273,11 +273,11 @@ def test_the_example_scene_shows_the_head_s_own_weights(name):
     assert isinstance(data, ProjectedScene) and data.scale is True and data.causal is task.causal
     assert data.title == f"Trained head: {name}"
     assert data.tokens == [f"{i}:{word}" for i, word in enumerate(task.example_words)]
-    scene = Scene(data)
+    scene = new_scene(data)
     np.testing.assert_allclose(scene.reading().result.weights, result.weights, rtol=0, atol=1e-12)
     np.testing.assert_allclose(scene.reading().result.scores, result.scores, rtol=0, atol=1e-12)
     np.testing.assert_allclose(scene.reading().result.output, result.o, rtol=0, atol=1e-12)
-    reopened = Scene(scene_data_from_document(scene_document(data)))  # as Keep as scene, saved and opened again
+    reopened = new_scene(scene_data_from_document(scene_document(data)))  # as Keep as scene, saved and opened again
     np.testing.assert_allclose(reopened.reading().result.weights, result.weights, rtol=0, atol=1e-12)
 
 

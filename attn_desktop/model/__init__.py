@@ -5,9 +5,21 @@ from attn_desktop.model.files.scene_types import DirectScene, ProjectedScene, Sc
 from attn_desktop.model.files.values import SceneFileError
 from attn_desktop.model.head_reading import HeadReading
 from attn_desktop.model.scene import Change, Role, Scene
-from attn_desktop.model.view_state import ViewState
+from attn_desktop.model.view_state import ViewState, shared_view
 
 __all__ = [
-    "AttentionResult", "Change", "DirectScene", "HeadReading", "ProjectedScene", "Role", "Scene", "SceneData",
-    "SceneFileError", "ViewState", "attention", "causal_mask", "stable_softmax",
+    "AttentionResult",
+    "Change",
+    "DirectScene",
+    "HeadReading",
+    "ProjectedScene",
+    "Role",
+    "Scene",
+    "SceneData",
+    "SceneFileError",
+    "ViewState",
+    "attention",
+    "causal_mask",
+    "shared_view",
+    "stable_softmax",
 ]

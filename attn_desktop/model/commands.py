@@ -11,12 +11,15 @@ them in QUndoCommands; a script or a test can run them on a bare Scene.
 Choosing a query is not an edit, but some edits choose one (dragging a query
 arrow chooses it). Such a command keeps the query chosen before and after:
 undoing it chooses the earlier one again, unless the user has chosen another
-since.
+since. The chosen query belongs to the view (view_state.py), not the scene, so a
+command runs on both: the scene it edits and the view whose choice it keeps on
+the same token when tokens are removed or reordered. Without a view, the one
+every reading of the scene shares.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -26,6 +29,7 @@ from attn_desktop.model.files.scene_types import SceneData, same_contents
 from attn_desktop.model.head_reading import HeadReading
 from attn_desktop.model.layers import Role
 from attn_desktop.model.scene import Scene
+from attn_desktop.model.view_state import ViewState, shared_view
 
 
 class Command(Protocol):
@@ -34,9 +38,9 @@ class Command(Protocol):
     @property
     def text(self) -> str: ...  # its name in the Edit menu: "Move k·cat"
 
-    def do(self, scene: Scene) -> None: ...  # raises ValueError (scene unchanged) if it cannot be done
+    def do(self, scene: Scene, view: ViewState | None = None) -> None: ...  # ValueError (nothing changed): refused
 
-    def undo(self, scene: Scene) -> None: ...
+    def undo(self, scene: Scene, view: ViewState | None = None) -> None: ...
 
     @property
     def changes_nothing(self) -> bool: ...  # True: no step is kept (a drag released where it began)
@@ -55,11 +59,11 @@ class Editor(Protocol):
 class RunNow:
     """Runs commands on a scene without keeping them: a panel tested on its own, a script."""
 
-    def __init__(self, scene: Scene) -> None:
-        self.scene = scene
+    def __init__(self, scene: Scene, view: ViewState | None = None) -> None:
+        self.scene, self.view = scene, view
 
     def do(self, command: Command) -> None:
-        command.do(self.scene)
+        command.do(self.scene, self.view)
 
 
 class _Unmergeable:
@@ -74,10 +78,24 @@ class _Unmergeable:
         return None
 
 
-def _choose(scene: Scene, expected_now: int, wanted: int) -> None:
+def _view(scene: Scene, view: ViewState | None) -> ViewState:
+    return shared_view(scene) if view is None else view
+
+
+def _choose(scene: Scene, view: ViewState, expected_now: int, wanted: int) -> None:
     """Choose `wanted` unless the user has chosen another query than `expected_now` meanwhile."""
-    if scene.selected == expected_now and 0 <= wanted < scene.n_queries:
-        scene.select_query(wanted)
+    if view.chosen_query(scene.n_queries) == expected_now and 0 <= wanted < scene.n_queries:
+        view.select_query(wanted)
+
+
+def _edit_tokens(scene: Scene, view: ViewState, edit: Callable[[], None], query_then: int | None) -> None:
+    """Run a token edit with the view's query moved first to QUERY_THEN (None: where it is), so every
+    view redrawn by the edit already shows the query on the token it was on. In a cross-attention
+    scene the queries are not the tokens: editing the tokens leaves them alone."""
+    with view.one_notification():
+        if query_then is not None and scene.is_self_attention:
+            view.select_query(max(0, query_then))
+        edit()
 
 
 # ----- arrows ---------------------------------------------------------------
@@ -98,15 +116,16 @@ class MoveArrow:
     def text(self) -> str:
         return f"Move {self.name}"
 
-    def do(self, scene: Scene) -> None:
-        with scene.one_notification():
-            scene.set_vector(self.role, self.index, self.after)
-            _choose(scene, self.chosen_before, self.chosen_after)
+    def do(self, scene: Scene, view: ViewState | None = None) -> None:
+        self._move(scene, _view(scene, view), self.after, self.chosen_before, self.chosen_after)
 
-    def undo(self, scene: Scene) -> None:
-        with scene.one_notification():
-            scene.set_vector(self.role, self.index, self.before)
-            _choose(scene, self.chosen_after, self.chosen_before)
+    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
+        self._move(scene, _view(scene, view), self.before, self.chosen_after, self.chosen_before)
+
+    def _move(self, scene: Scene, view: ViewState, to: tuple[float, ...], chosen_now: int, chosen_then: int) -> None:
+        with view.one_notification():
+            _choose(scene, view, chosen_now, chosen_then)  # first, so the views redraw the move with it
+            scene.set_vector(self.role, self.index, to)
 
     @property
     def changes_nothing(self) -> bool:
@@ -129,13 +148,14 @@ def move_arrow(scene: Scene | HeadReading, role: Role, index: int, before: Seque
     without `chosen_before` the query chosen now (only a drag of a query arrow chooses one).
     """
     current = scene.vectors(role)[index]
+    chosen_now = (scene.reading() if isinstance(scene, Scene) else scene).selected
     return MoveArrow(
         role=role, index=index,
         before=tuple(float(x) for x in before),
         after=tuple(float(x) for x in (current if after is None else after)),
         name=scene.arrow_name(role, index),
-        chosen_before=scene.selected if chosen_before is None else chosen_before,
-        chosen_after=scene.selected,
+        chosen_before=chosen_now if chosen_before is None else chosen_before,
+        chosen_after=chosen_now,
         nudge=nudge,
     )
 
@@ -159,10 +179,10 @@ class SetGridCell(_Unmergeable):
     def changes_nothing(self) -> bool:
         return self.before == self.after
 
-    def do(self, scene: Scene) -> None:
+    def do(self, scene: Scene, view: ViewState | None = None) -> None:
         scene.set_grid_cell(self.grid, self.row, self.column, self.after, layer=self.layer, head=self.head)
 
-    def undo(self, scene: Scene) -> None:
+    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
         scene.set_grid_cell(self.grid, self.row, self.column, self.before, layer=self.layer, head=self.head)
 
 
@@ -197,10 +217,10 @@ class Switch(_Unmergeable):
     def changes_nothing(self) -> bool:
         return self.before == self.after
 
-    def do(self, scene: Scene) -> None:
+    def do(self, scene: Scene, view: ViewState | None = None) -> None:
         self._set(scene, self.after)
 
-    def undo(self, scene: Scene) -> None:
+    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
         self._set(scene, self.before)
 
     def _set(self, scene: Scene, on: bool) -> None:
@@ -227,7 +247,7 @@ class AddToken(_Unmergeable):
     def text(self) -> str:
         return f"Add token \u201c{self.name.strip()}\u201d"
 
-    def do(self, scene: Scene) -> None:
+    def do(self, scene: Scene, view: ViewState | None = None) -> None:
         if self._rows is None:
             scene.add_token(self.name)
             self.name = scene.tokens[-1]
@@ -235,7 +255,7 @@ class AddToken(_Unmergeable):
         else:
             scene.insert_token(scene.n_tokens, self.name, self._rows)
 
-    def undo(self, scene: Scene) -> None:
+    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
         scene.remove_token(scene.n_tokens - 1)
 
 
@@ -250,17 +270,18 @@ class RemoveToken(_Unmergeable):
     def text(self) -> str:
         return f"Remove token \u201c{self.name}\u201d"
 
-    def do(self, scene: Scene) -> None:
-        name, rows, chosen = scene.tokens[self.index], scene.token_rows(self.index), scene.selected
-        scene.remove_token(self.index)
+    def do(self, scene: Scene, view: ViewState | None = None) -> None:
+        view = _view(scene, view)
+        name, rows, chosen = scene.tokens[self.index], scene.token_rows(self.index), view.chosen_query(scene.n_queries)
+        # The chosen query stays on its token; the one before takes over when its own token goes.
+        then = chosen - 1 if chosen > self.index or chosen == scene.n_queries - 1 else chosen
+        _edit_tokens(scene, view, lambda: scene.remove_token(self.index), then)
         self.name, self._rows, self._chosen = name, rows, chosen
 
-    def undo(self, scene: Scene) -> None:
+    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
         assert self._rows is not None, "undo before do"
-        with scene.one_notification():
-            scene.insert_token(self.index, self.name, self._rows)
-            if self._chosen < scene.n_queries:
-                scene.select_query(self._chosen)
+        rows = self._rows
+        _edit_tokens(scene, _view(scene, view), lambda: scene.insert_token(self.index, self.name, rows), self._chosen)
 
 
 def remove_token(scene: Scene, index: int) -> RemoveToken:
@@ -281,10 +302,10 @@ class RenameToken(_Unmergeable):
     def changes_nothing(self) -> bool:
         return self.new.strip() == self.old
 
-    def do(self, scene: Scene) -> None:
+    def do(self, scene: Scene, view: ViewState | None = None) -> None:
         scene.rename_token(self.index, self.new)
 
-    def undo(self, scene: Scene) -> None:
+    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
         scene.rename_token(self.index, self.old)
 
 
@@ -302,11 +323,19 @@ class MoveToken(_Unmergeable):
     def changes_nothing(self) -> bool:
         return self.index == self.new_index
 
-    def do(self, scene: Scene) -> None:
-        scene.move_token(self.index, self.new_index)
+    def do(self, scene: Scene, view: ViewState | None = None) -> None:
+        _move_token(scene, _view(scene, view), self.index, self.new_index)
 
-    def undo(self, scene: Scene) -> None:
-        scene.move_token(self.new_index, self.index)
+    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
+        _move_token(scene, _view(scene, view), self.new_index, self.index)
+
+
+def _move_token(scene: Scene, view: ViewState, index: int, new_index: int) -> None:
+    """Reorder the sentence; the chosen query stays chosen where its token went."""
+    order = list(range(scene.n_tokens))
+    order.insert(new_index, order.pop(index))
+    then = order.index(view.chosen_query(scene.n_queries)) if scene.is_self_attention else None
+    _edit_tokens(scene, view, lambda: scene.move_token(index, new_index), then)
 
 
 # ----- many changes as one step ---------------------------------------------------
@@ -330,8 +359,20 @@ class ReplaceContents(_Unmergeable):
     def changes_nothing(self) -> bool:
         return self.only_chooses_a_query and self.before.selected == self.after.selected
 
-    def do(self, scene: Scene) -> None:
-        scene.restore(self.after, self.after.selected)
+    def do(self, scene: Scene, view: ViewState | None = None) -> None:
+        open_contents(scene, self.after, view, restore=True)
 
-    def undo(self, scene: Scene) -> None:
-        scene.restore(self.before, self.before.selected)
+    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
+        open_contents(scene, self.before, view, restore=True)
+
+
+def open_contents(scene: Scene, data: SceneData, view: ViewState | None = None, restore: bool = False) -> None:
+    """Give SCENE the contents DATA (a file opened, a state restored), VIEW choosing the query DATA had
+    chosen (without VIEW: the view its readings share).
+
+    RESTORE: an earlier state of the same scene, whose views keep their zoom and layout.
+    """
+    view = _view(scene, view)
+    with view.one_notification():
+        view.select_query(min(max(0, data.selected), max(0, len(data.query_tokens) - 1)))
+        (scene.restore if restore else scene.replace)(data)

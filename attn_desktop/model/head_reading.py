@@ -3,8 +3,9 @@
 A HeadReading answers for one head of one layer — its tokens, the stream it reads, its queries,
 keys and values, its attention — always from the scene as it is now; it holds no numbers of its
 own and changes nothing. A panel that draws a head is handed a reading; its gestures become
-commands on `reading.document`, like every other edit. A reading made with a ViewState follows
-the head the user chose to look at.
+commands on `reading.document`, like every other edit. Every reading looks through a ViewState,
+which says which query is chosen; a reading made without a head of its own shows the head the
+view shows.
 """
 
 from __future__ import annotations
@@ -25,17 +26,17 @@ if TYPE_CHECKING:  # the scene hands out its readings, so it imports this module
 
 
 class HeadReading:
-    def __init__(self, document: Scene, layer: int = 0, head: int = 0, view: ViewState | None = None) -> None:
-        """Head HEAD of layer LAYER of DOCUMENT; with VIEW, whichever head VIEW shows."""
+    def __init__(self, document: Scene, view: ViewState, at: tuple[int, int] | None = None) -> None:
+        """Head AT = (layer, head) of DOCUMENT as VIEW looks at it; without AT, whichever head VIEW shows."""
         self.document = document
-        self._fixed = (layer, head)
         self.view = view
+        self._fixed = at
 
     # ----- which head ----------------------------------------------------
     @property
     def location(self) -> tuple[int, int]:
         """(layer, head), counted from 0: the view's choice where there is one, kept within the scene."""
-        layer, head = (self.view.layer, self.view.head) if self.view is not None else self._fixed
+        layer, head = (self.view.layer, self.view.head) if self._fixed is None else self._fixed
         layer = min(layer, len(self.document.layers) - 1)
         return layer, min(head, len(self.document.layers[layer].heads) - 1)
 
@@ -54,16 +55,15 @@ class HeadReading:
     @property
     def exists(self) -> bool:
         """False once the scene no longer has this (fixed) head: a reading of a closed scene's head."""
+        if self._fixed is None:
+            return True
         layer, head = self._fixed
-        return self.view is not None or (layer < len(self.document.layers)
-                                         and head < len(self.document.layers[layer].heads))
+        return layer < len(self.document.layers) and head < len(self.document.layers[layer].heads)
 
     # ----- following changes ----------------------------------------------
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
-        """Call SUBSCRIBER after every change of the scene, and when the view shows another head."""
-        unsubscribers = [self.document.subscribe(subscriber)]
-        if self.view is not None:
-            unsubscribers.append(self.view.subscribe(subscriber))
+        """Call SUBSCRIBER after every change of the scene, and when the view chooses another query or head."""
+        unsubscribers = [self.document.subscribe(subscriber), self.view.subscribe(subscriber)]
 
         def unsubscribe() -> None:
             for each in unsubscribers:
@@ -73,7 +73,9 @@ class HeadReading:
 
     def select_query(self, index: int) -> None:
         """Choose a query (not an edit: the query is chosen in every head at once)."""
-        self.document.select_query(index)
+        if not 0 <= index < self.n_queries:
+            raise IndexError(f"there is no query {index}")
+        self.view.select_query(index)
 
     # ----- the scene's own --------------------------------------------------
     @property
@@ -98,11 +100,12 @@ class HeadReading:
 
     @property
     def selected(self) -> int:
-        return self.document.selected
+        """The chosen query's row: the view's choice, kept within the scene's queries (after a removal)."""
+        return self.view.chosen_query(self.n_queries)
 
     @property
     def selected_token(self) -> str:
-        return self.document.selected_token
+        return self.query_tokens[self.selected]
 
     @property
     def scale(self) -> bool:

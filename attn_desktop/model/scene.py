@@ -41,6 +41,7 @@ from attn_desktop.model.files.values import (
 from attn_desktop.model.head_reading import HeadReading
 from attn_desktop.model.layers import ATTENTION_ROLES, GRID_NAMES, Change, Head, Layer, Role, compute_layers
 from attn_desktop.model.subscribers import Subscriber, Subscribers
+from attn_desktop.model.view_state import shared_view
 
 
 class Scene:
@@ -56,7 +57,6 @@ class Scene:
         self.query_tokens = list(data.query_tokens)
         self.scale = bool(data.scale)
         self.causal = bool(data.causal)
-        self.selected = int(data.selected)
         # The model head the vectors were taken from, and a head kept from training: only said, never
         # changed here (edits keep them; trained_head.py reads the trained head with the scene's edits).
         self.taken_from: TakenFrom | None = None
@@ -80,18 +80,19 @@ class Scene:
             self.trained_head = data.trained_head
         self._recompute()
 
-    def to_data(self) -> SceneData:
-        """The scene's contents as plain lists, of the kind it was read as."""
+    def to_data(self, selected: int = 0) -> SceneData:
+        """The scene's contents as plain lists, of the kind it was read as; a file keeps SELECTED, the
+        query the user had chosen (the scene does not know it: see view_state.py)."""
         if Role.EMBEDDING not in self.inputs:
             queries, keys, values = (self.inputs[role].tolist() for role in ATTENTION_ROLES)
-            return DirectScene(tokens=list(self.tokens), scale=self.scale, causal=self.causal, selected=self.selected,
+            return DirectScene(tokens=list(self.tokens), scale=self.scale, causal=self.causal, selected=selected,
                                title=self.title, queries=queries, keys=keys, values=values,
                                query_tokens=list(self.query_tokens), scalar_values=self.scalar_values,
                                taken_from=self.taken_from)
         layers = [LayerGrids(heads=[_head_grids(head) for head in layer.heads],
                              w_o=None if layer.w_o is None else layer.w_o.tolist())
                   for layer in self.layers]
-        return ProjectedScene(tokens=list(self.tokens), scale=self.scale, causal=self.causal, selected=self.selected,
+        return ProjectedScene(tokens=list(self.tokens), scale=self.scale, causal=self.causal, selected=selected,
                               title=self.title, embeddings=self.inputs[Role.EMBEDDING].tolist(), layers=layers,
                               use_grids=self.use_grids, trained_head=self.trained_head)
 
@@ -116,7 +117,7 @@ class Scene:
 
     def reading(self, layer: int = 0, head: int = 0) -> HeadReading:
         """A read-only reading of one head (the first: the only head of a one-head scene)."""
-        return HeadReading(self, layer, head)
+        return HeadReading(self, shared_view(self), at=(layer, head))
 
     def head(self, layer: int, head: int) -> Head:
         return self.layers[layer].heads[head]
@@ -162,10 +163,6 @@ class Scene:
     @property
     def n_tokens(self) -> int:
         return len(self.tokens)
-
-    @property
-    def selected_token(self) -> str:
-        return self.query_tokens[self.selected]
 
     # ----- changing -----------------------------------------------------
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
@@ -249,12 +246,13 @@ class Scene:
 
     # ----- editing the sentence -----------------------------------------
     @property
-    def _self_attention(self) -> bool:
+    def is_self_attention(self) -> bool:
+        """The queries are the tokens (not a cross-attention scene): editing a token edits its query."""
         return self.query_tokens == self.tokens
 
     def _own_rows(self) -> tuple[Role, ...]:
         """The inputs with one row per token (not the queries of a cross-attention scene)."""
-        return tuple(role for role in self.inputs if role is not Role.QUERY or self._self_attention)
+        return tuple(role for role in self.inputs if role is not Role.QUERY or self.is_self_attention)
 
     def add_token(self, name: str) -> None:
         """A new token at the end, with vectors of its own that point somewhere new."""
@@ -274,12 +272,9 @@ class Scene:
     def remove_token(self, index: int) -> None:
         if self.n_tokens == 1:
             raise ValueError("a scene needs at least one token")
-        self_attention = self._self_attention
         for role in self._own_rows():
             self.inputs[role] = np.delete(self.inputs[role], index, axis=0)
         self._set_tokens([token for i, token in enumerate(self.tokens) if i != index])
-        if self_attention and (self.selected > index or self.selected == self.n_queries):
-            self.selected -= 1
         self._structure_changed()
 
     def rename_token(self, index: int, name: str) -> None:
@@ -295,12 +290,9 @@ class Scene:
             return
         order = list(range(self.n_tokens))
         order.insert(new_index, order.pop(index))
-        self_attention = self._self_attention
         for role in self._own_rows():
             self.inputs[role] = self.inputs[role][order]
         self._set_tokens([self.tokens[i] for i in order])
-        if self_attention:
-            self.selected = order.index(self.selected)  # the chosen query stays chosen where it went
         self._structure_changed()
 
     def token_rows(self, index: int) -> dict[Role, np.ndarray]:
@@ -310,23 +302,20 @@ class Scene:
     def insert_token(self, index: int, name: str, rows: Mapping[Role, np.ndarray]) -> None:
         """Put a token back at `index` with the vectors it had (undoing its removal).
 
-        `rows` is what token_rows() gave; the chosen query stays on the same token.
+        `rows` is what token_rows() gave.
         """
         name = self._checked_name(name)
-        self_attention = self._self_attention
         for role in self._own_rows():
             row = np.asarray(rows[role], dtype=np.float64)
             if row.shape != self.inputs[role][0].shape:
                 raise ValueError(f"a {role.value} has {self.inputs[role].shape[1]} numbers, got {row.size}")
             self.inputs[role] = np.insert(self.inputs[role], index, row, axis=0)
         self._set_tokens([*self.tokens[:index], name, *self.tokens[index:]])
-        if self_attention and self.selected >= index and self.n_queries > 1:
-            self.selected += 1
         self._structure_changed()
 
     def _set_tokens(self, tokens: list[str]) -> None:
         """New token names; in self-attention the queries are the tokens and follow them."""
-        if self._self_attention:
+        if self.is_self_attention:
             self.query_tokens = list(tokens)
         self.tokens = tokens
 
@@ -345,13 +334,6 @@ class Scene:
     def _structure_changed(self) -> None:
         self._recompute()
         self._notify(Change.ALL)
-
-    def select_query(self, index: int) -> None:
-        if not 0 <= index < self.n_queries:
-            raise IndexError(f"there is no query {index}")
-        if index != self.selected:
-            self.selected = index
-            self._notify(Change.SELECTION)
 
     def set_scale(self, on: bool) -> None:
         if bool(on) != self.scale:
@@ -373,23 +355,18 @@ class Scene:
         self._set_data(data)
         self._notify(Change.ALL)
 
-    def restore(self, data: SceneData, selected: int | None = None) -> None:
+    def restore(self, data: SceneData) -> None:
         """Go back to an earlier state of this same scene (undo, redo).
 
         When only numbers and settings differ, they are copied in place and
-        the views update as after an edit, keeping their zoom, their layout and
-        the chosen query (or choosing `selected`, for an edit that chose it);
+        the views update as after an edit, keeping their zoom and their layout;
         a different set of tokens or shapes is a new structure.
         """
         if _shape_of(data) != _shape_of(self.to_data()):
             self.replace(data)
             return
-        previous = self.selected
-        chosen = previous if selected is None else selected
         self._set_data(data)
-        self.selected = chosen  # choosing a query is not an edit: undo and redo leave it where the user put it
-        change = Change.VECTORS | Change.SETTINGS
-        self._notify(change | Change.SELECTION if chosen != previous else change)
+        self._notify(Change.VECTORS | Change.SETTINGS)
 
     # ----- internals ----------------------------------------------------
     def _recompute(self) -> None:

@@ -1,13 +1,19 @@
 """What the user is looking at, as opposed to what the document says.
 
-Which layer and head the one-head panels show is the user's choice of view: it is never saved
-as an edit, undo leaves it alone, and two windows on one scene could look at different heads.
-The scene knows nothing of it; a HeadReading made with a ViewState follows it.
+The chosen query, the head the one-head panels show, the key the pointer is on and whether the
+weights are veiled are the user's view: never an edit, undo leaves them alone (unless the edit
+itself chose a query, as dragging a query arrow does), and the scene knows nothing of them. A
+scene file keeps the chosen query only so that a reopened scene looks as it was left.
+
+Every reading of a scene's heads looks through one view: the window's, or for a scene read by a
+script or a test, the one `shared_view` keeps beside it (the scene does not hold it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from attn_desktop.model.layers import Change
 from attn_desktop.model.subscribers import Subscriber, Subscribers
@@ -17,7 +23,11 @@ class ViewState:
     def __init__(self) -> None:
         self.layer = 0
         self.head = 0
+        self.query = 0  # the chosen query's row; a reading keeps it within the scene's queries
+        self.highlighted_key: tuple[tuple[int, int], int] | None = None  # ((layer, head), key) the pointer is on
+        self.weights_veiled = False  # Predict, then see: the weights hidden until a guess is revealed
         self._subscribers = Subscribers()
+        self._held_back: Change | None = None
 
     def show_head(self, layer: int, head: int) -> None:
         """Let the panels that show one head show HEAD of LAYER (a view follows it as after an edit)."""
@@ -25,8 +35,60 @@ class ViewState:
             raise IndexError(f"there is no head {head + 1} in layer {layer + 1}")
         if (layer, head) != (self.layer, self.head):
             self.layer, self.head = layer, head
-            self._subscribers.notify(Change.VECTORS | Change.SETTINGS)
+            self._notify(Change.VECTORS | Change.SETTINGS)
 
+    def select_query(self, index: int) -> None:
+        """Choose the query of row INDEX in every head at once (the reading checks it against the scene)."""
+        if index < 0:
+            raise IndexError(f"there is no query {index}")
+        if index != self.query:
+            self.query = index
+            self._notify(Change.SELECTION)
+
+    def chosen_query(self, n_queries: int) -> int:
+        """The chosen query's row in a scene of N_QUERIES queries (the last, if the choice is past them)."""
+        return max(0, min(self.query, n_queries - 1))
+
+    def highlight_key(self, pointed: tuple[tuple[int, int], int] | None) -> None:
+        """Light up a key's arrow while the pointer is on its row: ((layer, head), key), or None."""
+        self.highlighted_key = pointed
+
+    def set_weights_veiled(self, on: bool) -> None:
+        self.weights_veiled = bool(on)
+
+    # ----- following changes ----------------------------------------------
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
-        """Call SUBSCRIBER when the view changes; a bound method is held weakly, as the scene holds it."""
+        """Call SUBSCRIBER when another query or head is chosen; a bound method is held weakly."""
         return self._subscribers.add(subscriber)
+
+    @contextmanager
+    def one_notification(self) -> Iterator[None]:
+        """Every choice made inside the block reaches the views as one notification, at its end."""
+        if self._held_back is not None:
+            yield
+            return
+        self._held_back = Change(0)
+        try:
+            yield
+        finally:
+            change, self._held_back = self._held_back, None
+            if change:
+                self._subscribers.notify(change)
+
+    def _notify(self, change: Change) -> None:
+        if self._held_back is not None:
+            self._held_back |= change
+        else:
+            self._subscribers.notify(change)
+
+
+_shared_views: weakref.WeakKeyDictionary[object, ViewState] = weakref.WeakKeyDictionary()
+
+
+def shared_view(document: object) -> ViewState:
+    """The view through which DOCUMENT is looked at unless a reading is given another; kept beside the
+    document (for as long as it lives), never in it, so a window and a script looking at one scene agree."""
+    view = _shared_views.get(document)
+    if view is None:
+        view = _shared_views[document] = ViewState()
+    return view

@@ -44,7 +44,7 @@ def test_the_panel_shows_the_scene_as_numpy(panel):
 def test_the_script_follows_every_change(panel, scene):
     scene.set_vector(Role.KEY, 1, [1.0, 2.0])
     assert "K = np.array([[-1.2, 0.6], [1.0, 2.0], [0.4, 2.2], [-0.8, 1.6], [-1.4, -0.2], [1.8, -0.9]])" in shown_lines(panel)
-    scene.select_query(5)
+    scene.reading().select_query(5)
     assert 'i = tokens.index("mat")' in shown_lines(panel)
     scene.set_scale(False)
     assert "scores = Q @ K.T            # every query against every key" in shown_lines(panel)
@@ -88,7 +88,7 @@ def test_without_pytorch_the_check_says_how_to_get_it(panel, qtbot, monkeypatch)
 def test_a_new_drag_clears_an_old_comparison(panel, scene, monkeypatch, qtbot):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
     qtbot.mouseClick(panel.torch_button, Qt.MouseButton.LeftButton)
-    scene.select_query(1)  # the check compares every query: choosing another one leaves it valid
+    scene.reading().select_query(1)  # the check compares every query: choosing another one leaves it valid
     assert panel.torch_result.text()
     scene.set_vector(Role.VALUE, 0, [0.0, 0.0])
     assert panel.torch_result.text() == ""

@@ -84,7 +84,7 @@ def test_a_broken_file_gets_one_message_and_changes_nothing(window, tmp_path):
 def test_save_as_writes_a_file_that_reopens(qtbot, window, tmp_path, monkeypatch):
     target = tmp_path / "mine.json"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
-    window.scene.select_query(0)
+    window.scene.reading().select_query(0)
     qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     saved = json.loads(target.read_text(encoding="utf-8"))
     assert saved["selected"] == 0 and saved["tokens"][2] == "sat" and saved["format"] == "attention-desktop-scene"

@@ -26,13 +26,13 @@ def test_dragging_k_cat_updates_every_panel_on_every_move(window):
         key = scene.reading().vectors(Role.KEY)[1].copy()
         seen_keys.append(key)
         fresh = expected_from_model(scene)
-        row = fresh.weights[scene.selected]
+        row = fresh.weights[scene.reading().selected]
         assert table_column(window, 1)[1] == explain.number(2.4 * key[0] + 0.6 * key[1])
         assert table_column(window, 3) == [explain.percent(w) for w in row]
         assert matrix_cells(window)[2] == [explain.number(w) for w in row]
-        assert window.output_panel.vector_label.text() == explain.vector(fresh.output[scene.selected])
+        assert window.output_panel.vector_label.text() == explain.vector(fresh.output[scene.reading().selected])
         np.testing.assert_allclose(window.weights_chart.shown_heights(), row)
-        np.testing.assert_allclose(window.canvas.output_arrow.tip.toTuple(), fresh.output[scene.selected])
+        np.testing.assert_allclose(window.canvas.output_arrow.tip.toTuple(), fresh.output[scene.reading().selected])
         np.testing.assert_allclose(window.canvas.arrows[Role.KEY][1].tip.toTuple(), key)
         # The view never rescales under the cursor.
         assert window.canvas.qk_plot.viewRange() == view_range
@@ -73,7 +73,7 @@ def test_escape_during_a_drag_puts_the_arrow_back(qtbot, window):
 
 def test_dragging_a_query_selects_it(window):
     drag_arrow(window, Role.QUERY, 5, QPointF(30, 30))
-    assert window.scene.selected_token == "mat"
+    assert window.scene.reading().selected_token == "mat"
     assert window.output_panel.query_label.text() == "mat"
     assert window.query_picker.currentText() == "mat"
 

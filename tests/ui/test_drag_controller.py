@@ -72,11 +72,11 @@ def test_a_drag_moves_the_arrow_live_and_announces_one_move_on_release(canvas, s
 
 def test_dragging_a_query_chooses_it_and_its_move_remembers_the_query_chosen_before(canvas, scene):
     drag_on_canvas(canvas, *Q_MAT, QPointF(30, 30))
-    assert scene.selected_token == "mat"
+    assert scene.reading().selected_token == "mat"
     (move,) = canvas.moves
     assert (move.chosen_before, move.chosen_after) == (2, 5)
     move.undo(scene)
-    assert scene.selected_token == "sat" and scene.reading().vectors(Role.QUERY)[5].tolist() == [-0.5, 2.0]
+    assert scene.reading().selected_token == "sat" and scene.reading().vectors(Role.QUERY)[5].tolist() == [-0.5, 2.0]
 
 
 def test_escape_puts_the_arrow_back_and_announces_nothing(qtbot, canvas, scene):
@@ -112,7 +112,7 @@ def test_a_drag_that_ends_where_it_began_is_no_move(canvas, scene):
 
 def test_clicking_a_query_arrow_chooses_it_without_an_edit(canvas, scene):
     click(canvas.viewport(), tip_on_canvas(canvas, Role.QUERY, 1))
-    assert scene.selected_token == "cat"
+    assert scene.reading().selected_token == "cat"
     assert canvas.output_arrow.label == "out·cat"
     assert canvas.moves == []
 

@@ -6,9 +6,9 @@ from PySide6.QtCore import QPointF
 from random_model_run import random_model_run
 
 from attn_desktop.geometry.drawn_planes import DrawnPlanes, PlaneKind
-from attn_desktop.model import Role, Scene
+from attn_desktop.model import Role
 from attn_desktop.model.pretrained.head_scene import scene_data_for_head
-from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.scene_files import new_scene, open_scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.window.app import configure_pyqtgraph
@@ -18,7 +18,7 @@ from helpers import drag_on_canvas
 
 @pytest.fixture
 def head_scene():
-    return Scene(scene_data_for_head(random_model_run(layers=1, heads=2), 0, 1))
+    return new_scene(scene_data_for_head(random_model_run(layers=1, heads=2), 0, 1))
 
 
 def test_a_head_taken_from_a_model_is_drawn_in_pca_planes_and_titled_so(head_scene):
@@ -77,7 +77,7 @@ def test_a_word_vector_of_a_trained_head_drags_within_its_own_pca_plane(qtbot):
     from attn_desktop.model.training.trained_head import keep_as_scene
 
     task = TASKS["reverse"]
-    scene = Scene(keep_as_scene(task, init_params(task, seed=1), task.example_tokens()))
+    scene = new_scene(keep_as_scene(task, init_params(task, seed=1), task.example_tokens()))
     configure_pyqtgraph()
     canvas = AttentionCanvas(scene)
     qtbot.addWidget(canvas)

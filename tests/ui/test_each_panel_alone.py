@@ -67,12 +67,12 @@ def test_output_panel_shows_the_chosen_querys_output_and_follows_every_change(sc
     assert (panel.query_label.text(), panel.attends_label.text()) == ("sat", "cat, 76%")
     assert panel.vector_label.text() == SAT_OUTPUT
 
-    scene.select_query(CAT)  # cat's row of the matrix: 0.04, 0.16, 0.58, 0.19, 0.01, 0.01
+    scene.reading().select_query(CAT)  # cat's row of the matrix: 0.04, 0.16, 0.58, 0.19, 0.01, 0.01
     assert (panel.query_label.text(), panel.attends_label.text()) == ("cat", "sat, 58%")
     assert panel.vector_label.text() == "(-0.22, 1.22)"
     assert panel.blend_label.text().startswith("= 0.58 × v_sat + 0.19 × v_on + 0.16 × v_cat")
 
-    scene.select_query(SAT)
+    scene.reading().select_query(SAT)
     scene.set_scale(False)  # softmax of the raw scores is sharper: cat 87%
     assert panel.attends_label.text() == "cat, 87%"
     assert panel.vector_label.text() == "(1.68, 0.59)"
@@ -130,9 +130,9 @@ def test_matrix_shows_every_weight_and_a_click_chooses_a_row(scene, shown, qtbot
     assert outlined_rows(view, scene) == [SAT]
 
     qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=view.cell_rect(CAT, ON).center().toPoint())
-    assert scene.selected == CAT and outlined_rows(view, scene) == [CAT]
+    assert scene.reading().selected == CAT and outlined_rows(view, scene) == [CAT]
     qtbot.keyClick(view, Qt.Key.Key_Down)
-    assert scene.selected == SAT and outlined_rows(view, scene) == [SAT]
+    assert scene.reading().selected == SAT and outlined_rows(view, scene) == [SAT]
 
     scene.set_scale(False)  # the title is painted from a cached layout: it must be told
     assert view.shown_title() == ["Attention weights, softmax(QKᵀ)"]
@@ -160,9 +160,9 @@ def test_challenges_panel_says_what_is_missing_for_the_chosen_query(scene, shown
     assert panel.summary_label.text() == "0 of 4 complete"
     focus = panel.rows[0].status_label
     assert focus.text() == "q·sat puts 75.9% on k·cat; it needs 95% or more on one key."
-    scene.select_query(CAT)
+    scene.reading().select_query(CAT)
     assert focus.text() == "q·cat puts 58.3% on k·sat; it needs 95% or more on one key."
-    scene.select_query(SAT)
+    scene.reading().select_query(SAT)
     scene.set_vector(Role.KEY, CAT, (6.6, 3.0))  # k·cat three times longer along q·sat
     assert panel.rows[0].tick_label.text() == "✓" and panel.summary_label.text() == "1 of 4 complete"
     assert focus.text().startswith("Done: q·sat puts") and focus.text().endswith("on k·cat.")
@@ -182,7 +182,7 @@ def test_code_panel_shows_a_script_that_gives_the_panels_numbers(scene, shown, q
     panel = shown(CodePanel(scene), 640, 480)
     assert "output for sat: [1.54 0.48]" in run_shown_script(panel)
 
-    scene.select_query(CAT)
+    scene.reading().select_query(CAT)
     assert "output for cat: [-0.22  1.22]" in run_shown_script(panel)
     scene.set_vector(Role.KEY, CAT, (0.0, 0.0))
     shown_lines = panel.editor.toPlainText().splitlines()
@@ -208,14 +208,14 @@ def test_query_picker_lists_the_queries_and_choosing_one_selects_it(scene, shown
     item = popup.visualRect(picker.model().index(THE_LOWER, 0)).center()
     qtbot.mouseMove(popup.viewport(), item)
     qtbot.mouseClick(popup.viewport(), Qt.MouseButton.LeftButton, pos=item)
-    assert scene.selected == THE_LOWER and picker.currentText() == "the"
+    assert scene.reading().selected == THE_LOWER and picker.currentText() == "the"
     assert not popup.isVisible()
 
     qtbot.keyClick(picker, Qt.Key.Key_Up)
-    assert scene.selected == ON
+    assert scene.reading().selected == ON
 
-    scene.select_query(THE)  # chosen elsewhere (the canvas, the matrix): the picker shows it
-    assert picker.currentText() == "The" and scene.selected == THE
+    scene.reading().select_query(THE)  # chosen elsewhere (the canvas, the matrix): the picker shows it
+    assert picker.currentText() == "The" and scene.reading().selected == THE
     scene.rename_token(CAT, "dog")
     assert picker.itemText(CAT) == "dog" and picker.currentText() == "The"
 
@@ -246,7 +246,7 @@ def test_lesson_panel_shows_a_lesson_and_remembers_a_right_answer(shown, qtbot, 
         qtbot.mouseClick(sat.show_me_button, Qt.MouseButton.LeftButton)
     load_into(scene, scene_path(asked.args[0].scene))  # what the lesson controller does with it
     apply_steps(scene, asked.args[0].steps)
-    assert scene.selected_token == "sat"
+    assert scene.reading().selected_token == "sat"
 
     with qtbot.waitSignal(panel.open_lesson_requested) as opened:
         panel.picker.setFocus()
@@ -290,6 +290,6 @@ def test_a_closed_panel_no_longer_follows_the_scene(scene, qtbot, make_panel):
     assert scene.subscriber_count == followers_before
     # Every kind of change, after the panel's widgets are gone: nothing may reach it (it would raise).
     scene.set_vector(Role.KEY, CAT, (1.0, 1.0))
-    scene.select_query(THE)
+    scene.reading().select_query(THE)
     scene.set_scale(False)
     scene.add_token("rug")

@@ -62,7 +62,7 @@ def test_removing_a_token_with_the_button_and_getting_it_back(qtbot, cat_scene):
     assert history.stack.undoText() == "Remove token “cat”"
     history.stack.undo()
     assert rows_shown(panel) == CAT_SENTENCE and cat_scene.to_data().keys == keys_before
-    assert cat_scene.selected_token == "sat"
+    assert cat_scene.reading().selected_token == "sat"
 
 
 def test_a_refused_name_says_why_and_records_nothing(qtbot, cat_scene):

@@ -7,9 +7,9 @@ from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QInputDialog
 from random_model_run import causal_softmax_attention, random_model_run
 
-from attn_desktop.model import Role, Scene, explain
+from attn_desktop.model import Role, explain
 from attn_desktop.model.pretrained.head_scene import scene_data_for_head
-from attn_desktop.model.scene_files import save_scene
+from attn_desktop.model.scene_files import new_scene, save_scene
 
 from helpers import drag_arrow, matrix_cells, settle_layout, table_column, tip_on_screen
 
@@ -25,7 +25,7 @@ def run():
 def head_window(qtbot, window, run, tmp_path):
     """The window with layer 1, head 2 opened from a file, as the app saves a head taken from the model."""
     path = tmp_path / "head.json"
-    save_scene(Scene(scene_data_for_head(run, LAYER, HEAD)), path)
+    save_scene(new_scene(scene_data_for_head(run, LAYER, HEAD)), path)
     assert window.documents.open_scene(path)
     settle_layout(qtbot, window)
     qtbot.wait(20)  # the View menu's check follows the canvas after the event loop turns once
@@ -43,7 +43,7 @@ def shown_weights(window) -> list[str]:
 
 def assert_panels_show(window, weights_row):
     assert shown_weights(window) == [explain.percent(w) for w in weights_row]
-    assert matrix_cells(window)[window.scene.selected] == [explain.number(w) for w in weights_row]
+    assert matrix_cells(window)[window.scene.reading().selected] == [explain.number(w) for w in weights_row]
     np.testing.assert_allclose(window.weights_chart.shown_heights(), weights_row, atol=1e-12)
 
 
@@ -58,8 +58,8 @@ def test_a_head_opens_in_its_pca_plane_and_says_what_it_holds(head_window, run):
     box = canvas.mapFromScene(notice.sceneBoundingRect()).boundingRect()
     assert notice.isVisible() and canvas.viewport().rect().contains(box)
     # Every panel shows the model's own weights for the last token.
-    selected = window.scene.selected
-    assert window.scene.selected_token == "tired"
+    selected = window.scene.reading().selected
+    assert window.scene.reading().selected_token == "tired"
     assert_panels_show(window, run.attention[LAYER, HEAD][selected])
     # The tips are the vectors' coordinates in the plane.
     plane = canvas.plane_for(Role.KEY)
@@ -69,14 +69,14 @@ def test_a_head_opens_in_its_pca_plane_and_says_what_it_holds(head_window, run):
 def test_dragging_a_key_in_the_pca_plane_moves_it_within_the_plane_and_every_panel_follows(head_window, run):
     window, scene, canvas = head_window, head_window.scene, head_window.canvas
     model_keys = run.keys[LAYER, HEAD]
-    index = int(np.argmax(run.attention[LAYER, HEAD][scene.selected]))  # the key the last token looks at most
+    index = int(np.argmax(run.attention[LAYER, HEAD][scene.reading().selected]))  # the key the last token looks at most
     plane = canvas.plane_for(Role.KEY)
     start_px = tip_on_screen(window, Role.KEY, index)
     seen = []
 
     def check_every_move(step):
         keys = scene.reading().vectors(Role.KEY)
-        expected = causal_softmax_attention(run.queries[LAYER, HEAD], keys)[scene.selected]
+        expected = causal_softmax_attention(run.queries[LAYER, HEAD], keys)[scene.reading().selected]
         assert_panels_show(window, expected)  # the model's rule, on the moved key
         seen.append(keys[index].copy())
 
@@ -102,7 +102,7 @@ def test_dragging_a_key_in_the_pca_plane_moves_it_within_the_plane_and_every_pan
     window.undo_action.trigger()
     np.testing.assert_array_equal(scene.reading().vectors(Role.KEY), model_keys)
     np.testing.assert_allclose(scene.reading().result.weights, run.attention[LAYER, HEAD], rtol=0, atol=1e-9)
-    assert_panels_show(window, run.attention[LAYER, HEAD][scene.selected])
+    assert_panels_show(window, run.attention[LAYER, HEAD][scene.reading().selected])
     window.redo_action.trigger()
     np.testing.assert_array_equal(scene.reading().vectors(Role.KEY)[index], moved)
 
@@ -167,7 +167,7 @@ def test_a_heads_values_get_a_scale_of_their_own(qtbot, window, run, tmp_path):
     data = scene_data_for_head(run, LAYER, HEAD)
     data.values = (np.asarray(data.values) / 10).tolist()  # as in SmolLM2: values a tenth as long
     path = tmp_path / "short-values.json"
-    save_scene(Scene(data), path)
+    save_scene(new_scene(data), path)
     assert window.documents.open_scene(path)
     settle_layout(qtbot, window)
     tips = canvas.drags.tip_of

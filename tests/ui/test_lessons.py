@@ -157,7 +157,7 @@ def test_the_trained_heads_exercises_are_checked(qtbot, window, private_data_dir
 def test_show_me_picks_the_row_the_trained_heads_question_asks_about(qtbot, window):
     open_lesson(qtbot, window, 5)
     widget = next(w for w in window.lesson_panel.exercise_widgets if w.exercise.id == "trained-reverse-middle")
-    window.scene.select_query(4)
+    window.scene.reading().select_query(4)
     qtbot.mouseClick(widget.show_me_button, Qt.MouseButton.LeftButton)
-    assert window.scene.selected_token == "2:4"
+    assert window.scene.reading().selected_token == "2:4"
     assert int(np.argmax(window.scene.reading().selected_weights)) == 2

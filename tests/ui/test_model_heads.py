@@ -302,7 +302,7 @@ def test_find_heads_lists_the_heads_linking_two_tokens_most_first(qtbot, window,
     qtbot.mouseClick(find.linking_list.viewport(), Qt.MouseButton.LeftButton,
                      pos=find.linking_list.visualItemRect(first).center())
     assert f"Layer {layer}, head {head}" in window.windowTitle()
-    assert window.scene.selected == len(run.tokens) - 1
+    assert window.scene.reading().selected == len(run.tokens) - 1
     _assert_scene_is_head(window, run, layer, head)
 
 

@@ -30,13 +30,13 @@ def panels_agree_with_the_model(window) -> None:
     mask = causal_mask(scene.n_queries, scene.n_tokens) if scene.causal else None
     fresh = attention(scene.reading().vectors(Role.QUERY), scene.reading().vectors(Role.KEY), scene.reading().vectors(Role.VALUE),
                       scale=scene.scale, mask=mask)
-    row = fresh.weights[scene.selected]
-    visible = fresh.mask[scene.selected]
+    row = fresh.weights[scene.reading().selected]
+    visible = fresh.mask[scene.reading().selected]
     assert table_column(window, 0) == scene.tokens
     assert table_column(window, 3) == [explain.percent(w) if v else "masked" for w, v in zip(row, visible)]
-    assert matrix_cells(window)[scene.selected] == [explain.number(w) if v else "—" for w, v in zip(row, visible)]
-    assert window.output_panel.vector_label.text() == explain.vector(fresh.output[scene.selected])
-    assert window.query_picker.currentText() == scene.selected_token
+    assert matrix_cells(window)[scene.reading().selected] == [explain.number(w) if v else "—" for w, v in zip(row, visible)]
+    assert window.output_panel.vector_label.text() == explain.vector(fresh.output[scene.reading().selected])
+    assert window.query_picker.currentText() == scene.reading().selected_token
     assert len(window.canvas.arrows[Role.KEY]) == scene.n_tokens
 
 
@@ -82,7 +82,7 @@ def test_a_thousand_random_actions(qtbot, window, tmp_path, monkeypatch):
         rng.choice([window.scale_action, window.causal_action]).trigger()
 
     def choose_query():
-        scene.select_query(rng.randrange(scene.n_queries))
+        scene.reading().select_query(rng.randrange(scene.n_queries))
 
     def save():
         window.documents.choose_and_save()
@@ -99,5 +99,5 @@ def test_a_thousand_random_actions(qtbot, window, tmp_path, monkeypatch):
     if stack.count() == UNDO_LIMIT:  # the oldest steps were forgotten: undo reaches the oldest one kept
         start = scene_document(stack.command(0).before)
     stack.setIndex(0)  # undo everything
-    assert scene_document(scene) == {**start, "selected": scene.selected}
+    assert scene_document(scene) == {**start, "selected": scene.reading().selected}
     panels_agree_with_the_model(window)

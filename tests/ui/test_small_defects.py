@@ -245,7 +245,7 @@ def test_an_exact_answer_says_it_must_be_exact(qtbot, window):
 def test_a_tie_for_the_most_weight_says_it_is_a_tie(qtbot, window):
     window.scene.set_vector(Role.KEY, 4, window.scene.reading().vectors(Role.KEY)[1])  # k·the onto k·cat
     assert window.output_panel.attends_label.text() == "cat and the, 43% each (a tie)"
-    window.scene.set_vector(Role.QUERY, window.scene.selected, [0, 0])  # a query that matches nothing
+    window.scene.set_vector(Role.QUERY, window.scene.reading().selected, [0, 0])  # a query that matches nothing
     assert window.output_panel.attends_label.text() == "all 6 keys, 17% each (a tie)"
 
 
@@ -262,7 +262,7 @@ def test_your_own_scene_has_no_empty_try_it_heading(qtbot, window, tmp_path):
 
 def test_huge_scores_print_as_powers_of_ten(qtbot, window):
     window.scene.set_vector(Role.KEY, 1, [3e4, 3e4])
-    window.scene.set_vector(Role.QUERY, window.scene.selected, [3e4, 3e4])
+    window.scene.set_vector(Role.QUERY, window.scene.reading().selected, [3e4, 3e4])
     assert table_column(window, 1)[1] == "1.8e9"  # q·sat · k·cat = 2 × 3e4 × 3e4
     assert table_column(window, 2)[1] == "1.3e9"  # ÷ √2
     assert window.output_panel.vector_label.text() == "(1.80, 0.80)"  # v·cat, the numbers as before

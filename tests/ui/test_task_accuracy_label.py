@@ -90,7 +90,7 @@ def test_a_burst_of_changes_is_evaluated_once(qtbot, scene, monkeypatch):
     monkeypatch.setattr(task_accuracy_label, "task_accuracy", lambda s: evaluations.append(1) or real(s))
     for step in range(5):
         scene.set_vector(Role.EMBEDDING, 1, scene.vectors(Role.EMBEDDING)[1] + 0.1)
-    scene.select_query(3)
+    scene.reading().select_query(3)
     qtbot.wait(50)
     assert len(evaluations) == 1 and label.accuracy == task_accuracy(scene)
 

@@ -96,7 +96,7 @@ def _attention(scene: Scene) -> list[str]:
 
 
 def _report(scene: Scene) -> list[str]:
-    name = scene.selected_token
+    name = scene.reading().selected_token
     output = "round(float(output[i, 0]), 2)" if scene.output.shape[1] == 1 else "np.round(output[i], 2)"
     return [
         _pick_query(scene),
@@ -109,11 +109,11 @@ def _report(scene: Scene) -> list[str]:
 def _pick_query(scene: Scene) -> str:
     labels = scene.query_tokens
     list_name = "tokens" if labels == scene.tokens else "query_tokens"
-    name = labels[scene.selected]
+    name = labels[scene.reading().selected]
     if labels.count(name) == 1:
         return f"i = {list_name}.index({_string(name)})"
     # .index() would find the first of two equal names; the row number is what the app selected.
-    return f"i = {scene.selected}   # query {scene.selected}: {_string(name)} appears more than once"
+    return f"i = {scene.reading().selected}   # query {scene.reading().selected}: {_string(name)} appears more than once"
 
 
 # ----- several heads --------------------------------------------------------
@@ -162,7 +162,7 @@ def _multi_layer_code(scene: Scene) -> str:
         w_o = layer.w_o if layer.w_o is not None else np.eye(layer.joined_output.shape[1])
         definitions += _matrix(f"Wo{index}", w_o, f"mixes layer {index}'s heads")
         pairs.append(f"(layer{index}_heads, Wo{index})")
-    name = scene.selected_token
+    name = scene.reading().selected_token
     sections = [
         _header(scene),
         definitions,
@@ -209,7 +209,7 @@ def _attend_function(scene: Scene) -> list[str]:
 
 
 def _multi_head_report(scene: Scene) -> list[str]:
-    name = scene.selected_token
+    name = scene.reading().selected_token
     return [
         _pick_query(scene),
         "for h, w in enumerate(weights, start=1):",

@@ -31,7 +31,7 @@ def export_document(scene: Scene) -> dict[str, Any]:
     }
     if Role.EMBEDDING in scene.inputs:
         document["embeddings"] = scene.vectors(Role.EMBEDDING).tolist()
-    document.update(scale=scene.scale, causal=scene.causal, selected=scene.selected,
+    document.update(scale=scene.scale, causal=scene.causal, selected=scene.reading().selected,
                     divisor=scene.head(0, 0).attention.divisor)
     if scene.is_one_head:
         document.update(_head_entry(scene.head(0, 0)))

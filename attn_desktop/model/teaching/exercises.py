@@ -36,7 +36,7 @@ class ChooseQuery:
     index: int
 
     def apply(self, scene: Scene) -> None:
-        scene.select_query(self.index)
+        scene.reading().select_query(self.index)
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from shiboken6 import isValid
 
 from attn_desktop import APP_NAME
 from attn_desktop.model import Scene, SceneFileError
+from attn_desktop.model.commands import open_contents
 from attn_desktop.model.scene_files import load_into, save_scene
 from attn_desktop.model.teaching import lessons
 from attn_desktop.paths import DEFAULT_SCENE
@@ -273,7 +274,7 @@ class DocumentController:
                 restored_here = True
 
     def restore_work(self, left: LeftWork) -> None:
-        self.scene.replace(left.data)
+        open_contents(self.scene, left.data)
         self.start(left.source, None)
         self.history.stack.resetClean()  # restored work is still unsaved
         self.update_title()

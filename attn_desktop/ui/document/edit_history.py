@@ -16,7 +16,7 @@ from __future__ import annotations
 from PySide6.QtGui import QUndoCommand, QUndoStack
 from shiboken6 import isValid
 
-from attn_desktop.model import Scene, SceneData
+from attn_desktop.model import Scene, SceneData, ViewState
 from attn_desktop.model.commands import Command
 from attn_desktop.model.files.scene_types import same_contents
 
@@ -27,9 +27,9 @@ MERGEABLE = 1  # QUndoCommand.id() of a step that may merge with the next (its c
 class UndoStep(QUndoCommand):
     """A command on Qt's stack: undo and redo run it on the scene."""
 
-    def __init__(self, command: Command, scene: Scene) -> None:
+    def __init__(self, command: Command, scene: Scene, view: ViewState | None) -> None:
         super().__init__(command.text)
-        self.command, self.scene = command, scene
+        self.command, self.scene, self.view = command, scene, view
         # QUndoStack.push() calls redo() at once; the history has already run the command
         # (so that a refused command raises to its caller and is never pushed).
         self._skip_first_redo = True
@@ -38,10 +38,10 @@ class UndoStep(QUndoCommand):
         if self._skip_first_redo:
             self._skip_first_redo = False
             return
-        self.command.do(self.scene)
+        self.command.do(self.scene, self.view)
 
     def undo(self) -> None:
-        self.command.undo(self.scene)
+        self.command.undo(self.scene, self.view)
 
     def id(self) -> int:
         return MERGEABLE if self.command.merge_key() is not None else -1
@@ -60,8 +60,10 @@ class UndoStep(QUndoCommand):
 
 
 class EditHistory:
-    def __init__(self, scene: Scene, parent=None) -> None:
-        self.scene = scene
+    def __init__(self, scene: Scene, parent=None, view: ViewState | None = None) -> None:
+        """The history of SCENE's edits; VIEW is whose chosen query the edits keep on its token
+        (without VIEW: the view every reading of SCENE shares)."""
+        self.scene, self.view = scene, view
         self.stack = QUndoStack(parent)
         self.stack.setUndoLimit(UNDO_LIMIT)  # Qt takes a limit only while the stack is empty
         self._saved_state: SceneData | None = scene.to_data()  # the scene as saved (None: no saved state to return to)
@@ -73,8 +75,8 @@ class EditHistory:
         """Run a command and keep it for Undo. A refused command raises ValueError; nothing changes."""
         if command.changes_nothing:
             return  # a drag released where it began, say: nothing an undo could change
-        command.do(self.scene)
-        self.stack.push(UndoStep(command, self.scene))
+        command.do(self.scene, self.view)
+        self.stack.push(UndoStep(command, self.scene, self.view))
 
     def reset(self) -> None:
         """A new document: forget the old steps, and call this state saved."""

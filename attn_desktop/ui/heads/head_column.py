@@ -29,7 +29,7 @@ class HeadColumn(QWidget):
         self.document = document
         self.view_state = view_state
         self.layer, self.head = layer, head
-        self.view = HeadReading(document, layer, head)
+        self.view = HeadReading(document, view_state, at=(layer, head))
         self.title_button = QPushButton(document.head_name(layer, head))
         self.title_button.setCheckable(True)
         self.title_button.setToolTip(TITLE_TIP)
@@ -38,7 +38,7 @@ class HeadColumn(QWidget):
         font = self.title_button.font()
         font.setBold(True)
         self.title_button.setFont(font)
-        self.highlight = KeyHighlight(self)  # a key pointed at in this head's table, lit on its canvas
+        self.highlight = KeyHighlight(self, view_state, (layer, head))  # a key pointed at in this head's table, lit on its canvas
         self.canvas = AttentionCanvas(self.view, self, highlight=self.highlight)
         self.canvas.set_dims(*input_plane(document, layer, head))
         self.scores = ScoreTablePanel(self.view, self.highlight, self)

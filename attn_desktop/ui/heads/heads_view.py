@@ -75,12 +75,17 @@ class HeadsView(QWidget):
         mixing_row.addWidget(self.mixing_label, 1)
         layout.addLayout(mixing_row)
         follow_scene(self, document, self._on_document_changed)
+        follow_scene(self, view_state, self._on_view_changed)  # another query chosen: its mixing line
         self._build_columns()
 
     def _on_document_changed(self, change: Change) -> None:
         if change & Change.STRUCTURE:
             self._build_columns()  # another scene, or other words: the heads' panels start afresh
         self._show_mixing()
+
+    def _on_view_changed(self, change: Change) -> None:
+        if change & Change.SELECTION:
+            self._show_mixing()
 
     def _build_columns(self) -> None:
         for column in self.columns:
@@ -127,7 +132,8 @@ class HeadsView(QWidget):
             if self.mixing_label.text():
                 self.mixing_label.clear()
             return
-        query, token, several = document.selected, document.selected_token, len(document.layers) > 1
+        query = self.view_state.chosen_query(document.n_queries)
+        token, several = document.query_tokens[query], len(document.layers) > 1
         lines = []
         for number, layer in enumerate(document.layers, start=1):
             if layer.w_o is None:  # one head, nothing to mix: its output is the layer's

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QDockWidget
 
 from attn_desktop.model import Role, Scene, SceneFileError
 from attn_desktop.model.commands import Editor, ReplaceContents
-from attn_desktop.model.scene_files import load_into, read_scene_data
+from attn_desktop.model.scene_files import contents_as_seen, load_into, new_scene, read_scene_data
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.exercises import ShowMe, apply_steps
 from attn_desktop.paths import scene_path as builtin_scene_path
@@ -94,14 +94,14 @@ class LessonController:
         gives back the canvas as it was, so nothing needs saving first.
         """
         try:
-            shown = Scene(read_scene_data(builtin_scene_path(show_me.scene)))
+            shown = new_scene(read_scene_data(builtin_scene_path(show_me.scene)))
         except SceneFileError as error:
             self.show_error("Cannot open lesson", str(error))
             return
         apply_steps(shown, show_me.steps)  # set up aside, then put in place as one step
-        command = ReplaceContents(self.scene.to_data(), shown.to_data(), "Show me")
+        command = ReplaceContents(contents_as_seen(self.scene), contents_as_seen(shown), "Show me")
         if command.only_chooses_a_query:  # nothing to undo: just look at the query it means
-            self.scene.select_query(shown.selected)
+            self.scene.reading().select_query(shown.reading().selected)
         else:
             self.editor.do(command)  # the history marks the title unsaved
         self.show_grids_if_used()

@@ -51,7 +51,7 @@ class CodePanel(QWidget):
         self.copy_button.clicked.connect(self.copy_code)
         self.torch_button.clicked.connect(self.check_torch)
         self._lay_out()
-        follow_scene(self, scene, self._on_scene_changed)
+        follow_scene(self, scene.reading(), self._on_scene_changed)  # its edits, and the query the view chooses
         self.refresh()
 
     def _lay_out(self) -> None:

@@ -6,13 +6,13 @@ from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import QComboBox
 
 from attn_desktop.model import Change, Scene
-from attn_desktop.ui.scene_link import follow_scene
+from attn_desktop.ui.scene_link import follow_scene, head_reading
 
 
 class QueryPicker(QComboBox):
     def __init__(self, scene: Scene, parent=None) -> None:
         super().__init__(parent)
-        self.scene = scene
+        self.scene = head_reading(scene)  # whose chosen query it shows: the view's
         self.setToolTip("The token whose query is compared with every key")
         self.setAccessibleName("Query token")
         # As wide as the names, up to about 14 characters: a 40-character name would push the toolbar's
@@ -20,7 +20,7 @@ class QueryPicker(QComboBox):
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(14)
         self.currentIndexChanged.connect(self._on_index_changed)
-        follow_scene(self, scene, self._on_scene_changed)
+        follow_scene(self, self.scene, self._on_scene_changed)
         self._fill()
 
     def _fill(self) -> None:

@@ -27,6 +27,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
 
 from attn_desktop.model import Scene
+from attn_desktop.model.commands import open_contents
 from attn_desktop.ui.pretrained.pretrained_heads_panel import ModelHeadsPanel, model_details
 from attn_desktop.ui.pretrained.pretrained_worker import (
     LoadedModel,
@@ -196,7 +197,7 @@ class ModelController(QObject):
             return
         if not self.documents.maybe_save_changes():
             return
-        self.scene.replace(data)
+        open_contents(self.scene, data)
         self.documents.start(None, None)
         self._select_query(query)
         self.shown_head = (run, layer, head)
@@ -204,7 +205,7 @@ class ModelController(QObject):
 
     def _select_query(self, query: int) -> None:
         if 0 <= query < self.scene.n_queries:
-            self.scene.select_query(query)
+            self.scene.reading().select_query(query)
 
 
 def unavailable_text(message: str) -> str:

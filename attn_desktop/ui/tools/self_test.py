@@ -57,7 +57,7 @@ def run_self_test(report=print) -> bool:
     moved = not np.allclose(scene.vectors(Role.KEY)[1], [2.2, 1.0])
     checks.append((f"dragging k·cat moved it to {np.round(scene.vectors(Role.KEY)[1], 2).tolist()}", moved))
     fresh = attention(scene.vectors(Role.QUERY), scene.vectors(Role.KEY), scene.vectors(Role.VALUE), scale=True)
-    expected = [f"{round(w * 100):d}%" for w in fresh.weights[scene.selected]]
+    expected = [f"{round(w * 100):d}%" for w in fresh.weights[scene.reading().selected]]
     shown = _shown_weights(window)
     checks.append((f"table follows the drag {shown}", shown == expected))
     window.history.reset()  # the test drag is not work to save: open the lessons and close without asking
@@ -106,7 +106,7 @@ def _check_lessons(window, loadable: set[str], checks: list[tuple[str, bool]]) -
         opened = window.open_lesson(lesson.id)
         QApplication.processEvents()
         shown = _shown_weights(window)
-        checks.append((f"lesson {lesson.title}: weights for {window.scene.selected_token} {shown}",
+        checks.append((f"lesson {lesson.title}: weights for {window.shown.selected_token} {shown}",
                        opened and window.lessons.current == lesson.id and shown == LESSON_WEIGHTS.get(lesson.id)))
 
 

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject
 
 from attn_desktop.model import Change, Scene, SceneData
+from attn_desktop.model.commands import open_contents
 from attn_desktop.model.training.trained_head import keep_as_scene
 from attn_desktop.ui.document.document_controller import DocumentController
 from attn_desktop.ui.document.edit_history import EditHistory
@@ -49,12 +50,12 @@ class TrainingController(QObject):
                 return  # the panel's own example before any training: the student's scene stays
             if not self._may_replace_the_scene():
                 return
-            self._write(lambda: scene.replace(self.panel.example_scene() or data))
+            self._write(lambda: open_contents(scene, self.panel.example_scene() or data))
             self.documents.start(None, None)
             self.showing = True
             self.panel.train()  # paused while asking; on again now the window shows it
             return
-        self._write(lambda: scene.restore(data, scene.selected if scene.selected < len(data.query_tokens) else 0))
+        self._write(lambda: scene.restore(data))  # the chosen query stays (the last, if it is past the tokens)
         if self.history.stack.count():
             self.history.reset()  # a drag made mid-training is overtaken by training: nothing to undo into
 
@@ -77,7 +78,7 @@ class TrainingController(QObject):
         if not self.showing and not self.documents.maybe_save_changes():
             return
         data = keep_as_scene(self.panel.current_task, params, self.panel.example_tokens)
-        self._write(lambda: self.scene.replace(data))
+        self._write(lambda: open_contents(self.scene, data))
         self.showing = False
         self.documents.start_new_work()
 

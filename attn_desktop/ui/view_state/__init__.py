@@ -1,2 +1,2 @@
-"""What the user is looking at, shared by every panel that shows it: the key pointed at and the veil over the
-weights. View state, never the document: Qt signal objects here; which head is shown is model/view_state.py."""
+"""Qt signals for what the user is looking at: the key pointed at and the veil over the weights.
+The state itself is model/view_state.py's ViewState, as are the chosen query and the shown head."""

@@ -102,7 +102,8 @@ class ActionSpec:
 
 
 def step_query(scene: Scene, step: int) -> None:
-    scene.select_query((scene.selected + step) % scene.n_queries)
+    shown = scene.reading()
+    shown.select_query((shown.selected + step) % scene.n_queries)
 
 
 def _opens_lesson(lesson_id: str) -> Trigger:

@@ -9,8 +9,9 @@ from PySide6.QtCore import QPoint
 from PySide6.QtGui import QCloseEvent, QResizeEvent
 from PySide6.QtWidgets import QMainWindow
 
-from attn_desktop.model import Change, HeadReading, Scene, ViewState
+from attn_desktop.model import Change, HeadReading, Scene, shared_view
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
+from attn_desktop.model.scene_files import new_scene
 from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.canvas.coordinate_dialog import CoordinateDialog
@@ -58,15 +59,17 @@ class MainWindow(QMainWindow):
     def __init__(self, scene: Scene, scene_path: Path | None = None, progress: ProgressStore | None = None) -> None:
         super().__init__()
         self.scene = scene
-        self.view_state = ViewState()  # which head the one-head panels show: the user's view, not the document
-        self.shown = HeadReading(scene, view=self.view_state)
+        # What the user looks at (chosen query, shown head, pointed key, veil), not the document: the view
+        # every reading of this scene shares, so a lesson's script or the Code panel sees the same choice.
+        self.view_state = shared_view(scene)
+        self.shown = HeadReading(scene, self.view_state)
         self.progress = progress if progress is not None else ProgressStore()
         self.setObjectName("MainWindow")
         self.setWindowIcon(app_icon())
-        self.highlight = KeyHighlight(self)  # the key pointed at in the score table, lit on the canvas
-        self.veil = WeightsVeil(self)  # Predict, then see: the weights hidden until the student has guessed
+        self.highlight = KeyHighlight(self, self.view_state)  # the key pointed at in the score table, lit on the canvas
+        self.veil = WeightsVeil(self, self.view_state)  # Predict, then see: the weights hidden until the student has guessed
         self.canvas = AttentionCanvas(self.shown, self, highlight=self.highlight, veil=self.veil)
-        self.history = EditHistory(scene, self)
+        self.history = EditHistory(scene, self, self.view_state)
         self.heads_view = HeadsView(scene, self.view_state, self.history, self)  # a scene with several heads shows them here instead
         self.central_stack = CentralStack([self.canvas, self.heads_view], self)
         self.setCentralWidget(self.central_stack)
@@ -196,7 +199,7 @@ class MainWindow(QMainWindow):
 
     def _window_for_restored(self, left: LeftWork) -> MainWindow:
         """Work of a second window that ended unsaved: back in a window of its own."""
-        window = MainWindow(Scene(left.data), left.source, self.progress)
+        window = MainWindow(new_scene(left.data), left.source, self.progress)
         window.documents.restore_work(left)
         window.move(self.pos() + QPoint(40, 40))  # beside this one, not hidden exactly behind it
         window.show()

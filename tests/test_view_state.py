@@ -1,0 +1,76 @@
+"""What the user looks at is the view's, not the document's: the chosen query, the shown head, the key
+pointed at and the veil. Edits keep a view's chosen query on its token; a file keeps the choice."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from attn_desktop.model import HeadReading, Role, Scene, ViewState
+from attn_desktop.model import commands as c
+from attn_desktop.model.scene_files import open_scene, save_scene
+from attn_desktop.paths import DEFAULT_SCENE, scene_path
+
+SAT, MAT = 2, 5  # rows of the cat sentence: "The cat sat on the mat"
+
+
+def cat_scene() -> Scene:
+    return open_scene(scene_path(DEFAULT_SCENE))
+
+
+def test_the_scene_keeps_no_choice_of_its_own():
+    scene = cat_scene()
+    assert not any(hasattr(scene, name) for name in ("selected", "select_query", "selected_token", "shown_head"))
+
+
+def test_two_views_of_one_scene_choose_their_own_queries():
+    scene = cat_scene()
+    left, right = HeadReading(scene, ViewState()), HeadReading(scene, ViewState())
+    left.select_query(1)
+    right.select_query(MAT)
+    assert (left.selected_token, right.selected_token) == ("cat", "mat")
+    assert list(left.selected_weights) != list(right.selected_weights)
+
+
+def test_choosing_a_query_that_is_not_there_is_refused_and_changes_nothing():
+    scene = cat_scene()
+    reading = scene.reading()
+    with pytest.raises(IndexError, match="no query 6"):
+        reading.select_query(6)
+    assert reading.selected_token == "sat"
+
+
+def test_removing_a_token_keeps_each_views_query_on_its_token():
+    scene, view = cat_scene(), ViewState()
+    view.select_query(MAT)
+    removal = c.remove_token(scene, 0)
+    removal.do(scene, view)
+    assert scene.query_tokens[view.query] == "mat"
+    removal.undo(scene, view)
+    assert scene.query_tokens[view.query] == "mat" and scene.n_tokens == 6
+
+
+def test_removing_the_chosen_token_passes_the_choice_to_the_one_before_it_at_the_end():
+    scene, view = cat_scene(), ViewState()
+    view.select_query(MAT)
+    c.remove_token(scene, MAT).do(scene, view)
+    assert scene.query_tokens[view.query] == "the"
+
+
+def test_a_saved_scene_reopens_on_the_query_its_view_had_chosen(tmp_path):
+    scene = cat_scene()
+    scene.reading().select_query(MAT)
+    save_scene(scene, tmp_path / "mine.json")
+    assert json.loads((tmp_path / "mine.json").read_text(encoding="utf-8"))["selected"] == MAT
+    assert open_scene(tmp_path / "mine.json").reading().selected_token == "mat"
+
+
+def test_undoing_a_move_leaves_the_choice_where_the_user_put_it():
+    scene = cat_scene()
+    reading = scene.reading()
+    move = c.move_arrow(scene, Role.KEY, 1, reading.vectors(Role.KEY)[1], after=[0.0, 0.0])
+    move.do(scene)
+    reading.select_query(MAT)
+    move.undo(scene)
+    assert reading.selected_token == "mat" and reading.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
