@@ -150,7 +150,8 @@ def _grids_cut(window: MainWindow) -> list[str]:
 
 
 def _plots_cut(canvas) -> list[str]:
-    plots = [canvas.qk_plot, canvas.vo_plot] + ([canvas.x_plot] if canvas.attn_scene.reads_a_stream else [])
+    shown = canvas.plots.shown_plots()  # listed in the order the audit has always given them
+    plots = [plot for plot in (canvas.qk_plot, canvas.vo_plot, canvas.x_plot) if plot in shown]
     viewport = canvas.viewport().rect()
     cut = []
     for plot in plots:
