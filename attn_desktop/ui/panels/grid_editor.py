@@ -90,10 +90,10 @@ class GridEditor(QWidget):
         return self.document.grid(name, *self.scene.location)
 
     def _shows_anything(self) -> bool:
-        """Grids only where the head has them; W_O only where its layer mixes several heads."""
-        if not self.scene.reads_a_stream:
-            return False
-        return "w_o" not in self.names or self.document.layers[self.scene.layer].w_o is not None
+        """Only the grids there are: W_Q, W_K and W_V where the head makes its vectors with them (not where
+        they are given directly), W_O where its layer mixes its heads' outputs."""
+        w_o = self.document.layers[self.scene.layer].w_o
+        return all(w_o is not None if name == "w_o" else name in self.scene.grids for name in self.names)
 
     def refresh(self) -> None:
         scene = self.scene
