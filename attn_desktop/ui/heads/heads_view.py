@@ -4,7 +4,8 @@ In a scene with several heads this takes the canvas's place in the window: one c
 head (canvas, score table, matrix: small multiples, all for the same chosen query) and under
 them the chosen query's output, its heads' outputs side by side times W_O. A word vector
 dragged in one head's canvas moves in every head; only the heads that read the numbers it
-changed change their pattern.
+changed change their pattern. The window says, after every new structure, whether it shows
+the heads (show_heads): hidden behind the canvas, the view builds nothing.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class HeadsView(QWidget):
         self.w_o_editor = GridEditor(document, editor, names=("w_o",), compact=True)
         self.w_o_editor.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         self.presenting = False
+        self.showing = False  # the window shows the heads: see show_heads
         self.columns: list[HeadColumn] = []
         self.part_boxes = {name: QCheckBox(name) for name in PART_NAMES}
         for box in self.part_boxes.values():
@@ -75,19 +77,22 @@ class HeadsView(QWidget):
         mixing_row.addWidget(self.mixing_label, 1)
         layout.addLayout(mixing_row)
         follow_scene(self, document, self._on_document_changed)
-        self._build_columns()
 
     def _on_document_changed(self, change: Change) -> None:
-        if change & Change.STRUCTURE:
-            self._build_columns()  # another scene, or other words: the heads' panels start afresh
-        self._show_mixing()
+        self._show_mixing()  # (a new structure's heads come with show_heads, which the window calls next)
+
+    def show_heads(self, on: bool) -> None:
+        """The window shows the heads (ON), or the canvas: build a column for every head afresh, or none.
+        The window calls it after every new structure (another scene, other words)."""
+        self.showing = on
+        self._build_columns()
 
     def _build_columns(self) -> None:
         for column in self.columns:
             self.columns_row.removeWidget(column)
             column.deleteLater()
         self.columns = []
-        if not self.document.is_one_head:
+        if self.showing:
             for layer, head, _ in self.document.all_heads():
                 column = HeadColumn(self.document, self.view_state, layer, head, self)
                 self._pass_on_signals(column)
@@ -123,7 +128,7 @@ class HeadsView(QWidget):
 
     def _show_mixing(self) -> None:
         document = self.document
-        if document.is_one_head:  # (a one-head scene's drag reaches here on every move: no work then)
+        if not self.showing:  # (a drag on the canvas reaches here on every move: no work then)
             if self.mixing_label.text():
                 self.mixing_label.clear()
             return

@@ -50,8 +50,9 @@ class GridEditor(QWidget):
         self.message_label.setMinimumHeight(2 * self.message_label.fontMetrics().lineSpacing())
         if "w_q" not in names:  # (hidden before it has a parent: shown, it would open as a window of its own)
             self.no_grids_box.hide()
-        self.head_label = QLabel()  # whose grids, in a scene with several heads
+        self.head_label = QLabel()  # whose grids, while the window shows several heads (name_heads)
         self.head_label.hide()
+        self.naming_heads = False
         grid_area = QGridLayout()
         for column, name in enumerate(names):
             table = QTableWidget()
@@ -111,7 +112,6 @@ class GridEditor(QWidget):
             return
         self._say("Double-click a number to change it. Row i of a grid is what x's i-th number adds."
                   if "w_o" not in self.names else "Double-click a number to change it.")
-        self.head_label.setVisible(not self.document.is_one_head and "w_q" in self.names)
         self._name_the_head()
         for name, table in self.tables.items():
             self._fill(table, self._grid(name))
@@ -191,8 +191,14 @@ class GridEditor(QWidget):
         elif change & Change.VECTORS and self._shows_anything():
             for name, table in self.tables.items():  # a typed cell, an undo, or another head shown
                 self._fill(table, self._grid(name))
-            if self.head_label.isVisibleTo(self):  # several heads: another may be shown now
+            if self.naming_heads:  # another head may be shown now
                 self._name_the_head()
+
+    def name_heads(self, on: bool) -> None:
+        """Say whose grids these are: the window shows several heads, and a head's title shows its grids here."""
+        self.naming_heads = on
+        self.head_label.setVisible(on)
+        self._name_the_head()
 
     def _name_the_head(self) -> None:
         self.head_label.setText(f"<b>{self.document.head_name(*self.scene.location)}</b> "
