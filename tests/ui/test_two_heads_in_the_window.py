@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QImage, QScreen
-from PySide6.QtWidgets import QLineEdit
 
 from attn_desktop.model import Role, explain
 from attn_desktop.model.scene_files import open_scene
@@ -16,7 +15,7 @@ from attn_desktop.ui.document.handout_image import render_png
 from attn_desktop.ui.tools.layout_audit import _labels_cut
 from attn_desktop.ui.window.window_layout import ONE_HEAD_DOCKS
 
-from helpers import drag_on_canvas, on_a_1024_by_768_screen, wait_until_arranged
+from helpers import drag_on_canvas, on_a_1024_by_768_screen, type_into_first_cell, wait_until_arranged
 
 
 def open_two_heads(qtbot, window):
@@ -85,16 +84,6 @@ def test_clicking_a_row_of_one_heads_matrix_chooses_the_query_in_both(qtbot, win
     assert columns[1].view.selected == sat
     assert columns[1].scores.model.index(1, 0).data() == "cat"  # the tables follow: sat's row of head 2
     assert window.heads_view.mixing_text().startswith("Output: out·sat = ")
-
-
-def type_into_first_cell(qtbot, table, text):
-    """Click W_O's first number and type, as in a spreadsheet: the first key opens the cell's editor."""
-    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualItemRect(table.item(0, 0)).center())
-    qtbot.keyClicks(table, text[0])
-    editor = next(child for child in table.findChildren(QLineEdit) if child.isVisible())
-    qtbot.keyClicks(editor, text[1:])
-    qtbot.keyClick(editor, Qt.Key.Key_Return)
-    qtbot.wait(10)  # Qt commits a cell edit on the next pass of the loop
 
 
 def test_a_number_typed_into_w_o_changes_the_mix_and_undoes(qtbot, window):
