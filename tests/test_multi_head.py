@@ -173,7 +173,8 @@ def test_a_reading_of_one_head_reads_it_and_edits_go_to_the_scene():
     reading = scene.reading(0, 1)
     heard = []
     reading.subscribe(heard.append)
-    assert reading.title == "Head 2 · meaning" and reading.reads_a_stream and not scene.is_one_head
+    assert scene.head_name(*reading.location) == "Head 2 · meaning" and reading.roles[0] is Role.EMBEDDING
+    assert not scene.is_one_head
     np.testing.assert_array_equal(reading.result.weights, scene.head(0, 1).attention.weights)
     reading.select_query(2)  # chosen in the scene, so in every head
     assert scene.reading().selected == 2 and reading.selected == 2 and heard

@@ -18,3 +18,7 @@ TWO_LAYERS = {
     ],
     "scale": True, "causal": True, "selected": 3,
 }
+
+# The same with a W_O in layer 2 as well (the identity: the same output until a number of it is typed).
+TWO_LAYERS_WITH_W_O = {**TWO_LAYERS, "title": "Two layers, two W_O",
+                       "layers": [TWO_LAYERS["layers"][0], {**TWO_LAYERS["layers"][1], "w_o": [[1, 0], [0, 1]]}]}

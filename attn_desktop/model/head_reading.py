@@ -79,10 +79,6 @@ class HeadReading:
 
     # ----- the scene's own --------------------------------------------------
     @property
-    def title(self) -> str:
-        return self.document.title if self.document.is_one_head else self.document.head_name(*self.location)
-
-    @property
     def tokens(self) -> list[str]:
         return self.document.tokens
 
@@ -142,11 +138,6 @@ class HeadReading:
     def roles(self) -> tuple[Role, ...]:
         """The roles this head draws: the stream it reads (when it reads one), then q, k and v."""
         return tuple(self._head.vectors)
-
-    @property
-    def reads_a_stream(self) -> bool:
-        """True when the head makes its queries, keys and values from word vectors with its grids."""
-        return self._head.grids is not None
 
     def is_draggable(self, role: Role) -> bool:
         """The scene's own vectors move (layer 1's stream is the word vectors); what is made from them follows."""

@@ -1,7 +1,7 @@
 """Reading what the panels show, the way a student reads them."""
 
-from PySide6.QtCore import QEvent, QObject, QPointF
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEvent, QObject, QPointF, Qt
+from PySide6.QtWidgets import QApplication, QLineEdit
 
 from attn_desktop.model import Role
 from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release, viewport_pos_of
@@ -42,6 +42,16 @@ def drag_on_canvas(canvas, role: Role, index: int, offset: QPointF, steps: int =
             after_each_move(step)
     release(viewport, start + offset)
     QApplication.processEvents()
+
+
+def type_into_first_cell(qtbot, table, text):
+    """Click a grid's first number and type, as in a spreadsheet: the first key opens the cell's editor."""
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualItemRect(table.item(0, 0)).center())
+    qtbot.keyClicks(table, text[0])
+    editor = next(child for child in table.findChildren(QLineEdit) if child.isVisible())
+    qtbot.keyClicks(editor, text[1:])
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.wait(10)  # Qt commits a cell edit on the next pass of the loop
 
 
 def drag_arrow(window, role: Role, index: int, offset: QPointF, steps: int = 8, after_each_move=None) -> None:

@@ -19,6 +19,7 @@ class GridRoom:
     def __init__(self) -> None:
         self.made = 0
         self.presenting = False
+        self.showing_heads = False  # the canvas, not several heads, in the middle
 
     def make_room_for_grids(self) -> None:
         self.made += 1

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QImage, QScreen
-from PySide6.QtWidgets import QLineEdit
 
 from attn_desktop.model import Role, explain
 from attn_desktop.model.scene_files import open_scene
@@ -16,7 +15,7 @@ from attn_desktop.ui.document.handout_image import render_png
 from attn_desktop.ui.tools.layout_audit import _labels_cut
 from attn_desktop.ui.window.window_layout import ONE_HEAD_DOCKS
 
-from helpers import drag_on_canvas, on_a_1024_by_768_screen, wait_until_arranged
+from helpers import drag_on_canvas, on_a_1024_by_768_screen, type_into_first_cell, wait_until_arranged
 
 
 def open_two_heads(qtbot, window):
@@ -87,22 +86,12 @@ def test_clicking_a_row_of_one_heads_matrix_chooses_the_query_in_both(qtbot, win
     assert window.heads_view.mixing_text().startswith("Output: out·sat = ")
 
 
-def type_into_first_cell(qtbot, table, text):
-    """Click W_O's first number and type, as in a spreadsheet: the first key opens the cell's editor."""
-    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualItemRect(table.item(0, 0)).center())
-    qtbot.keyClicks(table, text[0])
-    editor = next(child for child in table.findChildren(QLineEdit) if child.isVisible())
-    qtbot.keyClicks(editor, text[1:])
-    qtbot.keyClick(editor, Qt.Key.Key_Return)
-    qtbot.wait(10)  # Qt commits a cell edit on the next pass of the loop
-
-
 def test_a_number_typed_into_w_o_changes_the_mix_and_undoes(qtbot, window):
     open_two_heads(qtbot, window)
     scene = window.scene
     it = scene.tokens.index("it")
     head_1 = scene.head(0, 0).attention.output[it]
-    table = window.heads_view.w_o_editor.tables["w_o"]
+    table = window.heads_view.w_o_editors[0].tables["w_o"]
     type_into_first_cell(qtbot, table, "2")
     assert scene.grid("w_o")[0, 0] == 2.0 and table.item(0, 0).text() == "2"
     assert window.heads_view.mixing_text().endswith(f"× W_O = ({explain.number(2 * head_1[0])}, 0.23, 0.86, 0.13)")
@@ -111,7 +100,7 @@ def test_a_number_typed_into_w_o_changes_the_mix_and_undoes(qtbot, window):
     assert scene.grid("w_o")[0, 0] == 0.5 and table.item(0, 0).text() == "0.5"
     # Not a number: one message under W_O, the grid unchanged.
     type_into_first_cell(qtbot, table, "half")
-    message = window.heads_view.w_o_editor.message_label
+    message = window.heads_view.w_o_editors[0].message_label
     assert message.isVisible() and message.text().startswith("“half” is not a number, so W_O keeps 0.5")
     assert scene.grid("w_o")[0, 0] == 0.5 and table.item(0, 0).text() == "0.5"
 
@@ -183,7 +172,7 @@ def test_two_heads_fit_a_1024_by_768_projector(qtbot, window, monkeypatch, prese
         assert not column.visibleRegion().isEmpty()
     mixing = window.heads_view.mixing_label
     assert not mixing.visibleRegion().isEmpty() and mixing.heightForWidth(mixing.width()) <= mixing.height()
-    w_o = window.heads_view.w_o_editor.tables["w_o"]
+    w_o = window.heads_view.w_o_editors[0].tables["w_o"]
     assert w_o.verticalScrollBar().isHidden() or not w_o.verticalScrollBar().isVisible()  # all four rows in view
     assert [cut for cut in _labels_cut(window) if "W_O" in cut or "Head" in cut or "Output" in cut] == []
     window.presentation_action.setChecked(False)
@@ -250,7 +239,7 @@ def test_the_lessons_exercises_are_answered_from_what_the_heads_show(qtbot, wind
     assert width.result_label.text().startswith("✓")
     # W_O's factor for head 1: its first number.
     factor = widgets["two-heads-w-o"]
-    qtbot.keyClicks(factor.answer_edit, window.heads_view.w_o_editor.tables["w_o"].item(0, 0).text())
+    qtbot.keyClicks(factor.answer_edit, window.heads_view.w_o_editors[0].tables["w_o"].item(0, 0).text())
     qtbot.keyClick(factor.answer_edit, Qt.Key.Key_Return)
     assert factor.result_label.text().startswith("✓")
     assert "3 of 3 answered" in window.lesson_panel.progress_label.text()

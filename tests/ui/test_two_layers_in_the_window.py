@@ -4,14 +4,16 @@ mouse, through the same panels and commands as every other scene."""
 import json
 
 import numpy as np
+import pytest
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role, explain
 from attn_desktop.model.scene_files import open_scene
+from attn_desktop.ui.tools.layout_audit import audit_window
 
-from helpers import EventCounter, drag_on_canvas
-from two_layers_scene import TWO_LAYERS
+from helpers import EventCounter, drag_on_canvas, on_a_1024_by_768_screen, type_into_first_cell, wait_until_arranged
+from two_layers_scene import TWO_LAYERS, TWO_LAYERS_WITH_W_O
 
 
 def open_file(qtbot, window, monkeypatch, path):
@@ -85,11 +87,60 @@ def test_the_heads_come_to_rest_once_drawn(qtbot, window, tmp_path, monkeypatch)
     path = tmp_path / "two layers.json"
     path.write_text(json.dumps(TWO_LAYERS), encoding="utf-8")
     columns = open_file(qtbot, window, monkeypatch, path)
-    window.resize(1024, 740)
-    qtbot.wait(300)  # the docks, plots and framing settle
     counter = EventCounter(QEvent.Type.Paint)
     for column in columns:
         column.canvas.viewport().installEventFilter(counter)
+    window.resize(1024, 740)
+    # The docks, plots and framing settle: a few passes, a few hundred milliseconds on a busy machine (a fixed
+    # wait was sometimes short of it). Waiting for a quiet spell, up to 5 s, still fails a loop that never ends.
+    for _ in range(20):
+        painted = counter.count
+        qtbot.wait(250)
+        if counter.count == painted:
+            break
+    counter.count = 0
     for _ in range(30):
         QApplication.processEvents()
     assert counter.count == 0
+
+
+def test_each_layers_w_o_is_typed_into_under_the_heads_and_undone(qtbot, window, tmp_path, monkeypatch):
+    path = tmp_path / "two W_O.json"
+    path.write_text(json.dumps(TWO_LAYERS_WITH_W_O), encoding="utf-8")
+    open_file(qtbot, window, monkeypatch, path)
+    scene, view = window.scene, window.heads_view
+    tables = [editor.tables["w_o"] for editor in view.w_o_editors]
+    assert [table.accessibleName().split(" (")[0] for table in tables] == ["Layer 1 · W_O", "Layer 2 · W_O"]
+    assert [(table.rowCount(), table.columnCount()) for table in tables] == [(4, 3), (2, 2)]
+    output, layer_1 = scene.output.copy(), scene.layers[0].output.copy()
+
+    type_into_first_cell(qtbot, tables[1], "2")  # layer 2's W_O, the last: it makes the scene's output
+    assert scene.grid("w_o", 1)[0, 0] == 2.0 and tables[1].item(0, 0).text() == "2"
+    np.testing.assert_array_equal(scene.output[:, 0], 2 * output[:, 0])
+    np.testing.assert_array_equal(scene.output[:, 1], output[:, 1])
+    np.testing.assert_array_equal(scene.layers[0].output, layer_1)  # layer 1 and its W_O are as they were
+    assert tables[0].item(0, 0).text() == "0.5"
+    assert view.mixing_text().splitlines()[1].endswith(f"× W_O = {explain.vector(scene.output[3])}")
+    assert window.undo_action.text() == "&Undo Edit W_O"
+
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert scene.grid("w_o", 1)[0, 0] == 1.0 and tables[1].item(0, 0).text() == "1"
+    np.testing.assert_array_equal(scene.output, output)
+
+
+@pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
+def test_each_layers_w_o_and_the_mixing_lines_fit_a_1024_by_768_projector(qtbot, window, tmp_path, monkeypatch,
+                                                                          presenting):
+    on_a_1024_by_768_screen(window, monkeypatch, presenting)
+    path = tmp_path / "two W_O.json"
+    path.write_text(json.dumps(TWO_LAYERS_WITH_W_O), encoding="utf-8")
+    open_file(qtbot, window, monkeypatch, path)
+    wait_until_arranged(qtbot, window)
+    view = window.heads_view
+    assert [cut for cut in audit_window(window)["panels_cut"] if "W_O" in cut or "Output" in cut] == []
+    mixing = view.mixing_label
+    assert not mixing.visibleRegion().isEmpty() and mixing.heightForWidth(mixing.width()) <= mixing.height()
+    for editor in view.w_o_editors:  # side by side, each as wide as its numbers: the lines keep their room
+        assert editor.geometry().right() < mixing.geometry().left()
+    assert mixing.width() >= 300
+    window.presentation_action.setChecked(False)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from attn_desktop.model.exports.scene_kind import scene_kind
 from attn_desktop.model.layers import GRID_NAMES, Role
 from attn_desktop.model.scene import Scene
 
@@ -26,11 +27,14 @@ SOFTMAX = (
 
 
 def numpy_code(scene: Scene) -> str:
-    """Runnable Python (NumPy only) that recomputes the scene and prints what the app shows."""
-    if len(scene.layers) > 1:
-        return _multi_layer_code(scene)
-    if not scene.is_one_head:
-        return _multi_head_code(scene)
+    """Runnable Python (NumPy only) that recomputes the scene and prints what the app shows: the script of
+    its kind (see scene_kind.py)."""
+    scripts = {"vectors": _one_head_code, "projection": _one_head_code, "multi-head": _multi_head_code,
+               "layers": _multi_layer_code}
+    return scripts[scene_kind(scene)](scene)
+
+
+def _one_head_code(scene: Scene) -> str:
     sections = [
         _header(scene),
         _inputs(scene),

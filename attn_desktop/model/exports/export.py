@@ -3,29 +3,24 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from attn_desktop.model.attention import AttentionResult
+from attn_desktop.model.exports.scene_kind import scene_kind
 from attn_desktop.model.layers import Head, Layer, Role
 from attn_desktop.model.scene import Scene
 from attn_desktop.model.training.trained_head import task_accuracy, task_of
 from attn_desktop.model.training.training import EVALUATION_COUNT, EVALUATION_SEED
 
 
-def scene_kind(scene: Scene) -> str:
-    """"vectors" (queries, keys and values given), "projection" (one head with grids), "multi-head"
-    (one layer of several heads) or "layers" (several layers): how an export names the scene's shape."""
-    if scene.is_one_head:
-        return "projection" if scene.is_draggable(Role.EMBEDDING) else "vectors"
-    return "multi-head" if len(scene.layers) == 1 else "layers"
-
-
 def export_document(scene: Scene) -> dict[str, Any]:
     """Every number of the scene. One head: its numbers at the top level, as they always were; several:
-    each head's numbers inside its layer, with the layer's W_O and mixed output."""
+    each head's numbers inside its layer, with the layer's W_O and mixed output (see scene_kind.py)."""
+    kind = scene_kind(scene)
     document: dict[str, Any] = {
         "title": scene.title,
-        "kind": scene_kind(scene),
+        "kind": kind,
         "tokens": list(scene.tokens),
         "query_tokens": list(scene.query_tokens),
     }
@@ -33,19 +28,29 @@ def export_document(scene: Scene) -> dict[str, Any]:
         document["embeddings"] = scene.vectors(Role.EMBEDDING).tolist()
     document.update(scale=scene.scale, causal=scene.causal, selected=scene.reading().selected,
                     divisor=scene.head(0, 0).attention.divisor)
-    if scene.is_one_head:
-        document.update(_head_entry(scene.head(0, 0)))
-        if Role.EMBEDDING in scene.inputs:
-            document["use_grids"] = scene.use_grids
-        document.update(_task_accuracy(scene))
-        return document
-    layers = [_layer_entry(layer) for layer in scene.layers]
-    if len(layers) == 1:
-        document.update(layers[0])  # one layer of several heads: "heads", "w_o", "joined_output", "output"
-    else:
-        document["layers"] = layers
-        document["output"] = scene.output.tolist()
+    document.update(_BODIES[kind](scene))
     return document
+
+
+def _one_head(scene: Scene) -> dict[str, Any]:
+    body = _head_entry(scene.head(0, 0))
+    if Role.EMBEDDING in scene.inputs:
+        body["use_grids"] = scene.use_grids
+    body.update(_task_accuracy(scene))
+    return body
+
+
+def _one_layer(scene: Scene) -> dict[str, Any]:
+    return _layer_entry(scene.layers[0])  # "heads", "w_o", "joined_output", "output"
+
+
+def _layers(scene: Scene) -> dict[str, Any]:
+    return {"layers": [_layer_entry(layer) for layer in scene.layers], "output": scene.output.tolist()}
+
+
+_BODIES: dict[str, Callable[[Scene], dict[str, Any]]] = {
+    "vectors": _one_head, "projection": _one_head, "multi-head": _one_layer, "layers": _layers,
+}
 
 
 def _layer_entry(layer: Layer) -> dict[str, Any]:

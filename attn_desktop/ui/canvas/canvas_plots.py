@@ -3,9 +3,9 @@
 Queries and keys must share a space (their dot product is the score); values
 and the output share another (the output is a blend of the values). The plots
 have linked axes so one unit is the same length in both and zooming one zooms
-the other. A projection scene adds a third plot on the left for the word
-vectors x that make q, k and v; a scene taken from a model has a notice above
-them. Here they are made, laid out in as many columns as draw the arrows
+the other. A head that makes q, k and v from word vectors x draws them in a
+third plot on the left (each plot shows when its head draws one of its roles);
+a scene taken from a model has a notice above them. Here they are made, laid out in as many columns as draw the arrows
 largest (the rule is geometry/plot_arrangement.py's), framed round their
 arrows and titled with the plane they draw (plot_titles.py).
 """
@@ -53,6 +53,11 @@ class CanvasPlots:
         self.x_plot = self._make_plot("Word vectors x")
         self.qk_plot = self._make_plot("Queries and keys")
         self.vo_plot = self._make_plot("Values and output")
+        # Which roles each plot draws, in reading order: the words x that make q, k and v; queries and keys,
+        # whose dot product is the score; values, which the output blends. A plot shows when its head draws
+        # any of its roles, so a head given q, k and v directly has no word-vector plot.
+        self.roles_by_plot = {self.x_plot: (Role.EMBEDDING,), self.qk_plot: (Role.QUERY, Role.KEY),
+                              self.vo_plot: (Role.VALUE,)}
         self.notice = CanvasNotice()  # a scene taken from a model says what it already holds
         self._full_titles: dict[pg.PlotItem, tuple[str, str]] = {}
 
@@ -84,7 +89,12 @@ class CanvasPlots:
         return self.scene.value_width == 1
 
     def plot_for(self, role: Role) -> pg.PlotItem:
-        return {Role.EMBEDDING: self.x_plot, Role.VALUE: self.vo_plot}.get(role, self.qk_plot)
+        return next(plot for plot, roles in self.roles_by_plot.items() if role in roles)
+
+    def shown_plots(self) -> list[pg.PlotItem]:
+        """The plots of the roles the head draws, in reading order."""
+        drawn = self.scene.roles
+        return [plot for plot, roles in self.roles_by_plot.items() if any(role in drawn for role in roles)]
 
     def add_arrow(self, plot: pg.PlotItem, arrow: ArrowItem) -> None:
         plot.addItem(arrow)
@@ -108,8 +118,7 @@ class CanvasPlots:
         if self.scene.taken_from is not None:
             self.layout.addItem(self.notice, row=0, col=0, colspan=self.columns)
             first_row = 1
-        plots = [self.x_plot] if self.scene.reads_a_stream else []
-        shown = [*plots, self.qk_plot, self.vo_plot]
+        shown = self.shown_plots()
         for plot, (row, column) in zip(shown, grid_places(len(shown), self.columns)):
             self.layout.addItem(plot, row=first_row + row, col=column)
         self.x_plot.setAspectLocked(True)
@@ -124,7 +133,7 @@ class CanvasPlots:
 
     def columns_that_draw_largest(self, viewport: QRect, label_height: float) -> int:
         """How many columns of plots show the arrows largest on this canvas."""
-        count = 3 if self.scene.reads_a_stream else 2
+        count = len(self.shown_plots())
         tips = np.array([(0.0, 0.0), *(self.drags.tip_of(v, role) for role in (Role.QUERY, Role.KEY)
                                        for v in self.scene.vectors(role))])
         return columns_that_draw_largest(viewport.width(), viewport.height() - self._notice_height(), count, tips,
@@ -152,7 +161,7 @@ class CanvasPlots:
         if self.values_framed_alone() and not self.number_line:
             values = [*scene.vectors(Role.VALUE), *scene.result.output]
             frame_tips(self.vo_plot, [self.drags.tip_of(v, Role.VALUE) for v in values], margin)
-        if scene.reads_a_stream:
+        if Role.EMBEDDING in scene.roles:
             words = [self.drags.tip_of(v, Role.EMBEDDING) for v in scene.vectors(Role.EMBEDDING)]
             frame_tips(self.x_plot, words, margin)
         if self.number_line:
@@ -163,12 +172,11 @@ class CanvasPlots:
     # ----- titles and the notice -------------------------------------------
     def update_titles(self, line_scale: float, width_px: float) -> None:
         """Say which plane is drawn when a vector has more than two numbers."""
-        scene, planes = self.scene, self.drags.planes
-        subjects = {self.qk_plot: ("Queries and keys", Role.KEY), self.vo_plot: ("Values and output", Role.VALUE)}
-        if scene.reads_a_stream:
-            subjects[self.x_plot] = ("Word vectors x", Role.EMBEDDING)
+        planes = self.drags.planes
+        subjects = {self.qk_plot: ("Queries and keys", Role.KEY), self.vo_plot: ("Values and output", Role.VALUE),
+                    self.x_plot: ("Word vectors x", Role.EMBEDDING)}
         titles = {plot: plot_title(subject, planes.describe(role), planes.describe(role, short=True))
-                  for plot, (subject, role) in subjects.items()}
+                  for plot, (subject, role) in subjects.items() if plot in self.shown_plots()}
         if self.number_line:
             titles[self.vo_plot] = plot_title("Values on a number line (stem height = weight)", "", "")
         self._full_titles = titles

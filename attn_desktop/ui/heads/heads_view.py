@@ -2,9 +2,11 @@
 
 In a scene with several heads this takes the canvas's place in the window: one column per
 head (canvas, score table, matrix: small multiples, all for the same chosen query) and under
-them the chosen query's output, its heads' outputs side by side times W_O. A word vector
+them each layer's mix for the chosen query, its heads' outputs side by side times W_O, with
+every layer's W_O to type into (a layer of one head without W_O passes its output on). A word vector
 dragged in one head's canvas moves in every head; only the heads that read the numbers it
-changed change their pattern.
+changed change their pattern. The window says, after every new structure, whether it shows
+the heads (show_heads): hidden behind the canvas, the view builds nothing.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
-from attn_desktop.model import Change, Scene, ViewState, explain
+from attn_desktop.model import Change, HeadReading, Scene, ViewState, explain
 from attn_desktop.model.commands import Editor
 from attn_desktop.ui.heads.head_column import HeadColumn
 from attn_desktop.ui.panels.grid_editor import GridEditor
@@ -35,10 +37,10 @@ class HeadsView(QWidget):
         super().__init__(parent)
         self.document = document
         self.view_state = view_state
-        # Typed numbers are undoable edits; as tall as its rows, no taller: the height is the heads'.
-        self.w_o_editor = GridEditor(document, editor, names=("w_o",), compact=True)
-        self.w_o_editor.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        self.editor = editor  # typed numbers in W_O are undoable edits
+        self.w_o_editors: list[GridEditor] = []  # one per layer that mixes its heads with W_O, in order
         self.presenting = False
+        self.showing = False  # the window shows the heads: see show_heads
         self.columns: list[HeadColumn] = []
         self.part_boxes = {name: QCheckBox(name) for name in PART_NAMES}
         for box in self.part_boxes.values():
@@ -71,17 +73,22 @@ class HeadsView(QWidget):
         layout.addLayout(parts_row)
         layout.addWidget(self.scroll_area, 1)
         mixing_row = QHBoxLayout()
-        mixing_row.addWidget(self.w_o_editor, 0)
+        self.w_o_row = QHBoxLayout()
+        mixing_row.addLayout(self.w_o_row, 0)
         mixing_row.addWidget(self.mixing_label, 1)
         layout.addLayout(mixing_row)
         follow_scene(self, document, self._on_document_changed)
         follow_scene(self, view_state, self._on_view_changed)  # another query chosen: its mixing line
-        self._build_columns()
 
     def _on_document_changed(self, change: Change) -> None:
-        if change & Change.STRUCTURE:
-            self._build_columns()  # another scene, or other words: the heads' panels start afresh
-        self._show_mixing()
+        self._show_mixing()  # (a new structure's heads come with show_heads, which the window calls next)
+
+    def show_heads(self, on: bool) -> None:
+        """The window shows the heads (ON), or the canvas: build a column for every head afresh, or none.
+        The window calls it after every new structure (another scene, other words)."""
+        self.showing = on
+        self._build_columns()
+        self._build_w_o_editors()
 
     def _on_view_changed(self, change: Change) -> None:
         if change & Change.SELECTION:
@@ -92,7 +99,7 @@ class HeadsView(QWidget):
             self.columns_row.removeWidget(column)
             column.deleteLater()
         self.columns = []
-        if not self.document.is_one_head:
+        if self.showing:
             for layer, head, _ in self.document.all_heads():
                 column = HeadColumn(self.document, self.view_state, layer, head, self)
                 self._pass_on_signals(column)
@@ -102,6 +109,26 @@ class HeadsView(QWidget):
                 self.columns.append(column)
         self._show_chosen_parts()
         self._show_mixing()
+
+    def _build_w_o_editors(self) -> None:
+        """Each layer's W_O, left to right under the heads (a layer of one head without W_O has none)."""
+        for w_o_editor in self.w_o_editors:
+            self.w_o_row.removeWidget(w_o_editor)
+            w_o_editor.deleteLater()
+        layers = self.document.layers if self.showing else []
+        self.w_o_editors = [self._w_o_editor(index, len(layers) > 1)
+                            for index, layer in enumerate(layers) if layer.w_o is not None]
+        for w_o_editor in self.w_o_editors:
+            self.w_o_row.addWidget(w_o_editor, 0, Qt.AlignmentFlag.AlignTop)
+
+    def _w_o_editor(self, layer: int, several: bool) -> GridEditor:
+        """LAYER's W_O: typed numbers are undoable edits; as tall as its rows and as wide as its numbers, no
+        more (the height is the heads', the width the mixing lines'). With SEVERAL layers it says whose it
+        is, as the mixing lines beside it do."""
+        w_o_editor = GridEditor(HeadReading(self.document, layer), self.editor, names=("w_o",), compact=True,
+                                title_prefix=f"Layer {layer + 1} · " if several else "")
+        w_o_editor.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Maximum)
+        return w_o_editor
 
     def fit_parts_to_screen(self, screen_height: int) -> None:
         """Three panels a head need the height of a large screen; on a classroom projector (768 lines)
@@ -128,7 +155,7 @@ class HeadsView(QWidget):
 
     def _show_mixing(self) -> None:
         document = self.document
-        if document.is_one_head:  # (a one-head scene's drag reaches here on every move: no work then)
+        if not self.showing:  # (a drag on the canvas reaches here on every move: no work then)
             if self.mixing_label.text():
                 self.mixing_label.clear()
             return

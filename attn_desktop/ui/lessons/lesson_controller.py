@@ -8,7 +8,7 @@ from typing import Protocol
 
 from PySide6.QtWidgets import QDockWidget
 
-from attn_desktop.model import Role, Scene, SceneFileError
+from attn_desktop.model import Scene, SceneFileError
 from attn_desktop.model.commands import Editor, ReplaceContents
 from attn_desktop.model.scene_files import contents_as_seen, load_into, new_scene, read_scene_data
 from attn_desktop.model.teaching import lessons
@@ -33,6 +33,8 @@ class LessonRoom(Protocol):
 
     @property
     def presenting(self) -> bool: ...
+    @property
+    def showing_heads(self) -> bool: ...  # several heads where the canvas was: the one-head docks made way
     def show_wide(self, name: str) -> None: ...
     def make_room_for_grids(self) -> None: ...
 
@@ -76,11 +78,11 @@ class LessonController:
         self.show_grids_if_used()
 
     def show_grids_if_used(self) -> None:
-        """The grids matter only when the scene makes its vectors with them (with several heads, the heads
-        view shows W_O and the Grids panel makes way: it shows one head's)."""
+        """The grids matter only when the head on the canvas makes its vectors with them (with several heads,
+        the heads view shows W_O and the Grids panel makes way: it shows one head's)."""
         grids = self.grids_dock
         shown_before = grids.isVisible()
-        wanted = self.scene.is_one_head and self.scene.is_draggable(Role.EMBEDDING)
+        wanted = not self.room.showing_heads and bool(self.scene.reading().grids)
         grids.setVisible(wanted)
         if wanted:
             grids.raise_()

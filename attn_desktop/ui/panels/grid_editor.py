@@ -23,6 +23,7 @@ from attn_desktop.model.layers import GRID_NAMES
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 
 MAX_ROWS_IN_VIEW = 4  # the lessons' grids have at most 3 rows; taller ones scroll
+WIDEST_NUMBER = "-0.000"  # a compact column is as wide as this, or as its widest number if wider
 REFUSED_COLOR = "#b42318"  # the message's words say it was refused; the colour only draws the eye
 GRID_TITLES = {"w_q": "W_Q (makes queries)", "w_k": "W_K (makes keys)", "w_v": "W_V (makes values)",
                "w_o": "W_O (mixes the heads' outputs)"}
@@ -32,7 +33,8 @@ SHORT_GRID_TITLES = {"w_q": "W_Q → queries", "w_k": "W_K → keys", "w_v": "W_
 
 class GridEditor(QWidget):
     def __init__(self, scene: Scene | HeadReading, editor: Editor | None = None, parent=None,
-                 names: tuple[str, ...] = GRID_NAMES, compact: bool = False) -> None:
+                 names: tuple[str, ...] = GRID_NAMES, compact: bool = False, title_prefix: str = "") -> None:
+        """TITLE_PREFIX goes before each grid's title ("Layer 2 · ": whose W_O, with several layers)."""
         super().__init__(parent)
         self.scene = head_reading(scene)  # the head whose grids (or whose layer's W_O) are shown
         self.document = self.scene.document
@@ -40,6 +42,7 @@ class GridEditor(QWidget):
         self.editor = editor if editor is not None else RunNow(self.document)
         self.names = names  # the grids shown: W_Q, W_K and W_V, or W_O alone
         self.compact = compact  # tables exactly as tall as their rows (beside other panels), not stretched
+        self.title_prefix = title_prefix
         self.tables: dict[str, QTableWidget] = {}
         self.no_grids_box = QCheckBox("No grids: q = k = v = x")
         self.no_grids_box.setToolTip("Use each word's own vector as its query, key and value")
@@ -50,12 +53,13 @@ class GridEditor(QWidget):
         self.message_label.setMinimumHeight(2 * self.message_label.fontMetrics().lineSpacing())
         if "w_q" not in names:  # (hidden before it has a parent: shown, it would open as a window of its own)
             self.no_grids_box.hide()
-        self.head_label = QLabel()  # whose grids, in a scene with several heads
+        self.head_label = QLabel()  # whose grids, while the window shows several heads (name_heads)
         self.head_label.hide()
+        self.naming_heads = False
         grid_area = QGridLayout()
         for column, name in enumerate(names):
             table = QTableWidget()
-            table.setAccessibleName(GRID_TITLES[name])
+            table.setAccessibleName(title_prefix + GRID_TITLES[name])
             table.setEditTriggers(
                 QAbstractItemView.EditTrigger.DoubleClicked
                 | QAbstractItemView.EditTrigger.EditKeyPressed
@@ -65,8 +69,8 @@ class GridEditor(QWidget):
             table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
             table.setMinimumWidth(table.fontMetrics().horizontalAdvance("0.000") * 2 + 30)
             table.itemChanged.connect(lambda item, name=name: self._on_cell_typed(name, item))
-            title = QLabel(f"<b>{SHORT_GRID_TITLES[name]}</b>")
-            title.setToolTip(GRID_TITLES[name])
+            title = QLabel(f"<b>{title_prefix}{SHORT_GRID_TITLES[name]}</b>")
+            title.setToolTip(title_prefix + GRID_TITLES[name])
             grid_area.addWidget(title, 0, column)
             grid_area.addWidget(table, 1, column)
             self.tables[name] = table
@@ -90,10 +94,10 @@ class GridEditor(QWidget):
         return self.document.grid(name, *self.scene.location)
 
     def _shows_anything(self) -> bool:
-        """Grids only where the head has them; W_O only where its layer mixes several heads."""
-        if not self.scene.reads_a_stream:
-            return False
-        return "w_o" not in self.names or self.document.layers[self.scene.layer].w_o is not None
+        """Only the grids there are: W_Q, W_K and W_V where the head makes its vectors with them (not where
+        they are given directly), W_O where its layer mixes its heads' outputs."""
+        w_o = self.document.layers[self.scene.layer].w_o
+        return all(w_o is not None if name == "w_o" else name in self.scene.grids for name in self.names)
 
     def refresh(self) -> None:
         scene = self.scene
@@ -111,7 +115,6 @@ class GridEditor(QWidget):
             return
         self._say("Double-click a number to change it. Row i of a grid is what x's i-th number adds."
                   if "w_o" not in self.names else "Double-click a number to change it.")
-        self.head_label.setVisible(not self.document.is_one_head and "w_q" in self.names)
         self._name_the_head()
         for name, table in self.tables.items():
             self._fill(table, self._grid(name))
@@ -132,11 +135,12 @@ class GridEditor(QWidget):
             rows_in_view = min(grid.shape[0], MAX_ROWS_IN_VIEW)
             height = table.horizontalHeader().sizeHint().height() + rows_in_view * row_height + 2 * table.frameWidth()
             table.setMinimumHeight(height)
+            texts = [[explain.short_number(number, 3) for number in row] for row in grid]
             if self.compact:
-                table.setMaximumHeight(height)
+                _fit_to_numbers(table, height, texts)
             for row in range(grid.shape[0]):
                 for column in range(grid.shape[1]):
-                    text = explain.short_number(grid[row, column], 3)
+                    text = texts[row][column]
                     item = table.item(row, column)
                     if item is None:
                         item = QTableWidgetItem()
@@ -191,9 +195,26 @@ class GridEditor(QWidget):
         elif change & Change.VECTORS and self._shows_anything():
             for name, table in self.tables.items():  # a typed cell, an undo, or another head shown
                 self._fill(table, self._grid(name))
-            if self.head_label.isVisibleTo(self):  # several heads: another may be shown now
+            if self.naming_heads:  # another head may be shown now
                 self._name_the_head()
+
+    def name_heads(self, on: bool) -> None:
+        """Say whose grids these are: the window shows several heads, and a head's title shows its grids here."""
+        self.naming_heads = on
+        self.head_label.setVisible(on)
+        self._name_the_head()
 
     def _name_the_head(self) -> None:
         self.head_label.setText(f"<b>{self.document.head_name(*self.scene.location)}</b> "
                                 "(click a head's title to show another)")
+
+
+def _fit_to_numbers(table: QTableWidget, height: int, texts: list[list[str]]) -> None:
+    """A compact table (beside other panels) is as tall as its rows and as wide as its numbers, no more:
+    beside the heads, each layer's W_O leaves the mixing lines the rest of the width."""
+    table.setMaximumHeight(height)
+    metrics = table.fontMetrics()
+    widest = max(metrics.horizontalAdvance(text) for text in (WIDEST_NUMBER, *(text for row in texts for text in row)))
+    column_width = widest + 16  # the cell's own margins
+    table.setMaximumWidth(table.verticalHeader().sizeHint().width() + table.columnCount() * column_width
+                          + 2 * table.frameWidth())

@@ -62,10 +62,11 @@ def audit_heads(window: MainWindow) -> dict:
             if _on_screen(panel):
                 cut += [f"{head}: {part}" for part in panel.cut_parts()]
     cut += _labels_cut(window)
-    w_o = window.heads_view.w_o_editor.tables["w_o"]
-    if not _on_screen(w_o) or not w_o.viewport().rect().contains(
-            w_o.visualRect(w_o.model().index(w_o.rowCount() - 1, w_o.columnCount() - 1))):
-        cut.append("W_O (not every number in view)")
+    for w_o_editor in window.heads_view.w_o_editors:
+        w_o = w_o_editor.tables["w_o"]
+        if not _on_screen(w_o) or not w_o.viewport().rect().contains(
+                w_o.visualRect(w_o.model().index(w_o.rowCount() - 1, w_o.columnCount() - 1))):
+            cut.append(f"{w_o_editor.title_prefix}W_O (not every number in view)")
     return {
         "score_rows": sum(column.scores.model.rowCount() for column in columns),
         "score_rows_visible": sum(_rows_in_view(panel) for panel in tables),
@@ -150,7 +151,8 @@ def _grids_cut(window: MainWindow) -> list[str]:
 
 
 def _plots_cut(canvas) -> list[str]:
-    plots = [canvas.qk_plot, canvas.vo_plot] + ([canvas.x_plot] if canvas.attn_scene.reads_a_stream else [])
+    shown = canvas.plots.shown_plots()  # listed in the order the audit has always given them
+    plots = [plot for plot in (canvas.qk_plot, canvas.vo_plot, canvas.x_plot) if plot in shown]
     viewport = canvas.viewport().rect()
     cut = []
     for plot in plots:

@@ -171,14 +171,21 @@ class MainWindow(QMainWindow):
         fill_menus(self, actions, {"&View": [dock.toggleViewAction() for dock in self.docks.values()]})
         self.switches.bind(self.scale_action, self.causal_action, self.toolbar_boxes.values())
 
+    @property
+    def showing_heads(self) -> bool:
+        """Several heads side by side where the canvas was: the window's layout made way for them."""
+        return self.layout_manager.showing_heads
+
     # ----- small handlers ------------------------------------------------
     def _show_canvas_or_heads(self, change: Change) -> None:
         """A scene with several heads shows them side by side where the canvas was."""
         if not change & Change.STRUCTURE:
             return
-        self.showing_heads = multi_head = not self.scene.is_one_head  # decided here; pictures and audits ask this
+        multi_head = not self.scene.is_one_head  # decided here; the parts, pictures and audits ask showing_heads
+        self.heads_view.show_heads(multi_head)  # its columns first, then the room for them
         self.central_stack.show_page(self.heads_view if multi_head else self.canvas)
         self.layout_manager.make_way_for_heads(multi_head)
+        self.grid_editor.name_heads(multi_head)
         # Predict, then see guesses the weights of one head, on the weights chart, which makes way for the heads.
         self.predict_action.setEnabled(not multi_head)
         self.predict_action.setStatusTip("Predict, then see works with scenes of one head" if multi_head else "")

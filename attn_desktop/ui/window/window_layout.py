@@ -100,6 +100,7 @@ class WindowLayout(QObject):
         self._arrange_timer = QTimer(self, singleShot=True, interval=ARRANGE_WINDOW_MS)
         self._arrange_timer.timeout.connect(self._stop_arranging)
         self._default_state: QByteArray | None = None
+        self.showing_heads = False  # several heads side by side where the canvas was (make_way_for_heads)
         self._docks_the_heads_replaced: list[str] = []  # hidden while a scene with several heads is open
         # After every layout pass, look for ghost tab bars (see hide_stray_tab_bars).
         self._bars_hidden: set[int] = set()  # each bar is hidden once at most: one Qt shows again is in use
@@ -189,6 +190,7 @@ class WindowLayout(QObject):
     def make_way_for_heads(self, on: bool) -> None:
         """With several heads the panels that show one head make way (the View menu still shows them,
         for the head chosen); a scene of one head brings back those that were shown."""
+        self.showing_heads = on
         if on and not self._docks_the_heads_replaced:
             self._docks_the_heads_replaced = [name for name in ONE_HEAD_DOCKS if not self.docks[name].isHidden()]
             for name in self._docks_the_heads_replaced:
