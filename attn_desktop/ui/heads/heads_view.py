@@ -125,7 +125,7 @@ class HeadsView(QWidget):
         """LAYER's W_O: typed numbers are undoable edits; as tall as its rows and as wide as its numbers, no
         more (the height is the heads', the width the mixing lines'). With SEVERAL layers it says whose it
         is, as the mixing lines beside it do."""
-        w_o_editor = GridEditor(HeadReading(self.document, layer), self.editor, names=("w_o",), compact=True,
+        w_o_editor = GridEditor(HeadReading(self.document, self.view_state, at=(layer, 0)), self.editor, names=("w_o",), compact=True,
                                 title_prefix=f"Layer {layer + 1} · " if several else "")
         w_o_editor.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Maximum)
         return w_o_editor

@@ -59,9 +59,7 @@ class MainWindow(QMainWindow):
     def __init__(self, scene: Scene, scene_path: Path | None = None, progress: ProgressStore | None = None) -> None:
         super().__init__()
         self.scene = scene
-        # What the user looks at (chosen query, shown head, pointed key, veil), not the document: the view
-        # every reading of this scene shares, so a lesson's script or the Code panel sees the same choice.
-        self.view_state = shared_view(scene)
+        self.view_state = shared_view(scene)  # what the user looks at, shared by every reading of the scene
         self.shown = HeadReading(scene, self.view_state)
         self.progress = progress if progress is not None else ProgressStore()
         self.setObjectName("MainWindow")
@@ -153,8 +151,7 @@ class MainWindow(QMainWindow):
         self.layout_manager.arrange_defaults()
 
     def _build_actions(self) -> None:
-        """The command table's actions (see actions.py), the menus and the toolbar; the actions the window
-        and its parts use by name are kept here."""
+        """The command table's actions (see actions.py), menus and toolbar; those used by name are kept."""
         self.menu_actions = actions = build_actions(self, self)
         self.undo_action, self.redo_action = actions["undo_action"], actions["redo_action"]
         self.scale_action, self.causal_action = actions["scale_action"], actions["causal_action"]
@@ -191,8 +188,7 @@ class MainWindow(QMainWindow):
         self.predict_action.setStatusTip("Predict, then see works with scenes of one head" if multi_head else "")
 
     def _hold_undo_during_drag(self, dragging: bool) -> None:
-        """Undo with the mouse button still held would take a step back under the drag, which then
-        records its move on top of the wrong state: Undo and Redo wait for the release."""
+        """Undo mid-drag would step back under the drag, which then records its move on the wrong state."""
         self.undo_action.setEnabled(not dragging and self.history.stack.canUndo())
         self.redo_action.setEnabled(not dragging and self.history.stack.canRedo())
 
