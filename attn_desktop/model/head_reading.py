@@ -17,7 +17,7 @@ import numpy as np
 
 from attn_desktop.model.attention import AttentionResult
 from attn_desktop.model.files.scene_types import TakenFrom, TrainedHead
-from attn_desktop.model.layers import Head, Role
+from attn_desktop.model.layers import Head, Layer, Role
 from attn_desktop.model.subscribers import Subscriber
 from attn_desktop.model.view_state import ViewState
 
@@ -31,14 +31,25 @@ class HeadReading:
         self.document = document
         self.view = view
         self._fixed = at
+        # The head last looked up, with what it was looked up from: a drag reads a reading some thirty
+        # times per move, and a scene's layers are only replaced (never changed in place) by a new structure.
+        self._found: tuple[list[Layer], tuple[int, int], tuple[int, int], Head] | None = None
 
     # ----- which head ----------------------------------------------------
     @property
     def location(self) -> tuple[int, int]:
         """(layer, head), counted from 0: the view's choice where there is one, kept within the scene."""
-        layer, head = (self.view.layer, self.view.head) if self._fixed is None else self._fixed
-        layer = min(layer, len(self.document.layers) - 1)
-        return layer, min(head, len(self.document.layers[layer].heads) - 1)
+        return self._find()[2]
+
+    def _find(self) -> tuple[list[Layer], tuple[int, int], tuple[int, int], Head]:
+        layers = self.document.layers
+        wanted = (self.view.layer, self.view.head) if self._fixed is None else self._fixed
+        found = self._found
+        if found is None or found[0] is not layers or found[1] != wanted:
+            layer = min(wanted[0], len(layers) - 1)
+            head = min(wanted[1], len(layers[layer].heads) - 1)
+            found = self._found = (layers, wanted, (layer, head), layers[layer].heads[head])
+        return found
 
     @property
     def layer(self) -> int:
@@ -50,7 +61,7 @@ class HeadReading:
 
     @property
     def _head(self) -> Head:
-        return self.document.head(*self.location)
+        return self._find()[3]
 
     @property
     def exists(self) -> bool:
