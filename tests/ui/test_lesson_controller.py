@@ -24,6 +24,12 @@ class GridRoom:
     def make_room_for_grids(self) -> None:
         self.made += 1
 
+    def open_companion(self, name: str | None) -> None:
+        self.companion = name
+
+    def show_wide(self, name: str) -> None:
+        pass
+
 
 class PredictionSwitch:
     def __init__(self) -> None:

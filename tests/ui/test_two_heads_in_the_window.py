@@ -7,13 +7,13 @@ import pytest
 from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QImage, QScreen
 
+from attn_desktop.geometry.panel_sets import ONE_HEAD_PANELS as ONE_HEAD_DOCKS
 from attn_desktop.model import Role, explain
 from attn_desktop.model.scene_files import open_scene
 from attn_desktop.paths import scene_path
 from attn_desktop.ui.document import handout_image
 from attn_desktop.ui.document.handout_image import render_png
 from attn_desktop.ui.tools.layout_audit import _labels_cut
-from attn_desktop.ui.window.window_layout import ONE_HEAD_DOCKS
 
 from helpers import drag_on_canvas, on_a_1024_by_768_screen, type_into_first_cell, wait_until_arranged
 

@@ -36,6 +36,8 @@ class LessonRoom(Protocol):
     @property
     def showing_heads(self) -> bool: ...  # several heads where the canvas was: the one-head docks made way
     def show_wide(self, name: str) -> None: ...
+
+    def open_companion(self, name: str | None) -> None: ...
     def make_room_for_grids(self) -> None: ...
 
 
@@ -63,6 +65,7 @@ class LessonController:
             return False
         document.start(None, lesson_id)
         companion = lessons.lesson(lesson_id).companion
+        self.room.open_companion(companion or None)  # another lesson's panel (the √d_k lab) closes
         if companion:  # a tab beside the lesson's text; on a projector, in front of it
             self.room.show_wide(companion)
         if not self.room.presenting:  # a projector shows the canvas, not the reading

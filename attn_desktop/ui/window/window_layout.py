@@ -20,6 +20,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QScrollArea, QTabBar, QWidget
 from shiboken6 import getCppPointer
 
+from attn_desktop.geometry.panel_sets import COMPANION_PANELS, Activity, panels_shown
 from attn_desktop.ui.qt_app import gui_app
 from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
 
@@ -28,13 +29,8 @@ RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
 BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
 HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
 
-# Presentation mode shows the class the canvas and the numbers; the reading panels wait on the
-# teacher's screen (the View menu brings any back; leaving presentation mode restores the layout).
-READING_DOCKS = ("lessonDock", "challengesDock", "codeDock", "sentenceDock", "shapesDock", "gridsDock")
 TIDY_AFTER_DRAG_MS = 250
 WIDE_DOCK_SHARE = 0.36  # of the window's width, for a left panel that shows a grid of pictures
-# Panels that show one head; a scene with several heads shows them for every head in the middle instead.
-ONE_HEAD_DOCKS = ("scoreDock", "matrixDock", "weightsDock", "outputDock", "shapesDock", "gridsDock")
 PRESENTATION_LEFT_SHARE = 0.3  # of the width, for a left panel kept during a presentation
 ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
 
@@ -99,9 +95,11 @@ class WindowLayout(QObject):
         self.arranging: str | None = None  # "presentation" or "restore" while the window settles
         self._arrange_timer = QTimer(self, singleShot=True, interval=ARRANGE_WINDOW_MS)
         self._arrange_timer.timeout.connect(self._stop_arranging)
-        self._default_state: QByteArray | None = None
+        self._areas: dict[str, Qt.DockWidgetArea] = {}  # each dock's side of the window, as designed
+        self.closed_by_user: set[str] = set()  # panels the user closed: kept closed until Reset Layout
+        self._applying = False  # showing and hiding panels by design, not by the user's hand
         self.showing_heads = False  # several heads side by side where the canvas was (make_way_for_heads)
-        self._docks_the_heads_replaced: list[str] = []  # hidden while a scene with several heads is open
+        self.companion: str | None = None  # the activity's own panel (Training, Model heads, the lab), if open
         # After every layout pass, look for ghost tab bars (see hide_stray_tab_bars).
         self._bars_hidden: set[int] = set()  # each bar is hidden once at most: one Qt shows again is in use
         self._tidy_timer = QTimer(self, singleShot=True, interval=0)
@@ -128,11 +126,24 @@ class WindowLayout(QObject):
         dock.setWidget(_in_scroll_area(widget) if spec.scrolls else widget)
         self.window.addDockWidget(spec.area, dock)
         self.docks[spec.name] = dock
+        self._areas[spec.name] = spec.area
+        dock.visibilityChanged.connect(lambda _visible, name=spec.name: self._user_toggled(name))
         return dock
 
+    def _user_toggled(self, name: str) -> None:
+        """The user closed a panel (its ×, the View menu) or opened it again: the design respects that."""
+        if self._applying or name in COMPANION_PANELS:
+            return
+        if self.docks[name].isHidden():
+            self.closed_by_user.add(name)
+        else:
+            self.closed_by_user.discard(name)
+
     def arrange_defaults(self) -> None:
-        """The everyday layout, sized for the window as it is now; remembered for Reset Layout."""
+        """The everyday layout, sized for the window as it is now."""
         window, docks = self.window, self.docks
+        for name, dock in docks.items():  # each on its own side first: presentation mode moves some
+            window.addDockWidget(self._areas[name], dock)
         # The right column (scores over the matrix) runs the full height: every score row and the
         # matrix's numbers need height more than width. The bottom row sits under the canvas and lesson.
         window.setCorner(Qt.Corner.BottomRightCorner, RIGHT)
@@ -158,7 +169,23 @@ class WindowLayout(QObject):
         window.tabifyDockWidget(docks["shapesDock"], docks["gridsDock"])
         docks["shapesDock"].raise_()
         self.share_out()
-        self._default_state = window.saveState()
+
+    def rebuild(self) -> None:
+        """The designed layout for the activity: every panel in its place, the activity's panels shown.
+
+        Built afresh rather than restored from a saved state: a state saved before presentation mode,
+        another lesson or several heads brings back panels of what the window was doing then (and Qt's
+        restoreState, after presentation mode moved docks between sides, could crash the app).
+        """
+        companion = self.activity.companion
+        self._applying = True
+        try:
+            self.arrange_defaults()  # (which closes the companions)
+            if companion is not None:
+                self.docks[companion].show()
+        finally:
+            self._applying = False
+        self.show_declared_panels()
 
     def share_out(self) -> None:
         """Give the canvas about half the window at any size: dock sizes are shares of the window.
@@ -189,19 +216,42 @@ class WindowLayout(QObject):
 
     def make_way_for_heads(self, on: bool) -> None:
         """With several heads the panels that show one head make way (the View menu still shows them,
-        for the head chosen); a scene of one head brings back those that were shown."""
-        self.showing_heads = on
-        if on and not self._docks_the_heads_replaced:
-            self._docks_the_heads_replaced = [name for name in ONE_HEAD_DOCKS if not self.docks[name].isHidden()]
-            for name in self._docks_the_heads_replaced:
-                self.docks[name].hide()
-        elif not on:
-            for name in self._docks_the_heads_replaced:
-                self.docks[name].show()
-            self._docks_the_heads_replaced = []
+        for the head chosen); a scene of one head shows them again."""
+        if on != self.showing_heads:
+            self.showing_heads = on
+            self.show_declared_panels()
+
+    @property
+    def activity(self) -> Activity:
+        companion = self.companion if self.companion is not None and not self.docks[self.companion].isHidden() else None
+        return Activity(several_heads=self.showing_heads, companion=companion)
+
+    def show_declared_panels(self) -> None:
+        """Show the panels the activity declares (panel_sets.py) and close the rest, whatever the window
+        went through before: presentation mode, other lessons, a restored state."""
+        wanted = panels_shown(self.activity, self.presenting) - self.closed_by_user
+        self._applying = True
+        try:
+            for name, dock in self.docks.items():
+                if name in wanted and dock.isHidden():
+                    dock.show()
+                elif name not in wanted and not dock.isHidden():
+                    dock.hide()
+        finally:
+            self._applying = False
+
+    def open_companion(self, name: str | None) -> None:
+        """The activity's own panel (a lesson's √d_k lab, Training, Model heads), or none: any other
+        companion closes, so a panel one lesson opened never stays beside the next."""
+        self.companion = name
+        if name is not None:
+            self.docks[name].show()
+        self.show_declared_panels()
 
     def show_dock(self, name: str) -> None:
         """Bring a dock to the front (Lessons → Train a Head…)."""
+        if name in COMPANION_PANELS:
+            self.open_companion(name)
         self.docks[name].show()
         self.docks[name].raise_()
 
@@ -209,6 +259,8 @@ class WindowLayout(QObject):
         """Bring a dock of the left column to the front, the column widened to SHARE of the window
         (a grid of thumbnails needs more than the reading panels' fifth)."""
         dock = self.docks[name]
+        if name in COMPANION_PANELS:
+            self.open_companion(name)
         dock.show()
         dock.raise_()
         if self.window.dockWidgetArea(dock) == LEFT and not dock.isFloating():
@@ -216,12 +268,10 @@ class WindowLayout(QObject):
 
     def reset(self) -> None:
         """View → Reset Layout: every panel back where the first start put it, sized for this window."""
-        if self._default_state is not None:
-            self.window.restoreState(self._default_state)
-        for dock in self.docks.values():
-            dock.show()
-        self.docks["lessonDock"].raise_()
-        self.share_out()
+        self.closed_by_user.clear()
+        if self.companion is not None:
+            self.docks[self.companion].show()  # the activity's own panel is part of its design
+        self.rebuild()
 
     # ----- presentation mode ---------------------------------------------
     def set_presentation(self, on: bool, after_font_change: Callable[[bool], object] | None = None) -> None:
@@ -238,8 +288,7 @@ class WindowLayout(QObject):
             big = app.font()
             big.setPointSizeF(big.pointSizeF() * presentation_font_scale(self._screen_size().height()))
             app.setFont(big)
-            for name in READING_DOCKS:
-                self.docks[name].hide()
+            self.show_declared_panels()
             self._was_maximized = window.isMaximized()
             window.showFullScreen()
         else:
@@ -285,8 +334,8 @@ class WindowLayout(QObject):
     def _arrange(self) -> None:
         if self.arranging == "presentation":
             self._arrange_for_presentation()
-        elif self.arranging == "restore" and self._layout_before_presentation is not None:
-            self.window.restoreState(self._layout_before_presentation)
+        elif self.arranging == "restore":
+            self.rebuild()
 
     def _stop_arranging(self) -> None:
         self._arrange()
@@ -319,7 +368,15 @@ class WindowLayout(QObject):
         if geometry is None or state is None:
             return False  # another screen's layout would not fit this one: keep the computed one
         self.window.restoreGeometry(geometry)
-        self.window.restoreState(state)
+        self._applying = True
+        try:
+            self.window.restoreState(state)
+        finally:
+            self._applying = False
+        # What the user had closed stays closed; a panel the last session's activity had open is not this one's.
+        designed = panels_shown(Activity(several_heads=self.showing_heads), presenting=False)
+        self.closed_by_user = {name for name in designed if self.docks[name].isHidden()}
+        self.show_declared_panels()
         return True
 
     def save_window_state(self) -> None:

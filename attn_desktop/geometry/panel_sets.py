@@ -1,0 +1,39 @@
+"""Which panels the window shows for what the user is doing: declared, never accumulated.
+
+A teacher's window goes through presentation mode, other lessons, Training, a real model's heads
+and restarts. If each of those showed and hid panels on top of what the one before left, the
+window would drift into arrangements nobody designed (the one-head panels back beside two heads
+after F11; the √d_k lab still open in lesson 8). So the set of panels is a function of the
+activity and of presentation mode alone, and the window applies it after every such change.
+
+Panels are named by their docks' object names. No Qt here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+READING_PANELS = ("lessonDock", "challengesDock", "codeDock", "sentenceDock")  # tabs of the left column
+ONE_HEAD_PANELS = ("scoreDock", "matrixDock", "outputDock", "weightsDock", "shapesDock", "gridsDock")
+PRESENTED_NUMBERS = ("scoreDock", "matrixDock", "outputDock", "weightsDock")  # what a class reads from afar
+COMPANION_PANELS = ("trainingDock", "modelHeadsDock", "scalingLabDock")  # an activity's own panel
+
+
+@dataclass(frozen=True)
+class Activity:
+    """What the user is doing, as far as the panels go."""
+
+    several_heads: bool = False  # the heads side by side where the canvas was: no one-head panels
+    companion: str | None = None  # Training, Model heads or the √d_k lab, when that is what is open
+
+
+def panels_shown(activity: Activity, presenting: bool) -> frozenset[str]:
+    """The panels to show. Presenting, the reading waits on the teacher's screen and the class sees
+    the canvas (or the heads) with the numbers; an activity's own panel stays in both."""
+    if presenting:
+        shown = set() if activity.several_heads else set(PRESENTED_NUMBERS)
+    else:
+        shown = set(READING_PANELS) | (set() if activity.several_heads else set(ONE_HEAD_PANELS))
+    if activity.companion is not None:
+        shown.add(activity.companion)
+    return frozenset(shown)

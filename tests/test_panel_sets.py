@@ -1,0 +1,32 @@
+"""The panels the window shows are declared for each activity, in and out of presentation mode."""
+
+from attn_desktop.geometry.panel_sets import (
+    COMPANION_PANELS,
+    ONE_HEAD_PANELS,
+    READING_PANELS,
+    Activity,
+    panels_shown,
+)
+
+
+def test_a_one_head_scene_shows_the_reading_and_every_one_head_panel():
+    assert panels_shown(Activity(), presenting=False) == frozenset(READING_PANELS + ONE_HEAD_PANELS)
+
+
+def test_several_heads_show_no_one_head_panel_and_presenting_them_shows_no_panel_at_all():
+    assert not panels_shown(Activity(several_heads=True), presenting=False) & set(ONE_HEAD_PANELS)
+    assert panels_shown(Activity(several_heads=True), presenting=True) == frozenset()
+
+
+def test_presenting_shows_the_numbers_and_hides_the_reading():
+    shown = panels_shown(Activity(), presenting=True)
+    assert {"scoreDock", "matrixDock", "outputDock", "weightsDock"} <= shown
+    assert not shown & set(READING_PANELS) and "shapesDock" not in shown
+
+
+def test_only_the_activitys_own_companion_is_shown():
+    for companion in COMPANION_PANELS:
+        for presenting in (False, True):
+            shown = panels_shown(Activity(companion=companion), presenting)
+            assert companion in shown and not shown & (set(COMPANION_PANELS) - {companion})
+    assert not panels_shown(Activity(), presenting=True) & set(COMPANION_PANELS)

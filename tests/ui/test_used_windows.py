@@ -1,0 +1,83 @@
+"""A teacher's window is never fresh: presentation mode, other lessons and Reset Layout in a row must
+land on the same arrangement as a fresh window would show, never on what came before."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from helpers import on_a_1024_by_768_screen, wait_until_arranged
+
+ONE_HEAD_PANELS = ("scoreDock", "matrixDock", "weightsDock", "outputDock", "shapesDock", "gridsDock")
+ACTIVITY_PANELS = ("trainingDock", "modelHeadsDock", "scalingLabDock")
+
+pytestmark = pytest.mark.slow
+
+
+def shown_panels(window) -> set[str]:
+    return {name for name, dock in window.docks.items() if dock.isVisible()}
+
+
+def press_f11(qtbot, window) -> None:
+    qtbot.keyClick(window, Qt.Key.Key_F11)
+    wait_until_arranged(qtbot, window)
+
+
+def open_lesson_by_key(qtbot, window, number: int) -> None:
+    qtbot.keyClick(window, getattr(Qt.Key, f"Key_{number}"), Qt.KeyboardModifier.ControlModifier)
+    wait_until_arranged(qtbot, window)
+
+
+def test_presenting_lesson_4_then_opening_lesson_7_and_leaving_shows_the_heads_alone(qtbot, window, monkeypatch):
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    open_lesson_by_key(qtbot, window, 4)
+    press_f11(qtbot, window)
+    open_lesson_by_key(qtbot, window, 7)
+    press_f11(qtbot, window)
+    assert window.showing_heads and not window.isFullScreen()
+    assert not shown_panels(window) & set(ONE_HEAD_PANELS), "the one-head panels came back beside the heads"
+    assert "lessonDock" in shown_panels(window)
+
+
+def test_a_lessons_lab_closes_when_another_lesson_opens_and_presenting_shows_no_stray_panel(qtbot, window, monkeypatch):
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    open_lesson_by_key(qtbot, window, 6)  # "Why √d_k?" opens the lab beside its text
+    assert "scalingLabDock" in shown_panels(window)
+    for number in (1, 5, 7, 8):
+        open_lesson_by_key(qtbot, window, number)
+        press_f11(qtbot, window)
+        assert not shown_panels(window) & set(ACTIVITY_PANELS), f"lesson {number}, presenting"
+        assert not shown_panels(window) & {"lessonDock", "challengesDock", "codeDock", "sentenceDock"}
+        press_f11(qtbot, window)
+        assert not window.isFullScreen()
+
+
+def test_reset_layout_with_two_heads_shows_the_heads_and_the_reading_only(qtbot, window, monkeypatch):
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    open_lesson_by_key(qtbot, window, 7)
+    window.docks["scoreDock"].show()  # the View menu can show one head's panel beside the heads
+    window.menu_actions["reset_layout_action"].trigger()
+    QApplication.processEvents()
+    assert window.showing_heads and not shown_panels(window) & set(ONE_HEAD_PANELS)
+    assert "lessonDock" in shown_panels(window)
+
+
+def test_a_restart_after_several_lessons_opens_on_what_a_fresh_window_shows(qtbot, window, monkeypatch):
+    from attn_desktop.model.scene_files import open_scene
+    from attn_desktop.paths import DEFAULT_SCENE, scene_path
+    from attn_desktop.ui.window.main_window import MainWindow
+
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    for number in (2, 4, 7, 4):
+        open_lesson_by_key(qtbot, window, number)
+    fresh_panels = shown_panels(window)
+    window.save_window_state()
+    again = MainWindow(open_scene(scene_path(DEFAULT_SCENE)))
+    qtbot.addWidget(again)
+    again.show()
+    again.restore_window_state()
+    again.open_lesson("scaled-attention")
+    wait_until_arranged(qtbot, again)
+    assert shown_panels(again) == fresh_panels
+    assert not shown_panels(again) & set(ACTIVITY_PANELS)
