@@ -17,6 +17,9 @@ READING_PANELS = ("lessonDock", "challengesDock", "codeDock", "sentenceDock")  #
 ONE_HEAD_PANELS = ("scoreDock", "matrixDock", "outputDock", "weightsDock", "shapesDock", "gridsDock")
 PRESENTED_NUMBERS = ("scoreDock", "matrixDock", "outputDock", "weightsDock")  # what a class reads from afar
 COMPANION_PANELS = ("trainingDock", "modelHeadsDock", "scalingLabDock")  # an activity's own panel
+# A companion that needs room: the panels it closes. The lab takes the left column's height, so the
+# bottom row spans the canvas only: it keeps the output whole (the score table shows the weights as bars).
+MADE_WAY_FOR = {"scalingLabDock": ("shapesDock", "gridsDock", "weightsDock")}
 
 
 @dataclass(frozen=True)
@@ -36,4 +39,11 @@ def panels_shown(activity: Activity, presenting: bool) -> frozenset[str]:
         shown = set(READING_PANELS) | (set() if activity.several_heads else set(ONE_HEAD_PANELS))
     if activity.companion is not None:
         shown.add(activity.companion)
+        shown -= set(MADE_WAY_FOR.get(activity.companion, ()))
     return frozenset(shown)
+
+
+def lesson_column_full_height(activity: Activity, presenting: bool) -> bool:
+    """Whether the left column runs down to the status bar (the bottom row then spans the canvas only):
+    the lesson's text and the √d_k lab under it need the whole height of a 768-line screen."""
+    return activity.companion == "scalingLabDock" and not presenting

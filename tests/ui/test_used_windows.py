@@ -81,3 +81,16 @@ def test_a_restart_after_several_lessons_opens_on_what_a_fresh_window_shows(qtbo
     wait_until_arranged(qtbot, again)
     assert shown_panels(again) == fresh_panels
     assert not shown_panels(again) & set(ACTIVITY_PANELS)
+
+
+def test_the_labs_lesson_shows_its_text_and_the_lab_together_with_the_output_whole(qtbot, window, monkeypatch):
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    open_lesson_by_key(qtbot, window, 6)
+    lesson, lab = window.docks["lessonDock"], window.docks["scalingLabDock"]
+    assert lesson.isVisible() and lab.isVisible() and window.tabifiedDockWidgets(lesson).count(lab) == 0
+    assert lab.geometry().top() >= lesson.geometry().bottom()  # under the text, not a tab behind it
+    for plot in (window.scaling_lab.spread_plot, window.scaling_lab.entropy_plot):
+        assert plot.isVisible() and plot.height() >= 90
+    assert window.height() <= 768
+    values = window.output_panel.findChildren(type(window.output_panel.query_label))
+    assert all(label.width() >= label.sizeHint().width() for label in values if label.isVisible() and label.text())

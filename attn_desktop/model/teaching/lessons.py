@@ -147,8 +147,8 @@ LESSONS: tuple[Lesson, ...] = (
             "weights are: 3 bits when eight keys share evenly, 0 bits when one takes all."
         ),
         steps=(
-            ("Open the √d_k lab tab (Lessons → √d_k Lab, Ctrl+L). At d_k = 2 the raw scores spread about 1.4, "
-            "and both softmaxes share their weight."),
+            ("The √d_k lab is under this text (Lessons → √d_k Lab, Ctrl+L, opens it anywhere). At d_k = 2 the "
+             "raw scores spread about 1.4, and both softmaxes share their weight."),
             ("Move the slider to the right. The orange curve (scores as they are) grows like √d_k; the blue one "
             "(divided by √d_k) stays at 1."),
             ("Watch the entropy plot: without the division the query's weights collapse onto one key (toward 0 bits) "

@@ -28,6 +28,8 @@ from attn_desktop.ui.lab.scaling_plot import RAW_COLOR, SCALED_COLOR, ScalingPlo
 FIRST_WIDTH = 2
 
 
+PLOT_MIN_HEIGHT = 90  # px: both plots and the lesson's text above them fit a 768-line screen
+
 class ScalingLabPanel(QWidget):
     width_changed = Signal(int)  # the chosen d_k
 
@@ -80,7 +82,7 @@ class ScalingLabPanel(QWidget):
         self.entropy_plot.set_curves(lab.widths, lab.raw_entropy, lab.scaled_entropy,
                                      top=float(reading(D_K_MIN).most_entropy))
         for plot in (self.spread_plot, self.entropy_plot):
-            plot.setMinimumHeight(120)
+            plot.setMinimumHeight(PLOT_MIN_HEIGHT)
             self._column.addWidget(plot, 1)
 
     @property

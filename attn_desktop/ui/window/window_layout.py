@@ -20,7 +20,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QScrollArea, QTabBar, QWidget
 from shiboken6 import getCppPointer
 
-from attn_desktop.geometry.panel_sets import COMPANION_PANELS, Activity, panels_shown
+from attn_desktop.geometry.panel_sets import COMPANION_PANELS, Activity, lesson_column_full_height, panels_shown
 from attn_desktop.ui.qt_app import gui_app
 from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
 
@@ -30,6 +30,7 @@ BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
 HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
 
 TIDY_AFTER_DRAG_MS = 250
+LAB_SHARE = 0.62  # of the left column's height, for the √d_k lab under the lesson's text
 WIDE_DOCK_SHARE = 0.36  # of the window's width, for a left panel that shows a grid of pictures
 PRESENTATION_LEFT_SHARE = 0.3  # of the width, for a left panel kept during a presentation
 ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
@@ -148,6 +149,11 @@ class WindowLayout(QObject):
         # matrix's numbers need height more than width. The bottom row sits under the canvas and lesson.
         window.setCorner(Qt.Corner.BottomRightCorner, RIGHT)
         window.setCorner(Qt.Corner.BottomLeftCorner, BOTTOM)
+        # The √d_k lab (Lessons → √d_k Lab, and its lesson) goes under the lesson's text, not in a tab
+        # behind it, so the exercise and the lab it asks about are seen together. (Split before the
+        # reading panels become tabs: splitting a tab group's panel makes it one more tab.)
+        window.splitDockWidget(docks["lessonDock"], docks["scalingLabDock"], VERTICAL)
+        docks["scalingLabDock"].hide()
         # Reading panels share the left column as tabs; the lesson is in front.
         window.tabifyDockWidget(docks["lessonDock"], docks["challengesDock"])
         window.tabifyDockWidget(docks["challengesDock"], docks["codeDock"])
@@ -158,9 +164,6 @@ class WindowLayout(QObject):
         if "modelHeadsDock" in docks:  # shown from Lessons → Heads of a Real Model…
             window.tabifyDockWidget(docks["sentenceDock"], docks["modelHeadsDock"])
             docks["modelHeadsDock"].hide()
-        if "scalingLabDock" in docks:  # shown from Lessons → √d_k Lab and by its lesson
-            window.tabifyDockWidget(docks["sentenceDock"], docks["scalingLabDock"])
-            docks["scalingLabDock"].hide()
         docks["lessonDock"].raise_()
         window.splitDockWidget(docks["scoreDock"], docks["matrixDock"], VERTICAL)
         window.splitDockWidget(docks["outputDock"], docks["weightsDock"], HORIZONTAL)
@@ -229,7 +232,10 @@ class WindowLayout(QObject):
     def show_declared_panels(self) -> None:
         """Show the panels the activity declares (panel_sets.py) and close the rest, whatever the window
         went through before: presentation mode, other lessons, a restored state."""
-        wanted = panels_shown(self.activity, self.presenting) - self.closed_by_user
+        activity = self.activity
+        wanted = panels_shown(activity, self.presenting) - self.closed_by_user
+        full_height = lesson_column_full_height(activity, self.presenting)
+        self.window.setCorner(Qt.Corner.BottomLeftCorner, LEFT if full_height else BOTTOM)
         self._applying = True
         try:
             for name, dock in self.docks.items():
@@ -247,6 +253,10 @@ class WindowLayout(QObject):
         if name is not None:
             self.docks[name].show()
         self.show_declared_panels()
+        if name == "scalingLabDock" and not self.presenting:  # under the lesson's text: most of the column
+            lesson, lab = self.docks["lessonDock"], self.docks[name]
+            height = lesson.height() + lab.height()
+            self.window.resizeDocks([lesson, lab], [int(height * (1 - LAB_SHARE)), int(height * LAB_SHARE)], VERTICAL)
 
     def show_dock(self, name: str) -> None:
         """Bring a dock to the front (Lessons → Train a Head…)."""
