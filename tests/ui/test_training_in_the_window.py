@@ -109,3 +109,27 @@ def test_unsaved_work_is_asked_about_once_and_cancel_keeps_it(qtbot, window):
     assert window.asked_questions == ["Unsaved changes", "Unsaved changes"]  # once per Train, never per update
     assert window.scene.title == "Trained head: reverse"
     qtbot.mouseClick(panel.pause_button, Qt.MouseButton.LeftButton)
+
+
+def every_tip_in_view(canvas) -> bool:
+    """Every arrow of every shown plot has its tip inside its plot's view (what a student sees)."""
+    return not canvas.plots.tips_outside_view()
+
+
+def test_training_keeps_every_arrow_in_view_and_values_on_their_own_scale_when_they_outgrow_q_and_k(qtbot, window):
+    panel = open_training(qtbot, window)
+    canvas = window.canvas
+    train_until_perfect(qtbot, panel)
+    # Training stopped: within a few refits every arrow, with its label, is back in the picture.
+    qtbot.waitUntil(lambda: every_tip_in_view(canvas), timeout=3000)
+    scene = canvas.attn_scene
+    queries_and_keys = max(float(np.abs(scene.vectors(role)).max()) for role in (Role.QUERY, Role.KEY))
+    values = float(np.abs(scene.vectors(Role.VALUE)).max())
+    if max(values, queries_and_keys) / min(values, queries_and_keys) >= 10:
+        assert canvas.vo_plot.getViewBox().linkedView(0) is None  # a scale of its own: never a dot
+    # Ctrl+0 frames them again and leaves none of them a dot: each plot's arrows span a good part of it.
+    qtbot.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    for plot, roles in ((canvas.qk_plot, (Role.QUERY, Role.KEY)), (canvas.vo_plot, (Role.VALUE,))):
+        (x_low, x_high), (y_low, y_high) = plot.viewRange()
+        longest = max(float(np.hypot(*canvas.drags.tip_of(v, role))) for role in roles for v in scene.vectors(role))
+        assert longest > 0.2 * min(x_high - x_low, y_high - y_low), plot.titleLabel.text

@@ -51,6 +51,11 @@ class ArrowLayer(QGraphicsItem):
             arrow.join_layer(None)
             self.update()
 
+    def tips_outside(self) -> bool:
+        """Whether an arrow's tip lies out of the plot's view (training or an undo moved it there)."""
+        view = self._view_box.viewRect()
+        return any(arrow.isVisible() and not view.contains(arrow.tip) for arrow in self._arrows)
+
     def view_changed(self, *_) -> None:
         """A zoom, a pan or a resize: the layer covers the new view."""
         view = QRectF(self._view_box.viewRect())

@@ -31,6 +31,7 @@ from attn_desktop.ui.view_state.weights_veil import WeightsVeil
 
 ANSWER_MARKER_HEIGHT = 1.08  # on the number line, the answer's marker stands above every stem
 ARROW_FONT_POINTS = 10.0
+FOLLOW_ARROWS_MS = 250  # at most four refits a second while training moves the arrows
 PRESENTATION_SCALE = 1.7
 HEAD_SHAPES = {Role.QUERY: "triangle", Role.KEY: "open", Role.VALUE: "diamond", Role.EMBEDDING: "triangle"}
 Z_ORDER = {Role.EMBEDDING: 10, Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}
@@ -82,6 +83,10 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self._refit_timer = QTimer(self, singleShot=True, interval=0)
         self._refit_timer.timeout.connect(self._refit_unless_zoomed_by_hand)
         self.zoomed_by_hand = False  # the student's own zoom: resizing keeps it
+        # Arrows that leave the view without a drag (training, an undo, typed numbers) are framed again,
+        # a few times a second at most: training moves them on every step.
+        self._follow_timer = QTimer(self, singleShot=True, interval=FOLLOW_ARROWS_MS)
+        self._follow_timer.timeout.connect(self._refit_unless_zoomed_by_hand)
         self._drawn_vectors: dict[Role, np.ndarray] = {}  # each role's vectors as the arrows last showed them
         self.plots = CanvasPlots(self.ci, scene, self.drags, self._follow_view, layer_z=min(Z_ORDER.values()))
         self.x_plot, self.qk_plot, self.vo_plot = self.plots.x_plot, self.plots.qk_plot, self.plots.vo_plot
@@ -157,6 +162,9 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             self._sync_all()
         elif change & Change.VECTORS:
             self._sync_vectors(only_moved=True)
+        if (change & Change.VECTORS and self.drags.dragged_arrow() is None and not self._follow_timer.isActive()
+                and self.plots.tips_outside_view()):
+            self._follow_timer.start()
         if change & Change.VECTORS and self.drags.planes.showing_pca and self.drags.dragged_arrow() is None:
             self._update_titles()  # the share of the spread the plane shows; never mid-drag (titles re-lay out)
 

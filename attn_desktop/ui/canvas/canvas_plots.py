@@ -36,6 +36,15 @@ from attn_desktop.ui.canvas.plot_framing import frame_tips
 from attn_desktop.ui.canvas.plot_titles import fit_titles, plot_title
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 
+TENFOLD = 10.0
+
+
+def lengths_differ_tenfold(first: float, second: float) -> bool:
+    """Whether two extents differ tenfold or more (both given; nothing drawn has no extent)."""
+    if first <= 0 or second <= 0:
+        return False
+    return max(first, second) / min(first, second) >= TENFOLD
+
 
 class CanvasPlots:
     """The plots of one canvas, laid out in LAYOUT (the canvas's own). FOLLOW_VIEW connects a new plot's
@@ -104,6 +113,10 @@ class CanvasPlots:
         self.layers[plot].remove(arrow)
         plot.removeItem(arrow)
 
+    def tips_outside_view(self) -> bool:
+        """Whether a shown plot has an arrow whose tip is out of its view."""
+        return any(self.layers[plot].tips_outside() for plot in self.shown_plots())
+
     # ----- layout ---------------------------------------------------------
     def arrange(self, viewport: QRect, line_scale: float, label_height: float) -> None:
         """The plots [x,] q·k, v·out in reading order, in as many columns as draws the arrows largest: one
@@ -124,8 +137,7 @@ class CanvasPlots:
         self.x_plot.setAspectLocked(True)
         self.qk_plot.setAspectLocked(True)
         self.vo_plot.setAspectLocked(not self.number_line)
-        self.vo_plot.setXLink(None if self.values_framed_alone() else self.qk_plot)
-        self.vo_plot.setYLink(None if self.values_framed_alone() else self.qk_plot)
+        self.link_values_to_queries()
         # The layout grew to hold three plots; with two it must shrink back to the view, which
         # pyqtgraph only asks of it on a resize. Otherwise the last plot sits past the canvas's edge.
         self.layout.layout.invalidate()
@@ -143,15 +155,27 @@ class CanvasPlots:
         return self.notice.minimumHeight() if self.scene.taken_from is not None else 0.0
 
     def values_framed_alone(self) -> bool:
-        """Values and output get a scale of their own on a number line, and in a head taken from a model,
-        whose values are a tenth the length of its queries and keys (on one scale they would be dots)."""
-        return self.number_line or self.scene.taken_from is not None
+        """Values and output get a scale of their own on a number line, and where they are ten times
+        longer or shorter than the queries and keys (a head taken from a model; a head in training): on one
+        scale one kind would be dots."""
+        scene = self.scene
+        lengths = [float(np.abs(scene.vectors(role)).max(initial=0.0)) for role in (Role.QUERY, Role.KEY)]
+        values = float(np.abs(scene.vectors(Role.VALUE)).max(initial=0.0))
+        return (self.number_line or scene.taken_from is not None
+                or lengths_differ_tenfold(max(lengths), values))
+
+    def link_values_to_queries(self) -> None:
+        """One scale for both plots unless the values are framed alone (values_framed_alone)."""
+        alone = self.values_framed_alone()
+        self.vo_plot.setXLink(None if alone else self.qk_plot)
+        self.vo_plot.setYLink(None if alone else self.qk_plot)
 
     # ----- framing --------------------------------------------------------
     def fit(self, label_height: float) -> None:
         """Show every arrow and the origin as large as the plot allows, with a little room for the labels."""
         scene = self.scene
         margin = LABEL_ROOM_LINES * label_height
+        self.link_values_to_queries()  # training can make the values ten times the queries' length, or undo it
         shared = [scene.vectors(Role.QUERY), scene.vectors(Role.KEY)]
         if not self.values_framed_alone():
             shared += [scene.vectors(Role.VALUE), scene.result.output]
