@@ -136,6 +136,10 @@ def test_reset_goes_back_to_step_0_and_the_same_first_loss(qtbot, panel):
 
 def test_the_window_answers_on_time_while_training_runs_flat_out(qtbot, panel):
     choose_fastest_pace(qtbot, panel)
+    # The same window idle, measured just before: on a machine shared with other work the timer itself
+    # fires late, and only what training adds to that is the panel's.
+    idle = record_ticks(qtbot, seconds=1.0)
+    idle_longest_gap = float(np.diff(idle).max())
     scenes = []
     panel.example_changed.connect(scenes.append)
     click(qtbot, panel.train_button)
@@ -144,8 +148,8 @@ def test_the_window_answers_on_time_while_training_runs_flat_out(qtbot, panel):
     steps_before = panel.steps_taken
     ticks = record_ticks(qtbot, seconds=1.0)
     gaps = np.diff(ticks)
-    assert len(ticks) >= 0.8 * 50, f"only {len(ticks)} of 50 ticks; longest gap {gaps.max() * 1000:.0f} ms"
-    assert gaps.max() < 0.2
+    assert len(ticks) >= 0.8 * len(idle), f"only {len(ticks)} of {len(idle)} ticks; longest gap {gaps.max() * 1000:.0f} ms"
+    assert gaps.max() < max(0.2, 2 * idle_longest_gap)
     assert panel.steps_taken - steps_before >= 100  # training really ran meanwhile
     assert 5 <= len(scenes) <= 1.5 * UPDATES_PER_SECOND + 5  # the canvas followed, throttled to the display
 
