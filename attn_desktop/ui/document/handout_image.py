@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsView, QWidge
 
 from attn_desktop.model import Scene, explain
 from attn_desktop.model.files.safe_write import write_bytes_atomically
+from attn_desktop.ui.document.portable_svg import portable_svg
 
 TITLE_HEIGHT = 30  # the title line above the two widgets, in on-screen pixels
 GAP = 8  # between the canvas and the matrix
@@ -187,13 +188,7 @@ def render_svg(window: HandoutSource, path: str | os.PathLike) -> None:
     finally:
         painter.end()
     buffer.close()
-    write_bytes_atomically(path, _sharp_cells(bytes(data.data())))
-
-
-def _sharp_cells(svg: bytes) -> bytes:
-    """Ask viewers to enlarge the embedded bitmaps pixel by pixel: the matrix's cells are
-    one pixel each, which a browser would otherwise smooth into a blurred gradient."""
-    return svg.replace(b"<svg ", b'<svg image-rendering="optimizeSpeed" style="image-rendering:pixelated" ', 1)
+    write_bytes_atomically(path, portable_svg(bytes(data.data())))  # the same in librsvg and ImageMagick
 
 
 def copy_image_to_clipboard(window: HandoutSource) -> None:
