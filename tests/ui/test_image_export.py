@@ -136,7 +136,7 @@ def picture_point(window, plot, x, y):
 
     scene_point = plot.getViewBox().mapViewToScene(QPointF(x, y))
     on_canvas = window.canvas.mapFromScene(scene_point)
-    return on_canvas.x(), on_canvas.y() + handout_image.TITLE_HEIGHT
+    return on_canvas.x(), on_canvas.y() + handout_image.title_height(window)
 
 
 @pytest.mark.parametrize("renderer", RENDERERS)
@@ -164,7 +164,7 @@ def test_svg_draws_each_matrix_cell_in_one_colour_with_sharp_edges(window, tmp_p
     matrix = window.matrix_view
     colours = cell_colours(matrix.scene.result, matrix._lut, matrix.veil.on)
     left = window.canvas.width() + handout_image.GAP
-    top = handout_image.TITLE_HEIGHT
+    top = handout_image.title_height(window)
     rows, columns = colours.shape
     for row in range(rows):
         if abs(row - matrix.scene.selected) <= 1:
@@ -183,3 +183,75 @@ def test_svg_draws_each_matrix_cell_in_one_colour_with_sharp_edges(window, tmp_p
                 y = cell.top() + inset
                 assert np.abs(rgb(image, border - 2, y) - expected).max() <= 4, (row, column)
                 assert np.abs(rgb(image, border + 2, y) - right_expected).max() <= 4, (row, column)
+
+
+# ----- the PNG: the whole title, and nothing meant only for the screen --------------------------------
+
+def dark(image, left, top, right, bottom):
+    """Which of the rectangle's pixels are ink (dark), as a boolean array of rows and columns."""
+    image = image.convertToFormat(QImage.Format.Format_RGB32)
+    pixels = np.frombuffer(image.constBits(), dtype=np.uint32, count=image.bytesPerLine() * image.height() // 4)
+    pixels = pixels.reshape(image.height(), -1)[int(top):int(bottom), int(left):int(right)]
+    grey = (((pixels >> 16) & 0xFF) + ((pixels >> 8) & 0xFF) + (pixels & 0xFF)) / 3
+    return grey < 128
+
+
+def test_the_png_shows_the_whole_title_in_a_classroom_font(window, tmp_path):
+    from PySide6.QtCore import QRectF, Qt
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from attn_desktop.ui.window.app import settle
+
+    app = QApplication.instance()
+    normal = app.font()
+    big = QFont(normal)
+    big.setPointSizeF(normal.pointSizeF() * 1.6)  # presentation mode's type on a full-HD projector
+    app.setFont(big)
+    try:
+        settle(window)
+        window.scene.title = "Which earlier word each word of a sentence the class wrote on the board attends to"
+        render_png(window, tmp_path / "x.png", scale=1)
+        image = QImage(str(tmp_path / "x.png"))
+        title = handout_image.handout_title(window)
+        lines = QFontMetricsF(handout_image._title_font(window)).boundingRect(
+            QRectF(0, 0, image.width() - 12, 1e6), Qt.TextFlag.TextWordWrap, title)
+        above_the_panels = image.height() - max(window.canvas.height(), window.matrix_view.height())
+        assert above_the_panels >= lines.height()  # room for every line of the title, wrapped to the picture
+        ink = dark(image, 0, 0, image.width(), above_the_panels)
+        assert not ink[0].any()  # nothing cut at the top
+        assert not ink[:, -4:].any()  # nor at the right edge
+        rows = np.nonzero(ink.any(axis=1))[0]
+        assert rows.max() - rows.min() >= 0.8 * lines.height()  # all its lines are drawn
+    finally:
+        app.setFont(normal)
+        settle(window)
+
+
+def test_the_png_leaves_out_the_point_at_a_cell_hint(window, tmp_path):
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QFontMetricsF
+
+    from attn_desktop.ui.panels.matrix_layout import title_font
+    from attn_desktop.ui.window.app import settle
+
+    for number in range(10):
+        window.scene.add_token(f"word{number}")
+    settle(window)
+    matrix = window.matrix_view
+    assert matrix.shown_note() == "Point at a cell to read its number"  # on screen, the hint is there
+    layout = matrix._current_layout()
+    line = QFontMetricsF(title_font(matrix.font())).height()
+    hint = QRectF(4, 4 + len(layout.title_lines) * line, matrix.width() - 8, layout.line_height)
+    hint.adjust(0, 2, 0, 0)  # clear of the title's descenders
+    on_screen = matrix.grab().toImage()
+    assert dark(on_screen, hint.left(), hint.top(), hint.right(), hint.bottom()).sum() > 20
+
+    render_png(window, tmp_path / "x.png", scale=1)
+    image = QImage(str(tmp_path / "x.png"))
+    left = window.canvas.width() + handout_image.GAP
+    top = image.height() - max(window.canvas.height(), matrix.height())
+    in_picture = hint.translated(left, top)
+    assert not dark(image, in_picture.left(), in_picture.top(), in_picture.right(), in_picture.bottom()).any()
+    title = matrix.rect().adjusted(4, 4, -4, 0)  # the matrix's own title is still there, above it
+    assert dark(image, left + title.left(), top + 4, left + title.right(), top + hint.top()).sum() > 20
+    assert matrix.hints_shown()  # and the screen keeps its hint

@@ -60,6 +60,7 @@ class MatrixView(QWidget):
         self._mask_layer: QPixmap | None = None
         self._cells_buffer: np.ndarray | None = None  # the cells' colours, borrowed by the QImage drawn from them
         self._layout: MatrixLayout | None = None
+        self._hints_shown = True  # off while the panel is painted into a picture (see set_hints_shown)
         self._numbers = CellNumbers()  # the cells' numbers, each laid out once
         self.entropy_column = EntropyColumn(scene)  # each row's entropy, right of the grid (View menu)
         self.setMouseTracking(True)
@@ -96,6 +97,16 @@ class MatrixView(QWidget):
     def shown_note(self) -> str | None:
         """The line under the title saying why the cells show no numbers, when they show none."""
         return NUMBERS_HIDDEN_NOTE if self._current_layout().numbers_hidden_note else None
+
+    def set_hints_shown(self, shown: bool) -> None:
+        """Paint the hints meant for the screen ("Point at a cell to read its number"), or leave them out,
+        as an exported picture does (the grid stays where it is)."""
+        if shown != self._hints_shown:
+            self._hints_shown = shown
+            self._static_layer = None
+
+    def hints_shown(self) -> bool:
+        return self._hints_shown
 
     def cut_parts(self) -> list[str]:
         """Text the panel shows cut that a reader needs whole (elided token names, with tooltips, are fine)."""
@@ -208,7 +219,7 @@ class MatrixView(QWidget):
         text_color = self.palette().text().color()
         painter.setPen(text_color)
         layout = self._current_layout()
-        paint_title(painter, layout, self.font(), self.width())
+        paint_title(painter, layout, self.font(), self.width(), hint=self._hints_shown)
         painter.setFont(self.font())
         paint_labels(painter, layout, self.font(), self.logicalDpiY(), self.scene.tokens, self.scene.query_tokens,
                      text_color)
