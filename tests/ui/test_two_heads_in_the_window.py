@@ -183,7 +183,7 @@ def test_a_picture_of_a_multi_head_scene_shows_every_head(qtbot, window, tmp_pat
     render_png(window, tmp_path / "heads.png", scale=1)
     image = QImage(str(tmp_path / "heads.png"))
     area = window.heads_view.columns_area
-    assert (image.width(), image.height()) == (area.width(), handout_image.TITLE_HEIGHT + area.height())
+    assert (image.width(), image.height()) == (area.width(), handout_image.title_height(window) + area.height())
     # Both heads' matrices are in it: each outlines the chosen row ("it") in amber, in its own half.
     rgb = image.convertToFormat(QImage.Format.Format_RGB32)
     pixels = np.frombuffer(rgb.constBits(), dtype=np.uint32, count=rgb.bytesPerLine() * rgb.height() // 4)

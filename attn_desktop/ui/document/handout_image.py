@@ -21,14 +21,18 @@ from contextlib import ExitStack, contextmanager
 from typing import Protocol
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QRegion
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QRegion
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsView, QWidget
 
 from attn_desktop.model import Scene, explain
 from attn_desktop.model.files.safe_write import write_bytes_atomically
+from attn_desktop.ui.document.portable_svg import portable_svg
+from attn_desktop.ui.panels.matrix_view import MatrixView
 
-TITLE_HEIGHT = 30  # the title line above the two widgets, in on-screen pixels
+TITLE_HEIGHT = 30  # the title line above the two widgets, in on-screen pixels, at the least
+TITLE_MARGIN = 6  # left and right of the title, and above and below it when it needs more than TITLE_HEIGHT
+TITLE_FLAGS = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap
 GAP = 8  # between the canvas and the matrix
 BACKGROUND = QColor(255, 255, 255)  # paper: a handout is printed, whatever the desktop theme
 
@@ -69,11 +73,29 @@ def _parts(window: HandoutSource) -> list[QWidget]:
     return [window.canvas, window.matrix_view]
 
 
+def _parts_width(parts: list[QWidget]) -> int:
+    return sum(part.width() for part in parts) + GAP * (len(parts) - 1)
+
+
+def title_rect(window: HandoutSource) -> QRectF:
+    """Where the title's text goes, whole: wrapped to the picture's width, as many lines as it takes
+    (a presentation-sized font or a long scene title needs more than one line of TITLE_HEIGHT)."""
+    width = _parts_width(_parts(window)) - 2 * TITLE_MARGIN
+    text = QFontMetricsF(_title_font(window)).boundingRect(QRectF(0, 0, width, 1e6), TITLE_FLAGS,
+                                                             handout_title(window))
+    height = max(TITLE_HEIGHT, math.ceil(text.height()) + 2 * TITLE_MARGIN)
+    return QRectF(TITLE_MARGIN, 0, width, height)
+
+
+def title_height(window: HandoutSource) -> int:
+    """How far down the widgets start: the title's lines above them."""
+    return math.ceil(title_rect(window).height())
+
+
 def handout_size(window: HandoutSource) -> QSize:
     """The picture's size at scale 1: the widgets side by side, as large as they are on screen."""
     parts = _parts(window)
-    width = sum(part.width() for part in parts) + GAP * (len(parts) - 1)
-    return QSize(width, TITLE_HEIGHT + max(part.height() for part in parts))
+    return QSize(_parts_width(parts), title_height(window) + max(part.height() for part in parts))
 
 
 def paint_handout(painter: QPainter, window: HandoutSource) -> None:
@@ -82,16 +104,31 @@ def paint_handout(painter: QPainter, window: HandoutSource) -> None:
     painter.fillRect(QRect(QPoint(0, 0), size), BACKGROUND)
     painter.setFont(_title_font(window))
     painter.setPen(QColor(0, 0, 0))
-    title_box = QRectF(6, 0, size.width() - 12, TITLE_HEIGHT)
-    painter.drawText(title_box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, handout_title(window))
-    left = 0
+    painter.drawText(title_rect(window), TITLE_FLAGS, handout_title(window))
+    top, left = title_height(window), 0
     for part in _parts(window):
         views = [part] if isinstance(part, QGraphicsView) else part.findChildren(QGraphicsView)
-        with ExitStack() as caches_off:
+        with ExitStack() as picture_only:
             for view in views:
-                caches_off.enter_context(_item_caches_off(view))
-            _render_widget(painter, part, QPoint(left, TITLE_HEIGHT))
+                picture_only.enter_context(_item_caches_off(view))
+            for matrix in _matrices(part):
+                picture_only.enter_context(_transient_hints_off(matrix))
+            _render_widget(painter, part, QPoint(left, top))
         left += part.width() + GAP
+
+
+def _matrices(part: QWidget) -> list[MatrixView]:
+    return [part] if isinstance(part, MatrixView) else part.findChildren(MatrixView)
+
+
+@contextmanager
+def _transient_hints_off(matrix: MatrixView) -> Iterator[None]:
+    """No "Point at a cell" in the picture: nobody can point at a cell on paper."""
+    matrix.set_hints_shown(False)
+    try:
+        yield
+    finally:
+        matrix.set_hints_shown(True)
 
 
 def _title_font(window: HandoutSource) -> QFont:
@@ -187,13 +224,7 @@ def render_svg(window: HandoutSource, path: str | os.PathLike) -> None:
     finally:
         painter.end()
     buffer.close()
-    write_bytes_atomically(path, _sharp_cells(bytes(data.data())))
-
-
-def _sharp_cells(svg: bytes) -> bytes:
-    """Ask viewers to enlarge the embedded bitmaps pixel by pixel: the matrix's cells are
-    one pixel each, which a browser would otherwise smooth into a blurred gradient."""
-    return svg.replace(b"<svg ", b'<svg image-rendering="optimizeSpeed" style="image-rendering:pixelated" ', 1)
+    write_bytes_atomically(path, portable_svg(bytes(data.data())))  # the same in librsvg and ImageMagick
 
 
 def copy_image_to_clipboard(window: HandoutSource) -> None:
@@ -202,4 +233,4 @@ def copy_image_to_clipboard(window: HandoutSource) -> None:
 
 
 __all__ = ["HandoutSource", "copy_image_to_clipboard", "handout_image", "handout_size", "handout_title", "paint_handout",
-           "render_png", "render_svg"]
+           "render_png", "render_svg", "title_height", "title_rect"]

@@ -22,15 +22,16 @@ HATCH_COLOR = QColor(150, 150, 150)
 OUTLINE_COLOR = QColor(255, 190, 0)
 
 
-def paint_title(painter: QPainter, layout: MatrixLayout, font: QFont, width: int) -> None:
-    """The title's lines, and under them, when the cells are too small for numbers, a note saying so."""
+def paint_title(painter: QPainter, layout: MatrixLayout, font: QFont, width: int, hint: bool = True) -> None:
+    """The title's lines, and under them, when the cells are too small for numbers, a note saying so
+    (unless HINT is False: a picture leaves it out)."""
     bold = title_font(font)
     painter.setFont(bold)
     line = QFontMetricsF(bold).height()
     for number, text in enumerate(layout.title_lines):
         box = QRectF(4, 4 + number * line, width - 8, line)
         painter.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
-    if layout.numbers_hidden_note:
+    if layout.numbers_hidden_note and hint:
         painter.setFont(font)
         box = QRectF(4, 4 + len(layout.title_lines) * line, width - 8, layout.line_height)
         note = QFontMetricsF(font).elidedText(NUMBERS_HIDDEN_NOTE, Qt.TextElideMode.ElideRight, box.width())

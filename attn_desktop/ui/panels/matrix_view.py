@@ -14,12 +14,19 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QFont, QImage, QPainter, QPixmap
+from PySide6.QtGui import QFont, QImage, QPaintEngine, QPainter, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.ui.panels.entropy_column import EntropyColumn
-from attn_desktop.ui.panels.matrix_cells import CellNumbers, cell_colours, cell_text, cell_tip, viridis_table
+from attn_desktop.ui.panels.matrix_cells import (
+    CellNumbers,
+    cell_colours,
+    cell_text,
+    cell_tip,
+    paint_cells_as_shapes,
+    viridis_table,
+)
 from attn_desktop.ui.panels.matrix_frame import (
     LEGEND_WIDTH,
     NUMBERS_HIDDEN_NOTE,
@@ -39,6 +46,8 @@ from attn_desktop.ui.panels.matrix_layout import (
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.view_state.weights_veil import WeightsVeil
 
+VECTOR_ENGINES = (QPaintEngine.Type.SVG, QPaintEngine.Type.Pdf)
+
 
 class MatrixView(QWidget):
     def __init__(self, scene: Scene | HeadReading, parent=None, veil: WeightsVeil | None = None) -> None:
@@ -51,6 +60,7 @@ class MatrixView(QWidget):
         self._mask_layer: QPixmap | None = None
         self._cells_buffer: np.ndarray | None = None  # the cells' colours, borrowed by the QImage drawn from them
         self._layout: MatrixLayout | None = None
+        self._hints_shown = True  # off while the panel is painted into a picture (see set_hints_shown)
         self._numbers = CellNumbers()  # the cells' numbers, each laid out once
         self.entropy_column = EntropyColumn(scene)  # each row's entropy, right of the grid (View menu)
         self.setMouseTracking(True)
@@ -87,6 +97,16 @@ class MatrixView(QWidget):
     def shown_note(self) -> str | None:
         """The line under the title saying why the cells show no numbers, when they show none."""
         return NUMBERS_HIDDEN_NOTE if self._current_layout().numbers_hidden_note else None
+
+    def set_hints_shown(self, shown: bool) -> None:
+        """Paint the hints meant for the screen ("Point at a cell to read its number"), or leave them out,
+        as an exported picture does (the grid stays where it is)."""
+        if shown != self._hints_shown:
+            self._hints_shown = shown
+            self._static_layer = None
+
+    def hints_shown(self) -> bool:
+        return self._hints_shown
 
     def cut_parts(self) -> list[str]:
         """Text the panel shows cut that a reader needs whole (elided token names, with tooltips, are fine)."""
@@ -150,14 +170,24 @@ class MatrixView(QWidget):
     # What changes on a drag (the cells and their numbers) is painted fresh;
     # what does not (title, labels, legend, the hatching of masked cells) is
     # kept in a pixmap until the size, the tokens or the settings change.
+    # Into an SVG (File → Export) the frame and the cells are painted as text and shapes instead: a
+    # bitmap there would be enlarged, and smoothed into a blur, by the viewer.
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
+        vector = painter.paintEngine().type() in VECTOR_ENGINES
         if self._static_layer is None or self._static_layer.size() != self.size():
             self._static_layer = self._render_static_layer()
-        painter.drawPixmap(0, 0, self._static_layer)
+        if vector:
+            painter.fillRect(self.rect(), self.palette().base().color())
+            self._paint_static(painter)
+        else:
+            painter.drawPixmap(0, 0, self._static_layer)
         layout = self._current_layout()
         grid = layout.grid
-        painter.drawImage(grid, self._cells_image())
+        if vector:
+            paint_cells_as_shapes(painter, grid, cell_colours(self.scene.result, self._lut, self.veil.on))
+        else:
+            painter.drawImage(grid, self._cells_image())
         if self._mask_layer is not None:
             painter.drawPixmap(grid.topLeft(), self._mask_layer)
         if layout.cell_font is not None:
@@ -179,17 +209,21 @@ class MatrixView(QWidget):
         layer = QPixmap(self.size())
         layer.fill(self.palette().base().color())
         painter = QPainter(layer)
+        self._paint_static(painter)
+        painter.end()
+        self._mask_layer = mask_layer(self.scene.result.mask, self.grid_rect())
+        return layer
+
+    def _paint_static(self, painter: QPainter) -> None:
+        """The title, the labels and the legend."""
         text_color = self.palette().text().color()
         painter.setPen(text_color)
         layout = self._current_layout()
-        paint_title(painter, layout, self.font(), self.width())
+        paint_title(painter, layout, self.font(), self.width(), hint=self._hints_shown)
         painter.setFont(self.font())
         paint_labels(painter, layout, self.font(), self.logicalDpiY(), self.scene.tokens, self.scene.query_tokens,
                      text_color)
         paint_legend(painter, self.grid_rect(), self._lut, self.entropy_column, self.font(), text_color)
-        painter.end()
-        self._mask_layer = mask_layer(self.scene.result.mask, self.grid_rect())
-        return layer
 
     def resizeEvent(self, event) -> None:
         self._static_layer = None
