@@ -88,3 +88,13 @@ def test_two_texts_of_a_panel_on_top_of_each_other_are_listed(window):
     second.parentWidget().move(first.parentWidget().pos())  # as a layout squeezed past its minimum leaves them
     pairs = audit_walk(window)["text_overlaps"]
     assert any(all(name.startswith("Output: ") for name in pair) for pair in pairs), pairs
+
+
+def test_an_arrow_the_open_lessons_text_names_is_checked_too(qtbot, window):
+    assert window.open_lesson("self-attention")  # "Drag k·cat away from q·it …"
+    settle_layout(qtbot, window)
+    named = next(arrow for index, arrow in enumerate(window.canvas.arrows[Role.QUERY])
+                 if window.shown.arrow_name(Role.QUERY, index) == "q·sat")
+    assert named.label not in audit_walk(window)["key_labels_missing"]
+    named.set_label_hidden(True)  # q·sat is not among the keys and values the weights make heavy
+    assert named.label in audit_walk(window)["key_labels_missing"]

@@ -35,7 +35,7 @@ def audit_walk(window: MainWindow) -> dict:
     canvases = drawn_canvases(window)
     return {
         "plots_too_small": plots_too_small(canvases),
-        "key_labels_missing": [label for _, canvas in canvases for label in key_labels_missing(canvas)],
+        "key_labels_missing": [label for _, canvas in canvases for label in key_labels_missing(canvas, lesson_text(window))],
         "texts_elided": texts_elided(window),
         "text_overlaps": text_overlaps(window),
         "max_label_distance_px": max((max_label_distance(canvas) for _, canvas in canvases), default=0.0),
@@ -62,8 +62,18 @@ def plots_too_small(canvases: list[tuple[str, AttentionCanvas]]) -> list[str]:
     return small
 
 
-def key_labels_missing(canvas) -> list[str]:
-    """Labels of the selected query's heaviest keys and values that a viewer cannot read on this canvas."""
+def lesson_text(window: MainWindow) -> str:
+    """The open lesson's text as its panel shows it (formula, explanation, steps); empty for a scene of one's own."""
+    if window.lessons.current is None:
+        return ""
+    panel = window.lesson_panel
+    return " ".join(_plain(label.text()) for label in (panel.formula_label, panel.explanation_label,
+                                                       panel.steps_label))
+
+
+def key_labels_missing(canvas, lesson: str = "") -> list[str]:
+    """Labels a viewer cannot read on this canvas (not drawn, or not whole in view): the selected query's
+    heaviest keys and values, and every arrow the LESSON text names ("k·cat")."""
     reading = canvas.attn_scene
     try:
         weights = np.asarray(reading.selected_weights, dtype=float)
@@ -72,20 +82,21 @@ def key_labels_missing(canvas) -> list[str]:
     if weights.size == 0 or not np.all(np.isfinite(weights)):
         return []
     heaviest = [int(index) for index in np.argsort(-weights, kind="stable")[:HEAVIEST]]
+    wanted = [(role, index) for role in (Role.KEY, Role.VALUE) for index in heaviest]
+    named = [(role, index) for role in reading.roles for index in range(len(canvas.arrows[role]))
+             if re.search(rf"(?<!\w){re.escape(reading.arrow_name(role, index))}(?!\w)", lesson)]
     drawn = {id(arrow): (area, transform) for area, arrows in _plots(canvas, canvas.viewportTransform())
              for arrow, transform in arrows}
     viewport = QRectF(canvas.viewport().rect())
     missing = []
-    for role in (Role.KEY, Role.VALUE):
-        arrows = canvas.arrows[role]
-        for index in heaviest:
-            if index >= len(arrows):
-                continue
-            arrow = arrows[index]
-            where = drawn.get(id(arrow))
-            box = arrow.shown_label_box(where[1]) if where is not None else None
-            if where is None or box is None or not where[0].intersected(viewport).contains(box):
-                missing.append(arrow.label or reading.arrow_name(role, index))
+    for role, index in dict.fromkeys([*wanted, *named]):  # in order, each once
+        if index >= len(canvas.arrows[role]):
+            continue
+        arrow = canvas.arrows[role][index]
+        where = drawn.get(id(arrow))
+        box = arrow.shown_label_box(where[1]) if where is not None else None
+        if where is None or box is None or not where[0].intersected(viewport).contains(box):
+            missing.append(arrow.label or reading.arrow_name(role, index))
     return missing
 
 
