@@ -16,6 +16,7 @@ from attn_desktop.model.scene_files import contents_as_seen, new_scene
 from attn_desktop.ui.tools.walk_steps import Step, StepError
 
 WAIT_SECONDS = {"train": 120.0, "heads": 120.0}  # a walk gives up on a step that never finishes
+PAUSE_LANDS_WITHIN_STEPS = 150  # at full speed, Pause takes effect a few dozen steps after it is clicked
 
 
 def headless(window) -> None:
@@ -75,23 +76,26 @@ def restart(window, settle: Callable[[object], None], dispose: Callable[[object]
 
 
 def train(window, step: Step) -> None:
-    """Lessons → Train a Head…, the task chosen, Train at full speed until N steps are taken, then Pause."""
-    from attn_desktop.ui.qt_app import gui_app
-
+    """Lessons → Train a Head…, the task chosen, Train at full speed to near N steps (the window shows the
+    head as it learns), Pause, then Step until exactly N (unless the pause landed past N)."""
     window.menu_actions["training_action"].trigger()
     panel = window.training_panel
     panel.task_box.setCurrentIndex(panel.task_box.findData(step.task))
-    panel.pace_box.setCurrentIndex(panel.pace_box.count() - 1)  # as fast as possible
+    near = max(1, step.count - PAUSE_LANDS_WITHIN_STEPS)
+    # As fast as possible to near N; for a few steps, the slowest pace, paused after the first.
+    panel.pace_box.setCurrentIndex(panel.pace_box.count() - 1 if near > 1 else 0)
     panel.train_button.click()
-    app, deadline = gui_app(), time.monotonic() + WAIT_SECONDS["train"]
-    while panel.steps_taken < step.count and time.monotonic() < deadline:
-        app.processEvents()
-        time.sleep(0.005)
-    panel.pause_button.click()
-    if panel.steps_taken < step.count:
+    if not _wait(lambda: panel.steps_taken >= near, WAIT_SECONDS["train"]):
+        panel.pause_button.click()
         raise StepError(f"step {step.text!r}: training took only {panel.steps_taken} steps in "
                         f"{WAIT_SECONDS['train']:g} s")
-    _wait(lambda: False, 0.3)  # the update of the step under way when Pause was clicked
+    panel.pause_button.click()
+    _wait_until_steady(lambda: panel.steps_taken)
+    while panel.steps_taken < step.count:
+        taken = panel.steps_taken
+        panel.step_button.click()
+        if not _wait(_changed_from(lambda: panel.steps_taken, taken), 10.0):
+            raise StepError(f"step {step.text!r}: training stopped at step {taken}")
 
 
 def open_model_heads(window) -> None:
@@ -121,13 +125,26 @@ def drag(window, step: Step) -> None:
     mouse_drag(canvas.viewport(), start, end, steps=12)
 
 
-def _wait(done: Callable[[], bool], seconds: float) -> None:
+def _wait(done: Callable[[], bool], seconds: float) -> bool:
+    """Process events until DONE or SECONDS have passed; whether it was done."""
     from attn_desktop.ui.qt_app import gui_app
 
     app, deadline = gui_app(), time.monotonic() + seconds
     while not done() and time.monotonic() < deadline:
         app.processEvents()
-        time.sleep(0.01)
+        time.sleep(0.002)
+    return done()
+
+
+def _wait_until_steady(value: Callable[[], object], quiet_seconds: float = 0.2) -> None:
+    """Until VALUE stops changing for QUIET_SECONDS (a worker's last updates arrive after a pause)."""
+    last = value()
+    while _wait(_changed_from(value, last), quiet_seconds):
+        last = value()
+
+
+def _changed_from(value: Callable[[], object], before: object) -> Callable[[], bool]:
+    return lambda: value() != before
 
 
 __all__ = ["headless", "take_step"]
