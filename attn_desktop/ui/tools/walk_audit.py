@@ -186,6 +186,8 @@ def text_overlaps(window: MainWindow) -> list[list[str]]:
     """Pairs of text boxes of one panel that cover each other: a label or button's text as it fits in its widget."""
     panels = [(dock.windowTitle(), dock.widget()) for dock in window.docks.values()]
     panels.append(("Status line", window.statusBar()))
+    if window.showing_heads:
+        panels.append(("Heads", window.heads_view))
     pairs = []
     for name, panel in panels:
         if panel is None or not _on_screen(panel):
