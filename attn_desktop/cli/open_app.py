@@ -55,7 +55,7 @@ def _app_parser() -> argparse.ArgumentParser:
         prog="attn-desktop",
         description=f"{APP_NAME}: drag queries, keys and values and watch attention recompute.",
         epilog="Also: attn-desktop export SCENE.json -o OUT.json|.csv|.png|.svg  and  attn-desktop snapshot "
-        "[SCENE] -o OUT.png --size WxH [--presentation] [--lesson ID] [--audit AUDIT.json]  and  attn-desktop train "
+        "[SCENE] -o OUT.png --size WxH [--presentation] [--lesson ID] [--audit AUDIT.json] [--steps STEPS]  and  attn-desktop train "
         "TASK [--steps N] [--seed S] [--lr X] -o OUT.json  and  attn-desktop heads \"SENTENCE\" [--model PATH] "
         "-o OUT.json  (no display needed)",
     )

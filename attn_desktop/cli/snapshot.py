@@ -16,6 +16,7 @@ from attn_desktop.model.scene_files import open_scene
 
 if TYPE_CHECKING:
     from attn_desktop.model import Scene
+    from attn_desktop.ui.tools.walk_steps import Step
 
 SNAPSHOT_SIZE_RANGE = (320, 8192)  # pixels, each side: from a tiny window to an 8K screen
 SNAPSHOT_SCALE_RANGE = (1.0, 4.0)
@@ -26,6 +27,12 @@ def snapshot_main(argv: list[str]) -> int:
     problem = _snapshot_input_problem(args)
     if problem:
         return fail(problem)
+    from attn_desktop.ui.tools.walk_steps import StepError, parse_steps
+
+    try:
+        steps = parse_steps(args.steps) if args.steps is not None else None
+    except StepError as error:
+        return fail(str(error))
     from attn_desktop.model import SceneFileError
 
     scene_path = Path(args.scene) if args.scene else None
@@ -33,7 +40,10 @@ def snapshot_main(argv: list[str]) -> int:
         scene = open_scene(scene_path) if scene_path else None
     except SceneFileError as error:
         return fail(str(error))
-    picture, audit = _take_snapshot(scene, scene_path, args)
+    try:
+        picture, audit = _take_snapshot(scene, scene_path, args, steps)
+    except StepError as error:  # a step the window could not take: nothing is written
+        return fail(str(error))
     return _write_snapshot(picture, audit, args.output, args.audit)
 
 
@@ -52,6 +62,10 @@ def _snapshot_parser() -> argparse.ArgumentParser:
     parser.add_argument("--presentation", action="store_true", help="in presentation mode (F11)")
     parser.add_argument("--lesson", metavar="ID", help="open this lesson first: " + ", ".join(_lesson_ids()))
     parser.add_argument("--audit", metavar="AUDIT.json", help="also write the layout audit as JSON")
+    parser.add_argument("--steps", metavar="STEPS",
+                        help="walk through these steps in one window first, audited after each, comma-separated: "
+                        "lesson:ID, present, unpresent, restart, train:TASK:N, heads, lab, predict, reset-layout, "
+                        "drag:ROLE:INDEX:X:Y, undo")
     return parser
 
 
@@ -96,10 +110,17 @@ def _snapshot_input_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _take_snapshot(scene: Scene | None, scene_path: Path | None,
-                   args: argparse.Namespace) -> tuple[bytes, dict[str, Any]]:
-    """The PNG and the audit of the window on SCENE (None: the default scene), on the screen ARGS describe."""
-    from attn_desktop.ui.tools.snapshot import ScreenSpec, take_snapshot, temporary_user_folder, use_offscreen_screen
+def _take_snapshot(scene: Scene | None, scene_path: Path | None, args: argparse.Namespace,
+                   steps: list[Step] | None = None) -> tuple[bytes, dict[str, Any]]:
+    """The PNG and the audit of the window on SCENE (None: the default scene), on the screen ARGS describe;
+    with STEPS, after walking through them, and an audit per step."""
+    from attn_desktop.ui.tools.snapshot import (
+        ScreenSpec,
+        take_snapshot,
+        take_walk,
+        temporary_user_folder,
+        use_offscreen_screen,
+    )
 
     size = _snapshot_size(args.size)
     assert size is not None, "checked by _snapshot_input_problem"
@@ -112,7 +133,9 @@ def _take_snapshot(scene: Scene | None, scene_path: Path | None,
             from attn_desktop.ui.window.app import default_scene
 
             scene = default_scene()
-        return take_snapshot(scene, scene_path, args.lesson, args.presentation)
+        if steps is None:
+            return take_snapshot(scene, scene_path, args.lesson, args.presentation)
+        return take_walk(scene, scene_path, args.lesson, steps, args.presentation)
 
 
 def _write_snapshot(picture: bytes, audit: dict[str, Any], output: str, audit_output: str | None) -> int:

@@ -97,6 +97,34 @@ def take_snapshot(scene, scene_path: Path | None, lesson: str | None, presentati
         dispose_of(window)
 
 
+def take_walk(scene, scene_path: Path | None, lesson: str | None, steps: list,
+              presentation: bool) -> tuple[bytes, dict]:
+    """The window on this scene, shown as take_snapshot shows it, then walked through STEPS (see walk.py),
+    audited after each; the PNG of the window at the end and {"steps": [{"step": ..., "audit": ...}, ...]}.
+    StepError, naming the step, when the window cannot take one."""
+    from attn_desktop.ui.tools.layout_audit import audit_window
+    from attn_desktop.ui.tools.walk import headless, take_step
+    from attn_desktop.ui.tools.walk_audit import audit_walk
+    from attn_desktop.ui.window.app import make_application
+    from attn_desktop.ui.window.main_window import MainWindow
+
+    _app = make_application()
+    window = MainWindow(scene, scene_path=scene_path)
+    headless(window)
+    audits = []
+    try:
+        if lesson:
+            window.open_lesson(lesson)
+        show_for_snapshot(window, presentation)
+        for step in steps:
+            window = take_step(window, step, wait_until_settled, dispose_of)
+            audits.append({"step": step.text, "audit": {**audit_window(window), **audit_walk(window)}})
+        return png_of(window), {"steps": audits}
+    finally:
+        window.history.reset()
+        dispose_of(window)
+
+
 def dispose_of(window) -> None:
     """Close the window and delete it now, while the application still exists: left to Python's exit,
     Qt objects die in no particular order, and a window outliving its application crashes the process."""

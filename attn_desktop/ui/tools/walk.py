@@ -1,0 +1,150 @@
+"""A teacher's walk through the real window: the steps of `attn-desktop snapshot --steps`, each taken as
+a person takes it (the menu's own handlers, real mouse events for a drag), the window audited after each.
+
+A restart saves the window's state as quitting does and builds a new window that restores it, from the
+settings of the snapshot's own user folder (never the user's).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from PySide6.QtCore import QPointF
+
+from attn_desktop.model.scene_files import contents_as_seen, new_scene
+from attn_desktop.ui.tools.walk_steps import Step, StepError
+
+WAIT_SECONDS = {"train": 120.0, "heads": 120.0}  # a walk gives up on a step that never finishes
+PAUSE_LANDS_WITHIN_STEPS = 150  # at full speed, Pause takes effect a few dozen steps after it is clicked
+
+
+def headless(window) -> None:
+    """No question asked where nobody can answer: unsaved changes are let go, as a quit without saving does."""
+    from attn_desktop.ui.document.document_controller import SaveChanges
+
+    window.dialogs.ask_save_changes = lambda: SaveChanges.DISCARD
+    window.dialogs.ask_restore = lambda question: False
+
+
+def take_step(window, step: Step, settle: Callable[[object], None], dispose: Callable[[object], None]):
+    """Take STEP in WINDOW and let it settle; the window shown afterwards (a new one after a restart, the
+    old one ended by DISPOSE). StepError, naming the step, when the window cannot take it."""
+    if step.kind == "restart":
+        return restart(window, settle, dispose)
+    if step.kind == "lesson":
+        if not window.open_lesson(step.lesson):
+            raise StepError(f"step {step.text!r}: the lesson did not open")
+    elif step.kind in ("present", "unpresent"):
+        window.presentation_action.setChecked(step.kind == "present")
+    elif step.kind == "train":
+        train(window, step)
+    elif step.kind == "heads":
+        open_model_heads(window)
+    elif step.kind == "lab":
+        window.menu_actions["scaling_lab_action"].trigger()
+    elif step.kind == "predict":
+        if not window.predict_action.isEnabled():
+            raise StepError(f"step {step.text!r}: Predict, then see works with scenes of one head")
+        window.predict_action.setChecked(True)
+    elif step.kind == "reset-layout":
+        window.menu_actions["reset_layout_action"].trigger()
+    elif step.kind == "undo":
+        if not window.undo_action.isEnabled():
+            raise StepError(f"step {step.text!r}: nothing to undo")
+        window.undo_action.trigger()
+    elif step.kind == "drag":
+        settle(window)  # the arrows where a person sees them before the hand moves
+        drag(window, step)
+    settle(window)
+    return window
+
+
+def restart(window, settle: Callable[[object], None], dispose: Callable[[object], None]):
+    """Quit as a person does (the window's state saved on closing) and start again on the same work."""
+    from attn_desktop.ui.window.main_window import MainWindow
+
+    data, path = contents_as_seen(window.scene), window.scene_path
+    window.close()  # closeEvent: the window state saved, presentation left, workers stopped
+    dispose(window)
+    again = MainWindow(new_scene(data), scene_path=path)
+    headless(again)
+    again.restore_window_state()
+    again.show()
+    settle(again)
+    return again
+
+
+def train(window, step: Step) -> None:
+    """Lessons → Train a Head…, the task chosen, Train at full speed to near N steps (the window shows the
+    head as it learns), Pause, then Step until exactly N (unless the pause landed past N)."""
+    window.menu_actions["training_action"].trigger()
+    panel = window.training_panel
+    panel.task_box.setCurrentIndex(panel.task_box.findData(step.task))
+    near = max(1, step.count - PAUSE_LANDS_WITHIN_STEPS)
+    # As fast as possible to near N; for a few steps, the slowest pace, paused after the first.
+    panel.pace_box.setCurrentIndex(panel.pace_box.count() - 1 if near > 1 else 0)
+    panel.train_button.click()
+    if not _wait(lambda: panel.steps_taken >= near, WAIT_SECONDS["train"]):
+        panel.pause_button.click()
+        raise StepError(f"step {step.text!r}: training took only {panel.steps_taken} steps in "
+                        f"{WAIT_SECONDS['train']:g} s")
+    panel.pause_button.click()
+    _wait_until_steady(lambda: panel.steps_taken)
+    while panel.steps_taken < step.count:
+        taken = panel.steps_taken
+        panel.step_button.click()
+        if not _wait(_changed_from(lambda: panel.steps_taken, taken), 10.0):
+            raise StepError(f"step {step.text!r}: training stopped at step {taken}")
+
+
+def open_model_heads(window) -> None:
+    """Lessons → Heads of a Real Model…: with the model pack, its heads once they are computed; without,
+    the panel as it is (saying how to add the pack)."""
+    window.menu_actions["model_heads_action"].trigger()
+    controller, panel = window.model_heads, window.model_heads_panel
+    _wait(lambda: controller.loading is None and not panel.loading and (panel.model is None or panel.run is not None),
+          WAIT_SECONDS["heads"])
+
+
+def drag(window, step: Step) -> None:
+    """Press on the arrow's tip, move with the button held to (X, Y) of its plot, release."""
+    from attn_desktop.ui.tools.synthetic_mouse import drag as mouse_drag
+    from attn_desktop.ui.tools.synthetic_mouse import viewport_pos_of
+
+    canvas = window.heads_view.columns[0].canvas if window.showing_heads else window.canvas
+    arrows = canvas.arrows[step.role]
+    if step.index >= len(arrows):
+        raise StepError(f"step {step.text!r}: the canvas has {len(arrows)} {step.role.value} arrows")
+    arrow = arrows[step.index]
+    if not arrow.isVisible() or arrow.scene() is None:
+        raise StepError(f"step {step.text!r}: that arrow is not drawn")
+    start, end = viewport_pos_of(arrow, arrow.tip), viewport_pos_of(arrow, QPointF(step.x, step.y))
+    if not canvas.viewport().rect().contains(start.toPoint()):
+        raise StepError(f"step {step.text!r}: the arrow's tip is out of view")
+    mouse_drag(canvas.viewport(), start, end, steps=12)
+
+
+def _wait(done: Callable[[], bool], seconds: float) -> bool:
+    """Process events until DONE or SECONDS have passed; whether it was done."""
+    from attn_desktop.ui.qt_app import gui_app
+
+    app, deadline = gui_app(), time.monotonic() + seconds
+    while not done() and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.002)
+    return done()
+
+
+def _wait_until_steady(value: Callable[[], object], quiet_seconds: float = 0.2) -> None:
+    """Until VALUE stops changing for QUIET_SECONDS (a worker's last updates arrive after a pause)."""
+    last = value()
+    while _wait(_changed_from(value, last), quiet_seconds):
+        last = value()
+
+
+def _changed_from(value: Callable[[], object], before: object) -> Callable[[], bool]:
+    return lambda: value() != before
+
+
+__all__ = ["headless", "take_step"]
