@@ -253,6 +253,8 @@ class WindowLayout(QObject):
         if name is not None:
             self.docks[name].show()
         self.show_declared_panels()
+        if not self.presenting:  # the design's shares, not what the last activity squeezed them to
+            self.share_out()
         if name == "scalingLabDock" and not self.presenting:  # under the lesson's text: most of the column
             lesson, lab = self.docks["lessonDock"], self.docks[name]
             height = lesson.height() + lab.height()
