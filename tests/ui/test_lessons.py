@@ -161,3 +161,22 @@ def test_show_me_picks_the_row_the_trained_heads_question_asks_about(qtbot, wind
     qtbot.mouseClick(widget.show_me_button, Qt.MouseButton.LeftButton)
     assert window.scene.reading().selected_token == "2:4"
     assert int(np.argmax(window.scene.reading().selected_weights)) == 2
+
+
+def exercise_heading(widget) -> str:
+    """The line over an exercise, as a student reads it (without its bold)."""
+    top = widget.layout().itemAt(0).layout()
+    return top.itemAt(1).widget().text().replace("<b>", "").replace("</b>", "")
+
+
+def test_each_lesson_numbers_its_own_questions_from_1(qtbot, window):
+    open_lesson(qtbot, window, 1)
+    headings = [exercise_heading(w) for w in window.lesson_panel.exercise_widgets]
+    assert len(headings) == 2
+    assert headings[0].startswith("Question 1") and headings[1].startswith("Question 2")
+    assert not any("question 3" in heading.lower() for heading in headings)
+    for number in (2, 3, 5, 7, 8):
+        open_lesson(qtbot, window, number)
+        headings = [exercise_heading(w) for w in window.lesson_panel.exercise_widgets]
+        assert [heading.split(" ·")[0] for heading in headings] == [f"Question {n}" for n in range(1, len(headings) + 1)]
+        assert [heading.lower().count("question") for heading in headings] == [1] * len(headings)

@@ -82,8 +82,8 @@ class LessonPanel(QWidget):
         self.steps_label.setText(
             "<ol style='margin-left: -20px'>" + "".join(f"<li>{step}</li>" for step in self.lesson.steps) + "</ol>"
         )
-        for exercise in exercises_for(self.lesson.id):
-            widget = ExerciseWidget(exercise, self.progress.is_done(ProgressKind.EXERCISES, exercise.id))
+        for number, exercise in enumerate(exercises_for(self.lesson.id), start=1):
+            widget = ExerciseWidget(exercise, self.progress.is_done(ProgressKind.EXERCISES, exercise.id), number)
             widget.solved.connect(self._on_solved)
             widget.show_me_requested.connect(self.show_me_requested)
             self.exercises_box.addWidget(widget)
