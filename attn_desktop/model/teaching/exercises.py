@@ -379,8 +379,8 @@ EXERCISES: tuple[Exercise, ...] = (
         choices=("the", "dog", "chased", "it"),
         correct_choice=1,
         hint="The score is a dot product, and length counts: 1×0.8 + 1×0.8 for the, 1×2.5 + 1×0.2 for dog.",
-        explanation="dog: its key scores 2.7 against the's 1.6, so it gets 54% to the's 25%. Pointing the same "
-        "way is not enough; a longer key can win from further round.",
+        explanation="dog: its key scores 2.7 against the's 1.6, so \"it\" gives dog 54%, the 25%, chased 16% and "
+        "itself 5%. Pointing the same way is not enough; a longer key can win from further round.",
         show_me=ShowMe("lessons/8_predict_then_see.json", (ChooseQuery(3),)),
     ),
     Exercise(
