@@ -1,10 +1,13 @@
 """The Lessons menu, the Lesson panel's exercises and the Grids panel, driven like a student would."""
 
+import re
+
 import numpy as np
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtWidgets import QLabel, QLineEdit
 
 from attn_desktop.model import Role
+from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.progress import ProgressStore
 
 from helpers import drag_arrow, matrix_cells, table_column
@@ -180,3 +183,26 @@ def test_each_lesson_numbers_its_own_questions_from_1(qtbot, window):
         headings = [exercise_heading(w) for w in window.lesson_panel.exercise_widgets]
         assert [heading.split(" ·")[0] for heading in headings] == [f"Question {n}" for n in range(1, len(headings) + 1)]
         assert [heading.lower().count("question") for heading in headings] == [1] * len(headings)
+
+
+def arrows_the_steps_ask_to_drag(lesson) -> list[tuple[str, str]]:
+    """("k", "cat") for each "Drag k·cat" in a lesson's steps."""
+    return re.findall(r"Drag ([qkvx])·([^\s,)]+)", " ".join(lesson.steps))
+
+
+def test_pressing_the_tip_of_the_arrow_a_step_names_drags_that_arrow(qtbot, window):
+    # Lesson 3's scene has k·cat exactly under q·sat: a step must not send the class to a tip that
+    # another arrow takes first.
+    symbols = {role.symbol: role for role in Role}
+    asked = [(number, symbol, token) for number, lesson in enumerate(lessons.LESSONS, start=1)
+             if lesson.id != "two-heads" for symbol, token in arrows_the_steps_ask_to_drag(lesson)]
+    assert {number for number, _, _ in asked} >= {2, 3, 8}
+    for number, symbol, token in asked:
+        open_lesson(qtbot, window, number)
+        scene, role = window.scene, symbols[symbol]
+        index = scene.labels(role).index(token)
+        before = {given: scene.vectors(given).copy() for given in scene.inputs}
+        drag_arrow(window, role, index, QPointF(30, -30))
+        moved = [(given, row) for given in before for row in range(len(before[given]))
+                 if not np.array_equal(scene.vectors(given)[row], before[given][row])]
+        assert moved == [(role, index)], f"lesson {number}: pressing {symbol}·{token} moved {moved}"

@@ -80,8 +80,8 @@ LESSONS: tuple[Lesson, ...] = (
         steps=(
             "Read the matrix row by row: cat looks mostly at sat, sat mostly at cat, it mostly at cat.",
             "Click the row for \"sat\" in the matrix and check its weights: 0.82, 0.02 and 0.17.",
-            ("Drag k·cat away from q·it and watch the output of \"it\" slide from cat toward its own value. "
-            "(k·cat lies under q·sat: if q·sat moves, undo and drag from the same point again.)"),
+            ("Drag k·it out along q·it, further from the origin, and watch the output of \"it\" slide from cat "
+            "toward its own value: a key that reaches further along the query scores more."),
         ),
     ),
     Lesson(
