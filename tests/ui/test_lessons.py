@@ -10,7 +10,7 @@ from attn_desktop.model import Role
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.progress import ProgressStore
 
-from helpers import drag_arrow, matrix_cells, table_column
+from helpers import drag_arrow, drag_arrow_to, matrix_cells, settle_layout, table_column
 
 
 def open_lesson(qtbot, window, number):
@@ -206,3 +206,39 @@ def test_pressing_the_tip_of_the_arrow_a_step_names_drags_that_arrow(qtbot, wind
         moved = [(given, row) for given in before for row in range(len(before[given]))
                  if not np.array_equal(scene.vectors(given)[row], before[given][row])]
         assert moved == [(role, index)], f"lesson {number}: pressing {symbol}·{token} moved {moved}"
+
+
+def test_show_me_in_lesson_1_completes_no_challenge(qtbot, window, private_data_dir):
+    # Lesson 1's second Show me puts the query at the origin: every key gets 1/3 from the only query,
+    # which is what challenge 3 (twin keys) checks for in its own lesson's scene.
+    panel = window.challenges_panel
+    open_lesson(qtbot, window, 1)
+    widget = window.lesson_panel.exercise_widgets[1]
+    assert widget.exercise.id == "lookup-no-match"
+    qtbot.mouseClick(widget.show_me_button, Qt.MouseButton.LeftButton)
+    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == [0.0, 0.0]  # the Show me did its part
+    qtbot.wait(400)  # past the challenges' save once the scene is still
+    assert [row.tick_label.text() for row in panel.rows] == ["○"] * 4
+    assert panel.summary_label.text() == "0 of 4 complete"
+    assert not ProgressStore().done_ids("challenges")
+    # Nor does lesson 1's own step 3 done by hand: the query dragged to the origin.
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == [2.0, 0.0]
+    qtbot.keyClick(window, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier)  # Snap to grid
+    drag_arrow_to(window, Role.QUERY, 0, 0.0, 0.0)
+    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == [0.0, 0.0]
+    assert panel.rows[2].tick_label.text() == "○" and panel.summary_label.text() == "0 of 4 complete"
+
+
+def test_the_challenges_still_count_in_their_own_lesson(qtbot, window, private_data_dir):
+    panel = window.challenges_panel
+    open_lesson(qtbot, window, 1)
+    open_lesson(qtbot, window, 4)
+    assert window.lesson_panel.picker.currentText() == "4. Scaled attention"
+    settle_layout(qtbot, window)  # the canvas frames the new scene before the drag measures it
+    qtbot.keyClick(window, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier)  # Snap to grid
+    drag_arrow_to(window, Role.KEY, 4, -1.2, 0.6)  # k·the onto k·The
+    keys = window.scene.reading().vectors(Role.KEY)
+    assert keys[4].tolist() == keys[0].tolist() == [-1.2, 0.6]
+    assert panel.rows[2].tick_label.text() == "✓" and panel.summary_label.text() == "1 of 4 complete"
+    qtbot.waitUntil(lambda: "twin-keys" in ProgressStore().done_ids("challenges"))
