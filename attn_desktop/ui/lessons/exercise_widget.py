@@ -34,6 +34,7 @@ class ExerciseWidget(QFrame):
         self.mark_label = QLabel(DONE_MARK if done else OPEN_MARK)
         self.mark_label.setToolTip("✓ once you have answered it right (remembered between runs)")
         self.heading_label = QLabel(f"<b>Question {number}</b> · {exercise.source}")
+        self.heading_label.setWordWrap(True)  # a narrow panel wraps it rather than growing past its edge
         self.prompt_label = QLabel(exercise.prompt)
         self.prompt_label.setWordWrap(True)
         self.answer_edit: QLineEdit | None = None
