@@ -4,7 +4,7 @@ and the tracker's rule of what counts as completed and when it is written down."
 import numpy as np
 import pytest
 
-from attn_desktop.model import Role
+from attn_desktop.model import Change, Role
 from attn_desktop.model.scene_files import open_scene, scene_from_document
 from attn_desktop.model.teaching.challenges import CHALLENGES, Baseline, ChallengeTracker, evaluate
 from attn_desktop.model.teaching.progress import ProgressKind, ProgressStore
@@ -311,3 +311,25 @@ def test_restart_clears_saved_and_unsaved_ticks(tracker, scene, progress_file):
     scene.reading().select_query(CAT)
     scene.reading().select_query(SAT)  # both still true: they were true when the restart began
     assert tracker.completed_count == 0
+
+
+def test_another_lessons_scene_completes_no_challenge(progress_file):
+    """Lesson 1's query at the origin gives its three keys the same weight: not the twin-keys challenge."""
+    lookup = open_scene(scene_path("lessons/1_soft_lookup.json"))
+    following = ChallengeTracker(lookup.reading(), ProgressStore(progress_file))
+    following.follow_lesson("soft-lookup")
+    lookup.set_vector(Role.QUERY, 0, [0.0, 0.0])
+    assert evaluate(lookup.reading(), Baseline.from_scene(lookup.reading()))[2].met  # the check alone would say yes
+    following.update(Change.VECTORS)
+    following.save()
+    assert following.completed_ids() == set() and saved(progress_file) == set()
+    assert all(not status.met and "Scaled attention" in status.note for status in following.statuses)
+
+
+@pytest.mark.parametrize("lesson_id", ["scaled-attention", None])
+def test_the_challenges_count_in_their_own_lesson_and_in_a_scene_of_ones_own(scene, progress_file, lesson_id):
+    following = ChallengeTracker(scene.reading(), ProgressStore(progress_file))
+    following.follow_lesson(lesson_id)
+    make_twins(scene)
+    following.update(Change.VECTORS)
+    assert "twin-keys" in following.completed_ids()

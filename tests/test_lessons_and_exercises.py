@@ -73,6 +73,24 @@ def test_self_attention_lesson_numbers():
     assert np.round(scene.reading().result.output[2], 2).tolist() == [0.77, 0.38]
 
 
+def test_self_attention_step_3_does_what_it_says():
+    """Dragging k·it out along q·it slides the output of "it" from cat toward its own value."""
+    step = LESSONS[2].steps[2]
+    assert step.startswith("Drag k·it out along q·it")
+    scene = lesson_scene("lessons/3_self_attention.json")
+    reading = scene.reading()
+    own_value = reading.vectors(Role.VALUE)[2].copy()
+    weights_before, output_before = reading.result.weights[2].copy(), reading.result.output[2].copy()
+    assert int(np.argmax(weights_before)) == 0  # cat first
+    for length in (1.5, 2.0):
+        scene.set_vector(Role.KEY, 2, reading.vectors(Role.QUERY)[2] * length)
+        weights, output = reading.result.weights[2], reading.result.output[2]
+        assert weights[2] > weights_before[2] and weights[0] < weights_before[0]
+        assert np.linalg.norm(output - own_value) < np.linalg.norm(output_before - own_value)
+        weights_before, output_before = weights.copy(), output.copy()
+    assert int(np.argmax(weights_before)) == 2  # far enough out, "it" looks at itself most
+
+
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.id)
 def test_each_exercise_takes_the_right_answer_and_refuses_a_wrong_one(exercise):
     if exercise.kind == "choice":

@@ -26,14 +26,15 @@ def test_it_is_the_last_lesson_and_turns_predicting_on():
     assert LESSON.scene == "lessons/8_predict_then_see.json"
 
 
-def test_the_text_states_the_scenes_weights_and_scores():
+def test_the_winner_is_explained_with_the_scenes_weights_and_scores_once_answered():
     scene = lesson_scene()
     it = scene.tokens.index("it")
     assert scene.reading().selected == it and scene.scale and scene.tokens == ["the", "dog", "chased", "it"]
+    told = exercise("predict-winner").explanation  # shown after a right answer
     scores = scene.reading().result.scores[it]
-    assert f"scores {explain.number(scores[1], 1)} against the's {explain.number(scores[0], 1)}" in LESSON.explanation
+    assert f"scores {explain.number(scores[1], 1)} against the's {explain.number(scores[0], 1)}" in told
     weights = [explain.percent(w) for w in scene.reading().result.weights[it]]
-    assert f"dog {weights[1]}, the {weights[0]}, chased {weights[2]} and itself {weights[3]}" in LESSON.explanation
+    assert f"dog {weights[1]}, the {weights[0]}, chased {weights[2]} and itself {weights[3]}" in told
     # The point of the scene: the query points exactly along k·the, yet dog's longer key wins.
     query, keys = scene.reading().vectors(Role.QUERY)[it], scene.reading().vectors(Role.KEY)
     assert np.allclose(query / np.linalg.norm(query), keys[0] / np.linalg.norm(keys[0]))
@@ -59,3 +60,25 @@ def test_the_scoring_exercise_matches_the_model():
     result = compare([0.5, 0.3, 0.2, 0.0], real)
     assert item.answer == (round(result.points_off), round(result.score)) == (29, 71)
     assert "25%, 54%, 16% and 5%" in item.prompt
+
+
+def test_the_opening_text_asks_for_the_prediction_without_giving_it_away():
+    scene, text = lesson_scene(), LESSON.explanation
+    it = scene.tokens.index("it")
+    reading = scene.reading()
+    # The facts a guess is made from, as the scene has them.
+    query, keys = reading.vectors(Role.QUERY)[it], reading.vectors(Role.KEY)
+    assert f"\"it\", {plain(query)}" in text
+    assert f"k·the {plain(keys[0])}" in text and f"key {plain(keys[1])}" in text
+    # What the class is asked to predict: none of it before the reveal.
+    for weight in reading.result.weights[it]:
+        assert explain.percent(weight) not in text
+    for score in reading.result.scores[it]:
+        assert f" {explain.number(score, 1)}" not in text
+    assert not any(word in text for word in ("wins", "scores", "gives dog", "longer key wins"))
+    assert text.rstrip().endswith("reveal.") and "?" in text  # it ends on the question
+
+
+def plain(vector) -> str:
+    """A vector as a lesson writes it: (1, 1), (0.8, 0.8)."""
+    return "(" + ", ".join(f"{float(number):g}" for number in vector) + ")"

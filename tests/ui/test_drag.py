@@ -89,7 +89,7 @@ def test_qt_calls_that_return_nothing_keep_none_alive():
 
 
 def test_tips_at_one_point_take_turns_so_the_one_underneath_can_be_dragged(qtbot, window):
-    """Lesson 3 puts k·cat exactly under q·sat at (2, 0); its step 3 asks the student to drag k·cat."""
+    """Lesson 3's scene puts k·cat exactly under q·sat at (2, 0): a student who goes for k·cat still reaches it."""
     window.open_lesson("self-attention")
     qtbot.wait(50)
     scene = window.scene

@@ -1,13 +1,16 @@
 """The Lessons menu, the Lesson panel's exercises and the Grids panel, driven like a student would."""
 
+import re
+
 import numpy as np
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtWidgets import QLabel, QLineEdit
 
 from attn_desktop.model import Role
+from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.progress import ProgressStore
 
-from helpers import drag_arrow, matrix_cells, table_column
+from helpers import drag_arrow, drag_arrow_to, matrix_cells, settle_layout, table_column
 
 
 def open_lesson(qtbot, window, number):
@@ -161,3 +164,81 @@ def test_show_me_picks_the_row_the_trained_heads_question_asks_about(qtbot, wind
     qtbot.mouseClick(widget.show_me_button, Qt.MouseButton.LeftButton)
     assert window.scene.reading().selected_token == "2:4"
     assert int(np.argmax(window.scene.reading().selected_weights)) == 2
+
+
+def exercise_heading(widget) -> str:
+    """The line over an exercise, as a student reads it (without its bold)."""
+    top = widget.layout().itemAt(0).layout()
+    return top.itemAt(1).widget().text().replace("<b>", "").replace("</b>", "")
+
+
+def test_each_lesson_numbers_its_own_questions_from_1(qtbot, window):
+    open_lesson(qtbot, window, 1)
+    headings = [exercise_heading(w) for w in window.lesson_panel.exercise_widgets]
+    assert len(headings) == 2
+    assert headings[0].startswith("Question 1") and headings[1].startswith("Question 2")
+    assert not any("question 3" in heading.lower() for heading in headings)
+    for number in (2, 3, 5, 7, 8):
+        open_lesson(qtbot, window, number)
+        headings = [exercise_heading(w) for w in window.lesson_panel.exercise_widgets]
+        assert [heading.split(" ·")[0] for heading in headings] == [f"Question {n}" for n in range(1, len(headings) + 1)]
+        assert [heading.lower().count("question") for heading in headings] == [1] * len(headings)
+
+
+def arrows_the_steps_ask_to_drag(lesson) -> list[tuple[str, str]]:
+    """("k", "cat") for each "Drag k·cat" in a lesson's steps."""
+    return re.findall(r"Drag ([qkvx])·([^\s,)]+)", " ".join(lesson.steps))
+
+
+def test_pressing_the_tip_of_the_arrow_a_step_names_drags_that_arrow(qtbot, window):
+    # Lesson 3's scene has k·cat exactly under q·sat: a step must not send the class to a tip that
+    # another arrow takes first.
+    symbols = {role.symbol: role for role in Role}
+    asked = [(number, symbol, token) for number, lesson in enumerate(lessons.LESSONS, start=1)
+             if lesson.id != "two-heads" for symbol, token in arrows_the_steps_ask_to_drag(lesson)]
+    assert {number for number, _, _ in asked} >= {2, 3, 8}
+    for number, symbol, token in asked:
+        open_lesson(qtbot, window, number)
+        scene, role = window.scene, symbols[symbol]
+        index = scene.labels(role).index(token)
+        before = {given: scene.vectors(given).copy() for given in scene.inputs}
+        drag_arrow(window, role, index, QPointF(30, -30))
+        moved = [(given, row) for given in before for row in range(len(before[given]))
+                 if not np.array_equal(scene.vectors(given)[row], before[given][row])]
+        assert moved == [(role, index)], f"lesson {number}: pressing {symbol}·{token} moved {moved}"
+
+
+def test_show_me_in_lesson_1_completes_no_challenge(qtbot, window, private_data_dir):
+    # Lesson 1's second Show me puts the query at the origin: every key gets 1/3 from the only query,
+    # which is what challenge 3 (twin keys) checks for in its own lesson's scene.
+    panel = window.challenges_panel
+    open_lesson(qtbot, window, 1)
+    widget = window.lesson_panel.exercise_widgets[1]
+    assert widget.exercise.id == "lookup-no-match"
+    qtbot.mouseClick(widget.show_me_button, Qt.MouseButton.LeftButton)
+    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == [0.0, 0.0]  # the Show me did its part
+    qtbot.wait(400)  # past the challenges' save once the scene is still
+    assert [row.tick_label.text() for row in panel.rows] == ["○"] * 4
+    assert panel.summary_label.text() == "0 of 4 complete"
+    assert not ProgressStore().done_ids("challenges")
+    # Nor does lesson 1's own step 3 done by hand: the query dragged to the origin.
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == [2.0, 0.0]
+    qtbot.keyClick(window, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier)  # Snap to grid
+    drag_arrow_to(window, Role.QUERY, 0, 0.0, 0.0)
+    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == [0.0, 0.0]
+    assert panel.rows[2].tick_label.text() == "○" and panel.summary_label.text() == "0 of 4 complete"
+
+
+def test_the_challenges_still_count_in_their_own_lesson(qtbot, window, private_data_dir):
+    panel = window.challenges_panel
+    open_lesson(qtbot, window, 1)
+    open_lesson(qtbot, window, 4)
+    assert window.lesson_panel.picker.currentText() == "4. Scaled attention"
+    settle_layout(qtbot, window)  # the canvas frames the new scene before the drag measures it
+    qtbot.keyClick(window, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier)  # Snap to grid
+    drag_arrow_to(window, Role.KEY, 4, -1.2, 0.6)  # k·the onto k·The
+    keys = window.scene.reading().vectors(Role.KEY)
+    assert keys[4].tolist() == keys[0].tolist() == [-1.2, 0.6]
+    assert panel.rows[2].tick_label.text() == "✓" and panel.summary_label.text() == "1 of 4 complete"
+    qtbot.waitUntil(lambda: "twin-keys" in ProgressStore().done_ids("challenges"))

@@ -25,6 +25,7 @@ from attn_desktop.model import explain
 from attn_desktop.model.explain import arrow_name
 from attn_desktop.model.head_reading import HeadReading
 from attn_desktop.model.layers import Change, Role
+from attn_desktop.model.teaching.lessons import lesson
 from attn_desktop.model.teaching.progress import ProgressKind, ProgressStore
 
 FOCUS_WEIGHT = 0.95        # (a): at least 95% on one key
@@ -283,6 +284,23 @@ CHALLENGES: tuple[Challenge, ...] = (
 )
 
 
+# ----- where they count -------------------------------------------------------
+CHALLENGES_LESSON = "scaled-attention"  # the lesson that sets the four, on the demo's scene
+
+
+def count_in(lesson_id: str | None) -> bool:
+    """Whether the challenges count while this lesson is open (None: a scene of the student's own).
+
+    Another lesson's scene, or its Show me, can meet a check by the way (lesson 1's query at the
+    origin gives its three keys the same weight): that is not the student doing the challenge.
+    """
+    return lesson_id is None or lesson_id == CHALLENGES_LESSON
+
+
+def elsewhere_note() -> str:
+    return f"These challenges go with the lesson \"{lesson(CHALLENGES_LESSON).title}\": open it to try them."
+
+
 # ----- what counts, and what is written down --------------------------------
 class ChallengeTracker:
     """The challenges a student has completed, following one scene.
@@ -303,19 +321,33 @@ class ChallengeTracker:
     write. Each completion is written at most once: a failed write is not
     retried on the next move (the store keeps it for this run and says why in
     `save_error`).
+
+    While another lesson is open (follow_lesson), nothing counts: every status
+    says where the challenges belong.
     """
 
     def __init__(self, scene: HeadReading, progress: ProgressStore) -> None:
         self.scene = scene
         self.progress = progress
+        self.counting = True  # False while a lesson other than the challenges' own is open
         self._unsaved: list[str] = []  # completed, not yet in the progress file (in the order completed)
+        self.start()
+
+    def follow_lesson(self, lesson_id: str | None) -> None:
+        """The lesson now open (None: a scene of the student's own); its scene is the new start."""
+        self.counting = count_in(lesson_id)
         self.start()
 
     def start(self) -> None:
         """Take the scene as it is now as the start: its queries and keys, and what is already true."""
         self._baseline = Baseline.from_scene(self.scene)
-        self.statuses = evaluate(self.scene, self._baseline)
+        self.statuses = self._evaluate()
         self._was_met = {status.id: status.met for status in self.statuses}
+
+    def _evaluate(self) -> list[ChallengeStatus]:
+        if not self.counting:
+            return [ChallengeStatus(challenge.id, False, elsewhere_note()) for challenge in CHALLENGES]
+        return evaluate(self.scene, self._baseline)
 
     def update(self, change: Change) -> None:
         if change & Change.STRUCTURE:
@@ -324,7 +356,7 @@ class ChallengeTracker:
             self._reevaluate()
 
     def _reevaluate(self) -> None:
-        self.statuses = evaluate(self.scene, self._baseline)
+        self.statuses = self._evaluate()
         completed = self.completed_ids()
         for status in self.statuses:
             if status.met and not self._was_met[status.id] and status.id not in completed:
@@ -364,4 +396,4 @@ class ChallengeTracker:
         self.start()
 
 
-__all__ = ["CHALLENGES", "Baseline", "Challenge", "ChallengeStatus", "ChallengeTracker", "evaluate"]
+__all__ = ["CHALLENGES", "CHALLENGES_LESSON", "Baseline", "Challenge", "ChallengeStatus", "ChallengeTracker", "evaluate"]

@@ -76,7 +76,7 @@ class CheckResult:
 class Exercise:
     id: str
     lesson: str
-    source: str  # where the lesson asks it, e.g. "Part 1, your turn"
+    source: str  # where the lesson asks it, e.g. "Part 1, your turn" (the panel numbers the questions)
     prompt: str
     kind: AnswerKind
     answer: tuple[float, ...] = ()
@@ -192,7 +192,7 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         id="no-grids-self-match",
         lesson="projections",
-        source="Check yourself, question 1",
+        source="Check yourself",
         prompt="Skip the grids: use each word's own vector as its query and its key. "
         "In \"cat sat it\", which word does each one give the most weight?",
         kind=AnswerKind.CHOICE,
@@ -211,7 +211,7 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         id="matrix-size",
         lesson="self-attention",
-        source="Check yourself, question 2",
+        source="Check yourself",
         prompt="A sentence has 6 tokens. How many weights are in its attention matrix, "
         "and what does each row add up to? Type two numbers.",
         kind=AnswerKind.NUMBERS,
@@ -225,7 +225,7 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         id="lookup-no-match",
         lesson="soft-lookup",
-        source="Check yourself, question 3",
+        source="Check yourself",
         prompt="A soft lookup has the values 3, 5 and 4, and the query scores 0 against every key. What comes back?",
         kind=AnswerKind.NUMBER,
         answer=(4.0,),
@@ -379,8 +379,8 @@ EXERCISES: tuple[Exercise, ...] = (
         choices=("the", "dog", "chased", "it"),
         correct_choice=1,
         hint="The score is a dot product, and length counts: 1×0.8 + 1×0.8 for the, 1×2.5 + 1×0.2 for dog.",
-        explanation="dog: its key scores 2.7 against the's 1.6, so it gets 54% to the's 25%. Pointing the same "
-        "way is not enough; a longer key can win from further round.",
+        explanation="dog: its key scores 2.7 against the's 1.6, so \"it\" gives dog 54%, the 25%, chased 16% and "
+        "itself 5%. Pointing the same way is not enough; a longer key can win from further round.",
         show_me=ShowMe("lessons/8_predict_then_see.json", (ChooseQuery(3),)),
     ),
     Exercise(

@@ -80,8 +80,8 @@ LESSONS: tuple[Lesson, ...] = (
         steps=(
             "Read the matrix row by row: cat looks mostly at sat, sat mostly at cat, it mostly at cat.",
             "Click the row for \"sat\" in the matrix and check its weights: 0.82, 0.02 and 0.17.",
-            ("Drag k·cat away from q·it and watch the output of \"it\" slide from cat toward its own value. "
-            "(k·cat lies under q·sat: if q·sat moves, undo and drag from the same point again.)"),
+            ("Drag k·it out along q·it, further from the origin, and watch the output of \"it\" slide from cat "
+            "toward its own value: a key that reaches further along the query scores more."),
         ),
     ),
     Lesson(
@@ -201,8 +201,8 @@ LESSONS: tuple[Lesson, ...] = (
             "Release the arrow, drag the grey bars on the Weights chart to your guess, or pick the winner, and press "
             "Reveal: the real weights stand beside your guess, with how many points of weight you put on the wrong "
             "keys and a score out of 100. In \"the dog chased it\" (scaled by √2) the query of \"it\", (1, 1), points "
-            "exactly along k·the (0.8, 0.8), yet dog's longer key (2.5, 0.2) scores 2.7 against the's 1.6: \"it\" gives "
-            "dog 54%, the 25%, chased 16% and itself 5%."
+            "exactly along k·the (0.8, 0.8); dog's key (2.5, 0.2) is longer but points another way. Which key does "
+            "\"it\" give the most weight, and how much does each of the four get? Make your guess before you reveal."
         ),
         steps=(
             ("The weights of \"it\" start hidden. Drag the grey bars to your guess (or pick the winner), then press "

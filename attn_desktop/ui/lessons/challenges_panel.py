@@ -119,7 +119,12 @@ class ChallengesPanel(QWidget):
         layout.addLayout(grid)
         layout.addStretch(1)
 
-    # ----- following the scene ------------------------------------------
+    # ----- following the lesson and the scene ----------------------------
+    def follow_lesson(self, lesson_id: str | None) -> None:
+        """Another lesson is open (None: a scene of the student's own): the challenges count only in their own."""
+        self.tracker.follow_lesson(lesson_id)
+        self._show()
+
     def _on_scene_changed(self, change: Change) -> None:
         if not change & (Change.NUMBERS | Change.SELECTION):
             return  # a key pointed at: nothing a challenge looks at

@@ -26,13 +26,15 @@ class ExerciseWidget(QFrame):
     show_me_requested = Signal(object)  # ShowMe
     solved = Signal(str)  # the exercise id
 
-    def __init__(self, exercise: Exercise, done: bool, parent: QWidget | None = None) -> None:
+    def __init__(self, exercise: Exercise, done: bool, number: int = 1, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.exercise = exercise
+        self.number = number  # its place among the lesson's exercises: "Question 2"
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.mark_label = QLabel(DONE_MARK if done else OPEN_MARK)
         self.mark_label.setToolTip("✓ once you have answered it right (remembered between runs)")
-        heading = QLabel(f"<b>{exercise.source}</b>")
+        self.heading_label = QLabel(f"<b>Question {number}</b> · {exercise.source}")
+        self.heading_label.setWordWrap(True)  # a narrow panel wraps it rather than growing past its edge
         self.prompt_label = QLabel(exercise.prompt)
         self.prompt_label.setWordWrap(True)
         self.answer_edit: QLineEdit | None = None
@@ -47,7 +49,7 @@ class ExerciseWidget(QFrame):
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
         top.addWidget(self.mark_label)
-        top.addWidget(heading, 1)
+        top.addWidget(self.heading_label, 1)
         layout.addLayout(top)
         layout.addWidget(self.prompt_label)
         layout.addWidget(self._answer_area())
@@ -87,7 +89,7 @@ class ExerciseWidget(QFrame):
         else:
             self.answer_edit = QLineEdit()
             self.answer_edit.setPlaceholderText(", ".join(self.exercise.labels) if len(self.exercise.labels) > 1 else "your answer")
-            self.answer_edit.setAccessibleName(f"Answer to {self.exercise.source}")
+            self.answer_edit.setAccessibleName(f"Answer to question {self.number}")
             self.answer_edit.returnPressed.connect(self.check)
             layout.addWidget(self.answer_edit)
         return area

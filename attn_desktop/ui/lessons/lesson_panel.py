@@ -15,6 +15,7 @@ from attn_desktop.ui.lessons.exercise_widget import ExerciseWidget
 class LessonPanel(QWidget):
     open_lesson_requested = Signal(str)  # a lesson id: the window opens its scene
     show_me_requested = Signal(object)  # a ShowMe
+    lesson_shown = Signal(object)  # the lesson's id, None for a scene of the student's own
 
     def __init__(self, progress: ProgressStore, parent=None) -> None:
         super().__init__(parent)
@@ -74,6 +75,7 @@ class LessonPanel(QWidget):
             self.steps_label.setText("")
             self.try_it_label.hide()
             self.progress_label.setText("")
+            self.lesson_shown.emit(None)
             return
         self.picker.setCurrentIndex(lessons.LESSONS.index(self.lesson))
         self.formula_label.setText(self.lesson.formula)
@@ -82,13 +84,14 @@ class LessonPanel(QWidget):
         self.steps_label.setText(
             "<ol style='margin-left: -20px'>" + "".join(f"<li>{step}</li>" for step in self.lesson.steps) + "</ol>"
         )
-        for exercise in exercises_for(self.lesson.id):
-            widget = ExerciseWidget(exercise, self.progress.is_done(ProgressKind.EXERCISES, exercise.id))
+        for number, exercise in enumerate(exercises_for(self.lesson.id), start=1):
+            widget = ExerciseWidget(exercise, self.progress.is_done(ProgressKind.EXERCISES, exercise.id), number)
             widget.solved.connect(self._on_solved)
             widget.show_me_requested.connect(self.show_me_requested)
             self.exercises_box.addWidget(widget)
             self.exercise_widgets.append(widget)
         self._update_progress()
+        self.lesson_shown.emit(self.lesson.id)
 
     def _on_solved(self, exercise_id: str) -> None:
         self.progress.mark_done(ProgressKind.EXERCISES, exercise_id)

@@ -120,6 +120,7 @@ class MainWindow(QMainWindow):
         self.lesson_panel = LessonPanel(self.progress)
         self.grid_editor = GridEditor(shown, self.history)  # typed numbers and words: undoable commands
         self.challenges_panel = ChallengesPanel(shown, self.progress, veil=self.veil)
+        self.lesson_panel.lesson_shown.connect(self.challenges_panel.follow_lesson)
         self.code_panel = CodePanel(scene)
         self.sentence_panel = SentencePanel(scene, self.history)
         self.training_panel = TrainingPanel()
