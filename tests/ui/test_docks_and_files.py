@@ -40,8 +40,12 @@ def test_closing_a_dock_and_reopening_it_from_the_view_menu(qtbot, window):
     assert dock.isVisible()
     window.docks["shapesDock"].close()
     window.reset_layout()
-    assert all(dock.isVisible() for name, dock in window.docks.items() if name != "gridsDock")
-    assert not window.docks["gridsDock"].isVisible()  # no grids in this scene
+    # Every panel of the design is back; the activities' own panels (Training, Model heads, the lab) wait
+    # in the Lessons menu.
+    companions = ("trainingDock", "modelHeadsDock", "scalingLabDock")
+    assert all(not dock.isHidden() for name, dock in window.docks.items() if name not in (*companions, "gridsDock"))
+    assert all(window.docks[name].isHidden() for name in companions)
+    assert window.docks["shapesDock"].isVisible() and not window.docks["gridsDock"].isVisible()  # no grids here
 
 
 def write(path, document):

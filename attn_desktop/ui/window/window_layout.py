@@ -189,6 +189,7 @@ class WindowLayout(QObject):
         finally:
             self._applying = False
         self.show_declared_panels()
+        self.share_out()  # once the panels it shows are shown: a hidden panel takes no share
 
     def share_out(self) -> None:
         """Give the canvas about half the window at any size: dock sizes are shares of the window.
@@ -347,7 +348,14 @@ class WindowLayout(QObject):
         if self.arranging == "presentation":
             self._arrange_for_presentation()
         elif self.arranging == "restore":
-            self.rebuild()
+            self._arrange_after_presentation()
+
+    def _arrange_after_presentation(self) -> None:
+        """The design of the activity, built afresh for the window as it is now: Qt's restoreState, after
+        presentation mode moved docks between sides, could crash the app, and a state saved before the
+        lesson changed brought back that lesson's panels. (Sizes the user gave the panels by hand before
+        presenting are not kept yet.)"""
+        self.rebuild()
 
     def _stop_arranging(self) -> None:
         self._arrange()
