@@ -1,11 +1,15 @@
 """Before the window opens on Linux: can Qt's platform plugin load? If not, say which system
-libraries are missing and how to install them.
+libraries are missing and how to install them. And is there a display to open it on?
 
 Qt stops a process whose platform plugin cannot load with a message that names the wrong
 package on a minimal Debian ("xcb-cursor0 or libxcb-cursor0 is needed" while libxcb-cursor0 is
 installed and libxcb-icccm4 is what lacks). The dynamic loader knows better: `ldd` on the plugin
 lists every library it needs and cannot find. This asks it before Qt starts, and turns the answer
 into one message with the command that installs them.
+
+With no display at all (DISPLAY unset, or naming an X server that is not running), Qt stops the
+process the same way, naming that same package. display_problem() knocks on the display's socket
+first, as Qt would, and says so in one line.
 
 No Qt here (importing the PySide6 package only finds where its files are): it runs before Qt loads.
 """
@@ -15,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import struct
 import subprocess
 import sys
@@ -59,6 +64,11 @@ PACKAGES: dict[str, tuple[str, str]] = {
     "libwayland-cursor.so.0": ("libwayland-cursor0", "libwayland-cursor"),
     "libwayland-egl.so.1": ("libwayland-egl1", "libwayland-egl"),
 }
+DISPLAY_TIMEOUT_S = 2
+# DISPLAY as X11 spells it: [protocol/][host]:display[.screen]
+_X_DISPLAY = re.compile(r"^(?:(?P<protocol>[A-Za-z]+)/)?(?P<host>[^/:]*):(?P<number>\d+)(?:\.\d+)?$")
+NO_DISPLAY_ADVICE = ("try it from a desktop session (or ssh -X), or draw the window into a picture with "
+                     "attn-desktop snapshot -o OUT.png --size 1280x800")
 _NOT_FOUND = re.compile(r"^\s*(\S+)\s+=>\s+not found\s*$")
 
 
@@ -189,3 +199,72 @@ def _ask_the_loader(ldd: list[str], path: Path) -> list[str] | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return missing_from_ldd(done.stdout)
+
+
+def display_problem() -> str | None:
+    """One line saying there is no display for the window, or None: one answers, Qt was told to use
+    another platform (offscreen for the tests, the self-test and the headless commands), or this is
+    not Linux. A display this cannot read (an unusual DISPLAY) counts as there: Qt will say."""
+    if not sys.platform.startswith("linux"):
+        return None
+    chosen = {part.split(":")[0] for part in os.environ.get("QT_QPA_PLATFORM", "").split(";") if part}
+    if chosen - {"xcb", "wayland"}:
+        return None
+    wayland = os.environ.get("WAYLAND_DISPLAY", "") if not chosen or "wayland" in chosen else ""
+    x11 = os.environ.get("DISPLAY", "") if not chosen or "xcb" in chosen else ""
+    reasons = []
+    if wayland:
+        if _wayland_answers(wayland) is not False:
+            return None
+        reasons.append(f"no Wayland compositor answers at WAYLAND_DISPLAY={wayland}")
+    if x11:
+        if _x_server_answers(x11) is not False:
+            return None
+        reasons.append(f"no X server answers at DISPLAY={x11}")
+    if not reasons:
+        reasons.append(_nothing_set(chosen))
+    return f"no display: {' and '.join(reasons)}, so the window has no screen to open on; {NO_DISPLAY_ADVICE}"
+
+
+def _nothing_set(chosen: set[str]) -> str:
+    if chosen == {"xcb"}:
+        return "DISPLAY is not set"
+    if chosen == {"wayland"}:
+        return "WAYLAND_DISPLAY is not set"
+    return "neither DISPLAY nor WAYLAND_DISPLAY is set"
+
+
+def _x_server_answers(display: str) -> bool | None:
+    """Whether an X server accepts a connection at DISPLAY; None when DISPLAY reads as no address known here."""
+    match = _X_DISPLAY.match(display)
+    if match is None:
+        return None
+    number, host, protocol = int(match["number"]), match["host"], (match["protocol"] or "").lower()
+    if protocol in ("", "unix", "local") and host in ("", "unix"):
+        path = f"/tmp/.X11-unix/X{number}"
+        return _unix_socket_answers("\0" + path) or _unix_socket_answers(path)  # Linux's abstract socket, then the file
+    if protocol not in ("", "tcp", "inet", "inet6"):
+        return None
+    try:
+        with socket.create_connection((host or "localhost", 6000 + number), timeout=DISPLAY_TIMEOUT_S):
+            return True
+    except OSError:
+        return False
+
+
+def _wayland_answers(name: str) -> bool | None:
+    """Whether a compositor accepts a connection at WAYLAND_DISPLAY; None when its folder is not known."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if not os.path.isabs(name) and not runtime:
+        return None
+    return _unix_socket_answers(name if os.path.isabs(name) else os.path.join(runtime or "", name))
+
+
+def _unix_socket_answers(address: str) -> bool:
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+            connection.settimeout(DISPLAY_TIMEOUT_S)
+            connection.connect(address)
+            return True
+    except OSError:
+        return False

@@ -380,6 +380,44 @@ def test_loading_reports_progress_up_to_done(tmp_path):
     assert all(0 <= fraction <= 1 and text for fraction, text in reports)
 
 
+def test_reading_the_vocabulary_and_layout_reports_how_far_it_has_read(tmp_path):
+    """SmolLM2's vocabulary takes six of its ten seconds to read, before any weight: the bar moves meanwhile."""
+    write_tiny_llama(tmp_path / "tiny.gguf")
+    reports: list[tuple[float, str]] = []
+    LlamaModel.load(tmp_path / "tiny.gguf", progress=lambda fraction, text: reports.append((fraction, text)))
+    first_weight = next(i for i, (_, text) in enumerate(reports) if text.startswith("Reading weights"))
+    layout = reports[:first_weight]
+    assert {text for _, text in layout} == {"Reading the vocabulary and the layers' layout"}
+    fractions = [fraction for fraction, _ in layout]
+    assert len(fractions) >= 20  # about each 1 % of the metadata read, in step
+    assert fractions == sorted(fractions) and fractions[0] == 0.0
+    assert 0.45 <= fractions[-1] <= 0.55  # six tenths of reading, which is nine tenths of a load
+
+
+def test_a_report_that_stops_the_load_while_the_vocabulary_is_read_stops_it_as_it_is(tmp_path):
+    class Stopped(Exception):
+        pass
+
+    def stop_halfway(fraction, _text):
+        if fraction > 0.2:
+            raise Stopped  # as the window's worker stops a load when the app quits
+
+    write_tiny_llama(tmp_path / "tiny.gguf")
+    with pytest.raises(Stopped):
+        LlamaModel.load(tmp_path / "tiny.gguf", progress=stop_halfway)
+
+
+def test_the_metadata_span_ends_where_the_tensors_are_described(tmp_path):
+    from gguf import GGUFReader
+
+    from attn_desktop.model.pretrained.gguf_file import _metadata_span
+
+    write_tiny_llama(tmp_path / "tiny.gguf")
+    assert _metadata_span(tmp_path / "tiny.gguf") == (24, GGUFReader(str(tmp_path / "tiny.gguf")).tensors[0].field.offset)
+    (tmp_path / "cut.gguf").write_bytes((tmp_path / "tiny.gguf").read_bytes()[:2000])
+    assert _metadata_span(tmp_path / "cut.gguf") is None  # the reader then says it is damaged; no progress from here
+
+
 # ----- bad sentences and bad files (no torch) --------------------------------------------------------------
 @pytest.mark.parametrize("sentence", ["", "   ", "\n\t"])
 def test_an_empty_sentence_is_refused(default_tiny, sentence):

@@ -1,7 +1,7 @@
 """`attn-desktop [SCENE]`: open the app's window, on a scene file or the default scene.
 
-A scene that cannot be read, or a missing system library Qt's platform plugin needs, is one
-error line and exit 2 (and, for the scene, a dialog: a desktop entry has no terminal to read)."""
+A scene that cannot be read, a missing system library Qt's platform plugin needs, or no display
+is one error line and exit 2 (and, for the scene, a dialog: a desktop entry has no terminal to read)."""
 
 from __future__ import annotations
 
@@ -33,11 +33,14 @@ def gui_main(argv: list[str]) -> int:
             return _cannot_open_scene(args.scene, error)
 
     if not args.self_test:
-        from attn_desktop.platform_check import check_platform_plugin
+        from attn_desktop.platform_check import check_platform_plugin, display_problem
 
         problem = check_platform_plugin()  # Qt's own message would name the wrong package, then abort
         if problem is not None:
             return fail(problem.message())
+        no_display = display_problem()  # so would Qt's with no display to connect to
+        if no_display is not None:
+            return fail(no_display)
 
     from attn_desktop.ui.window.app import default_scene, make_application
     from attn_desktop.ui.window.main_window import MainWindow

@@ -37,7 +37,7 @@ def _train_parser(task_names: list[str]) -> argparse.ArgumentParser:
     parser = OneLineErrorParser(
         prog="attn-desktop train",
         description="Train one attention head on a task with Adam, headless, printing the loss and accuracy "
-        "every 10%%, and write the trained head, its accuracy on 1,000 fresh sequences and one example "
+        "every 10%, and write the trained head, its accuracy on 1,000 fresh sequences and one example "
         "sentence's queries, keys, values and weights as JSON.",
     )
     parser.add_argument("task", help="the task: " + ", ".join(task_names))

