@@ -95,7 +95,7 @@ class MainWindow(QMainWindow):
         self.switches = SceneSwitches(scene, self.history, show_error)
         self.training = TrainingController(scene, self.history, self.documents, self.training_panel, self)
         self.model_heads = ModelController(scene, self.documents, self.model_heads_panel, self.docks["modelHeadsDock"],
-                                           self.show_model_heads_dock, self.dialogs, parent=self)
+                                           lambda: self.layout_manager.show_wide("modelHeadsDock"), self.dialogs, parent=self)
         self._build_actions()
         self.canvas.drags.dragging.connect(self._hold_undo_during_drag)
         self.heads_view.dragging.connect(self._hold_undo_during_drag)
@@ -233,9 +233,6 @@ class MainWindow(QMainWindow):
     def reset_layout(self) -> None:
         self.layout_manager.reset()
         self.lessons.show_grids_if_used()
-
-    def show_model_heads_dock(self) -> None:
-        self.layout_manager.show_wide("modelHeadsDock")
 
     def show_about(self) -> None:
         show_about(self)

@@ -15,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QScrollArea, QTabBar, QWidget
-from shiboken6 import getCppPointer
+from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
 
 from attn_desktop.geometry.panel_sets import COMPANION_PANELS, Activity, lesson_column_full_height, panels_shown
 from attn_desktop.ui.qt_app import gui_app
 from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
+from attn_desktop.ui.window.tab_bars import hide_stray_tab_bars, show_whole_tab_titles
 
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
 RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
@@ -412,44 +412,3 @@ class WindowLayout(QObject):
         settings.setValue("geometry", geometry)
         settings.setValue("window_state", state)
         settings.endGroup()
-
-
-def show_whole_tab_titles(window: QMainWindow) -> None:
-    """Tabbed docks keep whole titles ("Challenges", not "Challen…"): a narrow column scrolls its tabs."""
-    for bar in window.findChildren(QTabBar):
-        # Set only what differs: each setter repaints the bar, and this runs after every layout pass.
-        if bar.elideMode() != Qt.TextElideMode.ElideNone:
-            bar.setElideMode(Qt.TextElideMode.ElideNone)
-        if not bar.usesScrollButtons():
-            bar.setUsesScrollButtons(True)
-
-
-def hide_stray_tab_bars(window: QMainWindow, docks: dict[str, QDockWidget], hidden_before: set[int]) -> None:
-    """Hide tab bars Qt has left behind over the panels.
-
-    QMainWindow.restoreState (and sometimes re-tabbing) makes a fresh tab bar for a tab group and
-    leaves the old one on screen with its old tabs: a ghost "Shapes | Grids" bar floats over the
-    weights chart. A live tab bar sits against the dock of its current tab; a ghost does not.
-    Hiding a bar Qt still uses is harmless: Qt shows it again at its next layout pass. Such a bar
-    is then left alone (HIDDEN_BEFORE remembers every bar hidden): hiding it again would make
-    another layout pass, and so another tidy, for ever — an idle window kept a core busy.
-    """
-    by_pointer = {getCppPointer(dock)[0]: dock for dock in docks.values()}
-    for bar in window.findChildren(QTabBar):
-        if bar.parent() is not window or not bar.isVisible():
-            continue
-        pointer = getCppPointer(bar)[0]
-        if pointer in hidden_before:
-            continue  # shown again by Qt: a bar in use
-        dock = by_pointer.get(bar.tabData(bar.currentIndex())) if bar.count() else None
-        # (A bar whose panel is hidden is one too: hiding every panel of a group can leave its bar.)
-        if dock is None or dock.isHidden() or not _touches(bar.geometry(), dock.geometry()):
-            hidden_before.add(pointer)
-            bar.hide()
-
-
-def _touches(bar: QRect, dock: QRect, slack: int = 2) -> bool:
-    """Whether a tab bar lies along the top or bottom edge of its dock, across the same width."""
-    same_span = abs(bar.left() - dock.left()) <= slack and abs(bar.right() - dock.right()) <= slack
-    along_edge = abs(bar.top() - dock.bottom()) <= slack or abs(bar.bottom() - dock.top()) <= slack
-    return dock.isValid() and same_span and along_edge
