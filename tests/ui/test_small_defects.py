@@ -202,6 +202,9 @@ def test_an_unreadable_scene_from_the_command_line_shows_a_dialog(qapp, tmp_path
     monkeypatch.setattr(app, "make_application", lambda *a: qapp)  # the test's own application
     monkeypatch.setenv("QT_QPA_PLATFORM", "xcb")  # as from a desktop entry on an X display
     monkeypatch.setenv("DISPLAY", ":0")
+    from attn_desktop import platform_check
+
+    monkeypatch.setattr(platform_check, "display_problem", lambda: None)  # and that display answers
     assert open_app.gui_main([str(bad)]) == 2
     assert len(shown) == 1 and shown[0][0] == "Cannot open scene"
     assert "bad.json" in shown[0][1] and "tokens: the list is empty" in shown[0][1]

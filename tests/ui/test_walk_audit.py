@@ -91,10 +91,10 @@ def test_two_texts_of_a_panel_on_top_of_each_other_are_listed(window):
 
 
 def test_an_arrow_the_open_lessons_text_names_is_checked_too(qtbot, window):
-    assert window.open_lesson("self-attention")  # "Drag k·cat away from q·it …"
+    assert window.open_lesson("self-attention")  # "Drag k·it out along q·it …"
     settle_layout(qtbot, window)
     named = next(arrow for index, arrow in enumerate(window.canvas.arrows[Role.QUERY])
-                 if window.shown.arrow_name(Role.QUERY, index) == "q·sat")
+                 if window.shown.arrow_name(Role.QUERY, index) == "q·it")
     assert named.label not in audit_walk(window)["key_labels_missing"]
-    named.set_label_hidden(True)  # q·sat is not among the keys and values the weights make heavy
+    named.set_label_hidden(True)  # q·it is not among the keys and values the weights make heavy
     assert named.label in audit_walk(window)["key_labels_missing"]

@@ -277,7 +277,7 @@ class WindowLayout(QObject):
         dock.show()
         dock.raise_()
         if self.window.dockWidgetArea(dock) == LEFT and not dock.isFloating():
-            self.window.resizeDocks([dock], [max(dock.width(), int(self.window.width() * share))], HORIZONTAL)
+            self.window.resizeDocks([dock], [int(self.window.width() * share)], HORIZONTAL)
 
     def reset(self) -> None:
         """View → Reset Layout: every panel back where the first start put it, sized for this window."""
@@ -366,6 +366,14 @@ class WindowLayout(QObject):
     def window_resized(self) -> None:
         if self.arranging is not None:
             self._arrange()
+        elif self.companion == "modelHeadsDock" and self.window.isVisible():
+            # A grid of heads asks for more than its share as the window shrinks (onto a projector's
+            # screen, say), and Qt takes the difference from the canvas: its share holds instead.
+            dock = self.docks["modelHeadsDock"]
+            wanted = int(self.window.width() * WIDE_DOCK_SHARE)
+            if not dock.isHidden() and not dock.isFloating() and dock.width() > wanted * 1.1:
+                self.window.resizeDocks([dock], [wanted], HORIZONTAL)
+                self.window.resizeDocks([self.docks["scoreDock"]], [int(self.window.width() * 0.30)], HORIZONTAL)
 
     @property
     def settling(self) -> bool:
