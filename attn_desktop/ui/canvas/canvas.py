@@ -86,7 +86,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         # Arrows that leave the view without a drag (training, an undo, typed numbers) are framed again,
         # a few times a second at most: training moves them on every step.
         self._follow_timer = QTimer(self, singleShot=True, interval=FOLLOW_ARROWS_MS)
-        self._follow_timer.timeout.connect(self._refit_unless_zoomed_by_hand)
+        self._follow_timer.timeout.connect(self._follow_arrows)
         self._drawn_vectors: dict[Role, np.ndarray] = {}  # each role's vectors as the arrows last showed them
         self.plots = CanvasPlots(self.ci, scene, self.drags, self._follow_view, layer_z=min(Z_ORDER.values()))
         self.x_plot, self.qk_plot, self.vo_plot = self.plots.x_plot, self.plots.qk_plot, self.plots.vo_plot
@@ -112,6 +112,11 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     def _on_zoomed_by_hand(self, *args) -> None:
         self.zoomed_by_hand = True
+
+    def _follow_arrows(self) -> None:
+        # Not on a canvas being closed: its plots' items may be half taken apart by then.
+        if self.isVisible():
+            self._refit_unless_zoomed_by_hand()
 
     def _refit_unless_zoomed_by_hand(self) -> None:
         # Never mid-drag: the view must not move under the cursor.
@@ -265,6 +270,10 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         if plots is not None and self.drags.dragged_arrow() is None and \
                 plots.columns_that_draw_largest(self.viewport().rect(), self.label_line_height()) != plots.columns:
             self._arrange_plots()
+
+    def hideEvent(self, event) -> None:
+        self._follow_timer.stop()  # a hidden canvas has nothing to follow; it frames itself when shown
+        super().hideEvent(event)
 
     def label_line_height(self) -> float:
         """One line of an arrow label, in pixels: labels nearer their tip than this need no leader line."""
