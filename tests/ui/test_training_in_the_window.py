@@ -125,11 +125,12 @@ def test_training_keeps_every_arrow_in_view_and_values_on_their_own_scale_when_t
     scene = canvas.attn_scene
     queries_and_keys = max(float(np.abs(scene.vectors(role)).max()) for role in (Role.QUERY, Role.KEY))
     values = float(np.abs(scene.vectors(Role.VALUE)).max())
-    if max(values, queries_and_keys) / min(values, queries_and_keys) >= 10:
+    if max(values, queries_and_keys) / min(values, queries_and_keys) >= 5:
         assert canvas.vo_plot.getViewBox().linkedView(0) is None  # a scale of its own: never a dot
-    # Ctrl+0 frames them again and leaves none of them a dot: each plot's arrows span a good part of it.
+    # Ctrl+0 frames them again and leaves none of them a dot: each plot's longest arrow is a good part of it
+    # (sharing one scale, the shorter kind is at least a fifth of the longer).
     qtbot.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
     for plot, roles in ((canvas.qk_plot, (Role.QUERY, Role.KEY)), (canvas.vo_plot, (Role.VALUE,))):
         (x_low, x_high), (y_low, y_high) = plot.viewRange()
         longest = max(float(np.hypot(*canvas.drags.tip_of(v, role))) for role in roles for v in scene.vectors(role))
-        assert longest > 0.2 * min(x_high - x_low, y_high - y_low), plot.titleLabel.text
+        assert longest > 0.08 * min(x_high - x_low, y_high - y_low), plot.titleLabel.text

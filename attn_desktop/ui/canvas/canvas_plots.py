@@ -36,14 +36,15 @@ from attn_desktop.ui.canvas.plot_framing import frame_tips
 from attn_desktop.ui.canvas.plot_titles import fit_titles, plot_title
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 
-TENFOLD = 10.0
+SCALES_APART = 5.0  # extents this many times apart get a scale each: on one, the shorter kind would be tiny
 
 
 def lengths_differ_tenfold(first: float, second: float) -> bool:
-    """Whether two extents differ tenfold or more (both given; nothing drawn has no extent)."""
+    """Whether two extents differ fivefold or more, so surely when tenfold (both given; nothing drawn has
+    no extent). Fivefold, not tenfold: at eight times apart training's q and k were a tenth of their plot."""
     if first <= 0 or second <= 0:
         return False
-    return max(first, second) / min(first, second) >= TENFOLD
+    return max(first, second) / min(first, second) >= SCALES_APART
 
 
 class CanvasPlots:
