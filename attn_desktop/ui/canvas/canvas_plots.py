@@ -22,6 +22,7 @@ from PySide6.QtGui import QFont
 from attn_desktop.geometry.plot_arrangement import (
     LABEL_ROOM_LINES,
     MIN_PLOT_WIDTH_PX,
+    PLOT_SPACING_PX,
     columns_that_draw_largest,
     grid_places,
     number_line_range,
@@ -208,7 +209,7 @@ class CanvasPlots:
         self.fit_titles(line_scale, width_px)
 
     def fit_titles(self, line_scale: float, width_px: float) -> None:
-        fit_titles(self._full_titles, line_scale)
+        fit_titles(self._full_titles, line_scale, width_px / max(1, self.columns) - PLOT_SPACING_PX)
         self.word_notice(width_px, line_scale)
 
     def word_notice(self, width_px: float, line_scale: float) -> None:

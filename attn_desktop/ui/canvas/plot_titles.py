@@ -28,14 +28,17 @@ def plot_title(subject: str, plane: str, short_plane: str) -> tuple[str, str]:
     return full, f"{short_subject} ({short_plane})" if short_plane else short_subject
 
 
-def fit_titles(titles: dict[pg.PlotItem, tuple[str, str]], scale: float) -> None:
-    """Each plot's title as long as its plot is wide, in type SCALE times the everyday size."""
+def fit_titles(titles: dict[pg.PlotItem, tuple[str, str]], scale: float, column_px: float = float("inf")) -> None:
+    """Each plot's title as long as its plot is wide, in type SCALE times the everyday size. The plot's
+    width is taken as at most its column's share COLUMN_PX of the canvas: a long title widens its plot,
+    and a plot widened by its title would otherwise keep that title and push its neighbour out of view."""
     size = f"{int(TITLE_POINTS * scale)}pt"
     font = QFont()
     font.setPointSizeF(TITLE_POINTS * scale)
     metrics = QFontMetricsF(font)
     for plot, (title, short) in titles.items():
-        room = plot.size().width() - 16  # the text item adds a margin each side
+        # The title sits over the drawing area, beside the left axis; its text item adds a margin each side.
+        room = min(plot.size().width(), column_px) - plot.getAxis("left").width() - 16
         shown = title
         if room > 0 and metrics.horizontalAdvance(title) > room:
             shown = metrics.elidedText(short, Qt.TextElideMode.ElideRight, room)

@@ -58,9 +58,12 @@ def wait_until_settled(window) -> None:
 
 def show_for_snapshot(window, presentation: bool) -> None:
     """The window as a user has it on this screen: maximised, or full screen when presenting."""
-    screen = window.screen().availableGeometry()
-    window.setGeometry(screen)
-    window.show()
+    from PySide6.QtCore import Qt
+
+    # No frame: the offscreen platform's pretend frame would make the maximised window smaller than the
+    # screen, and its fullscreen-to-normal return taller than it.
+    window.setWindowFlag(Qt.WindowType.FramelessWindowHint)
+    window.showMaximized()
     wait_until_settled(window)
     if presentation:
         window.presentation_action.setChecked(True)

@@ -31,6 +31,7 @@ HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
 
 TIDY_AFTER_DRAG_MS = 250
 LAB_SHARE = 0.62  # of the left column's height, for the √d_k lab under the lesson's text
+NARROW_SCREEN_PX = 1100  # a projector's 1024 × 768 and the like: the side columns take only the room they need
 WIDE_DOCK_SHARE = 0.36  # of the window's width, for a left panel that shows a grid of pictures
 PRESENTATION_LEFT_SHARE = 0.3  # of the width, for a left panel kept during a presentation
 ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
@@ -200,11 +201,13 @@ class WindowLayout(QObject):
         """
         window, docks = self.window, self.docks
         width, height = window.width(), window.height()
-        window.resizeDocks([docks["lessonDock"]], [int(width * 0.20)], HORIZONTAL)
-        window.resizeDocks([docks["scoreDock"]], [int(width * 0.30)], HORIZONTAL)
+        narrow = width <= NARROW_SCREEN_PX  # every pixel to the canvas: the side columns as narrow as they read
+        window.resizeDocks([docks["lessonDock"]], [max(1, int(width * (0.0 if narrow else 0.20)))], HORIZONTAL)
+        window.resizeDocks([docks["scoreDock"]], [max(1, int(width * (0.0 if narrow else 0.30)))], HORIZONTAL)
         score_height = docks["scoreDock"].minimumSizeHint().height()
         window.resizeDocks([docks["scoreDock"], docks["matrixDock"]], [score_height, height], VERTICAL)
-        window.resizeDocks([docks["outputDock"]], [int(height * 0.22)], VERTICAL)
+        bottom_row = docks["outputDock"].minimumSizeHint().height() if narrow else int(height * 0.22)
+        window.resizeDocks([docks["outputDock"]], [bottom_row], VERTICAL)
         window.resizeDocks(  # in proportion: the bottom row spans the canvas and the lesson
             [docks["outputDock"], docks["weightsDock"], docks["shapesDock"]],
             [int(width * 0.24), int(width * 0.28), int(width * 0.15)], HORIZONTAL,
@@ -361,7 +364,23 @@ class WindowLayout(QObject):
         self._arrange()
         if self.arranging == "restore":
             self._layout_before_presentation = None
+            self._keep_on_screen()
         self.arranging = None
+
+    def _keep_on_screen(self) -> None:
+        """Leaving presentation, the window was laid out once for the big font and can be left taller than
+        the screen (Qt sized it before the panels shrank back): it is fitted to the screen again."""
+        window = self.window
+        screen = window.screen().availableGeometry() if window.screen() else None
+        if screen is None or window.isFullScreen():
+            return
+        if window.width() > screen.width() or window.height() > screen.height():
+            if window.isMaximized():
+                window.showNormal()  # maximising again makes the window the screen's size, now that it can be
+                window.showMaximized()
+            else:
+                window.resize(min(window.width(), screen.width()), min(window.height(), screen.height()))
+            self.share_out()
 
     def window_resized(self) -> None:
         if self.arranging is not None:
