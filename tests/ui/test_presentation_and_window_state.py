@@ -9,7 +9,7 @@ from attn_desktop.model.scene_files import save_scene
 from attn_desktop.ui.settings import recent_files
 from attn_desktop.ui.window.app import default_scene
 from attn_desktop.ui.window.main_window import MainWindow
-from attn_desktop.ui.window.window_layout import presentation_font_scale
+from attn_desktop.ui.window.presentation_font import presentation_font_scale
 
 
 def test_f11_makes_everything_bigger_and_back(qtbot, window):

@@ -22,6 +22,8 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QS
 from attn_desktop.geometry.panel_sets import COMPANION_PANELS, Activity, lesson_column_full_height, panels_shown
 from attn_desktop.ui.qt_app import gui_app
 from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
+from attn_desktop.ui.window.hand_sizes import NARROW_SCREEN_PX, HandSizes
+from attn_desktop.ui.window.presentation_font import presentation_font_scale
 from attn_desktop.ui.window.tab_bars import hide_stray_tab_bars, show_whole_tab_titles
 
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
@@ -31,27 +33,9 @@ HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
 
 TIDY_AFTER_DRAG_MS = 250
 LAB_SHARE = 0.62  # of the left column's height, for the √d_k lab under the lesson's text
-NARROW_SCREEN_PX = 1100  # a projector's 1024 × 768 and the like: the side columns take only the room they need
 WIDE_DOCK_SHARE = 0.36  # of the window's width, for a left panel that shows a grid of pictures
 PRESENTATION_LEFT_SHARE = 0.3  # of the width, for a left panel kept during a presentation
 ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
-
-# How much bigger type is in presentation mode. What the back row sees is the text's share of the
-# screen's height (a projector throws the same picture size whatever its resolution): 1.6 × the
-# normal font on a 1080-line screen. Lower screens already show each pixel bigger, and need the
-# room for the panels, so the factor follows the screen's height, but never drops below 1.25.
-PRESENTATION_FONT_SCALE = 1.6
-PRESENTATION_REFERENCE_HEIGHT = 1080
-MIN_PRESENTATION_FONT_SCALE = 1.25
-
-
-def presentation_font_scale(screen_height: int) -> float:
-    """1.6 on a full-HD screen or taller, less on lower ones, at least 1.25."""
-    if screen_height <= 0:
-        return PRESENTATION_FONT_SCALE
-    scale = PRESENTATION_FONT_SCALE * screen_height / PRESENTATION_REFERENCE_HEIGHT
-    return round(min(PRESENTATION_FONT_SCALE, max(MIN_PRESENTATION_FONT_SCALE, scale)), 2)
-
 
 @dataclass(frozen=True)
 class DockSpec:
@@ -107,6 +91,7 @@ class WindowLayout(QObject):
         self._tidy_timer = QTimer(self, singleShot=True, interval=0)
         self._tidy_timer.timeout.connect(self._tidy_tab_bars)
         window.installEventFilter(self)
+        self.hand_sizes = HandSizes(window, self.docks, self.activity_name)
 
     def _tidy_tab_bars(self) -> None:
         if QApplication.mouseButtons() != Qt.MouseButton.NoButton:
@@ -212,6 +197,7 @@ class WindowLayout(QObject):
             [docks["outputDock"], docks["weightsDock"], docks["shapesDock"]],
             [int(width * 0.24), int(width * 0.28), int(width * 0.15)], HORIZONTAL,
         )
+        self.hand_sizes.give_back()  # what the user made of this design, on this kind of screen
 
     def make_room_for_grids(self) -> None:
         """The grids (three small tables, in the shapes' tab) need more of the bottom row than the shapes."""
@@ -227,6 +213,11 @@ class WindowLayout(QObject):
         if on != self.showing_heads:
             self.showing_heads = on
             self.show_declared_panels()
+
+    def activity_name(self) -> str:
+        activity = self.activity
+        return ", ".join(filter(None, ["presenting" if self.presenting else "",
+                                       "several heads" if activity.several_heads else "one head", activity.companion]))
 
     @property
     def activity(self) -> Activity:
@@ -285,6 +276,7 @@ class WindowLayout(QObject):
     def reset(self) -> None:
         """View → Reset Layout: every panel back where the first start put it, sized for this window."""
         self.closed_by_user.clear()
+        self.hand_sizes.forget()
         if self.companion is not None:
             self.docks[self.companion].show()  # the activity's own panel is part of its design
         self.rebuild()
@@ -346,6 +338,7 @@ class WindowLayout(QObject):
                 if dock.isVisible() and not dock.isFloating() and window.dockWidgetArea(dock) == LEFT]
         if left:
             window.resizeDocks(left[:1], [int(width * PRESENTATION_LEFT_SHARE)], HORIZONTAL)
+        self.hand_sizes.give_back()
 
     def _arrange(self) -> None:
         if self.arranging == "presentation":
@@ -411,6 +404,7 @@ class WindowLayout(QObject):
             return False  # a layout saved by another version could hide a new panel
         settings.beginGroup(f"layouts/{screen_key(self._screen_size())}")
         geometry, state = settings.value("geometry"), settings.value("window_state")
+        self.hand_sizes.load(settings)
         settings.endGroup()
         if geometry is None or state is None:
             return False  # another screen's layout would not fit this one: keep the computed one
@@ -438,4 +432,5 @@ class WindowLayout(QObject):
         settings.beginGroup(f"layouts/{screen_key(self._screen_size())}")
         settings.setValue("geometry", geometry)
         settings.setValue("window_state", state)
+        self.hand_sizes.save(settings)
         settings.endGroup()
