@@ -19,6 +19,7 @@ import time
 
 from PySide6.QtWidgets import QApplication
 
+from attn_desktop.ui.settings import app_settings
 from attn_desktop.ui.tools.layout_audit import audit_window
 from attn_desktop.ui.tools.snapshot import wait_until_settled
 from attn_desktop.ui.tools.walk import headless
@@ -89,6 +90,16 @@ def seen(window: MainWindow, key: str) -> dict:
     }
 
 
+def layouts_saved() -> list[str]:
+    """The screen sizes the settings file keeps a window layout for ("1024x768")."""
+    settings = app_settings()
+    settings.beginGroup("layouts")
+    try:
+        return settings.childGroups()
+    finally:
+        settings.endGroup()
+
+
 def picture(window: MainWindow, report_path: str, number: int) -> None:
     window.grab().save(report_path.replace(".json", f"-{number}.png"))
 
@@ -108,7 +119,7 @@ def main(report_path: str, keys: list[str]) -> None:
             deadline = time.monotonic() + 10
             while window.isVisible() and time.monotonic() < deadline:
                 wait(0.05)
-            steps.append({"key": key, "closed": not window.isVisible()})
+            steps.append({"key": key, "closed": not window.isVisible(), "layouts_saved": layouts_saved()})
             break
         settle_on_the_x_server(window)
         steps.append(seen(window, key))
