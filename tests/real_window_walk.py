@@ -19,6 +19,7 @@ import time
 
 from PySide6.QtWidgets import QApplication
 
+from attn_desktop.cli.open_app import show_as_started
 from attn_desktop.ui.settings import app_settings
 from attn_desktop.ui.tools.layout_audit import audit_window
 from attn_desktop.ui.tools.snapshot import wait_until_settled
@@ -108,8 +109,7 @@ def main(report_path: str, keys: list[str]) -> None:
     make_application()
     window = MainWindow(default_scene())
     headless(window)  # nobody is there to answer a question; no step edits anything
-    window.restore_window_state()  # as attn-desktop starts: the layout saved for this screen size, if any
-    window.show()
+    show_as_started(window)  # as attn-desktop starts: the layout saved for this screen size, if any
     settle_on_the_x_server(window)
     steps = [seen(window, "start")]
     picture(window, report_path, 0)

@@ -222,10 +222,11 @@ class MainWindow(QMainWindow):
         super().resizeEvent(event)
         self.layout_manager.window_resized()
 
-    def restore_window_state(self) -> None:
-        """The window and docks as they were last time on a screen of this size."""
-        self.layout_manager.restore_window_state()
+    def restore_window_state(self) -> bool:
+        """The window and docks as they were last time on a screen of this size; False if never."""
+        restored = self.layout_manager.restore_window_state()
         self.lessons.show_grids_if_used()
+        return restored
 
     def save_window_state(self) -> None:
         self.layout_manager.save_window_state()
