@@ -60,6 +60,14 @@ def test_the_plots_go_in_as_many_columns_as_draw_the_arrows_largest(width, heigh
     assert columns_that_draw_largest(width, height, count, TIPS, label_height=16.0, current=2) == columns
 
 
+def test_plots_a_class_can_drag_in_come_before_arrows_drawn_largest():
+    # A 1280 × 720 canvas, two plots: one above the other draws these arrows larger, but 186 pixels high;
+    # side by side each plot is over 200 pixels both ways.
+    wide_arrows = np.array([(0.0, 0.0), (2.0, 0.0), (1.0, 1.0), (-1.0, 0.2)])
+    assert columns_that_draw_largest(620, 490, 2, wide_arrows, label_height=16.0, current=1) == 2
+    assert columns_that_draw_largest(620, 490, 2, wide_arrows, label_height=16.0, current=2) == 2
+
+
 def test_a_canvas_near_the_balance_keeps_its_columns():
     # One column draws the arrows a few per cent larger here: no clear gain, so two columns stay (and one stays).
     assert columns_that_draw_largest(1160, 900, 2, TIPS, label_height=16.0, current=2) == 2

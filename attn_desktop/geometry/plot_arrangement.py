@@ -14,6 +14,7 @@ LABEL_ROOM_LINES = 1.4  # fitting the view leaves this many label heights round 
 MIN_PLOT_WIDTH_PX = 110  # three plots fit a canvas a 1024-pixel screen leaves
 PLOT_SPACING_PX = 6  # between plots in the canvas's layout, and its margins, shared out
 CLEAR_GAIN = 1.1  # another number of columns must draw the arrows this much larger to be taken
+MIN_PLOT_SIDE_PX = 200  # a plot's drawing area, on its shorter side, that a class can drag in and read
 
 
 def columns_that_draw_largest(width: float, height: float, count: int, tips: np.ndarray, label_height: float,
@@ -32,6 +33,13 @@ def columns_that_draw_largest(width: float, height: float, count: int, tips: np.
     # Plots are never narrower than MIN_PLOT_WIDTH_PX: more columns than fit would push the last plot
     # past the canvas's edge (a head's canvas beside another is narrow).
     fitting = [columns for columns in range(1, count + 1) if width / columns >= MIN_PLOT_WIDTH_PX + PLOT_SPACING_PX]
+
+    def readable(columns: int) -> bool:  # every plot at least MIN_PLOT_SIDE_PX each way, whatever the arrows
+        rows = math.ceil(count / columns)
+        return min(width / columns - PLOT_FRAME_PX[0], height / rows - PLOT_FRAME_PX[1]) >= MIN_PLOT_SIDE_PX
+
+    # Arrows drawn largest in a plot too flat to drag in help nobody: readable plots come first.
+    fitting = [columns for columns in fitting if readable(columns)] or fitting
     best = max(fitting or [1], key=scale)
     current = min(current, count)
     if current not in fitting:

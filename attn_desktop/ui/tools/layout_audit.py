@@ -15,6 +15,7 @@ from PySide6.QtCore import QRect
 from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QDockWidget, QLabel, QWidget
 
+from attn_desktop.geometry.panel_sets import panels_shown
 from attn_desktop.ui.panels.grid_editor import MAX_ROWS_IN_VIEW
 from attn_desktop.ui.tools.label_audit import audit_labels
 
@@ -119,7 +120,10 @@ def panels_cut(window: MainWindow) -> list[str]:
     if screen is not None and (window.width() > screen.width() or window.height() > screen.height()):
         cut.append("window (larger than the screen)")
     presenting = window.presentation_action.isChecked()
+    declared = panels_shown(window.layout_manager.activity, presenting)  # a panel the activity closes is not cut
     for name in PRESENTATION_PANELS if presenting else EVERYDAY_PANELS:
+        if name not in declared:
+            continue
         dock = window.docks[name]
         if not _on_screen(dock.widget()):
             cut.append(dock.windowTitle())

@@ -17,6 +17,7 @@ from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractButton, QLabel, QStyle, QTableView, QWidget
 
+from attn_desktop.geometry.plot_arrangement import MIN_PLOT_SIDE_PX  # the canvas's own rule, audited
 from attn_desktop.model import Role
 from attn_desktop.ui.tools.label_audit import _distance, _plots
 from attn_desktop.ui.tools.layout_audit import _on_screen
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     from attn_desktop.ui.canvas.canvas import AttentionCanvas
     from attn_desktop.ui.window.main_window import MainWindow
 
-MIN_PLOT_SIDE_PX = 200  # a plot whose shorter side is less is too small to drag in before a class
 HEAVIEST = 2  # the keys and values whose labels a class must read: the selected query's two heaviest
 _DIGIT = re.compile(r"\d")
 

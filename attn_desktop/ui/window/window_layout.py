@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QS
 from attn_desktop.geometry.panel_sets import COMPANION_PANELS, Activity, lesson_column_full_height, panels_shown
 from attn_desktop.ui.qt_app import gui_app
 from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
-from attn_desktop.ui.window.hand_sizes import NARROW_SCREEN_PX, HandSizes
+from attn_desktop.ui.window.hand_sizes import MEDIUM_SCREEN_PX, NARROW_SCREEN_PX, HandSizes
 from attn_desktop.ui.window.presentation_font import presentation_font_scale
 from attn_desktop.ui.window.tab_bars import hide_stray_tab_bars, show_whole_tab_titles
 
@@ -32,6 +32,7 @@ BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
 HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
 
 TIDY_AFTER_DRAG_MS = 250
+SHORT_SCREEN_PX = 800  # 1280 × 720 and 1366 × 768: the bottom row as low as it reads, the canvas the rest
 LAB_SHARE = 0.62  # of the left column's height, for the √d_k lab under the lesson's text
 WIDE_DOCK_SHARE = 0.36  # of the window's width, for a left panel that shows a grid of pictures
 PRESENTATION_LEFT_SHARE = 0.3  # of the width, for a left panel kept during a presentation
@@ -186,12 +187,15 @@ class WindowLayout(QObject):
         """
         window, docks = self.window, self.docks
         width, height = window.width(), window.height()
-        narrow = width <= NARROW_SCREEN_PX  # every pixel to the canvas: the side columns as narrow as they read
+        # Every pixel to the canvas on a narrow screen (or a medium one whose left column holds the lab):
+        # the side columns as narrow as they read.
+        narrow = width <= NARROW_SCREEN_PX or width <= MEDIUM_SCREEN_PX and self.companion == "scalingLabDock"
         window.resizeDocks([docks["lessonDock"]], [max(1, int(width * (0.0 if narrow else 0.20)))], HORIZONTAL)
         window.resizeDocks([docks["scoreDock"]], [max(1, int(width * (0.0 if narrow else 0.30)))], HORIZONTAL)
         score_height = docks["scoreDock"].minimumSizeHint().height()
         window.resizeDocks([docks["scoreDock"], docks["matrixDock"]], [score_height, height], VERTICAL)
-        bottom_row = docks["outputDock"].minimumSizeHint().height() if narrow else int(height * 0.22)
+        short = narrow or window.screen() is not None and window.screen().availableGeometry().height() <= SHORT_SCREEN_PX
+        bottom_row = docks["outputDock"].minimumSizeHint().height() if short else int(height * 0.22)
         window.resizeDocks([docks["outputDock"]], [bottom_row], VERTICAL)
         window.resizeDocks(  # in proportion: the bottom row spans the canvas and the lesson
             [docks["outputDock"], docks["weightsDock"], docks["shapesDock"]],
