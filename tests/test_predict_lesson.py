@@ -1,5 +1,7 @@
 """Lesson 8, Predict, then see: the numbers its text and exercises state come from its scene and the model."""
 
+import re
+
 import numpy as np
 
 from attn_desktop.model import Role, Scene, explain
@@ -56,10 +58,22 @@ def test_the_key_at_the_origin_exercise_matches_the_model():
 
 def test_the_scoring_exercise_matches_the_model():
     item = exercise("predict-score")
-    real = [float(w.rstrip("%")) / 100 for w in ("25%", "54%", "16%", "5%")]  # as the prompt gives them
-    result = compare([0.5, 0.3, 0.2, 0.0], real)
-    assert item.answer == (round(result.points_off), round(result.score)) == (29, 71)
-    assert "25%, 54%, 16% and 5%" in item.prompt
+    assert "60%, 20%, 20% and 0%" in item.prompt and "40%, 40%, 10% and 10%" in item.prompt
+    result = compare([0.6, 0.2, 0.2, 0.0], [0.4, 0.4, 0.1, 0.1])  # as the prompt gives them
+    assert item.answer == (round(result.points_off), round(result.score)) == (30, 70)
+
+
+def test_no_exercise_gives_away_before_its_answer_what_the_class_predicts():
+    """The weights of "it" in the lesson's scene, and with k·dog at the origin, are what the class guesses:
+    no prompt or hint (read before answering) states them; explanations, shown after, may."""
+    scene = lesson_scene()
+    predicted = {explain.percent(weight) for weight in scene.reading().selected_weights}
+    scene.set_vector(Role.KEY, 1, [0.0, 0.0])
+    predicted |= {explain.percent(weight) for weight in scene.reading().selected_weights}
+    for item in exercises_for(LESSON.id):
+        before_the_answer = f"{item.prompt} {item.hint}"
+        stated = set(re.findall(r"(?<![\d.])\d+%", before_the_answer))
+        assert not stated & predicted, item.id
 
 
 def test_the_opening_text_asks_for_the_prediction_without_giving_it_away():

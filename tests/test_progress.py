@@ -152,3 +152,34 @@ def test_the_store_imports_no_qt():
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_lesson_left_and_its_changed_scene_are_remembered_by_a_later_run(data_dir, monkeypatch):
+    store = ProgressStore()
+    store.mark_done(ProgressKind.EXERCISES, "row-for-sat")
+    changed = {"title": "moved", "tokens": ["a"]}  # the store keeps a scene's document as it is given
+    store.leave_lesson("soft-lookup", changed)
+    store.leave_lesson("projections", None)
+    later = ProgressStore()
+    assert later.last_lesson() == "projections" and later.kept_lesson_scene("soft-lookup") == changed
+    assert later.kept_lesson_scene("projections") is None and later.is_done("exercises", "row-for-sat")
+    writes = []
+    real_write = attn_desktop.model.teaching.progress.write_json_atomically
+    monkeypatch.setattr(attn_desktop.model.teaching.progress, "write_json_atomically",
+                        lambda path, document: (writes.append(path), real_write(path, document)))
+    later.leave_lesson("projections", None)  # nothing new: no write
+    later.leave_lesson("soft-lookup", None)  # left as it comes: the changed scene goes
+    assert len(writes) == 1 and ProgressStore().kept_lesson_scene("soft-lookup") is None
+
+
+def test_a_damaged_lessons_entry_costs_the_kept_scenes_only(data_dir):
+    store = ProgressStore()
+    store.mark_done(ProgressKind.CHALLENGES, "twin-keys")
+    document = json.loads(store.path.read_text(encoding="utf-8"))
+    document["lessons"] = {"open": 7, "scenes": ["not", "a", "mapping"]}
+    store.path.write_text(json.dumps(document), encoding="utf-8")
+    again = ProgressStore()
+    assert again.last_lesson() is None and again.kept_lesson_scene("soft-lookup") is None
+    assert again.is_done(ProgressKind.CHALLENGES, "twin-keys")
+    again.leave_lesson("soft-lookup", {"title": "kept"})
+    assert ProgressStore().kept_lesson_scene("soft-lookup") == {"title": "kept"}

@@ -2,6 +2,7 @@
 
 import importlib.machinery
 import importlib.util
+import shlex
 import sys
 import types
 
@@ -10,7 +11,7 @@ import pytest
 
 from attn_desktop import paths
 from attn_desktop.model import Role, Scene
-from attn_desktop.model.exports.torch_check import NOT_INSTALLED, check_against_torch
+from attn_desktop.model.exports.torch_check import check_against_torch
 from attn_desktop.model.scene_files import open_scene
 
 
@@ -55,7 +56,8 @@ def test_without_pytorch_the_check_says_how_to_get_it(monkeypatch):
     real_find_spec = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real_find_spec(name, *a))
     result = check_against_torch(default_scene())
-    assert result.message == NOT_INSTALLED == "PyTorch is not installed; pip install torch to compare."
+    # The pip of the Python running the app, as the model pack's hint names it: a bare `pip` may be another Python's.
+    assert result.message == f"PyTorch is not installed; to compare, add it with: {shlex.quote(sys.executable)} -m pip install torch"
     assert not result.installed and result.largest_difference is None and not result.agrees
 
 
@@ -110,3 +112,11 @@ def test_real_pytorch_agrees_with_the_app():
     scene.set_vector(Role.QUERY, 2, [0.5, -3.0])
     result = check_against_torch(scene)
     assert result.largest_difference < 1e-12 and "scale=1.0" in result.message
+
+
+def test_a_standalone_app_without_pytorch_suggests_no_pip(monkeypatch):
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real_find_spec(name, *a))
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    result = check_against_torch(default_scene())
+    assert "pip" not in result.message and "Python package" in result.message and not result.installed

@@ -43,13 +43,12 @@ def gui_main(argv: list[str]) -> int:
         if no_display is not None:
             return fail(no_display)
 
-    from attn_desktop.ui.window.app import default_scene, make_application
-    from attn_desktop.ui.window.main_window import MainWindow
+    from attn_desktop.ui.window.app import make_application, start_window
 
     app = make_application()
     if args.self_test:
         return run_self_test()
-    window = MainWindow(scene or default_scene(), scene_path=Path(args.scene) if args.scene else None)
+    window = start_window(scene, Path(args.scene) if args.scene else None)
     _show(window, quit_after_paint=args.quit_after_paint)
     return app.exec()
 

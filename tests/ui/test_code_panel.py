@@ -1,6 +1,8 @@
 """The code panel on its own: live script, Copy, and the PyTorch check."""
 
 import importlib.util
+import shlex
+import sys
 
 import pytest
 from PySide6.QtCore import Qt
@@ -81,7 +83,7 @@ def test_without_pytorch_the_check_says_how_to_get_it(panel, qtbot, monkeypatch)
     real_find_spec = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real_find_spec(name, *a))
     qtbot.mouseClick(panel.torch_button, Qt.MouseButton.LeftButton)
-    assert panel.torch_result.text() == "PyTorch is not installed; pip install torch to compare."
+    assert panel.torch_result.text().endswith(f"{shlex.quote(sys.executable)} -m pip install torch")  # this Python's pip
     assert panel.torch_result.isVisible()
 
 

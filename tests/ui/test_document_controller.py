@@ -87,6 +87,9 @@ class LessonShelf:
         load_into(self.scene, scene_path(name))
         return True
 
+    def keep_scene(self) -> bool:
+        return False  # these documents are the student's own scenes
+
 
 @pytest.fixture
 def doc(qapp, tmp_path):

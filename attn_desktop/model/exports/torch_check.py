@@ -9,6 +9,7 @@ model stays importable) without it. Nothing here raises: every outcome, from
 from __future__ import annotations
 
 import importlib.util
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,10 +17,20 @@ import numpy as np
 
 from attn_desktop.model.exports.scene_kind import ONE_HEAD_KINDS, scene_kind
 from attn_desktop.model.layers import ATTENTION_ROLES, Role
+from attn_desktop.model.pretrained.pack import pip_command
 from attn_desktop.model.scene import Scene
 
-NOT_INSTALLED = "PyTorch is not installed; pip install torch to compare."
+FROZEN_APP_NOTE = ("PyTorch is not installed, and this standalone app cannot take it: compare with Attention Desktop "
+                   "installed as a Python package, with PyTorch beside it.")
 AGREEMENT_TOLERANCE = 1e-9  # float64 on both sides: anything above this is a real disagreement
+
+
+def not_installed_message() -> str:
+    """How to get PyTorch: the pip of the Python running this app (a bare `pip` may be another Python's),
+    as the model pack's hint says it; a standalone bundle cannot take a pip install at all."""
+    if getattr(sys, "frozen", False):
+        return FROZEN_APP_NOTE
+    return f"PyTorch is not installed; to compare, add it with: {pip_command('install torch')}"
 
 
 @dataclass(frozen=True)
@@ -38,7 +49,7 @@ class TorchCheck:
 def check_against_torch(scene: Scene) -> TorchCheck:
     """Run torch.nn.functional.scaled_dot_product_attention on the scene's Q, K, V and compare outputs."""
     if importlib.util.find_spec("torch") is None:
-        return TorchCheck(NOT_INSTALLED, installed=False)
+        return TorchCheck(not_installed_message(), installed=False)
     try:
         import torch
         from torch.nn import functional

@@ -402,15 +402,17 @@ EXERCISES: tuple[Exercise, ...] = (
         id="predict-score",
         lesson="predict-then-see",
         source="Lesson 8, check yourself",
-        prompt="A student guessed 50%, 30%, 20% and 0% for the, dog, chased and it; the real weights were 25%, "
-        "54%, 16% and 5%. How many points off was the guess, and what did the round score? Type two numbers.",
+        # A round of another scene: this scene's weights are what the class predicts, never given here.
+        prompt="In a round on another sentence of four words, a student guessed 60%, 20%, 20% and 0%; the "
+        "real weights were 40%, 40%, 10% and 10%. How many points off was the guess, and what did the round "
+        "score? Type two numbers.",
         kind=AnswerKind.NUMBERS,
-        answer=(29.0, 71.0),
+        answer=(30.0, 70.0),
         tolerance=0.0,
         labels=("points off", "score"),
-        hint="Points off is half the sum of the differences: ½ (25 + 24 + 4 + 5). The score is 100 minus that.",
-        explanation="½ (25 + 24 + 4 + 5) = 29 points of weight sit on the wrong keys, so the round scores "
-        "100 − 29 = 71.",
+        hint="Points off is half the sum of the differences: ½ (20 + 20 + 10 + 10). The score is 100 minus that.",
+        explanation="½ (20 + 20 + 10 + 10) = 30 points of weight sit on the wrong keys, so the round scores "
+        "100 − 30 = 70.",
     ),
 )
 

@@ -4,9 +4,12 @@ One small JSON file in the user's data folder:
 
     {"format": "attention-desktop-progress", "version": 2,
      "done": {"challenges": ["scaled-focus"], "exercises": []},
-     "predictions": {"rounds": 12, "total_score": 861.5, "winners_right": 9, "best_score": 97.0}}
+     "predictions": {"rounds": 12, "total_score": 861.5, "winners_right": 9, "best_score": 97.0},
+     "lessons": {"open": "projections", "scenes": {"projections": {...a scene file's document...}}}}
 
-Version 2 added "predictions" (Predict, then see: every round played, on any run).
+Version 2 added "predictions" (Predict, then see: every round played, on any run). "lessons" is the
+lesson the student was last on and the lessons' scenes they left changed (a Show me, a drag): switching
+lessons or quitting keeps them, and the lesson opens on them again. Versions without it keep it untouched.
 A version 1 file reads as having played none, and is written back as version 2;
 copies of the app that know only version 1 keep the new key untouched.
 
@@ -39,6 +42,7 @@ FILE_NAME = "progress.json"
 FORMAT_MARKER = "attention-desktop-progress"
 FORMAT_VERSION = 2  # 2: "predictions" was added
 PREDICTIONS = "predictions"
+LESSONS = "lessons"
 MAX_FILE_BYTES = 1024 * 1024  # thousands of ids fit; anything bigger is not ours
 
 
@@ -86,7 +90,37 @@ class ProgressStore:
         """Every round of Predict, then see played, on this run and earlier ones."""
         return SessionScore.from_dict(self._document.get(PREDICTIONS, {}))  # _is_valid checked it
 
+    def last_lesson(self) -> str | None:
+        """The lesson the student was on when they last left one (another lesson, a file of their own, quitting)."""
+        lesson_id = self._lessons().get("open")
+        return lesson_id if isinstance(lesson_id, str) else None
+
+    def kept_lesson_scene(self, lesson_id: str) -> dict[str, Any] | None:
+        """The scene document of LESSON_ID as the student left it changed; None: the lesson's own is used."""
+        scenes = self._lessons().get("scenes")
+        scene = scenes.get(lesson_id) if isinstance(scenes, dict) else None
+        return scene if isinstance(scene, dict) else None
+
     # ----- changing -----------------------------------------------------
+    def leave_lesson(self, lesson_id: str, scene: dict[str, Any] | None) -> None:
+        """The student leaves LESSON_ID with its scene as SCENE (a scene document; None: as the lesson has it).
+        One write, none when that is what is kept already."""
+        if self.last_lesson() == lesson_id and self.kept_lesson_scene(lesson_id) == scene:
+            return
+
+        def keep(document: dict[str, Any]) -> None:
+            lessons = document.get(LESSONS)
+            lessons = document[LESSONS] = lessons if isinstance(lessons, dict) else {}
+            scenes = lessons.get("scenes")
+            scenes = lessons["scenes"] = scenes if isinstance(scenes, dict) else {}
+            lessons["open"] = lesson_id
+            if scene is None:
+                scenes.pop(lesson_id, None)
+            else:
+                scenes[lesson_id] = scene
+
+        self._update_document(keep)
+
     def mark_done(self, kind: ProgressKind | str, *item_ids: str) -> None:
         """Remember these items as done, in one write (none if every one of them was done already)."""
         new = [item_id for item_id in dict.fromkeys(item_ids) if not self.is_done(kind, item_id)]
@@ -112,6 +146,10 @@ class ProgressStore:
         self._update(lambda done: done.pop(_key(kind), None))
 
     # ----- internals ----------------------------------------------------
+    def _lessons(self) -> dict[str, Any]:
+        lessons = self._document.get(LESSONS)  # read leniently: a damaged entry costs a kept scene, not progress
+        return lessons if isinstance(lessons, dict) else {}
+
     def _done(self) -> dict[str, list[str]]:
         done: dict[str, list[str]] = self._document["done"]  # _is_valid checked its shape
         return done

@@ -62,6 +62,7 @@ class Lessons(Protocol):
 
     def show(self, lesson_id: str | None) -> None: ...
     def load_builtin(self, name: str) -> bool: ...
+    def keep_scene(self) -> bool: ...  # a lesson's scene, kept with the lessons: True, nothing to ask
 
 
 def documents_folder() -> Path:
@@ -133,7 +134,10 @@ class DocumentController:
 
     # ----- replacing the scene -------------------------------------------
     def maybe_save_changes(self) -> bool:
-        """Before the scene is replaced: True if it may go (saved, discarded or never changed)."""
+        """Before the scene is replaced: True if it may go (saved, discarded, never changed, or a lesson's
+        scene, which the lessons keep as the student left it: switching lessons never asks)."""
+        if self.path is None and self.lessons.keep_scene():
+            return True
         if not self.modified:
             return True
         answer = self.dialogs.ask_save_changes()

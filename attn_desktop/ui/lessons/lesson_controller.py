@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtWidgets import QDockWidget
 
 from attn_desktop.model import Scene, SceneFileError
-from attn_desktop.model.commands import Editor, ReplaceContents
-from attn_desktop.model.scene_files import contents_as_seen, load_into, new_scene, read_scene_data
+from attn_desktop.model.commands import Editor, ReplaceContents, open_contents
+from attn_desktop.model.scene_files import (
+    contents_as_seen,
+    load_into,
+    new_scene,
+    read_scene_data,
+    scene_data_from_document,
+    scene_document,
+)
 from attn_desktop.model.teaching import lessons
-from attn_desktop.model.teaching.exercises import ShowMe, apply_steps
+from attn_desktop.model.teaching.exercises import ShowMe, ShowMeStep, apply_steps
 from attn_desktop.paths import scene_path as builtin_scene_path
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel
 
@@ -52,18 +59,27 @@ class LessonController:
         self.lesson_dock, self.grids_dock = lesson_dock, grids_dock
         self.show_code, self.show_error = show_code, show_error
         self.document: LessonDocument | None = None
+        self.progress = panel.progress  # also the lessons' scenes as the student left them, and the last lesson
         self.current: str | None = None  # the lesson's id, None for a scene of one's own
+        self.scene_is_the_lessons = False  # the scene was opened as the current lesson's, never saved as a file
         panel.open_lesson_requested.connect(self.open)
         panel.show_me_requested.connect(self.apply_show_me)
+        panel.fresh_scene_requested.connect(self.start_afresh)
 
     def open(self, lesson_id: str) -> bool:
-        """Open a built-in lesson: its scene on the canvas, its text and exercises in the Lesson panel."""
+        """Open a built-in lesson: its scene on the canvas (as the student left it, if they changed it), its
+        text and exercises in the Lesson panel. The lesson left keeps its scene too (see keep_scene)."""
         document = self.document
         if document is None:
             raise RuntimeError("a lesson opens in a document: give the controller its document first")
-        if not document.maybe_save_changes() or not self.load_builtin(lessons.lesson(lesson_id).scene):
+        if not document.maybe_save_changes():
+            return False
+        kept = self._load_kept(lesson_id)
+        if not kept and not self.load_builtin(lessons.lesson(lesson_id).scene):
             return False
         document.start(None, lesson_id)
+        self.scene_is_the_lessons = True  # after start: showing a document's lesson says nothing about its scene
+        self.panel.show_kept_scene(kept)
         companion = lessons.lesson(lesson_id).companion
         self.room.open_companion(companion or None)  # another lesson's panel (the √d_k lab) closes
         if companion:  # a tab beside the lesson's text; on a projector, in front of it
@@ -73,8 +89,35 @@ class LessonController:
             self.lesson_dock.raise_()
         return True
 
+    def reopen_last(self) -> bool:
+        """At a start without a file: the lesson the last run was on (the first start: the default scene's),
+        on its scene as the student left it."""
+        last = self.progress.last_lesson()
+        known = [item.id for item in lessons.LESSONS]
+        return self.open(last if last in known else lessons.DEFAULT_SCENE_LESSON)
+
+    def keep_scene(self) -> bool:
+        """Before the scene is replaced or the window closes: a lesson's scene stays with the lessons, changed
+        or not, so nothing needs asking (True). A scene of one's own is the document's to ask about (False)."""
+        if not self.scene_is_the_lessons or self.current is None:
+            return False
+        changed = scene_document(self.scene)
+        try:
+            as_it_comes = scene_document(read_scene_data(builtin_scene_path(lessons.lesson(self.current).scene)))
+        except SceneFileError:
+            as_it_comes = None  # a damaged installation: the scene is kept as it is
+        self.progress.leave_lesson(self.current, None if changed == as_it_comes else changed)
+        return True
+
+    def start_afresh(self) -> None:
+        """The lesson's scene as it comes, in place of the one the student left: one step Ctrl+Z takes back."""
+        if self.current is not None:
+            self._replace_scene(lessons.lesson(self.current).scene, (), "Start the lesson afresh")
+        self.panel.show_kept_scene(False)
+
     def show(self, lesson_id: str | None) -> None:
         self.current = lesson_id
+        self.scene_is_the_lessons = False  # a document shown with a lesson: opened as the lesson's once open says so
         self.panel.show_lesson(lesson_id)
         self.predictions.follow_lesson(lessons.lesson(lesson_id).predict if lesson_id else False)
         self.show_code(lesson_id)
@@ -98,18 +141,34 @@ class LessonController:
         It is one edit of the scene, like a drag: the title says the scene changed and Ctrl+Z
         gives back the canvas as it was, so nothing needs saving first.
         """
+        self._replace_scene(show_me.scene, show_me.steps, "Show me")
+
+    def _replace_scene(self, name: str, steps: Sequence[ShowMeStep], text: str) -> None:
+        """The built-in scene NAME, set up by STEPS, in place of the scene as one undoable edit called TEXT."""
         try:
-            shown = new_scene(read_scene_data(builtin_scene_path(show_me.scene)))
+            shown = new_scene(read_scene_data(builtin_scene_path(name)))
         except SceneFileError as error:
             self.show_error("Cannot open lesson", str(error))
             return
-        apply_steps(shown, show_me.steps)  # set up aside, then put in place as one step
-        command = ReplaceContents(contents_as_seen(self.scene), contents_as_seen(shown), "Show me")
+        apply_steps(shown, steps)  # set up aside, then put in place as one step
+        command = ReplaceContents(contents_as_seen(self.scene), contents_as_seen(shown), text)
         if command.only_chooses_a_query:  # nothing to undo: just look at the query it means
             self.scene.reading().select_query(shown.reading().selected)
         else:
             self.editor.do(command)  # the history marks the title unsaved
         self.show_grids_if_used()
+
+    def _load_kept(self, lesson_id: str) -> bool:
+        """The lesson's scene as the student left it changed, if they did; an unreadable copy is let go."""
+        kept = self.progress.kept_lesson_scene(lesson_id)
+        if kept is None:
+            return False
+        try:
+            open_contents(self.scene, scene_data_from_document(kept))
+        except SceneFileError:
+            self.progress.leave_lesson(lesson_id, None)  # the lesson's own scene, then
+            return False
+        return True
 
     def load_builtin(self, name: str) -> bool:
         """One of the scenes that come with the app; False (and one message) if the installation is damaged."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.exercises import exercises_for
@@ -16,6 +16,7 @@ class LessonPanel(QWidget):
     open_lesson_requested = Signal(str)  # a lesson id: the window opens its scene
     show_me_requested = Signal(object)  # a ShowMe
     lesson_shown = Signal(object)  # the lesson's id, None for a scene of the student's own
+    fresh_scene_requested = Signal()  # the lesson's scene as it comes, in place of the one the student left
 
     def __init__(self, progress: ProgressStore, parent=None) -> None:
         super().__init__(parent)
@@ -59,11 +60,31 @@ class LessonPanel(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
         outer.addWidget(self.picker)
+        outer.addWidget(self._kept_scene_bar())
         outer.addWidget(scroll)
+
+    def _kept_scene_bar(self) -> QWidget:
+        """Over the text, while the lesson shows its scene as the student left it: saying so, and a way back."""
+        self.kept_bar = bar = QWidget()
+        self.kept_label = QLabel("The scene is as you left it.")
+        self.kept_label.setWordWrap(True)
+        self.fresh_button = QPushButton("Start afresh")
+        self.fresh_button.setToolTip("The lesson's scene as it comes (Ctrl+Z gives yours back)")
+        self.fresh_button.clicked.connect(self.fresh_scene_requested)
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.kept_label, 1)
+        row.addWidget(self.fresh_button)
+        bar.hide()
+        return bar
+
+    def show_kept_scene(self, kept: bool) -> None:
+        self.kept_bar.setVisible(kept)
 
     def show_lesson(self, lesson_id: str | None) -> None:
         """Show a lesson's text and exercises (None: a scene of the student's own)."""
         self.lesson = lessons.lesson(lesson_id) if lesson_id else None
+        self.kept_bar.hide()  # until the lesson says it opened on the scene the student left
         self.text_scroll.verticalScrollBar().setValue(0)  # a new text starts at its top
         for widget in self.exercise_widgets:
             widget.deleteLater()

@@ -1,8 +1,8 @@
 """A teacher's walk through the real window: the steps of `attn-desktop snapshot --steps`, each taken as
 a person takes it (the menu's own handlers, real mouse events for a drag), the window audited after each.
 
-A restart saves the window's state as quitting does and builds a new window that restores it, from the
-settings of the snapshot's own user folder (never the user's).
+A restart quits as a person does (the window's state saved, a lesson's scene kept) and starts the app as
+`attn-desktop` starts, restoring them from the snapshot's own user folder (never the user's).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QPointF
 
-from attn_desktop.model.scene_files import contents_as_seen, new_scene
 from attn_desktop.ui.tools.walk_steps import Step, StepError
 
 WAIT_SECONDS = {"train": 120.0, "heads": 120.0}  # a walk gives up on a step that never finishes
@@ -61,16 +60,19 @@ def take_step(window, step: Step, settle: Callable[[object], None], dispose: Cal
 
 
 def restart(window, settle: Callable[[object], None], dispose: Callable[[object], None]):
-    """Quit as a person does (the window's state saved on closing) and start again on the same work."""
-    from attn_desktop.ui.window.main_window import MainWindow
+    """Quit as a person does (the window's state saved on closing, a lesson's scene kept with the lessons,
+    unsaved work of one's own let go) and start the app again as `attn-desktop [its file]` starts."""
+    from attn_desktop.model.scene_files import open_scene
+    from attn_desktop.ui.window.app import start_window
 
-    data, path = contents_as_seen(window.scene), window.scene_path
+    path = window.scene_path
     window.close()  # closeEvent: the window state saved, presentation left, workers stopped
     dispose(window)
-    again = MainWindow(new_scene(data), scene_path=path)
+    again = start_window(open_scene(path) if path else None, path)
     headless(again)
     again.restore_window_state()
     again.show()
+    again.documents.offer_to_restore()  # as a start does; after a quit there is nothing left to offer
     settle(again)
     return again
 

@@ -62,6 +62,15 @@ def default_scene() -> Scene:
     return open_scene(scene_path(DEFAULT_SCENE))
 
 
+def start_window(scene: Scene | None, path: Path | None) -> MainWindow:
+    """The window the app starts with: on SCENE, the file PATH given, else on the lesson the last run was
+    on, with its scene as the student left it (see LessonController.reopen_last)."""
+    window = MainWindow(scene or default_scene(), scene_path=path)
+    if path is None:
+        window.lessons.reopen_last()
+    return window
+
+
 def build_window(path: Path | None = None) -> MainWindow:
     scene = open_scene(path) if path else default_scene()
     return MainWindow(scene, scene_path=path)
