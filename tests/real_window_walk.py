@@ -25,7 +25,7 @@ from attn_desktop.ui.tools.layout_audit import audit_window
 from attn_desktop.ui.tools.snapshot import wait_until_settled
 from attn_desktop.ui.tools.walk import headless
 from attn_desktop.ui.tools.walk_audit import audit_walk
-from attn_desktop.ui.window.app import default_scene, make_application
+from attn_desktop.ui.window.app import make_application, start_window
 from attn_desktop.ui.window.main_window import MainWindow
 
 QUIT_KEY = "ctrl+q"
@@ -107,7 +107,7 @@ def picture(window: MainWindow, report_path: str, number: int) -> None:
 
 def main(report_path: str, keys: list[str]) -> None:
     make_application()
-    window = MainWindow(default_scene())
+    window = start_window(None, None)  # as attn-desktop starts: on the lesson the last run was on
     headless(window)  # nobody is there to answer a question; no step edits anything
     show_as_started(window)  # as attn-desktop starts: the layout saved for this screen size, if any
     settle_on_the_x_server(window)
