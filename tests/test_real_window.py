@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from audit_criteria import problems_in
 
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import open_scene
@@ -211,18 +212,7 @@ def problems_seen(step: dict, screen: list[int]) -> list[str]:
         problems.append(f"window {step['frame']} not inside the {screen[0]}x{screen[1]} screen")
     if not step["presenting"] and (step["full_screen"] or step["geometry"] == [0, 0, *screen]):
         problems.append(f"full screen while not presenting ({step['geometry']})")
-    audit = step["audit"]
-    problems += [f"{figure}: {audit[figure]}" for figure in
-                 ("plots_too_small", "key_labels_missing", "texts_elided", "text_overlaps", "panels_cut")
-                 if audit[figure]]
-    if audit["label_overlaps"]:
-        problems.append(f"label_overlaps: {audit['label_overlaps']}")
-    if audit["max_label_distance_px"] > 2 * audit["label_line_height_px"]:
-        problems.append(f"max_label_distance_px {audit['max_label_distance_px']} > 2 × label_line_height_px "
-                        f"{audit['label_line_height_px']}")
-    if not audit["matrix_numbers_shown"]:
-        problems.append("the matrix shows no numbers")
-    return problems
+    return problems + problems_in(step["audit"])
 
 
 @needs_a_window_manager

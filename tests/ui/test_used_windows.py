@@ -94,3 +94,33 @@ def test_the_labs_lesson_shows_its_text_and_the_lab_together_with_the_output_who
     assert window.height() <= 768
     values = window.output_panel.findChildren(type(window.output_panel.query_label))
     assert all(label.width() >= label.sizeHint().width() for label in values if label.isVisible() and label.text())
+
+
+def bottom_row_height(window) -> int:
+    return window.docks["outputDock"].height()
+
+
+def test_leaving_presentation_gives_lesson_4_its_fresh_bottom_row_with_no_empty_grids_tab(qtbot, window, monkeypatch):
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    open_lesson_by_key(qtbot, window, 4)  # no grids: its vectors are typed, not projected
+    fresh = bottom_row_height(window)
+    press_f11(qtbot, window)
+    window.menu_actions["reset_layout_action"].trigger()
+    wait_until_arranged(qtbot, window)
+    press_f11(qtbot, window)
+    assert window.docks["gridsDock"].isHidden()  # an empty Grids tab took the bottom row's height
+    assert window.docks["shapesDock"] not in window.tabifiedDockWidgets(window.docks["weightsDock"])
+    assert abs(bottom_row_height(window) - fresh) <= 4
+
+
+def test_reset_layout_while_presenting_keeps_presentations_design(qtbot, window, monkeypatch):
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    open_lesson_by_key(qtbot, window, 4)
+    press_f11(qtbot, window)
+    matrix, scores = window.docks["matrixDock"], window.docks["scoreDock"]
+    designed = (matrix.geometry(), scores.geometry())
+    window.menu_actions["reset_layout_action"].trigger()
+    wait_until_arranged(qtbot, window)
+    assert shown_panels(window) == {"scoreDock", "matrixDock", "outputDock", "weightsDock"}
+    assert scores.geometry().top() > matrix.geometry().bottom()  # the scores under the matrix, as presenting puts them
+    assert (matrix.geometry(), scores.geometry()) == designed

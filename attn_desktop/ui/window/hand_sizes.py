@@ -30,7 +30,7 @@ def screen_class(width: int) -> str:
     return "medium" if width <= MEDIUM_SCREEN_PX else "wide"
 
 
-def _in_sight(dock: QDockWidget) -> bool:
+def in_sight(dock: QDockWidget) -> bool:
     """Shown in the window, and the front one of its tabs: a tab behind another has no size of its own (the
     group's size is its front tab's, and sizing a hidden tab would undo the front one's)."""
     return dock.isVisible() and not dock.isFloating() and not dock.visibleRegion().isEmpty()
@@ -64,14 +64,14 @@ class HandSizes(QObject):
     def remember(self) -> None:
         """The shown panels' sizes now, as the user left them, for this activity and screen class."""
         self.sizes[self.key()] = {name: [dock.width(), dock.height()] for name, dock in self.docks.items()
-                                  if _in_sight(dock)}
+                                  if in_sight(dock)}
 
     def give_back(self) -> bool:
         """Size the shown panels as the user last left them in this activity on this kind of screen; False if never."""
         kept = self.sizes.get(self.key())
         if not kept:
             return False
-        shown = [(self.docks[name], size) for name, size in kept.items() if name in self.docks and _in_sight(self.docks[name])]
+        shown = [(self.docks[name], size) for name, size in kept.items() if name in self.docks and in_sight(self.docks[name])]
         if shown:
             self.window.resizeDocks([dock for dock, _ in shown], [max(1, size[0]) for _, size in shown], HORIZONTAL)
             self.window.resizeDocks([dock for dock, _ in shown], [max(1, size[1]) for _, size in shown], VERTICAL)

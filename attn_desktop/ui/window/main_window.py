@@ -130,6 +130,7 @@ class MainWindow(QMainWindow):
 
     def _build_docks(self) -> None:
         self.layout_manager = WindowLayout(self)
+        self.layout_manager.scene_uses_grids = lambda: bool(self.scene.reading().grids)
         for spec, widget in (
             (DockSpec("lessonDock", "Lesson", LEFT), self.lesson_panel),
             (DockSpec("challengesDock", "Challenges", LEFT), self.challenges_panel),

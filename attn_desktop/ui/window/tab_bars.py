@@ -46,3 +46,16 @@ def _touches(bar: QRect, dock: QRect, slack: int = 2) -> bool:
     same_span = abs(bar.left() - dock.left()) <= slack and abs(bar.right() - dock.right()) <= slack
     along_edge = abs(bar.top() - dock.bottom()) <= slack or abs(bar.bottom() - dock.top()) <= slack
     return dock.isValid() and same_span and along_edge
+
+
+TAB_GROUPS = (("shapesDock", "gridsDock"), ("lessonDock", "challengesDock"), ("lessonDock", "codeDock"),
+              ("lessonDock", "sentenceDock"))
+
+
+def keep_tab_groups(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
+    """Shapes and Grids share a tab group, as do the reading panels: a panel shown again after presentation
+    mode hid its whole group can land beside its partner instead (then the bottom row is wide and tall)."""
+    for first, second in TAB_GROUPS:
+        if not docks[first].isHidden() and not docks[second].isHidden() \
+                and docks[second] not in window.tabifiedDockWidgets(docks[first]):
+            window.tabifyDockWidget(docks[first], docks[second])

@@ -5,9 +5,8 @@ Classrooms project at 1024 × 768, 1280 × 720 or 1366 × 768; teachers' laptops
 asks for the least room that keeps it legible (all score rows, matrix numbers): Qt's dock layout
 honours those minimum sizes when it shares the window out.
 
-The window state a user leaves behind is kept per screen size: a session on a 1024 × 768
-projector must not cramp the next one on a full-HD desktop. A screen the app has not seen
-before gets the computed layout.
+Which panels show is declared per activity (geometry/panel_sets.py); the window state a user leaves
+behind is kept per screen size, the panels' hand-set sizes per activity and kind of screen (hand_sizes.py).
 """
 
 from __future__ import annotations
@@ -22,9 +21,9 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QS
 from attn_desktop.geometry.panel_sets import COMPANION_PANELS, Activity, lesson_column_full_height, panels_shown
 from attn_desktop.ui.qt_app import gui_app
 from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
-from attn_desktop.ui.window.hand_sizes import MEDIUM_SCREEN_PX, NARROW_SCREEN_PX, HandSizes
+from attn_desktop.ui.window.hand_sizes import MEDIUM_SCREEN_PX, NARROW_SCREEN_PX, HandSizes, in_sight
 from attn_desktop.ui.window.presentation_font import presentation_font_scale
-from attn_desktop.ui.window.tab_bars import hide_stray_tab_bars, show_whole_tab_titles
+from attn_desktop.ui.window.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
 
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
 RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
@@ -62,11 +61,6 @@ def fit_to_screen(window: QWidget, width: int, height: int) -> None:
     window.resize(width, height)
 
 
-def screen_key(size: QSize) -> str:
-    """The settings group a screen's layout is kept under: "1920x1080"."""
-    return f"{size.width()}x{size.height()}"
-
-
 class WindowLayout(QObject):
     """Builds the docks of a main window and arranges them for the screen it is on."""
 
@@ -79,6 +73,8 @@ class WindowLayout(QObject):
         self._was_maximized = False
         self._layout_before_presentation: QByteArray | None = None
         self.geometry_before_presentation: QByteArray | None = None
+        self._in_front_before_presentation: list[str] = []
+        self.scene_uses_grids: Callable[[], bool] = lambda: True  # the window says whether its scene has grids
         self.arranging: str | None = None  # "presentation" or "restore" while the window settles
         self._arrange_timer = QTimer(self, singleShot=True, interval=ARRANGE_WINDOW_MS)
         self._arrange_timer.timeout.connect(self._stop_arranging)
@@ -168,6 +164,9 @@ class WindowLayout(QObject):
         restoreState, after presentation mode moved docks between sides, could crash the app).
         """
         companion = self.activity.companion
+        # The tabs in front of their groups (Shapes or Grids, Lesson or Code) stay in front; leaving presentation,
+        # the ones in front before it (presenting hides them).
+        in_front = [name for name, dock in self.docks.items() if in_sight(dock)] + self._in_front_before_presentation
         self._applying = True
         try:
             self.arrange_defaults()  # (which closes the companions)
@@ -176,6 +175,10 @@ class WindowLayout(QObject):
         finally:
             self._applying = False
         self.show_declared_panels()
+        keep_tab_groups(self.window, self.docks)
+        for name in in_front:  # showing a tab behind another brings it to the front: the ones in front stay
+            if not self.docks[name].isHidden():
+                self.docks[name].raise_()
         self.share_out()  # once the panels it shows are shown: a hidden panel takes no share
 
     def share_out(self) -> None:
@@ -226,7 +229,7 @@ class WindowLayout(QObject):
     @property
     def activity(self) -> Activity:
         companion = self.companion if self.companion is not None and not self.docks[self.companion].isHidden() else None
-        return Activity(several_heads=self.showing_heads, companion=companion)
+        return Activity(several_heads=self.showing_heads, companion=companion, grids=self.scene_uses_grids())
 
     def show_declared_panels(self) -> None:
         """Show the panels the activity declares (panel_sets.py) and close the rest, whatever the window
@@ -278,12 +281,15 @@ class WindowLayout(QObject):
             self.window.resizeDocks([dock], [int(self.window.width() * share)], HORIZONTAL)
 
     def reset(self) -> None:
-        """View → Reset Layout: every panel back where the first start put it, sized for this window."""
+        """View → Reset Layout: every panel back where the design puts it, sized for this window (presenting:
+        presentation's design)."""
         self.closed_by_user.clear()
         self.hand_sizes.forget()
         if self.companion is not None:
             self.docks[self.companion].show()  # the activity's own panel is part of its design
         self.rebuild()
+        if self.presenting:
+            self._arrange_for_presentation()
 
     # ----- presentation mode ---------------------------------------------
     def set_presentation(self, on: bool, after_font_change: Callable[[bool], object] | None = None) -> None:
@@ -296,6 +302,7 @@ class WindowLayout(QObject):
         if on:
             self._normal_font = app.font()
             self._layout_before_presentation = window.saveState()
+            self._in_front_before_presentation = [name for name, dock in self.docks.items() if in_sight(dock)]
             self.geometry_before_presentation = window.saveGeometry()
             big = app.font()
             big.setPointSizeF(big.pointSizeF() * presentation_font_scale(self._screen_size().height()))
@@ -351,10 +358,8 @@ class WindowLayout(QObject):
             self._arrange_after_presentation()
 
     def _arrange_after_presentation(self) -> None:
-        """The design of the activity, built afresh for the window as it is now: Qt's restoreState, after
-        presentation mode moved docks between sides, could crash the app, and a state saved before the
-        lesson changed brought back that lesson's panels. (Sizes the user gave the panels by hand before
-        presenting are not kept yet.)"""
+        """The activity's design, built afresh for the window as it is now (see rebuild); the sizes the user
+        gave the panels by hand come back with it (HandSizes)."""
         self.rebuild()
 
     def _stop_arranging(self) -> None:
@@ -401,12 +406,17 @@ class WindowLayout(QObject):
         screen = self.window.screen()
         return screen.size() if screen is not None else QSize(0, 0)
 
+    @property
+    def _layout_group(self) -> str:
+        """The settings group this screen's layout is kept under: "layouts/1920x1080"."""
+        return f"layouts/{self._screen_size().width()}x{self._screen_size().height()}"
+
     def restore_window_state(self) -> bool:
         """Where the window and the docks were when this screen size was last used; False if never."""
         settings = app_settings()
         if settings.value("layout_version", 0, type=int) != LAYOUT_VERSION:
             return False  # a layout saved by another version could hide a new panel
-        settings.beginGroup(f"layouts/{screen_key(self._screen_size())}")
+        settings.beginGroup(self._layout_group)
         geometry, state = settings.value("geometry"), settings.value("window_state")
         self.hand_sizes.load(settings)
         settings.endGroup()
@@ -433,7 +443,7 @@ class WindowLayout(QObject):
         if self.presenting:
             geometry = self.geometry_before_presentation or geometry
             state = self._layout_before_presentation or state
-        settings.beginGroup(f"layouts/{screen_key(self._screen_size())}")
+        settings.beginGroup(self._layout_group)
         settings.setValue("geometry", geometry)
         settings.setValue("window_state", state)
         self.hand_sizes.save(settings)

@@ -1,0 +1,20 @@
+"""What a teacher would see wrong in one audited window (a step of `attn-desktop snapshot --steps`, or a
+real window's audit): the same list for the offscreen walks and the real-window walk."""
+
+LISTS_THAT_MUST_BE_EMPTY = ("plots_too_small", "key_labels_missing", "texts_elided", "text_overlaps", "panels_cut")
+COUNTS_THAT_MUST_BE_ZERO = ("label_overlaps", "chart_label_overlaps", "labels_cut")
+LABEL_LINES_FROM_THEIR_TIP = 2
+
+
+def problems_in(audit: dict) -> list[str]:
+    """Each problem named with what the audit measured; an empty list for a clean window."""
+    problems = [f"{figure}: {audit[figure]}" for figure in LISTS_THAT_MUST_BE_EMPTY if audit[figure]]
+    problems += [f"{figure}: {audit[figure]}" for figure in COUNTS_THAT_MUST_BE_ZERO if audit.get(figure)]
+    if audit["max_label_distance_px"] > LABEL_LINES_FROM_THEIR_TIP * audit["label_line_height_px"]:
+        problems.append(f"max_label_distance_px {audit['max_label_distance_px']} > {LABEL_LINES_FROM_THEIR_TIP} × "
+                        f"label_line_height_px {audit['label_line_height_px']}")
+    if not audit["matrix_numbers_shown"]:
+        problems.append("the matrix shows no numbers")
+    if audit.get("score_rows_visible", 0) < audit.get("score_rows", 0):
+        problems.append(f"score rows: {audit['score_rows_visible']} of {audit['score_rows']} in view")
+    return problems
