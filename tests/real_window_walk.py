@@ -19,13 +19,12 @@ import time
 
 from PySide6.QtWidgets import QApplication
 
-from attn_desktop.cli.open_app import show_as_started
 from attn_desktop.ui.settings import app_settings
 from attn_desktop.ui.tools.layout_audit import audit_window
 from attn_desktop.ui.tools.snapshot import wait_until_settled
 from attn_desktop.ui.tools.walk import headless
 from attn_desktop.ui.tools.walk_audit import audit_walk
-from attn_desktop.ui.window.app import make_application, start_window
+from attn_desktop.ui.window.app import make_application, show_as_started, start_window
 from attn_desktop.ui.window.main_window import MainWindow
 
 QUIT_KEY = "ctrl+q"

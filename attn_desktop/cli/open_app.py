@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from attn_desktop.ui.window.main_window import MainWindow
 
 TEST_EDIT_VARIABLE = "ATTN_DESKTOP_TEST_EDIT"  # set: one edit at start, its recovery copy's name on stdout
-SMALL_SCREEN_HEIGHT_PX = 800  # 1024 × 768, 1280 × 720, 1366 × 768: the window opens maximised
 
 
 def gui_main(argv: list[str]) -> int:
@@ -85,28 +84,13 @@ def _show(window: MainWindow, quit_after_paint: bool) -> None:
         from attn_desktop.ui.window.first_paint import quit_after_first_paint
 
         quit_after_first_paint(window.canvas.viewport())
+    from attn_desktop.ui.window.app import show_as_started
+
     show_as_started(window)
     if not quit_after_paint:
         window.documents.offer_to_restore()
     if os.environ.get(TEST_EDIT_VARIABLE):  # for a test that kills running instances: work to recover
         _make_an_unsaved_edit(window)
-
-
-def show_as_started(window: MainWindow) -> None:
-    """The window as it was left on a screen of this size, or, never used on it, maximised on a small
-    screen (a projector's 1024 × 768 has no pixel to spare for a window's margins)."""
-    restored = window.restore_window_state()
-    if not restored and _small_screen(window):
-        window.showMaximized()
-    else:
-        window.show()
-
-
-def _small_screen(window: MainWindow) -> bool:
-    from attn_desktop.ui.window.hand_sizes import NARROW_SCREEN_PX
-
-    screen = window.screen().availableGeometry() if window.screen() else None
-    return screen is not None and (screen.width() <= NARROW_SCREEN_PX or screen.height() <= SMALL_SCREEN_HEIGHT_PX)
 
 
 def _make_an_unsaved_edit(window: MainWindow) -> None:

@@ -124,3 +124,31 @@ def test_reset_layout_while_presenting_keeps_presentations_design(qtbot, window,
     assert shown_panels(window) == {"scoreDock", "matrixDock", "outputDock", "weightsDock"}
     assert scores.geometry().top() > matrix.geometry().bottom()  # the scores under the matrix, as presenting puts them
     assert (matrix.geometry(), scores.geometry()) == designed
+
+
+def test_a_window_never_used_on_a_projector_starts_maximised_there(qtbot, window, monkeypatch):
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QScreen
+
+    from attn_desktop.ui.window.app import show_as_started
+
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda screen: QRect(0, 0, 1024, 768))
+    show_as_started(window)  # no layout kept for a 1024 × 768 screen yet
+    qtbot.waitUntil(window.isMaximized, timeout=2000)
+
+
+def test_a_window_used_before_starts_as_it_was_left(qtbot, window, monkeypatch):
+    from attn_desktop.model.scene_files import contents_as_seen, new_scene
+    from attn_desktop.ui.window.app import show_as_started
+    from attn_desktop.ui.window.main_window import MainWindow
+
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    window.resize(900, 700)
+    qtbot.wait(50)
+    left = window.size().toTuple()
+    window.save_window_state()
+    again = MainWindow(new_scene(contents_as_seen(window.scene)))
+    qtbot.addWidget(again)
+    show_as_started(again)
+    qtbot.wait(50)
+    assert not again.isMaximized() and again.height() == left[1]  # (the offscreen platform moves its width a little)

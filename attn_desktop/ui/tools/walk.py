@@ -62,16 +62,19 @@ def take_step(window, step: Step, settle: Callable[[object], None], dispose: Cal
 def restart(window, settle: Callable[[object], None], dispose: Callable[[object], None]):
     """Quit as a person does (the window's state saved on closing, a lesson's scene kept with the lessons,
     unsaved work of one's own let go) and start the app again as `attn-desktop [its file]` starts."""
+    from PySide6.QtCore import Qt
+
     from attn_desktop.model.scene_files import open_scene
-    from attn_desktop.ui.window.app import start_window
+    from attn_desktop.ui.window.app import show_as_started, start_window
 
     path = window.scene_path
+    frameless = bool(window.windowFlags() & Qt.WindowType.FramelessWindowHint)  # a snapshot's window
     window.close()  # closeEvent: the window state saved, presentation left, workers stopped
     dispose(window)
     again = start_window(open_scene(path) if path else None, path)
     headless(again)
-    again.restore_window_state()
-    again.show()
+    again.setWindowFlag(Qt.WindowType.FramelessWindowHint, frameless)
+    show_as_started(again)
     again.documents.offer_to_restore()  # as a start does; after a quit there is nothing left to offer
     settle(again)
     return again

@@ -15,6 +15,7 @@ from attn_desktop.model.scene_files import open_scene
 from attn_desktop.paths import APP_ID, DEFAULT_SCENE, scene_path
 from attn_desktop.ui.qt_app import gui_app
 from attn_desktop.ui.window.app_icon import app_icon
+from attn_desktop.ui.window.hand_sizes import NARROW_SCREEN_PX
 from attn_desktop.ui.window.main_window import MainWindow
 
 # Python's cyclic garbage collector runs in whichever thread happens to allocate. When that is the
@@ -69,6 +70,24 @@ def start_window(scene: Scene | None, path: Path | None) -> MainWindow:
     if path is None:
         window.lessons.reopen_last()
     return window
+
+
+SMALL_SCREEN_HEIGHT_PX = 800  # 1024 × 768, 1280 × 720, 1366 × 768: a window never used there opens maximised
+
+
+def show_as_started(window: MainWindow) -> None:
+    """The window as it was left on a screen of this size, or, never used on it, maximised on a small
+    screen (a projector's 1024 × 768 has no pixel to spare for a window's margins)."""
+    restored = window.restore_window_state()
+    if not restored and _small_screen(window):
+        window.showMaximized()
+    else:
+        window.show()
+
+
+def _small_screen(window: MainWindow) -> bool:
+    screen = window.screen().availableGeometry() if window.screen() else None
+    return screen is not None and (screen.width() <= NARROW_SCREEN_PX or screen.height() <= SMALL_SCREEN_HEIGHT_PX)
 
 
 def build_window(path: Path | None = None) -> MainWindow:
