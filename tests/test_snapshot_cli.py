@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import pytest
+from snapshot_run import assert_one_line_error
 
 from project_root import ROOT
 
@@ -16,12 +17,7 @@ def snapshot(*args):
 
 
 def _one_line_error(done, *words):
-    assert done.returncode == 2, done.stderr
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1, done.stderr
-    assert lines[0].startswith("attn-desktop: error:")
-    for word in words:
-        assert word in lines[0]
+    assert_one_line_error(done, *words)
 
 
 @pytest.mark.parametrize("size", ["0x0", "abc", "1024", "1024x", "x768", "100x100", "99999x768",

@@ -5,14 +5,10 @@ own): these tests check that a walk runs, audits every step with every key, and 
 """
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 from PySide6.QtGui import QImage
-
-from project_root import ROOT
+from snapshot_run import assert_one_line_error, run_snapshot
 
 pytestmark = pytest.mark.slow  # every test runs the app's snapshot command in a child process
 
@@ -22,41 +18,25 @@ LAYOUT_KEYS = {"score_rows", "score_rows_visible", "matrix_numbers_shown", "matr
 WALK_KEYS = {"plots_too_small", "key_labels_missing", "texts_elided", "text_overlaps", "max_label_distance_px"}
 
 
-def snapshot(tmp_path, *args, steps=None):
-    user = tmp_path / "user"
-    env = {**{key: value for key, value in os.environ.items() if key.startswith(("PYTHON", "LANG", "LC_", "PATH"))},
-           "HOME": str(user), "XDG_CONFIG_HOME": str(user / "config"), "ATTN_DESKTOP_DATA_DIR": str(user / "data")}
-    command = [sys.executable, "-m", "attn_desktop", "snapshot", "-o", str(tmp_path / "out.png"),
-               "--audit", str(tmp_path / "audit.json"), *args]
-    if steps is not None:
-        command += ["--steps", steps]
-    return subprocess.run(command, check=False, cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
-
-
 def _refused(tmp_path, done, *words):
-    assert done.returncode == 2, done.stderr
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1, done.stderr
-    assert lines[0].startswith("attn-desktop: error:")
-    for word in words:
-        assert word in lines[0]
+    assert_one_line_error(done, *words)
     assert not (tmp_path / "out.png").exists() and not (tmp_path / "audit.json").exists()
 
 
 @pytest.mark.parametrize("steps, named", [("present,dance", "'dance'"), ("lesson:transformers", "transformers"),
                                           ("train:reverse:-3", "train:reverse:-3"), ("", "--steps")])
 def test_a_step_that_cannot_be_read_is_refused_before_any_window(tmp_path, steps, named):
-    _refused(tmp_path, snapshot(tmp_path, "--size", "1024x768", steps=steps), named)
+    _refused(tmp_path, run_snapshot(tmp_path, "--size", "1024x768", steps=steps), named)
 
 
 @pytest.mark.parametrize("steps, named", [("present,drag:k:40:0:0", "drag:k:40:0:0"), ("undo", "'undo'"),
                                           ("lesson:two-heads,predict", "'predict'")])
 def test_a_step_the_window_cannot_take_is_named_and_nothing_is_written(tmp_path, steps, named):
-    _refused(tmp_path, snapshot(tmp_path, "--size", "1024x768", steps=steps), named)
+    _refused(tmp_path, run_snapshot(tmp_path, "--size", "1024x768", steps=steps), named)
 
 
 def test_a_walk_audits_every_step_with_every_key(tmp_path):
-    done = snapshot(tmp_path, "--size", "1024x768", steps="lesson:two-heads,present,unpresent,lesson:projections")
+    done = run_snapshot(tmp_path, "--size", "1024x768", steps="lesson:two-heads,present,unpresent,lesson:projections")
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     walk = json.loads((tmp_path / "audit.json").read_text())
@@ -76,9 +56,9 @@ def test_a_walk_audits_every_step_with_every_key(tmp_path):
 
 
 def test_a_restart_restores_the_saved_window_in_the_snapshots_own_settings(tmp_path):
-    done = snapshot(tmp_path, "--size", "1280x720", steps="drag:k:1:1:1,present,restart,undo")
+    done = run_snapshot(tmp_path, "--size", "1280x720", steps="drag:k:1:1:1,present,restart,undo")
     assert done.returncode == 2 and "'undo'" in done.stderr  # the new window has no history to undo into
-    done = snapshot(tmp_path, "--size", "1280x720", steps="drag:k:1:1:1,present,restart")
+    done = run_snapshot(tmp_path, "--size", "1280x720", steps="drag:k:1:1:1,present,restart")
     assert done.returncode == 0, done.stderr
     walk = json.loads((tmp_path / "audit.json").read_text())["steps"]
     before, presenting, after = (entry["audit"] for entry in walk)
@@ -87,6 +67,6 @@ def test_a_restart_restores_the_saved_window_in_the_snapshots_own_settings(tmp_p
 
 
 def test_without_steps_the_audit_keeps_its_format(tmp_path):
-    done = snapshot(tmp_path, "--size", "1024x768")
+    done = run_snapshot(tmp_path, "--size", "1024x768")
     assert done.returncode == 0, done.stderr
     assert set(json.loads((tmp_path / "audit.json").read_text())) == LAYOUT_KEYS

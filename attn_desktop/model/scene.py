@@ -16,7 +16,7 @@ see view_state.py. Reading and writing files is not here either: see scene_files
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 
 import numpy as np
 
@@ -47,7 +47,6 @@ from attn_desktop.model.view_state import shared_view
 class Scene:
     def __init__(self, data: SceneData) -> None:
         self._subscribers = Subscribers()
-        self._held_back: Change | None = None  # inside one_notification(): what changed so far
         self._set_data(data)
 
     # ----- construction -------------------------------------------------
@@ -177,20 +176,9 @@ class Scene:
     def subscriber_count(self) -> int:
         return self._subscribers.count
 
-    @contextmanager
-    def one_notification(self) -> Iterator[None]:
-        """Every change made inside the block reaches the views as one notification, at its end
-        (a command that moves an arrow and chooses a query redraws the panels once, not twice)."""
-        if self._held_back is not None:  # already inside one: the outer block notifies
-            yield
-            return
-        self._held_back = Change(0)
-        try:
-            yield
-        finally:
-            change, self._held_back = self._held_back, None
-            if change:
-                self._notify(change)
+    def one_notification(self) -> AbstractContextManager[None]:
+        """Every change made inside the block reaches the views as one notification, at its end."""
+        return self._subscribers.one_notification()
 
     def set_vector(self, role: Role, index: int, vector: Sequence[float]) -> None:
         """Move one arrow. Raises ValueError for a wrong length or a non-finite number."""
@@ -374,10 +362,7 @@ class Scene:
         compute_layers(self.layers, self.inputs, scale=self.scale, mask=mask, use_grids=self.use_grids)
 
     def _notify(self, change: Change) -> None:
-        if self._held_back is not None:
-            self._held_back |= change
-            return
-        self._subscribers.notify(change)
+        self._subscribers.tell(change)
 
 
 def _head_grids(head: Head) -> HeadGrids:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from attn_desktop.model.layers import Change
 
@@ -19,6 +20,7 @@ class Subscribers:
 
     def __init__(self) -> None:
         self._references: list[Callable[[], Subscriber | None]] = []
+        self._held_back: Change | None = None  # inside one_notification(): what changed so far
 
     def add(self, subscriber: Subscriber) -> Callable[[], None]:
         """Tell SUBSCRIBER of every change from now on; returns the function that stops it."""
@@ -46,3 +48,26 @@ class Subscribers:
                 self._references.remove(reference)  # its view is gone
             else:
                 subscriber(change)
+
+    # ----- one notification for many changes ---------------------------------
+    @contextmanager
+    def one_notification(self) -> Iterator[None]:
+        """Every change told inside the block reaches the subscribers as one notification, at its end
+        (a command that moves an arrow and chooses a query redraws the panels once, not twice)."""
+        if self._held_back is not None:  # already inside one: the outer block notifies
+            yield
+            return
+        self._held_back = Change(0)
+        try:
+            yield
+        finally:
+            change, self._held_back = self._held_back, None
+            if change:
+                self.notify(change)
+
+    def tell(self, change: Change) -> None:
+        """Notify of CHANGE now, or at the end of the one_notification block it happens in."""
+        if self._held_back is not None:
+            self._held_back |= change
+        else:
+            self.notify(change)

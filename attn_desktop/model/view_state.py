@@ -12,8 +12,8 @@ script or a test, the one `shared_view` keeps beside it (the scene does not hold
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 
 from attn_desktop.model.layers import Change
 from attn_desktop.model.subscribers import Subscriber, Subscribers
@@ -27,7 +27,6 @@ class ViewState:
         self.highlighted_key: tuple[tuple[int, int], int] | None = None  # ((layer, head), key) the pointer is on
         self.weights_veiled = False  # Predict, then see: the weights hidden until a guess is revealed
         self._subscribers = Subscribers()
-        self._held_back: Change | None = None
 
     def show_head(self, layer: int, head: int) -> None:
         """Let the panels that show one head show HEAD of LAYER (a view follows it as after an edit)."""
@@ -61,25 +60,12 @@ class ViewState:
         """Call SUBSCRIBER when another query or head is chosen; a bound method is held weakly."""
         return self._subscribers.add(subscriber)
 
-    @contextmanager
-    def one_notification(self) -> Iterator[None]:
-        """Every choice made inside the block reaches the views as one notification, at its end."""
-        if self._held_back is not None:
-            yield
-            return
-        self._held_back = Change(0)
-        try:
-            yield
-        finally:
-            change, self._held_back = self._held_back, None
-            if change:
-                self._subscribers.notify(change)
+    def one_notification(self) -> AbstractContextManager[None]:
+        """Every change made inside the block reaches the views as one notification, at its end."""
+        return self._subscribers.one_notification()
 
     def _notify(self, change: Change) -> None:
-        if self._held_back is not None:
-            self._held_back |= change
-        else:
-            self._subscribers.notify(change)
+        self._subscribers.tell(change)
 
 
 _shared_views: weakref.WeakKeyDictionary[object, ViewState] = weakref.WeakKeyDictionary()
