@@ -229,6 +229,9 @@ def _text_box(widget: QWidget, panel: QWidget) -> tuple[str, QRect] | None:
         box.moveBottom(room.bottom())
     elif alignment & Qt.AlignmentFlag.AlignVCenter:
         box.moveTop(room.top() + (room.height() - box.height()) // 2)
+    box &= widget.visibleRegion().boundingRect()  # a title scrolled out of its scroll area is not painted there
+    if box.isEmpty():
+        return None
     return text[:40], QRect(widget.mapTo(panel, box.topLeft()), box.size())
 
 
