@@ -93,3 +93,20 @@ def test_presented_weights_keep_every_percentage_a_teacher_reads_and_none_touch(
     assert shown["sat"] == "50%" and shown["on"] == "33%", (chart.width(), shown)  # what "mat" is about
     assert chart_label_overlaps(chart) == 0
     assert chart.cut_parts() == []
+
+
+def test_the_status_hint_is_whole_beside_a_trained_heads_accuracy_on_a_1024_by_768_screen(
+        qtbot, projector_window, monkeypatch):
+    window = projector_window
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    window.open_lesson("trained-heads")
+    wait_until_arranged(qtbot, window)
+    bar = window.statusBar()
+    accuracy = bar.findChild(QLabel, "taskAccuracyLabel")
+    assert accuracy.isVisible() and "Accuracy" in accuracy.text()
+    hint = next(label for label in bar.findChildren(QLabel)
+                if label.isVisible() and label.text().startswith("Drag an arrow tip"))
+    assert hint.fontMetrics().horizontalAdvance(hint.text()) <= hint.contentsRect().width(), hint.text()
+    hint_right = hint.mapTo(window, hint.rect().topLeft()).x() + hint.width()
+    assert hint_right <= accuracy.mapTo(window, accuracy.rect().topLeft()).x()
+    assert "choose the query" in hint.text()  # what the shortened hint still says at this size
