@@ -110,3 +110,21 @@ def test_the_status_hint_is_whole_beside_a_trained_heads_accuracy_on_a_1024_by_7
     hint_right = hint.mapTo(window, hint.rect().topLeft()).x() + hint.width()
     assert hint_right <= accuracy.mapTo(window, accuracy.rect().topLeft()).x()
     assert "choose the query" in hint.text()  # what the shortened hint still says at this size
+
+
+def test_a_grid_under_the_others_is_scrolled_to_and_its_hidden_title_overlaps_nothing(qtbot, window):
+    from attn_desktop.ui.tools.walk_audit import audit_walk
+
+    window.open_lesson("trained-heads")
+    window.docks["gridsDock"].raise_()
+    settle_layout(qtbot, window)
+    flow = window.grid_editor.flow
+    assert flow.per_row < 3  # the trained numbers do not fit three grids side by side beside the canvas
+    assert [pair for pair in audit_walk(window)["text_overlaps"] if pair[0].startswith("Grids")] == []
+    w_v = window.grid_editor.tables["w_v"]
+    area = flow.parentWidget().parentWidget()
+    area.ensureWidgetVisible(w_v)  # the panel's scroll bar brings it into view, whole
+    qtbot.wait(10)
+    top_left = w_v.mapTo(area.viewport(), w_v.rect().topLeft())
+    assert area.viewport().rect().contains(top_left)
+    assert _cells_narrower_than_their_numbers(w_v) == []
