@@ -150,8 +150,8 @@ class GridEditor(QWidget):
             texts = [[explain.short_number(number, 3) for number in row] for row in grid]
             if self.compact:
                 _fit_to_numbers(table, height, texts)
-            else:
-                _fit_columns(table, texts, rows_in_view < grid.shape[0])
+            elif _fit_columns(table, texts, rows_in_view < grid.shape[0]):
+                self.flow.rearrange()  # (a drag move that leaves the numbers' width as it was skips this)
             for row in range(grid.shape[0]):
                 for column in range(grid.shape[1]):
                     text = texts[row][column]
@@ -162,8 +162,6 @@ class GridEditor(QWidget):
                         table.setItem(row, column, item)
                     if item.text() != text:
                         item.setText(text)
-        if not self.compact:
-            self.flow.rearrange()
 
     def _on_cell_typed(self, name: str, item: QTableWidgetItem) -> None:
         grid = GRID_TITLES[name].split()[0]
@@ -238,9 +236,10 @@ def _scrolling(flow: GridFlow) -> QScrollArea:
     return area
 
 
-def _fit_columns(table: QTableWidget, texts: list[list[str]], scrolls: bool) -> None:
+def _fit_columns(table: QTableWidget, texts: list[list[str]], scrolls: bool) -> bool:
     """The table at least as wide as its numbers need (a trained head's -0.383 whole, never "0...."):
-    its columns stretch over the width it gets, and never below the widest number and the cell's margins."""
+    its columns stretch over the width it gets, and never below the widest number and the cell's margins.
+    Whether its width changed."""
     metrics = table.fontMetrics()
     widest = max((metrics.horizontalAdvance(text) for row in texts for text in row), default=0)
     margins = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1)
@@ -248,8 +247,10 @@ def _fit_columns(table: QTableWidget, texts: list[list[str]], scrolls: bool) -> 
     scroll_bar = table.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, table) if scrolls else 0
     width = (table.verticalHeader().sizeHint().width() + table.columnCount() * column_width
              + 2 * table.frameWidth() + scroll_bar)
-    if table.minimumWidth() != width:
-        table.setMinimumWidth(width)
+    if table.minimumWidth() == width:
+        return False
+    table.setMinimumWidth(width)
+    return True
 
 
 def _fit_to_numbers(table: QTableWidget, height: int, texts: list[list[str]]) -> None:
