@@ -57,7 +57,7 @@ def test_typing_a_width_reads_the_spread_and_answers_the_exercise(qtbot, window,
     shown = scaling_lab.reading(64)
     text = lab.reading_label.text()
     assert lab.d_k == 64 and lab.slider.value() == 64 and "<b>d_k = 64</b>" in text
-    assert f"<b>{explain.number(shown.raw_spread)}</b> (√64 = 8.00)" in text
+    assert f"<b>{explain.number(shown.raw_spread)}</b> (√64&nbsp;=&nbsp;8.00)" in text  # kept on one line
     assert f"<b>{explain.number(shown.scaled_spread)}</b>" in text
     # The marks on both plots sit at the width chosen, on the curves.
     assert lab.spread_plot.raw_dot.getData()[1].tolist() == [shown.raw_spread]

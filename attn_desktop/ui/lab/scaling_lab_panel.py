@@ -112,7 +112,8 @@ def reading_text(shown: ScalingReading) -> str:
     raw, scaled = RAW_COLOR.name(), SCALED_COLOR.name()
     return (
         f"<b>d_k = {shown.d_k}</b>: the scores <span style='color:{raw}'><b>q · k</b></span> spread "
-        f"<b>{explain.number(shown.raw_spread)}</b> (√{shown.d_k} = {explain.number(shown.expected_raw_spread)}); "
+        # Non-breaking spaces: "(√2 = 1.41)" stays on one line, a value never wraps away from what it equals.
+        f"<b>{explain.number(shown.raw_spread)}</b> (√{shown.d_k}&nbsp;=&nbsp;{explain.number(shown.expected_raw_spread)}); "
         f"<span style='color:{scaled}'><b>divided by √d_k</b></span>, <b>{explain.number(shown.scaled_spread)}</b>.<br>"
         f"Softmax over {KEY_COUNT} keys: <b>{explain.number(shown.raw_entropy)}</b> bits without the division, "
         f"<b>{explain.number(shown.scaled_entropy)}</b> with it ({explain.number(shown.most_entropy, 0)} bits: "

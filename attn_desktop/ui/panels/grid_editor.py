@@ -8,9 +8,12 @@ from PySide6.QtCore import QEvent, QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
+    QFrame,
     QGridLayout,
     QHeaderView,
     QLabel,
+    QScrollArea,
+    QStyle,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -20,6 +23,7 @@ from PySide6.QtWidgets import (
 from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.model.commands import Editor, RunNow, set_grid_cell, switch
 from attn_desktop.model.layers import GRID_NAMES
+from attn_desktop.ui.panels.grid_flow import GridFlow
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 
 MAX_ROWS_IN_VIEW = 4  # the lessons' grids have at most 3 rows; taller ones scroll
@@ -57,6 +61,7 @@ class GridEditor(QWidget):
         self.head_label.hide()
         self.naming_heads = False
         grid_area = QGridLayout()
+        self.flow = GridFlow()  # beside the canvas: the grids that do not fit side by side go under
         for column, name in enumerate(names):
             table = QTableWidget()
             table.setAccessibleName(title_prefix + GRID_TITLES[name])
@@ -68,16 +73,23 @@ class GridEditor(QWidget):
             table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
             table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
             table.setMinimumWidth(table.fontMetrics().horizontalAdvance("0.000") * 2 + 30)
+            table.horizontalHeader().setMinimumSectionSize(1)  # the column's width is the numbers' (_fit_columns)
             table.itemChanged.connect(lambda item, name=name: self._on_cell_typed(name, item))
             title = QLabel(f"<b>{title_prefix}{SHORT_GRID_TITLES[name]}</b>")
             title.setToolTip(title_prefix + GRID_TITLES[name])
-            grid_area.addWidget(title, 0, column)
-            grid_area.addWidget(table, 1, column)
+            if compact:
+                grid_area.addWidget(title, 0, column)
+                grid_area.addWidget(table, 1, column)
+            else:
+                self.flow.add(title, table)
             self.tables[name] = table
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.head_label)
-        layout.addLayout(grid_area)
+        if compact:
+            layout.addLayout(grid_area)
+        else:
+            layout.addWidget(_scrolling(self.flow), 1)
         layout.addWidget(self.no_grids_box)
         layout.addWidget(self.message_label)
         follow_scene(self, self.scene, self._on_scene_changed)
@@ -138,6 +150,8 @@ class GridEditor(QWidget):
             texts = [[explain.short_number(number, 3) for number in row] for row in grid]
             if self.compact:
                 _fit_to_numbers(table, height, texts)
+            elif _fit_columns(table, texts, rows_in_view < grid.shape[0]):
+                self.flow.rearrange()  # (a drag move that leaves the numbers' width as it was skips this)
             for row in range(grid.shape[0]):
                 for column in range(grid.shape[1]):
                     text = texts[row][column]
@@ -207,6 +221,36 @@ class GridEditor(QWidget):
     def _name_the_head(self) -> None:
         self.head_label.setText(f"<b>{self.document.head_name(*self.scene.location)}</b> "
                                 "(click a head's title to show another)")
+
+
+def _scrolling(flow: GridFlow) -> QScrollArea:
+    """The grids in a dock's width, scrolled down to when they are under each other."""
+    area = QScrollArea()
+    area.setWidget(flow)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    scroll_bar = area.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, area)
+    # The grids' least width beside the bar that scrolls to the grids under them, and one whole row in view.
+    flow.least_room_changed.connect(lambda room: area.setMinimumSize(room.width() + scroll_bar, room.height()))
+    return area
+
+
+def _fit_columns(table: QTableWidget, texts: list[list[str]], scrolls: bool) -> bool:
+    """The table at least as wide as its numbers need (a trained head's -0.383 whole, never "0...."):
+    its columns stretch over the width it gets, and never below the widest number and the cell's margins.
+    Whether its width changed."""
+    metrics = table.fontMetrics()
+    widest = max((metrics.horizontalAdvance(text) for row in texts for text in row), default=0)
+    margins = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1)
+    column_width = max(widest + margins + 2, metrics.horizontalAdvance("00") + margins)
+    scroll_bar = table.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, table) if scrolls else 0
+    width = (table.verticalHeader().sizeHint().width() + table.columnCount() * column_width
+             + 2 * table.frameWidth() + scroll_bar)
+    if table.minimumWidth() == width:
+        return False
+    table.setMinimumWidth(width)
+    return True
 
 
 def _fit_to_numbers(table: QTableWidget, height: int, texts: list[list[str]]) -> None:

@@ -43,10 +43,11 @@ class OutputPanel(QWidget):
         self._boxes = {label: SteadyLabelBox(label) for label in
                        (self.query_label, self.attends_label, self.vector_label, self.formula_label, self.blend_label)}
         self._fit_to_font()
-        form = QFormLayout()
+        self.form = form = QFormLayout()
         form.addRow("Query token", self._boxes[self.query_label])
         form.addRow("Attends most to", self._boxes[self.attends_label])
         form.addRow("Output vector", self._boxes[self.vector_label])
+        self.values_under_names = False  # a narrow panel: each value on a line of its own (_fit_rows)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(form)
@@ -90,6 +91,23 @@ class OutputPanel(QWidget):
         self.vector_label.setToolTip(explain.whole_vector(output_list) if len(output) > explain.WHOLE_UP_TO else "")
         self._boxes[self.formula_label].set_text(explain.output_formula(output_list))
         self._boxes[self.blend_label].set_text(self._blend_text(weights))
+        self._fit_rows()
+
+    def _fit_rows(self) -> None:
+        """Values beside their names while they fit; in a narrow panel, each under its name, whole, and
+        the output vector's own row left out: the bold sum under it ends in the same vector."""
+        names = [self.form.labelForField(self._boxes[label]) for label in (self.query_label, self.attends_label)]
+        name_width = max(name.sizeHint().width() for name in names if name is not None)
+        room = self.contentsRect().width() - 12 - max(self.form.horizontalSpacing(), 0) - name_width
+        widest_value = max(label.fontMetrics().horizontalAdvance(label.text()) + 4
+                           for label in (self.query_label, self.attends_label, self.vector_label))
+        under = room < widest_value and self.width() > 0
+        if under == self.values_under_names:
+            return
+        self.values_under_names = under
+        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows if under
+                                   else QFormLayout.RowWrapPolicy.DontWrapRows)
+        self.form.setRowVisible(2, not under)
 
     def _show_veiled(self) -> None:
         """The query, and a "?" for everything its weights decide."""
@@ -99,6 +117,7 @@ class OutputPanel(QWidget):
             label.setToolTip(HIDDEN_TIP)
         self._boxes[self.formula_label].set_text(f"output = Σ weight × v = {HIDDEN_TEXT}")
         self._boxes[self.blend_label].set_text(HIDDEN_TIP)
+        self._fit_rows()
 
     def _blend_text(self, weights: np.ndarray) -> str:
         """The biggest terms of the weighted sum, as many as fit the label's two lines, and a count of the rest."""
@@ -128,6 +147,7 @@ class OutputPanel(QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        self._fit_rows()
         if self.veil.on:
             return
         self._boxes[self.blend_label].set_text(self._blend_text(self.scene.selected_weights))

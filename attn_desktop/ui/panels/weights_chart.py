@@ -293,21 +293,27 @@ class WeightsChart(pg.PlotWidget):
         view_top, view_left, view_right = -y1 * y_scale, x0 * x_scale, x1 * x_scale
         shown: list[QRectF] = []
         for label in sorted(labels, key=lambda item: -item.pos().y()):  # the highest bars first
-            rect = self._predicted_label_rect(label, x_scale, y_scale)
-            # A label with no room above its bar (a weight near 1) goes just inside the bar's top.
-            inside = rect.top() < view_top
-            if inside:
-                rect.translate(0, rect.height())
-            # A label wider than the edge bar's room slides inwards rather than off the chart.
-            shift = max(view_left - rect.left(), 0.0) + min(view_right - rect.right(), 0.0)
-            rect.translate(shift, 0)
-            anchor = (0.5 - shift / rect.width(), 0.0 if inside else 1.0)
-            if (label.anchor.x(), label.anchor.y()) != anchor:
-                label.setAnchor(anchor)
-            apart = rect.adjusted(-LABEL_GAP_PX, -LABEL_GAP_PX, LABEL_GAP_PX, LABEL_GAP_PX)
-            keep = not any(apart.intersects(other) for other in shown)
-            if keep:
-                shown.append(rect)
+            above = self._predicted_label_rect(label, x_scale, y_scale)
+            inside = above.translated(0, above.height())  # just inside the bar's top, under its weight's line
+            # A label with no room above its bar (a weight near 1) goes inside; so does one that would touch
+            # a neighbour's, if its bar is tall enough to hold it (lesson 4's 33 % beside 50 %).
+            places = [inside] if above.top() < view_top else [above]
+            if places[0] is above and inside.bottom() <= 0.0:
+                places.append(inside)
+            keep = False
+            for rect in places:
+                # A label wider than the edge bar's room slides inwards rather than off the chart.
+                shift = max(view_left - rect.left(), 0.0) + min(view_right - rect.right(), 0.0)
+                rect.translate(shift, 0)
+                apart = rect.adjusted(-LABEL_GAP_PX, -LABEL_GAP_PX, LABEL_GAP_PX, LABEL_GAP_PX)
+                keep = not any(apart.intersects(other) for other in shown)
+                if keep or rect is places[-1]:
+                    anchor = (0.5 - shift / rect.width(), 0.0 if rect is inside else 1.0)
+                    if (label.anchor.x(), label.anchor.y()) != anchor:
+                        label.setAnchor(anchor)
+                if keep:
+                    shown.append(rect)
+                    break
             if label.isVisible() != keep:
                 label.setVisible(keep)
 

@@ -13,7 +13,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QRect, QRectF, Qt
+from PySide6.QtCore import QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractButton, QLabel, QStyle, QTableView, QWidget
 
@@ -229,7 +229,12 @@ def _text_box(widget: QWidget, panel: QWidget) -> tuple[str, QRect] | None:
         box.moveBottom(room.bottom())
     elif alignment & Qt.AlignmentFlag.AlignVCenter:
         box.moveTop(room.top() + (room.height() - box.height()) // 2)
-    return text[:40], QRect(widget.mapTo(panel, box.topLeft()), box.size())
+    shown = QRect(widget.mapTo(panel, box.topLeft()), box.size())
+    ancestor = widget.parentWidget()
+    while ancestor is not None and ancestor is not panel:  # a title scrolled out of its scroll area is not painted
+        shown &= QRect(ancestor.mapTo(panel, QPoint(0, 0)), ancestor.size())
+        ancestor = ancestor.parentWidget()
+    return (text[:40], shown) if not shown.isEmpty() else None
 
 
 __all__ = ["audit_walk"]

@@ -5,18 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from PySide6.QtCore import SignalInstance
-from PySide6.QtWidgets import QLabel, QStatusBar
+from PySide6.QtWidgets import QStatusBar
 
 from attn_desktop.model import Scene
 from attn_desktop.ui.document.autosave import Autosaver
 from attn_desktop.ui.steady_label_box import SteadyLabelBox
 from attn_desktop.ui.training.task_accuracy_label import TaskAccuracyLabel
+from attn_desktop.ui.window.status_hint import STATUS_HINTS, StatusHint
 from attn_desktop.ui.window.unprotected_work_label import UnprotectedWorkLabel
 
-STATUS_HINT = (
-    "Drag an arrow tip (double-click it to type exact numbers). "
-    "Click a query arrow or a matrix row to choose the query. Esc cancels a drag."
-)
+STATUS_HINT = STATUS_HINTS[0]
 DRAG_READOUT_MS = 4000
 
 
@@ -25,7 +23,7 @@ def fill_status_bar(bar: QStatusBar, scene: Scene, autosaver: Autosaver,
     """The hint, the labels that stay, and DRAG_READOUTS' texts (what a dragged arrow now is) shown over
     the hint for a moment; the label that warns about unprotected work is returned."""
     # A normal widget stays; drag read-outs are temporary messages shown over it.
-    bar.addWidget(QLabel(STATUS_HINT))
+    bar.addWidget(StatusHint(), 1)  # as much of the hint as fits beside the labels that stay
     unprotected = UnprotectedWorkLabel()  # stays until autosave works again
     bar.addPermanentWidget(unprotected)
     autosaver.protection_changed.connect(unprotected.show_problem)
