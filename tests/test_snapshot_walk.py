@@ -70,3 +70,11 @@ def test_without_steps_the_audit_keeps_its_format(tmp_path):
     done = run_snapshot(tmp_path, "--size", "1024x768")
     assert done.returncode == 0, done.stderr
     assert set(json.loads((tmp_path / "audit.json").read_text())) == LAYOUT_KEYS
+
+
+def test_leaving_presentation_with_the_lab_open_after_other_lessons_does_not_crash(tmp_path):
+    # Re-tabbing the reading panels while presentation mode had hidden them beside the shown √d_k lab
+    # crashed Qt inside tabifyDockWidget (a segmentation fault, every run).
+    done = run_snapshot(tmp_path, "--size", "1024x768", steps="lesson:soft-lookup,present,lesson:self-attention,"
+                        "lesson:trained-heads,unpresent,lesson:why-sqrt-dk,present,unpresent,lesson:soft-lookup")
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -128,3 +128,20 @@ def test_a_grid_under_the_others_is_scrolled_to_and_its_hidden_title_overlaps_no
     top_left = w_v.mapTo(area.viewport(), w_v.rect().topLeft())
     assert area.viewport().rect().contains(top_left)
     assert _cells_narrower_than_their_numbers(w_v) == []
+
+
+def test_the_challenges_are_whole_and_apart_in_a_short_dock_on_a_1024_by_768_screen(qtbot, projector_window, monkeypatch):
+    window = projector_window
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    window.open_lesson("why-sqrt-dk")  # the √d_k lab takes the left column's lower part: the tabs are short
+    wait_until_arranged(qtbot, window)
+    window.docks["challengesDock"].raise_()
+    qtbot.wait(50)
+    panel = window.challenges_panel
+    texts = [label for row in panel.rows for label in (row.text_label, row.status_label)]
+    for label in texts:  # each title and note as tall as its wrapped lines
+        assert label.height() + 1 >= label.heightForWidth(label.width()), label.text()
+    boxes = [(label.text(), QRect(label.mapTo(panel, label.rect().topLeft()), label.size())) for label in texts]
+    for index, (text, box) in enumerate(boxes):
+        for other_text, other in boxes[index + 1:]:
+            assert not box.intersects(other), (text, other_text)

@@ -20,7 +20,17 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QHideEvent
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QMessageBox, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from attn_desktop.model import Change, HeadReading, Scene
 from attn_desktop.model.teaching.challenges import CHALLENGES, Challenge, ChallengeStatus, ChallengeTracker
@@ -112,12 +122,23 @@ class ChallengesPanel(QWidget):
             grid.addWidget(row.text_label, top, 1)
             grid.addWidget(self._status_boxes[row.challenge.id], top + 1, 1)
             grid.setRowMinimumHeight(top + 2, 8)
+        rows = QWidget()
+        rows_layout = QVBoxLayout(rows)
+        rows_layout.setContentsMargins(0, 0, 0, 0)
+        rows_layout.addLayout(grid)
+        rows_layout.addStretch(1)
+        # A short dock (the √d_k lab under the lesson's tabs) scrolls to the challenges rather than
+        # squeezing their wrapped lines over each other.
+        scrolled = QScrollArea()
+        scrolled.setWidget(rows)
+        scrolled.setWidgetResizable(True)
+        scrolled.setFrameShape(QFrame.Shape.NoFrame)
+        scrolled.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addLayout(header)
         layout.addWidget(self.notice_label)
-        layout.addLayout(grid)
-        layout.addStretch(1)
+        layout.addWidget(scrolled, 1)
 
     # ----- following the lesson and the scene ----------------------------
     def follow_lesson(self, lesson_id: str | None) -> None:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the audit reads the window's parts; the window never needs 
 
 # The panels a class must see in each mode (the canvas is the central widget).
 EVERYDAY_PANELS = ("scoreDock", "matrixDock", "outputDock", "weightsDock", "lessonDock")
+TABBED_WITH_THE_READING = ("trainingDock", "modelHeadsDock")
 PRESENTATION_PANELS = ("scoreDock", "matrixDock", "outputDock", "weightsDock")
 MIN_PLOT_WIDTH_PX = 100  # narrower than this, a plot is no place to drag in
 
@@ -123,7 +124,10 @@ def panels_cut(window: MainWindow) -> list[str]:
     if screen is not None and (window.width() > screen.width() or window.height() > screen.height()):
         cut.append("window (larger than the screen)")
     presenting = window.presentation_action.isChecked()
-    declared = panels_shown(window.layout_manager.activity, presenting)  # a panel the activity closes is not cut
+    activity = window.layout_manager.activity
+    declared = panels_shown(activity, presenting)  # a panel the activity closes is not cut
+    if activity.companion in TABBED_WITH_THE_READING:
+        declared -= {"lessonDock"}  # the lesson's text waits in the tab behind Training or Model heads
     for name in PRESENTATION_PANELS if presenting else EVERYDAY_PANELS:
         if name not in declared:
             continue

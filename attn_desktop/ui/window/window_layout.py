@@ -21,6 +21,12 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QS
 from attn_desktop.geometry.panel_sets import COMPANION_PANELS, Activity, lesson_column_full_height, panels_shown
 from attn_desktop.ui.qt_app import gui_app
 from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
+from attn_desktop.ui.window.dock_design import (
+    LEFT_COLUMN,
+    close_companions,
+    left_column_as_designed,
+    place_left_column,
+)
 from attn_desktop.ui.window.hand_sizes import MEDIUM_SCREEN_PX, NARROW_SCREEN_PX, HandSizes, in_sight
 from attn_desktop.ui.window.presentation_font import presentation_font_scale
 from attn_desktop.ui.window.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
@@ -124,30 +130,19 @@ class WindowLayout(QObject):
             self.closed_by_user.discard(name)
 
     def arrange_defaults(self) -> None:
-        """The everyday layout, sized for the window as it is now."""
+        """The everyday layout, sized for the window as it is now (see dock_design.py)."""
         window, docks = self.window, self.docks
+        left_column = not left_column_as_designed(window, docks)  # never moved again when it need not be
         for name, dock in docks.items():  # each on its own side first: presentation mode moves some
-            window.addDockWidget(self._areas[name], dock)
+            if left_column or name not in LEFT_COLUMN:
+                window.addDockWidget(self._areas[name], dock)
         # The right column (scores over the matrix) runs the full height: every score row and the
         # matrix's numbers need height more than width. The bottom row sits under the canvas and lesson.
         window.setCorner(Qt.Corner.BottomRightCorner, RIGHT)
         window.setCorner(Qt.Corner.BottomLeftCorner, BOTTOM)
-        # The √d_k lab (Lessons → √d_k Lab, and its lesson) goes under the lesson's text, not in a tab
-        # behind it, so the exercise and the lab it asks about are seen together. (Split before the
-        # reading panels become tabs: splitting a tab group's panel makes it one more tab.)
-        window.splitDockWidget(docks["lessonDock"], docks["scalingLabDock"], VERTICAL)
-        docks["scalingLabDock"].hide()
-        # Reading panels share the left column as tabs; the lesson is in front.
-        window.tabifyDockWidget(docks["lessonDock"], docks["challengesDock"])
-        window.tabifyDockWidget(docks["challengesDock"], docks["codeDock"])
-        window.tabifyDockWidget(docks["codeDock"], docks["sentenceDock"])
-        if "trainingDock" in docks:  # a tab of its own beside the others, shown from Lessons → Train a Head
-            window.tabifyDockWidget(docks["sentenceDock"], docks["trainingDock"])
-            docks["trainingDock"].hide()
-        if "modelHeadsDock" in docks:  # shown from Lessons → Heads of a Real Model…
-            window.tabifyDockWidget(docks["sentenceDock"], docks["modelHeadsDock"])
-            docks["modelHeadsDock"].hide()
-        docks["lessonDock"].raise_()
+        if left_column:
+            place_left_column(window, docks)
+        close_companions(docks)
         window.splitDockWidget(docks["scoreDock"], docks["matrixDock"], VERTICAL)
         window.splitDockWidget(docks["outputDock"], docks["weightsDock"], HORIZONTAL)
         window.splitDockWidget(docks["weightsDock"], docks["shapesDock"], HORIZONTAL)

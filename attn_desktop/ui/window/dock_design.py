@@ -1,0 +1,55 @@
+"""Where each panel goes in the everyday design: the left column of reading panels and the panels of one head.
+
+Qt's dock layout is fragile when panels are moved again and again in one window: re-adding and re-tabbing
+the left column after presentation mode, with the √d_k lab split under the lesson, could crash Qt inside
+tabifyDockWidget. So the left column, which presentation mode never moves, is placed again only when it is
+no longer as designed (a panel floated or dragged elsewhere by hand).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QMainWindow
+
+LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
+VERTICAL = Qt.Orientation.Vertical
+READING_TABS = (("lessonDock", "challengesDock"), ("challengesDock", "codeDock"), ("codeDock", "sentenceDock"),
+                ("sentenceDock", "trainingDock"), ("sentenceDock", "modelHeadsDock"))
+LEFT_COLUMN = ("lessonDock", "challengesDock", "codeDock", "sentenceDock", "trainingDock", "modelHeadsDock",
+               "scalingLabDock")
+TAB_COMPANIONS = ("trainingDock", "modelHeadsDock")  # tabs of their own, shown from the Lessons menu
+
+
+def place_left_column(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
+    """The reading panels as tabs, the lesson in front; the √d_k lab under the lesson's text (not in a tab
+    behind it, so the exercise and the lab it asks about are seen together). The companions closed."""
+    # Split before the reading panels become tabs: splitting a tab group's panel makes it one more tab.
+    # The reading panels shown first: Qt could crash tabbing a hidden lesson split from a shown lab.
+    for name in ("lessonDock", "challengesDock", "codeDock", "sentenceDock"):
+        docks[name].show()
+    window.splitDockWidget(docks["lessonDock"], docks["scalingLabDock"], VERTICAL)
+    docks["scalingLabDock"].hide()
+    for first, second in READING_TABS:
+        if second in docks:
+            window.tabifyDockWidget(docks[first], docks[second])
+    docks["lessonDock"].raise_()
+
+
+def close_companions(docks: dict[str, QDockWidget]) -> None:
+    for name in (*TAB_COMPANIONS, "scalingLabDock"):
+        if name in docks:
+            docks[name].hide()
+
+
+def left_column_as_designed(window: QMainWindow, docks: dict[str, QDockWidget]) -> bool:
+    """Every left-column panel docked on the left, the shown reading panels and companions in the lesson's
+    tab group, the lab outside it. (Qt lists only shown panels as tabbed; a column presentation mode hid
+    whole is as it left it: presentation never moves it.)"""
+    column = [docks[name] for name in LEFT_COLUMN if name in docks]
+    if any(dock.isFloating() or window.dockWidgetArea(dock) != LEFT for dock in column):
+        return False
+    if docks["lessonDock"].isHidden():
+        return True
+    tabbed = set(window.tabifiedDockWidgets(docks["lessonDock"]))
+    return docks["scalingLabDock"] not in tabbed and all(
+        docks[second] in tabbed for _, second in READING_TABS if second in docks and not docks[second].isHidden())
