@@ -3,22 +3,22 @@
 Each arrow names itself with a label at its tip. Six keys around the origin put
 their tips close together and their shafts across one another's labels, and a tip
 near the plot's edge pushes its label out of sight. The canvas asks this module,
-after every change, where each label goes. The most important labels (the chosen
-query, the output, the keys with the most weight) choose first. Each label tries
-spots around its own tip, nearest first and starting beyond the tip (where the
-arrow points), and takes the first one that is inside the plot and covers no
-arrow (shaft, head or tip) and no label already placed. A label pushed from its
-usual spot keeps last time's spot while that is free, so labels do not swap
-places from one frame of a drag to the next.
+after every change, where each label goes. The essential labels (the chosen
+query, the output, the keys and values with the most weight) choose first, then
+the others, then the minor ones. Each label tries spots around its own tip,
+nearest first and starting beyond the tip (where the arrow points), sliding
+along each side of the tip too, and takes the first one that is inside the plot
+and covers no arrow (shaft, head or tip) and no label already placed. A label
+pushed from its usual spot keeps last time's spot while that is free and still
+near its tip, so labels do not swap places from one frame of a drag to the next.
 
-When every spot within a line height of the tip is taken, the label goes further
-out and a thin leader line joins it to its tip. A tip dragged out of the plot
-keeps its label at the edge where the arrow leaves the view, with a pointer
-there. A label that must show and finds no room near its tip may go anywhere in
-the plot, joined by its leader. A minor label (a faded query, a key with almost no
-weight) that finds no free spot near its tip is left out, and so is any label in a
-plot too small to hold it anywhere clear of the arrows; its arrow still names
-itself when pointed at.
+Near means within NEAR_LINES line heights of the tip: further off, a label reads
+as another arrow's. Beyond one line a thin leader line joins it to its tip. A
+label that finds no free spot that near is left out, unless it is essential: an
+essential label goes further out, anywhere in the plot, joined by its leader,
+rather than vanish. A tip dragged out of the plot keeps its label at the edge
+where the arrow leaves the view, with a pointer there. A label left out still
+names its arrow when the arrow is pointed at.
 
 Plain geometry in view pixels, no Qt (it runs on every drag move): boxes are
 (left, top, right, bottom) tuples; arrows are convex shapes (see `convex_obstacle`).
@@ -42,6 +42,8 @@ Obstacle = tuple[float, float, float, float, tuple[tuple[float, float, float, fl
 MARGIN_PX = 1.0  # labels this close to each other count as touching
 EDGE_INSET_PX = 1.0  # labels keep this far inside the plot
 NEAR_GAP_PX = 3.0  # the first ring of spots: this far from the tip
+NEAR_LINES = 2.0  # a label further than this many line heights from its tip is not shown, unless essential
+SLIDE_STEPS = 6  # along each side of the tip, a label is tried at this many places (and against the plot's edges)
 LEADER_WIDTH_PX = 1.0
 CROWD = 40  # with more shapes than this, a spot is tested only against those whose boxes it touches
 
@@ -54,8 +56,9 @@ class LabelRequest(NamedTuple):
     tip: Point
     direction: Point  # the way the arrow points on screen (unit vector): the label's first choice
     base: Point | None = None  # where the arrow starts: a tip out of view gets its label where the arrow leaves it
-    minor: bool = False  # may be left out when there is no room
-    previous: Point | None = None  # last time's offset of the label's top-left from the tip: kept while free
+    minor: bool = False  # chooses after every other label: it only takes what is left
+    previous: Point | None = None  # last time's offset of the label's top-left from the tip: kept while free and near
+    essential: bool = False  # shown even with no room near its tip: further out, with a leader
 
 
 class Placement(NamedTuple):
@@ -83,9 +86,10 @@ _SPOTS = (
     (-70, 0.5, 0.0, -1.0, -1.0),
     (-45, 1.0, 0.7, -1.0, -0.7),
 )
-# Gaps from the tip, in line heights: within one line (the first only a few pixels off), then with a leader.
-_NEAR_RINGS = (0.0, 0.5, 0.97)
-_FAR_RINGS = (1.6, 2.4, 3.4, 4.8, 6.5)
+# Gaps from the tip, in line heights, each with whether a label there needs a leader: within one line (the
+# first only a few pixels off) none; then, up to NEAR_LINES, a short one. Only an essential label goes further.
+_NEAR_RINGS = ((0.0, False), (0.5, False), (0.97, False), (1.45, True), (NEAR_LINES - 0.05, True))
+_FAR_RINGS = (2.6, 3.4, 4.8, 6.5)
 _ORDER_CACHE: dict[int, tuple[tuple[float, float, float, float], ...]] = {}
 
 
@@ -174,9 +178,9 @@ def place_labels(requests: list[LabelRequest], obstacles: list[Obstacle] | Shape
     leaders: list[Obstacle] = []  # and their leader lines, which later labels keep off too
     placements: list[Placement | None] = [HIDDEN] * len(requests)
     shapes = obstacles if isinstance(obstacles, ShapeIndex) else ShapeIndex.of(obstacles)
-    # Every label that must show chooses before any minor one: a minor label only takes what is left.
-    order = [index for index, request in enumerate(requests) if not request.minor]
-    order += [index for index, request in enumerate(requests) if request.minor]
+    # The essential labels choose first, then the others, and the minor ones take what is left.
+    rank = [0 if request.essential else 2 if request.minor else 1 for request in requests]
+    order = sorted(range(len(requests)), key=rank.__getitem__)
     for index in order:
         request = requests[index]
         placement, box = _place(request, shapes, leaders, taken, bounds)
@@ -282,10 +286,11 @@ def _last_point_inside(start: Point, end: Point, box: Box) -> Point | None:
     return x0 + dx * high, y0 + dy * high
 
 
-def _candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: Box | None = None):
-    """(left, top, needs a leader) for each spot to try, in order of preference: the usual spot, last time's,
-    then ring by ring outwards, each ring starting where the arrow points; for a label that must show,
-    then every spot of the plot, nearest first (a small plot on a projector can have no room near a tip)."""
+def _candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: Box):
+    """(left, top, needs a leader) for each spot to try, in order of preference: the usual spot, last time's
+    (if it is still near), then ring by ring outwards up to NEAR_LINES, each ring starting where the arrow
+    points and then sliding along each side of the tip. Only for an essential label, then further rings and
+    every spot of the plot, nearest first (a small plot on a projector can have no room near a tip)."""
     width, height = request.width, request.height
     half_w, half_h = width / 2, height / 2
     ax, ay = anchor
@@ -294,23 +299,53 @@ def _candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: Box 
     fa, fg, ga, gg = spots[0]
     yield ax + fa * half_w + fg * NEAR_GAP_PX - half_w, ay + ga * half_h + gg * NEAR_GAP_PX - half_h, not at_tip
     if request.previous is not None and at_tip:
+        # Last time's spot only while it is near: after an undo, a zoom or a new layout, a spot that was
+        # the best one far away is no reason to stay far.
         dx, dy = request.previous
         left, top = ax + dx, ay + dy
         nearest_x, nearest_y = min(max(ax, left), left + width), min(max(ay, top), top + height)
-        yield left, top, math.hypot(nearest_x - ax, nearest_y - ay) > height
-    for rings, leader in ((_NEAR_RINGS, not at_tip), (_FAR_RINGS, True)):
-        for ring in rings:
-            gap = max(NEAR_GAP_PX, ring * height)
-            for fa, fg, ga, gg in spots:
-                yield ax + fa * half_w + fg * gap - half_w, ay + ga * half_h + gg * gap - half_h, leader
-    if bounds is not None and not request.minor:
-        yield from _anywhere_in(bounds, width, height, anchor)
+        distance = math.hypot(nearest_x - ax, nearest_y - ay)
+        if distance <= NEAR_LINES * height:
+            yield left, top, distance > height
+    for ring, leader in _NEAR_RINGS:
+        gap = max(NEAR_GAP_PX, ring * height)
+        for fa, fg, ga, gg in spots:
+            yield ax + fa * half_w + fg * gap - half_w, ay + ga * half_h + gg * gap - half_h, leader or not at_tip
+        yield from _slides(anchor, width, height, gap, request.direction, bounds, leader or not at_tip)
+    if not request.essential:
+        return
+    for ring in _FAR_RINGS:
+        gap = ring * height
+        for fa, fg, ga, gg in spots:
+            yield ax + fa * half_w + fg * gap - half_w, ay + ga * half_h + gg * gap - half_h, True
+    yield from _anywhere_in(bounds, width, height, anchor)
+
+
+def _slides(anchor: Point, width: float, height: float, gap: float, direction: Point, bounds: Box, leader: bool):
+    """Spots `gap` from the anchor along each side of it, slid from end to end: the label above or below
+    still spans the anchor's column, beside it its row. The side the arrow points to first; each slide
+    in SLIDE_STEPS and up against the plot's edges (beside a stem near the edge, that is the free spot)."""
+    ax, ay = anchor
+    ux, uy = direction
+    min_x, min_y, max_x, max_y = bounds
+    sides = sorted(((-uy, True, ay - gap - height), (uy, True, ay + gap),
+                    (-ux, False, ax - gap - width), (ux, False, ax + gap)), key=lambda side: -side[0])
+    for _, across, fixed in sides:
+        if across:  # above or below: the left edge slides
+            low, high, size = max(ax - width, min_x), min(ax, max_x - width), width
+        else:  # beside: the top edge slides
+            low, high, size = max(ay - height, min_y), min(ay, max_y - height), height
+        if low > high:
+            continue
+        step = size / SLIDE_STEPS
+        for place in (low, high, *(low + step * index for index in range(1, math.ceil((high - low) / step)))):
+            yield (place, fixed, leader) if across else (fixed, place, leader)
 
 
 def _anywhere_in(bounds: Box, width: float, height: float, anchor: Point):
-    """Every spot of the plot on a grid of half a line by a quarter label, nearest the anchor first."""
-    lefts = np.arange(bounds[0] + EDGE_INSET_PX, bounds[2] - width - EDGE_INSET_PX, max(width / 4, 4.0))
-    tops = np.arange(bounds[1] + EDGE_INSET_PX, bounds[3] - height - EDGE_INSET_PX, max(height / 2, 4.0))
+    """Every spot of the plot (inside `bounds`) on a grid of half a line by a quarter label, nearest the anchor first."""
+    lefts = np.arange(bounds[0], bounds[2] - width, max(width / 4, 4.0))
+    tops = np.arange(bounds[1], bounds[3] - height, max(height / 2, 4.0))
     if not len(lefts) or not len(tops):
         return
     grid_x, grid_y = np.meshgrid(lefts, tops)
@@ -328,7 +363,7 @@ def _place(request, shapes: ShapeIndex, leaders, taken, bounds) -> tuple[Placeme
     width, height = request.width, request.height
     min_x, min_y = bounds[0] + EDGE_INSET_PX, bounds[1] + EDGE_INSET_PX
     max_x, max_y = bounds[2] - EDGE_INSET_PX, bounds[3] - EDGE_INSET_PX
-    for left, top, leader in _candidates(request, anchor, at_tip, bounds):
+    for left, top, leader in _candidates(request, anchor, at_tip, (min_x, min_y, max_x, max_y)):
         x1, y1 = left + width, top + height
         if left < min_x or top < min_y or x1 > max_x or y1 > max_y:
             continue
