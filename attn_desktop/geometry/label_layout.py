@@ -174,23 +174,58 @@ def place_labels(requests: list[LabelRequest], obstacles: list[Obstacle] | Shape
     `obstacles` are the plot's arrows (every shaft and head, labelled or not), as a list or as a
     ShapeIndex kept from frame to frame; `bounds` the plot's area.
     """
-    taken: list[Box] = []  # labels placed so far
-    leaders: list[Obstacle] = []  # and their leader lines, which later labels keep off too
-    placements: list[Placement | None] = [HIDDEN] * len(requests)
     shapes = obstacles if isinstance(obstacles, ShapeIndex) else ShapeIndex.of(obstacles)
-    # The essential labels choose first, then the others, and the minor ones take what is left.
-    rank = [0 if request.essential else 2 if request.minor else 1 for request in requests]
-    order = sorted(range(len(requests)), key=rank.__getitem__)
-    for index in order:
-        request = requests[index]
-        placement, box = _place(request, shapes, leaders, taken, bounds)
+    essential = [index for index, request in enumerate(requests) if request.essential]
+    best = _Layout(len(requests)).near(requests, essential, shapes, bounds)
+    for _ in range(RETRIES):
+        if not best.stranded:
+            break
+        # An essential label that found no room near its tip chooses before the ones that took it: they
+        # often had other spots. The layout that hides the fewest, then strands the fewest, wins.
+        essential = [*best.stranded, *(index for index in essential if index not in best.stranded)]
+        again = _Layout(len(requests)).near(requests, essential, shapes, bounds)
+        if again.shortfall() < best.shortfall():
+            best = again
+    # Then the others, the minor ones last: near their tip, or not at all.
+    others = [index for index, request in enumerate(requests) if not request.essential and not request.minor]
+    others += [index for index, request in enumerate(requests) if not request.essential and request.minor]
+    return best.near(requests, others, shapes, bounds).placements
+
+
+RETRIES = 2  # how many times the essential labels left without a near spot choose first instead
+
+
+class _Layout:
+    """The labels placed so far: their placements, boxes and leader lines, and the essential ones stranded."""
+
+    def __init__(self, count: int) -> None:
+        self.placements: list[Placement | None] = [HIDDEN] * count
+        self.taken: list[Box] = []  # labels placed so far
+        self.leaders: list[Obstacle] = []  # and their leader lines, which later labels keep off too
+        self.stranded: list[int] = []  # essential labels with no free spot near their tip
+
+    def near(self, requests: list[LabelRequest], order: list[int], shapes: ShapeIndex, bounds: Box) -> _Layout:
+        """Each label in ORDER at the first free spot near its tip. None there: hidden, or if essential, stranded
+        and put further out at once, joined by its leader (before the labels after it fill the plot)."""
+        for index in order:
+            placement, box = _place(requests[index], shapes, self.leaders, self.taken, bounds, near=True)
+            if placement is None and requests[index].essential:
+                self.stranded.append(index)
+                placement, box = _place(requests[index], shapes, self.leaders, self.taken, bounds, near=False)
+            self.take(index, placement, box)
+        return self
+
+    def shortfall(self) -> tuple[int, int]:
+        """How many essential labels are hidden (no room anywhere), and how many are not near their tip."""
+        return sum(self.placements[index] is HIDDEN for index in self.stranded), len(self.stranded)
+
+    def take(self, index: int, placement: Placement | None, box: Box) -> None:
         if placement is None:
-            continue  # no free spot in the whole plot (a tiny plot): left out rather than printed over an arrow
-        taken.append(box)
+            return  # no free spot in the whole plot (a tiny plot): left out rather than printed over an arrow
+        self.taken.append(box)
         if placement.leader_to is not None:
-            leaders.append(_leader_obstacle(box, placement.leader_to))
-        placements[index] = placement
-    return placements
+            self.leaders.append(_leader_obstacle(box, placement.leader_to))
+        self.placements[index] = placement
 
 
 _NOWHERE: Obstacle = (math.inf, math.inf, -math.inf, -math.inf, ())  # an empty slot: overlaps nothing
@@ -286,11 +321,10 @@ def _last_point_inside(start: Point, end: Point, box: Box) -> Point | None:
     return x0 + dx * high, y0 + dy * high
 
 
-def _candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: Box):
+def _near_candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: Box):
     """(left, top, needs a leader) for each spot to try, in order of preference: the usual spot, last time's
     (if it is still near), then ring by ring outwards up to NEAR_LINES, each ring starting where the arrow
-    points and then sliding along each side of the tip. Only for an essential label, then further rings and
-    every spot of the plot, nearest first (a small plot on a projector can have no room near a tip)."""
+    points and then sliding along each side of the tip."""
     width, height = request.width, request.height
     half_w, half_h = width / 2, height / 2
     ax, ay = anchor
@@ -312,8 +346,15 @@ def _candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: Box)
         for fa, fg, ga, gg in spots:
             yield ax + fa * half_w + fg * gap - half_w, ay + ga * half_h + gg * gap - half_h, leader or not at_tip
         yield from _slides(anchor, width, height, gap, request.direction, bounds, leader or not at_tip)
-    if not request.essential:
-        return
+
+
+def _far_candidates(request: LabelRequest, anchor: Point, bounds: Box):
+    """For an essential label with no room near its tip: further rings, then every spot of the plot, nearest
+    first (a small plot on a projector can have no room near a tip); all joined to the tip by a leader."""
+    width, height = request.width, request.height
+    half_w, half_h = width / 2, height / 2
+    ax, ay = anchor
+    spots = _spots_towards(*request.direction)
     for ring in _FAR_RINGS:
         gap = ring * height
         for fa, fg, ga, gg in spots:
@@ -356,14 +397,16 @@ def _anywhere_in(bounds: Box, width: float, height: float, anchor: Point):
         yield float(grid_x[index]), float(grid_y[index]), True
 
 
-def _place(request, shapes: ShapeIndex, leaders, taken, bounds) -> tuple[Placement | None, Box]:
-    """The first free spot (None if there is none) and its box."""
+def _place(request, shapes: ShapeIndex, leaders, taken, bounds, near: bool) -> tuple[Placement | None, Box]:
+    """The first free spot (None if there is none) and its box: NEAR the tip, or further out."""
     # The innermost loop of every drag move: plain comparisons, few helper calls.
     anchor, at_tip = _anchor(request, bounds)
     width, height = request.width, request.height
     min_x, min_y = bounds[0] + EDGE_INSET_PX, bounds[1] + EDGE_INSET_PX
     max_x, max_y = bounds[2] - EDGE_INSET_PX, bounds[3] - EDGE_INSET_PX
-    for left, top, leader in _candidates(request, anchor, at_tip, (min_x, min_y, max_x, max_y)):
+    inside = (min_x, min_y, max_x, max_y)
+    spots = _near_candidates(request, anchor, at_tip, inside) if near else _far_candidates(request, anchor, inside)
+    for left, top, leader in spots:
         x1, y1 = left + width, top + height
         if left < min_x or top < min_y or x1 > max_x or y1 > max_y:
             continue
