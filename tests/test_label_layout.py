@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -9,7 +10,9 @@ from attn_desktop.geometry.label_layout import (
     HIDDEN,
     NEAR_LINES,
     LabelRequest,
+    ShapeIndex,
     box_hits,
+    convex_obstacle,
     place_labels,
     segment_obstacle,
 )
@@ -156,3 +159,18 @@ def test_shown_minor_labels_never_cover_an_arrow_or_each_other_and_stay_in_view(
     made = [_arrow(angle, length, minor=True, width=width) for angle, length, width in specs]
     requests, obstacles = [request for request, _ in made], [shaft for _, shaft in made]
     _assert_readable(requests, obstacles, place_labels(requests, obstacles, BOUNDS))
+
+
+spots = st.lists(st.tuples(st.floats(-20, 420), st.floats(-20, 320), st.floats(4, 120), st.floats(4, 30)),
+                 min_size=1, max_size=40)
+
+
+@settings(max_examples=100, deadline=None)
+@given(arrows, spots)
+def test_many_spots_tested_at_once_meet_the_same_arrows_as_one_by_one(specs, boxes):
+    """A label with no room by its tip tests its other spots all at once: the answer must not change."""
+    obstacles = [_arrow(angle, length)[1] for angle, length, _ in specs]
+    obstacles += [convex_obstacle([(x, y), (x + 9, y + 4), (x + 2, y + 11)], 1.5) for x, y, _, _ in boxes[:5]]
+    boxes = [(left, top, left + width, top + height) for left, top, width, height in boxes]
+    at_once = ShapeIndex.of(obstacles).hits_many(np.array(boxes, dtype=float))
+    assert at_once.tolist() == [any(box_hits(box, obstacle) for obstacle in obstacles) for box in boxes]

@@ -29,23 +29,27 @@ against only the shapes whose bounding boxes touch it, found with NumPy.
 from __future__ import annotations
 
 import math
+from itertools import islice
 from typing import NamedTuple
 
 import numpy as np
 
-Box = tuple[float, float, float, float]
-Point = tuple[float, float]
-# A convex shape for the fast overlap test: its bounding box, then each edge's normal (nx, ny) with the
-# interval the shape covers along it. A box overlaps the shape unless one of these axes separates them.
-Obstacle = tuple[float, float, float, float, tuple[tuple[float, float, float, float], ...]]
+from attn_desktop.geometry.label_obstacles import (
+    Box,
+    Obstacle,
+    Point,
+    ShapeIndex,
+    box_hits,
+    convex_obstacle,
+    segment_obstacle,
+)
 
 MARGIN_PX = 1.0  # labels this close to each other count as touching
 EDGE_INSET_PX = 1.0  # labels keep this far inside the plot
 NEAR_GAP_PX = 3.0  # the first ring of spots: this far from the tip
 NEAR_LINES = 2.0  # a label further than this many line heights from its tip is not shown, unless essential
-SLIDE_STEPS = 6  # along each side of the tip, a label is tried at this many places (and against the plot's edges)
+SLIDE_STEPS = 4  # along each side of the tip, a label is tried at this many places (and against the plot's edges)
 LEADER_WIDTH_PX = 1.0
-CROWD = 40  # with more shapes than this, a spot is tested only against those whose boxes it touches
 
 
 # Named tuples rather than dataclasses: a drag move makes a few dozen of each, and a tuple is the
@@ -104,69 +108,6 @@ def _spots_towards(ux: float, uy: float) -> tuple[tuple[float, float, float, flo
     return order
 
 
-def convex_obstacle(points: list[Point], margin: float = 0.0) -> Obstacle:
-    """The overlap-test form of a convex polygon (points in order), grown by `margin` on every side.
-
-    Only the axes the bounding box does not already test are kept, one per direction: a parallel
-    edge's axis gives the same interval, and an upright or level edge's is the box's own.
-    """
-    xs = [x for x, _ in points]
-    ys = [y for _, y in points]
-    axes = []
-    directions: list[tuple[float, float]] = []
-    count = len(points)
-    for index in range(count):
-        (x0, y0), (x1, y1) = points[index], points[(index + 1) % count]
-        length = math.hypot(x1 - x0, y1 - y0)
-        if length < 1e-9:
-            continue
-        nx, ny = (y0 - y1) / length, (x1 - x0) / length
-        if abs(nx) < 1e-12 or abs(ny) < 1e-12:
-            continue
-        if any(abs(nx * ox + ny * oy) > 1 - 1e-12 for ox, oy in directions):
-            continue
-        directions.append((nx, ny))
-        projections = [x * nx + y * ny for x, y in points]
-        axes.append((nx, ny, min(projections) - margin, max(projections) + margin))
-    return min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin, tuple(axes)
-
-
-def segment_obstacle(x0: float, y0: float, x1: float, y1: float, half_width: float) -> Obstacle:
-    """A straight stroke (an arrow's shaft, a leader line) of this half width: a rectangle along it.
-
-    Worked out directly (a leader is tested for every spot that needs one): its box, and the two
-    axes along and across the stroke.
-    """
-    length = math.hypot(x1 - x0, y1 - y0)
-    if length < 1e-9:  # a square round the point: its box is the whole test
-        return x0 - half_width, y0 - half_width, x0 + half_width, y0 + half_width, ()
-    ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    reach_x, reach_y = abs(uy) * half_width, abs(ux) * half_width
-    box = (min(x0, x1) - reach_x, min(y0, y1) - reach_y, max(x0, x1) + reach_x, max(y0, y1) + reach_y)
-    if abs(ux) < 1e-12 or abs(uy) < 1e-12:  # upright or level: the box is the rectangle
-        return *box, ()
-    along_0, along_1 = x0 * ux + y0 * uy, x1 * ux + y1 * uy
-    across = y0 * ux - x0 * uy
-    axes = ((ux, uy, min(along_0, along_1), max(along_0, along_1)),
-            (-uy, ux, across - half_width, across + half_width))
-    return *box, axes
-
-
-def box_hits(box: Box, obstacle: Obstacle) -> bool:
-    """Whether a box and a convex obstacle overlap (separating axes)."""
-    x0, y0, x1, y1 = box
-    o0, o1, o2, o3, axes = obstacle
-    if x0 >= o2 or o0 >= x1 or y0 >= o3 or o1 >= y1:
-        return False
-    cx, cy, half_w, half_h = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2, (y1 - y0) / 2
-    for nx, ny, low, high in axes:
-        centre = cx * nx + cy * ny
-        reach = half_w * abs(nx) + half_h * abs(ny)
-        if centre + reach <= low or centre - reach >= high:
-            return False
-    return True
-
-
 def place_labels(requests: list[LabelRequest], obstacles: list[Obstacle] | ShapeIndex,
                  bounds: Box) -> list[Placement | None]:
     """A placement for each label, or HIDDEN, in the order given: the order of importance.
@@ -178,11 +119,13 @@ def place_labels(requests: list[LabelRequest], obstacles: list[Obstacle] | Shape
     essential = [index for index, request in enumerate(requests) if request.essential]
     best = _Layout(len(requests)).near(requests, essential, shapes, bounds)
     for _ in range(RETRIES):
-        if not best.stranded:
+        # An essential label kept from its tip by other labels (not by arrows, which stay where they are)
+        # chooses before the ones that took its room: they often had other spots. The layout that hides the
+        # fewest, then strands the fewest, wins.
+        first = [index for index in best.stranded if index in best.crowded_out]
+        if not first or essential[:len(first)] == first:
             break
-        # An essential label that found no room near its tip chooses before the ones that took it: they
-        # often had other spots. The layout that hides the fewest, then strands the fewest, wins.
-        essential = [*best.stranded, *(index for index in essential if index not in best.stranded)]
+        essential = [*first, *(index for index in essential if index not in first)]
         again = _Layout(len(requests)).near(requests, essential, shapes, bounds)
         if again.shortfall() < best.shortfall():
             best = again
@@ -192,7 +135,7 @@ def place_labels(requests: list[LabelRequest], obstacles: list[Obstacle] | Shape
     return best.near(requests, others, shapes, bounds).placements
 
 
-RETRIES = 2  # how many times the essential labels left without a near spot choose first instead
+RETRIES = 1  # how many times the essential labels left without a near spot choose first instead
 
 
 class _Layout:
@@ -203,6 +146,7 @@ class _Layout:
         self.taken: list[Box] = []  # labels placed so far
         self.leaders: list[Obstacle] = []  # and their leader lines, which later labels keep off too
         self.stranded: list[int] = []  # essential labels with no free spot near their tip
+        self.crowded_out: set[int] = set()  # those of them with a spot near their tip clear of arrows
 
     def near(self, requests: list[LabelRequest], order: list[int], shapes: ShapeIndex, bounds: Box) -> _Layout:
         """Each label in ORDER at the first free spot near its tip. None there: hidden, or if essential, stranded
@@ -211,6 +155,8 @@ class _Layout:
             placement, box = _place(requests[index], shapes, self.leaders, self.taken, bounds, near=True)
             if placement is None and requests[index].essential:
                 self.stranded.append(index)
+                if box != _NO_BOX:  # a spot clear of arrows: other labels took it
+                    self.crowded_out.add(index)
                 placement, box = _place(requests[index], shapes, self.leaders, self.taken, bounds, near=False)
             self.take(index, placement, box)
         return self
@@ -226,64 +172,6 @@ class _Layout:
         if placement.leader_to is not None:
             self.leaders.append(_leader_obstacle(box, placement.leader_to))
         self.placements[index] = placement
-
-
-_NOWHERE: Obstacle = (math.inf, math.inf, -math.inf, -math.inf, ())  # an empty slot: overlaps nothing
-
-
-class ShapeIndex:
-    """A plot's arrow shapes, in slots of `per_owner` for each arrow, to ask which of them a box touches.
-
-    Kept between frames: a drag move changes only a few arrows, and only their slots are written
-    again. A few shapes are simply all tested; a crowd's bounding boxes are kept in arrays too, so
-    one vectorised comparison picks the handful a spot's box touches.
-    """
-
-    def __init__(self, owners: int, per_owner: int = 2, shapes: list[Obstacle] | None = None) -> None:
-        size = owners * per_owner
-        self.per_owner = per_owner
-        self.shapes: list[Obstacle] = list(shapes) if shapes is not None else [_NOWHERE] * size
-        self.crowded = size > CROWD
-        if self.crowded:
-            boxes = np.array([shape[:4] for shape in self.shapes], dtype=float).reshape(-1, 4)
-            self._lefts, self._tops, self._rights, self._bottoms = (boxes[:, side].copy() for side in range(4))
-            self._objects = np.empty(size, dtype=object)
-            self._objects[:] = self.shapes
-
-    @classmethod
-    def of(cls, obstacles: list[Obstacle]) -> ShapeIndex:
-        """An index of these shapes, one slot each."""
-        return cls(len(obstacles), 1, obstacles)
-
-    @classmethod
-    def of_owners(cls, shapes: list[list[Obstacle]], per_owner: int) -> ShapeIndex:
-        """An index of each owner's shapes (at most `per_owner` each), in slots in the owners' order."""
-        padding = [[_NOWHERE] * (per_owner - count) for count in range(per_owner + 1)]
-        slots = [shape for owned in shapes for shape in (*owned, *padding[len(owned)])]
-        return cls(len(shapes), per_owner, slots)
-
-    def set(self, owner: int, shapes: list[Obstacle]) -> None:
-        """The shapes of one owner (at most `per_owner` of them)."""
-        first = owner * self.per_owner
-        for slot in range(first, first + self.per_owner):
-            shape = shapes[slot - first] if slot - first < len(shapes) else _NOWHERE
-            self.shapes[slot] = shape
-            if self.crowded:
-                self._objects[slot] = shape
-                self._lefts[slot], self._tops[slot], self._rights[slot], self._bottoms[slot] = shape[:4]
-
-    def touching(self, left: float, top: float, right: float, bottom: float) -> list[Obstacle]:
-        """The shapes whose bounding boxes overlap this box (a few may not touch the box itself)."""
-        if not self.crowded:
-            return [shape for shape in self.shapes
-                    if not (left >= shape[2] or shape[0] >= right or top >= shape[3] or shape[1] >= bottom)]
-        near = (self._lefts < right) & (self._rights > left) & (self._tops < bottom) & (self._bottoms > top)
-        return self._objects[near].tolist()
-
-    def hit(self, box: Box, leaders: list[Obstacle]) -> bool:
-        """Whether the box overlaps any shape or leader line."""
-        return any(box_hits(box, shape) for shape in self.touching(*box)) or \
-            any(box_hits(box, leader) for leader in leaders)
 
 
 def _anchor(request: LabelRequest, bounds: Box) -> tuple[Point, bool]:
@@ -399,13 +287,41 @@ def _anywhere_in(bounds: Box, width: float, height: float, anchor: Point):
 
 def _place(request, shapes: ShapeIndex, leaders, taken, bounds, near: bool) -> tuple[Placement | None, Box]:
     """The first free spot (None if there is none) and its box: NEAR the tip, or further out."""
-    # The innermost loop of every drag move: plain comparisons, few helper calls.
     anchor, at_tip = _anchor(request, bounds)
+    inside = (bounds[0] + EDGE_INSET_PX, bounds[1] + EDGE_INSET_PX, bounds[2] - EDGE_INSET_PX, bounds[3] - EDGE_INSET_PX)
+    if not near:
+        return _first_free(_far_candidates(request, anchor, inside), request, shapes, leaders, taken, inside, anchor)
+    spots = _near_candidates(request, anchor, at_tip, inside)
+    # Most labels take one of the first few spots, tested one by one; a label still without one tests the
+    # rest (a few hundred) against the shapes all at once.
+    found = _first_free(islice(spots, FIRST_SPOTS), request, shapes, leaders, taken, inside, anchor)
+    if found[0] is not None:
+        return found
+    rest = np.array(list(spots), dtype=float).reshape(-1, 3)
+    boxes = np.column_stack((rest[:, 0], rest[:, 1], rest[:, 0] + request.width, rest[:, 1] + request.height))
+    clear = (boxes[:, 0] >= inside[0]) & (boxes[:, 1] >= inside[1]) & (boxes[:, 2] <= inside[2]) & \
+        (boxes[:, 3] <= inside[3])
+    if clear.any():
+        clear[clear] = ~shapes.hits_many(boxes[clear])  # inside the plot and clear of every arrow
+    free = clear.copy()
+    for o0, o1, o2, o3 in taken:
+        free &= (boxes[:, 0] >= o2 + MARGIN_PX) | (boxes[:, 2] + MARGIN_PX <= o0) | \
+            (boxes[:, 1] >= o3 + MARGIN_PX) | (boxes[:, 3] + MARGIN_PX <= o1)
+    spots_left = (tuple(rest[index]) for index in np.flatnonzero(free))
+    placement, box = _first_free(spots_left, request, ShapeIndex.of([]), leaders, taken, inside, anchor)
+    # With no spot, the box says whether it was other labels (a box) or the arrows (none) that left none.
+    return placement, box if placement is not None or not clear.any() else tuple(boxes[np.argmax(clear)])
+
+
+FIRST_SPOTS = 14  # the usual spot, last time's and the first ring: tested one by one
+
+
+def _first_free(spots, request: LabelRequest, shapes: ShapeIndex, leaders, taken, inside: Box,
+                anchor: Point) -> tuple[Placement | None, Box]:
+    """The first of SPOTS (left, top, needs a leader) inside the plot and free, as a placement, and its box."""
+    # The innermost loop of every drag move: plain comparisons, few helper calls.
     width, height = request.width, request.height
-    min_x, min_y = bounds[0] + EDGE_INSET_PX, bounds[1] + EDGE_INSET_PX
-    max_x, max_y = bounds[2] - EDGE_INSET_PX, bounds[3] - EDGE_INSET_PX
-    inside = (min_x, min_y, max_x, max_y)
-    spots = _near_candidates(request, anchor, at_tip, inside) if near else _far_candidates(request, anchor, inside)
+    min_x, min_y, max_x, max_y = inside
     for left, top, leader in spots:
         x1, y1 = left + width, top + height
         if left < min_x or top < min_y or x1 > max_x or y1 > max_y:
@@ -421,9 +337,12 @@ def _place(request, shapes: ShapeIndex, leaders, taken, bounds, near: bool) -> t
             if any(box_hits(other, line) for other in taken):
                 continue
         placement = Placement(left - request.tip[0], top - request.tip[1], anchor if leader else None,
-                              pointer=not at_tip)
+                              pointer=anchor != request.tip)
         return placement, box
-    return None, (0.0, 0.0, 0.0, 0.0)
+    return None, _NO_BOX
+
+
+_NO_BOX: Box = (0.0, 0.0, 0.0, 0.0)
 
 
 def leader_start(box: Box, target: Point) -> Point:
@@ -434,3 +353,7 @@ def leader_start(box: Box, target: Point) -> Point:
 def _leader_obstacle(box: Box, target: Point) -> Obstacle:
     start = leader_start(box, target)
     return segment_obstacle(start[0], start[1], target[0], target[1], LEADER_WIDTH_PX)
+
+
+__all__ = ["HIDDEN", "NEAR_LINES", "Box", "LabelRequest", "Obstacle", "Placement", "Point", "ShapeIndex", "box_hits",
+           "convex_obstacle", "leader_start", "place_labels", "segment_obstacle"]
