@@ -307,10 +307,10 @@ def _place(request, shapes: ShapeIndex, leaders, taken, bounds, near: bool) -> t
     for o0, o1, o2, o3 in taken:
         free &= (boxes[:, 0] >= o2 + MARGIN_PX) | (boxes[:, 2] + MARGIN_PX <= o0) | \
             (boxes[:, 1] >= o3 + MARGIN_PX) | (boxes[:, 3] + MARGIN_PX <= o1)
-    spots_left = (tuple(rest[index]) for index in np.flatnonzero(free))
+    spots_left = (rest[index].tolist() for index in np.flatnonzero(free))
     placement, box = _first_free(spots_left, request, ShapeIndex.of([]), leaders, taken, inside, anchor)
     # With no spot, the box says whether it was other labels (a box) or the arrows (none) that left none.
-    return placement, box if placement is not None or not clear.any() else tuple(boxes[np.argmax(clear)])
+    return placement, box if placement is not None or not clear.any() else tuple(boxes[np.argmax(clear)].tolist())
 
 
 FIRST_SPOTS = 14  # the usual spot, last time's and the first ring: tested one by one
