@@ -209,10 +209,10 @@ def _last_point_inside(start: Point, end: Point, box: Box) -> Point | None:
     return x0 + dx * high, y0 + dy * high
 
 
-def _near_candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: Box):
+def _near_candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: Box, slide_steps: int):
     """(left, top, needs a leader) for each spot to try, in order of preference: the usual spot, last time's
     (if it is still near), then ring by ring outwards up to NEAR_LINES, each ring starting where the arrow
-    points and then sliding along each side of the tip."""
+    points and then sliding along each side of the tip in SLIDE_STEPS."""
     width, height = request.width, request.height
     half_w, half_h = width / 2, height / 2
     ax, ay = anchor
@@ -233,12 +233,13 @@ def _near_candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds:
         gap = max(NEAR_GAP_PX, ring * height)
         for fa, fg, ga, gg in spots:
             yield ax + fa * half_w + fg * gap - half_w, ay + ga * half_h + gg * gap - half_h, leader or not at_tip
-        yield from _slides(anchor, width, height, gap, request.direction, bounds, leader or not at_tip)
+        yield from _slides(anchor, width, height, gap, request.direction, bounds, leader or not at_tip, slide_steps)
 
 
-def _far_candidates(request: LabelRequest, anchor: Point, bounds: Box):
-    """For an essential label with no room near its tip: further rings, then every spot of the plot, nearest
-    first (a small plot on a projector can have no room near a tip); all joined to the tip by a leader."""
+def _far_rings(request: LabelRequest, anchor: Point):
+    """For an essential label with no room near its tip: the spots of further rings round it, each joined
+    to the tip by a leader. After them, every spot of the plot (_anywhere_in): a small plot on a projector
+    can have no room near a tip."""
     width, height = request.width, request.height
     half_w, half_h = width / 2, height / 2
     ax, ay = anchor
@@ -247,10 +248,10 @@ def _far_candidates(request: LabelRequest, anchor: Point, bounds: Box):
         gap = ring * height
         for fa, fg, ga, gg in spots:
             yield ax + fa * half_w + fg * gap - half_w, ay + ga * half_h + gg * gap - half_h, True
-    yield from _anywhere_in(bounds, width, height, anchor)
 
 
-def _slides(anchor: Point, width: float, height: float, gap: float, direction: Point, bounds: Box, leader: bool):
+def _slides(anchor: Point, width: float, height: float, gap: float, direction: Point, bounds: Box, leader: bool,
+            steps: int):
     """Spots `gap` from the anchor along each side of it, slid from end to end: the label above or below
     still spans the anchor's column, beside it its row. The side the arrow points to first; each slide
     in SLIDE_STEPS and up against the plot's edges (beside a stem near the edge, that is the free spot)."""
@@ -266,7 +267,7 @@ def _slides(anchor: Point, width: float, height: float, gap: float, direction: P
             low, high, size = max(ay - height, min_y), min(ay, max_y - height), height
         if low > high:
             continue
-        step = size / SLIDE_STEPS
+        step = size / steps
         for place in (low, high, *(low + step * index for index in range(1, math.ceil((high - low) / step)))):
             yield (place, fixed, leader) if across else (fixed, place, leader)
 
@@ -290,14 +291,26 @@ def _place(request, shapes: ShapeIndex, leaders, taken, bounds, near: bool) -> t
     anchor, at_tip = _anchor(request, bounds)
     inside = (bounds[0] + EDGE_INSET_PX, bounds[1] + EDGE_INSET_PX, bounds[2] - EDGE_INSET_PX, bounds[3] - EDGE_INSET_PX)
     if not near:
-        return _first_free(_far_candidates(request, anchor, inside), request, shapes, leaders, taken, inside, anchor)
-    spots = _near_candidates(request, anchor, at_tip, inside)
+        found = _first_free_of_many(list(_far_rings(request, anchor)), request, shapes, leaders, taken, inside, anchor)
+        if found[0] is not None:
+            return found
+        spots = _anywhere_in(inside, request.width, request.height, anchor)
+        return _first_free(spots, request, shapes, leaders, taken, inside, anchor)
+    # In a crowd of shafts a label slid a little finds no gap its rings missed: there it only tries the ends.
+    spots = _near_candidates(request, anchor, at_tip, inside, 1 if shapes.crowded else SLIDE_STEPS)
     # Most labels take one of the first few spots, tested one by one; a label still without one tests the
     # rest (a few hundred) against the shapes all at once.
     found = _first_free(islice(spots, FIRST_SPOTS), request, shapes, leaders, taken, inside, anchor)
     if found[0] is not None:
         return found
-    rest = np.array(list(spots), dtype=float).reshape(-1, 3)
+    return _first_free_of_many(list(spots), request, shapes, leaders, taken, inside, anchor)
+
+
+def _first_free_of_many(spots: list, request: LabelRequest, shapes: ShapeIndex, leaders, taken, inside: Box,
+                        anchor: Point) -> tuple[Placement | None, Box]:
+    """The same as _first_free, with the spots tested against the arrows all at once. With no free spot,
+    the box says whether other labels (a box) or the arrows (none) left none."""
+    rest = np.array(spots, dtype=float).reshape(-1, 3)
     boxes = np.column_stack((rest[:, 0], rest[:, 1], rest[:, 0] + request.width, rest[:, 1] + request.height))
     clear = (boxes[:, 0] >= inside[0]) & (boxes[:, 1] >= inside[1]) & (boxes[:, 2] <= inside[2]) & \
         (boxes[:, 3] <= inside[3])
@@ -308,9 +321,11 @@ def _place(request, shapes: ShapeIndex, leaders, taken, bounds, near: bool) -> t
         free &= (boxes[:, 0] >= o2 + MARGIN_PX) | (boxes[:, 2] + MARGIN_PX <= o0) | \
             (boxes[:, 1] >= o3 + MARGIN_PX) | (boxes[:, 3] + MARGIN_PX <= o1)
     spots_left = (rest[index].tolist() for index in np.flatnonzero(free))
-    placement, box = _first_free(spots_left, request, ShapeIndex.of([]), leaders, taken, inside, anchor)
-    # With no spot, the box says whether it was other labels (a box) or the arrows (none) that left none.
+    placement, box = _first_free(spots_left, request, _NO_SHAPES, leaders, taken, inside, anchor)
     return placement, box if placement is not None or not clear.any() else tuple(boxes[np.argmax(clear)].tolist())
+
+
+_NO_SHAPES = ShapeIndex.of([])  # the arrows already tested: only the leader lines are left to test
 
 
 FIRST_SPOTS = 14  # the usual spot, last time's and the first ring: tested one by one
