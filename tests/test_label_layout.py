@@ -2,10 +2,20 @@
 
 import math
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attn_desktop.geometry.label_layout import HIDDEN, LabelRequest, box_hits, place_labels, segment_obstacle
+from attn_desktop.geometry.label_layout import (
+    HIDDEN,
+    NEAR_LINES,
+    LabelRequest,
+    ShapeIndex,
+    box_hits,
+    convex_obstacle,
+    place_labels,
+    segment_obstacle,
+)
 
 BOUNDS = (0.0, 0.0, 400.0, 300.0)
 ORIGIN = (200.0, 150.0)
@@ -69,15 +79,47 @@ def test_six_arrows_round_the_origin_each_get_a_label_by_their_tip():
     assert all(placement.leader_to is None for placement in placements)
 
 
-def test_crowded_tips_push_a_label_further_out_with_a_leader_to_its_tip():
-    # Nine arrows whose tips stand a few pixels apart: not every label fits within a line of its tip.
+def test_crowded_tips_keep_every_shown_label_within_two_lines_and_hide_the_rest():
+    # Nine arrows whose tips stand a few pixels apart: not every label fits near its tip. Those that do not
+    # are left out rather than led across the plot, where a class would read them as another arrow's.
     arrows = [_arrow(angle, 80) for angle in range(40, 58, 2)]
     requests, obstacles = [request for request, _ in arrows], [shaft for _, shaft in arrows]
     placements = place_labels(requests, obstacles, BOUNDS)
     _assert_readable(requests, obstacles, placements)
-    led = [placement for placement in placements if placement.leader_to is not None]
-    assert led and all(placement.leader_to == request.tip for request, placement in zip(requests, placements)
-                       if placement.leader_to is not None)
+    shown = [(request, placement) for request, placement in zip(requests, placements) if placement is not HIDDEN]
+    assert HIDDEN in placements and len(shown) >= 4
+    assert all(_gap(request, _box(request, placement)) <= NEAR_LINES * LINE for request, placement in shown)
+    assert all(placement.leader_to == request.tip for request, placement in shown if placement.leader_to is not None)
+
+
+def test_in_a_crowd_the_essential_labels_are_all_shown_and_win_the_spots_by_their_tips():
+    arrows = [_arrow(angle, 80) for angle in range(40, 58, 2)]
+    obstacles = [shaft for _, shaft in arrows]
+    # The last two are what a class reads the answer from: essential, though asked for after the others.
+    requests = [request._replace(essential=index >= 7) for index, (request, _) in enumerate(arrows)]
+    placements = place_labels(requests, obstacles, BOUNDS)
+    _assert_readable(requests, obstacles, placements)
+    for request, placement in zip(requests[7:], placements[7:]):
+        assert placement is not HIDDEN and _gap(request, _box(request, placement)) <= LINE
+
+
+def test_a_label_by_a_stem_near_the_plots_edge_slides_over_to_the_free_room_above_its_tip():
+    # A stem rising to a tip 30 px from the right edge, another just left of it (the values' number line):
+    # beside the tip there is no room, and above it only a label pushed against the edge clears both.
+    request = LabelRequest(50, LINE, (370.0, 150.0), (0.0, -1.0), (370.0, 280.0))
+    stems = [segment_obstacle(370, 280, 370, 150, 2.0), segment_obstacle(345, 280, 345, 40, 2.0)]
+    (placement,) = place_labels([request], stems, BOUNDS)
+    box = _box(request, placement)
+    assert not any(box_hits(box, stem) for stem in stems) and box[2] <= BOUNDS[2]
+    assert placement.leader_to is None and _gap(request, box) <= LINE
+
+
+def test_a_label_led_far_away_last_time_comes_back_beside_its_tip_once_there_is_room():
+    """After an undo the arrows are back, but last time's spot is still a leader's length off: it is not kept."""
+    first = LabelRequest(60, LINE, (100, 100), (1.0, 0.0))  # takes the usual spot, beyond the tip
+    far = LabelRequest(60, LINE, (100, 100), (1.0, 0.0), previous=(-80.0, 90.0))
+    _, placement = place_labels([first, far], [], BOUNDS)
+    assert placement.leader_to is None and _gap(far, _box(far, placement)) <= LINE
 
 
 def test_a_tip_out_of_view_gets_its_label_at_the_edge_where_the_arrow_leaves_with_a_pointer():
@@ -117,3 +159,18 @@ def test_shown_minor_labels_never_cover_an_arrow_or_each_other_and_stay_in_view(
     made = [_arrow(angle, length, minor=True, width=width) for angle, length, width in specs]
     requests, obstacles = [request for request, _ in made], [shaft for _, shaft in made]
     _assert_readable(requests, obstacles, place_labels(requests, obstacles, BOUNDS))
+
+
+spots = st.lists(st.tuples(st.floats(-20, 420), st.floats(-20, 320), st.floats(4, 120), st.floats(4, 30)),
+                 min_size=1, max_size=40)
+
+
+@settings(max_examples=100, deadline=None)
+@given(arrows, spots)
+def test_many_spots_tested_at_once_meet_the_same_arrows_as_one_by_one(specs, boxes):
+    """A label with no room by its tip tests its other spots all at once: the answer must not change."""
+    obstacles = [_arrow(angle, length)[1] for angle, length, _ in specs]
+    obstacles += [convex_obstacle([(x, y), (x + 9, y + 4), (x + 2, y + 11)], 1.5) for x, y, _, _ in boxes[:5]]
+    boxes = [(left, top, left + width, top + height) for left, top, width, height in boxes]
+    at_once = ShapeIndex.of(obstacles).hits_many(np.array(boxes, dtype=float))
+    assert at_once.tolist() == [any(box_hits(box, obstacle) for obstacle in obstacles) for box in boxes]

@@ -3,22 +3,22 @@
 Each arrow names itself with a label at its tip. Six keys around the origin put
 their tips close together and their shafts across one another's labels, and a tip
 near the plot's edge pushes its label out of sight. The canvas asks this module,
-after every change, where each label goes. The most important labels (the chosen
-query, the output, the keys with the most weight) choose first. Each label tries
-spots around its own tip, nearest first and starting beyond the tip (where the
-arrow points), and takes the first one that is inside the plot and covers no
-arrow (shaft, head or tip) and no label already placed. A label pushed from its
-usual spot keeps last time's spot while that is free, so labels do not swap
-places from one frame of a drag to the next.
+after every change, where each label goes. The essential labels (the chosen
+query, the output, the keys and values with the most weight) choose first, then
+the others, then the minor ones. Each label tries spots around its own tip,
+nearest first and starting beyond the tip (where the arrow points), sliding
+along each side of the tip too, and takes the first one that is inside the plot
+and covers no arrow (shaft, head or tip) and no label already placed. A label
+pushed from its usual spot keeps last time's spot while that is free and still
+near its tip, so labels do not swap places from one frame of a drag to the next.
 
-When every spot within a line height of the tip is taken, the label goes further
-out and a thin leader line joins it to its tip. A tip dragged out of the plot
-keeps its label at the edge where the arrow leaves the view, with a pointer
-there. A label that must show and finds no room near its tip may go anywhere in
-the plot, joined by its leader. A minor label (a faded query, a key with almost no
-weight) that finds no free spot near its tip is left out, and so is any label in a
-plot too small to hold it anywhere clear of the arrows; its arrow still names
-itself when pointed at.
+Near means within NEAR_LINES line heights of the tip: further off, a label reads
+as another arrow's. Beyond one line a thin leader line joins it to its tip. A
+label that finds no free spot that near is left out, unless it is essential: an
+essential label goes further out, anywhere in the plot, joined by its leader,
+rather than vanish. A tip dragged out of the plot keeps its label at the edge
+where the arrow leaves the view, with a pointer there. A label left out still
+names its arrow when the arrow is pointed at.
 
 Plain geometry in view pixels, no Qt (it runs on every drag move): boxes are
 (left, top, right, bottom) tuples; arrows are convex shapes (see `convex_obstacle`).
@@ -29,21 +29,27 @@ against only the shapes whose bounding boxes touch it, found with NumPy.
 from __future__ import annotations
 
 import math
+from itertools import islice
 from typing import NamedTuple
 
 import numpy as np
 
-Box = tuple[float, float, float, float]
-Point = tuple[float, float]
-# A convex shape for the fast overlap test: its bounding box, then each edge's normal (nx, ny) with the
-# interval the shape covers along it. A box overlaps the shape unless one of these axes separates them.
-Obstacle = tuple[float, float, float, float, tuple[tuple[float, float, float, float], ...]]
+from attn_desktop.geometry.label_obstacles import (
+    Box,
+    Obstacle,
+    Point,
+    ShapeIndex,
+    box_hits,
+    convex_obstacle,
+    segment_obstacle,
+)
 
 MARGIN_PX = 1.0  # labels this close to each other count as touching
 EDGE_INSET_PX = 1.0  # labels keep this far inside the plot
 NEAR_GAP_PX = 3.0  # the first ring of spots: this far from the tip
+NEAR_LINES = 2.0  # a label further than this many line heights from its tip is not shown, unless essential
+SLIDE_STEPS = 4  # along each side of the tip, a label is tried at this many places (and against the plot's edges)
 LEADER_WIDTH_PX = 1.0
-CROWD = 40  # with more shapes than this, a spot is tested only against those whose boxes it touches
 
 
 # Named tuples rather than dataclasses: a drag move makes a few dozen of each, and a tuple is the
@@ -54,8 +60,9 @@ class LabelRequest(NamedTuple):
     tip: Point
     direction: Point  # the way the arrow points on screen (unit vector): the label's first choice
     base: Point | None = None  # where the arrow starts: a tip out of view gets its label where the arrow leaves it
-    minor: bool = False  # may be left out when there is no room
-    previous: Point | None = None  # last time's offset of the label's top-left from the tip: kept while free
+    minor: bool = False  # chooses after every other label: it only takes what is left
+    previous: Point | None = None  # last time's offset of the label's top-left from the tip: kept while free and near
+    essential: bool = False  # shown even with no room near its tip: further out, with a leader
 
 
 class Placement(NamedTuple):
@@ -83,9 +90,10 @@ _SPOTS = (
     (-70, 0.5, 0.0, -1.0, -1.0),
     (-45, 1.0, 0.7, -1.0, -0.7),
 )
-# Gaps from the tip, in line heights: within one line (the first only a few pixels off), then with a leader.
-_NEAR_RINGS = (0.0, 0.5, 0.97)
-_FAR_RINGS = (1.6, 2.4, 3.4, 4.8, 6.5)
+# Gaps from the tip, in line heights, each with whether a label there needs a leader: within one line (the
+# first only a few pixels off) none; then, up to NEAR_LINES, a short one. Only an essential label goes further.
+_NEAR_RINGS = ((0.0, False), (0.5, False), (0.97, False), (1.45, True), (NEAR_LINES - 0.05, True))
+_FAR_RINGS = (2.6, 3.4, 4.8, 6.5)
 _ORDER_CACHE: dict[int, tuple[tuple[float, float, float, float], ...]] = {}
 
 
@@ -100,69 +108,6 @@ def _spots_towards(ux: float, uy: float) -> tuple[tuple[float, float, float, flo
     return order
 
 
-def convex_obstacle(points: list[Point], margin: float = 0.0) -> Obstacle:
-    """The overlap-test form of a convex polygon (points in order), grown by `margin` on every side.
-
-    Only the axes the bounding box does not already test are kept, one per direction: a parallel
-    edge's axis gives the same interval, and an upright or level edge's is the box's own.
-    """
-    xs = [x for x, _ in points]
-    ys = [y for _, y in points]
-    axes = []
-    directions: list[tuple[float, float]] = []
-    count = len(points)
-    for index in range(count):
-        (x0, y0), (x1, y1) = points[index], points[(index + 1) % count]
-        length = math.hypot(x1 - x0, y1 - y0)
-        if length < 1e-9:
-            continue
-        nx, ny = (y0 - y1) / length, (x1 - x0) / length
-        if abs(nx) < 1e-12 or abs(ny) < 1e-12:
-            continue
-        if any(abs(nx * ox + ny * oy) > 1 - 1e-12 for ox, oy in directions):
-            continue
-        directions.append((nx, ny))
-        projections = [x * nx + y * ny for x, y in points]
-        axes.append((nx, ny, min(projections) - margin, max(projections) + margin))
-    return min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin, tuple(axes)
-
-
-def segment_obstacle(x0: float, y0: float, x1: float, y1: float, half_width: float) -> Obstacle:
-    """A straight stroke (an arrow's shaft, a leader line) of this half width: a rectangle along it.
-
-    Worked out directly (a leader is tested for every spot that needs one): its box, and the two
-    axes along and across the stroke.
-    """
-    length = math.hypot(x1 - x0, y1 - y0)
-    if length < 1e-9:  # a square round the point: its box is the whole test
-        return x0 - half_width, y0 - half_width, x0 + half_width, y0 + half_width, ()
-    ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    reach_x, reach_y = abs(uy) * half_width, abs(ux) * half_width
-    box = (min(x0, x1) - reach_x, min(y0, y1) - reach_y, max(x0, x1) + reach_x, max(y0, y1) + reach_y)
-    if abs(ux) < 1e-12 or abs(uy) < 1e-12:  # upright or level: the box is the rectangle
-        return *box, ()
-    along_0, along_1 = x0 * ux + y0 * uy, x1 * ux + y1 * uy
-    across = y0 * ux - x0 * uy
-    axes = ((ux, uy, min(along_0, along_1), max(along_0, along_1)),
-            (-uy, ux, across - half_width, across + half_width))
-    return *box, axes
-
-
-def box_hits(box: Box, obstacle: Obstacle) -> bool:
-    """Whether a box and a convex obstacle overlap (separating axes)."""
-    x0, y0, x1, y1 = box
-    o0, o1, o2, o3, axes = obstacle
-    if x0 >= o2 or o0 >= x1 or y0 >= o3 or o1 >= y1:
-        return False
-    cx, cy, half_w, half_h = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2, (y1 - y0) / 2
-    for nx, ny, low, high in axes:
-        centre = cx * nx + cy * ny
-        reach = half_w * abs(nx) + half_h * abs(ny)
-        if centre + reach <= low or centre - reach >= high:
-            return False
-    return True
-
-
 def place_labels(requests: list[LabelRequest], obstacles: list[Obstacle] | ShapeIndex,
                  bounds: Box) -> list[Placement | None]:
     """A placement for each label, or HIDDEN, in the order given: the order of importance.
@@ -170,81 +115,63 @@ def place_labels(requests: list[LabelRequest], obstacles: list[Obstacle] | Shape
     `obstacles` are the plot's arrows (every shaft and head, labelled or not), as a list or as a
     ShapeIndex kept from frame to frame; `bounds` the plot's area.
     """
-    taken: list[Box] = []  # labels placed so far
-    leaders: list[Obstacle] = []  # and their leader lines, which later labels keep off too
-    placements: list[Placement | None] = [HIDDEN] * len(requests)
     shapes = obstacles if isinstance(obstacles, ShapeIndex) else ShapeIndex.of(obstacles)
-    # Every label that must show chooses before any minor one: a minor label only takes what is left.
-    order = [index for index, request in enumerate(requests) if not request.minor]
-    order += [index for index, request in enumerate(requests) if request.minor]
-    for index in order:
-        request = requests[index]
-        placement, box = _place(request, shapes, leaders, taken, bounds)
+    essential = [index for index, request in enumerate(requests) if request.essential]
+    best = _Layout(len(requests)).near(requests, essential, shapes, bounds)
+    for _ in range(RETRIES):
+        # An essential label kept from its tip by other labels (not by arrows, which stay where they are)
+        # chooses before the ones that took its room: they often had other spots. The layout that hides the
+        # fewest, then strands the fewest, wins.
+        first = [index for index in best.stranded if index in best.crowded_out]
+        if not first or essential[:len(first)] == first:
+            break
+        essential = [*first, *(index for index in essential if index not in first)]
+        again = _Layout(len(requests)).near(requests, essential, shapes, bounds)
+        if again.shortfall() < best.shortfall():
+            best = again
+    # Then the others, the minor ones last: near their tip, or not at all.
+    others = [index for index, request in enumerate(requests) if not request.essential and not request.minor]
+    others += [index for index, request in enumerate(requests) if not request.essential and request.minor]
+    return best.near(requests, others, shapes, bounds).placements
+
+
+RETRIES = 1  # how many times the essential labels left without a near spot choose first instead
+
+
+class _Layout:
+    """The labels placed so far: their placements, boxes and leader lines, and the essential ones stranded."""
+
+    def __init__(self, count: int) -> None:
+        self.placements: list[Placement | None] = [HIDDEN] * count
+        self.taken: list[Box] = []  # labels placed so far
+        self.leaders: list[Obstacle] = []  # and their leader lines, which later labels keep off too
+        self.stranded: list[int] = []  # essential labels with no free spot near their tip
+        self.crowded_out: set[int] = set()  # those of them with a spot near their tip clear of arrows
+
+    def near(self, requests: list[LabelRequest], order: list[int], shapes: ShapeIndex, bounds: Box) -> _Layout:
+        """Each label in ORDER at the first free spot near its tip. None there: hidden, or if essential, stranded
+        and put further out at once, joined by its leader (before the labels after it fill the plot)."""
+        for index in order:
+            placement, box = _place(requests[index], shapes, self.leaders, self.taken, bounds, near=True)
+            if placement is None and requests[index].essential:
+                self.stranded.append(index)
+                if box != _NO_BOX:  # a spot clear of arrows: other labels took it
+                    self.crowded_out.add(index)
+                placement, box = _place(requests[index], shapes, self.leaders, self.taken, bounds, near=False)
+            self.take(index, placement, box)
+        return self
+
+    def shortfall(self) -> tuple[int, int]:
+        """How many essential labels are hidden (no room anywhere), and how many are not near their tip."""
+        return sum(self.placements[index] is HIDDEN for index in self.stranded), len(self.stranded)
+
+    def take(self, index: int, placement: Placement | None, box: Box) -> None:
         if placement is None:
-            continue  # no free spot in the whole plot (a tiny plot): left out rather than printed over an arrow
-        taken.append(box)
+            return  # no free spot in the whole plot (a tiny plot): left out rather than printed over an arrow
+        self.taken.append(box)
         if placement.leader_to is not None:
-            leaders.append(_leader_obstacle(box, placement.leader_to))
-        placements[index] = placement
-    return placements
-
-
-_NOWHERE: Obstacle = (math.inf, math.inf, -math.inf, -math.inf, ())  # an empty slot: overlaps nothing
-
-
-class ShapeIndex:
-    """A plot's arrow shapes, in slots of `per_owner` for each arrow, to ask which of them a box touches.
-
-    Kept between frames: a drag move changes only a few arrows, and only their slots are written
-    again. A few shapes are simply all tested; a crowd's bounding boxes are kept in arrays too, so
-    one vectorised comparison picks the handful a spot's box touches.
-    """
-
-    def __init__(self, owners: int, per_owner: int = 2, shapes: list[Obstacle] | None = None) -> None:
-        size = owners * per_owner
-        self.per_owner = per_owner
-        self.shapes: list[Obstacle] = list(shapes) if shapes is not None else [_NOWHERE] * size
-        self.crowded = size > CROWD
-        if self.crowded:
-            boxes = np.array([shape[:4] for shape in self.shapes], dtype=float).reshape(-1, 4)
-            self._lefts, self._tops, self._rights, self._bottoms = (boxes[:, side].copy() for side in range(4))
-            self._objects = np.empty(size, dtype=object)
-            self._objects[:] = self.shapes
-
-    @classmethod
-    def of(cls, obstacles: list[Obstacle]) -> ShapeIndex:
-        """An index of these shapes, one slot each."""
-        return cls(len(obstacles), 1, obstacles)
-
-    @classmethod
-    def of_owners(cls, shapes: list[list[Obstacle]], per_owner: int) -> ShapeIndex:
-        """An index of each owner's shapes (at most `per_owner` each), in slots in the owners' order."""
-        padding = [[_NOWHERE] * (per_owner - count) for count in range(per_owner + 1)]
-        slots = [shape for owned in shapes for shape in (*owned, *padding[len(owned)])]
-        return cls(len(shapes), per_owner, slots)
-
-    def set(self, owner: int, shapes: list[Obstacle]) -> None:
-        """The shapes of one owner (at most `per_owner` of them)."""
-        first = owner * self.per_owner
-        for slot in range(first, first + self.per_owner):
-            shape = shapes[slot - first] if slot - first < len(shapes) else _NOWHERE
-            self.shapes[slot] = shape
-            if self.crowded:
-                self._objects[slot] = shape
-                self._lefts[slot], self._tops[slot], self._rights[slot], self._bottoms[slot] = shape[:4]
-
-    def touching(self, left: float, top: float, right: float, bottom: float) -> list[Obstacle]:
-        """The shapes whose bounding boxes overlap this box (a few may not touch the box itself)."""
-        if not self.crowded:
-            return [shape for shape in self.shapes
-                    if not (left >= shape[2] or shape[0] >= right or top >= shape[3] or shape[1] >= bottom)]
-        near = (self._lefts < right) & (self._rights > left) & (self._tops < bottom) & (self._bottoms > top)
-        return self._objects[near].tolist()
-
-    def hit(self, box: Box, leaders: list[Obstacle]) -> bool:
-        """Whether the box overlaps any shape or leader line."""
-        return any(box_hits(box, shape) for shape in self.touching(*box)) or \
-            any(box_hits(box, leader) for leader in leaders)
+            self.leaders.append(_leader_obstacle(box, placement.leader_to))
+        self.placements[index] = placement
 
 
 def _anchor(request: LabelRequest, bounds: Box) -> tuple[Point, bool]:
@@ -282,10 +209,10 @@ def _last_point_inside(start: Point, end: Point, box: Box) -> Point | None:
     return x0 + dx * high, y0 + dy * high
 
 
-def _candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: Box | None = None):
-    """(left, top, needs a leader) for each spot to try, in order of preference: the usual spot, last time's,
-    then ring by ring outwards, each ring starting where the arrow points; for a label that must show,
-    then every spot of the plot, nearest first (a small plot on a projector can have no room near a tip)."""
+def _near_candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: Box, slide_steps: int):
+    """(left, top, needs a leader) for each spot to try, in order of preference: the usual spot, last time's
+    (if it is still near), then ring by ring outwards up to NEAR_LINES, each ring starting where the arrow
+    points and then sliding along each side of the tip in SLIDE_STEPS."""
     width, height = request.width, request.height
     half_w, half_h = width / 2, height / 2
     ax, ay = anchor
@@ -294,23 +221,61 @@ def _candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: Box 
     fa, fg, ga, gg = spots[0]
     yield ax + fa * half_w + fg * NEAR_GAP_PX - half_w, ay + ga * half_h + gg * NEAR_GAP_PX - half_h, not at_tip
     if request.previous is not None and at_tip:
+        # Last time's spot only while it is near: after an undo, a zoom or a new layout, a spot that was
+        # the best one far away is no reason to stay far.
         dx, dy = request.previous
         left, top = ax + dx, ay + dy
         nearest_x, nearest_y = min(max(ax, left), left + width), min(max(ay, top), top + height)
-        yield left, top, math.hypot(nearest_x - ax, nearest_y - ay) > height
-    for rings, leader in ((_NEAR_RINGS, not at_tip), (_FAR_RINGS, True)):
-        for ring in rings:
-            gap = max(NEAR_GAP_PX, ring * height)
-            for fa, fg, ga, gg in spots:
-                yield ax + fa * half_w + fg * gap - half_w, ay + ga * half_h + gg * gap - half_h, leader
-    if bounds is not None and not request.minor:
-        yield from _anywhere_in(bounds, width, height, anchor)
+        distance = math.hypot(nearest_x - ax, nearest_y - ay)
+        if distance <= NEAR_LINES * height:
+            yield left, top, distance > height
+    for ring, leader in _NEAR_RINGS:
+        gap = max(NEAR_GAP_PX, ring * height)
+        for fa, fg, ga, gg in spots:
+            yield ax + fa * half_w + fg * gap - half_w, ay + ga * half_h + gg * gap - half_h, leader or not at_tip
+        yield from _slides(anchor, width, height, gap, request.direction, bounds, leader or not at_tip, slide_steps)
+
+
+def _far_rings(request: LabelRequest, anchor: Point):
+    """For an essential label with no room near its tip: the spots of further rings round it, each joined
+    to the tip by a leader. After them, every spot of the plot (_anywhere_in): a small plot on a projector
+    can have no room near a tip."""
+    width, height = request.width, request.height
+    half_w, half_h = width / 2, height / 2
+    ax, ay = anchor
+    spots = _spots_towards(*request.direction)
+    for ring in _FAR_RINGS:
+        gap = ring * height
+        for fa, fg, ga, gg in spots:
+            yield ax + fa * half_w + fg * gap - half_w, ay + ga * half_h + gg * gap - half_h, True
+
+
+def _slides(anchor: Point, width: float, height: float, gap: float, direction: Point, bounds: Box, leader: bool,
+            steps: int):
+    """Spots `gap` from the anchor along each side of it, slid from end to end: the label above or below
+    still spans the anchor's column, beside it its row. The side the arrow points to first; each slide
+    in SLIDE_STEPS and up against the plot's edges (beside a stem near the edge, that is the free spot)."""
+    ax, ay = anchor
+    ux, uy = direction
+    min_x, min_y, max_x, max_y = bounds
+    sides = sorted(((-uy, True, ay - gap - height), (uy, True, ay + gap),
+                    (-ux, False, ax - gap - width), (ux, False, ax + gap)), key=lambda side: -side[0])
+    for _, across, fixed in sides:
+        if across:  # above or below: the left edge slides
+            low, high, size = max(ax - width, min_x), min(ax, max_x - width), width
+        else:  # beside: the top edge slides
+            low, high, size = max(ay - height, min_y), min(ay, max_y - height), height
+        if low > high:
+            continue
+        step = size / steps
+        for place in (low, high, *(low + step * index for index in range(1, math.ceil((high - low) / step)))):
+            yield (place, fixed, leader) if across else (fixed, place, leader)
 
 
 def _anywhere_in(bounds: Box, width: float, height: float, anchor: Point):
-    """Every spot of the plot on a grid of half a line by a quarter label, nearest the anchor first."""
-    lefts = np.arange(bounds[0] + EDGE_INSET_PX, bounds[2] - width - EDGE_INSET_PX, max(width / 4, 4.0))
-    tops = np.arange(bounds[1] + EDGE_INSET_PX, bounds[3] - height - EDGE_INSET_PX, max(height / 2, 4.0))
+    """Every spot of the plot (inside `bounds`) on a grid of half a line by a quarter label, nearest the anchor first."""
+    lefts = np.arange(bounds[0], bounds[2] - width, max(width / 4, 4.0))
+    tops = np.arange(bounds[1], bounds[3] - height, max(height / 2, 4.0))
     if not len(lefts) or not len(tops):
         return
     grid_x, grid_y = np.meshgrid(lefts, tops)
@@ -321,14 +286,58 @@ def _anywhere_in(bounds: Box, width: float, height: float, anchor: Point):
         yield float(grid_x[index]), float(grid_y[index]), True
 
 
-def _place(request, shapes: ShapeIndex, leaders, taken, bounds) -> tuple[Placement | None, Box]:
-    """The first free spot (None if there is none) and its box."""
-    # The innermost loop of every drag move: plain comparisons, few helper calls.
+def _place(request, shapes: ShapeIndex, leaders, taken, bounds, near: bool) -> tuple[Placement | None, Box]:
+    """The first free spot (None if there is none) and its box: NEAR the tip, or further out."""
     anchor, at_tip = _anchor(request, bounds)
+    inside = (bounds[0] + EDGE_INSET_PX, bounds[1] + EDGE_INSET_PX, bounds[2] - EDGE_INSET_PX, bounds[3] - EDGE_INSET_PX)
+    if not near:
+        found = _first_free_of_many(list(_far_rings(request, anchor)), request, shapes, leaders, taken, inside, anchor)
+        if found[0] is not None:
+            return found
+        spots = _anywhere_in(inside, request.width, request.height, anchor)
+        return _first_free(spots, request, shapes, leaders, taken, inside, anchor)
+    # In a crowd of shafts a label slid a little finds no gap its rings missed: there it only tries the ends.
+    spots = _near_candidates(request, anchor, at_tip, inside, 1 if shapes.crowded else SLIDE_STEPS)
+    # Most labels take one of the first few spots, tested one by one; a label still without one tests the
+    # rest (a few hundred) against the shapes all at once.
+    found = _first_free(islice(spots, FIRST_SPOTS), request, shapes, leaders, taken, inside, anchor)
+    if found[0] is not None:
+        return found
+    return _first_free_of_many(list(spots), request, shapes, leaders, taken, inside, anchor)
+
+
+def _first_free_of_many(spots: list, request: LabelRequest, shapes: ShapeIndex, leaders, taken, inside: Box,
+                        anchor: Point) -> tuple[Placement | None, Box]:
+    """The same as _first_free, with the spots tested against the arrows all at once. With no free spot,
+    the box says whether other labels (a box) or the arrows (none) left none."""
+    rest = np.array(spots, dtype=float).reshape(-1, 3)
+    boxes = np.column_stack((rest[:, 0], rest[:, 1], rest[:, 0] + request.width, rest[:, 1] + request.height))
+    clear = (boxes[:, 0] >= inside[0]) & (boxes[:, 1] >= inside[1]) & (boxes[:, 2] <= inside[2]) & \
+        (boxes[:, 3] <= inside[3])
+    if clear.any():
+        clear[clear] = ~shapes.hits_many(boxes[clear])  # inside the plot and clear of every arrow
+    free = clear.copy()
+    for o0, o1, o2, o3 in taken:
+        free &= (boxes[:, 0] >= o2 + MARGIN_PX) | (boxes[:, 2] + MARGIN_PX <= o0) | \
+            (boxes[:, 1] >= o3 + MARGIN_PX) | (boxes[:, 3] + MARGIN_PX <= o1)
+    spots_left = (rest[index].tolist() for index in np.flatnonzero(free))
+    placement, box = _first_free(spots_left, request, _NO_SHAPES, leaders, taken, inside, anchor)
+    return placement, box if placement is not None or not clear.any() else tuple(boxes[np.argmax(clear)].tolist())
+
+
+_NO_SHAPES = ShapeIndex.of([])  # the arrows already tested: only the leader lines are left to test
+
+
+FIRST_SPOTS = 14  # the usual spot, last time's and the first ring: tested one by one
+
+
+def _first_free(spots, request: LabelRequest, shapes: ShapeIndex, leaders, taken, inside: Box,
+                anchor: Point) -> tuple[Placement | None, Box]:
+    """The first of SPOTS (left, top, needs a leader) inside the plot and free, as a placement, and its box."""
+    # The innermost loop of every drag move: plain comparisons, few helper calls.
     width, height = request.width, request.height
-    min_x, min_y = bounds[0] + EDGE_INSET_PX, bounds[1] + EDGE_INSET_PX
-    max_x, max_y = bounds[2] - EDGE_INSET_PX, bounds[3] - EDGE_INSET_PX
-    for left, top, leader in _candidates(request, anchor, at_tip, bounds):
+    min_x, min_y, max_x, max_y = inside
+    for left, top, leader in spots:
         x1, y1 = left + width, top + height
         if left < min_x or top < min_y or x1 > max_x or y1 > max_y:
             continue
@@ -343,9 +352,12 @@ def _place(request, shapes: ShapeIndex, leaders, taken, bounds) -> tuple[Placeme
             if any(box_hits(other, line) for other in taken):
                 continue
         placement = Placement(left - request.tip[0], top - request.tip[1], anchor if leader else None,
-                              pointer=not at_tip)
+                              pointer=anchor != request.tip)
         return placement, box
-    return None, (0.0, 0.0, 0.0, 0.0)
+    return None, _NO_BOX
+
+
+_NO_BOX: Box = (0.0, 0.0, 0.0, 0.0)
 
 
 def leader_start(box: Box, target: Point) -> Point:
@@ -356,3 +368,7 @@ def leader_start(box: Box, target: Point) -> Point:
 def _leader_obstacle(box: Box, target: Point) -> Obstacle:
     start = leader_start(box, target)
     return segment_obstacle(start[0], start[1], target[0], target[1], LEADER_WIDTH_PX)
+
+
+__all__ = ["HIDDEN", "NEAR_LINES", "Box", "LabelRequest", "Obstacle", "Placement", "Point", "ShapeIndex", "box_hits",
+           "convex_obstacle", "leader_start", "place_labels", "segment_obstacle"]

@@ -6,13 +6,14 @@ What it checks is measured from what the arrows paint (see label_audit), not fro
 """
 
 import pytest
-from PySide6.QtCore import QPointF, QRect
+from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QScreen
 from PySide6.QtWidgets import QMessageBox
 
 from attn_desktop.geometry.label_layout import Placement
 from attn_desktop.model import Role
 from attn_desktop.ui.tools.label_audit import audit_labels, find_label_problems
+from attn_desktop.ui.tools.walk_audit import key_labels_missing, lesson_text, max_label_distance
 
 from helpers import drag_arrow, drag_arrow_to, settle_layout
 
@@ -62,6 +63,16 @@ def _assert_labels_by_their_tips(window, where: str) -> None:
     assert figures["labels_crossing_arrows"] == 0, f"{where}: arrows cross labels: {problems.crossings}"
     assert figures["labels_cut"] == 0, f"{where}: labels cut by the plot's edge: {problems.cut}"
     assert figures["max_label_offset_px"] <= canvas.label_line_height(), f"{where}: far from their tips: {problems.offsets}"
+
+
+def _assert_near_and_named(window, where: str) -> None:
+    """Every label drawn within two lines of its tip (a leader's length further reads as another arrow's),
+    and the labels a class reads the answer from drawn: the two heaviest keys and values, and those the
+    lesson names."""
+    canvas = window.canvas
+    line = canvas.label_line_height()
+    assert max_label_distance(canvas) <= 2 * line, f"{where}: a label sits far from its tip ({line:.0f} px a line)"
+    assert key_labels_missing(canvas, lesson_text(window)) == [], f"{where}: labels a class must read are missing"
 
 
 def _shown_labels(window) -> set[str]:
@@ -137,3 +148,34 @@ def test_the_audit_sees_a_label_put_over_an_arrow_or_past_the_edge(open_window):
     arrow.set_label_placement(Placement(5000.0, 0.0), transform)  # far off the plot
     figures = audit_labels(canvas)
     assert figures["labels_cut"] == 1 and figures["max_label_offset_px"] > 4000
+
+
+CROWDED_LESSONS = ["scaled-attention", "trained-heads", "predict-then-see"]
+
+
+@pytest.mark.parametrize("presentation", [False, True], ids=["window", "presentation"])
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)], ids=["1024x768", "1280x720"])
+def test_on_a_projector_each_label_stays_within_two_lines_of_its_tip_and_the_heaviest_are_named(
+        qtbot, open_window, size, presentation):
+    """Six keys round the origin, a trained head's tips in a knot: a label that finds no room near its tip
+    is left out, unless a class needs it, rather than led across the plot."""
+    window = open_window(*size, presentation=presentation)
+    for lesson in CROWDED_LESSONS:
+        window.open_lesson(lesson)
+        settle_layout(qtbot, window)
+        _assert_near_and_named(window, f"{size[0]}x{size[1]}{' presentation' if presentation else ''}, {lesson}")
+
+
+def test_after_a_drag_and_its_undo_the_labels_are_back_beside_their_tips(qtbot, open_window):
+    window = open_window(1280, 720, presentation=True)
+    window.open_lesson("scaled-attention")
+    settle_layout(qtbot, window)
+    before = window.scene.reading().vectors(Role.KEY).copy()
+    drag_arrow_to(window, Role.KEY, 1, 1.0, 1.0)  # k·cat, across the other keys
+    settle_layout(qtbot, window)
+    _assert_near_and_named(window, "k·cat dragged")
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    settle_layout(qtbot, window)
+    assert (window.scene.reading().vectors(Role.KEY) == before).all()  # the undo took k·cat back
+    _assert_near_and_named(window, "after the undo")
+    _assert_labels_by_their_tips(window, "after the undo")

@@ -96,8 +96,9 @@ class ArrowGeometry:
             self.update()
 
     def label_request(self, scale_and_offset: tuple[float, float, float, float],
-                      minor: bool = False) -> LabelRequest | None:
-        """What the label needs, in view pixels (the plot's mapping as for `obstacles`); None if unlabelled."""
+                      minor: bool = False, essential: bool = False) -> LabelRequest | None:
+        """What the label needs, in view pixels (the plot's mapping as for `obstacles`); None if unlabelled.
+        MINOR and ESSENTIAL say how it ranks (see LabelRequest)."""
         if not self._label:
             return None
         m11, m22, m31, m32 = scale_and_offset
@@ -106,7 +107,7 @@ class ArrowGeometry:
         ux, uy, _ = direction_on_screen(ox, oy, tx, ty)
         previous = None if self._label_hidden else self._label_offset_view_px
         width, height = self._label_size.width(), self._label_size.height()
-        return LabelRequest(width, height, (tx, ty), (ux, uy), (ox, oy), minor, previous)
+        return LabelRequest(width, height, (tx, ty), (ux, uy), (ox, oy), minor, previous, essential)
 
     def obstacles(self, scale_and_offset: tuple[float, float, float, float]) -> list[Obstacle]:
         """The shaft and head as drawn, in view pixels, for the labels of every arrow to keep off.

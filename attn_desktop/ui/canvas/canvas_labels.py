@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import cast
+from typing import NamedTuple, cast
 
 import numpy as np
 import pyqtgraph as pg
@@ -23,7 +23,17 @@ from attn_desktop.ui.canvas.arrow_item import ArrowItem
 from attn_desktop.ui.canvas.canvas_plots import CanvasPlots
 
 SHAPES_PER_ARROW = 2  # a shaft and a head (a dot: one)
+HEAVIEST = 2  # the keys and values with the most weight, whose labels a class reads the answer from
 Mapping = tuple[float, float, float, float]  # a plot's data-to-view scale and offset: m11, m22, m31, m32
+
+
+class _Entry(NamedTuple):
+    """A label to place, how it ranks (see LabelRequest), and the plot it is drawn in."""
+
+    item: ArrowItem
+    minor: bool
+    essential: bool
+    plot: pg.PlotItem
 
 
 @dataclass
@@ -58,18 +68,22 @@ class CanvasLabels:
             mapping = (transform.m11(), transform.m22(), transform.m31(), transform.m32())
             kept[plot] = shapes = self._shapes_in(plot, mapping)
             # Every entry is labelled, so none asks for nothing (None).
-            requests = cast(list[LabelRequest], [item.label_request(mapping, minor) for item, minor in entries])
+            requests = cast(list[LabelRequest], [item.label_request(mapping, minor, essential)
+                                                 for item, minor, essential, _ in entries])
             placements = place_labels(requests, shapes.index, (area.left(), area.top(), area.right(), area.bottom()))
-            for (item, _), placement in zip(entries, placements):
+            for (item, *_), placement in zip(entries, placements):
                 item.set_label_hidden(placement is HIDDEN)
                 if placement is not HIDDEN:
                     item.place_label(placement, mapping)
         self._plot_shapes = kept  # a plot not placed this time is read afresh next time
 
-    def _labels_in_order(self, scene: HeadReading, weights: np.ndarray) -> dict[pg.PlotItem, list[tuple[ArrowItem, bool]]]:
-        """Each plot's labelled arrows, most important label first, each with whether its label is minor:
-        the chosen query, the output, keys and values by weight (under 5% is minor), then the other
-        queries (minor) and the word vectors."""
+    def _labels_in_order(self, scene: HeadReading, weights: np.ndarray) -> dict[pg.PlotItem, list[_Entry]]:
+        """Each plot's labelled arrows, most important label first: the chosen query, the output, keys and
+        values by weight (under 5% is minor), then the other queries (minor) and the word vectors.
+
+        Essential (shown even far from the tip when there is no room near it): the chosen query and its word
+        vector, the output, and the keys and values of the HEAVIEST tokens, which a class reads the answer
+        from. Any other label with no room near its tip is left out rather than led far from it."""
         plot_for = self.plots.plot_for
         queries, keys, values = self.arrows[Role.QUERY], self.arrows[Role.KEY], self.arrows[Role.VALUE]
         chosen = queries[scene.selected] if scene.selected < len(queries) else None
@@ -77,19 +91,22 @@ class CanvasLabels:
         named = [index for index in range(scene.n_tokens)
                  if (index < len(keys) and keys[index].label) or (index < len(values) and values[index].label)]
         named.sort(key=lambda index: -weights[index])
+        heaviest = set(named[:HEAVIEST])
         queries_plot = plot_for(Role.QUERY)
         weighted_plots = ((plot_for(Role.KEY), keys), (plot_for(Role.VALUE), values))
         order = [
-            *([(queries_plot, chosen, False)] if chosen else []), (self.plots.vo_plot, self.output_arrow, False),
-            *((plot, arrows[index], bool(weights[index] < CROWDED_LABEL_MIN_WEIGHT))
+            *([_Entry(chosen, False, True, queries_plot)] if chosen else []),
+            _Entry(self.output_arrow, False, True, self.plots.vo_plot),
+            *(_Entry(arrows[index], bool(weights[index] < CROWDED_LABEL_MIN_WEIGHT), index in heaviest, plot)
               for index in named for plot, arrows in weighted_plots if index < len(arrows)),
-            *((queries_plot, item, True) for item in queries if item is not chosen and item.label),
-            *((plot_for(Role.EMBEDDING), item, False) for item in self.arrows[Role.EMBEDDING]),
+            *(_Entry(item, True, False, queries_plot) for item in queries if item is not chosen and item.label),
+            *(_Entry(item, False, index == scene.selected, plot_for(Role.EMBEDDING))
+              for index, item in enumerate(self.arrows[Role.EMBEDDING])),
         ]
-        plots: dict[pg.PlotItem, list[tuple[ArrowItem, bool]]] = {}
-        for plot, item, minor in order:
-            if item.label:
-                plots.setdefault(plot, []).append((item, minor))
+        plots: dict[pg.PlotItem, list[_Entry]] = {}
+        for entry in order:
+            if entry.item.label:
+                plots.setdefault(entry.plot, []).append(entry)
         return {plot: entries for plot, entries in plots.items() if plot.scene() is not None}
 
     def _shapes_in(self, plot: pg.PlotItem, mapping: Mapping) -> _PlotShapes:

@@ -58,7 +58,13 @@ def find_label_problems(canvas) -> LabelProblems:
 
 
 def _plots(canvas, to_view):
-    """For each plot on the canvas: its area in view pixels, and its arrows with their data-to-view transforms."""
+    """For each plot on the canvas: its area in view pixels, and its arrows with their data-to-view transforms.
+
+    The transforms as the next paint draws them: a plot brings its items' transform up to date with its
+    range only just before it paints (a resized plot not yet repainted still holds the old one)."""
+    scene = canvas.scene()
+    if scene is not None:
+        scene.prepareForPaint()
     items = [*(arrow for arrows in canvas.arrows.values() for arrow in arrows), canvas.output_arrow]
     plots: dict[int, tuple[QRectF, list]] = {}
     for item in items:
