@@ -29,6 +29,7 @@ class Activity:
     several_heads: bool = False  # the heads side by side where the canvas was: no one-head panels
     companion: str | None = None  # Training, Model heads or the √d_k lab, when that is what is open
     grids: bool = True  # the head on the canvas makes q, k and v with W_Q, W_K, W_V grids (else no Grids panel)
+    small_screen: bool = False  # a projector's 1024 × 768 or 1280 × 720: every pixel of height to the plots
 
 
 def panels_shown(activity: Activity, presenting: bool) -> frozenset[str]:
@@ -40,6 +41,8 @@ def panels_shown(activity: Activity, presenting: bool) -> frozenset[str]:
         shown = set(READING_PANELS) | (set() if activity.several_heads else set(ONE_HEAD_PANELS))
     if not activity.grids:
         shown.discard("gridsDock")  # an empty tab would only take the bottom row's height
+    elif activity.small_screen:
+        shown.discard("shapesDock")  # the grids say the shapes; Shapes' tab bar would cost the plots its height
     if activity.companion is not None:
         shown.add(activity.companion)
         shown -= set(MADE_WAY_FOR.get(activity.companion, ()))

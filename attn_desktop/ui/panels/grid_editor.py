@@ -26,7 +26,8 @@ from attn_desktop.model.layers import GRID_NAMES
 from attn_desktop.ui.panels.grid_flow import GridFlow
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 
-MAX_ROWS_IN_VIEW = 4  # the lessons' grids have at most 3 rows; taller ones scroll
+MAX_ROWS_IN_VIEW = 3  # the lessons' grids have at most 3 rows; a trained head's taller ones scroll
+W_O_ROWS_IN_VIEW = 4  # lesson 7's W_O is 4 × 4: every number in view
 WIDEST_NUMBER = "-0.000"  # a compact column is as wide as this, or as its widest number if wider
 REFUSED_COLOR = "#b42318"  # the message's words say it was refused; the colour only draws the eye
 GRID_TITLES = {"w_q": "W_Q (makes queries)", "w_k": "W_K (makes keys)", "w_v": "W_V (makes values)",
@@ -86,11 +87,11 @@ class GridEditor(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.head_label)
+        layout.addWidget(self.no_grids_box)  # first: on a 768-line screen the panel's foot is scrolled to
         if compact:
             layout.addLayout(grid_area)
         else:
             layout.addWidget(_scrolling(self.flow), 1)
-        layout.addWidget(self.no_grids_box)
         layout.addWidget(self.message_label)
         follow_scene(self, self.scene, self._on_scene_changed)
         self.refresh()
@@ -126,7 +127,7 @@ class GridEditor(QWidget):
             )
             return
         self._say("Double-click a number to change it. Row i of a grid is what x's i-th number adds."
-                  if "w_o" not in self.names else "Double-click a number to change it.")
+                  if "w_o" not in self.names else "Double-click a number to change it.", how_to=True)
         self._name_the_head()
         for name, table in self.tables.items():
             self._fill(table, self._grid(name))
@@ -144,7 +145,7 @@ class GridEditor(QWidget):
             # of what makes q, k or v); a trained head's tall grids scroll past MAX_ROWS_IN_VIEW instead of
             # asking for more height than a 768-line projector has.
             row_height = table.fontMetrics().height() + 8
-            rows_in_view = min(grid.shape[0], MAX_ROWS_IN_VIEW)
+            rows_in_view = min(grid.shape[0], W_O_ROWS_IN_VIEW if "w_o" in self.names else MAX_ROWS_IN_VIEW)
             height = table.horizontalHeader().sizeHint().height() + rows_in_view * row_height + 2 * table.frameWidth()
             table.setMinimumHeight(height)
             texts = [[explain.short_number(number, 3) for number in row] for row in grid]
@@ -188,13 +189,14 @@ class GridEditor(QWidget):
             self._fill(table, self._grid(name))
         self._say(message, refused=True)
 
-    def _say(self, text: str, refused: bool = False) -> None:
+    def _say(self, text: str, refused: bool = False, how_to: bool = False) -> None:
+        """A refusal or a notice in the panel; the how-to in the grids' tooltips (on a 768-line screen the
+        panel has the height of its grids, not of two more lines)."""
         self.message_label.setText(text)
         self.message_label.setStyleSheet(f"color: {REFUSED_COLOR}" if refused else "")
-        if self.compact:  # beside other panels the how-to is a tooltip; a refusal still shows
-            self.message_label.setVisible(refused)
-            for table in self.tables.values():
-                table.setToolTip("" if refused else text)
+        self.message_label.setVisible(not how_to)
+        for table in self.tables.values():
+            table.setToolTip(text if how_to else "")
 
     def _on_no_grids_toggled(self, checked: bool) -> None:
         try:

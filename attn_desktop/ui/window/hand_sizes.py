@@ -18,6 +18,8 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
+from attn_desktop.geometry.panel_sets import Activity
+
 NARROW_SCREEN_PX = 1100  # a projector's 1024 × 768 and the like
 MEDIUM_SCREEN_PX = 1500  # a 1280 × 720 projector or a 1366 × 768 laptop
 HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
@@ -28,6 +30,12 @@ def screen_class(width: int) -> str:
     if width <= NARROW_SCREEN_PX:
         return "narrow"
     return "medium" if width <= MEDIUM_SCREEN_PX else "wide"
+
+
+def activity_key(activity: Activity, presenting: bool) -> str:
+    """What the user is doing, as hand sizes are kept for it: "one head", "presenting, several heads", …"""
+    return ", ".join(filter(None, ["presenting" if presenting else "",
+                                   "several heads" if activity.several_heads else "one head", activity.companion]))
 
 
 def in_sight(dock: QDockWidget) -> bool:

@@ -27,7 +27,7 @@ from attn_desktop.ui.window.dock_design import (
     left_column_as_designed,
     place_left_column,
 )
-from attn_desktop.ui.window.hand_sizes import MEDIUM_SCREEN_PX, NARROW_SCREEN_PX, HandSizes, in_sight
+from attn_desktop.ui.window.hand_sizes import MEDIUM_SCREEN_PX, NARROW_SCREEN_PX, HandSizes, activity_key, in_sight
 from attn_desktop.ui.window.presentation_font import presentation_font_scale
 from attn_desktop.ui.window.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
 
@@ -81,6 +81,7 @@ class WindowLayout(QObject):
         self.geometry_before_presentation: QByteArray | None = None
         self._in_front_before_presentation: list[str] = []
         self.scene_uses_grids: Callable[[], bool] = lambda: True  # the window says whether its scene has grids
+        self._activity_shown: Activity | None = None  # what show_declared_panels last showed the panels for
         self.arranging: str | None = None  # "presentation" or "restore" while the window settles
         self._arrange_timer = QTimer(self, singleShot=True, interval=ARRANGE_WINDOW_MS)
         self._arrange_timer.timeout.connect(self._stop_arranging)
@@ -94,7 +95,7 @@ class WindowLayout(QObject):
         self._tidy_timer = QTimer(self, singleShot=True, interval=0)
         self._tidy_timer.timeout.connect(self._tidy_tab_bars)
         window.installEventFilter(self)
-        self.hand_sizes = HandSizes(window, self.docks, self.activity_name)
+        self.hand_sizes = HandSizes(window, self.docks, lambda: activity_key(self.activity, self.presenting))
 
     def _tidy_tab_bars(self) -> None:
         if QApplication.mouseButtons() != Qt.MouseButton.NoButton:
@@ -192,13 +193,15 @@ class WindowLayout(QObject):
         window.resizeDocks([docks["scoreDock"]], [max(1, int(width * (0.0 if narrow else 0.30)))], HORIZONTAL)
         score_height = docks["scoreDock"].minimumSizeHint().height()
         window.resizeDocks([docks["scoreDock"], docks["matrixDock"]], [score_height, height], VERTICAL)
-        short = narrow or window.screen() is not None and window.screen().availableGeometry().height() <= SHORT_SCREEN_PX
+        short = narrow or self._short_screen()
         bottom_row = docks["outputDock"].minimumSizeHint().height() if short else int(height * 0.22)
         window.resizeDocks([docks["outputDock"]], [bottom_row], VERTICAL)
-        window.resizeDocks(  # in proportion: the bottom row spans the canvas and the lesson
-            [docks["outputDock"], docks["weightsDock"], docks["shapesDock"]],
-            [int(width * 0.24), int(width * 0.28), int(width * 0.15)], HORIZONTAL,
-        )
+        if "gridsDock" not in panels_shown(self.activity, self.presenting):  # the bottom row spans canvas and lesson
+            shares = (0.34, 0.22, 0.12) if narrow else (0.24, 0.28, 0.15)  # narrow: the output's numbers first
+            window.resizeDocks([docks["outputDock"], docks["weightsDock"], docks["shapesDock"]],
+                               [int(width * share) for share in shares], HORIZONTAL)
+        else:
+            self.make_room_for_grids()
         self.hand_sizes.give_back()  # what the user made of this design, on this kind of screen
 
     def make_room_for_grids(self) -> None:
@@ -216,20 +219,16 @@ class WindowLayout(QObject):
             self.showing_heads = on
             self.show_declared_panels()
 
-    def activity_name(self) -> str:
-        activity = self.activity
-        return ", ".join(filter(None, ["presenting" if self.presenting else "",
-                                       "several heads" if activity.several_heads else "one head", activity.companion]))
-
     @property
     def activity(self) -> Activity:
         companion = self.companion if self.companion is not None and not self.docks[self.companion].isHidden() else None
-        return Activity(several_heads=self.showing_heads, companion=companion, grids=self.scene_uses_grids())
+        return Activity(several_heads=self.showing_heads, companion=companion, grids=self.scene_uses_grids(),
+                        small_screen=self.window.width() <= NARROW_SCREEN_PX or self._short_screen())
 
     def show_declared_panels(self) -> None:
         """Show the panels the activity declares (panel_sets.py) and close the rest, whatever the window
         went through before: presentation mode, other lessons, a restored state."""
-        activity = self.activity
+        activity = self._activity_shown = self.activity
         wanted = panels_shown(activity, self.presenting) - self.closed_by_user
         full_height = lesson_column_full_height(activity, self.presenting)
         self.window.setCorner(Qt.Corner.BottomLeftCorner, LEFT if full_height else BOTTOM)
@@ -382,6 +381,8 @@ class WindowLayout(QObject):
     def window_resized(self) -> None:
         if self.arranging is not None:
             self._arrange()
+        elif self.window.isVisible() and self.activity != self._activity_shown:
+            self.show_declared_panels()  # a narrow screen's panels, or a wide one's
         elif self.companion == "modelHeadsDock" and self.window.isVisible():
             # A grid of heads asks for more than its share as the window shrinks (onto a projector's
             # screen, say), and Qt takes the difference from the canvas: its share holds instead.
@@ -390,6 +391,9 @@ class WindowLayout(QObject):
             if not dock.isHidden() and not dock.isFloating() and dock.width() > wanted * 1.1:
                 self.window.resizeDocks([dock], [wanted], HORIZONTAL)
                 self.window.resizeDocks([self.docks["scoreDock"]], [int(self.window.width() * 0.30)], HORIZONTAL)
+
+    def _short_screen(self) -> bool:
+        return self._screen_size().height() <= SHORT_SCREEN_PX
 
     @property
     def settling(self) -> bool:

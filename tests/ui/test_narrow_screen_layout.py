@@ -1,0 +1,41 @@
+"""A 1024 × 768 projector: the side columns take only the room they read in, so every plot of a lesson of
+three plots is at least 200 px each way, with the grids the lesson edits in sight."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, QRect
+
+from attn_desktop.ui.tools.walk_audit import audit_walk
+
+from helpers import on_a_1024_by_768_screen, wait_until_arranged
+
+pytestmark = pytest.mark.slow
+
+
+def seen_on_screen(widget) -> bool:
+    """Wholly inside the window and inside every scroll area it sits in."""
+    rect = QRect(widget.mapTo(widget.window(), QPoint(0, 0)), widget.size())
+    parent = widget.parentWidget()
+    while parent is not None:
+        if not QRect(parent.mapTo(widget.window(), QPoint(0, 0)), parent.size()).contains(rect):
+            return False
+        parent = parent.parentWidget()
+    return widget.isVisible()
+
+
+@pytest.mark.parametrize("lesson", ["projections", "trained-heads", "scaled-attention"])
+def test_every_plot_of_a_lesson_is_200_px_at_1024_x_768(qtbot, window, monkeypatch, lesson):
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    assert window.open_lesson(lesson)
+    wait_until_arranged(qtbot, window)
+    assert audit_walk(window)["plots_too_small"] == []
+
+
+def test_lesson_2s_three_grids_and_its_no_grids_box_are_in_sight_at_1024_x_768(qtbot, window, monkeypatch):
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    assert window.open_lesson("projections")  # "Change one number of W_Q in the Grids panel", "Tick No grids"
+    wait_until_arranged(qtbot, window)
+    editor = window.grid_editor
+    assert all(seen_on_screen(table) for table in editor.tables.values())
+    assert seen_on_screen(editor.no_grids_box)
