@@ -1,4 +1,4 @@
-"""A 1024 × 768 projector: the side columns take only the room they read in, so every plot of a lesson of
+"""A 1024 × 768 or 1280 × 720 projector: the side columns take only the room they read in, so every plot of a lesson of
 three plots is at least 200 px each way, with the grids the lesson edits in sight."""
 
 from __future__ import annotations
@@ -24,9 +24,18 @@ def seen_on_screen(widget) -> bool:
     return widget.isVisible()
 
 
+def on_a_screen(window, monkeypatch, width: int, height: int) -> None:
+    from PySide6.QtGui import QScreen
+
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda screen: QRect(0, 0, width, height))
+    window.showNormal()
+    window.resize(width, height)
+
+
+@pytest.mark.parametrize("screen", [(1024, 768), (1280, 720)])
 @pytest.mark.parametrize("lesson", ["projections", "trained-heads", "scaled-attention"])
-def test_every_plot_of_a_lesson_is_200_px_at_1024_x_768(qtbot, window, monkeypatch, lesson):
-    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+def test_every_plot_of_a_lesson_is_200_px_on_a_projector(qtbot, window, monkeypatch, lesson, screen):
+    on_a_screen(window, monkeypatch, *screen)
     assert window.open_lesson(lesson)
     wait_until_arranged(qtbot, window)
     assert audit_walk(window)["plots_too_small"] == []

@@ -186,9 +186,10 @@ class WindowLayout(QObject):
         """
         window, docks = self.window, self.docks
         width, height = window.width(), window.height()
-        # Every pixel to the canvas on a narrow screen (or a medium one whose left column holds the lab):
-        # the side columns as narrow as they read.
-        narrow = width <= NARROW_SCREEN_PX or width <= MEDIUM_SCREEN_PX and self.companion == "scalingLabDock"
+        # Every pixel to the canvas on a narrow or short screen (or a medium one whose left column holds the
+        # lab): the side columns as narrow as they read.
+        narrow = (width <= NARROW_SCREEN_PX or self._short_screen()
+                  or width <= MEDIUM_SCREEN_PX and self.companion == "scalingLabDock")
         window.resizeDocks([docks["lessonDock"]], [max(1, int(width * (0.0 if narrow else 0.20)))], HORIZONTAL)
         window.resizeDocks([docks["scoreDock"]], [max(1, int(width * (0.0 if narrow else 0.30)))], HORIZONTAL)
         score_height = docks["scoreDock"].minimumSizeHint().height()
@@ -392,8 +393,8 @@ class WindowLayout(QObject):
                 self.window.resizeDocks([dock], [wanted], HORIZONTAL)
                 self.window.resizeDocks([self.docks["scoreDock"]], [int(self.window.width() * 0.30)], HORIZONTAL)
 
-    def _short_screen(self) -> bool:
-        return self._screen_size().height() <= SHORT_SCREEN_PX
+    def _short_screen(self) -> bool:  # (the window's height: a window on a tall screen has its room)
+        return self.window.height() <= SHORT_SCREEN_PX
 
     @property
     def settling(self) -> bool:
