@@ -88,7 +88,7 @@ class HeadsView(QWidget):
 
     def _top_row(self) -> QHBoxLayout:
         """The heads' titles when they are a switch (one canvas at a time), and which panels each head shows."""
-        row = QHBoxLayout()
+        self.top_row = row = QHBoxLayout()
         self.switch_row = QHBoxLayout()
         self.switch_row.setSpacing(2)
         row.addLayout(self.switch_row)
@@ -147,6 +147,7 @@ class HeadsView(QWidget):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._arrange()
+        self._make_room_for_scores()
 
     def _show_chosen_parts(self) -> None:
         self._arrange(again=True)
@@ -173,6 +174,31 @@ class HeadsView(QWidget):
         self._place_titles(one_at_a_time)
         self._show_parts(shown, chosen, canvas_height_for_plots(line_scale))
         self._place_mixing_box(beside)
+        self._make_room_for_scores()
+
+    def _make_room_for_scores(self) -> None:
+        """The plots get their height first, unless the score tables are ticked on a screen too low for them
+        all: then the canvases give way, down to a floor (the lesson says so), rather than the heads scroll."""
+        wanted = canvas_height_for_plots(PRESENTATION_SCALE if self.presenting else 1.0)
+        canvases = [column.canvas for column in self.columns if not column.canvas.isHidden()]
+        if not canvases:
+            return
+        height = wanted
+        if self.part_boxes["Scores"].isChecked():
+            others = self.columns_area.minimumSizeHint().height() - canvases[0].minimumHeight()
+            height = max(min(wanted, self._room_for_heads() - others), wanted // 2)
+        for canvas in canvases:
+            if canvas.minimumHeight() != height:
+                canvas.setMinimumHeight(height)
+
+    def _room_for_heads(self) -> int:
+        """The height the heads' scroll area has: the view's, less its top row and the mixing box under it."""
+        layout = self.main_layout
+        margins, spacing = layout.contentsMargins(), layout.spacing()
+        taken = margins.top() + margins.bottom() + self.top_row.sizeHint().height() + spacing
+        if not self.mixing_beside:
+            taken += self.mixing_box.minimumSizeHint().height() + spacing
+        return self.height() - taken
 
     def _place_titles(self, as_switch: bool) -> None:
         """The heads' titles: a switch in the top row, or each over its column."""
