@@ -18,4 +18,4 @@ class HeadMatrix(MatrixView):
 
     def title(self) -> str:
         # "…, formula": the panel puts the formula on a line of its own when the title is too long for one
-        return f"{self.head_name} weights, {explain.matrix_formula(self.scene.scale, self.scene.causal)}"
+        return f"{self.head_name}, {explain.matrix_formula(self.scene.scale, self.scene.causal)}"

@@ -18,8 +18,8 @@ go right of the matrices when there is room there, under them otherwise (see hea
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QBoxLayout, QCheckBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from attn_desktop.model import Change, Scene, ViewState
 from attn_desktop.model.commands import Editor
@@ -86,16 +86,23 @@ class HeadsView(QWidget):
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
 
-    def _top_row(self) -> QHBoxLayout:
-        """The heads' titles when they are a switch (one canvas at a time), and which panels each head shows."""
-        self.top_row = row = QHBoxLayout()
+    def _top_row(self) -> QBoxLayout:
+        """The heads' titles when they are a switch (one canvas at a time), and which panels each head shows:
+        on one line, or the boxes under the switch when both do not fit one (see _place_titles)."""
+        self.top_row = row = QBoxLayout(QBoxLayout.Direction.LeftToRight)
         self.switch_row = QHBoxLayout()
         self.switch_row.setSpacing(2)
-        row.addLayout(self.switch_row)
-        row.addStretch(1)
-        row.addWidget(QLabel("Each head shows:"))
+        switch_line = QHBoxLayout()
+        switch_line.addLayout(self.switch_row)
+        switch_line.addStretch(1)
+        row.addLayout(switch_line, 1)
+        self.parts_line = QWidget()
+        parts = QHBoxLayout(self.parts_line)
+        parts.setContentsMargins(0, 0, 0, 0)
+        parts.addWidget(QLabel("Each head shows:"))
         for box in self.part_boxes.values():
-            row.addWidget(box)
+            parts.addWidget(box)
+        row.addWidget(self.parts_line, 0, Qt.AlignmentFlag.AlignRight)
         return row
 
     def show_heads(self, on: bool) -> None:
@@ -166,12 +173,14 @@ class HeadsView(QWidget):
         one_at_a_time = not side_by_side_fits(width, len(self.columns), SPACING, line_scale)
         matrices, mixing = self._matrices_width(), self.mixing_box.width_beside()  # (both grow with the type)
         beside = shown[2] and mixing_fits_beside(width, matrices, mixing, SPACING)
-        decided = (one_at_a_time, beside, shown, chosen, line_scale, len(self.columns), mixing)
+        one_line = not one_at_a_time or self._switch_fits_beside_boxes(width)
+        decided = (one_at_a_time, beside, shown, chosen, line_scale, len(self.columns), mixing, one_line)
         if decided == self._arranged and not again:
             return
         self._arranged = decided
         self.one_at_a_time, self.mixing_beside = one_at_a_time, beside
         self._place_titles(one_at_a_time)
+        self.top_row.setDirection(QBoxLayout.Direction.LeftToRight if one_line else QBoxLayout.Direction.TopToBottom)
         self._show_parts(shown, chosen, canvas_height_for_plots(line_scale))
         self._place_mixing_box(beside)
         self._make_room_for_scores()
@@ -199,6 +208,10 @@ class HeadsView(QWidget):
         if not self.mixing_beside:
             taken += self.mixing_box.minimumSizeHint().height() + spacing
         return self.height() - taken
+
+    def _switch_fits_beside_boxes(self, width: int) -> bool:
+        buttons = sum(column.title_button.sizeHint().width() + 2 for column in self.columns)
+        return buttons + self.top_row.spacing() + self.parts_line.sizeHint().width() <= width
 
     def _place_titles(self, as_switch: bool) -> None:
         """The heads' titles: a switch in the top row, or each over its column."""
