@@ -18,7 +18,7 @@ go right of the matrices when there is room there, under them otherwise (see hea
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QBoxLayout, QCheckBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from attn_desktop.model import Change, Scene, ViewState
@@ -66,6 +66,15 @@ class HeadsView(QWidget):
         layout.addWidget(self.scroll_area, 1)
         layout.addWidget(self.mixing_box)
         follow_scene(self, view_state, self._on_view_changed)  # another head shown: its canvas
+        # A part that asks for other room (presentation's type, another scene's words) may leave the canvases too
+        # much or too little: see _make_room_for_scores.
+        for watched in (self.columns_area, self.mixing_box):
+            watched.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:
+            self._make_room_for_scores()
+        return False
 
     # ----- building ---------------------------------------------------------
     def _build_rows(self) -> None:
@@ -186,16 +195,16 @@ class HeadsView(QWidget):
         self._make_room_for_scores()
 
     def _make_room_for_scores(self) -> None:
-        """The plots get their height first, unless the score tables are ticked on a screen too low for them
-        all: then the canvases give way, down to a floor (the lesson says so), rather than the heads scroll."""
+        """The plots get their height first, down to a floor: when the heads would not fit, the canvases give
+        way rather than the matrices (and the query's row) scroll out of view. Score tables ticked on a
+        screen too low for them take their room from the canvases too (the lesson says so), down to half."""
         wanted = canvas_height_for_plots(PRESENTATION_SCALE if self.presenting else 1.0)
         canvases = [column.canvas for column in self.columns if not column.canvas.isHidden()]
         if not canvases:
             return
-        height = wanted
-        if self.part_boxes["Scores"].isChecked():
-            others = self.columns_area.minimumSizeHint().height() - canvases[0].minimumHeight()
-            height = max(min(wanted, self._room_for_heads() - others), wanted // 2)
+        others = self.columns_area.minimumSizeHint().height() - canvases[0].minimumHeight()
+        floor = wanted // 2 if self.part_boxes["Scores"].isChecked() else wanted * 9 // 10
+        height = max(min(wanted, self._room_for_heads() - others), floor)
         for canvas in canvases:
             if canvas.minimumHeight() != height:
                 canvas.setMinimumHeight(height)
