@@ -101,7 +101,11 @@ class HeadsView(QWidget):
         self.top_row = row = QBoxLayout(QBoxLayout.Direction.LeftToRight)
         self.switch_row = QHBoxLayout()
         self.switch_row.setSpacing(2)
+        self.switch_label = QLabel("Plots of:")  # (one head's canvas at a time: the titles after it choose whose)
+        self.switch_label.setToolTip("The heads do not all fit side by side here: click a head to show its plots")
+        self.switch_label.hide()
         switch_line = QHBoxLayout()
+        switch_line.addWidget(self.switch_label)
         switch_line.addLayout(self.switch_row)
         switch_line.addStretch(1)
         row.addLayout(switch_line, 1)
@@ -220,11 +224,13 @@ class HeadsView(QWidget):
 
     def _switch_fits_beside_boxes(self, width: int) -> bool:
         buttons = sum(column.title_button.sizeHint().width() + 2 for column in self.columns)
+        buttons += self.switch_label.sizeHint().width() + 6
         return buttons + self.top_row.spacing() + self.parts_line.sizeHint().width() <= width
 
     def _place_titles(self, as_switch: bool) -> None:
         """The heads' titles: a switch in the top row, or each over its column."""
         row = self.switch_row if as_switch else self.titles_row
+        self.switch_label.setVisible(as_switch and bool(self.columns))
         for column in self.columns:
             button = column.title_button
             self.titles_row.removeWidget(button)
