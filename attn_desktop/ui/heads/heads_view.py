@@ -67,13 +67,13 @@ class HeadsView(QWidget):
         layout.addWidget(self.mixing_box)
         follow_scene(self, view_state, self._on_view_changed)  # another head shown: its canvas
         # A part that asks for other room (presentation's type, another scene's words) may leave the canvases too
-        # much or too little: see _make_room_for_scores.
+        # much or too little: see _give_canvases_their_room.
         for watched in (self.columns_area, self.mixing_box):
             watched.installEventFilter(self)
 
     def eventFilter(self, watched, event) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:
-            self._make_room_for_scores()
+            self._give_canvases_their_room()
         return False
 
     # ----- building ---------------------------------------------------------
@@ -167,7 +167,7 @@ class HeadsView(QWidget):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._arrange()
-        self._make_room_for_scores()
+        self._give_canvases_their_room()
 
     def _show_chosen_parts(self) -> None:
         self._arrange(again=True)
@@ -185,7 +185,7 @@ class HeadsView(QWidget):
         chosen = next((index for index, column in enumerate(self.columns) if column.chosen), 0)
         one_at_a_time = not side_by_side_fits(width, len(self.columns), SPACING, line_scale)
         matrices, mixing = self._matrices_width(), self.mixing_box.width_beside()  # (both grow with the type)
-        beside = shown[2] and mixing_fits_beside(width, matrices, mixing, SPACING)
+        beside = matrix and mixing_fits_beside(width, matrices, mixing, SPACING)
         one_line = not one_at_a_time or self._switch_fits_beside_boxes(width)
         decided = (one_at_a_time, beside, shown, chosen, line_scale, len(self.columns), mixing, one_line)
         if decided == self._arranged and not again:
@@ -196,9 +196,9 @@ class HeadsView(QWidget):
         self.top_row.setDirection(QBoxLayout.Direction.LeftToRight if one_line else QBoxLayout.Direction.TopToBottom)
         self._show_parts(shown, chosen, canvas_height_for_plots(line_scale))
         self._place_mixing_box(beside)
-        self._make_room_for_scores()
+        self._give_canvases_their_room()
 
-    def _make_room_for_scores(self) -> None:
+    def _give_canvases_their_room(self) -> None:
         """The plots get their height first, down to a floor: when the heads would not fit, the canvases give
         way rather than the matrices (and the query's row) scroll out of view. Score tables ticked on a
         screen too low for them take their room from the canvases too (the lesson says so), down to half."""
