@@ -18,7 +18,7 @@ go right of the matrices when there is room there, under them otherwise (see hea
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtWidgets import QBoxLayout, QCheckBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from attn_desktop.model import Change, Scene, ViewState
@@ -70,6 +70,11 @@ class HeadsView(QWidget):
         # much or too little: see _give_canvases_their_room.
         for watched in (self.columns_area, self.mixing_box):
             watched.installEventFilter(self)
+
+    def minimumSizeHint(self) -> QSize:
+        """Without heads (a scene of one head), none: the window's switch back to the canvas must not keep
+        the room of the heads' top row (a 1024-pixel window grew past its screen)."""
+        return super().minimumSizeHint() if self.showing else QSize(0, 0)
 
     def eventFilter(self, watched, event) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:
