@@ -5,6 +5,8 @@ are a switch and one head's canvas shows at a time, over every head's matrix; on
 stand side by side.
 """
 
+import json
+
 import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QScreen
@@ -15,6 +17,7 @@ from attn_desktop.ui.tools.walk_audit import MIN_PLOT_SIDE_PX, audit_walk, key_l
 from attn_desktop.ui.window.app import settle
 
 from helpers import on_a_1024_by_768_screen, wait_until_arranged
+from two_layers_scene import TWO_LAYERS_WITH_W_O
 
 
 def open_two_heads(qtbot, window):
@@ -120,3 +123,22 @@ def test_score_tables_left_unticked_are_not_counted_as_cut(qtbot, window, monkey
     assert audit["score_rows"] == audit["score_rows_visible"] == 0
     assert not any("formula" in cut for cut in audit["panels_cut"])  # the heads' tables show no formula
     assert all(not column.scores.isVisible() for column in columns)
+
+
+@pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
+def test_three_heads_on_a_1024_by_768_projector_keep_the_window_on_the_screen(
+        qtbot, window, monkeypatch, tmp_path, presenting):
+    """Three heads' titles and the 'Each head shows' boxes do not fit one line here: two lines, and the
+    window stays as wide as the screen, every matrix and W_O whole."""
+    path = tmp_path / "two layers.json"
+    path.write_text(json.dumps(TWO_LAYERS_WITH_W_O), encoding="utf-8")
+    on_a_1024_by_768_screen(window, monkeypatch, presenting)
+    monkeypatch.setattr(window.dialogs, "ask_open_path", lambda folder: path)
+    qtbot.keyClick(window, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: len(window.heads_view.columns) == 3)
+    wait_until_arranged(qtbot, window)
+    settle(window)
+    assert window.width() == 1024 and window.heads_view.one_at_a_time
+    audit = audit_window(window)
+    assert audit["panels_cut"] == [] and audit["matrix_numbers_shown"]
+    window.presentation_action.setChecked(False)

@@ -77,7 +77,7 @@ class HeadsView(QWidget):
         return super().minimumSizeHint() if self.showing else QSize(0, 0)
 
     def eventFilter(self, watched, event) -> bool:
-        if event.type() == QEvent.Type.LayoutRequest:
+        if event.type() == QEvent.Type.LayoutRequest and self.showing:
             self._give_canvases_their_room()
         return False
 
@@ -171,8 +171,9 @@ class HeadsView(QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self._arrange()
-        self._give_canvases_their_room()
+        if self.showing:  # (hidden behind the canvas, the view does no work: presentation mode resizes it too)
+            self._arrange()
+            self._give_canvases_their_room()
 
     def _show_chosen_parts(self) -> None:
         self._arrange(again=True)
