@@ -159,7 +159,7 @@ def test_two_heads_side_by_side_read_on_a_projector(snapshots, case):
     assert audit["label_overlaps"] == audit["labels_crossing_arrows"] == audit["labels_cut"] == 0
     assert audit["max_label_offset_px"] <= audit["label_line_height_px"]
     assert audit["panels_cut"] == []
-    assert audit["score_rows"] == 12 and audit["score_rows_visible"] in (0, 12)
+    assert audit["score_rows"] in (0, 12) and audit["score_rows_visible"] == audit["score_rows"]  # the tables shown
     screen, presenting, _ = case
     if not presenting:
         assert audit["matrix_numbers_shown"] and audit["matrix_font_px"] >= MIN_MATRIX_TEXT_PX

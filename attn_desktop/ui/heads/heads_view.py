@@ -1,29 +1,38 @@
-"""Every head of a multi-head scene side by side, and how W_O mixes them.
+"""Every head of a multi-head scene, and how W_O mixes them.
 
-In a scene with several heads this takes the canvas's place in the window: one column per
-head (canvas, score table, matrix: small multiples, all for the same chosen query) and under
-them each layer's mix for the chosen query, its heads' outputs side by side times W_O, with
-every layer's W_O to type into (a layer of one head without W_O passes its output on). A word vector
-dragged in one head's canvas moves in every head; only the heads that read the numbers it
-changed change their pattern. The window says, after every new structure, whether it shows
-the heads (show_heads): hidden behind the canvas, the view builds nothing.
+In a scene with several heads this takes the canvas's place in the window: every head's panels
+(canvas, score table, matrix: small multiples, all for the same chosen query) and each layer's mix
+for the chosen query, its heads' outputs side by side times W_O, with every layer's W_O to type into
+(a layer of one head without W_O passes its output on). A word vector dragged in one head's canvas
+moves in every head; only the heads that read the numbers it changed change their pattern. The
+window says, after every new structure, whether it shows the heads (show_heads): hidden behind the
+canvas, the view builds nothing.
+
+Where the view is wide enough for every head's three plots at a size a class can drag in, the heads
+stand in columns side by side. Where it is not (a classroom projector, a window beside the lesson),
+the heads' titles become a switch and one head's canvas shows at a time, the whole width, over every
+head's matrix side by side: a drag in one head still visibly changes one matrix and not the other.
+The plots get their height first; the matrices the room for their numbers; W_O and the output line
+go right of the matrices when there is room there, under them otherwise (see heads_room.py).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtWidgets import QBoxLayout, QCheckBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from attn_desktop.model import Change, HeadReading, Scene, ViewState, explain
+from attn_desktop.model import Change, Scene, ViewState
 from attn_desktop.model.commands import Editor
+from attn_desktop.ui.canvas.canvas import PRESENTATION_SCALE
 from attn_desktop.ui.heads.head_column import HeadColumn
+from attn_desktop.ui.heads.heads_room import canvas_height_for_plots, mixing_fits_beside, side_by_side_fits
+from attn_desktop.ui.heads.mixing_box import MixingBox
 from attn_desktop.ui.panels.grid_editor import GridEditor
 from attn_desktop.ui.scene_link import follow_scene
 
 ROOM_FOR_EVERY_PART = 1000  # screen lines from which each head shows its score table as well by default
 PART_NAMES = ("Canvas", "Scores", "Matrix")
-MIXING_TIP = ("Each head's output for the chosen query, side by side, times W_O (beside this line) "
-              "gives the layer's output.")
+SPACING = 8  # between the heads' columns
 
 
 class HeadsView(QWidget):
@@ -37,108 +46,108 @@ class HeadsView(QWidget):
         super().__init__(parent)
         self.document = document
         self.view_state = view_state
-        self.editor = editor  # typed numbers in W_O are undoable edits
-        self.w_o_editors: list[GridEditor] = []  # one per layer that mixes its heads with W_O, in order
         self.presenting = False
         self.showing = False  # the window shows the heads: see show_heads
         self.columns: list[HeadColumn] = []
+        self.one_at_a_time = False  # one head's canvas shows, chosen with the heads' titles (see _arrange)
+        self.mixing_beside = False  # W_O and the output line right of the matrices, not under them
+        self._arranged: tuple | None = None  # what _arrange last arranged for: a resize that changes none of it does nothing
         self.part_boxes = {name: QCheckBox(name) for name in PART_NAMES}
         for box in self.part_boxes.values():
             box.setChecked(True)
             box.setToolTip("Show this panel in every head")
             box.toggled.connect(self._show_chosen_parts)
-        self.columns_row = QHBoxLayout()
-        self.columns_row.setSpacing(8)
-        self.columns_row.setContentsMargins(0, 0, 0, 0)
-        self.mixing_label = QLabel()
-        self.mixing_label.setWordWrap(True)
-        self.mixing_label.setToolTip(MIXING_TIP)
-        self.mixing_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.mixing_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
-        # On a small screen the heads scroll rather than push the window past the screen's edge.
+        self._build_rows()
+        self.mixing_box = MixingBox(document, view_state, editor)
+        self.main_layout = layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 0, 4, 0)  # (every line counts on a projector of 768 lines)
+        layout.setSpacing(2)
+        layout.addLayout(self._top_row())
+        layout.addWidget(self.scroll_area, 1)
+        layout.addWidget(self.mixing_box)
+        follow_scene(self, view_state, self._on_view_changed)  # another head shown: its canvas
+        # A part that asks for other room (presentation's type, another scene's words) may leave the canvases too
+        # much or too little: see _give_canvases_their_room.
+        for watched in (self.columns_area, self.mixing_box):
+            watched.installEventFilter(self)
+
+    def minimumSizeHint(self) -> QSize:
+        """Without heads (a scene of one head), none: the window's switch back to the canvas must not keep
+        the room of the heads' top row (a 1024-pixel window grew past its screen)."""
+        return super().minimumSizeHint() if self.showing else QSize(0, 0)
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest and self.showing:
+            self._give_canvases_their_room()
+        return False
+
+    # ----- building ---------------------------------------------------------
+    def _build_rows(self) -> None:
+        """The heads' titles, canvases, score tables and matrices, each a row with a place per head."""
+        self.titles_row, self.canvas_row, self.scores_row, self.matrix_row = (QHBoxLayout() for _ in range(4))
+        self.bottom_row = QHBoxLayout()  # the matrices, and W_O and the output line when they fit beside
+        self.bottom_row.addLayout(self.matrix_row, 1)
         self.columns_area = QWidget()  # (also what a picture of the heads shows)
-        self.columns_area.setLayout(self.columns_row)
+        self.rows_layout = rows = QVBoxLayout(self.columns_area)
+        rows.setContentsMargins(0, 0, 0, 0)
+        rows.setSpacing(2)
+        for row, stretch in ((self.titles_row, 0), (self.canvas_row, 3), (self.scores_row, 0), (self.bottom_row, 1)):
+            row.setSpacing(SPACING)
+            rows.addLayout(row, stretch)
+        # On a small screen the heads scroll rather than push the window past the screen's edge.
         self.scroll_area = QScrollArea()
         self.scroll_area.setWidget(self.columns_area)
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
-        parts_row = QHBoxLayout()
-        parts_row.addWidget(QLabel("Each head shows:"))
-        for box in self.part_boxes.values():
-            parts_row.addWidget(box)
-        parts_row.addStretch(1)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 2, 4, 4)
-        layout.setSpacing(2)
-        layout.addLayout(parts_row)
-        layout.addWidget(self.scroll_area, 1)
-        mixing_row = QHBoxLayout()
-        self.w_o_row = QHBoxLayout()
-        mixing_row.addLayout(self.w_o_row, 0)
-        mixing_row.addWidget(self.mixing_label, 1)
-        layout.addLayout(mixing_row)
-        follow_scene(self, document, self._on_document_changed)
-        follow_scene(self, view_state, self._on_view_changed)  # another query chosen: its mixing line
 
-    def _on_document_changed(self, change: Change) -> None:
-        self._show_mixing()  # (a new structure's heads come with show_heads, which the window calls next)
+    def _top_row(self) -> QBoxLayout:
+        """The heads' titles when they are a switch (one canvas at a time), and which panels each head shows:
+        on one line, or the boxes under the switch when both do not fit one (see _place_titles)."""
+        self.top_row = row = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        self.switch_row = QHBoxLayout()
+        self.switch_row.setSpacing(2)
+        self.switch_label = QLabel("Plots of:")  # (one head's canvas at a time: the titles after it choose whose)
+        self.switch_label.setToolTip("The heads do not all fit side by side here: click a head to show its plots")
+        self.switch_label.hide()
+        switch_line = QHBoxLayout()
+        switch_line.addWidget(self.switch_label)
+        switch_line.addLayout(self.switch_row)
+        switch_line.addStretch(1)
+        row.addLayout(switch_line, 1)
+        self.parts_line = QWidget()
+        parts = QHBoxLayout(self.parts_line)
+        parts.setContentsMargins(0, 0, 0, 0)
+        parts.addWidget(QLabel("Each head shows:"))
+        for box in self.part_boxes.values():
+            parts.addWidget(box)
+        row.addWidget(self.parts_line, 0, Qt.AlignmentFlag.AlignRight)
+        return row
 
     def show_heads(self, on: bool) -> None:
-        """The window shows the heads (ON), or the canvas: build a column for every head afresh, or none.
+        """The window shows the heads (ON), or the canvas: build every head's panels afresh, or none.
         The window calls it after every new structure (another scene, other words)."""
         self.showing = on
         self._build_columns()
-        self._build_w_o_editors()
-
-    def _on_view_changed(self, change: Change) -> None:
-        if change & Change.SELECTION:
-            self._show_mixing()
+        self.mixing_box.show_layers(on)
+        self._arrange(again=True)
 
     def _build_columns(self) -> None:
         for column in self.columns:
-            self.columns_row.removeWidget(column)
-            column.deleteLater()
+            for part, row in zip(column.parts, (self.switch_row, self.canvas_row, self.scores_row, self.matrix_row)):
+                row.removeWidget(part)
+                self.titles_row.removeWidget(part)
+            column.dispose()
         self.columns = []
         if self.showing:
             for layer, head, _ in self.document.all_heads():
-                column = HeadColumn(self.document, self.view_state, layer, head, self)
+                column = HeadColumn(self.document, self.view_state, layer, head, self.columns_area)
                 self._pass_on_signals(column)
                 if self.presenting:
                     column.canvas.set_presentation(True)
-                self.columns_row.addWidget(column, 1)
+                self.canvas_row.addWidget(column.canvas, 1)
+                self.scores_row.addWidget(column.scores, 1)
+                self.matrix_row.addWidget(column.matrix, 1)
                 self.columns.append(column)
-        self._show_chosen_parts()
-        self._show_mixing()
-
-    def _build_w_o_editors(self) -> None:
-        """Each layer's W_O, left to right under the heads (a layer of one head without W_O has none)."""
-        for w_o_editor in self.w_o_editors:
-            self.w_o_row.removeWidget(w_o_editor)
-            w_o_editor.deleteLater()
-        layers = self.document.layers if self.showing else []
-        self.w_o_editors = [self._w_o_editor(index, len(layers) > 1)
-                            for index, layer in enumerate(layers) if layer.w_o is not None]
-        for w_o_editor in self.w_o_editors:
-            self.w_o_row.addWidget(w_o_editor, 0, Qt.AlignmentFlag.AlignTop)
-
-    def _w_o_editor(self, layer: int, several: bool) -> GridEditor:
-        """LAYER's W_O: typed numbers are undoable edits; as tall as its rows and as wide as its numbers, no
-        more (the height is the heads', the width the mixing lines'). With SEVERAL layers it says whose it
-        is, as the mixing lines beside it do."""
-        w_o_editor = GridEditor(HeadReading(self.document, self.view_state, at=(layer, 0)), self.editor, names=("w_o",), compact=True,
-                                title_prefix=f"Layer {layer + 1} · " if several else "")
-        w_o_editor.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Maximum)
-        return w_o_editor
-
-    def fit_parts_to_screen(self, screen_height: int) -> None:
-        """Three panels a head need the height of a large screen; on a classroom projector (768 lines)
-        the score tables start hidden, a tick away."""
-        self.part_boxes["Scores"].setChecked(screen_height >= ROOM_FOR_EVERY_PART)
-
-    def _show_chosen_parts(self) -> None:
-        canvas, scores, matrix = (self.part_boxes[name].isChecked() for name in PART_NAMES)
-        for column in self.columns:
-            column.show_parts(canvas, scores, matrix)
 
     def _pass_on_signals(self, column: HeadColumn) -> None:
         canvas = column.canvas
@@ -147,31 +156,128 @@ class HeadsView(QWidget):
         canvas.edit_requested.connect(self.edit_requested)
         canvas.drags.dragging.connect(self.dragging)
 
+    # ----- which parts show, and where ---------------------------------------
+    def fit_parts_to_screen(self, screen_height: int) -> None:
+        """Three panels a head need the height of a large screen; on a classroom projector (768 lines)
+        the score tables start hidden, a tick away."""
+        self.part_boxes["Scores"].setChecked(screen_height >= ROOM_FOR_EVERY_PART)
+
     def set_presentation(self, on: bool) -> None:
-        """Large type and thick arrows in every head's canvas, as in the main canvas."""
+        """Large type and thick arrows in every head's canvas, as in the main canvas; the plots need more room."""
         self.presenting = on
         for column in self.columns:
             column.canvas.set_presentation(on)
+        self._arrange(again=True)
 
-    def _show_mixing(self) -> None:
-        document = self.document
-        if not self.showing:  # (a drag on the canvas reaches here on every move: no work then)
-            if self.mixing_label.text():
-                self.mixing_label.clear()
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.showing:  # (hidden behind the canvas, the view does no work: presentation mode resizes it too)
+            self._arrange()
+            self._give_canvases_their_room()
+
+    def _show_chosen_parts(self) -> None:
+        self._arrange(again=True)
+
+    def _room_width(self) -> int:
+        margins = self.main_layout.contentsMargins()
+        return self.width() - margins.left() - margins.right()
+
+    def _arrange(self, again: bool = False) -> None:
+        """Columns side by side if every head's plots fit so, else one head's canvas at a time; the mixing
+        box right of the matrices or under them. Nothing to do when none of what decides it changed."""
+        width, line_scale = self._room_width(), PRESENTATION_SCALE if self.presenting else 1.0
+        canvas, scores, matrix = (self.part_boxes[name].isChecked() for name in PART_NAMES)
+        shown = (canvas, scores, matrix)
+        chosen = next((index for index, column in enumerate(self.columns) if column.chosen), 0)
+        one_at_a_time = not side_by_side_fits(width, len(self.columns), SPACING, line_scale)
+        matrices, mixing = self._matrices_width(), self.mixing_box.width_beside()  # (both grow with the type)
+        beside = matrix and mixing_fits_beside(width, matrices, mixing, SPACING)
+        one_line = not one_at_a_time or self._switch_fits_beside_boxes(width)
+        decided = (one_at_a_time, beside, shown, chosen, line_scale, len(self.columns), mixing, one_line)
+        if decided == self._arranged and not again:
             return
-        query = self.view_state.chosen_query(document.n_queries)
-        token, several = document.query_tokens[query], len(document.layers) > 1
-        lines = []
-        for number, layer in enumerate(document.layers, start=1):
-            if layer.w_o is None:  # one head, nothing to mix: its output is the layer's
-                formula = f"{explain.arrow_name('out', token)} = {explain.vector(layer.output[query])}"
-            else:
-                outputs = [head.attention.output[query] for head in layer.heads]
-                formula = explain.mixing_formula(token, outputs, layer.output[query])
-            lines.append(f"<b>{f'Layer {number}' if several else 'Output'}</b>: {formula.replace('<', '&lt;')}")
-        self.mixing_label.setText("<br>".join(lines))  # the last line is the scene's output
+        self._arranged = decided
+        self.one_at_a_time, self.mixing_beside = one_at_a_time, beside
+        self._place_titles(one_at_a_time)
+        self.top_row.setDirection(QBoxLayout.Direction.LeftToRight if one_line else QBoxLayout.Direction.TopToBottom)
+        self._show_parts(shown, chosen, canvas_height_for_plots(line_scale))
+        self._place_mixing_box(beside)
+        self._give_canvases_their_room()
+
+    def _give_canvases_their_room(self) -> None:
+        """The plots get their height first, down to a floor: when the heads would not fit, the canvases give
+        way rather than the matrices (and the query's row) scroll out of view. Score tables ticked on a
+        screen too low for them take their room from the canvases too (the lesson says so), down to half."""
+        wanted = canvas_height_for_plots(PRESENTATION_SCALE if self.presenting else 1.0)
+        canvases = [column.canvas for column in self.columns if not column.canvas.isHidden()]
+        if not canvases:
+            return
+        others = self.columns_area.minimumSizeHint().height() - canvases[0].minimumHeight()
+        floor = wanted // 2 if self.part_boxes["Scores"].isChecked() else wanted * 9 // 10
+        height = max(min(wanted, self._room_for_heads() - others), floor)
+        for canvas in canvases:
+            if canvas.minimumHeight() != height:
+                canvas.setMinimumHeight(height)
+
+    def _room_for_heads(self) -> int:
+        """The height the heads' scroll area has: the view's, less its top row and the mixing box under it."""
+        layout = self.main_layout
+        margins, spacing = layout.contentsMargins(), layout.spacing()
+        taken = margins.top() + margins.bottom() + self.top_row.sizeHint().height() + spacing
+        if not self.mixing_beside:
+            taken += self.mixing_box.minimumSizeHint().height() + spacing
+        return self.height() - taken
+
+    def _switch_fits_beside_boxes(self, width: int) -> bool:
+        buttons = sum(column.title_button.sizeHint().width() + 2 for column in self.columns)
+        buttons += self.switch_label.sizeHint().width() + 6
+        return buttons + self.top_row.spacing() + self.parts_line.sizeHint().width() <= width
+
+    def _place_titles(self, as_switch: bool) -> None:
+        """The heads' titles: a switch in the top row, or each over its column."""
+        row = self.switch_row if as_switch else self.titles_row
+        self.switch_label.setVisible(as_switch and bool(self.columns))
+        for column in self.columns:
+            button = column.title_button
+            self.titles_row.removeWidget(button)
+            self.switch_row.removeWidget(button)
+            row.addWidget(button, 0 if as_switch else 1)
+            column.set_as_switch(as_switch)
+            button.show()
+
+    def _show_parts(self, shown: tuple[bool, bool, bool], chosen: int, canvas_height: int) -> None:
+        canvas, scores, matrix = shown
+        for index, column in enumerate(self.columns):
+            drawn = canvas and (not self.one_at_a_time or index == chosen)
+            column.canvas.setVisible(drawn)
+            column.canvas.setMinimumHeight(canvas_height if drawn else 0)  # the plots' height first
+            column.scores.setVisible(scores)
+            column.matrix.setVisible(matrix)
+        self.rows_layout.setStretchFactor(self.bottom_row, 1 if canvas else 3)  # alone, the matrices take the height
+
+    def _place_mixing_box(self, beside: bool) -> None:
+        """W_O and the output lines right of the matrices, or under the heads (outside their scroll area)."""
+        (self.main_layout if beside else self.bottom_row).removeWidget(self.mixing_box)
+        (self.bottom_row if beside else self.main_layout).addWidget(self.mixing_box, 0)
+        self.mixing_box.set_beside(beside)
+        self.mixing_box.show()
+
+    def _matrices_width(self) -> int:
+        return sum(column.matrix.minimumSizeHint().width() for column in self.columns) + SPACING * (len(self.columns) - 1)
+
+    # ----- W_O and the mixing lines (the mixing box's) ---------------------------
+    @property
+    def w_o_editors(self) -> list[GridEditor]:
+        return self.mixing_box.w_o_editors
+
+    @property
+    def mixing_label(self) -> QLabel:
+        return self.mixing_box.mixing_label
 
     def mixing_text(self) -> str:
-        """The line under the heads, as plain text (what the tests read)."""
-        text = self.mixing_label.text().replace("<br>", "\n")
-        return text.replace("<b>", "").replace("</b>", "").replace("&lt;", "<")
+        """The lines under (or beside) the heads, as plain text (what the tests read)."""
+        return self.mixing_box.mixing_text()
+
+    def _on_view_changed(self, change: Change) -> None:
+        if change & Change.SETTINGS:  # (another head shown: its canvas, when one shows at a time)
+            self._arrange()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QDockWidget, QLabel, QWidget
 
@@ -49,28 +49,31 @@ def audit_window(window: MainWindow) -> dict:
 def audit_heads(window: MainWindow) -> dict:
     """The same figures for a multi-head scene, read from every head's panels (added up, or the worst)."""
     columns = window.heads_view.columns
-    tables = [column.scores for column in columns if _on_screen(column.scores.table)]
+    tables = [column.scores for column in columns if column.scores.isVisibleTo(window.heads_view)]
     fonts = [column.matrix.cell_font() for column in columns]
-    labels = [audit_labels(column.canvas) for column in columns]
+    labels = [audit_labels(column.canvas) for column in columns if column.canvas.isVisibleTo(window.heads_view)]
     cut: list[str] = []
     if not window.presentation_action.isChecked() and not _on_screen(window.docks["lessonDock"].widget()):
         cut.append(window.docks["lessonDock"].windowTitle())
+    view = window.heads_view
     for column in columns:
         head = window.scene.head_name(column.layer, column.head)
-        shown = [part for part in (column.canvas, column.scores, column.matrix) if part.isVisibleTo(column)]
-        cut += [f"{head}: {part.accessibleName() or part.__class__.__name__}" for part in shown if not _on_screen(part)]
+        # The parts the heads view shows (one head's canvas at a time, when the heads do not fit side by side).
+        shown = [part for part in (column.canvas, column.scores, column.matrix) if part.isVisibleTo(view)]
+        cut += [f"{head}: {part.accessibleName() or part.__class__.__name__}" for part in shown
+                if not _on_screen(part) or _scrolled_out(part, view)]
         cut += [f"{head}: {part}" for part in _plots_cut(column.canvas)] if column.canvas.isVisible() else []
         for panel in (column.scores, column.matrix):
             if _on_screen(panel):
-                cut += [f"{head}: {part}" for part in panel.cut_parts()]
+                cut += [f"{head}: {part}" for part in panel.cut_parts() if part != "formula" or column.scores.formula_shown]
     cut += _labels_cut(window)
     for w_o_editor in window.heads_view.w_o_editors:
         w_o = w_o_editor.tables["w_o"]
-        if not _on_screen(w_o) or not w_o.viewport().rect().contains(
+        if not _on_screen(w_o) or _scrolled_out(w_o, view) or not w_o.viewport().rect().contains(
                 w_o.visualRect(w_o.model().index(w_o.rowCount() - 1, w_o.columnCount() - 1))):
             cut.append(f"{w_o_editor.title_prefix}W_O (not every number in view)")
     return {
-        "score_rows": sum(column.scores.model.rowCount() for column in columns),
+        "score_rows": sum(panel.model.rowCount() for panel in tables),  # the tables shown (Scores ticked)
         "score_rows_visible": sum(_rows_in_view(panel) for panel in tables),
         "matrix_numbers_shown": all(font is not None for font in fonts),
         "matrix_font_px": min((QFontInfo(font).pixelSize() for font in fonts if font is not None), default=0),
@@ -78,10 +81,18 @@ def audit_heads(window: MainWindow) -> dict:
         "label_overlaps": sum(figures["label_overlaps"] for figures in labels),
         "labels_crossing_arrows": sum(figures["labels_crossing_arrows"] for figures in labels),
         "labels_cut": sum(figures["labels_cut"] for figures in labels),
-        "max_label_offset_px": max(figures["max_label_offset_px"] for figures in labels),
+        "max_label_offset_px": max((figures["max_label_offset_px"] for figures in labels), default=0.0),
         "label_line_height_px": round(columns[0].canvas.label_line_height(), 1),
         "panels_cut": cut + _window_off_screen(window),
     }
+
+
+def _scrolled_out(part: QWidget, view) -> bool:
+    """A part of the heads that their scroll area shows only in part (the rest is scrolled out of view)."""
+    viewport = view.scroll_area.viewport()
+    if not viewport.isAncestorOf(part):
+        return False
+    return not viewport.rect().contains(QRect(part.mapTo(viewport, QPoint(0, 0)), part.size()))
 
 
 def _rows_in_view(panel) -> int:

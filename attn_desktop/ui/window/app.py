@@ -105,7 +105,8 @@ def settle(window: MainWindow) -> None:
     previous = None
     for _ in range(50):
         app.processEvents()
-        state = (window.canvas.size(), window.matrix_view.size(), window.canvas.qk_plot.viewRange())
+        canvases = [window.canvas, *(column.canvas for column in window.heads_view.columns)]  # (each head's too)
+        state = [(canvas.size(), canvas.qk_plot.viewRange()) for canvas in canvases] + [window.matrix_view.size()]
         if state == previous:
             return
         previous = state
