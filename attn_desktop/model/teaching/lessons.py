@@ -177,9 +177,10 @@ LESSONS: tuple[Lesson, ...] = (
         steps=(
             ("Choose \"it\" in the Query box. Head 1 gives 83% of its weight to \"because\", the word before; "
             "head 2 gives 84% to \"cat\"."),
-            ("In head 2's Words x plot, drag x·cat to the left, away from being a thing. Head 2's column under "
+            ("In head 2's Words x plot (on a small screen, click \"Head 2 · meaning\" after \"Plots of:\" first), "
+            "drag x·cat to the left, away from being a thing. Head 2's column under "
             "\"cat\" fades; head 1's matrix does not change at all: it never reads those two numbers."),
-            ("Now drag x·it in head 1's Words x plot. Head 1 looks at another word; head 2 stays as it was, and "
+            ("Now drag x·it in head 1's Words x plot (its plots back with \"Head 1 · position\"). Head 1 looks at another word; head 2 stays as it was, and "
             "the output line under the heads changes in its first two numbers only."),
             ("Read the output line: the two heads' outputs side by side, times W_O. Double-click W_O's first "
             "number, type 2 and watch head 1's share of the output grow. Ctrl+Z puts it back."),
