@@ -1,0 +1,79 @@
+"""A teacher's walks through one window, at the three classroom screens, normal and presenting: after every
+step the audit of `attn-desktop snapshot --steps` is clean — plots of 200 px, the labels a class reads
+drawn beside their arrows, no value cut or elided, no text over another, every panel the activity shows whole.
+
+Each walk runs the app's own snapshot command in a child process (its screen is set before Qt starts).
+What is still wrong is listed in KNOWN_LIMITS, step by step, with the reason: everything else must be clean,
+and a known limit that goes away fails the test until its entry is removed.
+"""
+
+import json
+
+import pytest
+from audit_criteria import problems_in
+from snapshot_run import run_snapshot
+
+pytestmark = pytest.mark.slow
+
+SCREENS = ("1024x768", "1280x720", "1920x1080")
+WALKS = {
+    # Every lesson in turn, as a course goes.
+    "the eight lessons": "lesson:soft-lookup,lesson:projections,lesson:self-attention,lesson:scaled-attention,"
+                         "lesson:trained-heads,lesson:why-sqrt-dk,lesson:two-heads,lesson:predict-then-see",
+    # The issue's trial: presenting lesson 4, two heads, back, and the lessons after a restart.
+    "presenting and two heads": "lesson:scaled-attention,present,lesson:two-heads,unpresent,lesson:projections,"
+                                "lesson:scaled-attention,restart,lesson:predict-then-see",
+    # Presenting a lesson of one head after another, and the √d_k lab opened on the way.
+    "presenting one lesson after another": "lesson:soft-lookup,present,lesson:self-attention,lesson:trained-heads,"
+                                           "unpresent,lesson:why-sqrt-dk,present,unpresent,lesson:soft-lookup",
+    # A drag taken back, Reset Layout, and predicting.
+    "drag, undo, reset": "lesson:scaled-attention,drag:k:1:1.5:0.5,undo,present,reset-layout,unpresent,"
+                         "reset-layout,predict",
+}
+
+
+# What is still wrong, step by step, and why; each must stay wrong (a fix fails the test until its entry goes).
+# Lesson 7's head 1 matches each word with the word before, so q·it and k·because point the same way and their
+# tips meet among the other shafts: one of the two labels a class reads stands further than two lines away.
+TWO_HEADS_TIPS_MEET = "max_label_distance_px"
+KNOWN_LIMITS = {
+    ("the eight lessons", "1024x768"): {"7. lesson:two-heads": {TWO_HEADS_TIPS_MEET}},
+    ("the eight lessons", "1920x1080"): {"7. lesson:two-heads": {TWO_HEADS_TIPS_MEET}},
+    ("presenting and two heads", "1024x768"): {"3. lesson:two-heads": {TWO_HEADS_TIPS_MEET},
+                                               "4. unpresent": {TWO_HEADS_TIPS_MEET}},
+    ("presenting and two heads", "1920x1080"): {"3. lesson:two-heads": {TWO_HEADS_TIPS_MEET},
+                                                "4. unpresent": {TWO_HEADS_TIPS_MEET}},
+    # Presenting three plots (or the √d_k lab beside two) on a 1024 × 768 screen: with the bottom row of numbers
+    # the plots are ~300 × 183 px; only fewer plots or fewer panels would make them 200 high.
+    ("presenting one lesson after another", "1024x768"): {"4. lesson:trained-heads": {"plots_too_small"},
+                                                          "7. present": {"plots_too_small"}},
+    # The √d_k lesson presented at 1280 × 720: q·sat's and k·cat's tips 10 px apart inside a fan of shafts.
+    ("presenting one lesson after another", "1280x720"): {"7. present": {"max_label_distance_px"}},
+}
+
+
+def problem_kind(problem: str) -> str:
+    return problem.split(":")[0].split(" ")[0]
+
+
+def walk(tmp_path, size: str, steps: str) -> list[dict]:
+    done = run_snapshot(tmp_path, "--size", size, steps=steps)
+    assert done.returncode == 0, done.stderr
+    return json.loads((tmp_path / "audit.json").read_text())["steps"]
+
+
+@pytest.mark.parametrize("size", SCREENS)
+@pytest.mark.parametrize("name", WALKS)
+def test_every_step_of_a_teachers_walk_is_clean(tmp_path, name, size):
+    steps = walk(tmp_path, size, WALKS[name])
+    assert [entry["step"] for entry in steps] == WALKS[name].split(",")
+    found = {f"{number}. {entry['step']}": problems_in(entry["audit"]) for number, entry in enumerate(steps, 1)}
+    known = KNOWN_LIMITS.get((name, size), {})
+    still_known = {step: {problem_kind(problem) for problem in problems} & known.get(step, set())
+                   for step, problems in found.items()}
+    assert {step: kinds for step, kinds in still_known.items() if kinds} == known, "a known limit was fixed: drop it"
+    failing = {step: [problem for problem in problems if problem_kind(problem) not in known.get(step, set())]
+               for step, problems in found.items()}
+    failing = {step: problems for step, problems in failing.items() if problems}
+    assert not failing, f"{name} at {size} (the picture of its last step: {tmp_path / 'out.png'}):\n" + "\n".join(
+        f"  after {step}:\n" + "\n".join(f"      {problem}" for problem in problems) for step, problems in failing.items())
