@@ -10,7 +10,7 @@ and a known limit that goes away fails the test until its entry is removed.
 import json
 
 import pytest
-from audit_criteria import problems_in
+from audit_criteria import TWO_HEADS_TIPS_MEET, problem_kind, problems_in
 from snapshot_run import run_snapshot
 
 pytestmark = pytest.mark.slow
@@ -33,9 +33,6 @@ WALKS = {
 
 
 # What is still wrong, step by step, and why; each must stay wrong (a fix fails the test until its entry goes).
-# Lesson 7's head 1 matches each word with the word before, so q·it and k·because point the same way and their
-# tips meet among the other shafts: one of the two labels a class reads stands further than two lines away.
-TWO_HEADS_TIPS_MEET = "max_label_distance_px"
 KNOWN_LIMITS = {
     ("the eight lessons", "1024x768"): {"7. lesson:two-heads": {TWO_HEADS_TIPS_MEET}},
     ("the eight lessons", "1920x1080"): {"7. lesson:two-heads": {TWO_HEADS_TIPS_MEET}},
@@ -50,10 +47,6 @@ KNOWN_LIMITS = {
     # The √d_k lesson presented at 1280 × 720: q·sat's and k·cat's tips 10 px apart inside a fan of shafts.
     ("presenting one lesson after another", "1280x720"): {"7. present": {"max_label_distance_px"}},
 }
-
-
-def problem_kind(problem: str) -> str:
-    return problem.split(":")[0].split(" ")[0]
 
 
 def walk(tmp_path, size: str, steps: str) -> list[dict]:
