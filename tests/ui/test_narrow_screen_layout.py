@@ -48,3 +48,16 @@ def test_lesson_2s_three_grids_and_its_no_grids_box_are_in_sight_at_1024_x_768(q
     editor = window.grid_editor
     assert all(seen_on_screen(table) for table in editor.tables.values())
     assert seen_on_screen(editor.no_grids_box)
+
+
+@pytest.mark.parametrize("screen", [(1024, 768), (1280, 720)])
+def test_lesson_8s_guess_chart_has_room_to_guess_in_on_a_projector(qtbot, window, monkeypatch, screen):
+    on_a_screen(window, monkeypatch, *screen)
+    assert window.open_lesson("predict-then-see")  # turns Predict, then see on
+    wait_until_arranged(qtbot, window)
+    panel = window.weights_panel
+    line = panel.fontMetrics().lineSpacing()
+    message = panel.predict_bar.message_label
+    assert message.isVisible() and message.height() <= 2 * line + 8  # "Guess: drag the grey bars, or" whole
+    assert window.weights_chart.height() >= 6 * line  # bars a hand can drag, not 20-pixel stubs
+    assert audit_walk(window)["plots_too_small"] == []
