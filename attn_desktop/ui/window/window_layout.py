@@ -31,9 +31,8 @@ from attn_desktop.ui.window.hand_sizes import MEDIUM_SCREEN_PX, NARROW_SCREEN_PX
 from attn_desktop.ui.window.presentation_font import presentation_font_scale
 from attn_desktop.ui.window.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
 
-LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
-RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
-BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
+LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
+                       Qt.DockWidgetArea.BottomDockWidgetArea)
 HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
 
 TIDY_AFTER_DRAG_MS = 250
@@ -42,6 +41,7 @@ LAB_SHARE = 0.62  # of the left column's height, for the √d_k lab under the le
 WIDE_DOCK_SHARE = 0.36  # of the window's width, for a left panel that shows a grid of pictures
 PRESENTATION_LEFT_SHARE = 0.3  # of the width, for a left panel kept during a presentation
 ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
+
 
 @dataclass(frozen=True)
 class DockSpec:
@@ -206,7 +206,8 @@ class WindowLayout(QObject):
         self.hand_sizes.give_back()  # what the user made of this design, on this kind of screen
 
     def make_room_for_grids(self) -> None:
-        """The grids (three small tables, in the shapes' tab) need more of the bottom row than the shapes."""
+        """The grids need more of the bottom row than the shapes (on a small screen Shapes makes way for them)."""
+        self.show_declared_panels()
         if self.presenting:
             return
         docks, width = self.docks, self.window.width()
@@ -365,8 +366,7 @@ class WindowLayout(QObject):
         self.arranging = None
 
     def _keep_on_screen(self) -> None:
-        """Leaving presentation, the window was laid out once for the big font and can be left taller than
-        the screen (Qt sized it before the panels shrank back): it is fitted to the screen again."""
+        """Leaving presentation, a window laid out for the big font can be left taller than the screen: fit it."""
         window = self.window
         screen = window.screen().availableGeometry() if window.screen() else None
         if screen is None or window.isFullScreen():
@@ -393,7 +393,7 @@ class WindowLayout(QObject):
                 self.window.resizeDocks([dock], [wanted], HORIZONTAL)
                 self.window.resizeDocks([self.docks["scoreDock"]], [int(self.window.width() * 0.30)], HORIZONTAL)
 
-    def _short_screen(self) -> bool:  # (the window's height: a window on a tall screen has its room)
+    def _short_screen(self) -> bool:  # the window's height: a small window on a tall screen is short too
         return self.window.height() <= SHORT_SCREEN_PX
 
     @property
