@@ -178,12 +178,9 @@ class WindowLayout(QObject):
         self.share_out()  # once the panels it shows are shown: a hidden panel takes no share
 
     def share_out(self) -> None:
-        """Give the canvas about half the window at any size: dock sizes are shares of the window.
-
-        Fixed sizes that suit a 1480-pixel window leave a 1024 × 768 projector a canvas a few
-        hundred pixels wide. A panel's own minimum size (all score rows, readable matrix numbers)
-        wins over its share.
-        """
+        """Give the canvas about half the window at any size: dock sizes are shares of the window (fixed sizes
+        that suit a 1480-pixel window leave a 1024 × 768 projector a canvas a few hundred pixels wide). A
+        panel's own minimum size (all score rows, readable matrix numbers) wins over its share."""
         window, docks = self.window, self.docks
         width, height = window.width(), window.height()
         # Every pixel to the canvas on a narrow or short screen (or a medium one whose left column holds the
@@ -382,11 +379,12 @@ class WindowLayout(QObject):
     def window_resized(self) -> None:
         if self.arranging is not None:
             self._arrange()
-        elif self.window.isVisible() and self.activity != self._activity_shown:
-            self.show_declared_panels()  # a narrow screen's panels, or a wide one's
-        elif self.companion == "modelHeadsDock" and self.window.isVisible():
-            # A grid of heads asks for more than its share as the window shrinks (onto a projector's
-            # screen, say), and Qt takes the difference from the canvas: its share holds instead.
+            return
+        if self.window.isVisible() and self.activity != self._activity_shown:
+            self.show_declared_panels()  # another kind of screen: its panels, shared out as designed for it
+            self.share_out()
+        if self.companion == "modelHeadsDock" and self.window.isVisible():
+            # A grid of heads asks for more than its share as the window shrinks: its share holds, not the canvas's.
             dock = self.docks["modelHeadsDock"]
             wanted = int(self.window.width() * WIDE_DOCK_SHARE)
             if not dock.isHidden() and not dock.isFloating() and dock.width() > wanted * 1.1:
