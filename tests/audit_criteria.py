@@ -27,3 +27,19 @@ def problems_in(audit: dict) -> list[str]:
     if audit.get("score_rows_visible", 0) < audit.get("score_rows", 0):
         problems.append(f"score rows: {audit['score_rows_visible']} of {audit['score_rows']} in view")
     return problems
+
+
+def unexpected_problems(found: dict[str, list[str]], known: dict[str, set[str]]) -> dict[str, list[str]]:
+    """FOUND problems per step, less the KNOWN limits (the audit figures each step may still fail on); every
+    known limit must still be there, so one that is fixed is noticed and its entry removed."""
+    still_known = {step: {problem_kind(problem) for problem in problems} & known.get(step, set())
+                   for step, problems in found.items()}
+    assert {step: kinds for step, kinds in still_known.items() if kinds} == known, "a known limit was fixed: drop it"
+    left = {step: [problem for problem in problems if problem_kind(problem) not in known.get(step, set())]
+            for step, problems in found.items()}
+    return {step: problems for step, problems in left.items() if problems}
+
+
+def described(failing: dict[str, list[str]]) -> str:
+    return "\n".join(f"  after {step}:\n" + "\n".join(f"      {problem}" for problem in problems)
+                     for step, problems in failing.items())

@@ -10,7 +10,7 @@ and a known limit that goes away fails the test until its entry is removed.
 import json
 
 import pytest
-from audit_criteria import TWO_HEADS_TIPS_MEET, problem_kind, problems_in
+from audit_criteria import TWO_HEADS_TIPS_MEET, described, problems_in, unexpected_problems
 from snapshot_run import run_snapshot
 
 pytestmark = pytest.mark.slow
@@ -68,12 +68,5 @@ def test_every_step_of_a_teachers_walk_is_clean(tmp_path, name, size):
     steps = walk(tmp_path, size, WALKS[name])
     assert [entry["step"] for entry in steps] == WALKS[name].split(",")
     found = {f"{number}. {entry['step']}": problems_in(entry["audit"]) for number, entry in enumerate(steps, 1)}
-    known = KNOWN_LIMITS.get((name, size), {})
-    still_known = {step: {problem_kind(problem) for problem in problems} & known.get(step, set())
-                   for step, problems in found.items()}
-    assert {step: kinds for step, kinds in still_known.items() if kinds} == known, "a known limit was fixed: drop it"
-    failing = {step: [problem for problem in problems if problem_kind(problem) not in known.get(step, set())]
-               for step, problems in found.items()}
-    failing = {step: problems for step, problems in failing.items() if problems}
-    assert not failing, f"{name} at {size} (the picture of its last step: {tmp_path / 'out.png'}):\n" + "\n".join(
-        f"  after {step}:\n" + "\n".join(f"      {problem}" for problem in problems) for step, problems in failing.items())
+    failing = unexpected_problems(found, KNOWN_LIMITS.get((name, size), {}))
+    assert not failing, f"{name} at {size} (the picture of its last step: {tmp_path / 'out.png'}):\n" + described(failing)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from audit_criteria import TWO_HEADS_TIPS_MEET, problem_kind, problems_in
+from audit_criteria import TWO_HEADS_TIPS_MEET, described, problems_in, unexpected_problems
 
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import open_scene
@@ -237,12 +237,6 @@ def test_a_teacher_walks_the_lessons_by_keyboard_at_a_1024_x_768_projector(tmp_p
     assert [step["presenting"] for _, step in walk] == [False, True, True, False, False, False, False, False]
     assert second["steps"][0]["frame"] == first_steps[-1]["frame"], "the restart did not bring the window back where it was"
     found = {label: problems_seen(step, screen) for label, step in walk}
-    still_known = {label: {problem_kind(problem) for problem in problems} & KNOWN_LIMITS.get(label, set())
-                   for label, problems in found.items()}
-    assert {label: kinds for label, kinds in still_known.items() if kinds} == KNOWN_LIMITS, "a known limit was fixed"
-    failing = {label: [problem for problem in problems if problem_kind(problem) not in KNOWN_LIMITS.get(label, set())]
-               for label, problems in found.items()}
-    failing = {label: problems for label, problems in failing.items() if problems}
-    message = f"what a teacher sees wrong after these steps (pictures of each in {tmp_path}):\n" + "\n".join(
-        f"  {label}:\n" + "\n".join(f"      {problem}" for problem in problems) for label, problems in failing.items())
+    failing = unexpected_problems(found, KNOWN_LIMITS)
+    message = f"what a teacher sees wrong after these steps (pictures of each in {tmp_path}):\n" + described(failing)
     assert not failing, message

@@ -34,3 +34,27 @@ def window(qtbot, monkeypatch):
     settle_layout(qtbot, win)
     yield win
     win.history.reset()  # closing at teardown must not stop to ask about unsaved changes
+
+
+@pytest.fixture
+def projector_window(qtbot, monkeypatch):
+    """The real main window built on a 1024 × 768 screen (the offscreen platform's own is 800 × 600), settled;
+    presentation mode left and no question asked at the end."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QScreen
+    from PySide6.QtWidgets import QMessageBox
+
+    from attn_desktop.ui.window.app import build_window, configure_pyqtgraph
+
+    configure_pyqtgraph()
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda screen: QRect(0, 0, 1024, 768))
+    win = build_window()
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    settle_layout(qtbot, win)
+    yield win
+    if win.presentation_action.isChecked():
+        win.presentation_action.setChecked(False)
+    win.history.reset()

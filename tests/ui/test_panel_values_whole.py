@@ -6,8 +6,7 @@ Each test puts the real window where the number was cut (a trained head's grids,
 
 import pytest
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QScreen
-from PySide6.QtWidgets import QLabel, QMessageBox
+from PySide6.QtWidgets import QLabel
 
 from helpers import on_a_1024_by_768_screen, settle_layout, type_into_first_cell, wait_until_arranged
 
@@ -40,23 +39,6 @@ def test_a_trained_heads_grids_show_every_number_whole_even_after_a_longer_numbe
     settle_layout(qtbot, window)
     assert tables["w_k"].item(0, 0).text() == "-12.345"
     assert _cells_narrower_than_their_numbers(tables["w_k"]) == []
-
-
-@pytest.fixture
-def projector_window(qtbot, monkeypatch):
-    from attn_desktop.ui.window.app import build_window, configure_pyqtgraph
-
-    configure_pyqtgraph()
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
-    monkeypatch.setattr(QScreen, "availableGeometry", lambda screen: QRect(0, 0, 1024, 768))
-    win = build_window()
-    qtbot.addWidget(win)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    if win.presentation_action.isChecked():
-        win.presentation_action.setChecked(False)
-    win.history.reset()
 
 
 def test_lesson_2s_output_vector_is_whole_on_a_1024_by_768_screen(qtbot, projector_window, monkeypatch):

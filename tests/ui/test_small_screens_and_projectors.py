@@ -6,9 +6,8 @@ The window fits itself to the screen it opens on, so these tests tell it the scr
 """
 
 import pytest
-from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QScreen
-from PySide6.QtWidgets import QApplication, QMessageBox, QTabBar
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QTabBar
 
 from attn_desktop.model import Role
 from attn_desktop.ui.panels.matrix_layout import cell_font
@@ -19,21 +18,8 @@ pytestmark = pytest.mark.slow  # every test builds the real main window
 
 
 @pytest.fixture
-def small_window(qtbot, monkeypatch):
-    from attn_desktop.ui.window.app import build_window, configure_pyqtgraph
-
-    configure_pyqtgraph()
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
-    monkeypatch.setattr(QScreen, "availableGeometry", lambda screen: QRect(0, 0, 1024, 768))
-    win = build_window()
-    qtbot.addWidget(win)
-    win.show()
-    qtbot.waitExposed(win)
-    settle_layout(qtbot, win)
-    yield win
-    if win.presentation_action.isChecked():
-        win.presentation_action.setChecked(False)
-    win.history.reset()
+def small_window(projector_window):
+    return projector_window
 
 
 def _front_tab(window, member: str) -> str:
