@@ -148,8 +148,11 @@ def test_the_window_answers_on_time_while_training_runs_flat_out(qtbot, panel):
     steps_before = panel.steps_taken
     ticks = record_ticks(qtbot, seconds=1.0)
     gaps = np.diff(ticks)
-    assert len(ticks) >= 0.8 * len(idle), f"only {len(ticks)} of {len(idle)} ticks; longest gap {gaps.max() * 1000:.0f} ms"
-    assert gaps.max() < max(0.2, 2 * idle_longest_gap)
+    # Bounds that tell a window that answers from one that waits for training (which drops most ticks and
+    # freezes for seconds), with room for a CI machine running other jobs: there, a loaded second has shown
+    # 39 of 50 ticks and a 179 ms gap with training on its own thread.
+    assert len(ticks) >= 0.5 * len(idle), f"only {len(ticks)} of {len(idle)} ticks; longest gap {gaps.max() * 1000:.0f} ms"
+    assert gaps.max() < max(0.35, 3 * idle_longest_gap), f"the window did not answer for {gaps.max() * 1000:.0f} ms"
     assert panel.steps_taken - steps_before >= 100  # training really ran meanwhile
     assert 5 <= len(scenes) <= 1.5 * UPDATES_PER_SECOND + 5  # the canvas followed, throttled to the display
 
@@ -163,7 +166,7 @@ def test_a_slow_view_still_leaves_the_window_time_to_answer(qtbot, panel):
     qtbot.waitUntil(lambda: len(slow_updates) > 0, timeout=3000)
     ticks = record_ticks(qtbot, seconds=1.0)
     gaps = np.diff(ticks)
-    assert gaps.max() < 0.2, f"the window did not answer for {gaps.max() * 1000:.0f} ms"
+    assert gaps.max() < 0.35, f"the window did not answer for {gaps.max() * 1000:.0f} ms"  # 50 ms each, never queued up
     assert len(ticks) >= 0.4 * 50
     assert len(slow_updates) >= 4  # the view still follows training
 
