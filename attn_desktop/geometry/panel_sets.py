@@ -30,6 +30,7 @@ class Activity:
     companion: str | None = None  # Training, Model heads or the √d_k lab, when that is what is open
     grids: bool = True  # the head on the canvas makes q, k and v with W_Q, W_K, W_V grids (else no Grids panel)
     small_screen: bool = False  # a projector's 1024 × 768 or 1280 × 720: every pixel of height to the plots
+    predicting: bool = False  # Predict, then See: the class guesses on the weights chart
 
 
 def panels_shown(activity: Activity, presenting: bool) -> frozenset[str]:
@@ -37,6 +38,9 @@ def panels_shown(activity: Activity, presenting: bool) -> frozenset[str]:
     the canvas (or the heads) with the numbers; an activity's own panel stays in both."""
     if presenting:
         shown = set() if activity.several_heads else set(PRESENTED_NUMBERS)
+        if activity.small_screen and not activity.predicting:
+            # The score table shows the weights as bars too; the chart's row would cost the plots their height.
+            shown.discard("weightsDock")
     else:
         shown = set(READING_PANELS) | (set() if activity.several_heads else set(ONE_HEAD_PANELS))
     if not activity.grids:

@@ -61,3 +61,53 @@ def test_lesson_8s_guess_chart_has_room_to_guess_in_on_a_projector(qtbot, window
     assert message.isVisible() and message.height() <= 2 * line + 8  # "Guess: drag the grey bars, or" whole
     assert window.weights_chart.height() >= 6 * line  # bars a hand can drag, not 20-pixel stubs
     assert audit_walk(window)["plots_too_small"] == []
+
+
+def press(qtbot, window, key, modifier=None) -> None:
+    from PySide6.QtCore import Qt
+
+    qtbot.keyClick(window, key, modifier or Qt.KeyboardModifier.NoModifier)
+    wait_until_arranged(qtbot, window)
+
+
+def test_presenting_three_plots_at_1024_x_768_the_output_takes_the_bottom_row_and_the_plots_stay_readable(
+        qtbot, window, monkeypatch):
+    """The score table shows the weights as bars: presenting on a projector, the weights chart's row goes to the
+    plots, the output's sum and blend each read on one line, and Predict, then See brings the chart back."""
+    from PySide6.QtCore import Qt
+
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    assert window.open_lesson("trained-heads")
+    press(qtbot, window, Qt.Key.Key_F11)
+    docks = window.layout_manager.docks
+    assert docks["weightsDock"].isHidden() and docks["outputDock"].isVisible()
+    assert audit_walk(window)["plots_too_small"] == []
+    output = window.output_panel
+    line = output.formula_label.fontMetrics().lineSpacing()
+    assert output.formula_label.height() < 2 * line and output.blend_label.height() < 2 * line
+    assert "output = Σ weight × v = (" in output.formula_label.text()
+
+    press(qtbot, window, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)  # Predict, then See
+    qtbot.waitUntil(lambda: docks["weightsDock"].isVisible(), timeout=3000)
+    assert window.weights_panel.predict_bar.isVisible()
+    press(qtbot, window, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: docks["weightsDock"].isHidden(), timeout=3000)
+
+    press(qtbot, window, Qt.Key.Key_F11)  # back in the window: the chart, and the sum on two lines where narrow
+    assert docks["weightsDock"].isVisible()
+
+
+def test_training_at_1280_x_720_gives_the_matrix_column_back_when_five_digits_follow_six_words(
+        qtbot, window, monkeypatch):
+    """The matrix's column is as narrow as its numbers on a projector: a shorter scene narrows it again."""
+    on_a_screen(window, monkeypatch, 1280, 720)
+    wait_until_arranged(qtbot, window)
+    matrix = window.layout_manager.docks["matrixDock"]
+    six_words = matrix.width()
+    window.menu_actions["training_action"].trigger()
+    window.training_panel.train_button.click()  # the canvas follows the training example: five digits
+    qtbot.waitUntil(lambda: window.scene.n_tokens == 5, timeout=5000)
+    window.training_panel.pause_button.click()
+    wait_until_arranged(qtbot, window)
+    qtbot.waitUntil(lambda: matrix.width() < six_words, timeout=3000)
+    assert audit_walk(window)["plots_too_small"] == []

@@ -92,6 +92,9 @@ class CanvasPlots:
         plot.addItem(self.layers[plot], ignoreBounds=True)
         self._follow_view(plot.getViewBox())
         plot.setMinimumWidth(MIN_PLOT_WIDTH_PX)
+        # Every plot asks for the same width, so the columns share the canvas equally: a plot whose title or
+        # ticks asked for more took it from its neighbours (presenting on a projector, 265 px beside 232).
+        plot.setPreferredWidth(MIN_PLOT_WIDTH_PX)
         return plot
 
     @property

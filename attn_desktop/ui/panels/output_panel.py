@@ -59,10 +59,19 @@ class OutputPanel(QWidget):
         self.refresh()
 
     def _fit_to_font(self) -> None:
-        # Two lines each for the sum and the blend in the current font (presentation mode enlarges it):
-        # a narrow panel wraps them rather than cutting the numbers off.
+        """The sum and the blend on one line each when the panel holds the widest sum this scene can show
+        (every number at "-888.88"), else two lines each, wrapped rather than cut. Decided by the width, the
+        font and the vector's length only, never by the numbers of the moment: a box that changed height on
+        a drag move would re-lay the window out under the mouse. (Presentation mode enlarges the font; a
+        projector's bottom row is one line lower per box when it is wide.)"""
+        widest_sum = explain.output_formula([-888.88] * self.scene.value_width)
+        width = self.contentsRect().width() - 12
+        one_line = width > 0 and self.formula_label.fontMetrics().horizontalAdvance(widest_sum) + 4 <= width
+        lines = 1 if one_line else 2
         for label in (self.formula_label, self.blend_label):
-            self._boxes[label].setFixedHeight(2 * label.fontMetrics().lineSpacing() + 4)
+            height = lines * label.fontMetrics().lineSpacing() + 4
+            if self._boxes[label].height() != height or self._boxes[label].minimumHeight() != height:
+                self._boxes[label].setFixedHeight(height)
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.FontChange:
@@ -70,6 +79,8 @@ class OutputPanel(QWidget):
         super().changeEvent(event)
 
     def _on_scene_changed(self, change: Change) -> None:
+        if change & Change.STRUCTURE:
+            self._fit_to_font()  # a vector of another length
         if change & (Change.NUMBERS | Change.SELECTION):
             self.refresh()
 
@@ -147,6 +158,7 @@ class OutputPanel(QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        self._fit_to_font()
         self._fit_rows()
         if self.veil.on:
             return

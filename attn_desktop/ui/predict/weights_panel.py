@@ -24,6 +24,11 @@ class WeightsPanel(QWidget):
         layout.addWidget(self.predict_bar)
         layout.addWidget(chart, 1)
 
+    @property
+    def guessing(self) -> bool:
+        """Predict, then See is on: the class guesses on this chart (presenting, the window keeps it in view)."""
+        return not self.predict_bar.isHidden()
+
     def minimumSizeHint(self) -> QSize:
         """Predicting, room to guess in: the strip's message on a line or two and bars a class can drag (a
         1024 × 768 window gave the chart 20-pixel bars and the message two letters a line); off, the chart's."""

@@ -127,6 +127,12 @@ def snap_step_specs() -> list[ActionSpec]:
     ]
 
 
+def _predict(c: Commands, on: bool) -> None:
+    """Predict, then See on or off; presenting on a small screen, the weights chart comes back for the guess."""
+    c.predictions.set_on(on)
+    c.layout_manager.follow_activity()
+
+
 ACTIONS: list[ActionSpec] = [
     ActionSpec("new_action", "&New Scene", "&File", lambda c: c.documents.new_scene(), shortcuts=(Key.New,),
                tooltip="Start again from the six-token scene, untitled"),
@@ -182,7 +188,8 @@ ACTIONS: list[ActionSpec] = [
                lambda c: c.layout_manager.show_wide("scalingLabDock"), shortcuts=("Ctrl+L",),
                tooltip="Why scores are divided by √d_k: how far random scores spread at each key width, "
                "and what that does to a softmax"),
-    ActionSpec("predict_action", "&Predict, then See", "&Lessons", on_toggle=lambda c, on: c.predictions.set_on(on),
+    ActionSpec("predict_action", "&Predict, then See", "&Lessons",
+               on_toggle=lambda c, on: _predict(c, on),
                checkable=True, shortcuts=("Ctrl+P",), separator_before=True,
                tooltip="Before a move's weights show, guess them on the weights chart; then see the real ones "
                "beside your guess, with the difference and a score"),

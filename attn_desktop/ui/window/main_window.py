@@ -183,7 +183,7 @@ class MainWindow(QMainWindow):
         multi_head = not self.scene.is_one_head  # decided here; the parts, pictures and audits ask showing_heads
         self.heads_view.show_heads(multi_head)  # its columns first, then the room for them
         self.central_stack.show_page(self.heads_view if multi_head else self.canvas)
-        self.layout_manager.make_way_for_heads(multi_head)
+        self.layout_manager.make_way_for_heads(multi_head, self.scene.n_tokens)
         self.grid_editor.name_heads(multi_head)
         # Predict, then see guesses the weights of one head, on the weights chart, which makes way for the heads.
         self.predict_action.setEnabled(not multi_head)
@@ -216,8 +216,8 @@ class MainWindow(QMainWindow):
         self.layout_manager.set_presentation(on, after_font_change=self._present_drawings)
 
     def _present_drawings(self, on: bool) -> None:
-        self.canvas.set_presentation(on)
-        self.heads_view.set_presentation(on)
+        for drawing in (self.canvas, self.heads_view):
+            drawing.set_presentation(on)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -28,6 +28,7 @@ from attn_desktop.ui.window.dock_design import (
     place_left_column,
 )
 from attn_desktop.ui.window.hand_sizes import MEDIUM_SCREEN_PX, NARROW_SCREEN_PX, HandSizes, activity_key, in_sight
+from attn_desktop.ui.window.presentation_design import arrange_for_presentation
 from attn_desktop.ui.window.presentation_font import presentation_font_scale
 from attn_desktop.ui.window.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
 
@@ -39,7 +40,6 @@ TIDY_AFTER_DRAG_MS = 250
 SHORT_SCREEN_PX = 800  # 1280 × 720 and 1366 × 768: the bottom row as low as it reads, the canvas the rest
 LAB_SHARE = 0.62  # of the left column's height, for the √d_k lab under the lesson's text
 WIDE_DOCK_SHARE = 0.36  # of the window's width, for a left panel that shows a grid of pictures
-PRESENTATION_LEFT_SHARE = 0.3  # of the width, for a left panel kept during a presentation
 ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
 
 
@@ -89,6 +89,7 @@ class WindowLayout(QObject):
         self.closed_by_user: set[str] = set()  # panels the user closed: kept closed until Reset Layout
         self._applying = False  # showing and hiding panels by design, not by the user's hand
         self.showing_heads = False  # several heads side by side where the canvas was (make_way_for_heads)
+        self._tokens_shared_for = 0  # the scene's length when the window was last shared out for it
         self.companion: str | None = None  # the activity's own panel (Training, Model heads, the lab), if open
         # After every layout pass, look for ghost tab bars (see hide_stray_tab_bars).
         self._bars_hidden: set[int] = set()  # each bar is hidden once at most: one Qt shows again is in use
@@ -211,18 +212,29 @@ class WindowLayout(QObject):
         self.window.resizeDocks([docks["outputDock"], docks["weightsDock"], docks["gridsDock"]],
                                 [int(width * 0.24), int(width * 0.16), int(width * 0.34)], HORIZONTAL)
 
-    def make_way_for_heads(self, on: bool) -> None:
+    def make_way_for_heads(self, on: bool, tokens: int = 0) -> None:
         """With several heads the panels that show one head make way (the View menu still shows them,
-        for the head chosen); a scene of one head shows them again."""
+        for the head chosen); a scene of one head shows them again. A scene of another length on a small
+        screen (Training's five digits after a six-word sentence) shares the window out again: the matrix's
+        column, as narrow as its numbers, is narrower or wider."""
         if on != self.showing_heads:
             self.showing_heads = on
             self.show_declared_panels()
+        elif tokens != self._tokens_shared_for and self.activity.small_screen and self.window.isVisible():
+            self._arrange_for_presentation() if self.presenting else self.share_out()
+        self._tokens_shared_for = tokens
 
     @property
     def activity(self) -> Activity:
         companion = self.companion if self.companion is not None and not self.docks[self.companion].isHidden() else None
         return Activity(several_heads=self.showing_heads, companion=companion, grids=self.scene_uses_grids(),
-                        small_screen=self.window.width() <= NARROW_SCREEN_PX or self._short_screen())
+                        small_screen=self.window.width() <= NARROW_SCREEN_PX or self._short_screen(),
+                        predicting=bool(getattr(self._weights_panel(), "guessing", False)))
+
+    def _weights_panel(self) -> QWidget | None:
+        """The weights chart's panel, which says whether the class is guessing on it (Predict, then See)."""
+        dock = self.docks.get("weightsDock")
+        return dock.widget() if dock is not None else None
 
     def show_declared_panels(self) -> None:
         """Show the panels the activity declares (panel_sets.py) and close the rest, whatever the window
@@ -241,6 +253,16 @@ class WindowLayout(QObject):
         finally:
             self._applying = False
 
+    def follow_activity(self) -> None:
+        """The activity changed in a way that may change the panels (Predict, then See on or off): the
+        panels it declares, arranged again only if they are other panels."""
+        before = self._activity_shown
+        if before is not None and panels_shown(before, self.presenting) == panels_shown(self.activity, self.presenting):
+            self._activity_shown = self.activity
+            return
+        self.show_declared_panels()
+        self._arrange_for_presentation() if self.presenting else self.share_out()
+
     def open_companion(self, name: str | None) -> None:
         """The activity's own panel (a lesson's √d_k lab, Training, Model heads), or none: any other
         companion closes, so a panel one lesson opened never stays beside the next."""
@@ -248,8 +270,9 @@ class WindowLayout(QObject):
         if name is not None:
             self.docks[name].show()
         self.show_declared_panels()
-        if not self.presenting:  # the design's shares, not what the last activity squeezed them to
-            self.share_out()
+        # The design's shares, not what the last activity squeezed them to (presenting, its own design: another
+        # lesson's output may read in fewer lines, and the plots get them).
+        self._arrange_for_presentation() if self.presenting else self.share_out()
         if name == "scalingLabDock" and not self.presenting:  # under the lesson's text: most of the column
             lesson, lab = self.docks["lessonDock"], self.docks[name]
             height = lesson.height() + lab.height()
@@ -317,31 +340,7 @@ class WindowLayout(QObject):
         self._arrange_timer.start()
 
     def _arrange_for_presentation(self) -> None:
-        """Large type needs room. The matrix takes the right column with the score table under it, so
-        both keep every number; the output and the weights share a short bottom row; the canvas keeps
-        the rest, about two thirds of the width."""
-        window, docks = self.window, self.docks
-        window.addDockWidget(RIGHT, docks["matrixDock"])
-        window.splitDockWidget(docks["matrixDock"], docks["scoreDock"], VERTICAL)
-        window.addDockWidget(BOTTOM, docks["outputDock"])
-        window.splitDockWidget(docks["outputDock"], docks["weightsDock"], HORIZONTAL)
-        width, height = window.width(), window.height()
-        # As wide as the matrix and the score table need, up to 36 % of the screen: a short sentence's
-        # matrix needs less, and the canvas gets the rest.
-        needed = max(docks["matrixDock"].minimumSizeHint().width(), docks["scoreDock"].minimumSizeHint().width())
-        column = min(int(width * 0.36), max(int(width * 0.24), int(needed * 1.15)))
-        window.resizeDocks([docks["matrixDock"]], [column], HORIZONTAL)
-        score_height = docks["scoreDock"].minimumSizeHint().height()
-        window.resizeDocks([docks["matrixDock"], docks["scoreDock"]], [height, score_height], VERTICAL)
-        window.resizeDocks([docks["outputDock"]], [int(height * 0.24)], VERTICAL)
-        window.resizeDocks([docks["outputDock"], docks["weightsDock"]], [int(width * 0.32), int(width * 0.32)],
-                           HORIZONTAL)
-        # A panel the teacher keeps on the left (Training, Model heads) takes a share, not the width it
-        # had in a larger everyday window: the canvas keeps at least a third.
-        left = [dock for dock in docks.values()
-                if dock.isVisible() and not dock.isFloating() and window.dockWidgetArea(dock) == LEFT]
-        if left:
-            window.resizeDocks(left[:1], [int(width * PRESENTATION_LEFT_SHARE)], HORIZONTAL)
+        arrange_for_presentation(self.window, self.docks, small_screen=self.activity.small_screen)
         self.hand_sizes.give_back()
 
     def _arrange(self) -> None:

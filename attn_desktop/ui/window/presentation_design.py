@@ -1,0 +1,70 @@
+"""Where the panels go in presentation mode: the canvas large, the numbers a class reads around it.
+
+Large type needs room. The matrix takes the right column with the score table under it, so both keep every
+number; the output and the weights share a bottom row; a panel the teacher keeps on the left (Training, Model
+heads, the √d_k lab) takes a share. On a large screen the canvas keeps about two thirds of the width.
+
+A projector's 1024 × 768 or 1280 × 720 has no pixel to spare: three plots of 200 px need a canvas about
+470 × 530. There every panel gets only the room it reads in (the matrix's numbers, the output's lines, the
+Training panel's controls) and the canvas the rest.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea
+
+LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
+                       Qt.DockWidgetArea.BottomDockWidgetArea)
+HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
+
+RIGHT_COLUMN_SHARES = (0.24, 0.36)  # of the width, the least and the most the matrix's column takes
+RIGHT_COLUMN_SLACK = 1.15  # room round the matrix beyond its numbers, on a screen that has it
+BOTTOM_ROW_SHARE = 0.24  # of the height, for the output and the weights
+BOTTOM_ROW_WIDTH_SHARE = 0.32  # of the width, for each of the output and the weights
+LEFT_SHARE = 0.3  # of the width, for a left panel kept during a presentation
+
+
+def arrange_for_presentation(window: QMainWindow, docks: dict[str, QDockWidget], small_screen: bool) -> None:
+    """The presentation's design for the window as it is now (SMALL_SCREEN: every panel as small as it reads)."""
+    window.addDockWidget(RIGHT, docks["matrixDock"])
+    window.splitDockWidget(docks["matrixDock"], docks["scoreDock"], VERTICAL)
+    window.addDockWidget(BOTTOM, docks["outputDock"])
+    window.splitDockWidget(docks["outputDock"], docks["weightsDock"], HORIZONTAL)
+    width, height = window.width(), window.height()
+    _size_right_column(window, docks, small_screen)
+    bottom_row = docks["outputDock"].minimumSizeHint().height() if small_screen else int(height * BOTTOM_ROW_SHARE)
+    window.resizeDocks([docks["outputDock"]], [bottom_row], VERTICAL)
+    if not docks["weightsDock"].isHidden():
+        window.resizeDocks([docks["outputDock"], docks["weightsDock"]],
+                           [int(width * BOTTOM_ROW_WIDTH_SHARE)] * 2, HORIZONTAL)
+    # A panel the teacher keeps on the left takes a share, not the width it had in a larger everyday window
+    # (on a small screen, only the width its controls need): the canvas keeps the rest.
+    left = [dock for dock in docks.values()
+            if dock.isVisible() and not dock.isFloating() and window.dockWidgetArea(dock) == LEFT]
+    if left:
+        wanted = _least_readable_width(left[0]) if small_screen else int(width * LEFT_SHARE)
+        window.resizeDocks(left[:1], [wanted], HORIZONTAL)
+
+
+def _least_readable_width(dock: QDockWidget) -> int:
+    """The width a panel's controls need. A panel that scrolls reports almost none (its scroll area's
+    minimum): the panel inside it, and its scroll bar, say what it needs."""
+    content = dock.widget()
+    panel = content.widget() if isinstance(content, QScrollArea) else None
+    if isinstance(content, QScrollArea) and panel is not None:
+        scroll_bar = content.verticalScrollBar().sizeHint().width()
+        return panel.minimumSizeHint().width() + scroll_bar + 2 * content.frameWidth()
+    return dock.minimumSizeHint().width()
+
+
+def _size_right_column(window: QMainWindow, docks: dict[str, QDockWidget], small_screen: bool) -> None:
+    """As wide as the matrix and the score table need, within RIGHT_COLUMN_SHARES of the width (on a small
+    screen just what they need); the score table as high as its rows, the matrix the rest."""
+    width, height = window.width(), window.height()
+    needed = max(docks["matrixDock"].minimumSizeHint().width(), docks["scoreDock"].minimumSizeHint().width())
+    least, most = RIGHT_COLUMN_SHARES
+    column = needed if small_screen else min(int(width * most), max(int(width * least), int(needed * RIGHT_COLUMN_SLACK)))
+    window.resizeDocks([docks["matrixDock"]], [column], HORIZONTAL)
+    score_height = docks["scoreDock"].minimumSizeHint().height()
+    window.resizeDocks([docks["matrixDock"], docks["scoreDock"]], [height, score_height], VERTICAL)
