@@ -13,6 +13,7 @@ PLOT_FRAME_PX = (45, 60)  # a plot's axes and title take about this much of its 
 LABEL_ROOM_LINES = 1.4  # fitting the view leaves this many label heights round the arrows
 MIN_PLOT_WIDTH_PX = 110  # three plots fit a canvas a 1024-pixel screen leaves
 PLOT_SPACING_PX = 6  # between plots in the canvas's layout, and its margins, shared out
+CANVAS_MARGIN_PX = 3  # round the plots, inside the canvas
 CLEAR_GAIN = 1.1  # another number of columns must draw the arrows this much larger to be taken
 MIN_PLOT_SIDE_PX = 200  # a plot's drawing area, on its shorter side, that a class can drag in and read
 

@@ -20,7 +20,7 @@ def test_f11_makes_everything_bigger_and_back(qtbot, window):
     assert window.presentation_action.isChecked()
     screen_height = window.screen().size().height()
     assert QApplication.font().pointSizeF() == pytest.approx(normal_points * presentation_font_scale(screen_height))
-    assert QApplication.font().pointSizeF() >= normal_points * 1.25
+    assert QApplication.font().pointSizeF() >= normal_points * 1.15
     assert key._font.pointSizeF() > 16 and key._width > normal_width * 1.5
     qtbot.keyClick(window, Qt.Key.Key_F11)
     assert QApplication.font().pointSizeF() == normal_points and key._width == normal_width

@@ -121,7 +121,7 @@ def test_reset_layout_while_presenting_keeps_presentations_design(qtbot, window,
     designed = (matrix.geometry(), scores.geometry())
     window.menu_actions["reset_layout_action"].trigger()
     wait_until_arranged(qtbot, window)
-    assert shown_panels(window) == {"scoreDock", "matrixDock", "outputDock", "weightsDock"}
+    assert shown_panels(window) == {"scoreDock", "matrixDock", "outputDock"}  # (the weights: the score table's bars)
     assert scores.geometry().top() > matrix.geometry().bottom()  # the scores under the matrix, as presenting puts them
     assert (matrix.geometry(), scores.geometry()) == designed
 

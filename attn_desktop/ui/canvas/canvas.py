@@ -32,6 +32,7 @@ from attn_desktop.ui.view_state.weights_veil import WeightsVeil
 ANSWER_MARKER_HEIGHT = 1.08  # on the number line, the answer's marker stands above every stem
 ARROW_FONT_POINTS = 10.0
 FOLLOW_ARROWS_MS = 250  # at most four refits a second while training moves the arrows
+TICK_MEASURES_AFTER_FRAMING = 2  # axes measured again after a new scene or size is framed, at most this often
 PRESENTATION_SCALE = 1.7
 HEAD_SHAPES = {Role.QUERY: "triangle", Role.KEY: "open", Role.VALUE: "diamond", Role.EMBEDDING: "triangle"}
 Z_ORDER = {Role.EMBEDDING: 10, Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}
@@ -83,6 +84,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self._refit_timer = QTimer(self, singleShot=True, interval=0)
         self._refit_timer.timeout.connect(self._refit_unless_zoomed_by_hand)
         self.zoomed_by_hand = False  # the student's own zoom: resizing keeps it
+        self._tick_measures_left = 0  # see _refit_unless_zoomed_by_hand
         # Arrows that leave the view without a drag (training, an undo, typed numbers) are framed again,
         # a few times a second at most: training moves them on every step.
         self._follow_timer = QTimer(self, singleShot=True, interval=FOLLOW_ARROWS_MS)
@@ -122,10 +124,17 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         # Never mid-drag: the view must not move under the cursor.
         if not self.zoomed_by_hand and self.drags.dragged_arrow() is None:
             self.fit_view()
+            # Ticks drawn between a new scene (or size) and its framing can leave an axis as wide as labels it
+            # no longer shows (13 px of a 1024-pixel projector's plot): measured again after the framing, a
+            # couple of times at most, since a new measure can re-lay the plots out and frame them again.
+            if self._tick_measures_left > 0:
+                self._tick_measures_left -= 1
+                self.plots.make_tick_room_anew()
 
     # ----- building items ----------------------------------------------
     def _rebuild(self) -> None:
         self.plots.make_tick_room_anew()
+        self._tick_measures_left = TICK_MEASURES_AFTER_FRAMING
         self._arrange_plots()
         self._rebuild_arrows()
         self._update_titles()
@@ -266,6 +275,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         if plots is not None:  # before the layout takes the new size: a notice too wide pushes the plots out
             plots.word_notice(self.viewport().width(), self.line_scale)
             plots.make_tick_room_anew()
+            self._tick_measures_left = TICK_MEASURES_AFTER_FRAMING
         super().resizeEvent(event)
         if plots is not None and self.drags.dragged_arrow() is None and \
                 plots.columns_that_draw_largest(self.viewport().rect(), self.label_line_height()) != plots.columns:

@@ -66,10 +66,15 @@ class OutputPanel(QWidget):
         projector's bottom row is one line lower per box when it is wide.)"""
         widest_sum = explain.output_formula([-888.88] * self.scene.value_width)
         width = self.contentsRect().width() - 12
-        one_line = width > 0 and self.formula_label.fontMetrics().horizontalAdvance(widest_sum) + 4 <= width
-        lines = 1 if one_line else 2
+
+        def fits(label: QLabel, *texts: str) -> bool:
+            return width > 0 and all(label.fontMetrics().horizontalAdvance(text) + 4 <= width for text in texts)
+
+        # The blend's line also says what is hidden while the class guesses (Predict, then See).
+        one_line = {self.formula_label: fits(self.formula_label, widest_sum),
+                    self.blend_label: fits(self.blend_label, widest_sum, HIDDEN_TIP)}
         for label in (self.formula_label, self.blend_label):
-            height = lines * label.fontMetrics().lineSpacing() + 4
+            height = (1 if one_line[label] else 2) * label.fontMetrics().lineSpacing() + 4
             if self._boxes[label].height() != height or self._boxes[label].minimumHeight() != height:
                 self._boxes[label].setFixedHeight(height)
 

@@ -19,7 +19,8 @@ LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.R
 HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
 
 RIGHT_COLUMN_SHARES = (0.24, 0.36)  # of the width, the least and the most the matrix's column takes
-RIGHT_COLUMN_SLACK = 1.15  # room round the matrix beyond its numbers, on a screen that has it
+RIGHT_COLUMN_SLACK = (1.08, 1.15)  # room beyond the matrix's smallest numbers: on a small screen, a bigger screen
+SMALL_SCREEN_LEFT_SHARE = 0.24  # of the width, the least a left panel takes on a small screen (the lab's plots)
 BOTTOM_ROW_SHARE = 0.24  # of the height, for the output and the weights
 BOTTOM_ROW_WIDTH_SHARE = 0.32  # of the width, for each of the output and the weights
 LEFT_SHARE = 0.3  # of the width, for a left panel kept during a presentation
@@ -43,7 +44,8 @@ def arrange_for_presentation(window: QMainWindow, docks: dict[str, QDockWidget],
     left = [dock for dock in docks.values()
             if dock.isVisible() and not dock.isFloating() and window.dockWidgetArea(dock) == LEFT]
     if left:
-        wanted = _least_readable_width(left[0]) if small_screen else int(width * LEFT_SHARE)
+        small = max(_least_readable_width(left[0]), int(width * SMALL_SCREEN_LEFT_SHARE))
+        wanted = small if small_screen else int(width * LEFT_SHARE)
         window.resizeDocks(left[:1], [wanted], HORIZONTAL)
 
 
@@ -60,11 +62,14 @@ def _least_readable_width(dock: QDockWidget) -> int:
 
 def _size_right_column(window: QMainWindow, docks: dict[str, QDockWidget], small_screen: bool) -> None:
     """As wide as the matrix and the score table need, within RIGHT_COLUMN_SHARES of the width (on a small
-    screen just what they need); the score table as high as its rows, the matrix the rest."""
+    screen about what they need); the score table as high as its rows, the matrix the rest."""
     width, height = window.width(), window.height()
     needed = max(docks["matrixDock"].minimumSizeHint().width(), docks["scoreDock"].minimumSizeHint().width())
     least, most = RIGHT_COLUMN_SHARES
-    column = needed if small_screen else min(int(width * most), max(int(width * least), int(needed * RIGHT_COLUMN_SLACK)))
+    if small_screen:  # numbers a size larger than the smallest the matrix allows, the canvas the rest
+        column = int(needed * RIGHT_COLUMN_SLACK[0])
+    else:
+        column = min(int(width * most), max(int(width * least), int(needed * RIGHT_COLUMN_SLACK[1])))
     window.resizeDocks([docks["matrixDock"]], [column], HORIZONTAL)
     score_height = docks["scoreDock"].minimumSizeHint().height()
     window.resizeDocks([docks["matrixDock"], docks["scoreDock"]], [height, score_height], VERTICAL)
