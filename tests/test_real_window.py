@@ -149,7 +149,7 @@ def test_a_teacher_at_a_1024_x_768_projector(tmp_path):
     audit = seen["audit"]
     assert audit["score_rows_visible"] == audit["score_rows"] == 6
     assert audit["matrix_numbers_shown"] and audit["matrix_font_px"] > 12
-    assert (audit["chart_label_overlaps"], audit["label_overlaps"], audit["labels_crossing_arrows"],
+    assert (audit["chart_label_overlaps"], audit["label_overlaps"], audit["labels_over_heads"],
             audit["labels_cut"]) == (0, 0, 0, 0)
     assert audit["max_label_offset_px"] <= audit["label_line_height_px"]
     assert audit["panels_cut"] == []
