@@ -228,20 +228,26 @@ def _near_candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds:
     spots = _spots_towards(ux, uy)
     fa, fg, ga, gg = spots[0]
     yield ax + fa * half_w + fg * near_gap - half_w, ay + ga * half_h + gg * near_gap - half_h, not at_tip
-    if request.previous is not None and at_tip:
-        # Last time's spot only while it is near: after an undo, a zoom or a new layout, a spot that was
-        # the best one far away is no reason to stay far.
-        dx, dy = request.previous
-        left, top = ax + dx, ay + dy
-        nearest_x, nearest_y = min(max(ax, left), left + width), min(max(ay, top), top + height)
-        distance = math.hypot(nearest_x - ax, nearest_y - ay)
-        if distance <= NEAR_LINES * height:
-            yield left, top, distance > height
+    previous = _previous_spot(request, anchor, at_tip)
+    if previous is not None:
+        yield previous
     for ring, leader in _NEAR_RINGS:
         gap = max(near_gap, ring * height)
         for fa, fg, ga, gg in spots:
             yield ax + fa * half_w + fg * gap - half_w, ay + ga * half_h + gg * gap - half_h, leader or not at_tip
         yield from _slides(anchor, width, height, gap, request.direction, bounds, leader or not at_tip, slide_steps)
+
+
+def _previous_spot(request: LabelRequest, anchor: Point, at_tip: bool) -> tuple[float, float, bool] | None:
+    """Last time's spot (left, top, needs a leader), only while it is near: after an undo, a zoom or a new
+    layout, a spot that was the best one far away is no reason to stay far."""
+    if request.previous is None or not at_tip:
+        return None
+    (ax, ay), (dx, dy) = anchor, request.previous
+    left, top = ax + dx, ay + dy
+    nearest_x, nearest_y = min(max(ax, left), left + request.width), min(max(ay, top), top + request.height)
+    distance = math.hypot(nearest_x - ax, nearest_y - ay)
+    return (left, top, distance > request.height) if distance <= NEAR_LINES * request.height else None
 
 
 def _far_rings(request: LabelRequest, anchor: Point):
@@ -335,11 +341,24 @@ def _over_shafts(request: LabelRequest, shapes: ShapeIndex, leaders, taken, boun
     thin shaft still reads as its own arrow's, where one led several lines off reads as another's."""
     anchor, at_tip = _anchor(request, bounds)
     inside = _inset(bounds)
+    previous = _previous_spot(request, anchor, at_tip)
+    if previous is not None:
+        # Last time's spot while it is still over no head: no jumps from one frame of a drag to the next,
+        # and no search on every move.
+        found = _least_covered([previous], request, shapes, leaders, taken, inside, anchor)
+        if found[0] is not None:
+            return found
     # Every clearance a little smaller (a narrow gap between two heads can be the only room by the tip):
     # the label may touch a head, not cover it, and comes a little nearer its own tip.
     candidates = _near_candidates(request, anchor, at_tip, inside, 1 if shapes.crowded else SLIDE_STEPS,
                                   NEAR_GAP_PX - TOUCH_PX)
-    spots, boxes = _as_arrays(list(candidates), request)
+    return _least_covered(list(candidates), request, shapes, leaders, taken, inside, anchor)
+
+
+def _least_covered(spots: list, request: LabelRequest, shapes: ShapeIndex, leaders, taken, inside: Box,
+                   anchor: Point) -> tuple[Placement | None, Box]:
+    """Of SPOTS, the free one but for shafts (touching no head: see TOUCH_PX) that hides the least of them."""
+    rows, boxes = _as_arrays(spots, request)
     usable = np.flatnonzero(_inside_of(boxes, inside) & _clear_of_labels(boxes, taken))
     if not len(usable):
         return None, _NO_BOX
@@ -347,8 +366,7 @@ def _over_shafts(request: LabelRequest, shapes: ShapeIndex, leaders, taken, boun
     # Whole pixels of shaft: a spot nearer the tip wins over one that hides a hair less.
     order = np.argsort(np.round(covered), kind="stable")
     ranked = usable[order[~over_heads[order]]]
-    return _first_free((spots[index].tolist() for index in ranked), request, _NO_SHAPES, leaders, taken, inside,
-                       anchor)
+    return _first_free((rows[index].tolist() for index in ranked), request, _NO_SHAPES, leaders, taken, inside, anchor)
 
 
 def _as_arrays(spots: list, request: LabelRequest) -> tuple[np.ndarray, np.ndarray]:
