@@ -4,10 +4,6 @@ real window's audit): the same list for the offscreen walks and the real-window 
 LISTS_THAT_MUST_BE_EMPTY = ("plots_too_small", "key_labels_missing", "texts_elided", "text_overlaps", "panels_cut")
 COUNTS_THAT_MUST_BE_ZERO = ("label_overlaps", "chart_label_overlaps", "labels_cut")
 LABEL_LINES_FROM_THEIR_TIP = 2
-# A known limit: lesson 7's head 1 matches each word with the word before, so q·it and k·because point the
-# same way and their tips meet among the other shafts; one of the two labels a class reads stands further
-# than two lines from its tip.
-TWO_HEADS_TIPS_MEET = "max_label_distance_px"
 
 
 def problem_kind(problem: str) -> str:

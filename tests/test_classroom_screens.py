@@ -118,7 +118,7 @@ def test_a_class_can_read_every_panel(snapshots, case):
     assert audit["matrix_numbers_shown"] and audit["matrix_font_px"] >= MIN_MATRIX_TEXT_PX
     assert audit["chart_label_overlaps"] == 0
     assert audit["label_overlaps"] == 0
-    assert audit["labels_crossing_arrows"] == 0
+    assert audit["labels_over_heads"] == 0  # over a shaft only where a label a class reads has no room by its tip
     assert audit["labels_cut"] == 0
     assert audit["max_label_offset_px"] <= audit.get("label_line_height_px", 20)
     assert audit["panels_cut"] == []
@@ -141,7 +141,7 @@ def test_a_head_taken_from_a_model_reads_on_the_canvas(snapshots, case):
     Ten tokens are past the eight a panel promises whole: the score table scrolls, the matrix is colour only."""
     done, audit, picture = snapshots[case]
     assert done.returncode == 0, done.stderr
-    assert audit["label_overlaps"] == audit["labels_crossing_arrows"] == audit["labels_cut"] == 0
+    assert audit["label_overlaps"] == audit["labels_over_heads"] == audit["labels_cut"] == 0
     assert audit["max_label_offset_px"] <= audit.get("label_line_height_px", 20)
     assert audit["chart_label_overlaps"] == 0
     assert audit["panels_cut"] == []
@@ -156,7 +156,7 @@ def test_two_heads_side_by_side_read_on_a_projector(snapshots, case):
     hidden, a tick away); presenting, the matrices beside the canvases are colour only (numbers in tooltips)."""
     done, audit, picture = snapshots[case]
     assert done.returncode == 0, done.stderr
-    assert audit["label_overlaps"] == audit["labels_crossing_arrows"] == audit["labels_cut"] == 0
+    assert audit["label_overlaps"] == audit["labels_over_heads"] == audit["labels_cut"] == 0
     assert audit["max_label_offset_px"] <= audit["label_line_height_px"]
     assert audit["panels_cut"] == []
     assert audit["score_rows"] in (0, 12) and audit["score_rows_visible"] == audit["score_rows"]  # the tables shown

@@ -10,7 +10,7 @@ and a known limit that goes away fails the test until its entry is removed.
 import json
 
 import pytest
-from audit_criteria import TWO_HEADS_TIPS_MEET, described, problems_in, unexpected_problems
+from audit_criteria import described, problems_in, unexpected_problems
 from snapshot_run import run_snapshot
 
 pytestmark = pytest.mark.slow
@@ -36,12 +36,6 @@ WALKS = {
 
 # What is still wrong, step by step, and why; each must stay wrong (a fix fails the test until its entry goes).
 KNOWN_LIMITS = {
-    ("the eight lessons", "1024x768"): {"7. lesson:two-heads": {TWO_HEADS_TIPS_MEET}},
-    ("the eight lessons", "1920x1080"): {"7. lesson:two-heads": {TWO_HEADS_TIPS_MEET}},
-    ("presenting and two heads", "1024x768"): {"3. lesson:two-heads": {TWO_HEADS_TIPS_MEET},
-                                               "4. unpresent": {TWO_HEADS_TIPS_MEET}},
-    ("presenting and two heads", "1920x1080"): {"3. lesson:two-heads": {TWO_HEADS_TIPS_MEET},
-                                                "4. unpresent": {TWO_HEADS_TIPS_MEET}},
     # Presenting three plots (or the √d_k lab beside two) on a 1024 × 768 screen: with the bottom row of numbers
     # the plots are ~300 × 183 px; only fewer plots or fewer panels would make them 200 high.
     ("presenting one lesson after another", "1024x768"): {"4. lesson:trained-heads": {"plots_too_small"},
@@ -51,8 +45,6 @@ KNOWN_LIMITS = {
     ("training", "1024x768"): {"1. train:reverse:300": {"plots_too_small"},
                                "2. present": {"plots_too_small", "key_labels_missing"}},
     ("training", "1280x720"): {"1. train:reverse:300": {"plots_too_small"}, "2. present": {"plots_too_small"}},
-    # The √d_k lesson presented at 1280 × 720: q·sat's and k·cat's tips 10 px apart inside a fan of shafts.
-    ("presenting one lesson after another", "1280x720"): {"7. present": {"max_label_distance_px"}},
 }
 
 

@@ -174,3 +174,33 @@ def test_many_spots_tested_at_once_meet_the_same_arrows_as_one_by_one(specs, box
     boxes = [(left, top, left + width, top + height) for left, top, width, height in boxes]
     at_once = ShapeIndex.of(obstacles).hits_many(np.array(boxes, dtype=float))
     assert at_once.tolist() == [any(box_hits(box, obstacle) for obstacle in obstacles) for box in boxes]
+
+
+
+def _fan_with_two_tips_meeting():
+    """Lesson 7's knot: a query and the key it matches point the same way, their tips at one point 28 px from
+    the plot's left edge; two arrows rise past it on the right, one goes off below. Each arrow is a head and
+    a shaft; the query's and the key's labels, first, are what a class reads: essential."""
+    specs = [(150, 120, 30.0), (150, 120, 110.0), (110, 110, 60.0), (105, 105, 60.0), (190, 110, 40.0)]
+    requests, owners, heads = [], [], []
+    for index, (angle, length, width) in enumerate(specs):
+        request, shaft = _arrow(angle, length, width=width)
+        (tx, ty), (ux, uy) = request.tip, request.direction
+        corners = [(tx, ty), (tx - ux * 12 - uy * 6, ty - uy * 12 + ux * 6), (tx - ux * 12 + uy * 6, ty - uy * 12 - ux * 6)]
+        requests.append(request._replace(essential=index < 2))
+        owners.append([convex_obstacle(corners, 1.5), shaft])  # labels keep 1.5 px off a head ...
+        heads.append(convex_obstacle(corners))  # ... and, in the last resort, may touch it, never cover it
+    return requests, owners, heads
+
+
+def test_two_essential_labels_whose_tips_meet_inside_a_fan_of_shafts_both_stay_within_two_lines():
+    """No spot within two lines of the shared tip is free of every shaft: the key's label lies over another
+    arrow's thin shaft (never a head, a tip or a label) rather than six lines off, where it reads as another's."""
+    requests, owners, heads = _fan_with_two_tips_meeting()
+    bounds = (68.0, 20.0, 380.0, 280.0)
+    placements = place_labels(requests, ShapeIndex.of_owners(owners, 2, shaft_slot=1), bounds)
+    query, key = (_box(request, placement) for request, placement in zip(requests, placements[:2]))
+    assert _gap(requests[0], query) <= NEAR_LINES * LINE and _gap(requests[1], key) <= NEAR_LINES * LINE
+    assert not _overlap(query, key)
+    assert not any(box_hits(box, head) for box in (query, key) for head in heads)
+    assert all(bounds[0] <= box[0] and box[2] <= bounds[2] for box in (query, key))

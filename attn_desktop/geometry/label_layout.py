@@ -14,11 +14,15 @@ near its tip, so labels do not swap places from one frame of a drag to the next.
 
 Near means within NEAR_LINES line heights of the tip: further off, a label reads
 as another arrow's. Beyond one line a thin leader line joins it to its tip. A
-label that finds no free spot that near is left out, unless it is essential: an
-essential label goes further out, anywhere in the plot, joined by its leader,
-rather than vanish. A tip dragged out of the plot keeps its label at the edge
-where the arrow leaves the view, with a pointer there. A label left out still
-names its arrow when the arrow is pointed at.
+label that finds no free spot that near is left out, unless it is essential. An
+essential label then takes the near spot that hides the least of the arrows'
+shafts, over no head, tip or label (two tips that meet among other shafts leave
+no free spot by them; a label over a thin shaft still reads as its own arrow's,
+one led lines away reads as another's). Only with no such spot does it go
+further out, anywhere in the plot, joined by its leader, rather than vanish. A
+tip dragged out of the plot keeps its label at the edge where the arrow leaves
+the view, with a pointer there. A label left out still names its arrow when the
+arrow is pointed at.
 
 Plain geometry in view pixels, no Qt (it runs on every drag move): boxes are
 (left, top, right, bottom) tuples; arrows are convex shapes (see `convex_obstacle`).
@@ -47,6 +51,7 @@ from attn_desktop.geometry.label_obstacles import (
 MARGIN_PX = 1.0  # labels this close to each other count as touching
 EDGE_INSET_PX = 1.0  # labels keep this far inside the plot
 NEAR_GAP_PX = 3.0  # the first ring of spots: this far from the tip
+TOUCH_PX = 1.5  # as a last resort, labels come this much nearer heads (their clearance) and their own tip
 NEAR_LINES = 2.0  # a label further than this many line heights from its tip is not shown, unless essential
 SLIDE_STEPS = 4  # along each side of the tip, a label is tried at this many places (and against the plot's edges)
 LEADER_WIDTH_PX = 1.0
@@ -157,7 +162,9 @@ class _Layout:
                 self.stranded.append(index)
                 if box != _NO_BOX:  # a spot clear of arrows: other labels took it
                     self.crowded_out.add(index)
-                placement, box = _place(requests[index], shapes, self.leaders, self.taken, bounds, near=False)
+                placement, box = _over_shafts(requests[index], shapes, self.leaders, self.taken, bounds)
+                if placement is None:
+                    placement, box = _place(requests[index], shapes, self.leaders, self.taken, bounds, near=False)
             self.take(index, placement, box)
         return self
 
@@ -209,7 +216,8 @@ def _last_point_inside(start: Point, end: Point, box: Box) -> Point | None:
     return x0 + dx * high, y0 + dy * high
 
 
-def _near_candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: Box, slide_steps: int):
+def _near_candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: Box, slide_steps: int,
+                     near_gap: float = NEAR_GAP_PX):
     """(left, top, needs a leader) for each spot to try, in order of preference: the usual spot, last time's
     (if it is still near), then ring by ring outwards up to NEAR_LINES, each ring starting where the arrow
     points and then sliding along each side of the tip in SLIDE_STEPS."""
@@ -219,21 +227,27 @@ def _near_candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds:
     ux, uy = request.direction
     spots = _spots_towards(ux, uy)
     fa, fg, ga, gg = spots[0]
-    yield ax + fa * half_w + fg * NEAR_GAP_PX - half_w, ay + ga * half_h + gg * NEAR_GAP_PX - half_h, not at_tip
-    if request.previous is not None and at_tip:
-        # Last time's spot only while it is near: after an undo, a zoom or a new layout, a spot that was
-        # the best one far away is no reason to stay far.
-        dx, dy = request.previous
-        left, top = ax + dx, ay + dy
-        nearest_x, nearest_y = min(max(ax, left), left + width), min(max(ay, top), top + height)
-        distance = math.hypot(nearest_x - ax, nearest_y - ay)
-        if distance <= NEAR_LINES * height:
-            yield left, top, distance > height
+    yield ax + fa * half_w + fg * near_gap - half_w, ay + ga * half_h + gg * near_gap - half_h, not at_tip
+    previous = _previous_spot(request, anchor, at_tip)
+    if previous is not None:
+        yield previous
     for ring, leader in _NEAR_RINGS:
-        gap = max(NEAR_GAP_PX, ring * height)
+        gap = max(near_gap, ring * height)
         for fa, fg, ga, gg in spots:
             yield ax + fa * half_w + fg * gap - half_w, ay + ga * half_h + gg * gap - half_h, leader or not at_tip
         yield from _slides(anchor, width, height, gap, request.direction, bounds, leader or not at_tip, slide_steps)
+
+
+def _previous_spot(request: LabelRequest, anchor: Point, at_tip: bool) -> tuple[float, float, bool] | None:
+    """Last time's spot (left, top, needs a leader), only while it is near: after an undo, a zoom or a new
+    layout, a spot that was the best one far away is no reason to stay far."""
+    if request.previous is None or not at_tip:
+        return None
+    (ax, ay), (dx, dy) = anchor, request.previous
+    left, top = ax + dx, ay + dy
+    nearest_x, nearest_y = min(max(ax, left), left + request.width), min(max(ay, top), top + request.height)
+    distance = math.hypot(nearest_x - ax, nearest_y - ay)
+    return (left, top, distance > request.height) if distance <= NEAR_LINES * request.height else None
 
 
 def _far_rings(request: LabelRequest, anchor: Point):
@@ -289,7 +303,7 @@ def _anywhere_in(bounds: Box, width: float, height: float, anchor: Point):
 def _place(request, shapes: ShapeIndex, leaders, taken, bounds, near: bool) -> tuple[Placement | None, Box]:
     """The first free spot (None if there is none) and its box: NEAR the tip, or further out."""
     anchor, at_tip = _anchor(request, bounds)
-    inside = (bounds[0] + EDGE_INSET_PX, bounds[1] + EDGE_INSET_PX, bounds[2] - EDGE_INSET_PX, bounds[3] - EDGE_INSET_PX)
+    inside = _inset(bounds)
     if not near:
         found = _first_free_of_many(list(_far_rings(request, anchor)), request, shapes, leaders, taken, inside, anchor)
         if found[0] is not None:
@@ -310,19 +324,74 @@ def _first_free_of_many(spots: list, request: LabelRequest, shapes: ShapeIndex, 
                         anchor: Point) -> tuple[Placement | None, Box]:
     """The same as _first_free, with the spots tested against the arrows all at once. With no free spot,
     the box says whether other labels (a box) or the arrows (none) left none."""
-    rest = np.array(spots, dtype=float).reshape(-1, 3)
-    boxes = np.column_stack((rest[:, 0], rest[:, 1], rest[:, 0] + request.width, rest[:, 1] + request.height))
-    clear = (boxes[:, 0] >= inside[0]) & (boxes[:, 1] >= inside[1]) & (boxes[:, 2] <= inside[2]) & \
-        (boxes[:, 3] <= inside[3])
+    rest, boxes = _as_arrays(spots, request)
+    clear = _inside_of(boxes, inside)
     if clear.any():
         clear[clear] = ~shapes.hits_many(boxes[clear])  # inside the plot and clear of every arrow
-    free = clear.copy()
-    for o0, o1, o2, o3 in taken:
-        free &= (boxes[:, 0] >= o2 + MARGIN_PX) | (boxes[:, 2] + MARGIN_PX <= o0) | \
-            (boxes[:, 1] >= o3 + MARGIN_PX) | (boxes[:, 3] + MARGIN_PX <= o1)
+    free = clear & _clear_of_labels(boxes, taken)
     spots_left = (rest[index].tolist() for index in np.flatnonzero(free))
     placement, box = _first_free(spots_left, request, _NO_SHAPES, leaders, taken, inside, anchor)
     return placement, box if placement is not None or not clear.any() else tuple(boxes[np.argmax(clear)].tolist())
+
+
+def _over_shafts(request: LabelRequest, shapes: ShapeIndex, leaders, taken, bounds: Box) -> tuple[Placement | None, Box]:
+    """For an essential label with no free spot near its tip: the near spot that hides the least of the
+    arrows' shafts, over no head or tip, no label and no leader; the nearest of those that hide as much.
+    Two tips that meet among other shafts leave no free spot within two lines of them, and a label over a
+    thin shaft still reads as its own arrow's, where one led several lines off reads as another's."""
+    anchor, at_tip = _anchor(request, bounds)
+    inside = _inset(bounds)
+    previous = _previous_spot(request, anchor, at_tip)
+    if previous is not None:
+        # Last time's spot while it is still over no head: no jumps from one frame of a drag to the next,
+        # and no search on every move.
+        found = _least_covered([previous], request, shapes, leaders, taken, inside, anchor)
+        if found[0] is not None:
+            return found
+    # Every clearance a little smaller (a narrow gap between two heads can be the only room by the tip):
+    # the label may touch a head, not cover it, and comes a little nearer its own tip.
+    candidates = _near_candidates(request, anchor, at_tip, inside, 1 if shapes.crowded else SLIDE_STEPS,
+                                  NEAR_GAP_PX - TOUCH_PX)
+    return _least_covered(list(candidates), request, shapes, leaders, taken, inside, anchor)
+
+
+def _least_covered(spots: list, request: LabelRequest, shapes: ShapeIndex, leaders, taken, inside: Box,
+                   anchor: Point) -> tuple[Placement | None, Box]:
+    """Of SPOTS, the free one but for shafts (touching no head: see TOUCH_PX) that hides the least of them."""
+    rows, boxes = _as_arrays(spots, request)
+    usable = np.flatnonzero(_inside_of(boxes, inside) & _clear_of_labels(boxes, taken))
+    if not len(usable):
+        return None, _NO_BOX
+    over_heads, covered = shapes.shafts_covered(boxes[usable] + (TOUCH_PX, TOUCH_PX, -TOUCH_PX, -TOUCH_PX))
+    # Whole pixels of shaft: a spot nearer the tip wins over one that hides a hair less.
+    order = np.argsort(np.round(covered), kind="stable")
+    ranked = usable[order[~over_heads[order]]]
+    return _first_free((rows[index].tolist() for index in ranked), request, _NO_SHAPES, leaders, taken, inside, anchor)
+
+
+def _as_arrays(spots: list, request: LabelRequest) -> tuple[np.ndarray, np.ndarray]:
+    """The spots (left, top, needs a leader) as rows, and the label's box at each."""
+    rows = np.array(spots, dtype=float).reshape(-1, 3)
+    boxes = np.column_stack((rows[:, 0], rows[:, 1], rows[:, 0] + request.width, rows[:, 1] + request.height))
+    return rows, boxes
+
+
+def _inside_of(boxes: np.ndarray, inside: Box) -> np.ndarray:
+    return (boxes[:, 0] >= inside[0]) & (boxes[:, 1] >= inside[1]) & (boxes[:, 2] <= inside[2]) & \
+        (boxes[:, 3] <= inside[3])
+
+
+def _clear_of_labels(boxes: np.ndarray, taken: list[Box]) -> np.ndarray:
+    free = np.ones(len(boxes), dtype=bool)
+    for o0, o1, o2, o3 in taken:
+        free &= (boxes[:, 0] >= o2 + MARGIN_PX) | (boxes[:, 2] + MARGIN_PX <= o0) | \
+            (boxes[:, 1] >= o3 + MARGIN_PX) | (boxes[:, 3] + MARGIN_PX <= o1)
+    return free
+
+
+def _inset(bounds: Box) -> Box:
+    """The plot's area less EDGE_INSET_PX on every side: where labels go."""
+    return bounds[0] + EDGE_INSET_PX, bounds[1] + EDGE_INSET_PX, bounds[2] - EDGE_INSET_PX, bounds[3] - EDGE_INSET_PX
 
 
 _NO_SHAPES = ShapeIndex.of([])  # the arrows already tested: only the leader lines are left to test

@@ -95,11 +95,17 @@ class ShapeIndex:
     again. A few shapes are simply all tested; a crowd's bounding boxes are kept in arrays too, so
     one vectorised comparison picks the handful a spot's box touches. Every shape is also kept as a row
     of numbers (its box, then its axes), to test many spots at once (`hits_many`).
+
+    With `shaft_slot`, each owner's shape in that slot is its shaft: the one part of an arrow an essential
+    label may cover when nothing near its tip is free (`shafts_covered`).
     """
 
-    def __init__(self, owners: int, per_owner: int = 2, shapes: list[Obstacle] | None = None) -> None:
+    def __init__(self, owners: int, per_owner: int = 2, shapes: list[Obstacle] | None = None,
+                 shaft_slot: int | None = None) -> None:
         size = owners * per_owner
         self.per_owner = per_owner
+        slots = np.arange(size)
+        self._shafts = slots % per_owner == shaft_slot if shaft_slot is not None else slots < 0
         self.shapes: list[Obstacle] = list(shapes) if shapes is not None else [_NOWHERE] * size
         self.crowded = size > CROWD
         if self.crowded:
@@ -115,11 +121,12 @@ class ShapeIndex:
         return cls(len(obstacles), 1, obstacles)
 
     @classmethod
-    def of_owners(cls, shapes: list[list[Obstacle]], per_owner: int) -> ShapeIndex:
-        """An index of each owner's shapes (at most `per_owner` each), in slots in the owners' order."""
+    def of_owners(cls, shapes: list[list[Obstacle]], per_owner: int, shaft_slot: int | None = None) -> ShapeIndex:
+        """An index of each owner's shapes (at most `per_owner` each), in slots in the owners' order; the
+        shape in `shaft_slot` of each is a shaft."""
         padding = [[_NOWHERE] * (per_owner - count) for count in range(per_owner + 1)]
         slots = [shape for owned in shapes for shape in (*owned, *padding[len(owned)])]
-        return cls(len(shapes), per_owner, slots)
+        return cls(len(shapes), per_owner, slots, shaft_slot)
 
     def set(self, owner: int, shapes: list[Obstacle]) -> None:
         """The shapes of one owner (at most `per_owner` of them)."""
@@ -148,24 +155,41 @@ class ShapeIndex:
     def hits_many(self, boxes: np.ndarray) -> np.ndarray:
         """For each box (a row of left, top, right, bottom), whether it overlaps any shape: the test of
         box_hits, for all the boxes and the shapes near them at once."""
+        spot, _ = self._overlaps(boxes)
+        return np.bincount(spot, minlength=len(boxes)) > 0
+
+    def shafts_covered(self, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each box: whether it overlaps a shape that is not a shaft (a head, a tip, a dot), and the
+        summed thickness of the shafts it covers (a thick shaft hidden reads worse than a thin one)."""
+        spot, slot = self._overlaps(boxes)
+        shafts = self._shafts[slot]
+        others = np.bincount(spot[~shafts], minlength=len(boxes)) > 0
+        rows = self._rows[slot[shafts]]
+        # A shaft is a thin rectangle: its thickness is its narrowest extent, across it (or across its box).
+        extents = np.column_stack((rows[:, 2] - rows[:, 0], rows[:, 3] - rows[:, 1],
+                                   *(rows[:, 7 + 4 * axis] - rows[:, 6 + 4 * axis] for axis in range(AXES))))
+        thickness = extents.min(axis=1)
+        return others, np.bincount(spot[shafts], weights=thickness, minlength=len(boxes))
+
+    def _overlaps(self, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each pair of a box and a shape that overlap (box_hits), as two arrays: the box's row, the shape's slot."""
         lefts, tops, rights, bottoms = (boxes[:, side, None] for side in range(4))
         rows = self._rows
-        rows = rows[(rows[:, 0] < rights.max()) & (rows[:, 2] > lefts.min()) &
-                    (rows[:, 1] < bottoms.max()) & (rows[:, 3] > tops.min())]
-        if not len(rows):
-            return np.zeros(len(boxes), dtype=bool)
+        slots = np.flatnonzero((rows[:, 0] < rights.max()) & (rows[:, 2] > lefts.min()) &
+                               (rows[:, 1] < bottoms.max()) & (rows[:, 3] > tops.min()))
+        rows = rows[slots]
         overlap = (lefts < rows[:, 2]) & (rows[:, 0] < rights) & (tops < rows[:, 3]) & (rows[:, 1] < bottoms)
         # Only the pairs whose boxes overlap need their axes tested: a few per spot, of hundreds.
         spot, shape = np.nonzero(overlap)
         if not len(spot):
-            return np.zeros(len(boxes), dtype=bool)
+            return spot, shape
         axes = rows[shape, 4:].reshape(-1, AXES, 4)
         nx, ny, low, high = axes[..., 0], axes[..., 1], axes[..., 2], axes[..., 3]
         x0, y0, x1, y1 = (boxes[spot, side, None] for side in range(4))
         centre = (x0 + x1) / 2 * nx + (y0 + y1) / 2 * ny
         reach = (x1 - x0) / 2 * np.abs(nx) + (y1 - y0) / 2 * np.abs(ny)
         separated = ((centre + reach <= low) | (centre - reach >= high)).any(axis=1)
-        return np.bincount(spot[~separated], minlength=len(boxes)) > 0
+        return spot[~separated], slots[shape[~separated]]
 
 
 _NO_AXIS = (0.0, 0.0, -math.inf, math.inf)  # separates nothing: pads a shape's axes to AXES

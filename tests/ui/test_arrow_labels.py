@@ -60,7 +60,8 @@ def _assert_labels_by_their_tips(window, where: str) -> None:
     figures = audit_labels(canvas)
     problems = find_label_problems(canvas)
     assert figures["label_overlaps"] == 0, f"{where}: labels cover each other: {problems.overlaps}"
-    assert figures["labels_crossing_arrows"] == 0, f"{where}: arrows cross labels: {problems.crossings}"
+    assert figures["labels_over_heads"] == 0, f"{where}: labels hide arrow heads: {problems.over_heads}"
+    assert figures["labels_over_shafts"] == 0, f"{where}: labels lie over shafts: {problems.over_shafts}"
     assert figures["labels_cut"] == 0, f"{where}: labels cut by the plot's edge: {problems.cut}"
     assert figures["max_label_offset_px"] <= canvas.label_line_height(), f"{where}: far from their tips: {problems.offsets}"
 
@@ -144,7 +145,7 @@ def test_the_audit_sees_a_label_put_over_an_arrow_or_past_the_edge(open_window):
     transform = arrow.deviceTransform(canvas.viewportTransform())
     box = arrow.shown_label_box(transform)
     arrow.set_label_placement(Placement(-box.width() / 2, -box.height() / 2), transform)  # centred on its own tip
-    assert audit_labels(canvas)["labels_crossing_arrows"] >= 1
+    assert audit_labels(canvas)["labels_over_heads"] >= 1
     arrow.set_label_placement(Placement(5000.0, 0.0), transform)  # far off the plot
     figures = audit_labels(canvas)
     assert figures["labels_cut"] == 1 and figures["max_label_offset_px"] > 4000

@@ -31,6 +31,7 @@ LABEL_PADDING_PX = 2.0  # the label's pale backdrop reaches this far beyond its 
 SHAFT_CLEARANCE_PX = 1.0  # labels keep this far off a shaft's edge ...
 HEAD_CLEARANCE_PX = 1.5  # ... and off a head and its tip
 DOT_RADIUS_PX = 4.0  # an arrow of no length is a dot
+SHAFT_SLOT = 1  # obstacles() gives the head (or the dot) first, then the shaft
 
 
 def direction_on_screen(ox: float, oy: float, tx: float, ty: float) -> tuple[float, float, float]:

@@ -19,10 +19,11 @@ from PySide6.QtGui import QTransform
 from attn_desktop.geometry.label_layout import HIDDEN, LabelRequest, ShapeIndex, place_labels
 from attn_desktop.geometry.weight_style import CROWDED_LABEL_MIN_WEIGHT
 from attn_desktop.model import HeadReading, Role
+from attn_desktop.ui.canvas.arrow_geometry import SHAFT_SLOT
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
 from attn_desktop.ui.canvas.canvas_plots import CanvasPlots
 
-SHAPES_PER_ARROW = 2  # a shaft and a head (a dot: one)
+SHAPES_PER_ARROW = 2  # a head and a shaft (a dot: one)
 HEAVIEST = 2  # the keys and values with the most weight, whose labels a class reads the answer from
 Mapping = tuple[float, float, float, float]  # a plot's data-to-view scale and offset: m11, m22, m31, m32
 
@@ -124,7 +125,7 @@ class CanvasLabels:
                     shapes.index.set(slot, item.obstacles(mapping))
                     shapes.versions[slot] = item.shape_version
             return shapes
-        index = ShapeIndex.of_owners([item.obstacles(mapping) for item in arrows], SHAPES_PER_ARROW)
+        index = ShapeIndex.of_owners([item.obstacles(mapping) for item in arrows], SHAPES_PER_ARROW, SHAFT_SLOT)
         return _PlotShapes(mapping, arrows, [item.shape_version for item in arrows], index)
 
     def _arrows_in(self, plot: pg.PlotItem) -> list[ArrowItem]:

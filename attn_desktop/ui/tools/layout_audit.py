@@ -79,7 +79,8 @@ def audit_heads(window: MainWindow) -> dict:
         "matrix_font_px": min((QFontInfo(font).pixelSize() for font in fonts if font is not None), default=0),
         "chart_label_overlaps": 0,  # the weights chart shows one head: it makes way for the heads
         "label_overlaps": sum(figures["label_overlaps"] for figures in labels),
-        "labels_crossing_arrows": sum(figures["labels_crossing_arrows"] for figures in labels),
+        "labels_over_heads": sum(figures["labels_over_heads"] for figures in labels),
+        "labels_over_shafts": sum(figures["labels_over_shafts"] for figures in labels),
         "labels_cut": sum(figures["labels_cut"] for figures in labels),
         "max_label_offset_px": max((figures["max_label_offset_px"] for figures in labels), default=0.0),
         "label_line_height_px": round(columns[0].canvas.label_line_height(), 1),
