@@ -35,17 +35,7 @@ WALKS = {
 
 
 # What is still wrong, step by step, and why; each must stay wrong (a fix fails the test until its entry goes).
-KNOWN_LIMITS = {
-    # Presenting three plots (or the √d_k lab beside two) on a 1024 × 768 screen: with the bottom row of numbers
-    # the plots are ~300 × 183 px; only fewer plots or fewer panels would make them 200 high.
-    ("presenting one lesson after another", "1024x768"): {"4. lesson:trained-heads": {"plots_too_small"},
-                                                          "7. present": {"plots_too_small"}},
-    # Training at 1024 × 768 and 1280 × 720: the Training panel's column beside three plots leaves them a few
-    # pixels under 200 (197), presented ~160-183 high; the trained key's label finds no room presented at 1024.
-    ("training", "1024x768"): {"1. train:reverse:300": {"plots_too_small"},
-                               "2. present": {"plots_too_small", "key_labels_missing"}},
-    ("training", "1280x720"): {"1. train:reverse:300": {"plots_too_small"}, "2. present": {"plots_too_small"}},
-}
+KNOWN_LIMITS: dict[tuple[str, str], dict[str, set[str]]] = {}
 
 
 def walk(tmp_path, size: str, steps: str) -> list[dict]:

@@ -13,6 +13,7 @@ MIN_WEIGHT_EMPHASIS = 0.22
 MASKED_EMPHASIS = 0.18  # a key the mask hides: drawn dashed and this faint
 MAX_PERCENT_LABELS = 16  # past this many tokens, "k·cat 76%" labels crowd the plot
 CROWDED_LABEL_MIN_WEIGHT = 0.05  # ... and only keys and values with this much weight are named
+ANSWER_MIN_WEIGHT = 0.005  # a key or value shown at 0 % is not where a class reads the answer, even if second heaviest
 
 
 def crowded(n_tokens: int) -> bool:

@@ -225,6 +225,11 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self._sync_output()
         self._place_labels()
 
+    @property
+    def arranging(self) -> bool:
+        """Whether a refit, the titles or the labels wait for the event loop's next pass (see settle)."""
+        return any(timer.isActive() for timer in (self._refit_timer, self._title_timer, self._label_timer))
+
     def _place_labels(self) -> None:
         self.labels.place(self.attn_scene, self._shown_weights(), self.viewportTransform())
 

@@ -17,7 +17,7 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QTransform
 
 from attn_desktop.geometry.label_layout import HIDDEN, LabelRequest, ShapeIndex, place_labels
-from attn_desktop.geometry.weight_style import CROWDED_LABEL_MIN_WEIGHT
+from attn_desktop.geometry.weight_style import ANSWER_MIN_WEIGHT, CROWDED_LABEL_MIN_WEIGHT
 from attn_desktop.model import HeadReading, Role
 from attn_desktop.ui.canvas.arrow_geometry import SHAFT_SLOT
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
@@ -92,7 +92,7 @@ class CanvasLabels:
         named = [index for index in range(scene.n_tokens)
                  if (index < len(keys) and keys[index].label) or (index < len(values) and values[index].label)]
         named.sort(key=lambda index: -weights[index])
-        heaviest = set(named[:HEAVIEST])
+        heaviest = {index for index in named[:HEAVIEST] if weights[index] >= ANSWER_MIN_WEIGHT}
         queries_plot = plot_for(Role.QUERY)
         weighted_plots = ((plot_for(Role.KEY), keys), (plot_for(Role.VALUE), values))
         order = [

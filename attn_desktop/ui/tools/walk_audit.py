@@ -18,6 +18,7 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractButton, QLabel, QStyle, QTableView, QWidget
 
 from attn_desktop.geometry.plot_arrangement import MIN_PLOT_SIDE_PX  # the canvas's own rule, audited
+from attn_desktop.geometry.weight_style import ANSWER_MIN_WEIGHT
 from attn_desktop.model import Role
 from attn_desktop.ui.tools.label_audit import _distance, _plots
 from attn_desktop.ui.tools.layout_audit import _on_screen
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from attn_desktop.ui.canvas.canvas import AttentionCanvas
     from attn_desktop.ui.window.main_window import MainWindow
 
-HEAVIEST = 2  # the keys and values whose labels a class must read: the selected query's two heaviest
+HEAVIEST = 2  # the keys and values whose labels a class must read: the selected query's two heaviest (not at 0 %)
 _DIGIT = re.compile(r"\d")
 
 
@@ -81,7 +82,8 @@ def key_labels_missing(canvas, lesson: str = "") -> list[str]:
         return []
     if weights.size == 0 or not np.all(np.isfinite(weights)):
         return []
-    heaviest = [int(index) for index in np.argsort(-weights, kind="stable")[:HEAVIEST]]
+    heaviest = [int(index) for index in np.argsort(-weights, kind="stable")[:HEAVIEST]
+                if weights[index] >= ANSWER_MIN_WEIGHT]  # a 0 % "second heaviest" tells no answer
     wanted = [(role, index) for role in (Role.KEY, Role.VALUE) for index in heaviest]
     named = [(role, index) for role in reading.roles for index in range(len(canvas.arrows[role]))
              if re.search(rf"(?<!\w){re.escape(reading.arrow_name(role, index))}(?!\w)", lesson)]

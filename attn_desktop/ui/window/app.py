@@ -106,7 +106,12 @@ def settle(window: MainWindow) -> None:
     for _ in range(50):
         app.processEvents()
         canvases = [window.canvas, *(column.canvas for column in window.heads_view.columns)]  # (each head's too)
-        state = [(canvas.size(), canvas.qk_plot.viewRange()) for canvas in canvases] + [window.matrix_view.size()]
-        if state == previous:
+        for canvas in canvases:  # an axis measures its tick labels as it paints: paint now, not in the picture
+            if canvas.isVisible():
+                canvas.viewport().repaint()
+        state = [(canvas.size(), canvas.qk_plot.viewRange(), canvas.qk_plot.getViewBox().sceneBoundingRect())
+                 for canvas in canvases] + [window.matrix_view.size()]
+        # Labels are placed a pass after the plots' last change: a picture taken before shows last pass's.
+        if state == previous and not any(canvas.arranging for canvas in canvases):
             return
         previous = state
