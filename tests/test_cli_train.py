@@ -111,11 +111,16 @@ def test_training_works_with_no_display_at_all(tmp_path):
         (["reverse", "--steps", "99999999999"], "--steps: expected a whole number from 1 to 1,000,000"),
         (["reverse", "--seed", "-1"], "--seed: expected a whole number from 0"),
         (["reverse", "--seed", "abc"], "--seed: expected a whole number"),
-        (["reverse", "--lr", "0"], "--lr: expected a positive number such as 0.02, found '0'"),
-        (["reverse", "--lr", "-0.1"], "--lr: expected a positive number"),
-        (["reverse", "--lr", "nan"], "--lr: expected a positive number"),
-        (["reverse", "--lr", "inf"], "--lr: expected a positive number"),
-        (["reverse", "--lr", "fast"], "--lr: expected a positive number"),
+        (["reverse", "--lr", "0"], "--lr: expected a number from 0.0001 to 1 such as 0.02, found '0'"),
+        (["reverse", "--lr", "-0.1"], "--lr: expected a number from 0.0001 to 1"),
+        (["reverse", "--lr", "nan"], "--lr: expected a number from 0.0001 to 1"),
+        (["reverse", "--lr", "inf"], "--lr: expected a number from 0.0001 to 1"),
+        (["reverse", "--lr", "fast"], "--lr: expected a number from 0.0001 to 1"),
+        # Rates that used to blow the head up (a traceback from the JSON writer, or a useless head written).
+        (["reverse", "--lr", "1e200"], "--lr: expected a number from 0.0001 to 1 such as 0.02, found '1e200'"),
+        (["previous-token", "--lr", "1e120"], "--lr: expected a number from 0.0001 to 1"),
+        (["it-noun", "--lr", "1e308"], "--lr: expected a number from 0.0001 to 1"),
+        (["it-noun", "--lr", "1e100"], "--lr: expected a number from 0.0001 to 1"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line_and_write_nothing(tmp_path, args, expected):
@@ -182,3 +187,4 @@ def test_help_names_the_tasks():
     done = run("--help")
     assert done.returncode == 0
     assert "reverse, previous-token, it-noun" in done.stdout and "--lr" in done.stdout
+    assert "learning rate, from 0.0001 to 1" in " ".join(done.stdout.split())

@@ -34,6 +34,8 @@ def train_main(argv: list[str]) -> int:
 
 
 def _train_parser(task_names: list[str]) -> argparse.ArgumentParser:
+    from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE
+
     parser = OneLineErrorParser(
         prog="attn-desktop train",
         description="Train one attention head on a task with Adam, headless, printing the loss and accuracy "
@@ -43,7 +45,8 @@ def _train_parser(task_names: list[str]) -> argparse.ArgumentParser:
     parser.add_argument("task", help="the task: " + ", ".join(task_names))
     parser.add_argument("--steps", metavar="N", help="training steps (default: the task's own, e.g. 400)")
     parser.add_argument("--seed", metavar="S", default="0", help="the random seed, a whole number (default 0)")
-    parser.add_argument("--lr", metavar="X", help="Adam's learning rate (default: the task's own, e.g. 0.02)")
+    parser.add_argument("--lr", metavar="X", help=f"Adam's learning rate, from {MIN_LEARNING_RATE:g} to "
+                        f"{MAX_LEARNING_RATE:g} (default: the task's own, e.g. 0.02)")
     parser.add_argument("-o", "--output", required=True, help="the JSON file to write")
     return parser
 
@@ -52,6 +55,7 @@ def _training_settings(args: argparse.Namespace) -> tuple[str, int, int, float |
     """(task, steps, seed, lr) from the command line, or one line saying what is wrong with it."""
     from attn_desktop.model.files.json_reading import shown_path
     from attn_desktop.model.training.tasks import TASKS
+    from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE
 
     if args.task not in TASKS:
         return f"unknown task {args.task!r}; choose one of {', '.join(TASKS)}"
@@ -64,9 +68,10 @@ def _training_settings(args: argparse.Namespace) -> tuple[str, int, int, float |
         return f"--seed: expected a whole number from 0 to {MAX_SEED}, found {args.seed!r}"
     lr = None
     if args.lr is not None:
-        lr = _positive_number(args.lr)
+        lr = _number_in(args.lr, MIN_LEARNING_RATE, MAX_LEARNING_RATE)
         if lr is None:
-            return f"--lr: expected a positive number such as 0.02, found {args.lr!r}"
+            return (f"--lr: expected a number from {MIN_LEARNING_RATE:g} to {MAX_LEARNING_RATE:g} such as 0.02, "
+                    f"found {args.lr!r}")
     problem = json_output_problem(args.output)
     if problem:
         return f"{shown_path(args.output)}: {problem}"
@@ -80,16 +85,16 @@ def _whole_number(text: str) -> int | None:
     return int(text)
 
 
-def _positive_number(text: str) -> float | None:
+def _number_in(text: str, low: float, high: float) -> float | None:
     try:
         number = float(text)
     except ValueError:
         return None
-    return number if math.isfinite(number) and number > 0 else None
+    return number if low <= number <= high else None  # NaN is in no range
 
 
 def _train_and_write(task: Task, steps: int, seed: int, lr: float | None, output: str) -> int:
-    from attn_desktop.model.training.training import Trainer
+    from attn_desktop.model.training.training import Trainer, TrainingDiverged
 
     trainer = Trainer(task, seed, lr=lr)
     say(f"training {task.name}: {steps:,} steps of {trainer.optimiser}, learning rate {trainer.lr:g}, "
@@ -99,6 +104,8 @@ def _train_and_write(task: Task, steps: int, seed: int, lr: float | None, output
     except KeyboardInterrupt:
         print(f"attn-desktop: training stopped at step {trainer.steps:,}; nothing written", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except TrainingDiverged as diverged:  # a head that blew up is of no use to anyone: nothing is written
+        return fail(f"{diverged}: try a smaller --lr")
     return _write_trained_head(trainer, steps, seconds, output)
 
 
@@ -131,6 +138,8 @@ def _write_trained_head(trainer: Trainer, steps: int, seconds: float, output: st
         write_json_atomically(output, document)
     except OSError as error:
         return fail(cannot_write(shown_path(output), error))
+    except ValueError:  # JSON holds no infinity or NaN: a head whose numbers overflowed (nothing is written)
+        return fail("the trained head's numbers are too large to write: try a smaller --lr")
     metrics = document["metrics"]
     say(f"wrote {shown_path(output)}: accuracy {100 * metrics['accuracy']:.1f}% on {metrics['evaluated_on']:,} "
         f"fresh sequences, loss {metrics['loss']:.4f}, {steps:,} steps in {seconds:.1f} s")

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from attn_desktop.model.training.example_sentence import example, position_labels
 from attn_desktop.model.training.head_params import KEY_WIDTH
 from attn_desktop.model.training.training import EVALUATION_COUNT, Trainer, evaluate, evaluate_loss
@@ -23,7 +25,8 @@ def trained_head_document(trainer: Trainer, tokens: Sequence[int] | None = None)
     """
     task, params = trainer.task, trainer.snapshot()
     tokens = task.example_tokens() if tokens is None else list(tokens)
-    result = example(task, params, tokens)
+    with np.errstate(all="ignore"):  # a head with huge weights: the writer refuses what is not finite
+        result = example(task, params, tokens)
     return {
         "format": TRAINED_HEAD_FORMAT,
         "version": TRAINED_HEAD_VERSION,

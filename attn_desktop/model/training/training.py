@@ -4,6 +4,12 @@ The head and its hand-worked gradients are head_maths.py's, its parameters head_
 random is drawn from np.random.default_rng seeded by the trainer's seed, so the same task, seed
 and settings give the same weights on the same machine.
 
+A step whose loss, gradient or update is not a finite number (a learning rate far too large) raises
+TrainingDiverged and changes nothing it cannot take back: the head goes back to the last one whose
+loss and gradient were finite numbers, and every later step raises the same error. The app offers learning rates
+from MIN_LEARNING_RATE to MAX_LEARNING_RATE (none of the tasks diverges there); the Trainer itself
+takes any positive number, and stops as above when it has to.
+
 Nothing here imports Qt: the command line trains headless, and the Training
 panel runs a Trainer in a worker thread (snapshot() hands it copies).
 """
@@ -14,6 +20,7 @@ import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NoReturn
 
 import numpy as np
 
@@ -26,6 +33,24 @@ ADAM_BETAS = (0.9, 0.999)
 ADAM_EPSILON = 1e-8
 EVALUATION_COUNT = 1000
 EVALUATION_SEED = 20240612  # fresh sequences, never the training batches' stream
+# The learning rates the command line and the Training panel offer. Every task trains from every seed
+# tried right up to 1 (its loss climbs to a few thousand, then settles); far above, the weights blow up.
+MIN_LEARNING_RATE = 0.0001
+MAX_LEARNING_RATE = 1.0
+
+
+class TrainingDiverged(ArithmeticError):
+    """A step's loss, gradient or update was not a finite number: training has diverged.
+
+    STEP is the step that failed; KEPT_STEP the steps behind the head the trainer went back to
+    (the last one whose loss and gradient were finite numbers). The message is one line: "the loss became NaN at step 37".
+    """
+
+    def __init__(self, what: str, step: int, kept_step: int) -> None:
+        super().__init__(f"{what} at step {step}")
+        self.what = what
+        self.step = step
+        self.kept_step = kept_step
 
 
 @dataclass(frozen=True)
@@ -69,7 +94,10 @@ class Trainer:
         self._batches = np.random.default_rng([self.seed, 1])
         self._first_moment = {name: np.zeros_like(array) for name, array in self._params.arrays()}
         self._second_moment = {name: np.zeros_like(array) for name, array in self._params.arrays()}
+        # The head before the last update (its loss and gradient were numbers): where a diverged run goes back to.
+        self._previous = {name: array.copy() for name, array in self._params.arrays()}
         self._steps = 0
+        self._diverged: TrainingDiverged | None = None
 
     @property
     def steps(self) -> int:
@@ -86,26 +114,72 @@ class Trainer:
         with self._lock:
             return self._params.copy()
 
+    @property
+    def diverged(self) -> TrainingDiverged | None:
+        """Why training stopped for good (a step that was not a finite number), or None."""
+        return self._diverged
+
     def step(self) -> StepMetrics:
-        """One Adam step on a fresh batch; the metrics are of that batch, before the update."""
+        """One Adam step on a fresh batch; the metrics are of that batch, before the update.
+
+        Raises TrainingDiverged, now and for every later step, when the loss, the gradient or the
+        updated weights are not finite numbers (see the module's docstring); no NumPy warning is printed.
+        """
+        if self._diverged is not None:
+            diverged = self._diverged
+            raise TrainingDiverged(diverged.what, diverged.step, diverged.kept_step)
         batch = self.task.sample(self._batches, self.batch_size)
-        loss, grads, result = loss_grads_and_forward(self._params, batch, self.task.causal)
-        accuracy = accuracy_of(result, batch)
-        beta1, beta2 = ADAM_BETAS
+        step = self._steps + 1
+        with np.errstate(all="ignore"):  # huge weights overflow on the way; the checks below say so once
+            loss, grads, result = loss_grads_and_forward(self._params, batch, self.task.causal)
+            if not math.isfinite(loss):
+                self._go_back_one_step()
+                self._stop(f"the loss became {_not_finite_name(loss)}", step)
+            bad_gradient = next((grad for _name, grad in grads.arrays() if not np.isfinite(grad).all()), None)
+            if bad_gradient is not None:
+                self._go_back_one_step()
+                self._stop(f"the gradient became {_not_finite_name(float(bad_gradient.sum()))}", step)
+            accuracy = accuracy_of(result, batch)
+            updated = self._adam_update(grads, step)
+            if updated is None:
+                self._stop("the weights became too large to hold", step)  # the update overflowed
         with self._lock:
-            self._steps += 1
-            correction1 = 1.0 - beta1**self._steps
-            correction2 = 1.0 - beta2**self._steps
-            for name, grad in grads.arrays():
-                m = self._first_moment[name]
-                v = self._second_moment[name]
-                m *= beta1
-                m += (1.0 - beta1) * grad
-                v *= beta2
-                v += (1.0 - beta2) * grad * grad
-                update = self.lr * (m / correction1) / (np.sqrt(v / correction2) + ADAM_EPSILON)
-                getattr(self._params, name)[...] -= update
-        return StepMetrics(step=self._steps, loss=loss, accuracy=accuracy)
+            for name, (m, v, param) in updated.items():
+                self._previous[name][...] = getattr(self._params, name)
+                self._first_moment[name][...] = m
+                self._second_moment[name][...] = v
+                getattr(self._params, name)[...] = param
+            self._steps = step
+        return StepMetrics(step=step, loss=loss, accuracy=accuracy)
+
+    def _adam_update(self, grads: HeadParams, step: int) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
+        """Each parameter's new first and second moments and value after Adam's step STEP, or None if
+        a new value is not a finite number. Nothing is changed yet."""
+        beta1, beta2 = ADAM_BETAS
+        correction1 = 1.0 - beta1**step
+        correction2 = 1.0 - beta2**step
+        updated = {}
+        for name, grad in grads.arrays():
+            m = beta1 * self._first_moment[name] + (1.0 - beta1) * grad
+            v = beta2 * self._second_moment[name] + (1.0 - beta2) * grad * grad
+            param = getattr(self._params, name) - self.lr * (m / correction1) / (np.sqrt(v / correction2) + ADAM_EPSILON)
+            if not np.isfinite(param).all():
+                return None
+            updated[name] = (m, v, param)
+        return updated
+
+    def _go_back_one_step(self) -> None:
+        """Back to the head before the last update: the current one's loss or gradient was not a finite number."""
+        if self._steps == 0:
+            return  # the first head is the only one there is
+        with self._lock:
+            for name, array in self._params.arrays():
+                array[...] = self._previous[name]
+            self._steps -= 1
+
+    def _stop(self, what: str, step: int) -> NoReturn:
+        self._diverged = TrainingDiverged(what, step, self._steps)
+        raise self._diverged
 
     def evaluate(self, count: int = EVALUATION_COUNT, seed: int = EVALUATION_SEED) -> float:
         """Accuracy on COUNT fresh random sequences (drawn from SEED, not from the training stream)."""
@@ -119,12 +193,14 @@ def evaluate(task: Task, params: HeadParams, count: int = EVALUATION_COUNT, seed
     (a key dragged by hand) is compared with the trained one on the same test.
     """
     batch = task.sample(np.random.default_rng(seed), count)
-    return accuracy_of(forward(params, batch.tokens, task.causal), batch)
+    with np.errstate(all="ignore"):  # a head with huge weights scores what it scores, without warnings
+        return accuracy_of(forward(params, batch.tokens, task.causal), batch)
 
 
 def evaluate_loss(task: Task, params: HeadParams, count: int = EVALUATION_COUNT, seed: int = EVALUATION_SEED) -> float:
     batch = task.sample(np.random.default_rng(seed), count)
-    return loss_of(forward(params, batch.tokens, task.causal), batch)
+    with np.errstate(all="ignore"):
+        return loss_of(forward(params, batch.tokens, task.causal), batch)
 
 
 def train(
@@ -141,3 +217,7 @@ def train(
         if on_step is not None:
             on_step(metrics)
     return trainer
+
+
+def _not_finite_name(number: float) -> str:
+    return "NaN" if math.isnan(number) else "infinite"

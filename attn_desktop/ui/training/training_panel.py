@@ -33,9 +33,10 @@ from PySide6.QtWidgets import (
 
 from attn_desktop.model.files.scene_types import SceneData
 from attn_desktop.model.training.example_sentence import example_scene_data
+from attn_desktop.model.training.head_maths import forward
 from attn_desktop.model.training.head_params import HeadParams
 from attn_desktop.model.training.tasks import TASKS, Task, parse_example
-from attn_desktop.model.training.training import OPTIMISER_NAME
+from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE, OPTIMISER_NAME
 from attn_desktop.ui.training.training_curves import TrainingCurves
 from attn_desktop.ui.training.training_worker import (
     FRESH_EXAMPLES,
@@ -107,7 +108,8 @@ class TrainingPanel(QWidget):
         self.seed_box.valueChanged.connect(self._on_setting_changed)
         self.rate_box = QDoubleSpinBox()
         self.rate_box.setDecimals(4)
-        self.rate_box.setRange(0.0001, 1.0)
+        self.rate_box.setRange(MIN_LEARNING_RATE, MAX_LEARNING_RATE)  # the command line's: far above, the head blows up
+        self.rate_box.setToolTip(f"Adam's learning rate, from {MIN_LEARNING_RATE:g} to {MAX_LEARNING_RATE:g}")
         self.rate_box.setStepType(QDoubleSpinBox.StepType.AdaptiveDecimalStepType)
         self.rate_box.setKeyboardTracking(False)
         self.rate_box.setValue(self.tasks[first_task].default_lr)
@@ -299,8 +301,8 @@ class TrainingPanel(QWidget):
             self._last_metrics = update.metrics[-1]
         self._fresh_accuracy = None if update.running else update.fresh_accuracy
         self.curves.extend(update.metrics)
-        if update.params is not None:
-            self._params = update.params
+        if update.params is not None and self._all_numbers(update.params):
+            self._params = update.params  # (a head that is not all numbers is never shown, nor kept as a scene)
             self._announce_example()
         if update.failure:
             self._set_running(False)
@@ -308,6 +310,15 @@ class TrainingPanel(QWidget):
             self.status_label.setStyleSheet(ERROR_STYLE)
         else:
             self._show_status()
+
+    def _all_numbers(self, params: HeadParams) -> bool:
+        """Whether the head and what it computes for the example are finite numbers (a head blown up by a
+        rate far too large is finite, but its scores overflow)."""
+        if not all(np.isfinite(array).all() for _name, array in params.arrays()):
+            return False
+        with np.errstate(all="ignore"):
+            result = forward(params, self.example_tokens, self.current_task.causal)
+        return all(np.isfinite(array).all() for array in (result.q, result.k, result.v, result.weights, result.logits))
 
     def _set_running(self, running: bool) -> None:
         changed = running != self._running

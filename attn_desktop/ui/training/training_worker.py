@@ -31,6 +31,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from attn_desktop.model.training.training import TrainingDiverged
 from attn_desktop.ui.workers import UPDATES_PER_SECOND, PacedDelivery, Throttle, WorkerThread, one_line
 
 SLICE_SECONDS = 0.008  # the longest the loop steps without looking at its commands
@@ -85,6 +86,14 @@ def make_real_trainer(settings: TrainingSettings) -> Any:
     from attn_desktop.model.training.training import Trainer
 
     return Trainer(TASKS[settings.task_name], seed=settings.seed, lr=settings.learning_rate)
+
+
+def stopped_because(error: Exception) -> str:
+    """The status line for a step that raised: a run that diverged says at which step and what to do about it
+    (its trainer kept the last head whose loss was a number, and the panel shows that one)."""
+    if isinstance(error, TrainingDiverged):
+        return f"Paused: {error}: try a smaller learning rate (the last good head stays)"
+    return f"Training stopped: {one_line(error)}"
 
 
 class TrainingLoop:
@@ -212,7 +221,7 @@ class TrainingLoop:
         except Exception as error:  # noqa: BLE001 - a failed step pauses training with its reason, never kills the thread
             self._running = False
             self._schedule()
-            self._publish(force=True, failure=f"Training stopped: {one_line(error)}")
+            self._publish(force=True, failure=stopped_because(error))
             return False
         return True
 
