@@ -110,6 +110,9 @@ class LlamaModel:
         if Path(path).name == PACK_MODEL_FILE:  # its metadata calls it "Smollm2 135M 8k Lc100K Mix1 Ep2"
             config = dataclasses.replace(config, name=PACK_MODEL_NAME)
         model = cls(Path(path), config, tokenizer, contents.tensors)
+        # Weights too large to compute with are found now, while the model before this one is still in
+        # place (the window keeps it); the window asks for this sentence first anyway, so it costs nothing.
+        model.run(DEFAULT_SENTENCE)
         if progress is not None:
             progress(1.0, "Ready")
         return model
@@ -298,7 +301,10 @@ def _prefix(done: _Pass, length: int) -> _Pass:
 
 
 def _rms_norm(x: np.ndarray, weight: np.ndarray, epsilon: float) -> np.ndarray:
-    return np.asarray(x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + np.float32(epsilon)) * weight)
+    # The mean square in double precision: squares of float32 overflow from 1.8e19, and x / inf would
+    # quietly make a huge vector zero instead of letting the overflow show where it happens.
+    mean_square = np.mean(np.square(x, dtype=np.float64), axis=-1, keepdims=True)
+    return np.asarray(x / np.sqrt(mean_square + epsilon).astype(np.float32) * weight)
 
 
 def _silu(x: np.ndarray) -> np.ndarray:
