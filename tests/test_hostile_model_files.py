@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from tiny_llama import CONTROL_TOKEN, gguf_tensor_name, vocabulary, write_tiny_llama
+from tiny_llama import CONTROL_TOKEN, every_weight, vocabulary, write_tiny_llama
 
 from attn_desktop.model.pretrained.llama import LlamaModel, ModelFileError
 
@@ -91,13 +91,8 @@ def test_two_billion_layers_in_a_small_file_are_refused_at_once_in_bounded_memor
     assert peak < LOAD_MEMORY_LIMIT and time.perf_counter() - started < 10
 
 
-def _every_weight(folder, value):
-    weights = write_tiny_llama(Path(folder) / "shapes.gguf", layer_count=1)["weights"]
-    return {gguf_tensor_name(name): np.full(array.shape, value, np.float32) for name, array in weights.items()}
-
-
 def test_weights_of_1e30_overflow_in_one_line_and_no_warning(tmp_path):
-    path = tiny(tmp_path, "huge.gguf", tensors=_every_weight(tmp_path, 1e30))
+    path = tiny(tmp_path, "huge.gguf", tensors=every_weight(1e30))
     assert "layer 0's queries, keys and values overflow" in refusal(path)
 
 

@@ -284,3 +284,13 @@ def _change_metadata(writer, key: str, value) -> None:
 
     packed, kind, item_kind = metadata_value(value)
     fields[key] = GGUFValue(value=packed, type=kind, sub_type=item_kind)
+
+
+def every_weight(value: float, *, layer_count: int = 1, width: int = 32, ffn_width: int = 48, head_count: int = 4,
+                 kv_head_count: int = 2, tied_embeddings: bool = True) -> dict:
+    """Every tensor of such a tiny model (by GGUF name) filled with VALUE: the tensors= of a model of huge weights."""
+    shapes = random_weights(
+        np.random.default_rng(0), layer_count=layer_count, width=width, head_count=head_count,
+        kv_head_count=kv_head_count, ffn_width=ffn_width, vocab_size=len(vocabulary()[0]), tied_embeddings=tied_embeddings,
+    )
+    return {gguf_tensor_name(name): np.full(array.shape, value, np.float32) for name, array in shapes.items()}
