@@ -209,9 +209,9 @@ def write_tiny_llama(
         elif hf_name.endswith("k_proj.weight"):
             read_back = unpermute(read_back, kv_head_count)
         weights[hf_name] = read_back
-    for name, array in changed_tensors.items():
+    for tensor_name, array in changed_tensors.items():
         if array is not None:
-            writer.add_tensor(name, np.asarray(array))
+            writer.add_tensor(tensor_name, np.asarray(array))
 
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
