@@ -72,6 +72,11 @@ def test_a_field_out_of_range_is_one_line_naming_it(tmp_path, field, value, expe
     assert expected in refusal(tiny(tmp_path, metadata={field: value}))
 
 
+def test_a_rope_base_so_small_that_its_angles_overflow_is_one_line(tmp_path):
+    path = tiny(tmp_path, width=256, head_count=2, kv_head_count=1, metadata={"llama.rope.freq_base": 5e-324})
+    assert "llama.rope.freq_base 4.94066e-324 turns the positions by angles too large to compute" in refusal(path)
+
+
 def test_a_huge_bos_id_that_would_be_added_is_refused(tmp_path):
     path = tiny(tmp_path, metadata={"tokenizer.ggml.bos_token_id": 10 ** 9, "tokenizer.ggml.add_bos_token": True})
     assert "bos_token_id is 1,000,000,000" in refusal(path)

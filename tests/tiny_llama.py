@@ -251,7 +251,7 @@ def unpermute(weights: np.ndarray, head_count: int) -> np.ndarray:
 
 def metadata_value(value):
     """(value, GGUF type, item type) for a Python value: bool, a whole number as the smallest of uint32,
-    int64 and uint64 that holds it, a float as float32 when it fits (NaN and infinities do) else float64,
+    int64 and uint64 that holds it, a float as float32 when it fits (NaN and infinities do; 1e-300 does not) else float64,
     text, or a non-empty list of one kind (GGUF writers refuse empty arrays)."""
     from gguf import GGUFValueType
 
@@ -262,16 +262,17 @@ def metadata_value(value):
             return value, GGUFValueType.UINT32, None
         return value, GGUFValueType.INT64 if -(1 << 63) <= value < 1 << 63 else GGUFValueType.UINT64, None
     if isinstance(value, float):
-        fits = not np.isfinite(value) or abs(value) <= float(np.finfo(np.float32).max)
+        smallest = float(np.finfo(np.float32).smallest_subnormal)
+        fits = not np.isfinite(value) or value == 0 or smallest <= abs(value) <= float(np.finfo(np.float32).max)
         return value, GGUFValueType.FLOAT32 if fits else GGUFValueType.FLOAT64, None
     if isinstance(value, str):
         return value, GGUFValueType.STRING, None
     items = list(value)
+    item_types = {metadata_value(item)[1] for item in items}
+    widest = {GGUFValueType.UINT32: GGUFValueType.INT64, GGUFValueType.FLOAT32: GGUFValueType.FLOAT64}
     item_type = metadata_value(items[0])[1]
-    if item_type in (GGUFValueType.INT64, GGUFValueType.UINT64) or any(
-        isinstance(item, int) and not isinstance(item, bool) and not 0 <= item < 1 << 32 for item in items
-    ):
-        item_type = GGUFValueType.INT64
+    if len(item_types) > 1 and item_type in widest:  # one type that holds every item
+        item_type = widest[item_type]
     return items, GGUFValueType.ARRAY, item_type
 
 

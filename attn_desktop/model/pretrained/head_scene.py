@@ -12,7 +12,14 @@ from __future__ import annotations
 import numpy as np
 
 from attn_desktop.model.files.scene_types import DirectScene, TakenFrom
-from attn_desktop.model.files.values import MAX_ABS_COORDINATE, MAX_TITLE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_WIDTH, is_valid_text
+from attn_desktop.model.files.values import (
+    MAX_ABS_COORDINATE,
+    MAX_TITLE_CHARS,
+    MAX_TOKEN_CHARS,
+    MAX_TOKENS,
+    MAX_WIDTH,
+    is_valid_text,
+)
 from attn_desktop.model.files.version3_taken_from import MAX_SENTENCE_CHARS
 from attn_desktop.model.pretrained.run import ModelRun
 

@@ -318,14 +318,10 @@ def _rope_tables(config: LlamaConfig, length: int) -> tuple[np.ndarray, np.ndarr
     (dimensions 2i and 2i+1) by position · base^(-2i/d); the same numbers as the original model.
     """
     pairs = config.head_width // 2
-    with np.errstate(all="ignore"):  # a base that overflows is found by the caller and said in one line
-        return _angles(config, length, pairs)
-
-
-def _angles(config: LlamaConfig, length: int, pairs: int) -> tuple[np.ndarray, np.ndarray]:
-    frequencies = config.rope_base ** (-np.arange(pairs, dtype=np.float64) * 2 / config.head_width)
-    angles = np.arange(length, dtype=np.float64)[:, None] * frequencies[None, :]
-    return np.cos(angles).astype(np.float32), np.sin(angles).astype(np.float32)
+    with np.errstate(all="ignore"):  # a base so small that 1 / base overflows is found by the caller
+        frequencies = config.rope_base ** (-np.arange(pairs, dtype=np.float64) * 2 / config.head_width)
+        angles = np.arange(length, dtype=np.float64)[:, None] * frequencies[None, :]
+        return np.cos(angles).astype(np.float32), np.sin(angles).astype(np.float32)
 
 
 def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
