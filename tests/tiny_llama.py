@@ -142,13 +142,17 @@ def write_tiny_llama(
     path, *, seed: int = 0, layer_count: int = 2, width: int = 32, head_count: int = 4,
     kv_head_count: int = 2, ffn_width: int = 48, tied_embeddings: bool = True, name: str = "tiny-llama",
     weight_type: str = "F32", context_length: int = 64, rope_base: float = 10000.0,
-    rms_epsilon: float = 1e-5,
+    rms_epsilon: float = 1e-5, metadata: dict | None = None, tensors: dict | None = None,
 ) -> dict:
     """Write a random LLaMA-style GGUF file at `path`; return its config and Hugging Face weights.
 
     weight_type "F32" (default), "F16", "Q8_0" or "Q4_1" (the quantized ones need widths that are
     multiples of 32) sets how the matrices are stored; the returned weights are what the file really
     holds after dequantizing, so a reference built from them matches the file exactly.
+
+    METADATA and TENSORS change the file the way a damaged or hostile one differs: each entry
+    replaces the field or tensor of that GGUF name (added if new), None removes it; a field's value
+    is written as the GGUF type a Python value of its kind takes (see metadata_value).
     """
     import gguf
 
@@ -185,7 +189,12 @@ def write_tiny_llama(
     writer.add_add_bos_token(False)
     writer.add_quantization_version(gguf.GGML_QUANT_VERSION)
 
+    for key, value in (metadata or {}).items():
+        _change_metadata(writer, key, value)
+    changed_tensors = dict(tensors or {})
     for hf_name, array in list(weights.items()):
+        if gguf_tensor_name(hf_name) in changed_tensors:
+            continue
         on_disk = array
         if hf_name.endswith("q_proj.weight"):
             on_disk = permute_for_llama_cpp(array, head_count)
@@ -200,6 +209,9 @@ def write_tiny_llama(
         elif hf_name.endswith("k_proj.weight"):
             read_back = unpermute(read_back, kv_head_count)
         weights[hf_name] = read_back
+    for tensor_name, array in changed_tensors.items():
+        if array is not None:
+            writer.add_tensor(tensor_name, np.asarray(array))
 
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
@@ -235,3 +247,51 @@ def unpermute(weights: np.ndarray, head_count: int) -> np.ndarray:
         .swapaxes(1, 2)
         .reshape(weights.shape)
     )
+
+
+def metadata_value(value):
+    """(value, GGUF type, item type) for a Python value: bool, a whole number as the smallest of uint32,
+    int64 and uint64 that holds it, a float as float32 when it fits (NaN and infinities do; 1e-300 does not) else float64,
+    text, or a non-empty list of one kind (GGUF writers refuse empty arrays)."""
+    from gguf import GGUFValueType
+
+    if isinstance(value, bool):
+        return value, GGUFValueType.BOOL, None
+    if isinstance(value, int):
+        if 0 <= value < 1 << 32:
+            return value, GGUFValueType.UINT32, None
+        return value, GGUFValueType.INT64 if -(1 << 63) <= value < 1 << 63 else GGUFValueType.UINT64, None
+    if isinstance(value, float):
+        smallest = float(np.finfo(np.float32).smallest_subnormal)
+        fits = not np.isfinite(value) or value == 0 or smallest <= abs(value) <= float(np.finfo(np.float32).max)
+        return value, GGUFValueType.FLOAT32 if fits else GGUFValueType.FLOAT64, None
+    if isinstance(value, str):
+        return value, GGUFValueType.STRING, None
+    items = list(value)
+    item_types = {metadata_value(item)[1] for item in items}
+    widest = {GGUFValueType.UINT32: GGUFValueType.INT64, GGUFValueType.FLOAT32: GGUFValueType.FLOAT64}
+    item_type = metadata_value(items[0])[1]
+    if len(item_types) > 1 and item_type in widest:  # one type that holds every item
+        item_type = widest[item_type]
+    return items, GGUFValueType.ARRAY, item_type
+
+
+def _change_metadata(writer, key: str, value) -> None:
+    fields = writer.kv_data[0]
+    if value is None:
+        fields.pop(key, None)
+        return
+    from gguf.gguf_writer import GGUFValue
+
+    packed, kind, item_kind = metadata_value(value)
+    fields[key] = GGUFValue(value=packed, type=kind, sub_type=item_kind)
+
+
+def every_weight(value: float, *, layer_count: int = 1, width: int = 32, ffn_width: int = 48, head_count: int = 4,
+                 kv_head_count: int = 2, tied_embeddings: bool = True) -> dict:
+    """Every tensor of such a tiny model (by GGUF name) filled with VALUE: the tensors= of a model of huge weights."""
+    shapes = random_weights(
+        np.random.default_rng(0), layer_count=layer_count, width=width, head_count=head_count,
+        kv_head_count=kv_head_count, ffn_width=ffn_width, vocab_size=len(vocabulary()[0]), tied_embeddings=tied_embeddings,
+    )
+    return {gguf_tensor_name(name): np.full(array.shape, value, np.float32) for name, array in shapes.items()}

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from attn_desktop.cli.errors import OneLineErrorParser, cannot_write, fail
 from attn_desktop.cli.export_picture import export_picture
-from attn_desktop.cli.output_checks import export_output_problem
+from attn_desktop.cli.output_checks import STANDARD_OUTPUT_CLOSED, export_output_problem
 from attn_desktop.model.scene_files import open_scene
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ def _export_request(args: argparse.Namespace) -> ExportRequest | str:
         low, high = PNG_SCALE_RANGE
         return f"--scale: expected a number from {low:g} to {high:g}, found {args.scale!r}"
     if args.output == "-" and sys.stdout is None:
-        return "cannot write to standard output (it is closed)"
+        return STANDARD_OUTPUT_CLOSED
     problem = export_output_problem(args.scene, args.output)
     if problem:
         return f"{output}: {problem}"

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attn_desktop.cli.errors import OneLineErrorParser, cannot_write, fail, say
-from attn_desktop.cli.output_checks import json_output_problem
+from attn_desktop.cli.output_checks import STANDARD_OUTPUT_CLOSED, json_output_problem
 
 if TYPE_CHECKING:
     from attn_desktop.model.pretrained.run import ModelRun
@@ -62,9 +62,15 @@ def _run_and_write(sentence: str, model_path: str | None, output: str) -> int:
 def _input_problem(sentence: str, output: str) -> str | None:
     """One line saying why the sentence or the output cannot be used, checked before the model loads."""
     from attn_desktop.model.files.json_reading import shown_path
+    from attn_desktop.model.pretrained.llama import sentence_problem
 
     if not sentence.strip():
         return "the sentence is empty; give a few words in quotes"
+    problem = sentence_problem(sentence)
+    if problem:
+        return problem
+    if output == "-" and sys.stdout is None:
+        return STANDARD_OUTPUT_CLOSED
     problem = None if output == "-" else json_output_problem(output)
     return f"{shown_path(output)}: {problem}" if problem else None
 
@@ -83,7 +89,7 @@ def _write_standard_output(text: str) -> int:
         sys.stdout = None  # type: ignore[assignment]  # nothing more is written at exit
         return 0
     except (OSError, ValueError, AttributeError) as error:  # closed or missing stdout, full disk
-        return fail(f"cannot write to standard output ({error})")
+        return fail(STANDARD_OUTPUT_CLOSED if sys.stdout is None else f"cannot write to standard output ({error})")
     return 0
 
 

@@ -7,6 +7,9 @@ import os
 import stat
 from pathlib import Path
 
+# A process started with its standard output closed (`>&-`) has sys.stdout None.
+STANDARD_OUTPUT_CLOSED = "cannot write to standard output (it is closed)"
+
 
 def json_output_problem(output: str) -> str | None:
     """Why OUTPUT cannot take the JSON a long job writes (a trained head, a model's heads), checked before it starts."""

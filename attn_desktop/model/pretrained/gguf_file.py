@@ -16,7 +16,16 @@ from typing import Any
 
 import numpy as np
 
+from attn_desktop.model.pretrained.gguf_config import (
+    LlamaConfig,
+    ModelFileError,
+    check_layout,
+    check_vocabulary,
+    llama_config,
+)
 from attn_desktop.model.pretrained.pack import require_libraries
+
+__all__ = ["GgufContents", "LlamaConfig", "ModelFileError", "Progress", "read_llama_gguf"]
 
 SUPPORTED_ARCHITECTURE = "llama"
 GGUF_MAGIC = b"GGUF"
@@ -24,25 +33,6 @@ Progress = Callable[[float, str], None]
 LAYOUT_SHARE = 0.6  # of reading a file: its vocabulary and layout (6 of 10 s for SmolLM2); the rest is the weights
 LAYOUT_TEXT = "Reading the vocabulary and the layers' layout"
 READING_WEIGHTS = "Reading weights"
-
-
-class ModelFileError(ValueError):
-    """A model file that cannot be used, with what was found."""
-
-
-@dataclass(frozen=True)
-class LlamaConfig:
-    name: str
-    layer_count: int
-    head_count: int
-    kv_head_count: int
-    width: int          # d_model
-    head_width: int     # the width of one head's q, k and v
-    ffn_width: int
-    vocab_size: int
-    rope_base: float
-    rms_epsilon: float
-    context_length: int
 
 
 @dataclass(frozen=True)
@@ -71,9 +61,12 @@ def read_llama_gguf(path: str | os.PathLike[str], progress: Progress | None = No
             f"{shown}: the model's architecture is {architecture!r}; only LLaMA-style models "
             f"(architecture 'llama', such as SmolLM2 or TinyLlama) can be opened"
         )
-    config = _config(metadata, shown)
+    config = llama_config(metadata, shown)
+    check_vocabulary(metadata, config, shown)
+    check_layout({tensor.name: tuple(int(size) for size in reversed(tensor.shape)) for tensor in reader.tensors},
+                 config, shown)
     tensors = _dequantized(reader, shown, _share(progress, LAYOUT_SHARE, 1.0))
-    _check_tensors(tensors, config, shown)
+    _check_finite(tensors, shown)
     return GgufContents(config, metadata, tensors)
 
 
@@ -84,8 +77,18 @@ def _check_is_gguf(path: Path) -> None:
         raise ModelFileError(f"{path}: a folder, not a model file")
     if not path.is_file():
         raise ModelFileError(f"{path}: not a file")
-    with open(path, "rb") as file:
-        magic = file.read(4)
+    # Files of /proc and /sys pass is_file() but say 0 bytes: reading them fails or finds more than that.
+    special = f"{path.name}: not a regular file (its size reads as 0 bytes"
+    size = path.stat().st_size
+    try:
+        with open(path, "rb") as file:
+            magic = file.read(len(GGUF_MAGIC))
+    except OSError as error:  # no permission, or a special file such as /proc/self/mem
+        reason = error.strerror or str(error)
+        raise ModelFileError(f"{special}, and reading it fails: {reason})" if size == 0
+                             else f"{path.name}: cannot be read ({reason})") from None
+    if len(magic) > size:
+        raise ModelFileError(f"{special}, yet it holds more)")
     if magic != GGUF_MAGIC:
         raise ModelFileError(f"{path.name}: not a GGUF model file (a GGUF file starts with \"GGUF\"; "
                              f"this one with {_shown_bytes(magic)})")
@@ -226,42 +229,6 @@ def _metadata(reader: Any, shown: str) -> dict[str, Any]:
     return metadata
 
 
-def _config(metadata: dict[str, Any], shown: str) -> LlamaConfig:
-    def number(key: str, default: float | None = None) -> float:
-        value = metadata.get(f"llama.{key}", default)
-        if isinstance(value, list):  # some converters store per-layer lists; LLaMA's are all equal
-            value = value[0] if value else default
-        if value is None or not isinstance(value, (int, float)):
-            raise ModelFileError(f"{shown}: the metadata entry llama.{key} is missing")
-        return value
-
-    width = int(number("embedding_length"))
-    head_count = int(number("attention.head_count"))
-    kv_head_count = int(number("attention.head_count_kv", head_count))
-    if head_count <= 0 or width % head_count or kv_head_count <= 0 or head_count % kv_head_count:
-        raise ModelFileError(f"{shown}: {head_count} heads and {kv_head_count} key/value heads do not fit width {width}")
-    head_width = width // head_count
-    if int(number("rope.dimension_count", head_width)) != head_width:
-        raise ModelFileError(f"{shown}: RoPE on part of each head is not supported")
-    scaling = metadata.get("llama.rope.scaling.type", "none")
-    if scaling not in ("none", None):
-        raise ModelFileError(f"{shown}: RoPE scaling {scaling!r} is not supported")
-    tokens = metadata.get("tokenizer.ggml.tokens") or []
-    return LlamaConfig(
-        name=str(metadata.get("general.name") or Path(shown).stem),
-        layer_count=int(number("block_count")),
-        head_count=head_count,
-        kv_head_count=kv_head_count,
-        width=width,
-        head_width=head_width,
-        ffn_width=int(number("feed_forward_length")),
-        vocab_size=int(metadata.get("llama.vocab_size") or len(tokens)),
-        rope_base=float(number("rope.freq_base", 10000.0)),
-        rms_epsilon=float(number("attention.layer_norm_rms_epsilon")),
-        context_length=int(number("context_length")),
-    )
-
-
 def _dequantized(reader: Any, shown: str, progress: Progress | None) -> dict[str, np.ndarray]:
     tensors: dict[str, np.ndarray] = {}
     count = len(reader.tensors)
@@ -300,28 +267,7 @@ def _dequantize(tensor: Any) -> np.ndarray:
     return result
 
 
-def _check_tensors(tensors: dict[str, np.ndarray], config: LlamaConfig, shown: str) -> None:
-    c = config
-    kv_width = c.kv_head_count * c.head_width
-    expected = {"token_embd.weight": (c.vocab_size, c.width), "output_norm.weight": (c.width,)}
-    for layer in range(c.layer_count):
-        expected |= {
-            f"blk.{layer}.attn_norm.weight": (c.width,),
-            f"blk.{layer}.attn_q.weight": (c.width, c.width),
-            f"blk.{layer}.attn_k.weight": (kv_width, c.width),
-            f"blk.{layer}.attn_v.weight": (kv_width, c.width),
-            f"blk.{layer}.attn_output.weight": (c.width, c.width),
-            f"blk.{layer}.ffn_norm.weight": (c.width,),
-            f"blk.{layer}.ffn_gate.weight": (c.ffn_width, c.width),
-            f"blk.{layer}.ffn_up.weight": (c.ffn_width, c.width),
-            f"blk.{layer}.ffn_down.weight": (c.width, c.ffn_width),
-        }
-    if "output.weight" in tensors:
-        expected["output.weight"] = (c.vocab_size, c.width)
-    for name, shape in expected.items():
-        if name not in tensors:
-            raise ModelFileError(f"{shown}: the tensor {name} is missing")
-        if tensors[name].shape != shape:
-            raise ModelFileError(f"{shown}: the tensor {name} has shape {tensors[name].shape}, expected {shape}")
-    if any(not np.isfinite(array).all() for array in tensors.values()):
-        raise ModelFileError(f"{shown}: some weights are not finite numbers")
+def _check_finite(tensors: dict[str, np.ndarray], shown: str) -> None:
+    for name, array in tensors.items():
+        if not np.isfinite(array).all():
+            raise ModelFileError(f"{shown}: the tensor {name} holds numbers that are not finite (NaN or infinity)")

@@ -12,7 +12,14 @@ from __future__ import annotations
 import numpy as np
 
 from attn_desktop.model.files.scene_types import DirectScene, TakenFrom
-from attn_desktop.model.files.values import MAX_TITLE_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_WIDTH, is_valid_text
+from attn_desktop.model.files.values import (
+    MAX_ABS_COORDINATE,
+    MAX_TITLE_CHARS,
+    MAX_TOKEN_CHARS,
+    MAX_TOKENS,
+    MAX_WIDTH,
+    is_valid_text,
+)
 from attn_desktop.model.files.version3_taken_from import MAX_SENTENCE_CHARS
 from attn_desktop.model.pretrained.run import ModelRun
 
@@ -25,7 +32,8 @@ def scene_data_for_head(run: ModelRun, layer: int, head: int) -> DirectScene:
     """Head HEAD of layer LAYER (both from 0) reading RUN's sentence, as a scene of its q, k and v.
 
     Raises ValueError for a layer or head the model does not have, or a head a scene cannot hold
-    (vectors wider than a scene's limit, a sentence with more tokens than a scene may have).
+    (vectors wider than a scene's limit, a sentence with more tokens than a scene may have, numbers
+    beyond a scene's coordinates, which it could neither compute with nor save).
     """
     if not (0 <= layer < run.layer_count and 0 <= head < run.head_count):
         raise ValueError(f"{run.model_name} has layers 0 to {run.layer_count - 1} and heads 0 to {run.head_count - 1}; "
@@ -34,6 +42,11 @@ def scene_data_for_head(run: ModelRun, layer: int, head: int) -> DirectScene:
         raise ValueError(f"this model's heads are {run.head_width} numbers wide; a scene holds at most {MAX_WIDTH}")
     if len(run.tokens) > MAX_TOKENS:
         raise ValueError(f"the sentence has {len(run.tokens)} tokens; a scene holds at most {MAX_TOKENS}")
+    for role, arrays in (("queries", run.queries), ("keys", run.keys), ("values", run.values)):
+        vectors = np.asarray(arrays[layer, head], dtype=np.float64)
+        if not np.isfinite(vectors).all() or np.abs(vectors).max() > MAX_ABS_COORDINATE:
+            raise ValueError(f"layer {layer}, head {head}: its {role} hold numbers beyond a scene's "
+                             f"±{MAX_ABS_COORDINATE:g} (the model's numbers are too large to show)")
     tokens = readable_tokens(run.tokens)
     model = _cut(_valid(run.model_name).strip(), MAX_TITLE_CHARS) or "a model"
     sentence = _cut(_valid(run.sentence), MAX_SENTENCE_CHARS)

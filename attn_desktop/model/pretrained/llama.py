@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from attn_desktop.model.files.values import is_valid_text
 from attn_desktop.model.pretrained.gguf_file import LlamaConfig, ModelFileError, Progress, read_llama_gguf
 from attn_desktop.model.pretrained.memory import give_freed_arrays_back
 from attn_desktop.model.pretrained.pack import PACK_MODEL_FILE, PACK_MODEL_NAME
@@ -27,14 +28,31 @@ from attn_desktop.model.pretrained.tokenizer import ModelTokenizer
 
 DEFAULT_SENTENCE = "The cat sat on the mat because it was tired"
 MAX_SENTENCE_TOKENS = 256
+# 256 tokens are a thousand characters or so: a sentence far longer is refused before a model is loaded.
+MAX_SENTENCE_CHARS = 2_000
 REMEMBERED_RUNS = 8  # recent sentences kept whole: going back to one is instant
 READING_SHARE = 0.9  # of a load's progress bar: reading and dequantizing; the rest is putting it together
 
-__all__ = ["DEFAULT_SENTENCE", "MAX_SENTENCE_TOKENS", "LlamaConfig", "LlamaModel", "ModelFileError", "SentenceError"]
+__all__ = ["DEFAULT_SENTENCE", "MAX_SENTENCE_CHARS", "MAX_SENTENCE_TOKENS", "LlamaConfig", "LlamaModel",
+           "ModelFileError", "SentenceError", "sentence_problem"]
 
 
 class SentenceError(ValueError):
-    """A sentence the model cannot take (empty, or too many tokens)."""
+    """A sentence the model cannot take (empty, not valid text, too long, or too many tokens)."""
+
+
+def sentence_problem(sentence: str) -> str | None:
+    """Why no model could take SENTENCE, found without one (so before seconds of loading), or None."""
+    if not sentence.strip():
+        return "the sentence is empty; type a few words"
+    if not is_valid_text(sentence):  # a byte that is not UTF-8 arrives from a command line as a lone surrogate
+        where = next(index for index, character in enumerate(sentence) if not is_valid_text(character))
+        return (f"the sentence is not valid text (at character {where + 1}: a byte that is not UTF-8, "
+                "or half a character)")
+    if len(sentence) > MAX_SENTENCE_CHARS:
+        return (f"the sentence has {len(sentence):,} characters; the limit is {MAX_SENTENCE_CHARS:,} "
+                f"(and {MAX_SENTENCE_TOKENS} tokens)")
+    return None
 
 
 @dataclass(frozen=True)
@@ -75,6 +93,9 @@ class LlamaModel:
         # Each layer's originals are dropped as its joined matrices are made, so loading never holds both.
         self._layers = [self._layer(tensors, index) for index in range(config.layer_count)]
         self._cos, self._sin = _rope_tables(config, MAX_SENTENCE_TOKENS)
+        if not (np.isfinite(self._cos).all() and np.isfinite(self._sin).all()):
+            raise ModelFileError(f"{path.name}: llama.rope.freq_base {config.rope_base:g} turns the positions "
+                                 "by angles too large to compute")
         self._recent: OrderedDict[tuple[int, ...], _Pass] = OrderedDict()
 
     @classmethod
@@ -89,6 +110,9 @@ class LlamaModel:
         if Path(path).name == PACK_MODEL_FILE:  # its metadata calls it "Smollm2 135M 8k Lc100K Mix1 Ep2"
             config = dataclasses.replace(config, name=PACK_MODEL_NAME)
         model = cls(Path(path), config, tokenizer, contents.tensors)
+        # Weights too large to compute with are found now, while the model before this one is still in
+        # place (the window keeps it); the window asks for this sentence first anyway, so it costs nothing.
+        model.run(DEFAULT_SENTENCE)
         if progress is not None:
             progress(1.0, "Ready")
         return model
@@ -119,8 +143,9 @@ class LlamaModel:
 
     # ----- sentences ---------------------------------------------------------------------------
     def token_ids(self, sentence: str) -> list[int]:
-        if not sentence.strip():
-            raise SentenceError("the sentence is empty; type a few words")
+        problem = sentence_problem(sentence)
+        if problem:
+            raise SentenceError(problem)
         ids = self.tokenizer.encode(sentence)
         if len(ids) > MAX_SENTENCE_TOKENS:
             raise SentenceError(f"the sentence has {len(ids):,} tokens; the limit is {MAX_SENTENCE_TOKENS}")
@@ -136,6 +161,7 @@ class LlamaModel:
         ids = self.token_ids(sentence)
         done = self._forward(tuple(ids))
         logits = self.logits(done.final[-1:])[0]
+        self._check_finite(logits, "the next-token scores")
         return ModelRun(
             model_name=self.name,
             sentence=sentence,
@@ -155,7 +181,14 @@ class LlamaModel:
         return self.logits(self._forward(ids).final)
 
     def logits(self, final: np.ndarray) -> np.ndarray:
-        return np.asarray(_rms_norm(final, self._final_norm, self.config.rms_epsilon) @ self._unembed.T)
+        with np.errstate(all="ignore"):  # an overflow is found by _check_finite and said in one line
+            return np.asarray(_rms_norm(final, self._final_norm, self.config.rms_epsilon) @ self._unembed.T)
+
+    def _check_finite(self, array: np.ndarray, what: str) -> None:
+        """A number beyond float32's range, or NaN, in ARRAY: one line naming the file and where it happened."""
+        if not np.isfinite(array).all():
+            raise ModelFileError(f"{self.path.name}: {what} overflow (beyond float32's range, or NaN): "
+                                 "the model's numbers are too large to compute with")
 
     def _likeliest(self, logits: np.ndarray) -> list[tuple[str, float]]:
         shifted = logits.astype(np.float64) - logits.max()
@@ -173,7 +206,8 @@ class LlamaModel:
             self._recent.move_to_end(ids)
             return self._recent[ids]
         start = self._reusable_start(ids)
-        done = self._compute(ids, start)
+        with np.errstate(all="ignore"):  # an overflow is found by _check_finite and said in one line
+            done = self._compute(ids, start)
         self._recent[ids] = done
         if len(self._recent) > REMEMBERED_RUNS:
             self._recent.popitem(last=False)
@@ -198,6 +232,7 @@ class LlamaModel:
         per_layer: list[_LayerArrays] = []
         for index, layer in enumerate(self._layers):
             h = _rms_norm(x, layer.attn_norm, c.rms_epsilon) @ layer.qkv.T
+            self._check_finite(h, f"layer {index}'s queries, keys and values")
             q, k, v = self._split_heads(h, positions)
             if start is not None:  # the shared start's keys and values, unchanged by anything after it
                 k = np.concatenate([start.keys[index], k], axis=1)
@@ -205,8 +240,10 @@ class LlamaModel:
             weights = _causal_softmax(q, np.repeat(k, self._group, axis=0), done, c.head_width)
             mixed = (weights.astype(np.float32) @ np.repeat(v, self._group, axis=0))  # (heads, new, head_width)
             x = x + mixed.transpose(1, 0, 2).reshape(len(positions), c.width) @ layer.out.T
+            self._check_finite(x, f"layer {index}'s attention output")
             gate, up = np.split(_rms_norm(x, layer.ffn_norm, c.rms_epsilon) @ layer.gate_up.T, 2, axis=-1)
             x = x + (_silu(gate) * up) @ layer.down.T
+            self._check_finite(x, f"layer {index}'s feed-forward output")
             per_layer.append((q, k, v, weights))
         return self._assemble(ids, start, per_layer, x)
 
@@ -264,7 +301,10 @@ def _prefix(done: _Pass, length: int) -> _Pass:
 
 
 def _rms_norm(x: np.ndarray, weight: np.ndarray, epsilon: float) -> np.ndarray:
-    return np.asarray(x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + np.float32(epsilon)) * weight)
+    # The mean square in double precision: squares of float32 overflow from 1.8e19, and x / inf would
+    # quietly make a huge vector zero instead of letting the overflow show where it happens.
+    mean_square = np.mean(np.square(x, dtype=np.float64), axis=-1, keepdims=True)
+    return np.asarray(x / np.sqrt(mean_square + epsilon).astype(np.float32) * weight)
 
 
 def _silu(x: np.ndarray) -> np.ndarray:
@@ -278,9 +318,10 @@ def _rope_tables(config: LlamaConfig, length: int) -> tuple[np.ndarray, np.ndarr
     (dimensions 2i and 2i+1) by position · base^(-2i/d); the same numbers as the original model.
     """
     pairs = config.head_width // 2
-    frequencies = config.rope_base ** (-np.arange(pairs, dtype=np.float64) * 2 / config.head_width)
-    angles = np.arange(length, dtype=np.float64)[:, None] * frequencies[None, :]
-    return np.cos(angles).astype(np.float32), np.sin(angles).astype(np.float32)
+    with np.errstate(all="ignore"):  # a base so small that 1 / base overflows is found by the caller
+        frequencies = config.rope_base ** (-np.arange(pairs, dtype=np.float64) * 2 / config.head_width)
+        angles = np.arange(length, dtype=np.float64)[:, None] * frequencies[None, :]
+        return np.cos(angles).astype(np.float32), np.sin(angles).astype(np.float32)
 
 
 def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:

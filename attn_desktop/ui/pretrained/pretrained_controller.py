@@ -192,12 +192,18 @@ class ModelController(QObject):
 
         try:
             data = scene_data_for_head(run, layer, head)
-        except ValueError as error:  # a sentence longer than a scene may hold
+        except ValueError as error:  # a sentence longer than a scene may hold, numbers beyond its range
             self.dialogs.show_error("Cannot open head", str(error))
             return
         if not self.documents.maybe_save_changes():
             return
-        open_contents(self.scene, data)
+        before = self.scene.to_data(self.scene.reading().selected)
+        try:
+            open_contents(self.scene, data)
+        except ValueError as error:  # numbers the scene cannot compute with: it goes back to what it was
+            open_contents(self.scene, before)
+            self.dialogs.show_error("Cannot open head", str(error))
+            return
         self.documents.start(None, None)
         self._select_query(query)
         self.shown_head = (run, layer, head)
