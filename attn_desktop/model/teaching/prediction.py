@@ -135,6 +135,8 @@ class SessionScore:
         return self.total_score / self.rounds if self.rounds else 0.0
 
     def with_round(self, comparison: Comparison) -> SessionScore:
+        if self.rounds >= MAX_ROUNDS:
+            return self  # the record is full: what it says stays readable (from_dict refuses more)
         return SessionScore(self.rounds + 1, self.total_score + comparison.score,
                             self.winners_right + comparison.winner_right, max(self.best_score, comparison.score))
 

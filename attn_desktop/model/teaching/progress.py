@@ -87,6 +87,7 @@ class ProgressStore:
         self.read_problem: str | None = None  # why the file on disk could not be used, if it could not
         self.set_aside_as: Path | None = None  # where such a file was kept on this run
         self._watchers: list[Callable[[], object]] = []
+        self._unsaved_changes: list[Callable[[dict[str, Any]], object]] = []  # made since the last save that worked
         self._document, self._unusable = self._read()
 
     # ----- what the window says ---------------------------------------------
@@ -190,15 +191,22 @@ class ProgressStore:
 
     def _update_document(self, change: Callable[[dict[str, Any]], object]) -> None:
         # Re-read first, so two windows (or two runs) add to each other's progress instead of overwriting it.
+        # Changes whose save failed (a full disk, a link to a folder not mounted) are made again on what is
+        # read, so a later save holds them too and they stay in this run's progress meanwhile.
         on_disk, unusable = self._read()
         if unusable:
             self._unusable = True  # keep what this run knows; the file is moved aside before writing
         else:
             self._document, self._unusable = on_disk, False
+            for unsaved in self._unsaved_changes:
+                unsaved(self._document)
         change(self._document)
+        self._unsaved_changes.append(change)
         if not isinstance(self._document.get("version"), int) or self._document["version"] < FORMAT_VERSION:
             self._document["version"] = FORMAT_VERSION  # an older file now holds what this version writes
         self._save()
+        if self.last_error is None:
+            self._unsaved_changes.clear()
 
     def _save(self) -> None:
         before = self.notice

@@ -102,8 +102,8 @@ class MainWindow(QMainWindow):
         self.heads_view.dragging.connect(self._hold_undo_during_drag)
         self.unprotected_label = fill_status_bar(self.statusBar(), scene, self.autosaver,
                                                  (self.canvas.drag_moved, self.heads_view.drag_moved))
-        self.progress_label = ProgressNoticeLabel(self.progress)  # progress not saved, or not readable
-        self.statusBar().addPermanentWidget(self.progress_label)
+        self.progress_notice_label = ProgressNoticeLabel(self.progress)  # progress not saved, or not readable
+        self.statusBar().addPermanentWidget(self.progress_notice_label)
         for drawing in (self.canvas, self.heads_view):
             drawing.edit_requested.connect(self.coordinates.type_coordinates)
         follow_scene(self, scene, self.switches.on_scene_changed)  # undo or a file can flip a setting
