@@ -100,7 +100,7 @@ class ProgressStore:
             return f"Earlier progress could not be read ({self.read_problem}); it was kept as {self.set_aside_as.name}"
         if self.read_problem:
             return (f"Earlier progress could not be read ({self.read_problem}); "
-                    f"it is kept aside, not overwritten, once new progress is saved")
+                    f"it will be kept aside, not overwritten, when new progress is saved")
         return ""
 
     def watch(self, watcher: Callable[[], object]) -> None:
