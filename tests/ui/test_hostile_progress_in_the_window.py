@@ -305,3 +305,17 @@ def test_a_really_read_only_folder_offers_its_copy(qtbot, start, read_only_disk,
     assert window.unprotected_label.text().endswith("cannot write the recovery copy (Read-only file system)")
     assert copy.exists()
     window.history.reset()
+
+
+@pytest.mark.parametrize("damage", [a_fifo, a_link_to_dev_zero, with_huge_rounds, with_25_digit_rounds])
+def test_the_real_app_starts_and_paints_with_a_hostile_progress_file(tmp_path, damage):
+    data = tmp_path / "data"
+    data.mkdir()
+    damage(data / "progress.json")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "ATTN_DESKTOP_DATA_DIR": str(data),
+           "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    root = Path(__file__).resolve().parent.parent.parent
+    done = subprocess.run([sys.executable, "-m", "attn_desktop", "--quit-after-paint"], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert os.path.lexists(data / "progress.json")  # only looked at: kept until new progress is saved
