@@ -286,13 +286,13 @@ def test_opening_another_scene_takes_its_vectors_as_the_start(tracker, scene):
 
 
 def test_a_write_that_fails_is_said_and_not_retried_on_every_move(scene, tmp_path, writes):
-    folder_in_the_way = tmp_path / "progress.json"
-    folder_in_the_way.mkdir()
-    tracker = ChallengeTracker(scene.reading(), ProgressStore(folder_in_the_way))
+    link_to_nowhere = tmp_path / "progress.json"
+    link_to_nowhere.symlink_to(tmp_path / "not-mounted" / "progress.json")
+    tracker = ChallengeTracker(scene.reading(), ProgressStore(link_to_nowhere))
     scene.subscribe(tracker.update)
     make_twins(scene)
     tracker.save()
-    assert tracker.save_error and "could not save progress" in tracker.save_error
+    assert tracker.save_error and "which cannot be written" in tracker.save_error
     for _ in range(3):
         scene.set_vector(Role.KEY, MAT, (1.8, -0.9))
         make_twins(scene)

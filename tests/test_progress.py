@@ -111,13 +111,24 @@ def test_a_damaged_file_starts_empty_and_is_kept_as_bad(data_dir, damage):
     assert ProgressStore().done_ids("challenges") == {"even-spread"}
 
 
-def test_a_directory_in_place_of_the_file_does_not_crash(data_dir):
+def test_a_directory_in_place_of_the_file_is_set_aside_whole(data_dir):
     (data_dir / "progress.json").mkdir(parents=True)
+    (data_dir / "progress.json" / "inside.txt").write_text("kept", encoding="utf-8")
     store = ProgressStore()
-    assert store.done_ids("challenges") == set()
+    assert store.done_ids("challenges") == set() and "a folder, not a progress file" in store.notice
+    store.mark_done("challenges", "twin-keys")
+    assert (data_dir / "progress.json.bad" / "inside.txt").read_text(encoding="utf-8") == "kept"
+    assert ProgressStore().is_done("challenges", "twin-keys") and store.last_error is None
+
+
+def test_a_data_folder_that_cannot_be_made_keeps_progress_for_the_run_and_says_so(data_dir):
+    data_dir.parent.mkdir(parents=True, exist_ok=True)
+    data_dir.write_text("a file where the data folder should be", encoding="utf-8")
+    store = ProgressStore()
     store.mark_done("challenges", "twin-keys")  # cannot be saved: remembered for this run, and said so
     assert store.is_done("challenges", "twin-keys")
     assert store.last_error and "could not save progress" in store.last_error
+    assert store.notice.startswith("Progress is not being saved: could not save progress to ")
 
 
 def test_a_given_path_writes_only_in_its_own_folder(tmp_path, data_dir):

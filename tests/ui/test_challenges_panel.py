@@ -154,7 +154,8 @@ def test_restart_asks_first_then_clears_the_ticks(make_panel, scene, qtbot, monk
 
 def test_a_progress_file_that_cannot_be_saved_is_said_once_and_nothing_crashes(
         make_panel, scene, data_dir, qtbot, writes):
-    (data_dir / "progress.json").mkdir(parents=True)
+    data_dir.mkdir(parents=True)
+    (data_dir / "progress.json").symlink_to(data_dir / "not-mounted" / "progress.json")  # a link to nowhere
     panel = make_panel(scene)
     assert panel.notice_label.isHidden()
     make_twin_keys(scene)

@@ -13,12 +13,14 @@ Asking for a prediction before showing a chart improves what learners recall
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 Flags = Sequence[bool] | np.ndarray | None  # one per key: whether the query can see it
+MAX_ROUNDS = 10**9  # a round takes seconds: more than any class will ever play, and exact as a float
 TIE_TOLERANCE = 1e-9  # weights this close to the largest count as winning too
 
 
@@ -133,6 +135,8 @@ class SessionScore:
         return self.total_score / self.rounds if self.rounds else 0.0
 
     def with_round(self, comparison: Comparison) -> SessionScore:
+        if self.rounds >= MAX_ROUNDS:
+            return self  # the record is full: what it says stays readable (from_dict refuses more)
         return SessionScore(self.rounds + 1, self.total_score + comparison.score,
                             self.winners_right + comparison.winner_right, max(self.best_score, comparison.score))
 
@@ -147,13 +151,18 @@ class SessionScore:
             raise ValueError("a prediction record must be an object")  # noqa: TRY004 - one error type for a bad file
         rounds, right = record.get("rounds", 0), record.get("winners_right", 0)
         total, best = record.get("total_score", 0.0), record.get("best_score", 0.0)
-        if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in (rounds, right)):
-            raise ValueError("rounds and winners right must be whole numbers from 0")
-        if not all(isinstance(x, (int, float)) and not isinstance(x, bool) and np.isfinite(x) for x in (total, best)):
+        # Ranges before arithmetic: a file may hold a whole number too big for a float (or for NumPy).
+        if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= MAX_ROUNDS for n in (rounds, right)):
+            raise ValueError(f"rounds and winners right must be whole numbers from 0 to {MAX_ROUNDS:,}")
+        if not all(_plain_number(x) and abs(x) <= 100 * MAX_ROUNDS + 1 for x in (total, best)):
             raise ValueError("scores must be numbers")
         if right > rounds or not 0 <= best <= 100 or not 0 <= total <= 100 * rounds + 1e-6:
             raise ValueError("the record's numbers do not fit together")
         return cls(rounds, float(total), right, float(best))
+
+
+def _plain_number(x: object) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and (isinstance(x, int) or math.isfinite(x))
 
 
 def _allowed(allowed: Flags, n_keys: int) -> np.ndarray:

@@ -13,13 +13,17 @@ lessons or quitting keeps them, and the lesson opens on them again. Versions wit
 A version 1 file reads as having played none, and is written back as version 2;
 copies of the app that know only version 1 keep the new key untouched.
 
-Progress is a convenience, never a reason to stop the app: a missing,
-unreadable or corrupt file starts empty, and a file we could not read is
-moved aside to ``progress.json.bad`` before anything is written over it, so a
-student's record is never destroyed by a bug or a half-copied file. Saving
-failures are kept in ``last_error`` instead of raised: progress is saved as a
-side effect of a student's work (a challenge met, an exercise answered), and
-that work must go on even when the disk is full.
+Progress is a convenience, never a reason to stop the app. The file is read by the scene files'
+hardened reader (a regular file only, never a pipe or a device, at most MAX_FILE_BYTES, UTF-8 with or
+without a BOM, no endless numbers), and its numbers are range-checked. A missing file starts empty; an
+unreadable or corrupt one starts empty too, is left as it is while the app only reads, and is moved
+aside before anything is written in its place: to ``progress.json.bad``, or ``.bad-2``, ``.bad-3``… when
+an earlier one is kept there, so a student's record is never destroyed by a bug or a half-copied file.
+A dangling symlink is written through, as the scene files' links are (a folder not mounted yet, say).
+
+Saving failures are kept in ``last_error`` instead of raised: progress is saved as a side effect of a
+student's work (a challenge met, an exercise answered), and that work must go on even when the disk is
+full. ``notice`` words what the window shows about it; watch() tells a window when that changes.
 
 No Qt here: the command line and the tests use it too.
 """
@@ -28,11 +32,12 @@ from __future__ import annotations
 
 import enum
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from attn_desktop.model.files.json_reading import load_json_file
+from attn_desktop.model.files.json_reading import load_json_file, shown_path
 from attn_desktop.model.files.safe_write import write_json_atomically
 from attn_desktop.model.files.values import SceneFileError
 from attn_desktop.model.teaching.prediction import Comparison, SessionScore
@@ -44,6 +49,8 @@ FORMAT_VERSION = 2  # 2: "predictions" was added
 PREDICTIONS = "predictions"
 LESSONS = "lessons"
 MAX_FILE_BYTES = 1024 * 1024  # thousands of ids fit; anything bigger is not ours
+BAD_SUFFIX = ".bad"
+MAX_NUMBERED_BAD_COPIES = 999  # then a time stamp names the copy
 
 
 class ProgressKind(str, enum.Enum):
@@ -76,8 +83,33 @@ class ProgressStore:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_progress_path()
-        self.last_error: str | None = None
+        self.last_error: str | None = None  # why the last save failed; None once one works
+        self.read_problem: str | None = None  # why the file on disk could not be used, if it could not
+        self.set_aside_as: Path | None = None  # where such a file was kept on this run
+        self._watchers: list[Callable[[], object]] = []
+        self._unsaved_changes: list[Callable[[dict[str, Any]], object]] = []  # made since the last save that worked
         self._document, self._unusable = self._read()
+
+    # ----- what the window says ---------------------------------------------
+    @property
+    def notice(self) -> str:
+        """One line for the window about progress that is not being saved or could not be read; "" if none."""
+        if self.last_error:
+            return f"Progress is not being saved: {self.last_error}"
+        if self.read_problem and self.set_aside_as is not None:
+            return f"Earlier progress could not be read ({self.read_problem}); it was kept as {self.set_aside_as.name}"
+        if self.read_problem:
+            return (f"Earlier progress could not be read ({self.read_problem}); "
+                    f"it will be kept aside, not overwritten, when new progress is saved")
+        return ""
+
+    def watch(self, watcher: Callable[[], object]) -> None:
+        """WATCHER is called whenever `notice` changes (a window's status bar)."""
+        self._watchers.append(watcher)
+
+    def unwatch(self, watcher: Callable[[], object]) -> None:
+        if watcher in self._watchers:
+            self._watchers.remove(watcher)
 
     # ----- reading ------------------------------------------------------
     def is_done(self, kind: ProgressKind | str, item_id: str) -> bool:
@@ -88,7 +120,7 @@ class ProgressStore:
 
     def prediction_record(self) -> SessionScore:
         """Every round of Predict, then see played, on this run and earlier ones."""
-        return SessionScore.from_dict(self._document.get(PREDICTIONS, {}))  # _is_valid checked it
+        return SessionScore.from_dict(self._document.get(PREDICTIONS, {}))  # _problem_with checked it
 
     def last_lesson(self) -> str | None:
         """The lesson the student was on when they last left one (another lesson, a file of their own, quitting)."""
@@ -151,7 +183,7 @@ class ProgressStore:
         return lessons if isinstance(lessons, dict) else {}
 
     def _done(self) -> dict[str, list[str]]:
-        done: dict[str, list[str]] = self._document["done"]  # _is_valid checked its shape
+        done: dict[str, list[str]] = self._document["done"]  # _problem_with checked its shape
         return done
 
     def _update(self, change: Callable[[dict[str, list[str]]], object]) -> None:
@@ -159,42 +191,88 @@ class ProgressStore:
 
     def _update_document(self, change: Callable[[dict[str, Any]], object]) -> None:
         # Re-read first, so two windows (or two runs) add to each other's progress instead of overwriting it.
+        # Changes whose save failed (a full disk, a link to a folder not mounted) are made again on what is
+        # read, so a later save holds them too and they stay in this run's progress meanwhile.
         on_disk, unusable = self._read()
         if unusable:
             self._unusable = True  # keep what this run knows; the file is moved aside before writing
         else:
             self._document, self._unusable = on_disk, False
+            for unsaved in self._unsaved_changes:
+                unsaved(self._document)
         change(self._document)
+        self._unsaved_changes.append(change)
         if not isinstance(self._document.get("version"), int) or self._document["version"] < FORMAT_VERSION:
             self._document["version"] = FORMAT_VERSION  # an older file now holds what this version writes
         self._save()
+        if self.last_error is None:
+            self._unsaved_changes.clear()
 
     def _save(self) -> None:
+        before = self.notice
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            if self._unusable and self.path.is_file():
-                os.replace(self.path, self._bad_copy_path())
+            if self._unusable and os.path.lexists(self.path):
+                self.set_aside_as = set_aside(self.path)  # a pipe or a link is renamed itself, never followed
             self._unusable = False
             write_json_atomically(self.path, self._document)
             self.last_error = None
-        except OSError as error:
+        except Exception as error:  # noqa: BLE001 - a full disk or anything else: the student's work goes on
             # The change stays in memory for this run; the old file (if any) is untouched.
-            self.last_error = f"could not save progress to {self.path}: {error.strerror or error}"
+            self.last_error = self._save_failure(error)
+        if self.notice != before:
+            for watcher in list(self._watchers):
+                watcher()
 
-    def _bad_copy_path(self) -> Path:
-        return self.path.with_name(self.path.name + ".bad")
+    def _save_failure(self, error: Exception) -> str:
+        reason = (error.strerror or str(error)) if isinstance(error, OSError) else (str(error) or type(error).__name__)
+        if os.path.islink(self.path) and not os.path.exists(self.path):
+            return (f"{shown_path(self.path)} links to {shown_path(os.path.realpath(self.path))}, "
+                    f"which cannot be written ({reason})")
+        return f"could not save progress to {shown_path(self.path)}: {reason}"
 
     def _read(self) -> tuple[dict[str, Any], bool]:
-        """The document on disk and whether an existing file could not be used."""
-        if not os.path.lexists(self.path):
-            return _empty_document(), False
+        """The document on disk and whether an existing file could not be used (read_problem says why)."""
+        if not os.path.lexists(self.path) or _dangling_link(self.path):
+            return _empty_document(), False  # a dangling link is written through; a failure then says so
         try:  # the scene files' hardened reading: a regular file, UTF-8, JSON within limits
             document = load_json_file(self.path, MAX_FILE_BYTES)
-        except SceneFileError:
+        except SceneFileError as error:
+            self.read_problem = _about_progress(str(error))
             return _empty_document(), True
-        if not _is_valid(document):
+        problem = _problem_with(document)
+        if problem is not None:
+            self.read_problem = f"{shown_path(self.path)}: {problem}"
             return _empty_document(), True
         return document, False
+
+
+def set_aside(path: Path) -> Path:
+    """Rename PATH to PATH.bad, or .bad-2, .bad-3…, never over an earlier copy; the new name.
+
+    OSError if it cannot be renamed (a read-only folder): then nothing may be written over it either.
+    """
+    for number in range(1, MAX_NUMBERED_BAD_COPIES + 1):
+        aside = path.with_name(path.name + BAD_SUFFIX + (f"-{number}" if number > 1 else ""))
+        if not os.path.lexists(aside):
+            os.rename(path, aside)  # a name taken in the moment between the check and here is not ours to replace
+            return aside
+    aside = path.with_name(f"{path.name}{BAD_SUFFIX}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
+    os.rename(path, aside)
+    return aside
+
+
+def _about_progress(message: str) -> str:
+    """The shared reader's message, naming what this file is (it words its refusals for scene files)."""
+    for scene_words, progress_words in (("not a scene file", "not a progress file"),
+                                        ("scenes are limited to", "progress files are limited to"),
+                                        ("far too large for a scene", "far too large for progress")):
+        message = message.replace(scene_words, progress_words)
+    return message
+
+
+def _dangling_link(path: Path) -> bool:
+    return os.path.islink(path) and not os.path.exists(path)
 
 
 def _key(kind: ProgressKind | str) -> str:
@@ -206,20 +284,25 @@ def _empty_document() -> dict[str, Any]:
     return {"format": FORMAT_MARKER, "version": FORMAT_VERSION, "done": {}}
 
 
-def _is_valid(document: Any) -> bool:
-    # Unknown top-level keys (from a newer version) are kept and written back untouched.
+def _problem_with(document: Any) -> str | None:
+    """Why DOCUMENT is not progress this version can use, or None.
+
+    Unknown top-level keys (from a newer version) are kept and written back untouched.
+    """
     if not isinstance(document, dict) or document.get("format") != FORMAT_MARKER:
-        return False
+        return "it is not a progress file"
     if PREDICTIONS in document:
         try:
             SessionScore.from_dict(document[PREDICTIONS])
-        except ValueError:
-            return False
+        except ValueError as error:
+            return f"its record of predictions is damaged: {error}"
     done = document.get("done")
-    return isinstance(done, dict) and all(
+    if not (isinstance(done, dict) and all(
         isinstance(kind, str) and isinstance(ids, list) and all(isinstance(i, str) for i in ids)
         for kind, ids in done.items()
-    )
+    )):
+        return "its list of completed items is damaged"
+    return None
 
 
 __all__ = ["DATA_DIR_VARIABLE", "ProgressKind", "ProgressStore", "default_data_dir", "default_progress_path"]

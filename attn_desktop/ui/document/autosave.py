@@ -14,10 +14,17 @@ had one shared copy and no lock, counts as left behind.
 
 A copy that cannot be read (damaged, binary, nested too deeply, not a plain file
 at all) never stops the app: it is renamed ``…-damaged-<time>.json`` and set aside.
+
+A data folder that cannot be written (read-only, or full) never hides left work: a copy whose
+lock cannot be taken there, and whose lock names no process still running, is offered to
+restore all the same, read-only: it cannot be deleted, so it stays where it is, and the
+question says where. When our own lock cannot be taken, the warning names the reason as
+save and export do ("No space left on device"), not Qt's "UnknownError".
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import secrets
@@ -25,7 +32,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QLockFile, QObject, QTimer, Signal
+from PySide6.QtCore import QLockFile, QObject, QSysInfo, QTimer, Signal
 
 from attn_desktop.model import Scene, SceneFileError
 from attn_desktop.model.files.json_reading import load_json_file, shown_path
@@ -111,7 +118,7 @@ class Autosaver(QObject):
         self.folder.mkdir(parents=True, exist_ok=True)
         if not self._lock.tryLock(0):
             # Unlocked, the copy would look left behind to another window, which might delete it.
-            raise OSError(f"cannot lock {lock_path_for(self.path).name} (error {self._lock.error().name})")
+            raise lock_failure(self._lock, lock_path_for(self.path))
 
     def _set_problem(self, problem: str) -> None:
         if problem != self.problem:
@@ -119,24 +126,72 @@ class Autosaver(QObject):
             self.protection_changed.emit(problem)
 
 
+PROBE_BYTES = 256  # about what a lock file holds (process id, program, host name)
+
+
+def lock_failure(lock: QLockFile, path: Path) -> OSError:
+    """Why LOCK (of PATH) could not be taken, as an OSError that save and export would word.
+
+    Qt says "UnknownError" when the lock file cannot be written (a full disk: its own comment
+    says "partition full") and "PermissionError" for a read-only folder; a small write beside it
+    finds the system's own reason.
+    """
+    if lock.error() == QLockFile.LockError.LockFailedError:
+        return OSError(errno.EBUSY, f"{path.name} is held by another process")
+    reason = _write_probe(path.parent)
+    if reason is not None:
+        return reason
+    if lock.error() == QLockFile.LockError.PermissionError:
+        return PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+    return OSError(f"cannot lock {path.name} (error {lock.error().name})")
+
+
+def _write_probe(folder: Path) -> OSError | None:
+    """The error a small write in FOLDER meets now (ENOSPC, EROFS, EACCES…), or None if it works."""
+    probe = folder / f".attn-probe-{os.getpid()}-{secrets.token_hex(3)}"
+    try:
+        handle = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except OSError as error:
+        return error
+    try:
+        os.write(handle, b"\n" * PROBE_BYTES)
+        os.fsync(handle)
+    except OSError as error:
+        return error
+    finally:
+        os.close(handle)
+        _unlink(probe)
+    return None
+
+
 @dataclass
 class LeftWork:
-    """A recovery copy whose window is gone; we hold its lock while we decide what to do with it."""
+    """A recovery copy whose window is gone; we hold its lock while we decide what to do with it.
+
+    No lock (read_only): its folder cannot be written, so the copy can be restored but stays where it is.
+    """
 
     path: Path
-    lock: QLockFile
+    lock: QLockFile | None
     data: SceneData
     source: Path | None
     saved_at: float  # when the copy was last written (seconds since the epoch)
 
+    @property
+    def read_only(self) -> bool:
+        return self.lock is None
+
     def remove(self) -> None:
+        if self.lock is None:
+            return  # not ours to delete: we could not lock it (and the folder refuses changes anyway)
         _unlink(self.path)
         remove_stale_temporaries(self.path)  # a write its window was killed in the middle of
         self.lock.unlock()
 
     def release(self) -> None:
         """Leave it for a later start."""
-        self.lock.unlock()
+        if self.lock is not None:
+            self.lock.unlock()
 
 
 class DamagedCopy(Exception):
@@ -153,23 +208,49 @@ def find_left_work(folder: Path | None = None) -> tuple[list[LeftWork], list[str
     found: list[LeftWork] = []
     notices: list[str] = []
     for path in _copies_in(folder):
-        lock = new_lock(lock_path_for(path))
-        if not lock.tryLock(0):
-            continue  # its window still runs (or the folder is read-only): not ours to touch
+        taken = new_lock(lock_path_for(path))
+        lock: QLockFile | None = taken
+        if not taken.tryLock(0):
+            if _owner_runs(taken):
+                continue  # its window still runs: not ours to touch
+            lock = None  # left behind in a folder we cannot write: offered read-only
         if not os.path.lexists(path):
-            lock.unlock()  # its window removed it a moment ago
+            if lock is not None:
+                lock.unlock()  # its window removed it a moment ago
             continue
         try:
             data, source, saved_at = read_copy(path)
         except DamagedCopy as problem:
             notices.append(set_aside(path, str(problem)))
-            remove_stale_temporaries(path)
-            lock.unlock()
+            if lock is not None:
+                remove_stale_temporaries(path)
+                lock.unlock()
             continue
         found.append(LeftWork(path, lock, data, source, saved_at))
     found.sort(key=lambda left: left.saved_at, reverse=True)
     _remove_stale_locks(folder)
     return found, notices
+
+
+def _owner_runs(lock: QLockFile) -> bool:
+    """The lock that could not be taken names a process still running (or one on another machine, which
+    we cannot ask): its copy is live work. A stale lock in a read-only folder cannot be taken either."""
+    pid, host, _app = lock.getLockInfo()
+    if not pid:
+        return lock.error() == QLockFile.LockError.LockFailedError  # held, but not readable: assume live
+    return host != QSysInfo.machineHostName() or _process_alive(pid)
+
+
+def _process_alive(pid: int) -> bool:
+    if os.name == "nt":
+        return True  # os.kill there ends the process instead of asking: assume it runs
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # someone else's process (or we cannot tell): alive
+    return True
 
 
 def _remove_stale_locks(folder: Path) -> None:

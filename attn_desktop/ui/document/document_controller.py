@@ -91,8 +91,10 @@ def restore_question(left: LeftWork, elsewhere: bool) -> str:
     name = left.source.name if left.source else "never saved"
     when = time.strftime("%H:%M on %d %b", time.localtime(left.saved_at))
     where = " It opens in a window of its own." if elsewhere else ""
+    copy = (f" Its folder cannot be written, so the copy stays at {left.path} either way." if left.read_only
+            else " No deletes this copy.")
     return (f"A session ended before its work was saved: \u201c{left.data.title or 'Untitled'}\u201d ({name}), "
-            f"copied at {when}. Restore it?{where} No deletes this copy.")
+            f"copied at {when}. Restore it?{where}{copy}")
 
 
 class DocumentController:
@@ -269,7 +271,7 @@ class DocumentController:
         restored_here = False
         for left in left_behind:
             if not self.dialogs.ask_restore(restore_question(left, elsewhere=restored_here)):
-                left.remove()  # that window's copy only, as the question says
+                left.remove()  # that window's copy only, as the question says (a read-only one stays)
                 continue
             if restored_here:
                 self.restored_elsewhere.append(self.open_elsewhere(left))

@@ -47,6 +47,7 @@ from attn_desktop.ui.window.about import show_about
 from attn_desktop.ui.window.actions import build_actions, fill_menus
 from attn_desktop.ui.window.app_icon import app_icon
 from attn_desktop.ui.window.central_stack import CentralStack
+from attn_desktop.ui.window.progress_notice_label import ProgressNoticeLabel
 from attn_desktop.ui.window.scene_switches import SceneSwitches
 from attn_desktop.ui.window.snap_steps import SnapSteps
 from attn_desktop.ui.window.status_bar import fill_status_bar
@@ -101,6 +102,8 @@ class MainWindow(QMainWindow):
         self.heads_view.dragging.connect(self._hold_undo_during_drag)
         self.unprotected_label = fill_status_bar(self.statusBar(), scene, self.autosaver,
                                                  (self.canvas.drag_moved, self.heads_view.drag_moved))
+        self.progress_notice_label = ProgressNoticeLabel(self.progress)  # progress not saved, or not readable
+        self.statusBar().addPermanentWidget(self.progress_notice_label)
         for drawing in (self.canvas, self.heads_view):
             drawing.edit_requested.connect(self.coordinates.type_coordinates)
         follow_scene(self, scene, self.switches.on_scene_changed)  # undo or a file can flip a setting
