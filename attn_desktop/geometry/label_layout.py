@@ -122,25 +122,25 @@ def place_labels(requests: list[LabelRequest], obstacles: list[Obstacle] | Shape
     """
     shapes = obstacles if isinstance(obstacles, ShapeIndex) else ShapeIndex.of(obstacles)
     essential = [index for index, request in enumerate(requests) if request.essential]
-    best = _Layout(len(requests)).near(requests, essential, shapes, bounds)
+    best = latest = _Layout(len(requests)).near(requests, essential, shapes, bounds)
     for _ in range(RETRIES):
         # An essential label kept from its tip by other labels (not by arrows, which stay where they are)
         # chooses before the ones that took its room: they often had other spots. The layout that hides the
-        # fewest, then strands the fewest, wins.
-        first = [index for index in best.stranded if index in best.crowded_out]
+        # fewest, then leads the fewest far off, then strands the fewest, wins.
+        first = [index for index in latest.stranded if index in latest.crowded_out]
         if not first or essential[:len(first)] == first:
             break
         essential = [*first, *(index for index in essential if index not in first)]
-        again = _Layout(len(requests)).near(requests, essential, shapes, bounds)
-        if again.shortfall() < best.shortfall():
-            best = again
+        latest = _Layout(len(requests)).near(requests, essential, shapes, bounds)
+        if latest.shortfall() < best.shortfall():
+            best = latest
     # Then the others, the minor ones last: near their tip, or not at all.
     others = [index for index, request in enumerate(requests) if not request.essential and not request.minor]
     others += [index for index, request in enumerate(requests) if not request.essential and request.minor]
     return best.near(requests, others, shapes, bounds).placements
 
 
-RETRIES = 1  # how many times the essential labels left without a near spot choose first instead
+RETRIES = 3  # how many times the essential labels left without a near spot choose first instead
 
 
 class _Layout:
@@ -151,7 +151,8 @@ class _Layout:
         self.taken: list[Box] = []  # labels placed so far
         self.leaders: list[Obstacle] = []  # and their leader lines, which later labels keep off too
         self.stranded: list[int] = []  # essential labels with no free spot near their tip
-        self.crowded_out: set[int] = set()  # those of them with a spot near their tip clear of arrows
+        self.crowded_out: set[int] = set()  # those of them with a spot near their tip that other labels took
+        self.led_far: list[int] = []  # those of them led further than two lines, with a leader
 
     def near(self, requests: list[LabelRequest], order: list[int], shapes: ShapeIndex, bounds: Box) -> _Layout:
         """Each label in ORDER at the first free spot near its tip. None there: hidden, or if essential, stranded
@@ -164,13 +165,18 @@ class _Layout:
                     self.crowded_out.add(index)
                 placement, box = _over_shafts(requests[index], shapes, self.leaders, self.taken, bounds)
                 if placement is None:
+                    if _over_shafts(requests[index], shapes, [], [], bounds)[0] is not None:
+                        self.crowded_out.add(index)  # room by its tip over shafts, which other labels took
+                    self.led_far.append(index)
                     placement, box = _place(requests[index], shapes, self.leaders, self.taken, bounds, near=False)
             self.take(index, placement, box)
         return self
 
-    def shortfall(self) -> tuple[int, int]:
-        """How many essential labels are hidden (no room anywhere), and how many are not near their tip."""
-        return sum(self.placements[index] is HIDDEN for index in self.stranded), len(self.stranded)
+    def shortfall(self) -> tuple[int, int, int]:
+        """How many essential labels are hidden (no room anywhere), led far from their tip, and not at a free
+        spot near it (over shafts, or far)."""
+        hidden = sum(self.placements[index] is HIDDEN for index in self.stranded)
+        return hidden, len(self.led_far), len(self.stranded)
 
     def take(self, index: int, placement: Placement | None, box: Box) -> None:
         if placement is None:

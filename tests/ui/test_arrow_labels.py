@@ -61,9 +61,25 @@ def _assert_labels_by_their_tips(window, where: str) -> None:
     problems = find_label_problems(canvas)
     assert figures["label_overlaps"] == 0, f"{where}: labels cover each other: {problems.overlaps}"
     assert figures["labels_over_heads"] == 0, f"{where}: labels hide arrow heads: {problems.over_heads}"
-    assert figures["labels_over_shafts"] == 0, f"{where}: labels lie over shafts: {problems.over_shafts}"
+    # Only a label a class reads the answer from may lie over a thin shaft, and only where its tip has no free
+    # room (a crowded plot mid-drag): led off, it would read as another arrow's.
+    over_shafts = {label for label, _shaft in problems.over_shafts}
+    assert over_shafts <= essential_labels(canvas), f"{where}: labels lie over shafts: {problems.over_shafts}"
     assert figures["labels_cut"] == 0, f"{where}: labels cut by the plot's edge: {problems.cut}"
     assert figures["max_label_offset_px"] <= canvas.label_line_height(), f"{where}: far from their tips: {problems.offsets}"
+
+
+def essential_labels(canvas) -> set[str]:
+    """The labels a class reads the answer from: the chosen query's, the output's, and those of the two
+    heaviest keys and values (not at 0 %)."""
+    reading = canvas.attn_scene
+    weights = canvas.shown_weights()
+    heaviest = [index for index in sorted(range(len(weights)), key=lambda index: -weights[index])[:2]
+                if weights[index] >= 0.005]
+    arrows = [canvas.arrows[Role.QUERY][reading.selected], canvas.output_arrow,
+              *(canvas.arrows[role][index] for role in (Role.KEY, Role.VALUE) for index in heaviest
+                if index < len(canvas.arrows[role]))]
+    return {arrow.label for arrow in arrows}
 
 
 def _assert_near_and_named(window, where: str) -> None:

@@ -14,6 +14,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetricsF
 
+from attn_desktop.geometry.named_arrows import named_in
 from attn_desktop.geometry.weight_style import even_split
 from attn_desktop.model import Change, HeadReading, Role, Scene, explain
 from attn_desktop.model.explain import arrow_name
@@ -85,6 +86,8 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self._refit_timer.timeout.connect(self._refit_unless_zoomed_by_hand)
         self.zoomed_by_hand = False  # the student's own zoom: resizing keeps it
         self._tick_measures_left = 0  # see _refit_unless_zoomed_by_hand
+        self._lesson_text = ""  # the open lesson's words, and the ids of the arrows they name (name_arrows_of)
+        self._named_by_lesson: frozenset[int] | None = None
         # Arrows that leave the view without a drag (training, an undo, typed numbers) are framed again,
         # a few times a second at most: training moves them on every step.
         self._follow_timer = QTimer(self, singleShot=True, interval=FOLLOW_ARROWS_MS)
@@ -133,6 +136,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     # ----- building items ----------------------------------------------
     def _rebuild(self) -> None:
+        self._named_by_lesson = None  # other arrows (see _arrows_named)
         self.plots.make_tick_room_anew()
         self._tick_measures_left = TICK_MEASURES_AFTER_FRAMING
         self._arrange_plots()
@@ -199,7 +203,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         for values on a number line, at the height of their weights.
         """
         scene = self.attn_scene
-        weights = self._shown_weights()
+        weights = self.shown_weights()
         number_line = self.plots.number_line
         for role in scene.roles:
             on_number_line = role is Role.VALUE and number_line
@@ -231,9 +235,25 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         return any(timer.isActive() for timer in (self._refit_timer, self._title_timer, self._label_timer))
 
     def _place_labels(self) -> None:
-        self.labels.place(self.attn_scene, self._shown_weights(), self.viewportTransform())
+        self.labels.place(self.attn_scene, self.shown_weights(), self.viewportTransform(), self._arrows_named())
 
-    def _shown_weights(self) -> np.ndarray:
+    def name_arrows_of(self, lesson_text: str) -> None:
+        """The open lesson's words (empty for none): the arrows they name ("drag k·cat") keep their labels
+        whatever the crowd, as the heaviest do."""
+        self._lesson_text = lesson_text
+        self._named_by_lesson = None
+        self._label_timer.start()
+
+    def _arrows_named(self) -> frozenset[int]:
+        """The ids of the arrows the lesson's text names, worked out once per lesson and scene."""
+        if self._named_by_lesson is None:
+            reading = self.attn_scene
+            names = {id(arrow): reading.arrow_name(role, index) for role, arrows in self.arrows.items()
+                     for index, arrow in enumerate(arrows) if role in reading.roles}
+            self._named_by_lesson = frozenset(named_in(self._lesson_text, names)) if self._lesson_text else frozenset()
+        return self._named_by_lesson
+
+    def shown_weights(self) -> np.ndarray:
         """The selected query's weights; while they are veiled, an even split (see weight_style.py)."""
         scene = self.attn_scene
         return even_split(scene.n_tokens) if self.veil.on else scene.selected_weights

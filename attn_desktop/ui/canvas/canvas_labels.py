@@ -56,11 +56,13 @@ class CanvasLabels:
         self.plots = plots
         self._plot_shapes: dict[pg.PlotItem, _PlotShapes] = {}  # each plot's arrow shapes, kept between moves
 
-    def place(self, scene: HeadReading, weights: np.ndarray, to_view: QTransform) -> None:
+    def place(self, scene: HeadReading, weights: np.ndarray, to_view: QTransform,
+              named: frozenset[int] = frozenset()) -> None:
         """Put each label by its tip, clear of every arrow and label of its plot (see label_layout); WEIGHTS
-        are those the canvas shows, TO_VIEW maps the canvas's scene to its view."""
+        are those the canvas shows, TO_VIEW maps the canvas's scene to its view; NAMED, the ids of the arrows
+        the open lesson's text names, are essential like the heaviest."""
         kept = {}
-        for plot, entries in self._labels_in_order(scene, weights).items():
+        for plot, entries in self._labels_in_order(scene, weights, named).items():
             view_box = plot.getViewBox()
             area = to_view.mapRect(view_box.sceneBoundingRect())
             if area.width() < 1 or area.height() < 1:
@@ -78,7 +80,8 @@ class CanvasLabels:
                     item.place_label(placement, mapping)
         self._plot_shapes = kept  # a plot not placed this time is read afresh next time
 
-    def _labels_in_order(self, scene: HeadReading, weights: np.ndarray) -> dict[pg.PlotItem, list[_Entry]]:
+    def _labels_in_order(self, scene: HeadReading, weights: np.ndarray,
+                         named_by_lesson: frozenset[int]) -> dict[pg.PlotItem, list[_Entry]]:
         """Each plot's labelled arrows, most important label first: the chosen query, the output, keys and
         values by weight (under 5% is minor), then the other queries (minor) and the word vectors.
 
@@ -98,9 +101,11 @@ class CanvasLabels:
         order = [
             *([_Entry(chosen, False, True, queries_plot)] if chosen else []),
             _Entry(self.output_arrow, False, True, self.plots.vo_plot),
-            *(_Entry(arrows[index], bool(weights[index] < CROWDED_LABEL_MIN_WEIGHT), index in heaviest, plot)
+            *(_Entry(arrows[index], bool(weights[index] < CROWDED_LABEL_MIN_WEIGHT),
+                     index in heaviest or id(arrows[index]) in named_by_lesson, plot)
               for index in named for plot, arrows in weighted_plots if index < len(arrows)),
-            *(_Entry(item, True, False, queries_plot) for item in queries if item is not chosen and item.label),
+            *(_Entry(item, True, id(item) in named_by_lesson, queries_plot)
+              for item in queries if item is not chosen and item.label),
             *(_Entry(item, False, index == scene.selected, plot_for(Role.EMBEDDING))
               for index, item in enumerate(self.arrows[Role.EMBEDDING])),
         ]

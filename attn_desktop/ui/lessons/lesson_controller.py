@@ -28,6 +28,17 @@ class PredictionSwitch(Protocol):
     def follow_lesson(self, lesson_predicts: bool) -> None: ...
 
 
+class NamedArrows(Protocol):
+    """The canvas, which keeps the labels of the arrows a lesson's text names (AttentionCanvas.name_arrows_of)."""
+
+    def name_arrows_of(self, lesson_text: str) -> None: ...
+
+
+def lesson_words(lesson: lessons.Lesson) -> str:
+    """Everything the Lesson panel says of LESSON: its formula, explanation and steps."""
+    return " ".join((lesson.formula, lesson.explanation, *lesson.steps))
+
+
 class LessonDocument(Protocol):
     """The document a lesson's scene opens as (see DocumentController)."""
 
@@ -54,8 +65,10 @@ class LessonController:
 
     def __init__(self, scene: Scene, editor: Editor, panel: LessonPanel, lesson_dock: QDockWidget,
                  grids_dock: QDockWidget, room: LessonRoom, predictions: PredictionSwitch,
-                 show_code: Callable[[str | None], object], show_error: Callable[[str, str], object]) -> None:
+                 show_code: Callable[[str | None], object], show_error: Callable[[str, str], object],
+                 canvas: NamedArrows | None = None) -> None:
         self.scene, self.editor, self.panel, self.room, self.predictions = scene, editor, panel, room, predictions
+        self.canvas = canvas  # keeps the labels of the arrows the lesson's text names
         self.lesson_dock, self.grids_dock = lesson_dock, grids_dock
         self.show_code, self.show_error = show_code, show_error
         self.document: LessonDocument | None = None
@@ -119,6 +132,8 @@ class LessonController:
         self.current = lesson_id
         self.scene_is_the_lessons = False  # a document shown with a lesson: opened as the lesson's once open says so
         self.panel.show_lesson(lesson_id)
+        if self.canvas is not None:
+            self.canvas.name_arrows_of(lesson_words(lessons.lesson(lesson_id)) if lesson_id else "")
         self.predictions.follow_lesson(lessons.lesson(lesson_id).predict if lesson_id else False)
         self.show_code(lesson_id)
         self.show_grids_if_used()

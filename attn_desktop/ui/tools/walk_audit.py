@@ -17,6 +17,7 @@ from PySide6.QtCore import QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractButton, QLabel, QStyle, QTableView, QWidget
 
+from attn_desktop.geometry.named_arrows import named_in
 from attn_desktop.geometry.plot_arrangement import MIN_PLOT_SIDE_PX  # the canvas's own rule, audited
 from attn_desktop.geometry.weight_style import ANSWER_MIN_WEIGHT
 from attn_desktop.model import Role
@@ -76,8 +77,8 @@ def key_labels_missing(canvas, lesson: str = "") -> list[str]:
     """Labels a viewer cannot read on this canvas (not drawn, or not whole in view): the selected query's
     heaviest keys and values, and every arrow the LESSON text names ("k·cat")."""
     reading = canvas.attn_scene
-    try:
-        weights = np.asarray(reading.selected_weights, dtype=float)
+    try:  # the weights the canvas shows: while a guess is asked for (Predict, then See) they are hidden
+        weights = np.asarray(canvas.shown_weights(), dtype=float)
     except (IndexError, ValueError):
         return []
     if weights.size == 0 or not np.all(np.isfinite(weights)):
@@ -85,8 +86,10 @@ def key_labels_missing(canvas, lesson: str = "") -> list[str]:
     heaviest = [int(index) for index in np.argsort(-weights, kind="stable")[:HEAVIEST]
                 if weights[index] >= ANSWER_MIN_WEIGHT]  # a 0 % "second heaviest" tells no answer
     wanted = [(role, index) for role in (Role.KEY, Role.VALUE) for index in heaviest]
-    named = [(role, index) for role in reading.roles for index in range(len(canvas.arrows[role]))
-             if re.search(rf"(?<!\w){re.escape(reading.arrow_name(role, index))}(?!\w)", lesson)]
+    every_name = {(role, index): reading.arrow_name(role, index) for role in reading.roles
+                  for index in range(len(canvas.arrows[role]))}
+    in_text = named_in(lesson, every_name)
+    named = [arrow for arrow in every_name if arrow in in_text]  # in the canvas's order
     drawn = {id(arrow): (area, transform) for area, arrows in _plots(canvas, canvas.viewportTransform())
              for arrow, transform in arrows}
     viewport = QRectF(canvas.viewport().rect())

@@ -47,7 +47,6 @@ from attn_desktop.ui.window.about import show_about
 from attn_desktop.ui.window.actions import build_actions, fill_menus
 from attn_desktop.ui.window.app_icon import app_icon
 from attn_desktop.ui.window.central_stack import CentralStack
-from attn_desktop.ui.window.progress_notice_label import ProgressNoticeLabel
 from attn_desktop.ui.window.scene_switches import SceneSwitches
 from attn_desktop.ui.window.snap_steps import SnapSteps
 from attn_desktop.ui.window.status_bar import fill_status_bar
@@ -87,7 +86,7 @@ class MainWindow(QMainWindow):
         self.lesson_code = LessonCode(scene, self.code_panel, self.scaling_lab, self.predictions)
         self.lessons = LessonController(scene, self.history, self.lesson_panel, self.docks["lessonDock"],
                                         self.docks["gridsDock"], self.layout_manager, self.predictions,
-                                        self.lesson_code.show, show_error)
+                                        self.lesson_code.show, show_error, self.canvas)
         self.documents = DocumentController(scene, self.history, self.autosaver, self.dialogs, self.lessons,
                                             self._window_for_restored, scene_path)
         self.lessons.document = self.documents
@@ -100,10 +99,8 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self.canvas.drags.dragging.connect(self._hold_undo_during_drag)
         self.heads_view.dragging.connect(self._hold_undo_during_drag)
-        self.unprotected_label = fill_status_bar(self.statusBar(), scene, self.autosaver,
-                                                 (self.canvas.drag_moved, self.heads_view.drag_moved))
-        self.progress_notice_label = ProgressNoticeLabel(self.progress)  # progress not saved, or not readable
-        self.statusBar().addPermanentWidget(self.progress_notice_label)
+        self.unprotected_label, self.progress_notice_label = fill_status_bar(
+            self.statusBar(), scene, (self.autosaver, self.progress), (self.canvas.drag_moved, self.heads_view.drag_moved))
         for drawing in (self.canvas, self.heads_view):
             drawing.edit_requested.connect(self.coordinates.type_coordinates)
         follow_scene(self, scene, self.switches.on_scene_changed)  # undo or a file can flip a setting
