@@ -74,7 +74,8 @@ def attention(
     if visible.shape != (q.shape[0], k.shape[0]):
         raise ValueError(f"mask has shape {visible.shape}, expected {(q.shape[0], k.shape[0])}")
 
-    scores = q @ k.T
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused below, in one message, not warned of
+        scores = q @ k.T
     if not np.all(np.isfinite(scores)):
         raise ValueError("the scores overflow: the vectors are too long to compute with")
     divisor = float(np.sqrt(q.shape[1])) if scale else 1.0
