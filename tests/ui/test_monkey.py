@@ -40,6 +40,15 @@ def panels_agree_with_the_model(window) -> None:
     assert len(window.canvas.arrows[Role.KEY]) == scene.n_tokens
 
 
+def remember_the_scene_before_a_new_step(stack, before: dict) -> None:
+    """The step an action pushed (a drag merged into one step keeps its first) is told the scene as it was
+    before the action: a run longer than the undo limit checks that undoing reaches the oldest step kept."""
+    if stack.index() > 0:
+        top = stack.command(stack.index() - 1)
+        if not hasattr(top, "scene_before"):
+            top.scene_before = before
+
+
 def test_a_thousand_random_actions(qtbot, window, tmp_path, monkeypatch):
     rng = random.Random(20261129)
     errors = []
@@ -90,14 +99,16 @@ def test_a_thousand_random_actions(qtbot, window, tmp_path, monkeypatch):
     actions = [drag] * 4 + [typed, sentence, sentence, undo_or_redo, undo_or_redo, toggle, choose_query, save]
     stack = window.history.stack
     for _ in range(ACTIONS):
+        before = scene_document(scene)
         rng.choice(actions)()
+        remember_the_scene_before_a_new_step(stack, before)
         assert not errors, errors
         assert not np.isnan(scene.reading().result.weights).any()
         panels_agree_with_the_model(window)
         assert stack.count() <= UNDO_LIMIT
 
     if stack.count() == UNDO_LIMIT:  # the oldest steps were forgotten: undo reaches the oldest one kept
-        start = scene_document(stack.command(0).before)
+        start = stack.command(0).scene_before
     stack.setIndex(0)  # undo everything
     assert scene_document(scene) == {**start, "selected": scene.reading().selected}
     panels_agree_with_the_model(window)
