@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from attn_desktop.model import Role, Scene
@@ -36,6 +36,9 @@ def scene(reverse_head):
 def shown(qtbot, scene, with_canvas=False):
     """The label (and, if asked, a canvas on the same scene) in a small window."""
     host = QWidget()
+    # Deleted by Qt when the test closes it, not later by Python's garbage collector in another test's event
+    # loop (which takes a canvas's pyqtgraph items apart before Qt has finished with them).
+    host.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     qtbot.addWidget(host)
     layout = QVBoxLayout(host)
     canvas = None

@@ -307,7 +307,11 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             self._arrange_plots()
 
     def hideEvent(self, event) -> None:
-        self._follow_timer.stop()  # a hidden canvas has nothing to follow; it frames itself when shown
+        # A hidden canvas has nothing to follow; it frames itself when shown. (A canvas that Python's garbage
+        # collector takes apart is hidden after its attributes are gone: nothing to stop then.)
+        timer = vars(self).get("_follow_timer")
+        if timer is not None:
+            timer.stop()
         super().hideEvent(event)
 
     def label_line_height(self) -> float:
