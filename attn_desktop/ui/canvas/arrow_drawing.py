@@ -9,20 +9,21 @@ draw_label; paint() is for an arrow drawn alone. Where each part lies is ArrowGe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF, QStaticText, QTransform
 
 from attn_desktop.geometry.label_layout import leader_start
 from attn_desktop.ui.canvas.arrow_geometry import (
+    DOT_RADIUS_PX,
     HANDLE_RADIUS_PX,
     LABEL_PADDING_PX,
     ArrowGeometry,
     direction_on_screen,
     in_pixels,
 )
-from attn_desktop.ui.canvas.shape_batch import ShapeBatch
+from attn_desktop.ui.canvas.shape_batch import Parts, ShapeBatch
 
 POINTER_PX = 7.0  # the pointer at the plot's edge towards a tip out of view
 LABEL_BACKDROP = QColor(255, 255, 255)
@@ -31,6 +32,15 @@ ANTIALIASING = QPainter.RenderHint.Antialiasing
 NO_PEN = Qt.PenStyle.NoPen
 NO_BRUSH = Qt.BrushStyle.NoBrush
 WHITE = QColor(255, 255, 255)
+
+
+class ScreenShapes(NamedTuple):
+    """An arrow's parts in screen pixels: no shaft and no head for one shorter than a pixel (a dot)."""
+
+    base: QPointF
+    tip: QPointF
+    shaft: QLineF | None
+    head: QPolygonF | None
 
 
 class ArrowDrawing(ArrowGeometry):
@@ -47,6 +57,7 @@ class ArrowDrawing(ArrowGeometry):
     _focused: bool
     _font: QFont
     _label_text: QStaticText | None
+    _screen_shapes: tuple[tuple, ScreenShapes] | None  # see _shapes_on_screen
 
     if TYPE_CHECKING:  # ArrowGestures' (arrow_gestures.py), declared here only for the type checker
         @property
@@ -60,29 +71,69 @@ class ArrowDrawing(ArrowGeometry):
         self.draw_arrow(painter, to_screen)
         self.draw_label(painter, to_screen)
 
-    def draw_arrow(self, painter: QPainter, to_screen: QTransform, batch: ShapeBatch | None = None) -> QPointF | None:
+    def draw_arrow(self, painter: QPainter, to_screen: QTransform, batch: ShapeBatch | None = None,
+                   parts: Parts = Parts.ALL) -> QPointF | None:
         """The shaft and head (a dot when shorter than a pixel), with the halo and grab ring; in pixels,
         `to_screen` mapping data units to them. Given a batch, the shaft and head join it (its owner
-        draws it), and the tip is returned when the grab ring is to be drawn over them afterwards."""
+        draws it, or the PARTS of it asked for: the halo and the dot are drawn now with the shafts), and
+        the tip is returned when the grab ring is to be drawn over them afterwards."""
+        shapes = self._shapes_on_screen(to_screen)
+        tip = shapes.tip
+        with_shafts = Parts.SHAFTS in parts
+        if self._highlighted and with_shafts:
+            painter.setPen(self._halo_pen)
+            painter.drawLine(QLineF(shapes.base, tip))
+        if shapes.head is None or shapes.shaft is None:
+            if with_shafts:
+                painter.setPen(NO_PEN)
+                painter.setBrush(self._color)
+                painter.drawEllipse(tip, DOT_RADIUS_PX, DOT_RADIUS_PX)
+        else:
+            collected = ShapeBatch() if batch is None else batch
+            self._add_shaft_and_head(collected, shapes.shaft, shapes.head)
+            if batch is None:
+                collected.flush(painter, parts)
+        ringed = self._hovered or self._focused or self.is_dragging
+        if ringed and batch is None and Parts.HEADS in parts:
+            self.draw_ring(painter, tip)
+        return tip if ringed else None
+
+    def _shapes_on_screen(self, to_screen: QTransform) -> ScreenShapes:
+        """The arrow's shapes in the pixels `to_screen` maps to; kept until the arrow or the mapping changes
+        (a layer redrawn after a drag move would otherwise work out all 193 arrows of 64 tokens again)."""
+        key = (to_screen.m11(), to_screen.m22(), to_screen.dx(), to_screen.dy(), self.shape_version)
+        cached = self._screen_shapes
+        if cached is not None and cached[0] == key:
+            return cached[1]
         ox, oy = in_pixels(to_screen, self._base)
         tx, ty = in_pixels(to_screen, self._tip)
         ux, uy, length = direction_on_screen(ox, oy, tx, ty)
-        if self._highlighted:
-            painter.setPen(self._halo_pen)
-            painter.drawLine(QLineF(ox, oy, tx, ty))
-        if length < 1.0:
-            painter.setPen(NO_PEN)
-            painter.setBrush(self._color)
-            painter.drawEllipse(QPointF(tx, ty), 4.0, 4.0)
-        else:
-            shapes = ShapeBatch() if batch is None else batch
-            self._add_shaft_and_head(shapes, ox, oy, tx, ty, ux, uy, length)
-            if batch is None:
-                shapes.flush(painter)
-        ringed = self._hovered or self._focused or self.is_dragging
-        if ringed and batch is None:
-            self.draw_ring(painter, QPointF(tx, ty))
-        return QPointF(tx, ty) if ringed else None
+        shapes = ScreenShapes(QPointF(ox, oy), QPointF(tx, ty), None, None)
+        if length >= 1.0:
+            head, (bx, by) = self._head_points(tx, ty, ux, uy, length)
+            # The shaft overlaps the head by half a pixel: no seam.
+            shapes = shapes._replace(shaft=QLineF(ox, oy, bx + ux * 0.5, by + uy * 0.5),
+                                     head=QPolygonF([QPointF(x, y) for x, y in head]))
+        self._screen_shapes = (key, shapes)
+        return shapes
+
+    def painted_area(self, to_screen: QTransform) -> QRectF:
+        """Every pixel the arrow and its label touch when drawn for TO_SCREEN: repainting this redraws them."""
+        shapes = self._shapes_on_screen(to_screen)
+        area = QRectF(shapes.base, shapes.tip).normalized()
+        if shapes.head is not None:
+            area = area.united(shapes.head.boundingRect())
+        # The halo's or the grab ring's reach beyond the shaft and tip (or the dot's), and a pixel for antialiasing.
+        reach = max(self._width + 7, 2 * HANDLE_RADIUS_PX, 2 * DOT_RADIUS_PX) / 2 + 1
+        area.adjust(-reach, -reach, reach, reach)
+        box = self.shown_label_box(to_screen)
+        if box is not None:
+            area = area.united(box.adjusted(-1, -1, 1, 1))
+            leader = self.leader_line(to_screen)
+            if leader is not None:  # with the pointer at its end, for a tip out of view
+                area = area.united(QRectF(leader.p1(), leader.p2()).normalized().adjusted(
+                    -POINTER_PX - 1, -POINTER_PX - 1, POINTER_PX + 1, POINTER_PX + 1))
+        return area
 
     def draw_ring(self, painter: QPainter, tip: QPointF) -> None:
         """The grab handle round the tip: under the mouse, chosen for the keys, or being dragged."""
@@ -97,15 +148,12 @@ class ArrowDrawing(ArrowGeometry):
             tx, ty = in_pixels(to_screen, self._tip)
             self._paint_label(painter, to_screen, self._label_rect(to_screen, ox, oy, tx, ty))
 
-    def _add_shaft_and_head(self, batch: ShapeBatch, ox, oy, tx, ty, ux, uy, length) -> None:
-        head, (bx, by) = self._head_points(tx, ty, ux, uy, length)
-        # The shaft overlaps the head by half a pixel: no seam.
-        batch.add_shaft(self._shaft_key, self._shaft_pen, QLineF(ox, oy, bx + ux * 0.5, by + uy * 0.5))
-        polygon = QPolygonF([QPointF(x, y) for x, y in head])
+    def _add_shaft_and_head(self, batch: ShapeBatch, shaft: QLineF, head: QPolygonF) -> None:
+        batch.add_shaft(self._shaft_key, self._shaft_pen, shaft)
         if self.head_shape == "open":  # an outlined head: tells keys apart without colour
-            batch.add_open_head(self._ring_key, self._ring_pen, polygon)
+            batch.add_open_head(self._ring_key, self._ring_pen, head)
         else:
-            batch.add_filled_head(self._color, self._color_rgba, polygon)
+            batch.add_filled_head(self._color, self._color_rgba, head)
 
     def _paint_label(self, painter, to_screen: QTransform, box: QRectF) -> None:
         if self._leader_to is not None:

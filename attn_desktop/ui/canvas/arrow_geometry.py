@@ -69,6 +69,8 @@ class ArrowGeometry:
 
         def update(self) -> None: ...
 
+        def update_label(self) -> None: ...
+
     @property
     def label_shown(self) -> bool:
         return bool(self._label) and not self._label_hidden
@@ -94,7 +96,7 @@ class ArrowGeometry:
         if (offset, leader_to, placement.pointer) != (self._label_offset, self._leader_to, self._pointer):
             self.prepareGeometryChange()  # the bounding rect reaches as far as the label and its leader
             self._label_offset, self._leader_to, self._pointer = offset, leader_to, placement.pointer
-            self.update()
+            self.update_label()
 
     def label_request(self, scale_and_offset: tuple[float, float, float, float],
                       minor: bool = False, essential: bool = False) -> LabelRequest | None:

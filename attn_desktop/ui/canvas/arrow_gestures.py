@@ -87,6 +87,7 @@ class ArrowGestures(pg.GraphicsObject):
             self._drag_start_tip = QPointF(self._tip)
             self._drag_phase = DragPhase.DRAGGING
             self.setCursor(Qt.CursorShape.ClosedHandCursor)
+            self.update()  # the grab ring shows while dragging
             self.drag_started.emit()
         event.accept()
         if self._drag_phase is not DragPhase.DRAGGING:
@@ -99,6 +100,7 @@ class ArrowGestures(pg.GraphicsObject):
         if event.isFinish():
             self._drag_phase = DragPhase.IDLE
             self.setCursor(Qt.CursorShape.OpenHandCursor)
+            self.update()  # the grab ring stays only if the mouse is still over the tip
             self.drag_finished.emit(proposed)
         else:
             self.drag_moved.emit(proposed)

@@ -12,6 +12,7 @@ and drags, which it reports and never writes to the scene itself).
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QPointF, QRectF, QSizeF
@@ -28,6 +29,9 @@ from attn_desktop.ui.canvas.arrow_geometry import (
     LABEL_PADDING_PX,
 )
 from attn_desktop.ui.canvas.arrow_gestures import ArrowGestures
+
+if TYPE_CHECKING:  # the layer imports arrows only for its types, too
+    from attn_desktop.ui.canvas.arrow_layer import ArrowLayer
 
 EMPHASIS_STEPS = 20
 
@@ -73,10 +77,14 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         # Counts changes of the shaft and head as drawn: the canvas re-reads an arrow's shapes for
         # label placement only when this has moved on (cheaper than a signal from every arrow per move).
         self.shape_version = 0
+        # Counts changes to how the arrow itself is drawn (shape, style, halo, grab ring), not its label: a
+        # layer keeps unchanged arrows as a picture and draws only those whose count moved (layer_picture.py).
+        self.look_version = 0
+        self._screen_shapes = None
         self._pixel_size_cache: tuple[float, float] | None = None
         self._bounds: QRectF | None = None
         # The item that draws this arrow with the others of its plot (an ArrowLayer, see arrow_layer.py).
-        self._layer: QGraphicsItem | None = None
+        self._layer: ArrowLayer | None = None
         self.head_shape = "triangle"  # "open" or "diamond" when roles are shown by shape as well as colour
         self._take_gestures(draggable, clickable)
 
@@ -112,7 +120,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
             self._label = label
             self._label_size = self._measure(label)
             self._label_text = None
-            self.update()
+            self.update_label()
 
     @property
     def emphasis(self) -> float:
@@ -161,14 +169,14 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
     def set_label_hidden(self, hidden: bool) -> None:
         if hidden != self._label_hidden:
             self._label_hidden = hidden
-            self.update()
+            self.update_label()
 
     def set_font_size(self, points: float) -> None:
         self.prepareGeometryChange()
         self._font.setPointSizeF(points)
         self._label_size = self._measure(self._label)
         self._label_text = None
-        self.update()
+        self.update_label()
 
     def _measure(self, text: str) -> QSizeF:
         """The label's size with its backdrop."""
@@ -215,28 +223,31 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         return QRectF(self._bounds)
 
     def prepareGeometryChange(self) -> None:
+        # The repaint is asked for by the update() or update_label() that follows, for the area that changed.
         self._bounds = None
         super().prepareGeometryChange()
-        layer = self._live_layer()
-        if layer is not None:
-            layer.update()
 
     # ----- drawn by a layer -------------------------------------------------
-    def join_layer(self, layer: QGraphicsItem | None) -> None:
+    def join_layer(self, layer: ArrowLayer | None) -> None:
         """Be drawn by `layer` with the other arrows of its plot (see arrow_layer.py), or alone again."""
         self._layer = layer
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, layer is not None)
         super().update()
 
     def update(self, *args) -> None:
-        """Ask for a repaint: of the layer that draws this arrow, if it has one."""
+        """The arrow looks different: ask for a repaint (of the layer that draws it, if it has one)."""
+        self.look_version += 1
+        self.update_label()
+
+    def update_label(self) -> None:
+        """Only the label changed (its text, size or place): a repaint that leaves the arrow's picture alone."""
         layer = self._live_layer()
         if layer is not None:
-            layer.update()
+            layer.arrow_changed(self)
         else:
-            super().update(*args)
+            super().update()
 
-    def _live_layer(self) -> QGraphicsItem | None:
+    def _live_layer(self) -> ArrowLayer | None:
         # While a window is torn down, Qt may delete the layer before the arrows that still report to it.
         layer = self._layer
         return layer if layer is not None and shiboken6.isValid(layer) else None
@@ -263,3 +274,4 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         self._pixel_size_cache = None
         self._forget_obstacles()
         self.prepareGeometryChange()
+        self.update()

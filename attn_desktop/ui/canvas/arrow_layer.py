@@ -8,19 +8,22 @@ the arrows stay items of their own for everything else (the mouse, hover, toolti
 placement), but draw nothing themselves (ItemHasNoContents); a change to one asks the layer to
 repaint, and the layer draws them all, in their z order, the shafts and heads of each z level
 in a few batched calls (shape_batch.py), then every label on top, where a shaft can no longer
-cross one.
+cross one. On screen, the arrows a move did not change come from pictures drawn once
+(layer_picture.py); exports and snapshots draw every arrow afresh, to the same pixels.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPainter, QTransform
 from PySide6.QtWidgets import QGraphicsItem
 
-from attn_desktop.ui.canvas.shape_batch import ShapeBatch
+from attn_desktop.ui.canvas.layer_picture import LayerPicture
+from attn_desktop.ui.canvas.shape_batch import Parts, ShapeBatch
 
 if TYPE_CHECKING:
     from attn_desktop.ui.canvas.arrow_item import ArrowItem
@@ -37,9 +40,15 @@ class ArrowLayer(QGraphicsItem):
         self._arrows: list[ArrowItem] = []  # in drawing order: by z value, then as added
         self._view_box = view_box
         self._bounds = QRectF(view_box.viewRect())
+        self._picture = LayerPicture()  # the arrows a move did not change, drawn once (layer_picture.py)
+        # The view's pixels as last painted, and each arrow's area in them (see arrow_changed).
+        self._to_screen: QTransform | None = None
+        self._from_screen = QTransform()
+        self._areas: dict[ArrowItem, QRectF] = {}
         view_box.sigTransformChanged.connect(self.view_changed)
 
     def add(self, arrow: ArrowItem) -> None:
+        self._forget_areas()
         self._arrows.append(arrow)
         self._arrows.sort(key=lambda item: item.zValue())  # a stable sort: equal z keeps the order added
         arrow.join_layer(self)
@@ -47,6 +56,7 @@ class ArrowLayer(QGraphicsItem):
 
     def remove(self, arrow: ArrowItem) -> None:
         if arrow in self._arrows:
+            self._forget_areas()
             self._arrows.remove(arrow)
             arrow.join_layer(None)
             self.update()
@@ -57,11 +67,39 @@ class ArrowLayer(QGraphicsItem):
         return any(arrow.isVisible() and not view.contains(arrow.tip) for arrow in self._arrows)
 
     def view_changed(self, *_) -> None:
-        """A zoom, a pan or a resize: the layer covers the new view."""
+        """A zoom, a pan or a resize: the layer covers the new view, and every arrow is drawn anew."""
         view = QRectF(self._view_box.viewRect())
         if view != self._bounds:
             self.prepareGeometryChange()
             self._bounds = view
+        self._forget_areas()
+        self.update()
+
+    def arrow_changed(self, arrow: ArrowItem) -> None:
+        """ARROW (or its label) looks different: repaint where it was and where it now is, not the whole plot.
+
+        Every arrow crosses the origin, but a move changes two or three of them: the plot's grid, axes and
+        other arrows under the rest of it need not be drawn again."""
+        to_screen = self._to_screen
+        previous = self._areas.get(arrow)
+        if to_screen is None or previous is None:
+            self.update()  # not painted in this view yet: where it was is not known
+            return
+        area = arrow.painted_area(to_screen)
+        self._areas[arrow] = area
+        self.update(self._from_screen.mapRect(area.united(previous)))
+
+    def _forget_areas(self) -> None:
+        self._to_screen = None
+        self._areas.clear()
+
+    def _remember_areas(self, to_screen: QTransform, shown: list[ArrowItem]) -> None:
+        """Where each arrow was painted, for arrow_changed: worked out again only when the view's pixels moved."""
+        if self._to_screen is not None and self._to_screen == to_screen and len(self._areas) == len(shown):
+            return
+        self._to_screen = QTransform(to_screen)
+        self._from_screen = to_screen.inverted()[0]
+        self._areas = {arrow: arrow.painted_area(to_screen) for arrow in shown}
 
     def boundingRect(self) -> QRectF:
         return QRectF(self._bounds)
@@ -71,17 +109,28 @@ class ArrowLayer(QGraphicsItem):
         painter.resetTransform()  # the arrows draw in pixels
         painter.setRenderHint(ANTIALIASING)
         shown = [arrow for arrow in self._arrows if arrow.isVisible()]
-        batch = ShapeBatch()
-        rings: list[tuple[ArrowItem, QPointF]] = []
-        for index, arrow in enumerate(shown):
-            tip = arrow.draw_arrow(painter, to_screen, batch)
-            if tip is not None:
-                rings.append((arrow, tip))
-            last_of_its_level = index + 1 == len(shown) or shown[index + 1].zValue() != arrow.zValue()
-            if last_of_its_level:  # one batch per z level: queries stay above keys
-                batch.flush(painter)
-                for ringed, ring_tip in rings:
-                    ringed.draw_ring(painter, ring_tip)
-                rings.clear()
+        if widget is None:  # an export or a snapshot (QGraphicsScene.render): every arrow drawn afresh
+            draw_arrows(painter, to_screen, shown)
+        else:
+            self._picture.paint(painter, to_screen, to_screen.mapRect(self._bounds), shown, draw_arrows)
+            self._remember_areas(to_screen, shown)
         for arrow in shown:
             arrow.draw_label(painter, to_screen)
+
+
+def draw_arrows(painter: QPainter, to_screen: QTransform, arrows: Sequence[ArrowItem], parts: Parts = Parts.ALL) -> None:
+    """The shafts and heads of ARROWS (sorted by z), each z level's in one batch, its grab rings on top;
+    or only the PARTS asked for (see LayerPicture)."""
+    batch = ShapeBatch()
+    rings: list[tuple[ArrowItem, QPointF]] = []
+    for index, arrow in enumerate(arrows):
+        tip = arrow.draw_arrow(painter, to_screen, batch, parts)
+        if tip is not None:
+            rings.append((arrow, tip))
+        last_of_its_level = index + 1 == len(arrows) or arrows[index + 1].zValue() != arrow.zValue()
+        if last_of_its_level:  # one batch per z level: queries stay above keys
+            batch.flush(painter, parts)
+            if Parts.HEADS in parts:
+                for ringed, ring_tip in rings:
+                    ringed.draw_ring(painter, ring_tip)
+            rings.clear()

@@ -9,11 +9,22 @@ crossed by another arrow's shaft; a layer makes one batch per z level, so querie
 
 from __future__ import annotations
 
+from enum import Flag, auto
+
 from PySide6.QtCore import QLineF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 
 NO_PEN = Qt.PenStyle.NoPen
 WHITE = QColor(255, 255, 255)
+
+
+class Parts(Flag):
+    """Which parts of a batch of arrows to draw: every shaft (with halos and dots) comes before any head
+    (with grab rings), so a picture of some arrows can be split where others are drawn between them."""
+
+    SHAFTS = auto()
+    HEADS = auto()
+    ALL = SHAFTS | HEADS
 
 
 class ShapeBatch:
@@ -33,11 +44,19 @@ class ShapeBatch:
         """An outlined head on white (keys, when roles are told apart by shape as well as colour)."""
         _add_to_group(self._open_heads, key, pen, head)
 
-    def flush(self, painter: QPainter) -> None:
-        """Draw everything collected, shafts first, and start empty again."""
-        for pen, lines in self._shafts.values():
-            painter.setPen(pen)
-            painter.drawLines(lines)
+    def flush(self, painter: QPainter, parts: Parts = Parts.ALL) -> None:
+        """Draw everything collected (or only its PARTS), shafts first, and start empty again."""
+        if Parts.SHAFTS in parts:
+            for pen, lines in self._shafts.values():
+                painter.setPen(pen)
+                painter.drawLines(lines)
+        if Parts.HEADS in parts:
+            self._draw_heads(painter)
+        self._shafts.clear()
+        self._filled_heads.clear()
+        self._open_heads.clear()
+
+    def _draw_heads(self, painter: QPainter) -> None:
         if self._filled_heads:
             painter.setPen(NO_PEN)
             for color, heads in self._filled_heads.values():
@@ -50,9 +69,6 @@ class ShapeBatch:
                 painter.setPen(pen)
                 for head in heads:
                     painter.drawPolygon(head)
-        self._shafts.clear()
-        self._filled_heads.clear()
-        self._open_heads.clear()
 
 
 def _add_to_group(groups: dict, key, tool, shape) -> None:
