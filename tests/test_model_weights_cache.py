@@ -206,3 +206,48 @@ def test_the_cache_folder_is_never_the_users_own_when_a_data_folder_is_given(tmp
     assert cache_folder() == tmp_path / "data" / "cache"
     monkeypatch.setenv("ATTN_DESKTOP_CACHE_DIR", str(tmp_path / "elsewhere"))
     assert cache_folder() == tmp_path / "elsewhere"
+
+
+def _with_description(path, change):
+    """The cache with its description changed by CHANGE and its checksum made to fit: well-formed, but lying."""
+    import json
+    import zlib
+
+    data = path.read_bytes()
+    trailer = weights_cache.TRAILER
+    magic, offset, length, _checksum, version = trailer.unpack(data[-trailer.size:])
+    description = json.loads(data[offset: offset + length])
+    change(description)
+    text = json.dumps(description).encode()
+    return data[:offset] + text + trailer.pack(magic, offset, len(text), zlib.crc32(text), version)
+
+
+def _shift_an_array(description):
+    description["arrays"]["blk.0.qkv"]["offset"] += 64
+
+
+def _wrong_shape(description):
+    description["arrays"]["blk.1.down"]["shape"] = [48, 32]
+
+
+def _past_the_data(description):
+    description["arrays"]["blk.2.down"]["offset"] = description["data_end"]
+
+
+def _fewer_layers(description):
+    description["config"]["layer_count"] = 2
+
+
+def _config_of_the_wrong_kind(description):
+    description["config"]["width"] = "32"
+
+
+@pytest.mark.parametrize("lie", [_shift_an_array, _wrong_shape, _past_the_data, _fewer_layers,
+                                 _config_of_the_wrong_kind])
+def test_a_cache_whose_description_lies_about_sizes_is_refused(cache_dir, model_file, monkeypatch, lie):
+    expected = heads(LlamaModel.load(model_file))
+    cached = cache_path(model_file)
+    whole = cached.read_bytes()
+    cached.write_bytes(_with_description(cached, lie))
+    assert_same_heads(heads(LlamaModel.load(model_file)), expected)
+    assert cached.read_bytes() == whole

@@ -169,6 +169,10 @@ def write_cache(path: Path, key: dict[str, Any], config: LlamaConfig, tokenizer_
     Not fsynced: forcing 600 MB to the disk would take seconds, and a cache cut short by a power cut
     is refused by its checksums and written again.
     """
+    try:  # entries JSON cannot hold (none that a GGUF file gives): no cache for this file
+        json.dumps([key, dataclasses.asdict(config), tokenizer_metadata])
+    except (TypeError, ValueError):
+        return False
     needed = sum(int(array.nbytes) for array in arrays.values()) + ALIGNMENT * len(arrays) + 16 * 1024 * 1024
     temporary = path.parent / temporary_name(path)
     try:
@@ -179,7 +183,7 @@ def write_cache(path: Path, key: dict[str, Any], config: LlamaConfig, tokenizer_
         with open(temporary, "xb") as file:
             _write_contents(file, key, config, tokenizer_metadata, arrays, progress)
         os.replace(temporary, path)
-    except (OSError, ValueError, TypeError):  # a full or read-only disk; entries JSON cannot hold
+    except OSError:  # a read-only folder, a full disk
         with contextlib.suppress(OSError):
             temporary.unlink()
         return False
