@@ -326,6 +326,6 @@ def _causal_softmax(q: np.ndarray, k: np.ndarray, offset: int, head_width: int) 
     scores -= scores.max(axis=-1, keepdims=True)
     np.exp(scores, out=scores)
     scores /= scores.sum(axis=-1, keepdims=True)
-    return scores
+    return np.asarray(scores)
 
 
