@@ -4,8 +4,9 @@ Each layer: RMSNorm, then grouped-query attention (queries and keys turned by Ro
 mask, softmax of q·k/√d), added back; RMSNorm, then the SwiGLU MLP, added back. The weights are
 dequantized when the file is first loaded (later loads map them from the weights cache: loading.py),
 laid out for the matrix products (q, k and v as one matrix, gate and up as one); RoPE's angles are
-computed once. A sentence that starts like an earlier one reuses the earlier one's keys and values for the shared start (with a causal mask,
-nothing later changes them), so typing a word at the end costs only the new tokens.
+computed once. A sentence that starts like an earlier one reuses the earlier one's keys and values
+for the shared start (with a causal mask, nothing later changes them), so typing a word at the end
+costs only the new tokens.
 """
 
 from __future__ import annotations
