@@ -143,8 +143,14 @@ def main() -> None:
     if args.app:
         print(json.dumps(in_the_app()))
         return
-    # Every process of this run shares one weights cache of its own; the student's is never touched.
-    os.environ["ATTN_DESKTOP_CACHE_DIR"] = tempfile.mkdtemp(prefix="attn-desktop-bench-cache-")
+    # Every process of this run shares one weights cache of its own (half a gigabyte, removed at the end);
+    # the student's is never touched.
+    with tempfile.TemporaryDirectory(prefix="attn-desktop-bench-cache-") as cache:
+        os.environ["ATTN_DESKTOP_CACHE_DIR"] = cache
+        measure(args)
+
+
+def measure(args: argparse.Namespace) -> None:
     runs = []
     for number in range(max(args.loads, 2)):  # the first load builds the cache, the others read it
         command = [sys.executable, __file__, "--one", "--sentences", str(args.sentences)]
