@@ -111,7 +111,9 @@ def heads_json_pieces(run: ModelRun) -> Iterator[str]:
     """The text of json.dumps(heads_document(run)) (compact) and a newline, made a head at a time.
 
     A 250-token sentence has 17 million weights: as one list of Python floats and one string they took
-    a gigabyte more. Half of them are the causal mask's zeros, written here without formatting each one.
+    a gigabyte more. Half of them are the causal mask's zeros, written here without formatting each one;
+    the others take about a microsecond each to format, most of the command's time for a long sentence.
+    (Formatting them in a forked process per core gained a tenth at most on the 2-core machine.)
     """
     import numpy as np
 
@@ -119,8 +121,8 @@ def heads_json_pieces(run: ModelRun) -> Iterator[str]:
         raise ValueError("Out of range float values are not JSON compliant")
     yield (f'{{"model":{_json(run.model_name)},"sentence":{_json(run.sentence)},"tokens":{_json(list(run.tokens))},'
            '"attention":[')
-    for index, text in enumerate(_layer_texts(run.attention)):
-        yield ("," if index else "") + text
+    for index, layer in enumerate(run.attention):
+        yield ("," if index else "") + _layer_json(layer)
     yield f'],"next_tokens":{_json([[token, probability] for token, probability in run.next_tokens])}}}\n'
 
 
@@ -139,49 +141,6 @@ def _matrix_json(matrix: np.ndarray) -> str:
     rows = matrix.tolist()
     return "[" + ",".join("[" + ",".join(map(float.__repr__, row[: query + 1])) + ",0.0" * (n - 1 - query) + "]"
                           for query, row in enumerate(rows)) + "]"
-
-
-PARALLEL_FROM_TOKENS = 64  # a shorter sentence's weights are written in a blink: no processes for them
-_attention_to_format: np.ndarray | None = None  # what the forked formatters read (inherited, never copied)
-
-
-def _layer_texts(attention: np.ndarray) -> Iterator[str]:
-    """Each layer's weights as JSON, in order; for a long sentence on Linux, made by a process per core.
-
-    Python formats one float at a time (about a microsecond each), and a 250-token sentence has 8.5 million
-    that are not the mask's zeros: seconds on one core. Forked processes share the weights with this one.
-    """
-    global _attention_to_format
-    _attention_to_format = attention  # before the processes are forked, so each has it
-    try:
-        pool = _formatting_pool(attention)
-        if pool is None:
-            yield from (_layer_json(layer) for layer in attention)
-            return
-        with pool:
-            yield from pool.imap(_layer_json_of_shared, range(len(attention)))
-    finally:
-        _attention_to_format = None
-
-
-def _formatting_pool(attention: np.ndarray) -> Any:
-    import multiprocessing
-    import os
-
-    if not sys.platform.startswith("linux") or attention.shape[-1] < PARALLEL_FROM_TOKENS:
-        return None  # (fork is Linux's safe way here; elsewhere a process would import the app afresh)
-    processes = min(len(os.sched_getaffinity(0)), len(attention))
-    if processes < 2:
-        return None
-    try:
-        return multiprocessing.get_context("fork").Pool(processes)
-    except OSError:  # no more processes allowed: one is enough
-        return None
-
-
-def _layer_json_of_shared(index: int) -> str:
-    assert _attention_to_format is not None
-    return _layer_json(_attention_to_format[index])
 
 
 def _layer_json(layer: np.ndarray) -> str:
