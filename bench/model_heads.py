@@ -5,7 +5,9 @@ Run by hand from the project root with the model pack installed (it prints figur
     python bench/model_heads.py [--loads 3] [--sentences 10] [--model PATH]
 
 Each load runs in a fresh process, so its time and peak memory are those of a student opening the
-model once. In each process, after loading:
+model once. The processes share a weights cache in a temporary folder: the first load reads the GGUF file
+and writes the cache (first load), the later ones map it (cached loads; the issue asks for at most 2 s).
+In each process, after loading:
 
 * first sentence: the first 12-token sentence run after the load (nothing cached yet);
 * later sentences: --sentences different 12-token sentences (at most their first word in common),
@@ -13,7 +15,9 @@ model once. In each process, after loading:
 * a word typed at the end: the same sentence with one more word (the shared start is reused);
 * memory: the process's peak resident size with the model loaded and run, and what the dequantized
   weights take; then, in one more process, the app's own peak (the issue asks <= 900 MB): the window
-  open, the pack loaded through Lessons → Heads of a Real Model…, a head opened as the scene.
+  open, the pack loaded (from the cache) through Lessons → Heads of a Real Model…, a head opened as the scene;
+* a long sentence: `attn-desktop heads` on a 250-token sentence, as a user runs it (the cached load, the
+  sentence, the JSON of its 17 million weights written), its wall time and peak resident size.
 
 The last line printed is one JSON object with the headline figures (medians over the loads).
 """
@@ -22,10 +26,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -44,6 +50,10 @@ TWELVE_TOKEN_SENTENCES = [
     "Nobody expected the quiet boy to win the chess tournament so easily",
     "In the morning we walked along the river and watched the boats",
 ]
+
+# 250 words of one token each for SmolLM2: 250 tokens (the limit is 256).
+LONG_SENTENCE = " ".join(("The quick brown fox jumps over the lazy dog while the children watch from the old stone "
+                          "bridge near the river " * 20).split()[:250])
 
 
 def one_load(model_path: str | None, sentences: int) -> dict[str, float]:
@@ -133,28 +143,61 @@ def main() -> None:
     if args.app:
         print(json.dumps(in_the_app()))
         return
+    # Every process of this run shares one weights cache of its own (half a gigabyte, removed at the end);
+    # the student's is never touched.
+    with tempfile.TemporaryDirectory(prefix="attn-desktop-bench-cache-") as cache:
+        os.environ["ATTN_DESKTOP_CACHE_DIR"] = cache
+        measure(args)
+
+
+def measure(args: argparse.Namespace) -> None:
     runs = []
-    for number in range(args.loads):
+    for number in range(max(args.loads, 2)):  # the first load builds the cache, the others read it
         command = [sys.executable, __file__, "--one", "--sentences", str(args.sentences)]
         if args.model:
             command += ["--model", args.model]
         run = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
         runs.append(run)
-        print(f"load {number + 1}: loaded in {run['load_s']:.2f} s; first sentence {run['first_sentence_s']:.3f} s, "
+        print(f"load {number + 1} ({'first: reading the file' if number == 0 else 'cached'}): loaded in {run['load_s']:.2f} s; first sentence {run['first_sentence_s']:.3f} s, "
               f"later sentences median {run['later_sentence_s']:.3f} s (max {run['later_sentence_max_s']:.3f}), "
               f"a word typed at the end {run['word_appended_s']:.3f} s; peak RSS {run['peak_rss_mb']:.0f} MB")
     first = runs[0]
     print(f"{first['layers']} layers x {first['heads']} heads; sentences of {first['tokens_min']}-{first['tokens_max']} "
           f"tokens; dequantized weights {first['weights_mb']:.0f} MB")
-    summary = {key: round(statistics.median(run[key] for run in runs), 4)
+    cached = runs[1:]
+    summary = {key: round(statistics.median(run[key] for run in cached), 4)
                for key in ("load_s", "first_sentence_s", "later_sentence_s", "word_appended_s", "peak_rss_mb")}
+    summary["first_load_s"] = round(first["load_s"], 4)
+    summary["first_load_peak_rss_mb"] = round(first["peak_rss_mb"], 1)
+    summary["cached_load_s"] = summary["load_s"]
     summary["weights_mb"] = round(first["weights_mb"], 1)
     done = subprocess.run([sys.executable, __file__, "--app"], check=True, capture_output=True, text=True)
     app = json.loads(done.stdout.strip().splitlines()[-1])
     print(f"in the app: heads shown {app['app_heads_shown_s']:.1f} s after Lessons → Heads of a Real Model…; "
           f"peak RSS {app['app_peak_rss_mb']:.0f} MB with the model loaded and a head opened")
     summary["app_peak_rss_mb"] = round(app["app_peak_rss_mb"], 1)
+    long_s, long_peak_mb = long_sentence(args.model)
+    print(f"attn-desktop heads on a 250-token sentence: {long_s:.1f} s, peak RSS {long_peak_mb:.0f} MB")
+    summary["long_sentence_s"], summary["long_sentence_peak_mb"] = round(long_s, 3), round(long_peak_mb, 1)
     print(json.dumps(summary))
+
+
+def long_sentence(model_path: str | None) -> tuple[float, float]:
+    """`attn-desktop heads` on LONG_SENTENCE in a process of its own: its wall time and peak resident size
+    (of it or any process it started), as /usr/bin/time -v reports them."""
+    with tempfile.TemporaryDirectory() as folder:
+        command = [sys.executable, "-m", "attn_desktop", "heads", LONG_SENTENCE, "-o", str(Path(folder) / "heads.json")]
+        if model_path:
+            command += ["--model", model_path]
+        started = time.perf_counter()
+        process = subprocess.Popen(command, cwd=Path(__file__).resolve().parent.parent,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode != 0:
+            raise SystemExit(f"attn-desktop heads failed: {process.stderr.read().decode() if process.stderr else ''}")
+    return seconds, usage.ru_maxrss / 1024
 
 
 if __name__ == "__main__":

@@ -36,6 +36,16 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_cache_dir(tmp_path_factory):
+    """The model weights cache goes to a temporary folder, never the user's real one: set for the whole
+    session, before the module-wide fixtures that load models (their tests may set another)."""
+    with pytest.MonkeyPatch.context() as patch:
+        folder = tmp_path_factory.mktemp("user-cache")
+        patch.setenv("ATTN_DESKTOP_CACHE_DIR", str(folder))
+        yield folder
+
+
 @pytest.fixture(autouse=True)
 def private_data_dir(tmp_path, monkeypatch):
     """Progress, autosave and settings go to a temporary folder, never the user's real ones."""

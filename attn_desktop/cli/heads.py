@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,8 @@ from attn_desktop.cli.errors import OneLineErrorParser, cannot_write, fail, say
 from attn_desktop.cli.output_checks import STANDARD_OUTPUT_CLOSED, json_output_problem
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from attn_desktop.model.pretrained.run import ModelRun
 
 
@@ -31,7 +34,7 @@ def heads_main(argv: list[str]) -> int:
 
 def _run_and_write(sentence: str, model_path: str | None, output: str) -> int:
     from attn_desktop.model.files.json_reading import shown_path
-    from attn_desktop.model.files.safe_write import write_bytes_atomically
+    from attn_desktop.model.files.safe_write import write_chunks_atomically
     from attn_desktop.model.pretrained.llama import LlamaModel, ModelFileError, SentenceError
     from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
 
@@ -48,11 +51,10 @@ def _run_and_write(sentence: str, model_path: str | None, output: str) -> int:
         return fail(str(error))
     except MemoryError:
         return fail(f"{path.name}: not enough memory to load this model")
-    text = json.dumps(heads_document(run), separators=(",", ":"), allow_nan=False) + "\n"
     if output == "-":
-        return _write_standard_output(text)
+        return _write_standard_output(heads_json_pieces(run))
     try:
-        write_bytes_atomically(output, text.encode())
+        write_chunks_atomically(output, (piece.encode() for piece in heads_json_pieces(run)))
     except OSError as error:
         return fail(cannot_write(shown_path(output), error))
     _say_written(run, shown_path(output), loaded - started, loaded)
@@ -81,9 +83,10 @@ def _say_written(run: ModelRun, shown_output: str, load_seconds: float, loaded_a
         f"of {run.model_name} (loaded in {load_seconds:.1f} s, sentence in {time.perf_counter() - loaded_at:.2f} s)")
 
 
-def _write_standard_output(text: str) -> int:
+def _write_standard_output(pieces: Iterator[str]) -> int:
     try:
-        sys.stdout.write(text)
+        for piece in pieces:
+            sys.stdout.write(piece)
         sys.stdout.flush()
     except BrokenPipeError:  # a reader that stopped early (| head): not an error of ours
         sys.stdout = None  # type: ignore[assignment]  # nothing more is written at exit
@@ -102,3 +105,43 @@ def heads_document(run: ModelRun) -> dict[str, Any]:
         "attention": run.attention.tolist(),
         "next_tokens": [[token, probability] for token, probability in run.next_tokens],
     }
+
+
+def heads_json_pieces(run: ModelRun) -> Iterator[str]:
+    """The text of json.dumps(heads_document(run)) (compact) and a newline, made a head at a time.
+
+    A 250-token sentence has 17 million weights: as one list of Python floats and one string they took
+    a gigabyte more. Half of them are the causal mask's zeros, written here without formatting each one;
+    the others take about a microsecond each to format, most of the command's time for a long sentence.
+    (Formatting them in a forked process per core gained a tenth at most on the 2-core machine.)
+    """
+    import numpy as np
+
+    if not np.isfinite(run.attention).all():
+        raise ValueError("Out of range float values are not JSON compliant")
+    yield (f'{{"model":{_json(run.model_name)},"sentence":{_json(run.sentence)},"tokens":{_json(list(run.tokens))},'
+           '"attention":[')
+    for index, layer in enumerate(run.attention):
+        yield ("," if index else "") + _layer_json(layer)
+    yield f'],"next_tokens":{_json([[token, probability] for token, probability in run.next_tokens])}}}\n'
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), allow_nan=False)
+
+
+def _matrix_json(matrix: np.ndarray) -> str:
+    """One head's weights [query][key] as json.dumps writes them (a finite float as its repr)."""
+    import numpy as np
+
+    n = len(matrix)
+    above = np.triu(matrix, 1)
+    if above.any() or np.signbit(above).any():  # not only zeros (+0.0) above the diagonal: every number is written
+        return _json(matrix.tolist())
+    rows = matrix.tolist()
+    return "[" + ",".join("[" + ",".join(map(float.__repr__, row[: query + 1])) + ",0.0" * (n - 1 - query) + "]"
+                          for query, row in enumerate(rows)) + "]"
+
+
+def _layer_json(layer: np.ndarray) -> str:
+    return "[" + ",".join(_matrix_json(matrix) for matrix in layer) + "]"

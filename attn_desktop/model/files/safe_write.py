@@ -33,6 +33,7 @@ import re
 import secrets
 import stat
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -76,8 +77,15 @@ def write_json_atomically(path: str | os.PathLike[str], document: Any, replace_r
     write_bytes_atomically(path, data, replace_read_only=replace_read_only)
 
 
-def write_bytes_atomically(path: str | os.PathLike[str], data: bytes, replace_read_only: bool = False) -> None:
-    """Put DATA under PATH whole or not at all; raise an OSError subclass saying why not."""
+def write_chunks_atomically(path: str | os.PathLike[str], chunks: Iterable[bytes]) -> None:
+    """Like write_bytes_atomically, for contents made a piece at a time (hundreds of MB of JSON need not be
+    held whole); an exception while the pieces are made leaves the old file as it was."""
+    write_bytes_atomically(path, chunks)
+
+
+def write_bytes_atomically(path: str | os.PathLike[str], data: bytes | Iterable[bytes],
+                           replace_read_only: bool = False) -> None:
+    """Put DATA (bytes, or pieces of them) under PATH whole or not at all; raise an OSError subclass saying why not."""
     target = Path(os.path.realpath(path))  # through symlinks: the link stays, its target gets the bytes
     existing = _existing(target)
     if existing is not None:
@@ -166,7 +174,7 @@ def _is_old_style_temporary(name: str, target_name: str) -> bool:
     return name.startswith(prefix) and bool(_OLD_TEMPORARY_TAIL.fullmatch(name[len(prefix):]))
 
 
-def _write_temporary(target: Path, data: bytes, existing: os.stat_result | None) -> Path:
+def _write_temporary(target: Path, data: bytes | Iterable[bytes], existing: os.stat_result | None) -> Path:
     """The whole new contents, on the disk, under a temporary name beside TARGET."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
     for _attempt in range(100):
@@ -184,7 +192,8 @@ def _write_temporary(target: Path, data: bytes, existing: os.stat_result | None)
         os.chmod(temporary, _mode_for(existing))
         _keep_owner(temporary, existing)
         with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
+            for chunk in [data] if isinstance(data, bytes) else data:
+                stream.write(chunk)
             stream.flush()
             os.fsync(stream.fileno())
     except BaseException:

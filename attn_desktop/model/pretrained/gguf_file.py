@@ -25,7 +25,7 @@ from attn_desktop.model.pretrained.gguf_config import (
 )
 from attn_desktop.model.pretrained.pack import require_libraries
 
-__all__ = ["GgufContents", "LlamaConfig", "ModelFileError", "Progress", "read_llama_gguf"]
+__all__ = ["GgufContents", "LlamaConfig", "ModelFileError", "Progress", "check_is_gguf", "read_llama_gguf"]
 
 SUPPORTED_ARCHITECTURE = "llama"
 GGUF_MAGIC = b"GGUF"
@@ -47,7 +47,7 @@ class GgufContents:
 def read_llama_gguf(path: str | os.PathLike[str], progress: Progress | None = None) -> GgufContents:
     require_libraries()
     shown = Path(path).name
-    _check_is_gguf(Path(path))
+    check_is_gguf(Path(path))
     if progress is not None:  # reading the vocabulary and layout takes seconds before any weight is read
         progress(0.0, LAYOUT_TEXT)
     reader = _open_reader(Path(path), shown, _share(progress, 0.0, LAYOUT_SHARE))
@@ -70,7 +70,7 @@ def read_llama_gguf(path: str | os.PathLike[str], progress: Progress | None = No
     return GgufContents(config, metadata, tensors)
 
 
-def _check_is_gguf(path: Path) -> None:
+def check_is_gguf(path: Path) -> None:
     if not path.exists():
         raise ModelFileError(f"{path.name}: no such file")
     if path.is_dir():

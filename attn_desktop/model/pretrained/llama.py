@@ -2,10 +2,11 @@
 
 Each layer: RMSNorm, then grouped-query attention (queries and keys turned by RoPE, the causal
 mask, softmax of q·k/√d), added back; RMSNorm, then the SwiGLU MLP, added back. The weights are
-dequantized once when the file is loaded and laid out for the matrix products (q, k and v as one
-matrix, gate and up as one); RoPE's angles are computed once. A sentence that starts like an
-earlier one reuses the earlier one's keys and values for the shared start (with a causal mask,
-nothing later changes them), so typing a word at the end costs only the new tokens.
+dequantized when the file is first loaded (later loads map them from the weights cache: loading.py),
+laid out for the matrix products (q, k and v as one matrix, gate and up as one); RoPE's angles are
+computed once. A sentence that starts like an earlier one reuses the earlier one's keys and values
+for the shared start (with a causal mask, nothing later changes them), so typing a word at the end
+costs only the new tokens.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from pathlib import Path
 import numpy as np
 
 from attn_desktop.model.files.values import is_valid_text
-from attn_desktop.model.pretrained.gguf_file import LlamaConfig, ModelFileError, Progress, read_llama_gguf
+from attn_desktop.model.pretrained.gguf_file import LlamaConfig, ModelFileError, Progress
+from attn_desktop.model.pretrained.joined_weights import EMBEDDING, FINAL_NORM, LAYER_PARTS, UNEMBEDDING, layer_key
+from attn_desktop.model.pretrained.loading import load_weights
 from attn_desktop.model.pretrained.memory import give_freed_arrays_back
 from attn_desktop.model.pretrained.pack import PACK_MODEL_FILE, PACK_MODEL_NAME
 from attn_desktop.model.pretrained.run import NEXT_TOKEN_COUNT, ModelRun
@@ -31,7 +34,6 @@ MAX_SENTENCE_TOKENS = 256
 # 256 tokens are a thousand characters or so: a sentence far longer is refused before a model is loaded.
 MAX_SENTENCE_CHARS = 2_000
 REMEMBERED_RUNS = 8  # recent sentences kept whole: going back to one is instant
-READING_SHARE = 0.9  # of a load's progress bar: reading and dequantizing; the rest is putting it together
 
 __all__ = ["DEFAULT_SENTENCE", "MAX_SENTENCE_CHARS", "MAX_SENTENCE_TOKENS", "LlamaConfig", "LlamaModel",
            "ModelFileError", "SentenceError", "sentence_problem"]
@@ -82,16 +84,16 @@ class _Pass:
 
 
 class LlamaModel:
-    def __init__(self, path: Path, config: LlamaConfig, tokenizer: ModelTokenizer, tensors: dict[str, np.ndarray]):
+    def __init__(self, path: Path, config: LlamaConfig, tokenizer: ModelTokenizer, weights: dict[str, np.ndarray]):
         self.path = path
         self.config = config
         self.name = config.name
         self.tokenizer = tokenizer
-        self._embed = tensors.pop("token_embd.weight")                  # (vocab, width)
-        self._unembed = tensors.pop("output.weight", self._embed)         # (vocab, width): often the same matrix
-        self._final_norm = tensors.pop("output_norm.weight")
-        # Each layer's originals are dropped as its joined matrices are made, so loading never holds both.
-        self._layers = [self._layer(tensors, index) for index in range(config.layer_count)]
+        self._embed = weights[EMBEDDING]                       # (vocab, width)
+        self._unembed = weights.get(UNEMBEDDING, self._embed)  # (vocab, width): often the same matrix
+        self._final_norm = weights[FINAL_NORM]
+        self._layers = [_Layer(*(weights[layer_key(index, part)] for part in LAYER_PARTS))
+                        for index in range(config.layer_count)]
         self._cos, self._sin = _rope_tables(config, MAX_SENTENCE_TOKENS)
         if not (np.isfinite(self._cos).all() and np.isfinite(self._sin).all()):
             raise ModelFileError(f"{path.name}: llama.rope.freq_base {config.rope_base:g} turns the positions "
@@ -100,36 +102,20 @@ class LlamaModel:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], progress: Progress | None = None) -> LlamaModel:
-        """Read, check and dequantize a GGUF file (seconds for SmolLM2: call it off the GUI thread)."""
+        """Read, check and dequantize a GGUF file, or map its cached weights (call it off the GUI thread:
+        seconds for SmolLM2 the first time, under one later)."""
         give_freed_arrays_back()
-        contents = read_llama_gguf(path, _share_of(progress, 0.0, READING_SHARE))
-        if progress is not None:  # a second or two more: the tokenizer and the joined matrices
-            progress(READING_SHARE, "Building the tokenizer and joining the layers")
-        tokenizer = ModelTokenizer(contents.metadata, Path(path).name)
-        config = contents.config
+        loaded = load_weights(Path(path), progress)
+        config = loaded.config
         if Path(path).name == PACK_MODEL_FILE:  # its metadata calls it "Smollm2 135M 8k Lc100K Mix1 Ep2"
             config = dataclasses.replace(config, name=PACK_MODEL_NAME)
-        model = cls(Path(path), config, tokenizer, contents.tensors)
+        model = cls(Path(path), config, loaded.tokenizer, loaded.weights)
         # Weights too large to compute with are found now, while the model before this one is still in
         # place (the window keeps it); the window asks for this sentence first anyway, so it costs nothing.
         model.run(DEFAULT_SENTENCE)
         if progress is not None:
             progress(1.0, "Ready")
         return model
-
-    @staticmethod
-    def _layer(tensors: dict[str, np.ndarray], index: int) -> _Layer:
-        def weight(name: str) -> np.ndarray:
-            return tensors.pop(f"blk.{index}.{name}.weight")
-
-        return _Layer(
-            attn_norm=weight("attn_norm"),
-            qkv=np.concatenate([weight("attn_q"), weight("attn_k"), weight("attn_v")]),
-            out=weight("attn_output"),
-            ffn_norm=weight("ffn_norm"),
-            gate_up=np.concatenate([weight("ffn_gate"), weight("ffn_up")]),
-            down=weight("ffn_down"),
-        )
 
     @property
     def memory_bytes(self) -> int:
@@ -272,14 +258,6 @@ class LlamaModel:
         return _Pass(ids, queries, keys, values, attention, final)
 
 
-def _share_of(progress: Progress | None, start: float, end: float) -> Progress | None:
-    """PROGRESS with its fractions mapped into [start, end], for one stage of a longer task."""
-    if progress is None:
-        return None
-    report = progress
-    return lambda fraction, text: report(start + (end - start) * fraction, text)
-
-
 def _shared_start(a: tuple[int, ...], b: tuple[int, ...]) -> int:
     length = 0
     for first, second in zip(a, b):
@@ -339,12 +317,15 @@ def _causal_softmax(q: np.ndarray, k: np.ndarray, offset: int, head_width: int) 
     The scores are small (n × n per head), so doing them in double precision costs nothing and
     lets a head opened as a scene reproduce these weights to the last digit from the same q and k.
     """
-    scores = (q.astype(np.float64) @ k.astype(np.float64).transpose(0, 2, 1)) / math.sqrt(head_width)
+    # In place, one array throughout: the same operations as softmax written out, without four more
+    # (heads, n, n) arrays of float64 per layer (a 250-token sentence's layer has 560,000 scores).
+    scores = q.astype(np.float64) @ k.astype(np.float64).transpose(0, 2, 1)
+    scores /= math.sqrt(head_width)
     new, n = q.shape[1], k.shape[1]
-    allowed = np.arange(n)[None, :] <= (offset + np.arange(new))[:, None]
-    scores = np.where(allowed, scores, -np.inf)
+    scores[:, np.arange(n)[None, :] > (offset + np.arange(new))[:, None]] = -np.inf
     scores -= scores.max(axis=-1, keepdims=True)
-    weights = np.exp(scores)
-    return np.asarray(weights / weights.sum(axis=-1, keepdims=True))
+    np.exp(scores, out=scores)
+    scores /= scores.sum(axis=-1, keepdims=True)
+    return np.asarray(scores)
 
 

@@ -20,6 +20,9 @@ LLAMA3_SPLIT = (
 GPT2_STYLE = {"gpt2", "default"}
 DIGITS_THEN_GPT2 = {"smollm", "starcoder", "refact", "codeshell"}  # every digit on its own, then GPT-2's split
 LLAMA3_STYLE = {"llama-bpe", "llama3"}
+# The metadata entries the tokenizer is built from (kept in the weights cache, so a cached load needs no other).
+TOKENIZER_KEYS = tuple("tokenizer.ggml." + name for name in (
+    "model", "pre", "tokens", "merges", "token_type", "add_bos_token", "bos_token_id"))
 
 
 def _byte_of_character() -> dict[str, int]:
@@ -62,6 +65,11 @@ class ModelTokenizer:
             return text
         raw = bytes(BYTE_OF_CHARACTER[character] for character in piece)
         return "<" + " ".join(f"{byte:02X}" for byte in raw) + ">"
+
+
+def tokenizer_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
+    """The entries of METADATA the tokenizer is built from."""
+    return {key: metadata[key] for key in TOKENIZER_KEYS if key in metadata}
 
 
 def _build(metadata: dict[str, Any], shown: str) -> Any:

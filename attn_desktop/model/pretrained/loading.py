@@ -1,0 +1,105 @@
+"""A model file's config, tokenizer and joined weights: from the weights cache when it holds this version of
+the file, else read from the file (and then kept in the cache for next time).
+
+A first load reads the GGUF file (seconds: gguf_file.py) and writes the cache; a later one maps the cached
+arrays and checks their checksums (well under a second for SmolLM2). A cache that is refused (damaged,
+of another version of the file or of the app) is rebuilt from the file; a cache that cannot be written
+leaves the load as it was before there was a cache.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from attn_desktop.model.pretrained.gguf_config import LlamaConfig, ModelFileError
+from attn_desktop.model.pretrained.gguf_file import Progress, check_is_gguf, read_llama_gguf
+from attn_desktop.model.pretrained.joined_weights import join_file_tensors
+from attn_desktop.model.pretrained.pack import require_libraries
+from attn_desktop.model.pretrained.tokenizer import ModelTokenizer, tokenizer_metadata
+from attn_desktop.model.pretrained.weights_cache import (
+    cache_path,
+    mark_used,
+    open_cache,
+    remove_cache,
+    source_key,
+    write_cache,
+)
+
+READING_SHARE = 0.9  # of a load's progress bar: reading and checking the weights; the rest is putting it together
+CACHE_SHARE = 0.05  # of a first load's: writing the cache, after reading the file
+READING_CACHE = "Reading the weights kept from the first load"
+WRITING_CACHE = "Keeping the weights for the next load"
+JOINING = "Building the tokenizer and joining the layers"
+
+
+@dataclass(frozen=True)
+class ModelWeights:
+    config: LlamaConfig
+    tokenizer: ModelTokenizer
+    weights: dict[str, np.ndarray]  # joined_weights.py's names
+
+
+def load_weights(path: Path, progress: Progress | None = None) -> ModelWeights:
+    require_libraries()
+    check_is_gguf(path)
+    try:
+        key = source_key(path)
+    except OSError:  # readable a moment ago: the reader below says what is wrong, in one line
+        key = None
+    cached = None if key is None else _from_cache(path, key, progress)
+    return cached if cached is not None else _from_file(path, key, progress)
+
+
+def _from_cache(path: Path, key: dict[str, Any], progress: Progress | None) -> ModelWeights | None:
+    target = cache_path(path)
+    cached = open_cache(target, key)  # tens of milliseconds: the description only
+    if cached is None:
+        return None
+    if progress is not None:
+        progress(0.0, READING_CACHE)
+    names = list(cached.arrays)
+    for number, name in enumerate(names):
+        if not cached.verify(name):
+            remove_cache(target)
+            return None
+        if progress is not None:
+            progress(READING_SHARE * (number + 1) / len(names), READING_CACHE)
+    try:
+        tokenizer = ModelTokenizer(cached.tokenizer_metadata, path.name)
+    except ModelFileError:  # the cache's own entries are wrong: the file's are read instead
+        remove_cache(target)
+        return None
+    mark_used(target)
+    return ModelWeights(cached.config, tokenizer, cached.arrays)
+
+
+def _from_file(path: Path, key: dict[str, Any] | None, progress: Progress | None) -> ModelWeights:
+    contents = read_llama_gguf(path, _share(progress, 0.0, READING_SHARE))
+    if progress is not None:  # a second or two more: the tokenizer and the joined matrices
+        progress(READING_SHARE, JOINING)
+    tokenizer = ModelTokenizer(contents.metadata, path.name)
+    weights = join_file_tensors(contents.tensors, contents.config)
+    if key is None:
+        return ModelWeights(contents.config, tokenizer, weights)
+    target = cache_path(path)
+    writing = _share(progress, READING_SHARE, READING_SHARE + CACHE_SHARE)
+    written = write_cache(target, key, contents.config, tokenizer_metadata(contents.metadata), weights,
+                          None if writing is None else lambda fraction: writing(fraction, WRITING_CACHE))
+    cached = open_cache(target, key) if written else None
+    if cached is None:  # an unwritable cache folder or a full disk: the weights stay in memory
+        return ModelWeights(contents.config, tokenizer, weights)
+    # The mapped copy replaces the one in memory: its pages are the system's file cache, shared and
+    # given back under pressure. Its checksums were computed from these very bytes a moment ago.
+    return ModelWeights(contents.config, tokenizer, cached.arrays)
+
+
+def _share(progress: Progress | None, start: float, end: float) -> Progress | None:
+    """PROGRESS with its fractions mapped into [start, end], for one stage of a longer task."""
+    if progress is None:
+        return None
+    report = progress
+    return lambda fraction, text: report(start + (end - start) * fraction, text)
