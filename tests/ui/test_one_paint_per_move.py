@@ -93,6 +93,31 @@ def test_a_drag_move_paints_each_panel_once_and_lays_nothing_out(qtbot, classroo
         assert not twice, f"painted more than once for one move: {twice}"
 
 
+def test_a_drag_move_repaints_no_window_or_dock_behind_the_panels(qtbot, classroom_window):
+    """The matrix and the status line paint every pixel of their own: what changes in them on a move is
+    repainted there alone, not first the dock and the main window under them."""
+    window = classroom_window
+    counter = EventCounter(window)
+    moves = []
+
+    def after_each_move(step):
+        qtbot.wait(30)
+        moves.append(dict(counter.paints))
+        counter.paints.clear()
+
+    QApplication.instance().installEventFilter(counter)
+    try:
+        drag_arrow(window, Role.KEY, 1, QPointF(-40, 30), steps=8, after_each_move=after_each_move)
+    finally:
+        QApplication.instance().removeEventFilter(counter)
+
+    behind = [window, *window.findChildren(QDockWidget)]
+    for paints in moves[1:]:  # the first move starts the status line
+        assert paints.get(window.matrix_view) == 1 and paints.get(window.statusBar()) == 1, "moved, not shown"
+        repainted = [f"{type(w).__name__}/{w.objectName()}" for w in behind if paints.get(w)]
+        assert not repainted, f"a drag move repainted what lies behind the panels: {repainted}"
+
+
 def press_drag_release(widget, start: QPoint, end: QPoint) -> None:
     """Select as a hand does: press, move with the button held, release."""
     def send(kind, pos, button, buttons):

@@ -63,6 +63,9 @@ class MatrixView(QWidget):
         self._hints_shown = True  # off while the panel is painted into a picture (see set_hints_shown)
         self._numbers = CellNumbers()  # the cells' numbers, each laid out once
         self.entropy_column = EntropyColumn(scene)  # each row's entropy, right of the grid (View menu)
+        # Every paint covers the whole panel (its static layer, or a fill): without this, each drag move's
+        # repaint of the cells first had Qt repaint the dock and the main window under them.
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
