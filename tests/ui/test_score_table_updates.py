@@ -15,7 +15,7 @@ from attn_desktop.model import Role, explain
 from attn_desktop.model.scene_files import open_scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.panels.score_table import ScoreTablePanel
-from attn_desktop.ui.panels.score_table_model import SCALED, SCORE, WEIGHT, WEIGHT_ROLE
+from attn_desktop.ui.panels.score_table_model import SCALED, SCORE, WEIGHT
 
 from helpers import drag_arrow
 
@@ -85,7 +85,7 @@ def test_moving_a_key_changes_its_row_and_the_weights_without_a_reset(panel, sce
     # Every weight moved (the softmax shares them out again): the weight column is told, bars included.
     weights = scene.reading().result.weights[scene.reading().selected]
     assert signals.rows_told(WEIGHT) == set(range(scene.n_tokens))
-    bars = [panel.model.index(row, WEIGHT).data(WEIGHT_ROLE) for row in range(scene.n_tokens)]
+    bars = [panel.model.bar_weight(row) for row in range(scene.n_tokens)]
     assert bars == pytest.approx(weights.tolist())
 
 
@@ -115,14 +115,14 @@ def test_the_veil_hides_the_numbers_and_lifting_it_shows_the_new_ones(panel, sce
     panel.model.veil.set_on(False)
 
     assert {column: cells(panel, column) for column in (SCORE, SCALED, WEIGHT)} == expected_cells(scene)
-    assert all(panel.model.index(row, WEIGHT).data(WEIGHT_ROLE) is not None for row in range(scene.n_tokens))
+    assert all(panel.model.bar_weight(row) is not None for row in range(scene.n_tokens))
 
 
 def test_masked_keys_read_masked_and_come_back_with_their_numbers(panel, scene):
     scene.set_causal(True)  # sat (row 2) sees the, cat and itself only
     assert cells(panel, WEIGHT)[3:] == ["masked"] * 3
     assert cells(panel, SCALED)[3:] == ["—"] * 3
-    assert panel.model.index(4, WEIGHT).data(WEIGHT_ROLE) is None  # no bar for a masked key
+    assert panel.model.bar_weight(4) is None  # no bar for a masked key
 
     scene.set_causal(False)
     assert {column: cells(panel, column) for column in (SCORE, SCALED, WEIGHT)} == expected_cells(scene)
@@ -155,4 +155,26 @@ def test_dragging_a_key_in_the_window_updates_the_table_cell_by_cell(window):
     assert [cells(panel, SCORE)[row] for row in range(6) if row != CAT] == [before[row] for row in range(6) if row != CAT]
     expected = expected_cells(window.scene)
     assert {column: cells(panel, column) for column in (SCORE, SCALED, WEIGHT)} == expected
-    assert np.isclose(sum(panel.model.index(row, WEIGHT).data(WEIGHT_ROLE) for row in range(6)), 1.0)
+    assert np.isclose(sum(panel.model.bar_weight(row) for row in range(6)), 1.0)
+
+
+def bar_pixels(panel: ScoreTablePanel, row: int) -> int:
+    """How many pixels of ROW's weight cell are painted in the bar's colour (the key colour over white)."""
+    image = panel.table.viewport().grab().toImage()
+    cell = panel.table.visualRect(panel.model.index(row, WEIGHT))
+    y = cell.center().y()
+    return sum(1 for x in range(cell.left(), cell.right())
+               if image.pixelColor(x, y).red() > image.pixelColor(x, y).blue() + 40)  # orange, not grey or white
+
+
+def test_the_bar_behind_a_weight_follows_it_on_a_drag(panel, scene):
+    cat_bar = bar_pixels(panel, CAT)  # 76% of sat's attention
+    assert cat_bar > 100
+
+    scene.set_vector(Role.KEY, CAT, [-1.0, 0.5])  # cat turned away: about 0%
+    panel.table.viewport().repaint()
+    assert bar_pixels(panel, CAT) < cat_bar / 10
+
+    panel.model.veil.set_on(True)  # guessing: no bars at all
+    panel.table.viewport().repaint()
+    assert [bar_pixels(panel, row) for row in range(scene.n_tokens)] == [0] * scene.n_tokens
