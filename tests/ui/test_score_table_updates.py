@@ -111,7 +111,9 @@ def test_choosing_another_query_rewrites_every_row(panel, scene):
 def test_the_veil_hides_the_numbers_and_lifting_it_shows_the_new_ones(panel, scene):
     panel.model.veil.set_on(True)
     assert set(cells(panel, SCORE)) == {"?"}
-    scene.set_vector(Role.KEY, CAT, [0.3, -1.2])  # moved while veiled
+    signals = ModelSignals(panel.model)
+    scene.set_vector(Role.KEY, CAT, [0.3, -1.2])  # moved while veiled: every cell still shows "?"
+    assert set(cells(panel, SCORE)) == {"?"} and signals.changed == []
     panel.model.veil.set_on(False)
 
     assert {column: cells(panel, column) for column in (SCORE, SCALED, WEIGHT)} == expected_cells(scene)

@@ -124,7 +124,7 @@ class ScoreTableModel(QStandardItemModel):
 
     def _refresh_veiled_cells(self) -> None:
         """Every score and weight a "?" (masked keys stay masked: that tells nothing), and no bars."""
-        self._shown = None  # no bars; unveiled, every number is written again
+        bars_shown, self._shown = self._shown is not None, None  # no bars; unveiled, every number is written again
         mask = self.scene.result.mask[self.scene.selected]
         with cell_writes(self) as cells:
             for row in range(self.scene.n_tokens):
@@ -132,7 +132,8 @@ class ScoreTableModel(QStandardItemModel):
                 cells.set_text(row, SCORE, HIDDEN_TEXT)
                 cells.set_text(row, SCALED, HIDDEN_TEXT if visible else "—")
                 cells.set_text(row, WEIGHT, HIDDEN_TEXT if visible else "masked")
-                cells.mark(row, WEIGHT)
+                if bars_shown:
+                    cells.mark(row, WEIGHT)  # its bar goes
 
     def _weight_header(self) -> str:
         """The weight column's header as chosen by the panel for its width, the long one until then."""
