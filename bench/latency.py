@@ -26,6 +26,14 @@ What it measures:
   painted / floor. (``window.repaint()`` alone is not the floor: Qt keeps the
   pixels of opaque widgets, the canvas, the weights chart and the table
   headers among them, when their parent repaints; it is printed for comparison.)
+* The paint floor: after each timed move, outside its clock, the canvas's arrows are replayed with
+  the app's own drawing calls in one QPainter pass into an image the size of the canvas (white,
+  antialiased, each plot clipped to its view; see paint_floor.py): what the canvas cannot paint
+  faster than. Beside it, the canvas's own paintEvent is timed in the real pass (its viewport's
+  Paint events are handled by a filter that calls the canvas's viewportEvent between two clocks,
+  which leaves the picture as it was: checked once per size). Printed: the paint floor's median,
+  the canvas paint's median, and painted, canvas and update (the "updated" median) over the paint
+  floor, with their targets.
 * One pass of what a move changes: after the drag, the widgets a move painted
   are repainted once more, in one pass, with nothing recomputed. A move that
   paints each of them once and nothing else costs its update time plus this;
@@ -40,7 +48,10 @@ What it measures:
 * Peak resident memory, of this process (which holds the n = 64 window) and
   of the start-up children.
 
-The last line printed is one JSON object with the headline figures.
+The last line printed is one JSON object with the headline figures: per size the medians and p95s,
+the floors, the paint floor (``n6_paint_floor_ms``, ``n64_paint_floor_ms``), the canvas paint
+(``n64_canvas_paint_ms``) and the ratios to it (``n6_painted_over_paint_floor``,
+``n64_painted_over_paint_floor``, ``n64_canvas_over_paint_floor``, ``n64_update_over_paint_floor``).
 """
 
 from __future__ import annotations
@@ -78,12 +89,21 @@ from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release, 
 from attn_desktop.ui.window.app import build_window, make_application
 from attn_desktop.ui.window.main_window import MainWindow
 
+from paint_floor import CanvasPaintTimer, canvas_image, replay_arrows_ms, same_picture
+
 TARGETS = {
     "n6_median_ms": 4.0,
     "n6_p95_ms": 8.0,
     "n64_p95_ms": 16.0,
     "startup_s": 1.5,
     "peak_rss_mb": 250.0,
+}
+# Against the paint floor (the canvas's arrows replayed in one painter pass; see paint_floor.py).
+PAINT_FLOOR_TARGETS = {
+    "n6_painted_over_paint_floor": 4.0,
+    "n64_painted_over_paint_floor": 4.0,
+    "n64_canvas_over_paint_floor": 1.5,
+    "n64_update_over_paint_floor": 1.2,
 }
 WINDOW_SIZE = (1320, 880)
 WARMUP_MOVES = 20
@@ -234,6 +254,9 @@ class DragRun:
     moves_missing_paint: dict[str, int] = field(default_factory=dict)
     grabbed_right_arrow: bool = False
     update_ms: list[float] = field(default_factory=list)
+    canvas_paint_ms: list[float] = field(default_factory=list)  # the canvas's paintEvent, in the move's passes
+    paint_floor_ms: list[float] = field(default_factory=list)  # its arrows replayed after the move (untimed)
+    same_canvas_picture: bool = False  # the paint timer leaves the canvas's picture as it was
     label: str = ""
     start_vector: np.ndarray | None = None
     end_vector: np.ndarray | None = None
@@ -245,8 +268,12 @@ def timed_drag(app: QApplication, window: MainWindow, moves: int) -> DragRun:
     keys = window.scene.vectors(Role.KEY)
     viewport = window.canvas.viewport()
     widgets, required = watched_panels(window)
+    run_same_picture = same_picture(window.canvas)
+    canvas_timer = CanvasPaintTimer(window.canvas)  # before the counter: the counter still sees every paint
     counter = PaintCounter(widgets)
-    run = DragRun(label=f"k·{window.scene.tokens[1]}", start_vector=keys[1].copy())
+    floor_image = canvas_image(window.canvas)
+    run = DragRun(label=f"k·{window.scene.tokens[1]}", start_vector=keys[1].copy(),
+                  same_canvas_picture=run_same_picture)
     start = grab_point(window, arrow)
 
     press(viewport, start)
@@ -256,6 +283,7 @@ def timed_drag(app: QApplication, window: MainWindow, moves: int) -> DragRun:
         flush_until_painted(app, counter)
     # Tips can overlap in a crowded scene; make sure the press took k_1.
     run.grabbed_right_arrow = window.canvas.drags.dragged_arrow() is arrow
+    canvas_timer.take_ms()
 
     for step in range(WARMUP_MOVES + 1, WARMUP_MOVES + moves + 1):
         before = keys[1].copy()
@@ -267,7 +295,9 @@ def timed_drag(app: QApplication, window: MainWindow, moves: int) -> DragRun:
         ended, painted = flush_until_painted(app, counter)
         run.update_ms.append((updated - began) / 1e6)
         run.times_ms.append((ended - began) / 1e6)
-        # Bookkeeping after the clock stopped.
+        run.canvas_paint_ms.append(canvas_timer.take_ms())
+        # After the clock stopped: the paint floor of the picture the move left, and bookkeeping.
+        run.paint_floor_ms.append(replay_arrows_ms(window.canvas, floor_image))
         run.moves_that_changed += not np.array_equal(before, keys[1])
         for name in required - painted:
             run.moves_missing_paint[name] = run.moves_missing_paint.get(name, 0) + 1
@@ -279,6 +309,7 @@ def timed_drag(app: QApplication, window: MainWindow, moves: int) -> DragRun:
     release(viewport, circle_point(start, last))
     flush_until_painted(app, counter)
     counter.detach()
+    canvas_timer.detach()
     run.end_vector = window.scene.vectors(Role.KEY)[1].copy()
     return run
 
@@ -345,8 +376,9 @@ def close(app: QApplication, window: MainWindow) -> None:
         app.processEvents()
 
 
-def bench_drag(app: QApplication, window: MainWindow, n: int, moves: int) -> tuple[dict, dict, float]:
-    """Figures until painted, and until updated (before any paint), and the floor of the same window."""
+def bench_drag(app: QApplication, window: MainWindow, n: int, moves: int) -> tuple[dict, dict, float, dict]:
+    """Figures until painted, and until updated (before any paint), the floor of the same window, and the
+    figures against the paint floor (see paint_floor_figures)."""
     floor = bench_floor(app, window, n)
     run = timed_drag(app, window, moves)
     close(app, window)
@@ -357,7 +389,29 @@ def bench_drag(app: QApplication, window: MainWindow, n: int, moves: int) -> tup
     one_pass = updated["median"] + run.one_pass_ms
     print(f"  one pass of what a move changes ({run.widgets_per_move} widgets): {run.one_pass_ms:.2f} ms; "
           f"painted / (updated + one pass): {painted['median'] / one_pass:.2f}")
-    return painted, updated, floor
+    return painted, updated, floor, paint_floor_figures(n, run, painted, updated)
+
+
+def paint_floor_figures(n: int, run: DragRun, painted: dict, updated: dict) -> dict[str, float]:
+    """The paint floor's and the canvas paint's medians, and the move's times over the paint floor; printed."""
+    paint_floor = statistics.median(run.paint_floor_ms)
+    canvas = statistics.median(run.canvas_paint_ms)
+    figures = {
+        f"n{n}_paint_floor_ms": paint_floor,
+        f"n{n}_canvas_paint_ms": canvas,
+        f"n{n}_painted_over_paint_floor": painted["median"] / paint_floor,
+        f"n{n}_canvas_over_paint_floor": canvas / paint_floor,
+        f"n{n}_update_over_paint_floor": updated["median"] / paint_floor,
+    }
+    same = "the same picture as Qt's own delivery" if run.same_canvas_picture else "A DIFFERENT PICTURE (check)"
+    print(f"  paint floor (the canvas's arrows replayed in one painter pass after each move): "
+          f"median {paint_floor:.2f} ms")
+    print(f"  canvas paintEvent per move: median {canvas:.2f} ms (timed in the real pass; {same})")
+    for what, key in (("painted", "painted"), ("canvas", "canvas"), ("update", "update")):
+        name = f"n{n}_{key}_over_paint_floor"
+        note = verdict(figures[name], PAINT_FLOOR_TARGETS[name], "×") if name in PAINT_FLOOR_TARGETS else ""
+        print(f"  {what} / paint floor: {figures[name]:.2f} {note}")
+    return figures
 
 
 def bench_matplotlib(scene: Scene, painted_median_ms: float, moves: int) -> float | None:
@@ -514,8 +568,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.cpu_count()} CPUs")
     default_window = build_window()
     default_scene = Scene(default_window.scene.to_data())  # a copy, for the matplotlib baseline
-    n6, n6_updated, n6_floor = bench_drag(app, default_window, 6, args.moves)
-    n64, n64_updated, n64_floor = bench_drag(app, MainWindow(random_scene(64)), 64, args.moves)
+    n6, n6_updated, n6_floor, n6_paint = bench_drag(app, default_window, 6, args.moves)
+    n64, n64_updated, n64_floor, n64_paint = bench_drag(app, MainWindow(random_scene(64)), 64, args.moves)
     startup, child_own_peak = bench_startup(args.startup_runs)
     peak = print_rss(*rusage_peak_rss_mb(), child_own_peak)
     mpl_over_painted = bench_matplotlib(default_scene, n6["median"], MPL_MOVES)  # after the memory figures
@@ -527,11 +581,13 @@ def main(argv: list[str] | None = None) -> int:
         "n64_p95_ms": round(n64["p95"], 3),
         "n6_update_median_ms": round(n6_updated["median"], 3),
         "n6_update_p95_ms": round(n6_updated["p95"], 3),
+        "n64_update_median_ms": round(n64_updated["median"], 3),
         "n64_update_p95_ms": round(n64_updated["p95"], 3),
         "n6_floor_ms": round(n6_floor, 3),
         "n64_floor_ms": round(n64_floor, 3),
         "n6_painted_over_floor": round(n6["median"] / n6_floor, 3),
         "n64_painted_over_floor": round(n64["median"] / n64_floor, 3),
+        **{key: round(value, 3) for key, value in {**n6_paint, **n64_paint}.items()},
         "mpl_over_painted": None if mpl_over_painted is None else round(mpl_over_painted, 2),
         "startup_s": None if startup is None else round(startup, 3),
         "peak_rss_mb": round(peak, 1),

@@ -26,6 +26,12 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 SELECTABLE = Qt.TextInteractionFlag.TextSelectableByMouse
 
 
+def set_tip(widget: QWidget, text: str) -> None:
+    """A new tooltip only when it says something else: setting one is not free, and a drag move keeps most."""
+    if widget.toolTip() != text:
+        widget.setToolTip(text)
+
+
 class SteadyLabelBox(QWidget):
     """Holds one label, fills itself with it, and shows and hides with it."""
 

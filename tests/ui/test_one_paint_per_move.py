@@ -93,6 +93,58 @@ def test_a_drag_move_paints_each_panel_once_and_lays_nothing_out(qtbot, classroo
         assert not twice, f"painted more than once for one move: {twice}"
 
 
+def test_a_drag_move_repaints_no_window_or_dock_behind_the_panels(qtbot, classroom_window):
+    """The matrix and the status line paint every pixel of their own: what changes in them on a move is
+    repainted there alone, not first the dock and the main window under them."""
+    window = classroom_window
+    counter = EventCounter(window)
+    moves = []
+
+    def after_each_move(step):
+        qtbot.wait(30)
+        moves.append(dict(counter.paints))
+        counter.paints.clear()
+
+    QApplication.instance().installEventFilter(counter)
+    try:
+        drag_arrow(window, Role.KEY, 1, QPointF(-40, 30), steps=8, after_each_move=after_each_move)
+    finally:
+        QApplication.instance().removeEventFilter(counter)
+
+    behind = [window, *window.findChildren(QDockWidget)]
+    for paints in moves[1:]:  # the first move starts the status line
+        assert paints.get(window.matrix_view) == 1 and paints.get(window.statusBar()) == 1, "moved, not shown"
+        repainted = [f"{type(w).__name__}/{w.objectName()}" for w in behind if paints.get(w)]
+        assert not repainted, f"a drag move repainted what lies behind the panels: {repainted}"
+
+
+def test_dragging_a_value_repaints_the_output_but_not_the_weights(qtbot, classroom_window):
+    """A value changes what the query gathers, not how much it attends to each key: the matrix, the
+    weights chart and the score table show what they showed, and are not painted again."""
+    window = classroom_window
+    counter = EventCounter(window)
+    weights_panels = {"matrix": window.matrix_view, "weights chart": window.weights_chart.viewport(),
+                      "score table": window.score_panel.table.viewport()}
+    matrix_before = [[window.matrix_view.cell_text(r, c) for c in range(6)] for r in range(6)]
+    output_before = window.output_panel.vector_label.text()
+    repainted = Counter()
+
+    def after_each_move(step):
+        qtbot.wait(30)
+        repainted.update({name: counter.paints.get(widget, 0) for name, widget in weights_panels.items()})
+        counter.paints.clear()
+
+    QApplication.instance().installEventFilter(counter)
+    try:
+        drag_arrow(window, Role.VALUE, 1, QPointF(-40, 30), steps=6, after_each_move=after_each_move)
+    finally:
+        QApplication.instance().removeEventFilter(counter)
+
+    assert window.output_panel.vector_label.text() != output_before  # the drag did change the output
+    assert [[window.matrix_view.cell_text(r, c) for c in range(6)] for r in range(6)] == matrix_before
+    assert all(count == 0 for count in repainted.values()), repainted
+
+
 def press_drag_release(widget, start: QPoint, end: QPoint) -> None:
     """Select as a hand does: press, move with the button held, release."""
     def send(kind, pos, button, buttons):

@@ -62,7 +62,11 @@ class MatrixView(QWidget):
         self._layout: MatrixLayout | None = None
         self._hints_shown = True  # off while the panel is painted into a picture (see set_hints_shown)
         self._numbers = CellNumbers()  # the cells' numbers, each laid out once
+        self._painted: tuple[np.ndarray, np.ndarray, int] | None = None  # the weights, mask and chosen row last painted
         self.entropy_column = EntropyColumn(scene)  # each row's entropy, right of the grid (View menu)
+        # Every paint covers the whole panel (its static layer, or a fill): without this, each drag move's
+        # repaint of the cells first had Qt repaint the dock and the main window under them.
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -197,6 +201,7 @@ class MatrixView(QWidget):
                 self.entropy_column.paint_numbers(painter, grid, self.font(), layout.cell_font,
                                                   self.palette().text().color(), self._numbers.prepared)
         paint_selected_row(painter, grid, self.scene.selected, self.scene.n_tokens, self.palette().text().color())
+        self._painted = (self.scene.result.weights.copy(), self.scene.result.mask.copy(), self.scene.selected)
 
     def _cells_image(self) -> QImage:
         """One pixel per cell, scaled up when drawn: one call instead of n² fills."""
@@ -276,6 +281,14 @@ class MatrixView(QWidget):
         if change & (Change.STRUCTURE | Change.SETTINGS):
             self._static_layer = None  # new labels, title or mask
             self._layout = None
+            self._painted = None  # new names or a new title around the same numbers: painted afresh
             self.updateGeometry()  # more tokens need more room
-        if change & (Change.NUMBERS | Change.SELECTION):
+        if change & (Change.NUMBERS | Change.SELECTION) and not self._shows_the_scene():
             self.update()
+
+    def _shows_the_scene(self) -> bool:
+        """Whether the last paint showed the scene's weights, mask and chosen row as they are now
+        (a value's drag changes none of them: the matrix need not be painted again)."""
+        painted, result = self._painted, self.scene.result
+        return (painted is not None and painted[2] == self.scene.selected
+                and np.array_equal(painted[0], result.weights) and np.array_equal(painted[1], result.mask))

@@ -8,10 +8,11 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 
 from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.ui.scene_link import follow_scene, head_reading
-from attn_desktop.ui.steady_label_box import SteadyLabelBox
+from attn_desktop.ui.steady_label_box import SteadyLabelBox, set_tip
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
 
 MAX_BLEND_TERMS = 4
+FIT_MEMORY = 64  # texts whose fit in the blend's box is remembered (a drag shows the same few again and again)
 
 
 class OutputPanel(QWidget):
@@ -48,6 +49,9 @@ class OutputPanel(QWidget):
         form.addRow("Attends most to", self._boxes[self.attends_label])
         form.addRow("Output vector", self._boxes[self.vector_label])
         self.values_under_names = False  # a narrow panel: each value on a line of its own (_fit_rows)
+        self._rows_fitted_for: tuple | None = None  # the texts and width _fit_rows last decided for
+        self._fits_known: dict[tuple[str, int, int], bool] = {}  # (text, box width, box height) -> fits
+        self._short_tokens: tuple[tuple[str, ...], list[str]] = ((), [])  # the tokens, and their short names
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(form)
@@ -80,6 +84,8 @@ class OutputPanel(QWidget):
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.FontChange:
+            self._fits_known.clear()  # text of another size
+            self._rows_fitted_for = None
             self._fit_to_font()
         super().changeEvent(event)
 
@@ -98,20 +104,33 @@ class OutputPanel(QWidget):
         # The texts are made from sequences of Python floats.
         weight_list, output_list = weights.tolist(), output.tolist()
         # Long names are cut in the panel (whole in the tooltips): the numbers beside them must stay in view.
-        short_tokens = [explain.short_name(token) for token in scene.tokens]
+        short_tokens = self._short_names(scene.tokens)
         self._boxes[self.query_label].set_text(explain.short_name(scene.selected_token))
-        self.query_label.setToolTip(scene.selected_token)
-        self._boxes[self.attends_label].set_text(explain.attends_most_to(weight_list, short_tokens))
-        self.attends_label.setToolTip(explain.attends_most_to(weight_list, scene.tokens))
+        set_tip(self.query_label, scene.selected_token)
+        attends = explain.attends_most_to(weight_list, short_tokens)
+        self._boxes[self.attends_label].set_text(attends)
+        whole_names = attends if short_tokens == scene.tokens else explain.attends_most_to(weight_list, scene.tokens)
+        set_tip(self.attends_label, whole_names)
         self._boxes[self.vector_label].set_text(explain.vector(output_list))
-        self.vector_label.setToolTip(explain.whole_vector(output_list) if len(output) > explain.WHOLE_UP_TO else "")
+        set_tip(self.vector_label, explain.whole_vector(output_list) if len(output) > explain.WHOLE_UP_TO else "")
         self._boxes[self.formula_label].set_text(explain.output_formula(output_list))
         self._boxes[self.blend_label].set_text(self._blend_text(weights))
         self._fit_rows()
 
+    def _short_names(self, tokens: list[str]) -> list[str]:
+        """The tokens as the panel names them, worked out again only for other tokens."""
+        if self._short_tokens[0] != tuple(tokens):
+            self._short_tokens = tuple(tokens), [explain.short_name(token) for token in tokens]
+        return self._short_tokens[1]
+
     def _fit_rows(self) -> None:
         """Values beside their names while they fit; in a narrow panel, each under its name, whole, and
         the output vector's own row left out: the bold sum under it ends in the same vector."""
+        asked = (self.width(), self.contentsRect().width(),
+                 *(label.text() for label in (self.query_label, self.attends_label, self.vector_label)))
+        if asked == self._rows_fitted_for:
+            return  # the same texts in the same room: the same answer
+        self._rows_fitted_for = asked
         names = [self.form.labelForField(self._boxes[label]) for label in (self.query_label, self.attends_label)]
         name_width = max(name.sizeHint().width() for name in names if name is not None)
         room = self.contentsRect().width() - 12 - max(self.form.horizontalSpacing(), 0) - name_width
@@ -130,7 +149,7 @@ class OutputPanel(QWidget):
         self._boxes[self.query_label].set_text(explain.short_name(self.scene.selected_token))
         for label in (self.attends_label, self.vector_label):
             self._boxes[label].set_text(HIDDEN_TEXT)
-            label.setToolTip(HIDDEN_TIP)
+            set_tip(label, HIDDEN_TIP)
         self._boxes[self.formula_label].set_text(f"output = Σ weight × v = {HIDDEN_TEXT}")
         self._boxes[self.blend_label].set_text(HIDDEN_TIP)
         self._fit_rows()
@@ -158,8 +177,14 @@ class OutputPanel(QWidget):
         room = self._boxes[label].size()  # the label fills its box (and may not have been resized yet)
         if room.width() <= 0:
             return True  # not laid out yet: the resize that follows fits it again
-        needed = label.fontMetrics().boundingRect(QRect(0, 0, room.width(), 10_000), Qt.TextFlag.TextWordWrap, text)
-        return needed.height() <= room.height()
+        asked = (text, room.width(), room.height())
+        if asked not in self._fits_known:
+            if len(self._fits_known) >= FIT_MEMORY:
+                self._fits_known.clear()
+            needed = label.fontMetrics().boundingRect(QRect(0, 0, room.width(), 10_000), Qt.TextFlag.TextWordWrap,
+                                                      text)
+            self._fits_known[asked] = needed.height() <= room.height()
+        return self._fits_known[asked]
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

@@ -24,7 +24,7 @@ from attn_desktop.model import Change, HeadReading, Scene
 from attn_desktop.ui.panels.score_table_model import TOKEN, WEIGHT, WEIGHT_HEADERS, ScoreTableModel, short_name
 from attn_desktop.ui.panels.weight_bar_delegate import WeightBarDelegate
 from attn_desktop.ui.scene_link import follow_scene, head_reading
-from attn_desktop.ui.steady_label_box import SteadyLabelBox
+from attn_desktop.ui.steady_label_box import SteadyLabelBox, set_tip
 from attn_desktop.ui.view_state.key_highlight import KeyHighlight
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TIP, WeightsVeil
 
@@ -242,14 +242,14 @@ class ScoreTablePanel(QWidget):
     def _update_formula(self, *_) -> None:
         if self.model.veil.on:  # the worked dot product ends in the score
             self._formula_box.set_text(HIDDEN_TIP)
-            self.formula_label.setToolTip(FORMULA_TIP)
+            set_tip(self.formula_label, FORMULA_TIP)
             return
         if self.scene.n_tokens:
             row = self.formula_row()
             whole = self.model.formula(row)
             shown = self.model.formula(row, short_names=True) if self._long_names else whole
             self._formula_box.set_text(shown)
-            self.formula_label.setToolTip(FORMULA_TIP if shown == whole else whole)
+            set_tip(self.formula_label, FORMULA_TIP if shown == whole else whole)
 
     def _on_row_pointed(self, index: QModelIndex) -> None:
         self._pointed_row = index.row()

@@ -2,7 +2,13 @@
 
 A QStandardItemModel holds the cell texts in C++, so painting the table asks
 Python nothing; the scene's changes are written into the items instead, once
-per change (a cell whose text is unchanged is not touched).
+per change. Only what changed is written: a drag of one key changes that key's
+score and every weight, so the rows whose numbers did not move are not even
+formatted again, and a cell whose text is unchanged is not touched. The writes
+of one change reach the view as a few dataChanged signals, one per run of
+changed rows in a column, rather than one per cell (cell_writes.py); a new set
+of tokens resets the model. The bar behind each weight is painted from the
+numbers last written (bar_weight), not stored in 64 items on every move.
 """
 
 from __future__ import annotations
@@ -11,11 +17,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from attn_desktop.model import Change, HeadReading, Role, Scene, explain
+from attn_desktop.ui.panels.cell_writes import ShownNumbers, cell_writes
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
 
 TOKEN, SCORE, SCALED, WEIGHT = range(4)
-WEIGHT_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw weight, for the bar delegate
 HEADER_TIPS = [
     "The token whose key is compared with the query",
     "The dot product of the query with this key",
@@ -36,6 +42,7 @@ class ScoreTableModel(QStandardItemModel):
         super().__init__(parent)
         self.scene = head_reading(scene)
         self.veil = veil if veil is not None else WeightsVeil(self)  # "?" while the student predicts
+        self._shown: ShownNumbers | None = None  # None: the cells hold no numbers yet (or "?")
         self._rebuild()
         follow_scene(self, self.scene, self._on_scene_changed)
         self.veil.changed.connect(self._refresh_cells)
@@ -69,6 +76,7 @@ class ScoreTableModel(QStandardItemModel):
 
     def _rebuild(self) -> None:
         weight_header = self._weight_header()
+        self._shown = None
         self.clear()
         self.setColumnCount(4)
         for column, tip in enumerate(HEADER_TIPS):
@@ -91,43 +99,46 @@ class ScoreTableModel(QStandardItemModel):
         weight_header = weight_header or self._weight_header()
         self.setHorizontalHeaderLabels(["Key", "q · k", divisor, weight_header])
 
+    def bar_weight(self, row: int) -> float | None:
+        """The weight the bar behind ROW's weight shows; None for no bar (a masked key, or the weights veiled)."""
+        shown = self._shown
+        if shown is None or row >= len(shown.visible) or not shown.visible[row]:
+            return None
+        return float(shown.weights[row])
+
     def _refresh_cells(self, *_) -> None:
-        scene, result = self.scene, self.scene.result
-        query = scene.selected
         if self.veil.on:
             self._refresh_veiled_cells()
             return
-        for row in range(scene.n_tokens):
-            visible = bool(result.mask[query, row])
-            weight = float(result.weights[query, row])
-            self._set_text(row, SCORE, explain.number(result.scores[query, row]))
-            self._set_text(row, SCALED, explain.number(result.scaled[query, row]) if visible else "—")
-            self._set_text(row, WEIGHT, explain.percent(weight) if visible else "masked")
-            weight_item = self.item(row, WEIGHT)
-            if weight_item.data(WEIGHT_ROLE) != (weight if visible else None):
-                weight_item.setData(weight if visible else None, WEIGHT_ROLE)
+        now, before = ShownNumbers.of(self.scene), self._shown
+        self._shown = now
+        with cell_writes(self) as cells:
+            for row in now.rows_changed(before, "scores"):
+                cells.set_text(row, SCORE, explain.number(now.scores[row]))
+            for row in now.rows_changed(before, "scaled"):
+                cells.set_text(row, SCALED, explain.number(now.scaled[row]) if now.visible[row] else "—")
+            for row in now.rows_changed(before, "percents"):
+                cells.set_text(row, WEIGHT, explain.percent(float(now.weights[row])) if now.visible[row] else "masked")
+            for row in now.rows_changed(before, "weights"):
+                cells.mark(row, WEIGHT)  # its bar (bar_weight) has another length
 
     def _refresh_veiled_cells(self) -> None:
         """Every score and weight a "?" (masked keys stay masked: that tells nothing), and no bars."""
+        bars_shown, self._shown = self._shown is not None, None  # no bars; unveiled, every number is written again
         mask = self.scene.result.mask[self.scene.selected]
-        for row in range(self.scene.n_tokens):
-            visible = bool(mask[row])
-            self._set_text(row, SCORE, HIDDEN_TEXT)
-            self._set_text(row, SCALED, HIDDEN_TEXT if visible else "—")
-            self._set_text(row, WEIGHT, HIDDEN_TEXT if visible else "masked")
-            weight_item = self.item(row, WEIGHT)
-            if weight_item.data(WEIGHT_ROLE) is not None:
-                weight_item.setData(None, WEIGHT_ROLE)
+        with cell_writes(self) as cells:
+            for row in range(self.scene.n_tokens):
+                visible = bool(mask[row])
+                cells.set_text(row, SCORE, HIDDEN_TEXT)
+                cells.set_text(row, SCALED, HIDDEN_TEXT if visible else "—")
+                cells.set_text(row, WEIGHT, HIDDEN_TEXT if visible else "masked")
+                if bars_shown:
+                    cells.mark(row, WEIGHT)  # its bar goes
 
     def _weight_header(self) -> str:
         """The weight column's header as chosen by the panel for its width, the long one until then."""
         shown = self.headerData(WEIGHT, Qt.Orientation.Horizontal) if self.columnCount() > WEIGHT else None
         return shown if shown in WEIGHT_HEADERS else WEIGHT_HEADERS[0]
-
-    def _set_text(self, row: int, column: int, text: str) -> None:
-        item = self.item(row, column)
-        if item.text() != text:
-            item.setText(text)
 
     def _on_scene_changed(self, change: Change) -> None:
         if change & Change.STRUCTURE:

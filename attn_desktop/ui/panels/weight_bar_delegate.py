@@ -8,12 +8,13 @@ from PySide6.QtWidgets import QStyledItemDelegate
 
 from attn_desktop.model import Role
 from attn_desktop.ui.palette import ROLE_COLORS
-from attn_desktop.ui.panels.score_table_model import WEIGHT_ROLE
+from attn_desktop.ui.panels.score_table_model import ScoreTableModel
 
 
 class WeightBarDelegate(QStyledItemDelegate):
     def paint(self, painter: QPainter, option, index) -> None:
-        weight = index.data(WEIGHT_ROLE)
+        model = index.model()
+        weight = model.bar_weight(index.row()) if isinstance(model, ScoreTableModel) else None
         if weight is not None and weight > 0:
             bar = QColor(ROLE_COLORS[Role.KEY])
             bar.setAlpha(90)

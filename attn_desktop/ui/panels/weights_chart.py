@@ -140,7 +140,8 @@ class WeightsChart(pg.PlotWidget):
             return
         weights = self.attn_scene.selected_weights
         visible = self.attn_scene.result.mask[self.attn_scene.selected]
-        self.bars.setOpts(height=weights)
+        if not np.array_equal(self.shown_heights(), weights):  # the same bars (a value moved): no new paint
+            self.bars.setOpts(height=weights.copy())
         moved = self._set_labels(self.value_labels, weights, visible, 0.0)
         # Which percentages show depends only on their boxes and on which weights are largest.
         order = sorted(range(len(self.value_labels)), key=lambda i: -weights[i])

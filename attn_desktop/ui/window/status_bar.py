@@ -26,6 +26,9 @@ def fill_status_bar(bar: QStatusBar, scene: Scene, keepers: tuple[Autosaver, Pro
     the hint for a moment; the labels that warn about unprotected work and unsaved progress are returned
     (KEEPERS: what keeps the scene's recovery copy, and the student's progress)."""
     autosaver, progress = keepers
+    # Filled with the window's own colour, the bar is opaque to Qt: a drag read-out, new on every move,
+    # repaints the bar alone instead of the main window under it first.
+    bar.setAutoFillBackground(True)
     # A normal widget stays; drag read-outs are temporary messages shown over it.
     bar.addWidget(StatusHint(), 1)  # as much of the hint as fits beside the labels that stay
     unprotected = UnprotectedWorkLabel()  # stays until autosave works again
