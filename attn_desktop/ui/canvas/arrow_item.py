@@ -12,7 +12,7 @@ and drags, which it reports and never writes to the scene itself).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import shiboken6
 from PySide6.QtCore import QPointF, QRectF, QSizeF
@@ -30,8 +30,13 @@ from attn_desktop.ui.canvas.arrow_geometry import (
 )
 from attn_desktop.ui.canvas.arrow_gestures import ArrowGestures
 
-if TYPE_CHECKING:  # the layer imports arrows only for its types, too
-    from attn_desktop.ui.canvas.arrow_layer import ArrowLayer
+
+class DrawingLayer(Protocol):
+    """What draws an arrow with the others of its plot (ArrowLayer, arrow_layer.py), as an arrow sees it."""
+
+    def arrow_changed(self, arrow: ArrowItem) -> None: ...
+
+    def update(self) -> None: ...
 
 EMPHASIS_STEPS = 20
 
@@ -84,7 +89,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         self._pixel_size_cache: tuple[float, float] | None = None
         self._bounds: QRectF | None = None
         # The item that draws this arrow with the others of its plot (an ArrowLayer, see arrow_layer.py).
-        self._layer: ArrowLayer | None = None
+        self._layer: DrawingLayer | None = None
         self.head_shape = "triangle"  # "open" or "diamond" when roles are shown by shape as well as colour
         self._take_gestures(draggable, clickable)
 
@@ -228,7 +233,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         super().prepareGeometryChange()
 
     # ----- drawn by a layer -------------------------------------------------
-    def join_layer(self, layer: ArrowLayer | None) -> None:
+    def join_layer(self, layer: DrawingLayer | None) -> None:
         """Be drawn by `layer` with the other arrows of its plot (see arrow_layer.py), or alone again."""
         self._layer = layer
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, layer is not None)
@@ -247,7 +252,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         else:
             super().update()
 
-    def _live_layer(self) -> ArrowLayer | None:
+    def _live_layer(self) -> DrawingLayer | None:
         # While a window is torn down, Qt may delete the layer before the arrows that still report to it.
         layer = self._layer
         return layer if layer is not None and shiboken6.isValid(layer) else None
