@@ -85,8 +85,13 @@ def place_labels(requests: list[LabelRequest], obstacles: list[Obstacle] | Shape
     ShapeIndex kept from frame to frame; `bounds` the plot's area.
     """
     shapes = obstacles if isinstance(obstacles, ShapeIndex) else ShapeIndex.of(obstacles)
+    return full_layout(requests, shapes, bounds).placements
+
+
+def full_layout(requests: list[LabelRequest], shapes: ShapeIndex, bounds: Box) -> LabelLayout:
+    """place_labels's layout, with each label's box and how it was placed (see label_update.py)."""
     essential = [index for index, request in enumerate(requests) if request.essential]
-    best = latest = _Layout(len(requests)).near(requests, essential, shapes, bounds)
+    best = latest = LabelLayout(len(requests)).near(requests, essential, shapes, bounds)
     for _ in range(RETRIES):
         # An essential label kept from its tip by other labels (not by arrows, which stay where they are)
         # chooses before the ones that took its room: they often had other spots. The layout that hides the
@@ -95,46 +100,75 @@ def place_labels(requests: list[LabelRequest], obstacles: list[Obstacle] | Shape
         if not first or essential[:len(first)] == first:
             break
         essential = [*first, *(index for index in essential if index not in first)]
-        latest = _Layout(len(requests)).near(requests, essential, shapes, bounds)
+        latest = LabelLayout(len(requests)).near(requests, essential, shapes, bounds)
         if latest.shortfall() < best.shortfall():
             best = latest
     # Then the others, the minor ones last: near their tip, or not at all.
     others = [index for index, request in enumerate(requests) if not request.essential and not request.minor]
     others += [index for index, request in enumerate(requests) if not request.essential and request.minor]
-    return best.near(requests, others, shapes, bounds).placements
+    return best.near(requests, others, shapes, bounds)
 
 
 RETRIES = 3  # how many times the essential labels left without a near spot choose first instead
 
 
-class _Layout:
+class LabelLayout:
     """The labels placed so far: their placements, boxes and leader lines, and the essential ones stranded."""
 
     def __init__(self, count: int) -> None:
         self.placements: list[Placement | None] = [HIDDEN] * count
+        self.boxes: list[Box | None] = [None] * count  # each label's box, where it is shown
+        self.order: list[int] = []  # the labels in the order they chose
         self.taken: list[Box] = []  # labels placed so far
         self.leaders: list[Obstacle] = []  # and their leader lines, which later labels keep off too
         self.stranded: list[int] = []  # essential labels with no free spot near their tip
         self.crowded_out: set[int] = set()  # those of them with a spot near their tip that other labels took
         self.led_far: list[int] = []  # those of them led further than two lines, with a leader
 
-    def near(self, requests: list[LabelRequest], order: list[int], shapes: ShapeIndex, bounds: Box) -> _Layout:
+    def near(self, requests: list[LabelRequest], order: list[int], shapes: ShapeIndex, bounds: Box) -> LabelLayout:
         """Each label in ORDER at the first free spot near its tip. None there: hidden, or if essential, stranded
         and put further out at once, joined by its leader (before the labels after it fill the plot)."""
         for index in order:
-            placement, box = _place(requests[index], shapes, self.leaders, self.taken, bounds, near=True)
-            if placement is None and requests[index].essential:
-                self.stranded.append(index)
-                if box != _NO_BOX:  # a spot clear of arrows: other labels took it
-                    self.crowded_out.add(index)
-                placement, box = _over_shafts(requests[index], shapes, self.leaders, self.taken, bounds)
-                if placement is None:
-                    if _over_shafts(requests[index], shapes, [], [], bounds)[0] is not None:
-                        self.crowded_out.add(index)  # room by its tip over shafts, which other labels took
-                    self.led_far.append(index)
-                    placement, box = _place(requests[index], shapes, self.leaders, self.taken, bounds, near=False)
-            self.take(index, placement, box)
+            self.place_one(index, requests[index], shapes, bounds)
         return self
+
+    def place_one(self, index: int, request: LabelRequest, shapes: ShapeIndex, bounds: Box) -> None:
+        """One label at the first free spot near its tip; else hidden, or if essential, stranded: over shafts
+        by its tip, or further out."""
+        placement, box = _place(request, shapes, self.leaders, self.taken, bounds, near=True)
+        if placement is None and request.essential:
+            self.stranded.append(index)
+            if box != _NO_BOX:  # a spot clear of arrows: other labels took it
+                self.crowded_out.add(index)
+            placement, box = _over_shafts(request, shapes, self.leaders, self.taken, bounds)
+            if placement is None:
+                if _over_shafts(request, shapes, [], [], bounds)[0] is not None:
+                    self.crowded_out.add(index)  # room by its tip over shafts, which other labels took
+                self.led_far.append(index)
+                placement, box = _place(request, shapes, self.leaders, self.taken, bounds, near=False)
+        self.take(index, placement, box)
+
+    def place_stranded_again(self, index: int, request: LabelRequest, shapes: ShapeIndex, bounds: Box) -> bool:
+        """For an essential label stranded last time (over shafts, or far) whose tip moved in a crowded plot:
+        the first free spot of its first ring, else last time's spot while it is as good as it was (near: over
+        no head, label or leader; far: free), without searching every spot (see label_update.py). False if
+        neither: then the label is not placed."""
+        anchor, at_tip = anchor_of(request, bounds)
+        inside = _inset(bounds)
+        spots = islice(near_candidates(request, anchor, at_tip, inside, 1), FIRST_SPOTS)
+        placement, box = _first_free(spots, request, shapes, self.leaders, self.taken, inside, anchor)
+        if placement is None and request.previous is not None:
+            near = previous_spot(request, anchor, at_tip)
+            if near is not None:
+                placement, box = _least_covered([near], request, shapes, self.leaders, self.taken, inside, anchor)
+            else:
+                far = (request.tip[0] + request.previous[0], request.tip[1] + request.previous[1], True)
+                placement, box = _first_free([far], request, shapes, self.leaders, self.taken, inside, anchor)
+            if placement is not None:
+                self.stranded.append(index)
+        if placement is not None:
+            self.take(index, placement, box)
+        return placement is not None
 
     def shortfall(self) -> tuple[int, int, int]:
         """How many essential labels are hidden (no room anywhere), led far from their tip, and not at a free
@@ -143,8 +177,10 @@ class _Layout:
         return hidden, len(self.led_far), len(self.stranded)
 
     def take(self, index: int, placement: Placement | None, box: Box) -> None:
+        self.order.append(index)
         if placement is None:
             return  # no free spot in the whole plot (a tiny plot): left out rather than printed over an arrow
+        self.boxes[index] = box
         self.taken.append(box)
         if placement.leader_to is not None:
             self.leaders.append(_leader_obstacle(box, placement.leader_to))
@@ -156,6 +192,13 @@ def _place(request, shapes: ShapeIndex, leaders, taken, bounds, near: bool) -> t
     anchor, at_tip = anchor_of(request, bounds)
     inside = _inset(bounds)
     if not near:
+        # Last time's spot first while it is still free: a label stranded far from its tip keeps still, and
+        # needs no search of the whole plot on every move.
+        if request.previous is not None:
+            left, top = request.tip[0] + request.previous[0], request.tip[1] + request.previous[1]
+            kept = _first_free([(left, top, True)], request, shapes, leaders, taken, inside, anchor)
+            if kept[0] is not None:
+                return kept
         found = _first_free_of_many(list(far_rings(request, anchor)), request, shapes, leaders, taken, inside, anchor)
         if found[0] is not None:
             return found
@@ -290,5 +333,5 @@ def _leader_obstacle(box: Box, target: Point) -> Obstacle:
     return segment_obstacle(start[0], start[1], target[0], target[1], LEADER_WIDTH_PX)
 
 
-__all__ = ["HIDDEN", "NEAR_LINES", "Box", "LabelRequest", "Obstacle", "Placement", "Point", "ShapeIndex", "box_hits",
-           "convex_obstacle", "leader_start", "place_labels", "segment_obstacle"]
+__all__ = ["HIDDEN", "NEAR_LINES", "Box", "LabelLayout", "LabelRequest", "Obstacle", "Placement", "Point", "ShapeIndex",
+           "box_hits", "convex_obstacle", "full_layout", "leader_start", "place_labels", "segment_obstacle"]
