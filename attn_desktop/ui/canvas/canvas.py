@@ -20,7 +20,7 @@ from attn_desktop.model import Change, HeadReading, Role, Scene, explain
 from attn_desktop.model.explain import arrow_name
 from attn_desktop.model.view_plane import ViewPlane
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
-from attn_desktop.ui.canvas.arrow_styles import short_name, style_keys_and_values, style_queries
+from attn_desktop.ui.canvas.arrow_styles import KeyValueStyles, short_name, style_queries
 from attn_desktop.ui.canvas.canvas_labels import CanvasLabels
 from attn_desktop.ui.canvas.canvas_plots import CanvasPlots
 from attn_desktop.ui.canvas.drag_controller import DragController
@@ -99,6 +99,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.output_arrow.setZValue(20)
         self.plots.add_arrow(self.vo_plot, self.output_arrow)
         self.labels = CanvasLabels(self.arrows, self.output_arrow, self.plots)
+        self.key_value_styles = KeyValueStyles()  # a drag move restyles only the keys and values whose look changed
         _skip_hover_search_while_dragging(self.scene())
         self._rebuild()
         follow_scene(self, scene, self._on_scene_changed)
@@ -187,10 +188,16 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             self._update_titles()  # the share of the spread the plane shows; never mid-drag (titles re-lay out)
 
     def _on_dragging(self, dragging: bool) -> None:
+        if not dragging:
+            # Mid-drag, labels are placed again only round what moved, and a stranded one keeps its spot while
+            # it is as good: once the drag ends, all of them choose afresh.
+            self.labels.forget()
+            self._label_timer.start()
         if not dragging and self.drags.planes.showing_pca:
             self._update_titles()
 
     def _sync_all(self) -> None:
+        self.key_value_styles.forget()  # a new selection, settings or arrows: every arrow styled afresh
         style_queries(self.arrows[Role.QUERY], self.attn_scene, self.line_scale)
         self._sync_vectors()
         self._sync_highlight()
@@ -225,7 +232,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                     moved = item.set_tip(*self.drags.tip_of(vector, role))
                 if moved:
                     item.setToolTip(self.drags.describe(role, index))
-        style_keys_and_values(self.arrows, scene, weights, self.veil.on, self.line_scale)
+        self.key_value_styles.apply(self.arrows, scene, weights, self.veil.on, self.line_scale)
         self._sync_output()
         self._place_labels()
 

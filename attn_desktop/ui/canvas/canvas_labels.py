@@ -87,6 +87,11 @@ class CanvasLabels:
                     item.place_label(placement, mapping)
         self._plot_shapes = kept  # a plot not placed this time is read afresh next time
 
+    def forget(self) -> None:
+        """Place every label afresh next time, as after a zoom (see label_update.py)."""
+        for shapes in self._plot_shapes.values():
+            shapes.labels = None
+
     def _labels_in_order(self, scene: HeadReading, weights: np.ndarray,
                          named_by_lesson: frozenset[int]) -> dict[pg.PlotItem, list[_Entry]]:
         """Each plot's labelled arrows, most important label first: the chosen query, the output, keys and
