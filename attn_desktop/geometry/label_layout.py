@@ -155,8 +155,9 @@ class LabelLayout:
         neither: then the label is not placed."""
         anchor, at_tip = anchor_of(request, bounds)
         inside = _inset(bounds)
-        spots = islice(near_candidates(request, anchor, at_tip, inside, 1), FIRST_SPOTS)
-        placement, box = _first_free(spots, request, shapes, self.leaders, self.taken, inside, anchor)
+        spots = list(islice(near_candidates(request, anchor, at_tip, inside, 1), FIRST_SPOTS))
+        # Tested against the crowd's shapes all at once: one by one, each spot's test costs more than the lot.
+        placement, box = _first_free_of_many(spots, request, shapes, self.leaders, self.taken, inside, anchor)
         if placement is None and request.previous is not None:
             near = previous_spot(request, anchor, at_tip)
             if near is not None:
