@@ -19,12 +19,14 @@ essential label then takes the near spot that hides the least of the arrows'
 shafts, over no head, tip or label (two tips that meet among other shafts leave
 no free spot by them; a label over a thin shaft still reads as its own arrow's,
 one led lines away reads as another's). Only with no such spot does it go
-further out, anywhere in the plot, joined by its leader, rather than vanish. A
+further out, anywhere in the plot, joined by its leader, rather than vanish; it
+keeps that far spot from one move to the next while the spot stays free. A
 tip dragged out of the plot keeps its label at the edge where the arrow leaves
 the view, with a pointer there. A label left out still names its arrow when the
 arrow is pointed at.
 
 The spots tried, in order, are label_spots.py's; this module tests them and chooses.
+After a drag move, label_update.py places again only the labels round what changed.
 
 Plain geometry in view pixels, no Qt (it runs on every drag move): boxes are
 (left, top, right, bottom) tuples; arrows are convex shapes (see `convex_obstacle`).

@@ -10,7 +10,10 @@ against the same shapes and labels, last time's spot early, and give it the same
 that answer without the search. The other labels are placed again, in order, around those kept.
 
 An essential label stranded far from its tip keeps its far spot the same way, while nothing near its tip
-changed (no room opened there) and nothing came over the spot itself.
+changed (no room opened there) and nothing came over the spot itself. One whose own tip moves (the output,
+mid-drag) in a crowded plot looks for room only in its first ring round the tip, then keeps last time's spot
+while it is as good: the search of every spot near the tip costs a millisecond a move. When the drag ends,
+the canvas has every label placed afresh.
 
 Plain geometry in view pixels, no Qt, like label_layout.py.
 """
@@ -72,6 +75,8 @@ def update_labels(requests: list[LabelRequest], keys: list[Hashable], shapes: Sh
         request, old = requests[index], placed.get(keys[index])
         if old is not None and _same_request(old.request, request) and not _touches_any(old.watched, moved):
             layout.take(index, old.placement, old.box if old.box is not None else _NOTHING)
+            if old.stranded:
+                layout.stranded.append(index)
             continue
         # In a crowd, a stranded label whose tip moved (the output, mid-drag) looks for room by its tip only in
         # its first ring before keeping its spot: searching every spot costs a millisecond a move.
@@ -81,7 +86,8 @@ def update_labels(requests: list[LabelRequest], keys: list[Hashable], shapes: Sh
         placement, box = layout.placements[index], layout.boxes[index]
         if old is None or (old.placement, old.box) != (placement, box):
             # Later labels round its old spot or its new one may have to move, or may take the room it left.
-            moved.extend(_as_shape(box) for box in (*(_shown(old) if old is not None else ()), *_boxes_shown(box, placement)))
+            before = _shown(old) if old is not None else ()
+            moved.extend(_as_shape(shown) for shown in (*before, *_boxes_shown(box, placement)))
     return layout.placements, _remember(layout, requests, keys, bounds)
 
 
