@@ -152,18 +152,17 @@ class LabelLayout:
 
     def place_stranded_again(self, index: int, request: LabelRequest, shapes: ShapeIndex, bounds: Box) -> bool:
         """For an essential label stranded last time (over shafts, or far) whose tip moved in a crowded plot:
-        the first free spot of its first ring, else last time's spot while it is as good as it was (near: over
-        no head, label or leader; far: free), without searching every spot (see label_update.py). False if
-        neither: then the label is not placed."""
+        its usual spot if that is free now, else last time's spot while it is as good as it was (near: over no
+        head, label or leader; far: free), without searching every spot near the tip (see label_update.py).
+        False if neither: then the label is not placed."""
         anchor, at_tip = anchor_of(request, bounds)
         inside = _inset(bounds)
-        spots = list(islice(near_candidates(request, anchor, at_tip, inside, 1), FIRST_SPOTS))
-        # Tested against the crowd's shapes all at once: one by one, each spot's test costs more than the lot.
-        placement, box = _first_free_of_many(spots, request, shapes, self.leaders, self.taken, inside, anchor)
+        usual = next(near_candidates(request, anchor, at_tip, inside, 1))
+        placement, box = _first_free([usual], request, shapes, self.leaders, self.taken, inside, anchor)
         if placement is None and request.previous is not None:
             near = previous_spot(request, anchor, at_tip)
             if near is not None:
-                placement, box = _least_covered([near], request, shapes, self.leaders, self.taken, inside, anchor)
+                placement, box = self._as_good_over_shafts(near, request, shapes, inside, anchor)
             else:
                 far = (request.tip[0] + request.previous[0], request.tip[1] + request.previous[1], True)
                 placement, box = _first_free([far], request, shapes, self.leaders, self.taken, inside, anchor)
@@ -172,6 +171,16 @@ class LabelLayout:
         if placement is not None:
             self.take(index, placement, box)
         return placement is not None
+
+    def _as_good_over_shafts(self, spot: tuple[float, float, bool], request: LabelRequest, shapes: ShapeIndex,
+                             inside: Box, anchor: Point) -> tuple[Placement | None, Box]:
+        """The spot if it is still what _over_shafts accepts: over no head (see TOUCH_PX), label or leader,
+        inside the plot. One spot, tested shape by shape: cheaper than _least_covered's arrays."""
+        left, top, _ = spot
+        touching = (left + TOUCH_PX, top + TOUCH_PX, left + request.width - TOUCH_PX, top + request.height - TOUCH_PX)
+        if shapes.hits_a_head(touching):
+            return None, _NO_BOX
+        return _first_free([spot], request, _NO_SHAPES, self.leaders, self.taken, inside, anchor)
 
     def shortfall(self) -> tuple[int, int, int]:
         """How many essential labels are hidden (no room anywhere), led far from their tip, and not at a free

@@ -11,9 +11,9 @@ that answer without the search. The other labels are placed again, in order, aro
 
 An essential label stranded far from its tip keeps its far spot the same way, while nothing near its tip
 changed (no room opened there) and nothing came over the spot itself. One whose own tip moves (the output,
-mid-drag) in a crowded plot looks for room only in its first ring round the tip, then keeps last time's spot
-while it is as good: the search of every spot near the tip costs a millisecond a move. When the drag ends,
-the canvas has every label placed afresh.
+mid-drag) in a crowded plot takes its usual spot if that is free, else keeps last time's spot (beside its
+moving tip) while that is as good: the search of every spot near the tip costs a millisecond a move. When
+the drag ends, the canvas has every label placed afresh.
 
 Plain geometry in view pixels, no Qt, like label_layout.py.
 """
@@ -78,8 +78,8 @@ def update_labels(requests: list[LabelRequest], keys: list[Hashable], shapes: Sh
             if old.stranded:
                 layout.stranded.append(index)
             continue
-        # In a crowd, a stranded label whose tip moved (the output, mid-drag) looks for room by its tip only in
-        # its first ring before keeping its spot: searching every spot costs a millisecond a move.
+        # In a crowd, a stranded label whose tip moved (the output, mid-drag) tries only its usual spot before
+        # keeping last time's: searching every spot by its tip costs a millisecond a move.
         if not (old is not None and old.stranded and shapes.crowded and _same_label(old.request, request)
                 and layout.place_stranded_again(index, request, shapes, bounds)):
             layout.place_one(index, request, shapes, bounds)
