@@ -69,6 +69,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.arrows: dict[Role, list[ArrowItem]] = {role: [] for role in Role}
         self.drags = DragController(scene, self.arrows, self)
         self.drags.arrow_moved.connect(self.arrow_moved)
+        self.drags.arrow_moved.connect(self._place_labels_afresh)  # a nudge with the arrow keys, a released drag
         self.drags.status.connect(self.drag_moved)
         self.drags.edit_requested.connect(self.edit_requested)
         self.drags.dragging.connect(self._on_dragging)
@@ -189,10 +190,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     def _on_dragging(self, dragging: bool) -> None:
         if not dragging:
-            # Mid-drag, labels are placed again only round what moved, and a stranded one keeps its spot while
-            # it is as good: once the drag ends, all of them choose afresh.
-            self.labels.forget()
-            self._label_timer.start()
+            self._place_labels_afresh()
         if not dragging and self.drags.planes.showing_pca:
             self._update_titles()
 
@@ -243,6 +241,12 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     def _place_labels(self) -> None:
         self.labels.place(self.attn_scene, self.shown_weights(), self.viewportTransform(), self._arrows_named())
+
+    def _place_labels_afresh(self, *args) -> None:
+        """Mid-drag, labels are placed again only round what moved, and a stranded one keeps its spot while it
+        is as good (see label_update.py): once a drag or a nudge is over, all of them choose afresh."""
+        self.labels.forget()
+        self._label_timer.start()
 
     def name_arrows_of(self, lesson_text: str) -> None:
         """The open lesson's words (empty for none): the arrows they name ("drag k·cat") keep their labels
