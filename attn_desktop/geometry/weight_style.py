@@ -14,8 +14,9 @@ MASKED_EMPHASIS = 0.18  # a key the mask hides: drawn dashed and this faint
 MAX_PERCENT_LABELS = 16  # past this many tokens, "k·cat 76%" labels crowd the plot
 CROWDED_LABEL_MIN_WEIGHT = 0.05  # ... and only keys and values with this much weight are named
 ANSWER_MIN_WEIGHT = 0.005  # a key or value shown at 0 % is not where a class reads the answer, even if second heaviest
-# An arrow's width and emphasis are rounded to steps a viewer can tell apart (ArrowItem.set_style): a small change
-# of weight then neither repaints an arrow nor, for the canvas, restyles it (see looks).
+# An arrow's width and emphasis are rounded to steps a viewer can tell apart, as ArrowItem.set_style rounds them
+# (the same steps; a test holds them together): a small change of weight then neither repaints an arrow nor, for
+# the canvas, restyles it (see looks).
 WIDTH_STEPS_PER_PX = 4
 EMPHASIS_STEPS = 20
 

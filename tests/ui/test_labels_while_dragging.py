@@ -158,3 +158,25 @@ def test_mid_drag_the_labels_are_as_good_as_labels_placed_afresh(crowded_canvas)
     _assert_readable(canvas, "placed afresh")
     assert _essential(canvas) <= set(kept) & set(afresh)
     assert len(kept) >= len(afresh) - 1  # at most one label fewer shown than a full placement shows
+
+
+def test_an_arrow_is_restyled_exactly_when_the_look_the_canvas_compares_changes(qapp):
+    """The canvas restyles only the keys whose look (weight_style.looks) changed: that look must change exactly
+    when the arrow's drawn width or emphasis does, or a drag would leave an arrow drawn at an old weight."""
+    from attn_desktop.geometry.weight_style import looks, weighted_styles
+    from attn_desktop.ui.canvas.arrow_item import ArrowItem
+    from attn_desktop.ui.palette import ROLE_COLORS
+
+    weights = np.random.default_rng(3).uniform(0, 1, 400)
+    for line_scale in (1.0, 1.7):
+        visible = np.arange(len(weights)) % 7 != 0
+        rows = looks(weights, visible, line_scale, crowded=True, veiled=False)
+        item = ArrowItem("k", ROLE_COLORS[Role.KEY])
+        drawn = []
+        for width, emphasis, dashed in weighted_styles(weights, visible, line_scale):
+            item.set_style(width=width, emphasis=emphasis, dashed=dashed)
+            drawn.append((item._width, item.emphasis, item._dashed))
+        for index in range(1, len(weights)):
+            assert (drawn[index] == drawn[index - 1]) == bool((rows[index, :3] == rows[index - 1, :3]).all())
+        assert [width for width, _, _ in drawn] == rows[:, 0].tolist()
+        assert [emphasis for _, emphasis, _ in drawn] == rows[:, 1].tolist()

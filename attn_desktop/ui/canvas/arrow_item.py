@@ -19,7 +19,6 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainterPath, QStaticTex
 from PySide6.QtWidgets import QGraphicsItem
 
 from attn_desktop.geometry.label_layout import Obstacle
-from attn_desktop.geometry.weight_style import EMPHASIS_STEPS, WIDTH_STEPS_PER_PX
 from attn_desktop.ui.canvas.arrow_drawing import ArrowDrawing
 from attn_desktop.ui.canvas.arrow_geometry import (
     HANDLE_RADIUS_PX,
@@ -29,6 +28,8 @@ from attn_desktop.ui.canvas.arrow_geometry import (
     LABEL_PADDING_PX,
 )
 from attn_desktop.ui.canvas.arrow_gestures import ArrowGestures
+
+EMPHASIS_STEPS = 20
 
 
 def _fade(color: QColor, emphasis: float) -> QColor:
@@ -127,7 +128,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         and value. Both are rounded to steps a viewer can tell apart, so a
         small change of weight does not repaint an arrow.
         """
-        width = round(width * WIDTH_STEPS_PER_PX) / WIDTH_STEPS_PER_PX
+        width = round(width * 4) / 4
         emphasis = round(min(max(emphasis, 0.0), 1.0) * EMPHASIS_STEPS) / EMPHASIS_STEPS
         if width == self._width and dashed == self._dashed and emphasis == self._emphasis:
             return
