@@ -152,6 +152,16 @@ class ShapeIndex:
         return any(box_hits(box, shape) for shape in self.touching(*box)) or \
             any(box_hits(box, leader) for leader in leaders)
 
+    def hits_a_head(self, box: Box) -> bool:
+        """Whether the box overlaps a shape that is not a shaft (a head, a tip, a dot)."""
+        left, top, right, bottom = box
+        if self.crowded:
+            near = (self._lefts < right) & (self._rights > left) & (self._tops < bottom) & (self._bottoms > top)
+            slots = np.flatnonzero(near & ~self._shafts).tolist()
+        else:
+            slots = [slot for slot in range(len(self.shapes)) if not self._shafts[slot]]
+        return any(box_hits(box, self.shapes[slot]) for slot in slots)
+
     def hits_many(self, boxes: np.ndarray) -> np.ndarray:
         """For each box (a row of left, top, right, bottom), whether it overlaps any shape: the test of
         box_hits, for all the boxes and the shapes near them at once."""

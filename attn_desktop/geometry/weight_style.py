@@ -14,6 +14,11 @@ MASKED_EMPHASIS = 0.18  # a key the mask hides: drawn dashed and this faint
 MAX_PERCENT_LABELS = 16  # past this many tokens, "k·cat 76%" labels crowd the plot
 CROWDED_LABEL_MIN_WEIGHT = 0.05  # ... and only keys and values with this much weight are named
 ANSWER_MIN_WEIGHT = 0.005  # a key or value shown at 0 % is not where a class reads the answer, even if second heaviest
+# An arrow's width and emphasis are rounded to steps a viewer can tell apart, as ArrowItem.set_style rounds them
+# (the same steps; a test holds them together): a small change of weight then neither repaints an arrow nor, for
+# the canvas, restyles it (see looks).
+WIDTH_STEPS_PER_PX = 4
+EMPHASIS_STEPS = 20
 
 
 def crowded(n_tokens: int) -> bool:
@@ -33,6 +38,20 @@ def weighted_styles(weights: np.ndarray, visible: np.ndarray, line_scale: float)
              MIN_WEIGHT_EMPHASIS + (1 - MIN_WEIGHT_EMPHASIS) * weight if seen else MASKED_EMPHASIS,
              not seen)
             for weight, seen in zip(weights.tolist(), visible.tolist())]
+
+
+def looks(weights: np.ndarray, visible: np.ndarray, line_scale: float, crowded: bool, veiled: bool) -> np.ndarray:
+    """What a viewer sees of each key (and its value), one row each: its width and emphasis rounded as an arrow
+    draws them, whether it is dashed, and what of its weight its label tells (see weight_label). Two moves that
+    give an arrow the same row give it the same style and label: only the arrows whose row changed are restyled."""
+    widths = np.round((1.5 + 4.0 * weights) * line_scale * WIDTH_STEPS_PER_PX) / WIDTH_STEPS_PER_PX
+    emphasis = np.where(visible, MIN_WEIGHT_EMPHASIS + (1 - MIN_WEIGHT_EMPHASIS) * weights, MASKED_EMPHASIS)
+    emphasis = np.round(np.clip(emphasis, 0.0, 1.0) * EMPHASIS_STEPS) / EMPHASIS_STEPS
+    if crowded:
+        told = visible & (veiled | (weights >= CROWDED_LABEL_MIN_WEIGHT))
+    else:
+        told = np.where(visible, -1.0 if veiled else np.round(weights * 100), -2.0)
+    return np.column_stack((widths, emphasis, ~visible, told)).astype(float)
 
 
 def even_split(n_tokens: int) -> np.ndarray:

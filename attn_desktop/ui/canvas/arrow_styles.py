@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attn_desktop.geometry.weight_style import crowded, query_style, weight_label, weighted_styles
+from attn_desktop.geometry.weight_style import crowded, looks, query_style, weight_label, weighted_styles
 from attn_desktop.model import HeadReading, Role, explain
 from attn_desktop.model.explain import arrow_name
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
@@ -36,16 +36,45 @@ def style_queries(queries: list[ArrowItem], scene: HeadReading, line_scale: floa
                        if chosen or not is_crowded else "")
 
 
-def style_keys_and_values(arrows: dict[Role, list[ArrowItem]], scene: HeadReading, weights: np.ndarray, veiled: bool,
-                          line_scale: float) -> None:
-    """Keys and values bolder with more of the chosen query's WEIGHTS (those the canvas shows: an even
-    split while VEILED), dashed where masked, and labelled with their weight."""
-    visible = scene.result.mask[scene.selected]
-    styles = weighted_styles(weights, visible, line_scale)
+class KeyValueStyles:
+    """Keys and values bolder with more of the chosen query's weights (those the canvas shows: an even split
+    while veiled), dashed where masked, and labelled with their weight. After the first time, only the arrows
+    whose look changed: a drag move changes the weights of all 64 keys of a crowded scene, the look of a few."""
+
+    def __init__(self) -> None:
+        self._styled: tuple[tuple, np.ndarray] | None = None  # what the arrows were last styled for, and their looks
+
+    def forget(self) -> None:
+        """Style every arrow next time (new arrows, a new selection or new settings)."""
+        self._styled = None
+
+    def apply(self, arrows: dict[Role, list[ArrowItem]], scene: HeadReading, weights: np.ndarray, veiled: bool,
+              line_scale: float) -> None:
+        visible = scene.result.mask[scene.selected]
+        is_crowded = crowded(scene.n_tokens)
+        seen = looks(weights, visible, line_scale, is_crowded, veiled)
+        context = (tuple(scene.tokens), line_scale, veiled, len(arrows[Role.KEY]), len(arrows[Role.VALUE]))
+        if self._styled is not None and self._styled[0] == context and self._styled[1].shape == seen.shape:
+            changed = np.flatnonzero((seen != self._styled[1]).any(axis=1)).tolist()
+        else:
+            changed = list(range(len(seen)))
+        self._styled = context, seen
+        if changed:
+            _style(arrows, scene, weights, visible, line_scale, veiled, changed)
+
+
+def _style(arrows: dict[Role, list[ArrowItem]], scene: HeadReading, weights: np.ndarray, visible: np.ndarray,
+           line_scale: float, veiled: bool, indices: list[int]) -> None:
+    """Style and label the keys and values at these INDICES."""
+    styles = weighted_styles(weights[indices], visible[indices], line_scale)
     shown, seen = weights.tolist(), visible.tolist()
     is_crowded = crowded(scene.n_tokens)
+    tokens = scene.tokens
     for role in (Role.KEY, Role.VALUE):
-        for index, (item, (width, emphasis, dashed)) in enumerate(zip(arrows[role], styles)):
-            item.set_style(width=width, emphasis=emphasis, dashed=dashed)
-            name = arrow_name(role.symbol, short_name(scene.tokens[index], line_scale))
-            item.set_label(weight_label(name, shown[index], seen[index], is_crowded, veiled, HIDDEN_TEXT))
+        items = arrows[role]
+        for index, (width, emphasis, dashed) in zip(indices, styles):
+            if index >= len(items):
+                continue
+            items[index].set_style(width=width, emphasis=emphasis, dashed=dashed)
+            name = arrow_name(role.symbol, short_name(tokens[index], line_scale))
+            items[index].set_label(weight_label(name, shown[index], seen[index], is_crowded, veiled, HIDDEN_TEXT))

@@ -20,7 +20,7 @@ from attn_desktop.model import Change, HeadReading, Role, Scene, explain
 from attn_desktop.model.explain import arrow_name
 from attn_desktop.model.view_plane import ViewPlane
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
-from attn_desktop.ui.canvas.arrow_styles import short_name, style_keys_and_values, style_queries
+from attn_desktop.ui.canvas.arrow_styles import KeyValueStyles, short_name, style_queries
 from attn_desktop.ui.canvas.canvas_labels import CanvasLabels
 from attn_desktop.ui.canvas.canvas_plots import CanvasPlots
 from attn_desktop.ui.canvas.drag_controller import DragController
@@ -69,6 +69,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.arrows: dict[Role, list[ArrowItem]] = {role: [] for role in Role}
         self.drags = DragController(scene, self.arrows, self)
         self.drags.arrow_moved.connect(self.arrow_moved)
+        self.drags.arrow_moved.connect(self._place_labels_afresh)  # a nudge with the arrow keys, a released drag
         self.drags.status.connect(self.drag_moved)
         self.drags.edit_requested.connect(self.edit_requested)
         self.drags.dragging.connect(self._on_dragging)
@@ -99,6 +100,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.output_arrow.setZValue(20)
         self.plots.add_arrow(self.vo_plot, self.output_arrow)
         self.labels = CanvasLabels(self.arrows, self.output_arrow, self.plots)
+        self.key_value_styles = KeyValueStyles()  # a drag move restyles only the keys and values whose look changed
         _skip_hover_search_while_dragging(self.scene())
         self._rebuild()
         follow_scene(self, scene, self._on_scene_changed)
@@ -187,10 +189,13 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             self._update_titles()  # the share of the spread the plane shows; never mid-drag (titles re-lay out)
 
     def _on_dragging(self, dragging: bool) -> None:
+        if not dragging:
+            self._place_labels_afresh()
         if not dragging and self.drags.planes.showing_pca:
             self._update_titles()
 
     def _sync_all(self) -> None:
+        self.key_value_styles.forget()  # a new selection, settings or arrows: every arrow styled afresh
         style_queries(self.arrows[Role.QUERY], self.attn_scene, self.line_scale)
         self._sync_vectors()
         self._sync_highlight()
@@ -225,7 +230,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                     moved = item.set_tip(*self.drags.tip_of(vector, role))
                 if moved:
                     item.setToolTip(self.drags.describe(role, index))
-        style_keys_and_values(self.arrows, scene, weights, self.veil.on, self.line_scale)
+        self.key_value_styles.apply(self.arrows, scene, weights, self.veil.on, self.line_scale)
         self._sync_output()
         self._place_labels()
 
@@ -236,6 +241,12 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     def _place_labels(self) -> None:
         self.labels.place(self.attn_scene, self.shown_weights(), self.viewportTransform(), self._arrows_named())
+
+    def _place_labels_afresh(self, *args) -> None:
+        """Mid-drag, labels are placed again only round what moved, and a stranded one keeps its spot while it
+        is as good (see label_update.py): once a drag or a nudge is over, all of them choose afresh."""
+        self.labels.forget()
+        self._label_timer.start()
 
     def name_arrows_of(self, lesson_text: str) -> None:
         """The open lesson's words (empty for none): the arrows they name ("drag k·cat") keep their labels

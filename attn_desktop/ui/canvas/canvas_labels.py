@@ -8,7 +8,7 @@ shapes are kept from one placement to the next: a drag move changes only a few a
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple, cast
 
 import numpy as np
@@ -16,7 +16,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QTransform
 
-from attn_desktop.geometry.label_layout import HIDDEN, LabelRequest, ShapeIndex, place_labels
+from attn_desktop.geometry.label_layout import HIDDEN, LabelRequest, Obstacle, ShapeIndex
+from attn_desktop.geometry.label_update import LabelMemory, update_labels
 from attn_desktop.geometry.weight_style import ANSWER_MIN_WEIGHT, CROWDED_LABEL_MIN_WEIGHT
 from attn_desktop.model import HeadReading, Role
 from attn_desktop.ui.canvas.arrow_geometry import SHAFT_SLOT
@@ -45,6 +46,8 @@ class _PlotShapes:
     arrows: list[ArrowItem]
     versions: list[int]  # each arrow's shape_version when its shapes were read into `index`
     index: ShapeIndex
+    labels: LabelMemory | None = None  # the labels as last placed among these shapes (None: place them all)
+    changed: list[Obstacle] = field(default_factory=list)  # the shapes changed since, old and new
 
 
 class CanvasLabels:
@@ -73,12 +76,21 @@ class CanvasLabels:
             # Every entry is labelled, so none asks for nothing (None).
             requests = cast(list[LabelRequest], [item.label_request(mapping, minor, essential)
                                                  for item, minor, essential, _ in entries])
-            placements = place_labels(requests, shapes.index, (area.left(), area.top(), area.right(), area.bottom()))
+            # Only the labels whose arrow or surroundings changed are placed again (see label_update.py).
+            placements, shapes.labels = update_labels(
+                requests, [id(entry.item) for entry in entries], shapes.index,
+                (area.left(), area.top(), area.right(), area.bottom()), shapes.labels, shapes.changed)
+            shapes.changed = []
             for (item, *_), placement in zip(entries, placements):
                 item.set_label_hidden(placement is HIDDEN)
                 if placement is not HIDDEN:
                     item.place_label(placement, mapping)
         self._plot_shapes = kept  # a plot not placed this time is read afresh next time
+
+    def forget(self) -> None:
+        """Place every label afresh next time, as after a zoom (see label_update.py)."""
+        for shapes in self._plot_shapes.values():
+            shapes.labels = None
 
     def _labels_in_order(self, scene: HeadReading, weights: np.ndarray,
                          named_by_lesson: frozenset[int]) -> dict[pg.PlotItem, list[_Entry]]:
@@ -127,8 +139,13 @@ class CanvasLabels:
                 and all(map(operator.is_, shapes.arrows, arrows)):
             for slot, item in enumerate(arrows):
                 if item.shape_version != shapes.versions[slot]:
-                    shapes.index.set(slot, item.obstacles(mapping))
+                    first = slot * SHAPES_PER_ARROW
+                    old = shapes.index.shapes[first:first + SHAPES_PER_ARROW]
+                    new = item.obstacles(mapping)
+                    shapes.index.set(slot, new)
                     shapes.versions[slot] = item.shape_version
+                    # Where the arrow was and where it is now: the labels round either may move.
+                    shapes.changed.extend(shape for shape in (*old, *new) if shape[0] <= shape[2])
             return shapes
         index = ShapeIndex.of_owners([item.obstacles(mapping) for item in arrows], SHAPES_PER_ARROW, SHAFT_SLOT)
         return _PlotShapes(mapping, arrows, [item.shape_version for item in arrows], index)

@@ -1,0 +1,160 @@
+"""Labels placed again after a change: only those whose arrow or surroundings changed (see label_layout.py).
+
+A drag move changes a few arrows: the dragged one, the output, those whose weight changed their width.
+Placing every label afresh on every move costs most of the canvas's update in a crowded plot, and a label
+that jumps while an unrelated arrow is dragged reads as a glitch. So a label keeps its spot when its own
+request is the same as last time and nothing that changed since (an arrow's shape, old or new; another
+label's box or leader, old or new, placed before it) touches the area its placement depends on: every
+spot near its tip it could try, its own box and its leader. A full placement would then try the same spots
+against the same shapes and labels, last time's spot early, and give it the same spot; keeping it gives
+that answer without the search. The other labels are placed again, in order, around those kept.
+
+An essential label stranded far from its tip keeps its far spot the same way, while nothing near its tip
+changed (no room opened there) and nothing came over the spot itself. One whose own tip moves (the output,
+mid-drag) in a crowded plot takes its usual spot if that is free, else keeps last time's spot (beside its
+moving tip) while that is as good: the search of every spot near the tip costs a millisecond a move. When
+the drag ends, the canvas has every label placed afresh.
+
+Plain geometry in view pixels, no Qt, like label_layout.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import NamedTuple
+
+from attn_desktop.geometry.label_layout import (
+    HIDDEN,
+    MARGIN_PX,
+    TOUCH_PX,
+    LabelLayout,
+    Placement,
+    full_layout,
+)
+from attn_desktop.geometry.label_obstacles import Box, Obstacle, ShapeIndex, box_hits
+from attn_desktop.geometry.label_spots import NEAR_GAP_PX, NEAR_LINES, LabelRequest, anchor_of
+
+SLACK_PX = MARGIN_PX + TOUCH_PX + 2.0  # the watched area reaches this much beyond the furthest spot tried
+
+
+class _Placed(NamedTuple):
+    """A label as last placed: what it asked for, where it went, and the area whose changes may move it."""
+
+    request: LabelRequest
+    placement: Placement | None
+    box: Box | None
+    rank: int  # its place in the order the labels chose in
+    stranded: bool  # an essential label with no free spot near its tip: over shafts by it, or further out
+    watched: tuple[Box, ...]
+
+
+class LabelMemory(NamedTuple):
+    """A plot's labels as last placed, by key (the arrow each labels), and the plot's area then."""
+
+    bounds: Box
+    placed: dict[Hashable, _Placed]
+
+
+def update_labels(requests: list[LabelRequest], keys: list[Hashable], shapes: ShapeIndex, bounds: Box,
+                  memory: LabelMemory | None, changed: list[Obstacle]) -> tuple[list[Placement | None], LabelMemory]:
+    """A placement for each label (or HIDDEN), as place_labels gives, and what to remember for next time.
+
+    KEYS name the labels' arrows (the same arrow, the same key, from one call to the next); MEMORY is what
+    the last call returned, or None for a full placement (a new view, a new scene, a zoom or a resize);
+    CHANGED holds the arrow shapes that changed since, old and new.
+    """
+    if memory is None or memory.bounds != bounds:
+        layout = full_layout(requests, shapes, bounds)
+        return layout.placements, _remember(layout, requests, keys, bounds)
+    placed = memory.placed
+    present = set(keys)
+    # Labels gone since (their arrow lost its label) leave room: the labels round them may take it.
+    moved = [*changed, *(_as_shape(box) for key, old in placed.items() if key not in present for box in _shown(old))]
+    layout = LabelLayout(len(requests))
+    for index in _order(requests, keys, placed):
+        request, old = requests[index], placed.get(keys[index])
+        if old is not None and _same_request(old.request, request) and not _touches_any(old.watched, moved):
+            layout.take(index, old.placement, old.box if old.box is not None else _NOTHING)
+            if old.stranded:
+                layout.stranded.append(index)
+            continue
+        # In a crowd, a stranded label whose tip moved (the output, mid-drag) tries only its usual spot before
+        # keeping last time's: searching every spot by its tip costs a millisecond a move.
+        if not (old is not None and old.stranded and shapes.crowded and _same_label(old.request, request)
+                and layout.place_stranded_again(index, request, shapes, bounds)):
+            layout.place_one(index, request, shapes, bounds)
+        placement, box = layout.placements[index], layout.boxes[index]
+        if old is None or (old.placement, old.box) != (placement, box):
+            # Later labels round its old spot or its new one may have to move, or may take the room it left.
+            before = _shown(old) if old is not None else ()
+            moved.extend(_as_shape(shown) for shown in (*before, *_boxes_shown(box, placement)))
+    return layout.placements, _remember(layout, requests, keys, bounds)
+
+
+_NOTHING: Box = (0.0, 0.0, 0.0, 0.0)
+
+
+def _order(requests: list[LabelRequest], keys: list[Hashable], placed: dict[Hashable, _Placed]) -> list[int]:
+    """The order the labels choose in: the essential ones first, in last time's order (a full placement may
+    have let one crowded out choose first), then the others, the minor ones last."""
+    last = len(requests)
+    essential = sorted((index for index, request in enumerate(requests) if request.essential),
+                       key=lambda index: placed[keys[index]].rank if keys[index] in placed else last + index)
+    others = [index for index, request in enumerate(requests) if not request.essential and not request.minor]
+    minor = [index for index, request in enumerate(requests) if not request.essential and request.minor]
+    return [*essential, *others, *minor]
+
+
+def _remember(layout: LabelLayout, requests: list[LabelRequest], keys: list[Hashable], bounds: Box) -> LabelMemory:
+    rank = {index: position for position, index in enumerate(layout.order)}
+    placed = {}
+    stranded = set(layout.stranded)
+    for index, (request, key) in enumerate(zip(requests, keys)):
+        placement, box = layout.placements[index], layout.boxes[index]
+        watched = (_near_area(request, bounds), *_boxes_shown(box, placement))
+        placed[key] = _Placed(request, placement, box, rank.get(index, index), index in stranded, watched)
+    return LabelMemory(bounds, placed)
+
+
+def _near_area(request: LabelRequest, bounds: Box) -> Box:
+    """Every spot near the tip a label may try (see label_spots.near_candidates), and the leaders to them."""
+    (ax, ay), _ = anchor_of(request, bounds)
+    reach = NEAR_LINES * request.height + NEAR_GAP_PX + SLACK_PX
+    return ax - request.width - reach, ay - request.height - reach, ax + request.width + reach, \
+        ay + request.height + reach
+
+
+def _boxes_shown(box: Box | None, placement: Placement | None) -> tuple[Box, ...]:
+    """A shown label's box, and its leader line's bounding box (nothing for a hidden label)."""
+    if box is None or placement is HIDDEN:
+        return ()
+    if placement.leader_to is None:
+        return (box,)
+    x, y = placement.leader_to
+    return box, (min(box[0], x), min(box[1], y), max(box[2], x), max(box[3], y))
+
+
+def _shown(placed: _Placed) -> tuple[Box, ...]:
+    return _boxes_shown(placed.box, placed.placement)
+
+
+def _same_request(old: LabelRequest, new: LabelRequest) -> bool:
+    """The same label at the same tip, ranked the same: all but last time's spot, which is where it is."""
+    return old[:6] == new[:6] and old.essential == new.essential
+
+
+def _same_label(old: LabelRequest, new: LabelRequest) -> bool:
+    """The same label, ranked the same, wherever its tip is."""
+    return old[:2] == new[:2] and old[5] == new[5] and old.essential == new.essential
+
+
+def _touches_any(areas: tuple[Box, ...], changes: list[Obstacle]) -> bool:
+    """Whether any change overlaps any of the areas (grown by SLACK_PX): tested against the shapes themselves,
+    not their bounding boxes, since a long slanting shaft's box covers much of the plot."""
+    grown = [(left - SLACK_PX, top - SLACK_PX, right + SLACK_PX, bottom + SLACK_PX) for left, top, right, bottom in areas]
+    return any(box_hits(area, change) for change in changes for area in grown)
+
+
+def _as_shape(box: Box) -> Obstacle:
+    """A label's box (or its leader's bounding box) as a change to test areas against."""
+    return *box, ()
