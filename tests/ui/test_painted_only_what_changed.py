@@ -115,10 +115,13 @@ def test_a_move_repaints_only_round_the_arrows_it_changed(qtbot, window, shown):
 
 
 def test_a_layer_drawn_from_its_pictures_matches_one_drawn_directly(qtbot, window, shown):
-    """The pictures of unchanged arrows, laid down with the changed ones drawn between them, give the same
+    """A 64-token scene (a plot of a few arrows draws them directly, without pictures).The pictures of unchanged arrows, laid down with the changed ones drawn between them, give the same
     pixels as drawing every arrow afresh, whichever arrows changed (lower or higher z, styles, a ring):
-    but for antialiasing, and where the changed arrow's shaft crosses others of its level at the origin
-    (it lies on top: a few pixels)."""
+    but for antialiasing, and where a changed arrow's shaft crosses others of its level (it lies on top,
+    where a full paint may draw it under: a few pixels)."""
+    window = MainWindow(random_scene(64))
+    qtbot.addWidget(window)
+    window.history.reset()
     shown(window)
     canvas = window.canvas
     layer = canvas.plots.layers[canvas.qk_plot]
@@ -139,11 +142,12 @@ def test_a_layer_drawn_from_its_pictures_matches_one_drawn_directly(qtbot, windo
     changes = [
         lambda: keys[1].set_tip(keys[1].tip.x() + 0.3, keys[1].tip.y() - 0.2),  # below the queries
         lambda: keys[1].set_style(width=5.0, emphasis=0.4),
-        lambda: queries[0].set_tip(queries[0].tip.x() - 0.2, queries[0].tip.y() + 0.4),  # on top
+        lambda: queries[5].set_tip(queries[5].tip.x() - 0.2, queries[5].tip.y() + 0.4),  # on top
         lambda: keys[2].set_highlighted(True),  # a new arrow changes: the pictures are drawn anew
         lambda: keys[2].set_keyboard_focus(True),
     ]
     for change in changes:
         change()
         from_pictures, direct = layer_drawn(direct=False), layer_drawn(direct=True)
-        assert differing_share(from_pictures, direct) < 0.0005
+        assert differing_share(from_pictures, direct) < 0.0002  # laid down in the wrong order: 0.0005 to 0.002
+    assert layer.pictures_drawn > 1, "the layer drew no pictures"

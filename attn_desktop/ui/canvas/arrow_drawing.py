@@ -118,22 +118,24 @@ class ArrowDrawing(ArrowGeometry):
         return shapes
 
     def painted_area(self, to_screen: QTransform) -> QRectF:
-        """Every pixel the arrow and its label touch when drawn for TO_SCREEN: repainting this redraws them."""
+        """Every pixel the arrow and its label touch when drawn for TO_SCREEN: repainting this redraws them.
+
+        In plain numbers, as it is asked for on every change of a dragged arrow: the shaft's box grown by the
+        halo's or grab ring's reach (which also covers the head, drawn along the shaft), the label's box,
+        and for a leader line the point it leads to with the pointer drawn there."""
         shapes = self._shapes_on_screen(to_screen)
-        area = QRectF(shapes.base, shapes.tip).normalized()
-        if shapes.head is not None:
-            area = area.united(shapes.head.boundingRect())
-        # The halo's or the grab ring's reach beyond the shaft and tip (or the dot's), and a pixel for antialiasing.
-        reach = max(self._width + 7, 2 * HANDLE_RADIUS_PX, 2 * DOT_RADIUS_PX) / 2 + 1
-        area.adjust(-reach, -reach, reach, reach)
-        box = self.shown_label_box(to_screen)
-        if box is not None:
-            area = area.united(box.adjusted(-1, -1, 1, 1))
-            leader = self.leader_line(to_screen)
-            if leader is not None:  # with the pointer at its end, for a tip out of view
-                area = area.united(QRectF(leader.p1(), leader.p2()).normalized().adjusted(
-                    -POINTER_PX - 1, -POINTER_PX - 1, POINTER_PX + 1, POINTER_PX + 1))
-        return area
+        bx, by, tx, ty = shapes.base.x(), shapes.base.y(), shapes.tip.x(), shapes.tip.y()
+        reach = max(self._width + 7, 2 * HANDLE_RADIUS_PX, 2 * DOT_RADIUS_PX) / 2 + 1  # and a pixel of antialiasing
+        left, top, right, bottom = min(bx, tx) - reach, min(by, ty) - reach, max(bx, tx) + reach, max(by, ty) + reach
+        if self._label and not self._label_hidden:
+            box = self._label_rect(to_screen, bx, by, tx, ty)
+            left, top = min(left, box.left() - 1), min(top, box.top() - 1)
+            right, bottom = max(right, box.right() + 1), max(bottom, box.bottom() + 1)
+            if self._leader_to is not None:
+                lx, ly = in_pixels(to_screen, self._leader_to)
+                near = POINTER_PX + 1
+                left, top, right, bottom = min(left, lx - near), min(top, ly - near), max(right, lx + near), max(bottom, ly + near)
+        return QRectF(left, top, right - left, bottom - top)
 
     def draw_ring(self, painter: QPainter, tip: QPointF) -> None:
         """The grab handle round the tip: under the mouse, chosen for the keys, or being dragged."""

@@ -61,6 +61,11 @@ class ArrowLayer(QGraphicsItem):
             arrow.join_layer(None)
             self.update()
 
+    @property
+    def pictures_drawn(self) -> int:
+        """How often the pictures of the unchanged arrows were drawn anew (see layer_picture.py)."""
+        return self._picture.pictures_drawn
+
     def tips_outside(self) -> bool:
         """Whether an arrow's tip lies out of the plot's view (training or an undo moved it there)."""
         view = self._view_box.viewRect()

@@ -16,7 +16,8 @@ layer draws them all on top.
 
 The pictures are drawn again when the view's mapping, the plot's area, the set of arrows shown, or
 the set of changed arrows is new (an arrow that was unchanged changed); when many arrows change at
-once (training moves them all), they are all drawn directly and no picture is kept.
+once (training moves them all), or a plot has only a few, they are all drawn directly and no picture
+is kept.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ if TYPE_CHECKING:
     from attn_desktop.ui.canvas.arrow_item import ArrowItem
 
 MAX_LIVE_SHARE = 0.25  # more of the arrows changed at once than this: drawing them all directly is as quick
+# Fewer arrows than this are drawn directly: at six tokens a move restyles most of them, and their pictures'
+# upkeep (and memory: 0.8 MB per picture of a plot) would cost more than it saves.
+MIN_ARROWS_FOR_PICTURES = 32
 DrawArrows = Callable[[QPainter, QTransform, Sequence["ArrowItem"], Parts], None]
 Stroke = tuple[list[int], Parts]  # arrows (indices into those shown) and the parts of them drawn
 
@@ -47,7 +51,7 @@ class LayerPicture:
         self._live: set[int] = set()  # indices (into the arrows shown) of those drawn live
         # In drawing order: a picture (its top-left corner in pixels) or live arrows drawn between pictures.
         self._steps: list[tuple[QImage, QPointF] | Stroke] = []
-        self.pictures_drawn = 0  # how often the pictures were drawn anew (for the benchmark's breakdown)
+        self.pictures_drawn = 0  # how often the pictures were drawn anew
 
     def forget(self) -> None:
         """Draw the pictures anew at the next paint."""
@@ -70,7 +74,8 @@ class LayerPicture:
             self._lay_down(painter, to_screen, shown, draw_arrows)
             return
         live = changed or set()
-        if len(live) > MAX_LIVE_SHARE * len(shown) or ratio != math.floor(ratio) or pixels.isEmpty():
+        if (len(live) > MAX_LIVE_SHARE * len(shown) or len(shown) < MIN_ARROWS_FOR_PICTURES
+                or ratio != math.floor(ratio) or pixels.isEmpty()):
             self.forget()  # many changed, or a fractional pixel ratio a picture would blur: draw them all
             draw_arrows(painter, to_screen, shown, Parts.ALL)
             return
