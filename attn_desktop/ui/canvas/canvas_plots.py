@@ -38,12 +38,13 @@ from attn_desktop.ui.canvas.plot_framing import frame_tips
 from attn_desktop.ui.canvas.plot_titles import fit_titles, plot_title
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 
-SCALES_APART = 5.0  # extents this many times apart get a scale each: on one, the shorter kind would be tiny
+SCALES_APART = 3.0  # extents this many times apart get a scale each: on one, the shorter kind would be tiny
 
 
-def lengths_differ_tenfold(first: float, second: float) -> bool:
-    """Whether two extents differ fivefold or more, so surely when tenfold (both given; nothing drawn has
-    no extent). Fivefold, not tenfold: at eight times apart training's q and k were a tenth of their plot."""
+def lengths_far_apart(first: float, second: float) -> bool:
+    """Whether two extents differ threefold or more (both given; nothing drawn has no extent). Threefold: at
+    eight times apart training's q and k were a tenth of their plot, and at 3.7 times apart lesson 7's values
+    filled a quarter of theirs, too little room for their labels to keep off the shafts."""
     if first <= 0 or second <= 0:
         return False
     return max(first, second) / min(first, second) >= SCALES_APART
@@ -165,14 +166,14 @@ class CanvasPlots:
         return self.notice.minimumHeight() if self.scene.taken_from is not None else 0.0
 
     def values_framed_alone(self) -> bool:
-        """Values and output get a scale of their own on a number line, and where they are ten times
+        """Values and output get a scale of their own on a number line, and where they are three times
         longer or shorter than the queries and keys (a head taken from a model; a head in training): on one
         scale one kind would be dots."""
         scene = self.scene
         lengths = [float(np.abs(scene.vectors(role)).max(initial=0.0)) for role in (Role.QUERY, Role.KEY)]
         values = float(np.abs(scene.vectors(Role.VALUE)).max(initial=0.0))
         return (self.number_line or scene.taken_from is not None
-                or lengths_differ_tenfold(max(lengths), values))
+                or lengths_far_apart(max(lengths), values))
 
     def link_values_to_queries(self) -> None:
         """One scale for both plots unless the values are framed alone (values_framed_alone)."""
