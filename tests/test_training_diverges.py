@@ -4,6 +4,7 @@ Hypothesis drives the Trainer over any positive rate and a few dozen steps: noth
 TrainingDiverged, no NumPy warning is printed, and every loss reported is a finite number.
 """
 
+import dataclasses
 import math
 import warnings
 
@@ -69,7 +70,7 @@ def test_every_step_after_a_divergence_says_the_same_and_changes_nothing():
 
 def test_a_loss_that_becomes_nan_later_goes_back_to_the_head_before_the_last_update(monkeypatch):
     """Step 5's loss is NaN: the head measured at step 4 (after 3 updates) is the last good one."""
-    real = training.loss_grads_and_forward
+    real = training.ONE_HEAD.loss_grads_and_forward
     calls = []
 
     def nan_at_step_5(params, batch, causal):
@@ -77,13 +78,13 @@ def test_a_loss_that_becomes_nan_later_goes_back_to_the_head_before_the_last_upd
         loss, grads, result = real(params, batch, causal)
         return (math.nan if len(calls) == 5 else loss), grads, result
 
-    monkeypatch.setattr(training, "loss_grads_and_forward", nan_at_step_5)
+    monkeypatch.setattr(training, "ONE_HEAD", dataclasses.replace(training.ONE_HEAD, loss_grads_and_forward=nan_at_step_5))
     trainer = Trainer(TASKS["it-noun"], seed=4)
     for _ in range(4):
         trainer.step()
     with pytest.raises(TrainingDiverged, match="^the loss became NaN at step 5$"):
         trainer.step()
-    monkeypatch.setattr(training, "loss_grads_and_forward", real)
+    monkeypatch.setattr(training, "ONE_HEAD", dataclasses.replace(training.ONE_HEAD, loss_grads_and_forward=real))
     three_steps = Trainer(TASKS["it-noun"], seed=4)
     for _ in range(3):
         three_steps.step()

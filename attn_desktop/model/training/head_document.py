@@ -10,6 +10,7 @@ import numpy as np
 
 from attn_desktop.model.training.example_sentence import example, position_labels
 from attn_desktop.model.training.head_params import KEY_WIDTH
+from attn_desktop.model.training.tasks import Task
 from attn_desktop.model.training.training import EVALUATION_COUNT, Trainer, evaluate, evaluate_loss
 
 TRAINED_HEAD_FORMAT = "attention-desktop-trained-head"
@@ -24,6 +25,8 @@ def trained_head_document(trainer: Trainer, tokens: Sequence[int] | None = None)
     (TOKENS, or the task's own) with its queries, keys, values and weights.
     """
     task, params = trainer.task, trainer.snapshot()
+    if not isinstance(task, Task):
+        raise TypeError(f"{task.name} trains layers of heads: see induction_document.py")
     tokens = task.example_tokens() if tokens is None else list(tokens)
     with np.errstate(all="ignore"):  # a head with huge weights: the writer refuses what is not finite
         result = example(task, params, tokens)

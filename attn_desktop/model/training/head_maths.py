@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -69,25 +70,35 @@ def forward(params: HeadParams, tokens: np.ndarray | Sequence[int], causal: bool
     return Forward(tokens=ids, x=x, q=q, k=k, v=v, scores=scores, weights=weights, o=o, logits=logits)
 
 
-def _log_softmax(logits: np.ndarray) -> np.ndarray:
+def log_softmax(logits: np.ndarray) -> np.ndarray:
     shifted = logits - logits.max(axis=-1, keepdims=True)
     result: np.ndarray = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
     return result
 
 
-def loss_of(result: Forward, batch: Batch) -> float:
+class Answers(Protocol):
+    """What the loss and the accuracy read of a forward pass: this head's, or layered_maths.py's."""
+
+    @property
+    def logits(self) -> np.ndarray: ...
+
+    @property
+    def predictions(self) -> np.ndarray: ...
+
+
+def loss_of(result: Answers, batch: Batch) -> float:
     """Mean cross-entropy over the scored positions."""
-    picked = np.take_along_axis(_log_softmax(result.logits), batch.targets[..., None], axis=-1)[..., 0]
-    return float(-(picked * batch.scored).sum() / _scored_count(batch))
+    picked = np.take_along_axis(log_softmax(result.logits), batch.targets[..., None], axis=-1)[..., 0]
+    return float(-(picked * batch.scored).sum() / scored_count(batch))
 
 
-def accuracy_of(result: Forward, batch: Batch) -> float:
+def accuracy_of(result: Answers, batch: Batch) -> float:
     """The share of scored positions where the head's answer is the target."""
     right = (result.predictions == batch.targets) & batch.scored
-    return float(right.sum() / _scored_count(batch))
+    return float(right.sum() / scored_count(batch))
 
 
-def _scored_count(batch: Batch) -> int:
+def scored_count(batch: Batch) -> int:
     count = int(np.count_nonzero(batch.scored))
     if count == 0:
         raise ValueError("the batch has no scored position")
@@ -105,16 +116,16 @@ def loss_grads_and_forward(params: HeadParams, batch: Batch, causal: bool) -> tu
     f = forward(params, batch.tokens, causal)
     count, length = batch.tokens.shape
     vocab, d_model = params.embed.shape
-    log_probs = _log_softmax(f.logits)
+    log_probs = log_softmax(f.logits)
     picked = np.take_along_axis(log_probs, batch.targets[..., None], axis=-1)[..., 0]
-    scored_count = _scored_count(batch)
-    loss = float(-(picked * batch.scored).sum() / scored_count)
+    count_scored = scored_count(batch)
+    loss = float(-(picked * batch.scored).sum() / count_scored)
 
     # d loss / d logits = (softmax - one-hot target) at scored positions, averaged over them.
     d_logits = np.exp(log_probs)
     np.put_along_axis(d_logits, batch.targets[..., None],
                       np.take_along_axis(d_logits, batch.targets[..., None], axis=-1) - 1.0, axis=-1)
-    d_logits *= batch.scored[..., None] / scored_count
+    d_logits *= batch.scored[..., None] / count_scored
 
     flat = count * length
     g_w_o = f.o.reshape(flat, -1).T @ d_logits.reshape(flat, vocab)

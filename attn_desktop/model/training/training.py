@@ -1,6 +1,8 @@
-"""Training one attention head on a task: plain Adam, a fresh batch every step, and the head's accuracy.
+"""Training a model on a task: plain Adam, a fresh batch every step, and the model's accuracy.
 
-The head and its hand-worked gradients are head_maths.py's, its parameters head_params.py's. Everything
+Two models, each with its hand-worked gradients: one attention head (head_maths.py, head_params.py) for
+the tasks of tasks.py, and attention-only layers (layered_maths.py, layered_params.py) for the induction
+task (induction_task.py). model_maths() picks the one a task trains; the loop is the same. Everything
 random is drawn from np.random.default_rng seeded by the trainer's seed, so the same task, seed
 and settings give the same weights on the same machine.
 
@@ -20,13 +22,19 @@ import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import numpy as np
 
-from attn_desktop.model.training.head_maths import accuracy_of, forward, loss_grads_and_forward, loss_of
+from attn_desktop.model.training import head_maths, layered_maths
+from attn_desktop.model.training.head_maths import accuracy_of, loss_of
 from attn_desktop.model.training.head_params import HeadParams, init_params
-from attn_desktop.model.training.tasks import Task
+from attn_desktop.model.training.induction_task import InductionTask
+from attn_desktop.model.training.layered_params import LayeredParams, init_layered_params
+from attn_desktop.model.training.tasks import Batch, Task
+
+AnyTask = Task | InductionTask
+Params = HeadParams | LayeredParams
 
 OPTIMISER_NAME = "Adam"
 ADAM_BETAS = (0.9, 0.999)
@@ -37,6 +45,25 @@ EVALUATION_SEED = 20240612  # fresh sequences, never the training batches' strea
 # tried right up to 1 (its loss climbs to a few thousand, then settles); far above, the weights blow up.
 MIN_LEARNING_RATE = 0.0001
 MAX_LEARNING_RATE = 1.0
+
+
+@dataclass(frozen=True)
+class ModelMaths:
+    """What the training loop needs of a model: a forward pass, and the loss, gradients and forward pass."""
+
+    forward: Callable[[Any, np.ndarray, bool], Any]
+    loss_grads_and_forward: Callable[[Any, Batch, bool], tuple[float, Any, Any]]
+
+
+ONE_HEAD = ModelMaths(forward=head_maths.forward,
+                      loss_grads_and_forward=head_maths.loss_grads_and_forward)
+LAYERED = ModelMaths(forward=layered_maths.forward,
+                     loss_grads_and_forward=layered_maths.loss_grads_and_forward)
+
+
+def model_maths(task: AnyTask) -> ModelMaths:
+    """The model a task trains: layers of heads for induction, one head for the others."""
+    return LAYERED if isinstance(task, InductionTask) else ONE_HEAD
 
 
 class TrainingDiverged(ArithmeticError):
@@ -71,7 +98,7 @@ class Trainer:
 
     def __init__(
         self,
-        task: Task,
+        task: AnyTask,
         seed: int,
         lr: float | None = None,
         batch_size: int | None = None,
@@ -90,7 +117,12 @@ class Trainer:
         self.batch_size = batch_size
         self.optimiser = OPTIMISER_NAME
         self._lock = threading.Lock()
-        self._params = init_params(task, self.seed, d_model=d_model, d_v=d_v)
+        self._maths = model_maths(task)
+        if isinstance(task, InductionTask):
+            self._params: Any = init_layered_params(task, self.seed)
+        else:
+            self._params = init_params(task, self.seed, d_model=d_model, d_v=d_v)
+        self._live = dict(self._params.arrays())  # the arrays Adam changes in place, by name
         self._batches = np.random.default_rng([self.seed, 1])
         self._first_moment = {name: np.zeros_like(array) for name, array in self._params.arrays()}
         self._second_moment = {name: np.zeros_like(array) for name, array in self._params.arrays()}
@@ -105,11 +137,11 @@ class Trainer:
         return self._steps
 
     @property
-    def params(self) -> HeadParams:
+    def params(self) -> Any:
         """The current parameters (live arrays: read them in the training thread, or use snapshot())."""
         return self._params
 
-    def snapshot(self) -> HeadParams:
+    def snapshot(self) -> Any:
         """A copy of the current parameters, safe to read while training goes on in another thread."""
         with self._lock:
             return self._params.copy()
@@ -131,7 +163,7 @@ class Trainer:
         batch = self.task.sample(self._batches, self.batch_size)
         step = self._steps + 1
         with np.errstate(all="ignore"):  # huge weights overflow on the way; the checks below say so once
-            loss, grads, result = loss_grads_and_forward(self._params, batch, self.task.causal)
+            loss, grads, result = self._maths.loss_grads_and_forward(self._params, batch, self.task.causal)
             if not math.isfinite(loss):
                 self._go_back_one_step()
                 self._stop(f"the loss became {_not_finite_name(loss)}", step)
@@ -145,14 +177,14 @@ class Trainer:
                 self._stop("the weights became too large to hold", step)  # the update overflowed
         with self._lock:
             for name, (m, v, param) in updated.items():
-                self._previous[name][...] = getattr(self._params, name)
+                self._previous[name][...] = self._live[name]
                 self._first_moment[name][...] = m
                 self._second_moment[name][...] = v
-                getattr(self._params, name)[...] = param
+                self._live[name][...] = param
             self._steps = step
         return StepMetrics(step=step, loss=loss, accuracy=accuracy)
 
-    def _adam_update(self, grads: HeadParams, step: int) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
+    def _adam_update(self, grads: Params, step: int) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
         """Each parameter's new first and second moments and value after Adam's step STEP, or None if
         a new value is not a finite number. Nothing is changed yet."""
         beta1, beta2 = ADAM_BETAS
@@ -162,7 +194,7 @@ class Trainer:
         for name, grad in grads.arrays():
             m = beta1 * self._first_moment[name] + (1.0 - beta1) * grad
             v = beta2 * self._second_moment[name] + (1.0 - beta2) * grad * grad
-            param = getattr(self._params, name) - self.lr * (m / correction1) / (np.sqrt(v / correction2) + ADAM_EPSILON)
+            param = self._live[name] - self.lr * (m / correction1) / (np.sqrt(v / correction2) + ADAM_EPSILON)
             if not np.isfinite(param).all():
                 return None
             updated[name] = (m, v, param)
@@ -173,7 +205,7 @@ class Trainer:
         if self._steps == 0:
             return  # the first head is the only one there is
         with self._lock:
-            for name, array in self._params.arrays():
+            for name, array in self._live.items():
                 array[...] = self._previous[name]
             self._steps -= 1
 
@@ -186,7 +218,7 @@ class Trainer:
         return evaluate(self.task, self.snapshot(), count=count, seed=seed)
 
 
-def evaluate(task: Task, params: HeadParams, count: int = EVALUATION_COUNT, seed: int = EVALUATION_SEED) -> float:
+def evaluate(task: AnyTask, params: Params, count: int = EVALUATION_COUNT, seed: int = EVALUATION_SEED) -> float:
     """The accuracy of PARAMS on COUNT random sequences of TASK drawn from SEED.
 
     The same count and seed give the same sequences, so an edited head
@@ -194,17 +226,17 @@ def evaluate(task: Task, params: HeadParams, count: int = EVALUATION_COUNT, seed
     """
     batch = task.sample(np.random.default_rng(seed), count)
     with np.errstate(all="ignore"):  # a head with huge weights scores what it scores, without warnings
-        return accuracy_of(forward(params, batch.tokens, task.causal), batch)
+        return accuracy_of(model_maths(task).forward(params, batch.tokens, task.causal), batch)
 
 
-def evaluate_loss(task: Task, params: HeadParams, count: int = EVALUATION_COUNT, seed: int = EVALUATION_SEED) -> float:
+def evaluate_loss(task: AnyTask, params: Params, count: int = EVALUATION_COUNT, seed: int = EVALUATION_SEED) -> float:
     batch = task.sample(np.random.default_rng(seed), count)
     with np.errstate(all="ignore"):
-        return loss_of(forward(params, batch.tokens, task.causal), batch)
+        return loss_of(model_maths(task).forward(params, batch.tokens, task.causal), batch)
 
 
 def train(
-    task: Task,
+    task: AnyTask,
     steps: int,
     seed: int = 0,
     lr: float | None = None,
