@@ -102,7 +102,7 @@ def test_training_works_with_no_display_at_all(tmp_path):
 @pytest.mark.parametrize(
     "args, expected",
     [
-        (["reverso"], "unknown task 'reverso'; choose one of reverse, previous-token, it-noun"),
+        (["reverso"], "unknown task 'reverso'; choose one of reverse, previous-token, it-noun, induction"),
         (["reverse", "--steps", "0"], "--steps: expected a whole number from 1 to 1,000,000, found '0'"),
         (["reverse", "--steps", "-5"], "--steps: expected a whole number"),
         (["reverse", "--steps", "ten"], "--steps: expected a whole number"),
@@ -188,3 +188,27 @@ def test_help_names_the_tasks():
     assert done.returncode == 0
     assert "reverse, previous-token, it-noun" in done.stdout and "--lr" in done.stdout
     assert "learning rate, from 0.0001 to 1" in " ".join(done.stdout.split())
+
+
+def test_train_induction_writes_two_layers_every_head_s_attention_and_where_the_loss_dropped(tmp_path):
+    from attn_desktop.model.training.induction_task import INDUCTION
+    from attn_desktop.model.training.layered_maths import forward as layered_forward
+    from attn_desktop.model.training.layered_params import layered_params_from_lists
+
+    out = tmp_path / "induction.json"
+    done = run("induction", "--steps", "500", "--seed", "1", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "the loss dropped from its plateau at step" in done.stdout
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert document["task"] == "induction" and document["vocab"] == list("ABCDEFGHIJKLMNOPQRSTUVWX")
+    assert document["seq_len"] == 20 and document["causal"] is True
+    assert document["metrics"]["steps"] == 500 and document["metrics"]["accuracy"] >= 0.85
+    assert 100 < document["metrics"]["loss_drop_step"] < 400
+    model = document["model"]
+    assert [len(layer["heads"]) for layer in model["layers"]] == [1, 1]
+    assert np.shape(model["layers"][0]["heads"][0]["w_q"]) == (32, 16) and np.shape(model["w_u"]) == (32, 24)
+    example = document["example"]
+    params = layered_params_from_lists(INDUCTION, model)
+    reproduced = layered_forward(params, example["token_ids"])
+    for layer, weights in enumerate(example["attention"]):
+        assert np.abs(np.array(weights[0]) - reproduced.attention(layer, 0)).max() < 1e-9

@@ -1,5 +1,5 @@
-"""`attn-desktop train`: train one attention head on a task headless (the model only: no Qt is
-imported), saying the loss and accuracy every tenth of the way, and write the trained head as JSON."""
+"""`attn-desktop train`: train one attention head on a task, or two layers on induction, headless (the model
+only: no Qt is imported), saying the loss and accuracy every tenth of the way, and write the result as JSON."""
 
 from __future__ import annotations
 
@@ -14,23 +14,23 @@ from attn_desktop.cli.errors import EXIT_INTERRUPTED, OneLineErrorParser, cannot
 from attn_desktop.cli.output_checks import json_output_problem
 
 if TYPE_CHECKING:
-    from attn_desktop.model.training.tasks import Task
-    from attn_desktop.model.training.training import Trainer
+    from attn_desktop.model.training.training import AnyTask, Trainer
 
 MAX_TRAINING_STEPS = 1_000_000  # about half an hour on a laptop; a typo of extra zeros is refused, not run for days
 MAX_SEED = 2**63 - 1
 
 
 def train_main(argv: list[str]) -> int:
-    """Train one attention head headless (the model only: no Qt is imported) and write it as JSON."""
-    from attn_desktop.model.training.tasks import TASKS
+    """Train headless (the model only: no Qt is imported) and write the result as JSON."""
+    from attn_desktop.model.training.training import trainable_tasks
 
-    args = _train_parser(list(TASKS)).parse_args(argv)
+    tasks = trainable_tasks()
+    args = _train_parser(list(tasks)).parse_args(argv)
     settings = _training_settings(args)
     if isinstance(settings, str):
         return fail(settings)
     task_name, steps, seed, lr = settings
-    return _train_and_write(TASKS[task_name], steps, seed, lr, args.output)
+    return _train_and_write(tasks[task_name], steps, seed, lr, args.output)
 
 
 def _train_parser(task_names: list[str]) -> argparse.ArgumentParser:
@@ -38,9 +38,10 @@ def _train_parser(task_names: list[str]) -> argparse.ArgumentParser:
 
     parser = OneLineErrorParser(
         prog="attn-desktop train",
-        description="Train one attention head on a task with Adam, headless, printing the loss and accuracy "
-        "every 10%, and write the trained head, its accuracy on 1,000 fresh sequences and one example "
-        "sentence's queries, keys, values and weights as JSON.",
+        description="Train one attention head on a task (or, for induction, two attention-only layers) with Adam, "
+        "headless, printing the loss and accuracy every 10%, and write the trained model, its accuracy on 1,000 "
+        "fresh sequences and one example worked through (queries, keys, values and weights; for induction every "
+        "head's attention) as JSON.",
     )
     parser.add_argument("task", help="the task: " + ", ".join(task_names))
     parser.add_argument("--steps", metavar="N", help="training steps (default: the task's own, e.g. 400)")
@@ -54,12 +55,12 @@ def _train_parser(task_names: list[str]) -> argparse.ArgumentParser:
 def _training_settings(args: argparse.Namespace) -> tuple[str, int, int, float | None] | str:
     """(task, steps, seed, lr) from the command line, or one line saying what is wrong with it."""
     from attn_desktop.model.files.json_reading import shown_path
-    from attn_desktop.model.training.tasks import TASKS
-    from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE
+    from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE, trainable_tasks
 
-    if args.task not in TASKS:
-        return f"unknown task {args.task!r}; choose one of {', '.join(TASKS)}"
-    task = TASKS[args.task]
+    tasks = trainable_tasks()
+    if args.task not in tasks:
+        return f"unknown task {args.task!r}; choose one of {', '.join(tasks)}"
+    task = tasks[args.task]
     steps = task.default_steps if args.steps is None else _whole_number(args.steps)
     if steps is None or not 1 <= steps <= MAX_TRAINING_STEPS:
         return f"--steps: expected a whole number from 1 to {MAX_TRAINING_STEPS:,}, found {args.steps!r}"
@@ -93,30 +94,35 @@ def _number_in(text: str, low: float, high: float) -> float | None:
     return number if low <= number <= high else None  # NaN is in no range
 
 
-def _train_and_write(task: Task, steps: int, seed: int, lr: float | None, output: str) -> int:
+def _train_and_write(task: AnyTask, steps: int, seed: int, lr: float | None, output: str) -> int:
     from attn_desktop.model.training.training import Trainer, TrainingDiverged
 
     trainer = Trainer(task, seed, lr=lr)
     say(f"training {task.name}: {steps:,} steps of {trainer.optimiser}, learning rate {trainer.lr:g}, "
         f"batch {trainer.batch_size}, seed {seed}")
     try:
-        seconds = _train(trainer, steps)
+        seconds, drop = _train(trainer, steps)
     except KeyboardInterrupt:
         print(f"attn-desktop: training stopped at step {trainer.steps:,}; nothing written", file=sys.stderr)
         return EXIT_INTERRUPTED
     except TrainingDiverged as diverged:  # a head that blew up is of no use to anyone: nothing is written
         return fail(f"{diverged}: try a smaller --lr")
-    return _write_trained_head(trainer, steps, seconds, output)
+    return _write_trained_head(trainer, steps, seconds, drop, output)
 
 
-def _train(trainer: Trainer, steps: int) -> float:
-    """Take STEPS steps, saying the mean loss and accuracy of each tenth of them; the seconds it took."""
+def _train(trainer: Trainer, steps: int) -> tuple[float, int | None]:
+    """Take STEPS steps, saying the mean loss and accuracy of each tenth of them; the seconds it took, and
+    the step where the loss dropped from its plateau (induction_circuit.loss_drop), if it did."""
+    from attn_desktop.model.training.induction_circuit import loss_drop
+
     report_at = sorted({math.ceil(steps * tenth / 10) for tenth in range(1, 11)})
+    every_loss: list[float] = []
     losses: list[float] = []
     accuracies: list[float] = []
     started = time.perf_counter()
     for _ in range(steps):
         metrics = trainer.step()
+        every_loss.append(metrics.loss)
         losses.append(metrics.loss)
         accuracies.append(metrics.accuracy)
         if metrics.step in report_at:
@@ -124,23 +130,33 @@ def _train(trainer: Trainer, steps: int) -> float:
                 f"loss {sum(losses) / len(losses):.4f}  accuracy {100 * sum(accuracies) / len(accuracies):.1f}%")
             losses.clear()
             accuracies.clear()
-    return time.perf_counter() - started
+    seconds = time.perf_counter() - started
+    _plateau_end, drop = loss_drop(every_loss, len(trainer.task.vocab))
+    return seconds, None if drop is None else drop + 1  # an index into the losses; steps count from 1
 
 
-def _write_trained_head(trainer: Trainer, steps: int, seconds: float, output: str) -> int:
+def _write_trained_head(trainer: Trainer, steps: int, seconds: float, drop: int | None, output: str) -> int:
     from attn_desktop.model.files.json_reading import shown_path
     from attn_desktop.model.files.safe_write import write_json_atomically
     from attn_desktop.model.training.head_document import trained_head_document
+    from attn_desktop.model.training.induction_document import induction_document
+    from attn_desktop.model.training.induction_task import InductionTask
 
-    document = trained_head_document(trainer)
+    layered = isinstance(trainer.task, InductionTask)
+    document = induction_document(trainer) if layered else trained_head_document(trainer)
     document["metrics"]["seconds"] = round(seconds, 3)
+    if layered:
+        document["metrics"]["loss_drop_step"] = drop
     try:
         write_json_atomically(output, document)
     except OSError as error:
         return fail(cannot_write(shown_path(output), error))
     except ValueError:  # JSON holds no infinity or NaN: a head whose numbers overflowed (nothing is written)
-        return fail("the trained head's numbers are too large to write: try a smaller --lr")
+        made = "model" if layered else "head"
+        return fail(f"the trained {made}'s numbers are too large to write: try a smaller --lr")
     metrics = document["metrics"]
+    if layered:
+        say("the loss never left its plateau" if drop is None else f"the loss dropped from its plateau at step {drop:,}")
     say(f"wrote {shown_path(output)}: accuracy {100 * metrics['accuracy']:.1f}% on {metrics['evaluated_on']:,} "
         f"fresh sequences, loss {metrics['loss']:.4f}, {steps:,} steps in {seconds:.1f} s")
     return 0

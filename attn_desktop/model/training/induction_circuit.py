@@ -33,6 +33,9 @@ CIRCUIT_THRESHOLD = 0.5
 # the fall's steepest point on every seed tried (bench/training.py).
 DROP_SHARE = 0.5
 PLATEAU_SHARE = 0.9  # the plateau: steps whose loss stays above this share of ln V
+# Each step's loss is of its own random batch and wobbles by a tenth of ln V; the rules read the mean of the
+# last SMOOTHING_STEPS steps' losses, so one lucky batch does not end the plateau.
+SMOOTHING_STEPS = 20
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,8 @@ def induction_scores(result: LayeredForward) -> np.ndarray:
     """Each head's mean weight from a predictable position on the token after its earlier occurrence."""
     queries, keys = induction_targets(result.tokens)
     rows = np.nonzero(queries >= 0)
-    return np.array([[float(layer.weights[..., head, :, :][(*rows[:-1], queries[rows], keys[rows])].mean())
+    place = (*rows[:-1], queries[rows], keys[rows])  # (sequence, query, key) of each predictable position
+    return np.array([[float(layer.weights[..., head, :, :][place].mean())
                       if rows[0].size else 0.0
                       for head in range(layer.weights.shape[-3])] for layer in result.layers])
 
@@ -107,11 +111,15 @@ def induction_targets(tokens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def loss_drop(losses: Sequence[float], vocab_size: int) -> tuple[int | None, int | None]:
     """(where the plateau ends, where the loss drops), as indexes into LOSSES (one per step), or None.
 
-    The plateau: the first steps whose loss stays above PLATEAU_SHARE of ln V (guessing); it ends at the
-    last step before the loss leaves it for good. The drop: the first step below DROP_SHARE of ln V.
+    Both read the mean of the last SMOOTHING_STEPS losses at each step. The plateau: the first steps,
+    whose loss stays above PLATEAU_SHARE of ln V (guessing); it ends at the last such step before the
+    drop. The drop: the first step whose mean falls below DROP_SHARE of ln V.
     """
     chance = math.log(vocab_size)
-    values = np.asarray(losses, dtype=np.float64)
+    raw = np.asarray(losses, dtype=np.float64)
+    sums = np.cumsum(np.concatenate(([0.0], raw)))
+    starts = np.maximum(np.arange(raw.size) + 1 - SMOOTHING_STEPS, 0)
+    values = (sums[1:] - sums[starts]) / (np.arange(raw.size) + 1 - starts)
     below = np.flatnonzero(values < DROP_SHARE * chance)
     drop = int(below[0]) if below.size else None
     high = np.flatnonzero(values[:drop] > PLATEAU_SHARE * chance) if drop is not None else np.zeros(0, dtype=int)

@@ -66,6 +66,14 @@ def model_maths(task: AnyTask) -> ModelMaths:
     return LAYERED if isinstance(task, InductionTask) else ONE_HEAD
 
 
+def trainable_tasks() -> dict[str, AnyTask]:
+    """Every task by name: one head's (tasks.py), then the induction task's two layers."""
+    from attn_desktop.model.training.induction_task import INDUCTION
+    from attn_desktop.model.training.tasks import TASKS
+
+    return {**TASKS, INDUCTION.name: INDUCTION}
+
+
 class TrainingDiverged(ArithmeticError):
     """A step's loss, gradient or update was not a finite number: training has diverged.
 
