@@ -135,6 +135,10 @@ def test_show_me_sets_up_a_canvas_that_shows_the_answer(exercise):
         strongest = [scene.tokens[int(np.argmax(scene.head(0, head).attention.weights[scene.reading().selected]))] for head in (0, 1)]
         assert strongest == ["because", "cat"]  # so head 2, the second choice, is the answer
         assert exercise.correct_choice == 1
+    elif exercise.id == "induction-next-letter":
+        assert scene.reading().selected_token == "18:R"
+        layer_2 = scene.head(1, 0).attention.weights[scene.reading().selected]
+        assert scene.tokens[int(np.argmax(layer_2))] == "6:H" and exercise.correct_choice == 0
     else:
         pytest.fail(f"no check written for {exercise.id}")
 

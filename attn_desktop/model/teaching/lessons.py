@@ -214,6 +214,34 @@ LESSONS: tuple[Lesson, ...] = (
              "between runs. Lessons → Predict, then See (Ctrl+P) turns it on for any scene."),
         ),
     ),
+    Lesson(
+        id="induction-heads",
+        title="9. Heads that work together",
+        scene="lessons/9_induction.json",
+        formula="layer 1: look at the letter before me;  layer 2: look where the letter before was mine",
+        explanation=(
+            "Models are stacks of layers, and the most famous thing trained heads learn needs two of them: an "
+            "induction head (Olsson et al., 2022). Seen \"D K W N R H\" once, a model reading \"D K W\" again "
+            "guesses N next. This scene is a model of two layers, one head each, that the app trained from seed 0 "
+            "for 1,000 steps on random letters where a stretch comes back later. Layer 1's head looks at the "
+            "letter just before each one (a line below the diagonal in its matrix, clearest in the first "
+            "copy) and writes it into that position. Layer 2's head reads the stream: its keys now say \"the "
+            "letter before me\", so a query for D finds 2:K, the place right after the earlier D, and copies it. "
+            "In its matrix that is a stripe, parallel to the diagonal, from 14:D to 2:K. Trained live, the loss "
+            "stays near ln 24 = 3.18 (guessing among 24 letters) for about 170 steps, then drops within a few "
+            "dozen: the two heads appear together, since neither helps without the other."
+        ),
+        steps=(
+            ("Choose 14:D in the Query box. Layer 2's head gives 2:K all its weight; layer 1's head at 2:K looked "
+             "at 1:D. Try 15:K to 19:H: the stripe."),
+            ("Open Lessons → Train a Head… (Ctrl+T), pick induction and press Train. Watch the loss sit on its "
+             "plateau, then drop, and the stripe form in layer 2 as the diagonal forms in layer 1."),
+            ("Knock out layer 1's head with its switch: the accuracy falls to about 10% and layer 2's stripe "
+             "breaks up. Switch it back on."),
+            ("Real models have such heads too. Open Lessons → Model Heads, find heads of the kind induction: "
+             "SmolLM2 reads random tokens repeated twice, and the grid shows which of its 270 heads copy."),
+        ),
+    ),
 )
 
 

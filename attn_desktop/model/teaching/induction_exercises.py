@@ -1,0 +1,53 @@
+"""Lesson 9's exercises: heads that work together (the induction circuit), checked by the app.
+
+The numbers are those of the lesson's scene, the two-layer model the app trains on induction from seed 0
+for its default 1,000 steps (tests/test_induction_lesson.py checks them against that model).
+"""
+
+from __future__ import annotations
+
+from attn_desktop.model.teaching.exercise import AnswerKind, ChooseQuery, Exercise, ShowMe
+
+LESSON_SCENE = "lessons/9_induction.json"
+SECOND_R = 18  # the position of the second R in the lesson's sequence: the query that answers H
+
+INDUCTION_EXERCISES: tuple[Exercise, ...] = (
+    Exercise(
+        id="induction-next-letter",
+        lesson="induction-heads",
+        source="Lesson 9, predict",
+        prompt="The model reads Q D K W N R H B T C F J P M D K W N R. Which letter does it answer after the "
+        "last R, and where does its layer-2 head look to find it?",
+        kind=AnswerKind.CHOICE,
+        choices=(
+            "H, found by looking at 6:H, the letter that followed R the first time.",
+            "R again, found by looking at 5:R, the earlier R itself.",
+            "B, found by looking at 7:B, two letters after the earlier R.",
+            "It cannot know: the next letter is random.",
+        ),
+        correct_choice=0,
+        hint="Choose 18:R in the Query box and read layer 2's row: which key takes nearly all the weight?",
+        explanation="The stretch D K W N R H came before, so after R comes H. Layer 2's head at 18:R gives 6:H "
+        "99% of its weight: the key that says \"the letter before me was R\", so its value is what follows R.",
+        show_me=ShowMe(LESSON_SCENE, (ChooseQuery(SECOND_R),)),
+    ),
+    Exercise(
+        id="induction-needs-layer-1",
+        lesson="induction-heads",
+        source="Lesson 9, your turn",
+        prompt="In the Training panel, train induction, then knock out layer 1's head. What happens to the "
+        "accuracy on the repeated letters?",
+        kind=AnswerKind.CHOICE,
+        choices=(
+            "Nothing: the induction head in layer 2 compares the letters themselves.",
+            "It falls to about one in ten: layer 2's keys can no longer say which letter came before.",
+            "It rises: layer 1 was only adding noise.",
+            "It falls to exactly 0, because nothing can be answered any more.",
+        ),
+        correct_choice=1,
+        hint="An induction head's key must say \"the letter before me was R\". Which head wrote that into the stream?",
+        explanation="About 10% are still right (guesses that happen to be right, and letters with little else to "
+        "pick from); with both heads on, 100%. The induction head works only because layer 1's previous-token "
+        "head wrote each letter's predecessor into the stream its keys read.",
+    ),
+)
