@@ -22,9 +22,9 @@ def exercise(exercise_id):
     return next(item for item in exercises_for(LESSON.id) if item.id == exercise_id)
 
 
-def test_it_is_the_last_lesson_and_turns_predicting_on():
-    assert LESSONS[-1] is LESSON and LESSON.title == "8. Predict, then see" and LESSON.predict
-    assert not any(item.predict for item in LESSONS[:-1])
+def test_it_is_lesson_8_and_the_only_one_that_turns_predicting_on():
+    assert LESSONS[7] is LESSON and LESSON.title == "8. Predict, then see" and LESSON.predict
+    assert [item for item in LESSONS if item.predict] == [LESSON]
     assert LESSON.scene == "lessons/8_predict_then_see.json"
 
 

@@ -4,6 +4,7 @@ that diverges anyway pauses, says at which step in one line with what to do, and
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -96,7 +97,7 @@ def test_a_run_that_diverges_pauses_says_where_and_keeps_the_last_good_head(qtbo
 
 def test_a_loss_that_becomes_nan_mid_run_pauses_on_the_head_before(qtbot, monkeypatch):
     """A step whose loss comes back NaN (monkeypatched at step 6): paused there, the head of step 4 kept."""
-    real = training.loss_grads_and_forward
+    real = training.ONE_HEAD.loss_grads_and_forward
     calls = []
 
     def nan_at_step_6(params, batch, causal):
@@ -104,13 +105,13 @@ def test_a_loss_that_becomes_nan_mid_run_pauses_on_the_head_before(qtbot, monkey
         loss, grads, result = real(params, batch, causal)
         return (math.nan if len(calls) == 6 else loss), grads, result
 
-    monkeypatch.setattr(training, "loss_grads_and_forward", nan_at_step_6)
+    monkeypatch.setattr(training, "ONE_HEAD", dataclasses.replace(training.ONE_HEAD, loss_grads_and_forward=nan_at_step_6))
     panel = make_panel(qtbot)
     qtbot.mouseClick(panel.train_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "Paused: the loss became NaN at step 6: try a smaller learning rate"
                     in panel.status_label.text(), timeout=3000)
     assert not panel.is_running and panel.curves.shown_points() == 5
-    monkeypatch.setattr(training, "loss_grads_and_forward", real)
+    monkeypatch.setattr(training, "ONE_HEAD", dataclasses.replace(training.ONE_HEAD, loss_grads_and_forward=real))
     four_steps = Trainer(TASKS["reverse"], 0)
     for _ in range(4):
         four_steps.step()
