@@ -1,10 +1,15 @@
 """Lesson 9's scene is the model the app trains, and the lesson's and exercises' numbers are that model's."""
 
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
+from attn_desktop.model.exports.codegen import numpy_code
+from attn_desktop.model.exports.torch_check import check_against_torch
+from attn_desktop.model.layers import Role
 from attn_desktop.model.scene import Scene
 from attn_desktop.model.scene_files import open_scene
 from attn_desktop.model.teaching.exercises import exercises_for
@@ -58,3 +63,24 @@ def test_the_plateau_drop_and_knock_out_the_lesson_states(lesson_model):
     assert 0.05 < knocked < 0.15  # "about 10%" / "about one in ten"
     assert "about 10%" in lesson("induction-heads").steps[2]
     assert "one in ten" in next(e for e in exercises_for("induction-heads") if e.id == "induction-needs-layer-1").choices[1]
+
+
+def test_pytorch_agrees_with_the_two_layer_scene_before_and_after_a_drag():
+    pytest.importorskip("torch")
+    scene = shipped()
+    assert check_against_torch(scene).agrees
+    scene.set_vector(Role.EMBEDDING, 14, np.zeros(32))  # the second D forgets what it is
+    assert check_against_torch(scene).agrees
+
+
+def test_the_code_panels_script_of_the_two_layers_runs_and_prints_the_scene_s_output(tmp_path):
+    scene = shipped()
+    scene.reading().select_query(14)
+    script = tmp_path / "induction.py"
+    script.write_text(numpy_code(scene), encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], check=False, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("layer 1 head 1: 14:D attends to") and "13:M 77%" in lines[0]  # the letter before
+    assert lines[1].startswith("layer 2 head 1: 14:D attends to") and "2:K 100%" in lines[1]  # after the first D
+    assert lines[2].startswith(f"output for 14:D: [{scene.output[14, 0]:5.2f}")
