@@ -232,8 +232,8 @@ LESSONS: tuple[Lesson, ...] = (
             "dozen: the two heads appear together, since neither helps without the other."
         ),
         steps=(
-            ("Choose 14:D in the Query box. Layer 2's head gives 2:K all its weight; layer 1's head at 2:K looked "
-             "at 1:D. Try 15:K to 19:H: the stripe."),
+            ("The query is 14:D, the second D. Layer 2's head gives 2:K all its weight; layer 1's head at 2:K "
+             "looked at 1:D. Choose 15:K to 19:H in the Query box: the stripe."),
             ("Open Lessons → Train a Head… (Ctrl+T), pick induction and press Train. Watch the loss sit on its "
              "plateau, then drop, and the stripe form in layer 2 as the diagonal forms in layer 1."),
             ("Knock out layer 1's head with its switch: the accuracy falls to about 10% and layer 2's stripe "

@@ -33,8 +33,10 @@ LESSON_WEIGHTS = {
     # Two heads, the query "it": head 1 looks at the word before, head 2 at "cat".
     "two-heads": ["0%", "0%", "8%", "83%", "8%", "masked", "1%", "84%", "2%", "1%", "12%", "masked"],
     "predict-then-see": ["?", "?", "?", "?"],  # it opens veiled: the student guesses before seeing them
-    # Two layers of one head, the first letter chosen: the causal mask leaves it only itself, in both layers.
-    "induction-heads": (["100%"] + ["masked"] * 19) * 2,
+    # Two layers of one head, the second D chosen: layer 1 looks at the letter before it (13:M), layer 2 at
+    # 2:K, the letter after the first D; the later letters are masked.
+    "induction-heads": ["0%"] * 10 + ["2%", "3%", "8%", "77%", "10%"] + ["masked"] * 5
+                       + ["0%", "0%", "100%"] + ["0%"] * 12 + ["masked"] * 5,
 }
 SELF_TEST_WINDOW_SIZE = (1320, 880)
 
