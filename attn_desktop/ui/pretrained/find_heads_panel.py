@@ -23,7 +23,7 @@ from attn_desktop.ui.pretrained.token_strip import shown_token
 
 TOP_HEADS = 10
 IN_THE_SENTENCE, INDUCTION = 0, 1  # what the box at the top offers
-FIND_CHOICES = ("Heads in the sentence", "Induction heads (random tokens, twice)")
+FIND_CHOICES = ("Heads in the sentence", "Induction heads")
 PRONOUNS = ("it", "he", "she", "they", "him", "her", "them", "its", "his", "their")
 
 
@@ -53,6 +53,9 @@ class FindHeadsPanel(QWidget):
         self.find_box = QComboBox()
         self.find_box.setAccessibleName("Find")
         self.find_box.addItems(FIND_CHOICES)
+        self.find_box.setToolTip("Induction heads: the model reads random tokens twice instead of the sentence")
+        self.find_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.find_box.setMinimumContentsLength(8)
         self.find_box.currentIndexChanged.connect(self._on_find_chosen)
         self.induction_panel = InductionPanel()
         self.induction_panel.head_chosen.connect(self.induction_head_chosen)

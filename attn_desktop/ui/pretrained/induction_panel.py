@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
 from attn_desktop.model.pretrained.induction import (
@@ -78,19 +78,22 @@ class InductionPanel(QWidget):
         self._show_seed()
 
     def _lay_out(self) -> None:
+        # Two short rows rather than one long one: the panel is a narrow column at 1024 × 768.
         settings = QHBoxLayout()
         settings.addWidget(QLabel("R"))
         settings.addWidget(self.length_box)
         self.seed_label = QLabel()
         settings.addWidget(self.seed_label)
         settings.addStretch(1)
-        settings.addWidget(self.new_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.rule_label)
         layout.addLayout(settings)
+        layout.addWidget(self.new_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.sequence_label)
-        layout.addWidget(QLabel(f"<b>Top {TOP_COUNT} heads</b> (\u2713 meets the rule)"))
+        top_title = QLabel(f"<b>Top {TOP_COUNT} heads</b> (\u2713 meets the rule)")
+        top_title.setWordWrap(True)
+        layout.addWidget(top_title)
         layout.addWidget(self.top_list)
         layout.addWidget(self.feeding_label)
         layout.addWidget(self.score_grid)
