@@ -128,6 +128,18 @@ def test_the_probe_runs_exactly_the_ids_and_scores_every_head(tiny):
     assert all(s.score >= INDUCTION_THRESHOLD for s in probe.induction_heads())
 
 
+def test_token_ids_the_model_cannot_read_are_refused(tiny):
+    from attn_desktop.model.pretrained.llama import MAX_SENTENCE_TOKENS, SentenceError
+
+    with pytest.raises(SentenceError, match="the model reads 1 to 256"):
+        tiny.run_token_ids([])
+    with pytest.raises(SentenceError, match="257 tokens"):
+        tiny.run_token_ids([5] * (MAX_SENTENCE_TOKENS + 1))
+    with pytest.raises(SentenceError, match="token ids must be from 0 to"):
+        tiny.run_token_ids([5, tiny.tokenizer.vocab_size])
+    assert tiny.run_token_ids([5, 6]).token_ids == [5, 6]
+
+
 def test_feeding_heads_are_previous_token_heads_before_the_first_induction_head():
     from random_model_run import random_model_run
 

@@ -161,5 +161,6 @@ def best_heads(scores: np.ndarray, at_least: float = -np.inf, below_layer: int |
     return sorted(found, key=lambda s: (-s.score, s.layer, s.head))
 
 
-__all__ = ["DEFAULT_LENGTH", "DEFAULT_SEED", "INDUCTION_THRESHOLD", "InductionProbe", "induction_scores",
-           "longest_length", "probe_induction", "repeated_random_ids", "settings_problem", "strongest_induction_head"]
+__all__ = ["DEFAULT_LENGTH", "DEFAULT_SEED", "INDUCTION_THRESHOLD", "MAX_LENGTH", "MAX_SEED", "MIN_LENGTH", "TOP_COUNT",
+           "InductionProbe", "best_heads", "induction_scores", "longest_length", "ordinary_token_ids", "probe_induction",
+           "repeated_random_ids", "settings_problem", "strongest_induction_head"]

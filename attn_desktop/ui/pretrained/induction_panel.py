@@ -151,8 +151,10 @@ class InductionPanel(QWidget):
                                           for layer, head in np.ndindex(probe.scores.shape)})
         self.score_grid.set_marked([(s.layer, s.head) for s in probe.induction_heads()])
 
-    def show_problem(self, message: str) -> None:
-        self.sequence_label.setText(f"{message[:1].upper()}{message[1:]}")
+    def show_problem(self, length: int, seed: int, message: str) -> None:
+        """Why the sequence of LENGTH and SEED could not be read (nothing, if another is wanted by now)."""
+        if (length, seed) == (self.length, self.seed):
+            self.sequence_label.setText(f"{message[:1].upper()}{message[1:]}")
 
 
 def feeding_text(probe: Any) -> str:

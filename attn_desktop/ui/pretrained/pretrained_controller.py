@@ -146,7 +146,7 @@ class ModelController(QObject):
             self.runner.ran.connect(self._on_ran)
             self.runner.run_failed.connect(self._on_run_failed)
             self.runner.induction_ran.connect(self.panel.show_induction)
-            self.runner.induction_failed.connect(lambda failure: self.panel.show_induction_problem(failure.message))
+            self.runner.induction_failed.connect(self.panel.show_induction_problem)
             self.runner.busy_changed.connect(self.panel.show_running)
         return self.runner
 

@@ -290,8 +290,8 @@ class ModelHeadsPanel(QWidget):
     def show_induction(self, probe: Any) -> None:
         self.induction_panel.show_probe(probe)
 
-    def show_induction_problem(self, message: str) -> None:
-        self.induction_panel.show_problem(message)
+    def show_induction_problem(self, failure: Any) -> None:
+        self.induction_panel.show_problem(failure.length, failure.seed, failure.message)
 
     def show_run_problem(self, sentence: str, message: str) -> None:
         if sentence == self.sentence:  # an older sentence's problem is already out of date
