@@ -28,6 +28,9 @@ WALKS = {
                                            "unpresent,lesson:why-sqrt-dk,present,unpresent,lesson:soft-lookup",
     # Training a head (the Training panel beside three plots), presented, and back to a lesson.
     "training": "train:reverse:300,present,unpresent,lesson:scaled-attention",
+    # A real model's induction heads (the model pack's, when it is installed; else the panel saying how to add it),
+    # presented and back.
+    "induction heads": "induction,present,unpresent",
     # A drag taken back, Reset Layout, and predicting.
     "drag, undo, reset": "lesson:scaled-attention,drag:k:1:1.5:0.5,undo,present,reset-layout,unpresent,"
                          "reset-layout,predict",

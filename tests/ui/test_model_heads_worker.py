@@ -173,3 +173,35 @@ def test_requests_after_shutdown_are_ignored(qtbot, tmp_path, make_runner, text)
     runner.run(text)
     qtbot.wait(100)
     assert not any(events.values())
+
+
+def test_the_induction_probe_runs_on_the_models_thread_and_a_bad_length_comes_back_with_its_reason(
+        qtbot, tmp_path, make_runner):
+    pytest.importorskip("gguf")
+    pytest.importorskip("tokenizers")
+    from tiny_llama import write_tiny_llama
+
+    from attn_desktop.model.pretrained.llama import LlamaModel
+
+    write_tiny_llama(tmp_path / "tiny.gguf")
+    threads = []
+
+    def load(path, progress):
+        model = LlamaModel.load(path, progress)
+        real_run = model.run_token_ids
+        model.run_token_ids = lambda ids: threads.append(threading.current_thread()) or real_run(ids)
+        return model
+
+    runner, events = make_runner(load)
+    probes, failures = [], []
+    runner.induction_ran.connect(probes.append)
+    runner.induction_failed.connect(failures.append)
+    runner.load(tmp_path / "tiny.gguf")
+    qtbot.waitUntil(lambda: bool(events["loaded"]))
+    assert events["loaded"][0].longest_probe == 128
+    runner.probe_induction(6, 3)
+    runner.probe_induction(500, 0)
+    qtbot.waitUntil(lambda: bool(probes and failures), timeout=5000)
+    assert (probes[0].length, probes[0].seed, len(probes[0].token_ids)) == (6, 3, 12)
+    assert threads and threads[0] is not threading.main_thread()
+    assert (failures[0].length, failures[0].seed) == (500, 0) and "from 2 to 128" in failures[0].message

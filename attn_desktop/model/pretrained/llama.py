@@ -144,7 +144,20 @@ class LlamaModel:
 
     def run(self, sentence: str) -> ModelRun:
         """One sentence through every layer: each head's q, k, v and weights, and the next-token guess."""
-        ids = self.token_ids(sentence)
+        return self._run(self.token_ids(sentence), sentence)
+
+    def run_token_ids(self, ids: list[int]) -> ModelRun:
+        """Token ids read as they are (no beginning-of-text token added): a sequence no text would
+        tokenize to, such as random tokens repeated. Its sentence is the tokens' text run together."""
+        vocab_size = self._embed.shape[0]
+        if not 1 <= len(ids) <= MAX_SENTENCE_TOKENS:
+            raise SentenceError(f"{len(ids):,} tokens; the model reads 1 to {MAX_SENTENCE_TOKENS}")
+        if any(not 0 <= token < vocab_size for token in ids):
+            raise SentenceError(f"token ids must be from 0 to {vocab_size - 1}")
+        ids = [int(token) for token in ids]
+        return self._run(ids, "".join(self.tokenizer.text_of(token) for token in ids))
+
+    def _run(self, ids: list[int], sentence: str) -> ModelRun:
         done = self._forward(tuple(ids))
         logits = self.logits(done.final[-1:])[0]
         self._check_finite(logits, "the next-token scores")

@@ -48,11 +48,21 @@ class ModelTokenizer:
         self.add_bos = bool(metadata.get("tokenizer.ggml.add_bos_token", False))
         self.bos_id = metadata.get("tokenizer.ggml.bos_token_id")
 
+    @property
+    def vocab_size(self) -> int:
+        return int(self._tokenizer.get_vocab_size(with_added_tokens=True))
+
+    @property
+    def special_ids(self) -> frozenset[int]:
+        """The control and user-defined tokens ("<|im_start|>", "<file_sep>"): markers, not text."""
+        return frozenset(int(token_id) for token_id in self._tokenizer.get_added_tokens_decoder())
+
+    def first_token_ids(self) -> list[int]:
+        """What the model reads before any text: the beginning-of-text token if this tokenizer adds one, else nothing."""
+        return [int(self.bos_id)] if self.add_bos and self.bos_id is not None else []
+
     def encode(self, sentence: str) -> list[int]:
-        ids = list(self._tokenizer.encode(sentence, add_special_tokens=False).ids)
-        if self.add_bos and self.bos_id is not None:
-            ids.insert(0, int(self.bos_id))
-        return ids
+        return self.first_token_ids() + list(self._tokenizer.encode(sentence, add_special_tokens=False).ids)
 
     def text_of(self, token_id: int) -> str:
         """One token's text (" cat"); a token holding only part of a character (an emoji or a CJK

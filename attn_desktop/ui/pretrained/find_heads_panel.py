@@ -5,35 +5,26 @@ back), for example " it" and " cat": the list shows the heads that put the most 
 that query on that key, best first. Below it, each common kind of head (previous-token heads,
 first-token heads) with its rule in words and the heads of this sentence that meet it.
 Choosing any listed head (click, or Enter) asks for it to be opened.
+
+The box at the top chooses what to find: heads in the sentence (the above), or induction heads,
+which no sentence shows well: the model reads random tokens twice instead (InductionPanel).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QComboBox,
-    QFormLayout,
-    QLabel,
-    QListWidget,
-    QListWidgetItem,
-    QSizePolicy,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
+from attn_desktop.ui.pretrained.head_list import HeadList, head_item_text
+from attn_desktop.ui.pretrained.induction_panel import InductionPanel
 from attn_desktop.ui.pretrained.token_strip import shown_token
 
 TOP_HEADS = 10
-LIST_ROWS_IN_VIEW = 5  # a list taller than this scrolls
+IN_THE_SENTENCE, INDUCTION = 0, 1  # what the box at the top offers
+FIND_CHOICES = ("Heads in the sentence", "Induction heads")
 PRONOUNS = ("it", "he", "she", "they", "him", "her", "them", "its", "his", "their")
-HEAD_ROLE = Qt.ItemDataRole.UserRole
-
-
-def head_item_text(layer: int, head: int, share: float) -> str:
-    return f"Layer {layer}, head {head} \u2014 {100 * share:.1f} %"
 
 
 def default_pair(tokens: list[str]) -> tuple[int, int]:
@@ -51,57 +42,23 @@ def _nearest(tokens: list[str], text: str, near: int, last: int) -> int | None:
     return min(found, key=lambda index: abs(index - near)) if found else None
 
 
-class HeadList(QListWidget):
-    """A short list of heads, as tall as its rows (up to LIST_ROWS_IN_VIEW, then it scrolls)."""
-
-    head_chosen = Signal(int, int)
-
-    def __init__(self, name: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setAccessibleName(name)
-        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.itemClicked.connect(self._choose)
-        self.itemActivated.connect(self._choose)  # Enter (and a double click)
-
-    def show_heads(self, heads: list[tuple[int, int, str]], empty_text: str) -> None:
-        self.clear()
-        for layer, head, text in heads:
-            item = QListWidgetItem(text)
-            item.setData(HEAD_ROLE, (layer, head))
-            self.addItem(item)
-        if not heads:
-            item = QListWidgetItem(empty_text)
-            item.setFlags(Qt.ItemFlag.NoItemFlags)
-            self.addItem(item)
-        self._fit_height()
-
-    def heads(self) -> list[tuple[int, int]]:
-        return [self.item(row).data(HEAD_ROLE) for row in range(self.count()) if self.item(row).data(HEAD_ROLE)]
-
-    def _fit_height(self) -> None:
-        rows = min(max(self.count(), 1), LIST_ROWS_IN_VIEW)
-        row_height = self.sizeHintForRow(0) if self.count() else self.fontMetrics().height() + 4
-        self.setFixedHeight(rows * row_height + 2 * self.frameWidth() + 2)
-
-    def changeEvent(self, event) -> None:
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:
-            self._fit_height()
-
-    def _choose(self, item: QListWidgetItem) -> None:
-        head = item.data(HEAD_ROLE)
-        if head:
-            self.head_chosen.emit(*head)
-
-
 class FindHeadsPanel(QWidget):
     head_chosen = Signal(int, int)  # (layer, head) chosen from any list
     linked_heads_changed = Signal(object)  # [(layer, head)] listed for the chosen pair (the grid marks them)
+    induction_head_chosen = Signal(int, int)  # (layer, head) of the random sequence read twice
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._run: Any = None
+        self.find_box = QComboBox()
+        self.find_box.setAccessibleName("Find")
+        self.find_box.addItems(FIND_CHOICES)
+        self.find_box.setToolTip("Induction heads: the model reads random tokens twice instead of the sentence")
+        self.find_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.find_box.setMinimumContentsLength(8)
+        self.find_box.currentIndexChanged.connect(self._on_find_chosen)
+        self.induction_panel = InductionPanel()
+        self.induction_panel.head_chosen.connect(self.induction_head_chosen)
         self.query_box = QComboBox()
         self.query_box.setAccessibleName("Query token")
         self.query_box.setToolTip("The token that looks")
@@ -123,18 +80,44 @@ class FindHeadsPanel(QWidget):
         self._lay_out()
 
     def _lay_out(self) -> None:
+        self.sentence_part = QWidget()
+        self.induction_panel.hide()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        choice = QFormLayout()
+        choice.addRow("Find", self.find_box)
+        layout.addLayout(choice)
+        layout.addWidget(self.sentence_part)
+        layout.addWidget(self.induction_panel)
+        layout.addStretch(1)
+        self._lay_out_sentence_part()
+
+    def _lay_out_sentence_part(self) -> None:
         pair = QFormLayout()
         pair.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         pair.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         pair.addRow("From (query)", self.query_box)
         pair.addRow("To (key)", self.key_box)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
+        layout = QVBoxLayout(self.sentence_part)
+        layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(pair)
         layout.addWidget(self.pair_label)
         layout.addWidget(self.linking_list)
         layout.addLayout(self._kinds_layout)
-        layout.addStretch(1)
+
+    # ----- what to find -----------------------------------------------------------------------
+    @property
+    def finds_induction(self) -> bool:
+        return self.find_box.currentIndex() == INDUCTION
+
+    def _on_find_chosen(self) -> None:
+        """Induction heads: the model reads the random sequence, unless the one shown is still current."""
+        induction = self.finds_induction
+        self.sentence_part.setVisible(not induction)
+        self.induction_panel.setVisible(induction)
+        panel = self.induction_panel
+        if induction and not panel.is_current(panel.probe):
+            panel.request()
 
     # ----- a new run ----------------------------------------------------------------------
     def show_run(self, run: Any, kinds: dict[Any, list[Any]]) -> None:

@@ -12,6 +12,8 @@ New and the lessons do, then puts the head in the window as a new untitled scene
 lesson's scene it starts unmodified: it can always be opened again from the model, so going
 from head to head asks nothing; the first edit makes it the student's work, which the usual
 question then protects. After that it is ordinary work: undo, save and export all apply.
+A head chosen under Find heads → Induction heads opens the same way, on the random tokens read
+twice rather than the sentence.
 
 The GGUF reader and the tokenizer are imported only when a model is first loaded: starting the
 app costs nothing more, and without them the rest of the app works as before.
@@ -91,6 +93,8 @@ class ModelController(QObject):
         self.last_folder: Path | None = None
         panel.sentence_changed.connect(self.run_sentence)
         panel.head_chosen.connect(self.open_head)
+        panel.induction_requested.connect(self.probe_induction)
+        panel.induction_head_chosen.connect(self.open_induction_head)
         panel.open_model_requested.connect(self.choose_and_open_model)
         # Shown from the View menu or by Reset Layout, the panel loads nothing by itself (seconds and
         # half a gigabyte): it offers the pack's model and Open Model… until one is chosen.
@@ -141,6 +145,8 @@ class ModelController(QObject):
             self.runner.load_failed.connect(self._on_load_failed)
             self.runner.ran.connect(self._on_ran)
             self.runner.run_failed.connect(self._on_run_failed)
+            self.runner.induction_ran.connect(self.panel.show_induction)
+            self.runner.induction_failed.connect(self.panel.show_induction_problem)
             self.runner.busy_changed.connect(self.panel.show_running)
         return self.runner
 
@@ -154,6 +160,7 @@ class ModelController(QObject):
         self.panel.show_model(model)
         self.dialogs.show_status(f"Loaded {model.name}: {model_details(model)}", STATUS_MS)
         self.run_sentence(self.panel.sentence)
+        self.panel.forget_induction()
 
     def _on_load_failed(self, failure: LoadFailure) -> None:
         self.loading = None
@@ -179,10 +186,20 @@ class ModelController(QObject):
     def _on_run_failed(self, failure: RunFailure) -> None:
         self.panel.show_run_problem(failure.sentence, failure.message)
 
+    def probe_induction(self, length: int, seed: int) -> None:
+        if self.runner is not None and self.panel.model is not None:
+            self.runner.probe_induction(length, seed)
+
     # ----- opening a head ----------------------------------------------------------------------
     def open_head(self, layer: int, head: int, query: int = -1) -> None:
         """Put a head of the current run in the window; QUERY (if not -1) is the query it shows first."""
-        run = self.panel.run
+        self._open_head_of(self.panel.run, layer, head, query)
+
+    def open_induction_head(self, layer: int, head: int) -> None:
+        """A head reading the random tokens twice: its stripe, R - 1 places left of the diagonal, in the matrix."""
+        self._open_head_of(self.panel.induction_run, layer, head, -1)
+
+    def _open_head_of(self, run: Any, layer: int, head: int, query: int) -> None:
         if run is None:
             return
         if self.shown_head == (run, layer, head) and not self.documents.modified:

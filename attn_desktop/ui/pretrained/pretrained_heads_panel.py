@@ -67,6 +67,8 @@ class ModelHeadsPanel(QWidget):
     head_chosen = Signal(int, int, int)
     open_model_requested = Signal()
     load_pack_requested = Signal()
+    induction_requested = Signal(int, int)  # (length, seed): Find heads → Induction heads wants this sequence read
+    induction_head_chosen = Signal(int, int)  # (layer, head) to open on the sequence read
 
     def __init__(self, default_sentence: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -141,7 +143,10 @@ class ModelHeadsPanel(QWidget):
         self.find_panel.head_chosen.connect(
             lambda layer, head: self.head_chosen.emit(layer, head, self.find_panel.query_index))
         self.find_panel.linked_heads_changed.connect(self.grid.set_marked)
-        find_scroll = QScrollArea()
+        self.induction_panel = self.find_panel.induction_panel
+        self.induction_panel.probe_requested.connect(self.induction_requested)
+        self.find_panel.induction_head_chosen.connect(self.induction_head_chosen)
+        self.find_scroll = find_scroll = QScrollArea()
         find_scroll.setWidget(self.find_panel)
         find_scroll.setWidgetResizable(True)
         find_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -180,6 +185,12 @@ class ModelHeadsPanel(QWidget):
         return self.result.run if self.result is not None else None
 
     @property
+    def induction_run(self) -> Any:
+        """The random sequence read twice, as the model read it (None until read)."""
+        probe = self.induction_panel.probe
+        return probe.run if probe is not None else None
+
+    @property
     def loading(self) -> bool:
         return self.progress_bar.isVisibleTo(self)
 
@@ -210,6 +221,14 @@ class ModelHeadsPanel(QWidget):
         self._show_message("")
         self._show_buttons(False)  # with a model loaded, File → Open Model… is enough
         self._set_model_parts_enabled(True)
+        if model.longest_probe:
+            self.induction_panel.set_longest(model.longest_probe)
+
+    def forget_induction(self) -> None:
+        """Another model loaded: the induction scores shown were the last one's (it asks again if they are shown)."""
+        self.induction_panel.forget()
+        if self.find_panel.finds_induction:
+            self.induction_panel.request()
 
     def show_previous(self) -> None:
         """A load failed: back to what was shown before it (the model before, or none)."""
@@ -267,6 +286,12 @@ class ModelHeadsPanel(QWidget):
         self.grid.set_attention(run.attention)
         self.grid.set_descriptions(kind_descriptions(result.kinds))
         self.find_panel.show_run(run, result.kinds)
+
+    def show_induction(self, probe: Any) -> None:
+        self.induction_panel.show_probe(probe)
+
+    def show_induction_problem(self, failure: Any) -> None:
+        self.induction_panel.show_problem(failure.length, failure.seed, failure.message)
 
     def show_run_problem(self, sentence: str, message: str) -> None:
         if sentence == self.sentence:  # an older sentence's problem is already out of date

@@ -6,6 +6,9 @@ is only ever used by those jobs, so nothing on the GUI thread touches the model.
 reaches the views as the runner's signals: load progress (at the screen's pace), the model
 loaded (or why not), each run (or why not), and whether the thread is busy.
 
+The random sequence that finds induction heads is a job too (`probe_induction`), queued after the
+sentences sent before it (a tenth of a second for SmolLM2).
+
 Newer sentences supersede older ones: a sentence typed while another waits replaces it. So
 however fast someone types, at most one run is under way and one waits: the last one typed.
 
@@ -52,6 +55,7 @@ class LoadedModel:
     config: Any  # LlamaConfig: layer_count, head_count, kv_head_count, head_width, ...
     memory_bytes: int
     seconds: float  # how long the load took
+    longest_probe: int = 0  # the longest R of the induction probe (0: none known)
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,27 @@ class RunResult:
 class RunFailure:
     sentence: str
     message: str
+
+
+@dataclass(frozen=True)
+class InductionFailure:
+    length: int
+    seed: int
+    message: str
+
+
+def probe_model(model: Any, length: int, seed: int) -> Any:
+    """The model reads LENGTH random tokens twice (an InductionProbe)."""
+    from attn_desktop.model.pretrained.induction import probe_induction
+
+    return probe_induction(model, length, seed)
+
+
+def longest_probe(model: Any) -> int:
+    """The longest random sequence the model can read twice."""
+    from attn_desktop.model.pretrained.induction import longest_length
+
+    return longest_length(model.tokenizer)
 
 
 def find_kinds(run: Any) -> dict[Any, list[Any]]:
@@ -102,6 +127,7 @@ class ModelOnItsThread:
         return LoadedModel(
             name=str(getattr(model, "name", path.stem)), path=path, config=getattr(model, "config", None),
             memory_bytes=int(getattr(model, "memory_bytes", 0)), seconds=time.perf_counter() - started,
+            longest_probe=longest_probe(model) if hasattr(model, "run_token_ids") else 0,
         )
 
     def run(self, sentence: str) -> RunResult:
@@ -109,6 +135,9 @@ class ModelOnItsThread:
         run = self._model.run(sentence)
         kinds = self._describe_run(run)
         return RunResult(run, time.perf_counter() - started, kinds)
+
+    def probe_induction(self, length: int, seed: int) -> Any:
+        return probe_model(self._model, length, seed)
 
     def let_go(self) -> None:
         self._model = None
@@ -135,6 +164,8 @@ class ModelRunner(QObject):
     load_failed = Signal(object)  # LoadFailure
     ran = Signal(object)  # RunResult
     run_failed = Signal(object)  # RunFailure
+    induction_ran = Signal(object)  # InductionProbe
+    induction_failed = Signal(object)  # InductionFailure
     busy_changed = Signal(bool)  # False comes after the result: whoever waits for "not busy" finds it there
 
     def __init__(self, load_model: ModelLoader = load_llama_model, parent: QObject | None = None,
@@ -170,6 +201,19 @@ class ModelRunner(QObject):
         worker_thread.submit_newest(run_on_its_thread, self._on_ran,
                                     lambda failure: self._on_run_failed(sentence, failure))
 
+    def probe_induction(self, length: int, seed: int) -> None:
+        """Read LENGTH random tokens (drawn with SEED) twice once the thread is free; `induction_ran` brings the scores."""
+        model, worker_thread, say_busy = self._on_its_thread, self._worker_thread, self.busy_changed.emit
+
+        def probe_on_its_thread() -> Any:
+            if not model.has_model:
+                return None
+            worker_thread.deliver(say_busy, True)
+            return model.probe_induction(length, seed)
+
+        worker_thread.submit(probe_on_its_thread, self._on_probed,
+                             lambda failure: self._on_probe_failed(length, seed, failure))
+
     @property
     def model_thread(self) -> QThread:
         return self._worker_thread.qthread
@@ -197,6 +241,15 @@ class ModelRunner(QObject):
         if result is not None:
             self.ran.emit(result)
             self.busy_changed.emit(False)
+
+    def _on_probed(self, probe: Any) -> None:
+        if probe is not None:
+            self.induction_ran.emit(probe)
+            self.busy_changed.emit(False)
+
+    def _on_probe_failed(self, length: int, seed: int, failure: JobFailure) -> None:
+        self.induction_failed.emit(InductionFailure(length, seed, failure.message))
+        self.busy_changed.emit(False)
 
     def _on_run_failed(self, sentence: str, failure: JobFailure) -> None:
         self.run_failed.emit(RunFailure(sentence, failure.message))

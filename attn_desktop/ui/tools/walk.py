@@ -40,6 +40,8 @@ def take_step(window, step: Step, settle: Callable[[object], None], dispose: Cal
         train(window, step)
     elif step.kind == "heads":
         open_model_heads(window)
+    elif step.kind == "induction":
+        find_induction_heads(window)
     elif step.kind == "lab":
         window.menu_actions["scaling_lab_action"].trigger()
     elif step.kind == "predict":
@@ -110,6 +112,20 @@ def open_model_heads(window) -> None:
     controller, panel = window.model_heads, window.model_heads_panel
     _wait(lambda: controller.loading is None and not panel.loading and (panel.model is None or panel.run is not None),
           WAIT_SECONDS["heads"])
+
+
+def find_induction_heads(window) -> None:
+    """The model's heads, then Find heads → Induction heads, once the model has read its random tokens twice."""
+    from attn_desktop.ui.pretrained.find_heads_panel import INDUCTION
+
+    open_model_heads(window)
+    panel = window.model_heads_panel
+    if panel.model is None:
+        return  # without the pack: the panel saying how to add it
+    panel.tabs.setCurrentIndex(panel.tabs.indexOf(panel.find_scroll))
+    panel.find_panel.find_box.setCurrentIndex(INDUCTION)
+    induction = panel.induction_panel
+    _wait(lambda: induction.is_current(induction.probe), WAIT_SECONDS["heads"])
 
 
 def drag(window, step: Step) -> None:
