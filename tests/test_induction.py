@@ -242,3 +242,15 @@ def test_smollm2s_induction_heads_are_in_layers_17_and_18_fed_by_earlier_previou
         assert {(17, 3), (17, 4), (17, 5), (18, 6)} <= strong, seed
         assert {1, 2, 11, 16} <= set(probe.feeding_layers()) and max(probe.feeding_layers()) < 17
     assert (strongest_induction_head(smollm2).layer, strongest_induction_head(smollm2).head) == (18, 6)
+
+
+def test_lesson_9_s_exercise_names_smollm2_s_strongest_induction_head(smollm2):
+    from attn_desktop.model.pretrained.induction import strongest_induction_head
+    from attn_desktop.model.teaching.exercises import EXERCISES
+    from attn_desktop.model.teaching.induction_exercises import SMOLLM2_STRONGEST_INDUCTION_HEAD
+
+    strongest = strongest_induction_head(smollm2)
+    assert (strongest.layer, strongest.head) == SMOLLM2_STRONGEST_INDUCTION_HEAD
+    exercise = next(e for e in EXERCISES if e.id == "induction-smollm2-strongest")
+    assert exercise.check(f"{strongest.layer}, {strongest.head}").correct
+    assert f"{round(100 * strongest.score)}%" in exercise.explanation

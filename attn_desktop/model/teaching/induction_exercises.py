@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from attn_desktop.model.teaching.exercise import AnswerKind, ChooseQuery, Exercise, ShowMe
 
+# SmolLM2-135M-Instruct's strongest induction head on the Find heads panel's first sequence (R = 20, seed 0),
+# layers and heads counted from 0 as the panel names them: tests/test_induction.py reads it off the model.
+SMOLLM2_STRONGEST_INDUCTION_HEAD = (18, 6)
+
 LESSON_SCENE = "lessons/9_induction.json"
 SECOND_R = 18  # the position of the second R in the lesson's sequence: the query that answers H
 
@@ -49,5 +53,21 @@ INDUCTION_EXERCISES: tuple[Exercise, ...] = (
         explanation="About 10% are still right (guesses that happen to be right, and letters with little else to "
         "pick from); with both heads on, 100%. The induction head works only because layer 1's previous-token "
         "head wrote each letter's predecessor into the stream its keys read.",
+    ),
+    Exercise(
+        id="induction-smollm2-strongest",
+        lesson="induction-heads",
+        source="Lesson 9, your turn (needs the SmolLM2 model pack)",
+        prompt="Open Lessons → Heads of a Real Model, Find heads, and choose Induction heads: SmolLM2 reads 20 "
+        "random tokens twice (seed 0). Which is its strongest induction head? Type its layer and its head, "
+        "counted from 0 as the panel names them.",
+        kind=AnswerKind.NUMBERS,
+        answer=tuple(float(number) for number in SMOLLM2_STRONGEST_INDUCTION_HEAD),
+        tolerance=0.0,
+        labels=("layer", "head"),
+        hint="The list under the grid starts with the strongest head; the grid's brightest square is the same one.",
+        explanation="Layer 18, head 6, with 91% of its weight on the token after the earlier occurrence; three "
+        "heads of layer 17 follow near 80%. Previous-token heads sit earlier, in layers 1, 2, 11 and 16 "
+        "(layer 16, head 0 at 89%): the same two-step circuit as the lesson's two layers, inside a real model.",
     ),
 )

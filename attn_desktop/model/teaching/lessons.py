@@ -238,8 +238,9 @@ LESSONS: tuple[Lesson, ...] = (
              "plateau, then drop, and the stripe form in layer 2 as the diagonal forms in layer 1."),
             ("Knock out layer 1's head with its switch: the accuracy falls to about 10% and layer 2's stripe "
              "breaks up. Switch it back on."),
-            ("Real models have such heads too. Open Lessons → Model Heads, find heads of the kind induction: "
-             "SmolLM2 reads random tokens repeated twice, and the grid shows which of its 270 heads copy."),
+            ("Real models have such heads too. Open Lessons → Heads of a Real Model… (Ctrl+H), then Find heads → "
+             "Find: Induction heads. SmolLM2 reads 20 random tokens twice, and the grid colours each of its 270 "
+             "heads by how much it copies; open the strongest to see its stripe."),
         ),
     ),
 )
