@@ -18,8 +18,9 @@ pytestmark = pytest.mark.slow
 SCREENS = ("1024x768", "1280x720", "1920x1080")
 WALKS = {
     # Every lesson in turn, as a course goes.
-    "the eight lessons": "lesson:soft-lookup,lesson:projections,lesson:self-attention,lesson:scaled-attention,"
-                         "lesson:trained-heads,lesson:why-sqrt-dk,lesson:two-heads,lesson:predict-then-see",
+    "the nine lessons": "lesson:soft-lookup,lesson:projections,lesson:self-attention,lesson:scaled-attention,"
+                        "lesson:trained-heads,lesson:why-sqrt-dk,lesson:two-heads,lesson:predict-then-see,"
+                        "lesson:induction-heads",
     # The trial: presenting lesson 4, two heads, back, and the lessons after a restart.
     "presenting and two heads": "lesson:scaled-attention,present,lesson:two-heads,unpresent,lesson:projections,"
                                 "lesson:scaled-attention,restart,lesson:predict-then-see",
@@ -28,6 +29,9 @@ WALKS = {
                                            "unpresent,lesson:why-sqrt-dk,present,unpresent,lesson:soft-lookup",
     # Training a head (the Training panel beside three plots), presented, and back to a lesson.
     "training": "train:reverse:300,present,unpresent,lesson:scaled-attention",
+    # Lesson 9 (two layers of twenty tokens: the matrices first) presented after lesson 7 and a restart, and back
+    # to lesson 7, whose canvases come back.
+    "presenting two layers": "lesson:two-heads,restart,present,lesson:induction-heads,unpresent,lesson:two-heads",
     # A drag taken back, Reset Layout, and predicting.
     "drag, undo, reset": "lesson:scaled-attention,drag:k:1:1.5:0.5,undo,present,reset-layout,unpresent,"
                          "reset-layout,predict",
