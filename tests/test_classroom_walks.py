@@ -27,11 +27,11 @@ WALKS = {
     # Presenting a lesson of one head after another, and the √d_k lab opened on the way.
     "presenting one lesson after another": "lesson:soft-lookup,present,lesson:self-attention,lesson:trained-heads,"
                                            "unpresent,lesson:why-sqrt-dk,present,unpresent,lesson:soft-lookup",
-    # Training a head (the Training panel beside three plots), presented, and back to a lesson.
-    "training": "train:reverse:300,present,unpresent,lesson:scaled-attention",
     # Lesson 9 (two layers of twenty tokens: the matrices first) presented after lesson 7 and a restart, and back
     # to lesson 7, whose canvases come back.
     "presenting two layers": "lesson:two-heads,restart,present,lesson:induction-heads,unpresent,lesson:two-heads",
+    # Training a head (the Training panel beside three plots), presented, and back to a lesson.
+    "training": "train:reverse:300,present,unpresent,lesson:scaled-attention",
     # A drag taken back, Reset Layout, and predicting.
     "drag, undo, reset": "lesson:scaled-attention,drag:k:1:1.5:0.5,undo,present,reset-layout,unpresent,"
                          "reset-layout,predict",
