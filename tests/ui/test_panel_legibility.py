@@ -164,11 +164,11 @@ def test_beyond_eight_tokens_in_a_small_panel_the_cells_say_where_the_numbers_we
 
 def test_twenty_tokens_read_in_the_compact_form_where_the_cells_hold_it_and_never_smaller(qtbot, font_scale):
     view = shown_at(qtbot, MatrixView(scene_with(20)), size=None)
-    view.resize(view.width_for_numbers(), view.width_for_numbers())  # cells too narrow for "0.87", wide enough for ".87"
+    view.resize(view.width_for_numbers(), view.width_for_numbers())  # too narrow for "0.87", wide enough for ".87"
     qtbot.wait(10)
     font = view.cell_font()
     assert font is not None and view.shown_note() is None
-    assert QFontInfo(font).pixelSize() >= max(10, 0.8 * QFontInfo(view.font()).pixelSize())  # as readable as "0.87" must be
+    assert QFontInfo(font).pixelSize() >= max(10, 0.8 * QFontInfo(view.font()).pixelSize())  # as "0.87" must be
     weights = view.scene.result.weights
     first_key = view.cell_text(1, 0)  # the second query's weight on the first key, without its leading 0
     assert first_key == f"{weights[1, 0]:.2f}"[1:] or (first_key == "1" and f"{weights[1, 0]:.2f}" == "1.00")

@@ -123,7 +123,8 @@ class HeadsView(QWidget):
         self.switch_row = QHBoxLayout()
         self.switch_row.setSpacing(2)
         self.switch_label = QLabel("Plots of:")  # (one head's canvas at a time: the titles after it choose whose)
-        self.switch_label.setToolTip("The heads do not all fit side by side here: click a head to show its plots")
+        self.switch_label.setToolTip("The heads do not all fit side by side here: click a head to show its plots "
+                                     "(and its matrix, where the matrices do not fit either)")
         self.switch_label.hide()
         switch_line = QHBoxLayout()
         switch_line.addWidget(self.switch_label)
@@ -224,10 +225,12 @@ class HeadsView(QWidget):
         numbers_widths = [column.matrix.width_for_numbers() for column in self.columns]
         matrices_apart = matrix and not matrices_fit_side_by_side(width, numbers_widths, SPACING)
         one_at_a_time = matrices_apart or not side_by_side_fits(width, len(self.columns), SPACING, line_scale)
-        matrices, mixing = self._matrices_width(matrices_apart, chosen), self.mixing_box.width_beside()  # (both grow with the type)
+        matrices = self._matrices_width(matrices_apart, chosen)
+        mixing = self.mixing_box.width_beside()  # (both grow with the type)
         beside = matrix and mixing_fits_beside(width, matrices, mixing, SPACING)
         one_line = not one_at_a_time or self._switch_fits_beside_boxes(width)
-        decided = (one_at_a_time, matrices_apart, beside, shown, chosen, line_scale, len(self.columns), mixing, one_line)
+        decided = (one_at_a_time, matrices_apart, beside, shown, chosen, line_scale, len(self.columns), mixing,
+                   one_line)
         if decided == self._arranged and not again:
             return
         self._arranged = decided

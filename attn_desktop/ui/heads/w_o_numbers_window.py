@@ -24,11 +24,12 @@ class WONumbersWindow(QDialog):
         reading = HeadReading(document, view_state, at=(layer, 0))
         self.grid_editor = GridEditor(reading, editor, names=("w_o",), compact=True, title_prefix=title_prefix,
                                       rows_in_view=rows)
-        QVBoxLayout(self).addWidget(self.grid_editor)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.grid_editor)
         # Every column as wide as its numbers (not squeezed to the window's width): the table scrolls instead.
         table = self.grid_editor.tables["w_o"]
         table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        margins = self.layout().contentsMargins()
+        margins = layout.contentsMargins()
         wanted = QSize(table.maximumWidth() + 2 * margins.left() + 24, self.sizeHint().height())
         screen = parent.screen().availableGeometry() if parent.screen() is not None else None
         if screen is not None:

@@ -21,7 +21,7 @@ def shown_whole(rows: int, columns: int) -> bool:
 
 
 class WOSummary(QWidget):
-    """W_O of LAYER: "Layer 1 · W_O → output 16 × 32" and "Numbers…", which opens them (TITLE_PREFIX says whose)."""
+    """W_O of LAYER: "Layer 1 · W_O → output 16 × 32" and "Numbers…", which opens them (TITLE_PREFIX: whose)."""
 
     def __init__(self, document: Scene, view_state: ViewState, editor: Editor | None, layer: int,
                  title_prefix: str, parent=None) -> None:
@@ -35,7 +35,8 @@ class WOSummary(QWidget):
                               f"× {columns} columns (the layer's output), {rows * columns} numbers")
         self.label.setAccessibleName(f"{title_prefix}W_O")
         self.open_button = QPushButton("Numbers…")
-        self.open_button.setToolTip(f"Show W_O's {rows * columns} numbers in a window of their own, to read and type into")
+        self.open_button.setToolTip(f"Show W_O's {rows * columns} numbers in a window of their own, "
+                                    "to read and type into")
         self.open_button.clicked.connect(self.open_numbers)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -52,7 +53,8 @@ class WOSummary(QWidget):
     def open_numbers(self) -> None:
         """W_O's every number in a window of its own, beside the heads (typed numbers are undoable edits)."""
         if self.dialog is None:
-            self.dialog = WONumbersWindow(self.document, self.view_state, self.editor, self.layer, self.title_prefix, self)
+            self.dialog = WONumbersWindow(self.document, self.view_state, self.editor, self.layer,
+                                          self.title_prefix, self)
         self.dialog.show()
         self.dialog.raise_()
         self.dialog.activateWindow()
