@@ -18,14 +18,18 @@ pytestmark = pytest.mark.slow
 SCREENS = ("1024x768", "1280x720", "1920x1080")
 WALKS = {
     # Every lesson in turn, as a course goes.
-    "the eight lessons": "lesson:soft-lookup,lesson:projections,lesson:self-attention,lesson:scaled-attention,"
-                         "lesson:trained-heads,lesson:why-sqrt-dk,lesson:two-heads,lesson:predict-then-see",
+    "the nine lessons": "lesson:soft-lookup,lesson:projections,lesson:self-attention,lesson:scaled-attention,"
+                        "lesson:trained-heads,lesson:why-sqrt-dk,lesson:two-heads,lesson:predict-then-see,"
+                        "lesson:induction-heads",
     # The trial: presenting lesson 4, two heads, back, and the lessons after a restart.
     "presenting and two heads": "lesson:scaled-attention,present,lesson:two-heads,unpresent,lesson:projections,"
                                 "lesson:scaled-attention,restart,lesson:predict-then-see",
     # Presenting a lesson of one head after another, and the √d_k lab opened on the way.
     "presenting one lesson after another": "lesson:soft-lookup,present,lesson:self-attention,lesson:trained-heads,"
                                            "unpresent,lesson:why-sqrt-dk,present,unpresent,lesson:soft-lookup",
+    # Lesson 9 (two layers of twenty tokens: the matrices first) presented after lesson 7 and a restart, and back
+    # to lesson 7, whose canvases come back.
+    "presenting two layers": "lesson:two-heads,restart,present,lesson:induction-heads,unpresent,lesson:two-heads",
     # Training a head (the Training panel beside three plots), presented, and back to a lesson.
     "training": "train:reverse:300,present,unpresent,lesson:scaled-attention",
     # A real model's induction heads (the model pack's, when it is installed; else the panel saying how to add it),

@@ -162,6 +162,25 @@ def test_beyond_eight_tokens_in_a_small_panel_the_cells_say_where_the_numbers_we
     assert view.cut_parts() == []
 
 
+def test_twenty_tokens_read_in_the_compact_form_where_the_cells_hold_it_and_never_smaller(qtbot, font_scale):
+    view = shown_at(qtbot, MatrixView(scene_with(20)), size=None)
+    view.resize(view.width_for_numbers(), view.width_for_numbers())  # too narrow for "0.87", wide enough for ".87"
+    qtbot.wait(10)
+    font = view.cell_font()
+    assert font is not None and view.shown_note() is None
+    assert QFontInfo(font).pixelSize() >= max(10, 0.8 * QFontInfo(view.font()).pixelSize())  # as "0.87" must be
+    weights = view.scene.result.weights
+    first_key = view.cell_text(1, 0)  # the second query's weight on the first key, without its leading 0
+    assert first_key == f"{weights[1, 0]:.2f}"[1:] or (first_key == "1" and f"{weights[1, 0]:.2f}" == "1.00")
+    assert len(first_key) <= 3 and QFontMetricsF(font).horizontalAdvance(".00") < view.cell_rect(0, 0).width()
+    view.resize(view.width_for_numbers() - 3 * 20, view.width_for_numbers())  # three pixels a cell less: colour only
+    qtbot.wait(10)
+    assert view.cell_font() is None and view.shown_note() == "Point at a cell to read its number"
+    view.resize(2000, 2000)  # room enough for "0.87": the usual form
+    qtbot.wait(10)
+    assert view.cell_text(1, 0) == f"{weights[1, 0]:.2f}"
+
+
 def test_the_matrix_asks_for_more_room_in_presentation_mode(qtbot):
     view = shown_at(qtbot, MatrixView(scene_with(6)))
     normal = view.minimumSizeHint()

@@ -22,7 +22,8 @@ from attn_desktop.ui.scene_link import follow_scene
 from attn_desktop.ui.view_state.key_highlight import KeyHighlight
 
 TITLE_TIP = "Show this head in the Scores, Weights, Output and Grids panels"
-SWITCH_TIP = "Show this head's canvas here, and this head in the Scores, Weights, Output and Grids panels"
+SWITCH_TIP = ("Show this head's canvas (and, where the matrices do not fit side by side, its matrix) here, and this "
+              "head in the Scores, Weights, Output and Grids panels")
 
 
 class HeadColumn(QObject):

@@ -36,3 +36,19 @@ def mixing_fits_beside(width: int, matrices_width: int, mixing_width: int, spaci
     """Whether the mixing box (W_O and the output line, MIXING_WIDTH wide at least) fits right of the matrices
     (MATRICES_WIDTH together) in WIDTH pixels; otherwise it goes under them, taking height from the plots."""
     return matrices_width + spacing + mixing_width <= width
+
+
+PLANE_WIDTH = 2  # the numbers of a vector a canvas's plot draws
+
+
+def plots_show_heads_whole(head_widths: list[int]) -> bool:
+    """Whether every head's queries, keys and values are PLANE_WIDTH numbers, which its canvas draws whole.
+    Wider ones (a trained induction model's 16) are drawn as a slice of two of their numbers: there the
+    attention matrices tell what the heads do, and the heads view shows them first (see heads_view.py)."""
+    return all(width <= PLANE_WIDTH for width in head_widths)
+
+
+def matrices_fit_side_by_side(width: int, numbers_widths: list[int], spacing: int) -> bool:
+    """Whether WIDTH pixels hold every head's matrix side by side, each NUMBERS_WIDTHS wide at least (the
+    width at which its cells show numbers), SPACING apart; otherwise one head's matrix shows at a time."""
+    return sum(numbers_widths) + spacing * max(len(numbers_widths) - 1, 0) <= width

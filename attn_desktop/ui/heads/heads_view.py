@@ -14,18 +14,31 @@ the heads' titles become a switch and one head's canvas shows at a time, the who
 head's matrix side by side: a drag in one head still visibly changes one matrix and not the other.
 The plots get their height first; the matrices the room for their numbers; W_O and the output line
 go right of the matrices when there is room there, under them otherwise (see heads_room.py).
+
+A scene whose heads make vectors wider than the canvas's plane (a trained induction model's: 16 numbers)
+is drawn there as a slice of two numbers; what its heads do is in their matrices. Such a scene opens with
+the matrices alone, as large as the view (the Canvas and Scores boxes unticked, a tick away). Where the
+matrices do not all show their numbers side by side (twenty tokens each on a classroom screen), one
+head's matrix shows at a time, chosen with the heads' titles, as its canvas is.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QSignalBlocker, QSize, Qt, Signal
 from PySide6.QtWidgets import QBoxLayout, QCheckBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from attn_desktop.model import Change, Scene, ViewState
 from attn_desktop.model.commands import Editor
+from attn_desktop.model.layers import ATTENTION_ROLES
 from attn_desktop.ui.canvas.canvas import PRESENTATION_SCALE
 from attn_desktop.ui.heads.head_column import HeadColumn
-from attn_desktop.ui.heads.heads_room import canvas_height_for_plots, mixing_fits_beside, side_by_side_fits
+from attn_desktop.ui.heads.heads_room import (
+    canvas_height_for_plots,
+    matrices_fit_side_by_side,
+    mixing_fits_beside,
+    plots_show_heads_whole,
+    side_by_side_fits,
+)
 from attn_desktop.ui.heads.mixing_box import MixingBox
 from attn_desktop.ui.panels.grid_editor import GridEditor
 from attn_desktop.ui.scene_link import follow_scene
@@ -50,7 +63,10 @@ class HeadsView(QWidget):
         self.showing = False  # the window shows the heads: see show_heads
         self.columns: list[HeadColumn] = []
         self.one_at_a_time = False  # one head's canvas shows, chosen with the heads' titles (see _arrange)
+        self.matrices_one_at_a_time = False  # the chosen head's matrix only: they do not fit side by side
         self.mixing_beside = False  # W_O and the output line right of the matrices, not under them
+        self.matrices_first = False  # the scene's heads are wider than the plane: its matrices alone by default
+        self.screen_height = 0  # of the screen the window opened on (fit_parts_to_screen)
         self._arranged: tuple | None = None  # what _arrange last arranged for: a resize that changes none of it does nothing
         self.part_boxes = {name: QCheckBox(name) for name in PART_NAMES}
         for box in self.part_boxes.values():
@@ -107,7 +123,8 @@ class HeadsView(QWidget):
         self.switch_row = QHBoxLayout()
         self.switch_row.setSpacing(2)
         self.switch_label = QLabel("Plots of:")  # (one head's canvas at a time: the titles after it choose whose)
-        self.switch_label.setToolTip("The heads do not all fit side by side here: click a head to show its plots")
+        self.switch_label.setToolTip("The heads do not all fit side by side here: click a head to show its plots "
+                                     "(and its matrix, where the matrices do not fit either)")
         self.switch_label.hide()
         switch_line = QHBoxLayout()
         switch_line.addWidget(self.switch_label)
@@ -127,6 +144,8 @@ class HeadsView(QWidget):
         """The window shows the heads (ON), or the canvas: build every head's panels afresh, or none.
         The window calls it after every new structure (another scene, other words)."""
         self.showing = on
+        if on:
+            self._choose_parts_for_the_scene()
         self._build_columns()
         self.mixing_box.show_layers(on)
         self._arrange(again=True)
@@ -160,7 +179,21 @@ class HeadsView(QWidget):
     def fit_parts_to_screen(self, screen_height: int) -> None:
         """Three panels a head need the height of a large screen; on a classroom projector (768 lines)
         the score tables start hidden, a tick away."""
-        self.part_boxes["Scores"].setChecked(screen_height >= ROOM_FOR_EVERY_PART)
+        self.screen_height = screen_height
+        self.part_boxes["Scores"].setChecked(screen_height >= ROOM_FOR_EVERY_PART and not self.matrices_first)
+
+    def _choose_parts_for_the_scene(self) -> None:
+        """Heads wider than the canvas's plane: the matrices alone (see the module's note); back to a scene of
+        plane-wide heads, the canvas and (on a large screen) the scores. A scene of the same kind keeps what
+        the user ticked."""
+        widths = [head.vectors[role].shape[1] for _, _, head in self.document.all_heads() for role in ATTENTION_ROLES]
+        matrices_first = not plots_show_heads_whole(widths)
+        if matrices_first == self.matrices_first:
+            return
+        self.matrices_first = matrices_first
+        with QSignalBlocker(self.part_boxes["Canvas"]), QSignalBlocker(self.part_boxes["Scores"]):
+            self.part_boxes["Canvas"].setChecked(not matrices_first)
+            self.fit_parts_to_screen(self.screen_height)
 
     def set_presentation(self, on: bool) -> None:
         """Large type and thick arrows in every head's canvas, as in the main canvas; the plots need more room."""
@@ -189,15 +222,19 @@ class HeadsView(QWidget):
         canvas, scores, matrix = (self.part_boxes[name].isChecked() for name in PART_NAMES)
         shown = (canvas, scores, matrix)
         chosen = next((index for index, column in enumerate(self.columns) if column.chosen), 0)
-        one_at_a_time = not side_by_side_fits(width, len(self.columns), SPACING, line_scale)
-        matrices, mixing = self._matrices_width(), self.mixing_box.width_beside()  # (both grow with the type)
+        numbers_widths = [column.matrix.width_for_numbers() for column in self.columns]
+        matrices_apart = matrix and not matrices_fit_side_by_side(width, numbers_widths, SPACING)
+        one_at_a_time = matrices_apart or not side_by_side_fits(width, len(self.columns), SPACING, line_scale)
+        matrices = self._matrices_width(matrices_apart, chosen)
+        mixing = self.mixing_box.width_beside()  # (both grow with the type)
         beside = matrix and mixing_fits_beside(width, matrices, mixing, SPACING)
         one_line = not one_at_a_time or self._switch_fits_beside_boxes(width)
-        decided = (one_at_a_time, beside, shown, chosen, line_scale, len(self.columns), mixing, one_line)
+        decided = (one_at_a_time, matrices_apart, beside, shown, chosen, line_scale, len(self.columns), mixing,
+                   one_line)
         if decided == self._arranged and not again:
             return
         self._arranged = decided
-        self.one_at_a_time, self.mixing_beside = one_at_a_time, beside
+        self.one_at_a_time, self.matrices_one_at_a_time, self.mixing_beside = one_at_a_time, matrices_apart, beside
         self._place_titles(one_at_a_time)
         self.top_row.setDirection(QBoxLayout.Direction.LeftToRight if one_line else QBoxLayout.Direction.TopToBottom)
         self._show_parts(shown, chosen, canvas_height_for_plots(line_scale))
@@ -252,8 +289,10 @@ class HeadsView(QWidget):
             column.canvas.setVisible(drawn)
             column.canvas.setMinimumHeight(canvas_height if drawn else 0)  # the plots' height first
             column.scores.setVisible(scores)
-            column.matrix.setVisible(matrix)
-        self.rows_layout.setStretchFactor(self.bottom_row, 1 if canvas else 3)  # alone, the matrices take the height
+            column.matrix.setVisible(matrix and (not self.matrices_one_at_a_time or index == chosen))
+        # Alone, the matrices take the height (an empty canvas row's stretch would keep half of it).
+        self.rows_layout.setStretchFactor(self.canvas_row, 3 if canvas else 0)
+        self.rows_layout.setStretchFactor(self.bottom_row, 1 if canvas else 3)
 
     def _place_mixing_box(self, beside: bool) -> None:
         """W_O and the output lines right of the matrices, or under the heads (outside their scroll area)."""
@@ -262,8 +301,11 @@ class HeadsView(QWidget):
         self.mixing_box.set_beside(beside)
         self.mixing_box.show()
 
-    def _matrices_width(self) -> int:
-        return sum(column.matrix.minimumSizeHint().width() for column in self.columns) + SPACING * (len(self.columns) - 1)
+    def _matrices_width(self, one_at_a_time: bool, chosen: int) -> int:
+        """The width the matrices shown need: their numbers' (every head's side by side, or the chosen one's)."""
+        shown = self.columns[chosen:chosen + 1] if one_at_a_time else self.columns
+        needs = [max(column.matrix.minimumSizeHint().width(), column.matrix.width_for_numbers()) for column in shown]
+        return sum(needs) + SPACING * max(len(shown) - 1, 0)
 
     # ----- W_O and the mixing lines (the mixing box's) ---------------------------
     @property

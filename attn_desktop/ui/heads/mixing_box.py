@@ -1,5 +1,6 @@
 """Each layer's W_O to type into, and each layer's mix for the chosen query: its heads' outputs side by
-side times W_O (a layer of one head without W_O passes its output on).
+side times W_O (a layer of one head without W_O passes its output on). A W_O too large to show whole
+(a trained induction model's 16 × 32) shows its shape, its numbers a click away (w_o_summary.py).
 
 The heads view puts the box under the heads, W_O left of the lines, or right of the matrices, W_O over
 the lines (set_beside). It asks no height for its width: the lines' wrapped height is set as the label's
@@ -13,10 +14,11 @@ import math
 
 from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QTextDocument
-from PySide6.QtWidgets import QBoxLayout, QHBoxLayout, QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import QBoxLayout, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from attn_desktop.model import Change, HeadReading, Scene, ViewState, explain
 from attn_desktop.model.commands import Editor
+from attn_desktop.ui.heads.w_o_summary import WOSummary, shown_whole
 from attn_desktop.ui.panels.grid_editor import GridEditor
 from attn_desktop.ui.scene_link import follow_scene
 
@@ -34,7 +36,8 @@ class MixingBox(QWidget):
         self.editor = editor  # typed numbers in W_O are undoable edits
         self.showing = False  # the heads are shown: see show_layers
         self.beside = False
-        self.w_o_editors: list[GridEditor] = []  # one per layer that mixes its heads with W_O, in order
+        self.w_o_editors: list[GridEditor] = []  # one per layer that mixes its heads with a W_O shown whole, in order
+        self.w_o_summaries: list[WOSummary] = []  # one per layer whose W_O is too large for that, in order
         self.mixing_label = QLabel()
         self.mixing_label.setWordWrap(True)
         self.mixing_label.setToolTip(MIXING_TIP)
@@ -46,6 +49,9 @@ class MixingBox(QWidget):
         self.box_layout.setSpacing(SPACING)
         self.w_o_row = QHBoxLayout()
         self.w_o_row.setSpacing(SPACING)
+        self.summaries_column = QVBoxLayout()  # the large W_Os' summaries, one under another
+        self.summaries_column.setSpacing(2)
+        self.w_o_row.addLayout(self.summaries_column)
         self.box_layout.addLayout(self.w_o_row, 0)
         self.box_layout.addWidget(self.mixing_label, 1)
         follow_scene(self, document, self._on_change)
@@ -61,14 +67,26 @@ class MixingBox(QWidget):
     def show_layers(self, on: bool) -> None:
         """Each layer's W_O editor afresh (ON), or none."""
         self.showing = on
+        # Hidden at once: a widget waiting for its deletion would still be drawn (and read) where it was.
         for w_o_editor in self.w_o_editors:
             self.w_o_row.removeWidget(w_o_editor)
+            w_o_editor.hide()
             w_o_editor.deleteLater()
+        for summary in self.w_o_summaries:
+            self.summaries_column.removeWidget(summary)
+            summary.hide()
+            summary.deleteLater()
         layers = self.document.layers if on else []
-        self.w_o_editors = [self._w_o_editor(index, len(layers) > 1)
-                            for index, layer in enumerate(layers) if layer.w_o is not None]
+        several = len(layers) > 1
+        mixing = [(index, layer.w_o.shape) for index, layer in enumerate(layers) if layer.w_o is not None]
+        self.w_o_editors = [self._w_o_editor(index, several) for index, shape in mixing if shown_whole(*shape)]
+        self.w_o_summaries = [WOSummary(self.document, self.view_state, self.editor, index,
+                                        f"Layer {index + 1} · " if several else "")
+                              for index, shape in mixing if not shown_whole(*shape)]
         for w_o_editor in self.w_o_editors:
             self.w_o_row.addWidget(w_o_editor, 0, Qt.AlignmentFlag.AlignTop)
+        for summary in self.w_o_summaries:
+            self.summaries_column.addWidget(summary)
         self._show_mixing()
 
     def _w_o_editor(self, layer: int, several: bool) -> GridEditor:
@@ -82,8 +100,13 @@ class MixingBox(QWidget):
 
     def width_beside(self) -> int:
         """How wide the box is right of the matrices: its W_O editors', or the lines' least."""
-        w_o = sum(editor.sizeHint().width() for editor in self.w_o_editors) + SPACING * max(len(self.w_o_editors) - 1, 0)
-        return max(w_o, LINES_WIDTH_BESIDE)
+        return max(self._w_o_width(), LINES_WIDTH_BESIDE)
+
+    def _w_o_width(self) -> int:
+        """The W_O editors' width side by side, and the summaries' column's."""
+        parts = [editor.sizeHint().width() for editor in self.w_o_editors]
+        parts += [max(summary.sizeHint().width() for summary in self.w_o_summaries)] if self.w_o_summaries else []
+        return sum(parts) + SPACING * max(len(parts) - 1, 0)
 
     def set_beside(self, beside: bool) -> None:
         """Right of the matrices (W_O over the lines, the box as wide as width_beside) or under the heads."""
@@ -101,8 +124,8 @@ class MixingBox(QWidget):
         """The lines' height for the width they have (the box asks for none: see the module's note). Worked
         out on a document of their own: a label's height for a width is never less than its minimum."""
         label = self.mixing_label
-        w_o = sum(editor.sizeHint().width() for editor in self.w_o_editors) + SPACING * len(self.w_o_editors)
-        width = self.width_beside() if self.beside else self.width() - w_o
+        w_o = self._w_o_width()
+        width = self.width_beside() if self.beside else self.width() - w_o - (SPACING if w_o else 0)
         if width < LINES_WIDTH_BESIDE // 2:  # not laid out yet
             return
         document = QTextDocument()

@@ -38,8 +38,10 @@ SHORT_GRID_TITLES = {"w_q": "W_Q → queries", "w_k": "W_K → keys", "w_v": "W_
 
 class GridEditor(QWidget):
     def __init__(self, scene: Scene | HeadReading, editor: Editor | None = None, parent=None,
-                 names: tuple[str, ...] = GRID_NAMES, compact: bool = False, title_prefix: str = "") -> None:
-        """TITLE_PREFIX goes before each grid's title ("Layer 2 · ": whose W_O, with several layers)."""
+                 names: tuple[str, ...] = GRID_NAMES, compact: bool = False, title_prefix: str = "",
+                 rows_in_view: int | None = None) -> None:
+        """TITLE_PREFIX goes before each grid's title ("Layer 2 · ": whose W_O, with several layers); ROWS_IN_VIEW,
+        if given, the rows a table shows before it scrolls (a window of its own shows a large W_O's every row)."""
         super().__init__(parent)
         self.scene = head_reading(scene)  # the head whose grids (or whose layer's W_O) are shown
         self.document = self.scene.document
@@ -48,6 +50,7 @@ class GridEditor(QWidget):
         self.names = names  # the grids shown: W_Q, W_K and W_V, or W_O alone
         self.compact = compact  # tables exactly as tall as their rows (beside other panels), not stretched
         self.title_prefix = title_prefix
+        self.rows_in_view = rows_in_view
         self.tables: dict[str, QTableWidget] = {}
         self.no_grids_box = QCheckBox("No grids: q = k = v = x")
         self.no_grids_box.setToolTip("Use each word's own vector as its query, key and value")
@@ -145,7 +148,8 @@ class GridEditor(QWidget):
             # of what makes q, k or v); a trained head's tall grids scroll past MAX_ROWS_IN_VIEW instead of
             # asking for more height than a 768-line projector has.
             row_height = table.fontMetrics().height() + 8
-            rows_in_view = min(grid.shape[0], W_O_ROWS_IN_VIEW if "w_o" in self.names else MAX_ROWS_IN_VIEW)
+            most_rows = W_O_ROWS_IN_VIEW if "w_o" in self.names else MAX_ROWS_IN_VIEW
+            rows_in_view = min(grid.shape[0], self.rows_in_view or most_rows)
             height = table.horizontalHeader().sizeHint().height() + rows_in_view * row_height + 2 * table.frameWidth()
             table.setMinimumHeight(height)
             texts = [[explain.short_number(number, 3) for number in row] for row in grid]

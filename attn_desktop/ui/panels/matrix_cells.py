@@ -57,13 +57,21 @@ def paint_cells_as_shapes(painter: QPainter, grid: QRectF, argb: np.ndarray) -> 
     painter.restore()
 
 
-def cell_text(result: AttentionResult, row: int, column: int, veiled: bool) -> str:
-    """The number a cell shows: its weight, "—" where masked, "?" while the weights are veiled."""
+def cell_text(result: AttentionResult, row: int, column: int, veiled: bool, compact: bool = False) -> str:
+    """The number a cell shows: its weight ("0.87", or ".87" COMPACT), "—" where masked, "?" while the
+    weights are veiled."""
     if not result.mask[row, column]:
         return "—"
     if veiled:
         return HIDDEN_TEXT
-    return explain.number(result.weights[row, column])
+    return compact_weight(result.weights[row, column]) if compact else explain.number(result.weights[row, column])
+
+
+def compact_weight(weight: float) -> str:
+    """A weight in at most three characters, for cells too narrow for "0.87": ".87"; "1" for a whole one (what
+    rounds to 1.00). A weight lies between 0 and 1, so no digit is lost; pointing at the cell gives three places."""
+    text = explain.number(weight)
+    return "1" if text == "1.00" else text.removeprefix("0")
 
 
 def cell_tip(result: AttentionResult, row: int, column: int, query: str, key: str, veiled: bool) -> str:
@@ -85,8 +93,9 @@ class CellNumbers:
         self._texts: dict[str, tuple[QStaticText, float, float]] = {}
         self._font: QFont | None = None
 
-    def paint(self, painter: QPainter, grid: QRectF, font: QFont, result: AttentionResult, veiled: bool) -> None:
-        """Every cell's number centred in it, dark on light cells and light on dark ones."""
+    def paint(self, painter: QPainter, grid: QRectF, font: QFont, result: AttentionResult, veiled: bool,
+              compact: bool = False) -> None:
+        """Every cell's number (COMPACT: ".87") centred in it, dark on light cells and light on dark ones."""
         rows, columns = result.weights.shape
         size = grid.width() / columns
         pen = None
@@ -99,7 +108,7 @@ class CellNumbers:
                     painter.setPen(color)
                     pen = color
                 # Centred in the cell, as drawText(cell, AlignCenter) would put it.
-                text, half_width, half_height = self.prepared(cell_text(result, row, column, veiled), font)
+                text, half_width, half_height = self.prepared(cell_text(result, row, column, veiled, compact), font)
                 painter.drawStaticText(QPointF(grid.left() + (column + 0.5) * size - half_width,
                                                grid.top() + (row + 0.5) * size - half_height), text)
 

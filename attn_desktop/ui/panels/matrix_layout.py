@@ -14,7 +14,10 @@ import numpy as np
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QFont, QFontInfo, QFontMetricsF
 
-WIDEST_CELL_TEXT = "0.00"  # cells too narrow for this in the smallest readable font show colour only
+WIDEST_CELL_TEXT = "0.00"  # cells too narrow for this in the smallest readable font show the compact form
+# The compact form (".87", "1"), with a space's room more: without the leading 0 neighbouring numbers in cells
+# this narrow would run together (".00.00.00"). Cells too narrow for it show colour only.
+COMPACT_CELL_TEXT = ".00 "
 MIN_CELL_PIXELS = 10.0  # the smallest cell number a class can read at 100 %
 MIN_CELL_SHARE = 0.8  # ... and never below this share of the panel's font, which presentation mode enlarges
 MAX_SIZED_TOKENS = 8  # the panel asks for room to show numbers up to this many tokens; beyond, it may drop them
@@ -35,6 +38,7 @@ class MatrixLayout:
     left: float  # room for the row labels
     grid: QRectF
     cell_font: QFont | None
+    compact: bool = False  # the cells' numbers in the compact form (".87", "1"): see numbers_font
 
 
 @dataclass(frozen=True)
@@ -74,11 +78,11 @@ def smallest_readable_points(font: QFont, dpi: int) -> float:
     return pixels * 72.0 / max(dpi, 1)
 
 
-def cell_font(font: QFont, dpi: int, cell_size: float) -> QFont | None:
-    """The panel's font, shrunk as far as the smallest readable size so that "0.00" fits a cell;
-    None if it cannot (the cells then show colour only)."""
+def cell_font(font: QFont, dpi: int, cell_size: float, widest: str = WIDEST_CELL_TEXT) -> QFont | None:
+    """The panel's font, shrunk as far as the smallest readable size so that "0.00" (or WIDEST) fits a cell;
+    None if it cannot."""
     font = QFont(font)
-    needed = QFontMetricsF(font).horizontalAdvance(WIDEST_CELL_TEXT) + 4
+    needed = QFontMetricsF(font).horizontalAdvance(widest) + 4
     if needed <= cell_size and QFontMetricsF(font).height() <= cell_size:
         return font
     points = font.pointSizeF() * min(cell_size / needed, cell_size / QFontMetricsF(font).height())
@@ -88,12 +92,22 @@ def cell_font(font: QFont, dpi: int, cell_size: float) -> QFont | None:
     return font
 
 
-def min_cell_size(font: QFont, dpi: int) -> float:
-    """The smallest cell whose number is still readable: "0.00" in the smallest readable font."""
+def numbers_font(font: QFont, dpi: int, cell_size: float) -> tuple[QFont | None, bool]:
+    """The cells' font and whether they show the compact form: "0.87" where it reads in cells of CELL_SIZE,
+    else ".87" (a 20-token scene's cells on a classroom screen), else no numbers (None: colour only)."""
+    full = cell_font(font, dpi, cell_size)
+    if full is not None:
+        return full, False
+    compact = cell_font(font, dpi, cell_size, COMPACT_CELL_TEXT)
+    return compact, compact is not None
+
+
+def min_cell_size(font: QFont, dpi: int, widest: str = WIDEST_CELL_TEXT) -> float:
+    """The smallest cell whose number is still readable: "0.00" (or WIDEST) in the smallest readable font."""
     small = QFont(font)
     small.setPointSizeF(smallest_readable_points(font, dpi))
     metrics = QFontMetricsF(small)
-    return float(np.ceil(max(metrics.horizontalAdvance(WIDEST_CELL_TEXT) + 4, metrics.height())) + 1)
+    return float(np.ceil(max(metrics.horizontalAdvance(widest) + 4, metrics.height())) + 1)
 
 
 def title_lines(text: MatrixText, width: float) -> tuple[list[str], bool]:
@@ -118,12 +132,12 @@ def work_out_layout(text: MatrixText, width: int, height: int, side: float) -> M
     left, top = label_margin(text), line + 8
     rows = text.n_queries
     grid = _grid_in(left, title_height + top, width, height, side, rows, text.n_tokens)
-    font = cell_font(text.font, text.dpi, grid.width() / text.n_tokens)
+    font, compact = numbers_font(text.font, text.dpi, grid.width() / text.n_tokens)
     note = font is None
     if note:  # a line saying why the cells are blank; the cells only get smaller for it
         title_height += line
         grid = _grid_in(left, title_height + top, width, height, side, rows, text.n_tokens)
-    return MatrixLayout(lines, cut, line, title_height, note, left, grid, font)
+    return MatrixLayout(lines, cut, line, title_height, note, left, grid, font, compact)
 
 
 def _grid_in(left: float, top: float, width: int, height: int, side: float, rows: int, columns: int) -> QRectF:
@@ -147,12 +161,21 @@ def minimum_size(text: MatrixText, side: float) -> QSize:
     return QSize(int(np.ceil(width)), int(np.ceil(height)))
 
 
+def width_for_numbers(text: MatrixText, side: float) -> int:
+    """The narrowest panel whose every cell shows its number, in the compact form at least (".87"): the
+    heads view shows the matrices side by side only where each gets this much (a 20-token scene's need
+    most of a classroom screen's width)."""
+    cell = min_cell_size(text.font, text.dpi, COMPACT_CELL_TEXT)
+    return int(np.ceil(label_margin(text) + text.n_tokens * cell + side))
+
+
 def column_labels(font: QFont, dpi: int, tokens: Sequence[str], size: float) -> tuple[QFont, int, float]:
     """The column labels' font, which of them are shown (every n-th) and the width each may take,
     for cells SIZE pixels wide.
 
     Labels that would run into each other are first set smaller (down to the smallest readable
-    size), then elided (full name in the tooltip), and only when not even a letter and "…" fit, thinned."""
+    size), then shown every other one whole if that fits, else elided (full name in the tooltip), and
+    only when not even a letter and "…" fit, thinned."""
     label_font = QFont(font)
     metrics = QFontMetricsF(label_font)
     # A very long name is elided, not allowed to shrink every label: size for names up to SHRINK_CHARS.
@@ -163,6 +186,9 @@ def column_labels(font: QFont, dpi: int, tokens: Sequence[str], size: float) -> 
         label_font.setPointSizeF(max(smallest, label_font.pointSizeF() * (size - 6) / widest))
     metrics = QFontMetricsF(label_font)
     widest = max((metrics.horizontalAdvance(token) for token in tokens), default=0.0)
+    if widest + 6 <= 2 * size:  # every other label whole ("10:F", "12:P") tells more than each one cut ("1…")
+        every = 1 if widest + 6 <= size else 2
+        return label_font, every, every * size - 6
     shortest_useful = min(widest, metrics.horizontalAdvance("M…")) + 6
     every = max(1, int(np.ceil(shortest_useful / size)))
     return label_font, every, every * size - 6

@@ -41,6 +41,7 @@ from attn_desktop.ui.panels.matrix_layout import (
     MatrixText,
     corner_width,
     minimum_size,
+    width_for_numbers,
     work_out_layout,
 )
 from attn_desktop.ui.scene_link import follow_scene, head_reading
@@ -79,7 +80,8 @@ class MatrixView(QWidget):
         return f"Attention weights, {explain.matrix_formula(self.scene.scale, self.scene.causal)}"
 
     def cell_text(self, row: int, column: int) -> str:
-        return cell_text(self.scene.result, row, column, self.veil.on)
+        """The number the cell shows ("0.87", or ".87" where the cells are too narrow for that)."""
+        return cell_text(self.scene.result, row, column, self.veil.on, self._current_layout().compact)
 
     def set_show_entropy(self, on: bool) -> None:
         """Show each row's entropy beside it: 0 bits when one key takes all the weight, log₂ n when all share it."""
@@ -170,6 +172,10 @@ class MatrixView(QWidget):
         """Room for every cell's number in a readable font, up to a few tokens (see minimum_size)."""
         return minimum_size(self._text(), self._side())
 
+    def width_for_numbers(self) -> int:
+        """The least width at which every cell shows its number, compact or not (see width_for_numbers)."""
+        return width_for_numbers(self._text(), self._side())
+
     # ----- painting -----------------------------------------------------
     # What changes on a drag (the cells and their numbers) is painted fresh;
     # what does not (title, labels, legend, the hatching of masked cells) is
@@ -196,7 +202,7 @@ class MatrixView(QWidget):
             painter.drawPixmap(grid.topLeft(), self._mask_layer)
         if layout.cell_font is not None:
             painter.setFont(layout.cell_font)
-            self._numbers.paint(painter, grid, layout.cell_font, self.scene.result, self.veil.on)
+            self._numbers.paint(painter, grid, layout.cell_font, self.scene.result, self.veil.on, layout.compact)
             if not self.veil.on:  # an entropy tells how sharp a row is
                 self.entropy_column.paint_numbers(painter, grid, self.font(), layout.cell_font,
                                                   self.palette().text().color(), self._numbers.prepared)

@@ -50,7 +50,8 @@ def audit_heads(window: MainWindow) -> dict:
     """The same figures for a multi-head scene, read from every head's panels (added up, or the worst)."""
     columns = window.heads_view.columns
     tables = [column.scores for column in columns if column.scores.isVisibleTo(window.heads_view)]
-    fonts = [column.matrix.cell_font() for column in columns]
+    # The matrices shown (the chosen head's alone, where they do not all show their numbers side by side).
+    fonts = [column.matrix.cell_font() for column in columns if column.matrix.isVisibleTo(window.heads_view)]
     labels = [audit_labels(column.canvas) for column in columns if column.canvas.isVisibleTo(window.heads_view)]
     cut: list[str] = []
     if not window.presentation_action.isChecked() and not _on_screen(window.docks["lessonDock"].widget()):
@@ -72,6 +73,10 @@ def audit_heads(window: MainWindow) -> dict:
         if not _on_screen(w_o) or _scrolled_out(w_o, view) or not w_o.viewport().rect().contains(
                 w_o.visualRect(w_o.model().index(w_o.rowCount() - 1, w_o.columnCount() - 1))):
             cut.append(f"{w_o_editor.title_prefix}W_O (not every number in view)")
+    # A W_O too large to show whole shows its shape and a button to its numbers: those must be whole in view.
+    for summary in window.heads_view.mixing_box.w_o_summaries:
+        if not all(_on_screen(part) and not _scrolled_out(part, view) for part in (summary.label, summary.open_button)):
+            cut.append(f"{summary.title_prefix}W_O (its shape and the button to its numbers not in view)")
     return {
         "score_rows": sum(panel.model.rowCount() for panel in tables),  # the tables shown (Scores ticked)
         "score_rows_visible": sum(_rows_in_view(panel) for panel in tables),

@@ -1,0 +1,60 @@
+"""A layer's W_O too large to show whole beside the heads (a trained induction model's is 16 × 32: 512
+numbers): its name and shape, and a button that opens its numbers in a window of their own, to read and
+type into. A grid clipped to its first few rows and columns would pass for the whole of W_O."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+
+from attn_desktop.model import Scene, ViewState
+from attn_desktop.model.commands import Editor
+from attn_desktop.ui.heads.w_o_numbers_window import WONumbersWindow
+from attn_desktop.ui.panels.grid_editor import GRID_TITLES, SHORT_GRID_TITLES
+
+W_O_CELLS_SHOWN_WHOLE = (4, 8)  # the most rows and columns a W_O shows as a grid beside the heads (lesson 7's: 4 × 4)
+
+
+def shown_whole(rows: int, columns: int) -> bool:
+    """Whether a W_O of ROWS × COLUMNS shows as a grid beside the heads, every number in view."""
+    return rows <= W_O_CELLS_SHOWN_WHOLE[0] and columns <= W_O_CELLS_SHOWN_WHOLE[1]
+
+
+class WOSummary(QWidget):
+    """W_O of LAYER: "Layer 1 · W_O → output 16 × 32" and "Numbers…", which opens them (TITLE_PREFIX: whose)."""
+
+    def __init__(self, document: Scene, view_state: ViewState, editor: Editor | None, layer: int,
+                 title_prefix: str, parent=None) -> None:
+        super().__init__(parent)
+        self.document, self.view_state, self.editor = document, view_state, editor
+        self.layer, self.title_prefix = layer, title_prefix
+        self.dialog: WONumbersWindow | None = None  # made when first asked for
+        rows, columns = self.shape
+        self.label = QLabel(f"<b>{title_prefix}{SHORT_GRID_TITLES['w_o']}</b>&nbsp; {rows} × {columns}")
+        self.label.setToolTip(f"{title_prefix}{GRID_TITLES['w_o']}: {rows} rows (the heads' outputs, side by side) "
+                              f"× {columns} columns (the layer's output), {rows * columns} numbers")
+        self.label.setAccessibleName(f"{title_prefix}W_O")
+        self.open_button = QPushButton("Numbers…")
+        self.open_button.setToolTip(f"Show W_O's {rows * columns} numbers in a window of their own, "
+                                    "to read and type into")
+        self.open_button.clicked.connect(self.open_numbers)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.label)
+        layout.addWidget(self.open_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addStretch(1)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        w_o = self.document.layers[self.layer].w_o
+        assert w_o is not None, "a summary is made for a layer that mixes its heads with W_O"
+        return int(w_o.shape[0]), int(w_o.shape[1])
+
+    def open_numbers(self) -> None:
+        """W_O's every number in a window of its own, beside the heads (typed numbers are undoable edits)."""
+        if self.dialog is None:
+            self.dialog = WONumbersWindow(self.document, self.view_state, self.editor, self.layer,
+                                          self.title_prefix, self)
+        self.dialog.show()
+        self.dialog.raise_()
+        self.dialog.activateWindow()
