@@ -61,3 +61,18 @@ def test_the_lesson_s_exercises_are_checked_and_show_me_chooses_the_second_r(qtb
     qtbot.mouseClick(knock_out.check_button, Qt.MouseButton.LeftButton)
     assert knock_out.result_label.text().startswith("✓")
     assert ProgressStore().is_done("exercises", "induction-next-letter")
+
+
+def test_on_a_small_screen_lesson_9_shows_layer_2_s_stripe_first_and_layer_1_a_click_away(qtbot, window, monkeypatch):
+    from helpers import on_a_1024_by_768_screen, wait_until_arranged
+
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    columns = open_lesson_9(qtbot, window)
+    wait_until_arranged(qtbot, window)
+    shown = [column.matrix.isVisible() for column in columns]
+    assert shown == [False, True]  # one matrix at a time at 1024 × 768: the one the first step reads
+    qtbot.mouseClick(columns[0].title_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: columns[0].matrix.isVisible() and not columns[1].matrix.isVisible())
+    qtbot.keyClick(window, Qt.Key.Key_7, Qt.KeyboardModifier.ControlModifier)  # another lesson, then back
+    qtbot.keyClick(window, Qt.Key.Key_9, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.heads_view.columns[1].matrix.isVisible())

@@ -42,20 +42,21 @@ def test_lesson_9_shows_one_layers_matrix_at_a_time_with_its_numbers(qtbot, wind
     boxes = window.heads_view.part_boxes
     assert not boxes["Canvas"].isChecked() and not boxes["Scores"].isChecked() and boxes["Matrix"].isChecked()
     assert not first.canvas.isVisible() and not second.canvas.isVisible()
-    assert shown_matrices(window) == [first.title_button.text()]
-    font = first.matrix.cell_font()
+    assert shown_matrices(window) == [second.title_button.text()]  # layer 2's stripe, which the lesson reads first
+    font = second.matrix.cell_font()
     assert font is not None and QFontInfo(font).pixelSize() >= 10
+    assert second.matrix.cell_text(14, 2) in ("1.00", "1")  # 14:D gives 2:K, right after the earlier D, all its weight
+    qtbot.mouseClick(first.title_button, Qt.MouseButton.LeftButton)  # layer 1's previous-token line
+    qtbot.waitUntil(first.matrix.isVisible)
+    wait_until_arranged(qtbot, window)
+    assert shown_matrices(window) == [first.title_button.text()]
     weight = first.matrix.scene.result.weights[1, 0]  # 1:D looks at the letter before it, 0:Q
     assert first.matrix.cell_text(1, 0) in (f"{weight:.2f}", f"{weight:.2f}"[1:])  # "0.97", or ".97" in narrow cells
-    qtbot.mouseClick(second.title_button, Qt.MouseButton.LeftButton)  # layer 2's stripe
-    qtbot.waitUntil(second.matrix.isVisible)
-    assert shown_matrices(window) == [second.title_button.text()]
-    assert second.matrix.cell_text(14, 2) in ("1.00", "1")  # 14:D gives 2:K, right after the earlier D, all its weight
     audit = audit_window(window)
     assert audit["panels_cut"] == [] and audit["matrix_numbers_shown"]
     # The canvas is a tick away, and a lesson of two-number heads opens with it again.
     qtbot.mouseClick(boxes["Canvas"], Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(second.canvas.isVisible)
+    qtbot.waitUntil(first.canvas.isVisible)
     open_lesson(qtbot, window, 7)
     assert boxes["Canvas"].isChecked()
     columns = window.heads_view.columns

@@ -21,6 +21,9 @@ class Lesson:
     formula: str = ""
     companion: str = ""  # a panel the lesson opens beside its text ("scalingLabDock"), if any
     predict: bool = False  # turns Predict, then see on while the lesson is open
+    # The head (layer, head) the lesson shows first where the heads show one at a time (a small screen):
+    # the one its first step reads.
+    first_head: tuple[int, int] = (0, 0)
 
 
 LESSONS: tuple[Lesson, ...] = (
@@ -218,6 +221,7 @@ LESSONS: tuple[Lesson, ...] = (
         id="induction-heads",
         title="9. Heads that work together",
         scene="lessons/9_induction.json",
+        first_head=(1, 0),  # layer 2's stripe: the first step reads it
         formula="layer 1: look at the letter before me;  layer 2: look where the letter before was mine",
         explanation=(
             "Models are stacks of layers, and the most famous thing trained heads learn needs two of them: an "

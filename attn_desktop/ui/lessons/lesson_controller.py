@@ -93,6 +93,7 @@ class LessonController:
         document.start(None, lesson_id)
         self.scene_is_the_lessons = True  # after start: showing a document's lesson says nothing about its scene
         self.panel.show_kept_scene(kept)
+        self.scene.reading().view.show_head(*lessons.lesson(lesson_id).first_head)
         companion = lessons.lesson(lesson_id).companion
         self.room.open_companion(companion or None)  # another lesson's panel (the √d_k lab) closes
         if companion:  # a tab beside the lesson's text; on a projector, in front of it
