@@ -1,24 +1,24 @@
 """The induction loss's plateau and drop, marked on the training curves as they happen.
 
 While the loss still sits near ln V (the model guesses among the letters), a shaded band covers the
-plateau so far; once the loss falls below half of ln V, the band ends where the plateau ended and a
-vertical line marks the drop, labelled "drop at step N", on both plots. The places are
-model/training/induction_circuit.loss_drop's, worked out from the losses shown so far.
+plateau so far; once the loss (a mean of the last few steps) falls below half of ln V, the band ends
+where the plateau ended and a vertical line marks the drop, labelled "drop at step N", on both plots.
+The places are model/training/induction_circuit.loss_drop's, worked out from the losses shown so far.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QColor
 
-from attn_desktop.model.training.induction_circuit import PLATEAU_SHARE, loss_drop
+from attn_desktop.model.training.induction_circuit import loss_drop
 
 PLATEAU_COLOR = QColor(120, 120, 120, 50)
 DROP_COLOR = QColor("#117733")
+LOWER_THAN_ANY_LOSS = -1e12  # (a loss is never negative)
 
 
 class LossDropMarks:
@@ -28,7 +28,7 @@ class LossDropMarks:
         self.plateau = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(PLATEAU_COLOR),
                                            pen=pg.mkPen(None))
         self.plateau.setZValue(-10)  # under the curve and the grid's labels
-        self.plateau_label = pg.InfLineLabel(self.plateau.lines[0], "plateau", position=0.92, anchors=[(0, 0), (0, 0)])
+        self.plateau_label = pg.InfLineLabel(self.plateau.lines[0], "plateau", position=0.75, anchors=[(0, 0), (0, 0)])
         self.drop_lines = [pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(DROP_COLOR, width=2))
                            for _ in range(1 + len(other_plots))]
         self.drop_label = pg.InfLineLabel(self.drop_lines[0], "", position=0.92, anchors=[(0, 0), (0, 0)],
@@ -77,8 +77,10 @@ class LossDropMarks:
 
 
 def plateau_so_far(losses: np.ndarray, vocab_size: int) -> int | None:
-    """Before the drop: the last step still on the plateau, if the run began on it (every run does)."""
-    high = np.asarray(losses) > PLATEAU_SHARE * math.log(vocab_size)
-    if not high.size or not high[0]:
-        return None
-    return int(np.flatnonzero(high)[-1])
+    """Before the drop: the last step still on the plateau, by loss_drop's own rule (its smoothing included).
+
+    loss_drop ends a plateau only at a drop; one step more whose loss is far below anything real is
+    such a drop, and changes nothing about the steps before it (each step's mean reads only earlier ones).
+    """
+    plateau_end, _drop = loss_drop([*np.asarray(losses).tolist(), LOWER_THAN_ANY_LOSS], vocab_size)
+    return plateau_end

@@ -40,6 +40,11 @@ def parse_typed_example(task: AnyTask, text: str) -> list[int]:
     return parse_example(task, text)
 
 
+def example_text(task: AnyTask, tokens: Sequence[int]) -> str:
+    """The example as the box shows it: words with spaces, letters side by side (20 of them fit the box)."""
+    return ("" if isinstance(task, InductionTask) else " ").join(task.words(tokens))
+
+
 def typing_hint(task: AnyTask) -> str:
     if isinstance(task, InductionTask):
         return f"Type {task.seq_len} letters from {task.vocab[0]} to {task.vocab[-1]}; press Enter"

@@ -44,6 +44,7 @@ from attn_desktop.ui.training.panel_tasks import (
     PANEL_TASKS,
     all_numbers,
     example_scene,
+    example_text,
     is_layered,
     parse_typed_example,
     typing_hint,
@@ -315,7 +316,7 @@ class TrainingPanel(QWidget):
 
     def _set_example(self, tokens: list[int]) -> None:
         self.example_tokens = list(tokens)
-        self.example_box.setText(" ".join(self.current_task.words(tokens)))
+        self.example_box.setText(example_text(self.current_task, tokens))
         self.example_message.clear()
         self.example_message.hide()
         if self.circuit is not None and is_layered(self.current_task):
