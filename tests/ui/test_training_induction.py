@@ -8,7 +8,6 @@ seed 0) stands in for a long run where a test needs a trained one.
 
 from __future__ import annotations
 
-import functools
 import time
 
 import numpy as np
@@ -18,46 +17,13 @@ from PySide6.QtCore import Qt
 from attn_desktop.model.training.induction_circuit import loss_drop, read_circuit
 from attn_desktop.model.training.induction_task import INDUCTION
 from attn_desktop.model.training.layered_maths import forward
-from attn_desktop.model.training.training import StepMetrics, Trainer, evaluate
+from attn_desktop.model.training.training import Trainer
 from attn_desktop.ui.training.training_panel import TrainingPanel
-from attn_desktop.ui.training.training_worker import make_real_trainer
 from attn_desktop.ui.window.app import configure_pyqtgraph
 
+from trained_induction import trained_params, trained_trainer
+
 DOCK_SIZE = (300, 1100)  # the dock's width on a 1024 × 768 screen; it scrolls, so the panel is as tall as it likes
-TRAINED_STEPS = 500
-
-
-@functools.lru_cache(maxsize=1)
-def trained_params():
-    trainer = Trainer(INDUCTION, seed=0)
-    for _ in range(TRAINED_STEPS):
-        trainer.step()
-    return trainer.snapshot()
-
-
-def trained_trainer(settings):
-    """For induction, a trainer that starts from the trained model; the app's own for the other tasks."""
-    if settings.task_name == "induction":
-        return TrainedTrainer()
-    return make_real_trainer(settings)
-
-
-class TrainedTrainer:
-    """Starts from the trained model and keeps it (its steps report what the trained model would)."""
-
-    def __init__(self):
-        self.params = trained_params().copy()
-        self.steps = 0
-
-    def step(self):
-        self.steps += 1
-        return StepMetrics(self.steps, 0.01, 1.0)
-
-    def snapshot(self):
-        return self.params.copy()
-
-    def evaluate(self, count=1000):
-        return evaluate(INDUCTION, self.params, count=count)
 
 
 def make_panel(qtbot, **kwargs) -> TrainingPanel:
@@ -69,6 +35,13 @@ def make_panel(qtbot, **kwargs) -> TrainingPanel:
     qtbot.waitExposed(panel)
     qtbot.waitUntil(lambda: panel.current_params is not None, timeout=3000)
     return panel
+
+
+@pytest.fixture
+def trained_panel(qtbot) -> TrainingPanel:
+    """A panel whose induction starts from the trained model (trained here first: it takes a few seconds)."""
+    trained_params()
+    return make_panel(qtbot, make_trainer=trained_trainer)
 
 
 def choose_induction(qtbot, panel) -> None:
@@ -116,7 +89,9 @@ def test_training_induction_shows_both_heads_on_the_example_live_and_as_the_mode
     assert_heads_shown_as_computed(panel)
     qtbot.keyClick(panel.pace_box, Qt.Key.Key_End)  # as fast as possible
     shown = []
-    panel.example_changed.connect(lambda _scene: shown.append(panel.circuit.shown_weights(1)))
+    panel.circuit.heads_shown.connect(lambda: shown.append(panel.circuit.shown_weights(1)))
+    scenes = []
+    panel.example_changed.connect(scenes.append)
     click(qtbot, panel.train_button)
     qtbot.waitUntil(lambda: panel.steps_taken >= 20, timeout=5000)
     started, count_before = time.perf_counter(), len(shown)
@@ -127,13 +102,14 @@ def test_training_induction_shows_both_heads_on_the_example_live_and_as_the_mode
     assert rate >= 5, f"the heads were shown only {rate:.1f} times a second"
     assert len({array.tobytes() for array in shown}) > 5  # they changed as the model learned
     assert_heads_shown_as_computed(panel)
+    assert scenes == []  # the panel shows the layers; the window's scene stays the student's
     reading = read_circuit(INDUCTION, panel.current_params)
-    qtbot.waitUntil(lambda: panel.circuit.score_labels[(0, 0)].text()
-                    == f"previous-token {reading.previous_token[0, 0]:.2f}\ninduction {reading.induction[0, 0]:.2f}",
-                    timeout=5000)
-    assert panel.circuit.score_labels[(1, 0)].text() == (
-        f"previous-token {reading.previous_token[1, 0]:.2f}\ninduction {reading.induction[1, 0]:.2f}")
-    assert panel.circuit.accuracy_label.text() == f"Accuracy: {100 * reading.accuracy:.1f} % of 1,000 fresh sequences"
+    accuracy_text = f"Accuracy: {100 * reading.accuracy:.1f} % of 1,000 fresh sequences"
+    qtbot.waitUntil(lambda: panel.circuit.accuracy_label.text() == accuracy_text, timeout=5000)  # the last reading
+    assert panel.circuit.scores_label.text().splitlines() == [
+        f"Layer 1 · head 1: previous-token {reading.previous_token[0, 0]:.2f} · induction {reading.induction[0, 0]:.2f}",
+        f"Layer 2 · head 1: previous-token {reading.previous_token[1, 0]:.2f} · induction {reading.induction[1, 0]:.2f}",
+    ]
 
 
 @pytest.mark.slow  # trains until the loss drops (about 230 steps)
@@ -165,8 +141,8 @@ def test_the_plateau_and_the_drop_are_marked_where_loss_drop_says(qtbot):
 
 
 @pytest.mark.slow  # trains the model it knocks heads out of (500 steps, once per session)
-def test_knocking_out_layer_1s_head_drops_the_accuracy_and_the_stripe_and_switching_it_on_brings_them_back(qtbot):
-    panel = make_panel(qtbot, make_trainer=trained_trainer)
+def test_knocking_out_layer_1s_head_drops_the_accuracy_and_the_stripe_and_switching_it_on_brings_them_back(qtbot, trained_panel):
+    panel = trained_panel
     choose_induction(qtbot, panel)
     weights = [array.copy() for _name, array in panel.current_params.arrays()]
     trained_accuracy = shown_percent(panel)
@@ -203,30 +179,30 @@ def test_training_goes_on_with_every_head_in_while_one_is_knocked_out(qtbot):
     assert_heads_shown_as_computed(panel, knocked_out=[(1, 0)])
 
 
-def test_a_bad_typed_sequence_gives_one_message_and_changes_nothing(qtbot):
-    panel = make_panel(qtbot, make_trainer=trained_trainer)
+def test_a_bad_typed_sequence_gives_one_message_and_changes_nothing(qtbot, trained_panel):
+    panel = trained_panel
     choose_induction(qtbot, panel)
-    scenes = []
-    panel.example_changed.connect(scenes.append)
+    shown = []
+    panel.circuit.heads_shown.connect(lambda: shown.append(True))
     before, shown_before = list(panel.example_tokens), panel.circuit.shown_weights(1)
     for typed, message in (("QDKW", "induction sequences have 20 letters; found 4"),
                            ("QDKWNRHBTCFJPMDKWNRZ", '"Z" is not among the induction letters; use A to X')):
         type_into(qtbot, panel.example_box, typed)
         assert panel.example_message.isVisible() and panel.example_message.text() == message
-        assert panel.example_tokens == before and scenes == []
+        assert panel.example_tokens == before and shown == []
         np.testing.assert_array_equal(panel.circuit.shown_weights(1), shown_before)
 
     type_into(qtbot, panel.example_box, "a b c d e f g h a b c d e f g h i j k l")  # spaces and small letters are fine
     assert not panel.example_message.isVisible()
     assert panel.example_box.text() == "ABCDEFGHABCDEFGHIJKL"
     assert panel.example_tokens == list(range(8)) * 2 + [8, 9, 10, 11]
-    assert [label.split(":")[1] for label in scenes[-1].tokens] == list("ABCDEFGHABCDEFGHIJKL")
+    assert len(shown) == 1 and [label.split(":")[1] for label in panel.example_scene().tokens] == list("ABCDEFGHABCDEFGHIJKL")
     assert_heads_shown_as_computed(panel)
     assert panel.circuit.shown_weights(1)[9, 2] > 0.5  # the second B looks just after the first B: at C
 
 
-def test_a_new_random_example_is_20_letters_with_a_repeat_shown_by_both_heads(qtbot):
-    panel = make_panel(qtbot, make_trainer=trained_trainer)
+def test_a_new_random_example_is_20_letters_with_a_repeat_shown_by_both_heads(qtbot, trained_panel):
+    panel = trained_panel
     choose_induction(qtbot, panel)
     before = list(panel.example_tokens)
     click(qtbot, panel.pick_example_button)

@@ -119,7 +119,7 @@ class AttentionHeatmap(QWidget):
         return width
 
     def minimumSizeHint(self) -> QSize:
-        side = int(6 * QFontMetricsF(self.font()).height())
+        side = int(5 * QFontMetricsF(self.font()).height())
         return QSize(side, side)
 
     def sizeHint(self) -> QSize:

@@ -1,9 +1,8 @@
 """The induction model's heads on the chosen example, side by side, each with a switch that knocks it out.
 
-Under each head's attention square: its two scores, previous-token and induction (the mean weight on
-the key before, and on the key after the earlier occurrence, over 1,000 fresh sequences; see
-model/training/induction_circuit.py). Under all of them: the accuracy on those sequences, and whether
-the circuit has formed (a previous-token head in layer 1 and an induction head in the last layer, both
+Under the heads' attention squares: each head's two scores, previous-token and induction (the mean
+weight on the key before, and on the key after the earlier occurrence, over 1,000 fresh sequences; see
+model/training/induction_circuit.py), the accuracy on those sequences, and whether (a previous-token head in layer 1 and an induction head in the last layer, both
 at CIRCUIT_THRESHOLD or more).
 
 Knocking a head out only changes what is shown: the squares are the model run with that head writing
@@ -16,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from attn_desktop.model.training.induction_circuit import CIRCUIT_THRESHOLD, CircuitReading
@@ -34,13 +34,14 @@ def head_name(head: HeadAt) -> str:
 
 
 class CircuitView(QWidget):
+    heads_shown = Signal()  # the squares show another model, example or set of heads knocked out
+
     def __init__(self, task: InductionTask, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.task = task
         self.heads: list[HeadAt] = [(layer, head) for layer in range(task.n_layers) for head in range(task.n_heads)]
         self.heatmaps: dict[HeadAt, AttentionHeatmap] = {}
         self.knock_out_boxes: dict[HeadAt, QCheckBox] = {}
-        self.score_labels: dict[HeadAt, QLabel] = {}
         self.reading: CircuitReading | None = None  # the last reading, of the heads knocked out now
         self._params: Any = None
         self._tokens: list[int] = []
@@ -53,18 +54,19 @@ class CircuitView(QWidget):
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setHorizontalSpacing(6)
         for column, head in enumerate(self.heads):
-            title = QLabel(f"<b>{head_name(head)}</b>")
+            # Only the layer when it has one head: two squares side by side fit a narrow dock in presentation mode.
+            title = QLabel(f"<b>{head_name(head) if self.task.n_heads > 1 else f'Layer {head[0] + 1}'}</b>")
             heatmap = AttentionHeatmap(head_name(head))
             box = QCheckBox("Knock out")
             box.setAccessibleName(f"Knock out {head_name(head).lower()}")
             box.setToolTip("The head writes nothing: see what the model does without it (training keeps it in)")
             box.toggled.connect(self._on_knock_out_switched)
-            scores = QLabel()
-            scores.setWordWrap(True)
-            scores.setAccessibleName(f"{head_name(head)}: scores")
-            for row, widget in enumerate((title, heatmap, box, scores)):
+            for row, widget in enumerate((title, heatmap, box)):
                 grid.addWidget(widget, row, column)
-            self.heatmaps[head], self.knock_out_boxes[head], self.score_labels[head] = heatmap, box, scores
+            self.heatmaps[head], self.knock_out_boxes[head] = heatmap, box
+        self.scores_label = QLabel()
+        self.scores_label.setWordWrap(True)
+        self.scores_label.setAccessibleName("Each head's scores")
         self.accuracy_label = QLabel()
         self.accuracy_label.setWordWrap(True)
         self.accuracy_label.setAccessibleName("Accuracy with these heads")
@@ -74,6 +76,7 @@ class CircuitView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(grid)
+        layout.addWidget(self.scores_label)
         layout.addWidget(self.accuracy_label)
         layout.addWidget(self.formed_label)
 
@@ -124,6 +127,7 @@ class CircuitView(QWidget):
         labels = self.task.words(self._tokens)
         for head, heatmap in self.heatmaps.items():
             heatmap.show_weights(result.attention(*head), labels, head in knocked_out)
+        self.heads_shown.emit()
 
     def _on_read(self, reading: CircuitReading, knocked_out: frozenset[HeadAt]) -> None:
         if knocked_out != self.knocked_out:
@@ -133,10 +137,7 @@ class CircuitView(QWidget):
 
     def _show_reading(self) -> None:
         reading = self.reading
-        for (layer, head), label in self.score_labels.items():
-            label.setText("" if reading is None else
-                          f"previous-token {reading.previous_token[layer, head]:.2f}\n"
-                          f"induction {reading.induction[layer, head]:.2f}")
+        self.scores_label.setText("" if reading is None else "\n".join(scores_text(reading, head) for head in self.heads))
         if reading is None:
             self.accuracy_label.setText(READING_TEXT if self._params is not None else "")
             self.formed_label.setText("")
@@ -146,6 +147,12 @@ class CircuitView(QWidget):
         self.accuracy_label.setText(f"Accuracy{without}: {100 * reading.accuracy:.1f} % of "
                                     f"{EVALUATION_COUNT:,} fresh sequences")
         self.formed_label.setText(formed_text(reading))
+
+
+def scores_text(reading: CircuitReading, head: HeadAt) -> str:
+    """"Layer 1 · head 1: previous-token 0.57 · induction 0.03"."""
+    return (f"{head_name(head)}: previous-token {reading.previous_token[head]:.2f} · "
+            f"induction {reading.induction[head]:.2f}")
 
 
 def formed_text(reading: CircuitReading) -> str:

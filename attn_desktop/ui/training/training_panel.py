@@ -11,7 +11,8 @@ always give the same run); changing the pace does not.
 
 Induction trains two layers, not one head: for it the panel also marks the loss's plateau and drop on
 the curves (LossDropMarks) and shows both layers' heads on the example, each with a knock-out switch,
-with the circuit's scores (CircuitView). `choose_task("induction")` picks it as a click on the list would.
+with the circuit's scores (CircuitView); the window does not follow it (`example_changed` is not sent),
+the panel shows it. `choose_task("induction")` picks it as a click on the list would.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ ExampleScene = Callable[[AnyTask, Any, list[int]], SceneData]
 
 
 class TrainingPanel(QWidget):
-    example_changed = Signal(object)  # SceneData: the example sentence under the head as it is now
+    example_changed = Signal(object)  # SceneData: the example sentence under the head as it is now (one-head tasks)
     keep_requested = Signal()  # "Keep as scene": the head as it is now, as a scene of its own
     running_changed = Signal(bool)
 
@@ -324,6 +325,10 @@ class TrainingPanel(QWidget):
         self._announce_example()
 
     def _announce_example(self) -> None:
+        if is_layered(self.current_task):
+            # Its layers show in the panel itself (CircuitView): a 20-letter scene of two layers redrawn in the
+            # window on every update would slow training about fourfold, and Keep as scene opens it anyway.
+            return
         scene = self.example_scene()
         if scene is not None:
             self.example_changed.emit(scene)
