@@ -17,6 +17,7 @@ from PySide6.QtGui import QColor
 from attn_desktop.model.training.induction_circuit import loss_drop
 
 PLATEAU_COLOR = QColor(120, 120, 120, 50)
+PLATEAU_TEXT_COLOR = QColor("#444444")
 DROP_COLOR = QColor("#117733")
 LOWER_THAN_ANY_LOSS = -1e12  # (a loss is never negative)
 
@@ -28,7 +29,9 @@ class LossDropMarks:
         self.plateau = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(PLATEAU_COLOR),
                                            pen=pg.mkPen(None))
         self.plateau.setZValue(-10)  # under the curve and the grid's labels
-        self.plateau_label = pg.InfLineLabel(self.plateau.lines[0], "plateau", position=0.75, anchors=[(0, 0), (0, 0)])
+        # Low in the band: the plateau's loss runs through its middle, the drop's label along its top.
+        self.plateau_label = pg.InfLineLabel(self.plateau.lines[0], "plateau", position=0.12, anchors=[(0, 1), (0, 1)],
+                                             color=PLATEAU_TEXT_COLOR)
         self.drop_lines = [pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(DROP_COLOR, width=2))
                            for _ in range(1 + len(other_plots))]
         self.drop_label = pg.InfLineLabel(self.drop_lines[0], "", position=0.92, anchors=[(0, 0), (0, 0)],
