@@ -42,7 +42,7 @@ def parse_typed_example(task: AnyTask, text: str) -> list[int]:
 
 def example_text(task: AnyTask, tokens: Sequence[int]) -> str:
     """The example as the box shows it: words with spaces, letters side by side (20 of them fit the box)."""
-    return ("" if isinstance(task, InductionTask) else " ").join(task.words(tokens))
+    return ("" if isinstance(task, InductionTask) else " ").join(task.words(list(tokens)))
 
 
 def typing_hint(task: AnyTask) -> str:

@@ -341,6 +341,8 @@ class TrainingPanel(QWidget):
         if update.restarted:
             self.curves.start(self.current_task.default_steps)
             self.drop_marks.clear()
+            if self.circuit is not None:
+                self.circuit.clear()  # readings of the run before are dropped, even if still under way
             self._last_metrics = None
         if update.metrics:
             self._last_metrics = update.metrics[-1]
