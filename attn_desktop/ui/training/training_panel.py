@@ -235,7 +235,8 @@ class TrainingPanel(QWidget):
     # ----- commands -------------------------------------------------------------------
     def choose_task(self, name: str) -> None:
         """Choose the task called NAME ("reverse", "induction", ...) as choosing it in the list does: training
-        starts again on it from step 0, paused. Raises KeyError for a task the panel does not offer."""
+        starts again on it from step 0, running or paused as before (the task already chosen stays as it is).
+        Raises KeyError for a task the panel does not offer."""
         index = self.task_box.findData(name)
         if index < 0:
             raise KeyError(f"the Training panel has no task {name!r}; it has {', '.join(self.tasks)}")
