@@ -32,6 +32,9 @@ WALKS = {
     "presenting two layers": "lesson:two-heads,restart,present,lesson:induction-heads,unpresent,lesson:two-heads",
     # Training a head (the Training panel beside three plots), presented, and back to a lesson.
     "training": "train:reverse:300,present,unpresent,lesson:scaled-attention",
+    # Training induction (both layers' heads in the Training panel; the window's scene stays), presented, back,
+    # and switching to a one-head task and back again.
+    "training induction": "train:induction:300,present,unpresent,train:reverse:30,train:induction:40",
     # A real model's induction heads (the model pack's, when it is installed; else the panel saying how to add it),
     # presented and back.
     "induction heads": "induction,present,unpresent",

@@ -105,3 +105,20 @@ def predictable_places(tokens: IntArray) -> np.ndarray:
 
 
 INDUCTION = InductionTask()
+
+
+def parse_letters(task: InductionTask, text: str) -> list[int]:
+    """The letter indices of a sequence typed by a user ("QDKW…", "q d k w …", "Q,D,K,W,…").
+
+    Spaces and commas are optional and case does not matter. Raises ValueError with one sentence
+    saying what is wrong: a character that is not one of the task's letters, or the wrong number of them.
+    """
+    letters = [character for character in text.upper() if not character.isspace() and character != ","]
+    unknown = list(dict.fromkeys(letter for letter in letters if letter not in task.vocab))
+    if unknown:
+        shown = ", ".join(f'"{letter}"' for letter in unknown[:3]) + (" …" if len(unknown) > 3 else "")
+        raise ValueError(f"{shown} {'is' if len(unknown) == 1 else 'are'} not among the {task.name} letters; "
+                         f"use {task.vocab[0]} to {task.vocab[-1]}")
+    if len(letters) != task.seq_len:
+        raise ValueError(f"{task.name} sequences have {task.seq_len} letters; found {len(letters)}")
+    return [task.vocab.index(letter) for letter in letters]

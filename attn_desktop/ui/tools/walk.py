@@ -87,7 +87,11 @@ def train(window, step: Step) -> None:
     head as it learns), Pause, then Step until exactly N (unless the pause landed past N)."""
     window.menu_actions["training_action"].trigger()
     panel = window.training_panel
-    panel.task_box.setCurrentIndex(panel.task_box.findData(step.task))
+    if panel.task_box.currentData() != step.task:
+        panel.choose_task(step.task)
+        # The step count is the last task's until the new trainer reports step 0: without this wait, a walk
+        # that trained another task first would pause before the window had shown this one's example.
+        _wait(lambda: panel.steps_taken == 0, WAIT_SECONDS["train"])
     near = max(1, step.count - PAUSE_LANDS_WITHIN_STEPS)
     # As fast as possible to near N; for a few steps, the slowest pace, paused after the first.
     panel.pace_box.setCurrentIndex(panel.pace_box.count() - 1 if near > 1 else 0)

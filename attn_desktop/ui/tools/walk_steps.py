@@ -58,10 +58,10 @@ def parse_step(text: str) -> Step:
 
 
 def _training_step(text: str, task: str, count: str) -> Step:
-    from attn_desktop.model.training.tasks import TASKS
+    from attn_desktop.ui.training.panel_tasks import PANEL_TASKS  # the Training panel's, induction included
 
-    if task not in TASKS:
-        raise StepError(f"step {text!r}: no training task called {task!r}; choose one of {', '.join(TASKS)}")
+    if task not in PANEL_TASKS:
+        raise StepError(f"step {text!r}: no training task called {task!r}; choose one of {', '.join(PANEL_TASKS)}")
     if not count.isdigit() or not 1 <= int(count) <= MAX_TRAINING_STEPS:
         raise StepError(f"step {text!r}: expected a number of steps from 1 to {MAX_TRAINING_STEPS}, found {count!r}")
     return Step(text, "train", task=task, count=int(count))

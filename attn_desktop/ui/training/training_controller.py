@@ -11,7 +11,8 @@ writes over the student's own scene.
 
 *Keep as scene* pauses training and opens the head as it is now as an ordinary
 projection scene carrying the whole head (model/trained_head.py): unsaved,
-draggable, savable, with the task's accuracy recomputed as it is edited.
+draggable, savable, with the task's accuracy recomputed as it is edited. For induction it opens the two
+layers on the example as an ordinary scene of two layers (model/training/induction_document.py).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from PySide6.QtCore import QObject
 
 from attn_desktop.model import Change, Scene, SceneData
 from attn_desktop.model.commands import open_contents
+from attn_desktop.model.training.induction_document import induction_scene_data
+from attn_desktop.model.training.induction_task import InductionTask
 from attn_desktop.model.training.trained_head import keep_as_scene
 from attn_desktop.ui.document.document_controller import DocumentController
 from attn_desktop.ui.document.edit_history import EditHistory
@@ -77,7 +80,11 @@ class TrainingController(QObject):
         self.panel.pause()
         if not self.showing and not self.documents.maybe_save_changes():
             return
-        data = keep_as_scene(self.panel.current_task, params, self.panel.example_tokens)
+        task = self.panel.current_task
+        if isinstance(task, InductionTask):  # its layers as a scene of their own (no edited head to test yet)
+            data: SceneData = induction_scene_data(task, params, self.panel.example_tokens)
+        else:
+            data = keep_as_scene(task, params, self.panel.example_tokens)
         self._write(lambda: open_contents(self.scene, data))
         self.showing = False
         self.documents.start_new_work()

@@ -8,6 +8,11 @@ changes, at most about 30 times a second, for the window to show on the canvas.
 
 Changing the task, seed or learning rate starts training again from step 0 (the same settings
 always give the same run); changing the pace does not.
+
+Induction trains two layers, not one head: for it the panel also marks the loss's plateau and drop on
+the curves (LossDropMarks) and shows both layers' heads on the example, each with a knock-out switch,
+with the circuit's scores (CircuitView); the window does not follow it (`example_changed` is not sent),
+the panel shows it. `choose_task("induction")` picks it as a click on the list would.
 """
 
 from __future__ import annotations
@@ -32,11 +37,19 @@ from PySide6.QtWidgets import (
 )
 
 from attn_desktop.model.files.scene_types import SceneData
-from attn_desktop.model.training.example_sentence import example_scene_data
-from attn_desktop.model.training.head_maths import forward
-from attn_desktop.model.training.head_params import HeadParams
-from attn_desktop.model.training.tasks import TASKS, Task, parse_example
-from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE, OPTIMISER_NAME
+from attn_desktop.model.training.induction_task import InductionTask
+from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE, OPTIMISER_NAME, AnyTask
+from attn_desktop.ui.training.circuit_view import CircuitView
+from attn_desktop.ui.training.loss_drop_marks import LossDropMarks
+from attn_desktop.ui.training.panel_tasks import (
+    PANEL_TASKS,
+    all_numbers,
+    example_scene,
+    example_text,
+    is_layered,
+    parse_typed_example,
+    typing_hint,
+)
 from attn_desktop.ui.training.training_curves import TrainingCurves
 from attn_desktop.ui.training.training_worker import (
     FRESH_EXAMPLES,
@@ -55,21 +68,21 @@ PACES: list[tuple[str, float | None]] = [
 MAX_SEED = 2**31 - 1
 ERROR_STYLE = "color: #B00020;"
 
-ExampleScene = Callable[[Task, HeadParams, list[int]], SceneData]
+ExampleScene = Callable[[AnyTask, Any, list[int]], SceneData]
 
 
 class TrainingPanel(QWidget):
-    example_changed = Signal(object)  # SceneData: the example sentence under the head as it is now
+    example_changed = Signal(object)  # SceneData: the example sentence under the head as it is now (one-head tasks)
     keep_requested = Signal()  # "Keep as scene": the head as it is now, as a scene of its own
     running_changed = Signal(bool)
 
-    def __init__(self, tasks: Mapping[str, Task] = TASKS, make_trainer: TrainerFactory = make_real_trainer,
-                 example_scene: ExampleScene = example_scene_data, parent: QWidget | None = None) -> None:
+    def __init__(self, tasks: Mapping[str, AnyTask] = PANEL_TASKS, make_trainer: TrainerFactory = make_real_trainer,
+                 example_scene: ExampleScene = example_scene, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.tasks = dict(tasks)
         self._example_scene = example_scene
         self._running = False
-        self._params: HeadParams | None = None  # the head of the current settings, as last reported
+        self._params: Any = None  # HeadParams (LayeredParams for induction) of the current settings, as last reported
         self._last_update: TrainingUpdate | None = None
         self._last_metrics: Any = None  # StepMetrics of the last step taken, for the status line
         self._fresh_accuracy: float | None = None  # on unseen examples, measured at the last pause
@@ -81,7 +94,9 @@ class TrainingPanel(QWidget):
         self._build_buttons()
         self.curves = TrainingCurves()
         self.curves.start(self.tasks[first_task].default_steps)
+        self.drop_marks = LossDropMarks(self.curves.loss_plot, [self.curves.accuracy_plot])
         self._build_example()
+        self.circuit = self._build_circuit()
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
         self.status_label.setAccessibleName("Training status")
@@ -153,6 +168,11 @@ class TrainingPanel(QWidget):
         self.example_message.setStyleSheet(ERROR_STYLE)
         self.example_message.hide()
 
+    def _build_circuit(self) -> CircuitView | None:
+        """The heads of a layered task on the example, if the panel offers one (one such task at most)."""
+        layered = next((task for task in self.tasks.values() if isinstance(task, InductionTask)), None)
+        return None if layered is None else CircuitView(layered)
+
     def _lay_out(self) -> None:
         form = QFormLayout()
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
@@ -180,10 +200,12 @@ class TrainingPanel(QWidget):
         layout.addLayout(example_row)
         layout.addWidget(self.pick_example_button)
         layout.addWidget(self.example_message)
+        if self.circuit is not None:
+            layout.addWidget(self.circuit)
 
     # ----- what the panel holds -----------------------------------------------------
     @property
-    def current_task(self) -> Task:
+    def current_task(self) -> AnyTask:
         return self.tasks[self.task_box.currentData()]
 
     @property
@@ -191,8 +213,9 @@ class TrainingPanel(QWidget):
         return TrainingSettings(self.task_box.currentData(), self.seed_box.value(), self.rate_box.value())
 
     @property
-    def current_params(self) -> HeadParams | None:
-        """The head as last reported by the trainer of the current settings (a copy; None before the first)."""
+    def current_params(self) -> Any:
+        """The head (layers, for induction) as last reported by the trainer of the current settings
+        (a copy; None before the first)."""
         return self._params
 
     @property
@@ -210,6 +233,15 @@ class TrainingPanel(QWidget):
         return self._example_scene(self.current_task, self._params, list(self.example_tokens))
 
     # ----- commands -------------------------------------------------------------------
+    def choose_task(self, name: str) -> None:
+        """Choose the task called NAME ("reverse", "induction", ...) as choosing it in the list does: training
+        starts again on it from step 0, running or paused as before (the task already chosen stays as it is).
+        Raises KeyError for a task the panel does not offer."""
+        index = self.task_box.findData(name)
+        if index < 0:
+            raise KeyError(f"the Training panel has no task {name!r}; it has {', '.join(self.tasks)}")
+        self.task_box.setCurrentIndex(index)
+
     def train(self) -> None:
         self._set_running(True)
         self.runner.resume()
@@ -240,6 +272,8 @@ class TrainingPanel(QWidget):
         """Stop training and end its thread (the window calls this when it closes)."""
         self._set_running(False)
         self.runner.shutdown()
+        if self.circuit is not None:
+            self.circuit.shutdown()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.shutdown()
@@ -252,6 +286,8 @@ class TrainingPanel(QWidget):
         self.rate_box.setValue(task.default_lr)
         self.rate_box.blockSignals(False)
         self._params = None  # the old task's head does not fit the new task's sentences
+        if self.circuit is not None:
+            self.circuit.clear()
         self._show_task(task)
         self._set_example(task.example_tokens())
         self.runner.restart(self.settings)
@@ -262,15 +298,18 @@ class TrainingPanel(QWidget):
     def _on_pace_chosen(self) -> None:
         self.runner.set_pace(self.pace_box.currentData())
 
-    def _show_task(self, task: Task) -> None:
+    def _show_task(self, task: AnyTask) -> None:
         self.task_description.setText(task.description)
         self.example_box.setPlaceholderText(" ".join(task.vocab))
-        self.example_box.setToolTip(f"Type {task.seq_len} words from: {' '.join(task.vocab)}; press Enter")
+        self.example_box.setToolTip(typing_hint(task))
+        self.drop_marks.clear()
+        if self.circuit is not None:
+            self.circuit.setVisible(is_layered(task))
 
     # ----- the example sentence ------------------------------------------------------
     def _on_example_typed(self) -> None:
         try:
-            tokens = parse_example(self.current_task, self.example_box.text())
+            tokens = parse_typed_example(self.current_task, self.example_box.text())
         except ValueError as error:
             self.example_message.setText(str(error))
             self.example_message.show()
@@ -279,12 +318,18 @@ class TrainingPanel(QWidget):
 
     def _set_example(self, tokens: list[int]) -> None:
         self.example_tokens = list(tokens)
-        self.example_box.setText(" ".join(self.current_task.words(tokens)))
+        self.example_box.setText(example_text(self.current_task, tokens))
         self.example_message.clear()
         self.example_message.hide()
+        if self.circuit is not None and is_layered(self.current_task):
+            self.circuit.show_example(self.example_tokens)
         self._announce_example()
 
     def _announce_example(self) -> None:
+        if is_layered(self.current_task):
+            # Its layers show in the panel itself (CircuitView): a 20-letter scene of two layers redrawn in the
+            # window on every update would slow training about fourfold, and Keep as scene opens it anyway.
+            return
         scene = self.example_scene()
         if scene is not None:
             self.example_changed.emit(scene)
@@ -296,13 +341,17 @@ class TrainingPanel(QWidget):
         self._last_update = update
         if update.restarted:
             self.curves.start(self.current_task.default_steps)
+            self.drop_marks.clear()
+            if self.circuit is not None:
+                self.circuit.clear()  # readings of the run before are dropped, even if still under way
             self._last_metrics = None
         if update.metrics:
             self._last_metrics = update.metrics[-1]
         self._fresh_accuracy = None if update.running else update.fresh_accuracy
         self.curves.extend(update.metrics)
-        if update.params is not None and self._all_numbers(update.params):
+        if update.params is not None and all_numbers(self.current_task, update.params, self.example_tokens):
             self._params = update.params  # (a head that is not all numbers is never shown, nor kept as a scene)
+            self._show_layers(update)
             self._announce_example()
         if update.failure:
             self._set_running(False)
@@ -311,14 +360,13 @@ class TrainingPanel(QWidget):
         else:
             self._show_status()
 
-    def _all_numbers(self, params: HeadParams) -> bool:
-        """Whether the head and what it computes for the example are finite numbers (a head blown up by a
-        rate far too large is finite, but its scores overflow)."""
-        if not all(np.isfinite(array).all() for _name, array in params.arrays()):
-            return False
-        with np.errstate(all="ignore"):
-            result = forward(params, self.example_tokens, self.current_task.causal)
-        return all(np.isfinite(array).all() for array in (result.q, result.k, result.v, result.weights, result.logits))
+    def _show_layers(self, update: TrainingUpdate) -> None:
+        """Induction: the plateau and drop so far, and the heads on the example (read at once when paused)."""
+        task = self.current_task
+        if self.circuit is None or not is_layered(task):
+            return
+        self.drop_marks.follow(self.curves.series.steps, self.curves.series.losses, len(task.vocab))
+        self.circuit.show_model(self._params, self.example_tokens, read_now=not update.running)
 
     def _set_running(self, running: bool) -> None:
         changed = running != self._running

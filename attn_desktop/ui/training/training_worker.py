@@ -82,10 +82,10 @@ TrainerFactory = Callable[[TrainingSettings], Any]
 
 def make_real_trainer(settings: TrainingSettings) -> Any:
     """The app's NumPy trainer for these settings."""
-    from attn_desktop.model.training.tasks import TASKS
     from attn_desktop.model.training.training import Trainer
+    from attn_desktop.ui.training.panel_tasks import PANEL_TASKS
 
-    return Trainer(TASKS[settings.task_name], seed=settings.seed, lr=settings.learning_rate)
+    return Trainer(PANEL_TASKS[settings.task_name], seed=settings.seed, lr=settings.learning_rate)
 
 
 def stopped_because(error: Exception) -> str:

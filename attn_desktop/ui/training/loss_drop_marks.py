@@ -1,0 +1,89 @@
+"""The induction loss's plateau and drop, marked on the training curves as they happen.
+
+While the loss still sits near ln V (the model guesses among the letters), a shaded band covers the
+plateau so far; once the loss (a mean of the last few steps) falls below half of ln V, the band ends
+where the plateau ended and a vertical line marks the drop, labelled "drop at step N", on both plots.
+The places are model/training/induction_circuit.loss_drop's, worked out from the losses shown so far.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtGui import QColor
+
+from attn_desktop.model.training.induction_circuit import loss_drop
+
+PLATEAU_COLOR = QColor(120, 120, 120, 50)
+PLATEAU_TEXT_COLOR = QColor("#444444")
+DROP_COLOR = QColor("#117733")
+LOWER_THAN_ANY_LOSS = -1e12  # (a loss is never negative)
+
+
+class LossDropMarks:
+    """A band for the plateau and a line for the drop, on LOSS_PLOT (the line also on OTHER_PLOTS)."""
+
+    def __init__(self, loss_plot: pg.PlotItem, other_plots: Sequence[pg.PlotItem] = ()) -> None:
+        self.plateau = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(PLATEAU_COLOR),
+                                           pen=pg.mkPen(None))
+        self.plateau.setZValue(-10)  # under the curve and the grid's labels
+        # Low in the band: the plateau's loss runs through its middle, the drop's label along its top.
+        self.plateau_label = pg.InfLineLabel(self.plateau.lines[0], "plateau", position=0.12, anchors=[(0, 1), (0, 1)],
+                                             color=PLATEAU_TEXT_COLOR)
+        self.drop_lines = [pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(DROP_COLOR, width=2))
+                           for _ in range(1 + len(other_plots))]
+        self.drop_label = pg.InfLineLabel(self.drop_lines[0], "", position=0.92, anchors=[(0, 0), (0, 0)],
+                                          color=DROP_COLOR)
+        loss_plot.addItem(self.plateau)
+        for plot, line in zip((loss_plot, *other_plots), self.drop_lines, strict=True):
+            plot.addItem(line)
+        self.plateau_steps: tuple[float, float] | None = None  # (first, last) step of the plateau, as shown
+        self.drop_step: float | None = None
+        self.clear()
+
+    def clear(self) -> None:
+        self.plateau_steps, self.drop_step = None, None
+        self.plateau.setVisible(False)
+        for line in self.drop_lines:
+            line.setVisible(False)
+
+    def follow(self, steps: np.ndarray, losses: np.ndarray, vocab_size: int) -> None:
+        """Mark the plateau and the drop of LOSSES (one per step of STEPS, oldest first)."""
+        if not len(steps):
+            self.clear()
+            return
+        plateau_end, drop = loss_drop(losses.tolist(), vocab_size)
+        if drop is None:
+            plateau_end = plateau_so_far(losses, vocab_size)
+        self._show_plateau(None if plateau_end is None else (float(steps[0]), float(steps[plateau_end])))
+        self._show_drop(None if drop is None else float(steps[drop]))
+
+    def _show_plateau(self, span: tuple[float, float] | None) -> None:
+        if span == self.plateau_steps:
+            return
+        self.plateau_steps = span
+        self.plateau.setVisible(span is not None)
+        if span is not None:
+            self.plateau.setRegion(span)
+
+    def _show_drop(self, step: float | None) -> None:
+        if step == self.drop_step:
+            return
+        self.drop_step = step
+        for line in self.drop_lines:
+            line.setVisible(step is not None)
+            if step is not None:
+                line.setValue(step)
+        self.drop_label.setFormat("" if step is None else f"drop at step {step:.0f}")
+
+
+def plateau_so_far(losses: np.ndarray, vocab_size: int) -> int | None:
+    """Before the drop: the last step still on the plateau, by loss_drop's own rule (its smoothing included).
+
+    loss_drop ends a plateau only at a drop; one step more whose loss is far below anything real is
+    such a drop, and changes nothing about the steps before it (each step's mean reads only earlier ones).
+    """
+    plateau_end, _drop = loss_drop([*np.asarray(losses).tolist(), LOWER_THAN_ANY_LOSS], vocab_size)
+    return plateau_end

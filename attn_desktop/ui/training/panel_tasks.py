@@ -1,0 +1,65 @@
+"""The Training panel's tasks and what differs between the one-head tasks and induction's two layers.
+
+The one-head tasks (model/training/tasks.py) type words and show one head as a scene; induction
+(model/training/induction_task.py) types letters and shows its two layers as a scene. The panel asks
+here instead of asking which kind of task it has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from attn_desktop.model.files.scene_types import ProjectedScene
+from attn_desktop.model.training.example_sentence import example_scene_data
+from attn_desktop.model.training.induction_document import induction_scene_data
+from attn_desktop.model.training.induction_task import INDUCTION, InductionTask, parse_letters
+from attn_desktop.model.training.tasks import TASKS, parse_example
+from attn_desktop.model.training.training import AnyTask, model_maths
+
+PANEL_TASKS: dict[str, AnyTask] = {**TASKS, INDUCTION.name: INDUCTION}
+
+
+def is_layered(task: AnyTask) -> bool:
+    return isinstance(task, InductionTask)
+
+
+def example_scene(task: AnyTask, params: Any, tokens: Sequence[int]) -> ProjectedScene:
+    """The example under the model as it is now, as a projection scene (one head, or every layer)."""
+    if isinstance(task, InductionTask):
+        return induction_scene_data(task, params, tokens)
+    return example_scene_data(task, params, tokens)
+
+
+def parse_typed_example(task: AnyTask, text: str) -> list[int]:
+    """The tokens of an example typed by the student. Raises ValueError with one sentence saying what is wrong."""
+    if isinstance(task, InductionTask):
+        return parse_letters(task, text)
+    return parse_example(task, text)
+
+
+def example_text(task: AnyTask, tokens: Sequence[int]) -> str:
+    """The example as the box shows it: words with spaces, letters side by side (20 of them fit the box)."""
+    return ("" if isinstance(task, InductionTask) else " ").join(task.words(list(tokens)))
+
+
+def typing_hint(task: AnyTask) -> str:
+    if isinstance(task, InductionTask):
+        return f"Type {task.seq_len} letters from {task.vocab[0]} to {task.vocab[-1]}; press Enter"
+    return f"Type {task.seq_len} words from: {' '.join(task.vocab)}; press Enter"
+
+
+def all_numbers(task: AnyTask, params: Any, tokens: Sequence[int]) -> bool:
+    """Whether the model and what it computes for the example are finite numbers (a model blown up by a
+    rate far too large is finite, but its scores overflow)."""
+    if not all(np.isfinite(array).all() for _name, array in params.arrays()):
+        return False
+    with np.errstate(all="ignore"):
+        result = model_maths(task).forward(params, np.asarray(tokens), task.causal)
+    if is_layered(task):
+        arrays = [layer.weights for layer in result.layers] + [result.logits]
+    else:
+        arrays = [result.q, result.k, result.v, result.weights, result.logits]
+    return all(np.isfinite(array).all() for array in arrays)

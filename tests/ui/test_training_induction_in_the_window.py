@@ -1,0 +1,129 @@
+"""Induction trained in the real window: the window shows both layers as it learns and keeps answering; Keep as
+scene opens an ordinary two-layer scene (dragged, undone, saved, reopened); the Training panel fits a
+1024 × 768 projector, presenting or not, with the layout audit clean.
+
+(While induction trains, the window's scene stays what it was: the panel shows the two layers itself.)"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from audit_criteria import problems_in
+from PySide6.QtCore import QElapsedTimer, QPointF, Qt, QTimer
+
+from attn_desktop.model import Role
+from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.training import training
+from attn_desktop.model.training.induction_task import INDUCTION
+from attn_desktop.model.training.layered_maths import forward
+from attn_desktop.ui.tools.layout_audit import audit_window
+from attn_desktop.ui.tools.walk_audit import audit_walk
+
+from helpers import drag_on_canvas, on_a_1024_by_768_screen, wait_until_arranged
+from trained_induction import TrainedTrainer, trained_params
+
+RealTrainer = training.Trainer
+
+
+def open_training_on_induction(qtbot, window):
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)  # Lessons → Train a Head
+    qtbot.waitUntil(lambda: window.docks["trainingDock"].isVisible())
+    panel = window.training_panel
+    panel.choose_task("induction")
+    qtbot.waitUntil(lambda: panel.current_params is not None and panel.steps_taken == 0, timeout=5000)
+    return panel
+
+
+@pytest.fixture
+def trained_induction(monkeypatch):
+    """The window's trainer starts induction from a trained model (the other tasks train as usual)."""
+    def trainer(task, seed, lr=None):
+        return TrainedTrainer() if task is INDUCTION else RealTrainer(task, seed, lr=lr)
+
+    trained_params()  # trained here, before the window waits for it
+    monkeypatch.setattr(training, "Trainer", trainer)
+
+
+def matrix_rows(column) -> list[list[str]]:
+    n = column.matrix.scene.n_tokens
+    return [[column.matrix.cell_text(row, key) for key in range(n)] for row in range(n)]
+
+
+def test_training_induction_shows_in_the_panel_and_leaves_the_windows_scene_alone(qtbot, window):
+    panel = open_training_on_induction(qtbot, window)
+    title = window.scene.title
+    ticks, clock = [], QElapsedTimer()
+    clock.start()
+    timer = QTimer(interval=20)
+    timer.timeout.connect(lambda: ticks.append(clock.elapsed()))
+    timer.start()
+    qtbot.mouseClick(panel.train_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.steps_taken >= 150, timeout=60_000)
+    qtbot.mouseClick(panel.pause_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not panel.is_running, timeout=5000)
+    timer.stop()
+    assert len(ticks) > 20 and np.median(np.diff(ticks)) < 60  # clicks were answered all along
+    assert window.scene.title == title and not window.showing_heads and not window.training.showing
+    assert not window.windowTitle().startswith("*")
+
+
+def test_keep_as_scene_opens_both_layers_as_a_scene_that_drags_undoes_saves_and_reopens(qtbot, window, tmp_path,
+                                                                                          trained_induction):
+    panel = open_training_on_induction(qtbot, window)
+    qtbot.mouseClick(panel.pick_example_button, Qt.MouseButton.LeftButton)
+    tokens = list(panel.example_tokens)
+    qtbot.mouseClick(panel.keep_button, Qt.MouseButton.LeftButton)
+    assert window.windowTitle().startswith("*Trained model: induction")
+    scene = window.scene
+    assert [len(layer.heads) for layer in scene.layers] == [1, 1]
+    assert scene.tokens == [f"{i}:{letter}" for i, letter in enumerate(INDUCTION.words(tokens))]
+    expected = forward(panel.current_params, tokens, True)
+    columns = window.heads_view.columns
+    for layer, column in enumerate(columns):
+        np.testing.assert_allclose(scene.head(layer, 0).attention.weights, expected.attention(layer, 0), atol=1e-12)
+        np.testing.assert_allclose(scene.head(layer, 0).attention.weights, panel.circuit.shown_weights(layer),
+                                   atol=1e-12)
+        weights = expected.attention(layer, 0)
+        assert matrix_rows(column) == [[f"{weights[query, key]:.2f}" if key <= query else "—" for key in range(20)]
+                                       for query in range(20)]  # (a causal query sees no later key)
+
+    layer_2_before = scene.head(1, 0).attention.weights.copy()
+    wait_until_arranged(qtbot, window)  # the two heads' canvases are laid out and framed
+    drag_on_canvas(columns[0].canvas, Role.EMBEDDING, 0, QPointF(60, -60))
+    assert window.undo_action.text() == "&Undo Move x·0:" + INDUCTION.vocab[tokens[0]]
+    assert not np.array_equal(scene.head(1, 0).attention.weights, layer_2_before)  # layer 2 reads the moved word
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    np.testing.assert_array_equal(scene.head(1, 0).attention.weights, layer_2_before)
+
+    path = tmp_path / "induction.json"
+    window.documents._save_to(path)
+    reopened = open_scene(path)
+    for layer in (0, 1):
+        np.testing.assert_allclose(reopened.head(layer, 0).attention.weights, expected.attention(layer, 0),
+                                   atol=1e-9)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
+def test_the_panel_on_induction_fits_a_1024_by_768_projector(qtbot, window, monkeypatch, presenting,
+                                                             trained_induction):
+    on_a_1024_by_768_screen(window, monkeypatch, presenting)
+    panel = open_training_on_induction(qtbot, window)
+    qtbot.mouseClick(panel.train_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.steps_taken >= 30, timeout=10_000)
+    qtbot.mouseClick(panel.pause_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not panel.is_running and panel.circuit.reading is not None, timeout=5000)
+    for task in ("reverse", "induction"):  # there and back: the panel keeps its shape
+        panel.choose_task(task)
+        qtbot.waitUntil(lambda: panel.current_params is not None, timeout=5000)
+    wait_until_arranged(qtbot, window)
+    assert window.minimumSizeHint().height() <= 768 and window.height() == 768
+    assert problems_in({**audit_window(window), **audit_walk(window)}) == []
+    dock = window.docks["trainingDock"]
+    for widget in (panel.circuit, *panel.circuit.heatmaps.values()):
+        assert widget.width() <= dock.width()  # nothing runs out sideways (the dock scrolls up and down)
+    assert min(heatmap.width() for heatmap in panel.circuit.heatmaps.values()) >= 100
+    window.presentation_action.setChecked(False)
+
