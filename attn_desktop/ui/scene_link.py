@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QWidget
 
 from attn_desktop.model import Change, HeadReading, Scene
 
@@ -32,3 +33,34 @@ def head_reading(source: Scene | HeadReading) -> HeadReading:
     """What a panel that shows one head reads: the reading it was handed, or a bare scene's first head
     (a panel built alone on a one-head scene, as the tests and scripts do)."""
     return source.reading() if isinstance(source, Scene) else source
+
+
+def follow_scene_in_sight(view: QWidget, scene: Followable, on_change: Callable[[Change], None]) -> Callable[[], None]:
+    """Like follow_scene, for a view that costs time to update (a canvas of sixty arrows, a grid of 512 numbers):
+    while it is out of sight (its page behind another, its panel a tab at the back, its part unticked),
+    the changes to its numbers wait, merged, and reach it at once when it is shown again. A new structure
+    always reaches it (its items must match the scene's shape). Training that redraws a hidden canvas on
+    every update takes the time the training needs."""
+    waiting = _ChangesWhileHidden(view, on_change)
+    return follow_scene(view, scene, waiting.on_change)
+
+
+class _ChangesWhileHidden(QObject):
+    def __init__(self, view: QWidget, on_change: Callable[[Change], None]) -> None:
+        super().__init__(view)
+        self._view, self._on_change = view, on_change
+        self._waiting = Change(0)
+        view.installEventFilter(self)
+
+    def on_change(self, change: Change) -> None:
+        if change & Change.STRUCTURE or self._view.isVisibleTo(self._view.window()):
+            self._on_change(change | self._waiting)
+            self._waiting = Change(0)
+        else:
+            self._waiting |= change
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Show and self._waiting:
+            waiting, self._waiting = self._waiting, Change(0)
+            self._on_change(waiting)
+        return False

@@ -26,7 +26,7 @@ from attn_desktop.ui.canvas.canvas_plots import CanvasPlots
 from attn_desktop.ui.canvas.drag_controller import DragController
 from attn_desktop.ui.canvas.plane_action import PlaneAction
 from attn_desktop.ui.palette import OUTPUT_COLOR, ROLE_COLORS
-from attn_desktop.ui.scene_link import follow_scene, head_reading
+from attn_desktop.ui.scene_link import follow_scene_in_sight, head_reading
 from attn_desktop.ui.view_state.key_highlight import KeyHighlight
 from attn_desktop.ui.view_state.weights_veil import WeightsVeil
 
@@ -103,7 +103,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.key_value_styles = KeyValueStyles()  # a drag move restyles only the keys and values whose look changed
         _skip_hover_search_while_dragging(self.scene())
         self._rebuild()
-        follow_scene(self, scene, self._on_scene_changed)
+        follow_scene_in_sight(self, scene, self._on_scene_changed)
         self.highlight.changed.connect(self._sync_highlight)
         self.veil.changed.connect(self._sync_all)
 

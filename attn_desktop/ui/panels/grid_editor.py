@@ -24,7 +24,7 @@ from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.model.commands import Editor, RunNow, set_grid_cell, switch
 from attn_desktop.model.layers import GRID_NAMES
 from attn_desktop.ui.panels.grid_flow import GridFlow
-from attn_desktop.ui.scene_link import follow_scene, head_reading
+from attn_desktop.ui.scene_link import follow_scene_in_sight, head_reading
 
 MAX_ROWS_IN_VIEW = 3  # the lessons' grids have at most 3 rows; a trained head's taller ones scroll
 W_O_ROWS_IN_VIEW = 4  # lesson 7's W_O is 4 × 4: every number in view
@@ -96,7 +96,7 @@ class GridEditor(QWidget):
         else:
             layout.addWidget(_scrolling(self.flow), 1)
         layout.addWidget(self.message_label)
-        follow_scene(self, self.scene, self._on_scene_changed)
+        follow_scene_in_sight(self, self.scene, self._on_scene_changed)
         self.refresh()
 
     def changeEvent(self, event) -> None:

@@ -54,7 +54,8 @@ def audit_heads(window: MainWindow) -> dict:
     fonts = [column.matrix.cell_font() for column in columns if column.matrix.isVisibleTo(window.heads_view)]
     labels = [audit_labels(column.canvas) for column in columns if column.canvas.isVisibleTo(window.heads_view)]
     cut: list[str] = []
-    if not window.presentation_action.isChecked() and not _on_screen(window.docks["lessonDock"].widget()):
+    lesson_waits = window.layout_manager.activity.companion in TABBED_WITH_THE_READING  # behind Training, say
+    if not window.presentation_action.isChecked() and not lesson_waits and not _on_screen(window.docks["lessonDock"].widget()):
         cut.append(window.docks["lessonDock"].windowTitle())
     view = window.heads_view
     for column in columns:
