@@ -17,8 +17,17 @@ def table_header(window, column: int) -> str:
 
 
 def matrix_cells(window) -> list[list[str]]:
+    """Each cell's number as the matrix writes it, read in full: a narrow matrix's compact ".47" is 0.47, its
+    "1" is 1.00 (the compact form itself is tested in test_panel_legibility.py)."""
     scene = window.scene
-    return [[window.matrix_view.cell_text(r, c) for c in range(scene.n_tokens)] for r in range(scene.n_queries)]
+    return [[in_full(window.matrix_view.cell_text(r, c)) for c in range(scene.n_tokens)] for r in range(scene.n_queries)]
+
+
+def in_full(cell: str) -> str:
+    """A matrix cell's text with the compact form read out: ".47" → "0.47", "1" → "1.00"; others as they are."""
+    if cell.startswith("."):
+        return "0" + cell
+    return "1.00" if cell == "1" else cell
 
 
 def tip_on_canvas(canvas, role: Role, index: int) -> QPointF:

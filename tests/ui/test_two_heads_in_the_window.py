@@ -133,7 +133,9 @@ def test_a_heads_title_shows_it_in_the_one_head_panels(qtbot, window):
     it = window.scene.tokens.index("it")
     shown = [window.score_panel.model.index(row, 3).data() for row in range(window.scene.n_tokens)]
     assert shown[window.scene.tokens.index("cat")] == "84%" and shown[it] == "12%"
-    assert "Head 2 · meaning" in window.grid_editor.head_label.text()
+    window.docks["gridsDock"].show()  # the Grids panel, opened from the View menu, shows head 2's grids
+    window.docks["gridsDock"].raise_()
+    qtbot.waitUntil(lambda: "Head 2 · meaning" in window.grid_editor.head_label.text())
 
 
 def test_the_scores_box_shows_every_heads_table(qtbot, window):

@@ -79,7 +79,9 @@ def test_a_title_button_shows_that_layers_head_in_the_one_head_panels(qtbot, win
     weights = window.scene.head(1, 0).attention.weights[window.scene.reading().selected]
     shown = [window.score_panel.model.index(row, 3).data() for row in range(window.scene.n_tokens)]
     assert shown == [f"{round(w * 100)}%" for w in weights]
-    assert window.grid_editor.head_label.text().startswith("<b>Layer 2 · head 1 · reads the stream</b>")
+    window.docks["gridsDock"].show()  # the Grids panel, opened from the View menu, shows that head's grids
+    window.docks["gridsDock"].raise_()
+    qtbot.waitUntil(lambda: window.grid_editor.head_label.text().startswith("<b>Layer 2 · head 1 · reads the stream</b>"))
 
 
 def test_the_heads_come_to_rest_once_drawn(qtbot, window, tmp_path, monkeypatch):
