@@ -69,9 +69,12 @@ def test_training_induction_shows_both_layers_in_the_window_and_clicks_are_answe
     timer.stop()
     assert len(ticks) > 20 and np.median(np.diff(ticks)) < 60  # clicks were answered all along
     assert window.training.showing and window.showing_heads  # the example's two layers, large, in the window
-    expected = forward(panel.current_params, panel.example_tokens, True)
-    qtbot.waitUntil(lambda: np.allclose(window.scene.head(1, 0).attention.weights, expected.attention(1, 0)),
-                    timeout=5000)  # the model as it stopped: the last update always reaches the window
+
+    def window_shows_the_panels_model() -> bool:  # the update that paused may still be on its way: read both anew
+        expected = forward(panel.current_params, panel.example_tokens, True)
+        return np.allclose(window.scene.head(1, 0).attention.weights, expected.attention(1, 0))
+
+    qtbot.waitUntil(window_shows_the_panels_model, timeout=5000)  # the last update of a run reaches the window
     assert [len(layer.heads) for layer in window.scene.layers] == [1, 1]
     assert window.history.stack.count() == 0  # training is not an edit
 
