@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attn_desktop.cli.errors import OneLineErrorParser, cannot_write, fail, say
-from attn_desktop.cli.output_checks import STANDARD_OUTPUT_CLOSED, json_output_problem
+from attn_desktop.cli.output_checks import STANDARD_OUTPUT_CLOSED, json_output_problem, write_standard_output
 
 if TYPE_CHECKING:
     import numpy as np
@@ -52,7 +52,7 @@ def _run_and_write(sentence: str, model_path: str | None, output: str) -> int:
     except MemoryError:
         return fail(f"{path.name}: not enough memory to load this model")
     if output == "-":
-        return _write_standard_output(heads_json_pieces(run))
+        return write_standard_output(heads_json_pieces(run))
     try:
         write_chunks_atomically(output, (piece.encode() for piece in heads_json_pieces(run)))
     except OSError as error:
@@ -81,19 +81,6 @@ def _say_written(run: ModelRun, shown_output: str, load_seconds: float, loaded_a
     tokens = f"{len(run.tokens)} token{'s' if len(run.tokens) != 1 else ''}"
     say(f"wrote {shown_output}: {run.layer_count} layers x {run.head_count} heads over {tokens} "
         f"of {run.model_name} (loaded in {load_seconds:.1f} s, sentence in {time.perf_counter() - loaded_at:.2f} s)")
-
-
-def _write_standard_output(pieces: Iterator[str]) -> int:
-    try:
-        for piece in pieces:
-            sys.stdout.write(piece)
-        sys.stdout.flush()
-    except BrokenPipeError:  # a reader that stopped early (| head): not an error of ours
-        sys.stdout = None  # type: ignore[assignment]  # nothing more is written at exit
-        return 0
-    except (OSError, ValueError, AttributeError) as error:  # closed or missing stdout, full disk
-        return fail(STANDARD_OUTPUT_CLOSED if sys.stdout is None else f"cannot write to standard output ({error})")
-    return 0
 
 
 def heads_document(run: ModelRun) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attn_desktop.cli.errors import OneLineErrorParser, cannot_write, fail, say
-from attn_desktop.cli.output_checks import STANDARD_OUTPUT_CLOSED, json_output_problem
+from attn_desktop.cli.output_checks import STANDARD_OUTPUT_CLOSED, json_output_problem, write_standard_output
 
 if TYPE_CHECKING:
     from attn_desktop.model.pretrained.induction import InductionProbe
@@ -58,7 +58,7 @@ def _probe_and_write(model_path: str | None, length: int, seed: int, output: str
         return fail(f"{path.name}: not enough memory to load this model")
     text = json.dumps(induction_document(probe), separators=(",", ":"), allow_nan=False) + "\n"
     if output == "-":
-        return _write_standard_output(text)
+        return write_standard_output([text])
     try:
         write_chunks_atomically(output, [text.encode()])
     except OSError as error:
@@ -77,18 +77,6 @@ def _output_problem(output: str) -> str | None:
         return STANDARD_OUTPUT_CLOSED if sys.stdout is None else None
     problem = json_output_problem(output)
     return f"{shown_path(output)}: {problem}" if problem else None
-
-
-def _write_standard_output(text: str) -> int:
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:  # a reader that stopped early (| head): not an error of ours
-        sys.stdout = None  # type: ignore[assignment]  # nothing more is written at exit
-        return 0
-    except (OSError, ValueError, AttributeError) as error:  # closed or missing stdout, full disk
-        return fail(STANDARD_OUTPUT_CLOSED if sys.stdout is None else f"cannot write to standard output ({error})")
-    return 0
 
 
 def induction_document(probe: InductionProbe) -> dict[str, Any]:

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
+from collections.abc import Iterable
 from pathlib import Path
+
+from attn_desktop.cli.errors import fail
 
 # A process started with its standard output closed (`>&-`) has sys.stdout None.
 STANDARD_OUTPUT_CLOSED = "cannot write to standard output (it is closed)"
@@ -61,3 +65,17 @@ def _same_file(first: str, second: str) -> bool:
         return os.path.samefile(first, second)  # also through symlinks and hard links
     except OSError:  # one of them does not exist (yet)
         return os.path.realpath(first) == os.path.realpath(second)
+
+
+def write_standard_output(pieces: Iterable[str]) -> int:
+    """Write PIECES to standard output (`-o -`): 0, or 2 and one line when it cannot be written."""
+    try:
+        for piece in pieces:
+            sys.stdout.write(piece)
+        sys.stdout.flush()
+    except BrokenPipeError:  # a reader that stopped early (| head): not an error of ours
+        sys.stdout = None  # type: ignore[assignment]  # nothing more is written at exit
+        return 0
+    except (OSError, ValueError, AttributeError) as error:  # closed or missing stdout, full disk
+        return fail(STANDARD_OUTPUT_CLOSED if sys.stdout is None else f"cannot write to standard output ({error})")
+    return 0

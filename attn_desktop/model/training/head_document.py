@@ -11,7 +11,7 @@ import numpy as np
 from attn_desktop.model.training.example_sentence import example, position_labels
 from attn_desktop.model.training.head_params import KEY_WIDTH
 from attn_desktop.model.training.tasks import Task
-from attn_desktop.model.training.training import EVALUATION_COUNT, Trainer, evaluate, evaluate_loss
+from attn_desktop.model.training.training import Trainer, fresh_metrics
 
 TRAINED_HEAD_FORMAT = "attention-desktop-trained-head"
 TRAINED_HEAD_VERSION = 1
@@ -45,12 +45,7 @@ def trained_head_document(trainer: Trainer, tokens: Sequence[int] | None = None)
         "lr": trainer.lr,
         "batch_size": trainer.batch_size,
         "model": params.to_lists(),
-        "metrics": {
-            "steps": trainer.steps,
-            "loss": evaluate_loss(task, params),
-            "accuracy": evaluate(task, params),
-            "evaluated_on": EVALUATION_COUNT,
-        },
+        "metrics": fresh_metrics(trainer, params),
         "example": {
             "tokens": task.words(tokens),
             "token_ids": [int(token) for token in tokens],

@@ -12,7 +12,7 @@ from attn_desktop.model.files.scene_types import HeadGrids, LayerGrids, Projecte
 from attn_desktop.model.training.induction_task import InductionTask
 from attn_desktop.model.training.layered_maths import LayeredForward, forward
 from attn_desktop.model.training.layered_params import HEAD_GRID_NAMES, LayeredParams
-from attn_desktop.model.training.training import EVALUATION_COUNT, Trainer, evaluate, evaluate_loss
+from attn_desktop.model.training.training import Trainer, fresh_metrics
 
 INDUCTION_FORMAT = "attention-desktop-trained-layers"
 INDUCTION_VERSION = 1
@@ -52,12 +52,7 @@ def induction_document(trainer: Trainer, tokens: Sequence[int] | None = None) ->
         "lr": trainer.lr,
         "batch_size": trainer.batch_size,
         "model": params.to_lists(),
-        "metrics": {
-            "steps": trainer.steps,
-            "loss": evaluate_loss(task, params),
-            "accuracy": evaluate(task, params),
-            "evaluated_on": EVALUATION_COUNT,
-        },
+        "metrics": fresh_metrics(trainer, params),
         "example": {
             "tokens": task.words(tokens),
             "token_ids": [int(token) for token in tokens],

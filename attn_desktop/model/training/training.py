@@ -243,6 +243,13 @@ def evaluate_loss(task: AnyTask, params: Params, count: int = EVALUATION_COUNT, 
         return loss_of(model_maths(task).forward(params, batch.tokens, task.causal), batch)
 
 
+def fresh_metrics(trainer: Trainer, params: Params) -> dict[str, float | int]:
+    """The steps taken and PARAMS' loss and accuracy on EVALUATION_COUNT fresh sequences, as a document says them."""
+    task = trainer.task
+    return {"steps": trainer.steps, "loss": evaluate_loss(task, params), "accuracy": evaluate(task, params),
+            "evaluated_on": EVALUATION_COUNT}
+
+
 def train(
     task: AnyTask,
     steps: int,
