@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 from attn_desktop.model import Role, Scene, SceneFileError
+from attn_desktop.model.layers import ATTENTION_ROLES
+from attn_desktop.model.positions import shuffled_attention
 from attn_desktop.model.scene_files import open_scene, scene_data_from_text, scene_document
 from attn_desktop.model.teaching.exercises import (
     EXERCISES,
@@ -139,6 +141,11 @@ def test_show_me_sets_up_a_canvas_that_shows_the_answer(exercise):
         assert scene.reading().selected_token == "18:R"
         layer_2 = scene.head(1, 0).attention.weights[scene.reading().selected]
         assert scene.tokens[int(np.argmax(layer_2))] == "6:H" and exercise.correct_choice == 0
+    elif exercise.id == "positions-shuffle":
+        assert scene.reading().selected_token == "chased"
+        order = [0, 4, 2, 3, 1]  # the cat chased the dog
+        shuffled = shuffled_attention(*(scene.reading().vectors(role) for role in ATTENTION_ROLES), order)
+        assert np.abs(shuffled.output - output[order]).max() < 1e-12 and exercise.correct_choice == 0
     else:
         pytest.fail(f"no check written for {exercise.id}")
 

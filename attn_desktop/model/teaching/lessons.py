@@ -247,6 +247,35 @@ LESSONS: tuple[Lesson, ...] = (
              "heads by how much it copies; open the strongest to see its stripe."),
         ),
     ),
+    Lesson(
+        id="positions",
+        title="10. Where is each word?",
+        scene="lessons/10_positions.json",
+        formula="x + PE[i],   or turn q by m·θ and k by n·θ:  q·k = Σ |q_j||k_j| cos(φ_j + (m − n)θ_j)",
+        explanation=(
+            "Attention by itself cannot tell word order. Every score is one word's query against another's key, "
+            "and nothing in either says where the word stands: shuffle the sentence and every word gets the same "
+            "weights and the same output, only in another row. In \"the dog chased the cat\" the query of "
+            "\"chased\" gives dog 35% and cat 33% of its weight, and it gives them the same 35% and 33% in "
+            "\"the cat chased the dog\": who chased whom is invisible. Models add position in one of three ways. "
+            "The original Transformer adds a fixed pattern of sines and cosines to each word vector; lesson 5's "
+            "trained head adds a vector per position that it learned. Models such as SmolLM2, Llama, Qwen and "
+            "Mistral instead turn q and k (rotary position, RoPE): each pair of numbers of the query at position m "
+            "is turned by m·θ, of the key at position n by n·θ, so their dot product depends only on the distance "
+            "m − n. Each pair turns at its own speed: fast pairs tell near from far, slow ones hardly move and "
+            "carry meaning. The Positions lab, beside this text, shows each way."
+        ),
+        steps=(
+            ("Positions lab, Order: press Shuffle. The rows and columns of the Matrix panel move with their "
+             "words, and every word keeps its weights and its output."),
+            ("Added: move the strength slider. With position added, the two orders' matrices differ; at 0 they "
+             "are the same again. The learned positions of lesson 5's head make its mirror pattern; at 0 it fades."),
+            ("Rotated: move m and n together. The arrows turn, the angle between them stays, and q·k does not "
+             "change; move only m and the score swings. Watch the 32 clocks: the first spin, the last hardly move."),
+            ("Real head (needs the SmolLM2 model pack): open its previous-token head, then untick RoPE on. "
+             "Without the rotation its line below the diagonal disappears: it found the word before by distance."),
+        ),
+    ),
 )
 
 

@@ -110,10 +110,16 @@ def _opens_lesson(lesson_id: str) -> Trigger:
     return lambda c: c.lessons.open(lesson_id)
 
 
+def lesson_shortcut(number: int) -> str:
+    """Ctrl+1 to Ctrl+9 for the first nine lessons; Ctrl+0 fits the view, so lesson 10 takes Alt+0 (Ctrl+Shift+0
+    is a layout switch on some Windows machines, and Ctrl+Alt is AltGr, which types on European keyboards)."""
+    return f"Ctrl+{number}" if number <= 9 else f"Alt+{number % 10}"
+
+
 def lesson_specs() -> list[ActionSpec]:
     return [
         ActionSpec(f"lesson_{number}_action", item.title, "&Lessons", _opens_lesson(item.id),
-                   shortcuts=(f"Ctrl+{number}",))
+                   shortcuts=(lesson_shortcut(number),))
         for number, item in enumerate(lessons.LESSONS, start=1)
     ]
 
