@@ -10,7 +10,7 @@ from random_model_run import random_model_run
 
 from attn_desktop.model import Role, Scene, SceneFileError
 from attn_desktop.model.files.scene_types import TakenFrom
-from attn_desktop.model.pretrained.head_scene import scene_data_for_head, taken_from_notice
+from attn_desktop.model.pretrained.head_scene import is_taken_from, scene_data_for_head, taken_from_notice
 from attn_desktop.model.scene_files import open_scene, save_scene, scene_data_from_text, scene_document
 
 LAYER, HEAD = 2, 1
@@ -45,7 +45,7 @@ def test_the_notice_says_plainly_that_q_and_k_are_not_turned(run):
     on = taken_from_notice(TakenFrom("SmolLM2-135M-Instruct", 16, 0, "the dog"), 64)
     assert "RoPE off: q and k as the model made them, before turning for their positions" in off
     assert "already turned" not in off and "already turned by RoPE" in on
-    assert "causal mask on" in off and "√64" in off and "SmolLM2-135M-Instruct" in off
+    assert off.startswith("RoPE off") and "Causal mask on" in off and "√64" in off
 
 
 def test_a_rope_off_head_saves_and_reopens_still_off(run, tmp_path):
@@ -89,3 +89,10 @@ def test_rope_off_needs_a_run_that_kept_q_and_k_from_before_rope():
     with pytest.raises(ValueError, match="did not keep q and k from before RoPE"):
         scene_data_for_head(bare, 0, 0, rope=False)
     assert scene_data_for_head(bare, 0, 0).taken_from is not None  # with RoPE it opens as always
+
+
+def test_a_run_is_known_as_the_one_a_head_was_taken_from_by_its_model_and_sentence(run):
+    taken = scene_data_for_head(run, LAYER, HEAD, rope=False).taken_from
+    assert is_taken_from(run, taken)  # so the head can be opened again, with RoPE or without
+    assert not is_taken_from(random_model_run(tokens=["The", " dog"], model_name="SmolLM2-135M-Instruct"), taken)
+    assert not is_taken_from(random_model_run(model_name="Another-Model"), taken)

@@ -54,8 +54,7 @@ def scene_data_for_head(run: ModelRun, layer: int, head: int, rope: bool = True)
             raise ValueError(f"layer {layer}, head {head}: its {role} hold numbers beyond a scene's "
                              f"±{MAX_ABS_COORDINATE:g} (the model's numbers are too large to show)")
     tokens = readable_tokens(run.tokens)
-    model = _cut(_valid(run.model_name).strip(), MAX_TITLE_CHARS) or "a model"
-    sentence = _cut(_valid(run.sentence), MAX_SENTENCE_CHARS)
+    model, sentence = _model_name(run), _sentence(run)
     return DirectScene(
         tokens=tokens,
         queries=_rows(queries[layer, head]),
@@ -67,6 +66,19 @@ def scene_data_for_head(run: ModelRun, layer: int, head: int, rope: bool = True)
         title=head_title(model, layer, head, sentence, rope),
         taken_from=TakenFrom(model=model, layer=int(layer), head=int(head), sentence=sentence, rope=bool(rope)),
     )
+
+
+def is_taken_from(run: ModelRun, taken_from: TakenFrom) -> bool:
+    """Whether RUN is the model's reading of the sentence TAKEN_FROM names (so its heads can be opened again)."""
+    return _model_name(run) == taken_from.model and _sentence(run) == taken_from.sentence
+
+
+def _model_name(run: ModelRun) -> str:
+    return _cut(_valid(run.model_name).strip(), MAX_TITLE_CHARS) or "a model"
+
+
+def _sentence(run: ModelRun) -> str:
+    return _cut(_valid(run.sentence), MAX_SENTENCE_CHARS)
 
 
 def _queries_and_keys(run: ModelRun, rope: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -139,12 +151,13 @@ def _rows(matrix: np.ndarray) -> list[list[float]]:
 
 def taken_from_notice(taken_from: TakenFrom, head_width: int) -> str:
     """What a scene taken from a model already holds, said plainly (and plainly when q and k are NOT turned)."""
-    # Short enough for two lines on a 1024-pixel projector in presentation type: the canvas comes first.
+    # Short enough for two lines on a 1024-pixel projector in presentation type: the canvas comes first. With
+    # RoPE off that leaves no room for the model's name (the window's title gives it): what is unusual comes first.
     if not taken_from.rope:
-        return (f"From {taken_from.model}: causal mask on, ÷\u00a0√{head_width}. RoPE off: q and k as the model made "
-                "them, before turning for their positions.")
+        return (f"RoPE off: q and k as the model made them, before turning for their positions. Causal mask on, "
+                f"÷\u00a0√{head_width}.")
     return (f"From {taken_from.model}: causal mask on, scores ÷\u00a0√{head_width}, and q and k already turned "
             "by RoPE for their positions.")
 
 
-__all__ = ["head_title", "readable_tokens", "scene_data_for_head", "taken_from_notice"]
+__all__ = ["head_title", "is_taken_from", "readable_tokens", "scene_data_for_head", "taken_from_notice"]
