@@ -109,7 +109,9 @@ def test_unticking_rope_on_opens_the_head_again_without_rope_keeping_its_query(q
 def test_with_rope_off_any_head_clicked_in_the_grid_opens_off(qtbot, window, pack_is_tiny, tiny_run):
     panel = open_heads(qtbot, window)
     assert window.scene.taken_from is None  # the default scene: nothing to open again
-    click_rope_box(qtbot, panel)
+    with qtbot.waitSignal(window.model_heads.rope_set, timeout=1000) as told:  # a lesson's box can follow it
+        click_rope_box(qtbot, panel)
+    assert told.args == [False]
     assert "the next head opened shows it" in window.statusBar().currentMessage()
     for layer, head in ((0, 1), (1, 3)):
         click_head(qtbot, panel, layer, head)

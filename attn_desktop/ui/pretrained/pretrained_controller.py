@@ -31,7 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
 
 from attn_desktop.model import Scene
@@ -83,6 +83,8 @@ def install_hint() -> str:
 
 
 class ModelController(QObject):
+    rope_set = Signal(bool)  # the RoPE choice, however made: another check box (a lesson's) can follow it
+
     def __init__(self, scene: Scene, documents: HeadDocument, panel: ModelHeadsPanel, dock: QDockWidget,
                  show_dock: Callable[[], object], dialogs: ModelDialogs, load_model: ModelLoader = load_llama_model,
                  parent: QObject | None = None) -> None:
@@ -251,6 +253,7 @@ class ModelController(QObject):
         next head opened. Safe to call at any time, from any check box."""
         self.rope = bool(on)
         self.panel.show_rope(self.rope)
+        self.rope_set.emit(self.rope)
         taken = self.scene.taken_from
         if taken is None:
             self.dialogs.show_status(f"{rope_words(self.rope)}: the next head opened shows it", STATUS_MS)
