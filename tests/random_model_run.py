@@ -1,12 +1,17 @@
 """A ModelRun made from random numbers, for tests that need a model's heads but not the model.
 
 Its attention is what a real head computes from its queries and keys, softmax(q k^T / sqrt(d))
-with the causal mask, worked out here independently of the app's own attention code.
+with the causal mask, worked out here independently of the app's own attention code. Its queries and keys
+count as turned by RoPE (base 100,000, adjacent pairs, as SmolLM2's file): turned back for their positions,
+they are the run's q and k from before RoPE.
 """
 
 import numpy as np
 
+from attn_desktop.model.positions import rope_frequencies, unrotate
 from attn_desktop.model.pretrained.run import ModelRun
+
+ROPE_BASE = 100000.0
 
 SENTENCE_TOKENS = ["The", " cat", " sat", " on", " the", " mat", " because", " it", " was", " tired"]
 
@@ -35,4 +40,10 @@ def random_model_run(tokens=SENTENCE_TOKENS, layers: int = 3, heads: int = 4, wi
         queries=queries, keys=keys, values=values, attention=causal_softmax_attention(queries, keys),
         next_tokens=[(" and", 0.3), (".", 0.2), (",", 0.1), (" so", 0.05), (" from", 0.01)],
         kv_group_size=kv_group_size,
+        unturned_queries=unturned(queries), unturned_keys=unturned(keys),
     )
+
+
+def unturned(vectors: np.ndarray) -> np.ndarray:
+    """(..., n, width) vectors turned back by RoPE for positions 0 to n - 1."""
+    return unrotate(vectors, np.arange(vectors.shape[-2]), rope_frequencies(vectors.shape[-1], ROPE_BASE))

@@ -28,13 +28,15 @@ SCREENS = {  # name: (resolution, desktop scale)
 LESSONS = ("soft-lookup", "projections", "self-attention", "scaled-attention", "trained-heads")
 SCENES = ("long-names", "eight-tokens")  # made by _write_scene: a 40-character name; the most rows a panel promises
 MODEL_HEAD = "model-head"  # a head taken from a model: ten tokens, 64-number vectors, in the PCA plane
+MODEL_HEAD_ROPE_OFF = "model-head-rope-off"  # the same head with q and k from before RoPE: a notice of its own
 # The score table's worked dot product and the output panel print all 64 numbers: the window outgrows the
 # screen. Strict, so the case fails (and this mark must go) once those panels shorten wide vectors.
 CASES = (
     [(screen, presenting, None) for screen in SCREENS for presenting in (False, True)]
     + [("1024x768", presenting, extra) for extra in LESSONS + SCENES for presenting in (False, True)]
 )
-HEAD_CASES = tuple(("1024x768", presenting, MODEL_HEAD) for presenting in (False, True))
+HEAD_CASES = tuple(("1024x768", presenting, head) for head in (MODEL_HEAD, MODEL_HEAD_ROPE_OFF)
+                   for presenting in (False, True))
 TWO_HEADS = "two-heads"  # lesson 7: two heads side by side in place of the canvas
 TWO_HEADS_CASES = tuple((screen, presenting, TWO_HEADS) for screen in ("1024x768", "1280x720")
                         for presenting in (False, True))
@@ -49,14 +51,15 @@ def _case_id(case) -> str:
 def _write_scene(name: str, folder) -> str:
     """The default scene with its second word 40 characters long, or with two more words (eight in all);
     or a head of a (random) model as the app opens one."""
-    if name == MODEL_HEAD:
+    if name in (MODEL_HEAD, MODEL_HEAD_ROPE_OFF):
         from random_model_run import random_model_run
 
         from attn_desktop.model.pretrained.head_scene import scene_data_for_head
         from attn_desktop.model.scene_files import new_scene, save_scene
 
         path = folder / f"{name}.json"
-        save_scene(new_scene(scene_data_for_head(random_model_run(model_name="SmolLM2-135M-Instruct"), 2, 1)), path)
+        run = random_model_run(model_name="SmolLM2-135M-Instruct")
+        save_scene(new_scene(scene_data_for_head(run, 2, 1, rope=name == MODEL_HEAD)), path)
         return str(path)
     scene = json.loads(scene_path(DEFAULT_SCENE).read_text(encoding="utf-8"))
     if name == "long-names":
@@ -77,7 +80,7 @@ def _snapshot_command(case, folder) -> list[str]:
     name = _case_id(case).replace(" ", "-").replace("%", "")
     command = [sys.executable, "-m", "attn_desktop", "snapshot", "-o", str(folder / f"{name}.png"), "--size", size,
                "--scale", str(scale), "--audit", str(folder / f"{name}.json")]
-    if extra in (*SCENES, MODEL_HEAD):
+    if extra in (*SCENES, MODEL_HEAD, MODEL_HEAD_ROPE_OFF):
         command.insert(4, _write_scene(extra, folder))
     elif extra:
         command += ["--lesson", extra]

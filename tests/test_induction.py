@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from smollm2_reference import smollm2_reference_attention
 
 from attn_desktop.model.pretrained.head_kinds import KIND_THRESHOLD, HeadKind, kind_scores
 from attn_desktop.model.pretrained.induction import (
@@ -178,46 +179,6 @@ def smollm2():
     except ModelUnavailable as missing:
         pytest.skip(str(missing))
     return LlamaModel.load(path)
-
-
-def smollm2_reference_attention(path, ids):
-    """transformers' LlamaForCausalLM (eager attention, float64) with the file's weights as the gguf library
-    dequantizes them, q and k rows put back in Hugging Face's order: every layer's weights for IDS."""
-    torch = pytest.importorskip("torch")
-    transformers = pytest.importorskip("transformers")
-    import gguf
-    from tiny_llama import gguf_tensor_name, unpermute
-
-    reader = gguf.GGUFReader(str(path))
-    field = {name: reader.fields[f"llama.{name}"].contents() for name in (
-        "block_count", "embedding_length", "feed_forward_length", "attention.head_count", "attention.head_count_kv",
-        "rope.freq_base", "attention.layer_norm_rms_epsilon", "context_length")}
-    tensors = {tensor.name: tensor for tensor in reader.tensors}
-    vocab_size = int(tensors["token_embd.weight"].shape[1])
-    config = transformers.LlamaConfig(
-        vocab_size=vocab_size, hidden_size=field["embedding_length"], intermediate_size=field["feed_forward_length"],
-        num_hidden_layers=field["block_count"], num_attention_heads=field["attention.head_count"],
-        num_key_value_heads=field["attention.head_count_kv"], max_position_embeddings=field["context_length"],
-        rms_norm_eps=float(field["attention.layer_norm_rms_epsilon"]), rope_theta=float(field["rope.freq_base"]),
-        tie_word_embeddings="output.weight" not in tensors, attn_implementation="eager",
-    )
-    model = transformers.LlamaForCausalLM(config).to(torch.float64).eval()
-    state = {}
-    for name in model.state_dict():
-        if name == "lm_head.weight" and config.tie_word_embeddings:
-            continue
-        tensor = tensors[gguf_tensor_name(name)]
-        array = np.asarray(gguf.quants.dequantize(tensor.data, tensor.tensor_type), dtype=np.float64)
-        array = array.reshape(tuple(reversed([int(side) for side in tensor.shape])))
-        if name.endswith("q_proj.weight"):
-            array = unpermute(array, config.num_attention_heads)
-        elif name.endswith("k_proj.weight"):
-            array = unpermute(array, config.num_key_value_heads)
-        state[name] = torch.from_numpy(array)
-    model.load_state_dict(state, strict=False)
-    with torch.no_grad():
-        output = model(torch.tensor([ids]), output_attentions=True, use_cache=False)
-    return np.stack([layer[0].numpy() for layer in output.attentions])
 
 
 @pytest.mark.slow

@@ -1,4 +1,9 @@
-"""`attn-desktop heads`: every head's attention for one sentence of a real model, as JSON (no Qt)."""
+"""`attn-desktop heads`: every head's attention for one sentence of a real model, as JSON (no Qt).
+
+With --no-rope every head's weights are recomputed from its q and k before RoPE turned them for their
+positions (each layer reading what it read in the normal pass): what the heads would do without knowing
+where each word is. The JSON says which: "rope": true or false.
+"""
 
 from __future__ import annotations
 
@@ -23,16 +28,20 @@ def heads_main(argv: list[str]) -> int:
         prog="attn-desktop heads",
         description="Run one sentence through a real language model (the optional SmolLM2 pack, or a LLaMA-style "
         "GGUF file) offline and write its tokens, every head's attention weights [layer][head][query][key] and the "
-        "five likeliest next tokens as JSON.",
+        "five likeliest next tokens as JSON. The JSON's \"rope\" says whether q and k were turned by RoPE for "
+        "their positions (true, as the model computes) or not (--no-rope).",
     )
     parser.add_argument("sentence", help='the sentence, e.g. "The cat sat on the mat because it was tired"')
     parser.add_argument("--model", metavar="PATH", help="a LLaMA-style GGUF file (default: the installed model pack)")
     parser.add_argument("-o", "--output", required=True, help="the JSON file to write; - writes to standard output")
+    parser.add_argument("--no-rope", dest="rope", action="store_false",
+                        help="recompute every head's weights from its q and k before RoPE turned them for their "
+                        "positions (each layer reads what it read with RoPE; only the weights written change)")
     args = parser.parse_args(argv)
-    return _run_and_write(args.sentence, args.model, args.output)
+    return _run_and_write(args.sentence, args.model, args.output, args.rope)
 
 
-def _run_and_write(sentence: str, model_path: str | None, output: str) -> int:
+def _run_and_write(sentence: str, model_path: str | None, output: str, rope: bool = True) -> int:
     from attn_desktop.model.files.json_reading import shown_path
     from attn_desktop.model.files.safe_write import write_chunks_atomically
     from attn_desktop.model.pretrained.llama import LlamaModel, ModelFileError, SentenceError
@@ -52,12 +61,12 @@ def _run_and_write(sentence: str, model_path: str | None, output: str) -> int:
     except MemoryError:
         return fail(f"{path.name}: not enough memory to load this model")
     if output == "-":
-        return write_standard_output(heads_json_pieces(run))
+        return write_standard_output(heads_json_pieces(run, rope))
     try:
-        write_chunks_atomically(output, (piece.encode() for piece in heads_json_pieces(run)))
+        write_chunks_atomically(output, (piece.encode() for piece in heads_json_pieces(run, rope)))
     except OSError as error:
         return fail(cannot_write(shown_path(output), error))
-    _say_written(run, shown_path(output), loaded - started, loaded)
+    _say_written(run, shown_path(output), loaded - started, loaded, rope)
     return 0
 
 
@@ -77,39 +86,42 @@ def _input_problem(sentence: str, output: str) -> str | None:
     return f"{shown_path(output)}: {problem}" if problem else None
 
 
-def _say_written(run: ModelRun, shown_output: str, load_seconds: float, loaded_at: float) -> None:
+def _say_written(run: ModelRun, shown_output: str, load_seconds: float, loaded_at: float, rope: bool) -> None:
     tokens = f"{len(run.tokens)} token{'s' if len(run.tokens) != 1 else ''}"
     say(f"wrote {shown_output}: {run.layer_count} layers x {run.head_count} heads over {tokens} "
-        f"of {run.model_name} (loaded in {load_seconds:.1f} s, sentence in {time.perf_counter() - loaded_at:.2f} s)")
+        f"of {run.model_name}{'' if rope else ', RoPE off'} (loaded in {load_seconds:.1f} s, sentence in {time.perf_counter() - loaded_at:.2f} s)")
 
 
-def heads_document(run: ModelRun) -> dict[str, Any]:
-    """The JSON the heads command writes (a ModelRun's tokens, weights and next tokens)."""
+def heads_document(run: ModelRun, rope: bool = True) -> dict[str, Any]:
+    """The JSON the heads command writes (a ModelRun's tokens, weights, with RoPE or without, and next tokens)."""
     return {
         "model": run.model_name,
         "sentence": run.sentence,
         "tokens": list(run.tokens),
-        "attention": run.attention.tolist(),
+        "rope": rope,
+        "attention": (run.attention if rope else run.attention_without_rope()).tolist(),
         "next_tokens": [[token, probability] for token, probability in run.next_tokens],
     }
 
 
-def heads_json_pieces(run: ModelRun) -> Iterator[str]:
-    """The text of json.dumps(heads_document(run)) (compact) and a newline, made a head at a time.
+def heads_json_pieces(run: ModelRun, rope: bool = True) -> Iterator[str]:
+    """The text of json.dumps(heads_document(run, rope)) (compact) and a newline, made a head at a time.
 
     A 250-token sentence has 17 million weights: as one list of Python floats and one string they took
     a gigabyte more. Half of them are the causal mask's zeros, written here without formatting each one;
     the others take about a microsecond each for Python to format, most of the command's time for a long
     sentence: orjson (installed with the model pack) writes the same numbers ten times quicker, where it is.
     (Formatting them in a forked process per core gained a tenth at most on the 2-core machine.)
+    Without RoPE each layer's weights are recomputed as it is written: never a second copy of them all.
     """
     import numpy as np
 
     if not np.isfinite(run.attention).all():
         raise ValueError("Out of range float values are not JSON compliant")
     yield (f'{{"model":{_json(run.model_name)},"sentence":{_json(run.sentence)},"tokens":{_json(list(run.tokens))},'
-           '"attention":[')
-    for index, layer in enumerate(run.attention):
+           f'"rope":{_json(rope)},"attention":[')
+    for index in range(run.layer_count):
+        layer = run.attention[index] if rope else run.attention_without_rope(index)
         yield ("," if index else "") + _layer_json(layer)
     yield f'],"next_tokens":{_json([[token, probability] for token, probability in run.next_tokens])}}}\n'
 

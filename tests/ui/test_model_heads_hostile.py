@@ -75,8 +75,8 @@ def test_a_head_the_scene_cannot_compute_leaves_the_scene_as_it_was(qtbot, windo
     """Whatever the scene itself refuses while taking a head, it goes back to what it had."""
     checked = head_scene.scene_data_for_head
 
-    def unchecked(run, layer, head):  # numbers whose scores overflow, past the head's own checks
-        data = checked(run, layer, head)
+    def unchecked(run, layer, head, rope=True):  # numbers whose scores overflow, past the head's own checks
+        data = checked(run, layer, head, rope)
         return dataclasses.replace(data, queries=[[1e200] * len(row) for row in data.queries],
                                    keys=[[1e200] * len(row) for row in data.keys])
 

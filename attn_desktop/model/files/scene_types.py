@@ -51,13 +51,15 @@ class TakenFrom:
     """Where a scene's vectors came from: one head of a pretrained model reading one sentence.
 
     Layers and heads are counted from 0, as the model's arrays index them. The scene's
-    queries and keys are the head's after RoPE turned them, its values the head's own.
+    queries and keys are the head's after RoPE turned them (ROPE false: before), its values
+    the head's own.
     """
 
     model: str
     layer: int
     head: int
     sentence: str
+    rope: bool = True  # False: q and k as the model made them, before RoPE turned them for their positions
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,9 @@
 """Version 3: a scene of queries, keys and values may say which pretrained model's head it was taken from.
 
     "taken_from": {"model": "SmolLM2-135M", "layer": 3, "head": 5, "sentence": "…"}
+
+and, only for a head whose q and k are the ones from before RoPE turned them, "rope": false
+(true is the default; a file without it is read as the turned q and k it always held).
 """
 
 from __future__ import annotations
@@ -31,7 +34,10 @@ def read_taken_from(section: Any, version: int, data: SceneData) -> TakenFrom:
         raise SceneFileError("taken_from.model: the name is empty")
     layer, head = (_count(section.get(part), f"taken_from.{part}") for part in ("layer", "head"))
     sentence = text_at(section.get("sentence"), "taken_from.sentence", MAX_SENTENCE_CHARS)
-    return TakenFrom(model=model, layer=layer, head=head, sentence=sentence)
+    rope = section.get("rope", True)
+    if not isinstance(rope, bool):
+        raise SceneFileError(f"taken_from.rope: expected true or false, found {describe(rope)}")
+    return TakenFrom(model=model, layer=layer, head=head, sentence=sentence, rope=rope)
 
 
 def _count(value: Any, where: str) -> int:
@@ -43,5 +49,8 @@ def _count(value: Any, where: str) -> int:
 
 
 def taken_from_to_dict(taken_from: TakenFrom) -> dict[str, Any]:
-    return {"model": taken_from.model, "layer": int(taken_from.layer), "head": int(taken_from.head),
-            "sentence": taken_from.sentence}
+    section: dict[str, Any] = {"model": taken_from.model, "layer": int(taken_from.layer),
+                               "head": int(taken_from.head), "sentence": taken_from.sentence}
+    if not taken_from.rope:  # written only when off: files of turned heads stay as they were
+        section["rope"] = False
+    return section

@@ -3,6 +3,9 @@
 The scene reproduces the head exactly: the causal mask on and scores divided by
 √head_width, as the model computed them. Its queries and keys are the ones RoPE
 has already turned by their positions, so dragging one changes the turned vector.
+With RoPE off they are the same head's q and k before the turns, so the scene's own
+attention is the pattern the head would have without knowing where each word is
+(the rest of the model, and so what the layer reads, unchanged).
 Token names are made readable: the model's " cat" shows as "cat", a token of
 whitespace as a visible symbol, and a word met twice stays two names ("the", "the₂").
 """
@@ -28,12 +31,14 @@ VISIBLE_WHITESPACE = {" ": "␣", "\n": "⏎", "\r": "␍", "\t": "⇥", "\u00a0
 SUBSCRIPT_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
-def scene_data_for_head(run: ModelRun, layer: int, head: int) -> DirectScene:
-    """Head HEAD of layer LAYER (both from 0) reading RUN's sentence, as a scene of its q, k and v.
+def scene_data_for_head(run: ModelRun, layer: int, head: int, rope: bool = True) -> DirectScene:
+    """Head HEAD of layer LAYER (both from 0) reading RUN's sentence, as a scene of its q, k and v;
+    ROPE false: q and k from before RoPE turned them.
 
     Raises ValueError for a layer or head the model does not have, or a head a scene cannot hold
     (vectors wider than a scene's limit, a sentence with more tokens than a scene may have, numbers
-    beyond a scene's coordinates, which it could neither compute with nor save).
+    beyond a scene's coordinates, which it could neither compute with nor save), or RoPE off for
+    a run that did not keep q and k from before it.
     """
     if not (0 <= layer < run.layer_count and 0 <= head < run.head_count):
         raise ValueError(f"{run.model_name} has layers 0 to {run.layer_count - 1} and heads 0 to {run.head_count - 1}; "
@@ -42,30 +47,54 @@ def scene_data_for_head(run: ModelRun, layer: int, head: int) -> DirectScene:
         raise ValueError(f"this model's heads are {run.head_width} numbers wide; a scene holds at most {MAX_WIDTH}")
     if len(run.tokens) > MAX_TOKENS:
         raise ValueError(f"the sentence has {len(run.tokens)} tokens; a scene holds at most {MAX_TOKENS}")
-    for role, arrays in (("queries", run.queries), ("keys", run.keys), ("values", run.values)):
+    queries, keys = _queries_and_keys(run, rope)
+    for role, arrays in (("queries", queries), ("keys", keys), ("values", run.values)):
         vectors = np.asarray(arrays[layer, head], dtype=np.float64)
         if not np.isfinite(vectors).all() or np.abs(vectors).max() > MAX_ABS_COORDINATE:
             raise ValueError(f"layer {layer}, head {head}: its {role} hold numbers beyond a scene's "
                              f"±{MAX_ABS_COORDINATE:g} (the model's numbers are too large to show)")
     tokens = readable_tokens(run.tokens)
-    model = _cut(_valid(run.model_name).strip(), MAX_TITLE_CHARS) or "a model"
-    sentence = _cut(_valid(run.sentence), MAX_SENTENCE_CHARS)
+    model, sentence = _model_name(run), _sentence(run)
     return DirectScene(
         tokens=tokens,
-        queries=_rows(run.queries[layer, head]),
-        keys=_rows(run.keys[layer, head]),
+        queries=_rows(queries[layer, head]),
+        keys=_rows(keys[layer, head]),
         values=_rows(run.values[layer, head]),
         scale=True,
         causal=True,
         selected=len(tokens) - 1,  # the last token: the one whose next word the model predicts
-        title=head_title(model, layer, head, sentence),
-        taken_from=TakenFrom(model=model, layer=int(layer), head=int(head), sentence=sentence),
+        title=head_title(model, layer, head, sentence, rope),
+        taken_from=TakenFrom(model=model, layer=int(layer), head=int(head), sentence=sentence, rope=bool(rope)),
     )
 
 
-def head_title(model_name: str, layer: int, head: int, sentence: str) -> str:
-    """'Layer 4, head 7 of SmolLM2-135M-Instruct: “The cat sat…”', within a scene title's limit."""
-    title = f"Layer {layer}, head {head} of {model_name}: \u201c{sentence.strip()}\u201d"
+def is_taken_from(run: ModelRun, taken_from: TakenFrom) -> bool:
+    """Whether RUN is the model's reading of the sentence TAKEN_FROM names (so its heads can be opened again)."""
+    return _model_name(run) == taken_from.model and _sentence(run) == taken_from.sentence
+
+
+def _model_name(run: ModelRun) -> str:
+    return _cut(_valid(run.model_name).strip(), MAX_TITLE_CHARS) or "a model"
+
+
+def _sentence(run: ModelRun) -> str:
+    return _cut(_valid(run.sentence), MAX_SENTENCE_CHARS)
+
+
+def _queries_and_keys(run: ModelRun, rope: bool) -> tuple[np.ndarray, np.ndarray]:
+    if rope:
+        return run.queries, run.keys
+    if run.unturned_queries is None or run.unturned_keys is None:
+        raise ValueError(f"this run of {run.model_name} did not keep q and k from before RoPE; "
+                         "run the sentence again to open a head with RoPE off")
+    return run.unturned_queries, run.unturned_keys
+
+
+def head_title(model_name: str, layer: int, head: int, sentence: str, rope: bool = True) -> str:
+    """'Layer 4, head 7 of SmolLM2-135M-Instruct: “The cat sat…”' (with '(RoPE off)' before the colon
+    when q and k are from before the turns), within a scene title's limit."""
+    off = "" if rope else " (RoPE off)"
+    title = f"Layer {layer}, head {head} of {model_name}{off}: \u201c{sentence.strip()}\u201d"
     if len(title) <= MAX_TITLE_CHARS:
         return title
     return title[: MAX_TITLE_CHARS - 2] + "…\u201d"
@@ -121,10 +150,14 @@ def _rows(matrix: np.ndarray) -> list[list[float]]:
 
 
 def taken_from_notice(taken_from: TakenFrom, head_width: int) -> str:
-    """The sentence that tells a student what a scene taken from a model already holds."""
-    # Short enough for two lines on a 1024-pixel projector in presentation type: the canvas comes first.
+    """What a scene taken from a model already holds, said plainly (and plainly when q and k are NOT turned)."""
+    # Short enough for two lines on a 1024-pixel projector in presentation type: the canvas comes first. With
+    # RoPE off that leaves no room for the model's name (the window's title gives it): what is unusual comes first.
+    if not taken_from.rope:
+        return (f"RoPE off: q and k as the model made them, before turning for their positions. Causal mask on, "
+                f"÷\u00a0√{head_width}.")
     return (f"From {taken_from.model}: causal mask on, scores ÷\u00a0√{head_width}, and q and k already turned "
             "by RoPE for their positions.")
 
 
-__all__ = ["head_title", "readable_tokens", "scene_data_for_head", "taken_from_notice"]
+__all__ = ["head_title", "is_taken_from", "readable_tokens", "scene_data_for_head", "taken_from_notice"]

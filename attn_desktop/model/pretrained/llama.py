@@ -4,7 +4,8 @@ Each layer: RMSNorm, then grouped-query attention (queries and keys turned by Ro
 mask, softmax of q·k/√d), added back; RMSNorm, then the SwiGLU MLP, added back. The weights are
 dequantized when the file is first loaded (later loads map them from the weights cache: loading.py),
 laid out for the matrix products (q, k and v as one matrix, gate and up as one); RoPE's angles are
-computed once. A sentence that starts like an earlier one reuses the earlier one's keys and values
+computed once. Each head's q and k are kept as the model made them too, before RoPE turned them
+(a lesson shows a head without its rotation: ModelRun.attention_without_rope). A sentence that starts like an earlier one reuses the earlier one's keys and values
 for the shared start (with a causal mask, nothing later changes them), so typing a word at the end
 costs only the new tokens.
 """
@@ -12,7 +13,6 @@ costs only the new tokens.
 from __future__ import annotations
 
 import dataclasses
-import math
 import os
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -26,7 +26,7 @@ from attn_desktop.model.pretrained.joined_weights import EMBEDDING, FINAL_NORM, 
 from attn_desktop.model.pretrained.loading import load_weights
 from attn_desktop.model.pretrained.memory import give_freed_arrays_back
 from attn_desktop.model.pretrained.pack import PACK_MODEL_FILE, PACK_MODEL_NAME
-from attn_desktop.model.pretrained.run import NEXT_TOKEN_COUNT, ModelRun
+from attn_desktop.model.pretrained.run import NEXT_TOKEN_COUNT, ModelRun, causal_softmax
 from attn_desktop.model.pretrained.tokenizer import ModelTokenizer
 
 DEFAULT_SENTENCE = "The cat sat on the mat because it was tired"
@@ -68,7 +68,20 @@ class _Layer:
     down: np.ndarray      # (width, ffn_width)
 
 
-_LayerArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # one layer's new q, k, v and weights
+
+
+@dataclass(frozen=True)
+class _Heads:
+    """One layer's q, k and v split into heads, and q and k before RoPE turned them."""
+
+    queries: np.ndarray           # (heads, n, head_width), turned
+    keys: np.ndarray              # (kv_heads, n, head_width), turned
+    values: np.ndarray            # (kv_heads, n, head_width)
+    unturned_queries: np.ndarray  # (heads, n, head_width)
+    unturned_keys: np.ndarray     # (kv_heads, n, head_width)
+
+
+_LayerArrays = tuple[_Heads, np.ndarray]  # one layer's new q, k, v (keys and values from position 0) and weights
 
 
 @dataclass(frozen=True)
@@ -81,6 +94,9 @@ class _Pass:
     values: np.ndarray    # (layers, kv_heads, n, head_width)
     attention: np.ndarray  # (layers, heads, n, n)
     final: np.ndarray     # (n, width): the last layer's output, before the final norm
+    # q and k before RoPE: a quarter more than the arrays above hold beside the float64 attention
+    unturned_queries: np.ndarray  # (layers, heads, n, head_width)
+    unturned_keys: np.ndarray     # (layers, kv_heads, n, head_width)
 
 
 class LlamaModel:
@@ -172,6 +188,8 @@ class LlamaModel:
             attention=done.attention,
             next_tokens=self._likeliest(logits),
             kv_group_size=self._group,
+            unturned_queries=done.unturned_queries,
+            unturned_keys=np.repeat(done.unturned_keys, self._group, axis=1),
         )
 
     def all_logits(self, sentence: str) -> np.ndarray:
@@ -232,43 +250,55 @@ class LlamaModel:
         for index, layer in enumerate(self._layers):
             h = _rms_norm(x, layer.attn_norm, c.rms_epsilon) @ layer.qkv.T
             self._check_finite(h, f"layer {index}'s queries, keys and values")
-            q, k, v = self._split_heads(h, positions)
+            heads = self._split_heads(h, positions)
             if start is not None:  # the shared start's keys and values, unchanged by anything after it
-                k = np.concatenate([start.keys[index], k], axis=1)
-                v = np.concatenate([start.values[index], v], axis=1)
-            weights = _causal_softmax(q, np.repeat(k, self._group, axis=0), done, c.head_width)
-            mixed = (weights.astype(np.float32) @ np.repeat(v, self._group, axis=0))  # (heads, new, head_width)
+                heads = _after_start(heads, start, index)
+            weights = causal_softmax(heads.queries, np.repeat(heads.keys, self._group, axis=0), done, c.head_width)
+            mixed = (weights.astype(np.float32) @ np.repeat(heads.values, self._group, axis=0))  # (heads, new, width)
             x = x + mixed.transpose(1, 0, 2).reshape(len(positions), c.width) @ layer.out.T
             self._check_finite(x, f"layer {index}'s attention output")
             gate, up = np.split(_rms_norm(x, layer.ffn_norm, c.rms_epsilon) @ layer.gate_up.T, 2, axis=-1)
             x = x + (_silu(gate) * up) @ layer.down.T
             self._check_finite(x, f"layer {index}'s feed-forward output")
-            per_layer.append((q, k, v, weights))
+            per_layer.append((heads, weights))
         return self._assemble(ids, start, per_layer, x)
 
-    def _split_heads(self, h: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _split_heads(self, h: np.ndarray, positions: np.ndarray) -> _Heads:
         c = self.config
         n, kv_width = len(positions), c.kv_head_count * c.head_width
         q = h[:, : c.width].reshape(n, c.head_count, c.head_width).transpose(1, 0, 2)
         k = h[:, c.width : c.width + kv_width].reshape(n, c.kv_head_count, c.head_width).transpose(1, 0, 2)
         v = h[:, c.width + kv_width :].reshape(n, c.kv_head_count, c.head_width).transpose(1, 0, 2)
         cos, sin = self._cos[positions], self._sin[positions]
-        return _rotate(q, cos, sin), _rotate(k, cos, sin), np.ascontiguousarray(v)
+        q, k = np.ascontiguousarray(q), np.ascontiguousarray(k)
+        return _Heads(_rotate(q, cos, sin), _rotate(k, cos, sin), np.ascontiguousarray(v), q, k)
 
     def _assemble(self, ids: tuple[int, ...], start: _Pass | None, per_layer: list[_LayerArrays], final: np.ndarray
                   ) -> _Pass:
-        queries = np.stack([q for q, _, _, _ in per_layer])
-        keys = np.stack([k for _, k, _, _ in per_layer])
-        values = np.stack([v for _, _, v, _ in per_layer])
+        def stacked(part: str) -> np.ndarray:
+            return np.stack([getattr(heads, part) for heads, _ in per_layer])
+
+        queries, unturned_queries = stacked("queries"), stacked("unturned_queries")
         n, done = len(ids), 0 if start is None else len(start.token_ids)
         attention = np.zeros((len(per_layer), self.config.head_count, n, n))
-        for index, (_, _, _, weights) in enumerate(per_layer):
+        for index, (_, weights) in enumerate(per_layer):
             attention[index, :, done:, :] = weights
-        if start is not None:
+        if start is not None:  # the new tokens' queries after the shared start's (keys and values are whole)
             queries = np.concatenate([start.queries, queries], axis=2)
+            unturned_queries = np.concatenate([start.unturned_queries, unturned_queries], axis=2)
             attention[:, :, :done, :done] = start.attention
             final = np.concatenate([start.final, final])
-        return _Pass(ids, queries, keys, values, attention, final)
+        return _Pass(ids, queries, stacked("keys"), stacked("values"), attention, final, unturned_queries,
+                     stacked("unturned_keys"))
+
+
+def _after_start(heads: _Heads, start: _Pass, layer: int) -> _Heads:
+    """The new tokens' keys and values (turned and not) after the shared start's, which nothing later changes."""
+    def joined(earlier: np.ndarray, new: np.ndarray) -> np.ndarray:
+        return np.concatenate([earlier[layer], new], axis=1)
+
+    return _Heads(heads.queries, joined(start.keys, heads.keys), joined(start.values, heads.values),
+                  heads.unturned_queries, joined(start.unturned_keys, heads.unturned_keys))
 
 
 def _shared_start(a: tuple[int, ...], b: tuple[int, ...]) -> int:
@@ -288,6 +318,8 @@ def _prefix(done: _Pass, length: int) -> _Pass:
         done.values[:, :, :length],
         done.attention[:, :, :length, :length],
         done.final[:length],
+        done.unturned_queries[:, :, :length],
+        done.unturned_keys[:, :, :length],
     )
 
 
@@ -322,23 +354,3 @@ def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
     turned[..., 0::2] = even * cos - odd * sin
     turned[..., 1::2] = even * sin + odd * cos
     return turned
-
-
-def _causal_softmax(q: np.ndarray, k: np.ndarray, offset: int, head_width: int) -> np.ndarray:
-    """softmax(q·k / √d) over the keys at or before each query, in float64 (rows (heads, new, n)).
-
-    The scores are small (n × n per head), so doing them in double precision costs nothing and
-    lets a head opened as a scene reproduce these weights to the last digit from the same q and k.
-    """
-    # In place, one array throughout: the same operations as softmax written out, without four more
-    # (heads, n, n) arrays of float64 per layer (a 250-token sentence's layer has 560,000 scores).
-    scores = q.astype(np.float64) @ k.astype(np.float64).transpose(0, 2, 1)
-    scores /= math.sqrt(head_width)
-    new, n = q.shape[1], k.shape[1]
-    scores[:, np.arange(n)[None, :] > (offset + np.arange(new))[:, None]] = -np.inf
-    scores -= scores.max(axis=-1, keepdims=True)
-    np.exp(scores, out=scores)
-    scores /= scores.sum(axis=-1, keepdims=True)
-    return np.asarray(scores)
-
-

@@ -15,6 +15,12 @@ question then protects. After that it is ordinary work: undo, save and export al
 A head chosen under Find heads → Induction heads opens the same way, on the random tokens read
 twice rather than the sentence.
 
+RoPE on or off (`set_rope`, the panel's check box, or a lesson's): heads open with q and k turned
+for their positions, as the model computes, or from before the turns. A head already on the canvas
+that was taken from a model opens again the other way, the same query chosen: from the run the
+panel holds, or, when the model or that sentence is not there, once the model has loaded and run
+it on its thread (the window keeps answering).
+
 The GGUF reader and the tokenizer are imported only when a model is first loaded: starting the
 app costs nothing more, and without them the rest of the app works as before.
 """
@@ -25,7 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
 
 from attn_desktop.model import Scene
@@ -77,6 +83,8 @@ def install_hint() -> str:
 
 
 class ModelController(QObject):
+    rope_set = Signal(bool)  # the RoPE choice, however made: another check box (a lesson's) can follow it
+
     def __init__(self, scene: Scene, documents: HeadDocument, panel: ModelHeadsPanel, dock: QDockWidget,
                  show_dock: Callable[[], object], dialogs: ModelDialogs, load_model: ModelLoader = load_llama_model,
                  parent: QObject | None = None) -> None:
@@ -89,8 +97,10 @@ class ModelController(QObject):
         self.loading: Path | None = None  # the file being loaded
         self._chosen_by_user = False  # the load under way came from Open Model… (its failure is a dialog)
         self._dock_was_visible = False
-        self.shown_head: tuple[Any, int, int] | None = None  # (run, layer, head) last put in the window
+        self.shown_head: tuple[Any, int, int, bool] | None = None  # (run, layer, head, rope) last put in the window
         self.last_folder: Path | None = None
+        self.rope = True  # heads open with q and k turned by RoPE (False: from before the turns)
+        self._waiting_head: tuple[Any, int] | None = None  # (TakenFrom, query) to open again once its run comes
         panel.sentence_changed.connect(self.run_sentence)
         panel.head_chosen.connect(self.open_head)
         panel.induction_requested.connect(self.probe_induction)
@@ -99,6 +109,7 @@ class ModelController(QObject):
         # Shown from the View menu or by Reset Layout, the panel loads nothing by itself (seconds and
         # half a gigabyte): it offers the pack's model and Open Model… until one is chosen.
         panel.load_pack_requested.connect(self.load_pack_model)
+        panel.rope_changed.connect(self.set_rope)
 
     # ----- the commands (menu entries) -----------------------------------------------------
     def show_heads(self) -> None:
@@ -164,6 +175,7 @@ class ModelController(QObject):
 
     def _on_load_failed(self, failure: LoadFailure) -> None:
         self.loading = None
+        self._give_up_waiting(failure.message)
         if self._chosen_by_user:
             self.panel.show_previous()
             if not self._dock_was_visible and self.panel.model is None:
@@ -182,9 +194,12 @@ class ModelController(QObject):
 
     def _on_ran(self, result: RunResult) -> None:
         self.panel.show_result(result)
+        self._open_waiting_head(result.run)
 
     def _on_run_failed(self, failure: RunFailure) -> None:
         self.panel.show_run_problem(failure.sentence, failure.message)
+        if self._waiting_head is not None and self._waiting_head[0].sentence == failure.sentence:
+            self._give_up_waiting(failure.message)
 
     def probe_induction(self, length: int, seed: int) -> None:
         if self.runner is not None and self.panel.model is not None:
@@ -202,13 +217,13 @@ class ModelController(QObject):
     def _open_head_of(self, run: Any, layer: int, head: int, query: int) -> None:
         if run is None:
             return
-        if self.shown_head == (run, layer, head) and not self.documents.modified:
+        if self.shown_head == (run, layer, head, self.rope) and not self.documents.modified:
             self._select_query(query)
             return  # already in the window as it came from the model (a double click chooses twice)
         from attn_desktop.model.pretrained.head_scene import scene_data_for_head
 
         try:
-            data = scene_data_for_head(run, layer, head)
+            data = scene_data_for_head(run, layer, head, rope=self.rope)
         except ValueError as error:  # a sentence longer than a scene may hold, numbers beyond its range
             self.dialogs.show_error("Cannot open head", str(error))
             return
@@ -223,12 +238,73 @@ class ModelController(QObject):
             return
         self.documents.start(None, None)
         self._select_query(query)
-        self.shown_head = (run, layer, head)
-        self.dialogs.show_status(f"Layer {layer}, head {head} of {run.model_name} is on the canvas", STATUS_MS)
+        self.shown_head = (run, layer, head, self.rope)
+        off = "" if self.rope else ", RoPE off"
+        self.dialogs.show_status(f"Layer {layer}, head {head} of {run.model_name} is on the canvas{off}", STATUS_MS)
 
     def _select_query(self, query: int) -> None:
         if 0 <= query < self.scene.n_queries:
             self.scene.reading().select_query(query)
+
+    # ----- RoPE on or off ----------------------------------------------------------------------
+    def set_rope(self, on: bool) -> None:
+        """Open heads with q and k turned by RoPE (ON) or from before the turns. The head on the canvas, if
+        taken from a model, opens again that way with the same query; with none, the choice waits for the
+        next head opened. Safe to call at any time, from any check box."""
+        self.rope = bool(on)
+        self.panel.show_rope(self.rope)
+        self.rope_set.emit(self.rope)
+        taken = self.scene.taken_from
+        if taken is None:
+            self.dialogs.show_status(f"{rope_words(self.rope)}: the next head opened shows it", STATUS_MS)
+        elif taken.rope != self.rope:
+            self._reopen(taken, self.scene.reading().selected)
+
+    def _reopen(self, taken: Any, query: int) -> None:
+        """The head TAKEN names, opened again with the RoPE chosen: now if its run is at hand, else once it is."""
+        from attn_desktop.model.pretrained.head_scene import is_taken_from
+
+        at_hand = (self.panel.run, self.shown_head[0] if self.shown_head else None, self.panel.induction_run)
+        run = next((run for run in at_hand if run is not None and is_taken_from(run, taken)), None)
+        if run is not None:
+            self._open_head_of(run, taken.layer, taken.head, query)
+            return
+        model = self.panel.model
+        if model is not None and model.name != taken.model:
+            self.dialogs.show_status(f"This head came from {taken.model}; open that model to turn its RoPE "
+                                     f"{'on' if self.rope else 'off'}", STATUS_MS)
+            return
+        self._waiting_head = (taken, query)
+        self.panel.show_sentence(taken.sentence)  # the panel shows the sentence the head reads
+        doing = "Running its sentence" if model is not None else f"Loading {taken.model}"
+        self.dialogs.show_status(f"{doing} to open layer {taken.layer}, head {taken.head} again with "
+                                 f"{rope_words(self.rope)}\u2026", STATUS_MS)
+        if model is not None:
+            self.run_sentence(taken.sentence)
+            return
+        self.load_pack_model()  # once loaded it runs the panel's sentence, and _on_ran opens the head
+        if self.loading is None:  # the pack is not installed: the panel says how to add it
+            self._give_up_waiting("the model is not loaded (see the Model heads panel)")
+
+    def _open_waiting_head(self, run: Any) -> None:
+        from attn_desktop.model.pretrained.head_scene import is_taken_from
+
+        if self._waiting_head is None or not is_taken_from(run, self._waiting_head[0]):
+            return
+        taken, query = self._waiting_head
+        self._waiting_head = None
+        if self.scene.taken_from == taken:  # still the head on the canvas (nothing else opened meanwhile)
+            self._open_head_of(run, taken.layer, taken.head, query)
+
+    def _give_up_waiting(self, reason: str) -> None:
+        if self._waiting_head is not None:
+            self._waiting_head = None
+            self.dialogs.show_status(f"Cannot open the head again with {rope_words(self.rope)}: {reason}", STATUS_MS)
+
+
+def rope_words(on: bool) -> str:
+    """What RoPE on or off means for the q and k of a head opened."""
+    return "RoPE on (q and k turned for their positions)" if on else "RoPE off (q and k before the turns)"
 
 
 def unavailable_text(message: str) -> str:

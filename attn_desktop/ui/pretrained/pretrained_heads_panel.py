@@ -3,8 +3,9 @@
 From the top: the model (its name and size, or the progress of its load, or how to add the
 optional pack when it is missing), the sentence, the tokens as the model splits it, the
 model's five likeliest next tokens, and two tabs: every head as a thumbnail (HeadGrid) and
-Find heads (FindHeadsPanel). The panel only shows; ModelController loads and runs the model
-on its thread and opens the heads chosen here (`head_chosen`).
+Find heads (FindHeadsPanel), with "RoPE on" beside them: unticked, a head opens with q and k
+from before RoPE turned them (`rope_changed`). The panel only shows; ModelController loads and
+runs the model on its thread and opens the heads chosen here (`head_chosen`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -36,6 +38,9 @@ TYPING_PAUSE_MS = 150  # a sentence runs once typing pauses this long (older wai
 ERROR_STYLE = "color: #B00020;"
 NO_MODEL_TEXT = "No model loaded."
 GRID_HINT = "Click a head to open it."
+ROPE_TOOLTIP = ("Ticked: heads open with q and k turned by RoPE for their positions, as the model computes. "
+                "Unticked: q and k as the model made them, before the turns; the head on the canvas opens again "
+                "that way (its pattern without knowing where each word is).")
 GRID_TOOLTIP = ("Each square is one head's attention weights: query rows down, key columns across (grey: masked). "
                 "Outlined: the heads Find heads lists for its two tokens.")
 
@@ -69,6 +74,7 @@ class ModelHeadsPanel(QWidget):
     load_pack_requested = Signal()
     induction_requested = Signal(int, int)  # (length, seed): Find heads → Induction heads wants this sequence read
     induction_head_chosen = Signal(int, int)  # (layer, head) to open on the sequence read
+    rope_changed = Signal(bool)  # "RoPE on" ticked or unticked by the user
 
     def __init__(self, default_sentence: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -154,6 +160,11 @@ class ModelHeadsPanel(QWidget):
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(grid_page, "All heads")
         self.tabs.addTab(find_scroll, "Find heads")
+        self.rope_box = QCheckBox("RoPE on")  # beside the tabs: it applies to a head opened from either
+        self.rope_box.setChecked(True)
+        self.rope_box.setToolTip(ROPE_TOOLTIP)
+        self.rope_box.clicked.connect(self.rope_changed)
+        self.tabs.setCornerWidget(self.rope_box, Qt.Corner.TopRightCorner)
         self.tabs.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
 
     def _lay_out(self) -> None:
@@ -193,6 +204,16 @@ class ModelHeadsPanel(QWidget):
     @property
     def loading(self) -> bool:
         return self.progress_bar.isVisibleTo(self)
+
+    def show_rope(self, on: bool) -> None:
+        """The RoPE choice made here or elsewhere (a lesson's check box), ticked or not."""
+        self.rope_box.setChecked(on)
+
+    def show_sentence(self, sentence: str) -> None:
+        """Put SENTENCE in the box (the controller runs it): a head opened again reads the sentence it read."""
+        self._typing_timer.stop()
+        self.sentence_box.setText(sentence)
+        self.sentence_box.setCursorPosition(0)
 
     # ----- the model's states ----------------------------------------------------------------
     def show_no_model(self) -> None:
