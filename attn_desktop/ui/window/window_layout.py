@@ -18,7 +18,7 @@ from PySide6.QtCore import QByteArray, QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
 
-from attn_desktop.geometry.panel_sets import COMPANION_PANELS, Activity, lesson_column_full_height, panels_shown
+from attn_desktop.geometry.panel_sets import COMPANION_PANELS, LABS, Activity, lesson_column_full_height, panels_shown
 from attn_desktop.ui.qt_app import gui_app
 from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
 from attn_desktop.ui.window.dock_design import (
@@ -38,7 +38,7 @@ HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
 
 TIDY_AFTER_DRAG_MS = 250
 SHORT_SCREEN_PX = 800  # 1280 × 720 and 1366 × 768: the bottom row as low as it reads, the canvas the rest
-LAB_SHARE = 0.62  # of the left column's height, for the √d_k lab under the lesson's text
+LAB_SHARE = 0.62  # of the left column's height, for a lab under the lesson's text
 WIDE_DOCK_SHARE = 0.36  # of the window's width, for a left panel that shows a grid of pictures
 ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
 
@@ -187,7 +187,7 @@ class WindowLayout(QObject):
         # Every pixel to the canvas on a narrow or short screen (or a medium one whose left column holds the
         # lab): the side columns as narrow as they read.
         narrow = (width <= NARROW_SCREEN_PX or self._short_screen()
-                  or width <= MEDIUM_SCREEN_PX and self.companion == "scalingLabDock")
+                  or width <= MEDIUM_SCREEN_PX and self.companion in LABS)
         window.resizeDocks([docks["lessonDock"]], [max(1, int(width * (0.0 if narrow else 0.20)))], HORIZONTAL)
         window.resizeDocks([docks["scoreDock"]], [max(1, int(width * (0.0 if narrow else 0.30)))], HORIZONTAL)
         score_height = docks["scoreDock"].minimumSizeHint().height()
@@ -273,7 +273,7 @@ class WindowLayout(QObject):
         # The design's shares, not what the last activity squeezed them to (presenting, its own design: another
         # lesson's output may read in fewer lines, and the plots get them).
         self._arrange_for_presentation() if self.presenting else self.share_out()
-        if name == "scalingLabDock" and not self.presenting:  # under the lesson's text: most of the column
+        if name in LABS and not self.presenting:  # under the lesson's text: most of the column
             lesson, lab = self.docks["lessonDock"], self.docks[name]
             height = lesson.height() + lab.height()
             self.window.resizeDocks([lesson, lab], [int(height * (1 - LAB_SHARE)), int(height * LAB_SHARE)], VERTICAL)
