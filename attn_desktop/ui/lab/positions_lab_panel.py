@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 import numpy as np
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
 from attn_desktop.model import Change, HeadReading
@@ -132,4 +132,7 @@ def _scrolling(page: QWidget) -> QScrollArea:
     area.setWidget(page)
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.Shape.NoFrame)
+    # A scroll bar that came and went would change the page's width after its texts were wrapped to it.
+    area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     return area
