@@ -74,6 +74,7 @@ def test_a_head_given_q_k_and_v_gets_its_positions_added_to_them():
                                   keys=[[1, 0], [0, 1], [1, 1]], values=[[1], [2], [3]]))
     head = lab_head(scene.reading())
     q, k, v = head.vectors([0, 1, 2], 1.0)
+    np.testing.assert_allclose(k, np.array([[1, 0], [0, 1], [1, 1]]) + sinusoidal_encoding(3, 2))
     np.testing.assert_allclose(q, np.array([[1, 0], [0, 1], [1, 1]]) + sinusoidal_encoding(3, 2))
     np.testing.assert_allclose(v, np.array([[1], [2], [3]]) + sinusoidal_encoding(3, 1))
     assert compare_orders(head, [2, 1, 0]).outputs_only_reordered()

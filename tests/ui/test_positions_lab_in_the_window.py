@@ -4,6 +4,7 @@ the RoPE switch waits for a model's head, and the lab fits a classroom projector
 
 import numpy as np
 import pytest
+from audit_criteria import problems_in
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtWidgets import QTabBar
 
@@ -14,7 +15,6 @@ from attn_desktop.model.teaching.positions_lab import first_pair, turn_pair
 from attn_desktop.ui.tools.layout_audit import audit_window
 from attn_desktop.ui.tools.walk_audit import audit_walk
 
-from audit_criteria import problems_in
 from helpers import drag_arrow, matrix_cells, on_a_1024_by_768_screen, wait_until_arranged
 
 
