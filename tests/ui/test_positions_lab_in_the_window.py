@@ -113,6 +113,22 @@ def test_the_m_slider_turns_q_and_the_readout_and_the_clock_hands_follow(qtbot, 
     np.testing.assert_allclose(flat, flat[0], atol=1e-12)
 
 
+@pytest.mark.parametrize("base", [None, 10000.0], ids=["not installed", "read from the file"])
+def test_the_clocks_turn_at_the_base_of_the_model_file_or_say_it_is_not_installed(qtbot, window, monkeypatch, base):
+    monkeypatch.setattr("attn_desktop.ui.lab.rotated_page.installed_rope_base", lambda: base)
+    lab = open_lab(qtbot, window)
+    click_page(qtbot, lab, "Rotated")
+    page = lab.rotated_page
+    qtbot.waitUntil(lambda: page.base_looked_up)
+    text = page.clocks_intro.text()
+    if base is None:
+        assert "base 100,000 (SmolLM2's base; the model file is not installed)" in text
+        assert page.clocks.angles[1] == pytest.approx(4 * 100000.0 ** (-2 / 64))  # m − n = 4
+    else:
+        assert "base 10,000 read from SmolLM2's model file" in text
+        assert page.clocks.angles[1] == pytest.approx(4 * 10000.0 ** (-2 / 64))
+
+
 def test_dragging_the_query_on_the_canvas_moves_the_lab_s_q(qtbot, window):
     lab = open_lab(qtbot, window)
     click_page(qtbot, lab, "Rotated")
@@ -147,6 +163,16 @@ def audit_problems(window):
     return problems_in({**audit_window(window), **audit_walk(window)})
 
 
+def settled_problems(qtbot, window):
+    """The audit's problems once the page just brought forward has laid itself out (Qt does that in a later
+    pass of the event loop, later still on a busy machine): none, or those still there after two seconds."""
+    try:
+        qtbot.waitUntil(lambda: audit_problems(window) == [], timeout=2000)
+    except qtbot.TimeoutError:
+        pass
+    return audit_problems(window)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
 def test_the_lab_fits_a_1024_by_768_projector_on_every_page(qtbot, window, monkeypatch, presenting):
@@ -156,9 +182,8 @@ def test_the_lab_fits_a_1024_by_768_projector_on_every_page(qtbot, window, monke
     assert window.minimumSizeHint().height() <= 768 and window.height() == 768
     for title in ("Order", "Added", "Rotated", "Real head"):
         click_page(qtbot, lab, title)
-        qtbot.wait(50)
         assert not lab.visibleRegion().isEmpty(), title
-        assert audit_problems(window) == [], title
+        assert settled_problems(qtbot, window) == [], title
     assert window.canvas.width() >= 0.25 * window.width()
     window.presentation_action.setChecked(False)
 
@@ -173,11 +198,11 @@ def test_the_lab_fits_after_presenting_and_leaving_and_reopening(qtbot, window, 
         assert window.presentation_action.isChecked() == presenting
         on_a_1024_by_768_screen(window, monkeypatch, presenting)  # full screen is the projector's 1024 × 768
         wait_until_arranged(qtbot, window)
-        assert window.docks["positionsLabDock"].isVisible() and audit_problems(window) == [], presenting
+        assert window.docks["positionsLabDock"].isVisible() and settled_problems(qtbot, window) == [], presenting
     assert not window.isFullScreen()
     window.docks["positionsLabDock"].close()
     open_lab(qtbot, window)
     wait_until_arranged(qtbot, window)
-    assert audit_problems(window) == [] and not lab.visibleRegion().isEmpty()
+    assert settled_problems(qtbot, window) == [] and not lab.visibleRegion().isEmpty()
     lesson, dock = window.docks["lessonDock"], window.docks["positionsLabDock"]
     assert dock.geometry().top() >= lesson.geometry().bottom()  # under the lesson's text, not a tab behind it
