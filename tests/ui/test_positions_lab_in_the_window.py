@@ -11,7 +11,9 @@ from PySide6.QtWidgets import QTabBar
 from attn_desktop.model import Role
 from attn_desktop.model.commands import open_contents
 from attn_desktop.model.files.scene_types import DirectScene, TakenFrom
+from attn_desktop.model.scene_files import load_into
 from attn_desktop.model.teaching.positions_lab import first_pair, turn_pair
+from attn_desktop.paths import scene_path
 from attn_desktop.ui.tools.layout_audit import audit_window
 from attn_desktop.ui.tools.walk_audit import audit_walk
 
@@ -186,6 +188,20 @@ def test_the_lab_fits_a_1024_by_768_projector_on_every_page(qtbot, window, monke
         assert settled_problems(qtbot, window) == [], title
     assert window.canvas.width() >= 0.25 * window.width()
     window.presentation_action.setChecked(False)
+
+
+@pytest.mark.slow
+def test_beside_a_canvas_of_three_plots_the_lab_leaves_them_room(qtbot, window, monkeypatch):
+    """Lesson 10's kind of scene (word vectors and grids: three plots) on a 1024 × 768 screen."""
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    load_into(window.scene, scene_path("lessons/2_projections.json"))
+    assert len(window.canvas.plots.shown_plots()) == 3
+    lab = open_lab(qtbot, window)
+    wait_until_arranged(qtbot, window)
+    for title in ("Order", "Real head"):
+        click_page(qtbot, lab, title)
+        assert settled_problems(qtbot, window) == [], title
+    assert lab.order_page.first_grid.tokens == ["cat", "sat", "it"]
 
 
 @pytest.mark.slow

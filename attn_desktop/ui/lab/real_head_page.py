@@ -27,7 +27,7 @@ class RealHeadPage(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.intro = wrapped_label(INTRO)
-        self.open_button = QPushButton("Open SmolLM2's previous-token head")
+        self.open_button = QPushButton("Open SmolLM2's\nprevious-token head")  # two lines: a narrow column
         self.rope_box = QCheckBox("RoPE on")
         self.rope_box.setToolTip("Off: the head's attention from its q and k before RoPE turned them")
         self.look_for = wrapped_label(LOOK_FOR)

@@ -40,6 +40,7 @@ TIDY_AFTER_DRAG_MS = 250
 SHORT_SCREEN_PX = 800  # 1280 × 720 and 1366 × 768: the bottom row as low as it reads, the canvas the rest
 LAB_SHARE = 0.62  # of the left column's height, for a lab under the lesson's text
 WIDE_DOCK_SHARE = 0.36  # of the window's width, for a left panel that shows a grid of pictures
+COLUMN_SHARES = {"positionsLabDock": 0.27}  # a canvas of three plots beside it keeps two columns 200 px wide at 1024
 ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
 
 
@@ -293,8 +294,9 @@ class WindowLayout(QObject):
             self.open_companion(name)
         dock.show()
         dock.raise_()
-        if self.window.dockWidgetArea(dock) == LEFT and not dock.isFloating():
-            self.window.resizeDocks([dock], [int(self.window.width() * share)], HORIZONTAL)
+        presented = self.presenting and name in LABS  # presentation's design has sized it (open_companion)
+        if self.window.dockWidgetArea(dock) == LEFT and not dock.isFloating() and not presented:
+            self.window.resizeDocks([dock], [int(self.window.width() * COLUMN_SHARES.get(name, share))], HORIZONTAL)
 
     def reset(self) -> None:
         """View → Reset Layout: every panel back where the design puts it, sized for this window (presenting:
