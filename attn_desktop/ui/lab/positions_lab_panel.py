@@ -129,6 +129,7 @@ class PositionsLabPanel(QWidget):
 def _scrolling(page: QWidget) -> QScrollArea:
     """A page that scrolls down when the column is shorter than it (a 768-line screen in large type)."""
     area = QScrollArea()
+    page.setContentsMargins(2, 4, 6, 4)  # the texts clear of the scroll bar
     area.setWidget(page)
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.Shape.NoFrame)
