@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 from audit_criteria import problems_in
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtWidgets import QTabBar
 
 from attn_desktop.model import Role
 from attn_desktop.model.commands import open_contents
@@ -17,7 +16,7 @@ from attn_desktop.paths import scene_path
 from attn_desktop.ui.tools.layout_audit import audit_window
 from attn_desktop.ui.tools.walk_audit import audit_walk
 
-from helpers import drag_arrow, matrix_cells, on_a_1024_by_768_screen, wait_until_arranged
+from helpers import drag_arrow, matrix_cells, on_a_1024_by_768_screen, settle_layout, wait_until_arranged
 
 
 def open_lab(qtbot, window):
@@ -29,10 +28,10 @@ def open_lab(qtbot, window):
 
 
 def click_page(qtbot, lab, title):
-    bar = lab.tabs.findChild(QTabBar)
-    index = next(i for i in range(bar.count()) if bar.tabText(i) == title)
-    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(index).center())
-    qtbot.waitUntil(lambda: lab.tabs.currentIndex() == index)
+    button = next(button for button in lab.chooser.buttons if button.text() == title)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: lab.pages.currentIndex() == lab.chooser.buttons.index(button))
+    assert button.isChecked() and sum(other.isChecked() for other in lab.chooser.buttons) == 1
 
 
 def matrix_by_words(window) -> dict[tuple[str, str], str]:
@@ -95,7 +94,9 @@ def test_the_m_slider_turns_q_and_the_readout_and_the_clock_hands_follow(qtbot, 
     click_page(qtbot, lab, "Rotated")
     page = lab.rotated_page
     reading = window.shown
-    q, k = first_pair(reading.vectors(Role.QUERY)[reading.selected]), first_pair(reading.vectors(Role.KEY)[0])
+    key = int(np.argmax(reading.selected_weights))  # the key drawn first: the one the query favours
+    assert page.key_box.currentText() == reading.tokens[key] == "cat"
+    q, k = first_pair(reading.vectors(Role.QUERY)[reading.selected]), first_pair(reading.vectors(Role.KEY)[key])
     hands_before = page.clocks.angles.copy()
     page.m_slider.setFocus()
     for _ in range(3):
@@ -135,6 +136,7 @@ def test_dragging_the_query_on_the_canvas_moves_the_lab_s_q(qtbot, window):
     lab = open_lab(qtbot, window)
     click_page(qtbot, lab, "Rotated")
     page = lab.rotated_page
+    settle_layout(qtbot, window)  # the canvas made way for the lab: its arrows where a person sees them
     before = page.pair_plot.q_before.tip.copy()
     seen = []
     drag_arrow(window, Role.QUERY, window.shown.selected, QPointF(40, -30), after_each_move=lambda step: seen.append(

@@ -16,13 +16,14 @@ from collections.abc import Hashable
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QScrollArea, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QScrollArea, QStackedWidget, QVBoxLayout, QWidget
 
 from attn_desktop.model import Change, HeadReading
 from attn_desktop.model.commands import Editor, ReorderTokens
 from attn_desktop.model.teaching.positions_lab import lab_head, order_back, shuffled_order
 from attn_desktop.ui.lab.added_page import AddedPage
 from attn_desktop.ui.lab.order_page import OrderPage
+from attn_desktop.ui.lab.page_chooser import PageChooser
 from attn_desktop.ui.lab.real_head_page import RealHeadPage
 from attn_desktop.ui.lab.rotated_page import RotatedPage
 from attn_desktop.ui.scene_link import follow_scene
@@ -38,9 +39,8 @@ class PositionsLabPanel(QWidget):
     def __init__(self, reading: HeadReading, editor: Editor, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.reading, self.editor = reading, editor
-        self.tabs = QTabWidget()
-        self.tabs.setDocumentMode(True)
-        self.tabs.setUsesScrollButtons(True)  # four titles in a narrow column, or in presentation's large type
+        self.chooser = PageChooser(PAGE_TITLES)
+        self.pages = QStackedWidget()
         self.order_page: OrderPage | None = None
         self.added_page: AddedPage | None = None
         self.rotated_page: RotatedPage | None = None
@@ -50,7 +50,8 @@ class PositionsLabPanel(QWidget):
         self._back: list[int] = []  # the order that takes the words as they are back to that
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.tabs)
+        layout.addWidget(self.chooser)
+        layout.addWidget(self.pages, 1)
         self._remember_first_order(Change.STRUCTURE)
         follow_scene(self, reading, self._on_change)
 
@@ -64,19 +65,24 @@ class PositionsLabPanel(QWidget):
     def _build_pages(self) -> None:
         self.order_page, self.added_page = OrderPage(), AddedPage()
         self.rotated_page, self.real_head_page = RotatedPage(), RealHeadPage()
-        for title, page in zip(PAGE_TITLES, (self.order_page, self.added_page, self.rotated_page, self.real_head_page)):
-            self.tabs.addTab(_scrolling(page), title)
+        for page in (self.order_page, self.added_page, self.rotated_page, self.real_head_page):
+            self.pages.addWidget(_scrolling(page))
         self.order_page.shuffle_requested.connect(self.shuffle)
         self.order_page.first_order_requested.connect(self.back_to_first_order)
         self.real_head_page.real_head_requested.connect(self.real_head_requested)
         self.real_head_page.rope_switched.connect(self.rope_switched)
-        self.tabs.currentChanged.connect(lambda _: self.refresh())
+        self.chooser.chosen.connect(self._show_page_at)
 
     def show_page(self, title: str) -> None:
         """Bring a page forward by its title ("Order", "Added", "Rotated", "Real head")."""
         if self.order_page is None:
             self._build_pages()
-        self.tabs.setCurrentIndex(PAGE_TITLES.index(title))
+        self.chooser.choose(PAGE_TITLES.index(title))
+        self._show_page_at(PAGE_TITLES.index(title))
+
+    def _show_page_at(self, index: int) -> None:
+        self.pages.setCurrentIndex(index)
+        self.refresh()
 
     # ----- following the scene -------------------------------------------------------------------
     def _on_change(self, change: Change) -> None:
@@ -86,7 +92,7 @@ class PositionsLabPanel(QWidget):
 
     def refresh(self) -> None:
         """Redraw the page in front from the scene as it is."""
-        page = self.tabs.currentWidget()
+        page = self.pages.currentWidget()
         inner = page.widget() if isinstance(page, QScrollArea) else None
         head = lab_head(self.reading)
         if inner is self.order_page and self.order_page is not None:

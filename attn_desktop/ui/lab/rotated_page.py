@@ -95,9 +95,10 @@ class RotatedPage(QWidget):
 
     def show_reading(self, reading: HeadReading) -> None:
         self.reading = reading
-        keys = [f"{token}" for token in reading.tokens]
+        keys = list(reading.tokens)
         if [self.key_box.itemText(i) for i in range(self.key_box.count())] != keys:
-            chosen = self.key_box.currentIndex()
+            # A new sentence: the key the query gives most weight, the pair a student has just looked at.
+            chosen = int(np.argmax(reading.selected_weights)) if len(keys) else 0
             self.key_box.blockSignals(True)
             self.key_box.clear()
             self.key_box.addItems(keys)
