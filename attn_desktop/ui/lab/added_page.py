@@ -16,7 +16,7 @@ from attn_desktop.ui.lab.learned_view import LearnedView
 from attn_desktop.ui.lab.sinusoidal_view import SinusoidalView
 
 STEPS_PER_UNIT = 10  # the slider's steps: α in tenths
-SINUSOIDAL, LEARNED = "Sinusoidal (the original Transformer)", "Learned (lesson 5's trained head)"
+SINUSOIDAL, LEARNED = "Sinusoidal", "Learned: lesson 5's head"  # short: the box fits a presented column
 
 
 class AddedPage(QWidget):
@@ -30,6 +30,9 @@ class AddedPage(QWidget):
         self.strength_label = QLabel()
         self.kind_box = QComboBox()
         self.kind_box.addItems([SINUSOIDAL, LEARNED])
+        self.kind_box.setItemData(0, "The original Transformer's sines and cosines", Qt.ItemDataRole.ToolTipRole)
+        self.kind_box.setItemData(1, "A vector per position, learned with the rest of lesson 5's head",
+                                  Qt.ItemDataRole.ToolTipRole)
         self.kind_box.setAccessibleName("Kind of position")
         self.kind_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.kind_box.setMinimumContentsLength(12)
