@@ -7,13 +7,14 @@ from attn_desktop.ui.tools.walk_steps import MAX_TRAINING_STEPS, StepError, pars
 
 
 def test_every_kind_of_step_is_read_in_order():
-    steps = parse_steps("lesson:two-heads, present,unpresent,restart,train:reverse:30,heads,induction,lab,predict,"
-                        "reset-layout,drag:k:1:1.5:-2,undo")
+    steps = parse_steps("lesson:two-heads, present,unpresent,restart,train:reverse:30,heads,induction,lab,"
+                        "positions-lab,predict,reset-layout,drag:k:1:1.5:-2,undo")
     assert [step.kind for step in steps] == ["lesson", "present", "unpresent", "restart", "train", "heads",
-                                             "induction", "lab", "predict", "reset-layout", "drag", "undo"]
+                                             "induction", "lab", "positions-lab", "predict", "reset-layout", "drag",
+                                             "undo"]
     assert steps[0].lesson == "two-heads"
     assert (steps[4].task, steps[4].count) == ("reverse", 30)
-    assert (steps[10].role, steps[10].index, steps[10].x, steps[10].y) == (Role.KEY, 1, 1.5, -2.0)
+    assert (steps[11].role, steps[11].index, steps[11].x, steps[11].y) == (Role.KEY, 1, 1.5, -2.0)
     assert steps[1].text == "present"  # as typed, without the space
 
 

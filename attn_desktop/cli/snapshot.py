@@ -64,8 +64,8 @@ def _snapshot_parser() -> argparse.ArgumentParser:
     parser.add_argument("--audit", metavar="AUDIT.json", help="also write the layout audit as JSON")
     parser.add_argument("--steps", metavar="STEPS",
                         help="walk through these steps in one window first, audited after each, comma-separated: "
-                        "lesson:ID, present, unpresent, restart, train:TASK:N, heads, induction, lab, predict, reset-layout, "
-                        "drag:ROLE:INDEX:X:Y, undo")
+                        "lesson:ID, present, unpresent, restart, train:TASK:N, heads, induction, lab, positions-lab, "
+                        "predict, reset-layout, drag:ROLE:INDEX:X:Y, undo")
     return parser
 
 

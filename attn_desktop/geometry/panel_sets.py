@@ -16,10 +16,11 @@ from dataclasses import dataclass
 READING_PANELS = ("lessonDock", "challengesDock", "codeDock", "sentenceDock")  # tabs of the left column
 ONE_HEAD_PANELS = ("scoreDock", "matrixDock", "outputDock", "weightsDock", "shapesDock", "gridsDock")
 PRESENTED_NUMBERS = ("scoreDock", "matrixDock", "outputDock", "weightsDock")  # what a class reads from afar
-COMPANION_PANELS = ("trainingDock", "modelHeadsDock", "scalingLabDock")  # an activity's own panel
-# A companion that needs room: the panels it closes. The lab takes the left column's height, so the
+COMPANION_PANELS = ("trainingDock", "modelHeadsDock", "scalingLabDock", "positionsLabDock")  # an activity's own panel
+LABS = ("scalingLabDock", "positionsLabDock")  # under the lesson's text, not a tab behind it
+# A companion that needs room: the panels it closes. A lab takes the left column's height, so the
 # bottom row spans the canvas only: it keeps the output whole (the score table shows the weights as bars).
-MADE_WAY_FOR = {"scalingLabDock": ("shapesDock", "gridsDock", "weightsDock")}
+MADE_WAY_FOR = {lab: ("shapesDock", "gridsDock", "weightsDock") for lab in LABS}
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,7 @@ class Activity:
     """What the user is doing, as far as the panels go."""
 
     several_heads: bool = False  # the heads side by side where the canvas was: no one-head panels
-    companion: str | None = None  # Training, Model heads or the √d_k lab, when that is what is open
+    companion: str | None = None  # Training, Model heads or a lab, when that is what is open
     grids: bool = True  # the head on the canvas makes q, k and v with W_Q, W_K, W_V grids (else no Grids panel)
     small_screen: bool = False  # a projector's 1024 × 768 or 1280 × 720: every pixel of height to the plots
     predicting: bool = False  # Predict, then See: the class guesses on the weights chart
@@ -55,5 +56,5 @@ def panels_shown(activity: Activity, presenting: bool) -> frozenset[str]:
 
 def lesson_column_full_height(activity: Activity, presenting: bool) -> bool:
     """Whether the left column runs down to the status bar (the bottom row then spans the canvas only):
-    the lesson's text and the √d_k lab under it need the whole height of a 768-line screen."""
-    return activity.companion == "scalingLabDock" and not presenting
+    the lesson's text and a lab under it need the whole height of a 768-line screen."""
+    return activity.companion in LABS and not presenting

@@ -334,8 +334,31 @@ def _move_token(scene: Scene, view: ViewState, index: int, new_index: int) -> No
     """Reorder the sentence; the chosen query stays chosen where its token went."""
     order = list(range(scene.n_tokens))
     order.insert(new_index, order.pop(index))
+    _reorder(scene, view, order)
+
+
+@dataclass(frozen=True)
+class ReorderTokens(_Unmergeable):
+    """The whole sentence reordered at once (the Positions lab's Shuffle): token i is the one at ORDER[i]."""
+
+    order: tuple[int, ...]
+    text: str = "Shuffle the sentence"
+
+    @property
+    def changes_nothing(self) -> bool:
+        return list(self.order) == sorted(self.order)
+
+    def do(self, scene: Scene, view: ViewState | None = None) -> None:
+        _reorder(scene, _view(scene, view), list(self.order))
+
+    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
+        _reorder(scene, _view(scene, view), np.argsort(self.order).tolist())
+
+
+def _reorder(scene: Scene, view: ViewState, order: list[int]) -> None:
+    """The chosen query stays chosen where its token went."""
     then = order.index(view.chosen_query(scene.n_queries)) if scene.is_self_attention else None
-    _edit_tokens(scene, view, lambda: scene.move_token(index, new_index), then)
+    _edit_tokens(scene, view, lambda: scene.reorder_tokens(order), then)
 
 
 # ----- many changes as one step ---------------------------------------------------

@@ -278,6 +278,13 @@ class Scene:
             return
         order = list(range(self.n_tokens))
         order.insert(new_index, order.pop(index))
+        self.reorder_tokens(order)
+
+    def reorder_tokens(self, order: Sequence[int]) -> None:
+        """The tokens in ORDER (token i is the one at ORDER[i] before); every vector goes with its token."""
+        order = [int(i) for i in order]
+        if sorted(order) != list(range(self.n_tokens)):
+            raise ValueError(f"{order} is not an ordering of the {self.n_tokens} tokens")
         for role in self._own_rows():
             self.inputs[role] = self.inputs[role][order]
         self._set_tokens([self.tokens[i] for i in order])

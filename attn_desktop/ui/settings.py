@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
-LAYOUT_VERSION = 5  # bump when docks are added or renamed, or the default layout changes: an old saved layout is then ignored
+LAYOUT_VERSION = 6  # bump when docks are added or renamed, or the default layout changes: an old saved layout is then ignored
 MAX_RECENT = 8
 
 

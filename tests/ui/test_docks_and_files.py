@@ -13,7 +13,7 @@ from helpers import matrix_cells, table_column
 DOCKS = {"scoreDock": "Scores", "outputDock": "Output", "weightsDock": "Weights",
          "matrixDock": "Attention matrix", "shapesDock": "Shapes", "lessonDock": "Lesson", "gridsDock": "Grids",
          "challengesDock": "Challenges", "codeDock": "Code", "sentenceDock": "Sentence", "trainingDock": "Training",
-         "modelHeadsDock": "Model heads", "scalingLabDock": "√d_k lab"}
+         "modelHeadsDock": "Model heads", "scalingLabDock": "√d_k lab", "positionsLabDock": "Positions lab"}
 
 
 def test_every_panel_is_a_named_dock(window):
@@ -22,7 +22,8 @@ def test_every_panel_is_a_named_dock(window):
         assert dock.objectName() == name
         # The Grids panel only shows for a scene whose vectors are made by grids; Training, Model heads and
         # the √d_k lab when asked for.
-        assert dock.isVisible() == (name not in ("gridsDock", "trainingDock", "modelHeadsDock", "scalingLabDock"))
+        assert dock.isVisible() == (name not in ("gridsDock", "trainingDock", "modelHeadsDock", "scalingLabDock",
+                                                 "positionsLabDock"))
     # Challenges, Code and Sentence are tabs behind the Lesson panel, which is in front.
     tabs = {d.objectName() for d in window.tabifiedDockWidgets(window.docks["lessonDock"])}
     assert tabs == {"challengesDock", "codeDock", "sentenceDock"}
@@ -42,7 +43,7 @@ def test_closing_a_dock_and_reopening_it_from_the_view_menu(qtbot, window):
     window.reset_layout()
     # Every panel of the design is back; the activities' own panels (Training, Model heads, the lab) wait
     # in the Lessons menu.
-    companions = ("trainingDock", "modelHeadsDock", "scalingLabDock")
+    companions = ("trainingDock", "modelHeadsDock", "scalingLabDock", "positionsLabDock")
     assert all(not dock.isHidden() for name, dock in window.docks.items() if name not in (*companions, "gridsDock"))
     assert all(window.docks[name].isHidden() for name in companions)
     assert window.docks["shapesDock"].isVisible() and not window.docks["gridsDock"].isVisible()  # no grids here

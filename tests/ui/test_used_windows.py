@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 from helpers import on_a_1024_by_768_screen, wait_until_arranged
 
 ONE_HEAD_PANELS = ("scoreDock", "matrixDock", "weightsDock", "outputDock", "shapesDock", "gridsDock")
-ACTIVITY_PANELS = ("trainingDock", "modelHeadsDock", "scalingLabDock")
+ACTIVITY_PANELS = ("trainingDock", "modelHeadsDock", "scalingLabDock", "positionsLabDock")
 
 pytestmark = pytest.mark.slow
 

@@ -37,5 +37,7 @@ def test_presenting_and_back_and_the_lab_and_predict(qtbot, window):
     walk(qtbot, window, "unpresent,lab")
     assert not window.presentation_action.isChecked()
     assert window.docks["scalingLabDock"].isVisible()
+    walk(qtbot, window, "positions-lab")  # one lab at a time: the other makes way
+    assert window.docks["positionsLabDock"].isVisible() and not window.docks["scalingLabDock"].isVisible()
     walk(qtbot, window, "predict,reset-layout")
     assert window.predict_action.isChecked()

@@ -44,6 +44,8 @@ def take_step(window, step: Step, settle: Callable[[object], None], dispose: Cal
         find_induction_heads(window)
     elif step.kind == "lab":
         window.menu_actions["scaling_lab_action"].trigger()
+    elif step.kind == "positions-lab":
+        window.menu_actions["positions_lab_action"].trigger()
     elif step.kind == "predict":
         if not window.predict_action.isEnabled():
             raise StepError(f"step {step.text!r}: Predict, then see works with scenes of one head")

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from attn_desktop.model import Role
 
 MAX_TRAINING_STEPS = 5000  # a walk is a screen check, not a training run
-SIMPLE_STEPS = ("present", "unpresent", "restart", "heads", "induction", "lab", "predict", "reset-layout", "undo")
+SIMPLE_STEPS = ("present", "unpresent", "restart", "heads", "induction", "lab", "positions-lab", "predict",
+                "reset-layout", "undo")
 STEP_FORMS = ("lesson:ID", *SIMPLE_STEPS[:3], "train:TASK:N", *SIMPLE_STEPS[3:], "drag:ROLE:INDEX:X:Y")
 ROLES = {**{role.value: role for role in Role}, **{role.symbol: role for role in Role}}
 

@@ -194,6 +194,9 @@ ACTIONS: list[ActionSpec] = [
                lambda c: c.layout_manager.show_wide("scalingLabDock"), shortcuts=("Ctrl+L",),
                tooltip="Why scores are divided by √d_k: how far random scores spread at each key width, "
                "and what that does to a softmax"),
+    ActionSpec("positions_lab_action", "P&ositions Lab…", "&Lessons",
+               lambda c: c.layout_manager.show_wide("positionsLabDock"), shortcuts=("Ctrl+Shift+L",),
+               tooltip="Where is each word? Attention without positions, positions added to x, and RoPE's turns"),
     ActionSpec("predict_action", "&Predict, then See", "&Lessons",
                on_toggle=lambda c, on: _predict(c, on),
                checkable=True, shortcuts=("Ctrl+P",), separator_before=True,

@@ -11,12 +11,14 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
+from attn_desktop.geometry.panel_sets import LABS
+
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
 VERTICAL = Qt.Orientation.Vertical
 READING_TABS = (("lessonDock", "challengesDock"), ("challengesDock", "codeDock"), ("codeDock", "sentenceDock"),
                 ("sentenceDock", "trainingDock"), ("sentenceDock", "modelHeadsDock"))
 LEFT_COLUMN = ("lessonDock", "challengesDock", "codeDock", "sentenceDock", "trainingDock", "modelHeadsDock",
-               "scalingLabDock")
+               "scalingLabDock", "positionsLabDock")
 TAB_COMPANIONS = ("trainingDock", "modelHeadsDock")  # tabs of their own, shown from the Lessons menu
 
 
@@ -27,8 +29,9 @@ def place_left_column(window: QMainWindow, docks: dict[str, QDockWidget]) -> Non
     # The reading panels shown first: Qt could crash tabbing a hidden lesson split from a shown lab.
     for name in ("lessonDock", "challengesDock", "codeDock", "sentenceDock"):
         docks[name].show()
-    window.splitDockWidget(docks["lessonDock"], docks["scalingLabDock"], VERTICAL)
-    docks["scalingLabDock"].hide()
+    for lab in LABS:
+        window.splitDockWidget(docks["lessonDock"], docks[lab], VERTICAL)
+        docks[lab].hide()
     for first, second in READING_TABS:
         if second in docks:
             window.tabifyDockWidget(docks[first], docks[second])
@@ -36,7 +39,7 @@ def place_left_column(window: QMainWindow, docks: dict[str, QDockWidget]) -> Non
 
 
 def close_companions(docks: dict[str, QDockWidget]) -> None:
-    for name in (*TAB_COMPANIONS, "scalingLabDock"):
+    for name in (*TAB_COMPANIONS, *LABS):
         if name in docks:
             docks[name].hide()
 
@@ -51,5 +54,5 @@ def left_column_as_designed(window: QMainWindow, docks: dict[str, QDockWidget]) 
     if docks["lessonDock"].isHidden():
         return True
     tabbed = set(window.tabifiedDockWidgets(docks["lessonDock"]))
-    return docks["scalingLabDock"] not in tabbed and all(
+    return not tabbed & {docks[lab] for lab in LABS} and all(
         docks[second] in tabbed for _, second in READING_TABS if second in docks and not docks[second].isHidden())

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QPoint
 from PySide6.QtGui import QCloseEvent, QResizeEvent
-from PySide6.QtWidgets import QMainWindow
+from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 from attn_desktop.model import Change, HeadReading, Scene, shared_view
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
@@ -21,6 +21,7 @@ from attn_desktop.ui.document.edit_history import EditHistory
 from attn_desktop.ui.document.qt_dialogs import QtDocumentDialogs
 from attn_desktop.ui.document.scene_exports import SceneExports
 from attn_desktop.ui.heads.heads_view import HeadsView
+from attn_desktop.ui.lab.positions_lab_panel import PositionsLabPanel
 from attn_desktop.ui.lab.scaling_lab_panel import ScalingLabPanel
 from attn_desktop.ui.lessons.challenges_panel import ChallengesPanel
 from attn_desktop.ui.lessons.lesson_code import LessonCode
@@ -46,6 +47,7 @@ from attn_desktop.ui.view_state.weights_veil import WeightsVeil
 from attn_desktop.ui.window.about import show_about
 from attn_desktop.ui.window.actions import build_actions, fill_menus
 from attn_desktop.ui.window.app_icon import app_icon
+from attn_desktop.ui.window.canvas_or_heads import show_canvas_or_heads
 from attn_desktop.ui.window.central_stack import CentralStack
 from attn_desktop.ui.window.scene_switches import SceneSwitches
 from attn_desktop.ui.window.snap_steps import SnapSteps
@@ -104,8 +106,8 @@ class MainWindow(QMainWindow):
         for drawing in (self.canvas, self.heads_view):
             drawing.edit_requested.connect(self.coordinates.type_coordinates)
         follow_scene(self, scene, self.switches.on_scene_changed)  # undo or a file can flip a setting
-        follow_scene(self, scene, self._show_canvas_or_heads)
-        self._show_canvas_or_heads(Change.STRUCTURE)
+        follow_scene(self, scene, lambda change: show_canvas_or_heads(self, change))
+        show_canvas_or_heads(self, Change.STRUCTURE)
         self.lessons.show(lesson_for_file(scene_path))
         self.documents.update_title()
 
@@ -127,6 +129,7 @@ class MainWindow(QMainWindow):
         self.model_heads_panel = ModelHeadsPanel(DEFAULT_SENTENCE)
         self.scaling_lab = ScalingLabPanel()
         self.scaling_lab.width_changed.connect(lambda _: self.lesson_code.show(self.lessons.current))
+        self.positions_lab = PositionsLabPanel(shown, self.history)  # its Shuffle: an undoable edit
 
     def _build_docks(self) -> None:
         self.layout_manager = WindowLayout(self)
@@ -139,6 +142,7 @@ class MainWindow(QMainWindow):
             (DockSpec("trainingDock", "Training", LEFT, scrolls=True), self.training_panel),
             (DockSpec("modelHeadsDock", "Model heads", LEFT, scrolls=True), self.model_heads_panel),
             (DockSpec("scalingLabDock", "√d_k lab", LEFT), self.scaling_lab),
+            (DockSpec("positionsLabDock", "Positions lab", LEFT), self.positions_lab),
             (DockSpec("gridsDock", "Grids", BOTTOM), self.grid_editor),
             (DockSpec("scoreDock", "Scores", RIGHT), self.score_panel),
             (DockSpec("matrixDock", "Attention matrix", RIGHT), self.matrix_view),
@@ -147,7 +151,7 @@ class MainWindow(QMainWindow):
             (DockSpec("shapesDock", "Shapes", BOTTOM), self.shapes_panel),
         ):
             self.layout_manager.add_dock(spec, widget)
-        self.docks = self.layout_manager.docks
+        self.docks: dict[str, QDockWidget] = self.layout_manager.docks
         # A dock tells when its tab comes to the front; the Code panel skips work while it is behind.
         self.docks["codeDock"].visibilityChanged.connect(self.code_panel.set_on_screen)
         self.layout_manager.arrange_defaults()
@@ -176,19 +180,6 @@ class MainWindow(QMainWindow):
         return self.layout_manager.showing_heads
 
     # ----- small handlers ------------------------------------------------
-    def _show_canvas_or_heads(self, change: Change) -> None:
-        """A scene with several heads shows them side by side where the canvas was."""
-        if not change & Change.STRUCTURE:
-            return
-        multi_head = not self.scene.is_one_head  # decided here; the parts, pictures and audits ask showing_heads
-        self.heads_view.show_heads(multi_head)  # its columns first, then the room for them
-        self.central_stack.show_page(self.heads_view if multi_head else self.canvas)
-        self.layout_manager.make_way_for_heads(multi_head, self.scene.n_tokens)
-        self.grid_editor.name_heads(multi_head)
-        # Predict, then see guesses the weights of one head, on the weights chart, which makes way for the heads.
-        self.predict_action.setEnabled(not multi_head)
-        self.predict_action.setStatusTip("Predict, then see works with scenes of one head" if multi_head else "")
-
     def _hold_undo_during_drag(self, dragging: bool) -> None:
         """Undo mid-drag would step back under the drag, which then records its move on the wrong state."""
         self.undo_action.setEnabled(not dragging and self.history.stack.canUndo())

@@ -18,7 +18,7 @@ from PySide6.QtCore import QByteArray, QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
 
-from attn_desktop.geometry.panel_sets import COMPANION_PANELS, Activity, lesson_column_full_height, panels_shown
+from attn_desktop.geometry.panel_sets import COMPANION_PANELS, LABS, Activity, lesson_column_full_height, panels_shown
 from attn_desktop.ui.qt_app import gui_app
 from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
 from attn_desktop.ui.window.dock_design import (
@@ -38,8 +38,9 @@ HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
 
 TIDY_AFTER_DRAG_MS = 250
 SHORT_SCREEN_PX = 800  # 1280 × 720 and 1366 × 768: the bottom row as low as it reads, the canvas the rest
-LAB_SHARE = 0.62  # of the left column's height, for the √d_k lab under the lesson's text
+LAB_SHARE = 0.62  # of the left column's height, for a lab under the lesson's text
 WIDE_DOCK_SHARE = 0.36  # of the window's width, for a left panel that shows a grid of pictures
+COLUMN_SHARES = {"positionsLabDock": 0.27}  # a canvas of three plots beside it keeps two columns 200 px wide at 1024
 ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
 
 
@@ -187,7 +188,7 @@ class WindowLayout(QObject):
         # Every pixel to the canvas on a narrow or short screen (or a medium one whose left column holds the
         # lab): the side columns as narrow as they read.
         narrow = (width <= NARROW_SCREEN_PX or self._short_screen()
-                  or width <= MEDIUM_SCREEN_PX and self.companion == "scalingLabDock")
+                  or width <= MEDIUM_SCREEN_PX and self.companion in LABS)
         window.resizeDocks([docks["lessonDock"]], [max(1, int(width * (0.0 if narrow else 0.20)))], HORIZONTAL)
         window.resizeDocks([docks["scoreDock"]], [max(1, int(width * (0.0 if narrow else 0.30)))], HORIZONTAL)
         score_height = docks["scoreDock"].minimumSizeHint().height()
@@ -273,7 +274,7 @@ class WindowLayout(QObject):
         # The design's shares, not what the last activity squeezed them to (presenting, its own design: another
         # lesson's output may read in fewer lines, and the plots get them).
         self._arrange_for_presentation() if self.presenting else self.share_out()
-        if name == "scalingLabDock" and not self.presenting:  # under the lesson's text: most of the column
+        if name in LABS and not self.presenting:  # under the lesson's text: most of the column
             lesson, lab = self.docks["lessonDock"], self.docks[name]
             height = lesson.height() + lab.height()
             self.window.resizeDocks([lesson, lab], [int(height * (1 - LAB_SHARE)), int(height * LAB_SHARE)], VERTICAL)
@@ -293,8 +294,9 @@ class WindowLayout(QObject):
             self.open_companion(name)
         dock.show()
         dock.raise_()
-        if self.window.dockWidgetArea(dock) == LEFT and not dock.isFloating():
-            self.window.resizeDocks([dock], [int(self.window.width() * share)], HORIZONTAL)
+        presented = self.presenting and name in LABS  # presentation's design has sized it (open_companion)
+        if self.window.dockWidgetArea(dock) == LEFT and not dock.isFloating() and not presented:
+            self.window.resizeDocks([dock], [int(self.window.width() * COLUMN_SHARES.get(name, share))], HORIZONTAL)
 
     def reset(self) -> None:
         """View → Reset Layout: every panel back where the design puts it, sized for this window (presenting:

@@ -1,0 +1,101 @@
+"""The Positions lab's first page, Order: attention alone cannot tell word order.
+
+The scene's sentence and the same words in another order ("the dog chased the cat", "the cat chased the
+dog"), each with its attention matrix, and each word's output in both: the same, only in another row.
+Shuffle reorders the scene's own words (one undoable edit: the Attention matrix panel's rows and columns
+move with their words); First order puts them back as they were when the lab first saw the sentence.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+
+from attn_desktop.model import explain
+from attn_desktop.model.teaching.positions_lab import LabHead, OrderComparison, compare_orders, other_order
+from attn_desktop.ui.lab.lab_text import wrapped_label
+from attn_desktop.ui.lab.weights_grid import WeightsGrid
+
+SHOWN_NUMBERS = 2  # of each output: a narrow panel shows the first two (the canvas draws those)
+
+
+class OrderPage(QWidget):
+    shuffle_requested = Signal()
+    first_order_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.intro = wrapped_label("<b>Attention alone cannot tell word order.</b> The same words in another "
+                                   "order, no positions:")
+        self.first_label, self.second_label = wrapped_label(""), wrapped_label("")
+        self.first_grid = WeightsGrid("Attention in the sentence's order")
+        self.second_grid = WeightsGrid("Attention in the other order")
+        self.outputs_label = wrapped_label("")
+        self.shuffle_button = QPushButton("Shuffle")
+        self.shuffle_button.setToolTip("Put the scene's words in a random order (Edit → Undo takes it back)")
+        self.first_order_button = QPushButton("First order")
+        self.first_order_button.setToolTip("The words back in the order the lab first saw them in")
+        self.shuffle_button.clicked.connect(self.shuffle_requested)
+        self.first_order_button.clicked.connect(self.first_order_requested)
+        self.comparison: OrderComparison | None = None
+        self._lay_out()
+
+    def _lay_out(self) -> None:
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.shuffle_button)
+        buttons.addWidget(self.first_order_button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.intro, self.first_label, self.first_grid, self.second_label, self.second_grid,
+                       self.outputs_label):
+            layout.addWidget(widget)
+        layout.addLayout(buttons)
+        layout.addStretch(1)
+
+    def show_head(self, head: LabHead | None, causal: bool, back_to_first: bool) -> None:
+        """HEAD's sentence beside its words in the lab's other order; BACK_TO_FIRST: the words are shuffled."""
+        self.first_order_button.setEnabled(back_to_first)
+        self.shuffle_button.setEnabled(head is not None and len(head.tokens) > 1)
+        if head is None:
+            self.comparison = None
+            self.first_label.setText(NO_SENTENCE)
+            for widget in (self.first_grid, self.second_grid, self.second_label, self.outputs_label):
+                widget.hide()
+            return
+        self.comparison = shown = compare_orders(head, other_order(len(head.tokens)))
+        self.first_label.setText(f"“{html.escape(' '.join(shown.tokens))}”")
+        self.second_label.setText(f"“{html.escape(' '.join(shown.second_tokens))}”")
+        self.first_grid.set_weights(shown.tokens, shown.first.weights)
+        self.second_grid.set_weights(shown.second_tokens, shown.second.weights)
+        self.outputs_label.setText(outputs_text(shown) + (CAUSAL_NOTE if causal else ""))
+        for widget in (self.first_grid, self.second_grid, self.second_label, self.outputs_label):
+            widget.show()
+
+
+NO_SENTENCE = ("This page needs a scene whose queries are its own words, read by a first-layer head "
+               "(open lesson 10's scene, or any sentence).")
+CAUSAL_NOTE = ("<br><i>The lab leaves out the scene's causal mask: a mask that lets each word see only the "
+               "words before it is itself a kind of position.</i>")
+
+
+def outputs_text(shown: OrderComparison) -> str:
+    """Each word's output in both orders, as an HTML table, and what to see in it."""
+    rows = []
+    for index, token in enumerate(shown.tokens):
+        second_row = shown.order.index(index)
+        rows.append(f"<tr><td>{html.escape(token)}</td><td>{vector_text(shown.first.output[index])}</td>"
+                    f"<td>{vector_text(shown.second.output[second_row])}</td></tr>")
+    verdict = ("<b>Every word's output is the same in both orders</b>, only in another row."
+               if shown.outputs_only_reordered() else
+               "<b>The outputs differ</b> between the orders.")
+    return (f"{verdict}<table cellspacing='4'><tr><th></th><th align='left'>output</th>"
+            f"<th align='left'>other order</th></tr>{''.join(rows)}</table>")
+
+
+def vector_text(vector: np.ndarray) -> str:
+    numbers = [explain.number(float(value)) for value in vector[:SHOWN_NUMBERS]]
+    return f"({', '.join(numbers)}{', …' if len(vector) > SHOWN_NUMBERS else ''})"

@@ -1,0 +1,55 @@
+"""The Added page's sinusoidal positions: x_i + α·PE[i] in the scene's sentence and in the other order, PE[i]·PE[j]
+against the distance i − j, and the encoding itself as a picture."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from attn_desktop.model import Role
+from attn_desktop.model.teaching.positions_lab import LabHead, compare_orders, encoding_dot_by_distance, other_order
+from attn_desktop.ui.lab.encoding_heatmap import EncodingHeatmap
+from attn_desktop.ui.lab.lab_plot import LabPlot
+from attn_desktop.ui.lab.lab_text import wrapped_label
+from attn_desktop.ui.lab.weights_grid import WeightsGrid
+from attn_desktop.ui.palette import ROLE_COLORS
+
+
+class SinusoidalView(QWidget):
+    """x_i + α·PE[i] in the scene's sentence and in the other order; PE[i]·PE[j] by distance; PE itself."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.first_grid = WeightsGrid("Attention in the sentence's order, positions added")
+        self.second_grid = WeightsGrid("Attention in the other order, positions added")
+        self.verdict = wrapped_label("")
+        self.distance_note = wrapped_label("q·k now changes with distance: PE[i]·PE[j] against i − j "
+                                           "(the same at every i)")
+        self.distance_plot = LabPlot("i − j", "PE[i]·PE[j]")
+        self.distance_plot.add_curve(ROLE_COLORS[Role.KEY], "PE[i]·PE[j]")
+        self.heatmap = EncodingHeatmap()
+        self.width_shown = 0
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.first_grid, self.second_grid, self.verdict, self.distance_note, self.distance_plot,
+                       self.heatmap):
+            layout.addWidget(widget)
+
+    def show_head(self, head: LabHead | None, strength: float) -> None:
+        if head is None:
+            self.verdict.setText("This page needs a scene whose queries are its own words.")
+            self.first_grid.hide()
+            self.second_grid.hide()
+            return
+        self.first_grid.show()
+        self.second_grid.show()
+        shown = compare_orders(head, other_order(len(head.tokens)), strength)
+        self.first_grid.set_weights(shown.tokens, shown.first.weights)
+        self.second_grid.set_weights(shown.second_tokens, shown.second.weights)
+        same = shown.weights_only_reordered(1e-9) and shown.outputs_only_reordered(1e-9)
+        self.verdict.setText(
+            f"x<sub>i</sub> + {strength:.1f}·PE[i], PE {head.width} wide. "
+            + ("<b>The orders still look the same</b>: no position added." if same else
+               "<b>The two orders now differ</b>: the words' weights and outputs are no longer only reordered."))
+        if head.width != self.width_shown:
+            self.width_shown = head.width
+            self.distance_plot.set_curve(0, *encoding_dot_by_distance(head.width))
