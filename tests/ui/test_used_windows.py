@@ -83,6 +83,30 @@ def test_a_restart_after_several_lessons_opens_on_what_a_fresh_window_shows(qtbo
     assert not shown_panels(again) & set(ACTIVITY_PANELS)
 
 
+@pytest.mark.parametrize("lab_lesson", [6, 10])
+def test_a_restart_in_a_labs_lesson_keeps_no_panel_the_lab_made_way_for_closed(qtbot, window, monkeypatch, lab_lesson):
+    """The lab hides the weights and shapes while it is open; nobody closed them, so after a restart the next
+    lesson shows them as a fresh window does."""
+    from attn_desktop.model.scene_files import open_scene
+    from attn_desktop.paths import DEFAULT_SCENE, scene_path
+    from attn_desktop.ui.window.main_window import MainWindow
+
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    open_lesson_by_key(qtbot, window, 4)
+    fresh_panels = shown_panels(window)
+    window.open_lesson("why-sqrt-dk" if lab_lesson == 6 else "positions")
+    wait_until_arranged(qtbot, window)
+    assert "weightsDock" not in shown_panels(window)
+    window.save_window_state()
+    again = MainWindow(open_scene(scene_path(DEFAULT_SCENE)))
+    qtbot.addWidget(again)
+    again.show()
+    again.restore_window_state()
+    again.open_lesson("scaled-attention")
+    wait_until_arranged(qtbot, again)
+    assert shown_panels(again) == fresh_panels and again.docks["weightsDock"].width() > 100
+
+
 def test_the_labs_lesson_shows_its_text_and_the_lab_together_with_the_output_whole(qtbot, window, monkeypatch):
     on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
     open_lesson_by_key(qtbot, window, 6)

@@ -60,6 +60,14 @@ def _in_scroll_area(panel: QWidget) -> QScrollArea:
     return area
 
 
+def closed_panels(saved: object, designed: frozenset[str], docks: dict[str, QDockWidget]) -> set[str]:
+    """The panels the user had closed, as the last session saved them: a panel a lab made way for was hidden,
+    not closed by anyone. A layout saved before they were kept: the designed panels found hidden."""
+    if isinstance(saved, str):
+        return {name for name in saved.split(",") if name in docks}
+    return {name for name in designed if docks[name].isHidden()}
+
+
 def fit_to_screen(window: QWidget, width: int, height: int) -> None:
     """The preferred size, but never bigger than the screen (classroom laptops can be 1024 × 768)."""
     screen = window.screen().availableGeometry() if window.screen() else None
@@ -417,6 +425,7 @@ class WindowLayout(QObject):
             return False  # a layout saved by another version could hide a new panel
         settings.beginGroup(self._layout_group)
         geometry, state = settings.value("geometry"), settings.value("window_state")
+        saved_closed = settings.value("closed_by_user")
         self.hand_sizes.load(settings)
         settings.endGroup()
         if geometry is None or state is None:
@@ -429,7 +438,7 @@ class WindowLayout(QObject):
             self._applying = False
         # What the user had closed stays closed; a panel the last session's activity had open is not this one's.
         designed = panels_shown(Activity(several_heads=self.showing_heads), presenting=False)
-        self.closed_by_user = {name for name in designed if self.docks[name].isHidden()}
+        self.closed_by_user = closed_panels(saved_closed, designed, self.docks)
         self.show_declared_panels()
         return True
 
@@ -445,5 +454,6 @@ class WindowLayout(QObject):
         settings.beginGroup(self._layout_group)
         settings.setValue("geometry", geometry)
         settings.setValue("window_state", state)
+        settings.setValue("closed_by_user", ",".join(sorted(self.closed_by_user)))
         self.hand_sizes.save(settings)
         settings.endGroup()
