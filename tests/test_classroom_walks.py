@@ -18,9 +18,9 @@ pytestmark = pytest.mark.slow
 SCREENS = ("1024x768", "1280x720", "1920x1080")
 WALKS = {
     # Every lesson in turn, as a course goes.
-    "the nine lessons": "lesson:soft-lookup,lesson:projections,lesson:self-attention,lesson:scaled-attention,"
-                        "lesson:trained-heads,lesson:why-sqrt-dk,lesson:two-heads,lesson:predict-then-see,"
-                        "lesson:induction-heads",
+    "the ten lessons": "lesson:soft-lookup,lesson:projections,lesson:self-attention,lesson:scaled-attention,"
+                       "lesson:trained-heads,lesson:why-sqrt-dk,lesson:two-heads,lesson:predict-then-see,"
+                       "lesson:induction-heads,lesson:positions",
     # The issue's trial: presenting lesson 4, two heads, back, and the lessons after a restart.
     "presenting and two heads": "lesson:scaled-attention,present,lesson:two-heads,unpresent,lesson:projections,"
                                 "lesson:scaled-attention,restart,lesson:predict-then-see",
@@ -30,6 +30,10 @@ WALKS = {
     # Lesson 9 (two layers of twenty tokens: the matrices first) presented after lesson 7 and a restart, and back
     # to lesson 7, whose canvases come back.
     "presenting two layers": "lesson:two-heads,restart,present,lesson:induction-heads,unpresent,lesson:two-heads",
+    # Lesson 10 (three plots beside the Positions lab) presented, two heads and back, a restart, and the
+    # Positions lab opened over lesson 4 from the menu.
+    "positions": "lesson:positions,present,lesson:two-heads,lesson:positions,unpresent,restart,lesson:positions,"
+                 "present,unpresent,lesson:scaled-attention,positions-lab,present,unpresent",
     # Training a head (the Training panel beside three plots), presented, and back to a lesson.
     "training": "train:reverse:300,present,unpresent,lesson:scaled-attention",
     # Training induction (both layers' heads in the Training panel; the window's scene stays), presented, back,

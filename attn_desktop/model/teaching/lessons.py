@@ -251,13 +251,14 @@ LESSONS: tuple[Lesson, ...] = (
         id="positions",
         title="10. Where is each word?",
         scene="lessons/10_positions.json",
-        formula="x + PE[i],   or turn q by m·θ and k by n·θ:  q·k = Σ |q_j||k_j| cos(φ_j + (m − n)θ_j)",
+        companion="positionsLabDock",
+        formula="x + PE[i],   or turn q by m·θ and k by n·θ (RoPE)",
         explanation=(
             "Attention by itself cannot tell word order. Every score is one word's query against another's key, "
             "and nothing in either says where the word stands: shuffle the sentence and every word gets the same "
             "weights and the same output, only in another row. In \"the dog chased the cat\" the query of "
-            "\"chased\" gives dog 35% and cat 33% of its weight, and it gives them the same 35% and 33% in "
-            "\"the cat chased the dog\": who chased whom is invisible. Models add position in one of three ways. "
+            "\"chased\" gives dog and cat 34% of its weight each, and the same 34% each in \"the cat chased the "
+            "dog\": who chased whom is invisible. Models add position in one of three ways. "
             "The original Transformer adds a fixed pattern of sines and cosines to each word vector; lesson 5's "
             "trained head adds a vector per position that it learned. Models such as SmolLM2, Llama, Qwen and "
             "Mistral instead turn q and k (rotary position, RoPE): each pair of numbers of the query at position m "

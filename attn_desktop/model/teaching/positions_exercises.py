@@ -12,9 +12,9 @@ from attn_desktop.model.teaching.exercise import AnswerKind, ChooseQuery, Exerci
 
 LESSON_SCENE = "lessons/10_positions.json"
 CHASED = 2  # the query the questions read
-# q·chased = (2, 0.2) turned for position 4 against k·dog = (1, 0.2) at position 0, θ = 1 radian:
+# q·chased = (1.6, 0) turned for position 4 against k·dog = (1.2, 1) at position 0, θ = 1 radian:
 # |q||k| cos(φ + 4θ), the same at positions 7 and 3 (the distance is 4 in both).
-SCORE_AT_4_AND_0 = -1.48
+SCORE_AT_4_AND_0 = -2.47
 
 POSITIONS_EXERCISES: tuple[Exercise, ...] = (
     Exercise(
@@ -33,7 +33,7 @@ POSITIONS_EXERCISES: tuple[Exercise, ...] = (
         correct_choice=0,
         hint="A word's weights come from its query against every key. Does any query or key say where a word stands?",
         explanation="A word's query and key are made from its own vector only, so a word meets the same keys in "
-        "any order: \"chased\" gives dog 35% and cat 33% in both orders, and its output stays (0.73, 0.11). "
+        "any order: \"chased\" gives dog and cat 34% each in both orders, and its output stays (0.88, 0.09). "
         "Attention alone is blind to order.",
         show_me=ShowMe(LESSON_SCENE, (ChooseQuery(CHASED),)),
     ),

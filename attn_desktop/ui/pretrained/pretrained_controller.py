@@ -101,6 +101,7 @@ class ModelController(QObject):
         self.last_folder: Path | None = None
         self.rope = True  # heads open with q and k turned by RoPE (False: from before the turns)
         self._waiting_head: tuple[Any, int] | None = None  # (TakenFrom, query) to open again once its run comes
+        self._waiting_reading: tuple[int, int, str] | None = None  # (layer, head, sentence) to open once run
         panel.sentence_changed.connect(self.run_sentence)
         panel.head_chosen.connect(self.open_head)
         panel.induction_requested.connect(self.probe_induction)
@@ -195,10 +196,16 @@ class ModelController(QObject):
     def _on_ran(self, result: RunResult) -> None:
         self.panel.show_result(result)
         self._open_waiting_head(result.run)
+        self._open_waiting_reading(result.run)
 
     def _on_run_failed(self, failure: RunFailure) -> None:
         self.panel.show_run_problem(failure.sentence, failure.message)
-        if self._waiting_head is not None and self._waiting_head[0].sentence == failure.sentence:
+        waiting = set()  # the sentences a head waits for
+        if self._waiting_head is not None:
+            waiting.add(self._waiting_head[0].sentence)
+        if self._waiting_reading is not None:
+            waiting.add(self._waiting_reading[2])
+        if failure.sentence in waiting:
             self._give_up_waiting(failure.message)
 
     def probe_induction(self, length: int, seed: int) -> None:
@@ -209,6 +216,32 @@ class ModelController(QObject):
     def open_head(self, layer: int, head: int, query: int = -1) -> None:
         """Put a head of the current run in the window; QUERY (if not -1) is the query it shows first."""
         self._open_head_of(self.panel.run, layer, head, query)
+
+    def open_head_reading(self, layer: int, head: int, sentence: str) -> None:
+        """The model pack's head LAYER, HEAD reading SENTENCE (a lesson's "open this head"): now if that run is
+        at hand, else once the model has loaded (on its thread) and read the sentence."""
+        run = self.panel.run
+        if run is not None and run.sentence == sentence:
+            self._open_head_of(run, layer, head, -1)
+            return
+        self._waiting_reading = (layer, head, sentence)
+        self.panel.show_sentence(sentence)  # the panel reads it too, and runs it once the model is loaded
+        model = self.panel.model
+        doing = "Running its sentence" if model is not None else "Loading the model"
+        self.dialogs.show_status(f"{doing} to open layer {layer}, head {head}\u2026", STATUS_MS)
+        if model is not None:
+            self.run_sentence(sentence)
+            return
+        self.load_pack_model()
+        if self.loading is None:  # the pack is not installed: say so where the student pressed
+            self._give_up_waiting("the SmolLM2 model pack is not installed (see Lessons → Heads of a Real Model…)")
+
+    def _open_waiting_reading(self, run: Any) -> None:
+        if self._waiting_reading is None or run.sentence != self._waiting_reading[2]:
+            return
+        layer, head, _ = self._waiting_reading
+        self._waiting_reading = None
+        self._open_head_of(run, layer, head, -1)
 
     def open_induction_head(self, layer: int, head: int) -> None:
         """A head reading the random tokens twice: its stripe, R - 1 places left of the diagonal, in the matrix."""
@@ -300,6 +333,10 @@ class ModelController(QObject):
         if self._waiting_head is not None:
             self._waiting_head = None
             self.dialogs.show_status(f"Cannot open the head again with {rope_words(self.rope)}: {reason}", STATUS_MS)
+        if self._waiting_reading is not None:
+            layer, head, _ = self._waiting_reading
+            self._waiting_reading = None
+            self.dialogs.show_status(f"Cannot open layer {layer}, head {head}: {reason}", STATUS_MS)
 
 
 def rope_words(on: bool) -> str:

@@ -10,6 +10,7 @@ from PySide6.QtGui import QCloseEvent, QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 from attn_desktop.model import Change, HeadReading, Scene, shared_view
+from attn_desktop.model.pretrained.head_kinds import CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
 from attn_desktop.model.scene_files import new_scene
 from attn_desktop.model.teaching.progress import ProgressStore
@@ -98,6 +99,9 @@ class MainWindow(QMainWindow):
         self.training = TrainingController(scene, self.history, self.documents, self.training_panel, self)
         self.model_heads = ModelController(scene, self.documents, self.model_heads_panel, self.docks["modelHeadsDock"],
                                            lambda: self.layout_manager.show_wide("modelHeadsDock"), self.dialogs, parent=self)
+        self.positions_lab.real_head_requested.connect(  # lesson 10's head: its previous-token line, then RoPE off
+            lambda: self.model_heads.open_head_reading(*CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE))
+        self.positions_lab.rope_switched.connect(self.model_heads.set_rope)
         self._build_actions()
         self.canvas.drags.dragging.connect(self._hold_undo_during_drag)
         self.heads_view.dragging.connect(self._hold_undo_during_drag)

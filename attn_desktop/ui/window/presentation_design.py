@@ -21,6 +21,8 @@ HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
 RIGHT_COLUMN_SHARES = (0.24, 0.36)  # of the width, the least and the most the matrix's column takes
 RIGHT_COLUMN_SLACK = (1.08, 1.15)  # room beyond the matrix's smallest numbers: on a small screen, a bigger screen
 SMALL_SCREEN_LEFT_PX = 245  # the least a left panel takes on a small screen (the √d_k lab's plots read at this)
+# The Positions lab's pages scroll and read at less; lesson 10's three plots beside it need those pixels.
+SMALL_SCREEN_LEFT_PX_OF = {"positionsLabDock": 228}
 BOTTOM_ROW_SHARE = 0.24  # of the height, for the output and the weights
 BOTTOM_ROW_WIDTH_SHARE = 0.32  # of the width, for each of the output and the weights
 LEFT_SHARE = 0.3  # of the width, for a left panel kept during a presentation
@@ -44,7 +46,8 @@ def arrange_for_presentation(window: QMainWindow, docks: dict[str, QDockWidget],
     left = [dock for dock in docks.values()
             if dock.isVisible() and not dock.isFloating() and window.dockWidgetArea(dock) == LEFT]
     if left:
-        small = max(_least_readable_width(left[0]), SMALL_SCREEN_LEFT_PX)
+        floor = SMALL_SCREEN_LEFT_PX_OF.get(left[0].objectName(), SMALL_SCREEN_LEFT_PX)
+        small = max(_least_readable_width(left[0]), floor)
         wanted = small if small_screen else int(width * LEFT_SHARE)
         window.resizeDocks(left[:1], [wanted], HORIZONTAL)
 
