@@ -54,6 +54,10 @@ def test_shuffle_moves_the_matrix_panel_s_rows_and_columns_with_their_words_and_
     assert window.undo_action.text() == "&Undo Shuffle the sentence"
     assert page.first_order_button.isEnabled()
     assert "Every word's output is the same in both orders" in page.outputs_label.text()
+    rows = page.outputs_table.row_texts()
+    assert [row[0] for row in rows] == list(window.scene.tokens) and all(row[1] == row[2] for row in rows)
+    chosen = window.scene.reading().selected
+    assert rows[chosen][1] == window.output_panel.vector_label.text()  # the Output panel's numbers, word for word
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert window.scene.tokens == tokens and matrix_cells(window) == cells
     assert not page.first_order_button.isEnabled()

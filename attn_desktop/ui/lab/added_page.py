@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSlider, QStackedWidget, QVBoxLayout, QWidget
 
 from attn_desktop.model.teaching.positions_lab import STRENGTH_MAX, LabHead
+from attn_desktop.ui.lab.lab_text import set_text
 from attn_desktop.ui.lab.learned_view import LearnedView
 from attn_desktop.ui.lab.sinusoidal_view import SinusoidalView
 
@@ -66,7 +67,7 @@ class AddedPage(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        self.strength_label.setText(f"α = {self.strength:.1f}")
+        set_text(self.strength_label, f"α = {self.strength:.1f}")
         if self.pages.currentWidget() is self.sinusoidal:
             self.sinusoidal.show_head(self.head, self.strength)
         else:

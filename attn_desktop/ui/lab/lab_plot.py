@@ -29,6 +29,7 @@ class LabPlot(pg.PlotWidget):
         self.setFixedHeight(PLOT_HEIGHT)
         self.curves: list[pg.PlotDataItem] = []
         self.dots: list[pg.PlotDataItem] = []
+        self._y_range: tuple[float, float] | None = None  # as last set: unchanged, the axes are not redrawn
 
     def add_curve(self, color: QColor, name: str) -> int:
         """A curve and its dot, in COLOR; returns its index for set_curve and mark."""
@@ -38,13 +39,15 @@ class LabPlot(pg.PlotWidget):
         return len(self.curves) - 1
 
     def set_curve(self, index: int, x: np.ndarray, y: np.ndarray) -> None:
+        """The curve, in a range symmetric about 0 and rounded up to a round number: a drag that moves the
+        curve a little keeps the axes as they were (redrawing them costs more than the rest of a move), a
+        flat line sits at its height with room around it, and the sign of q·k reads at a glance."""
         y = np.asarray(y, dtype=float)
         self.curves[index].setData(np.asarray(x, dtype=float), y)
-        low, high = float(y.min()), float(y.max())
-        if high - low < 1e-6 * max(1.0, abs(high)):  # a flat line: room above and below, not ticks 1e-15 apart
-            self.getPlotItem().setYRange(low - 1, high + 1, padding=0)
-        else:
-            self.getPlotItem().enableAutoRange(axis="y")
+        bound = round_up(float(np.abs(y).max()) * 1.1) if len(y) else 1.0
+        if (bound, -bound) != self._y_range:
+            self._y_range = (bound, -bound)
+            self.getPlotItem().setYRange(-bound, bound, padding=0)
 
     def mark(self, index: int, x: float, y: float) -> None:
         self.dots[index].setData([float(x)], [float(y)])
@@ -52,3 +55,14 @@ class LabPlot(pg.PlotWidget):
     def curve_data(self, index: int) -> tuple[np.ndarray, np.ndarray]:
         x, y = self.curves[index].getData()
         return np.asarray(x), np.asarray(y)
+
+
+ROUND_STEPS = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+
+
+def round_up(value: float) -> float:
+    """The least of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 (times a power of ten) at or above VALUE; 1 for 0 or less."""
+    if not np.isfinite(value) or value <= 0:
+        return 1.0
+    scale = 10.0 ** np.floor(np.log10(value))
+    return float(next(step * scale for step in ROUND_STEPS if step * scale >= value * (1 - 1e-12)))

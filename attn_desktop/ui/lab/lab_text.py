@@ -16,3 +16,10 @@ def wrapped_label(text: str) -> QLabel:
     label.setSizePolicy(policy)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
+
+
+def set_text(label: QLabel, text: str) -> None:
+    """TEXT in LABEL, if it is new: setting a wrapped label's text lays its whole page out again (every
+    wrapped text measured at its width), which a drag would otherwise pay for on every move."""
+    if label.text() != text:
+        label.setText(text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from attn_desktop.model.teaching.positions_lab import is_anti_diagonal, learned_head
-from attn_desktop.ui.lab.lab_text import wrapped_label
+from attn_desktop.ui.lab.lab_text import set_text, wrapped_label
 from attn_desktop.ui.lab.weights_grid import WeightsGrid
 
 
@@ -32,4 +32,4 @@ class LearnedView(QWidget):
         else:
             text = (f"α = {strength:.1f}: without enough position the head cannot tell places apart: "
                     "the two 1s get the same weights, and no row finds its mirror.")
-        self.verdict.setText(text)
+        set_text(self.verdict, text)

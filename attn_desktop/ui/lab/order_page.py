@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from attn_desktop.model import explain
 from attn_desktop.model.teaching.positions_lab import LabHead, OrderComparison, compare_orders, other_order
-from attn_desktop.ui.lab.lab_text import wrapped_label
+from attn_desktop.ui.lab.lab_text import set_text, wrapped_label
+from attn_desktop.ui.lab.outputs_table import OutputsTable
 from attn_desktop.ui.lab.weights_grid import WeightsGrid
 
 SHOWN_NUMBERS = 2  # of each output: a narrow panel shows the first two (the canvas draws those)
@@ -33,7 +34,8 @@ class OrderPage(QWidget):
         self.first_label, self.second_label = wrapped_label(""), wrapped_label("")
         self.first_grid = WeightsGrid("Attention in the sentence's order")
         self.second_grid = WeightsGrid("Attention in the other order")
-        self.outputs_label = wrapped_label("")
+        self.outputs_label = wrapped_label("")  # what to see in the outputs
+        self.outputs_table = OutputsTable()
         self.shuffle_button = QPushButton("Shuffle")
         self.shuffle_button.setToolTip("Put the scene's words in a random order (Edit → Undo takes it back)")
         self.first_order_button = QPushButton("First order")
@@ -51,7 +53,7 @@ class OrderPage(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         for widget in (self.intro, self.first_label, self.first_grid, self.second_label, self.second_grid,
-                       self.outputs_label):
+                       self.outputs_label, self.outputs_table):
             layout.addWidget(widget)
         layout.addLayout(buttons)
         layout.addStretch(1)
@@ -63,16 +65,18 @@ class OrderPage(QWidget):
         if head is None:
             self.comparison = None
             self.first_label.setText(NO_SENTENCE)
-            for widget in (self.first_grid, self.second_grid, self.second_label, self.outputs_label):
+            for widget in (self.first_grid, self.second_grid, self.second_label, self.outputs_label,
+                           self.outputs_table):
                 widget.hide()
             return
         self.comparison = shown = compare_orders(head, other_order(len(head.tokens)))
-        self.first_label.setText(f"“{html.escape(' '.join(shown.tokens))}”")
-        self.second_label.setText(f"“{html.escape(' '.join(shown.second_tokens))}”")
+        set_text(self.first_label, f"“{html.escape(' '.join(shown.tokens))}”")
+        set_text(self.second_label, f"“{html.escape(' '.join(shown.second_tokens))}”")
         self.first_grid.set_weights(shown.tokens, shown.first.weights)
         self.second_grid.set_weights(shown.second_tokens, shown.second.weights)
-        self.outputs_label.setText(outputs_text(shown) + (CAUSAL_NOTE if causal else ""))
-        for widget in (self.first_grid, self.second_grid, self.second_label, self.outputs_label):
+        set_text(self.outputs_label, verdict_text(shown) + (CAUSAL_NOTE if causal else ""))
+        self.outputs_table.show_rows(output_rows(shown))
+        for widget in (self.first_grid, self.second_grid, self.second_label, self.outputs_label, self.outputs_table):
             widget.show()
 
 
@@ -82,18 +86,17 @@ CAUSAL_NOTE = ("<br><i>The lab leaves out the scene's causal mask: a mask that l
                "words before it is itself a kind of position.</i>")
 
 
-def outputs_text(shown: OrderComparison) -> str:
-    """Each word's output in both orders, as an HTML table, and what to see in it."""
-    rows = []
-    for index, token in enumerate(shown.tokens):
-        second_row = shown.order.index(index)
-        rows.append(f"<tr><td>{html.escape(token)}</td><td>{vector_text(shown.first.output[index])}</td>"
-                    f"<td>{vector_text(shown.second.output[second_row])}</td></tr>")
-    verdict = ("<b>Every word's output is the same in both orders</b>, only in another row."
-               if shown.outputs_only_reordered() else
-               "<b>The outputs differ</b> between the orders.")
-    return (f"{verdict}<table cellspacing='4'><tr><th></th><th align='left'>output</th>"
-            f"<th align='left'>other order</th></tr>{''.join(rows)}</table>")
+def verdict_text(shown: OrderComparison) -> str:
+    """What to see in the outputs of both orders."""
+    if shown.outputs_only_reordered():
+        return "<b>Every word's output is the same in both orders</b>, only in another row:"
+    return "<b>The outputs differ</b> between the orders:"
+
+
+def output_rows(shown: OrderComparison) -> list[tuple[str, str, str]]:
+    """Each word, its output in the sentence's order and in the other order."""
+    return [(token, vector_text(shown.first.output[index]), vector_text(shown.second.output[shown.order.index(index)]))
+            for index, token in enumerate(shown.tokens)]
 
 
 def vector_text(vector: np.ndarray) -> str:

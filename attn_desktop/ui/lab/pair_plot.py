@@ -10,7 +10,7 @@ import pyqtgraph as pg
 from PySide6.QtGui import QColor
 
 from attn_desktop.model import Role
-from attn_desktop.ui.lab.lab_plot import PLOT_HEIGHT
+from attn_desktop.ui.lab.lab_plot import PLOT_HEIGHT, round_up
 from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 
@@ -50,14 +50,17 @@ class PairPlot(pg.PlotWidget):
         self.k_before = PairArrow(plot, _faint(key), 1.5)
         self.q_arrow = PairArrow(plot, query, 3)
         self.k_arrow = PairArrow(plot, key, 3)
-        self.reach = 1.0
+        self.reach = 1.0  # the frame's half-width, a round number (see show_pair)
         self.setFixedHeight(int(PLOT_HEIGHT * 1.4))
+        self._frame()
 
     def show_pair(self, q: np.ndarray, k: np.ndarray, q_turned: np.ndarray, k_turned: np.ndarray) -> None:
         for arrow, tip in ((self.q_before, q), (self.k_before, k), (self.q_arrow, q_turned), (self.k_arrow, k_turned)):
             arrow.set_tip(tip)
-        self.reach = max(1e-6, float(max(np.linalg.norm(q), np.linalg.norm(k)))) * 1.15
-        self._frame()
+        reach = round_up(float(max(np.linalg.norm(q), np.linalg.norm(k))) * 1.15)
+        if reach != self.reach:  # a round number: a small drag keeps the frame, and the axes are not redrawn
+            self.reach = reach
+            self._frame()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

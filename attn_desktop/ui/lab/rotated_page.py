@@ -30,9 +30,10 @@ from attn_desktop.model.teaching.positions_lab import (
 from attn_desktop.model.teaching.rope_base import installed_rope_base
 from attn_desktop.ui.lab.clock_faces import ClockFaces
 from attn_desktop.ui.lab.lab_plot import LabPlot
-from attn_desktop.ui.lab.lab_text import wrapped_label
+from attn_desktop.ui.lab.lab_text import set_text, wrapped_label
 from attn_desktop.ui.lab.pair_plot import PairPlot
 from attn_desktop.ui.palette import OUTPUT_COLOR, ROLE_COLORS
+from attn_desktop.ui.steady_label_box import SteadyLabelBox
 from attn_desktop.ui.workers import WorkerThread
 
 SHUTDOWN_WAIT_MS = 2000
@@ -52,6 +53,7 @@ class RotatedPage(QWidget):
         self.n_slider.setValue(FIRST_N)
         self.pair_plot = PairPlot()
         self.readout = wrapped_label("")
+        self.readout_box = SteadyLabelBox(self.readout)  # new numbers on every move: no new layout for them
         self.along_m = LabPlot("m (m − n held)", "q·k")
         self.along_m.add_curve(ROLE_COLORS[Role.QUERY], "q·k, m − n held")
         self.along_distance = LabPlot("m − n", "q·k")
@@ -80,7 +82,7 @@ class RotatedPage(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.intro)
         layout.addLayout(sliders)
-        for widget in (self.pair_plot, self.readout, self.along_m, self.along_distance, self.clocks_intro,
+        for widget in (self.pair_plot, self.readout_box, self.along_m, self.along_distance, self.clocks_intro,
                        self.clocks):
             layout.addWidget(widget)
         layout.addStretch(1)
@@ -118,10 +120,10 @@ class RotatedPage(QWidget):
         q, k = self.pair()
         m, n = self.m, self.n
         shown = turn_pair(q, k, m, n)
-        self.m_label.setText(f"m = {m}")
-        self.n_label.setText(f"n = {n}")
+        set_text(self.m_label, f"m = {m}")
+        set_text(self.n_label, f"n = {n}")
         self.pair_plot.show_pair(q, k, shown.q, shown.k)
-        self.readout.setText(
+        self.readout_box.set_text(
             f"q·k = |q||k| cos(angle) = {np.linalg.norm(q):.2f} × {np.linalg.norm(k):.2f} × "
             f"cos({math.degrees(shown.angle):.0f}°) = <b>{shown.score:.2f}</b> &nbsp;(m − n = {m - n})")
         self.along_m.set_curve(0, *score_along_m(q, k, m - n))
@@ -139,6 +141,8 @@ class RotatedPage(QWidget):
 
     def _on_base(self, base: float | None) -> None:
         self.base, self.base_looked_up = base, True
+        if self._base_reader is not None:  # one file's header, read once: no thread left waiting until the end
+            self._base_reader.shutdown()
         self._show_clocks()
 
     def _show_clocks(self) -> None:
@@ -147,7 +151,7 @@ class RotatedPage(QWidget):
             where = "read from SmolLM2's model file"
         else:
             where = "(SmolLM2's base; the model file is not installed)" if self.base_looked_up else "(SmolLM2's base)"
-        self.clocks_intro.setText(
+        set_text(self.clocks_intro, 
             f"All {HEAD_WIDTH // 2} pairs of a {HEAD_WIDTH}-wide head at SmolLM2's frequencies "
             f"(θ<sub>i</sub> = base<sup>−2i/{HEAD_WIDTH}</sup>, base {base:,.0f} {where}), each turned by "
             f"(m − n)·θ<sub>i</sub> = {self.m - self.n}·θ<sub>i</sub>: the first pairs spin, the last hardly move.")

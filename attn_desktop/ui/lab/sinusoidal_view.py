@@ -9,7 +9,7 @@ from attn_desktop.model import Role
 from attn_desktop.model.teaching.positions_lab import LabHead, compare_orders, encoding_dot_by_distance, other_order
 from attn_desktop.ui.lab.encoding_heatmap import EncodingHeatmap
 from attn_desktop.ui.lab.lab_plot import LabPlot
-from attn_desktop.ui.lab.lab_text import wrapped_label
+from attn_desktop.ui.lab.lab_text import set_text, wrapped_label
 from attn_desktop.ui.lab.weights_grid import WeightsGrid
 from attn_desktop.ui.palette import ROLE_COLORS
 
@@ -36,7 +36,7 @@ class SinusoidalView(QWidget):
 
     def show_head(self, head: LabHead | None, strength: float) -> None:
         if head is None:
-            self.verdict.setText("This page needs a scene whose queries are its own words.")
+            set_text(self.verdict, "This page needs a scene whose queries are its own words.")
             self.first_grid.hide()
             self.second_grid.hide()
             return
@@ -46,7 +46,7 @@ class SinusoidalView(QWidget):
         self.first_grid.set_weights(shown.tokens, shown.first.weights)
         self.second_grid.set_weights(shown.second_tokens, shown.second.weights)
         same = shown.weights_only_reordered(1e-9) and shown.outputs_only_reordered(1e-9)
-        self.verdict.setText(
+        set_text(self.verdict, 
             f"x<sub>i</sub> + {strength:.1f}·PE[i], PE {head.width} wide. "
             + ("<b>The orders still look the same</b>: no position added." if same else
                "<b>The two orders now differ</b>: the words' weights and outputs are no longer only reordered."))
