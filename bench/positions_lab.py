@@ -12,7 +12,7 @@ What it measures:
   bench/latency.py does). Measured with the lab closed, then with each of its four pages in front, side by
   side in one run: the figures are medians and 95th percentiles, and each page's median over the closed
   lab's (the lab's share of a move). A move should stay within a 60 Hz frame (16.7 ms).
-* With the SmolLM2 pack installed (else skipped): one sentence of 12 tokens through the whole model, then
+* With the SmolLM2 pack installed (else skipped): the Real head page's sentence through the whole model, then
   every head's weights recomputed from q and k before RoPE (`ModelRun.attention_without_rope`, what
   `attn-desktop heads --no-rope` adds), medians of five runs each.
 
@@ -46,7 +46,7 @@ WARMUP_MOVES = 20
 DRAG_RADIUS_PX = 30.0
 STEPS_PER_TURN = 40
 FRAME_MS = 1000 / 60
-SENTENCE = "the dog chased the cat because it was fast"  # the Real head page's sentence (12 tokens)
+SENTENCE = "the dog chased the cat because it was fast"  # the Real head page's sentence
 MODEL_RUNS = 5
 
 
