@@ -18,6 +18,7 @@ from attn_desktop.model.pretrained.head_kinds import (
     HeadKind,
     kind_scores,
 )
+from attn_desktop.model.teaching.exercises import exercises_for
 
 SENTENCE = "The cat sat on the mat because it was tired"
 
@@ -168,3 +169,7 @@ def test_smollm2_s_clearest_previous_token_head_loses_its_diagonal_without_rope(
     n = len(run.tokens)
     evenly = np.mean([1 / (query + 1) for query in range(1, n)])  # a head spreading its weight over what it sees
     assert without < evenly < with_rope
+    # Lesson 10's third exercise quotes the three numbers, rounded as a student reads them
+    exercise = next(item for item in exercises_for("positions") if item.id == "positions-real-head-without-rope")
+    said = f"{with_rope:.0%} of its weight on average with RoPE and {without:.0%} without, less than the {evenly:.0%}"
+    assert said in exercise.explanation

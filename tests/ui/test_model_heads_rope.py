@@ -3,6 +3,8 @@ turns, and opens the head on the canvas again the other way, its query kept. Wit
 and with SmolLM2's previous-token head, whose diagonal the matrix shows going and coming back (when the pack is
 installed)."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
@@ -194,3 +196,41 @@ def test_the_rope_off_notice_takes_two_lines_on_a_1024_projector(qtbot, window, 
     box = window.canvas.mapFromScene(notice.sceneBoundingRect()).boundingRect()
     assert notice.isVisible() and window.canvas.viewport().rect().contains(box)
     window.presentation_action.setChecked(False)
+
+
+# ----- a lesson's "open this head" (the Positions lab's Real head page) ----------------------------------------
+def test_a_lessons_head_opens_again_after_the_lesson_came_back_and_always_with_rope(qtbot, window, pack_is_tiny,
+                                                                                   tiny_run):
+    controller = window.model_heads
+    controller.set_rope(False)  # a choice left from earlier: the lesson's head still opens as the model made it
+    controller.open_head_reading(LAYER, HEAD, DEFAULT_SENTENCE)
+    qtbot.waitUntil(lambda: window.scene.taken_from is not None, timeout=10_000)
+    assert window.scene.taken_from.rope and window.model_heads_panel.rope_box.isChecked()
+    np.testing.assert_allclose(window.scene.reading().result.weights, tiny_run.attention[LAYER, HEAD], atol=1e-6)
+    assert window.open_lesson("positions") and window.scene.taken_from is None
+    controller.open_head_reading(LAYER, HEAD, DEFAULT_SENTENCE)  # the same head, its run at hand: opened again
+    assert window.scene.taken_from is not None and (window.scene.taken_from.layer, window.scene.taken_from.head) == (
+        LAYER, HEAD)
+
+
+def test_rope_left_as_it_is_when_the_student_keeps_an_edited_head(qtbot, window, pack_is_tiny, tiny_run,
+                                                                  monkeypatch):
+    panel = open_heads(qtbot, window)
+    click_head(qtbot, panel, LAYER, HEAD)
+    monkeypatch.setattr(window.documents, "maybe_save_changes", lambda: False)  # "Cancel" to the unsaved question
+    click_rope_box(qtbot, panel)
+    assert window.scene.taken_from.rope  # the head on the canvas is still the turned one
+    assert panel.rope_box.isChecked() and window.model_heads.rope  # and the box says so
+
+
+def test_a_head_of_another_model_is_not_opened_from_the_packs_model(qtbot, window, pack_is_tiny, tiny_run, tmp_path):
+    data = scene_data_for_head(tiny_run, LAYER, HEAD, rope=False)
+    path = tmp_path / "other.json"
+    other = dataclasses.replace(data, taken_from=dataclasses.replace(data.taken_from, model="Another-Model"))
+    save_scene(new_scene(other), path)
+    assert window.documents.open_scene(path)
+    window.model_heads.set_rope(True)  # the pack (the tiny model) loads, and is not the head's model
+    qtbot.waitUntil(lambda: "Another-Model" in window.statusBar().currentMessage() and
+                    "Cannot open" in window.statusBar().currentMessage(), timeout=10_000)
+    assert window.scene.taken_from.rope is False and not window.model_heads_panel.rope_box.isChecked()
+    assert window.shown_errors == []

@@ -70,7 +70,7 @@ POSITIONS_EXERCISES: tuple[Exercise, ...] = (
         hint="Watch the cells just below the diagonal of the matrix as you untick RoPE on.",
         explanation="Without the rotation nothing in q or k says where a token stands, and the previous token is "
         "a place, not a meaning. On \"the dog chased the cat because it was fast\" layer 16, head 0 gives the "
-        "token before 81% of its weight on average with RoPE and 16% without, less than the 23% of weight spread "
+        "token before 81% of its weight on average with RoPE and 15% without, less than the 23% of weight spread "
         "evenly. Real models tell word order by RoPE's turning.",
     ),
 )

@@ -9,6 +9,7 @@ the lab then says it shows SmolLM2's published base.
 
 from __future__ import annotations
 
+import math
 import mmap
 import struct
 from pathlib import Path
@@ -44,7 +45,7 @@ def rope_base_in(path: str | Path) -> float | None:
                 (kind,) = struct.unpack_from("<I", data, offset)
                 if key == ROPE_BASE_KEY and kind in _SCALAR_FORMATS:
                     value = float(struct.unpack_from(_SCALAR_FORMATS[kind], data, offset + 4)[0])
-                    return value if value > 1 else None
+                    return value if math.isfinite(value) and value > 1 else None  # inf or NaN: none
                 offset = _skip(data, offset + 4, kind)
     except (OSError, ValueError, struct.error, UnicodeDecodeError):
         return None

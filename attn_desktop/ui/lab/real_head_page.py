@@ -16,7 +16,8 @@ from attn_desktop.ui.lab.lab_text import wrapped_label
 INTRO = ("SmolLM2 turns every head's q and k by RoPE. Some of its heads look at the previous token: a diagonal "
          "just under the main one in the Attention matrix. Open one, then switch RoPE off: its pattern is "
          "recomputed from q and k before their turn, the rest of the model unchanged.")
-LOOK_FOR = "<b>What to look for:</b> with RoPE off, the previous-token diagonal disappears."
+LOOK_FOR = ("<b>What to look for:</b> with RoPE off, the previous-token diagonal disappears. Lesson 10's third "
+            "question asks about it (Alt+0 brings the lesson back).")
 NOT_A_MODEL = "The switch works on a head opened from a real model (Lessons → Heads of a Real Model…)."
 
 

@@ -43,8 +43,7 @@ FIRST_M, FIRST_N = 4, 0
 class RotatedPage(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.intro = wrapped_label("<b>RoPE</b> turns each pair of q's numbers by m·θ and of k's by n·θ "
-                                   "(m, n: their positions; θ = 1 radian for this pair).")
+        self.intro = wrapped_label(INTRO)
         self.key_box = QComboBox()
         self.key_box.setAccessibleName("The key drawn")
         self.m_slider, self.n_slider = _position_slider("Query's position m"), _position_slider("Key's position n")
@@ -97,6 +96,8 @@ class RotatedPage(QWidget):
 
     def show_reading(self, reading: HeadReading) -> None:
         self.reading = reading
+        taken = reading.taken_from
+        set_text(self.intro, INTRO + (ALREADY_TURNED if taken is not None and taken.rope else ""))
         keys = list(reading.tokens)
         if [self.key_box.itemText(i) for i in range(self.key_box.count())] != keys:
             # A new sentence: the key the query gives most weight, the pair a student has just looked at.
@@ -156,6 +157,12 @@ class RotatedPage(QWidget):
             f"(θ<sub>i</sub> = base<sup>−2i/{HEAD_WIDTH}</sup>, base {base:,.0f} {where}), each turned by "
             f"(m − n)·θ<sub>i</sub> = {self.m - self.n}·θ<sub>i</sub>: the first pairs spin, the last hardly move.")
         self.clocks.set_angles(clock_angles(self.m - self.n, base))
+
+
+INTRO = ("<b>RoPE</b> turns each pair of q's numbers by m·θ and of k's by n·θ (m, n: their positions; θ = 1 "
+         "radian for this pair).")
+ALREADY_TURNED = (" <i>This head's q and k come already turned for their own places in its sentence: the page "
+                  "turns them again. Untick RoPE on (Real head) to start from the model's own.</i>")
 
 
 def _position_slider(name: str) -> QSlider:

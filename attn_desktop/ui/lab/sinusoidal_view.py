@@ -22,8 +22,12 @@ class SinusoidalView(QWidget):
         self.first_grid = WeightsGrid("Attention in the sentence's order, positions added")
         self.second_grid = WeightsGrid("Attention in the other order, positions added")
         self.verdict = wrapped_label("")
-        self.distance_note = wrapped_label("q·k now changes with distance: PE[i]·PE[j] against i − j "
-                                           "(the same at every i)")
+        # PE·PE alone depends on the distance; once W_Q and W_K mix the numbers, the positions' share of q·k
+        # need not (in lesson 10's scene it depends on i + j too): that is what RoPE's turns put right.
+        self.distance_note = wrapped_label(
+            "Scores now change with where the words are. The encodings' own dot product PE[i]·PE[j] depends "
+            "only on the distance i − j; once W<sub>Q</sub> and W<sub>K</sub> mix the numbers, the positions' "
+            "share of q·k need not. RoPE (next page) makes q·k depend on the distance alone.")
         self.distance_plot = LabPlot("i − j", "PE[i]·PE[j]")
         self.distance_plot.add_curve(ROLE_COLORS[Role.KEY], "PE[i]·PE[j]")
         self.heatmap = EncodingHeatmap()

@@ -219,7 +219,9 @@ class ModelController(QObject):
 
     def open_head_reading(self, layer: int, head: int, sentence: str) -> None:
         """The model pack's head LAYER, HEAD reading SENTENCE (a lesson's "open this head"): now if that run is
-        at hand, else once the model has loaded (on its thread) and read the sentence."""
+        at hand, else once the model has loaded (on its thread) and read the sentence. It opens as the model
+        computed it, RoPE on: the lesson then asks to switch it off."""
+        self._choose_rope(True)
         run = self.panel.run
         if run is not None and run.sentence == sentence:
             self._open_head_of(run, layer, head, -1)
@@ -250,7 +252,9 @@ class ModelController(QObject):
     def _open_head_of(self, run: Any, layer: int, head: int, query: int) -> None:
         if run is None:
             return
-        if self.shown_head == (run, layer, head, self.rope) and not self.documents.modified:
+        taken = self.scene.taken_from
+        on_canvas = taken is not None and (taken.layer, taken.head, taken.rope) == (layer, head, self.rope)
+        if self.shown_head == (run, layer, head, self.rope) and on_canvas and not self.documents.modified:
             self._select_query(query)
             return  # already in the window as it came from the model (a double click chooses twice)
         from attn_desktop.model.pretrained.head_scene import scene_data_for_head
@@ -284,14 +288,21 @@ class ModelController(QObject):
         """Open heads with q and k turned by RoPE (ON) or from before the turns. The head on the canvas, if
         taken from a model, opens again that way with the same query; with none, the choice waits for the
         next head opened. Safe to call at any time, from any check box."""
-        self.rope = bool(on)
-        self.panel.show_rope(self.rope)
-        self.rope_set.emit(self.rope)
+        self._choose_rope(on)
         taken = self.scene.taken_from
         if taken is None:
             self.dialogs.show_status(f"{rope_words(self.rope)}: the next head opened shows it", STATUS_MS)
         elif taken.rope != self.rope:
             self._reopen(taken, self.scene.reading().selected)
+            now = self.scene.taken_from
+            if self._waiting_head is None and now is not None and now.rope != self.rope:
+                self._choose_rope(now.rope)  # not opened again (its unsaved edits kept): the boxes say what is shown
+
+    def _choose_rope(self, on: bool) -> None:
+        """The RoPE choice, in the Model heads panel's box and any box following rope_set."""
+        self.rope = bool(on)
+        self.panel.show_rope(self.rope)
+        self.rope_set.emit(self.rope)
 
     def _reopen(self, taken: Any, query: int) -> None:
         """The head TAKEN names, opened again with the RoPE chosen: now if its run is at hand, else once it is."""
@@ -322,7 +333,13 @@ class ModelController(QObject):
     def _open_waiting_head(self, run: Any) -> None:
         from attn_desktop.model.pretrained.head_scene import is_taken_from
 
-        if self._waiting_head is None or not is_taken_from(run, self._waiting_head[0]):
+        if self._waiting_head is None:
+            return
+        if run.model_name != self._waiting_head[0].model:  # the pack's model loaded for a head of another
+            self._give_up_waiting(f"it came from {self._waiting_head[0].model}; open that model (File → Open Model…)")
+            self._choose_rope(not self.rope)  # the head is as it was: the boxes say so
+            return
+        if not is_taken_from(run, self._waiting_head[0]):
             return
         taken, query = self._waiting_head
         self._waiting_head = None
