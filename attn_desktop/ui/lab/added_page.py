@@ -9,7 +9,16 @@ E[digit] + α·P[position]: at α = 1 its mirror pattern, at α = 0 a head that 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSlider, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QSlider,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from attn_desktop.model.teaching.positions_lab import STRENGTH_MAX, LabHead
 from attn_desktop.ui.lab.lab_text import set_text
@@ -46,6 +55,7 @@ class AddedPage(QWidget):
         self.slider.valueChanged.connect(lambda _: self.refresh())
         self.kind_box.currentIndexChanged.connect(self._show_kind)
         self._lay_out()
+        self._fit_to_shown_kind()
 
     def _lay_out(self) -> None:
         strength = QHBoxLayout()
@@ -75,4 +85,13 @@ class AddedPage(QWidget):
 
     def _show_kind(self, index: int) -> None:
         self.pages.setCurrentIndex(index)
+        self._fit_to_shown_kind()
         self.refresh()
+
+    def _fit_to_shown_kind(self) -> None:
+        """The stack as tall as the kind shown (a stack is as tall as its tallest page: the learned head's short
+        view would sit in the sinusoidal view's height, gaps between its parts)."""
+        for view in (self.sinusoidal, self.learned):
+            policy = QSizePolicy.Policy.Preferred if view is self.pages.currentWidget() else QSizePolicy.Policy.Ignored
+            view.setSizePolicy(policy, policy)
+        self.pages.adjustSize()

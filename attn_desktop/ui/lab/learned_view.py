@@ -22,6 +22,7 @@ class LearnedView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         for widget in (self.intro, self.grid, self.verdict):
             layout.addWidget(widget)
+        layout.addStretch(1)  # packed at the top, whatever height the page gives it
 
     def show_strength(self, strength: float) -> None:
         head = learned_head()
