@@ -58,3 +58,16 @@ def projector_window(qtbot, monkeypatch):
     if win.presentation_action.isChecked():
         win.presentation_action.setChecked(False)
     win.history.reset()
+
+
+@pytest.fixture
+def smollm2_installed():
+    """The optional SmolLM2 pack's model file; the test is skipped, saying why, without it or its readers."""
+    pytest.importorskip("gguf")
+    pytest.importorskip("tokenizers")
+    from attn_desktop.model.pretrained import pack
+
+    try:
+        return pack.find_pack_model()
+    except pack.ModelUnavailable as missing:
+        pytest.skip(str(missing))

@@ -155,14 +155,6 @@ def test_set_rope_without_the_pack_says_so_and_keeps_the_head(qtbot, window, mon
 
 
 # ----- SmolLM2 (the optional pack) ------------------------------------------------------------------------------
-@pytest.fixture
-def smollm2_installed():
-    try:
-        return pack.find_pack_model()
-    except pack.ModelUnavailable as missing:
-        pytest.skip(str(missing))
-
-
 @pytest.mark.slow
 def test_smollm2_s_previous_token_head_loses_its_diagonal_with_rope_off_and_gets_it_back(qtbot, window,
                                                                                          smollm2_installed):

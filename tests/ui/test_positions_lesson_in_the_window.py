@@ -83,16 +83,6 @@ def test_without_the_model_pack_the_real_head_button_says_so_and_the_lesson_stay
     assert window.scene.taken_from is None and window.scene.tokens[2] == "chased" and window.shown_errors == []
 
 
-@pytest.fixture
-def smollm2_installed():
-    pytest.importorskip("gguf")
-    pytest.importorskip("tokenizers")
-    try:
-        return pack.find_pack_model()
-    except pack.ModelUnavailable as missing:
-        pytest.skip(str(missing))
-
-
 @pytest.mark.slow
 def test_the_real_head_page_opens_the_previous_token_head_and_its_box_takes_rope_away(qtbot, window,
                                                                                      smollm2_installed):

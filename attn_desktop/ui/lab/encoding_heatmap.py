@@ -9,7 +9,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 
 from attn_desktop.model.teaching.positions_lab import HEATMAP_POSITIONS, HEATMAP_WIDTH, encoding_heatmap
-from attn_desktop.ui.lab.lab_plot import PLOT_HEIGHT
+from attn_desktop.ui.lab.lab_plot import PLOT_HEIGHT, make_still
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 
 
@@ -17,9 +17,7 @@ class EncodingHeatmap(pg.PlotWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         plot = self.getPlotItem()
-        plot.setMenuEnabled(False)
-        plot.hideButtons()
-        plot.setMouseEnabled(x=False, y=False)
+        make_still(plot)
         plot.setLabel("bottom", "dimension")
         plot.setLabel("left", "position")
         plot.invertY(True)  # position 0 at the top, as a table of vectors reads

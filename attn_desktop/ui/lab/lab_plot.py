@@ -19,9 +19,7 @@ class LabPlot(pg.PlotWidget):
     def __init__(self, x_label: str, y_label: str, parent=None) -> None:
         super().__init__(parent)
         plot = self.getPlotItem()
-        plot.setMenuEnabled(False)
-        plot.hideButtons()
-        plot.setMouseEnabled(x=False, y=False)
+        make_still(plot)
         plot.setLabel("bottom", x_label)
         plot.setLabel("left", y_label)
         plot.showGrid(x=True, y=True, alpha=0.2)
@@ -55,6 +53,13 @@ class LabPlot(pg.PlotWidget):
     def curve_data(self, index: int) -> tuple[np.ndarray, np.ndarray]:
         x, y = self.curves[index].getData()
         return np.asarray(x), np.asarray(y)
+
+
+def make_still(plot: pg.PlotItem) -> None:
+    """A plot to read, not to explore: no menu, no buttons, no zoom or pan under the mouse."""
+    plot.setMenuEnabled(False)
+    plot.hideButtons()
+    plot.setMouseEnabled(x=False, y=False)
 
 
 ROUND_STEPS = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)

@@ -10,7 +10,7 @@ import pyqtgraph as pg
 from PySide6.QtGui import QColor
 
 from attn_desktop.model import Role
-from attn_desktop.ui.lab.lab_plot import PLOT_HEIGHT, round_up
+from attn_desktop.ui.lab.lab_plot import PLOT_HEIGHT, make_still, round_up
 from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 
@@ -39,9 +39,7 @@ class PairPlot(pg.PlotWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         plot = self.getPlotItem()
-        plot.setMenuEnabled(False)
-        plot.hideButtons()
-        plot.setMouseEnabled(x=False, y=False)
+        make_still(plot)
         plot.setAspectLocked(True)
         plot.showGrid(x=True, y=True, alpha=0.2)
         cache_axes_and_grid(plot)

@@ -56,3 +56,11 @@ def left_column_as_designed(window: QMainWindow, docks: dict[str, QDockWidget]) 
     tabbed = set(window.tabifiedDockWidgets(docks["lessonDock"]))
     return not tabbed & {docks[lab] for lab in LABS} and all(
         docks[second] in tabbed for _, second in READING_TABS if second in docks and not docks[second].isHidden())
+
+
+def closed_panels(saved: object, designed: frozenset[str], docks: dict[str, QDockWidget]) -> set[str]:
+    """The panels the user had closed, as the last session saved them: a panel a lab made way for was hidden,
+    not closed by anyone. A layout saved before they were kept: the designed panels found hidden."""
+    if isinstance(saved, str):
+        return {name for name in saved.split(",") if name in docks}
+    return {name for name in designed if docks[name].isHidden()}

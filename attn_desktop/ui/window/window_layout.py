@@ -24,6 +24,7 @@ from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
 from attn_desktop.ui.window.dock_design import (
     LEFT_COLUMN,
     close_companions,
+    closed_panels,
     left_column_as_designed,
     place_left_column,
 )
@@ -58,14 +59,6 @@ def _in_scroll_area(panel: QWidget) -> QScrollArea:
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.Shape.NoFrame)
     return area
-
-
-def closed_panels(saved: object, designed: frozenset[str], docks: dict[str, QDockWidget]) -> set[str]:
-    """The panels the user had closed, as the last session saved them: a panel a lab made way for was hidden,
-    not closed by anyone. A layout saved before they were kept: the designed panels found hidden."""
-    if isinstance(saved, str):
-        return {name for name in saved.split(",") if name in docks}
-    return {name for name in designed if docks[name].isHidden()}
 
 
 def fit_to_screen(window: QWidget, width: int, height: int) -> None:
