@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSizePolicy, QTableWidget, QTableWidgetItem
 
 HEADERS = ("", "output", "other\norder")  # two lines: a presented column is narrow
@@ -59,7 +59,10 @@ class OutputsTable(QTableWidget):
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
-        self._fit_height()  # a font change (presentation mode) changes the rows' height
+        # Only a new font or style changes the rows' height (presentation mode). Other changes come too while
+        # the window is being taken apart, when the table's header may already be gone.
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._fit_height()
 
     def _fit_height(self) -> None:
         self.resizeRowsToContents()
