@@ -8,6 +8,15 @@ like the Attention matrix panel (viridis: dark for 0, yellow for 1; masked cells
 Point at a head to read which it is (and its kind, when a rule found one); click it, or move
 to it with the arrow keys and press Enter, to open it. Heads can be marked (an outline), for
 example those Find heads lists.
+
+Heads can be knocked out (their output zeroed in the model): right-click a head for a menu, press K
+on the current head, or Ctrl+click it. The grid only asks (`knock_out_toggled`,
+`restore_all_requested`); its owner runs the model and says which heads are off
+(`set_knocked_out`), so the crosses always show what the model computed, never a wish.
+
+Query heads that share one key/value head (grouped-query attention: SmolLM2's 9 query heads
+read 3 key/value heads) stand together: a wider gap between groups and a band above them
+naming the key/value head ("kv 1").
 """
 
 from __future__ import annotations
@@ -15,8 +24,18 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QHelpEvent, QImage, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+from PySide6.QtGui import (
+    QColor,
+    QContextMenuEvent,
+    QHelpEvent,
+    QImage,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+)
+from PySide6.QtWidgets import QMenu, QSizePolicy, QToolTip, QWidget
 
 MIN_CELL = 16  # px: a thumbnail smaller than this shows no pattern a class can see
 MAX_CELL = 72
@@ -26,6 +45,12 @@ MASKED_RGB = (225, 225, 225)  # as the Attention matrix panel
 MASKED_LEVEL = 255  # colour index of a masked cell; weights use 0..254
 MARK_COLOR = QColor(255, 140, 0)
 PAGE_LAYERS = 5  # Page Up / Page Down move this many layers
+GROUP_GAP = 6  # px more between heads that read different key/value heads: the groups show as blocks
+GROUP_BAND_COLOR = QColor(232, 238, 246)  # the token chips' light blue: a band, not a second grid
+KNOCKED_OUT_BACKGROUND = QColor(208, 208, 208)  # neutral grey under a dimmed thumbnail
+KNOCKED_OUT_OPACITY = 0.35  # the pattern still shows faintly: which head it was stays recognisable
+CROSS_COLOR = QColor(210, 0, 0)  # viridis has no red: the cross stands out on every thumbnail
+CROSS_HALO_COLOR = QColor(255, 255, 255)  # under the red: readable on dark cells and on a washed-out projector
 
 
 def _colour_table() -> list[int]:
@@ -54,6 +79,8 @@ class HeadGrid(QWidget):
     head_chosen = Signal(int, int)  # (layer, head): clicked, or Enter on the current head
     current_changed = Signal(int, int)  # the keyboard's head moved (the panel scrolls it into view)
     hovered = Signal(int, int)  # the head under the pointer; (-1, -1) when none
+    knock_out_toggled = Signal(int, int)  # (layer, head): the user asks to switch it off, or on again
+    restore_all_requested = Signal()  # the user asks for every knocked-out head back
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -66,9 +93,16 @@ class HeadGrid(QWidget):
         self._layers = self._heads = 0
         self._descriptions: dict[tuple[int, int], str] = {}
         self._marked: set[tuple[int, int]] = set()
+        self._knocked_out: set[tuple[int, int]] = set()
+        self._knock_out_enabled = True
+        self._group = 1  # query heads per key/value head; 1: every head has its own
         self._current = (0, 0)
         self._hovered: tuple[int, int] | None = None
+        self._pressed_with_control = False
         self._cell = MIN_CELL
+        self._columns: list[int] = []  # each head's left edge: computed when the geometry changes, not per paint
+        self._bands: list[tuple[QRect, str]] = []  # the key/value groups' header band: where, and what it says
+        self._cross_pens = (QPen(), QPen())
 
     # ----- what it shows ---------------------------------------------------------------
     def set_attention(self, weights: np.ndarray) -> None:
@@ -95,9 +129,38 @@ class HeadGrid(QWidget):
         self._marked = {tuple(head) for head in heads}
         self.update()
 
+    def set_knocked_out(self, heads) -> None:
+        """The heads the model now runs without: drawn dimmed and crossed out."""
+        knocked_out = {(int(layer), int(head)) for layer, head in heads}
+        if knocked_out != self._knocked_out:
+            self._knocked_out = knocked_out
+            self.setAccessibleDescription(self.describe(*self._current))
+            self.update()
+
+    def set_knock_out_enabled(self, enabled: bool) -> None:
+        """Off for a grid whose heads cannot be knocked out (a grid of scores): then its menu, K and
+        Ctrl+click only open heads."""
+        self._knock_out_enabled = bool(enabled)
+
+    def set_kv_group_size(self, group: int) -> None:
+        """How many query heads read one key/value head (3 for SmolLM2's 9 heads); 1 for no sharing."""
+        group = max(1, int(group))
+        if group != self._group:
+            self._group = group
+            self._fit_height()
+            self.update()
+
     @property
     def marked(self) -> set[tuple[int, int]]:
         return set(self._marked)
+
+    @property
+    def knocked_out(self) -> set[tuple[int, int]]:
+        return set(self._knocked_out)
+
+    @property
+    def kv_group_size(self) -> int:
+        return self._group
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -111,47 +174,107 @@ class HeadGrid(QWidget):
         return self._images[layer][head]
 
     def describe(self, layer: int, head: int) -> str:
-        """"Layer 3, head 5", and its kind when a rule found one."""
+        """"Layer 3, head 5 (knocked out): previous-token head; shares keys and values with heads 3–5
+        (key/value head 1)": its name, whether it is off, its kind when a rule found one, its group."""
         text = f"Layer {layer}, head {head}"
-        extra = self._descriptions.get((layer, head))
-        return f"{text}: {extra}" if extra else text
+        if (layer, head) in self._knocked_out:
+            text += " (knocked out)"
+        extras = [extra for extra in (self._descriptions.get((layer, head)), self._sharing(head)) if extra]
+        return f"{text}: {'; '.join(extras)}" if extras else text
+
+    def _sharing(self, head: int) -> str:
+        if not self._grouped():
+            return ""
+        kv_head = head // self._group
+        first, last = kv_head * self._group, min((kv_head + 1) * self._group, self._heads) - 1
+        return f"shares keys and values with heads {first}\u2013{last} (key/value head {kv_head})"
 
     # ----- geometry ----------------------------------------------------------------------
+    def _grouped(self) -> bool:
+        """Groups shown only when there are at least two: one group of every head is no sharing to see."""
+        return 1 < self._group < self._heads
+
+    def _group_gap(self) -> int:
+        return GROUP_GAP if self._grouped() else 0
+
+    def _group_count(self) -> int:
+        return -(-self._heads // self._group) if self._grouped() else 1
+
     def _label_width(self) -> int:
         return self.fontMetrics().horizontalAdvance(f"L{max(self._layers - 1, 0)}") + 8
 
+    def _band_height(self) -> int:
+        return self.fontMetrics().height() + 4 if self._grouped() else 0
+
     def _header_height(self) -> int:
-        return self.fontMetrics().height() + 4
+        return self._band_height() + self.fontMetrics().height() + 4
 
     def cell_size(self) -> int:
         return self._cell
 
+    def _column_left(self, head: int) -> int:
+        return self._columns[head] if head < len(self._columns) else self._computed_column_left(head)
+
+    def _computed_column_left(self, head: int) -> int:
+        """Heads at equal steps, and GROUP_GAP more before each new key/value group."""
+        return self._label_width() + head * self._cell + (head // self._group) * self._group_gap()
+
     def cell_rect(self, layer: int, head: int) -> QRect:
         """Where a head's thumbnail is drawn, in the widget's coordinates."""
         cell = self._cell
-        return QRect(self._label_width() + head * cell, self._header_height() + layer * cell, cell - GAP, cell - GAP)
+        return QRect(self._column_left(head), self._header_height() + layer * cell, cell - GAP, cell - GAP)
 
     def head_at(self, point: QPoint) -> tuple[int, int] | None:
+        """The head under a point; None over the labels, the band or a gap between groups."""
         cell = self._cell
         x, y = point.x() - self._label_width(), point.y() - self._header_height()
         if x < 0 or y < 0 or not self._images:
             return None
-        layer, head = y // cell, x // cell
+        group = self._group if self._grouped() else 1
+        group_span = group * cell + self._group_gap()
+        group_index, inside = divmod(x, group_span)
+        if inside >= group * cell:
+            return None  # between two groups
+        layer, head = y // cell, group_index * group + inside // cell
         if layer >= self._layers or head >= self._heads:
             return None
         return int(layer), int(head)
 
+    def _gaps_width(self) -> int:
+        return (self._group_count() - 1) * self._group_gap()
+
     def _fit_height(self) -> None:
         """Cells as wide as the width allows (within MIN_CELL..MAX_CELL); the height follows them."""
         heads = max(self._heads, 1)
-        self._cell = int(min(MAX_CELL, max(MIN_CELL, (self.width() - self._label_width() - 2) // heads)))
+        room = self.width() - self._label_width() - 2 - self._gaps_width()
+        self._cell = int(min(MAX_CELL, max(MIN_CELL, room // heads)))
         self.setFixedHeight(self._header_height() + self._layers * self._cell + 2)
+        self._lay_out_columns()
+
+    def _lay_out_columns(self) -> None:
+        """Each head's left edge, the group band's boxes and the cross's pens: once per geometry, not per paint."""
+        self._columns = [self._computed_column_left(head) for head in range(self._heads)]
+        self._bands = []
+        if self._grouped():
+            for first in range(0, self._heads, self._group):
+                last = min(first + self._group, self._heads) - 1
+                left, right = self._columns[first], self._columns[last] + self._cell - GAP
+                box = QRect(left, 1, right - left, self._band_height() - 2)
+                self._bands.append((box, self._band_text(first // self._group, box.width())))
+        width = max(2, self._cell // 8)
+        halo = QPen(CROSS_HALO_COLOR, width + 2, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+        self._cross_pens = (halo, QPen(CROSS_COLOR, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+
+    def group_bands(self) -> list[tuple[QRect, str]]:
+        """The band's boxes and what each says ("kv 1"), as painted; none without sharing."""
+        return list(self._bands)
 
     def sizeHint(self) -> QSize:
-        return QSize(self._label_width() + max(self._heads, 1) * 28, self.height())
+        return QSize(self._label_width() + max(self._heads, 1) * 28 + self._gaps_width(), self.height())
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(self._label_width() + max(self._heads, 1) * MIN_CELL + 2, self._header_height() + MIN_CELL)
+        width = self._label_width() + max(self._heads, 1) * MIN_CELL + self._gaps_width() + 2
+        return QSize(width, self._header_height() + MIN_CELL)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -173,19 +296,53 @@ class HeadGrid(QWidget):
         for layer in range(self._layers):
             for head in range(self._heads):
                 box = self.cell_rect(layer, head)
-                if box.intersects(event.rect()):
+                if not box.intersects(event.rect()):
+                    continue
+                if (layer, head) in self._knocked_out:
+                    self._paint_knocked_out(painter, box, self._images[layer][head])
+                else:
                     painter.drawImage(box, self._images[layer][head])  # nearest pixels: sharp cells
         self._paint_outlines(painter)
+
+    def _paint_knocked_out(self, painter: QPainter, box: QRect, image: QImage) -> None:
+        """Dimmed over grey, and a red cross with a white edge: off at a glance, even at 16 px on a projector."""
+        painter.fillRect(box, KNOCKED_OUT_BACKGROUND)
+        painter.setOpacity(KNOCKED_OUT_OPACITY)
+        painter.drawImage(box, image)
+        painter.setOpacity(1.0)
+        inset = max(2, box.width() // 6)
+        inner = box.adjusted(inset, inset, -inset, -inset)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        for pen in self._cross_pens:
+            painter.setPen(pen)
+            painter.drawLine(inner.topLeft(), inner.bottomRight())
+            painter.drawLine(inner.topRight(), inner.bottomLeft())
+        painter.restore()
 
     def _paint_labels(self, painter: QPainter, exposed: QRect) -> None:
         left, top, cell = self._label_width(), self._header_height(), self._cell
         centred = Qt.AlignmentFlag.AlignCenter
+        band = self._band_height()
+        if band and exposed.top() < band:
+            self._paint_bands(painter)
         for head in range(self._heads):
-            painter.drawText(QRect(left + head * cell, 0, cell - GAP, top), centred, f"H{head}")
+            painter.drawText(QRect(self._column_left(head), band, cell - GAP, top - band), centred, f"H{head}")
         for layer in range(self._layers):
             box = QRect(0, top + layer * cell, left - 4, cell - GAP)
             if box.intersects(exposed):
                 painter.drawText(box, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"L{layer}")
+
+    def _band_text(self, kv_head: int, width: int) -> str:
+        """"kv 1", or only "1" when a large font over small cells leaves no room (the hover text says it in full)."""
+        text = f"kv {kv_head}"
+        return text if self.fontMetrics().horizontalAdvance(text) <= width else str(kv_head)
+
+    def _paint_bands(self, painter: QPainter) -> None:
+        """"kv 0", "kv 1", …: one band over each group of heads that read the same keys and values."""
+        for box, text in self._bands:
+            painter.fillRect(box, GROUP_BAND_COLOR)
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
     def _paint_outlines(self, painter: QPainter) -> None:
         painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -200,6 +357,11 @@ class HeadGrid(QWidget):
             painter.setPen(QPen(self.palette().highlight().color(), 3))
             painter.drawRect(self.cell_rect(*self._current).adjusted(-2, -2, 1, 1))
 
+    def _update_cell(self, head: tuple[int, int] | None) -> None:
+        """Repaints one cell and its outlines only: hovering over 270 heads must stay cheap."""
+        if head is not None:
+            self.update(self.cell_rect(*head).adjusted(-3, -3, 3, 3))
+
     # ----- pointing and choosing -------------------------------------------------------------
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         self._set_hovered(self.head_at(event.position().toPoint()))
@@ -212,9 +374,10 @@ class HeadGrid(QWidget):
     def _set_hovered(self, head: tuple[int, int] | None) -> None:
         if head == self._hovered:
             return
+        self._update_cell(self._hovered)
         self._hovered = head
+        self._update_cell(head)
         self.hovered.emit(*(head if head is not None else (-1, -1)))
-        self.update()
 
     def event(self, event: QEvent) -> bool:
         if isinstance(event, QHelpEvent) and event.type() == QEvent.Type.ToolTip:
@@ -229,23 +392,60 @@ class HeadGrid(QWidget):
     def mousePressEvent(self, event: QMouseEvent) -> None:
         head = self.head_at(event.position().toPoint())
         if head is not None and event.button() == Qt.MouseButton.LeftButton:
+            self._pressed_with_control = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
             self.set_current(*head)
         super().mousePressEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         head = self.head_at(event.position().toPoint())
         if head is not None and event.button() == Qt.MouseButton.LeftButton and head == self._current:
-            self.head_chosen.emit(*head)  # released on the head it was pressed on
+            # released on the head it was pressed on: Ctrl+click switches it off or on, a click opens it
+            if self._pressed_with_control and self._knock_out_enabled:
+                self.knock_out_toggled.emit(*head)
+            else:
+                self.head_chosen.emit(*head)
         super().mouseReleaseEvent(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        """Right-click on a head, or the Menu key (Shift+F10) on the current one: open, knock out or restore."""
+        if event.reason() == QContextMenuEvent.Reason.Mouse:
+            head = self.head_at(event.pos())
+            if head is not None:
+                self.set_current(*head)
+        else:
+            head = self._current if self._images else None
+        menu = self.head_menu(head)
+        if menu.isEmpty():
+            return
+        where = event.globalPos() if event.reason() == QContextMenuEvent.Reason.Mouse \
+            else self.mapToGlobal(self.cell_rect(*self._current).center())
+        menu.exec(where)
+        menu.deleteLater()
+
+    def head_menu(self, head: tuple[int, int] | None) -> QMenu:
+        """The menu for a head (or, off the heads, only "Restore all heads" when some are off)."""
+        menu = QMenu(self)
+        if head is not None:
+            layer, head_index = head
+            menu.addAction(f"Open layer {layer}, head {head_index}", lambda: self.head_chosen.emit(layer, head_index))
+            if self._knock_out_enabled:
+                verb = "Restore" if head in self._knocked_out else "Knock out"
+                menu.addAction(f"{verb} layer {layer}, head {head_index}",
+                               lambda: self.knock_out_toggled.emit(layer, head_index))
+        if self._knock_out_enabled and self._knocked_out:
+            menu.addSeparator()
+            menu.addAction(f"Restore all heads ({len(self._knocked_out)})", self.restore_all_requested.emit)
+        return menu
 
     def set_current(self, layer: int, head: int) -> None:
         layer = max(0, min(layer, self._layers - 1))
         head = max(0, min(head, self._heads - 1))
         if (layer, head) != self._current:
+            self._update_cell(self._current)
             self._current = (layer, head)
             self.setAccessibleDescription(self.describe(layer, head))
             self.current_changed.emit(layer, head)
-            self.update()
+            self._update_cell(self._current)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if not self._images:
@@ -266,14 +466,16 @@ class HeadGrid(QWidget):
             self.set_current(self._layers - 1, self._heads - 1)
         elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
             self.head_chosen.emit(layer, head)
+        elif key == Qt.Key.Key_K and self._knock_out_enabled:
+            self.knock_out_toggled.emit(layer, head)
         else:
             super().keyPressEvent(event)
 
     def focusInEvent(self, event) -> None:
         super().focusInEvent(event)
         self.current_changed.emit(*self._current)  # scrolled into view as the keyboard arrives
-        self.update()
+        self._update_cell(self._current)
 
     def focusOutEvent(self, event) -> None:
         super().focusOutEvent(event)
-        self.update()
+        self._update_cell(self._current)
