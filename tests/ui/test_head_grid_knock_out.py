@@ -105,6 +105,29 @@ def test_off_the_heads_the_menu_only_restores_all(qtbot, grid):
     assert asked == [("restore all",)]
 
 
+@pytest.mark.qt_log_ignore(POPUP_WARNING)
+def test_the_menu_key_opens_the_current_heads_menu(qtbot, grid):
+    asked = signals(grid)
+    grid.set_current(2, 4)
+    seen: list[str] = []
+
+    def knock_out_from_the_keyboard():
+        menu = QApplication.activePopupWidget()
+        if menu is None:
+            QTimer.singleShot(10, knock_out_from_the_keyboard)
+            return
+        seen.extend(action.text() for action in menu.actions())
+        qtbot.keyClick(menu, Qt.Key.Key_Down)
+        qtbot.keyClick(menu, Qt.Key.Key_Down)
+        qtbot.keyClick(menu, Qt.Key.Key_Return)
+
+    QTimer.singleShot(0, knock_out_from_the_keyboard)
+    where = grid.cell_rect(2, 4).center()  # Qt sends the Menu key (or Shift+F10) as this event
+    QApplication.sendEvent(grid, QContextMenuEvent(QContextMenuEvent.Reason.Keyboard, where, grid.mapToGlobal(where)))
+    assert seen == ["Open layer 2, head 4", "Knock out layer 2, head 4"]
+    assert asked == [("toggle", 2, 4)]
+
+
 def test_k_and_ctrl_click_knock_out_while_a_click_and_enter_still_open(qtbot, grid):
     asked = signals(grid)
     qtbot.mouseClick(grid, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier, grid.cell_rect(2, 7).center())
@@ -238,3 +261,31 @@ def test_the_grid_fits_its_width_with_the_gaps(qtbot, grid):
     qtbot.waitUntil(lambda: grid.cell_size() == MIN_CELL)
     assert grid.cell_rect(LAYERS - 1, HEADS - 1).right() < grid.width()
     assert grid.height() >= grid.cell_rect(LAYERS - 1, HEADS - 1).bottom()
+
+
+def test_hovering_repaints_only_the_cells_it_leaves_and_enters(qtbot, grid):
+    from PySide6.QtCore import QEvent, QObject
+
+    grid.set_kv_group_size(GROUP)
+    grid.set_knocked_out({(1, 1), (2, 2)})
+    qtbot.mouseMove(grid, grid.cell_rect(1, 1).center())
+    qtbot.wait(20)
+    painted: list = []
+
+    class PaintWatcher(QObject):
+        def eventFilter(self, watched, event):
+            if event.type() == QEvent.Type.Paint:
+                painted.append(event.region().boundingRect())
+            return False
+
+    watcher = PaintWatcher()
+    grid.installEventFilter(watcher)
+    qtbot.mouseMove(grid, grid.cell_rect(2, 2).center())
+    qtbot.waitUntil(lambda: bool(painted))
+    grid.removeEventFilter(watcher)
+    cell = grid.cell_size()
+    assert all(box.width() * box.height() <= 4 * (cell + 6) ** 2 for box in painted)  # two cells, not the grid
+    # What the moves left on the screen is what a whole paint shows: no outline left behind.
+    on_screen = grid.screen().grabWindow(grid.winId()).toImage()
+    grid.repaint()
+    assert grid.screen().grabWindow(grid.winId()).toImage() == on_screen

@@ -148,6 +148,7 @@ class HeadGrid(QWidget):
         if group != self._group:
             self._group = group
             self._fit_height()
+            self.setAccessibleDescription(self.describe(*self._current))
             self.update()
 
     @property
@@ -326,8 +327,9 @@ class HeadGrid(QWidget):
         band = self._band_height()
         if band and exposed.top() < band:
             self._paint_bands(painter)
-        for head in range(self._heads):
-            painter.drawText(QRect(self._column_left(head), band, cell - GAP, top - band), centred, f"H{head}")
+        if exposed.top() < top:  # a hover far down the grid repaints no header
+            for head in range(self._heads):
+                painter.drawText(QRect(self._column_left(head), band, cell - GAP, top - band), centred, f"H{head}")
         for layer in range(self._layers):
             box = QRect(0, top + layer * cell, left - 4, cell - GAP)
             if box.intersects(exposed):
