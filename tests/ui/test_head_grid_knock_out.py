@@ -289,3 +289,16 @@ def test_hovering_repaints_only_the_cells_it_leaves_and_enters(qtbot, grid):
     on_screen = grid.screen().grabWindow(grid.winId()).toImage()
     grid.repaint()
     assert grid.screen().grabWindow(grid.winId()).toImage() == on_screen
+
+
+def test_a_large_font_over_small_cells_keeps_the_headings_apart(qtbot, grid):
+    grid.set_kv_group_size(GROUP)
+    assert grid.head_labels() == [f"H{head}" for head in range(HEADS)]
+    font = grid.font()
+    font.setPointSizeF(font.pointSizeF() * 1.6)  # presentation mode
+    grid.setFont(font)
+    grid.resize(grid.minimumSizeHint().width(), grid.height())
+    qtbot.waitUntil(lambda: grid.cell_size() == MIN_CELL)
+    assert grid.head_labels() == [str(head) for head in range(HEADS)]
+    assert all(grid.fontMetrics().horizontalAdvance(label) < MIN_CELL for label in grid.head_labels())
+    assert [text for _box, text in grid.group_bands()] == ["kv 0", "kv 1", "kv 2"]  # three cells still hold it

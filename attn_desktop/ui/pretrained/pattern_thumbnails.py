@@ -102,6 +102,7 @@ class HeadGrid(QWidget):
         self._cell = MIN_CELL
         self._columns: list[int] = []  # each head's left edge: computed when the geometry changes, not per paint
         self._bands: list[tuple[QRect, str]] = []  # the key/value groups' header band: where, and what it says
+        self._head_labels: list[str] = []  # "H3", or "3" when a large font meets small cells
         self._cross_pens = (QPen(), QPen())
 
     # ----- what it shows ---------------------------------------------------------------
@@ -255,6 +256,8 @@ class HeadGrid(QWidget):
     def _lay_out_columns(self) -> None:
         """Each head's left edge, the group band's boxes and the cross's pens: once per geometry, not per paint."""
         self._columns = [self._computed_column_left(head) for head in range(self._heads)]
+        fits = self.fontMetrics().horizontalAdvance(f"H{max(self._heads - 1, 0)}") <= self._cell - GAP
+        self._head_labels = [f"H{head}" if fits else str(head) for head in range(self._heads)]
         self._bands = []
         if self._grouped():
             for first in range(0, self._heads, self._group):
@@ -265,6 +268,10 @@ class HeadGrid(QWidget):
         width = max(2, self._cell // 8)
         halo = QPen(CROSS_HALO_COLOR, width + 2, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
         self._cross_pens = (halo, QPen(CROSS_COLOR, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+
+    def head_labels(self) -> list[str]:
+        """The column headings as painted: "H0", "H1", …, or only the numbers when "H8" would overflow a cell."""
+        return list(self._head_labels)
 
     def group_bands(self) -> list[tuple[QRect, str]]:
         """The band's boxes and what each says ("kv 1"), as painted; none without sharing."""
@@ -329,7 +336,8 @@ class HeadGrid(QWidget):
             self._paint_bands(painter)
         if exposed.top() < top:  # a hover far down the grid repaints no header
             for head in range(self._heads):
-                painter.drawText(QRect(self._column_left(head), band, cell - GAP, top - band), centred, f"H{head}")
+                painter.drawText(QRect(self._column_left(head), band, cell - GAP, top - band), centred,
+                                 self._head_labels[head])
         for layer in range(self._layers):
             box = QRect(0, top + layer * cell, left - 4, cell - GAP)
             if box.intersects(exposed):
