@@ -425,11 +425,10 @@ class HeadGrid(QWidget):
         else:
             head = self._current if self._images else None
         menu = self.head_menu(head)
-        if menu.isEmpty():
-            return
-        where = event.globalPos() if event.reason() == QContextMenuEvent.Reason.Mouse \
-            else self.mapToGlobal(self.cell_rect(*self._current).center())
-        menu.exec(where)
+        if not menu.isEmpty():  # off the heads with none knocked out there is nothing to offer
+            where = event.globalPos() if event.reason() == QContextMenuEvent.Reason.Mouse \
+                else self.mapToGlobal(self.cell_rect(*self._current).center())
+            menu.exec(where)
         menu.deleteLater()
 
     def head_menu(self, head: tuple[int, int] | None) -> QMenu:
