@@ -256,3 +256,27 @@ def test_it_fits_the_model_heads_column(qtbot, view, presenting):
     metrics = view.bars.fontMetrics()
     tokens = [token for token, _number in view.bars.painted_rows()]
     assert all(metrics.horizontalAdvance(token) <= 0.3 * view.bars.width() for token in tokens)
+
+
+def test_pointing_at_an_elided_token_names_it_whole(qtbot, view):
+    from PySide6.QtCore import QEvent, QPoint
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    index = view.scores.top_ids.index(VOCAB - 1)
+    point = QPoint(10, view.bars.row_top(index) + 3)
+    QApplication.sendEvent(view.bars, QHelpEvent(QEvent.Type.ToolTip, point, view.bars.mapToGlobal(point)))
+    share = softmax(view.scores.logits, 1.0)[VOCAB - 1]
+    qtbot.waitUntil(lambda: QToolTip.text() == f"'{LONG_TOKEN}': {percent(share)}")
+    QToolTip.hideText()
+
+
+def test_a_cut_beyond_the_bars_says_how_many_it_keeps(qtbot, view):
+    view.top_p_box.setValue(0.99)
+    view.temperature_slider.setValue(view.temperature_slider.maximum())  # T 3: the shares spread past ten tokens
+    sorted_shares = np.sort(softmax(view.scores.logits, 3.0))[::-1]
+    kept = int(np.argmax(np.cumsum(sorted_shares) >= 0.99)) + 1
+    assert kept > 10
+    assert view.status_label.text() == f"top-p 0.99 keeps {kept} tokens, more than shown."
+    assert view.status_label.isVisible()
+    qtbot.waitUntil(lambda: len(view.bars.painted_rows()) == 10 and view.bars.painted_cut_label() == "")

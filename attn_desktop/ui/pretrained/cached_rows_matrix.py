@@ -5,20 +5,20 @@ earlier tokens were kept from the steps before. So the rows above stay as they w
 faded: nothing new was computed for them) and the new row(s) at the bottom are outlined. Colours as the
 Attention matrix panel and the head thumbnails: viridis, dark for 0, yellow for 1, masked cells grey.
 
-Painted from one small image scaled with nearest pixels, square, as wide as the column allows.
+Painted from one small image scaled with nearest pixels, in a square about eight text lines high.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, QSize
+from PySide6.QtCore import QEvent, QRectF
 from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QWidget
 
 from attn_desktop.ui.pretrained.pattern_thumbnails import MARK_COLOR, MASKED_LEVEL, MASKED_RGB
 
-MAX_SIDE = 160  # px: beyond this the matrix would push the step's sentence below a 768-px screen
+MAX_SIDE = 160  # px: with the step's sentence beside it in the Model heads column
 MIN_SIDE = 80
 CACHED_VEIL = QColor(255, 255, 255, 80)  # over the cached rows: seen, but plainly not the news
 
@@ -43,9 +43,7 @@ class CachedRowsMatrix(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setAccessibleName("Attention matrix of the chosen head, the new query row outlined")
-        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-        self.setSizePolicy(policy)
-        self.setFixedHeight(MIN_SIDE)
+        self.setFixedSize(self.side(), self.side())
         self._colours = viridis_table()
         self._image: QImage | None = None
         self._size = 0
@@ -70,21 +68,18 @@ class CachedRowsMatrix(QWidget):
         return self._cached_rows
 
     def side(self) -> int:
-        return int(max(MIN_SIDE, min(MAX_SIDE, self.width() - 2)))
+        """The square's side: about eight lines of text, so it grows with presentation mode's font and leaves
+        the step's sentence room beside it in a 300-px column."""
+        return int(max(MIN_SIDE, min(MAX_SIDE, 8 * self.fontMetrics().height())))
 
     def matrix_rect(self) -> QRectF:
         side = self.side()
-        return QRectF((self.width() - side) / 2, 0, side, side)
+        return QRectF(1, 1, side - 2, side - 2)
 
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        self.setFixedHeight(self.side() + 2)
-
-    def sizeHint(self) -> QSize:
-        return QSize(MAX_SIDE, self.height())
-
-    def minimumSizeHint(self) -> QSize:
-        return QSize(MIN_SIDE, MIN_SIDE)
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self.setFixedSize(self.side(), self.side())
 
     def paintEvent(self, event: QPaintEvent) -> None:
         if self._image is None or not self._size:

@@ -8,16 +8,16 @@ a gap of its own after the last kept row, so it never covers a token's text.
 
 The height follows the number of rows and the font (presentation mode): the chart never scrolls and
 never leaves a blank band. Long tokens are elided with "…"; the text of every row as last painted is
-kept (`painted_rows`), so a test reads what the user reads.
+kept (`painted_rows`), so a test reads what the user reads; pointing at a row names its whole token.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QHelpEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from attn_desktop.ui.pretrained.token_strip import percent, shown_token
 
@@ -38,6 +38,12 @@ class BarRow:
     text: str
     probability: float
     intact: float | None = None
+
+
+def row_tooltip(row: BarRow) -> str:
+    """The whole token and its numbers in words: the row itself may elide both."""
+    text = f"'{row.text}': {percent(row.probability)}"
+    return text if row.intact is None else f"{text} (with every head: {percent(row.intact)})"
 
 
 def row_number_text(row: BarRow) -> str:
@@ -111,6 +117,24 @@ class NextTokenBars(QWidget):
         after_cut = self._cut_gap() if self._cut_shown() and index >= self._kept else 0
         return PADDING + index * self._row_height() + after_cut
 
+    def row_at(self, y: int) -> int | None:
+        """The row drawn at height Y, or None (the margins, the cut line's gap)."""
+        for index in range(len(self._rows)):
+            if self.row_top(index) <= y < self.row_top(index) + self._row_height():
+                return index
+        return None
+
+    def event(self, event: QEvent) -> bool:
+        if isinstance(event, QHelpEvent) and event.type() == QEvent.Type.ToolTip:
+            index = self.row_at(event.pos().y())
+            if index is None:
+                QToolTip.hideText()
+            else:
+                area = QRect(0, self.row_top(index), self.width(), self._row_height())
+                QToolTip.showText(event.globalPos(), row_tooltip(self._rows[index]), self, area)
+            return True
+        return super().event(event)
+
     def sizeHint(self) -> QSize:
         return QSize(260, self.height())
 
@@ -181,4 +205,4 @@ class NextTokenBars(QWidget):
         return self._cut_text
 
 
-__all__ = ["BarRow", "NextTokenBars", "row_number_text"]
+__all__ = ["BarRow", "NextTokenBars", "row_number_text", "row_tooltip"]

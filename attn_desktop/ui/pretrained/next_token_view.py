@@ -174,12 +174,17 @@ class NextTokenView(QWidget):
         self.cache_label = QLabel()
         self.cache_label.setWordWrap(True)
         self.cache_label.setAccessibleName("What the key-value cache saved")
+        self.cache_matrix.setToolTip("The chosen head's attention weights, query rows down. Outlined: the new "
+                                     "query row(s) this step computed; faded: the rows of earlier steps, kept.")
+        # The matrix and its sentence side by side: one above the other would push the step below the fold.
+        beside = QHBoxLayout()
+        beside.addWidget(self.cache_matrix, 0, Qt.AlignmentFlag.AlignTop)
+        beside.addWidget(self.cache_label, 1, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self.cache_box)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.setSpacing(3)
         layout.addWidget(self.cache_title)
-        layout.addWidget(self.cache_matrix)
-        layout.addWidget(self.cache_label)
+        layout.addLayout(beside)
         self.cache_box.hide()
 
     def _lay_out(self) -> None:
@@ -316,7 +321,7 @@ class NextTokenView(QWidget):
         STEP counts the tokens generated since the sentence was typed (by default one more than the last)."""
         self._step = step if step is not None else self._step + 1
         size = int(np.asarray(matrix).shape[0])
-        self.cache_title.setText(f"<b>Key-value cache</b> \u00b7 {head_name}: the new row lit, cached rows faded")
+        self.cache_title.setText(f"<b>Key-value cache</b> \u00b7 {head_name}")
         self.cache_matrix.show_matrix(matrix, cached_rows)
         self.cache_label.setText(cache_step_text(self._step, size - cached_rows, cached_rows, multiply_adds,
                                                  multiply_adds_without_cache, total_saved))
