@@ -157,7 +157,7 @@ def test_sample_draws_only_among_the_kept_and_the_seed_repeats_them(qtbot, view)
     assert draws(qtbot, again, 40) == first
 
     qtbot.mouseClick(again.new_draw_button, Qt.MouseButton.LeftButton)
-    assert again.seed_label.text() == "seed 1"
+    assert again.seed == 1 and "seed 1" in again.new_draw_button.toolTip()
     assert draws(qtbot, again, 40) != first
 
 
@@ -183,13 +183,17 @@ def test_nothing_to_generate_before_a_sentence_has_run(qtbot):
     assert "appears here" in empty.status_label.text()
 
 
+def moved_text(view) -> str:
+    return view.moved_label.text().replace("\u00a0", " ")  # a token's space does not break its line
+
+
 def test_knocked_heads_show_the_intact_bars_and_the_token_that_moved_most(qtbot, view):
     knocked_logits = intact_logits()
     knocked_logits[0] = 1.2  # " Paris" falls
     intact, knocked = make_scores(intact_logits()), make_scores(knocked_logits)
     view.show_prediction(knocked, intact, knocked_count=2)
     was, now = softmax(intact.logits, 1.0)[0], softmax(knocked.logits, 1.0)[0]
-    assert view.moved_label.text() == f"With 2 heads knocked out, ' Paris' moved most: {percent(was)} \u2192 {percent(now)}."
+    assert moved_text(view) == f"With 2 heads knocked out, ' Paris' moved most: {percent(was)} \u2192 {percent(now)}."
     assert view.moved_label.isVisible()
     both = f"{percent(was).removesuffix(' %')}\u2192{percent(now)}"  # the intact model's first
     qtbot.waitUntil(lambda: dict(view.bars.painted_rows()).get("\u2423Paris") == both)
@@ -203,7 +207,7 @@ def test_one_knocked_head_is_named_in_the_singular(qtbot, view):
     knocked_logits = intact_logits()
     knocked_logits[1] = 2.9
     view.show_prediction(make_scores(knocked_logits), make_scores(intact_logits()), knocked_count=1)
-    assert view.moved_label.text().startswith("With 1 head knocked out, ' the' moved most:")
+    assert moved_text(view).startswith("With 1 head knocked out, ' the' moved most:")
 
 
 def test_a_generation_step_shows_the_new_row_and_what_the_cache_saved(qtbot, view):
@@ -232,30 +236,51 @@ def test_counts_read_as_a_class_reads_them():
     assert cache_step_text(2, 1, 1, 10, 20, 30).startswith("Step 2: 1 new query row; the keys and values of 1 token ")
 
 
-@pytest.mark.parametrize("presenting", [False, True])
-def test_it_fits_the_model_heads_column(qtbot, view, presenting):
-    """About 300 px wide at 1024 × 768; presentation mode's larger font too: nothing sticks out, and the
-    chart is as tall as its rows."""
-    if presenting:
-        font = QFont(view.font())
-        font.setPointSizeF(font.pointSizeF() * 1.4)
-        view.setFont(font)
+def right_edge_in(view, widget) -> int:
+    return widget.mapTo(view, widget.rect().bottomRight()).x()
+
+
+# 300 px at 1024 × 768; presentation mode's column there is about 205 px with type 1.15 × larger (1.6 × on a
+# full-HD screen, where the column is wider).
+@pytest.mark.parametrize(("font_scale", "width"), [(1.0, 300), (1.15, 205), (1.6, 260)])
+def test_it_fits_the_model_heads_column(qtbot, view, font_scale, width):
+    """Nothing sticks out or is squeezed below its size, numbers and elided tokens fit beside their bars, and
+    the chart is as tall as its rows."""
+    font = QFont(view.font())
+    font.setPointSizeF(font.pointSizeF() * font_scale)
+    view.setFont(font)
     view.show_prediction(make_scores(intact_logits() - 1), make_scores(intact_logits()), knocked_count=2)
     view.top_k_box.setValue(3)
     view.set_can_go_back(True)
     view.show_cache_step(np.tril(np.ones((20, 20))) / 20, 19, "L29 H8", 4_900_000, 63_000_000, 160_000_000)
-    view.resize(300, 900)
+    assert view.minimumSizeHint().width() <= width
+    view.resize(width, 1000)
     qtbot.waitUntil(lambda: len(view.bars.painted_rows()) == 10 and "\u2192" in painted_numbers(view)[0])
-    assert view.minimumSizeHint().width() <= 300
-    for widget in (view.generate_button, view.back_button, view.new_draw_button, view.seed_label,
-                   view.top_p_box, view.temperature_slider, view.bars, view.cache_matrix, view.cache_label):
-        assert widget.geometry().right() < view.width(), widget
+    qtbot.wait(20)  # rows that stack are laid out again
+    for widget in (view.generate_button, view.choice_box, view.back_button, view.new_draw_button, view.top_k_box,
+                   view.top_p_box, view.temperature_label, view.temperature_slider, view.bars, view.cache_matrix,
+                   view.cache_label):
+        assert right_edge_in(view, widget) < view.width(), widget
         assert widget.width() >= widget.minimumSizeHint().width(), widget
     row_height = view.bars.fontMetrics().height()
     assert 10 * row_height < view.bars.height() < 10 * row_height + 80
     metrics = view.bars.fontMetrics()
-    tokens = [token for token, _number in view.bars.painted_rows()]
+    tokens, numbers = zip(*view.bars.painted_rows())
     assert all(metrics.horizontalAdvance(token) <= 0.3 * view.bars.width() for token in tokens)
+    assert (max(map(metrics.horizontalAdvance, tokens)) + max(map(metrics.horizontalAdvance, numbers)) + 40
+            <= view.bars.width())  # and a bar between them
+
+
+def test_a_wide_column_keeps_the_buttons_side_by_side_and_a_narrow_one_stacks_them(qtbot, view):
+    view.resize(300, 800)
+    qtbot.waitUntil(lambda: view.generate_button.y() == view.choice_box.y())
+    font = QFont(view.font())
+    font.setPointSizeF(font.pointSizeF() * 1.6)
+    view.setFont(font)
+    view.resize(190, 800)
+    qtbot.waitUntil(lambda: view.generate_button.y() > view.choice_box.y())
+    view.resize(400, 800)
+    qtbot.waitUntil(lambda: view.generate_button.y() == view.choice_box.y())
 
 
 def test_pointing_at_an_elided_token_names_it_whole(qtbot, view):
@@ -280,3 +305,12 @@ def test_a_cut_beyond_the_bars_says_how_many_it_keeps(qtbot, view):
     assert view.status_label.text() == f"top-p 0.99 keeps {kept} tokens, more than shown."
     assert view.status_label.isVisible()
     qtbot.waitUntil(lambda: len(view.bars.painted_rows()) == 10 and view.bars.painted_cut_label() == "")
+
+
+def test_a_sentence_typed_anew_draws_again_from_the_seed_shown(qtbot, view):
+    choose_sample(qtbot, view)
+    view.temperature_slider.setValue(view.temperature_slider.maximum())
+    first = draws(qtbot, view, 20)
+    assert len(set(first)) > 3  # T 3: many tokens are drawn
+    view.clear_cache_step()
+    assert draws(qtbot, view, 20) == first

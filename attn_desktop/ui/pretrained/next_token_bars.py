@@ -139,7 +139,7 @@ class NextTokenBars(QWidget):
         return QSize(260, self.height())
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(160, self.height())
+        return QSize(150, self.height())
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)

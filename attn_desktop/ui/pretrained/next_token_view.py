@@ -14,12 +14,15 @@ controller runs the model on its thread and answers with show_prediction / show_
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QComboBox,
     QDoubleSpinBox,
     QHBoxLayout,
     QLabel,
+    QLayout,
+    QLayoutItem,
     QPushButton,
     QSlider,
     QSpinBox,
@@ -62,7 +65,8 @@ def temperature_label(temperature: float) -> str:
 def moved_most_text(knocked_count: int, token: str, before: float, after: float) -> str:
     """"With 2 heads knocked out, ' Paris' moved most: 62 % → 18 %."""
     heads = "1 head" if knocked_count == 1 else f"{knocked_count} heads"
-    return f"With {heads} knocked out, '{token}' moved most: {percent(before)} \u2192 {percent(after)}."
+    quoted = token.replace(" ", "\u00a0")  # ' Paris' never broken after its opening quote
+    return f"With {heads} knocked out, '{quoted}' moved most: {percent(before)} \u2192 {percent(after)}."
 
 
 def count_text(count: float) -> str:
@@ -83,6 +87,16 @@ def cache_step_text(step: int, new_rows: int, cached_rows: int, multiply_adds: i
     return (f"Step {step}: {rows}; the keys and values of {tokens} came from the cache. "
             f"{count_text(multiply_adds)} multiply-adds instead of {count_text(multiply_adds_without_cache)} "
             f"({count_text(saved)} saved; {count_text(total_saved)} saved since the sentence was typed).")
+
+
+def row_items(row: QBoxLayout) -> list[QLayoutItem]:
+    return [item for item in (row.itemAt(index) for index in range(row.count())) if item is not None]
+
+
+def row_width(row: QBoxLayout) -> int:
+    """The width ROW's parts want side by side."""
+    widths = [item.sizeHint().width() for item in row_items(row)]
+    return sum(widths) + row.spacing() * max(len(widths) - 1, 0)
 
 
 def cut_label(top_k: int, top_p: float, kept_by_k: int, kept_by_p: int, kept: int) -> str:
@@ -164,7 +178,6 @@ class NextTokenView(QWidget):
         self.back_button.clicked.connect(self.back_requested)
         self.new_draw_button = QPushButton("New draw")
         self.new_draw_button.clicked.connect(self._new_draw)
-        self.seed_label = QLabel()
 
     def _build_cache_part(self) -> None:
         self.cache_box = QWidget()
@@ -176,8 +189,9 @@ class NextTokenView(QWidget):
         self.cache_label.setAccessibleName("What the key-value cache saved")
         self.cache_matrix.setToolTip("The chosen head's attention weights, query rows down. Outlined: the new "
                                      "query row(s) this step computed; faded: the rows of earlier steps, kept.")
-        # The matrix and its sentence side by side: one above the other would push the step below the fold.
-        beside = QHBoxLayout()
+        # The matrix and its sentence side by side: one above the other would push the step below the fold
+        # (they stack only when the column is too narrow for both, see _fit_rows).
+        self.cache_row = beside = QHBoxLayout()
         beside.addWidget(self.cache_matrix, 0, Qt.AlignmentFlag.AlignTop)
         beside.addWidget(self.cache_label, 1, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self.cache_box)
@@ -188,29 +202,32 @@ class NextTokenView(QWidget):
         self.cache_box.hide()
 
     def _lay_out(self) -> None:
-        # Short rows, a few widgets each: the tab is a column about 300 px wide at 1024 × 768.
-        temperature_row = QHBoxLayout()
-        temperature_row.addWidget(self.temperature_label)
-        temperature_row.addWidget(self.temperature_slider, 1)
+        # Short rows, a few widgets each: the tab is a column about 300 px wide at 1024 × 768, and nearer
+        # 200 in presentation mode, where the rows below stack (_fit_rows) rather than be cut off.
+        self.temperature_row = QHBoxLayout()
+        self.temperature_row.addWidget(self.temperature_label)
+        self.temperature_row.addWidget(self.temperature_slider, 1)
         cut_row = QHBoxLayout()
         for text, box in (("top-k", self.top_k_box), ("top-p", self.top_p_box)):
-            cut_row.addWidget(QLabel(text))
-            cut_row.addWidget(box)
-        cut_row.addStretch(1)
+            pair = QHBoxLayout()  # a label stays beside its box even when the row stacks
+            pair.addWidget(QLabel(text))
+            pair.addWidget(box, 1)
+            cut_row.addLayout(pair)
         generate_row = QHBoxLayout()
         generate_row.addWidget(self.choice_box)
         generate_row.addWidget(self.generate_button)
-        generate_row.addStretch(1)
         draw_row = QHBoxLayout()
         draw_row.addWidget(self.back_button)
         draw_row.addWidget(self.new_draw_button)
-        draw_row.addWidget(self.seed_label)
-        draw_row.addStretch(1)
-        layout = QVBoxLayout(self)
+        self.stacking_rows = [cut_row, generate_row, draw_row]
+        self.column = layout = QVBoxLayout(self)
+        # The layout never sets the view's minimum size: it would be the side-by-side rows' width, and the
+        # column could then never get narrow enough for them to stack. minimumSizeHint says the true one.
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.setSpacing(4)
-        for row in (temperature_row, cut_row):
-            layout.addLayout(row)
+        layout.addLayout(self.temperature_row)
+        layout.addLayout(cut_row)
         layout.addWidget(self.bars)
         layout.addWidget(self.status_label)
         layout.addWidget(self.moved_label)
@@ -218,6 +235,43 @@ class NextTokenView(QWidget):
         layout.addLayout(draw_row)
         layout.addWidget(self.cache_box)
         layout.addStretch(1)
+
+    # ----- fitting the column ------------------------------------------------------------------------
+    def _inner_width(self) -> int:
+        margins = self.column.contentsMargins()
+        return self.width() - margins.left() - margins.right()
+
+    def _cache_row_width(self) -> int:
+        """The matrix and a text column wide enough to read ("multiply-adds instead" on one line)."""
+        text = self.cache_label.fontMetrics().horizontalAdvance("multiply-adds instead")
+        return self.cache_matrix.width() + self.cache_row.spacing() + text
+
+    def _fit_rows(self) -> None:
+        """Each row side by side when its parts fit the width, one above the other when they do not.
+        The choice depends on the width alone, so a taller view (and a scroll bar) cannot flip it back."""
+        needs = [(row, row_width(row)) for row in self.stacking_rows] + [(self.cache_row, self._cache_row_width())]
+        for row, needed in needs:
+            direction = (QBoxLayout.Direction.LeftToRight if needed <= self._inner_width()
+                         else QBoxLayout.Direction.TopToBottom)
+            if row.direction() != direction:
+                row.setDirection(direction)
+
+    def minimumSizeHint(self) -> QSize:
+        """As narrow as the stacked rows allow (the layout alone would ask for the side-by-side widths)."""
+        margins = self.column.contentsMargins()
+        widest_part = max([self.temperature_row.minimumSize().width(), self.bars.minimumSizeHint().width(),
+                           self.cache_matrix.width()]
+                          + [item.minimumSize().width() for row in self.stacking_rows for item in row_items(row)])
+        return QSize(widest_part + margins.left() + margins.right(), super().minimumSizeHint().height())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_rows()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # presentation mode: wider buttons
+            self._fit_rows()
 
     # ----- the settings ----------------------------------------------------------------------------
     @property
@@ -246,7 +300,7 @@ class NextTokenView(QWidget):
     def _refresh(self) -> None:
         temperature = self.temperature
         self.temperature_label.setText(temperature_label(temperature))
-        self.seed_label.setText(f"seed {self.seed}")
+        self._show_seed()
         self._show_bars(temperature)
         self._show_moved(temperature)
         self._enable_buttons()
@@ -312,7 +366,12 @@ class NextTokenView(QWidget):
     def _new_draw(self) -> None:
         self.seed += 1
         self.rng = np.random.default_rng(self.seed)
-        self.seed_label.setText(f"seed {self.seed}")
+        self._show_seed()
+
+    def _show_seed(self) -> None:
+        # In the tooltip, not on a label: a narrow column has no room, and only a teacher comparing draws asks.
+        self.new_draw_button.setToolTip(f"Sample draws with seed {self.seed} (every computer starts at 0); "
+                                        f"a click takes seed {self.seed + 1}")
 
     # ----- the key-value cache -------------------------------------------------------------------------
     def show_cache_step(self, matrix: np.ndarray, cached_rows: int, head_name: str, multiply_adds: int,
