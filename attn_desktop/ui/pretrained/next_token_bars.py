@@ -70,6 +70,7 @@ class NextTokenBars(QWidget):
         """ROWS likeliest first; the first KEPT are kept by the cut-offs, whose line is labelled CUT_TEXT."""
         resized = len(rows) != len(self._rows) or self._cut_shown(kept, rows, cut_text) != self._cut_shown()
         self._rows, self._kept, self._cut_text = list(rows), kept, cut_text
+        self.setAccessibleDescription(", ".join(row_tooltip(row) for row in rows))  # what a screen reader says
         if resized:
             self._fit_height()
         self.update()

@@ -9,6 +9,9 @@ Everything shown here is computed from the run's last-position logits (NextToken
 model: the slider and the cut-offs repaint at once. The view only shows and asks: Generate emits the
 chosen token's id (`generate_requested`), Back asks for the last one to go (`back_requested`); the
 controller runs the model on its thread and answers with show_prediction / show_cache_step.
+
+The column is about 300 px wide at 1024 × 768 and nearer 200 in presentation mode: a row of controls
+stands side by side when its parts fit and stacks when they do not, rather than be cut off.
 """
 
 from __future__ import annotations
