@@ -1,4 +1,5 @@
-"""What one sentence through the model leaves behind: every head's q, k, v and weights.
+"""What one sentence through the model leaves behind: every head's q, k, v and weights, the stream after
+each layer and the next-token scores (with the heads knocked out in it, if any).
 
 The run also keeps each head's q and k as the model made them, before RoPE turned them for their
 positions: `attention_without_rope` recomputes a layer's weights from those, so a lesson can show
@@ -11,6 +12,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from attn_desktop.model.pretrained.next_token import NextTokenScores
 
 NEXT_TOKEN_COUNT = 5  # the predictions shown and written by `attn-desktop heads`
 
@@ -37,6 +40,12 @@ class ModelRun:
     kv_group_size: int = 1     # query heads per key/value head
     unturned_queries: np.ndarray | None = None  # (layers, heads, n, head_dim), before RoPE
     unturned_keys: np.ndarray | None = None     # (layers, heads, n, head_dim), before RoPE, repeated like keys
+    next_scores: NextTokenScores | None = None  # the last position's logits over the vocabulary, likeliest named
+    knocked_out: frozenset[tuple[int, int]] = frozenset()  # (layer, head) zeroed before the output projection
+    residuals: np.ndarray | None = None  # (layers, n, width) float32: the stream after each layer (the logit lens)
+    reused_tokens: int = 0     # leading tokens whose keys and values came from a remembered run (0: computed whole)
+    multiply_adds: int = 0     # what computing this run took (generation.multiply_adds)
+    multiply_adds_without_cache: int = 0  # what computing every token through every layer would take
 
     @property
     def layer_count(self) -> int:

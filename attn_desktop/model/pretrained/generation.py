@@ -1,0 +1,100 @@
+"""Step-by-step generation with the key-value cache: what a step costs, and how it computes the very same numbers.
+
+With a causal mask nothing after a token changes its keys and values, so a generation step computes only
+the new token's row and reuses every earlier row (the cache). `multiply_adds` counts what that saves.
+
+The same numbers, to the last bit. OpenBLAS multiplies a row of a matrix product with one of several
+kernels, chosen by how many rows the call has and where the row falls among them (measured: 1 row alone,
+the rows of a block of 8 and the last 2 or 3 of an odd count each give different last bits, in float32 and
+float64, with one thread or two). A cached step's single row would then differ from the same row of a full
+pass by a float32 rounding, which 30 layers grow to about 1e-6 in the logits. So every product here is
+done in blocks of ROWS rows aligned on absolute positions (block b holds positions 8b to 8b + 7, missing
+rows zero): a position's row always goes through the same call shape at the same place in it, whatever
+else was computed with it. The attention of the rows of block b reads exactly the keys 0 to 8b + 7 (later
+ones zero and masked), so its sums run over the same terms in the same order in a full pass and in a step.
+The price: a lone row costs a block of 8 (about 20 ms for SmolLM2, still memory-bound), and a long
+sentence's projections about twice a single product (bench/model_heads.py).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from attn_desktop.model.pretrained.gguf_config import LlamaConfig
+
+ROWS = 8  # rows per matrix product: a block of 8 goes through one kernel wherever its rows sit
+
+
+def multiply_adds(config: LlamaConfig, context: int, new_tokens: int, layers: int | None = None) -> int:
+    """The multiply-adds of computing NEW_TOKENS tokens after CONTEXT tokens whose keys and values are reused,
+    through LAYERS layers (all by default), and the last position's unembedding.
+
+    Per token and layer: the q, k, v projections, the output projection and the MLP's three matrices;
+    per query head, its scores q·k with the keys at or before it and its mix of their values (head_width
+    each). The causal mask's skipped half is not counted (a model that computes it computes zeros).
+    """
+    layers = config.layer_count if layers is None else layers
+    width, kv_width = config.width, config.kv_head_count * config.head_width
+    projections = width * (width + 2 * kv_width) + width * width + 3 * width * config.ffn_width
+    # position p reads p + 1 keys; the new tokens sit at positions context .. context + new_tokens - 1
+    keys_read = new_tokens * context + new_tokens * (new_tokens + 1) // 2
+    attention = 2 * config.head_count * config.head_width * keys_read
+    unembedding = width * config.vocab_size if new_tokens else 0
+    return layers * (new_tokens * projections + attention) + unembedding
+
+
+def rows_times(rows: np.ndarray, matrix: np.ndarray, first: int) -> np.ndarray:
+    """ROWS @ MATRIX.T, where ROWS (n, k) hold positions FIRST.. FIRST + n - 1: in aligned blocks of ROWS
+    (see the module's docstring), so each position's row comes out the same however many were computed."""
+    offset = first % ROWS
+    total = -(-(offset + len(rows)) // ROWS) * ROWS
+    padded = np.zeros((total, rows.shape[1]), dtype=rows.dtype)
+    padded[offset : offset + len(rows)] = rows
+    product = np.empty((total, matrix.shape[0]), dtype=np.result_type(rows, matrix))
+    for start in range(0, total, ROWS):
+        np.matmul(padded[start : start + ROWS], matrix.T, out=product[start : start + ROWS])
+    return product[offset : offset + len(rows)]
+
+
+def causal_attention(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, first: int
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """softmax(q·k/√d) with the causal mask (float64) and the values it mixes (float32), block by block.
+
+    QUERIES (heads, new, d) are positions FIRST.. FIRST + new - 1; KEYS and VALUES (heads, n, d) every
+    position from 0, n = FIRST + new. Returns the weights (heads, new, n) and the mix (heads, new, d).
+    """
+    heads, new, head_width = queries.shape
+    n = keys.shape[1]
+    room = -(-n // ROWS) * ROWS
+    padded_keys = np.zeros((heads, room, head_width))
+    padded_keys[:, :n] = keys
+    padded_values = np.zeros((heads, room, head_width), dtype=np.float32)
+    padded_values[:, :n] = values
+    weights = np.zeros((heads, new, n))
+    mixed = np.empty((heads, new, head_width), dtype=np.float32)
+    for block in range(first // ROWS, (n - 1) // ROWS + 1):
+        low, high = max(first, block * ROWS), min(n, (block + 1) * ROWS)  # the positions of this block computed
+        block_weights, block_mix = _block(queries[:, low - first : high - first], padded_keys, padded_values,
+                                          block, low - block * ROWS)
+        here = slice(low - block * ROWS, high - block * ROWS)
+        weights[:, low - first : high - first, : min(n, (block + 1) * ROWS)] = block_weights[:, here, :n]
+        mixed[:, low - first : high - first] = block_mix[:, here]
+    return weights, mixed
+
+
+def _block(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, block: int, offset: int
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """Block BLOCK's weights (heads, ROWS, seen) and mix (heads, ROWS, d), its QUERIES placed from row OFFSET."""
+    heads, count, head_width = queries.shape
+    seen = (block + 1) * ROWS  # the keys up to the block's last position
+    placed = np.zeros((heads, ROWS, head_width))
+    placed[:, offset : offset + count] = queries
+    scores = placed @ keys[:, :seen].transpose(0, 2, 1)
+    scores /= math.sqrt(head_width)
+    scores[:, np.arange(seen)[None, :] > (block * ROWS + np.arange(ROWS))[:, None]] = -np.inf
+    scores -= scores.max(axis=-1, keepdims=True)
+    np.exp(scores, out=scores)
+    scores /= scores.sum(axis=-1, keepdims=True)
+    return scores, scores.astype(np.float32) @ values[:, :seen]
