@@ -65,28 +65,40 @@ def causal_attention(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, 
     QUERIES (heads, new, d) are positions FIRST.. FIRST + new - 1; KEYS and VALUES (heads, n, d) every
     position from 0, n = FIRST + new. Returns the weights (heads, new, n) and the mix (heads, new, d).
     """
+    return _attention(queries, keys, values, first)
+
+
+def causal_weights(queries: np.ndarray, keys: np.ndarray, first: int) -> np.ndarray:
+    """The weights of causal_attention alone (heads, new, n), to the last bit the same."""
+    return _attention(queries, keys, None, first)[0]
+
+
+def _attention(queries: np.ndarray, keys: np.ndarray, values: np.ndarray | None, first: int
+               ) -> tuple[np.ndarray, np.ndarray]:
     heads, new, head_width = queries.shape
     n = keys.shape[1]
     room = -(-n // ROWS) * ROWS
     padded_keys = np.zeros((heads, room, head_width))
     padded_keys[:, :n] = keys
     padded_values = np.zeros((heads, room, head_width), dtype=np.float32)
-    padded_values[:, :n] = values
+    if values is not None:
+        padded_values[:, :n] = values
     weights = np.zeros((heads, new, n))
-    mixed = np.empty((heads, new, head_width), dtype=np.float32)
+    mixed = np.zeros((heads, new, head_width), dtype=np.float32)
     for block in range(first // ROWS, (n - 1) // ROWS + 1):
         low, high = max(first, block * ROWS), min(n, (block + 1) * ROWS)  # the positions of this block computed
-        block_weights, block_mix = _block(queries[:, low - first : high - first], padded_keys, padded_values,
-                                          block, low - block * ROWS)
         here = slice(low - block * ROWS, high - block * ROWS)
+        block_weights = _block_weights(queries[:, low - first : high - first], padded_keys, block, here.start)
         weights[:, low - first : high - first, : min(n, (block + 1) * ROWS)] = block_weights[:, here, :n]
-        mixed[:, low - first : high - first] = block_mix[:, here]
+        if values is not None:
+            mixed[:, low - first : high - first] = (block_weights.astype(np.float32)
+                                                    @ padded_values[:, : block_weights.shape[-1]])[:, here]
     return weights, mixed
 
 
-def _block(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, block: int, offset: int
-           ) -> tuple[np.ndarray, np.ndarray]:
-    """Block BLOCK's weights (heads, ROWS, seen) and mix (heads, ROWS, d), its QUERIES placed from row OFFSET."""
+def _block_weights(queries: np.ndarray, keys: np.ndarray, block: int, offset: int) -> np.ndarray:
+    """Block BLOCK's weights (heads, ROWS, seen), its QUERIES placed from row OFFSET, the others zero: every
+    product of the same shape, each position's row at the same place in it."""
     heads, count, head_width = queries.shape
     seen = (block + 1) * ROWS  # the keys up to the block's last position
     placed = np.zeros((heads, ROWS, head_width))
@@ -97,4 +109,4 @@ def _block(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, block: int
     scores -= scores.max(axis=-1, keepdims=True)
     np.exp(scores, out=scores)
     scores /= scores.sum(axis=-1, keepdims=True)
-    return scores, scores.astype(np.float32) @ values[:, :seen]
+    return scores
