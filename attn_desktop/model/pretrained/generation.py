@@ -109,4 +109,4 @@ def _block_weights(queries: np.ndarray, keys: np.ndarray, block: int, offset: in
     scores -= scores.max(axis=-1, keepdims=True)
     np.exp(scores, out=scores)
     scores /= scores.sum(axis=-1, keepdims=True)
-    return scores
+    return np.asarray(scores)

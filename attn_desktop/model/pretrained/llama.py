@@ -27,8 +27,8 @@ from attn_desktop.model.pretrained.gguf_file import LlamaConfig, ModelFileError,
 from attn_desktop.model.pretrained.joined_weights import EMBEDDING, FINAL_NORM, LAYER_PARTS, UNEMBEDDING, layer_key
 from attn_desktop.model.pretrained.loading import load_weights
 from attn_desktop.model.pretrained.memory import give_freed_arrays_back
-from attn_desktop.model.pretrained.pack import PACK_MODEL_FILE, PACK_MODEL_NAME
 from attn_desktop.model.pretrained.next_token import SHOWN_TOKENS, NextTokenScores, likeliest_ids
+from attn_desktop.model.pretrained.pack import PACK_MODEL_FILE, PACK_MODEL_NAME
 from attn_desktop.model.pretrained.run import NEXT_TOKEN_COUNT, ModelRun
 from attn_desktop.model.pretrained.tokenizer import ModelTokenizer
 
@@ -345,7 +345,7 @@ class LlamaModel:
         values are reused. BASE: the intact pass of IDS, whose layers before the first knocked one are copied."""
         done = 0 if start is None else len(start.token_ids)
         first_layer = 0 if base is None else min(layer for layer, _ in knocked)
-        if first_layer:
+        if base is not None and first_layer:
             x = base.residuals[first_layer - 1]
         else:
             x = self._embed[list(ids[done:])]
