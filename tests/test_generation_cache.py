@@ -2,6 +2,8 @@
 token's keys and values, and gives the very same numbers (to the last bit) as the longer sentence computed
 whole; the multiply-adds it counts are a hand count's."""
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -37,15 +39,15 @@ def test_recomputing_from_a_later_layer_counts_only_those_layers():
     assert multiply_adds(SMOLLM2, 5, 0) == 0
 
 
-def test_a_row_comes_out_of_the_blocked_product_the_same_whatever_else_is_computed_with_it():
+def test_a_row_of_a_projection_comes_out_the_same_whatever_else_is_computed_with_it():
     rng = np.random.default_rng(0)
     matrix = rng.normal(size=(300, 96)).astype(np.float32)
     rows = rng.normal(size=(37, 96)).astype(np.float32)
-    whole = rows_times(rows, matrix, 0)
+    whole = rows_times(rows, matrix)
     np.testing.assert_allclose(whole, rows @ matrix.T, rtol=1e-5, atol=1e-4)  # the product it stands for
     for first in (0, 5, ROWS, 36):
-        np.testing.assert_array_equal(rows_times(rows[first:], matrix, first), whole[first:])
-        np.testing.assert_array_equal(rows_times(rows[first : first + 1], matrix, first), whole[first : first + 1])
+        np.testing.assert_array_equal(rows_times(rows[first:], matrix), whole[first:])
+        np.testing.assert_array_equal(rows_times(rows[first : first + 1], matrix), whole[first : first + 1])
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +74,7 @@ def generate(model, run, steps):
 
 def test_each_step_computes_only_the_new_token_and_equals_the_longer_sentence_computed_whole(tiny):
     runs = generate(tiny, tiny.run(SENTENCE), 9)  # 19 to 28 tokens: across the blocks of 8 rows at 24
-    for before, step in zip(runs, runs[1:]):
+    for before, step in itertools.pairwise(runs):
         n = len(before.token_ids)
         assert step.token_ids == before.token_ids + [before.next_scores.top_ids[0]]
         assert step.sentence == before.sentence + step.tokens[-1]

@@ -44,7 +44,8 @@ def test_smollm2_guesses_the_second_copy_and_loses_it_without_its_induction_head
     knocked = probe_induction(smollm2, DEFAULT_LENGTH, seed, STRONGEST_INDUCTION_HEADS)
     assert probe.knocked_out == frozenset() and knocked.knocked_out == STRONGEST_INDUCTION_HEADS
     assert knocked.token_ids == probe.token_ids
-    assert probe.loss < 3.0 < 9.0 < first_copy_loss(smollm2, probe)  # measured 1.3, 2.0, 2.7 against 13 or so
+    assert probe.loss < 3.0  # measured 1.3, 2.0 and 2.7
+    assert first_copy_loss(smollm2, probe) > 9.0  # about 13: no better than chance (ln 10,000 = 9.2)
     assert knocked.loss > probe.loss + 3.0  # measured 6.2 to 6.5
     # the heads knocked out no longer add anything, but their own weights are still computed and shown
     assert knocked.scores[18, 6] > 0.5

@@ -3,17 +3,20 @@
 With a causal mask nothing after a token changes its keys and values, so a generation step computes only
 the new token's row and reuses every earlier row (the cache). `multiply_adds` counts what that saves.
 
-The same numbers, to the last bit. OpenBLAS multiplies a row of a matrix product with one of several
-kernels, chosen by how many rows the call has and where the row falls among them (measured: 1 row alone,
-the rows of a block of 8 and the last 2 or 3 of an odd count each give different last bits, in float32 and
-float64, with one thread or two). A cached step's single row would then differ from the same row of a full
-pass by a float32 rounding, which 30 layers grow to about 1e-6 in the logits. So every product here is
-done in blocks of ROWS rows aligned on absolute positions (block b holds positions 8b to 8b + 7, missing
-rows zero): a position's row always goes through the same call shape at the same place in it, whatever
-else was computed with it. The attention of the rows of block b reads exactly the keys 0 to 8b + 7 (later
-ones zero and masked), so its sums run over the same terms in the same order in a full pass and in a step.
-The price: a lone row costs a block of 8 (about 20 ms for SmolLM2, still memory-bound), and a long
-sentence's projections about twice a single product (bench/model_heads.py).
+The same numbers, to the last bit. OpenBLAS multiplies the rows of a matrix product with several kernels,
+chosen by how many rows the call has and where a row falls among them (measured: a row alone, the rows of a
+block of 8 and the last 2 or 3 of an odd count each come out with different last bits, in float32 and
+float64, on one thread or two). A cached step's single row would then differ from the same row of a whole
+pass by a float32 rounding, which 30 layers grow to about 1e-6 in the logits. So:
+
+* each row of a projection is its own matrix-vector product (`rows_times`: NumPy's stacked matmul of
+  (n, 1, k) rows calls gemv once per row), the same call whatever else is computed. The weights stay in
+  the cache from one row to the next, so 12 rows cost what one product of 12 rows does; a 250-token
+  sentence's projections take about twice as long (bench/model_heads.py);
+* the attention is computed in blocks of ROWS queries aligned on absolute positions (block b holds
+  positions 8b to 8b + 7, missing rows zero) reading exactly the keys 0 to 8b + 7 (later ones zero and
+  masked): a position's scores, softmax and mix are always the same call shape with the row at the same
+  place, and their sums run over the same terms in the same order, in a whole pass and in a step.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import numpy as np
 
 from attn_desktop.model.pretrained.gguf_config import LlamaConfig
 
-ROWS = 8  # rows per matrix product: a block of 8 goes through one kernel wherever its rows sit
+ROWS = 8  # queries per block of the attention: a block of 8 goes through one kernel wherever its rows sit
 
 
 def multiply_adds(config: LlamaConfig, context: int, new_tokens: int, layers: int | None = None) -> int:
@@ -45,17 +48,10 @@ def multiply_adds(config: LlamaConfig, context: int, new_tokens: int, layers: in
     return layers * (new_tokens * projections + attention) + unembedding
 
 
-def rows_times(rows: np.ndarray, matrix: np.ndarray, first: int) -> np.ndarray:
-    """ROWS @ MATRIX.T, where ROWS (n, k) hold positions FIRST.. FIRST + n - 1: in aligned blocks of ROWS
-    (see the module's docstring), so each position's row comes out the same however many were computed."""
-    offset = first % ROWS
-    total = -(-(offset + len(rows)) // ROWS) * ROWS
-    padded = np.zeros((total, rows.shape[1]), dtype=rows.dtype)
-    padded[offset : offset + len(rows)] = rows
-    product = np.empty((total, matrix.shape[0]), dtype=np.result_type(rows, matrix))
-    for start in range(0, total, ROWS):
-        np.matmul(padded[start : start + ROWS], matrix.T, out=product[start : start + ROWS])
-    return product[offset : offset + len(rows)]
+def rows_times(rows: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """ROWS @ MATRIX.T, each row (n, k) multiplied on its own (see the module's docstring), so a row comes out
+    the same however many were computed with it."""
+    return np.asarray(np.matmul(rows[:, None, :], matrix.T)[:, 0])
 
 
 def causal_attention(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, first: int

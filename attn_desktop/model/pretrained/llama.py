@@ -224,7 +224,8 @@ class LlamaModel:
         n = len(run.token_ids)
         if not 0 <= position < n:
             raise ValueError(f"position {position} is out of range: the sentence has positions 0 to {n - 1}")
-        logits = self.logits(run.residuals[:, position])
+        # the last layer's column is the prediction at that position, computed as a run computes its last one
+        logits = [*self.logits(run.residuals[:-1, position]), self._last_logits(run.residuals[-1, position])]
         return [self._likeliest(layer_logits, count) for layer_logits in logits]
 
     def position_logits(self, run: ModelRun, positions: list[int]) -> np.ndarray:
@@ -252,7 +253,7 @@ class LlamaModel:
 
     def _run_of(self, done: _Pass, sentence: str) -> ModelRun:
         ids = list(done.token_ids)
-        logits = self.logits(done.residuals[-1, -1:])[0]
+        logits = self._last_logits(done.residuals[-1, -1])
         self._check_finite(logits, "the next-token scores")
         top = likeliest_ids(logits, SHOWN_TOKENS)
         n, last = len(ids), self.config.layer_count
@@ -283,10 +284,18 @@ class LlamaModel:
         ids = tuple(self.token_ids(sentence))
         return self.logits(self._forward(ids, frozenset()).residuals[-1])
 
-    def logits(self, final: np.ndarray) -> np.ndarray:
-        """FINAL (rows, width), residual streams, through the final norm and the unembedding: (rows, vocab)."""
+    def _last_logits(self, final: np.ndarray) -> np.ndarray:
+        """The next-token logits (vocab,) of one stream FINAL (width,): one row alone, as every run computes its
+        last position's, so a step of generation and a whole pass give the same bits (generation.py)."""
         with np.errstate(all="ignore"):  # an overflow is found by _check_finite and said in one line
-            return np.asarray(rows_times(_rms_norm(final, self._final_norm, self.config.rms_epsilon), self._unembed, 0))
+            normed = _rms_norm(final[None, :], self._final_norm, self.config.rms_epsilon)[0]
+            return np.asarray(normed @ self._unembed.T)
+
+    def logits(self, final: np.ndarray) -> np.ndarray:
+        """FINAL (rows, width), residual streams, through the final norm and the unembedding: (rows, vocab),
+        in one product (a row's last bits may differ from _last_logits': the lens and tests of many rows)."""
+        with np.errstate(all="ignore"):  # an overflow is found by _check_finite and said in one line
+            return np.asarray(_rms_norm(final, self._final_norm, self.config.rms_epsilon) @ self._unembed.T)
 
     def _check_finite(self, array: np.ndarray, what: str) -> None:
         """A number beyond float32's range, or NaN, in ARRAY: one line naming the file and where it happened."""
@@ -297,7 +306,7 @@ class LlamaModel:
     def _likeliest(self, logits: np.ndarray, count: int = NEXT_TOKEN_COUNT) -> list[tuple[str, float]]:
         shifted = logits.astype(np.float64) - logits.max()
         probabilities = np.exp(shifted) / np.exp(shifted).sum()
-        best = np.argsort(-probabilities, kind="stable")[:count]
+        best = likeliest_ids(logits, count)  # not a sort of the whole vocabulary: 5 ms of a 50 ms step
         return [(self.tokenizer.text_of(int(token)), float(probabilities[token])) for token in best]
 
     @property
@@ -362,7 +371,7 @@ class LlamaModel:
         """One layer on X, the stream of the tokens at POSITIONS: its heads, weights, and the stream after it."""
         c, layer = self.config, self._layers[index]
         first = int(positions[0])
-        h = rows_times(_rms_norm(x, layer.attn_norm, c.rms_epsilon), layer.qkv, first)
+        h = rows_times(_rms_norm(x, layer.attn_norm, c.rms_epsilon), layer.qkv)
         self._check_finite(h, f"layer {index}'s queries, keys and values")
         heads = self._split_heads(h, positions)
         if start is not None:  # the shared start's keys and values, unchanged by anything after it
@@ -371,10 +380,10 @@ class LlamaModel:
                                           np.repeat(heads.values, self._group, axis=0), first)
         for head in knocked:  # a knocked-out head adds nothing to the stream
             mixed[head] = 0.0
-        x = x + rows_times(mixed.transpose(1, 0, 2).reshape(len(positions), c.width), layer.out, first)
+        x = x + rows_times(mixed.transpose(1, 0, 2).reshape(len(positions), c.width), layer.out)
         self._check_finite(x, f"layer {index}'s attention output")
-        gate, up = np.split(rows_times(_rms_norm(x, layer.ffn_norm, c.rms_epsilon), layer.gate_up, first), 2, axis=-1)
-        x = x + rows_times(_silu(gate) * up, layer.down, first)
+        gate, up = np.split(rows_times(_rms_norm(x, layer.ffn_norm, c.rms_epsilon), layer.gate_up), 2, axis=-1)
+        x = x + rows_times(_silu(gate) * up, layer.down)
         self._check_finite(x, f"layer {index}'s feed-forward output")
         return heads, weights, x
 
