@@ -58,8 +58,9 @@ def causal_attention(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, 
                      ) -> tuple[np.ndarray, np.ndarray]:
     """softmax(q·k/√d) with the causal mask (float64) and the values it mixes (float32), block by block.
 
-    QUERIES (heads, new, d) are positions FIRST.. FIRST + new - 1; KEYS and VALUES (heads, n, d) every
-    position from 0, n = FIRST + new. Returns the weights (heads, new, n) and the mix (heads, new, d).
+    QUERIES (heads, new, d) are positions FIRST.. FIRST + new - 1; KEYS and VALUES (kv_heads, n, d) every
+    position from 0, n = FIRST + new, each read by heads / kv_heads query heads in turn (grouped-query
+    attention). Returns the weights (heads, new, n) and the mix (heads, new, d).
     """
     return _attention(queries, keys, values, first)
 
@@ -72,13 +73,16 @@ def causal_weights(queries: np.ndarray, keys: np.ndarray, first: int) -> np.ndar
 def _attention(queries: np.ndarray, keys: np.ndarray, values: np.ndarray | None, first: int
                ) -> tuple[np.ndarray, np.ndarray]:
     heads, new, head_width = queries.shape
-    n = keys.shape[1]
+    kv_heads, n = keys.shape[:2]
     room = -(-n // ROWS) * ROWS
-    padded_keys = np.zeros((heads, room, head_width))
-    padded_keys[:, :n] = keys
-    padded_values = np.zeros((heads, room, head_width), dtype=np.float32)
+    # each key/value head repeated for the query heads that share it, as they are copied into the padding
+    padded_keys = np.zeros((kv_heads, heads // kv_heads, room, head_width))
+    padded_keys[:, :, :n] = keys[:, None]
+    padded_keys = padded_keys.reshape(heads, room, head_width)
+    padded_values = np.zeros((kv_heads, heads // kv_heads, room, head_width), dtype=np.float32)
     if values is not None:
-        padded_values[:, :n] = values
+        padded_values[:, :, :n] = values[:, None]
+    padded_values = padded_values.reshape(heads, room, head_width)
     weights = np.zeros((heads, new, n))
     mixed = np.zeros((heads, new, head_width), dtype=np.float32)
     for block in range(first // ROWS, (n - 1) // ROWS + 1):

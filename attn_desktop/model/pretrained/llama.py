@@ -376,8 +376,7 @@ class LlamaModel:
         heads = self._split_heads(h, positions)
         if start is not None:  # the shared start's keys and values, unchanged by anything after it
             heads = _after_start(heads, start, index)
-        weights, mixed = causal_attention(heads.queries, np.repeat(heads.keys, self._group, axis=0),
-                                          np.repeat(heads.values, self._group, axis=0), first)
+        weights, mixed = causal_attention(heads.queries, heads.keys, heads.values, first)
         for head in knocked:  # a knocked-out head adds nothing to the stream
             mixed[head] = 0.0
         x = x + rows_times(mixed.transpose(1, 0, 2).reshape(len(positions), c.width), layer.out)
