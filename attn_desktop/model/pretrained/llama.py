@@ -5,9 +5,15 @@ mask, softmax of q·k/√d), added back; RMSNorm, then the SwiGLU MLP, added bac
 dequantized when the file is first loaded (later loads map them from the weights cache: loading.py),
 laid out for the matrix products (q, k and v as one matrix, gate and up as one); RoPE's angles are
 computed once. Each head's q and k are kept as the model made them too, before RoPE turned them
-(a lesson shows a head without its rotation: ModelRun.attention_without_rope). A sentence that starts like an earlier one reuses the earlier one's keys and values
-for the shared start (with a causal mask, nothing later changes them), so typing a word at the end
-costs only the new tokens.
+(a lesson shows a head without its rotation: ModelRun.attention_without_rope), and the stream after
+each layer (the logit lens reads it).
+
+A sentence that starts like an earlier one reuses the earlier one's keys and values for the shared start
+(with a causal mask, nothing later changes them): typing a word at the end, or generating a token
+(`extend`), costs only the new tokens, and gives the very numbers of the whole sentence computed afresh
+(generation.py says how). Heads can be knocked out: their output zeroed before the layer's output
+projection; the layers before the first knocked one are the intact run's, so only the later ones are
+computed again. Runs are remembered by their tokens and knocked heads together.
 """
 
 from __future__ import annotations
