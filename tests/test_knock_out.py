@@ -74,6 +74,7 @@ def test_knocking_out_every_head_of_a_layer_changes_the_prediction(tiny):
     ({(3, 0)}, "tiny-llama has layers 0 to 2; there is no layer 3"),
     ({(0, 4)}, "tiny-llama has heads 0 to 3 in each layer; there is no head 4"),
     ({(-1, 0)}, "tiny-llama has layers 0 to 2; there is no layer -1"),
+    ({(1.5, 0)}, "a head is a layer and a head numbered from 0, not (1.5, 0)"),
 ])
 def test_a_head_the_model_does_not_have_is_refused_in_one_line(tiny, knocked, message):
     with pytest.raises(HeadError) as refused:

@@ -75,6 +75,8 @@ class HeadError(ValueError):
 def knock_out_problem(model_name: str, config: LlamaConfig, knocked_out: KnockedOut) -> str | None:
     """Why MODEL_NAME cannot knock out the (layer, head) pairs of KNOCKED_OUT (one line), or None."""
     for layer, head in knocked_out:
+        if not all(isinstance(number, (int, np.integer)) and not isinstance(number, bool) for number in (layer, head)):
+            return f"a head is a layer and a head numbered from 0, not ({layer!r}, {head!r})"
         if not 0 <= layer < config.layer_count:
             return f"{model_name} has layers 0 to {config.layer_count - 1}; there is no layer {layer}"
         if not 0 <= head < config.head_count:

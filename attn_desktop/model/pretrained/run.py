@@ -44,7 +44,7 @@ class ModelRun:
     knocked_out: frozenset[tuple[int, int]] = frozenset()  # (layer, head) zeroed before the output projection
     residuals: np.ndarray | None = None  # (layers, n, width) float32: the stream after each layer (the logit lens)
     reused_tokens: int = 0     # leading tokens whose keys and values came from a remembered run (0: computed whole)
-    multiply_adds: int = 0     # what computing this run took (generation.multiply_adds)
+    multiply_adds: int = 0     # what computing this run took when it was first computed (generation.multiply_adds)
     multiply_adds_without_cache: int = 0  # what computing every token through every layer would take
 
     @property
