@@ -123,3 +123,22 @@ def test_as_a_user_runs_it_a_bad_temperature_writes_nothing(tiny_model, tmp_path
                           text=True, timeout=120)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "temperature" in done.stderr
     assert done.stdout == "" and not out.exists()
+
+
+@pytest.mark.slow
+def test_smollm2_without_layer_23_s_heads_guesses_new_york_rather_than_paris(tmp_path):
+    from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
+
+    try:
+        path = find_pack_model()
+    except ModelUnavailable as missing:
+        pytest.skip(str(missing))
+    out = tmp_path / "heads.json"
+    knocked = ",".join(f"23.{head}" for head in range(9))
+    assert heads("The capital of France is", "--knock-out", knocked, "--logit-lens", "-o", str(out)) == 0
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert document["knocked_out"] == [[23, head] for head in range(9)]
+    run = LlamaModel.load(path).run("The capital of France is", {(23, head) for head in range(9)})
+    assert document["next_tokens"] == [[token, p] for token, p in run.next_tokens]
+    assert document["next_tokens"][0][0] == " New"
+    assert len(document["logit_lens"]) == 30 and document["logit_lens"][-1] == document["next_tokens"]
