@@ -9,6 +9,7 @@ they are the run's q and k from before RoPE.
 import numpy as np
 
 from attn_desktop.model.positions import rope_frequencies, unrotate
+from attn_desktop.model.pretrained.next_token import SHOWN_TOKENS, NextTokenScores, likeliest_ids
 from attn_desktop.model.pretrained.run import ModelRun
 
 ROPE_BASE = 100000.0
@@ -38,10 +39,26 @@ def random_model_run(tokens=SENTENCE_TOKENS, layers: int = 3, heads: int = 4, wi
     return ModelRun(
         model_name=model_name, sentence="".join(tokens), token_ids=list(range(n)), tokens=list(tokens),
         queries=queries, keys=keys, values=values, attention=causal_softmax_attention(queries, keys),
-        next_tokens=[(" and", 0.3), (".", 0.2), (",", 0.1), (" so", 0.05), (" from", 0.01)],
+        next_tokens=list(NEXT_TOKENS),
         kv_group_size=kv_group_size,
         unturned_queries=unturned(queries), unturned_keys=unturned(keys),
+        next_scores=next_scores(NEXT_TOKENS), residuals=rng.normal(0.0, 1.0, (layers, n, heads * width)).astype(np.float32),
     )
+
+
+NEXT_TOKENS = [(" and", 0.3), (".", 0.2), (",", 0.1), (" so", 0.05), (" from", 0.01)]
+OTHER_TOKENS = 100  # the rest of the probability (0.34) spread over these: 0.0034 each, below the fifth
+
+
+def next_scores(named: list[tuple[str, float]]) -> NextTokenScores:
+    """Scores over a vocabulary of the NAMED tokens and OTHER_TOKENS more, whose probabilities at T = 1 are
+    the named ones' (the likeliest first) and the rest shared evenly."""
+    rest = (1.0 - sum(p for _, p in named)) / OTHER_TOKENS
+    probabilities = np.array([p for _, p in named] + [rest] * OTHER_TOKENS)
+    texts = [text for text, _ in named] + [f" other{index}" for index in range(OTHER_TOKENS)]
+    top = likeliest_ids(np.log(probabilities).astype(np.float32), SHOWN_TOKENS)
+    return NextTokenScores(np.log(probabilities).astype(np.float32), tuple(int(t) for t in top),
+                           tuple(texts[t] for t in top))
 
 
 def unturned(vectors: np.ndarray) -> np.ndarray:

@@ -39,7 +39,8 @@ def test_heads_writes_every_layer_and_head_of_the_sentence(tiny_model, tmp_path)
     assert done.stderr == ""
     assert "3 layers x 4 heads over 19 tokens" in done.stdout
     document = json.loads(out.read_text(encoding="utf-8"))
-    assert set(document) == {"model", "sentence", "tokens", "rope", "attention", "next_tokens"}
+    assert set(document) == {"model", "sentence", "tokens", "rope", "knocked_out", "temperature", "attention", "next_tokens"}
+    assert document["knocked_out"] == [] and document["temperature"] == 1.0  # no head knocked out, T = 1
     assert document["rope"] is True  # q and k turned by RoPE, as the model computes (--no-rope: false)
     assert document["tokens"] == DEFAULT_SENTENCE_TOKENS
     attention = np.array(document["attention"])

@@ -53,7 +53,7 @@ def test_no_rope_writes_the_weights_from_q_and_k_before_the_turns(tiny_model, tm
     assert "3 layers x 4 heads over 19 tokens of tiny-llama, RoPE off" in done.stdout
     with_rope, without = written(on), written(off)
     assert with_rope["rope"] is True and without["rope"] is False
-    assert list(without) == ["model", "sentence", "tokens", "rope", "attention", "next_tokens"]
+    assert list(without) == ["model", "sentence", "tokens", "rope", "knocked_out", "temperature", "attention", "next_tokens"]
     attention = np.array(without["attention"])
     assert attention.shape == (3, 4, 19, 19)
     np.testing.assert_allclose(attention.sum(axis=-1), 1.0, atol=1e-12)

@@ -14,6 +14,8 @@ when the score is at least INDUCTION_THRESHOLD: half of its attention, as for th
 
 from __future__ import annotations
 
+import math
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -58,7 +60,8 @@ class RunsTokenIds(Protocol):
 
     @property
     def tokenizer(self) -> TokenSource: ...
-    def run_token_ids(self, ids: list[int]) -> ModelRun: ...
+    def run_token_ids(self, ids: list[int], knocked_out: Collection[tuple[int, int]] = frozenset()) -> ModelRun: ...
+    def position_logits(self, run: ModelRun, positions: list[int]) -> np.ndarray: ...
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,10 @@ class InductionProbe:
     seed: int
     start: int  # where the first copy starts: 1 after a beginning-of-text token, else 0
     scores: np.ndarray  # (layers, heads)
+    # Mean cross-entropy (nats) of the model's guesses for the second copy's tokens after its first (copying
+    # predicts each of them; the first follows a token never seen before, so nothing does): NaN if not measured.
+    loss: float = math.nan
+    knocked_out: frozenset[tuple[int, int]] = frozenset()  # (layer, head) zeroed in this probe's run
 
     @property
     def token_ids(self) -> list[int]:
@@ -138,13 +145,27 @@ def induction_scores(attention: np.ndarray, start: int, length: int) -> np.ndarr
     return np.asarray(attention[..., start + length + steps, start + steps + 1].mean(axis=-1))
 
 
-def probe_induction(model: RunsTokenIds, length: int = DEFAULT_LENGTH, seed: int = DEFAULT_SEED) -> InductionProbe:
-    """MODEL reads LENGTH random tokens (drawn with SEED) twice; every head's induction score.
-    Raises ValueError for a length or seed the model cannot take."""
+def probe_induction(model: RunsTokenIds, length: int = DEFAULT_LENGTH, seed: int = DEFAULT_SEED,
+                    knocked_out: Collection[tuple[int, int]] = frozenset()) -> InductionProbe:
+    """MODEL reads LENGTH random tokens (drawn with SEED) twice, with the KNOCKED_OUT heads zeroed; every head's
+    induction score and the loss on the second copy. Raises ValueError for a length, seed or head the model
+    cannot take (HeadError for a head)."""
     ids = repeated_random_ids(model.tokenizer, length, seed)
     start = len(ids) - 2 * length
-    run = model.run_token_ids(ids)
-    return InductionProbe(run, length, seed, start, induction_scores(run.attention, start, length))
+    # without heads knocked out, called as before (a model standing in for one may take the ids alone)
+    run = model.run_token_ids(ids, knocked_out) if knocked_out else model.run_token_ids(ids)
+    loss = second_copy_loss(model.position_logits(run, list(range(start + length, start + 2 * length - 1))),
+                            ids[start + length + 1 :])
+    return InductionProbe(run, length, seed, start, induction_scores(run.attention, start, length), loss,
+                          run.knocked_out)
+
+
+def second_copy_loss(logits: np.ndarray, targets: list[int]) -> float:
+    """The mean cross-entropy (nats) of TARGETS under LOGITS (one row each): -log softmax(row)[target]."""
+    rows = np.asarray(logits, dtype=np.float64)
+    rows = rows - rows.max(axis=-1, keepdims=True)
+    log_probabilities = rows - np.log(np.exp(rows).sum(axis=-1, keepdims=True))
+    return float(-log_probabilities[np.arange(len(targets)), targets].mean())
 
 
 def strongest_induction_head(model: RunsTokenIds, length: int = DEFAULT_LENGTH,
@@ -163,4 +184,4 @@ def best_heads(scores: np.ndarray, at_least: float = -np.inf, below_layer: int |
 
 __all__ = ["DEFAULT_LENGTH", "DEFAULT_SEED", "INDUCTION_THRESHOLD", "MAX_LENGTH", "MAX_SEED", "MIN_LENGTH", "TOP_COUNT",
            "InductionProbe", "best_heads", "induction_scores", "longest_length", "ordinary_token_ids", "probe_induction",
-           "repeated_random_ids", "settings_problem", "strongest_induction_head"]
+           "repeated_random_ids", "second_copy_loss", "settings_problem", "strongest_induction_head"]

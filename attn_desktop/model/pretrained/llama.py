@@ -5,9 +5,15 @@ mask, softmax of q·k/√d), added back; RMSNorm, then the SwiGLU MLP, added bac
 dequantized when the file is first loaded (later loads map them from the weights cache: loading.py),
 laid out for the matrix products (q, k and v as one matrix, gate and up as one); RoPE's angles are
 computed once. Each head's q and k are kept as the model made them too, before RoPE turned them
-(a lesson shows a head without its rotation: ModelRun.attention_without_rope). A sentence that starts like an earlier one reuses the earlier one's keys and values
-for the shared start (with a causal mask, nothing later changes them), so typing a word at the end
-costs only the new tokens.
+(a lesson shows a head without its rotation: ModelRun.attention_without_rope), and the stream after
+each layer (the logit lens reads it).
+
+A sentence that starts like an earlier one reuses the earlier one's keys and values for the shared start
+(with a causal mask, nothing later changes them): typing a word at the end, or generating a token
+(`extend`), costs only the new tokens, and gives the very numbers of the whole sentence computed afresh
+(generation.py says how). Heads can be knocked out: their output zeroed before the layer's output
+projection; the layers before the first knocked one are the intact run's, so only the later ones are
+computed again. Runs are remembered by their tokens and knocked heads together.
 """
 
 from __future__ import annotations
@@ -15,18 +21,21 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections import OrderedDict
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from attn_desktop.model.files.values import is_valid_text
+from attn_desktop.model.pretrained.generation import causal_attention, multiply_adds, rows_times
 from attn_desktop.model.pretrained.gguf_file import LlamaConfig, ModelFileError, Progress
 from attn_desktop.model.pretrained.joined_weights import EMBEDDING, FINAL_NORM, LAYER_PARTS, UNEMBEDDING, layer_key
 from attn_desktop.model.pretrained.loading import load_weights
 from attn_desktop.model.pretrained.memory import give_freed_arrays_back
+from attn_desktop.model.pretrained.next_token import SHOWN_TOKENS, NextTokenScores, likeliest_ids
 from attn_desktop.model.pretrained.pack import PACK_MODEL_FILE, PACK_MODEL_NAME
-from attn_desktop.model.pretrained.run import NEXT_TOKEN_COUNT, ModelRun, causal_softmax
+from attn_desktop.model.pretrained.run import NEXT_TOKEN_COUNT, ModelRun
 from attn_desktop.model.pretrained.tokenizer import ModelTokenizer
 
 DEFAULT_SENTENCE = "The cat sat on the mat because it was tired"
@@ -35,8 +44,10 @@ MAX_SENTENCE_TOKENS = 256
 MAX_SENTENCE_CHARS = 2_000
 REMEMBERED_RUNS = 8  # recent sentences kept whole: going back to one is instant
 
-__all__ = ["DEFAULT_SENTENCE", "MAX_SENTENCE_CHARS", "MAX_SENTENCE_TOKENS", "LlamaConfig", "LlamaModel",
-           "ModelFileError", "SentenceError", "sentence_problem"]
+__all__ = ["DEFAULT_SENTENCE", "MAX_SENTENCE_CHARS", "MAX_SENTENCE_TOKENS", "HeadError", "KnockedOut", "LlamaConfig",
+           "LlamaModel", "ModelFileError", "SentenceError", "knock_out_problem", "sentence_problem"]
+
+KnockedOut = Collection[tuple[int, int]]  # (layer, head) pairs, numbered from 0
 
 
 class SentenceError(ValueError):
@@ -57,6 +68,22 @@ def sentence_problem(sentence: str) -> str | None:
     return None
 
 
+class HeadError(ValueError):
+    """A (layer, head) the model does not have, asked to be knocked out."""
+
+
+def knock_out_problem(model_name: str, config: LlamaConfig, knocked_out: KnockedOut) -> str | None:
+    """Why MODEL_NAME cannot knock out the (layer, head) pairs of KNOCKED_OUT (one line), or None."""
+    for layer, head in knocked_out:
+        if not all(isinstance(number, (int, np.integer)) and not isinstance(number, bool) for number in (layer, head)):
+            return f"a head is a layer and a head numbered from 0, not ({layer!r}, {head!r})"
+        if not 0 <= layer < config.layer_count:
+            return f"{model_name} has layers 0 to {config.layer_count - 1}; there is no layer {layer}"
+        if not 0 <= head < config.head_count:
+            return f"{model_name} has heads 0 to {config.head_count - 1} in each layer; there is no head {head}"
+    return None
+
+
 @dataclass(frozen=True)
 class _Layer:
     attn_norm: np.ndarray
@@ -66,8 +93,6 @@ class _Layer:
     ffn_norm: np.ndarray
     gate_up: np.ndarray   # (2 ffn_width, width)
     down: np.ndarray      # (width, ffn_width)
-
-
 
 
 @dataclass(frozen=True)
@@ -81,7 +106,8 @@ class _Heads:
     unturned_keys: np.ndarray     # (kv_heads, n, head_width)
 
 
-_LayerArrays = tuple[_Heads, np.ndarray]  # one layer's new q, k, v (keys and values from position 0) and weights
+# one layer's new q, k, v (keys and values from position 0), weights, and the new tokens' stream after it
+_LayerArrays = tuple[_Heads, np.ndarray, np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -89,14 +115,20 @@ class _Pass:
     """The per-layer arrays of one sentence, kept to reuse for a sentence that starts the same."""
 
     token_ids: tuple[int, ...]
+    knocked_out: frozenset[tuple[int, int]]
     queries: np.ndarray   # (layers, heads, n, head_width)
     keys: np.ndarray      # (layers, kv_heads, n, head_width)
     values: np.ndarray    # (layers, kv_heads, n, head_width)
     attention: np.ndarray  # (layers, heads, n, n)
-    final: np.ndarray     # (n, width): the last layer's output, before the final norm
+    residuals: np.ndarray  # (layers, n, width): the stream after each layer (the last, before the final norm)
     # q and k before RoPE: a quarter more than the arrays above hold beside the float64 attention
     unturned_queries: np.ndarray  # (layers, heads, n, head_width)
     unturned_keys: np.ndarray     # (layers, kv_heads, n, head_width)
+    reused_tokens: int = 0   # leading tokens whose keys and values came from a remembered pass
+    multiply_adds: int = 0   # what computing this pass took (generation.multiply_adds)
+
+
+_Key = tuple[tuple[int, ...], frozenset[tuple[int, int]]]  # a remembered pass: its token ids and knocked heads
 
 
 class LlamaModel:
@@ -114,7 +146,7 @@ class LlamaModel:
         if not (np.isfinite(self._cos).all() and np.isfinite(self._sin).all()):
             raise ModelFileError(f"{path.name}: llama.rope.freq_base {config.rope_base:g} turns the positions "
                                  "by angles too large to compute")
-        self._recent: OrderedDict[tuple[int, ...], _Pass] = OrderedDict()
+        self._recent: OrderedDict[_Key, _Pass] = OrderedDict()
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], progress: Progress | None = None) -> LlamaModel:
@@ -158,25 +190,81 @@ class LlamaModel:
     def tokenize(self, sentence: str) -> list[str]:
         return [self.tokenizer.text_of(token) for token in self.token_ids(sentence)]
 
-    def run(self, sentence: str) -> ModelRun:
-        """One sentence through every layer: each head's q, k, v and weights, and the next-token guess."""
-        return self._run(self.token_ids(sentence), sentence)
+    def run(self, sentence: str, knocked_out: KnockedOut = frozenset()) -> ModelRun:
+        """One sentence through every layer: each head's q, k, v and weights, and the next-token guess.
+        KNOCKED_OUT (layer, head) pairs have their output zeroed before their layer's output projection."""
+        knocked = self._checked_knocked_out(knocked_out)
+        return self._run(self.token_ids(sentence), sentence, knocked)
 
-    def run_token_ids(self, ids: list[int]) -> ModelRun:
+    def run_token_ids(self, ids: list[int], knocked_out: KnockedOut = frozenset()) -> ModelRun:
         """Token ids read as they are (no beginning-of-text token added): a sequence no text would
         tokenize to, such as random tokens repeated. Its sentence is the tokens' text run together."""
+        ids = self._checked_ids(ids)
+        knocked = self._checked_knocked_out(knocked_out)
+        return self._run(ids, "".join(self.tokenizer.text_of(token) for token in ids), knocked)
+
+    def run_without_cache(self, ids: list[int], knocked_out: KnockedOut = frozenset()) -> ModelRun:
+        """IDS computed whole, every layer and token, nothing remembered reused or kept: what a step of
+        generation would cost without the key-value cache (the bench), and the reference a step must equal."""
+        ids = self._checked_ids(ids)
+        knocked = self._checked_knocked_out(knocked_out)
+        with np.errstate(all="ignore"):  # an overflow is found by _check_finite and said in one line
+            done = self._compute(tuple(ids), knocked, None)
+        return self._run_of(done, "".join(self.tokenizer.text_of(token) for token in ids))
+
+    def extend(self, run: ModelRun, token_id: int) -> ModelRun:
+        """RUN's tokens and TOKEN_ID, with the same heads knocked out, computing only the new token: the
+        earlier tokens' keys and values are RUN's (its pass is remembered again if it was forgotten)."""
+        ids = self._checked_ids([*run.token_ids, token_id])
+        knocked = self._checked_knocked_out(run.knocked_out)
+        earlier = self._forward(tuple(run.token_ids), knocked)
+        key = (tuple(ids), knocked)
+        if key not in self._recent:
+            with np.errstate(all="ignore"):
+                self._remember(key, self._compute(key[0], knocked, earlier))
+        return self._run(ids, run.sentence + self.tokenizer.text_of(ids[-1]), knocked)
+
+    def logit_lens(self, run: ModelRun, position: int, count: int = 5) -> list[list[tuple[str, float]]]:
+        """For each layer, the residual stream after it at POSITION through the final norm and the unembedding:
+        the COUNT likeliest tokens and their probabilities (softmax at T = 1), one list per layer."""
+        if run.residuals is None:
+            raise ValueError(f"this run of {run.model_name} did not keep its residual stream")
+        n = len(run.token_ids)
+        if not 0 <= position < n:
+            raise ValueError(f"position {position} is out of range: the sentence has positions 0 to {n - 1}")
+        # the last layer's column is the prediction at that position, computed as a run computes its last one
+        logits = [*self.logits(run.residuals[:-1, position]), self._last_logits(run.residuals[-1, position])]
+        return [self._likeliest(layer_logits, count) for layer_logits in logits]
+
+    def position_logits(self, run: ModelRun, positions: list[int]) -> np.ndarray:
+        """The next-token logits (len(positions), vocab) at POSITIONS of RUN, from its last residual stream."""
+        if run.residuals is None:
+            raise ValueError(f"this run of {run.model_name} did not keep its residual stream")
+        return self.logits(run.residuals[-1][positions])
+
+    def _checked_ids(self, ids: list[int]) -> list[int]:
         vocab_size = self._embed.shape[0]
         if not 1 <= len(ids) <= MAX_SENTENCE_TOKENS:
             raise SentenceError(f"{len(ids):,} tokens; the model reads 1 to {MAX_SENTENCE_TOKENS}")
         if any(not 0 <= token < vocab_size for token in ids):
             raise SentenceError(f"token ids must be from 0 to {vocab_size - 1}")
-        ids = [int(token) for token in ids]
-        return self._run(ids, "".join(self.tokenizer.text_of(token) for token in ids))
+        return [int(token) for token in ids]
 
-    def _run(self, ids: list[int], sentence: str) -> ModelRun:
-        done = self._forward(tuple(ids))
-        logits = self.logits(done.final[-1:])[0]
+    def _checked_knocked_out(self, knocked_out: KnockedOut) -> frozenset[tuple[int, int]]:
+        problem = knock_out_problem(self.name, self.config, knocked_out)
+        if problem:
+            raise HeadError(problem)
+        return frozenset((int(layer), int(head)) for layer, head in knocked_out)
+
+    def _run(self, ids: list[int], sentence: str, knocked: frozenset[tuple[int, int]]) -> ModelRun:
+        return self._run_of(self._forward(tuple(ids), knocked), sentence)
+
+    def _run_of(self, done: _Pass, sentence: str) -> ModelRun:
+        ids = list(done.token_ids)
+        logits = self._last_logits(done.residuals[-1, -1])
         self._check_finite(logits, "the next-token scores")
+        top = likeliest_ids(logits, SHOWN_TOKENS)
+        n, last = len(ids), self.config.layer_count
         return ModelRun(
             model_name=self.name,
             sentence=sentence,
@@ -190,14 +278,30 @@ class LlamaModel:
             kv_group_size=self._group,
             unturned_queries=done.unturned_queries,
             unturned_keys=np.repeat(done.unturned_keys, self._group, axis=1),
+            next_scores=NextTokenScores(logits, tuple(int(t) for t in top),
+                                        tuple(self.tokenizer.text_of(int(t)) for t in top)),
+            knocked_out=done.knocked_out,
+            residuals=done.residuals,
+            reused_tokens=done.reused_tokens,
+            multiply_adds=done.multiply_adds,
+            multiply_adds_without_cache=multiply_adds(self.config, 0, n, last),
         )
 
     def all_logits(self, sentence: str) -> np.ndarray:
         """The next-token logits at every position (n, vocab); the tests compare them with a reference."""
         ids = tuple(self.token_ids(sentence))
-        return self.logits(self._forward(ids).final)
+        return self.logits(self._forward(ids, frozenset()).residuals[-1])
+
+    def _last_logits(self, final: np.ndarray) -> np.ndarray:
+        """The next-token logits (vocab,) of one stream FINAL (width,): one row alone, as every run computes its
+        last position's, so a step of generation and a whole pass give the same bits (generation.py)."""
+        with np.errstate(all="ignore"):  # an overflow is found by _check_finite and said in one line
+            normed = _rms_norm(final[None, :], self._final_norm, self.config.rms_epsilon)[0]
+            return np.asarray(normed @ self._unembed.T)
 
     def logits(self, final: np.ndarray) -> np.ndarray:
+        """FINAL (rows, width), residual streams, through the final norm and the unembedding: (rows, vocab),
+        in one product (a row's last bits may differ from _last_logits': the lens and tests of many rows)."""
         with np.errstate(all="ignore"):  # an overflow is found by _check_finite and said in one line
             return np.asarray(_rms_norm(final, self._final_norm, self.config.rms_epsilon) @ self._unembed.T)
 
@@ -207,10 +311,10 @@ class LlamaModel:
             raise ModelFileError(f"{self.path.name}: {what} overflow (beyond float32's range, or NaN): "
                                  "the model's numbers are too large to compute with")
 
-    def _likeliest(self, logits: np.ndarray) -> list[tuple[str, float]]:
+    def _likeliest(self, logits: np.ndarray, count: int = NEXT_TOKEN_COUNT) -> list[tuple[str, float]]:
         shifted = logits.astype(np.float64) - logits.max()
         probabilities = np.exp(shifted) / np.exp(shifted).sum()
-        best = np.argsort(-probabilities, kind="stable")[:NEXT_TOKEN_COUNT]
+        best = likeliest_ids(logits, count)  # not a sort of the whole vocabulary: 5 ms of a 50 ms step
         return [(self.tokenizer.text_of(int(token)), float(probabilities[token])) for token in best]
 
     @property
@@ -218,50 +322,77 @@ class LlamaModel:
         return self.config.head_count // self.config.kv_head_count
 
     # ----- the forward pass -------------------------------------------------------------------
-    def _forward(self, ids: tuple[int, ...]) -> _Pass:
-        if ids in self._recent:
-            self._recent.move_to_end(ids)
-            return self._recent[ids]
-        start = self._reusable_start(ids)
+    def _forward(self, ids: tuple[int, ...], knocked: frozenset[tuple[int, int]]) -> _Pass:
+        """IDS with the KNOCKED heads, remembered, or computed from the cheapest start: a remembered pass with
+        the same knocked heads sharing a start (its keys and values reused), else, with heads knocked out,
+        the intact pass's stream at the first knocked layer (the layers before it are the intact ones)."""
+        key = (ids, knocked)
+        if key in self._recent:
+            self._recent.move_to_end(key)
+            return self._recent[key]
+        start = self._reusable_start(ids, knocked)
+        base = None
+        if start is None and knocked:
+            base = self._forward(ids, frozenset())
         with np.errstate(all="ignore"):  # an overflow is found by _check_finite and said in one line
-            done = self._compute(ids, start)
-        self._recent[ids] = done
+            done = self._compute(ids, knocked, start, base)
+        return self._remember(key, done)
+
+    def _remember(self, key: _Key, done: _Pass) -> _Pass:
+        self._recent[key] = done
         if len(self._recent) > REMEMBERED_RUNS:
             self._recent.popitem(last=False)
         return done
 
-    def _reusable_start(self, ids: tuple[int, ...]) -> _Pass | None:
-        """The remembered sentence sharing the longest start with this one (it must share at least a token)."""
+    def _reusable_start(self, ids: tuple[int, ...], knocked: frozenset[tuple[int, int]]) -> _Pass | None:
+        """The remembered pass with the same knocked heads sharing the longest start with this one (at least a
+        token), cut to that start."""
         best, best_length = None, 0
         for earlier in self._recent.values():
             length = _shared_start(earlier.token_ids, ids)
-            if length > best_length:
+            if earlier.knocked_out == knocked and length > best_length:
                 best, best_length = earlier, length
         if best is None:
             return None
         return _prefix(best, best_length)
 
-    def _compute(self, ids: tuple[int, ...], start: _Pass | None) -> _Pass:
-        c = self.config
+    def _compute(self, ids: tuple[int, ...], knocked: frozenset[tuple[int, int]], start: _Pass | None,
+                 base: _Pass | None = None) -> _Pass:
+        """IDS through the layers. START: a pass of their first tokens (the same knocked heads) whose keys and
+        values are reused. BASE: the intact pass of IDS, whose layers before the first knocked one are copied."""
         done = 0 if start is None else len(start.token_ids)
-        x = self._embed[list(ids[done:])]
+        first_layer = 0 if base is None else min(layer for layer, _ in knocked)
+        if base is not None and first_layer:
+            x = base.residuals[first_layer - 1]
+        else:
+            x = self._embed[list(ids[done:])]
         positions = np.arange(done, len(ids))
         per_layer: list[_LayerArrays] = []
-        for index, layer in enumerate(self._layers):
-            h = _rms_norm(x, layer.attn_norm, c.rms_epsilon) @ layer.qkv.T
-            self._check_finite(h, f"layer {index}'s queries, keys and values")
-            heads = self._split_heads(h, positions)
-            if start is not None:  # the shared start's keys and values, unchanged by anything after it
-                heads = _after_start(heads, start, index)
-            weights = causal_softmax(heads.queries, np.repeat(heads.keys, self._group, axis=0), done, c.head_width)
-            mixed = (weights.astype(np.float32) @ np.repeat(heads.values, self._group, axis=0))  # (heads, new, width)
-            x = x + mixed.transpose(1, 0, 2).reshape(len(positions), c.width) @ layer.out.T
-            self._check_finite(x, f"layer {index}'s attention output")
-            gate, up = np.split(_rms_norm(x, layer.ffn_norm, c.rms_epsilon) @ layer.gate_up.T, 2, axis=-1)
-            x = x + (_silu(gate) * up) @ layer.down.T
-            self._check_finite(x, f"layer {index}'s feed-forward output")
-            per_layer.append((heads, weights))
-        return self._assemble(ids, start, per_layer, x)
+        for index in range(first_layer, self.config.layer_count):
+            heads, weights, x = self._layer(index, x, positions, start, {h for layer, h in knocked if layer == index})
+            per_layer.append((heads, weights, x))
+        count = multiply_adds(self.config, done, len(positions), self.config.layer_count - first_layer)
+        return self._assemble(ids, knocked, start, per_layer, base, first_layer, count)
+
+    def _layer(self, index: int, x: np.ndarray, positions: np.ndarray, start: _Pass | None, knocked: set[int]
+               ) -> tuple[_Heads, np.ndarray, np.ndarray]:
+        """One layer on X, the stream of the tokens at POSITIONS: its heads, weights, and the stream after it."""
+        c, layer = self.config, self._layers[index]
+        first = int(positions[0])
+        h = rows_times(_rms_norm(x, layer.attn_norm, c.rms_epsilon), layer.qkv)
+        self._check_finite(h, f"layer {index}'s queries, keys and values")
+        heads = self._split_heads(h, positions)
+        if start is not None:  # the shared start's keys and values, unchanged by anything after it
+            heads = _after_start(heads, start, index)
+        weights, mixed = causal_attention(heads.queries, heads.keys, heads.values, first)
+        for head in knocked:  # a knocked-out head adds nothing to the stream
+            mixed[head] = 0.0
+        x = x + rows_times(mixed.transpose(1, 0, 2).reshape(len(positions), c.width), layer.out)
+        self._check_finite(x, f"layer {index}'s attention output")
+        gate, up = np.split(rows_times(_rms_norm(x, layer.ffn_norm, c.rms_epsilon), layer.gate_up), 2, axis=-1)
+        x = x + rows_times(_silu(gate) * up, layer.down)
+        self._check_finite(x, f"layer {index}'s feed-forward output")
+        return heads, weights, x
 
     def _split_heads(self, h: np.ndarray, positions: np.ndarray) -> _Heads:
         c = self.config
@@ -273,23 +404,28 @@ class LlamaModel:
         q, k = np.ascontiguousarray(q), np.ascontiguousarray(k)
         return _Heads(_rotate(q, cos, sin), _rotate(k, cos, sin), np.ascontiguousarray(v), q, k)
 
-    def _assemble(self, ids: tuple[int, ...], start: _Pass | None, per_layer: list[_LayerArrays], final: np.ndarray
-                  ) -> _Pass:
+    def _assemble(self, ids: tuple[int, ...], knocked: frozenset[tuple[int, int]], start: _Pass | None,
+                  per_layer: list[_LayerArrays], base: _Pass | None, first_layer: int, count: int) -> _Pass:
         def stacked(part: str) -> np.ndarray:
-            return np.stack([getattr(heads, part) for heads, _ in per_layer])
+            computed = np.stack([getattr(heads, part) for heads, _, _ in per_layer])
+            return computed if base is None else np.concatenate([getattr(base, part)[:first_layer], computed])
 
         queries, unturned_queries = stacked("queries"), stacked("unturned_queries")
         n, done = len(ids), 0 if start is None else len(start.token_ids)
-        attention = np.zeros((len(per_layer), self.config.head_count, n, n))
-        for index, (_, weights) in enumerate(per_layer):
-            attention[index, :, done:, :] = weights
+        residuals = np.stack([x for _, _, x in per_layer])
+        attention = np.zeros((self.config.layer_count, self.config.head_count, n, n))
+        if base is not None:  # the layers before the first knocked one, as the intact pass made them
+            attention[:first_layer] = base.attention[:first_layer]
+            residuals = np.concatenate([base.residuals[:first_layer], residuals])
+        for index, (_, weights, _) in enumerate(per_layer):
+            attention[first_layer + index, :, done:, :] = weights
         if start is not None:  # the new tokens' queries after the shared start's (keys and values are whole)
             queries = np.concatenate([start.queries, queries], axis=2)
             unturned_queries = np.concatenate([start.unturned_queries, unturned_queries], axis=2)
             attention[:, :, :done, :done] = start.attention
-            final = np.concatenate([start.final, final])
-        return _Pass(ids, queries, stacked("keys"), stacked("values"), attention, final, unturned_queries,
-                     stacked("unturned_keys"))
+            residuals = np.concatenate([start.residuals, residuals], axis=1)
+        return _Pass(ids, knocked, queries, stacked("keys"), stacked("values"), attention, residuals,
+                     unturned_queries, stacked("unturned_keys"), done, count)
 
 
 def _after_start(heads: _Heads, start: _Pass, layer: int) -> _Heads:
@@ -313,11 +449,12 @@ def _shared_start(a: tuple[int, ...], b: tuple[int, ...]) -> int:
 def _prefix(done: _Pass, length: int) -> _Pass:
     return _Pass(
         done.token_ids[:length],
+        done.knocked_out,
         done.queries[:, :, :length],
         done.keys[:, :, :length],
         done.values[:, :, :length],
         done.attention[:, :, :length, :length],
-        done.final[:length],
+        done.residuals[:, :length],
         done.unturned_queries[:, :, :length],
         done.unturned_keys[:, :, :length],
     )

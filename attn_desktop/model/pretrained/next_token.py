@@ -55,9 +55,13 @@ class NextTokenScores:
 def likeliest_ids(logits: np.ndarray, count: int = SHOWN_TOKENS) -> np.ndarray:
     """The COUNT ids of highest logit, highest first (ties by lower id, as a stable sort gives)."""
     count = min(count, len(logits))
-    candidates = np.argpartition(-logits, count - 1)[:count] if count < len(logits) else np.arange(len(logits))
+    if count < len(logits):  # every id tied with the COUNT-th too: argpartition would pick among them at random
+        kth = np.partition(-logits, count - 1)[count - 1]
+        candidates = np.flatnonzero(-logits <= kth)
+    else:
+        candidates = np.arange(len(logits))
     order = np.lexsort((candidates, -logits[candidates].astype(np.float64)))
-    return np.asarray(candidates[order])
+    return np.asarray(candidates[order][:count])
 
 
 def probabilities_at(logits: np.ndarray, temperature: float) -> np.ndarray:
@@ -65,8 +69,11 @@ def probabilities_at(logits: np.ndarray, temperature: float) -> np.ndarray:
     problem = temperature_problem(temperature)
     if problem:
         raise TemperatureError(problem)
-    scaled = np.asarray(logits, dtype=np.float64) / temperature
-    scaled -= scaled.max()
+    # Shifted before dividing: the largest becomes 0, the others at most 0, so a tiny T makes -inf (a
+    # probability of 0), never inf - inf (NaN) as dividing first would for T = 1e-310.
+    scaled = np.asarray(logits, dtype=np.float64) - float(np.max(logits))
+    with np.errstate(over="ignore"):  # to -inf: a probability of 0
+        scaled /= temperature
     np.exp(scaled, out=scaled)
     scaled /= scaled.sum()
     return scaled

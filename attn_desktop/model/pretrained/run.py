@@ -1,4 +1,5 @@
-"""What one sentence through the model leaves behind: every head's q, k, v and weights.
+"""What one sentence through the model leaves behind: every head's q, k, v and weights, the stream after
+each layer and the next-token scores (with the heads knocked out in it, if any).
 
 The run also keeps each head's q and k as the model made them, before RoPE turned them for their
 positions: `attention_without_rope` recomputes a layer's weights from those, so a lesson can show
@@ -7,10 +8,12 @@ what a head does once it cannot tell where each word is (the layer inputs are th
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from attn_desktop.model.pretrained.generation import causal_weights
+from attn_desktop.model.pretrained.next_token import NextTokenScores
 
 NEXT_TOKEN_COUNT = 5  # the predictions shown and written by `attn-desktop heads`
 
@@ -37,6 +40,12 @@ class ModelRun:
     kv_group_size: int = 1     # query heads per key/value head
     unturned_queries: np.ndarray | None = None  # (layers, heads, n, head_dim), before RoPE
     unturned_keys: np.ndarray | None = None     # (layers, heads, n, head_dim), before RoPE, repeated like keys
+    next_scores: NextTokenScores | None = None  # the last position's logits over the vocabulary, likeliest named
+    knocked_out: frozenset[tuple[int, int]] = frozenset()  # (layer, head) zeroed before the output projection
+    residuals: np.ndarray | None = None  # (layers, n, width) float32: the stream after each layer (the logit lens)
+    reused_tokens: int = 0     # leading tokens whose keys and values came from a remembered run (0: computed whole)
+    multiply_adds: int = 0     # what computing this run took when it was first computed (generation.multiply_adds)
+    multiply_adds_without_cache: int = 0  # what computing every token through every layer would take
 
     @property
     def layer_count(self) -> int:
@@ -79,17 +88,10 @@ class ModelRun:
 def causal_softmax(q: np.ndarray, k: np.ndarray, offset: int, head_width: int) -> np.ndarray:
     """softmax(q·k / √d) over the keys at or before each query, in float64 (rows (heads, new, n)).
 
-    Q holds the queries from position OFFSET on; K every key from position 0. The scores are small
-    (n × n per head), so doing them in double precision costs nothing and lets a head opened as a
-    scene reproduce these weights to the last digit from the same q and k.
+    Q holds the queries from position OFFSET on; K every key from position 0. The forward pass's own
+    computation (generation.causal_weights, in blocks of rows so that a step of generation gives the same
+    bits as a whole pass): a head's weights recomputed from the same q and k agree to the last digit.
     """
-    # In place, one array throughout: the same operations as softmax written out, without four more
-    # (heads, n, n) arrays of float64 per layer (a 250-token sentence's layer has 560,000 scores).
-    scores = q.astype(np.float64) @ k.astype(np.float64).transpose(0, 2, 1)
-    scores /= math.sqrt(head_width)
-    new, n = q.shape[1], k.shape[1]
-    scores[:, np.arange(n)[None, :] > (offset + np.arange(new))[:, None]] = -np.inf
-    scores -= scores.max(axis=-1, keepdims=True)
-    np.exp(scores, out=scores)
-    scores /= scores.sum(axis=-1, keepdims=True)
-    return np.asarray(scores)
+    if q.shape[-1] != head_width:
+        raise ValueError(f"queries of width {q.shape[-1]}, not {head_width}")
+    return causal_weights(q, k, offset)
