@@ -95,7 +95,8 @@ def test_choosing_induction_reads_random_tokens_twice_and_scores_every_head(qtbo
         image = grid.image_of(layer, head)
         assert (image.width(), image.height()) == (1, 1)
         assert image.pixelIndex(0, 0) == round(expected.scores[layer, head] * 254)
-    assert grid.describe(0, 1) == f"Layer 0, head 1: induction score {100 * expected.scores[0, 1]:.0f} %"
+    assert grid.describe(0, 1) == (f"Layer 0, head 1: induction score {100 * expected.scores[0, 1]:.0f} %; "
+                                   "shares keys and values with heads 0\u20131 (key/value head 0)")
     assert induction.feeding_label.text()  # which layers hold previous-token heads before them (or that none do)
     assert window.shown_errors == []
 

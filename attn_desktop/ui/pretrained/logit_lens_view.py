@@ -40,6 +40,7 @@ ERROR_STYLE = "color: #B00020;"  # as the Model heads panel's messages
 FINAL_TOP_BACKGROUND = QColor(255, 224, 138)  # light amber: "the last layer's answer is on top here"
 RUNNER_UP_COLOR = QColor(96, 96, 96)  # grey, still 6:1 on white: readable on a projector
 RUNNER_UP_SCALE = 0.85  # the next four, a size smaller than the top token
+MIN_THEN_WIDTH_CHARACTERS = 6  # the runners-up need room for two short tokens, or they are left out
 MIN_CHOOSER_CHARACTERS = 12  # a long token must not widen the column
 ROW_PADDING = 4  # px above and below a row's text: 30 rows in little height
 CELL_PADDING = 12  # px a cell's text needs beside it (margins, the grid line)
@@ -233,7 +234,12 @@ class LogitLensView(QWidget):
                       for row in range(self.table.rowCount())), default=0)
         header_width = QFontMetrics(self.font()).horizontalAdvance(HEADERS[TOP_COLUMN])
         width = max(widest, header_width) + CELL_PADDING
-        self.table.setColumnWidth(TOP_COLUMN, min(width, int(TOP_COLUMN_SHARE * self.table.viewport().width())))
+        viewport = self.table.viewport().width()
+        self.table.setColumnWidth(TOP_COLUMN, min(width, int(TOP_COLUMN_SHARE * viewport)))
+        # In a column too narrow for them (presenting on a small screen) the runners-up go: a cut "Th…" header
+        # and "␣…" cells say nothing, and every row's tooltip still lists all five.
+        taken = sum(self.table.columnWidth(column) for column in (LAYER_COLUMN, TOP_COLUMN, P_COLUMN))
+        self.table.setColumnHidden(THEN_COLUMN, viewport - taken < MIN_THEN_WIDTH_CHARACTERS * metrics.averageCharWidth())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.table and event.type() == QEvent.Type.Resize:  # its share of the new width

@@ -46,6 +46,7 @@ from attn_desktop.ui.pretrained.pretrained_worker import (
     RunResult,
     load_llama_model,
 )
+from attn_desktop.ui.pretrained.run_variations import RunVariations
 
 MODEL_FILTER = "GGUF models (*.gguf);;All files (*)"
 STATUS_MS = 5000
@@ -111,6 +112,8 @@ class ModelController(QObject):
         # half a gigabyte): it offers the pack's model and Open Model… until one is chosen.
         panel.load_pack_requested.connect(self.load_pack_model)
         panel.rope_changed.connect(self.set_rope)
+        # Knocked-out heads, generation steps and the logit lens (the runner is made when a model is first wanted)
+        self.variations = RunVariations(panel, lambda: self.runner, parent=self)
 
     # ----- the commands (menu entries) -----------------------------------------------------
     def show_heads(self) -> None:
@@ -159,6 +162,9 @@ class ModelController(QObject):
             self.runner.run_failed.connect(self._on_run_failed)
             self.runner.induction_ran.connect(self.panel.show_induction)
             self.runner.induction_failed.connect(self.panel.show_induction_problem)
+            self.runner.induction_knocked_ran.connect(self.panel.induction_panel.show_knocked_probe)
+            self.runner.lens_read.connect(self.panel.show_lens)
+            self.runner.lens_failed.connect(self.panel.show_lens_problem)
             self.runner.busy_changed.connect(self.panel.show_running)
         return self.runner
 
@@ -190,10 +196,14 @@ class ModelController(QObject):
 
     # ----- sentences -----------------------------------------------------------------------------
     def run_sentence(self, sentence: str) -> None:
+        """SENTENCE as typed (or a lesson's), with the heads knocked out; generation steps start again."""
+        self.variations.sentence_typed()
         if self.runner is not None and self.panel.model is not None:
-            self.runner.run(sentence)
+            self.runner.run(sentence, self.variations.knocked_out)
 
     def _on_ran(self, result: RunResult) -> None:
+        if result.step:  # the sentence box shows the sentence the generated tokens made
+            self.panel.show_sentence(result.run.sentence)
         self.panel.show_result(result)
         self._open_waiting_head(result.run)
         self._open_waiting_reading(result.run)
@@ -210,7 +220,7 @@ class ModelController(QObject):
 
     def probe_induction(self, length: int, seed: int) -> None:
         if self.runner is not None and self.panel.model is not None:
-            self.runner.probe_induction(length, seed)
+            self.runner.probe_induction(length, seed, self.variations.knocked_out)
 
     # ----- opening a head ----------------------------------------------------------------------
     def open_head(self, layer: int, head: int, query: int = -1) -> None:

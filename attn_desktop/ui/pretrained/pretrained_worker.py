@@ -7,7 +7,13 @@ reaches the views as the runner's signals: load progress (at the screen's pace),
 loaded (or why not), each run (or why not), and whether the thread is busy.
 
 The random sequence that finds induction heads is a job too (`probe_induction`), queued after the
-sentences sent before it (a tenth of a second for SmolLM2).
+sentences sent before it (a tenth of a second for SmolLM2), and so is the logit lens of one position
+(`read_lens`).
+
+A run can have heads knocked out (their output zeroed before the layer's output projection): the
+model recomputes only the layers from the first knocked head on, and the result carries the intact
+model's prediction beside it (`RunResult.intact`). A generation step (`extend`) adds one token to the
+run shown and computes only that token, reading the earlier tokens' keys and values from the cache.
 
 Newer sentences supersede older ones: a sentence typed while another waits replaces it. So
 however fast someone types, at most one run is under way and one waits: the last one typed.
@@ -23,6 +29,7 @@ nobody is told of a load given up.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -72,6 +79,8 @@ class RunResult:
     run: Any  # ModelRun
     seconds: float
     kinds: dict[Any, list[Any]] = field(default_factory=dict)  # HeadKind -> [HeadScore], best first
+    intact: Any = None  # NextTokenScores of the model with no head knocked out, when the run has some
+    step: bool = False  # a generation step: one token added to the run before, through the key-value cache
 
 
 @dataclass(frozen=True)
@@ -81,17 +90,28 @@ class RunFailure:
 
 
 @dataclass(frozen=True)
+class LensResult:
+    """What the model says after every layer at one position of a run (ModelRun.logit_lens)."""
+
+    run: Any  # the ModelRun read
+    position: int
+    rows: list[list[tuple[str, float]]]  # rows[layer]: the likeliest (token, probability)
+
+
+@dataclass(frozen=True)
 class InductionFailure:
     length: int
     seed: int
     message: str
 
 
-def probe_model(model: Any, length: int, seed: int) -> Any:
-    """The model reads LENGTH random tokens twice (an InductionProbe)."""
+def probe_model(model: Any, length: int, seed: int, knocked_out: frozenset = frozenset()) -> Any:
+    """The model reads LENGTH random tokens twice (an InductionProbe), with KNOCKED_OUT heads off."""
     from attn_desktop.model.pretrained.induction import probe_induction
 
-    return probe_induction(model, length, seed)
+    if not knocked_out:
+        return probe_induction(model, length, seed)
+    return probe_induction(model, length, seed, knocked_out=knocked_out)
 
 
 def longest_probe(model: Any) -> int:
@@ -130,14 +150,33 @@ class ModelOnItsThread:
             longest_probe=longest_probe(model) if hasattr(model, "run_token_ids") else 0,
         )
 
-    def run(self, sentence: str) -> RunResult:
+    def run(self, sentence: str, knocked_out: frozenset = frozenset(), ids: list[int] | None = None) -> RunResult:
+        """SENTENCE through the model (or IDS, read as they are, SENTENCE their text), with KNOCKED_OUT heads off."""
         started = time.perf_counter()
-        run = self._model.run(sentence)
-        kinds = self._describe_run(run)
-        return RunResult(run, time.perf_counter() - started, kinds)
+        run = self._run(sentence, knocked_out, ids)
+        intact = self._run(sentence, frozenset(), ids).next_scores if knocked_out else None
+        return RunResult(run, time.perf_counter() - started, self._describe_run(run), intact)
 
-    def probe_induction(self, length: int, seed: int) -> Any:
-        return probe_model(self._model, length, seed)
+    def _run(self, sentence: str, knocked_out: frozenset, ids: list[int] | None) -> Any:
+        options = {"knocked_out": knocked_out} if knocked_out else {}  # a model without knock-outs runs as before
+        if ids is None:
+            return self._model.run(sentence, **options)
+        return dataclasses.replace(self._model.run_token_ids(list(ids), **options), sentence=sentence)
+
+    def extend(self, run: Any, token_id: int) -> RunResult:
+        """RUN with one more token: only it is computed, the earlier keys and values read from the cache."""
+        started = time.perf_counter()
+        longer = self._model.extend(run, token_id)
+        intact = None
+        if run.knocked_out:  # the intact model reading the same tokens (remembered), one token longer
+            intact = self._model.extend(self._model.run_token_ids(list(run.token_ids)), token_id).next_scores
+        return RunResult(longer, time.perf_counter() - started, self._describe_run(longer), intact, step=True)
+
+    def read_lens(self, run: Any, position: int) -> LensResult:
+        return LensResult(run, position, self._model.logit_lens(run, position))
+
+    def probe_induction(self, length: int, seed: int, knocked_out: frozenset = frozenset()) -> Any:
+        return probe_model(self._model, length, seed, knocked_out)
 
     def let_go(self) -> None:
         self._model = None
@@ -166,6 +205,9 @@ class ModelRunner(QObject):
     run_failed = Signal(object)  # RunFailure
     induction_ran = Signal(object)  # InductionProbe
     induction_failed = Signal(object)  # InductionFailure
+    induction_knocked_ran = Signal(object)  # InductionProbe with the knocked-out heads off (after induction_ran)
+    lens_read = Signal(object)  # LensResult
+    lens_failed = Signal(str)  # why the lens could not be read
     busy_changed = Signal(bool)  # False comes after the result: whoever waits for "not busy" finds it there
 
     def __init__(self, load_model: ModelLoader = load_llama_model, parent: QObject | None = None,
@@ -188,28 +230,49 @@ class ModelRunner(QObject):
 
         worker_thread.submit(load_on_its_thread, self._on_loaded, lambda failure: self._on_load_failed(path, failure))
 
-    def run(self, sentence: str) -> None:
-        """Run a sentence once the thread is free, replacing any sentence still waiting."""
+    def run(self, sentence: str, knocked_out: frozenset = frozenset(), ids: list[int] | None = None) -> None:
+        """Run a sentence (or token IDS, SENTENCE their text) with KNOCKED_OUT heads off once the thread is free,
+        replacing any run still waiting."""
+        model = self._on_its_thread
+        self._submit_run(sentence, lambda: model.run(sentence, knocked_out, ids))
+
+    def extend(self, run: Any, token_id: int) -> None:
+        """RUN with TOKEN_ID added, only the new token computed (a generation step); `ran` brings it."""
+        model = self._on_its_thread
+        self._submit_run(run.sentence, lambda: model.extend(run, token_id))
+
+    def _submit_run(self, sentence: str, work: Callable[[], RunResult]) -> None:
         model, worker_thread, say_busy = self._on_its_thread, self._worker_thread, self.busy_changed.emit
 
         def run_on_its_thread() -> RunResult | None:
             if not model.has_model:
                 return None  # nothing to run it through
             worker_thread.deliver(say_busy, True)
-            return model.run(sentence)
+            return work()
 
         worker_thread.submit_newest(run_on_its_thread, self._on_ran,
                                     lambda failure: self._on_run_failed(sentence, failure))
 
-    def probe_induction(self, length: int, seed: int) -> None:
-        """Read LENGTH random tokens (drawn with SEED) twice once the thread is free; `induction_ran` brings the scores."""
+    def read_lens(self, run: Any, position: int) -> None:
+        """What the model says after each layer at POSITION of RUN; `lens_read` brings it."""
+        model, worker_thread = self._on_its_thread, self._worker_thread
+
+        def lens_on_its_thread() -> LensResult | None:
+            return model.read_lens(run, position) if model.has_model else None
+
+        worker_thread.submit(lens_on_its_thread, self._on_lens_read, lambda failure: self.lens_failed.emit(failure.message))
+
+    def probe_induction(self, length: int, seed: int, knocked_out: frozenset = frozenset()) -> None:
+        """Read LENGTH random tokens (drawn with SEED) twice once the thread is free; `induction_ran` brings the
+        scores, then, with heads KNOCKED_OUT, `induction_knocked_ran` the same read with them off (its loss)."""
         model, worker_thread, say_busy = self._on_its_thread, self._worker_thread, self.busy_changed.emit
 
         def probe_on_its_thread() -> Any:
             if not model.has_model:
                 return None
             worker_thread.deliver(say_busy, True)
-            return model.probe_induction(length, seed)
+            intact = model.probe_induction(length, seed)
+            return intact, (model.probe_induction(length, seed, knocked_out) if knocked_out else None)
 
         worker_thread.submit(probe_on_its_thread, self._on_probed,
                              lambda failure: self._on_probe_failed(length, seed, failure))
@@ -242,10 +305,17 @@ class ModelRunner(QObject):
             self.ran.emit(result)
             self.busy_changed.emit(False)
 
-    def _on_probed(self, probe: Any) -> None:
-        if probe is not None:
-            self.induction_ran.emit(probe)
+    def _on_probed(self, probes: Any) -> None:
+        if probes is not None:
+            intact, knocked = probes
+            self.induction_ran.emit(intact)
+            if knocked is not None:
+                self.induction_knocked_ran.emit(knocked)
             self.busy_changed.emit(False)
+
+    def _on_lens_read(self, lens: LensResult | None) -> None:
+        if lens is not None:
+            self.lens_read.emit(lens)
 
     def _on_probe_failed(self, length: int, seed: int, failure: JobFailure) -> None:
         self.induction_failed.emit(InductionFailure(length, seed, failure.message))

@@ -42,6 +42,8 @@ def take_step(window, step: Step, settle: Callable[[object], None], dispose: Cal
         open_model_heads(window)
     elif step.kind == "induction":
         find_induction_heads(window)
+    elif step.kind in ("next-token", "generate", "lens", "knock-out"):
+        heads_question(window, step)
     elif step.kind == "lab":
         window.menu_actions["scaling_lab_action"].trigger()
     elif step.kind == "positions-lab":
@@ -132,6 +134,39 @@ def find_induction_heads(window) -> None:
     panel.find_panel.find_box.setCurrentIndex(INDUCTION)
     induction = panel.induction_panel
     _wait(lambda: induction.is_current(induction.probe), WAIT_SECONDS["heads"])
+
+
+def heads_question(window, step: Step) -> None:
+    """The model's heads, then the Next token tab (and a most-likely token generated), the Logit lens tab once
+    it is read, or a head knocked out in the grid once the model has run without it."""
+    open_model_heads(window)
+    panel = window.model_heads_panel
+    if panel.model is None or panel.run is None:
+        return  # without the pack: the panel saying how to add it
+    if step.kind == "knock-out":
+        _knock_out(window, step)
+    elif step.kind == "lens":
+        panel.tabs.setCurrentWidget(panel.lens_view)
+        _wait(panel.shows_lens_of_run, WAIT_SECONDS["heads"])
+    else:
+        panel.tabs.setCurrentWidget(panel.next_scroll)
+        if step.kind == "generate":
+            length = len(panel.run.token_ids)
+            panel.next_view.generate_button.click()
+            _wait(lambda: len(panel.run.token_ids) == length + 1, WAIT_SECONDS["heads"])
+
+
+def _knock_out(window, step: Step) -> None:
+    panel = window.model_heads_panel
+    layers, heads = panel.run.layer_count, panel.run.head_count
+    if not (step.layer < layers and step.head < heads):
+        raise StepError(f"step {step.text!r}: {panel.run.model_name} has layers 0 to {layers - 1} and heads 0 to "
+                        f"{heads - 1}")
+    panel.tabs.setCurrentIndex(0)
+    variations = window.model_heads.variations
+    if (step.layer, step.head) not in variations.knocked_out:
+        variations.toggle_knock_out(step.layer, step.head)
+    _wait(lambda: (step.layer, step.head) in panel.run.knocked_out, WAIT_SECONDS["heads"])
 
 
 def drag(window, step: Step) -> None:

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from attn_desktop.model import Role
 
 MAX_TRAINING_STEPS = 5000  # a walk is a screen check, not a training run
-SIMPLE_STEPS = ("present", "unpresent", "restart", "heads", "induction", "lab", "positions-lab", "predict",
-                "reset-layout", "undo")
-STEP_FORMS = ("lesson:ID", *SIMPLE_STEPS[:3], "train:TASK:N", *SIMPLE_STEPS[3:], "drag:ROLE:INDEX:X:Y")
+SIMPLE_STEPS = ("present", "unpresent", "restart", "heads", "induction", "next-token", "generate", "lens", "lab",
+                "positions-lab", "predict", "reset-layout", "undo")
+STEP_FORMS = ("lesson:ID", *SIMPLE_STEPS[:3], "train:TASK:N", *SIMPLE_STEPS[3:5], "knock-out:LAYER.HEAD",
+              *SIMPLE_STEPS[5:], "drag:ROLE:INDEX:X:Y")
 ROLES = {**{role.value: role for role in Role}, **{role.symbol: role for role in Role}}
 
 
@@ -28,6 +29,8 @@ class Step:
     lesson: str = ""
     task: str = ""
     count: int = 0
+    layer: int = 0  # knock-out:LAYER.HEAD
+    head: int = 0
     role: Role = Role.QUERY
     index: int = 0
     x: float = 0.0
@@ -55,6 +58,8 @@ def parse_step(text: str) -> Step:
         return _training_step(text, *fields)
     if kind == "drag" and len(fields) == 4:
         return _drag_step(text, *fields)
+    if kind == "knock-out" and len(fields) == 1:
+        return _knock_out_step(text, fields[0])
     raise StepError(f"step {text!r}: not a step; expected one of {', '.join(STEP_FORMS)}")
 
 
@@ -66,6 +71,13 @@ def _training_step(text: str, task: str, count: str) -> Step:
     if not count.isdigit() or not 1 <= int(count) <= MAX_TRAINING_STEPS:
         raise StepError(f"step {text!r}: expected a number of steps from 1 to {MAX_TRAINING_STEPS}, found {count!r}")
     return Step(text, "train", task=task, count=int(count))
+
+
+def _knock_out_step(text: str, head: str) -> Step:
+    layer_text, _, head_text = head.partition(".")
+    if not (layer_text.isdigit() and head_text.isdigit()):
+        raise StepError(f"step {text!r}: expected knock-out:LAYER.HEAD with whole numbers, e.g. knock-out:17.4")
+    return Step(text, "knock-out", layer=int(layer_text), head=int(head_text))
 
 
 def _drag_step(text: str, role: str, index: str, x: str, y: str) -> Step:
