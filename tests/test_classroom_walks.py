@@ -42,6 +42,10 @@ WALKS = {
     # A real model's induction heads (the model pack's, when it is installed; else the panel saying how to add it),
     # presented and back.
     "induction heads": "induction,present,unpresent",
+    # Asking a real model "what if": a head knocked out, a token generated through the cache, presented with the
+    # logit lens, back, and again after a restart.
+    "real heads, what if": "heads,knock-out:17.4,next-token,generate,present,lens,unpresent,restart,heads,generate,"
+                           "present,unpresent",
     # A drag taken back, Reset Layout, and predicting.
     "drag, undo, reset": "lesson:scaled-attention,drag:k:1:1.5:0.5,undo,present,reset-layout,unpresent,"
                          "reset-layout,predict",

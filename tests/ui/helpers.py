@@ -1,10 +1,13 @@
 """Reading what the panels show, the way a student reads them."""
 
-from PySide6.QtCore import QEvent, QObject, QPointF, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt, QTimer
+from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication, QLineEdit
 
 from attn_desktop.model import Role
 from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release, viewport_pos_of
+
+POPUP_WARNING = "This plugin does not support grabbing the keyboard"  # a menu, offscreen
 
 
 def table_column(window, column: int) -> list[str]:
@@ -115,3 +118,31 @@ class EventCounter(QObject):
         if event.type() == self.event_type:
             self.count += 1
         return False
+
+
+def right_click_and_choose(qtbot, grid, pos: QPoint, choice: str | None) -> list[str]:
+    """Right-click at pos (the press, then the context-menu event the window system sends with it), read the
+    menu, and click the item saying `choice` (None: Escape). Returns the menu's items."""
+    seen: list[str] = []
+    finished = []  # the menu (if any) has closed: stop looking for it
+
+    def act_on_menu():
+        menu = QApplication.activePopupWidget()
+        if finished:
+            return
+        if menu is None:
+            QTimer.singleShot(10, act_on_menu)
+            return
+        seen.extend(action.text() for action in menu.actions() if not action.isSeparator())
+        if choice is None:
+            qtbot.keyClick(menu, Qt.Key.Key_Escape)
+            return
+        action = next(action for action in menu.actions() if action.text() == choice)
+        qtbot.mouseClick(menu, Qt.MouseButton.LeftButton, pos=menu.actionGeometry(action).center())
+
+    QTimer.singleShot(0, act_on_menu)
+    qtbot.mousePress(grid, Qt.MouseButton.RightButton, pos=pos)
+    QApplication.sendEvent(grid, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, grid.mapToGlobal(pos)))
+    finished.append(True)  # a menu runs until chosen from, inside the event
+    qtbot.mouseRelease(grid, Qt.MouseButton.RightButton, pos=pos)
+    return seen

@@ -16,8 +16,9 @@ from attn_desktop.ui.pretrained.pattern_thumbnails import (
     HeadGrid,
 )
 
+from helpers import POPUP_WARNING, right_click_and_choose
+
 LAYERS, HEADS, GROUP = 4, 9, 3  # SmolLM2's heads per layer and their sharing, in fewer layers
-POPUP_WARNING = "This plugin does not support grabbing the keyboard"  # a menu, offscreen
 
 
 @pytest.fixture
@@ -38,34 +39,6 @@ def signals(grid):
     grid.knock_out_toggled.connect(lambda layer, head: asked.append(("toggle", layer, head)))
     grid.restore_all_requested.connect(lambda: asked.append(("restore all",)))
     return asked
-
-
-def right_click_and_choose(qtbot, grid, pos: QPoint, choice: str | None) -> list[str]:
-    """Right-click at pos (the press, then the context-menu event the window system sends with it), read the
-    menu, and click the item saying `choice` (None: Escape). Returns the menu's items."""
-    seen: list[str] = []
-    finished = []  # the menu (if any) has closed: stop looking for it
-
-    def act_on_menu():
-        menu = QApplication.activePopupWidget()
-        if finished:
-            return
-        if menu is None:
-            QTimer.singleShot(10, act_on_menu)
-            return
-        seen.extend(action.text() for action in menu.actions() if not action.isSeparator())
-        if choice is None:
-            qtbot.keyClick(menu, Qt.Key.Key_Escape)
-            return
-        action = next(action for action in menu.actions() if action.text() == choice)
-        qtbot.mouseClick(menu, Qt.MouseButton.LeftButton, pos=menu.actionGeometry(action).center())
-
-    QTimer.singleShot(0, act_on_menu)
-    qtbot.mousePress(grid, Qt.MouseButton.RightButton, pos=pos)
-    QApplication.sendEvent(grid, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, grid.mapToGlobal(pos)))
-    finished.append(True)  # a menu runs until chosen from, inside the event
-    qtbot.mouseRelease(grid, Qt.MouseButton.RightButton, pos=pos)
-    return seen
 
 
 def pixel(grid, point: QPoint) -> QColor:

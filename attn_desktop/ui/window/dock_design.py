@@ -64,3 +64,14 @@ def closed_panels(saved: object, designed: frozenset[str], docks: dict[str, QDoc
     if isinstance(saved, str):
         return {name for name in saved.split(",") if name in docks}
     return {name for name in designed if docks[name].isHidden()}
+
+
+def shown_companions(docks: dict[str, QDockWidget]) -> set[str]:
+    return {name for name in TAB_COMPANIONS if not docks[name].isHidden()}
+
+
+def lesson_back_in_front(docks: dict[str, QDockWidget], companions_before: set[str]) -> None:
+    """The lesson's tab in front again when a companion it waited behind (Model heads, Training) is gone:
+    else Qt brings the group's last tab (Sentence) forward, and the lesson's text is out of sight."""
+    if companions_before - shown_companions(docks) and not docks["lessonDock"].isHidden():
+        docks["lessonDock"].raise_()

@@ -26,7 +26,9 @@ from attn_desktop.ui.window.dock_design import (
     close_companions,
     closed_panels,
     left_column_as_designed,
+    lesson_back_in_front,
     place_left_column,
+    shown_companions,
 )
 from attn_desktop.ui.window.hand_sizes import MEDIUM_SCREEN_PX, NARROW_SCREEN_PX, HandSizes, activity_key, in_sight
 from attn_desktop.ui.window.presentation_design import arrange_for_presentation
@@ -432,7 +434,9 @@ class WindowLayout(QObject):
         # What the user had closed stays closed; a panel the last session's activity had open is not this one's.
         designed = panels_shown(Activity(several_heads=self.showing_heads), presenting=False)
         self.closed_by_user = closed_panels(saved_closed, designed, self.docks)
+        companions_before = shown_companions(self.docks)
         self.show_declared_panels()
+        lesson_back_in_front(self.docks, companions_before)
         return True
 
     def save_window_state(self) -> None:
