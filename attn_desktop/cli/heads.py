@@ -52,7 +52,7 @@ def heads_main(argv: list[str]) -> int:
                         help="read the next tokens from softmax(logits / T) (default 1; above 0)")
     parser.add_argument("--logit-lens", action="store_true",
                         help="add \"logit_lens\": for each layer, the stream after it at the last token through the "
-                        "final norm and the unembedding, its five likeliest tokens [token, probability]")
+                        "final norm and the unembedding, its five likeliest tokens [token, probability] at temperature 1")
     args = parser.parse_args(argv)
     return _run_and_write(args.sentence, args.model, args.output, args.rope,
                           HeadsOptions(args.knock_out, args.temperature, args.logit_lens))

@@ -304,3 +304,60 @@ def test_every_tab_fits_a_1024_by_768_projector(qtbot, window, pack_is_tiny, mon
                    for index in range(bar.count()))
     assert window.canvas.width() >= 0.25 * window.width()
     window.presentation_action.setChecked(False)
+
+
+# ----- steps that meet other requests -------------------------------------------------------------------
+@pytest.fixture
+def slow_steps(monkeypatch):
+    """Each generation step takes half a second on the model's thread: time for the student to do something else."""
+    import time
+
+    real_extend = LlamaModel.extend
+
+    def slow_extend(self, run, token_id):
+        time.sleep(0.5)
+        return real_extend(self, run, token_id)
+
+    monkeypatch.setattr(LlamaModel, "extend", slow_extend)
+
+
+def test_a_sentence_typed_while_a_step_runs_is_the_one_shown(qtbot, window, pack_is_tiny, slow_steps):
+    panel = open_heads(qtbot, window)
+    click_tab(qtbot, panel, panel.next_scroll)
+    qtbot.mouseClick(panel.next_view.generate_button, Qt.MouseButton.LeftButton)
+    box = panel.sentence_box
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
+    qtbot.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(box, "Hello world")
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: panel.run.sentence == "Hello world", timeout=10_000)
+    qtbot.wait(700)  # the step's answer has come by now, and was dropped
+    assert box.text() == panel.run.sentence == "Hello world"
+    assert not panel.next_view.cache_box.isVisible() and not panel.next_view.back_button.isEnabled()
+
+
+def test_a_head_knocked_out_while_a_step_runs_applies_to_the_step(qtbot, window, pack_is_tiny, slow_steps,
+                                                                  reference_model):
+    panel = open_heads(qtbot, window)
+    ids = list(panel.run.token_ids)
+    click_tab(qtbot, panel, panel.next_scroll)
+    qtbot.mouseClick(panel.next_view.generate_button, Qt.MouseButton.LeftButton)
+    panel.grid.setFocus()
+    qtbot.keyClick(panel.grid, Qt.Key.Key_K)  # layer 0 head 0, before the step has come
+    qtbot.waitUntil(lambda: len(panel.run.token_ids) == len(ids) + 1 and panel.run.knocked_out == {(0, 0)},
+                    timeout=10_000)
+    expected = reference_model.run_without_cache(panel.run.token_ids, knocked_out=frozenset({(0, 0)}))
+    assert np.array_equal(panel.run.next_scores.logits, expected.next_scores.logits)
+    assert panel.generated_count == 1
+
+
+def test_another_model_loaded_forgets_the_heads_knocked_out(qtbot, window, pack_is_tiny):
+    panel = open_heads(qtbot, window)
+    panel.grid.setFocus()
+    qtbot.keyClick(panel.grid, Qt.Key.Key_K)
+    wait_for_knocked(qtbot, panel, {(0, 0)})
+    first_run = panel.run
+    window.model_heads.open_model(pack_is_tiny)  # as File → Open Model… does once a file is chosen
+    qtbot.waitUntil(lambda: panel.run is not first_run and panel.run.knocked_out == frozenset(), timeout=10_000)
+    assert panel.grid.knocked_out == set() and not panel.restore_button.isVisible()
+    assert window.model_heads.variations.knocked_out == frozenset()

@@ -193,7 +193,7 @@ def test_knocked_heads_show_the_intact_bars_and_the_token_that_moved_most(qtbot,
     intact, knocked = make_scores(intact_logits()), make_scores(knocked_logits)
     view.show_prediction(knocked, intact, knocked_count=2)
     was, now = softmax(intact.logits, 1.0)[0], softmax(knocked.logits, 1.0)[0]
-    assert moved_text(view) == f"With 2 heads knocked out, ' Paris' moved most: {percent(was)} \u2192 {percent(now)}."
+    assert moved_text(view) == f"With 2 heads knocked out, '\u2423Paris' moved most: {percent(was)} \u2192 {percent(now)}."
     assert view.moved_label.isVisible()
     both = f"{percent(was).removesuffix(' %')}\u2192{percent(now)}"  # the intact model's first
     qtbot.waitUntil(lambda: dict(view.bars.painted_rows()).get("\u2423Paris") == both)
@@ -207,7 +207,7 @@ def test_one_knocked_head_is_named_in_the_singular(qtbot, view):
     knocked_logits = intact_logits()
     knocked_logits[1] = 2.9
     view.show_prediction(make_scores(knocked_logits), make_scores(intact_logits()), knocked_count=1)
-    assert moved_text(view).startswith("With 1 head knocked out, ' the' moved most:")
+    assert moved_text(view).startswith("With 1 head knocked out, '\u2423the' moved most:")
 
 
 def test_a_generation_step_shows_the_new_row_and_what_the_cache_saved(qtbot, view):
@@ -314,3 +314,19 @@ def test_a_sentence_typed_anew_draws_again_from_the_seed_shown(qtbot, view):
     assert len(set(first)) > 3  # T 3: many tokens are drawn
     view.clear_cache_step()
     assert draws(qtbot, view, 20) == first
+
+
+def test_a_change_that_rounds_away_gets_one_more_figure_and_a_newline_token_shows_its_mark():
+    from attn_desktop.ui.pretrained.next_token_view import moved_text
+
+    assert moved_text(" of", 0.2432, 0.2411) == "'\u2423of' moved most: 24.3 % \u2192 24.1 %."
+    assert moved_text("\n", 0.5, 0.25) == "'\u21b5' moved most: 50 % \u2192 25 %."
+
+
+def test_generate_waits_when_the_model_can_read_no_more(qtbot, view):
+    view.set_room_for_more(False, "The model reads at most 256 tokens")
+    assert not view.generate_button.isEnabled() and view.generate_button.toolTip() == "The model reads at most 256 tokens"
+    view.set_busy(False)
+    assert not view.generate_button.isEnabled()
+    view.set_room_for_more(True)
+    assert view.generate_button.isEnabled()

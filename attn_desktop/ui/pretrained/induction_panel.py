@@ -180,7 +180,7 @@ def loss_text(probe: Any, knocked: Any) -> str:
     if knocked is None or not knocked.knocked_out:
         return text + "."
     heads = sorted(knocked.knocked_out)
-    named = ", ".join(f"L{layer} H{head}" for layer, head in heads[:3]) + (" …" if len(heads) > 3 else "")
+    named = ", ".join(f"L{layer} H{head}" for layer, head in heads[:6]) + (" …" if len(heads) > 6 else "")
     return f"{text}; {knocked.loss:.2f} with {named} knocked out."
 
 

@@ -156,7 +156,8 @@ class NextTokenBars(QWidget):
             metrics = self.fontMetrics()
             numbers = [row_number_text(row) for row in self._rows]
             number_width = max(metrics.horizontalAdvance(text) for text in numbers) + PADDING
-            widest_token = max(metrics.horizontalAdvance(shown_token(row.text)) for row in self._rows)
+            # +1: advances are whole pixels, eliding measures in fractions: "␣She" must not become "␣S…"
+            widest_token = max(metrics.horizontalAdvance(shown_token(row.text)) for row in self._rows) + 1
             label_width = min(widest_token, int(LABEL_SHARE * self.width())) + PADDING
             bar_width = max(10, self.width() - 2 * PADDING - label_width - number_width - PADDING)
             for index, (row, number) in enumerate(zip(self._rows, numbers)):

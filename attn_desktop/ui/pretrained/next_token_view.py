@@ -44,7 +44,7 @@ from attn_desktop.model.pretrained.next_token import (
 )
 from attn_desktop.ui.pretrained.cached_rows_matrix import CachedRowsMatrix
 from attn_desktop.ui.pretrained.next_token_bars import BarRow, NextTokenBars
-from attn_desktop.ui.pretrained.token_strip import percent
+from attn_desktop.ui.pretrained.token_strip import percent, shown_token
 
 # Steps of 0.05 rather than a log scale: every key press lands on a round temperature a teacher can call
 # out ("now 0.50"), and the label shows exactly the T used. 0.05 is fine enough at the low end too
@@ -61,6 +61,9 @@ TOP_K_TOOLTIP = "Sample draws only from the k likeliest tokens (0: off)"
 TOP_P_TOOLTIP = "Sample draws only from the fewest likeliest tokens whose probabilities add up to p (1.00: off)"
 
 
+GENERATE_TOOLTIP = "Add the token to the sentence and run one step"
+
+
 def temperature_label(temperature: float) -> str:
     return f"Temperature {temperature:.2f}"
 
@@ -68,8 +71,20 @@ def temperature_label(temperature: float) -> str:
 def moved_most_text(knocked_count: int, token: str, before: float, after: float) -> str:
     """"With 2 heads knocked out, ' Paris' moved most: 62 % → 18 %."""
     heads = "1 head" if knocked_count == 1 else f"{knocked_count} heads"
-    quoted = token.replace(" ", "\u00a0")  # ' Paris' never broken after its opening quote
-    return f"With {heads} knocked out, '{quoted}' moved most: {percent(before)} \u2192 {percent(after)}."
+    return f"With {heads} knocked out, {moved_text(token, before, after)}"
+
+
+def moved_text(token: str, before: float, after: float) -> str:
+    """"'␣Paris' moved most: 62 % → 18 %.": the token with its spaces and line breaks shown (a newline token
+    would break the sentence), never broken after its opening quote, and one more figure where the two
+    would round alike ("24.3 % → 24.1 %", not "24 % → 24 %")."""
+    quoted = shown_token(token).replace(" ", "\u00a0")
+    was, now = percent(before), percent(after)
+    if was == now and before != after:
+        was, now = f"{100 * before:.1f} %", f"{100 * after:.1f} %"
+        if was == now:
+            was, now = f"{100 * before:.2f} %", f"{100 * after:.2f} %"
+    return f"'{quoted}' moved most: {was} \u2192 {now}."
 
 
 def count_text(count: float) -> str:
@@ -126,6 +141,7 @@ class NextTokenView(QWidget):
         self.kept = 0  # tokens the cut-offs keep at the temperature shown
         self._busy = False
         self._can_go_back = False
+        self._room_for_more = True  # the model reads one more token
         self._step = 0
         self._build_controls()
         self._build_generation()
@@ -174,7 +190,7 @@ class NextTokenView(QWidget):
         self.choice_box.setToolTip("Most likely: the top bar. Sample: drawn by the bars' probabilities, "
                                    "after the cut-offs.")
         self.generate_button = QPushButton("Generate")
-        self.generate_button.setToolTip("Add the token to the sentence and run one step")
+        self.generate_button.setToolTip(GENERATE_TOOLTIP)
         self.generate_button.clicked.connect(self._generate)
         self.back_button = QPushButton("Back")
         self.back_button.setToolTip("Take the last generated token away")
@@ -351,8 +367,14 @@ class NextTokenView(QWidget):
         self._can_go_back = can
         self._enable_buttons()
 
+    def set_room_for_more(self, room: bool, why: str = "") -> None:
+        """Whether the model can read one more token (a sentence at the model's limit cannot grow)."""
+        self._room_for_more = room
+        self.generate_button.setToolTip(GENERATE_TOOLTIP if room else why)
+        self._enable_buttons()
+
     def _enable_buttons(self) -> None:
-        self.generate_button.setEnabled(self.scores is not None and not self._busy)
+        self.generate_button.setEnabled(self.scores is not None and not self._busy and self._room_for_more)
         self.back_button.setEnabled(self._can_go_back and not self._busy)
 
     def chosen_token(self) -> int:

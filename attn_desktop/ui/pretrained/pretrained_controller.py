@@ -175,6 +175,7 @@ class ModelController(QObject):
 
     def _on_loaded(self, model: LoadedModel) -> None:
         self.loading = None
+        self.variations.model_loaded()
         self.panel.show_model(model)
         self.dialogs.show_status(f"Loaded {model.name}: {model_details(model)}", STATUS_MS)
         self.run_sentence(self.panel.sentence)
@@ -202,13 +203,18 @@ class ModelController(QObject):
             self.runner.run(sentence, self.variations.knocked_out)
 
     def _on_ran(self, result: RunResult) -> None:
-        if result.step:  # the sentence box shows the sentence the generated tokens made
-            self.panel.show_sentence(result.run.sentence)
+        if result.step:
+            if not self.variations.takes_step(result):
+                return  # a sentence typed since the step was asked for: its run comes next
+            self.panel.show_sentence(result.run.sentence)  # the sentence the generated tokens made
         self.panel.show_result(result)
         self._open_waiting_head(result.run)
         self._open_waiting_reading(result.run)
 
     def _on_run_failed(self, failure: RunFailure) -> None:
+        if self.variations.step_failed():  # the run shown stays; only the step is refused
+            self.dialogs.show_status(f"Cannot generate: {failure.message}", STATUS_MS)
+            return
         self.panel.show_run_problem(failure.sentence, failure.message)
         waiting = set()  # the sentences a head waits for
         if self._waiting_head is not None:
@@ -287,6 +293,10 @@ class ModelController(QObject):
         self._select_query(query)
         self.shown_head = (run, layer, head, self.rope)
         off = "" if self.rope else ", RoPE off"
+        knocked = sorted(getattr(run, "knocked_out", ()))
+        if knocked:  # its weights are those of the model without them, where they come before it
+            off += ", with " + ", ".join(f"L{knocked_layer} H{knocked_head}" for knocked_layer, knocked_head in knocked)
+            off += " knocked out"
         self.dialogs.show_status(f"Layer {layer}, head {head} of {run.model_name} is on the canvas{off}", STATUS_MS)
 
     def _select_query(self, query: int) -> None:

@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QProgressBar,
-    QProxyStyle,
     QPushButton,
     QScrollArea,
     QSizePolicy,
@@ -45,10 +44,11 @@ from attn_desktop.model.pretrained.next_token import moved_most
 from attn_desktop.model.pretrained.pack import PACK_MODEL_NAME
 from attn_desktop.ui.pretrained.find_heads_panel import FindHeadsPanel
 from attn_desktop.ui.pretrained.logit_lens_view import LogitLensView
-from attn_desktop.ui.pretrained.next_token_view import NextTokenView
+from attn_desktop.ui.pretrained.next_token_view import NextTokenView, moved_text
 from attn_desktop.ui.pretrained.pattern_thumbnails import HeadGrid
 from attn_desktop.ui.pretrained.pretrained_worker import LensResult, LoadedModel, RunResult
-from attn_desktop.ui.pretrained.token_strip import TokenStrip, percent, shown_token
+from attn_desktop.ui.pretrained.tight_tabs_style import TightTabsStyle
+from attn_desktop.ui.pretrained.token_strip import TokenStrip
 
 TYPING_PAUSE_MS = 150  # a sentence runs once typing pauses this long (older waiting ones are dropped anyway)
 ERROR_STYLE = "color: #B00020;"
@@ -206,6 +206,7 @@ class ModelHeadsPanel(QWidget):
         self.next_view = NextTokenView()
         self.next_view.generate_requested.connect(self.generate_requested)
         self.next_view.back_requested.connect(self.back_requested)
+        self.next_view.temperature_slider.valueChanged.connect(lambda _value: self._show_at_temperature())
         self.next_scroll = self._scrolled(self.next_view)
         self.tabs.addTab(self.next_scroll, TAB_NAMES[2][0])
         self.lens_view = LogitLensView()
@@ -405,7 +406,6 @@ class ModelHeadsPanel(QWidget):
         self._show_message("")
         self._show_results_current(True)
         self.token_strip.show_tokens(run.tokens)
-        self.next_strip.show_predictions(run.next_tokens)
         self._run_text = f"{len(run.tokens)} tokens in {result.seconds:.2f} s."
         self.head_label.setText(self._grid_text())
         self.grid.set_attention(run.attention)
@@ -420,15 +420,32 @@ class ModelHeadsPanel(QWidget):
     # ----- knocked-out heads, the prediction, generation, the lens ----------------------------------
     def _show_prediction(self, result: RunResult) -> None:
         run = result.run
-        knocked = frozenset(getattr(run, "knocked_out", frozenset()))
         scores = getattr(run, "next_scores", None)
         if scores is not None:
-            self.next_view.show_prediction(scores, result.intact, len(knocked))
-        self._show_knocked_out(knocked, knock_effect(scores, result.intact))
+            self.next_view.show_prediction(scores, result.intact, len(getattr(run, "knocked_out", ())))
+        self._show_at_temperature()
         if result.step:
             self._show_cache_step(run)
         else:
             self.next_view.clear_cache_step()
+        from attn_desktop.model.pretrained.llama import MAX_SENTENCE_TOKENS  # loaded with the model
+
+        self.next_view.set_room_for_more(len(run.token_ids) < MAX_SENTENCE_TOKENS,
+                                         f"The model reads at most {MAX_SENTENCE_TOKENS} tokens")
+
+    def _show_at_temperature(self) -> None:
+        """The prediction over the tabs, and the knocked heads' effect, at the Next token tab's temperature
+        (every view of the prediction reads the same numbers)."""
+        if self.result is None:
+            return
+        run, temperature = self.result.run, self.next_view.temperature
+        scores = getattr(run, "next_scores", None)
+        at_one = abs(temperature - 1.0) < 1e-9
+        self.next_strip.caption = "Next token" if at_one else f"Next token (T {temperature:.2f})"
+        self.next_strip.show_predictions(run.next_tokens if scores is None or at_one
+                                         else scores.top(temperature, len(run.next_tokens)))
+        self._show_knocked_out(frozenset(getattr(run, "knocked_out", frozenset())),
+                               knock_effect(scores, self.result.intact, temperature))
 
     def _show_knocked_out(self, knocked: frozenset, effect: str) -> None:
         self.show_knocked_out_marks(knocked)
@@ -451,8 +468,13 @@ class ModelHeadsPanel(QWidget):
         self.next_view.show_cache_step(run.attention[layer, head], run.reused_tokens, f"Layer {layer}, head {head}",
                                        run.multiply_adds, run.multiply_adds_without_cache, self.saved_multiply_adds,
                                        step=self.generated_count)
-        # Below the bars at 768 lines: once the box shown has its place in the layout
-        QTimer.singleShot(0, self, lambda: self.next_scroll.ensureWidgetVisible(self.next_view.cache_box))
+        # Below the bars at 768 lines: once the box shown has its place in the layout, as much of it as shows
+        # with Generate still in view (the next click)
+        QTimer.singleShot(0, self, self._show_cache_box)
+
+    def _show_cache_box(self) -> None:
+        self.next_scroll.ensureWidgetVisible(self.next_view.cache_box)
+        self.next_scroll.ensureWidgetVisible(self.next_view.generate_button)
 
     def set_generated_count(self, count: int) -> None:
         """How many tokens Generate has added to the sentence typed (0: typed anew, and the cache's count
@@ -520,20 +542,11 @@ class ModelHeadsPanel(QWidget):
             self.head_label.setText(f"{self.grid.describe(layer, head)} (Enter opens it)")
 
 
-class TightTabsStyle(QProxyStyle):
-    """The application's style with a third of the space it puts beside a tab's text."""
-
-    def pixelMetric(self, metric: QStyle.PixelMetric, option: Any = None, widget: Any = None) -> int:
-        value = super().pixelMetric(metric, option, widget)
-        return value // 3 if metric == QStyle.PixelMetric.PM_TabBarTabHSpace else value
-
-
-def knock_effect(scores: Any, intact: Any) -> str:
-    """"' mat' moved most: 41 % → 12 %." (at temperature 1), or "" without both predictions."""
+def knock_effect(scores: Any, intact: Any, temperature: float = 1.0) -> str:
+    """"'␣mat' moved most: 41 % → 12 %." at TEMPERATURE, or "" without both predictions."""
     if scores is None or intact is None:
         return ""
-    text, before, after = moved_most(intact, scores)
-    return f"{shown_token(text)} moved most: {percent(before)} → {percent(after)}."
+    return moved_text(*moved_most(intact, scores, temperature))
 
 
 def kind_descriptions(kinds: dict[Any, list[Any]]) -> dict[tuple[int, int], str]:

@@ -6,6 +6,7 @@ Reading needs no window: a step that cannot be read is refused, named, before an
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from attn_desktop.model import Role
@@ -75,7 +76,7 @@ def _training_step(text: str, task: str, count: str) -> Step:
 
 def _knock_out_step(text: str, head: str) -> Step:
     layer_text, _, head_text = head.partition(".")
-    if not (layer_text.isdigit() and head_text.isdigit()):
+    if not (re.fullmatch(r"[0-9]{1,4}", layer_text) and re.fullmatch(r"[0-9]{1,4}", head_text)):  # not "²"
         raise StepError(f"step {text!r}: expected knock-out:LAYER.HEAD with whole numbers, e.g. knock-out:17.4")
     return Step(text, "knock-out", layer=int(layer_text), head=int(head_text))
 
