@@ -43,6 +43,9 @@ MAX_SENTENCE_TOKENS = 256
 # 256 tokens are a thousand characters or so: a sentence far longer is refused before a model is loaded.
 MAX_SENTENCE_CHARS = 2_000
 REMEMBERED_RUNS = 8  # recent sentences kept whole: going back to one is instant
+# ... while they hold less than this: eight 256-token passes would hold 1.8 GB (the float64 weights most of it);
+# knocking heads out keeps two passes a sentence (the intact one and the knocked), generating one a token
+REMEMBERED_BYTES = 400_000_000
 
 __all__ = ["DEFAULT_SENTENCE", "MAX_SENTENCE_CHARS", "MAX_SENTENCE_TOKENS", "HeadError", "KnockedOut", "LlamaConfig",
            "LlamaModel", "ModelFileError", "SentenceError", "knock_out_problem", "sentence_problem"]
@@ -339,8 +342,11 @@ class LlamaModel:
         return self._remember(key, done)
 
     def _remember(self, key: _Key, done: _Pass) -> _Pass:
+        """Keep DONE, forgetting the oldest passes beyond REMEMBERED_RUNS or REMEMBERED_BYTES (the last kept
+        whatever its size: the next step of generation reads it)."""
         self._recent[key] = done
-        if len(self._recent) > REMEMBERED_RUNS:
+        while len(self._recent) > 1 and (len(self._recent) > REMEMBERED_RUNS
+                                         or sum(map(_pass_bytes, self._recent.values())) > REMEMBERED_BYTES):
             self._recent.popitem(last=False)
         return done
 
@@ -435,6 +441,12 @@ def _after_start(heads: _Heads, start: _Pass, layer: int) -> _Heads:
 
     return _Heads(heads.queries, joined(start.keys, heads.keys), joined(start.values, heads.values),
                   heads.unturned_queries, joined(start.unturned_keys, heads.unturned_keys))
+
+
+def _pass_bytes(done: _Pass) -> int:
+    """What a remembered pass holds (a pass cut from another shares its arrays: counted twice, to be safe)."""
+    return sum(int(array.nbytes) for array in (done.queries, done.keys, done.values, done.attention, done.residuals,
+                                               done.unturned_queries, done.unturned_keys))
 
 
 def _shared_start(a: tuple[int, ...], b: tuple[int, ...]) -> int:
