@@ -122,6 +122,7 @@ def test_generate_most_likely_emits_the_top_token(qtbot, view):
     with qtbot.waitSignal(view.generate_requested) as emitted:
         qtbot.mouseClick(view.generate_button, Qt.MouseButton.LeftButton)
     assert emitted.args == [0]  # " Paris"
+    assert not view.new_draw_button.isEnabled()  # a draw changes nothing here
 
 
 def draws(qtbot, view, count: int) -> list[int]:

@@ -197,6 +197,8 @@ class NextTokenView(QWidget):
         self.back_button.clicked.connect(self.back_requested)
         self.new_draw_button = QPushButton("New draw")
         self.new_draw_button.clicked.connect(self._new_draw)
+        self.new_draw_button.setEnabled(False)  # draws matter only when sampling
+        self.choice_box.currentTextChanged.connect(lambda text: self.new_draw_button.setEnabled(text == SAMPLE))
 
     def _build_cache_part(self) -> None:
         self.cache_box = QWidget()
