@@ -25,7 +25,6 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QApplication,
     QCheckBox,
     QHBoxLayout,
     QLabel,
@@ -34,7 +33,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
-    QStyle,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -42,26 +40,22 @@ from PySide6.QtWidgets import (
 
 from attn_desktop.model.pretrained.next_token import moved_most
 from attn_desktop.model.pretrained.pack import PACK_MODEL_NAME
+from attn_desktop.ui.pretrained.all_heads_page import AllHeadsPage
 from attn_desktop.ui.pretrained.find_heads_panel import FindHeadsPanel
 from attn_desktop.ui.pretrained.logit_lens_view import LogitLensView
 from attn_desktop.ui.pretrained.next_token_view import NextTokenView, moved_text
-from attn_desktop.ui.pretrained.pattern_thumbnails import HeadGrid
 from attn_desktop.ui.pretrained.pretrained_worker import LensResult, LoadedModel, RunResult
-from attn_desktop.ui.pretrained.tight_tabs_style import TightTabsStyle
+from attn_desktop.ui.pretrained.tight_tabs_style import TightTabsStyle, fit_tab_names
 from attn_desktop.ui.pretrained.token_strip import TokenStrip
 
 TYPING_PAUSE_MS = 150  # a sentence runs once typing pauses this long (older waiting ones are dropped anyway)
 ERROR_STYLE = "color: #B00020;"
 NO_MODEL_TEXT = "No model loaded."
-GRID_HINT = "Click a head to open it; right-click or Ctrl+click to knock it out."
 ROPE_TOOLTIP = ("Ticked: heads open with q and k turned by RoPE for their positions, as the model computes. "
                 "Unticked: q and k as the model made them, before the turns; the head on the canvas opens again "
                 "that way (its pattern without knowing where each word is).")
 SENTENCE_BOX_CHARACTERS = 16  # the fewest a sentence box shows beside its caption
 TAB_NAMES = (("All heads", "Heads"), ("Find heads", "Find"), ("Next token", "Next"), ("Logit lens", "Lens"))
-GRID_TOOLTIP = ("Each square is one head's attention weights: query rows down, key columns across (grey: masked). "
-                "Outlined: the heads Find heads lists for its two tokens. Crossed out: heads knocked out "
-                "(right-click, Ctrl+click or K switches one off or on again).")
 
 
 def model_shape(model: LoadedModel) -> str:
@@ -107,7 +101,6 @@ class ModelHeadsPanel(QWidget):
         self.saved_multiply_adds = 0  # by the key-value cache, since the sentence was typed
         self.generated_count = 0  # tokens Generate added to the sentence typed
         self._lens_shown: tuple[Any, int] | None = None  # (run, position) the Logit lens tab shows
-        self.chosen_head = (0, 0)  # the grid's current head: the one whose new row a generation step lights
         self._build_model_part()
         self._build_sentence_part(default_sentence)
         self._build_tabs()
@@ -151,39 +144,14 @@ class ModelHeadsPanel(QWidget):
         self.next_strip = TokenStrip("Next token")
 
     def _build_tabs(self) -> None:
-        self.grid = HeadGrid()
-        self.grid.head_chosen.connect(self._on_grid_chosen)
-        self.grid.hovered.connect(self._on_grid_hovered)
-        self.grid.current_changed.connect(self._on_grid_current)
-        self.grid.knock_out_toggled.connect(self.knock_out_toggled)
-        self.grid.restore_all_requested.connect(self.restore_all_requested)
-        self.knock_label = QLabel()  # which heads are off, and what it did to the prediction
-        self.knock_label.setWordWrap(True)
-        self.knock_label.setAccessibleName("Knocked-out heads")
-        self.restore_button = QPushButton("Restore all")
-        self.restore_button.setToolTip("Switch every knocked-out head on again")
-        self.restore_button.clicked.connect(self.restore_all_requested)
-        self.grid_scroll = QScrollArea()
-        self.grid_scroll.setWidget(self.grid)
-        self.grid_scroll.setWidgetResizable(True)
-        self.grid_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        # Always there: a bar that came and went would change the width, the cells, and so the height again.
-        self.grid_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
-        self.grid_scroll.setMinimumHeight(100)
-        self.head_label = QLabel(GRID_HINT)  # what the grid shows, or the head pointed at
-        self.head_label.setWordWrap(True)
-        self.head_label.setToolTip(GRID_TOOLTIP)
-        self.grid.setToolTip(GRID_TOOLTIP)
-        self._run_text = ""
-        grid_page = QWidget()
-        grid_layout = QVBoxLayout(grid_page)
-        grid_layout.setContentsMargins(2, 2, 2, 2)
-        grid_layout.addWidget(self.head_label)
-        knock_row = QHBoxLayout()
-        knock_row.addWidget(self.knock_label, 1)
-        knock_row.addWidget(self.restore_button, 0, Qt.AlignmentFlag.AlignTop)
-        grid_layout.addLayout(knock_row)
-        grid_layout.addWidget(self.grid_scroll, 1)
+        self.all_heads = AllHeadsPage()
+        self.all_heads.head_chosen.connect(lambda layer, head: self.head_chosen.emit(layer, head, -1))
+        self.all_heads.knock_out_toggled.connect(self.knock_out_toggled)
+        self.all_heads.restore_all_requested.connect(self.restore_all_requested)
+        page = self.all_heads  # its parts, as the panel's own (tests and the walk read them)
+        self.grid, self.grid_scroll, self.head_label = page.grid, page.grid_scroll, page.head_label
+        self.knock_label, self.restore_button = page.knock_label, page.restore_button
+        grid_page = page
 
         self.find_panel = FindHeadsPanel()
         self.find_panel.head_chosen.connect(
@@ -213,7 +181,6 @@ class ModelHeadsPanel(QWidget):
         self.lens_view.position_chosen.connect(self._ask_for_lens)
         self.tabs.addTab(self.lens_view, TAB_NAMES[3][0])
         self.tabs.currentChanged.connect(lambda _index: self._ask_for_lens())
-        self._show_knocked_out(frozenset(), "")
         # Beside the sentence, not the tabs: four tabs need the whole width of a narrow column.
         self.rope_box = QCheckBox("RoPE on")
         self.rope_box.setChecked(True)
@@ -272,23 +239,7 @@ class ModelHeadsPanel(QWidget):
         self.sentence_label.setVisible(self.width() >= needed)
 
     def _fit_tab_names(self) -> None:
-        """The tabs' full names where they fit side by side, else their short ones (presenting on a small
-        screen): a tab scrolled out of sight behind arrows is a tab a class never finds."""
-        bar = self.tabs.tabBar()
-        metrics, room = bar.fontMetrics(), self.tabs.width()
-        # The application style's margins, whichever style the bar has now: the choice must not depend on itself
-        padding = QApplication.style().pixelMetric(QStyle.PixelMetric.PM_TabBarTabHSpace, None, bar)
-        full = sum(metrics.horizontalAdvance(name) + padding for name, _ in TAB_NAMES)
-        narrow = full > room
-        for index, (name, short) in enumerate(TAB_NAMES[: bar.count()]):
-            wanted = short if narrow else name
-            if bar.tabText(index) != wanted:
-                bar.setTabText(index, wanted)
-                bar.setTabToolTip(index, name)
-        # Short names with the style's margins still overflow a 245-px column in presentation type: there
-        # the tabs keep a third of their margins around the text.
-        if narrow != (bar.style() is self._tight_tabs):
-            bar.setStyle(self._tight_tabs if narrow else QApplication.style())
+        fit_tab_names(self.tabs, TAB_NAMES, self._tight_tabs)
 
     # ----- what the panel holds -------------------------------------------------------------
     @property
@@ -392,13 +343,8 @@ class ModelHeadsPanel(QWidget):
     # ----- runs --------------------------------------------------------------------------------
     def show_running(self, running: bool) -> None:
         self.next_view.set_busy(running)  # a step is made from the run shown: not while another is coming
-        if running and self.model is not None:
-            self.head_label.setText("Running the sentence through every layer\u2026")
-        elif not running:
-            self.head_label.setText(self._grid_text())
-
-    def _grid_text(self) -> str:
-        return f"{self._run_text} {GRID_HINT}" if self._run_text else GRID_HINT
+        if self.model is not None or not running:
+            self.all_heads.show_running(running)
 
     def show_result(self, result: RunResult) -> None:
         self.result = result
@@ -406,8 +352,7 @@ class ModelHeadsPanel(QWidget):
         self._show_message("")
         self._show_results_current(True)
         self.token_strip.show_tokens(run.tokens)
-        self._run_text = f"{len(run.tokens)} tokens in {result.seconds:.2f} s."
-        self.head_label.setText(self._grid_text())
+        self.all_heads.show_run_text(f"{len(run.tokens)} tokens in {result.seconds:.2f} s.")
         self.grid.set_attention(run.attention)
         self.grid.set_kv_group_size(run.kv_group_size)
         self.induction_panel.score_grid.set_kv_group_size(run.kv_group_size)
@@ -444,17 +389,9 @@ class ModelHeadsPanel(QWidget):
         self.next_strip.caption = "Next token" if at_one else f"Next token (T {temperature:.2f})"
         self.next_strip.show_predictions(run.next_tokens if scores is None or at_one
                                          else scores.top(temperature, len(run.next_tokens)))
-        self._show_knocked_out(frozenset(getattr(run, "knocked_out", frozenset())),
-                               knock_effect(scores, self.result.intact, temperature))
-
-    def _show_knocked_out(self, knocked: frozenset, effect: str) -> None:
+        knocked = frozenset(getattr(run, "knocked_out", frozenset()))
         self.show_knocked_out_marks(knocked)
-        self.restore_button.setVisible(bool(knocked))
-        self.knock_label.setVisible(bool(knocked))
-        if knocked:
-            named = ", ".join(f"L{layer} H{head}" for layer, head in sorted(knocked))
-            heads = "1 head" if len(knocked) == 1 else f"{len(knocked)} heads"
-            self.knock_label.setText(f"{heads} knocked out ({named}). {effect}".strip())
+        self.all_heads.show_knocked_out(knocked, knock_effect(scores, self.result.intact, temperature))
 
     def show_knocked_out_marks(self, knocked: frozenset) -> None:
         """Cross out the heads knocked out, in the grid and in the induction scores (before the run comes)."""
@@ -463,7 +400,7 @@ class ModelHeadsPanel(QWidget):
 
     def _show_cache_step(self, run: Any) -> None:
         """The step just made: the chosen head's matrix with its new row lit, and the multiply-adds saved."""
-        layer, head = self.chosen_head
+        layer, head = self.all_heads.chosen_head
         self.saved_multiply_adds += run.multiply_adds_without_cache - run.multiply_adds
         self.next_view.show_cache_step(run.attention[layer, head], run.reused_tokens, f"Layer {layer}, head {head}",
                                        run.multiply_adds, run.multiply_adds_without_cache, self.saved_multiply_adds,
@@ -525,21 +462,6 @@ class ModelHeadsPanel(QWidget):
     def _announce_sentence(self) -> None:
         self._typing_timer.stop()
         self.sentence_changed.emit(self.sentence)
-
-    # ----- pointing at heads -------------------------------------------------------------------
-    def _on_grid_chosen(self, layer: int, head: int) -> None:
-        self.chosen_head = (layer, head)
-        self.head_chosen.emit(layer, head, -1)
-
-    def _on_grid_hovered(self, layer: int, head: int) -> None:
-        self.head_label.setText(self.grid.describe(layer, head) if layer >= 0 else self._grid_text())
-
-    def _on_grid_current(self, layer: int, head: int) -> None:
-        self.chosen_head = (layer, head)
-        box = self.grid.cell_rect(layer, head)
-        self.grid_scroll.ensureVisible(box.center().x(), box.center().y(), box.width(), box.height())
-        if self.grid.hasFocus():
-            self.head_label.setText(f"{self.grid.describe(layer, head)} (Enter opens it)")
 
 
 def knock_effect(scores: Any, intact: Any, temperature: float = 1.0) -> str:

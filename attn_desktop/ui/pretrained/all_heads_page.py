@@ -1,0 +1,102 @@
+"""The All heads tab of the Model heads panel: every head as a thumbnail (HeadGrid), with a line over it.
+
+The line says how long the run took and how to use the grid, or names the head pointed at (its kind, the
+heads sharing its keys and values). Under it, while heads are knocked out, a second line names them and
+what they did to the prediction, beside Restore all. The grid's requests (open, knock out, restore) pass
+through as the page's own signals; the panel decides.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+
+from attn_desktop.ui.pretrained.pattern_thumbnails import HeadGrid
+
+GRID_HINT = "Click a head to open it; right-click or Ctrl+click to knock it out."
+GRID_TOOLTIP = ("Each square is one head's attention weights: query rows down, key columns across (grey: masked). "
+                "Outlined: the heads Find heads lists for its two tokens. Crossed out: heads knocked out "
+                "(right-click, Ctrl+click or K switches one off or on again).")
+
+
+class AllHeadsPage(QWidget):
+    head_chosen = Signal(int, int)  # (layer, head) clicked, or Enter
+    knock_out_toggled = Signal(int, int)
+    restore_all_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.chosen_head = (0, 0)  # the grid's current head (the one a generation step shows)
+        self._run_text = ""
+        self._build()
+        self.show_knocked_out(frozenset(), "")
+
+    def _build(self) -> None:
+        self.grid = HeadGrid()
+        self.grid.head_chosen.connect(self._on_chosen)
+        self.grid.hovered.connect(self._on_hovered)
+        self.grid.current_changed.connect(self._on_current)
+        self.grid.knock_out_toggled.connect(self.knock_out_toggled)
+        self.grid.restore_all_requested.connect(self.restore_all_requested)
+        self.grid.setToolTip(GRID_TOOLTIP)
+        self.knock_label = QLabel()  # which heads are off, and what it did to the prediction
+        self.knock_label.setWordWrap(True)
+        self.knock_label.setAccessibleName("Knocked-out heads")
+        self.restore_button = QPushButton("Restore all")
+        self.restore_button.setToolTip("Switch every knocked-out head on again")
+        self.restore_button.clicked.connect(self.restore_all_requested)
+        self.grid_scroll = QScrollArea()
+        self.grid_scroll.setWidget(self.grid)
+        self.grid_scroll.setWidgetResizable(True)
+        self.grid_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Always there: a bar that came and went would change the width, the cells, and so the height again.
+        self.grid_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        self.grid_scroll.setMinimumHeight(100)
+        self.head_label = QLabel(GRID_HINT)  # what the grid shows, or the head pointed at
+        self.head_label.setWordWrap(True)
+        self.head_label.setToolTip(GRID_TOOLTIP)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.head_label)
+        knock_row = QHBoxLayout()
+        knock_row.addWidget(self.knock_label, 1)
+        knock_row.addWidget(self.restore_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(knock_row)
+        layout.addWidget(self.grid_scroll, 1)
+
+    # ----- what it says ---------------------------------------------------------------------------
+    def show_run_text(self, text: str) -> None:
+        """"10 tokens in 0.12 s.": said before the hint until a head is pointed at."""
+        self._run_text = text
+        self.head_label.setText(self.grid_text())
+
+    def show_running(self, running: bool) -> None:
+        self.head_label.setText("Running the sentence through every layer\u2026" if running else self.grid_text())
+
+    def grid_text(self) -> str:
+        return f"{self._run_text} {GRID_HINT}" if self._run_text else GRID_HINT
+
+    def show_knocked_out(self, knocked: frozenset, effect: str) -> None:
+        """The heads off (crossed out in the grid), named with EFFECT, and Restore all; nothing when none are."""
+        self.grid.set_knocked_out(set(knocked))
+        self.restore_button.setVisible(bool(knocked))
+        self.knock_label.setVisible(bool(knocked))
+        if knocked:
+            named = ", ".join(f"L{layer} H{head}" for layer, head in sorted(knocked))
+            heads = "1 head" if len(knocked) == 1 else f"{len(knocked)} heads"
+            self.knock_label.setText(f"{heads} knocked out ({named}). {effect}".strip())
+
+    # ----- pointing at heads ----------------------------------------------------------------------
+    def _on_chosen(self, layer: int, head: int) -> None:
+        self.chosen_head = (layer, head)
+        self.head_chosen.emit(layer, head)
+
+    def _on_hovered(self, layer: int, head: int) -> None:
+        self.head_label.setText(self.grid.describe(layer, head) if layer >= 0 else self.grid_text())
+
+    def _on_current(self, layer: int, head: int) -> None:
+        self.chosen_head = (layer, head)
+        box = self.grid.cell_rect(layer, head)
+        self.grid_scroll.ensureVisible(box.center().x(), box.center().y(), box.width(), box.height())
+        if self.grid.hasFocus():
+            self.head_label.setText(f"{self.grid.describe(layer, head)} (Enter opens it)")
