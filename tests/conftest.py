@@ -46,6 +46,21 @@ def private_cache_dir(tmp_path_factory):
         yield folder
 
 
+@pytest.fixture(scope="module")
+def smollm2():
+    """The model pack's SmolLM2, loaded once per test module (its 540 MB let go with the module); the test is
+    skipped, saying why, without the pack or its readers."""
+    pytest.importorskip("gguf")
+    pytest.importorskip("tokenizers")
+    from attn_desktop.model.pretrained.llama import LlamaModel
+    from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
+
+    try:
+        return LlamaModel.load(find_pack_model())
+    except ModelUnavailable as missing:
+        pytest.skip(str(missing))
+
+
 @pytest.fixture(autouse=True)
 def private_data_dir(tmp_path, monkeypatch):
     """Progress, autosave and settings go to a temporary folder, never the user's real ones."""

@@ -109,16 +109,6 @@ def test_a_token_the_model_does_not_have_is_refused(tiny):
 
 
 # ----- SmolLM2 (the optional pack) -------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def smollm2():
-    from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
-
-    try:
-        return LlamaModel.load(find_pack_model())
-    except ModelUnavailable as missing:
-        pytest.skip(str(missing))
-
-
 def test_smollm2_generating_with_the_cache_gives_the_logits_of_the_whole_sentence(smollm2):
     runs = generate(smollm2, smollm2.run("The capital of France is"), 4)
     assert "".join(run.tokens[-1] for run in runs[1:]).startswith(" Paris")

@@ -18,19 +18,6 @@ def test_the_loss_is_the_mean_of_minus_log_the_probability_of_each_token():
     assert second_copy_loss(logits, [1, 1]) == pytest.approx((math.log(2) + math.log(4)) / 2)
 
 
-@pytest.fixture(scope="module")
-def smollm2():
-    pytest.importorskip("gguf")
-    pytest.importorskip("tokenizers")
-    from attn_desktop.model.pretrained.llama import LlamaModel
-    from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
-
-    try:
-        return LlamaModel.load(find_pack_model())
-    except ModelUnavailable as missing:
-        pytest.skip(str(missing))
-
-
 def first_copy_loss(model, probe):
     """The same loss on the first copy's tokens: random, so nothing predicts them."""
     ids, start, length = probe.token_ids, probe.start, probe.length

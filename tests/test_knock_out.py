@@ -88,16 +88,6 @@ TWELVE_TOKENS = "The cat sat on the mat because it was tired and hungry"
 KNOCKED = {(3, 2), (10, 3), (23, 5)}
 
 
-@pytest.fixture(scope="module")
-def smollm2():
-    from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
-
-    try:
-        return LlamaModel.load(find_pack_model())
-    except ModelUnavailable as missing:
-        pytest.skip(str(missing))
-
-
 def test_smollm2_names_its_30_layers_and_9_heads_when_refusing(smollm2):
     with pytest.raises(HeadError) as no_layer:
         smollm2.run(TWELVE_TOKENS, {(31, 0)})

@@ -49,16 +49,6 @@ def test_a_position_out_of_range_is_refused_in_one_line(tiny, position):
 
 
 # ----- SmolLM2 (the optional pack) -------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def smollm2():
-    from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
-
-    try:
-        return LlamaModel.load(find_pack_model())
-    except ModelUnavailable as missing:
-        pytest.skip(str(missing))
-
-
 def test_smollm2_s_paris_appears_before_the_last_layer_and_tops_it(smollm2):
     run = smollm2.run("The capital of France is")
     lens = smollm2.logit_lens(run, len(run.token_ids) - 1)
