@@ -21,6 +21,9 @@ import sys
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The tests read the app's English; a machine set to another language would otherwise make the app (and the
+# apps the tests start) speak it. A test of another language asks for it with the `speaking` fixture.
+os.environ["LANGUAGE"] = "en"
 
 # The helper modules beside this file (project_root, seed_numbers, tiny_llama, ...) import by their names.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -34,6 +37,24 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "window" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def english_after_each_test():
+    """A test that switches the language leaves the next test in English."""
+    yield
+    from attn_desktop.language import current_language, set_language
+
+    if current_language() != "en":
+        set_language("en")
+
+
+@pytest.fixture
+def speaking():
+    """speaking("es"): the app speaks that language for the rest of the test (English again after it)."""
+    from attn_desktop.language import set_language
+
+    return set_language
 
 
 @pytest.fixture(scope="session", autouse=True)
