@@ -14,6 +14,8 @@ import os
 import sys
 from pathlib import Path
 
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import CommandLineInterface
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,6 +28,16 @@ KEYWORDS = ["tr", "ntr:1,2", "tr_in:1c,2", "N_"]
 def pybabel(*arguments: str) -> None:
     os.chdir(ROOT)  # the template names each text's file relative to the project, never a machine's path
     CommandLineInterface().run(["pybabel", "-q", *arguments])
+
+
+def texts_in_code() -> Catalog:
+    """Every text the code marks for translation, as Babel's extract finds them (the template's contents)."""
+    catalog = Catalog(project="Attention Desktop")
+    keywords = {"tr": None, "ntr": (1, 2), "tr_in": ((1, "c"), 2), "N_": None}
+    for filename, line, message, comments, context in extract_from_dir(
+            ROOT / "attn_desktop", method_map=[("**.py", "python")], keywords=keywords, comment_tags=("Translators:",)):
+        catalog.add(message, None, [(f"attn_desktop/{filename}", line)], auto_comments=comments, context=context)
+    return catalog
 
 
 def extract() -> None:

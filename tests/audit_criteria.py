@@ -1,7 +1,8 @@
 """What a teacher would see wrong in one audited window (a step of `attn-desktop snapshot --steps`, or a
 real window's audit): the same list for the offscreen walks and the real-window walk."""
 
-LISTS_THAT_MUST_BE_EMPTY = ("plots_too_small", "key_labels_missing", "texts_elided", "text_overlaps", "panels_cut")
+LISTS_THAT_MUST_BE_EMPTY = ("plots_too_small", "key_labels_missing", "texts_elided", "text_overlaps", "panels_cut",
+                            "untranslated_texts")
 COUNTS_THAT_MUST_BE_ZERO = ("label_overlaps", "chart_label_overlaps", "labels_cut")
 LABEL_LINES_FROM_THEIR_TIP = 2
 
@@ -13,7 +14,7 @@ def problem_kind(problem: str) -> str:
 
 def problems_in(audit: dict) -> list[str]:
     """Each problem named with what the audit measured; an empty list for a clean window."""
-    problems = [f"{figure}: {audit[figure]}" for figure in LISTS_THAT_MUST_BE_EMPTY if audit[figure]]
+    problems = [f"{figure}: {audit[figure]}" for figure in LISTS_THAT_MUST_BE_EMPTY if audit.get(figure)]
     problems += [f"{figure}: {audit[figure]}" for figure in COUNTS_THAT_MUST_BE_ZERO if audit.get(figure)]
     if audit["max_label_distance_px"] > LABEL_LINES_FROM_THEIR_TIP * audit["label_line_height_px"]:
         problems.append(f"max_label_distance_px {audit['max_label_distance_px']} > {LABEL_LINES_FROM_THEIR_TIP} × "

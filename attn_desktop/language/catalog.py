@@ -130,6 +130,28 @@ def translations_for(code: str) -> gettext.NullTranslations:
     return _translations_for(known_language(code) or SOURCE_LANGUAGE)
 
 
+def source_texts_of(catalog: gettext.NullTranslations) -> dict[str, str]:
+    """Each text CATALOG writes, mapped back to its English source (for re-wording a shown window): its
+    translations where it is a compiled catalog, else (English, the pseudo-language) every source text the
+    compiled catalogs know, as CATALOG writes it."""
+    if isinstance(catalog, gettext.GNUTranslations):
+        return {translated: _source_of(key) for key, translated in _messages(catalog).items() if translated and key}
+    sources = {source for code in shown_languages() if code != SOURCE_LANGUAGE
+               for source in map(_source_of, _messages(_translations_for(code)))}
+    sources.discard("")
+    return {catalog.gettext(source): source for source in sources}
+
+
+def _messages(catalog: gettext.NullTranslations) -> dict[str | tuple[str, int], str]:
+    return getattr(catalog, "_catalog", {})  # GNUTranslations' parsed .mo: msgid (or (msgid, form)) → text
+
+
+def _source_of(key: str | tuple[str, int]) -> str:
+    """A .mo key's English text: the msgid of a plural's form, without a context (token, EOT, it)."""
+    source = key[0] if isinstance(key, tuple) else key
+    return source.split("\x04", 1)[-1]
+
+
 def _translations_for(code: str) -> gettext.NullTranslations:
     if code == PSEUDO_LANGUAGE:
         return PseudoTranslations()

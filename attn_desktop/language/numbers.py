@@ -12,10 +12,14 @@ import math
 import re
 from collections.abc import Iterable
 
-from attn_desktop.language.catalog import current_language
+from attn_desktop.language.catalog import current_language, is_right_to_left
 
 DECIMAL_COMMA_LANGUAGES = frozenset({"es"})
 MINUS = "−"  # the typographic minus the panels use, not the hyphen
+# In a right-to-left text a number's minus, a vector's order and a percent sign would be laid out right to
+# left ("1.78-", "(0.48 ,1.54)"). A left-to-right mark on each side keeps a number as mathematics writes it,
+# whatever surrounds it.
+LEFT_TO_RIGHT_MARK = "\u200e"
 
 
 def decimal_mark(language: str | None = None) -> str:
@@ -26,6 +30,10 @@ def number(value: float, places: int = 2, *, minus: str = "-", signed: bool = Fa
     """VALUE with PLACES decimals and the language's decimal mark ("nan" and "inf" as Python writes them).
 
     MINUS is the sign to write ("−" for the typographic one); SIGNED writes "+" before positive values."""
+    return _left_to_right(_written(value, places, minus, signed))
+
+
+def _written(value: float, places: int, minus: str, signed: bool = False) -> str:
     text = f"{value:+.{places}f}" if signed else f"{value:.{places}f}"
     if not math.isfinite(value):
         return text
@@ -36,13 +44,18 @@ def number(value: float, places: int = 2, *, minus: str = "-", signed: bool = Fa
 
 def percent(fraction: float, places: int = 0) -> str:
     """FRACTION (0.34) as "34%" with the language's decimal mark when PLACES > 0."""
-    return number(fraction * 100, places) + "%"
+    return _left_to_right(_written(fraction * 100, places, "-") + "%")
 
 
 def vector(values: Iterable[float], places: int = 2, *, minus: str = "-") -> str:
     """(1.54, 0.48), or (1,54; 0,48) where the decimal mark is a comma."""
     separator = "; " if decimal_mark() == "," else ", "
-    return "(" + separator.join(number(float(value), places, minus=minus) for value in values) + ")"
+    return _left_to_right("(" + separator.join(_written(float(value), places, minus) for value in values) + ")")
+
+
+def _left_to_right(text: str) -> str:
+    """TEXT kept left to right inside a right-to-left language's text."""
+    return f"{LEFT_TO_RIGHT_MARK}{text}{LEFT_TO_RIGHT_MARK}" if is_right_to_left() else text
 
 
 _NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$")
@@ -53,7 +66,7 @@ def parse_number(text: str) -> float:
     "−1,5", " 2 "). ValueError, with a message to show, if TEXT is not one number."""
     from attn_desktop.language.catalog import tr
 
-    cleaned = text.strip().replace(MINUS, "-").replace("\u2212", "-")
+    cleaned = text.strip().strip(LEFT_TO_RIGHT_MARK).strip().replace(MINUS, "-")
     if cleaned.lower() in ("nan", "inf", "-inf", "+inf", "infinity", "-infinity"):
         return float(cleaned)  # the caller decides whether it takes them; most refuse with their own message
     if not _NUMBER.match(cleaned):

@@ -368,6 +368,11 @@ class Scene:
         mask = causal_mask(self.n_queries, self.n_tokens) if self.causal else None
         compute_layers(self.layers, self.inputs, scale=self.scale, mask=mask, use_grids=self.use_grids)
 
+    def redraw_views(self) -> None:
+        """Tell every view to show the scene again though nothing in it changed: the language did (the views
+        word their texts anew)."""
+        self._notify(Change.ALL)
+
     def _notify(self, change: Change) -> None:
         self._subscribers.tell(change)
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QWidget
 from attn_desktop.geometry.panel_sets import panels_shown
 from attn_desktop.ui.panels.grid_editor import MAX_ROWS_IN_VIEW
 from attn_desktop.ui.tools.label_audit import audit_labels
+from attn_desktop.ui.tools.language_audit import untranslated_texts
 
 if TYPE_CHECKING:  # the audit reads the window's parts; the window never needs the audit
     from attn_desktop.ui.window.main_window import MainWindow
@@ -43,6 +44,7 @@ def audit_window(window: MainWindow) -> dict:
         **audit_labels(window.canvas),
         "label_line_height_px": round(window.canvas.label_line_height(), 1),
         "panels_cut": panels_cut(window),
+        "untranslated_texts": untranslated_texts(window),
     }
 
 
@@ -91,6 +93,7 @@ def audit_heads(window: MainWindow) -> dict:
         "max_label_offset_px": max((figures["max_label_offset_px"] for figures in labels), default=0.0),
         "label_line_height_px": round(columns[0].canvas.label_line_height(), 1),
         "panels_cut": cut + _window_off_screen(window),
+        "untranslated_texts": untranslated_texts(window),
     }
 
 

@@ -1,0 +1,59 @@
+"""What the Qt application needs for a language: Qt's own texts (standard dialogs' buttons), the layout's
+direction (Arabic mirrors the window) and fonts for scripts a school machine may lack."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QLibraryInfo, QLocale, Qt, QTranslator
+from PySide6.QtGui import QFontDatabase, QGuiApplication
+
+from attn_desktop.language import current_language, is_right_to_left
+from attn_desktop.paths import resource_dir
+
+# Families the fonts under resources/fonts/ register (packaging/make_fonts.py): a text in a script the
+# app's font lacks falls back to them in this order.
+APP_FONT_FAMILIES = ("Noto Sans CJK SC", "Noto Sans Arabic")
+# The locale Qt's own number boxes (spin boxes) write in: as the panels write numbers (numbers.py). Arabic
+# keeps Western digits and the decimal point, as its lessons and the plots do (Qt's "ar" would write ٠١٢).
+NUMBER_LOCALES = {"en": "en_US", "es": "es_ES", "zh_CN": "zh_CN", "ar": "en_US"}
+_qt_translator: QTranslator | None = None
+_fonts_added = False
+
+
+def apply_language(app: QGuiApplication) -> None:
+    """Make APP speak the current language: Qt's translations, the locale, the direction, the fonts."""
+    _install_qt_translations(app, current_language())
+    QLocale.setDefault(QLocale(NUMBER_LOCALES.get(current_language(), "en_US")))
+    app.setLayoutDirection(Qt.LayoutDirection.RightToLeft if is_right_to_left() else Qt.LayoutDirection.LeftToRight)
+    add_app_fonts()
+    _fall_back_to_app_fonts(app)
+
+
+def add_app_fonts() -> None:
+    """Register the fonts the app carries (once): Chinese and Arabic then render without system fonts."""
+    global _fonts_added
+    if _fonts_added:
+        return
+    for font_file in sorted((resource_dir() / "fonts").glob("*.[ot]tf")):
+        QFontDatabase.addApplicationFont(str(font_file))
+    _fonts_added = True
+
+
+def _fall_back_to_app_fonts(app: QGuiApplication) -> None:
+    """The app's font, then the carried fonts for the characters it has no glyph for."""
+    font = app.font()
+    families = [family for family in font.families() if family not in APP_FONT_FAMILIES] or [font.family()]
+    font.setFamilies([*families, *APP_FONT_FAMILIES])
+    app.setFont(font)
+
+
+def _install_qt_translations(app: QGuiApplication, code: str) -> None:
+    """Qt's own texts (a file dialog's buttons, a message box's "Cancel") from the qtbase_CODE.qm PySide6 ships."""
+    global _qt_translator
+    if _qt_translator is not None:
+        app.removeTranslator(_qt_translator)
+        _qt_translator = None
+    translator = QTranslator(app)
+    folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    if translator.load(QLocale(code), "qtbase", "_", folder):
+        app.installTranslator(translator)
+        _qt_translator = translator

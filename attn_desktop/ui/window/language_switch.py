@@ -1,0 +1,36 @@
+"""Choosing the app's language: at start (--lang, the saved choice, the system's) and live, from
+View → Language, without a restart and without touching the scene."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QApplication
+
+from attn_desktop.language import current_language, set_language
+from attn_desktop.language.catalog import translations_for
+from attn_desktop.ui.language.app_language import apply_language
+from attn_desktop.ui.language.rewording import reword_window
+
+if TYPE_CHECKING:
+    from attn_desktop.ui.window.main_window import MainWindow
+
+
+def start_in_language(app: QApplication, code: str) -> None:
+    """Speak CODE from the start (before any window exists). ValueError, with a message to show, if the app
+    has no such language."""
+    set_language(code)
+    apply_language(app)
+
+
+def switch_language(window: MainWindow, code: str) -> None:
+    """Speak CODE in WINDOW now: the same scene, panels, lesson and undo history, in the other language."""
+    old_catalog = translations_for(current_language())
+    if set_language(code) == current_language() and old_catalog is translations_for(code):
+        return
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    apply_language(app)
+    reword_window(window, old_catalog)
+    window.scene.redraw_views()  # every view that words its texts from the scene words them again
+    window.documents.update_title()
