@@ -78,8 +78,17 @@ QT_PLUGIN_POLICY: dict[str, tuple[str, ...] | None] = {
     # PNG is built into QtGui; SVG for icons; the rest are formats the app never reads.
     "imageformats": ("libqsvg.so", "libqico.so", "libqjpeg.so", "libqgif.so"),
 }
-# Qt's own translations (qt_*.qm, qtbase_*.qm): the app installs no QTranslator, so they are never loaded.
-DROP_QT_TRANSLATIONS = True
+# Qt's own translations (qtbase_*.qm: a standard dialog's buttons): only the app's languages' are loaded
+# (ui/language/app_language.py); the other 40-odd languages' files and the other Qt modules' are left out.
+KEPT_QT_TRANSLATIONS = ("qtbase_es.qm", "qtbase_zh_CN.qm", "qtbase_ar.qm")
+
+
+def dropped_qt_translation(bundle_path: str) -> bool:
+    """Whether a file PyInstaller collected is one of Qt's translations the app never loads."""
+    path = bundle_path.replace("\\", "/")
+    return path.startswith("PySide6/Qt/translations/") and path.rsplit("/", 1)[-1] not in KEPT_QT_TRANSLATIONS
+
+
 # --- libraries left to the system ------------------------------------------------------------------------
 # PyInstaller copies every library the Qt wheels link that it does not know to be part of the system.
 # These few are part of every Linux desktop the bundle can run on (it needs glibc 2.36 or newer, so their

@@ -7,6 +7,10 @@ Arabic's letters, their presentation forms and the shaping rules (kept whole: Ar
 
     sudo apt-get install fonts-noto-cjk fonts-noto-core   # the sources (Debian's packages)
     python packaging/make_fonts.py                         # after the catalogs change, too
+    python packaging/make_fonts.py FOLDER                  # or from copies of the three source files
+
+(Remove the two packages again before looking at screenshots: with them, "sans-serif" becomes Noto Sans and
+every text measures differently from a school machine's DejaVu Sans.)
 
 Needs fontTools (pip install fonttools). The fonts are under the SIL Open Font License (resources/fonts/OFL.txt).
 """
@@ -61,7 +65,11 @@ def cut(font: TTFont, characters: list[int], output: Path) -> None:
     print(f"{output.name}: {len(characters):,} characters asked, {output.stat().st_size / 1e6:.2f} MB")
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
+    if argv:  # a folder holding copies of the source files
+        global CJK_COLLECTION, ARABIC_FONTS
+        CJK_COLLECTION = Path(argv[0]) / CJK_COLLECTION.name
+        ARABIC_FONTS = [Path(argv[0]) / source.name for source in ARABIC_FONTS]
     FONTS_DIR.mkdir(exist_ok=True)
     chinese = sorted(set(gb2312_characters() + catalog_characters("zh_CN") + PUNCTUATION))
     cut(TTCollection(CJK_COLLECTION).fonts[CJK_SIMPLIFIED_INDEX], chinese, FONTS_DIR / "NotoSansSC-Subset.otf")
@@ -72,4 +80,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -3,6 +3,8 @@ direction (Arabic mirrors the window) and fonts for scripts a school machine may
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QLibraryInfo, QLocale, Qt, QTranslator
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 
@@ -53,7 +55,16 @@ def _install_qt_translations(app: QGuiApplication, code: str) -> None:
         app.removeTranslator(_qt_translator)
         _qt_translator = None
     translator = QTranslator(app)
-    folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
-    if translator.load(QLocale(code), "qtbase", "_", folder):
-        app.installTranslator(translator)
-        _qt_translator = translator
+    for folder in _qt_translation_folders():
+        if translator.load(QLocale(code), "qtbase", "_", folder):
+            app.installTranslator(translator)
+            _qt_translator = translator
+            return
+
+
+def _qt_translation_folders() -> list[str]:
+    """Where Qt says its translations are, and where the PySide6 wheel (or a frozen app) keeps them."""
+    import PySide6
+
+    return [QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath),
+            str(Path(PySide6.__file__).resolve().parent / "Qt" / "translations")]

@@ -13,11 +13,13 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
+from attn_desktop.language import LANGUAGE_NAMES, shown_languages
 from attn_desktop.model import Role, attention
 from attn_desktop.model.files.values import SceneFileError
 from attn_desktop.model.scene_files import open_scene
 from attn_desktop.model.teaching.lessons import LESSONS
 from attn_desktop.paths import icon_files, resource_dir
+from attn_desktop.ui.language.font_coverage import catalog_size, characters_missing
 from attn_desktop.ui.tools.synthetic_mouse import drag, viewport_pos_of
 from attn_desktop.ui.window.app import build_window, settle
 
@@ -71,6 +73,7 @@ def run_self_test(report=print) -> bool:
     loadable = _check_builtin_scenes(checks)
     _check_lessons(window, loadable, checks)
     _check_icons(checks)
+    _check_languages(checks)
     window.history.reset()
     window.close()
     for name, ok in checks:
@@ -120,3 +123,14 @@ def _check_icons(checks: list[tuple[str, bool]]) -> None:
     for path in icon_files():
         image = QImage(str(path))
         checks.append((f"icon {path.name} {image.width()}x{image.height()}", not image.isNull()))
+
+
+def _check_languages(checks: list[tuple[str, bool]]) -> None:
+    """Each language's catalog loads, and the app's own fonts draw every character it uses."""
+    for code in shown_languages():
+        if code == "en":
+            continue
+        missing = characters_missing(code)
+        fonts = f"no glyph for {''.join(missing[:20])}" if missing else "every character in the app's fonts"
+        checks.append((f"language {LANGUAGE_NAMES[code]}: {catalog_size(code):,} texts, {fonts}",
+                       not missing and catalog_size(code) > 0))
