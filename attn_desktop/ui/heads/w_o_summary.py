@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
+from attn_desktop.language import ntr, tr
 from attn_desktop.model import Scene, ViewState
 from attn_desktop.model.commands import Editor
 from attn_desktop.ui.heads.w_o_numbers_window import WONumbersWindow
@@ -30,13 +31,15 @@ class WOSummary(QWidget):
         self.layer, self.title_prefix = layer, title_prefix
         self.dialog: WONumbersWindow | None = None  # made when first asked for
         rows, columns = self.shape
-        self.label = QLabel(f"<b>{title_prefix}{SHORT_GRID_TITLES['w_o']}</b>&nbsp; {rows} × {columns}")
-        self.label.setToolTip(f"{title_prefix}{GRID_TITLES['w_o']}: {rows} rows (the heads' outputs, side by side) "
-                              f"× {columns} columns (the layer's output), {rows * columns} numbers")
+        self.label = QLabel(f"<b>{title_prefix}{tr(SHORT_GRID_TITLES['w_o'])}</b>&nbsp; {rows} × {columns}")
+        self.label.setToolTip(tr("{grid}: {rows} rows (the heads' outputs, side by side) × {columns} columns "
+                                 "(the layer's output), {count} numbers").format(
+            grid=title_prefix + tr(GRID_TITLES["w_o"]), rows=rows, columns=columns, count=rows * columns))
         self.label.setAccessibleName(f"{title_prefix}W_O")
-        self.open_button = QPushButton("Numbers…")
-        self.open_button.setToolTip(f"Show W_O's {rows * columns} numbers in a window of their own, "
-                                    "to read and type into")
+        self.open_button = QPushButton(tr("Numbers…"))
+        self.open_button.setToolTip(ntr("Show W_O's {count} number in a window of its own, to read and type into",
+                                        "Show W_O's {count} numbers in a window of their own, to read and type into",
+                                        rows * columns).format(count=rows * columns))
         self.open_button.clicked.connect(self.open_numbers)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
