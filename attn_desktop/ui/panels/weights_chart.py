@@ -23,10 +23,10 @@ from PySide6.QtWidgets import QToolTip
 
 from attn_desktop.language import percent, tr
 from attn_desktop.model import Change, HeadReading, Role, Scene
+from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.panels.token_axis import TokenAxis
 from attn_desktop.ui.plot_style import cache_axes_and_grid
-from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP
 
