@@ -13,11 +13,12 @@ numbers last written (bar_weight), not stored in 64 items on every move.
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from attn_desktop.geometry.shown_numbers import percent, shown_number
-from attn_desktop.language import N_, tr
+from attn_desktop.language import N_, ntr, tr
 from attn_desktop.model import Change, HeadReading, Role, Scene, explain
 from attn_desktop.ui.panels.cell_writes import ShownNumbers, cell_writes
 from attn_desktop.ui.scene_link import follow_scene, head_reading
@@ -39,6 +40,26 @@ def short_name(name: str, limit: int = FORMULA_NAME_CHARS) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
+def _factor(value: float) -> str:
+    text = shown_number(value)
+    return f"({text})" if text.startswith("-") else text
+
+
+def dot_product(query_label: str, key_label: str, query, key) -> str:
+    """explain.dot_product's worked sum with the numbers in the student's language: 'q_sat · k_cat = 2.40 × 2.20
+    + 0.60 × 1.00 = 5.88'; for wide vectors the first products, "…" and how many there are."""
+    wide = len(query) > explain.WHOLE_UP_TO
+    shown = explain.SHOWN_FIRST if wide else len(query)
+    products = [f"{_factor(q)} × {_factor(k)}" for q, k in zip(list(query)[:shown], list(key)[:shown])]
+    if wide:
+        products.append("…")
+    text = f"q_{query_label} · k_{key_label} = {' + '.join(products)} = {shown_number(float(np.dot(query, key)))}"
+    # Translators: after a long worked dot product, how many products it adds up
+    if not wide:
+        return text
+    return ntr("{sum} ({count} product)", "{sum} ({count} products)", len(query)).format(sum=text, count=len(query))
+
+
 class ScoreTableModel(QStandardItemModel):
     def __init__(self, scene: Scene | HeadReading, parent=None, veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
@@ -55,8 +76,7 @@ class ScoreTableModel(QStandardItemModel):
         scene = self.scene
         query = scene.vectors(Role.QUERY)[scene.selected]
         name = short_name if short_names else str
-        return explain.dot_product(name(scene.selected_token), name(scene.tokens[row]), query,
-                                   scene.vectors(Role.KEY)[row])
+        return dot_product(name(scene.selected_token), name(scene.tokens[row]), query, scene.vectors(Role.KEY)[row])
 
     def widest_formula(self) -> str:
         """A formula as long as any this scene can show (names cut, every number long): the room the
@@ -64,7 +84,7 @@ class ScoreTableModel(QStandardItemModel):
         longest = max(self.scene.tokens, key=len, default="")
         query = max(self.scene.query_tokens, key=len, default="")
         terms = [-88.88] * self.scene.key_width
-        return explain.dot_product(short_name(query), short_name(longest), terms, terms)
+        return dot_product(short_name(query), short_name(longest), terms, terms)
 
     def set_weight_header(self, text: str) -> None:
         if self.headerData(WEIGHT, Qt.Orientation.Horizontal) != text:
