@@ -25,6 +25,7 @@ from attn_desktop.language import N_, parse_number, tr
 from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.model.commands import Editor, RunNow, set_grid_cell, switch
 from attn_desktop.model.layers import GRID_NAMES
+from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.panels.grid_flow import GridFlow
 from attn_desktop.ui.scene_link import follow_scene_in_sight, head_reading
 
@@ -54,6 +55,7 @@ class GridEditor(QWidget):
         self.title_prefix = title_prefix
         self.rows_in_view = rows_in_view
         self.tables: dict[str, QTableWidget] = {}
+        self.titles: dict[str, QLabel] = {}  # each grid's title over it
         self.no_grids_box = QCheckBox(tr("No grids: q = k = v = x"))
         self.no_grids_box.setToolTip(tr("Use each word's own vector as its query, key and value"))
         self.no_grids_box.toggled.connect(self._on_no_grids_toggled)
@@ -70,7 +72,6 @@ class GridEditor(QWidget):
         self.flow = GridFlow()  # beside the canvas: the grids that do not fit side by side go under
         for column, name in enumerate(names):
             table = QTableWidget()
-            table.setAccessibleName(title_prefix + GRID_TITLES[name])
             table.setEditTriggers(
                 QAbstractItemView.EditTrigger.DoubleClicked
                 | QAbstractItemView.EditTrigger.EditKeyPressed
@@ -81,14 +82,15 @@ class GridEditor(QWidget):
             table.setMinimumWidth(table.fontMetrics().horizontalAdvance("0.000") * 2 + 30)
             table.horizontalHeader().setMinimumSectionSize(1)  # the column's width is the numbers' (_fit_columns)
             table.itemChanged.connect(lambda item, name=name: self._on_cell_typed(name, item))
-            title = QLabel(f"<b>{title_prefix}{tr(SHORT_GRID_TITLES[name])}</b>")
-            title.setToolTip(title_prefix + tr(GRID_TITLES[name]))
+            title = self.titles[name] = QLabel()
             if compact:
                 grid_area.addWidget(title, 0, column)
                 grid_area.addWidget(table, 1, column)
             else:
                 self.flow.add(title, table)
             self.tables[name] = table
+        self._word_titles()
+        follow_language(self, self._word_titles)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.head_label)
@@ -100,6 +102,13 @@ class GridEditor(QWidget):
         layout.addWidget(self.message_label)
         follow_scene_in_sight(self, self.scene, self._on_scene_changed)
         self.refresh()
+
+    def _word_titles(self) -> None:
+        """Each grid's title, its tooltip and its table's name, in the language of the moment."""
+        for name, title in self.titles.items():
+            title.setText(f"<b>{self.title_prefix}{tr(SHORT_GRID_TITLES[name])}</b>")
+            title.setToolTip(self.title_prefix + tr(GRID_TITLES[name]))
+            self.tables[name].setAccessibleName(self.title_prefix + tr(GRID_TITLES[name]))
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
