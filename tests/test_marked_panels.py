@@ -107,6 +107,7 @@ def test_an_arrows_tooltip_writes_its_vector_the_spanish_way(qtbot, cat_scene, s
     speaking("es")
     canvas = shown(qtbot, AttentionCanvas(cat_scene), 1100, 500)
     assert canvas.drags.describe(Role.KEY, 1) == "k·cat = (2,20; 1,00)"
+    assert canvas.qk_plot.getAxis("left").tickStrings([0.5, 1.0], 1, 0.5) == ["0,5", "1,0"]  # the axes' numbers too
 
 
 def test_the_grid_editor_takes_a_number_typed_with_a_decimal_comma(qtbot, speaking):
