@@ -19,13 +19,14 @@ import enum
 
 import numpy as np
 
-from attn_desktop.model import HeadReading, Role, explain
+from attn_desktop.language import N_, percent, tr
+from attn_desktop.model import HeadReading, Role
 from attn_desktop.model.files.scene_types import TakenFrom
 from attn_desktop.model.view_plane import ViewPlane, pca_plane
 
 PLOTTED_TOGETHER = {Role.QUERY: (Role.QUERY, Role.KEY), Role.KEY: (Role.QUERY, Role.KEY),
                     Role.VALUE: (Role.VALUE,), Role.EMBEDDING: (Role.EMBEDDING,)}
-PLANE_NAMES = {Role.QUERY: "q and k", Role.KEY: "q and k", Role.VALUE: "v", Role.EMBEDDING: "x"}
+PLANE_NAMES = {Role.QUERY: N_("q and k"), Role.KEY: N_("q and k"), Role.VALUE: "v", Role.EMBEDDING: "x"}
 
 
 class PlaneKind(enum.Enum):
@@ -56,14 +57,14 @@ class DrawnPlanes:
         """Draw two of the numbers (0-based); ValueError unless they are two different ones the vectors have."""
         widest = max(self.scene.vectors(role).shape[1] for role in self.scene.roles)  # word vectors may be wider
         if first == second or min(first, second) < 0 or max(first, second) >= widest:
-            raise ValueError("choose two different dimensions of the vectors")
+            raise ValueError(tr("choose two different dimensions of the vectors"))
         self.dims = (first, second)
         self.kind = PlaneKind.DIMENSIONS
 
     def use_pca(self, on: bool) -> None:
         """Draw the PCA planes of the vectors as they are now (on), or the chosen dimensions again."""
         if on and not self.pca_available:
-            raise ValueError("every vector here has at most two numbers; the canvas shows them all")
+            raise ValueError(tr("every vector here has at most two numbers; the canvas shows them all"))
         self.kind = PlaneKind.PCA if on else PlaneKind.DIMENSIONS
         self._make_planes()
 
@@ -129,10 +130,13 @@ class DrawnPlanes:
         width = self.scene.vectors(role).shape[1]
         plane = self.plane_for(role)
         if plane is not None:
-            share = explain.percent(plane.share_of_spread(self._plotted_with(role)))
-            return f"PCA, {share}" if short else f"PCA plane of {PLANE_NAMES[role]}: {share} of spread"
+            share = percent(plane.share_of_spread(self._plotted_with(role)))
+            if short:
+                return tr("PCA, {share}").format(share=share)
+            return tr("PCA plane of {vectors}: {share} of spread").format(vectors=tr(PLANE_NAMES[role]), share=share)
         if width <= 2:
             return ""
         first, second = self.dims if max(self.dims) < width else (0, 1)
         # (a narrow plot's short title names no dimensions: the first two are what a student expects)
-        return "" if short else f"dimensions {first + 1} and {second + 1} of {width}"
+        return "" if short else tr("dimensions {first} and {second} of {width}").format(first=first + 1,
+                                                                                      second=second + 1, width=width)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from attn_desktop.language import percent
+
 FADED_QUERY_EMPHASIS = 0.35
 MIN_WEIGHT_EMPHASIS = 0.22
 MASKED_EMPHASIS = 0.18  # a key the mask hides: drawn dashed and this faint
@@ -60,11 +62,13 @@ def even_split(n_tokens: int) -> np.ndarray:
     return np.full(n_tokens, 1.0 / max(n_tokens, 1))
 
 
-def weight_label(name: str, weight: float, visible: bool, crowded: bool, veiled: bool, hidden_text: str) -> str:
+def weight_label(name: str, weight: float, visible: bool, crowded: bool, veiled: bool, hidden_text: str,
+                 masked_text: str = "{name} masked") -> str:
     """'k·cat 76%' (or 'k·the masked', or HIDDEN_TEXT for the number while veiled); in a crowded scene,
-    only keys that matter are named."""
+    only keys that matter are named. MASKED_TEXT is "{name} masked" in the student's language (translated
+    once by the caller, not once per arrow on every drag move)."""
     if crowded:
         return name if visible and (veiled or weight >= CROWDED_LABEL_MIN_WEIGHT) else ""
-    if veiled:
-        return f"{name} {hidden_text}" if visible else f"{name} masked"
-    return f"{name} {round(weight * 100)}%" if visible else f"{name} masked"
+    if not visible:
+        return masked_text.format(name=name)
+    return f"{name} {hidden_text}" if veiled else f"{name} {percent(weight)}"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtWidgets import QGraphicsItem
 
+from attn_desktop.geometry.shown_numbers import localized
+
 
 def cache_axes_and_grid(plot: pg.PlotItem) -> None:
     """Keep each axis (which also draws its grid lines) as a ready-made pixmap.
@@ -15,4 +17,18 @@ def cache_axes_and_grid(plot: pg.PlotItem) -> None:
     updates the axes, which refreshes them.
     """
     for name in ("left", "bottom", "right", "top"):
-        plot.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        axis = plot.getAxis(name)
+        axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        if type(axis) is pg.AxisItem:  # (an axis of names, such as the weights chart's tokens, keeps them as typed)
+            write_ticks_in_the_language(axis)
+
+
+def write_ticks_in_the_language(axis: pg.AxisItem) -> None:
+    """The axis's numbers with the language's decimal mark: 0.5 in English, 0,5 in Spanish. Ticks are
+    written when the view's range changes, never on a drag move (the view does not move then)."""
+    written_by_pyqtgraph = axis.tickStrings
+
+    def tick_strings(values, scale, spacing):
+        return [localized(text) for text in written_by_pyqtgraph(values, scale, spacing)]
+
+    axis.tickStrings = tick_strings

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from attn_desktop.geometry.weight_style import crowded, looks, query_style, weight_label, weighted_styles
+from attn_desktop.language import tr
 from attn_desktop.model import HeadReading, Role, explain
 from attn_desktop.model.explain import arrow_name
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
@@ -70,6 +71,8 @@ def _style(arrows: dict[Role, list[ArrowItem]], scene: HeadReading, weights: np.
     shown, seen = weights.tolist(), visible.tolist()
     is_crowded = crowded(scene.n_tokens)
     tokens = scene.tokens
+    # Translators: an arrow's label on the canvas for a key the causal mask hides, e.g. "k·the masked"
+    masked_text = tr("{name} masked")  # once per styling, not once per arrow
     for role in (Role.KEY, Role.VALUE):
         items = arrows[role]
         for index, (width, emphasis, dashed) in zip(indices, styles):
@@ -77,4 +80,5 @@ def _style(arrows: dict[Role, list[ArrowItem]], scene: HeadReading, weights: np.
                 continue
             items[index].set_style(width=width, emphasis=emphasis, dashed=dashed)
             name = arrow_name(role.symbol, short_name(tokens[index], line_scale))
-            items[index].set_label(weight_label(name, shown[index], seen[index], is_crowded, veiled, HIDDEN_TEXT))
+            items[index].set_label(weight_label(name, shown[index], seen[index], is_crowded, veiled, HIDDEN_TEXT,
+                                                masked_text))

@@ -15,8 +15,10 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetricsF
 
 from attn_desktop.geometry.named_arrows import named_in
+from attn_desktop.geometry.shown_numbers import shown_number
 from attn_desktop.geometry.weight_style import even_split
-from attn_desktop.model import Change, HeadReading, Role, Scene, explain
+from attn_desktop.language import tr
+from attn_desktop.model import Change, HeadReading, Role, Scene
 from attn_desktop.model.explain import arrow_name
 from attn_desktop.model.view_plane import ViewPlane
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
@@ -281,7 +283,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         if self.plots.number_line:
             self.output_arrow.set_base(float(output[0]), 0.0)
             self.output_arrow.set_tip(float(output[0]), ANSWER_MARKER_HEIGHT)
-            self.output_arrow.set_label(f"answer {explain.number(output[0])}")
+            self.output_arrow.set_label(tr("answer {number}").format(number=shown_number(output[0])))
         else:
             self.output_arrow.set_base(0.0, 0.0)
             self.output_arrow.set_tip(*self.drags.tip_of(output, Role.VALUE))

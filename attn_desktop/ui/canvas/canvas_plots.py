@@ -28,6 +28,7 @@ from attn_desktop.geometry.plot_arrangement import (
     grid_places,
     number_line_range,
 )
+from attn_desktop.language import N_, tr
 from attn_desktop.model import HeadReading, Role
 from attn_desktop.model.pretrained.head_scene import taken_from_notice
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
@@ -67,9 +68,9 @@ class CanvasPlots:
         self.layers: dict[pg.PlotItem, ArrowLayer] = {}
         self._follow_view = follow_view
         self._layer_z = layer_z
-        self.x_plot = self._make_plot("Word vectors x")
-        self.qk_plot = self._make_plot("Queries and keys")
-        self.vo_plot = self._make_plot("Values and output")
+        self.x_plot = self._make_plot(tr("Word vectors x"))  # (titled again in the language of the day: update_titles)
+        self.qk_plot = self._make_plot(tr("Queries and keys"))
+        self.vo_plot = self._make_plot(tr("Values and output"))
         # Which roles each plot draws, in reading order: the words x that make q, k and v; queries and keys,
         # whose dot product is the score; values, which the output blends. A plot shows when its head draws
         # any of its roles, so a head given q, k and v directly has no word-vector plot.
@@ -208,12 +209,12 @@ class CanvasPlots:
     def update_titles(self, line_scale: float, width_px: float) -> None:
         """Say which plane is drawn when a vector has more than two numbers."""
         planes = self.drags.planes
-        subjects = {self.qk_plot: ("Queries and keys", Role.KEY), self.vo_plot: ("Values and output", Role.VALUE),
-                    self.x_plot: ("Word vectors x", Role.EMBEDDING)}
+        subjects = {self.qk_plot: (N_("Queries and keys"), Role.KEY), self.vo_plot: (N_("Values and output"), Role.VALUE),
+                    self.x_plot: (N_("Word vectors x"), Role.EMBEDDING)}
         titles = {plot: plot_title(subject, planes.describe(role), planes.describe(role, short=True))
                   for plot, (subject, role) in subjects.items() if plot in self.shown_plots()}
         if self.number_line:
-            titles[self.vo_plot] = plot_title("Values on a number line (stem height = weight)", "", "")
+            titles[self.vo_plot] = plot_title(N_("Values on a number line (stem height = weight)"), "", "")
         self._full_titles = titles
         self.fit_titles(line_scale, width_px)
 

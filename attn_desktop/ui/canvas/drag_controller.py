@@ -24,8 +24,10 @@ import numpy as np
 from PySide6.QtCore import QObject, QPointF, Qt, Signal
 
 from attn_desktop.geometry.drawn_planes import DrawnPlanes
+from attn_desktop.geometry.shown_numbers import shown_vector
 from attn_desktop.geometry.tip_choice import Tip, TipTurns
-from attn_desktop.model import HeadReading, Role, explain
+from attn_desktop.language import ntr, tr
+from attn_desktop.model import HeadReading, Role
 from attn_desktop.model.commands import move_arrow
 from attn_desktop.model.view_plane import ViewPlane
 from attn_desktop.ui.canvas.arrow_geometry import HANDLE_RADIUS_PX
@@ -40,9 +42,18 @@ def describe(scene: HeadReading, role: Role, index: int, plane: ViewPlane | None
     PCA plane is given by its two coordinates there (its 64 numbers would not be read)."""
     vector = scene.vectors(role)[index]
     if plane is not None:
-        return (f"{scene.arrow_name(role, index)} = {explain.vector(plane.project(vector).tolist())} in the PCA plane "
-                f"(a vector of {len(vector)} numbers)")
-    return f"{scene.arrow_name(role, index)} = {explain.vector(vector)}"
+        return ntr("{name} = {vector} in the PCA plane (a vector of {count} number)",
+                   "{name} = {vector} in the PCA plane (a vector of {count} numbers)", len(vector)).format(
+            name=scene.arrow_name(role, index), vector=shown_vector(plane.project(vector).tolist()), count=len(vector))
+    return f"{scene.arrow_name(role, index)} = {shown_vector(vector)}"
+
+
+def listed(names: list[str]) -> str:
+    """"k·a and k·b" (and "k·a and k·b and k·c") in the student's language."""
+    text = names[0]
+    for name in names[1:]:
+        text = tr("{first} and {second}").format(first=text, second=name)
+    return text
 
 
 def _role_and_index(key: Hashable) -> tuple[Role, int]:
@@ -131,8 +142,8 @@ class DragController(QObject):
     def _start_drag(self, role: Role, index: int) -> None:
         underneath = self._turns.started_dragging((role, index), list(self._tips_on_screen()))
         names = [self.scene.arrow_name(*_role_and_index(key)) for key in underneath]
-        hint = (f"  ({' and '.join(names)} stayed: undo, then drag from there again "
-                "to move it instead)") if names else ""
+        hint = "  " + tr("({names} stayed: undo, then drag from there again to move it instead)").format(
+            names=listed(names)) if names else ""
         self._drag = _Drag(role, index, self.scene.vectors(role)[index].copy(), self.scene.selected, hint)
         self.focus_arrow((role, index))  # the arrow keys then fine-tune the same arrow
         if role is Role.QUERY:
@@ -164,7 +175,7 @@ class DragController(QObject):
             return
         self.dragging.emit(False)
         self.document.set_vector(drag.role, drag.index, drag.start.tolist())
-        self.status.emit(f"Put back: {self.describe(drag.role, drag.index)}")
+        self.status.emit(tr("Put back: {arrow}").format(arrow=self.describe(drag.role, drag.index)))
 
     def cancel_drag(self) -> bool:
         """Put back the arrow being dragged, if one is; whether there was one."""
@@ -213,7 +224,7 @@ class DragController(QObject):
         if target is not None:
             role, index = target
             self.arrows[role][index].set_keyboard_focus(True)
-            self.status.emit(f"Arrow keys move {self.describe(role, index)} (Shift: bigger steps)")
+            self.status.emit(tr("Arrow keys move {arrow} (Shift: bigger steps)").format(arrow=self.describe(role, index)))
 
     def focus_next(self, forward: bool) -> bool:
         """Tab and Shift+Tab: the next or previous arrow; False when there is none to choose."""

@@ -14,18 +14,23 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetricsF
 
+from attn_desktop.language import N_, tr
+
 TITLE_POINTS = 11.0
-SHORT_SUBJECTS = {  # for plots narrower than their title
-    "Queries and keys": "q and k", "Values and output": "Values, out", "Word vectors x": "Words x",
-    "Values on a number line": "Values (height = weight)",
+SHORT_SUBJECTS = {  # for plots narrower than their title (the English texts: shown as tr(...))
+    N_("Queries and keys"): N_("q and k"), N_("Values and output"): N_("Values, out"),
+    N_("Word vectors x"): N_("Words x"), N_("Values on a number line (stem height = weight)"): N_("Values (height = weight)"),
 }
 
 
 def plot_title(subject: str, plane: str, short_plane: str) -> tuple[str, str]:
-    """The title in full and in short: SUBJECT, with the PLANE drawn when there is one to name."""
-    short_subject = SHORT_SUBJECTS.get(subject.split(" (")[0], subject)
-    full = f"{subject} ({plane})" if plane else subject
-    return full, f"{short_subject} ({short_plane})" if short_plane else short_subject
+    """The title in full and in short, in the student's language: SUBJECT (its English text), with the
+    PLANE drawn when there is one to name."""
+    short_subject = tr(SHORT_SUBJECTS.get(subject, subject))
+    # Translators: a canvas plot's title and the plane it draws, e.g. "Queries and keys (dimensions 1 and 2 of 64)"
+    titled = tr("{subject} ({plane})")
+    full = titled.format(subject=tr(subject), plane=plane) if plane else tr(subject)
+    return full, titled.format(subject=short_subject, plane=short_plane) if short_plane else short_subject
 
 
 def fit_titles(titles: dict[pg.PlotItem, tuple[str, str]], scale: float, column_px: float = float("inf")) -> None:

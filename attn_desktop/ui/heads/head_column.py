@@ -13,6 +13,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QPushButton, QWidget
 
+from attn_desktop.language import N_, tr
 from attn_desktop.model import Change, HeadReading, Scene, ViewState
 from attn_desktop.model.head_reading import input_plane
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
@@ -21,9 +22,9 @@ from attn_desktop.ui.panels.score_table import ScoreTablePanel
 from attn_desktop.ui.scene_link import follow_scene
 from attn_desktop.ui.view_state.key_highlight import KeyHighlight
 
-TITLE_TIP = "Show this head in the Scores, Weights, Output and Grids panels"
-SWITCH_TIP = ("Show this head's canvas (and, where the matrices do not fit side by side, its matrix) here, and this "
-              "head in the Scores, Weights, Output and Grids panels")
+TITLE_TIP = N_("Show this head in the Scores, Weights, Output and Grids panels")  # shown as tr(TITLE_TIP)
+SWITCH_TIP = N_("Show this head's canvas (and, where the matrices do not fit side by side, its matrix) here, and "
+                "this head in the Scores, Weights, Output and Grids panels")
 
 
 class HeadColumn(QObject):
@@ -38,7 +39,7 @@ class HeadColumn(QObject):
         name = document.head_name(layer, head)
         self.title_button = QPushButton(name, parent)
         self.title_button.setCheckable(True)
-        self.title_button.setToolTip(TITLE_TIP)
+        self.title_button.setToolTip(tr(TITLE_TIP))
         self.title_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.title_button.clicked.connect(self._choose)
         font = self.title_button.font()
@@ -64,7 +65,7 @@ class HeadColumn(QObject):
 
     def set_as_switch(self, on: bool) -> None:
         """The title is one of the switch's buttons (one canvas at a time, ON) or its column's header."""
-        self.title_button.setToolTip(SWITCH_TIP if on else TITLE_TIP)
+        self.title_button.setToolTip(tr(SWITCH_TIP if on else TITLE_TIP))
 
     def dispose(self) -> None:
         for part in self.parts:

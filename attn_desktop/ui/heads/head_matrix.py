@@ -6,6 +6,7 @@ under it: the title says whose each is.
 
 from __future__ import annotations
 
+from attn_desktop.language import tr
 from attn_desktop.model import HeadReading, explain
 from attn_desktop.ui.panels.matrix_view import MatrixView
 
@@ -14,7 +15,7 @@ class HeadMatrix(MatrixView):
     def __init__(self, view: HeadReading, head_name: str, parent=None) -> None:
         self.head_name = head_name  # (before the panel lays out its title)
         super().__init__(view, parent)
-        self.setAccessibleName(f"{head_name}: attention matrix")
+        self.setAccessibleName(tr("{head}: attention matrix").format(head=head_name))
 
     def title(self) -> str:
         # "…, formula": the panel puts the formula on a line of its own when the title is too long for one

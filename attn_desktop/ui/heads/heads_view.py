@@ -27,6 +27,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QSignalBlocker, QSize, Qt, Signal
 from PySide6.QtWidgets import QBoxLayout, QCheckBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from attn_desktop.language import N_, tr
 from attn_desktop.model import Change, Scene, ViewState
 from attn_desktop.model.commands import Editor
 from attn_desktop.model.layers import ATTENTION_ROLES
@@ -44,7 +45,7 @@ from attn_desktop.ui.panels.grid_editor import GridEditor
 from attn_desktop.ui.scene_link import follow_scene
 
 ROOM_FOR_EVERY_PART = 1000  # screen lines from which each head shows its score table as well by default
-PART_NAMES = ("Canvas", "Scores", "Matrix")
+PART_NAMES = (N_("Canvas"), N_("Scores"), N_("Matrix"))  # the boxes' keys; shown as tr(name)
 SPACING = 8  # between the heads' columns
 
 
@@ -68,10 +69,10 @@ class HeadsView(QWidget):
         self.matrices_first = False  # the scene's heads are wider than the plane: its matrices alone by default
         self.screen_height = 0  # of the screen the window opened on (fit_parts_to_screen)
         self._arranged: tuple | None = None  # what _arrange last arranged for: a resize that changes none of it does nothing
-        self.part_boxes = {name: QCheckBox(name) for name in PART_NAMES}
+        self.part_boxes = {name: QCheckBox(tr(name)) for name in PART_NAMES}
         for box in self.part_boxes.values():
             box.setChecked(True)
-            box.setToolTip("Show this panel in every head")
+            box.setToolTip(tr("Show this panel in every head"))
             box.toggled.connect(self._show_chosen_parts)
         self._build_rows()
         self.mixing_box = MixingBox(document, view_state, editor)
@@ -122,9 +123,9 @@ class HeadsView(QWidget):
         self.top_row = row = QBoxLayout(QBoxLayout.Direction.LeftToRight)
         self.switch_row = QHBoxLayout()
         self.switch_row.setSpacing(2)
-        self.switch_label = QLabel("Plots of:")  # (one head's canvas at a time: the titles after it choose whose)
-        self.switch_label.setToolTip("The heads do not all fit side by side here: click a head to show its plots "
-                                     "(and its matrix, where the matrices do not fit either)")
+        self.switch_label = QLabel(tr("Plots of:"))  # (one head's canvas at a time: the titles after it choose whose)
+        self.switch_label.setToolTip(tr("The heads do not all fit side by side here: click a head to show its plots "
+                                        "(and its matrix, where the matrices do not fit either)"))
         self.switch_label.hide()
         switch_line = QHBoxLayout()
         switch_line.addWidget(self.switch_label)
@@ -134,7 +135,7 @@ class HeadsView(QWidget):
         self.parts_line = QWidget()
         parts = QHBoxLayout(self.parts_line)
         parts.setContentsMargins(0, 0, 0, 0)
-        parts.addWidget(QLabel("Each head shows:"))
+        parts.addWidget(QLabel(tr("Each head shows:")))
         for box in self.part_boxes.values():
             parts.addWidget(box)
         row.addWidget(self.parts_line, 0, Qt.AlignmentFlag.AlignRight)

@@ -16,16 +16,24 @@ from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QBoxLayout, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from attn_desktop.geometry.shown_numbers import shown_vector
+from attn_desktop.language import N_, tr
 from attn_desktop.model import Change, HeadReading, Scene, ViewState, explain
 from attn_desktop.model.commands import Editor
 from attn_desktop.ui.heads.w_o_summary import WOSummary, shown_whole
 from attn_desktop.ui.panels.grid_editor import GridEditor
 from attn_desktop.ui.scene_link import follow_scene
 
-MIXING_TIP = ("Each head's output for the chosen query, side by side, times W_O (beside this line) "
-              "gives the layer's output.")
+MIXING_TIP = N_("Each head's output for the chosen query, side by side, times W_O (beside this line) "
+                "gives the layer's output.")  # shown as tr(MIXING_TIP)
 LINES_WIDTH_BESIDE = 240  # right of the matrices, the lines wrap to a few lines at least this wide
 SPACING = 8
+
+
+def layer_prefix(index: int) -> str:
+    """Before a grid's title, whose W_O it is: "Layer 2 · " (INDEX counted from 0)."""
+    # Translators: put before a grid's name, e.g. "Layer 2 · W_O → output"
+    return tr("Layer {number} · ").format(number=index + 1)
 
 
 class MixingBox(QWidget):
@@ -40,7 +48,7 @@ class MixingBox(QWidget):
         self.w_o_summaries: list[WOSummary] = []  # one per layer whose W_O is too large for that, in order
         self.mixing_label = QLabel()
         self.mixing_label.setWordWrap(True)
-        self.mixing_label.setToolTip(MIXING_TIP)
+        self.mixing_label.setToolTip(tr(MIXING_TIP))
         self.mixing_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.mixing_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
@@ -81,7 +89,7 @@ class MixingBox(QWidget):
         mixing = [(index, layer.w_o.shape) for index, layer in enumerate(layers) if layer.w_o is not None]
         self.w_o_editors = [self._w_o_editor(index, several) for index, shape in mixing if shown_whole(*shape)]
         self.w_o_summaries = [WOSummary(self.document, self.view_state, self.editor, index,
-                                        f"Layer {index + 1} · " if several else "")
+                                        layer_prefix(index) if several else "")
                               for index, shape in mixing if not shown_whole(*shape)]
         for w_o_editor in self.w_o_editors:
             self.w_o_row.addWidget(w_o_editor, 0, Qt.AlignmentFlag.AlignTop)
@@ -94,7 +102,7 @@ class MixingBox(QWidget):
         more (the height is the heads', the width the mixing lines'). With SEVERAL layers it says whose it
         is, as the mixing lines beside it do."""
         w_o_editor = GridEditor(HeadReading(self.document, self.view_state, at=(layer, 0)), self.editor, names=("w_o",), compact=True,
-                                title_prefix=f"Layer {layer + 1} · " if several else "")
+                                title_prefix=layer_prefix(layer) if several else "")
         w_o_editor.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Maximum)
         return w_o_editor
 
@@ -164,11 +172,12 @@ class MixingBox(QWidget):
         lines = []
         for number, layer in enumerate(document.layers, start=1):
             if layer.w_o is None:  # one head, nothing to mix: its output is the layer's
-                formula = f"{explain.arrow_name('out', token)} = {explain.vector(layer.output[query])}"
+                formula = f"{explain.arrow_name('out', token)} = {shown_vector(layer.output[query])}"
             else:
                 outputs = [head.attention.output[query] for head in layer.heads]
                 formula = explain.mixing_formula(token, outputs, layer.output[query])
-            lines.append(f"<b>{f'Layer {number}' if several else 'Output'}</b>: {formula.replace('<', '&lt;')}")
+            name = tr("Layer {number}").format(number=number) if several else tr("Output")
+            lines.append(f"<b>{name}</b>: {formula.replace('<', '&lt;')}")
         self.mixing_label.setText("<br>".join(lines))  # the last line is the scene's output
         self._fit_lines_height()
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QDialog, QHeaderView, QVBoxLayout, QWidget
 
+from attn_desktop.language import tr
 from attn_desktop.model import HeadReading, Scene, ViewState
 from attn_desktop.model.commands import Editor
+from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.panels.grid_editor import GRID_TITLES, GridEditor
 
 SCREEN_SHARE = 0.8  # of the screen, at most, for the window
@@ -18,7 +20,9 @@ class WONumbersWindow(QDialog):
     def __init__(self, document: Scene, view_state: ViewState, editor: Editor | None, layer: int,
                  title_prefix: str, parent: QWidget) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"{title_prefix}{GRID_TITLES['w_o']}")
+        self._title = lambda: self.setWindowTitle(f"{title_prefix}{tr(GRID_TITLES['w_o'])}")
+        self._title()
+        follow_language(self, self._title)
         w_o = document.layers[layer].w_o
         rows = w_o.shape[0] if w_o is not None else 0
         reading = HeadReading(document, view_state, at=(layer, 0))

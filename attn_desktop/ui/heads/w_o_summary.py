@@ -7,9 +7,11 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
+from attn_desktop.language import ntr, tr
 from attn_desktop.model import Scene, ViewState
 from attn_desktop.model.commands import Editor
 from attn_desktop.ui.heads.w_o_numbers_window import WONumbersWindow
+from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.panels.grid_editor import GRID_TITLES, SHORT_GRID_TITLES
 
 W_O_CELLS_SHOWN_WHOLE = (4, 8)  # the most rows and columns a W_O shows as a grid beside the heads (lesson 7's: 4 × 4)
@@ -29,20 +31,29 @@ class WOSummary(QWidget):
         self.document, self.view_state, self.editor = document, view_state, editor
         self.layer, self.title_prefix = layer, title_prefix
         self.dialog: WONumbersWindow | None = None  # made when first asked for
-        rows, columns = self.shape
-        self.label = QLabel(f"<b>{title_prefix}{SHORT_GRID_TITLES['w_o']}</b>&nbsp; {rows} × {columns}")
-        self.label.setToolTip(f"{title_prefix}{GRID_TITLES['w_o']}: {rows} rows (the heads' outputs, side by side) "
-                              f"× {columns} columns (the layer's output), {rows * columns} numbers")
+        self.label = QLabel()
         self.label.setAccessibleName(f"{title_prefix}W_O")
-        self.open_button = QPushButton("Numbers…")
-        self.open_button.setToolTip(f"Show W_O's {rows * columns} numbers in a window of their own, "
-                                    "to read and type into")
+        self.open_button = QPushButton()
+        self._reword()
+        follow_language(self, self._reword)
         self.open_button.clicked.connect(self.open_numbers)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.label)
         layout.addWidget(self.open_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addStretch(1)
+
+    def _reword(self) -> None:
+        rows, columns = self.shape
+        prefix = self.title_prefix
+        self.label.setText(f"<b>{prefix}{tr(SHORT_GRID_TITLES['w_o'])}</b>&nbsp; {rows} × {columns}")
+        self.label.setToolTip(tr("{grid}: {rows} rows (the heads' outputs, side by side) × {columns} columns "
+                                 "(the layer's output), {count} numbers").format(
+            grid=prefix + tr(GRID_TITLES["w_o"]), rows=rows, columns=columns, count=rows * columns))
+        self.open_button.setText(tr("Numbers…"))
+        self.open_button.setToolTip(ntr("Show W_O's {count} number in a window of its own, to read and type into",
+                                        "Show W_O's {count} numbers in a window of their own, to read and type into",
+                                        rows * columns).format(count=rows * columns))
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -15,12 +15,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from attn_desktop.language import N_, tr
 from attn_desktop.model import Change, Scene
 from attn_desktop.model.exports.codegen import numpy_code
 from attn_desktop.model.exports.torch_check import check_against_torch
 from attn_desktop.ui.scene_link import follow_scene
 
-COPY_TEXT, COPIED_TEXT = "Copy", "Copied"
+COPY_TEXT, COPIED_TEXT = N_("Copy"), N_("Copied")  # shown as tr(...)
 COPIED_MS = 1500  # long enough to notice, short enough that the button is ready again at once
 
 
@@ -35,11 +36,11 @@ class CodePanel(QWidget):
         self.editor.setUndoRedoEnabled(False)
         self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)  # wrapped code reads as wrong code
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.copy_button = QPushButton(COPY_TEXT, self)
-        self.copy_button.setToolTip("Copy the script to the clipboard; it runs with Python and NumPy alone")
-        self.torch_button = QPushButton("Check against PyTorch", self)
-        self.torch_button.setToolTip("Run torch.nn.functional.scaled_dot_product_attention on these Q, K, V "
-                                     "and compare its output with the app's")
+        self.copy_button = QPushButton(tr(COPY_TEXT), self)
+        self.copy_button.setToolTip(tr("Copy the script to the clipboard; it runs with Python and NumPy alone"))
+        self.torch_button = QPushButton(tr("Check against PyTorch"), self)
+        self.torch_button.setToolTip(tr("Run torch.nn.functional.scaled_dot_product_attention on these Q, K, V "
+                                        "and compare its output with the app's"))
         self.torch_result = QLabel(self)
         self.torch_result.setWordWrap(True)
         self.torch_result.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -47,7 +48,7 @@ class CodePanel(QWidget):
         self._copied_timer = QTimer(self)
         self._copied_timer.setSingleShot(True)
         self._copied_timer.setInterval(COPIED_MS)
-        self._copied_timer.timeout.connect(lambda: self.copy_button.setText(COPY_TEXT))
+        self._copied_timer.timeout.connect(lambda: self.copy_button.setText(tr(COPY_TEXT)))
         self.copy_button.clicked.connect(self.copy_code)
         self.torch_button.clicked.connect(self.check_torch)
         self._lay_out()
@@ -139,7 +140,7 @@ class CodePanel(QWidget):
 
     def copy_code(self) -> None:
         QApplication.clipboard().setText(self.code())
-        self.copy_button.setText(COPIED_TEXT)
+        self.copy_button.setText(tr(COPIED_TEXT))
         self._copied_timer.start()
 
     def check_torch(self) -> None:

@@ -14,10 +14,12 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText
 
-from attn_desktop.model import HeadReading, explain
+from attn_desktop.geometry.shown_numbers import shown_number
+from attn_desktop.language import N_, tr
+from attn_desktop.model import HeadReading
 from attn_desktop.model.attention import entropy_bits
 
-HEADER = "bits"
+HEADER = N_("bits")  # the column's header, shown as tr(HEADER)
 GAP = 8  # between the grid and the column
 WIDEST = "8.88"  # log₂ of a few hundred tokens at most
 
@@ -30,14 +32,14 @@ class EntropyColumn:
         self.shown = False
 
     def text(self, row: int) -> str:
-        return explain.number(float(entropy_bits(self.scene.result.weights[row])))
+        return shown_number(float(entropy_bits(self.scene.result.weights[row])))
 
     def width(self, font: QFont) -> float:
         """The room the column takes right of the grid: 0 while it is not shown."""
         if not self.shown:
             return 0.0
         metrics = QFontMetricsF(font)
-        return GAP + max(metrics.horizontalAdvance(HEADER), metrics.horizontalAdvance(WIDEST)) + 4
+        return GAP + max(metrics.horizontalAdvance(tr(HEADER)), metrics.horizontalAdvance(WIDEST)) + 4
 
     def paint_header(self, painter: QPainter, grid: QRectF, font: QFont, color: QColor) -> None:
         if not self.shown:
@@ -45,7 +47,7 @@ class EntropyColumn:
         line = QFontMetricsF(font).height()
         header = QRectF(grid.right() + GAP, grid.top() - line - 2, self.width(font) - GAP, line)
         painter.setPen(color)
-        painter.drawText(header, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, HEADER)
+        painter.drawText(header, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, tr(HEADER))
 
     def paint_numbers(self, painter: QPainter, grid: QRectF, view_font: QFont, cell_font: QFont,
                       color: QColor, prepared: PreparedText) -> None:
@@ -56,7 +58,7 @@ class EntropyColumn:
         right = grid.right() + self.width(view_font) - 4
         painter.setPen(color)
         for row, bits in enumerate(entropy_bits(self.scene.result.weights)):
-            text, half_width, half_height = prepared(explain.number(float(bits)), cell_font)
+            text, half_width, half_height = prepared(shown_number(float(bits)), cell_font)
             painter.drawStaticText(QPointF(right - 2 * half_width, grid.top() + (row + 0.5) * size - half_height), text)
 
     def tip_at(self, point: QPointF, grid: QRectF, font: QFont) -> str | None:
@@ -68,6 +70,6 @@ class EntropyColumn:
         scene = self.scene
         row = min(int((point.y() - grid.top()) / (grid.height() / scene.n_queries)), scene.n_queries - 1)
         seen = int(scene.result.mask[row].sum())
-        even = explain.number(float(np.log2(max(seen, 1))))
-        return (f"Entropy of {scene.query_tokens[row]}'s weights: {self.text(row)} bits "
-                f"(0 when one key takes all; {even} when all {seen} share evenly)")
+        even = shown_number(float(np.log2(max(seen, 1))))
+        return tr("Entropy of {query}'s weights: {bits} bits (0 when one key takes all; {even} when all {count} "
+                  "share evenly)").format(query=scene.query_tokens[row], bits=self.text(row), even=even, count=seen)

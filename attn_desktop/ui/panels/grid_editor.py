@@ -20,9 +20,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from attn_desktop.geometry.shown_numbers import localized
+from attn_desktop.language import N_, parse_number, tr
 from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.model.commands import Editor, RunNow, set_grid_cell, switch
 from attn_desktop.model.layers import GRID_NAMES
+from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.panels.grid_flow import GridFlow
 from attn_desktop.ui.scene_link import follow_scene_in_sight, head_reading
 
@@ -30,10 +33,10 @@ MAX_ROWS_IN_VIEW = 3  # the lessons' grids have at most 3 rows; a trained head's
 W_O_ROWS_IN_VIEW = 4  # lesson 7's W_O is 4 × 4: every number in view
 WIDEST_NUMBER = "-0.000"  # a compact column is as wide as this, or as its widest number if wider
 REFUSED_COLOR = "#b42318"  # the message's words say it was refused; the colour only draws the eye
-GRID_TITLES = {"w_q": "W_Q (makes queries)", "w_k": "W_K (makes keys)", "w_v": "W_V (makes values)",
-               "w_o": "W_O (mixes the heads' outputs)"}
-SHORT_GRID_TITLES = {"w_q": "W_Q → queries", "w_k": "W_K → keys", "w_v": "W_V → values",  # on screen; fits a projector
-                     "w_o": "W_O → output"}
+GRID_TITLES = {"w_q": N_("W_Q (makes queries)"), "w_k": N_("W_K (makes keys)"), "w_v": N_("W_V (makes values)"),
+               "w_o": N_("W_O (mixes the heads' outputs)")}  # shown as tr(GRID_TITLES[name])
+SHORT_GRID_TITLES = {"w_q": N_("W_Q → queries"), "w_k": N_("W_K → keys"),  # on screen; fits a projector
+                     "w_v": N_("W_V → values"), "w_o": N_("W_O → output")}
 
 
 class GridEditor(QWidget):
@@ -52,8 +55,9 @@ class GridEditor(QWidget):
         self.title_prefix = title_prefix
         self.rows_in_view = rows_in_view
         self.tables: dict[str, QTableWidget] = {}
-        self.no_grids_box = QCheckBox("No grids: q = k = v = x")
-        self.no_grids_box.setToolTip("Use each word's own vector as its query, key and value")
+        self.titles: dict[str, QLabel] = {}  # each grid's title over it
+        self.no_grids_box = QCheckBox(tr("No grids: q = k = v = x"))
+        self.no_grids_box.setToolTip(tr("Use each word's own vector as its query, key and value"))
         self.no_grids_box.toggled.connect(self._on_no_grids_toggled)
         self.message_label = QLabel()
         self.message_label.setWordWrap(True)
@@ -68,7 +72,6 @@ class GridEditor(QWidget):
         self.flow = GridFlow()  # beside the canvas: the grids that do not fit side by side go under
         for column, name in enumerate(names):
             table = QTableWidget()
-            table.setAccessibleName(title_prefix + GRID_TITLES[name])
             table.setEditTriggers(
                 QAbstractItemView.EditTrigger.DoubleClicked
                 | QAbstractItemView.EditTrigger.EditKeyPressed
@@ -79,14 +82,15 @@ class GridEditor(QWidget):
             table.setMinimumWidth(table.fontMetrics().horizontalAdvance("0.000") * 2 + 30)
             table.horizontalHeader().setMinimumSectionSize(1)  # the column's width is the numbers' (_fit_columns)
             table.itemChanged.connect(lambda item, name=name: self._on_cell_typed(name, item))
-            title = QLabel(f"<b>{title_prefix}{SHORT_GRID_TITLES[name]}</b>")
-            title.setToolTip(title_prefix + GRID_TITLES[name])
+            title = self.titles[name] = QLabel()
             if compact:
                 grid_area.addWidget(title, 0, column)
                 grid_area.addWidget(table, 1, column)
             else:
                 self.flow.add(title, table)
             self.tables[name] = table
+        self._word_titles()
+        follow_language(self, self._word_titles)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.head_label)
@@ -98,6 +102,13 @@ class GridEditor(QWidget):
         layout.addWidget(self.message_label)
         follow_scene_in_sight(self, self.scene, self._on_scene_changed)
         self.refresh()
+
+    def _word_titles(self) -> None:
+        """Each grid's title, its tooltip and its table's name, in the language of the moment."""
+        for name, title in self.titles.items():
+            title.setText(f"<b>{self.title_prefix}{tr(SHORT_GRID_TITLES[name])}</b>")
+            title.setToolTip(self.title_prefix + tr(GRID_TITLES[name]))
+            self.tables[name].setAccessibleName(self.title_prefix + tr(GRID_TITLES[name]))
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
@@ -124,13 +135,13 @@ class GridEditor(QWidget):
                     table.clear()
                     table.setRowCount(0)
                     table.setColumnCount(0)
-            self._say(
+            self._say(tr(
                 "This scene gives its queries, keys and values directly. "
                 "Open lesson 2, \"Three vectors from one word\", to make them with grids."
-            )
+            ))
             return
-        self._say("Double-click a number to change it. Row i of a grid is what x's i-th number adds."
-                  if "w_o" not in self.names else "Double-click a number to change it.", how_to=True)
+        self._say(tr("Double-click a number to change it. Row i of a grid is what x's i-th number adds.")
+                  if "w_o" not in self.names else tr("Double-click a number to change it."), how_to=True)
         self._name_the_head()
         for name, table in self.tables.items():
             self._fill(table, self._grid(name))
@@ -152,7 +163,7 @@ class GridEditor(QWidget):
             rows_in_view = min(grid.shape[0], self.rows_in_view or most_rows)
             height = table.horizontalHeader().sizeHint().height() + rows_in_view * row_height + 2 * table.frameWidth()
             table.setMinimumHeight(height)
-            texts = [[explain.short_number(number, 3) for number in row] for row in grid]
+            texts = [[localized(explain.short_number(number, 3)) for number in row] for row in grid]
             if self.compact:
                 _fit_to_numbers(table, height, texts)
             elif _fit_columns(table, texts, rows_in_view < grid.shape[0]):
@@ -172,20 +183,22 @@ class GridEditor(QWidget):
         grid = GRID_TITLES[name].split()[0]
         typed = item.text().strip()
         try:
-            value = float(typed.replace(",", ".").replace("\u2212", "-"))
+            value = parse_number(typed)  # "1.5" and "1,5" alike, whatever the language
         except ValueError:
-            self._refuse(f"\u201c{typed}\u201d is not a number, so {grid} keeps {self._cell_text(name, item)}. "
-                         "Type a number such as 1.5 or -0.25.")
+            self._refuse(tr("\u201c{typed}\u201d is not a number, so {grid} keeps {number}. "
+                            "Type a number such as 1.5 or -0.25.").format(typed=typed, grid=grid,
+                                                                          number=self._cell_text(name, item)))
             return
         try:
             self.editor.do(set_grid_cell(self.document, name, item.row(), item.column(), value, *self.scene.location))
         except ValueError as error:  # not finite, or too large
-            self._refuse(f"{typed} was refused ({error}), so {grid} keeps {self._cell_text(name, item)}.")
+            self._refuse(tr("{typed} was refused ({error}), so {grid} keeps {number}.").format(
+                typed=typed, error=error, grid=grid, number=self._cell_text(name, item)))
             return
-        self._say(f"{grid} changed: every word's vectors follow.")
+        self._say(tr("{grid} changed: every word's vectors follow.").format(grid=grid))
 
     def _cell_text(self, name: str, item: QTableWidgetItem) -> str:
-        return explain.short_number(self._grid(name)[item.row(), item.column()], 3)
+        return localized(explain.short_number(self._grid(name)[item.row(), item.column()], 3))
 
     def _refuse(self, message: str) -> None:
         """Say why, and put the grid's own number back in the cell; the message stays until the next edit."""
@@ -225,8 +238,8 @@ class GridEditor(QWidget):
         self._name_the_head()
 
     def _name_the_head(self) -> None:
-        self.head_label.setText(f"<b>{self.document.head_name(*self.scene.location)}</b> "
-                                "(click a head's title to show another)")
+        self.head_label.setText(tr("<b>{head}</b> (click a head's title to show another)").format(
+            head=self.document.head_name(*self.scene.location)))
 
 
 def _scrolling(flow: GridFlow) -> QScrollArea:

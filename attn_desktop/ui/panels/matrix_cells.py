@@ -12,6 +12,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, QTransform
 
+from attn_desktop.geometry.shown_numbers import localized, percent, shown_number
+from attn_desktop.language import tr
 from attn_desktop.model import explain
 from attn_desktop.model.attention import AttentionResult
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP
@@ -64,24 +66,25 @@ def cell_text(result: AttentionResult, row: int, column: int, veiled: bool, comp
         return "—"
     if veiled:
         return HIDDEN_TEXT
-    return compact_weight(result.weights[row, column]) if compact else explain.number(result.weights[row, column])
+    return compact_weight(result.weights[row, column]) if compact else shown_number(result.weights[row, column])
 
 
 def compact_weight(weight: float) -> str:
     """A weight in at most three characters, for cells too narrow for "0.87": ".87"; "1" for a whole one (what
     rounds to 1.00). A weight lies between 0 and 1, so no digit is lost; pointing at the cell gives three places."""
     text = explain.number(weight)
-    return "1" if text == "1.00" else text.removeprefix("0")
+    return "1" if text == "1.00" else localized(text.removeprefix("0"))
 
 
 def cell_tip(result: AttentionResult, row: int, column: int, query: str, key: str, veiled: bool) -> str:
     """What pointing at a cell says: the weight QUERY gives KEY, to three places and in percent."""
     if veiled and result.mask[row, column]:
-        return f"{query} → {key}: {HIDDEN_TIP}"
+        return tr("{query} → {key}: {weight}").format(query=query, key=key, weight=tr(HIDDEN_TIP))
     if result.mask[row, column]:
         weight = result.weights[row, column]
-        return f"{query} → {key}: {explain.number(weight, 3)} ({explain.percent(weight)})"
-    return f"{query} → {key}: masked (a query sees only itself and earlier tokens)"
+        shown = f"{shown_number(weight, 3)} ({percent(weight)})"
+        return tr("{query} → {key}: {weight}").format(query=query, key=key, weight=shown)
+    return tr("{query} → {key}: masked (a query sees only itself and earlier tokens)").format(query=query, key=key)
 
 
 class CellNumbers:

@@ -13,11 +13,12 @@ import numpy as np
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QLinearGradient, QPainter, QPen, QPixmap
 
+from attn_desktop.language import N_, tr
 from attn_desktop.ui.panels.entropy_column import EntropyColumn
 from attn_desktop.ui.panels.matrix_layout import CORNER_TEXT, MatrixLayout, column_labels, title_font
 
 LEGEND_WIDTH = 46
-NUMBERS_HIDDEN_NOTE = "Point at a cell to read its number"
+NUMBERS_HIDDEN_NOTE = N_("Point at a cell to read its number")  # shown as tr(NUMBERS_HIDDEN_NOTE)
 HATCH_COLOR = QColor(150, 150, 150)
 OUTLINE_COLOR = QColor(255, 190, 0)
 
@@ -34,7 +35,7 @@ def paint_title(painter: QPainter, layout: MatrixLayout, font: QFont, width: int
     if layout.numbers_hidden_note and hint:
         painter.setFont(font)
         box = QRectF(4, 4 + len(layout.title_lines) * line, width - 8, layout.line_height)
-        note = QFontMetricsF(font).elidedText(NUMBERS_HIDDEN_NOTE, Qt.TextElideMode.ElideRight, box.width())
+        note = QFontMetricsF(font).elidedText(tr(NUMBERS_HIDDEN_NOTE), Qt.TextElideMode.ElideRight, box.width())
         painter.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, note)
 
 

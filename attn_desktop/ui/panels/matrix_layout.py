@@ -117,8 +117,7 @@ def title_lines(text: MatrixText, width: float) -> tuple[list[str], bool]:
     whole = text.title
     if metrics.horizontalAdvance(whole) <= width:
         return [whole], False
-    head, formula = whole.split(", ", 1)
-    lines = [head, formula]
+    lines = whole.split(", ", 1)  # "Attention weights" over the formula (one line if a language has no ", ")
     cut = any(metrics.horizontalAdvance(line) > width for line in lines)
     return [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines], cut
 

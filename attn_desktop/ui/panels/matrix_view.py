@@ -17,6 +17,7 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QFont, QImage, QPaintEngine, QPainter, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from attn_desktop.language import tr
 from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.ui.panels.entropy_column import EntropyColumn
 from attn_desktop.ui.panels.matrix_cells import (
@@ -72,12 +73,12 @@ class MatrixView(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setToolTip("")
-        self.setAccessibleName("Attention matrix")
+        self.setAccessibleName(tr("Attention matrix"))
         follow_scene(self, scene, self._on_scene_changed)
 
     # ----- what is shown (also what the tests read) ---------------------
     def title(self) -> str:
-        return f"Attention weights, {explain.matrix_formula(self.scene.scale, self.scene.causal)}"
+        return tr("Attention weights, {formula}").format(formula=explain.matrix_formula(self.scene.scale, self.scene.causal))
 
     def cell_text(self, row: int, column: int) -> str:
         """The number the cell shows ("0.87", or ".87" where the cells are too narrow for that)."""
@@ -102,7 +103,7 @@ class MatrixView(QWidget):
 
     def shown_note(self) -> str | None:
         """The line under the title saying why the cells show no numbers, when they show none."""
-        return NUMBERS_HIDDEN_NOTE if self._current_layout().numbers_hidden_note else None
+        return tr(NUMBERS_HIDDEN_NOTE) if self._current_layout().numbers_hidden_note else None
 
     def set_hints_shown(self, shown: bool) -> None:
         """Paint the hints meant for the screen ("Point at a cell to read its number"), or leave them out,

@@ -6,6 +6,8 @@ import numpy as np
 from PySide6.QtCore import QEvent, QRect, Qt
 from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from attn_desktop.geometry.shown_numbers import shown_number, shown_vector
+from attn_desktop.language import ntr, tr
 from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.steady_label_box import SteadyLabelBox, set_tip
@@ -35,7 +37,7 @@ class OutputPanel(QWidget):
         self.formula_label.setWordWrap(True)
         self.formula_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.blend_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.blend_label.setToolTip("The biggest terms of the weighted sum of the values")
+        self.blend_label.setToolTip(tr("The biggest terms of the weighted sum of the values"))
         bold = self.formula_label.font()
         bold.setBold(True)
         self.formula_label.setFont(bold)
@@ -45,9 +47,9 @@ class OutputPanel(QWidget):
                        (self.query_label, self.attends_label, self.vector_label, self.formula_label, self.blend_label)}
         self._fit_to_font()
         self.form = form = QFormLayout()
-        form.addRow("Query token", self._boxes[self.query_label])
-        form.addRow("Attends most to", self._boxes[self.attends_label])
-        form.addRow("Output vector", self._boxes[self.vector_label])
+        form.addRow(tr("Query token"), self._boxes[self.query_label])
+        form.addRow(tr("Attends most to"), self._boxes[self.attends_label])
+        form.addRow(tr("Output vector"), self._boxes[self.vector_label])
         self.values_under_names = False  # a narrow panel: each value on a line of its own (_fit_rows)
         self._rows_fitted_for: tuple | None = None  # the texts and width _fit_rows last decided for
         self._fits_known: dict[tuple[str, int, int], bool] = {}  # (text, box width, box height) -> fits
@@ -68,7 +70,7 @@ class OutputPanel(QWidget):
         font and the vector's length only, never by the numbers of the moment: a box that changed height on
         a drag move would re-lay the window out under the mouse. (Presentation mode enlarges the font; a
         projector's bottom row is one line lower per box when it is wide.)"""
-        widest_sum = explain.output_formula([-888.88] * self.scene.value_width)
+        widest_sum = output_formula([-888.88] * self.scene.value_width)
         width = self.contentsRect().width() - 12
 
         def fits(label: QLabel, *texts: str) -> bool:
@@ -76,7 +78,7 @@ class OutputPanel(QWidget):
 
         # The blend's line also says what is hidden while the class guesses (Predict, then See).
         one_line = {self.formula_label: fits(self.formula_label, widest_sum),
-                    self.blend_label: fits(self.blend_label, widest_sum, HIDDEN_TIP)}
+                    self.blend_label: fits(self.blend_label, widest_sum, tr(HIDDEN_TIP))}
         for label in (self.formula_label, self.blend_label):
             height = (1 if one_line[label] else 2) * label.fontMetrics().lineSpacing() + 4
             if self._boxes[label].height() != height or self._boxes[label].minimumHeight() != height:
@@ -111,9 +113,9 @@ class OutputPanel(QWidget):
         self._boxes[self.attends_label].set_text(attends)
         whole_names = attends if short_tokens == scene.tokens else explain.attends_most_to(weight_list, scene.tokens)
         set_tip(self.attends_label, whole_names)
-        self._boxes[self.vector_label].set_text(explain.vector(output_list))
-        set_tip(self.vector_label, explain.whole_vector(output_list) if len(output) > explain.WHOLE_UP_TO else "")
-        self._boxes[self.formula_label].set_text(explain.output_formula(output_list))
+        self._boxes[self.vector_label].set_text(shown_vector(output_list))
+        set_tip(self.vector_label, shown_vector(output_list, whole=True) if len(output) > explain.WHOLE_UP_TO else "")
+        self._boxes[self.formula_label].set_text(output_formula(output_list))
         self._boxes[self.blend_label].set_text(self._blend_text(weights))
         self._fit_rows()
 
@@ -149,9 +151,9 @@ class OutputPanel(QWidget):
         self._boxes[self.query_label].set_text(explain.short_name(self.scene.selected_token))
         for label in (self.attends_label, self.vector_label):
             self._boxes[label].set_text(HIDDEN_TEXT)
-            set_tip(label, HIDDEN_TIP)
-        self._boxes[self.formula_label].set_text(f"output = Σ weight × v = {HIDDEN_TEXT}")
-        self._boxes[self.blend_label].set_text(HIDDEN_TIP)
+            set_tip(label, tr(HIDDEN_TIP))
+        self._boxes[self.formula_label].set_text(tr("output = Σ weight × v = {vector}").format(vector=HIDDEN_TEXT))
+        self._boxes[self.blend_label].set_text(tr(HIDDEN_TIP))
         self._fit_rows()
 
     def _blend_text(self, weights: np.ndarray) -> str:
@@ -167,11 +169,13 @@ class OutputPanel(QWidget):
             shown = shown[:-1]  # a narrow panel: fewer terms rather than a cut line
 
     def _blend_line(self, weights: np.ndarray, shown: list[int], masked: int) -> str:
-        terms = [f"{explain.number(weights[i])} × v_{explain.short_name(self.scene.tokens[i])}" for i in shown]
+        terms = [f"{shown_number(weights[i])} × v_{explain.short_name(self.scene.tokens[i])}" for i in shown]
         smaller = len(weights) - len(shown) - masked
-        notes = [f"{smaller} smaller"] if smaller else []
-        notes += [f"{masked} masked"] if masked else []
-        return "= " + " + ".join(terms) + (f" + … ({', '.join(notes)})" if smaller else f" ({', '.join(notes)})" if notes else "")
+        notes = [ntr("{count} smaller", "{count} smaller", smaller).format(count=smaller)] if smaller else []
+        notes += [ntr("{count} masked", "{count} masked", masked).format(count=masked)] if masked else []
+        # Translators: the notes after the output's biggest terms, e.g. "3 smaller, 1 masked"
+        notes_text = tr("{first}, {second}").format(first=notes[0], second=notes[1]) if len(notes) == 2 else "".join(notes)
+        return "= " + " + ".join(terms) + (f" + … ({notes_text})" if smaller else f" ({notes_text})" if notes else "")
 
     def _fits(self, label: QLabel, text: str) -> bool:
         room = self._boxes[label].size()  # the label fills its box (and may not have been resized yet)
@@ -193,3 +197,12 @@ class OutputPanel(QWidget):
         if self.veil.on:
             return
         self._boxes[self.blend_label].set_text(self._blend_text(self.scene.selected_weights))
+
+
+def output_formula(output: list[float]) -> str:
+    """'output = Σ weight × v = (1.54, 0.48)' in the student's language; a wide one says how many numbers."""
+    if len(output) > explain.WHOLE_UP_TO:
+        return ntr("output = Σ weight × v = {vector} ({count} number)", "output = Σ weight × v = {vector} ({count} numbers)",
+                   len(output)).format(vector=shown_vector(output), count=len(output))
+    return tr("output = Σ weight × v = {vector}").format(vector=shown_vector(output))
+

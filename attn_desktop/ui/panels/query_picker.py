@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import QComboBox
 
+from attn_desktop.language import tr
 from attn_desktop.model import Change, Scene
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 
@@ -13,8 +14,8 @@ class QueryPicker(QComboBox):
     def __init__(self, scene: Scene, parent=None) -> None:
         super().__init__(parent)
         self.scene = head_reading(scene)  # whose chosen query it shows: the view's
-        self.setToolTip("The token whose query is compared with every key")
-        self.setAccessibleName("Query token")
+        self.setToolTip(tr("The token whose query is compared with every key"))
+        self.setAccessibleName(tr("Query token"))
         # As wide as the names, up to about 14 characters: a 40-character name would push the toolbar's
         # switches off a 1024-pixel screen. The list that drops down shows every name whole.
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)

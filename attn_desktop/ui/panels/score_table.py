@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from attn_desktop.language import N_, ntr, tr
 from attn_desktop.model import Change, HeadReading, Scene
 from attn_desktop.ui.panels.score_table_model import TOKEN, WEIGHT, WEIGHT_HEADERS, ScoreTableModel, short_name
 from attn_desktop.ui.panels.weight_bar_delegate import WeightBarDelegate
@@ -33,7 +34,7 @@ KEY_CHARS = 10  # the key column's width in characters at most; longer names are
 ROW_PADDING = 6  # pixels above and below the text, shared
 
 
-FORMULA_TIP = "The worked dot product for the pointed-at key (or the strongest one)"
+FORMULA_TIP = N_("The worked dot product for the pointed-at key (or the strongest one)")
 
 
 class ScoreTablePanel(QWidget):
@@ -66,7 +67,7 @@ class ScoreTablePanel(QWidget):
         # Room for two lines, fixed: a longer formula must not shrink the table mid-drag.
         self.formula_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.formula_label.setAutoFillBackground(True)
-        self.formula_label.setToolTip(FORMULA_TIP)
+        self.formula_label.setToolTip(tr(FORMULA_TIP))
 
         # Says so when some keys are out of view: a hidden row may carry much of the weight.
         self.more_rows_note = QLabel(self)
@@ -135,7 +136,7 @@ class ScoreTablePanel(QWidget):
         if column != WEIGHT:
             return
         room = self.table.horizontalHeader().sectionSize(WEIGHT) if new_size is None else new_size
-        long_header, short_header = WEIGHT_HEADERS
+        long_header, short_header = (tr(header) for header in WEIGHT_HEADERS)
         self.model.set_weight_header(long_header if self._weight_header_width(long_header) <= room else short_header)
 
     def _fit_formula_height(self) -> None:
@@ -181,7 +182,7 @@ class ScoreTablePanel(QWidget):
         spacing = self._layout.spacing()
         widths = self._column_widths()
         scroll_bar = table.verticalScrollBar().sizeHint().width() if self.model.rowCount() > MAX_SIZED_ROWS else 0
-        inner_width = frame + sum(widths.values()) + self._weight_header_width(WEIGHT_HEADERS[1]) + scroll_bar
+        inner_width = frame + sum(widths.values()) + self._weight_header_width(tr(WEIGHT_HEADERS[1])) + scroll_bar
         width = margins.left() + inner_width + margins.right()
         note = self.more_rows_note.sizeHint().height() + spacing if self.model.rowCount() > MAX_SIZED_ROWS else 0
         formula = spacing + self._formula_height(inner_width) if self.formula_shown else 0
@@ -226,7 +227,8 @@ class ScoreTablePanel(QWidget):
                 note.hide()
                 return
         if shown < total:
-            note.setText(f"{shown} of {total} keys shown — scroll for more")
+            note.setText(ntr("{shown} of {total} key shown — scroll for more", "{shown} of {total} keys shown — scroll for more",
+                             total).format(shown=shown, total=total))
         note.setVisible(shown < total)
 
     # ----- the row the formula explains --------------------------------
@@ -242,14 +244,14 @@ class ScoreTablePanel(QWidget):
     def _update_formula(self, *_) -> None:
         if self.model.veil.on:  # the worked dot product ends in the score
             self._formula_box.set_text(HIDDEN_TIP)
-            set_tip(self.formula_label, FORMULA_TIP)
+            set_tip(self.formula_label, tr(FORMULA_TIP))
             return
         if self.scene.n_tokens:
             row = self.formula_row()
             whole = self.model.formula(row)
             shown = self.model.formula(row, short_names=True) if self._long_names else whole
             self._formula_box.set_text(shown)
-            set_tip(self.formula_label, FORMULA_TIP if shown == whole else whole)
+            set_tip(self.formula_label, tr(FORMULA_TIP) if shown == whole else whole)
 
     def _on_row_pointed(self, index: QModelIndex) -> None:
         self._pointed_row = index.row()

@@ -13,9 +13,12 @@ numbers last written (bar_weight), not stored in 64 items on every move.
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
+from attn_desktop.geometry.shown_numbers import percent, shown_number
+from attn_desktop.language import N_, ntr, tr
 from attn_desktop.model import Change, HeadReading, Role, Scene, explain
 from attn_desktop.ui.panels.cell_writes import ShownNumbers, cell_writes
 from attn_desktop.ui.scene_link import follow_scene, head_reading
@@ -23,18 +26,38 @@ from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, Wei
 
 TOKEN, SCORE, SCALED, WEIGHT = range(4)
 HEADER_TIPS = [
-    "The token whose key is compared with the query",
-    "The dot product of the query with this key",
-    "The score after dividing by √d_k, the number that enters the softmax",
-    "The share of attention this key gets; the column adds up to 100%",
+    N_("The token whose key is compared with the query"),
+    N_("The dot product of the query with this key"),
+    N_("The score after dividing by √d_k, the number that enters the softmax"),
+    N_("The share of attention this key gets; the column adds up to 100%"),
 ]
 NUMBER_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-WEIGHT_HEADERS = ("Softmax weight", "Weight")  # the short one when the column is too narrow for the long one
+WEIGHT_HEADERS = (N_("Softmax weight"), N_("Weight"))  # the short one when the column is too narrow for the long one
 FORMULA_NAME_CHARS = 12  # longer token names are cut in the worked formula (the tooltip has them whole)
 
 
 def short_name(name: str, limit: int = FORMULA_NAME_CHARS) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def _factor(value: float) -> str:
+    text = shown_number(value)
+    return f"({text})" if text.startswith("-") else text
+
+
+def dot_product(query_label: str, key_label: str, query, key) -> str:
+    """explain.dot_product's worked sum with the numbers in the student's language: 'q_sat · k_cat = 2.40 × 2.20
+    + 0.60 × 1.00 = 5.88'; for wide vectors the first products, "…" and how many there are."""
+    wide = len(query) > explain.WHOLE_UP_TO
+    shown = explain.SHOWN_FIRST if wide else len(query)
+    products = [f"{_factor(q)} × {_factor(k)}" for q, k in zip(list(query)[:shown], list(key)[:shown])]
+    if wide:
+        products.append("…")
+    text = f"q_{query_label} · k_{key_label} = {' + '.join(products)} = {shown_number(float(np.dot(query, key)))}"
+    # Translators: after a long worked dot product, how many products it adds up
+    if not wide:
+        return text
+    return ntr("{sum} ({count} product)", "{sum} ({count} products)", len(query)).format(sum=text, count=len(query))
 
 
 class ScoreTableModel(QStandardItemModel):
@@ -53,8 +76,7 @@ class ScoreTableModel(QStandardItemModel):
         scene = self.scene
         query = scene.vectors(Role.QUERY)[scene.selected]
         name = short_name if short_names else str
-        return explain.dot_product(name(scene.selected_token), name(scene.tokens[row]), query,
-                                   scene.vectors(Role.KEY)[row])
+        return dot_product(name(scene.selected_token), name(scene.tokens[row]), query, scene.vectors(Role.KEY)[row])
 
     def widest_formula(self) -> str:
         """A formula as long as any this scene can show (names cut, every number long): the room the
@@ -62,7 +84,7 @@ class ScoreTableModel(QStandardItemModel):
         longest = max(self.scene.tokens, key=len, default="")
         query = max(self.scene.query_tokens, key=len, default="")
         terms = [-88.88] * self.scene.key_width
-        return explain.dot_product(short_name(query), short_name(longest), terms, terms)
+        return dot_product(short_name(query), short_name(longest), terms, terms)
 
     def set_weight_header(self, text: str) -> None:
         if self.headerData(WEIGHT, Qt.Orientation.Horizontal) != text:
@@ -71,8 +93,9 @@ class ScoreTableModel(QStandardItemModel):
     def tooltip(self, row: int) -> str:
         """What pointing at a row explains; made on demand, not on every drag move."""
         if not self.scene.result.mask[self.scene.selected, row]:
-            return f"The causal mask hides {self.scene.tokens[row]} from {self.scene.selected_token}"
-        return HIDDEN_TIP if self.veil.on else self.formula(row)
+            return tr("The causal mask hides {key} from {query}").format(key=self.scene.tokens[row],
+                                                                      query=self.scene.selected_token)
+        return tr(HIDDEN_TIP) if self.veil.on else self.formula(row)
 
     def _rebuild(self) -> None:
         weight_header = self._weight_header()
@@ -81,7 +104,7 @@ class ScoreTableModel(QStandardItemModel):
         self.setColumnCount(4)
         for column, tip in enumerate(HEADER_TIPS):
             header = QStandardItem()
-            header.setToolTip(tip)
+            header.setToolTip(tr(tip))
             self.setHorizontalHeaderItem(column, header)
         for token in self.scene.tokens:
             row = [QStandardItem(token)] + [QStandardItem() for _ in range(3)]
@@ -95,9 +118,11 @@ class ScoreTableModel(QStandardItemModel):
         self._refresh_cells()
 
     def _refresh_header(self, weight_header: str | None = None) -> None:
-        divisor = explain.divisor_header(self.scene.key_width, self.scene.scale)
+        # Translators: the scaled scores' column header when scaling by √d_k is off
+        divisor = explain.divisor_header(self.scene.key_width, True) if self.scene.scale else tr("÷ 1 (off)")
         weight_header = weight_header or self._weight_header()
-        self.setHorizontalHeaderLabels(["Key", "q · k", divisor, weight_header])
+        # Translators: the score table's first column header: the keys' tokens
+        self.setHorizontalHeaderLabels([tr("Key"), "q · k", divisor, weight_header])
 
     def bar_weight(self, row: int) -> float | None:
         """The weight the bar behind ROW's weight shows; None for no bar (a masked key, or the weights veiled)."""
@@ -112,13 +137,14 @@ class ScoreTableModel(QStandardItemModel):
             return
         now, before = ShownNumbers.of(self.scene), self._shown
         self._shown = now
+        masked = tr("masked")  # once per change, not once per row
         with cell_writes(self) as cells:
             for row in now.rows_changed(before, "scores"):
-                cells.set_text(row, SCORE, explain.number(now.scores[row]))
+                cells.set_text(row, SCORE, shown_number(now.scores[row]))
             for row in now.rows_changed(before, "scaled"):
-                cells.set_text(row, SCALED, explain.number(now.scaled[row]) if now.visible[row] else "—")
+                cells.set_text(row, SCALED, shown_number(now.scaled[row]) if now.visible[row] else "—")
             for row in now.rows_changed(before, "percents"):
-                cells.set_text(row, WEIGHT, explain.percent(float(now.weights[row])) if now.visible[row] else "masked")
+                cells.set_text(row, WEIGHT, percent(float(now.weights[row])) if now.visible[row] else masked)
             for row in now.rows_changed(before, "weights"):
                 cells.mark(row, WEIGHT)  # its bar (bar_weight) has another length
 
@@ -126,19 +152,21 @@ class ScoreTableModel(QStandardItemModel):
         """Every score and weight a "?" (masked keys stay masked: that tells nothing), and no bars."""
         bars_shown, self._shown = self._shown is not None, None  # no bars; unveiled, every number is written again
         mask = self.scene.result.mask[self.scene.selected]
+        masked = tr("masked")
         with cell_writes(self) as cells:
             for row in range(self.scene.n_tokens):
                 visible = bool(mask[row])
                 cells.set_text(row, SCORE, HIDDEN_TEXT)
                 cells.set_text(row, SCALED, HIDDEN_TEXT if visible else "—")
-                cells.set_text(row, WEIGHT, HIDDEN_TEXT if visible else "masked")
+                cells.set_text(row, WEIGHT, HIDDEN_TEXT if visible else masked)
                 if bars_shown:
                     cells.mark(row, WEIGHT)  # its bar goes
 
     def _weight_header(self) -> str:
         """The weight column's header as chosen by the panel for its width, the long one until then."""
         shown = self.headerData(WEIGHT, Qt.Orientation.Horizontal) if self.columnCount() > WEIGHT else None
-        return shown if shown in WEIGHT_HEADERS else WEIGHT_HEADERS[0]
+        headers = [tr(header) for header in WEIGHT_HEADERS]
+        return shown if shown in headers else headers[0]
 
     def _on_scene_changed(self, change: Change) -> None:
         if change & Change.STRUCTURE:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from attn_desktop.language import tr
 from attn_desktop.model import Change, Scene, commands
 from attn_desktop.model.commands import Editor, RunNow
 from attn_desktop.ui.scene_link import follow_scene
@@ -27,7 +28,7 @@ class SentencePanel(QWidget):
         self.editor = editor if editor is not None else RunNow(scene)  # in the window, its edit history (undoable)
         self._refreshing = False  # True while the list is being written from the scene
         self.list = QListWidget()
-        self.list.setAccessibleName("Tokens")
+        self.list.setAccessibleName(tr("Tokens"))
         self.list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
         self.list.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
@@ -35,17 +36,17 @@ class SentencePanel(QWidget):
         self.list.itemChanged.connect(self._on_renamed)
         self.list.model().rowsMoved.connect(self._on_rows_moved)
         self.new_name = QLineEdit()
-        self.new_name.setPlaceholderText("new token")
+        self.new_name.setPlaceholderText(tr("new token"))
         self.new_name.returnPressed.connect(self.add)
-        self.add_button = QPushButton("Add")
+        self.add_button = QPushButton(tr("Add"))
         self.add_button.clicked.connect(self.add)
-        self.remove_button = QPushButton("Remove")
+        self.remove_button = QPushButton(tr("Remove"))
         self.remove_button.clicked.connect(self.remove)
-        self.up_button = QPushButton("Move up")
+        self.up_button = QPushButton(tr("Move up"))
         self.up_button.clicked.connect(lambda: self.move_token(-1))
-        self.down_button = QPushButton("Move down")
+        self.down_button = QPushButton(tr("Move down"))
         self.down_button.clicked.connect(lambda: self.move_token(+1))
-        self.message_label = QLabel("Double-click a token to rename it; drag to reorder.")
+        self.message_label = QLabel(tr("Double-click a token to rename it; drag to reorder."))
         self.message_label.setWordWrap(True)
 
         add_row = QHBoxLayout()
@@ -100,7 +101,8 @@ class SentencePanel(QWidget):
 
     def add(self) -> None:
         if self._try(commands.AddToken(self.new_name.text())):
-            self.message_label.setText(f"Added \u201c{self.scene.tokens[-1]}\u201d with new vectors; drag them into place.")
+            self.message_label.setText(tr("Added \u201c{token}\u201d with new vectors; drag them into place.").format(
+                token=self.scene.tokens[-1]))
             self.new_name.clear()
             self.list.setCurrentRow(self.list.count() - 1)
 
@@ -109,7 +111,7 @@ class SentencePanel(QWidget):
         if row >= 0:
             name = self.scene.tokens[row]
             if self._try(commands.remove_token(self.scene, row)):
-                self.message_label.setText(f"Removed \u201c{name}\u201d (Ctrl+Z brings it back).")
+                self.message_label.setText(tr("Removed \u201c{token}\u201d (Ctrl+Z brings it back).").format(token=name))
 
     def move_token(self, step: int) -> None:
         row = self.list.currentRow()

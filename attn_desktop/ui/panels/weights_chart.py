@@ -21,7 +21,9 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import QToolTip
 
-from attn_desktop.model import Change, HeadReading, Role, Scene, explain
+from attn_desktop.language import percent, tr
+from attn_desktop.model import Change, HeadReading, Role, Scene
+from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.panels.token_axis import TokenAxis
 from attn_desktop.ui.plot_style import cache_axes_and_grid
@@ -59,7 +61,8 @@ class WeightsChart(pg.PlotWidget):
         plot.setMenuEnabled(False)
         plot.hideButtons()
         plot.setMouseEnabled(x=False, y=False)
-        plot.setLabel("left", "weight")
+        self._word_axis()
+        follow_language(self, self._word_axis)
         plot.setYRange(0, 1.12, padding=0)
         plot.showGrid(y=True, alpha=0.2)
         cache_axes_and_grid(plot)
@@ -149,12 +152,17 @@ class WeightsChart(pg.PlotWidget):
             self._label_order = order
             self._place_value_labels()
 
+    def _word_axis(self) -> None:
+        # Translators: the weights chart's vertical axis
+        self.getPlotItem().setLabel("left", tr("weight"))
+
     def _set_labels(self, labels: list[pg.TextItem], shares: np.ndarray, visible: np.ndarray, offset: float,
                     hidden: bool = False) -> bool:
         """Each label's percentage (or "masked", or "?" when HIDDEN) over its bar; whether any changed."""
         moved = False
+        masked = tr("masked")  # once, not once per bar on every drag move
         for index, label in enumerate(labels):
-            text = "masked" if not visible[index] else HIDDEN_TEXT if hidden else explain.percent(shares[index])
+            text = masked if not visible[index] else HIDDEN_TEXT if hidden else percent(shares[index])
             if text != label.toPlainText():  # re-laying out text is the costly part of a move
                 label.setText(text)
                 moved = True
@@ -383,15 +391,17 @@ class WeightsChart(pg.PlotWidget):
         scene, phase = self.attn_scene, self.phase
         name = scene.tokens[index]
         if not scene.result.mask[scene.selected, index]:
-            return f"{name}: masked"
-        real = explain.percent(scene.selected_weights[index])
+            return tr("{name}: masked").format(name=name)
+        real = percent(scene.selected_weights[index])
         if phase is ChartPhase.VEILED:
-            return f"{name}: {HIDDEN_TIP}"
+            return tr("{name}: {weight}").format(name=name, weight=tr(HIDDEN_TIP))
         if phase is ChartPhase.GUESSING and len(self.guess) == scene.n_tokens:
-            return f"{name}: your guess {explain.percent(self.guess[index])} (drag the bar, or ↑/↓)"
+            return tr("{name}: your guess {guess} (drag the bar, or ↑/↓)").format(name=name,
+                                                                                 guess=percent(self.guess[index]))
         if phase is ChartPhase.REVEALED and len(self.guess) == scene.n_tokens:
-            return f"{name}: your guess {explain.percent(self.guess[index])}, the real weight {real}"
-        return f"{name}: {real}"
+            return tr("{name}: your guess {guess}, the real weight {weight}").format(
+                name=name, guess=percent(self.guess[index]), weight=real)
+        return tr("{name}: {weight}").format(name=name, weight=real)
 
     def minimumSizeHint(self) -> QSize:
         """Room for up to MAX_SIZED_TOKENS bars, each at least a line of text wide (names stand upright

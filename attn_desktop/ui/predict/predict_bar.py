@@ -7,7 +7,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
-WINNER_PLACEHOLDER = "Winner…"
+from attn_desktop.language import N_, tr
+
+WINNER_PLACEHOLDER = N_("Winner…")  # shown as tr(WINNER_PLACEHOLDER)
 
 
 class PredictBar(QWidget):
@@ -23,13 +25,13 @@ class PredictBar(QWidget):
         # The panel's width, whatever the text: a long message wraps instead of widening the dock.
         self.message_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.winner_box = QComboBox(self)
-        self.winner_box.setPlaceholderText(WINNER_PLACEHOLDER)
-        self.winner_box.setAccessibleName("Which key wins")
-        self.winner_box.setToolTip("Or say only which key wins: your guess gives it all the weight (type its first "
-                                   "letters to pick it)")
+        self.winner_box.setPlaceholderText(tr(WINNER_PLACEHOLDER))
+        self.winner_box.setAccessibleName(tr("Which key wins"))
+        self.winner_box.setToolTip(tr("Or say only which key wins: your guess gives it all the weight (type its first "
+                                      "letters to pick it)"))
         self.winner_box.activated.connect(self.winner_chosen)
-        self.reveal_button = QPushButton("Reveal", self)
-        self.reveal_button.setToolTip("Show the real weights beside your guess (Enter)")
+        self.reveal_button = QPushButton(tr("Reveal"), self)
+        self.reveal_button.setToolTip(tr("Show the real weights beside your guess (Enter)"))
         self.reveal_button.clicked.connect(self.reveal_clicked)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)

@@ -23,6 +23,7 @@ from collections.abc import Callable
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from attn_desktop.language import N_, ntr, tr
 from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.model.teaching.prediction import (
     Comparison,
@@ -39,13 +40,13 @@ from attn_desktop.ui.predict.predict_bar import PredictBar
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.view_state.weights_veil import WeightsVeil
 
-READY_TEXT = "<b>Predict</b> is on: move a query or a key."
-MOVING_TEXT = "<b>Predict:</b> release, then guess."
-GUESSING_TEXT = "<b>Guess:</b> drag the grey bars, or"
-HOW_TO_GUESS = ("Drag a grey bar's top (or choose a bar with ←/→ and move it with ↑/↓): the other keys share the "
-                "rest, so the guess always adds up to 100%. Or pick only the winner. Then Reveal (Enter).")
-UNCHANGED_TEXT = "Nothing to guess: the weights did not change (a value moves only the output)."
-SKIPPED_TEXT = "Round skipped: the query or the scene changed."
+READY_TEXT = N_("<b>Predict</b> is on: move a query or a key.")  # these texts shown as tr(...)
+MOVING_TEXT = N_("<b>Predict:</b> release, then guess.")
+GUESSING_TEXT = N_("<b>Guess:</b> drag the grey bars, or")
+HOW_TO_GUESS = N_("Drag a grey bar's top (or choose a bar with ←/→ and move it with ↑/↓): the other keys share the "
+                  "rest, so the guess always adds up to 100%. Or pick only the winner. Then Reveal (Enter).")
+UNCHANGED_TEXT = N_("Nothing to guess: the weights did not change (a value moves only the output).")
+SKIPPED_TEXT = N_("Round skipped: the query or the scene changed.")
 
 
 class Phase(enum.Enum):
@@ -95,7 +96,7 @@ class PredictionController(QObject):
         if on:
             self._unfollow = follow_scene(self, self.scene, self._on_scene_changed)
             self.bar.set_tokens(self.scene.tokens)
-            self._enter(Phase.READY, READY_TEXT)
+            self._enter(Phase.READY, tr(READY_TEXT))
         else:
             if self._unfollow is not None:
                 self._unfollow()
@@ -125,7 +126,7 @@ class PredictionController(QObject):
         self._query = self.scene.selected
         self._before = even_guess(self.scene.n_tokens, self._allowed())
         self.guess = self._before.copy()
-        self._enter(Phase.GUESSING, GUESSING_TEXT)
+        self._enter(Phase.GUESSING, tr(GUESSING_TEXT))
 
     def _on_dragging(self, dragging: bool) -> None:
         if not self.on:
@@ -147,25 +148,25 @@ class PredictionController(QObject):
             self._query = self.scene.selected
             self.guess = self._before.copy()  # the guess starts at the weights the student last saw
         if self.phase is not Phase.MOVING:
-            self._enter(Phase.MOVING, MOVING_TEXT)
+            self._enter(Phase.MOVING, tr(MOVING_TEXT))
 
     def _after_move(self) -> None:
         if self.phase is not Phase.MOVING:
             return
         if np.allclose(self.scene.selected_weights, self._before, rtol=0, atol=1e-12):
-            self._enter(Phase.READY, UNCHANGED_TEXT)
+            self._enter(Phase.READY, tr(UNCHANGED_TEXT))
         else:
-            self._enter(Phase.GUESSING, GUESSING_TEXT)
+            self._enter(Phase.GUESSING, tr(GUESSING_TEXT))
 
     def _set_share(self, index: int, share: float) -> None:
         if self.phase is Phase.GUESSING:
             self.guess = with_share(self.guess, index, share, self._allowed())
-            self._enter(Phase.GUESSING, GUESSING_TEXT)
+            self._enter(Phase.GUESSING, tr(GUESSING_TEXT))
 
     def _choose_winner(self, index: int) -> None:
         if self.phase is Phase.GUESSING and self._allowed()[index]:
             self.guess = winner_guess(index, self.scene.n_tokens)
-            self._enter(Phase.GUESSING, GUESSING_TEXT, winner=index)
+            self._enter(Phase.GUESSING, tr(GUESSING_TEXT), winner=index)
 
     def reveal(self) -> None:
         """Show the real weights beside the guess, score the round and remember it."""
@@ -182,10 +183,10 @@ class PredictionController(QObject):
             self.bar.set_tokens(self.scene.tokens)
         round_on = self.phase in (Phase.MOVING, Phase.GUESSING)
         if round_on and (change & Change.STRUCTURE or self.scene.selected != self._query):
-            self._enter(Phase.READY, SKIPPED_TEXT)
+            self._enter(Phase.READY, tr(SKIPPED_TEXT))
         elif self.phase is Phase.REVEALED and change & (Change.STRUCTURE | Change.SELECTION | Change.NUMBERS):
             # The guess was for the weights as they were; now the chart shows the weights as they are.
-            self._enter(Phase.READY, READY_TEXT)
+            self._enter(Phase.READY, tr(READY_TEXT))
 
     # ----- showing ------------------------------------------------------
     def _enter(self, phase: Phase, message: str, winner: int = -1) -> None:
@@ -196,7 +197,7 @@ class PredictionController(QObject):
         self.chart.show_phase(chart_phase, self.guess if chart_phase is not ChartPhase.WEIGHTS else None)
         if phase in (Phase.READY, Phase.REVEALED) and self.session.rounds:
             message += f"<br><span style='color: #555'>{self._session_text()}</span>"
-        tooltip = HOW_TO_GUESS if phase is Phase.GUESSING else self._record_text()
+        tooltip = tr(HOW_TO_GUESS) if phase is Phase.GUESSING else self._record_text()
         if phase is Phase.REVEALED and self.last is not None:
             tooltip = f"{self._differences_text(self.last)}\n{tooltip}"
         self.bar.show_step(message, tooltip, guessing=phase is Phase.GUESSING, winner=winner)
@@ -207,24 +208,36 @@ class PredictionController(QObject):
     def _result_text(self, result: Comparison) -> str:
         """"Off by 29 points · score 71 · dog wins ✓": the round in one line."""
         tokens = self.scene.tokens
-        real = " or ".join(explain.short_name(tokens[i]) for i in result.real_winners)
-        said = "" if result.winner_right or result.guessed_winner is None else \
-            f", not {explain.short_name(tokens[result.guessed_winner])}"
+        names = [explain.short_name(tokens[i]) for i in result.real_winners]
+        real = names[0] if names else ""
+        for name in names[1:]:  # a tie: "cat or dog"
+            real = tr("{first} or {second}").format(first=real, second=name)
         verdict = "✓" if result.winner_right else "✗"
-        return (f"Off by <b>{round(result.points_off)}</b> points · score <b>{round(result.score)}</b> · "
-                f"{real} wins{said} {verdict}")
+        if result.winner_right or result.guessed_winner is None:
+            wins = tr("{winner} wins {verdict}").format(winner=real, verdict=verdict)
+        else:
+            wins = tr("{winner} wins, not {guessed} {verdict}").format(
+                winner=real, guessed=explain.short_name(tokens[result.guessed_winner]), verdict=verdict)
+        points = round(result.points_off)
+        # (the English says "points" for 1 too, as it always has; other languages choose their own forms)
+        return ntr("Off by <b>{points}</b> points · score <b>{score}</b> · {wins}",
+                   "Off by <b>{points}</b> points · score <b>{score}</b> · {wins}", points).format(
+            points=points, score=round(result.score), wins=wins)
 
     def _differences_text(self, result: Comparison) -> str:
         each = ", ".join(f"{token} {round(100 * d):+d}" for token, d in zip(self.scene.tokens, result.differences))
-        return f"Your guess minus the real weights, in points: {each}. Grey bars: your guess."
+        return tr("Your guess minus the real weights, in points: {each}. Grey bars: your guess.").format(each=each)
 
     def _session_text(self) -> str:
         session = self.session
-        rounds = f"{session.rounds} round{'s' if session.rounds != 1 else ''}"
-        return f"{rounds}, average {round(session.average)}, winners {session.winners_right} of {session.rounds}"
+        return ntr("{rounds} round, average {average}, winners {right} of {rounds}",
+                   "{rounds} rounds, average {average}, winners {right} of {rounds}", session.rounds).format(
+            rounds=session.rounds, average=round(session.average), right=session.winners_right)
 
     def _record_text(self) -> str:
         record = self.progress.prediction_record()
-        return (f"This session: {self._session_text() if self.session.rounds else 'no rounds yet'}. "
-                f"All time: {record.rounds} rounds, average {round(record.average)}, best {round(record.best_score)}, "
-                f"winners {record.winners_right} of {record.rounds}.")
+        session = self._session_text() if self.session.rounds else tr("no rounds yet")
+        return tr("This session: {session}. All time: {rounds} rounds, average {average}, best {best}, "
+                  "winners {right} of {rounds}.").format(session=session, rounds=record.rounds,
+                                                        average=round(record.average), best=round(record.best_score),
+                                                        right=record.winners_right)

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
+from attn_desktop.language import N_
 from attn_desktop.model import ViewState
 
 HIDDEN_TEXT = "?"
-HIDDEN_TIP = "Hidden until you reveal your guess (Predict, then see)"
+HIDDEN_TIP = N_("Hidden until you reveal your guess (Predict, then see)")  # shown as tr(HIDDEN_TIP)
 
 
 class WeightsVeil(QObject):
