@@ -24,9 +24,9 @@ TEST_EDIT_VARIABLE = "ATTN_DESKTOP_TEST_EDIT"  # set: one edit at start, its rec
 
 
 def gui_main(argv: list[str]) -> int:
-    problem = speak_chosen_language(argv, remembered=_saved_language)
-    if problem:
-        return fail(problem)
+    language_problem = speak_chosen_language(argv, remembered=_saved_language)
+    if language_problem:
+        return fail(language_problem)
     args = _app_parser().parse_args(argv)
     prepare_for_checks(args)
 
