@@ -7,7 +7,9 @@ pytestmark = pytest.mark.slow
 
 def language_menu(window):
     view = next(action.menu() for action in window.menuBar().actions() if action.text() == "&View")
-    return next(action.menu() for action in view.actions() if action.text() == "&Language")
+    menu = next(action.menu() for action in view.actions() if action.text() == "&Language")
+    menu.aboutToShow.emit()  # filled as it opens
+    return menu
 
 
 def test_view_language_lists_the_languages_in_their_own_names_with_english_checked(window):

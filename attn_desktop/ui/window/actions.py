@@ -83,13 +83,12 @@ Trigger = Callable[[Commands], object]  # a click
 Toggle = Callable[[Commands, bool], object]  # a checkable command's new state
 Maker = Callable[[Commands, QObject, str], QAction]  # (parent, text): for actions a part makes (Undo, Redo)
 MenuFiller = Callable[[Commands, QMenu], object]  # fills a submenu as it opens
-MenuMaker = Callable[[Commands, QWidget], QMenu]  # makes a submenu of its own once
 
 
 @dataclass(frozen=True)
 class ActionSpec:
     id: str  # the name the built action is found under, e.g. "save_action"
-    text: str  # marked N_() and shown with tr(): a {name} in it is filled from text_values
+    text: str  # marked N_() and shown with tr() (English here, as the table reads)
     menu: str  # menu path, submenus after "/": "&File/&Export" (each title marked N_() where it first appears)
     on_trigger: Trigger | None = None
     on_toggle: Toggle | None = None  # for a checkable command: runs on every change of its state
@@ -101,8 +100,7 @@ class ActionSpec:
     toolbar: bool = False  # also a check box in the toolbar
     made_by: Maker | None = None
     fill_submenu: MenuFiller | None = None  # given: a menu of its own, filled as it opens
-    make_menu: MenuMaker | None = None  # given: a menu of its own, made with the window
-    text_values: tuple[tuple[str, Any], ...] = ()  # (name, value) for each {name} in text
+    wording: Callable[[], str] | None = None  # a text with values: its words in the current language
     group: str = ""  # exclusive choices share a QActionGroup, found under this name
     data: Any = None
 
@@ -132,27 +130,30 @@ def lesson_specs() -> list[ActionSpec]:
 
 def snap_step_specs() -> list[ActionSpec]:
     return [
-        ActionSpec(f"snap_{position}_action", N_("Grid of {step}"), "&Attention/Snap &Step",
+        ActionSpec(f"snap_{position}_action", f"Grid of {step:g}", "&Attention/Snap &Step",
                    lambda c: c.snap.apply(True), checkable=True, checked=position == 1, group="snap_step_actions",
-                   data=step, text_values=(("step", step),))
+                   data=step, wording=_grid_wording(step))
         for position, step in enumerate(SNAP_STEPS, start=1)
     ]
 
 
-def language_menu(commands: Commands, parent: QWidget) -> QMenu:
-    """View → Language: each language the app speaks, named in its own language; the current one checked."""
-    menu = QMenu(parent)
-    menu.setObjectName("languageMenu")
-    group = QActionGroup(menu)
-    for code in shown_languages():
-        action = menu.addAction(LANGUAGE_NAMES[code])  # not translated: the name its speakers look for
-        action.setCheckable(True)
-        action.setData(code)
-        group.addAction(action)
-        action.triggered.connect(lambda checked=False, code=code: commands.switch_language(code))
+def _grid_wording(step: float) -> Callable[[], str]:
+    """ "Grid of 0.5", the step as the language writes it, with no needless decimals ("Grid of 1")."""
+    return lambda: tr("Grid of {step}").format(step=number(step, 0 if step.is_integer() else 1))
+
+
+def fill_language_menu(commands: Commands, menu: QMenu) -> None:
+    """View → Language as it opens: each language the app speaks, named in its own language, one choice
+    of them (made once), and the current one checked."""
+    if not menu.actions():
+        group = QActionGroup(menu)
+        for code in shown_languages():
+            action = menu.addAction(LANGUAGE_NAMES[code])  # not translated: the name its speakers look for
+            action.setCheckable(True)
+            action.setData(code)
+            group.addAction(action)
+            action.triggered.connect(lambda checked=False, code=code: commands.switch_language(code))
     check_current_language(menu)
-    follow_language(menu, lambda: check_current_language(menu))
-    return menu
 
 
 def check_current_language(menu: QMenu) -> None:
@@ -247,9 +248,9 @@ ACTIONS: list[ActionSpec] = [
                tooltip=N_("For vectors of more than two numbers: the plane they spread along most, "
                "not two of their numbers")),
     ActionSpec("reset_layout_action", N_("Reset &Layout"), "&View", lambda c: c.reset_layout()),
-    ActionSpec("language_menu", N_("&Language"), "&View", make_menu=language_menu, separator_before=True),
-    ActionSpec("about_action", N_("&About {app}"), "&Help", lambda c: c.show_about(),
-               text_values=(("app", APP_NAME),)),
+    ActionSpec("language_menu", N_("&Language"), "&View", fill_submenu=fill_language_menu, separator_before=True),
+    ActionSpec("about_action", f"&About {APP_NAME}", "&Help", lambda c: c.show_about(),
+               wording=lambda: tr("&About {app}").format(app=APP_NAME)),
 ]
 # The menus' titles, for the catalog (ActionSpec.menu holds the path; fill_menus shows each title with tr()).
 MENU_TITLES = (N_("&File"), N_("&Export"), N_("&Edit"), N_("&Attention"), N_("Snap &Step"), N_("&Lessons"),
@@ -289,13 +290,9 @@ def build_actions(commands: Commands, parent: QWidget, specs: Iterable[ActionSpe
         if spec.fill_submenu is not None:
             built.menus[spec.id] = _submenu(shown_text(spec), parent, commands, spec.fill_submenu)
             continue
-        if spec.make_menu is not None:
-            built.menus[spec.id] = menu = spec.make_menu(commands, parent)
-            menu.setTitle(shown_text(spec))
-            continue
         text = shown_text(spec)
         action = spec.made_by(commands, parent, text) if spec.made_by else QAction(text, parent)
-        if spec.text_values:  # a text of its own making: the window's re-translation does not know it
+        if spec.wording is not None:  # a text of its own making: the window's re-translation does not know it
             _reword_on_language_change(action, spec)
         action.setShortcuts(key_sequences(spec))
         action.setCheckable(spec.checkable)
@@ -321,16 +318,8 @@ def _reword_on_language_change(action: QAction, spec: ActionSpec) -> None:
 
 
 def shown_text(spec: ActionSpec) -> str:
-    """The command's name in the current language, its values filled in (a number as the language writes it)."""
-    values = {name: _shown_value(value) for name, value in spec.text_values}
-    return tr(spec.text).format(**values) if values else tr(spec.text)
-
-
-def _shown_value(value: Any) -> Any:
-    """A float as the language writes it, with no needless decimals (a grid of 1, of 0.5)."""
-    if isinstance(value, float):
-        return number(value, 0 if value.is_integer() else 1)
-    return value
+    """The command's name in the current language."""
+    return spec.wording() if spec.wording is not None else tr(spec.text)
 
 
 def _submenu(text: str, parent: QWidget, commands: Commands, fill: MenuFiller) -> QMenu:
