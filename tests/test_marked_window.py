@@ -115,3 +115,21 @@ def test_snapshot_accepts_the_pseudo_language(tmp_path):
     done = run_snapshot(tmp_path, "--size", "1024x768", "--lang", "en_XA")
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "out.png").stat().st_size > 0
+
+
+def test_a_tie_of_many_keys_is_counted_in_the_languages_plural(speaking):
+    from attn_desktop.model.explain import attends_most_to
+
+    tokens = ["a", "b", "c", "d", "e"]
+    assert attends_most_to([0.25, 0.25, 0.25, 0.25, 0.0], tokens) == "4 keys, 25% each (a tie)"
+    speaking("en_XA")
+    tie = attends_most_to([0.25, 0.25, 0.25, 0.25, 0.0], tokens)
+    assert pseudo(tie) and "4" in tie
+
+
+def test_an_undo_steps_name_is_translated(speaking):
+    from attn_desktop.model.commands import AddToken
+
+    speaking("en_XA")
+    assert pseudo(AddToken("dog").text)
+    assert "dog" in AddToken("dog").text
