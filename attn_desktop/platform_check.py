@@ -26,6 +26,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from attn_desktop.language import N_, tr
+
 LDD_TIMEOUT_S = 10
 # Every library Qt's X11 (xcb) and Wayland plugins and the Qt libraries under them may need from the system
 # beyond a base install: its Debian/Ubuntu package and its Fedora package. (On Ubuntu 24.04 and Debian 13 a
@@ -67,8 +69,8 @@ PACKAGES: dict[str, tuple[str, str]] = {
 DISPLAY_TIMEOUT_S = 2
 # DISPLAY as X11 spells it: [protocol/][host]:display[.screen]
 _X_DISPLAY = re.compile(r"^(?:(?P<protocol>[A-Za-z]+)/)?(?P<host>[^/:]*):(?P<number>\d+)(?:\.\d+)?$")
-NO_DISPLAY_ADVICE = ("try it from a desktop session (or ssh -X), or draw the window into a picture with "
-                     "attn-desktop snapshot -o OUT.png --size 1280x800")
+NO_DISPLAY_ADVICE = N_("try it from a desktop session (or ssh -X), or draw the window into a picture with "
+                        "attn-desktop snapshot -o OUT.png --size 1280x800")  # shown with tr()
 _NOT_FOUND = re.compile(r"^\s*(\S+)\s+=>\s+not found\s*$")
 
 
@@ -84,14 +86,15 @@ class PluginProblem:
         known = [PACKAGES[name] for name in self.missing if name in PACKAGES]
         debian = _unique(deb for deb, _ in known)
         fedora = _unique(rpm for _, rpm in known)
-        lines = [(f"cannot open a window: Qt's {self.plugin} platform plugin needs {', '.join(self.missing)}, "
-                 "which this system lacks.")]
+        lines = [tr("cannot open a window: Qt's {plugin} platform plugin needs {libraries}, which this system "
+                    "lacks.").format(plugin=self.plugin, libraries=", ".join(self.missing))]
         if debian:
-            lines.append(f"Install with: sudo apt-get install {' '.join(debian)}   "
-                         f"(Fedora: sudo dnf install {' '.join(fedora)})")
+            # Translators: the commands stay as they are.
+            lines.append(tr("Install with: sudo apt-get install {debian}   (Fedora: sudo dnf install {fedora})").format(
+                debian=" ".join(debian), fedora=" ".join(fedora)))
         unknown = [name for name in self.missing if name not in PACKAGES]
         if unknown:
-            lines.append(f"Install the packages that provide {', '.join(unknown)}.")
+            lines.append(tr("Install the packages that provide {libraries}.").format(libraries=", ".join(unknown)))
         return "\n".join(lines)
 
 
@@ -216,22 +219,24 @@ def display_problem() -> str | None:
     if wayland:
         if _wayland_answers(wayland) is not False:
             return None
-        reasons.append(f"no Wayland compositor answers at WAYLAND_DISPLAY={wayland}")
+        reasons.append(tr("no Wayland compositor answers at WAYLAND_DISPLAY={display}").format(display=wayland))
     if x11:
         if _x_server_answers(x11) is not False:
             return None
-        reasons.append(f"no X server answers at DISPLAY={x11}")
+        reasons.append(tr("no X server answers at DISPLAY={display}").format(display=x11))
     if not reasons:
         reasons.append(_nothing_set(chosen))
-    return f"no display: {' and '.join(reasons)}, so the window has no screen to open on; {NO_DISPLAY_ADVICE}"
+    # Translators: {reasons} says why ("DISPLAY is not set"), {advice} what to do instead.
+    return tr("no display: {reasons}, so the window has no screen to open on; {advice}").format(
+        reasons=tr(" and ").join(reasons), advice=tr(NO_DISPLAY_ADVICE))
 
 
 def _nothing_set(chosen: set[str]) -> str:
     if chosen == {"xcb"}:
-        return "DISPLAY is not set"
+        return tr("DISPLAY is not set")
     if chosen == {"wayland"}:
-        return "WAYLAND_DISPLAY is not set"
-    return "neither DISPLAY nor WAYLAND_DISPLAY is set"
+        return tr("WAYLAND_DISPLAY is not set")
+    return tr("neither DISPLAY nor WAYLAND_DISPLAY is set")
 
 
 def _x_server_answers(display: str) -> bool | None:

@@ -13,6 +13,7 @@ from attn_desktop.cli.induction import induction_main
 from attn_desktop.cli.open_app import gui_main
 from attn_desktop.cli.snapshot import snapshot_main
 from attn_desktop.cli.train import train_main
+from attn_desktop.language import language_of_system, set_language
 
 HEADLESS_COMMANDS: dict[str, Callable[[list[str]], int]] = {
     "export": export_main,
@@ -25,6 +26,7 @@ HEADLESS_COMMANDS: dict[str, Callable[[list[str]], int]] = {
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    set_language(language_of_system())  # the window, snapshot and export may choose another (--lang)
     if argv and argv[0] in HEADLESS_COMMANDS:
         return HEADLESS_COMMANDS[argv[0]](argv[1:])
     return gui_main(argv)

@@ -8,13 +8,14 @@ import os
 
 from attn_desktop import APP_NAME, __version__
 from attn_desktop.cli.offscreen import hide_offscreen_notes, use_temporary_user_files
+from attn_desktop.language import tr
 
 EXIT_SELF_TEST_FAILED = 1
 
 
 def add_check_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
-    parser.add_argument("--self-test", action="store_true", help="build the window offscreen, drag once, check the numbers")
+    parser.add_argument("--self-test", action="store_true", help=tr("build the window offscreen, drag once, check the numbers"))
     parser.add_argument("--quit-after-paint", action="store_true", help=argparse.SUPPRESS)  # for bench/latency.py
 
 

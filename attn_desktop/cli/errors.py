@@ -8,6 +8,8 @@ import os
 import sys
 from typing import NoReturn
 
+from attn_desktop.language import tr
+
 EXIT_BAD_INPUT = 2  # a command line, file or output the command cannot use
 EXIT_INTERRUPTED = 130  # stopped with Ctrl+C, as a shell reports it
 
@@ -20,7 +22,7 @@ def fail(message: str) -> int:
 
 def cannot_write(shown_name: str, error: OSError) -> str:
     """The message for a file that could not be written: its name and the system's reason."""
-    return f"{shown_name}: cannot write ({error.strerror or error})"
+    return tr("{file}: cannot write ({reason})").format(file=shown_name, reason=error.strerror or error)
 
 
 def say(line: str) -> None:
@@ -35,5 +37,7 @@ class OneLineErrorParser(argparse.ArgumentParser):
     """A mistake on the command line reads like every other error: one line, exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        print(f"attn-desktop: error: {message} (see {self.prog} --help)", file=sys.stderr)
+        # The "attn-desktop: error:" that starts every error line stays as it is (scripts look for it).
+        print("attn-desktop: error: " + tr("{message} (see {command} --help)").format(
+            message=message, command=self.prog), file=sys.stderr)
         sys.exit(EXIT_BAD_INPUT)

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING
 
 from attn_desktop.cli.errors import OneLineErrorParser, cannot_write, fail
 from attn_desktop.cli.export_picture import export_picture
+from attn_desktop.cli.language_option import add_language_option, speak_chosen_language
 from attn_desktop.cli.output_checks import STANDARD_OUTPUT_CLOSED, export_output_problem
+from attn_desktop.language import tr
 from attn_desktop.model.scene_files import open_scene
 
 if TYPE_CHECKING:
@@ -33,6 +35,9 @@ class ExportRequest:
 
 
 def export_main(argv: list[str]) -> int:
+    language_problem = speak_chosen_language(argv)
+    if language_problem:
+        return fail(language_problem)
     args = _export_parser().parse_args(argv)
     # Only the model is imported: JSON and CSV exports work on a machine with no display.
     request = _export_request(args)
@@ -50,20 +55,23 @@ def export_main(argv: list[str]) -> int:
 def _export_parser() -> argparse.ArgumentParser:
     parser = OneLineErrorParser(
         prog="attn-desktop export",
-        description="Compute a scene's attention and write it out: every number as JSON, the weights "
-        "as CSV, or the canvas and the attention matrix as a picture for a handout.",
+        description=tr("Compute a scene's attention and write it out: every number as JSON, the weights "
+        "as CSV, or the canvas and the attention matrix as a picture for a handout."),
     )
-    parser.add_argument("scene", help="the scene file (JSON)")
+    parser.add_argument("scene", help=tr("the scene file (JSON)"))
     parser.add_argument(
         "-o", "--output", required=True,
-        help="where to write; its extension picks the format: .json (every number), .csv (the weights matrix "
-        "with token labels), .png or .svg (canvas and matrix side by side). - writes JSON (only) to standard output",
+        help=tr("where to write; its extension picks the format: .json (every number), .csv (the weights matrix "
+        "with token labels), .png or .svg (canvas and matrix side by side). - writes JSON (only) to standard output"),
     )
     parser.add_argument(
         "--scale", default="2", metavar="FACTOR",
-        help="for .png: the picture's size as a multiple of the on-screen size, 0.25 to 8 (default 2); "
-        "ignored by the other formats",
+        help=tr("for .png: the picture's size as a multiple of the on-screen size, 0.25 to 8 (default 2); "
+        "ignored by the other formats"),
     )
+    add_language_option(parser)
+    parser.epilog = tr("--lang sets the language of the pictures' texts (.png, .svg); JSON and CSV stay "
+                       "in English, with dot decimals, whatever the language.")
     return parser
 
 
@@ -74,17 +82,18 @@ def _export_request(args: argparse.Namespace) -> ExportRequest | str:
     output = shown_path(args.output)  # for messages: one line, whatever the name holds
     kind = _output_format(args.output)
     if kind is None:
-        return (f"{output}: unknown output format; use a name ending in {', '.join(EXPORT_FORMATS)} "
-                "(or - for JSON on standard output)")
+        return tr("{file}: unknown output format; use a name ending in {formats} "
+                  "(or - for JSON on standard output)").format(file=output, formats=", ".join(EXPORT_FORMATS))
     scale = _png_scale(args.scale)
     if scale is None:
         low, high = PNG_SCALE_RANGE
-        return f"--scale: expected a number from {low:g} to {high:g}, found {args.scale!r}"
+        return tr("--scale: expected a number from {low} to {high}, found {found}").format(
+            low=f"{low:g}", high=f"{high:g}", found=repr(args.scale))
     if args.output == "-" and sys.stdout is None:
-        return STANDARD_OUTPUT_CLOSED
+        return tr(STANDARD_OUTPUT_CLOSED)
     problem = export_output_problem(args.scene, args.output)
     if problem:
-        return f"{output}: {problem}"
+        return tr("{file}: {problem}").format(file=output, problem=problem)
     return ExportRequest(args.scene, args.output, kind, scale)
 
 
@@ -116,11 +125,11 @@ def _write_export(scene: Scene, request: ExportRequest) -> int:
         else:
             _write_text_file(scene, request.output, request.kind)
     except _StandardOutputError as error:
-        return fail(f"cannot write to standard output ({error})")
+        return fail(tr("cannot write to standard output ({reason})").format(reason=error))
     except OSError as error:
         return fail(cannot_write(shown_path(request.output), error))
     except MemoryError as error:
-        return fail(f"{shown_path(request.output)}: {error}")
+        return fail(tr("{file}: {problem}").format(file=shown_path(request.output), problem=error))
     return 0
 
 
@@ -144,7 +153,7 @@ def _write_standard_output(scene: Scene) -> None:
         while data:
             data = data[os.write(descriptor, data):]
     except BrokenPipeError:
-        raise _StandardOutputError("the reader closed it before the end") from None
+        raise _StandardOutputError(tr("the reader closed it before the end")) from None
     except (OSError, ValueError) as error:  # ValueError: stdout's file object is closed or has no descriptor
         raise _StandardOutputError(getattr(error, "strerror", None) or error) from None
 

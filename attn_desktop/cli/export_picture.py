@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from attn_desktop.cli.offscreen import hide_offscreen_notes
+from attn_desktop.language import current_language
 
 if TYPE_CHECKING:
     from attn_desktop.model import Scene
@@ -41,7 +42,10 @@ def _draw_window(scene: Scene, scene_file: Path, output: str, kind: str, scale: 
     from attn_desktop.ui.window.main_window import MainWindow
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings_dir)
+    from attn_desktop.ui.window.language_switch import start_in_language
+
     _app = make_application()  # held for as long as the window lives
+    start_in_language(_app, current_language())
     hide_offscreen_notes()
     window = MainWindow(scene, scene_path=scene_file)
     try:

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 from attn_desktop import APP_NAME
 from attn_desktop.cli.app_checks import add_check_options, prepare_for_checks, run_self_test
 from attn_desktop.cli.errors import fail
+from attn_desktop.cli.language_option import add_language_option, speak_chosen_language
+from attn_desktop.language import current_language, tr
 from attn_desktop.model.scene_files import open_scene
 
 if TYPE_CHECKING:
@@ -22,6 +24,9 @@ TEST_EDIT_VARIABLE = "ATTN_DESKTOP_TEST_EDIT"  # set: one edit at start, its rec
 
 
 def gui_main(argv: list[str]) -> int:
+    language_problem = speak_chosen_language(argv, remembered=_saved_language)
+    if language_problem:
+        return fail(language_problem)
     args = _app_parser().parse_args(argv)
     prepare_for_checks(args)
 
@@ -43,8 +48,10 @@ def gui_main(argv: list[str]) -> int:
             return fail(no_display)
 
     from attn_desktop.ui.window.app import make_application, start_window
+    from attn_desktop.ui.window.language_switch import start_in_language
 
     app = make_application()
+    start_in_language(app, current_language())
     if args.self_test:
         return run_self_test()
     window = start_window(scene, Path(args.scene) if args.scene else None)
@@ -52,16 +59,24 @@ def gui_main(argv: list[str]) -> int:
     return app.exec()
 
 
+def _saved_language() -> str | None:
+    from attn_desktop.ui.settings import saved_language
+
+    return saved_language()
+
+
 def _app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="attn-desktop",
-        description=f"{APP_NAME}: drag queries, keys and values and watch attention recompute.",
-        epilog="Also: attn-desktop export SCENE.json -o OUT.json|.csv|.png|.svg  and  attn-desktop snapshot "
-        "[SCENE] -o OUT.png --size WxH [--presentation] [--lesson ID] [--audit AUDIT.json] [--steps STEPS]  and  attn-desktop train "
-        "TASK [--steps N] [--seed S] [--lr X] -o OUT.json  and  attn-desktop heads \"SENTENCE\" [--model PATH] "
-        "-o OUT.json  (no display needed)",
+        description=tr("{app}: drag queries, keys and values and watch attention recompute.").format(app=APP_NAME),
+        # Translators: the command lines stay as they are; translate only "Also:", "and" and "(no display needed)".
+        epilog=tr("Also: attn-desktop export SCENE.json -o OUT.json|.csv|.png|.svg [--lang CODE]  and  attn-desktop "
+        "snapshot [SCENE] -o OUT.png --size WxH [--presentation] [--lesson ID] [--audit AUDIT.json] [--steps STEPS] "
+        "[--lang CODE]  and  attn-desktop train TASK [--steps N] [--seed S] [--lr X] -o OUT.json  and  attn-desktop "
+        "heads \"SENTENCE\" [--model PATH] -o OUT.json  (no display needed)"),
     )
-    parser.add_argument("scene", nargs="?", help="a scene file to open (JSON); default: The cat sat on the mat")
+    parser.add_argument("scene", nargs="?", help=tr("a scene file to open (JSON); default: The cat sat on the mat"))
+    add_language_option(parser, remembered=True)
     add_check_options(parser)
     return parser
 
@@ -70,11 +85,12 @@ def _cannot_open_scene(scene_file: str, error: Exception) -> int:
     """Say why the scene cannot be opened, on standard error and in a dialog; the exit code."""
     from attn_desktop.model import SceneFileError
 
-    message = str(error) if isinstance(error, SceneFileError) else f"{scene_file}: {error}"
+    message = str(error) if isinstance(error, SceneFileError) else tr("{file}: {reason}").format(
+        file=scene_file, reason=error)
     exit_code = fail(message)
     from attn_desktop.ui.window.startup_error import show_startup_error
 
-    show_startup_error("Cannot open scene", message)  # a desktop entry has no terminal to read
+    show_startup_error(tr("Cannot open scene"), message)  # a desktop entry has no terminal to read
     return exit_code
 
 

@@ -10,9 +10,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from attn_desktop.cli.errors import fail
+from attn_desktop.language import N_, tr
 
 # A process started with its standard output closed (`>&-`) has sys.stdout None.
-STANDARD_OUTPUT_CLOSED = "cannot write to standard output (it is closed)"
+STANDARD_OUTPUT_CLOSED = N_("cannot write to standard output (it is closed)")  # shown with tr()
 
 
 def json_output_problem(output: str) -> str | None:
@@ -25,15 +26,15 @@ def json_output_problem(output: str) -> str | None:
     except FileNotFoundError:
         info = None
     except OSError as error:
-        return f"cannot write there ({error.strerror or error})"
+        return tr("cannot write there ({reason})").format(reason=error.strerror or error)
     if info is not None and not stat.S_ISREG(info.st_mode):
-        return f"it is {file_kind(info.st_mode)}, not a file"
+        return tr("it is {kind}, not a file").format(kind=file_kind(info.st_mode))
     if info is not None and is_read_only(target, info):
-        return "the file is marked read-only; it was left as it was"
+        return tr("the file is marked read-only; it was left as it was")
     if not target.parent.is_dir():
-        return "cannot write there (no such folder)"
+        return tr("cannot write there (no such folder)")
     if not os.access(target.parent, os.W_OK | os.X_OK):  # the new file is made beside it, then renamed
-        return "cannot write there (the folder is not writable)"
+        return tr("cannot write there (the folder is not writable)")
     return None
 
 
@@ -45,18 +46,18 @@ def export_output_problem(scene: str, output: str) -> str | None:
     from attn_desktop.model.files.safe_write import file_kind, is_read_only
 
     if _same_file(scene, output):
-        return "that is the scene file itself; the export would replace the scene. Choose another name"
+        return tr("that is the scene file itself; the export would replace the scene. Choose another name")
     target = Path(os.path.realpath(output))
     try:
         info = os.stat(target)
     except FileNotFoundError:
-        return None if target.parent.is_dir() else "cannot write there (no such folder)"
+        return None if target.parent.is_dir() else tr("cannot write there (no such folder)")
     except OSError as error:
-        return f"cannot write there ({error.strerror or error})"
+        return tr("cannot write there ({reason})").format(reason=error.strerror or error)
     if not stat.S_ISREG(info.st_mode):
-        return f"it is {file_kind(info.st_mode)}, not a file (use - for standard output)"
+        return tr("it is {kind}, not a file (use - for standard output)").format(kind=file_kind(info.st_mode))
     if is_read_only(target, info):
-        return "the file is marked read-only; it was left as it was"
+        return tr("the file is marked read-only; it was left as it was")
     return None
 
 
@@ -77,5 +78,6 @@ def write_standard_output(pieces: Iterable[str]) -> int:
         sys.stdout = None  # type: ignore[assignment]  # nothing more is written at exit
         return 0
     except (OSError, ValueError, AttributeError) as error:  # closed or missing stdout, full disk
-        return fail(STANDARD_OUTPUT_CLOSED if sys.stdout is None else f"cannot write to standard output ({error})")
+        return fail(tr(STANDARD_OUTPUT_CLOSED) if sys.stdout is None
+                    else tr("cannot write to standard output ({reason})").format(reason=error))
     return 0

@@ -11,10 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attn_desktop.cli.errors import fail
+from attn_desktop.cli.language_option import add_language_option, speak_chosen_language
 from attn_desktop.cli.offscreen import hide_offscreen_notes, use_user_folder
+from attn_desktop.language import current_language, tr
 from attn_desktop.model.scene_files import open_scene
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
     from attn_desktop.model import Scene
     from attn_desktop.ui.tools.walk_steps import Step
 
@@ -23,6 +27,9 @@ SNAPSHOT_SCALE_RANGE = (1.0, 4.0)
 
 
 def snapshot_main(argv: list[str]) -> int:
+    language_problem = speak_chosen_language(argv)
+    if language_problem:
+        return fail(language_problem)
     args = _snapshot_parser().parse_args(argv)
     problem = _snapshot_input_problem(args)
     if problem:
@@ -50,22 +57,26 @@ def snapshot_main(argv: list[str]) -> int:
 def _snapshot_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="attn-desktop snapshot",
-        description="Draw the real window as a screen of the given size shows it (no display needed), "
+        description=tr("Draw the real window as a screen of the given size shows it (no display needed), "
         "optionally with an audit of what a person would check: score rows visible, matrix numbers, "
-        "labels apart and at their arrows, panels whole.",
+        "labels apart and at their arrows, panels whole."),
     )
-    parser.add_argument("scene", nargs="?", help="a scene file (JSON); default: The cat sat on the mat")
-    parser.add_argument("-o", "--output", required=True, help="the picture to write (.png)")
-    parser.add_argument("--size", required=True, metavar="WxH", help="the screen's resolution, e.g. 1024x768")
-    parser.add_argument("--scale", default="1", metavar="FACTOR",
-                        help="the desktop's scale factor, 1 to 4 (2 for a 4K screen at 200%%); default 1")
-    parser.add_argument("--presentation", action="store_true", help="in presentation mode (F11)")
-    parser.add_argument("--lesson", metavar="ID", help="open this lesson first: " + ", ".join(_lesson_ids()))
-    parser.add_argument("--audit", metavar="AUDIT.json", help="also write the layout audit as JSON")
-    parser.add_argument("--steps", metavar="STEPS",
-                        help="walk through these steps in one window first, audited after each, comma-separated: "
-                        "lesson:ID, present, unpresent, restart, train:TASK:N, heads, induction, lab, positions-lab, "
-                        "predict, reset-layout, drag:ROLE:INDEX:X:Y, undo")
+    parser.add_argument("scene", nargs="?", help=tr("a scene file (JSON); default: The cat sat on the mat"))
+    parser.add_argument("-o", "--output", required=True, help=tr("the picture to write (.png)"))
+    parser.add_argument("--size", required=True, metavar="WxH", help=tr("the screen's resolution, e.g. 1024x768"))
+    # Translators: %% is how this help writes a percent sign: keep it doubled.
+    parser.add_argument("--scale", default="1", metavar="FACTOR", help=tr(
+        "the desktop's scale factor, 1 to 4 (2 for a 4K screen at 200%%); default 1"))
+    parser.add_argument("--presentation", action="store_true", help=tr("in presentation mode (F11)"))
+    parser.add_argument("--lesson", metavar="ID", help=tr("open this lesson first: {lessons}").format(
+        lessons=", ".join(_lesson_ids())))
+    parser.add_argument("--audit", metavar="AUDIT.json", help=tr("also write the layout audit as JSON"))
+    # Translators: the steps' names (lesson:ID, present, ...) are typed as they are: do not translate them.
+    parser.add_argument("--steps", metavar="STEPS", help=tr(
+        "walk through these steps in one window first, audited after each, comma-separated: "
+        "lesson:ID, present, unpresent, restart, train:TASK:N, heads, induction, lab, positions-lab, "
+        "predict, reset-layout, drag:ROLE:INDEX:X:Y, undo"))
+    add_language_option(parser)
     return parser
 
 
@@ -88,25 +99,27 @@ def _snapshot_input_problem(args: argparse.Namespace) -> str | None:
     """One line saying what is wrong with the command line, checked before any window is built."""
     if _snapshot_size(args.size) is None:
         low, high = SNAPSHOT_SIZE_RANGE
-        return f"--size: expected WIDTHxHEIGHT with each side {low} to {high} pixels, e.g. 1024x768; found {args.size!r}"
+        return tr("--size: expected WIDTHxHEIGHT with each side {low} to {high} pixels, e.g. 1024x768; found {found}").format(
+            low=low, high=high, found=repr(args.size))
     try:
         scale = float(args.scale)
     except ValueError:
         scale = float("nan")
     if not SNAPSHOT_SCALE_RANGE[0] <= scale <= SNAPSHOT_SCALE_RANGE[1]:  # also refuses nan
-        return f"--scale: expected a number from 1 to 4, found {args.scale!r}"
+        return tr("--scale: expected a number from 1 to 4, found {found}").format(found=repr(args.scale))
     if args.lesson and args.lesson not in _lesson_ids():
-        return f"--lesson: no lesson called {args.lesson!r}; choose one of {', '.join(_lesson_ids())}"
+        return tr("--lesson: no lesson called {lesson}; choose one of {lessons}").format(
+            lesson=repr(args.lesson), lessons=", ".join(_lesson_ids()))
     if args.lesson and args.scene:
-        return "give a scene file or --lesson, not both (a lesson opens its own scene)"
+        return tr("give a scene file or --lesson, not both (a lesson opens its own scene)")
     if args.scene and not Path(args.scene).is_file():
-        return f"{args.scene}: no such file"
+        return tr("{file}: no such file").format(file=args.scene)
     if Path(args.output).suffix.lower() != ".png":
-        return f"{args.output}: a snapshot is a PNG picture; use a name ending in .png"
+        return tr("{file}: a snapshot is a PNG picture; use a name ending in .png").format(file=args.output)
     for path in filter(None, (args.output, args.audit)):
         folder = Path(path).parent
         if not folder.is_dir() or not os.access(folder, os.W_OK) or Path(path).is_dir():
-            return f"{path}: cannot write there (no such folder, not writable, or a folder)"
+            return tr("{file}: cannot write there (no such folder, not writable, or a folder)").format(file=path)
     return None
 
 
@@ -129,6 +142,7 @@ def _take_snapshot(scene: Scene | None, scene_path: Path | None, args: argparse.
         use_user_folder(folder)
         use_offscreen_screen(ScreenSpec(width, height, float(args.scale)), folder)
         hide_offscreen_notes()
+        _app = _start_application()  # held for as long as the window lives
         if scene is None:
             from attn_desktop.ui.window.app import default_scene
 
@@ -136,6 +150,16 @@ def _take_snapshot(scene: Scene | None, scene_path: Path | None, args: argparse.
         if steps is None:
             return take_snapshot(scene, scene_path, args.lesson, args.presentation)
         return take_walk(scene, scene_path, args.lesson, steps, args.presentation)
+
+
+def _start_application() -> QApplication:
+    """The application, in the language chosen (its screen set first); take_snapshot's window lives in it."""
+    from attn_desktop.ui.window.app import make_application
+    from attn_desktop.ui.window.language_switch import start_in_language
+
+    app = make_application()
+    start_in_language(app, current_language())
+    return app
 
 
 def _write_snapshot(picture: bytes, audit: dict[str, Any], output: str, audit_output: str | None) -> int:
@@ -146,5 +170,6 @@ def _write_snapshot(picture: bytes, audit: dict[str, Any], output: str, audit_ou
         if audit_output:
             write_text_atomically(audit_output, json.dumps(audit, indent=2) + "\n")
     except OSError as error:
-        return fail(f"{error.filename or output}: cannot write ({error.strerror or error})")
+        return fail(tr("{file}: cannot write ({reason})").format(file=error.filename or output,
+                                                             reason=error.strerror or error))
     return 0

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from attn_desktop.cli.errors import EXIT_INTERRUPTED, OneLineErrorParser, cannot_write, fail, say
 from attn_desktop.cli.output_checks import json_output_problem
+from attn_desktop.language import tr
 
 if TYPE_CHECKING:
     from attn_desktop.model.training.training import AnyTask, Trainer
@@ -38,17 +39,17 @@ def _train_parser(task_names: list[str]) -> argparse.ArgumentParser:
 
     parser = OneLineErrorParser(
         prog="attn-desktop train",
-        description="Train one attention head on a task (or, for induction, two attention-only layers) with Adam, "
+        description=tr("Train one attention head on a task (or, for induction, two attention-only layers) with Adam, "
         "headless, printing the loss and accuracy every 10%, and write the trained model, its accuracy on 1,000 "
         "fresh sequences and one example worked through (queries, keys, values and weights; for induction every "
-        "head's attention) as JSON.",
+        "head's attention) as JSON."),
     )
-    parser.add_argument("task", help="the task: " + ", ".join(task_names))
-    parser.add_argument("--steps", metavar="N", help="training steps (default: the task's own, e.g. 400)")
-    parser.add_argument("--seed", metavar="S", default="0", help="the random seed, a whole number (default 0)")
-    parser.add_argument("--lr", metavar="X", help=f"Adam's learning rate, from {MIN_LEARNING_RATE:g} to "
-                        f"{MAX_LEARNING_RATE:g} (default: the task's own, e.g. 0.02)")
-    parser.add_argument("-o", "--output", required=True, help="the JSON file to write")
+    parser.add_argument("task", help=tr("the task: {tasks}").format(tasks=", ".join(task_names)))
+    parser.add_argument("--steps", metavar="N", help=tr("training steps (default: the task's own, e.g. 400)"))
+    parser.add_argument("--seed", metavar="S", default="0", help=tr("the random seed, a whole number (default 0)"))
+    parser.add_argument("--lr", metavar="X", help=tr("Adam's learning rate, from {low} to {high} (default: the "
+                        "task's own, e.g. 0.02)").format(low=f"{MIN_LEARNING_RATE:g}", high=f"{MAX_LEARNING_RATE:g}"))
+    parser.add_argument("-o", "--output", required=True, help=tr("the JSON file to write"))
     return parser
 
 
@@ -59,23 +60,25 @@ def _training_settings(args: argparse.Namespace) -> tuple[str, int, int, float |
 
     tasks = trainable_tasks()
     if args.task not in tasks:
-        return f"unknown task {args.task!r}; choose one of {', '.join(tasks)}"
+        return tr("unknown task {task}; choose one of {tasks}").format(task=repr(args.task), tasks=", ".join(tasks))
     task = tasks[args.task]
     steps = task.default_steps if args.steps is None else _whole_number(args.steps)
     if steps is None or not 1 <= steps <= MAX_TRAINING_STEPS:
-        return f"--steps: expected a whole number from 1 to {MAX_TRAINING_STEPS:,}, found {args.steps!r}"
+        return tr("--steps: expected a whole number from 1 to {most:,}, found {found}").format(
+            most=MAX_TRAINING_STEPS, found=repr(args.steps))
     seed = _whole_number(args.seed)
     if seed is None or not 0 <= seed <= MAX_SEED:
-        return f"--seed: expected a whole number from 0 to {MAX_SEED}, found {args.seed!r}"
+        return tr("--seed: expected a whole number from 0 to {most}, found {found}").format(
+            most=MAX_SEED, found=repr(args.seed))
     lr = None
     if args.lr is not None:
         lr = _number_in(args.lr, MIN_LEARNING_RATE, MAX_LEARNING_RATE)
         if lr is None:
-            return (f"--lr: expected a number from {MIN_LEARNING_RATE:g} to {MAX_LEARNING_RATE:g} such as 0.02, "
-                    f"found {args.lr!r}")
+            return tr("--lr: expected a number from {low} to {high} such as 0.02, found {found}").format(
+                low=f"{MIN_LEARNING_RATE:g}", high=f"{MAX_LEARNING_RATE:g}", found=repr(args.lr))
     problem = json_output_problem(args.output)
     if problem:
-        return f"{shown_path(args.output)}: {problem}"
+        return tr("{file}: {problem}").format(file=shown_path(args.output), problem=problem)
     return args.task, steps, seed, lr
 
 
@@ -98,15 +101,17 @@ def _train_and_write(task: AnyTask, steps: int, seed: int, lr: float | None, out
     from attn_desktop.model.training.training import Trainer, TrainingDiverged
 
     trainer = Trainer(task, seed, lr=lr)
-    say(f"training {task.name}: {steps:,} steps of {trainer.optimiser}, learning rate {trainer.lr:g}, "
-        f"batch {trainer.batch_size}, seed {seed}")
+    say(tr("training {task}: {steps:,} steps of {optimiser}, learning rate {lr}, batch {batch}, seed {seed}").format(
+        task=task.name, steps=steps, optimiser=trainer.optimiser, lr=f"{trainer.lr:g}", batch=trainer.batch_size,
+        seed=seed))
     try:
         seconds, drop = _train(trainer, steps)
     except KeyboardInterrupt:
-        print(f"attn-desktop: training stopped at step {trainer.steps:,}; nothing written", file=sys.stderr)
+        print("attn-desktop: " + tr("training stopped at step {step:,}; nothing written").format(step=trainer.steps),
+              file=sys.stderr)
         return EXIT_INTERRUPTED
     except TrainingDiverged as diverged:  # a head that blew up is of no use to anyone: nothing is written
-        return fail(f"{diverged}: try a smaller --lr")
+        return fail(tr("{problem}: try a smaller --lr").format(problem=diverged))
     return _write_trained_head(trainer, steps, seconds, drop, output)
 
 
@@ -126,8 +131,10 @@ def _train(trainer: Trainer, steps: int) -> tuple[float, int | None]:
         losses.append(metrics.loss)
         accuracies.append(metrics.accuracy)
         if metrics.step in report_at:
-            say(f"{100 * metrics.step // steps:3d}%  step {metrics.step:,}/{steps:,}  "
-                f"loss {sum(losses) / len(losses):.4f}  accuracy {100 * sum(accuracies) / len(accuracies):.1f}%")
+            # Translators: a progress line; keep the two spaces between its parts, they line the lines up.
+            say(tr("{percent:3d}%  step {step:,}/{steps:,}  loss {loss:.4f}  accuracy {accuracy:.1f}%").format(
+                percent=100 * metrics.step // steps, step=metrics.step, steps=steps, loss=sum(losses) / len(losses),
+                accuracy=100 * sum(accuracies) / len(accuracies)))
             losses.clear()
             accuracies.clear()
     seconds = time.perf_counter() - started
@@ -152,11 +159,13 @@ def _write_trained_head(trainer: Trainer, steps: int, seconds: float, drop: int 
     except OSError as error:
         return fail(cannot_write(shown_path(output), error))
     except ValueError:  # JSON holds no infinity or NaN: a head whose numbers overflowed (nothing is written)
-        made = "model" if layered else "head"
-        return fail(f"the trained {made}'s numbers are too large to write: try a smaller --lr")
+        return fail(tr("the trained model's numbers are too large to write: try a smaller --lr") if layered
+                    else tr("the trained head's numbers are too large to write: try a smaller --lr"))
     metrics = document["metrics"]
     if layered:
-        say("the loss never left its plateau" if drop is None else f"the loss dropped from its plateau at step {drop:,}")
-    say(f"wrote {shown_path(output)}: accuracy {100 * metrics['accuracy']:.1f}% on {metrics['evaluated_on']:,} "
-        f"fresh sequences, loss {metrics['loss']:.4f}, {steps:,} steps in {seconds:.1f} s")
+        say(tr("the loss never left its plateau") if drop is None
+            else tr("the loss dropped from its plateau at step {step:,}").format(step=drop))
+    say(tr("wrote {file}: accuracy {accuracy:.1f}% on {count:,} fresh sequences, loss {loss:.4f}, {steps:,} steps in "
+           "{seconds:.1f} s").format(file=shown_path(output), accuracy=100 * metrics["accuracy"],
+                                     count=metrics["evaluated_on"], loss=metrics["loss"], steps=steps, seconds=seconds))
     return 0

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attn_desktop.language import tr
+
 
 @dataclass(frozen=True)
 class AttentionResult:
@@ -77,7 +79,7 @@ def attention(
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused below, in one message, not warned of
         scores = q @ k.T
     if not np.all(np.isfinite(scores)):
-        raise ValueError("the scores overflow: the vectors are too long to compute with")
+        raise ValueError(tr("the scores overflow: the vectors are too long to compute with"))
     divisor = float(np.sqrt(q.shape[1])) if scale else 1.0
     scaled = np.where(visible, scores / divisor, -np.inf)
     weights = stable_softmax(scaled, visible)

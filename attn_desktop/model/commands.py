@@ -25,6 +25,7 @@ from typing import Protocol
 
 import numpy as np
 
+from attn_desktop.language import N_, tr
 from attn_desktop.model.files.scene_types import SceneData, same_contents
 from attn_desktop.model.head_reading import HeadReading
 from attn_desktop.model.layers import Role
@@ -114,7 +115,8 @@ class MoveArrow:
 
     @property
     def text(self) -> str:
-        return f"Move {self.name}"
+        # Translators: an Edit menu step, "Undo Move k·cat": {name} is an arrow's name, k·cat.
+        return tr("Move {name}").format(name=self.name)
 
     def do(self, scene: Scene, view: ViewState | None = None) -> None:
         self._move(scene, _view(scene, view), self.after, self.chosen_before, self.chosen_after)
@@ -173,7 +175,8 @@ class SetGridCell(_Unmergeable):
 
     @property
     def text(self) -> str:
-        return f"Edit {self.grid.upper()}"
+        # Translators: an Edit menu step, "Undo Edit W_Q": {grid} is a grid's name.
+        return tr("Edit {grid}").format(grid=self.grid.upper())
 
     @property
     def changes_nothing(self) -> bool:
@@ -194,9 +197,9 @@ def set_grid_cell(scene: Scene, grid: str, row: int, column: int, value: float, 
 
 
 SWITCH_NAMES = {  # a setting: its step's name when switched on, and when switched off
-    "scale": ("Scaling on", "Scaling off"),
-    "causal": ("Causal mask on", "Causal mask off"),
-    "use_grids": ("Grids on", "No grids"),
+    "scale": (N_("Scaling on"), N_("Scaling off")),
+    "causal": (N_("Causal mask on"), N_("Causal mask off")),
+    "use_grids": (N_("Grids on"), N_("No grids")),
 }
 
 
@@ -211,7 +214,7 @@ class Switch(_Unmergeable):
     @property
     def text(self) -> str:
         on_text, off_text = SWITCH_NAMES[self.setting]
-        return on_text if self.after else off_text
+        return tr(on_text if self.after else off_text)
 
     @property
     def changes_nothing(self) -> bool:
@@ -245,7 +248,7 @@ class AddToken(_Unmergeable):
 
     @property
     def text(self) -> str:
-        return f"Add token \u201c{self.name.strip()}\u201d"
+        return tr("Add token \u201c{name}\u201d").format(name=self.name.strip())
 
     def do(self, scene: Scene, view: ViewState | None = None) -> None:
         if self._rows is None:
@@ -268,7 +271,7 @@ class RemoveToken(_Unmergeable):
 
     @property
     def text(self) -> str:
-        return f"Remove token \u201c{self.name}\u201d"
+        return tr("Remove token \u201c{name}\u201d").format(name=self.name)
 
     def do(self, scene: Scene, view: ViewState | None = None) -> None:
         view = _view(scene, view)
@@ -296,7 +299,7 @@ class RenameToken(_Unmergeable):
 
     @property
     def text(self) -> str:
-        return f"Rename \u201c{self.old}\u201d to \u201c{self.new.strip()}\u201d"
+        return tr("Rename \u201c{old}\u201d to \u201c{new}\u201d").format(old=self.old, new=self.new.strip())
 
     @property
     def changes_nothing(self) -> bool:

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from attn_desktop.language import ntr, tr
+
 LARGE = 1e6  # from here on a number prints as 1.8e9: "1800000000.00" is a row of digits nobody counts
 
 
@@ -86,34 +88,38 @@ def dot_product(query_label: str, key_label: str, query: Sequence[float], key: S
     if len(query) > WHOLE_UP_TO:
         products.append("…")
     total = number(float(np.dot(query, key)))
-    count = f" ({len(query)} products)" if len(query) > WHOLE_UP_TO else ""
+    count = ntr(" ({count} product)", " ({count} products)", len(query)).format(count=len(query)) \
+        if len(query) > WHOLE_UP_TO else ""
     return f"q_{query_label} · k_{key_label} = {' + '.join(products)} = {total}{count}"
 
 
 def output_formula(output: Sequence[float]) -> str:
-    count = f" ({len(output)} numbers)" if len(output) > WHOLE_UP_TO else ""
-    return f"output = Σ weight × v = {vector(output)}{count}"
+    count = ntr(" ({count} number)", " ({count} numbers)", len(output)).format(count=len(output)) \
+        if len(output) > WHOLE_UP_TO else ""
+    # Translators: a formula: translate "output" and "weight" only if the panels do.
+    return tr("output = Σ weight × v = {vector}{count}").format(vector=vector(output), count=count)
 
 
 def divisor_header(key_width: int, scale: bool) -> str:
     """The score table's scaled column: '÷ √2', or a plain copy when scaling is off."""
-    return f"÷ √{key_width}" if scale else "÷ 1 (off)"
+    return f"÷ √{key_width}" if scale else tr("÷ 1 (off)")
 
 
 def matrix_formula(scale: bool, causal: bool) -> str:
     inner = "QKᵀ/√d_k" if scale else "QKᵀ"
-    return f"softmax({inner}{' + causal mask' if causal else ''})"
+    return tr("softmax({inner} + causal mask)").format(inner=inner) if causal else f"softmax({inner})"
 
 
 def shapes(n_queries: int, n_tokens: int, key_width: int, value_width: int) -> str:
     if n_queries == n_tokens and key_width == value_width:
-        sizes = f"Q, K, V are {n_tokens} × {key_width}."
+        sizes = tr("Q, K, V are {n_tokens} × {key_width}.").format(n_tokens=n_tokens, key_width=key_width)
     else:
-        sizes = f"Q is {n_queries} × {key_width}, K is {n_tokens} × {key_width}, V is {n_tokens} × {value_width}."
-    return (
-        f"{sizes} QKᵀ is {n_queries} × {n_tokens}, one row per query. "
-        f"The output is {n_queries} × {value_width}, one mixed vector per query."
-    )
+        sizes = tr("Q is {n_queries} × {key_width}, K is {n_tokens} × {key_width}, V is {n_tokens} × {value_width}.").format(
+            n_queries=n_queries, n_tokens=n_tokens, key_width=key_width, value_width=value_width)
+    # Translators: {sizes} is the sentence before, "Q, K, V are 6 × 2."
+    return tr("{sizes} QKᵀ is {n_queries} × {n_tokens}, one row per query. "
+              "The output is {n_queries} × {value_width}, one mixed vector per query.").format(
+        sizes=sizes, n_queries=n_queries, n_tokens=n_tokens, value_width=value_width)
 
 
 TIE = 0.0005  # weights closer than this are the same to every place the app prints (75.9%)
@@ -140,12 +146,13 @@ def attends_most_to(weights: Sequence[float], tokens: Sequence[str]) -> str:
     if len(tied) == 1:
         return f"{tied[0]}, {percent(top)}"
     if len(tied) == len(tokens):
-        names = f"all {len(tied)} keys"
+        names = ntr("all {count} key", "all {count} keys", len(tied)).format(count=len(tied))
     elif len(tied) <= 3:
-        names = " and ".join([", ".join(tied[:-1]), tied[-1]])
+        names = tr("{names} and {last}").format(names=", ".join(tied[:-1]), last=tied[-1])
     else:
-        names = f"{len(tied)} keys"
-    return f"{names}, {percent(top)} each (a tie)"
+        names = ntr("{count} key", "{count} keys", len(tied)).format(count=len(tied))
+    # Translators: {names} are the keys that tie ("The and the", "all 6 keys"), {percent} the weight of each.
+    return tr("{names}, {percent} each (a tie)").format(names=names, percent=percent(top))
 
 
 def mixing_formula(query: str, head_outputs: Sequence[Sequence[float]], mixed: Sequence[float]) -> str:

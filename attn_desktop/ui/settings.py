@@ -1,4 +1,4 @@
-"""The app's own settings file: window layout and recent files.
+"""The app's own settings file: window layout, recent files and the language chosen.
 
 An explicit INI file (not the platform's registry or plist) so the same code
 runs everywhere, and so tests can point it at a temporary folder with
@@ -34,3 +34,13 @@ def remember_recent(path: Path) -> None:
 
 def forget_recent(path: Path) -> None:
     app_settings().setValue("recent_files", [str(p) for p in recent_files() if p != Path(path).resolve()])
+
+
+def saved_language() -> str | None:
+    """The language chosen in View → Language last time, or None if never chosen."""
+    value = app_settings().value("language")
+    return value if isinstance(value, str) and value else None
+
+
+def remember_language(code: str) -> None:
+    app_settings().setValue("language", code)

@@ -15,13 +15,14 @@ from typing import Any
 
 import numpy as np
 
+from attn_desktop.language import N_, tr
 from attn_desktop.model.exports.scene_kind import ONE_HEAD_KINDS, scene_kind
 from attn_desktop.model.layers import ATTENTION_ROLES, Role
 from attn_desktop.model.pretrained.pack import pip_command
 from attn_desktop.model.scene import Scene
 
-FROZEN_APP_NOTE = ("PyTorch is not installed, and this standalone app cannot take it: compare with Attention Desktop "
-                   "installed as a Python package, with PyTorch beside it.")
+FROZEN_APP_NOTE = N_("PyTorch is not installed, and this standalone app cannot take it: compare with Attention Desktop "
+                   "installed as a Python package, with PyTorch beside it.")  # shown with tr()
 AGREEMENT_TOLERANCE = 1e-9  # float64 on both sides: anything above this is a real disagreement
 
 
@@ -29,8 +30,9 @@ def not_installed_message() -> str:
     """How to get PyTorch: the pip of the Python running this app (a bare `pip` may be another Python's),
     as the model pack's hint says it; a standalone bundle cannot take a pip install at all."""
     if getattr(sys, "frozen", False):
-        return FROZEN_APP_NOTE
-    return f"PyTorch is not installed; to compare, add it with: {pip_command('install torch')}"
+        return tr(FROZEN_APP_NOTE)
+    return tr("PyTorch is not installed; to compare, add it with: {command}").format(
+        command=pip_command("install torch"))
 
 
 @dataclass(frozen=True)
@@ -54,25 +56,30 @@ def check_against_torch(scene: Scene) -> TorchCheck:
         import torch
         from torch.nn import functional
     except (ImportError, OSError, RuntimeError) as error:  # a broken install (a missing library) is a message
-        return TorchCheck(f"PyTorch is installed but could not be loaded: {error}", installed=False)
+        return TorchCheck(tr("PyTorch is installed but could not be loaded: {reason}").format(reason=error),
+                          installed=False)
     try:
         theirs = _torch_forward(torch, functional, scene)
     except TypeError:  # scale= arrived in PyTorch 2.1
-        return TorchCheck(f"PyTorch {torch.__version__} has no scale= argument; compare with PyTorch 2.1 or newer.",
-                          installed=True)
+        return TorchCheck(tr("PyTorch {version} has no scale= argument; compare with PyTorch 2.1 or newer.").format(
+            version=torch.__version__), installed=True)
     except (RuntimeError, ValueError) as error:
-        return TorchCheck(f"PyTorch could not compute the attention: {error}", installed=True)
+        return TorchCheck(tr("PyTorch could not compute the attention: {reason}").format(reason=error), installed=True)
     difference = _largest_difference(theirs, scene.output)
-    verdict = "agrees" if difference <= AGREEMENT_TOLERANCE else "differs"
+    agrees = difference <= AGREEMENT_TOLERANCE
     # The message of the scene's kind (see scene_kind.py): several heads say the route their check took; one
     # head is one call of PyTorch's, with what it takes to match when scaling is off.
     if scene_kind(scene) not in ONE_HEAD_KINDS:
-        return TorchCheck(
-            f"PyTorch {verdict}: each head through its attention, then W_O; the largest difference from the app's "
-            f"output is {difference:.1e}.",
-            installed=True, largest_difference=difference,
-        )
-    message = f"PyTorch {verdict}: the largest difference from the app's output is {difference:.1e}."
+        several_heads = (
+            tr("PyTorch agrees: each head through its attention, then W_O; the largest difference from the app's "
+               "output is {difference}.") if agrees else
+            tr("PyTorch differs: each head through its attention, then W_O; the largest difference from the app's "
+               "output is {difference}."))
+        return TorchCheck(several_heads.format(difference=f"{difference:.1e}"),
+                          installed=True, largest_difference=difference)
+    message = (tr("PyTorch agrees: the largest difference from the app's output is {difference}.") if agrees
+               else tr("PyTorch differs: the largest difference from the app's output is {difference}.")).format(
+        difference=f"{difference:.1e}")
     if not scene.scale:
         message += " " + _scale_note(torch, functional, scene)
     return TorchCheck(message, installed=True, largest_difference=difference)
@@ -121,11 +128,11 @@ def _scale_note(torch: Any, functional: Any, scene: Scene) -> str:
     head = scene.head(0, 0)
     q, k, v = (torch.tensor(head.vectors[role][None], dtype=torch.float64) for role in ATTENTION_ROLES)
     default = _largest_difference(_torch_output(functional, q, k, v, scene.causal, scale=None), head.attention.output)
-    return (
-        f"Scaling is off here, but PyTorch divides by √d_k (√{head.vectors[Role.KEY].shape[1]}) by default: "
-        f"the one change to match is scale=1.0, which this check passed "
-        f"(with the default the outputs differ by up to {default:.2g})."
-    )
+    return tr(
+        "Scaling is off here, but PyTorch divides by √d_k (√{key_width}) by default: "
+        "the one change to match is scale=1.0, which this check passed "
+        "(with the default the outputs differ by up to {difference})."
+    ).format(key_width=head.vectors[Role.KEY].shape[1], difference=f"{default:.2g}")
 
 
 def _largest_difference(theirs: np.ndarray, ours: np.ndarray) -> float:

@@ -15,6 +15,7 @@ import stat
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from attn_desktop.language import tr
 from attn_desktop.model.files.safe_write import file_kind
 from attn_desktop.model.files.values import SceneFileError
 from attn_desktop.model.files.values import printable as _printable
@@ -53,16 +54,16 @@ def read_file_bytes(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -
     try:
         info = os.stat(path)  # through symlinks: what counts is what the link points at
         if not stat.S_ISREG(info.st_mode):
-            raise SceneFileError(f"{file_kind(info.st_mode)}, not a scene file")
+            raise SceneFileError(tr("{file_kind}, not a scene file").format(file_kind=file_kind(info.st_mode)))
         handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError as error:
-        raise SceneFileError(f"cannot read the file ({error.strerror or error})") from None
+        raise SceneFileError(tr("cannot read the file ({reason})").format(reason=error.strerror or error)) from None
     try:
         info = os.fstat(handle)
         if not stat.S_ISREG(info.st_mode):
-            raise SceneFileError(f"{file_kind(info.st_mode)}, not a scene file")
+            raise SceneFileError(tr("{file_kind}, not a scene file").format(file_kind=file_kind(info.st_mode)))
         if info.st_size > limit:
-            raise SceneFileError(_too_big(f"{info.st_size:,} bytes", limit))
+            raise SceneFileError(_too_big(tr("{size:,} bytes").format(size=info.st_size), limit))
         chunks, total = [], 0
         while total <= limit:
             chunk = os.read(handle, min(1 << 20, limit + 1 - total))
@@ -71,16 +72,16 @@ def read_file_bytes(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -
             chunks.append(chunk)
             total += len(chunk)
         if total > limit:  # it grew while being read
-            raise SceneFileError(_too_big(f"more than {limit:,} bytes", limit))
+            raise SceneFileError(_too_big(tr("more than {size:,} bytes").format(size=limit), limit))
         return b"".join(chunks)
     except OSError as error:
-        raise SceneFileError(f"cannot read the file ({error.strerror or error})") from None
+        raise SceneFileError(tr("cannot read the file ({reason})").format(reason=error.strerror or error)) from None
     finally:
         os.close(handle)
 
 
 def _too_big(size: str, limit: int) -> str:
-    return f"the file is {size}; scenes are limited to {limit:,}"
+    return tr("the file is {size}; scenes are limited to {limit:,}").format(size=size, limit=limit)
 
 
 def shown_path(path: str | os.PathLike[str]) -> str:
@@ -90,11 +91,12 @@ def shown_path(path: str | os.PathLike[str]) -> str:
 
 def parse_json_bytes(raw: bytes) -> Any:
     if len(raw) > MAX_FILE_BYTES:
-        raise SceneFileError(_too_big(f"{len(raw):,} bytes", MAX_FILE_BYTES))
+        raise SceneFileError(_too_big(tr("{size:,} bytes").format(size=len(raw)), MAX_FILE_BYTES))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise SceneFileError(f"not UTF-8 text (byte 0x{raw[error.start]:02x} at offset {error.start})") from None
+        raise SceneFileError(tr("not UTF-8 text (byte 0x{byte:02x} at offset {start})").format(
+            byte=raw[error.start], start=error.start)) from None
     return parse_json_text(text)
 
 
@@ -112,11 +114,12 @@ def parse_json_text(text: str) -> Any:
         name = str(error).split()[0]
         raise SceneFileError(f"{error}{_where(text, re.compile(re.escape(name)))}") from None
     except json.JSONDecodeError as error:
-        raise SceneFileError(f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+        raise SceneFileError(tr("not valid JSON: {msg} at line {lineno} column {colno}").format(
+            msg=error.msg, lineno=error.lineno, colno=error.colno)) from None
     except RecursionError:
-        raise SceneFileError("not usable JSON: it is nested too deeply") from None
+        raise SceneFileError(tr("not usable JSON: it is nested too deeply")) from None
     except (ValueError, OverflowError, MemoryError) as error:  # whatever else the decoder's limits raise
-        raise SceneFileError(f"not usable JSON: {_printable(str(error))[:120]}") from None
+        raise SceneFileError(tr("not usable JSON: {reason}").format(reason=_printable(str(error))[:120])) from None
 
 
 class _LongInteger(SceneFileError):
@@ -126,12 +129,13 @@ class _LongInteger(SceneFileError):
 def _whole_number(digits: str) -> int:
     count = len(digits.lstrip("-"))
     if count > MAX_INTEGER_DIGITS:
-        raise _LongInteger(f"a whole number with {count:,} digits is far too large for a scene")
+        raise _LongInteger(tr("a whole number with {count:,} digits is far too large for a scene").format(
+            count=count))
     return int(digits)
 
 
 def _refuse_constant(name: str) -> Any:
-    raise SceneFileError(f"{name} is not a number a scene can hold; use finite numbers only")
+    raise SceneFileError(tr("{name} is not a number a scene can hold; use finite numbers only").format(name=name))
 
 
 def _where(text: str, pattern: re.Pattern[str]) -> str:
@@ -146,5 +150,5 @@ def _where(text: str, pattern: re.Pattern[str]) -> str:
             position = match.start()
             line = text.count("\n", 0, position) + 1
             column = position - (text.rfind("\n", 0, position) + 1) + 1
-            return f" (line {line} column {column})"
+            return tr(" (line {line} column {column})").format(line=line, column=column)
     return ""

@@ -37,6 +37,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from attn_desktop.language import tr
+
 STALE_AFTER_SECONDS = 60  # a write takes milliseconds; a minute-old temporary is an orphan
 _TEMPORARY = re.compile(r"\.(?P<tag>[0-9a-f]{8})\.attn-tmp-(?P<pid>\d+)-[0-9a-f]{6}\Z")
 # mkstemp's names from earlier versions: ".NAME.xxxxxxxx.tmp"
@@ -47,14 +49,14 @@ class ReadOnlyFileError(PermissionError):
     """The target is marked read-only: replacing it needs the user's yes (replace_read_only=True)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        super().__init__(errno.EACCES, "the file is marked read-only; it was left as it was", os.fspath(path))
+        super().__init__(errno.EACCES, tr("the file is marked read-only; it was left as it was"), os.fspath(path))
 
 
 class NotAFileError(OSError):
     """The target is a folder, a device or a pipe: not something a save may replace."""
 
     def __init__(self, path: str | os.PathLike[str], kind: str) -> None:
-        super().__init__(errno.EINVAL, f"it is {kind}, not a file", os.fspath(path))
+        super().__init__(errno.EINVAL, tr("it is {kind}, not a file").format(kind=kind), os.fspath(path))
 
 
 def write_text_atomically(path: str | os.PathLike[str], text: str, replace_read_only: bool = False) -> None:
@@ -117,14 +119,14 @@ def is_read_only(path: Path, info: os.stat_result) -> bool:
 
 def file_kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return tr("a folder")
     if stat.S_ISFIFO(mode):
-        return "a pipe (FIFO)"
+        return tr("a pipe (FIFO)")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
+        return tr("a device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+        return tr("a socket")
+    return tr("not a regular file")
 
 
 def temporary_name(target: Path) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from attn_desktop.language import tr
 from attn_desktop.model.files.json_reading import named, parse_json_bytes, parse_json_text, read_file_bytes
 from attn_desktop.model.files.scene_types import (
     DirectScene,
@@ -63,7 +64,8 @@ def parse_scene_text(text: str, tasks: TaskShapes) -> SceneData:
 def scene_from_dict(document: Any, tasks: TaskShapes) -> SceneData:
     """Validate a decoded JSON document and turn it into a DirectScene or a ProjectedScene."""
     if not isinstance(document, dict):
-        raise SceneFileError(f"the top level must be a JSON object, found {_describe(document)}")
+        raise SceneFileError(tr("the top level must be a JSON object, found {found}").format(
+            found=_describe(document)))
     version = _check_format(document)
     tokens = _token_list(document.get("tokens"), "tokens", required=True)
     query_tokens = _token_list(document.get("query_tokens"), "query_tokens", required=False)
@@ -76,7 +78,7 @@ def scene_from_dict(document: Any, tasks: TaskShapes) -> SceneData:
     data.scale = _boolean(document, "scale", default=True)
     data.causal = _boolean(document, "causal", default=False)
     if data.causal and n_queries != n:
-        raise SceneFileError("causal: a causal mask needs exactly one query per token")
+        raise SceneFileError(tr("causal: a causal mask needs exactly one query per token"))
     data.selected = _selected(document, n_queries)
     data.title = _title(document)
     if "trained_head" in document:
@@ -92,30 +94,33 @@ def scene_from_dict(document: Any, tasks: TaskShapes) -> SceneData:
 
 def _direct_scene(document: dict[str, Any], tokens: list[str], query_tokens: list[str]) -> DirectScene:
     if "layers" in document or "heads" in document:
-        raise SceneFileError("embeddings: missing; a scene with heads gives the word vectors they read")
+        raise SceneFileError(tr("embeddings: missing; a scene with heads gives the word vectors they read"))
     queries = _matrix(document, "queries")
     keys = _matrix(document, "keys")
     values, scalar_values = _values(document)
     n = len(tokens)
     if len(keys) != n:
-        raise SceneFileError(f"keys: there are {n} tokens but {len(keys)} keys; give one key per token")
+        raise SceneFileError(tr("keys: there are {n} tokens but {keys_count} keys; give one key per token").format(
+            n=n, keys_count=len(keys)))
     if len(values) != n:
-        raise SceneFileError(f"values: there are {n} tokens but {len(values)} values; give one value per token")
+        raise SceneFileError(tr("values: there are {n} tokens but {values_count} values; give one value per token").format(
+            n=n, values_count=len(values)))
     if not query_tokens:
         if len(queries) != n:
             raise SceneFileError(
-                f"queries: there are {n} tokens but {len(queries)} queries; "
-                "give one query per token, or name them with query_tokens"
+                tr("queries: there are {n} tokens but {queries_count} queries; give one query per token, or name "
+                   "them with query_tokens").format(n=n, queries_count=len(queries))
             )
         query_tokens = list(tokens)
     elif len(query_tokens) != len(queries):
         raise SceneFileError(
-            f"query_tokens: {len(query_tokens)} names for {len(queries)} queries; give one name per query"
+            tr("query_tokens: {query_tokens_count} names for {queries_count} queries; give one name per query").format(
+                query_tokens_count=len(query_tokens), queries_count=len(queries))
         )
     if len(queries[0]) != len(keys[0]):
         raise SceneFileError(
-            f"queries have {len(queries[0])} numbers each but keys have {len(keys[0])}; "
-            "a query and a key must have the same width to be compared"
+            tr("queries have {query_width} numbers each but keys have {key_width}; a query and a key must have "
+               "the same width to be compared").format(query_width=len(queries[0]), key_width=len(keys[0]))
         )
     return DirectScene(tokens=tokens, queries=queries, keys=keys, values=values,
                        query_tokens=query_tokens, scalar_values=scalar_values)
@@ -126,7 +131,8 @@ def _values(document: dict[str, Any]) -> tuple[list[list[float]], bool]:
     raw = document.get("values")
     if isinstance(raw, list) and raw and not any(isinstance(item, list) for item in raw):
         if len(raw) > MAX_TOKENS:
-            raise SceneFileError(f"values: {len(raw):,} values; scenes are limited to {MAX_TOKENS}")
+            raise SceneFileError(tr("values: {raw_count:,} values; scenes are limited to {max_tokens}").format(
+                raw_count=len(raw), max_tokens=MAX_TOKENS))
         return [[_number(item, f"values[{index}]")] for index, item in enumerate(raw)], True
     return _matrix(document, "values"), False
 
@@ -136,18 +142,20 @@ def _projected_scene(document: dict[str, Any], version: int, tokens: list[str],
     for name in ("queries", "keys", "values"):
         if name in document:
             raise SceneFileError(
-                f"{name}: a projection scene gives embeddings and w_q, w_k, w_v, which make the {name}; "
-                f"leave {name} out"
+                tr("{name}: a projection scene gives embeddings and w_q, w_k, w_v, which make the {name}; leave "
+                   "{name} out").format(name=name)
             )
     if query_tokens and query_tokens != tokens:
-        raise SceneFileError("query_tokens: in a projection scene every token makes its own query")
+        raise SceneFileError(tr("query_tokens: in a projection scene every token makes its own query"))
     embeddings = _matrix(document, "embeddings")
     n, d_model = len(tokens), len(embeddings[0])
     if len(embeddings) != n:
-        raise SceneFileError(f"embeddings: there are {n} tokens but {len(embeddings)} word vectors")
+        raise SceneFileError(tr("embeddings: there are {n} tokens but {embeddings_count} word vectors").format(
+            n=n, embeddings_count=len(embeddings)))
     if version >= LAYERS_VERSION or "layers" in document:
         if version < LAYERS_VERSION:
-            raise SceneFileError(f"layers: a version {version} file cannot hold layers; it needs version {LAYERS_VERSION}")
+            raise SceneFileError(tr("layers: a version {version} file cannot hold layers; it needs version "
+                                    "{layers_version}").format(version=version, layers_version=LAYERS_VERSION))
         layers = read_layers(document, d_model)
     elif "heads" in document:
         heads, w_o = read_heads(document, d_model, version)
@@ -163,77 +171,87 @@ def _projected_scene(document: dict[str, Any], version: int, tokens: list[str],
 def _one_head(document: dict[str, Any], d_model: int) -> HeadGrids:
     """Versions 1 to 4 without "heads": the top-level w_q, w_k and w_v of the one head."""
     if "w_o" in document:
-        raise SceneFileError("w_o: only a scene with \"heads\" mixes their outputs with W_O")
+        raise SceneFileError(tr("w_o: only a scene with \"heads\" mixes their outputs with W_O"))
     grids = {name: _matrix(document, name) for name in ("w_q", "w_k", "w_v")}
     for name, grid in grids.items():
         if len(grid) != d_model:
             raise SceneFileError(
-                f"{name}: has {len(grid)} rows but the word vectors have {d_model} numbers; "
-                "a grid needs one row per number of a word vector"
+                tr("{name}: has {grid_count} rows but the word vectors have {d_model} numbers; a grid needs one row "
+                   "per number of a word vector").format(name=name, grid_count=len(grid), d_model=d_model)
             )
     if len(grids["w_q"][0]) != len(grids["w_k"][0]):
         raise SceneFileError(
-            f"w_q makes queries of {len(grids['w_q'][0])} numbers but w_k makes keys of {len(grids['w_k'][0])}; "
-            "queries and keys must have the same width"
+            tr("w_q makes queries of {query_width} numbers but w_k makes keys of {key_width}; queries and keys "
+               "must have the same width").format(
+                query_width=len(grids['w_q'][0]), key_width=len(grids['w_k'][0]))
         )
     return HeadGrids(w_q=grids["w_q"], w_k=grids["w_k"], w_v=grids["w_v"])
 
 
 def _check_grids_can_be_switched_off(layers: list[LayerGrids], d_model: int) -> None:
     if len(layers) > 1 or len(layers[0].heads) > 1:
-        raise SceneFileError("use_grids: a scene with several heads always makes its vectors with their grids")
+        raise SceneFileError(tr("use_grids: a scene with several heads always makes its vectors with their grids"))
     head = layers[0].heads[0]
     if not all(len(grid[0]) == d_model for grid in (head.w_q, head.w_k, head.w_v)):
-        raise SceneFileError("use_grids: switching the grids off needs square grids (d_k = d_v = d_model)")
+        raise SceneFileError(tr("use_grids: switching the grids off needs square grids (d_k = d_v = d_model)"))
 
 
 def _title(document: dict[str, Any]) -> str:
     title = document.get("title", "")
     if not isinstance(title, str):
-        raise SceneFileError(f"title: expected text, found {_describe(title)}")
+        raise SceneFileError(tr("title: expected text, found {found}").format(found=_describe(title)))
     _check_text(title, "title")
     if len(title) > MAX_TITLE_CHARS:
-        raise SceneFileError(f"title: longer than {MAX_TITLE_CHARS} characters")
+        raise SceneFileError(tr("title: longer than {max_title_chars} characters").format(
+            max_title_chars=MAX_TITLE_CHARS))
     return title
 
 
 def _check_format(document: dict[str, Any]) -> int:
     marker = document.get("format", FORMAT_MARKER)
     if marker != FORMAT_MARKER:
-        raise SceneFileError(f"format: expected \"{FORMAT_MARKER}\", found {_describe(marker)}")
+        raise SceneFileError(tr("format: expected \"{format_marker}\", found {found}").format(
+            format_marker=FORMAT_MARKER, found=_describe(marker)))
     # A file without a version is read as the newest version whose shape it has.
     version = document.get("version", LAYERS_VERSION if "layers" in document else LAYERS_VERSION - 1)
     if isinstance(version, bool) or not isinstance(version, int):
-        raise SceneFileError(f"version: expected a whole number, found {_describe(version)}")
+        raise SceneFileError(tr("version: expected a whole number, found {found}").format(
+            found=_describe(version)))
     if version > FORMAT_VERSION:
         raise SceneFileError(
-            f"version: the file is version {_shown_number(version)}, made by a newer Attention Desktop; "
-            f"this one reads up to version {FORMAT_VERSION}"
+            tr("version: the file is version {shown_number}, made by a newer Attention Desktop; this one reads up "
+               "to version {format_version}").format(
+                shown_number=_shown_number(version), format_version=FORMAT_VERSION)
         )
     if version < 1:
-        raise SceneFileError(f"version: {_shown_number(version)} is not a scene format version")
+        raise SceneFileError(tr("version: {shown_number} is not a scene format version").format(
+            shown_number=_shown_number(version)))
     return version
 
 
 def _token_list(value: Any, where: str, required: bool) -> list[str]:
     if value is None:
         if required:
-            raise SceneFileError(f"{where}: missing; a scene needs a list of token names")
+            raise SceneFileError(tr("{where}: missing; a scene needs a list of token names").format(where=where))
         return []
     if not isinstance(value, list):
-        raise SceneFileError(f"{where}: expected a list of names, found {_describe(value)}")
+        raise SceneFileError(tr("{where}: expected a list of names, found {found}").format(
+            where=where, found=_describe(value)))
     if not value:
-        raise SceneFileError(f"{where}: the list is empty; a scene needs at least one token")
+        raise SceneFileError(tr("{where}: the list is empty; a scene needs at least one token").format(where=where))
     if len(value) > MAX_TOKENS:
-        raise SceneFileError(f"{where}: {len(value):,} tokens; scenes are limited to {MAX_TOKENS}")
+        raise SceneFileError(tr("{where}: {value_count:,} tokens; scenes are limited to {max_tokens}").format(
+            where=where, value_count=len(value), max_tokens=MAX_TOKENS))
     for index, token in enumerate(value):
         if not isinstance(token, str):
-            raise SceneFileError(f"{where}[{index}]: expected a name (text), found {_describe(token)}")
+            raise SceneFileError(tr("{where}[{index}]: expected a name (text), found {found}").format(
+                where=where, index=index, found=_describe(token)))
         _check_text(token, f"{where}[{index}]")
         if not token.strip():
-            raise SceneFileError(f"{where}[{index}]: the name is empty")
+            raise SceneFileError(tr("{where}[{index}]: the name is empty").format(where=where, index=index))
         if len(token) > MAX_TOKEN_CHARS:
-            raise SceneFileError(f"{where}[{index}]: longer than {MAX_TOKEN_CHARS} characters")
+            raise SceneFileError(tr("{where}[{index}]: longer than {max_token_chars} characters").format(
+                where=where, index=index, max_token_chars=MAX_TOKEN_CHARS))
     return list(value)
 
 
@@ -244,9 +262,12 @@ def _matrix(document: dict[str, Any], where: str) -> list[list[float]]:
 def _selected(document: dict[str, Any], n_queries: int) -> int:
     value = document.get("selected", 0)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SceneFileError(f"selected: expected the index of a query, found {_describe(value)}")
+        raise SceneFileError(tr("selected: expected the index of a query, found {found}").format(
+            found=_describe(value)))
     if not 0 <= value < n_queries:
-        raise SceneFileError(f"selected: {_shown_number(value)} is out of range; there are {n_queries} queries (0 to {n_queries - 1})")
+        raise SceneFileError(tr("selected: {shown_number} is out of range; there are {n_queries} queries (0 to "
+                                "{last})").format(
+            shown_number=_shown_number(value), n_queries=n_queries, last=n_queries - 1))
     return value
 
 

@@ -12,6 +12,8 @@ import math
 import re
 from typing import Any
 
+from attn_desktop.language import tr
+
 # Limits that keep a hostile or mistaken file from freezing the app.
 MAX_TOKENS = 256
 MAX_WIDTH = 64
@@ -31,16 +33,18 @@ def printable(text: str) -> str:
 
 def text_at(value: Any, where: str, limit: int) -> str:
     if not isinstance(value, str):
-        raise SceneFileError(f"{where}: expected text, found {describe(value)}")
+        raise SceneFileError(tr("{where}: expected text, found {found}").format(
+            where=where, found=describe(value)))
     check_text(value, where)
     if len(value) > limit:
-        raise SceneFileError(f"{where}: longer than {limit:,} characters")
+        raise SceneFileError(tr("{where}: longer than {limit:,} characters").format(where=where, limit=limit))
     return value
 
 
 def whole(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SceneFileError(f"{where}: expected a whole number, found {describe(value)}")
+        raise SceneFileError(tr("{where}: expected a whole number, found {found}").format(
+            where=where, found=describe(value)))
     return value
 
 
@@ -58,84 +62,100 @@ def check_text(text: str, where: str) -> None:
     broken = _BROKEN_CHARACTER.search(text)
     if broken:
         raise SceneFileError(
-            f"{where}: not valid text (a broken character, like half an emoji, "
-            f"at character {broken.start() + 1}: \\u{ord(broken.group()):04x})"
+            tr("{where}: not valid text (a broken character, like half an emoji, at character {position}: \\u{code:04x})").format(
+                where=where, position=broken.start() + 1, code=ord(broken.group()))
         )
 
 
 def matrix_at(rows: Any, where: str) -> list[list[float]]:
     if rows is None:
-        raise SceneFileError(f"{where}: missing; a scene needs {where} as a list of number lists")
+        raise SceneFileError(tr("{where}: missing; a scene needs {where} as a list of number lists").format(
+            where=where))
     if not isinstance(rows, list):
-        raise SceneFileError(f"{where}: expected a list of number lists, found {describe(rows)}")
+        raise SceneFileError(tr("{where}: expected a list of number lists, found {found}").format(
+            where=where, found=describe(rows)))
     if not rows:
-        raise SceneFileError(f"{where}: the list is empty")
+        raise SceneFileError(tr("{where}: the list is empty").format(where=where))
     if len(rows) > MAX_TOKENS:
-        raise SceneFileError(f"{where}: {len(rows):,} rows; scenes are limited to {MAX_TOKENS}")
+        raise SceneFileError(tr("{where}: {rows_count:,} rows; scenes are limited to {max_tokens}").format(
+            where=where, rows_count=len(rows), max_tokens=MAX_TOKENS))
     width = None
     matrix = []
     for row_index, row in enumerate(rows):
         place = f"{where}[{row_index}]"
         if not isinstance(row, list):
-            raise SceneFileError(f"{place}: expected a list of numbers, found {describe(row)}")
+            raise SceneFileError(tr("{place}: expected a list of numbers, found {found}").format(
+                place=place, found=describe(row)))
         if not row:
-            raise SceneFileError(f"{place}: the row is empty")
+            raise SceneFileError(tr("{place}: the row is empty").format(place=place))
         if len(row) > MAX_WIDTH:
-            raise SceneFileError(f"{place}: {len(row)} numbers; vectors are limited to {MAX_WIDTH}")
+            raise SceneFileError(tr("{place}: {row_count} numbers; vectors are limited to {max_width}").format(
+                place=place, row_count=len(row), max_width=MAX_WIDTH))
         if width is None:
             width = len(row)
         elif len(row) != width:
-            raise SceneFileError(f"{place}: has {len(row)} numbers but {where}[0] has {width}; rows must be the same length")
+            raise SceneFileError(tr("{place}: has {row_count} numbers but {where}[0] has {width}; rows must be the "
+                                    "same length").format(
+                place=place, row_count=len(row), where=where, width=width))
         matrix.append([number(item, f"{place}[{column}]") for column, item in enumerate(row)])
     return matrix
 
 
 def number(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise SceneFileError(f"{where}: expected a number, found {describe(value)}")
+        raise SceneFileError(tr("{where}: expected a number, found {found}").format(
+            where=where, found=describe(value)))
     if isinstance(value, int) and abs(value) > MAX_ABS_COORDINATE:  # before float(): a huge one overflows
         raise SceneFileError(
-            f"{where}: {shown_number(value)} is too large; coordinates are limited to ±{MAX_ABS_COORDINATE:g}"
+            tr("{where}: {shown_number} is too large; coordinates are limited to ±{max_abs_coordinate:g}").format(
+                where=where, shown_number=shown_number(value), max_abs_coordinate=MAX_ABS_COORDINATE)
         )
     number = float(value)
     if not math.isfinite(number):
-        raise SceneFileError(f"{where}: {value} is not a finite number")
+        raise SceneFileError(tr("{where}: {value} is not a finite number").format(where=where, value=value))
     if abs(number) > MAX_ABS_COORDINATE:
-        raise SceneFileError(f"{where}: {value:g} is too large; coordinates are limited to ±{MAX_ABS_COORDINATE:g}")
+        raise SceneFileError(tr("{where}: {value:g} is too large; coordinates are limited to ±{max_abs_coordinate:g}").format(
+            where=where, value=value, max_abs_coordinate=MAX_ABS_COORDINATE))
     return number
 
 
 def boolean(document: dict[str, Any], where: str, default: bool) -> bool:
     value = document.get(where, default)
     if not isinstance(value, bool):
-        raise SceneFileError(f"{where}: expected true or false, found {describe(value)}")
+        raise SceneFileError(tr("{where}: expected true or false, found {found}").format(
+            where=where, found=describe(value)))
     return value
 
 
 def describe(value: Any) -> str:
+    """What a file holds where something else was expected, for a message: "the number 3", "a list"."""
     if value is None:
-        return "null"
+        return "null"  # JSON's own words: not translated
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         shown = value if len(value) <= 20 else value[:17] + "..."
-        return f"the text {printable(json.dumps(shown, ensure_ascii=False))}"
+        return tr("the text {text}").format(text=printable(json.dumps(shown, ensure_ascii=False)))
     if isinstance(value, (int, float)):
         shown = shown_number(value)
-        return shown if shown.startswith("a whole number") else f"the number {shown}"
+        return shown if _too_long_to_write(value) else tr("the number {number}").format(number=shown)
     if isinstance(value, list):
-        return "a list"
+        return tr("a list")
     if isinstance(value, dict):
-        return "an object"
+        return tr("an object")
     return type(value).__name__
 
 
 def shown_number(value: float) -> str:
     """A number short enough for a one-line message (str() of a 5,000-digit int even raises)."""
-    if isinstance(value, int) and abs(value) >= 10**15:
-        digits = int(abs(value).bit_length() * 0.30103) + 1
-        return f"a whole number of about {digits:,} digits"
+    if _too_long_to_write(value):
+        digits = int(abs(int(value)).bit_length() * 0.30103) + 1
+        return tr("a whole number of about {digits:,} digits").format(digits=digits)
     return str(value)
+
+
+def _too_long_to_write(value: float) -> bool:
+    return isinstance(value, int) and abs(value) >= 10**15
 
 
 def rows(matrix: Any) -> list[list[float]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from attn_desktop.language import tr
 from attn_desktop.model.files.scene_types import DirectScene, SceneData, TakenFrom
 from attn_desktop.model.files.values import MAX_TITLE_CHARS, SceneFileError, describe, shown_number, text_at, whole
 
@@ -22,21 +23,23 @@ def read_taken_from(section: Any, version: int, data: SceneData) -> TakenFrom:
     """The "taken_from" section: which model, layer and head, and the sentence it read."""
     if version < TAKEN_FROM_VERSION:
         raise SceneFileError(
-            f"taken_from: a version {version} file cannot say which model a scene was taken from; "
-            f"it needs version {TAKEN_FROM_VERSION}"
+            tr("taken_from: a version {version} file cannot say which model a scene was taken from; it needs "
+               "version {taken_from_version}").format(version=version, taken_from_version=TAKEN_FROM_VERSION)
         )
     if not isinstance(data, DirectScene):
-        raise SceneFileError("taken_from: only a scene of queries, keys and values can be taken from a model")
+        raise SceneFileError(tr("taken_from: only a scene of queries, keys and values can be taken from a model"))
     if not isinstance(section, dict):
-        raise SceneFileError(f"taken_from: expected an object, found {describe(section)}")
+        raise SceneFileError(tr("taken_from: expected an object, found {found}").format(
+            found=describe(section)))
     model = text_at(section.get("model"), "taken_from.model", MAX_TITLE_CHARS)
     if not model.strip():
-        raise SceneFileError("taken_from.model: the name is empty")
+        raise SceneFileError(tr("taken_from.model: the name is empty"))
     layer, head = (_count(section.get(part), f"taken_from.{part}") for part in ("layer", "head"))
     sentence = text_at(section.get("sentence"), "taken_from.sentence", MAX_SENTENCE_CHARS)
     rope = section.get("rope", True)
     if not isinstance(rope, bool):
-        raise SceneFileError(f"taken_from.rope: expected true or false, found {describe(rope)}")
+        raise SceneFileError(tr("taken_from.rope: expected true or false, found {found}").format(
+            found=describe(rope)))
     return TakenFrom(model=model, layer=layer, head=head, sentence=sentence, rope=rope)
 
 
@@ -44,7 +47,8 @@ def _count(value: Any, where: str) -> int:
     """A layer or head number: a whole number from 0."""
     number = whole(value, where)
     if not 0 <= number <= MAX_LAYER_OR_HEAD:
-        raise SceneFileError(f"{where}: {shown_number(number)} is not a number from 0 to {MAX_LAYER_OR_HEAD:,}")
+        raise SceneFileError(tr("{where}: {shown_number} is not a number from 0 to {max_layer_or_head:,}").format(
+            where=where, shown_number=shown_number(number), max_layer_or_head=MAX_LAYER_OR_HEAD))
     return number
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from attn_desktop.language import tr
 from attn_desktop.model.files.scene_types import GRID_NAMES, HeadGrids
 from attn_desktop.model.files.values import MAX_TITLE_CHARS, SceneFileError, describe, matrix_at, rows, text_at
 
@@ -27,25 +28,29 @@ def read_heads(document: dict[str, Any], d_model: int, version: int) -> tuple[li
     """The "heads" list and "w_o" of a version 4 projection scene whose word vectors have D_MODEL numbers."""
     if version < MULTI_HEAD_VERSION:
         raise SceneFileError(
-            f"heads: a version {version} file cannot hold several heads; it needs version {MULTI_HEAD_VERSION}"
+            tr("heads: a version {version} file cannot hold several heads; it needs version {multi_head_version}").format(
+                version=version, multi_head_version=MULTI_HEAD_VERSION)
         )
     for name in GRID_NAMES:
         if name in document:
             raise SceneFileError(
-                f"{name}: a scene with \"heads\" gives each head's {name} inside its entry; leave the top-level one out"
+                tr("{name}: a scene with \"heads\" gives each head's {name} inside its entry; leave the top-level "
+                   "one out").format(name=name)
             )
     heads = read_head_list(document["heads"], "heads", d_model)
     if "w_o" not in document:
-        raise SceneFileError("w_o: missing; a scene with heads needs W_O to mix their outputs into one")
+        raise SceneFileError(tr("w_o: missing; a scene with heads needs W_O to mix their outputs into one"))
     return heads, read_w_o(document["w_o"], "w_o", heads)
 
 
 def read_head_list(listed: Any, where: str, d_input: int) -> list[HeadGrids]:
     """A layer's heads, each reading D_INPUT numbers, all of the same widths."""
     if not isinstance(listed, list) or not listed:
-        raise SceneFileError(f"{where}: expected a list of 1 to {MAX_HEADS} heads, found {_kind(listed)}")
+        raise SceneFileError(tr("{where}: expected a list of 1 to {max_heads} heads, found {kind}").format(
+            where=where, max_heads=MAX_HEADS, kind=_kind(listed)))
     if len(listed) > MAX_HEADS:
-        raise SceneFileError(f"{where}: {len(listed):,} heads; scenes are limited to {MAX_HEADS}")
+        raise SceneFileError(tr("{where}: {listed_count:,} heads; scenes are limited to {max_heads}").format(
+            where=where, listed_count=len(listed), max_heads=MAX_HEADS))
     heads = [_head(entry, f"{where}[{index}]", d_input) for index, entry in enumerate(listed)]
     _check_same_widths(heads, where)
     return heads
@@ -57,8 +62,9 @@ def read_w_o(value: Any, where: str, heads: list[HeadGrids]) -> list[list[float]
     joined = len(heads) * heads[0].value_width
     if len(w_o) != joined:
         raise SceneFileError(
-            f"{where}: has {len(w_o)} rows but the {len(heads)} heads' outputs side by side have {joined} numbers; "
-            "W_O needs one row per number"
+            tr("{where}: has {w_o_count} rows but the {heads_count} heads' outputs side by side have {joined} "
+               "numbers; W_O needs one row per number").format(
+                where=where, w_o_count=len(w_o), heads_count=len(heads), joined=joined)
         )
     return w_o
 
@@ -69,24 +75,28 @@ def _kind(value: Any) -> str:
 
 def _head(entry: Any, where: str, d_model: int) -> HeadGrids:
     if not isinstance(entry, dict):
-        raise SceneFileError(f"{where}: expected an object with w_q, w_k and w_v, found {describe(entry)}")
+        raise SceneFileError(tr("{where}: expected an object with w_q, w_k and w_v, found {found}").format(
+            where=where, found=describe(entry)))
     grids = {}
     for name in GRID_NAMES:
         if name not in entry:
-            raise SceneFileError(f"{where}.{name}: missing; every head needs w_q, w_k and w_v")
+            raise SceneFileError(tr("{where}.{name}: missing; every head needs w_q, w_k and w_v").format(
+                where=where, name=name))
         grid = matrix_at(entry[name], f"{where}.{name}")
         if len(grid) != d_model:
             raise SceneFileError(
-                f"{where}.{name}: has {len(grid)} rows but the word vectors have {d_model} numbers; "
-                "a grid needs one row per number of a word vector"
+                tr("{where}.{name}: has {grid_count} rows but the word vectors have {d_model} numbers; a grid needs "
+                   "one row per number of a word vector").format(
+                    where=where, name=name, grid_count=len(grid), d_model=d_model)
             )
         grids[name] = grid
     name = text_at(entry.get("name", ""), f"{where}.name", MAX_TITLE_CHARS)
     head = HeadGrids(w_q=grids["w_q"], w_k=grids["w_k"], w_v=grids["w_v"], name=name.strip())
     if len(head.w_k[0]) != head.key_width:
         raise SceneFileError(
-            f"{where}: w_q makes queries of {head.key_width} numbers but w_k makes keys of {len(head.w_k[0])}; "
-            "queries and keys must have the same width"
+            tr("{where}: w_q makes queries of {key_width} numbers but w_k makes keys of {key_count}; queries and "
+               "keys must have the same width").format(
+                where=where, key_width=head.key_width, key_count=len(head.w_k[0]))
         )
     return head
 
@@ -98,8 +108,9 @@ def _check_same_widths(heads: list[HeadGrids], where: str) -> None:
                                       ("w_v", head.value_width, first.value_width)):
             if width != expected:
                 raise SceneFileError(
-                    f"{where}[{index}].{part}: makes {width} numbers but {where}[0].{part} makes {expected}; "
-                    "every head of a layer has the same widths"
+                    tr("{where}[{index}].{part}: makes {width} numbers but {where}[0].{part} makes {expected}; "
+                       "every head of a layer has the same widths").format(
+                        where=where, index=index, part=part, width=width, expected=expected)
                 )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from attn_desktop.language import tr
 from attn_desktop.model.files.scene_types import GRID_NAMES, LayerGrids
 from attn_desktop.model.files.values import SceneFileError, describe, rows
 from attn_desktop.model.files.version4_heads import heads_to_list, read_head_list, read_w_o
@@ -26,34 +27,40 @@ def read_layers(document: dict[str, Any], d_model: int) -> list[LayerGrids]:
     for name in (*GRID_NAMES, "heads", "w_o"):
         if name in document:
             raise SceneFileError(
-                f"{name}: a version {LAYERS_VERSION} scene gives its grids inside \"layers\"; leave the top-level one out"
+                tr("{name}: a version {layers_version} scene gives its grids inside \"layers\"; leave the top-level "
+                   "one out").format(name=name, layers_version=LAYERS_VERSION)
             )
     listed = document.get("layers")
     if not isinstance(listed, list) or not listed:
-        raise SceneFileError(f"layers: expected a list of 1 to {MAX_LAYERS} layers, found {describe(listed)}")
+        raise SceneFileError(tr("layers: expected a list of 1 to {max_layers} layers, found {found}").format(
+            max_layers=MAX_LAYERS, found=describe(listed)))
     if len(listed) > MAX_LAYERS:
-        raise SceneFileError(f"layers: {len(listed):,} layers; scenes are limited to {MAX_LAYERS}")
+        raise SceneFileError(tr("layers: {listed_count:,} layers; scenes are limited to {max_layers}").format(
+            listed_count=len(listed), max_layers=MAX_LAYERS))
     layers = [_layer(entry, f"layers[{index}]", d_model) for index, entry in enumerate(listed)]
     for index, layer in enumerate(layers[:-1]):
         width = len(layer.w_o[0]) if layer.w_o is not None else layer.heads[0].value_width
         if width != d_model:
             raise SceneFileError(
-                f"layers[{index}]: its output has {width} numbers but the word vectors have {d_model}; "
-                "a layer below another must give d_model numbers, which join the residual stream"
+                tr("layers[{index}]: its output has {width} numbers but the word vectors have {d_model}; a layer "
+                   "below another must give d_model numbers, which join the residual stream").format(
+                    index=index, width=width, d_model=d_model)
             )
     return layers
 
 
 def _layer(entry: Any, where: str, d_model: int) -> LayerGrids:
     if not isinstance(entry, dict):
-        raise SceneFileError(f"{where}: expected an object with \"heads\", found {describe(entry)}")
+        raise SceneFileError(tr("{where}: expected an object with \"heads\", found {found}").format(
+            where=where, found=describe(entry)))
     if "heads" not in entry:
-        raise SceneFileError(f"{where}.heads: missing; every layer needs its list of heads")
+        raise SceneFileError(tr("{where}.heads: missing; every layer needs its list of heads").format(where=where))
     heads = read_head_list(entry["heads"], f"{where}.heads", d_model)
     if "w_o" in entry:
         return LayerGrids(heads=heads, w_o=read_w_o(entry["w_o"], f"{where}.w_o", heads))
     if len(heads) > 1:
-        raise SceneFileError(f"{where}.w_o: missing; a layer with several heads needs W_O to mix their outputs")
+        raise SceneFileError(tr("{where}.w_o: missing; a layer with several heads needs W_O to mix their outputs").format(
+            where=where))
     return LayerGrids(heads=heads)
 
 

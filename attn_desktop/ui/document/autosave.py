@@ -34,6 +34,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QLockFile, QObject, QSysInfo, QTimer, Signal
 
+from attn_desktop.language import tr
 from attn_desktop.model import Scene, SceneFileError
 from attn_desktop.model.files.json_reading import load_json_file, shown_path
 from attn_desktop.model.files.safe_write import remove_stale_temporaries, write_json_atomically
@@ -89,7 +90,7 @@ class Autosaver(QObject):
             self._hold_lock()
             write_json_atomically(self.path, document)
         except Exception as error:  # noqa: BLE001 - whatever it was, the work is only in the window now
-            self._set_problem(f"cannot write the recovery copy ({failure_text(error)})")
+            self._set_problem(tr("cannot write the recovery copy ({reason})").format(reason=failure_text(error)))
             self._timer.start(RETRY_DELAY_MS)
             return False
         self._set_problem("")
@@ -291,7 +292,7 @@ def read_copy(path: Path) -> tuple[SceneData, Path | None, float]:
 
 def _damage_text(error: Exception) -> str:
     if isinstance(error, (KeyError, TypeError, AttributeError)):
-        return "it does not hold a scene"
+        return tr("it does not hold a scene")
     return failure_text(error)[:120]
 
 
@@ -302,8 +303,9 @@ def set_aside(path: Path, problem: str) -> str:
     try:
         os.rename(path, aside)  # renames a link or a pipe itself, never what it points at
     except OSError as error:
-        return f"A recovery copy {problem} and could not be set aside ({failure_text(error)}); it is ignored."
-    return f"A damaged recovery copy ({problem}) was set aside as {aside.name}."
+        return tr("A recovery copy {problem} and could not be set aside ({reason}); it is ignored.").format(
+            problem=problem, reason=failure_text(error))
+    return tr("A damaged recovery copy ({problem}) was set aside as {name}.").format(problem=problem, name=aside.name)
 
 
 def _unlink(path: Path) -> None:

@@ -22,6 +22,7 @@ from PySide6.QtCore import QStandardPaths
 from shiboken6 import isValid
 
 from attn_desktop import APP_NAME
+from attn_desktop.language import tr
 from attn_desktop.model import Scene, SceneFileError
 from attn_desktop.model.commands import open_contents
 from attn_desktop.model.scene_files import load_into, save_scene
@@ -88,13 +89,16 @@ def lesson_for_file(path: Path | None) -> str | None:
 
 
 def restore_question(left: LeftWork, elsewhere: bool) -> str:
-    name = left.source.name if left.source else "never saved"
-    when = time.strftime("%H:%M on %d %b", time.localtime(left.saved_at))
-    where = " It opens in a window of its own." if elsewhere else ""
-    copy = (f" Its folder cannot be written, so the copy stays at {left.path} either way." if left.read_only
-            else " No deletes this copy.")
-    return (f"A session ended before its work was saved: \u201c{left.data.title or 'Untitled'}\u201d ({name}), "
-            f"copied at {when}. Restore it?{where}{copy}")
+    name = left.source.name if left.source else tr("never saved")
+    # Translators: a time and date written with strftime's codes: %H:%M the time, %d the day, %b the month's name.
+    when = time.strftime(tr("%H:%M on %d %b"), time.localtime(left.saved_at))
+    where = tr(" It opens in a window of its own.") if elsewhere else ""
+    copy = (tr(" Its folder cannot be written, so the copy stays at {path} either way.").format(path=left.path)
+            if left.read_only else tr(" No deletes this copy."))
+    # Translators: {where} and {copy} are the sentences that may follow (each with its leading space).
+    return tr("A session ended before its work was saved: \u201c{title}\u201d ({name}), copied at {when}. "
+              "Restore it?{where}{copy}").format(title=left.data.title or tr("Untitled"), name=name, when=when,
+                                                 where=where, copy=copy)
 
 
 class DocumentController:
@@ -119,7 +123,7 @@ class DocumentController:
 
     def title(self) -> str:
         """The window's title: "*mine.json — Attention Desktop" (the * while changes are unsaved)."""
-        name = self.path.name if self.path else (self.scene.title or "Untitled")
+        name = self.path.name if self.path else (self.scene.title or tr("Untitled"))
         return f"{'*' if self.modified else ''}{name} — {APP_NAME}"
 
     def update_title(self) -> None:
@@ -151,7 +155,7 @@ class DocumentController:
         if not self.maybe_save_changes():
             return
         if self.lessons.load_builtin(DEFAULT_SCENE):
-            self.scene.title = "Untitled"
+            self.scene.title = tr("Untitled")
             self.start(None, lesson_for_file(None))
 
     def choose_and_open(self) -> None:
@@ -168,8 +172,9 @@ class DocumentController:
         try:
             load_into(self.scene, path)
         except Exception as error:  # noqa: BLE001 - any file at all can be chosen; none may end in a traceback
-            message = str(error) if isinstance(error, SceneFileError) else f"{path}: {failure_text(error)}"
-            self.dialogs.show_error("Cannot open scene", message)
+            message = str(error) if isinstance(error, SceneFileError) else tr("{file}: {reason}").format(
+                file=path, reason=failure_text(error))
+            self.dialogs.show_error(tr("Cannot open scene"), message)
             return False
         self.start(path, lesson_for_file(path))
         remember_recent(path)
@@ -181,7 +186,7 @@ class DocumentController:
     def open_recent(self, path: Path) -> None:
         if not os.path.lexists(path):
             forget_recent(path)
-            self.dialogs.show_error("Cannot open scene", f"{path}: the file is no longer there")
+            self.dialogs.show_error(tr("Cannot open scene"), tr("{file}: the file is no longer there").format(file=path))
             return
         self.open_scene(path)
 
@@ -223,7 +228,8 @@ class DocumentController:
         except PermissionError:
             return self._offer_copy_elsewhere(path)
         except Exception as error:  # noqa: BLE001 - a full disk or anything else: the work stays in the window
-            self.dialogs.show_error("Cannot save scene", f"{path}: {failure_text(error)}")
+            self.dialogs.show_error(tr("Cannot save scene"), tr("{file}: {reason}").format(
+                file=path, reason=failure_text(error)))
             return False
         self._set_path(Path(path))
         self.last_folder = Path(path).parent
@@ -235,8 +241,9 @@ class DocumentController:
 
     def _offer_copy_elsewhere(self, path: Path) -> bool:
         """The file is read-only (or its folder cannot be written): offer Save As; True once saved."""
-        why = "is read-only" if read_only(path) else "cannot be written (permission denied)"
-        return self.dialogs.ask_copy_elsewhere(f"{path.name} {why}. Save a copy elsewhere?") and self.choose_and_save()
+        question = (tr("{name} is read-only. Save a copy elsewhere?") if read_only(path)
+                    else tr("{name} cannot be written (permission denied). Save a copy elsewhere?"))
+        return self.dialogs.ask_copy_elsewhere(question.format(name=path.name)) and self.choose_and_save()
 
     def close(self) -> bool:
         """The window is closing: True if it may (its work saved or let go); its recovery copy goes."""

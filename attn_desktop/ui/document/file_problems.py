@@ -6,6 +6,7 @@ import os
 import stat
 from pathlib import Path
 
+from attn_desktop.language import tr
 from attn_desktop.model.files.safe_write import is_read_only
 
 
@@ -33,10 +34,10 @@ def failure_text(error: BaseException) -> str:
     if isinstance(error, OSError):
         return error.strerror or str(error) or type(error).__name__
     if isinstance(error, UnicodeEncodeError):
-        return "it holds text that cannot be written as UTF-8 (half of a character pair, for example)"
+        return tr("it holds text that cannot be written as UTF-8 (half of a character pair, for example)")
     if isinstance(error, RecursionError):
-        return "it is nested too deeply"
+        return tr("it is nested too deeply")
     if isinstance(error, MemoryError):
-        return "there is not enough memory"
+        return tr("there is not enough memory")
     text = str(error)
     return text if text else type(error).__name__

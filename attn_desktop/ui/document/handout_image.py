@@ -25,6 +25,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QRegio
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsView, QWidget
 
+from attn_desktop.language import tr
 from attn_desktop.model import Scene, explain
 from attn_desktop.model.files.safe_write import write_bytes_atomically
 from attn_desktop.ui.document.portable_svg import portable_svg
@@ -172,7 +173,8 @@ def handout_image(window: HandoutSource, scale: float = 1.0) -> QImage:
     width, height = math.ceil(logical.width() * scale), math.ceil(logical.height() * scale)
     image = QImage(width, height, QImage.Format.Format_RGB32)
     if image.isNull():
-        raise MemoryError(f"not enough memory for a {width} × {height} picture; use a smaller scale")
+        raise MemoryError(tr("not enough memory for a {width} × {height} picture; use a smaller scale").format(
+            width=width, height=height))
     image.fill(BACKGROUND)
     _match_screen_dpi(image, window)
     painter = QPainter(image)
@@ -199,7 +201,7 @@ def render_png(window: HandoutSource, path: str | os.PathLike, scale: float = 2.
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     # PySide6 takes the format as a str (bytes raise ValueError); its stubs list only bytes.
     if not image.save(buffer, "PNG"):  # type: ignore[call-overload]
-        raise OSError("the picture could not be encoded as PNG")
+        raise OSError(tr("the picture could not be encoded as PNG"))
     buffer.close()
     write_bytes_atomically(path, bytes(data.data()))
 

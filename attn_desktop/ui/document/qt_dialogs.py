@@ -7,9 +7,10 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
+from attn_desktop.language import N_, tr
 from attn_desktop.ui.document.document_controller import SaveChanges
 
-SCENE_FILTER = "Attention scenes (*.json);;All files (*)"
+SCENE_FILTER = N_("Attention scenes (*.json);;All files (*)")  # shown with tr()
 Buttons = QMessageBox.StandardButton
 
 
@@ -20,27 +21,27 @@ class QtDocumentDialogs:
         self.window = window
 
     def ask_open_path(self, folder: Path) -> Path | None:
-        path, _ = QFileDialog.getOpenFileName(self.window, "Open Scene", str(folder), SCENE_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self.window, tr("Open Scene"), str(folder), tr(SCENE_FILTER))
         return Path(path) if path else None
 
     def ask_save_path(self, suggested: Path) -> Path | None:
-        path, _ = QFileDialog.getSaveFileName(self.window, "Save Scene As", str(suggested), SCENE_FILTER)
+        path, _ = QFileDialog.getSaveFileName(self.window, tr("Save Scene As"), str(suggested), tr(SCENE_FILTER))
         return Path(path) if path else None
 
     def ask_save_changes(self) -> SaveChanges:
         answer = QMessageBox.question(
-            self.window, "Unsaved changes", "The scene has changes that are not saved. Save them first?",
+            self.window, tr("Unsaved changes"), tr("The scene has changes that are not saved. Save them first?"),
             Buttons.Save | Buttons.Discard | Buttons.Cancel, Buttons.Save,
         )
         return {Buttons.Save: SaveChanges.SAVE, Buttons.Discard: SaveChanges.DISCARD}.get(answer, SaveChanges.CANCEL)
 
     def ask_copy_elsewhere(self, question: str) -> bool:
-        answer = QMessageBox.question(self.window, "Cannot save scene", question,
+        answer = QMessageBox.question(self.window, tr("Cannot save scene"), question,
                                       Buttons.Save | Buttons.Cancel, Buttons.Save)
         return answer == Buttons.Save
 
     def ask_restore(self, question: str) -> bool:
-        return QMessageBox.question(self.window, "Restore unsaved work?", question,
+        return QMessageBox.question(self.window, tr("Restore unsaved work?"), question,
                                     Buttons.Yes | Buttons.No, Buttons.Yes) == Buttons.Yes
 
     def show_error(self, title: str, message: str) -> None:
@@ -61,4 +62,4 @@ def fill_recent_menu(menu: QMenu, paths: list[Path], open_path: Callable[[Path],
         action.setToolTip(str(path))
         action.triggered.connect(lambda checked=False, path=path: open_path(path))
     if not paths:
-        menu.addAction("(no recent scenes)").setEnabled(False)
+        menu.addAction(tr("(no recent scenes)")).setEnabled(False)

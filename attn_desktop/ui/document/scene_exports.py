@@ -8,6 +8,7 @@ from typing import Protocol
 
 from PySide6.QtWidgets import QWidget
 
+from attn_desktop.language import tr
 from attn_desktop.model import HeadReading
 from attn_desktop.model.exports.csv_export import scores_csv, weights_csv
 from attn_desktop.model.exports.export import export_json_text
@@ -49,7 +50,7 @@ class SceneExports:
                     own_file=self.documents.path, show_error=self.dialogs.show_error)
 
     def results_json(self) -> None:
-        self._export("Results", "-results.json", "JSON (*.json)",
+        self._export(tr("Results"), "-results.json", "JSON (*.json)",
                      lambda path: write_text_atomically(path, export_json_text(self.scene)))
 
     def picture(self, kind: str) -> None:
@@ -69,4 +70,4 @@ class SceneExports:
 
     def copy_picture(self) -> None:
         copy_image_to_clipboard(self.handout)
-        self.dialogs.show_status("Picture of the canvas and matrix copied", 3000)
+        self.dialogs.show_status(tr("Picture of the canvas and matrix copied"), 3000)

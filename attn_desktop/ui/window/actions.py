@@ -18,9 +18,11 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar, QWidget
 
 from attn_desktop import APP_NAME
+from attn_desktop.language import LANGUAGE_NAMES, N_, current_language, number, shown_languages, tr
 from attn_desktop.model import Scene
 from attn_desktop.model.teaching import lessons
 from attn_desktop.ui.document.qt_dialogs import fill_recent_menu
+from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.window.action_check_box import ActionCheckBox
 
 if TYPE_CHECKING:  # the parts the commands act on; none of them needs this table
@@ -73,6 +75,7 @@ class Commands(Protocol):
     def set_presentation(self, on: bool) -> None: ...
     def reset_layout(self) -> None: ...
     def show_about(self) -> None: ...
+    def switch_language(self, code: str) -> None: ...
     def close(self) -> bool: ...
 
 
@@ -85,8 +88,8 @@ MenuFiller = Callable[[Commands, QMenu], object]  # fills a submenu as it opens
 @dataclass(frozen=True)
 class ActionSpec:
     id: str  # the name the built action is found under, e.g. "save_action"
-    text: str
-    menu: str  # menu path, submenus after "/": "&File/&Export"
+    text: str  # marked N_() and shown with tr() (English here, as the table reads)
+    menu: str  # menu path, submenus after "/": "&File/&Export" (each title marked N_() where it first appears)
     on_trigger: Trigger | None = None
     on_toggle: Toggle | None = None  # for a checkable command: runs on every change of its state
     shortcuts: tuple[str | QKeySequence.StandardKey, ...] = ()  # a standard key brings all the platform's keys
@@ -97,6 +100,7 @@ class ActionSpec:
     toolbar: bool = False  # also a check box in the toolbar
     made_by: Maker | None = None
     fill_submenu: MenuFiller | None = None  # given: a menu of its own, filled as it opens
+    wording: Callable[[], str] | None = None  # a text with values: its words in the current language
     group: str = ""  # exclusive choices share a QActionGroup, found under this name
     data: Any = None
 
@@ -118,19 +122,43 @@ def lesson_shortcut(number: int) -> str:
 
 def lesson_specs() -> list[ActionSpec]:
     return [
-        ActionSpec(f"lesson_{number}_action", item.title, "&Lessons", _opens_lesson(item.id),
-                   shortcuts=(lesson_shortcut(number),))
-        for number, item in enumerate(lessons.LESSONS, start=1)
+        ActionSpec(f"lesson_{position}_action", item.title, "&Lessons", _opens_lesson(item.id),
+                   shortcuts=(lesson_shortcut(position),))
+        for position, item in enumerate(lessons.LESSONS, start=1)
     ]
 
 
 def snap_step_specs() -> list[ActionSpec]:
     return [
-        ActionSpec(f"snap_{number}_action", f"Grid of {step:g}", "&Attention/Snap &Step",
-                   lambda c: c.snap.apply(True), checkable=True, checked=number == 1, group="snap_step_actions",
-                   data=step)
-        for number, step in enumerate(SNAP_STEPS, start=1)
+        ActionSpec(f"snap_{position}_action", f"Grid of {step:g}", "&Attention/Snap &Step",
+                   lambda c: c.snap.apply(True), checkable=True, checked=position == 1, group="snap_step_actions",
+                   data=step, wording=_grid_wording(step))
+        for position, step in enumerate(SNAP_STEPS, start=1)
     ]
+
+
+def _grid_wording(step: float) -> Callable[[], str]:
+    """ "Grid of 0.5", the step as the language writes it, with no needless decimals ("Grid of 1")."""
+    return lambda: tr("Grid of {step}").format(step=number(step, 0 if step.is_integer() else 1))
+
+
+def fill_language_menu(commands: Commands, menu: QMenu) -> None:
+    """View → Language as it opens: each language the app speaks, named in its own language, one choice
+    of them (made once), and the current one checked."""
+    if not menu.actions():
+        group = QActionGroup(menu)
+        for code in shown_languages():
+            action = menu.addAction(LANGUAGE_NAMES[code])  # not translated: the name its speakers look for
+            action.setCheckable(True)
+            action.setData(code)
+            group.addAction(action)
+            action.triggered.connect(lambda checked=False, code=code: commands.switch_language(code))
+    check_current_language(menu)
+
+
+def check_current_language(menu: QMenu) -> None:
+    for action in menu.actions():
+        action.setChecked(action.data() == current_language())
 
 
 def _predict(c: Commands, on: bool) -> None:
@@ -140,88 +168,93 @@ def _predict(c: Commands, on: bool) -> None:
 
 
 ACTIONS: list[ActionSpec] = [
-    ActionSpec("new_action", "&New Scene", "&File", lambda c: c.documents.new_scene(), shortcuts=(Key.New,),
-               tooltip="Start again from the six-token scene, untitled"),
-    ActionSpec("open_action", "&Open Scene…", "&File", lambda c: c.documents.choose_and_open(),
+    ActionSpec("new_action", N_("&New Scene"), "&File", lambda c: c.documents.new_scene(), shortcuts=(Key.New,),
+               tooltip=N_("Start again from the six-token scene, untitled")),
+    ActionSpec("open_action", N_("&Open Scene…"), "&File", lambda c: c.documents.choose_and_open(),
                shortcuts=(Key.Open,)),
-    ActionSpec("recent_menu", "Open &Recent", "&File", fill_submenu=lambda c, menu: fill_recent_menu(
+    ActionSpec("recent_menu", N_("Open &Recent"), "&File", fill_submenu=lambda c, menu: fill_recent_menu(
         menu, c.documents.recent_files(), c.documents.open_recent)),
-    ActionSpec("open_model_action", "Open &Model…", "&File", lambda c: c.model_heads.choose_and_open_model(),
-               tooltip="Show the heads of a LLaMA-style language model read from a GGUF file on this computer"),
-    ActionSpec("save_action", "&Save Scene", "&File", lambda c: c.documents.save(), shortcuts=(Key.Save,)),
-    ActionSpec("save_as_action", "Save Scene &As…", "&File", lambda c: c.documents.choose_and_save(),
+    ActionSpec("open_model_action", N_("Open &Model…"), "&File", lambda c: c.model_heads.choose_and_open_model(),
+               tooltip=N_("Show the heads of a LLaMA-style language model read from a GGUF file on this computer")),
+    ActionSpec("save_action", N_("&Save Scene"), "&File", lambda c: c.documents.save(), shortcuts=(Key.Save,)),
+    ActionSpec("save_as_action", N_("Save Scene &As…"), "&File", lambda c: c.documents.choose_and_save(),
                shortcuts=(Key.SaveAs,)),
-    ActionSpec("export_png_action", "Picture as &PNG…", "&File/&Export", lambda c: c.exports.picture("png")),
-    ActionSpec("export_svg_action", "Picture as &SVG…", "&File/&Export", lambda c: c.exports.picture("svg")),
-    ActionSpec("export_weights_csv_action", "Attention Matrix as &CSV…", "&File/&Export",
+    ActionSpec("export_png_action", N_("Picture as &PNG…"), "&File/&Export", lambda c: c.exports.picture("png")),
+    ActionSpec("export_svg_action", N_("Picture as &SVG…"), "&File/&Export", lambda c: c.exports.picture("svg")),
+    ActionSpec("export_weights_csv_action", N_("Attention Matrix as &CSV…"), "&File/&Export",
                lambda c: c.exports.table_csv("weights")),
-    ActionSpec("export_scores_csv_action", "Score &Table as CSV…", "&File/&Export",
+    ActionSpec("export_scores_csv_action", N_("Score &Table as CSV…"), "&File/&Export",
                lambda c: c.exports.table_csv("scores")),
-    ActionSpec("export_action", "Results as &JSON…", "&File/&Export", lambda c: c.exports.results_json(),
+    ActionSpec("export_action", N_("Results as &JSON…"), "&File/&Export", lambda c: c.exports.results_json(),
                shortcuts=("Ctrl+E",)),
-    ActionSpec("copy_image_action", "&Copy Picture", "&File", lambda c: c.exports.copy_picture(),
+    ActionSpec("copy_image_action", N_("&Copy Picture"), "&File", lambda c: c.exports.copy_picture(),
                shortcuts=("Ctrl+Shift+C",),
-               tooltip="The canvas and the matrix, ready to paste into slides or a handout"),
-    ActionSpec("quit_action", "&Quit", "&File", lambda c: c.close(), shortcuts=(Key.Quit,), separator_before=True),
+               tooltip=N_("The canvas and the matrix, ready to paste into slides or a handout")),
+    ActionSpec("quit_action", N_("&Quit"), "&File", lambda c: c.close(), shortcuts=(Key.Quit,), separator_before=True),
     # Undo/Redo name the step they would take back ("Undo Move k·cat").
-    ActionSpec("undo_action", "&Undo", "&Edit", shortcuts=(Key.Undo,),
+    ActionSpec("undo_action", N_("&Undo"), "&Edit", shortcuts=(Key.Undo,),
                made_by=lambda c, parent, text: c.history.stack.createUndoAction(parent, text)),
     # X11 offers only Ctrl+Shift+Z and Windows leads with Ctrl+Y; people bring the habit of one or the other.
-    ActionSpec("redo_action", "&Redo", "&Edit", shortcuts=(Key.Redo, "Ctrl+Shift+Z", "Ctrl+Y"),
+    ActionSpec("redo_action", N_("&Redo"), "&Edit", shortcuts=(Key.Redo, "Ctrl+Shift+Z", "Ctrl+Y"),
                made_by=lambda c, parent, text: c.history.stack.createRedoAction(parent, text)),
-    ActionSpec("scale_action", "Scale by √d_k", "&Attention", on_toggle=lambda c, on: c.switches.set_scale(on),
-               checkable=True, shortcuts=("Ctrl+K",), tooltip="Divide every score by √d_k before the softmax",
+    ActionSpec("scale_action", N_("Scale by √d_k"), "&Attention", on_toggle=lambda c, on: c.switches.set_scale(on),
+               checkable=True, shortcuts=("Ctrl+K",), tooltip=N_("Divide every score by √d_k before the softmax"),
                toolbar=True),
-    ActionSpec("causal_action", "Causal mask", "&Attention", on_toggle=lambda c, on: c.switches.set_causal(on),
-               checkable=True, shortcuts=("Ctrl+M",), tooltip="Each query sees only itself and earlier tokens",
+    ActionSpec("causal_action", N_("Causal mask"), "&Attention", on_toggle=lambda c, on: c.switches.set_causal(on),
+               checkable=True, shortcuts=("Ctrl+M",), tooltip=N_("Each query sees only itself and earlier tokens"),
                toolbar=True),
-    ActionSpec("next_query_action", "&Next Query", "&Attention", lambda c: step_query(c.scene, +1),
+    ActionSpec("next_query_action", N_("&Next Query"), "&Attention", lambda c: step_query(c.scene, +1),
                shortcuts=("Ctrl+]",), separator_before=True),
-    ActionSpec("previous_query_action", "&Previous Query", "&Attention", lambda c: step_query(c.scene, -1),
+    ActionSpec("previous_query_action", N_("&Previous Query"), "&Attention", lambda c: step_query(c.scene, -1),
                shortcuts=("Ctrl+[",)),
-    ActionSpec("snap_action", "Snap to Grid", "&Attention", on_toggle=lambda c, on: c.snap.apply(on), checkable=True,
-               shortcuts=("Ctrl+G",), tooltip="Dragged tips land on round numbers, so two arrows can meet exactly",
+    ActionSpec("snap_action", N_("Snap to Grid"), "&Attention", on_toggle=lambda c, on: c.snap.apply(on), checkable=True,
+               shortcuts=("Ctrl+G",), tooltip=N_("Dragged tips land on round numbers, so two arrows can meet exactly"),
                separator_before=True, toolbar=True),
     *snap_step_specs(),
     *lesson_specs(),
-    ActionSpec("training_action", "&Train a Head…", "&Lessons", lambda c: c.layout_manager.show_dock("trainingDock"),
+    ActionSpec("training_action", N_("&Train a Head…"), "&Lessons", lambda c: c.layout_manager.show_dock("trainingDock"),
                shortcuts=("Ctrl+T",), separator_before=True,
-               tooltip="Watch gradient descent move the arrows of a head learning a task"),
-    ActionSpec("model_heads_action", "&Heads of a Real Model…", "&Lessons", lambda c: c.model_heads.show_heads(),
-               shortcuts=("Ctrl+H",), tooltip="Every attention head of a pretrained language model, for a sentence "
-               "you type; open any head as a scene"),
-    ActionSpec("scaling_lab_action", "√d_k &Lab…", "&Lessons",
+               tooltip=N_("Watch gradient descent move the arrows of a head learning a task")),
+    ActionSpec("model_heads_action", N_("&Heads of a Real Model…"), "&Lessons", lambda c: c.model_heads.show_heads(),
+               shortcuts=("Ctrl+H",), tooltip=N_("Every attention head of a pretrained language model, for a sentence "
+               "you type; open any head as a scene")),
+    ActionSpec("scaling_lab_action", N_("√d_k &Lab…"), "&Lessons",
                lambda c: c.layout_manager.show_wide("scalingLabDock"), shortcuts=("Ctrl+L",),
-               tooltip="Why scores are divided by √d_k: how far random scores spread at each key width, "
-               "and what that does to a softmax"),
-    ActionSpec("positions_lab_action", "P&ositions Lab…", "&Lessons",
+               tooltip=N_("Why scores are divided by √d_k: how far random scores spread at each key width, "
+               "and what that does to a softmax")),
+    ActionSpec("positions_lab_action", N_("P&ositions Lab…"), "&Lessons",
                lambda c: c.layout_manager.show_wide("positionsLabDock"), shortcuts=("Ctrl+Shift+L",),
-               tooltip="Where is each word? Attention without positions, positions added to x, and RoPE's turns"),
-    ActionSpec("predict_action", "&Predict, then See", "&Lessons",
+               tooltip=N_("Where is each word? Attention without positions, positions added to x, and RoPE's turns")),
+    ActionSpec("predict_action", N_("&Predict, then See"), "&Lessons",
                on_toggle=lambda c, on: _predict(c, on),
                checkable=True, shortcuts=("Ctrl+P",), separator_before=True,
-               tooltip="Before a move's weights show, guess them on the weights chart; then see the real ones "
-               "beside your guess, with the difference and a score"),
+               tooltip=N_("Before a move's weights show, guess them on the weights chart; then see the real ones "
+               "beside your guess, with the difference and a score")),
     # The View menu begins with the docks' own show/hide entries, which the docks make.
-    ActionSpec("presentation_action", "&Presentation Mode", "&View", on_toggle=lambda c, on: c.set_presentation(on),
+    ActionSpec("presentation_action", N_("&Presentation Mode"), "&View", on_toggle=lambda c, on: c.set_presentation(on),
                checkable=True, shortcuts=("F11",), separator_before=True,
-               tooltip="Full screen, large text and thick arrows for the back of the room"),
-    ActionSpec("shapes_action", "Arrowheads by &Role", "&View", on_toggle=lambda c, on: c.canvas.set_shapes_by_role(on),
-               checkable=True, tooltip="Keys with open heads, values with diamonds: roles read without colour"),
-    ActionSpec("entropy_action", "Row &Entropy in the Matrix", "&View",
+               tooltip=N_("Full screen, large text and thick arrows for the back of the room")),
+    ActionSpec("shapes_action", N_("Arrowheads by &Role"), "&View", on_toggle=lambda c, on: c.canvas.set_shapes_by_role(on),
+               checkable=True, tooltip=N_("Keys with open heads, values with diamonds: roles read without colour")),
+    ActionSpec("entropy_action", N_("Row &Entropy in the Matrix"), "&View",
                on_toggle=lambda c, on: c.matrix_view.set_show_entropy(on), checkable=True,
-               tooltip="Beside each row of the attention matrix, how spread its weights are, in bits: "
-               "0 when one key takes all"),
-    ActionSpec("fit_action", "&Fit Arrows in View", "&View", lambda c: c.canvas.fit_view(), shortcuts=("Ctrl+0",)),
-    ActionSpec("dims_action", "Choose Canvas &Dimensions…", "&View", lambda c: c.coordinates.choose_dims(),
-               shortcuts=("Ctrl+D",), tooltip="For vectors of more than two numbers: which two the canvas draws"),
-    ActionSpec("pca_plane_action", "Draw the &PCA Plane", "&View", shortcuts=("Ctrl+Shift+D",), checkable=True,
+               tooltip=N_("Beside each row of the attention matrix, how spread its weights are, in bits: "
+               "0 when one key takes all")),
+    ActionSpec("fit_action", N_("&Fit Arrows in View"), "&View", lambda c: c.canvas.fit_view(), shortcuts=("Ctrl+0",)),
+    ActionSpec("dims_action", N_("Choose Canvas &Dimensions…"), "&View", lambda c: c.coordinates.choose_dims(),
+               shortcuts=("Ctrl+D",), tooltip=N_("For vectors of more than two numbers: which two the canvas draws")),
+    ActionSpec("pca_plane_action", N_("Draw the &PCA Plane"), "&View", shortcuts=("Ctrl+Shift+D",), checkable=True,
                made_by=lambda c, parent, text: c.canvas.plane_action.make(parent, text),
-               tooltip="For vectors of more than two numbers: the plane they spread along most, "
-               "not two of their numbers"),
-    ActionSpec("reset_layout_action", "Reset &Layout", "&View", lambda c: c.reset_layout()),
-    ActionSpec("about_action", f"&About {APP_NAME}", "&Help", lambda c: c.show_about()),
+               tooltip=N_("For vectors of more than two numbers: the plane they spread along most, "
+               "not two of their numbers")),
+    ActionSpec("reset_layout_action", N_("Reset &Layout"), "&View", lambda c: c.reset_layout()),
+    ActionSpec("language_menu", N_("&Language"), "&View", fill_submenu=fill_language_menu, separator_before=True),
+    ActionSpec("about_action", f"&About {APP_NAME}", "&Help", lambda c: c.show_about(),
+               wording=lambda: tr("&About {app}").format(app=APP_NAME)),
 ]
+# The menus' titles, for the catalog (ActionSpec.menu holds the path; fill_menus shows each title with tr()).
+MENU_TITLES = (N_("&File"), N_("&Export"), N_("&Edit"), N_("&Attention"), N_("Snap &Step"), N_("&Lessons"),
+               N_("&View"), N_("&Help"))
 
 
 def key_sequences(spec: ActionSpec) -> list[QKeySequence]:
@@ -255,14 +288,17 @@ def build_actions(commands: Commands, parent: QWidget, specs: Iterable[ActionSpe
     built = BuiltActions()
     for spec in specs:
         if spec.fill_submenu is not None:
-            built.menus[spec.id] = _submenu(spec.text, parent, commands, spec.fill_submenu)
+            built.menus[spec.id] = _submenu(shown_text(spec), parent, commands, spec.fill_submenu)
             continue
-        action = spec.made_by(commands, parent, spec.text) if spec.made_by else QAction(spec.text, parent)
+        text = shown_text(spec)
+        action = spec.made_by(commands, parent, text) if spec.made_by else QAction(text, parent)
+        if spec.wording is not None:  # a text of its own making: the window's re-translation does not know it
+            _reword_on_language_change(action, spec)
         action.setShortcuts(key_sequences(spec))
         action.setCheckable(spec.checkable)
         action.setChecked(spec.checked)
         if spec.tooltip:
-            action.setToolTip(spec.tooltip)
+            action.setToolTip(tr(spec.tooltip))
         if spec.data is not None:
             action.setData(spec.data)
         if spec.group:
@@ -275,6 +311,15 @@ def build_actions(commands: Commands, parent: QWidget, specs: Iterable[ActionSpe
             _on_toggle(action, commands, spec.on_toggle)
         built.actions[spec.id] = action
     return built
+
+
+def _reword_on_language_change(action: QAction, spec: ActionSpec) -> None:
+    follow_language(action, lambda: action.setText(shown_text(spec)))
+
+
+def shown_text(spec: ActionSpec) -> str:
+    """The command's name in the current language."""
+    return spec.wording() if spec.wording is not None else tr(spec.text)
 
 
 def _submenu(text: str, parent: QWidget, commands: Commands, fill: MenuFiller) -> QMenu:
@@ -308,7 +353,7 @@ def fill_menus(window: QMainWindow, built: BuiltActions, leading: dict[str, list
 def _menu(window: QMainWindow, menus: dict[str, QMenu], path: str, leading: dict[str, list[QAction]]) -> QMenu:
     if path not in menus:
         parent, _, title = path.rpartition("/")
-        menus[path] = (_menu(window, menus, parent, leading) if parent else window.menuBar()).addMenu(title)
+        menus[path] = (_menu(window, menus, parent, leading) if parent else window.menuBar()).addMenu(tr(title))
         menus[path].addActions(leading.get(path, []))
     return menus[path]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from attn_desktop.language import tr
 from attn_desktop.model import Change, Scene
 
 if TYPE_CHECKING:  # the parts the window hands in
@@ -39,4 +40,4 @@ def show_canvas_or_heads(window: CanvasOrHeads, change: Change) -> None:
     window.grid_editor.name_heads(multi_head)
     # Predict, then see guesses the weights of one head, on the weights chart, which makes way for the heads.
     window.predict_action.setEnabled(not multi_head)
-    window.predict_action.setStatusTip("Predict, then see works with scenes of one head" if multi_head else "")
+    window.predict_action.setStatusTip(tr("Predict, then see works with scenes of one head") if multi_head else "")

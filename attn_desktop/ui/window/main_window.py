@@ -9,6 +9,7 @@ from PySide6.QtCore import QPoint
 from PySide6.QtGui import QCloseEvent, QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
+from attn_desktop.language import tr
 from attn_desktop.model import Change, HeadReading, Scene, shared_view
 from attn_desktop.model.pretrained.head_kinds import CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
@@ -41,10 +42,12 @@ from attn_desktop.ui.predict.weights_panel import WeightsPanel
 from attn_desktop.ui.pretrained.pretrained_controller import ModelController
 from attn_desktop.ui.pretrained.pretrained_heads_panel import ModelHeadsPanel
 from attn_desktop.ui.scene_link import follow_scene
+from attn_desktop.ui.settings import remember_language
 from attn_desktop.ui.training.training_controller import TrainingController
 from attn_desktop.ui.training.training_panel import TrainingPanel
 from attn_desktop.ui.view_state.key_highlight import KeyHighlight
 from attn_desktop.ui.view_state.weights_veil import WeightsVeil
+from attn_desktop.ui.window import language_switch
 from attn_desktop.ui.window.about import show_about
 from attn_desktop.ui.window.actions import build_actions, fill_menus
 from attn_desktop.ui.window.app_icon import app_icon
@@ -139,20 +142,21 @@ class MainWindow(QMainWindow):
         self.layout_manager = WindowLayout(self)
         self.layout_manager.scene_uses_grids = lambda: bool(self.scene.reading().grids)
         for spec, widget in (
-            (DockSpec("lessonDock", "Lesson", LEFT), self.lesson_panel),
-            (DockSpec("challengesDock", "Challenges", LEFT), self.challenges_panel),
-            (DockSpec("codeDock", "Code", LEFT), self.code_panel),
-            (DockSpec("sentenceDock", "Sentence", LEFT), self.sentence_panel),
-            (DockSpec("trainingDock", "Training", LEFT, scrolls=True), self.training_panel),
-            (DockSpec("modelHeadsDock", "Model heads", LEFT, scrolls=True), self.model_heads_panel),
-            (DockSpec("scalingLabDock", "√d_k lab", LEFT), self.scaling_lab),
-            (DockSpec("positionsLabDock", "Positions lab", LEFT), self.positions_lab),
-            (DockSpec("gridsDock", "Grids", BOTTOM), self.grid_editor),
-            (DockSpec("scoreDock", "Scores", RIGHT), self.score_panel),
-            (DockSpec("matrixDock", "Attention matrix", RIGHT), self.matrix_view),
-            (DockSpec("outputDock", "Output", BOTTOM), self.output_panel),
-            (DockSpec("weightsDock", "Weights", BOTTOM), self.weights_panel),
-            (DockSpec("shapesDock", "Shapes", BOTTOM), self.shapes_panel),
+            # Translators: the titles of the window's panels (docks), also in View's list of panels.
+            (DockSpec("lessonDock", tr("Lesson"), LEFT), self.lesson_panel),
+            (DockSpec("challengesDock", tr("Challenges"), LEFT), self.challenges_panel),
+            (DockSpec("codeDock", tr("Code"), LEFT), self.code_panel),
+            (DockSpec("sentenceDock", tr("Sentence"), LEFT), self.sentence_panel),
+            (DockSpec("trainingDock", tr("Training"), LEFT, scrolls=True), self.training_panel),
+            (DockSpec("modelHeadsDock", tr("Model heads"), LEFT, scrolls=True), self.model_heads_panel),
+            (DockSpec("scalingLabDock", tr("√d_k lab"), LEFT), self.scaling_lab),
+            (DockSpec("positionsLabDock", tr("Positions lab"), LEFT), self.positions_lab),
+            (DockSpec("gridsDock", tr("Grids"), BOTTOM), self.grid_editor),
+            (DockSpec("scoreDock", tr("Scores"), RIGHT), self.score_panel),
+            (DockSpec("matrixDock", tr("Attention matrix"), RIGHT), self.matrix_view),
+            (DockSpec("outputDock", tr("Output"), BOTTOM), self.output_panel),
+            (DockSpec("weightsDock", tr("Weights"), BOTTOM), self.weights_panel),
+            (DockSpec("shapesDock", tr("Shapes"), BOTTOM), self.shapes_panel),
         ):
             self.layout_manager.add_dock(spec, widget)
         self.docks: dict[str, QDockWidget] = self.layout_manager.docks
@@ -233,6 +237,11 @@ class MainWindow(QMainWindow):
 
     def show_about(self) -> None:
         show_about(self)
+
+    def switch_language(self, code: str) -> None:
+        """View → Language: the whole window in the language CODE at once, and the next time it starts."""
+        language_switch.switch_language(self, code)
+        remember_language(code)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.documents.close():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel
 from shiboken6 import isValid
 
+from attn_desktop.language import tr
 from attn_desktop.model.teaching.progress import ProgressStore
 
 
@@ -29,5 +30,6 @@ class ProgressNoticeLabel(QLabel):
             return  # its window is gone, and with it this label: the others still show the notice
         notice = self.progress.notice
         self.setText(f"⚠ {notice}" if notice else "")
-        self.setToolTip(f"{notice}\nThe progress file: {self.progress.path}" if notice else "")
+        self.setToolTip(tr("{notice}\nThe progress file: {path}").format(notice=notice, path=self.progress.path)
+                        if notice else "")
         self.setVisible(bool(notice))

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from PySide6.QtCore import QSignalBlocker
 from PySide6.QtGui import QAction
 
+from attn_desktop.language import tr
 from attn_desktop.model import Change, Scene
 from attn_desktop.model.commands import Editor, switch
 
@@ -32,7 +33,7 @@ class SceneSwitches:
             self.editor.do(switch(self.scene, "causal", on))
         except ValueError as error:
             self.follow_scene()
-            self.show_error("Causal mask", str(error))
+            self.show_error(tr("Causal mask"), str(error))
 
     def on_scene_changed(self, change: Change) -> None:
         if change & (Change.SETTINGS | Change.STRUCTURE):
@@ -50,6 +51,6 @@ class SceneSwitches:
         one_query_per_token = self.scene.n_queries == self.scene.n_tokens
         self.causal_action.setEnabled(one_query_per_token)
         self.causal_action.setToolTip(
-            "Each query sees only itself and earlier tokens" if one_query_per_token
-            else "A causal mask needs one query per token; this scene's queries are not the tokens"
+            tr("Each query sees only itself and earlier tokens") if one_query_per_token
+            else tr("A causal mask needs one query per token; this scene's queries are not the tokens")
         )

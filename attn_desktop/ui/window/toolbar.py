@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QMainWindow, QToolBar
 
+from attn_desktop.language import tr
 from attn_desktop.model import Scene
 from attn_desktop.ui.panels.query_picker import QueryPicker
 from attn_desktop.ui.window.action_check_box import ActionCheckBox
@@ -13,7 +14,7 @@ from attn_desktop.ui.window.actions import BuiltActions, fill_toolbar
 
 class MainToolBar(QToolBar):
     def __init__(self, scene: Scene, built: BuiltActions, parent: QMainWindow) -> None:
-        super().__init__("Query and settings", parent)
+        super().__init__(tr("Query and settings"), parent)
         self.setObjectName("mainToolBar")
         self.setMovable(False)
         self.addWidget(QLabel(" Query: "))
