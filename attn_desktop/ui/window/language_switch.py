@@ -3,17 +3,15 @@ View → Language, without a restart and without touching the scene."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from attn_desktop.language import current_language, set_language
 from attn_desktop.language.catalog import translations_for
+from attn_desktop.model import Scene
 from attn_desktop.ui.language.app_language import apply_language
 from attn_desktop.ui.language.rewording import reword_window
-
-if TYPE_CHECKING:
-    from attn_desktop.ui.window.main_window import MainWindow
 
 
 def start_in_language(app: QApplication, code: str) -> None:
@@ -23,8 +21,8 @@ def start_in_language(app: QApplication, code: str) -> None:
     apply_language(app)
 
 
-def switch_language(window: MainWindow, code: str) -> None:
-    """Speak CODE in WINDOW now: the same scene, panels, lesson and undo history, in the other language."""
+def switch_language(window: QWidget, scene: Scene, update_title: Callable[[], None], code: str) -> None:
+    """Speak CODE in WINDOW now: the same SCENE, panels, lesson and undo history, in the other language."""
     old_catalog = translations_for(current_language())
     if set_language(code) == current_language() and old_catalog is translations_for(code):
         return
@@ -32,5 +30,5 @@ def switch_language(window: MainWindow, code: str) -> None:
     assert isinstance(app, QApplication)
     apply_language(app)
     reword_window(window, old_catalog)
-    window.scene.redraw_views()  # every view that words its texts from the scene words them again
-    window.documents.update_title()
+    scene.redraw_views()  # every view that words its texts from the scene words them again
+    update_title()

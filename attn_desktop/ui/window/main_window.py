@@ -240,7 +240,7 @@ class MainWindow(QMainWindow):
 
     def switch_language(self, code: str) -> None:
         """View → Language: the whole window in the language CODE at once, and the next time it starts."""
-        language_switch.switch_language(self, code)
+        language_switch.switch_language(self, self.scene, self.documents.update_title, code)
         remember_language(code)
 
     def closeEvent(self, event: QCloseEvent) -> None:
