@@ -70,8 +70,10 @@ class OrderPage(QWidget):
                 widget.hide()
             return
         self.comparison = shown = compare_orders(head, other_order(len(head.tokens)))
-        set_text(self.first_label, f"“{html.escape(' '.join(shown.tokens))}”")
-        set_text(self.second_label, f"“{html.escape(' '.join(shown.second_tokens))}”")
+        # Translators: a sentence quoted on the Order page: the language's quotation marks around {sentence}.
+        quoted = tr("“{sentence}”")
+        set_text(self.first_label, quoted.format(sentence=html.escape(" ".join(shown.tokens))))
+        set_text(self.second_label, quoted.format(sentence=html.escape(" ".join(shown.second_tokens))))
         self.first_grid.set_weights(shown.tokens, shown.first.weights)
         self.second_grid.set_weights(shown.second_tokens, shown.second.weights)
         set_text(self.outputs_label, verdict_text(shown, causal))
