@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from attn_desktop.language import tr
 from attn_desktop.model.files.scene_types import HeadGrids, LayerGrids, ProjectedScene
 from attn_desktop.model.training.head_maths import Forward, forward
 from attn_desktop.model.training.head_params import HeadParams
@@ -39,5 +40,5 @@ def example_scene_data(task: Task, params: HeadParams, tokens: Sequence[int]) ->
     head = HeadGrids(w_q=params.w_q.tolist(), w_k=params.w_k.tolist(), w_v=params.w_v.tolist())
     return ProjectedScene(
         tokens=position_labels(task, tokens), scale=True, causal=task.causal, selected=0,
-        title=f"Trained head: {task.name}", embeddings=result.x.tolist(), layers=[LayerGrids(heads=[head])],
+        title=tr("Trained head: {task}").format(task=task.name), embeddings=result.x.tolist(), layers=[LayerGrids(heads=[head])],
     )

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from attn_desktop.language import tr
 from attn_desktop.model.training.tasks import Task
 
 KEY_WIDTH = 2  # queries and keys are 2-D, so the canvas draws them as arrows
@@ -67,19 +68,20 @@ def params_from_lists(task: Task, document: Mapping[str, Any]) -> HeadParams:
     arrays: dict[str, np.ndarray] = {}
     for name in PARAM_NAMES:
         if name not in document:
-            raise ValueError(f"{name}: missing")
+            raise ValueError(tr("{name}: missing").format(name=name))
         try:
             array = np.array(document[name], dtype=np.float64)
         except (TypeError, ValueError):
-            raise ValueError(f"{name}: expected a grid of numbers") from None
+            raise ValueError(tr("{name}: expected a grid of numbers").format(name=name)) from None
         if not np.all(np.isfinite(array)):
-            raise ValueError(f"{name}: holds a number that is not finite")
+            raise ValueError(tr("{name}: holds a number that is not finite").format(name=name))
         arrays[name] = array
     params = HeadParams(**arrays)
     expected = expected_shapes(task, params.embed.shape[1] if params.embed.ndim == 2 else 0, params.w_v.shape[-1])
     for name, array in params.arrays():
         if array.shape != expected[name]:
-            raise ValueError(f"{name}: has shape {array.shape}, expected {expected[name]} for {task.name}")
+            raise ValueError(tr("{name}: has shape {shape}, expected {expected} for {task}").format(
+                name=name, shape=array.shape, expected=expected[name], task=task.name))
     return params
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from attn_desktop.language import tr
 from attn_desktop.model.files.scene_types import HeadGrids, LayerGrids, ProjectedScene
 from attn_desktop.model.training.induction_task import InductionTask
 from attn_desktop.model.training.layered_maths import LayeredForward, forward
@@ -79,6 +80,6 @@ def induction_scene_data(task: InductionTask, params: LayeredParams, tokens: Seq
     ]
     return ProjectedScene(
         tokens=[f"{position}:{task.vocab[int(token)]}" for position, token in enumerate(tokens)],
-        scale=True, causal=task.causal, selected=0, title=f"Trained model: {task.name}",
+        scale=True, causal=task.causal, selected=0, title=tr("Trained model: {task}").format(task=task.name),
         embeddings=result.layers[0].x.tolist(), layers=layers,
     )

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attn_desktop.language import N_, ntr
 from attn_desktop.model.training.tasks import Batch, IntArray
 
 LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWX")  # 24: the vocabulary of the probe the issue describes
@@ -35,8 +36,8 @@ class InductionTask:
     """
 
     name: str = "induction"
-    title: str = "Induction"
-    description: str = (
+    title: str = N_("Induction")  # (marked for the catalog; shown translated)
+    description: str = N_(
         "Twenty random letters where a stretch of them comes back later. At each letter of the second "
         "copy, answer the letter that followed it the first time: only a previous-token head in layer 1 "
         "and an induction head in layer 2, working together, can."
@@ -117,8 +118,11 @@ def parse_letters(task: InductionTask, text: str) -> list[int]:
     unknown = list(dict.fromkeys(letter for letter in letters if letter not in task.vocab))
     if unknown:
         shown = ", ".join(f'"{letter}"' for letter in unknown[:3]) + (" …" if len(unknown) > 3 else "")
-        raise ValueError(f"{shown} {'is' if len(unknown) == 1 else 'are'} not among the {task.name} letters; "
-                         f"use {task.vocab[0]} to {task.vocab[-1]}")
+        raise ValueError(ntr("{letters} is not among the {task} letters; use {first} to {last}",
+                             "{letters} are not among the {task} letters; use {first} to {last}", len(unknown)).format(
+            letters=shown, task=task.name, first=task.vocab[0], last=task.vocab[-1]))
     if len(letters) != task.seq_len:
-        raise ValueError(f"{task.name} sequences have {task.seq_len} letters; found {len(letters)}")
+        raise ValueError(ntr("{task} sequences have {count} letters; found {found}",
+                             "{task} sequences have {count} letters; found {found}", task.seq_len).format(
+            task=task.name, count=task.seq_len, found=len(letters)))
     return [task.vocab.index(letter) for letter in letters]

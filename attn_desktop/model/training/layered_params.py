@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from attn_desktop.language import tr
 from attn_desktop.model.training.head_params import EMBEDDING_INIT_STD
 from attn_desktop.model.training.induction_task import InductionTask
 
@@ -120,7 +121,7 @@ def layered_params_from_lists(task: InductionTask, document: Mapping[str, Any]) 
     _expect(embed, (vocab, d_model), "embed")
     layers_read = document.get("layers")
     if not isinstance(layers_read, list) or not layers_read:
-        raise ValueError("layers: expected a list of layers")
+        raise ValueError(tr("layers: expected a list of layers"))
     layers = [_layer(layer, f"layers[{index}]", d_model) for index, layer in enumerate(layers_read)]
     params = LayeredParams(
         embed=embed, pos=_expect(_grid(document, "pos", "pos"), (length, d_model), "pos"), layers=layers,
@@ -132,15 +133,16 @@ def layered_params_from_lists(task: InductionTask, document: Mapping[str, Any]) 
 
 def _layer(document: Any, where: str, d_model: int) -> LayerParams:
     if not isinstance(document, Mapping) or not isinstance(document.get("heads"), list) or not document["heads"]:
-        raise ValueError(f"{where}: expected {{heads: [...], w_o: [...]}} with at least one head")
+        raise ValueError(tr("{where}: expected {{heads: [...], w_o: [...]}} with at least one head").format(where=where))
     heads = document["heads"]
     first = _grid(heads[0], "w_q", f"{where}.heads[0].w_q") if isinstance(heads[0], Mapping) else None
     if first is None or first.ndim != 2:
-        raise ValueError(f"{where}.heads[0].w_q: expected a grid of numbers")
+        raise ValueError(tr("{name}: expected a grid of numbers").format(name=f"{where}.heads[0].w_q"))
     d_head = first.shape[1]
     for index, head in enumerate(heads):
         if not isinstance(head, Mapping):
-            raise ValueError(f"{where}.heads[{index}]: expected {{w_q, w_k, w_v}}")  # noqa: TRY004 (one error kind for a bad file)
+            raise ValueError(tr("{where}: expected {{w_q, w_k, w_v}}").format(  # noqa: TRY004 (one error kind for a bad file)
+                where=f"{where}.heads[{index}]"))
     stacks = {}
     for name in HEAD_GRID_NAMES:
         grids = []
@@ -154,17 +156,18 @@ def _layer(document: Any, where: str, d_model: int) -> LayerParams:
 
 def _grid(document: Mapping[str, Any], key: str, label: str) -> np.ndarray:
     if key not in document:
-        raise ValueError(f"{label}: missing")
+        raise ValueError(tr("{name}: missing").format(name=label))
     try:
         array = np.array(document[key], dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"{label}: expected a grid of numbers") from None
+        raise ValueError(tr("{name}: expected a grid of numbers").format(name=label)) from None
     if not np.all(np.isfinite(array)):
-        raise ValueError(f"{label}: holds a number that is not finite")
+        raise ValueError(tr("{name}: holds a number that is not finite").format(name=label))
     return array
 
 
 def _expect(array: np.ndarray, shape: tuple[int, ...], label: str) -> np.ndarray:
     if array.shape != shape or 0 in shape:
-        raise ValueError(f"{label}: has shape {array.shape}, expected {shape}")
+        raise ValueError(tr("{name}: has shape {shape}, expected {expected}").format(
+            name=label, shape=array.shape, expected=shape))
     return array

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attn_desktop.language import N_, ntr, tr
+
 IntArray = np.ndarray  # integer arrays (tokens, targets); a readable alias, not a separate type
 
 
@@ -159,9 +161,9 @@ TASKS: dict[str, Task] = {
     for task in (
         Task(
             name="reverse",
-            title="Reverse",
-            description="Five digits; at each position, answer the digit at the mirrored position "
-            "(position 0 answers the last digit). No mask: every position sees every other.",
+            title=N_("Reverse"),
+            description=N_("Five digits; at each position, answer the digit at the mirrored position "
+                           "(position 0 answers the last digit). No mask: every position sees every other."),
             vocab=DIGITS,
             seq_len=5,
             causal=False,
@@ -177,9 +179,9 @@ TASKS: dict[str, Task] = {
         ),
         Task(
             name="previous-token",
-            title="Previous token",
-            description="Six digits, causal mask; at each position, answer the digit just before it "
-            "(position 0 has none and is not scored).",
+            title=N_("Previous token"),
+            description=N_("Six digits, causal mask; at each position, answer the digit just before it "
+                           "(position 0 has none and is not scored)."),
             vocab=DIGITS,
             seq_len=6,
             causal=True,
@@ -195,9 +197,10 @@ TASKS: dict[str, Task] = {
         ),
         Task(
             name="it-noun",
-            title="it → noun",
-            description="Six-word sentences, causal mask: five words with one noun among filler words, "
-            "then \"it\". At \"it\", answer the noun it stands for; only that position is scored.",
+            # Translators: the task "it → noun": at the word "it", answer the noun it stands for.
+            title=N_("it → noun"),
+            description=N_("Six-word sentences, causal mask: five words with one noun among filler words, "
+                           "then \"it\". At \"it\", answer the noun it stands for; only that position is scored."),
             vocab=IT_NOUN_VOCAB,
             seq_len=IT_NOUN_LENGTH,
             causal=True,
@@ -235,11 +238,14 @@ def parse_example(task: Task, text: str) -> list[int]:
     if unknown:
         shown = ", ".join(f'"{_short(word)}"' for word in unknown[:_MAX_WORDS_NAMED])
         if len(unknown) > _MAX_WORDS_NAMED:
-            shown += f" and {len(unknown) - _MAX_WORDS_NAMED} more"
-        raise ValueError(
-            f"{shown} {'is' if len(unknown) == 1 else 'are'} not in the {task.name} vocabulary; "
-            f"use {' '.join(task.vocab)}"
-        )
+            # Translators: the words typed that are not in a task's vocabulary: '"x", "y", "z" and 2 more'.
+            shown = tr("{words} and {count} more").format(words=shown, count=len(unknown) - _MAX_WORDS_NAMED)
+        # Translators: {task} is a task's name as the command line knows it ("reverse", "it-noun").
+        raise ValueError(ntr("{words} is not in the {task} vocabulary; use {vocabulary}",
+                             "{words} are not in the {task} vocabulary; use {vocabulary}", len(unknown)).format(
+            words=shown, task=task.name, vocabulary=" ".join(task.vocab)))
     if len(words) != task.seq_len:
-        raise ValueError(f"{task.name} sentences have {task.seq_len} words; found {len(words)}")
+        raise ValueError(ntr("{task} sentences have {count} words; found {found}",
+                             "{task} sentences have {count} words; found {found}", task.seq_len).format(
+            task=task.name, count=task.seq_len, found=len(words)))
     return [task.vocab.index(word) for word in words]

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from attn_desktop.language import tr
 from attn_desktop.model.files.scene_types import ProjectedScene, TrainedHead
 from attn_desktop.model.files.version2_trained_head import trained_head_fits
 from attn_desktop.model.layers import GRID_NAMES, Role
@@ -88,7 +89,7 @@ def task_of(scene: Scene) -> Task:
 def keep_as_scene(task: Task, params: HeadParams, tokens: Sequence[int]) -> ProjectedScene:
     """The trained head on one example sentence as a projection scene that carries the whole head."""
     data = example_scene_data(task, params, tokens)
-    data.title = f"Trained head: {task.name}"
+    data.title = tr("Trained head: {task}").format(task=task.name)
     data.trained_head = TrainedHead(
         task=task.name, token_ids=[int(token) for token in tokens],
         embed=params.embed.tolist(), pos=params.pos.tolist(), w_o=params.w_o.tolist(), b_o=params.b_o.tolist(),

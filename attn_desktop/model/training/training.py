@@ -26,6 +26,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
+from attn_desktop.language import tr
 from attn_desktop.model.training import head_maths, layered_maths
 from attn_desktop.model.training.head_maths import accuracy_of, loss_of
 from attn_desktop.model.training.head_params import HeadParams, init_params
@@ -82,7 +83,8 @@ class TrainingDiverged(ArithmeticError):
     """
 
     def __init__(self, what: str, step: int, kept_step: int) -> None:
-        super().__init__(f"{what} at step {step}")
+        # Translators: {what} says what went wrong in training ("the loss became NaN"), {step} the step number.
+        super().__init__(tr("{what} at step {step}").format(what=what, step=step))
         self.what = what
         self.step = step
         self.kept_step = kept_step
@@ -115,10 +117,10 @@ class Trainer:
     ) -> None:
         lr = task.default_lr if lr is None else float(lr)
         if not math.isfinite(lr) or lr <= 0:
-            raise ValueError(f"the learning rate must be a positive number, not {lr}")
+            raise ValueError(tr("the learning rate must be a positive number, not {rate}").format(rate=lr))
         batch_size = task.default_batch_size if batch_size is None else int(batch_size)
         if batch_size < 1:
-            raise ValueError(f"the batch size must be at least 1, not {batch_size}")
+            raise ValueError(tr("the batch size must be at least 1, not {size}").format(size=batch_size))
         self.task = task
         self.seed = int(seed)
         self.lr = lr
@@ -174,15 +176,16 @@ class Trainer:
             loss, grads, result = self._maths.loss_grads_and_forward(self._params, batch, self.task.causal)
             if not math.isfinite(loss):
                 self._go_back_one_step()
-                self._stop(f"the loss became {_not_finite_name(loss)}", step)
+                self._stop(tr("the loss became NaN") if math.isnan(loss) else tr("the loss became infinite"), step)
             bad_gradient = next((grad for _name, grad in grads.arrays() if not np.isfinite(grad).all()), None)
             if bad_gradient is not None:
                 self._go_back_one_step()
-                self._stop(f"the gradient became {_not_finite_name(float(bad_gradient.sum()))}", step)
+                became_nan = math.isnan(float(bad_gradient.sum()))
+                self._stop(tr("the gradient became NaN") if became_nan else tr("the gradient became infinite"), step)
             accuracy = accuracy_of(result, batch)
             updated = self._adam_update(grads, step)
             if updated is None:
-                self._stop("the weights became too large to hold", step)  # the update overflowed
+                self._stop(tr("the weights became too large to hold"), step)  # the update overflowed
         with self._lock:
             for name, (m, v, param) in updated.items():
                 self._previous[name][...] = self._live[name]
@@ -264,7 +267,3 @@ def train(
         if on_step is not None:
             on_step(metrics)
     return trainer
-
-
-def _not_finite_name(number: float) -> str:
-    return "NaN" if math.isnan(number) else "infinite"

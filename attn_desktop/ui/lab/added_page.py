@@ -20,13 +20,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from attn_desktop.language import N_, number, tr
 from attn_desktop.model.teaching.positions_lab import STRENGTH_MAX, LabHead
 from attn_desktop.ui.lab.lab_text import set_text
 from attn_desktop.ui.lab.learned_view import LearnedView
 from attn_desktop.ui.lab.sinusoidal_view import SinusoidalView
+from attn_desktop.ui.language_link import follow_language
 
 STEPS_PER_UNIT = 10  # the slider's steps: α in tenths
-SINUSOIDAL, LEARNED = "Sinusoidal", "Learned: lesson 5's head"  # short: the box fits a presented column
+# Short: the box fits a presented column.
+KINDS = (N_("Sinusoidal"), N_("Learned: lesson 5's head"))
+KIND_TIPS = (N_("The original Transformer's sines and cosines"),
+             N_("A vector per position, learned with the rest of lesson 5's head"))
 
 
 class AddedPage(QWidget):
@@ -36,14 +41,9 @@ class AddedPage(QWidget):
         self.slider.setRange(0, int(STRENGTH_MAX * STEPS_PER_UNIT))
         self.slider.setPageStep(5)
         self.slider.setValue(STEPS_PER_UNIT)
-        self.slider.setAccessibleName("Strength of the position α")
         self.strength_label = QLabel()
         self.kind_box = QComboBox()
-        self.kind_box.addItems([SINUSOIDAL, LEARNED])
-        self.kind_box.setItemData(0, "The original Transformer's sines and cosines", Qt.ItemDataRole.ToolTipRole)
-        self.kind_box.setItemData(1, "A vector per position, learned with the rest of lesson 5's head",
-                                  Qt.ItemDataRole.ToolTipRole)
-        self.kind_box.setAccessibleName("Kind of position")
+        self.kind_box.addItems(["" for _kind in KINDS])
         self.kind_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.kind_box.setMinimumContentsLength(12)
         self.pages = QStackedWidget()
@@ -56,6 +56,16 @@ class AddedPage(QWidget):
         self.kind_box.currentIndexChanged.connect(self._show_kind)
         self._lay_out()
         self._fit_to_shown_kind()
+        self._reword()
+        follow_language(self, self._reword)
+
+    def _reword(self) -> None:
+        """The chooser's items and the controls' names in the current language."""
+        self.slider.setAccessibleName(tr("Strength of the position α"))
+        self.kind_box.setAccessibleName(tr("Kind of position"))
+        for index, (kind, tip) in enumerate(zip(KINDS, KIND_TIPS, strict=True)):
+            self.kind_box.setItemText(index, tr(kind))
+            self.kind_box.setItemData(index, tr(tip), Qt.ItemDataRole.ToolTipRole)
 
     def _lay_out(self) -> None:
         strength = QHBoxLayout()
@@ -77,7 +87,7 @@ class AddedPage(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        set_text(self.strength_label, f"α = {self.strength:.1f}")
+        set_text(self.strength_label, f"α = {number(self.strength, 1)}")
         if self.pages.currentWidget() is self.sinusoidal:
             self.sinusoidal.show_head(self.head, self.strength)
         else:

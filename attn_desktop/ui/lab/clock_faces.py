@@ -14,6 +14,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from attn_desktop.language import tr
 from attn_desktop.model import Role
 from attn_desktop.ui.palette import ROLE_COLORS
 
@@ -27,7 +28,7 @@ class ClockFaces(QWidget):
         super().__init__(parent)
         self.angles = np.zeros(32)  # each pair's turn, radians (read by the tests as a person reads the hands)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        self.setAccessibleName("The 32 pairs of a 64-wide head, each turned by (m − n)·θ_i")
+        self.setAccessibleName(tr("The 32 pairs of a 64-wide head, each turned by (m − n)·θ_i"))
 
     def set_angles(self, angles: np.ndarray) -> None:
         self.angles = np.asarray(angles, dtype=float)

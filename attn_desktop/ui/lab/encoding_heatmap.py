@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 
+from attn_desktop.language import tr
 from attn_desktop.model.teaching.positions_lab import HEATMAP_POSITIONS, HEATMAP_WIDTH, encoding_heatmap
 from attn_desktop.ui.lab.lab_plot import PLOT_HEIGHT, make_still
+from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 
 
@@ -18,8 +20,6 @@ class EncodingHeatmap(pg.PlotWidget):
         super().__init__(parent)
         plot = self.getPlotItem()
         make_still(plot)
-        plot.setLabel("bottom", "dimension")
-        plot.setLabel("left", "position")
         plot.invertY(True)  # position 0 at the top, as a table of vectors reads
         cache_axes_and_grid(plot)
         self.encoding = encoding_heatmap()
@@ -30,5 +30,14 @@ class EncodingHeatmap(pg.PlotWidget):
         plot.setXRange(0, HEATMAP_WIDTH, padding=0)
         plot.setYRange(0, HEATMAP_POSITIONS, padding=0)
         self.setFixedHeight(PLOT_HEIGHT)
-        self.setToolTip(f"PE for positions 0 to {HEATMAP_POSITIONS - 1} (down) in {HEATMAP_WIDTH} dimensions "
-                        "(across): sin and cos, each pair a slower wave than the one before")
+        self._reword()
+        follow_language(self, self._reword)
+
+    def _reword(self) -> None:
+        plot = self.getPlotItem()
+        # Translators: the axes of the picture of the sinusoidal encoding (Positions lab, Added page).
+        plot.setLabel("bottom", tr("dimension"))
+        plot.setLabel("left", tr("position"))
+        self.setToolTip(tr("PE for positions 0 to {last} (down) in {width} dimensions (across): sin and cos, "
+                           "each pair a slower wave than the one before").format(last=HEATMAP_POSITIONS - 1,
+                                                                                width=HEATMAP_WIDTH))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from attn_desktop.language import N_, number, tr
 from attn_desktop.model.teaching.positions_lab import is_anti_diagonal, learned_head
 from attn_desktop.ui.lab.lab_text import set_text, wrapped_label
 from attn_desktop.ui.lab.weights_grid import WeightsGrid
@@ -14,9 +15,9 @@ class LearnedView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.intro = wrapped_label("Lesson 5's trained head reverses five digits. Its x<sub>i</sub> = "
-                                   "E[digit] + α·P[position], P learned with the rest:")
-        self.grid = WeightsGrid("Attention of lesson 5's trained head")
+        self.intro = wrapped_label(tr("Lesson 5's trained head reverses five digits. Its x<sub>i</sub> = "
+                                      "E[digit] + α·P[position], P learned with the rest:"))
+        self.grid = WeightsGrid(N_("Attention of lesson 5's trained head"))
         self.verdict = wrapped_label("")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -29,8 +30,8 @@ class LearnedView(QWidget):
         weights = head.weights(strength)
         self.grid.set_weights(head.tokens, weights)
         if is_anti_diagonal(weights):
-            text = f"α = {strength:.1f}: each place looks at its mirror place (the anti-diagonal): the reversal."
+            text = tr("α = {strength}: each place looks at its mirror place (the anti-diagonal): the reversal.")
         else:
-            text = (f"α = {strength:.1f}: without enough position the head cannot tell places apart: "
-                    "the two 1s get the same weights, and no row finds its mirror.")
-        set_text(self.verdict, text)
+            text = tr("α = {strength}: without enough position the head cannot tell places apart: "
+                      "the two 1s get the same weights, and no row finds its mirror.")
+        set_text(self.verdict, text.format(strength=number(strength, 1)))

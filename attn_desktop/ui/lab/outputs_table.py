@@ -11,13 +11,17 @@ from collections.abc import Sequence
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSizePolicy, QTableWidget, QTableWidgetItem
 
-HEADERS = ("", "output", "other\norder")  # two lines: a presented column is narrow
+from attn_desktop.language import N_, tr
+from attn_desktop.ui.language_link import follow_language
+
+# Translators: the Order page's table's headers: a word's output in the sentence's order, and in the other order
+# (on two lines: a presented column is narrow).
+HEADERS = ("", N_("output"), N_("other\norder"))
 
 
 class OutputsTable(QTableWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(0, len(HEADERS), parent)
-        self.setHorizontalHeaderLabels(HEADERS)
         self.verticalHeader().hide()
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
@@ -32,7 +36,12 @@ class OutputsTable(QTableWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.setAccessibleName("Each word's output in both orders")
+        self._reword()
+        follow_language(self, self._reword)
+
+    def _reword(self) -> None:
+        self.setHorizontalHeaderLabels([tr(header) if header else "" for header in HEADERS])
+        self.setAccessibleName(tr("Each word's output in both orders"))
 
     def show_rows(self, rows: Sequence[tuple[str, str, str]]) -> None:
         """One row per word: its name, its output, its output in the other order. Cells whose text is the

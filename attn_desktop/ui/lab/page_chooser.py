@@ -9,6 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QButtonGroup, QGridLayout, QPushButton, QWidget
 
+from attn_desktop.language import tr
+
 COLUMNS = 2
 
 
@@ -16,6 +18,7 @@ class PageChooser(QWidget):
     chosen = Signal(int)  # the page's index, when the user presses its button
 
     def __init__(self, titles: tuple[str, ...], parent: QWidget | None = None) -> None:
+        """TITLES in English (marked N_ where they are written): the buttons show them translated."""
         super().__init__(parent)
         self.group = QButtonGroup(self)
         self.group.setExclusive(True)
@@ -24,7 +27,7 @@ class PageChooser(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         for index, title in enumerate(titles):
-            button = QPushButton(title)
+            button = QPushButton(tr(title))
             button.setCheckable(True)
             self.group.addButton(button, index)
             self.buttons.append(button)

@@ -18,6 +18,7 @@ import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QScrollArea, QStackedWidget, QVBoxLayout, QWidget
 
+from attn_desktop.language import N_
 from attn_desktop.model import Change, HeadReading
 from attn_desktop.model.commands import Editor, ReorderTokens
 from attn_desktop.model.teaching.positions_lab import lab_head, order_back, shuffled_order
@@ -29,7 +30,8 @@ from attn_desktop.ui.lab.rotated_page import RotatedPage
 from attn_desktop.ui.scene_link import follow_scene
 
 SHUFFLE_SEED = 10  # the lesson's number: a class that clicks Shuffle together sees the same orders
-PAGE_TITLES = ("Order", "Added", "Rotated", "Real head")
+# The pages' names, in English (show_page takes them); shown translated.
+PAGE_TITLES = (N_("Order"), N_("Added"), N_("Rotated"), N_("Real head"))
 
 
 class PositionsLabPanel(QWidget):
@@ -125,11 +127,12 @@ class PositionsLabPanel(QWidget):
     def shuffle(self) -> None:
         """The scene's words in a random order: one edit, undone by Edit → Undo."""
         order = shuffled_order(self.reading.n_tokens, self._random)
-        self.editor.do(ReorderTokens(tuple(order), "Shuffle the sentence"))
+        # The edit's name in English, as every command's: the Edit menu translates it where it shows it.
+        self.editor.do(ReorderTokens(tuple(order), N_("Shuffle the sentence")))
 
     def back_to_first_order(self) -> None:
         if self._back != sorted(self._back):
-            self.editor.do(ReorderTokens(tuple(self._back), "Words back in their first order"))
+            self.editor.do(ReorderTokens(tuple(self._back), N_("Words back in their first order")))
 
 
 def _scrolling(page: QWidget) -> QScrollArea:

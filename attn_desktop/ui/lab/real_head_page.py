@@ -10,15 +10,16 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QPushButton, QVBoxLayout, QWidget
 
+from attn_desktop.language import N_, tr
 from attn_desktop.model.files.scene_types import TakenFrom
 from attn_desktop.ui.lab.lab_text import wrapped_label
 
-INTRO = ("SmolLM2 turns every head's q and k by RoPE. Some of its heads look at the previous token: a diagonal "
-         "just under the main one in the Attention matrix. Open one, then switch RoPE off: its pattern is "
-         "recomputed from q and k before their turn, the rest of the model unchanged.")
-LOOK_FOR = ("<b>What to look for:</b> with RoPE off, the previous-token diagonal disappears. Lesson 10's third "
-            "question asks about it (Alt+0 brings the lesson back).")
-NOT_A_MODEL = "The switch works on a head opened from a real model (Lessons → Heads of a Real Model…)."
+INTRO = N_("SmolLM2 turns every head's q and k by RoPE. Some of its heads look at the previous token: a diagonal "
+           "just under the main one in the Attention matrix. Open one, then switch RoPE off: its pattern is "
+           "recomputed from q and k before their turn, the rest of the model unchanged.")
+LOOK_FOR = N_("<b>What to look for:</b> with RoPE off, the previous-token diagonal disappears. Lesson 10's third "
+              "question asks about it (Alt+0 brings the lesson back).")
+NOT_A_MODEL = N_("The switch works on a head opened from a real model (Lessons → Heads of a Real Model…).")
 
 
 class RealHeadPage(QWidget):
@@ -27,12 +28,13 @@ class RealHeadPage(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.intro = wrapped_label(INTRO)
-        self.open_button = QPushButton("Open SmolLM2's\nprevious-token head")  # two lines: a narrow column
-        self.rope_box = QCheckBox("RoPE on")
-        self.rope_box.setToolTip("Off: the head's attention from its q and k before RoPE turned them")
-        self.look_for = wrapped_label(LOOK_FOR)
-        self.note = wrapped_label(NOT_A_MODEL)
+        self.intro = wrapped_label(tr(INTRO))
+        # Translators: a button on two lines (a narrow column): keep the line break.
+        self.open_button = QPushButton(tr("Open SmolLM2's\nprevious-token head"))
+        self.rope_box = QCheckBox(tr("RoPE on"))
+        self.rope_box.setToolTip(tr("Off: the head's attention from its q and k before RoPE turned them"))
+        self.look_for = wrapped_label(tr(LOOK_FOR))
+        self.note = wrapped_label(tr(NOT_A_MODEL))
         self.open_button.clicked.connect(self.real_head_requested)
         self.rope_box.toggled.connect(self.rope_switched)
         layout = QVBoxLayout(self)

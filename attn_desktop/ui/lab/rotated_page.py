@@ -15,6 +15,7 @@ import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QSlider, QVBoxLayout, QWidget
 
+from attn_desktop.language import N_, number, tr
 from attn_desktop.model import Role
 from attn_desktop.model.head_reading import HeadReading
 from attn_desktop.model.teaching.positions_lab import (
@@ -30,8 +31,9 @@ from attn_desktop.model.teaching.positions_lab import (
 from attn_desktop.model.teaching.rope_base import installed_rope_base
 from attn_desktop.ui.lab.clock_faces import ClockFaces
 from attn_desktop.ui.lab.lab_plot import LabPlot
-from attn_desktop.ui.lab.lab_text import set_text, wrapped_label
+from attn_desktop.ui.lab.lab_text import set_text, whole_number, wrapped_label
 from attn_desktop.ui.lab.pair_plot import PairPlot
+from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.palette import OUTPUT_COLOR, ROLE_COLORS
 from attn_desktop.ui.steady_label_box import SteadyLabelBox
 from attn_desktop.ui.workers import WorkerThread
@@ -43,18 +45,17 @@ FIRST_M, FIRST_N = 4, 0
 class RotatedPage(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.intro = wrapped_label(INTRO)
+        self.intro = wrapped_label(tr(INTRO))
         self.key_box = QComboBox()
-        self.key_box.setAccessibleName("The key drawn")
-        self.m_slider, self.n_slider = _position_slider("Query's position m"), _position_slider("Key's position n")
+        self.m_slider, self.n_slider = _position_slider(), _position_slider()
         self.m_label, self.n_label = QLabel(), QLabel()
         self.m_slider.setValue(FIRST_M)
         self.n_slider.setValue(FIRST_N)
         self.pair_plot = PairPlot()
         self.readout = wrapped_label("")
         self.readout_box = SteadyLabelBox(self.readout)  # new numbers on every move: no new layout for them
-        self.along_m = LabPlot("m (m − n held)", "q·k")
-        self.along_m.add_curve(ROLE_COLORS[Role.QUERY], "q·k, m − n held")
+        self.along_m = LabPlot("", "q·k")
+        self.along_m.add_curve(ROLE_COLORS[Role.QUERY], "q·k, m − n held")  # (a curve's name: no legend shows it)
         self.along_distance = LabPlot("m − n", "q·k")
         self.along_distance.add_curve(OUTPUT_COLOR, "q·k")
         self.clocks_intro = wrapped_label("")
@@ -67,10 +68,22 @@ class RotatedPage(QWidget):
             slider.valueChanged.connect(lambda _: self.refresh())
         self.key_box.currentIndexChanged.connect(lambda _: self.refresh())
         self._lay_out()
+        self._reword()
+        follow_language(self, self._reword)
+
+    def _reword(self) -> None:
+        """The names that are not plain texts of labels or buttons, in the current language (the window
+        re-translates those; the intro and readings are written again on the next refresh)."""
+        self.key_box.setAccessibleName(tr("The key drawn"))
+        self.m_slider.setAccessibleName(tr("Query's position m"))
+        self.n_slider.setAccessibleName(tr("Key's position n"))
+        # Translators: a plot's horizontal axis in the Positions lab: the query's position m, with m − n held.
+        self.along_m.getPlotItem().setLabel("bottom", tr("m (m − n held)"))
 
     def _lay_out(self) -> None:
         sliders = QGridLayout()
-        sliders.addWidget(QLabel("key of:"), 0, 0)
+        # Translators: before the chooser of the word whose key the Rotated page draws.
+        sliders.addWidget(QLabel(tr("key of:")), 0, 0)
         sliders.addWidget(self.key_box, 0, 1)
         sliders.addWidget(self.m_label, 1, 0)
         sliders.addWidget(self.m_slider, 1, 1)
@@ -97,7 +110,7 @@ class RotatedPage(QWidget):
     def show_reading(self, reading: HeadReading) -> None:
         self.reading = reading
         taken = reading.taken_from
-        set_text(self.intro, INTRO + (ALREADY_TURNED if taken is not None and taken.rope else ""))
+        set_text(self.intro, tr(INTRO_TURNED_AGAIN if taken is not None and taken.rope else INTRO))
         keys = list(reading.tokens)
         if [self.key_box.itemText(i) for i in range(self.key_box.count())] != keys:
             # A new sentence: the key the query gives most weight, the pair a student has just looked at.
@@ -124,9 +137,12 @@ class RotatedPage(QWidget):
         set_text(self.m_label, f"m = {m}")
         set_text(self.n_label, f"n = {n}")
         self.pair_plot.show_pair(q, k, shown.q, shown.k)
-        self.readout_box.set_text(
-            f"q·k = |q||k| cos(angle) = {np.linalg.norm(q):.2f} × {np.linalg.norm(k):.2f} × "
-            f"cos({math.degrees(shown.angle):.0f}°) = <b>{shown.score:.2f}</b> &nbsp;(m − n = {m - n})")
+        # Translators: the Rotated page's reading of q·k; "angle" is the angle between q and k.
+        self.readout_box.set_text(tr(
+            "q·k = |q||k| cos(angle) = {q_length} × {k_length} × cos({angle}°) = <b>{score}</b> "
+            "&nbsp;(m − n = {distance})").format(
+                q_length=number(float(np.linalg.norm(q)), 2), k_length=number(float(np.linalg.norm(k)), 2),
+                angle=number(math.degrees(shown.angle), 0), score=number(shown.score, 2), distance=m - n))
         self.along_m.set_curve(0, *score_along_m(q, k, m - n))
         self.along_m.mark(0, m, shown.score)
         self.along_distance.set_curve(0, *score_along_distance(q, k))
@@ -149,25 +165,33 @@ class RotatedPage(QWidget):
     def _show_clocks(self) -> None:
         base = self.base or SMOLLM2_ROPE_BASE
         if self.base:
-            where = "read from SmolLM2's model file"
+            where = tr("read from SmolLM2's model file")
+        elif self.base_looked_up:
+            where = tr("(SmolLM2's base; the model file is not installed)")
         else:
-            where = "(SmolLM2's base; the model file is not installed)" if self.base_looked_up else "(SmolLM2's base)"
-        set_text(self.clocks_intro, 
-            f"All {HEAD_WIDTH // 2} pairs of a {HEAD_WIDTH}-wide head at SmolLM2's frequencies "
-            f"(θ<sub>i</sub> = base<sup>−2i/{HEAD_WIDTH}</sup>, base {base:,.0f} {where}), each turned by "
-            f"(m − n)·θ<sub>i</sub> = {self.m - self.n}·θ<sub>i</sub>: the first pairs spin, the last hardly move.")
+            where = tr("(SmolLM2's base)")
+        # Translators: above the Rotated page's clock faces. {pairs} is 32, {width} 64, {base} 100,000;
+        # {where} says where the base comes from ("read from SmolLM2's model file", "(SmolLM2's base)").
+        set_text(self.clocks_intro, tr(
+            "All {pairs} pairs of a {width}-wide head at SmolLM2's frequencies "
+            "(θ<sub>i</sub> = base<sup>−2i/{width}</sup>, base {base} {where}), each turned by "
+            "(m − n)·θ<sub>i</sub> = {distance}·θ<sub>i</sub>: the first pairs spin, the last hardly move.").format(
+                pairs=HEAD_WIDTH // 2, width=HEAD_WIDTH, base=whole_number(round(base)), where=where,
+                distance=self.m - self.n))
         self.clocks.set_angles(clock_angles(self.m - self.n, base))
 
 
-INTRO = ("<b>RoPE</b> turns each pair of q's numbers by m·θ and of k's by n·θ (m, n: their positions; θ = 1 "
-         "radian for this pair).")
-ALREADY_TURNED = (" <i>This head's q and k come already turned for their own places in its sentence: the page "
-                  "turns them again. Untick RoPE on (Real head) to start from the model's own.</i>")
+INTRO = N_("<b>RoPE</b> turns each pair of q's numbers by m·θ and of k's by n·θ (m, n: their positions; θ = 1 "
+           "radian for this pair).")
+# For a head taken from a model with RoPE on: the intro, and a word on what the page does to it.
+INTRO_TURNED_AGAIN = N_(
+    "<b>RoPE</b> turns each pair of q's numbers by m·θ and of k's by n·θ (m, n: their positions; θ = 1 "
+    "radian for this pair). <i>This head's q and k come already turned for their own places in its sentence: "
+    "the page turns them again. Untick RoPE on (Real head) to start from the model's own.</i>")
 
 
-def _position_slider(name: str) -> QSlider:
+def _position_slider() -> QSlider:
     slider = QSlider(Qt.Orientation.Horizontal)
     slider.setRange(0, POSITION_MAX)
     slider.setPageStep(5)
-    slider.setAccessibleName(name)
     return slider

@@ -11,6 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
+from attn_desktop.language import tr
 from attn_desktop.model import Role
 from attn_desktop.model.teaching.scaling_lab import D_K_MAX, D_K_MIN
 from attn_desktop.ui.palette import ROLE_COLORS
@@ -26,13 +27,15 @@ NAMED_IF_ROOM = [4, 16, 64, 256]
 
 class ScalingPlot(pg.PlotWidget):
     def __init__(self, y_label: str, parent=None) -> None:
+        """Y_LABEL: the vertical axis's name, in English (marked N_ where it is written): shown translated."""
         super().__init__(parent)
+        self.y_label = y_label
         plot = self.getPlotItem()
         plot.setMenuEnabled(False)
         plot.hideButtons()
         plot.setMouseEnabled(x=False, y=False)
         plot.setLogMode(x=True, y=False)
-        plot.setLabel("left", y_label)
+        plot.setLabel("left", tr(y_label))
         plot.setLabel("bottom", "d_k")
         plot.showGrid(x=True, y=True, alpha=0.2)
         plot.getAxis("bottom").setTicks([[(np.log10(width), str(width)) for width in widths]
@@ -46,6 +49,10 @@ class ScalingPlot(pg.PlotWidget):
         # Data items, like the curves, so the plot's log scale applies to them the same way.
         self.raw_dot = plot.plot(pen=None, symbol="o", symbolSize=10, symbolBrush=RAW_COLOR, symbolPen="w")
         self.scaled_dot = plot.plot(pen=None, symbol="o", symbolSize=10, symbolBrush=SCALED_COLOR, symbolPen="w")
+
+    def reword(self) -> None:
+        """The axis's name in the language just chosen."""
+        self.getPlotItem().setLabel("left", tr(self.y_label))
 
     def set_curves(self, widths: np.ndarray, raw: np.ndarray, scaled: np.ndarray, top: float) -> None:
         self.raw_curve.setData(widths, raw)

@@ -12,8 +12,10 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from attn_desktop.model import explain
-from attn_desktop.ui.panels.matrix_cells import DARK_TEXT, DARK_TEXT_FROM, LIGHT_TEXT, compact_weight, viridis_table
+from attn_desktop.language import tr
+from attn_desktop.ui.lab.lab_text import shown_number
+from attn_desktop.ui.language_link import follow_language
+from attn_desktop.ui.panels.matrix_cells import DARK_TEXT, DARK_TEXT_FROM, LIGHT_TEXT, viridis_table
 
 MAX_CELL_PX = 44  # wider cells only spread the numbers apart
 MIN_CELL_PX = 12
@@ -23,8 +25,11 @@ MAX_LABEL_CHARS = 8  # a long word is cut with "…" beside the rows; its toolti
 
 class WeightsGrid(QWidget):
     def __init__(self, accessible_name: str, parent: QWidget | None = None) -> None:
+        """ACCESSIBLE_NAME in English (marked N_ where it is written): a screen reader says it translated."""
         super().__init__(parent)
-        self.setAccessibleName(accessible_name)
+        self.english_name = accessible_name
+        self._reword()
+        follow_language(self, self._reword)
         self.tokens: list[str] = []
         self.weights = np.zeros((0, 0))
         self._lut = viridis_table()
@@ -35,9 +40,13 @@ class WeightsGrid(QWidget):
         self.updateGeometry()
         self.update()
 
+    def _reword(self) -> None:
+        self.setAccessibleName(tr(self.english_name))
+        self.update()  # the numbers in the language's decimal mark
+
     def cell_text(self, row: int, column: int) -> str:
         """The number the cell shows in full (the painted one may be its compact form)."""
-        return explain.number(float(self.weights[row, column]))
+        return shown_number(float(self.weights[row, column]))
 
     # ----- size --------------------------------------------------------------------------------
     def _label_width(self) -> float:
@@ -87,9 +96,15 @@ class WeightsGrid(QWidget):
                 painter.fillRect(box, QColor(*(int(part) for part in self._lut[level])))
                 if shows_numbers:
                     painter.setPen(DARK_TEXT if weight > DARK_TEXT_FROM else LIGHT_TEXT)
-                    text = compact_weight(weight) if compact else explain.number(weight)
+                    text = compact_weight(weight) if compact else shown_number(weight)
                     painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
         painter.end()
+
+
+def compact_weight(weight: float) -> str:
+    """A weight in at most three characters, ".87" (",87" in Spanish); "1" for what rounds to 1.00."""
+    text = shown_number(weight)
+    return "1" if text == shown_number(1.0) else text.removeprefix("0")
 
 
 def _short(token: str) -> str:

@@ -15,11 +15,14 @@ from PySide6.QtCore import QPoint, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QHelpEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from attn_desktop.language import N_, number, tr
+
 FULL_COLOR = QColor("#08306B")  # weight 1
 EMPTY_COLOR = QColor("#FFFFFF")  # weight 0
 HIDDEN_COLOR = QColor("#E4E4E4")  # a key the causal mask hides
 KNOCKED_OUT_OPACITY = 0.25
-KNOCKED_OUT_TEXT = "knocked out"
+# Translators: written across the square of a head knocked out (Training panel, induction).
+KNOCKED_OUT_TEXT = N_("knocked out")
 
 
 def shade(weight: float) -> QColor:
@@ -34,13 +37,19 @@ class AttentionHeatmap(QWidget):
     def __init__(self, name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.name = name
-        self.setAccessibleName(f"{name}: attention")
+        self.set_name(name)
         self._weights = np.zeros((0, 0))
         self._labels: list[str] = []
         self.knocked_out = False
         policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
+
+    def set_name(self, name: str) -> None:
+        """NAME: the head's, as the panel writes it ("Layer 1 · head 1")."""
+        self.name = name
+        # Translators: a screen reader's name for a head's attention square ("Layer 1 · head 1: attention").
+        self.setAccessibleName(tr("{head}: attention").format(head=name))
 
     # ----- what it shows (also what the tests read) ---------------------------------------------
     def show_weights(self, weights: np.ndarray, labels: Sequence[str], knocked_out: bool) -> None:
@@ -58,8 +67,10 @@ class AttentionHeatmap(QWidget):
 
     def cell_text(self, query: int, key: int) -> str:
         """What hovering a cell says: "query 12 (D) → key 3 (K): 0.93"."""
-        return (f"{self.name}: query {query} ({self._labels[query]}) → key {key} ({self._labels[key]}): "
-                f"{self._weights[query, key]:.2f}")
+        # Translators: hovering a cell of a head's attention square: "Layer 1 · head 1: query 12 (D) → key 3 (K): 0.93".
+        return tr("{head}: query {query} ({query_token}) → key {key} ({key_token}): {weight}").format(
+            head=self.name, query=query, query_token=self._labels[query], key=key, key_token=self._labels[key],
+            weight=number(float(self._weights[query, key]), 2))
 
     # ----- drawing ---------------------------------------------------------------------------------
     def _square(self) -> QRectF:
@@ -80,7 +91,7 @@ class AttentionHeatmap(QWidget):
         painter.drawRect(square)
         if self.knocked_out:
             painter.setPen(self.palette().text().color())
-            painter.drawText(square, Qt.AlignmentFlag.AlignCenter, KNOCKED_OUT_TEXT)
+            painter.drawText(square, Qt.AlignmentFlag.AlignCenter, tr(KNOCKED_OUT_TEXT))
         painter.end()
 
     def _paint_cells(self, painter: QPainter, square: QRectF, n: int) -> None:

@@ -18,19 +18,25 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
+from attn_desktop.language import N_, number, tr
 from attn_desktop.model.training.induction_circuit import CIRCUIT_THRESHOLD, CircuitReading
 from attn_desktop.model.training.induction_task import InductionTask
 from attn_desktop.model.training.layered_maths import HeadAt, forward
 from attn_desktop.model.training.training import EVALUATION_COUNT
 from attn_desktop.ui.training.attention_heatmap import AttentionHeatmap
 from attn_desktop.ui.training.circuit_reader import CircuitReader
+from attn_desktop.ui.training.shown_numbers import significant, whole_number
 
-READING_TEXT = "Reading the circuit…"
+READING_TEXT = N_("Reading the circuit…")
 
 
 def head_name(head: HeadAt) -> str:
     layer, index = head
-    return f"Layer {layer + 1} · head {index + 1}"
+    return tr("Layer {layer} · head {head}").format(layer=layer + 1, head=index + 1)
+
+
+def layer_name(head: HeadAt) -> str:
+    return tr("Layer {layer}").format(layer=head[0] + 1)
 
 
 class CircuitView(QWidget):
@@ -42,12 +48,14 @@ class CircuitView(QWidget):
         self.heads: list[HeadAt] = [(layer, head) for layer in range(task.n_layers) for head in range(task.n_heads)]
         self.heatmaps: dict[HeadAt, AttentionHeatmap] = {}
         self.knock_out_boxes: dict[HeadAt, QCheckBox] = {}
+        self.titles: dict[HeadAt, QLabel] = {}
         self.reading: CircuitReading | None = None  # the last reading, of the heads knocked out now
         self._params: Any = None
         self._tokens: list[int] = []
         self.reader = CircuitReader(self)
         self.reader.read.connect(self._on_read)
         self._build()
+        self.reword()
 
     def _build(self) -> None:
         grid = QGridLayout()
@@ -55,30 +63,42 @@ class CircuitView(QWidget):
         grid.setHorizontalSpacing(6)
         for column, head in enumerate(self.heads):
             # Only the layer when it has one head: two squares side by side fit a narrow dock in presentation mode.
-            title = QLabel(f"<b>{head_name(head) if self.task.n_heads > 1 else f'Layer {head[0] + 1}'}</b>")
+            title = QLabel()
             heatmap = AttentionHeatmap(head_name(head))
-            box = QCheckBox("Knock out")
-            box.setAccessibleName(f"Knock out {head_name(head).lower()}")
-            box.setToolTip("The head writes nothing: see what the model does without it (training keeps it in)")
+            box = QCheckBox(tr("Knock out"))
+            box.setToolTip(tr("The head writes nothing: see what the model does without it (training keeps it in)"))
             box.toggled.connect(self._on_knock_out_switched)
             for row, widget in enumerate((title, heatmap, box)):
                 grid.addWidget(widget, row, column)
-            self.heatmaps[head], self.knock_out_boxes[head] = heatmap, box
+            self.heatmaps[head], self.knock_out_boxes[head], self.titles[head] = heatmap, box, title
         self.scores_label = QLabel()
         self.scores_label.setWordWrap(True)
-        self.scores_label.setAccessibleName("Each head's scores")
         self.accuracy_label = QLabel()
         self.accuracy_label.setWordWrap(True)
-        self.accuracy_label.setAccessibleName("Accuracy with these heads")
         self.formed_label = QLabel()
         self.formed_label.setWordWrap(True)
-        self.formed_label.setAccessibleName("Circuit formed")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(grid)
         layout.addWidget(self.scores_label)
         layout.addWidget(self.accuracy_label)
         layout.addWidget(self.formed_label)
+
+    def reword(self) -> None:
+        """Every text in the current language (at first, and after the language changes)."""
+        for head in self.heads:
+            # Only the layer when it has one head: two squares side by side fit a narrow dock in presentation mode.
+            name = head_name(head) if self.task.n_heads > 1 else layer_name(head)
+            self.titles[head].setText(f"<b>{name}</b>")
+            self.heatmaps[head].set_name(head_name(head))
+            # Translators: a screen reader's name for a head's knock-out switch: "Knock out layer 1 · head 1".
+            self.knock_out_boxes[head].setAccessibleName(tr("Knock out {head}").format(head=head_name(head).lower()))
+        self.scores_label.setAccessibleName(tr("Each head's scores"))
+        self.accuracy_label.setAccessibleName(tr("Accuracy with these heads"))
+        self.formed_label.setAccessibleName(tr("Circuit formed"))
+        self._show_reading()
+        for heatmap in self.heatmaps.values():
+            heatmap.update()  # "knocked out" across a square
 
     # ----- what the view holds ----------------------------------------------------------------------
     @property
@@ -139,26 +159,38 @@ class CircuitView(QWidget):
         reading = self.reading
         self.scores_label.setText("" if reading is None else "\n".join(scores_text(reading, head) for head in self.heads))
         if reading is None:
-            self.accuracy_label.setText(READING_TEXT if self._params is not None else "")
+            self.accuracy_label.setText(tr(READING_TEXT) if self._params is not None else "")
             self.formed_label.setText("")
             return
-        out = self.knocked_out
-        without = f" with {', '.join(head_name(head) for head in sorted(out))} knocked out" if out else ""
-        self.accuracy_label.setText(f"Accuracy{without}: {100 * reading.accuracy:.1f} % of "
-                                    f"{EVALUATION_COUNT:,} fresh sequences")
+        self.accuracy_label.setText(accuracy_text(reading, self.knocked_out))
         self.formed_label.setText(formed_text(reading))
+
+
+def accuracy_text(reading: CircuitReading, knocked_out: frozenset[HeadAt]) -> str:
+    """"Accuracy: 91.2 % of 1,000 fresh sequences", saying which heads are knocked out."""
+    accuracy, count = number(100 * reading.accuracy, 1), whole_number(EVALUATION_COUNT)
+    if not knocked_out:
+        return tr("Accuracy: {accuracy} % of {count} fresh sequences").format(accuracy=accuracy, count=count)
+    # Translators: {heads} names the heads knocked out: "Layer 1 · head 1, Layer 2 · head 1".
+    return tr("Accuracy with {heads} knocked out: {accuracy} % of {count} fresh sequences").format(
+        heads=", ".join(head_name(head) for head in sorted(knocked_out)), accuracy=accuracy, count=count)
 
 
 def scores_text(reading: CircuitReading, head: HeadAt) -> str:
     """"Layer 1 · head 1: previous-token 0.57 · induction 0.03"."""
-    return (f"{head_name(head)}: previous-token {reading.previous_token[head]:.2f} · "
-            f"induction {reading.induction[head]:.2f}")
+    # Translators: a head's two scores under the induction heads' squares (previous-token and induction heads).
+    return tr("{head}: previous-token {previous} · induction {induction}").format(
+        head=head_name(head), previous=number(reading.previous_token[head], 2),
+        induction=number(reading.induction[head], 2))
 
 
 def formed_text(reading: CircuitReading) -> str:
     """Whether both heads of the circuit are there, with the two scores that say so."""
     (_, previous), (_, induction) = reading.previous_token_head, reading.induction_head
-    scores = f"previous-token {previous:.2f}, induction {induction:.2f}"
+    shown = {"previous": number(previous, 2), "induction": number(induction, 2),
+             "threshold": significant(CIRCUIT_THRESHOLD, 6)}
     if reading.formed:
-        return f"Circuit formed ({scores}: both at least {CIRCUIT_THRESHOLD:g})"
-    return f"Circuit not formed ({scores}: both must reach {CIRCUIT_THRESHOLD:g})"
+        return tr("Circuit formed (previous-token {previous}, induction {induction}: both at least {threshold})").format(
+            **shown)
+    return tr("Circuit not formed (previous-token {previous}, induction {induction}: both must reach {threshold})"
+              ).format(**shown)

@@ -14,6 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QColor
 
+from attn_desktop.language import tr
 from attn_desktop.model.training.induction_circuit import loss_drop
 
 PLATEAU_COLOR = QColor(120, 120, 120, 50)
@@ -30,7 +31,7 @@ class LossDropMarks:
                                            pen=pg.mkPen(None))
         self.plateau.setZValue(-10)  # under the curve and the grid's labels
         # Low in the band: the plateau's loss runs through its middle, the drop's label along its top.
-        self.plateau_label = pg.InfLineLabel(self.plateau.lines[0], "plateau", position=0.12, anchors=[(0, 1), (0, 1)],
+        self.plateau_label = pg.InfLineLabel(self.plateau.lines[0], "", position=0.12, anchors=[(0, 1), (0, 1)],
                                              color=PLATEAU_TEXT_COLOR)
         self.drop_lines = [pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(DROP_COLOR, width=2))
                            for _ in range(1 + len(other_plots))]
@@ -42,6 +43,13 @@ class LossDropMarks:
         self.plateau_steps: tuple[float, float] | None = None  # (first, last) step of the plateau, as shown
         self.drop_step: float | None = None
         self.clear()
+        self.reword()
+
+    def reword(self) -> None:
+        """The band's and the line's words in the current language."""
+        # Translators: the shaded band on the Training panel's loss curve where the loss stays flat (induction).
+        self.plateau_label.setFormat(tr("plateau"))
+        self.drop_label.setFormat("" if self.drop_step is None else drop_text(self.drop_step))
 
     def clear(self) -> None:
         self.plateau_steps, self.drop_step = None, None
@@ -76,7 +84,12 @@ class LossDropMarks:
             line.setVisible(step is not None)
             if step is not None:
                 line.setValue(step)
-        self.drop_label.setFormat("" if step is None else f"drop at step {step:.0f}")
+        self.drop_label.setFormat("" if step is None else drop_text(step))
+
+
+def drop_text(step: float) -> str:
+    # Translators: on the line where the induction loss drops, on the Training panel's curves.
+    return tr("drop at step {step}").format(step=f"{step:.0f}")
 
 
 def plateau_so_far(losses: np.ndarray, vocab_size: int) -> int | None:

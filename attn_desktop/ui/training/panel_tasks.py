@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from attn_desktop.language import ntr
 from attn_desktop.model.files.scene_types import ProjectedScene
 from attn_desktop.model.training.example_sentence import example_scene_data
 from attn_desktop.model.training.induction_document import induction_scene_data
@@ -47,8 +48,11 @@ def example_text(task: AnyTask, tokens: Sequence[int]) -> str:
 
 def typing_hint(task: AnyTask) -> str:
     if isinstance(task, InductionTask):
-        return f"Type {task.seq_len} letters from {task.vocab[0]} to {task.vocab[-1]}; press Enter"
-    return f"Type {task.seq_len} words from: {' '.join(task.vocab)}; press Enter"
+        return ntr("Type {count} letter from {first} to {last}; press Enter",
+                   "Type {count} letters from {first} to {last}; press Enter", task.seq_len).format(
+            count=task.seq_len, first=task.vocab[0], last=task.vocab[-1])
+    return ntr("Type {count} word from: {words}; press Enter", "Type {count} words from: {words}; press Enter",
+               task.seq_len).format(count=task.seq_len, words=" ".join(task.vocab))
 
 
 def all_numbers(task: AnyTask, params: Any, tokens: Sequence[int]) -> bool:

@@ -7,10 +7,12 @@ import time
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
+from attn_desktop.language import number, tr
 from attn_desktop.model import Change, Scene
 from attn_desktop.model.training.trained_head import task_accuracy, task_of
 from attn_desktop.model.training.training import EVALUATION_COUNT
 from attn_desktop.ui.scene_link import follow_scene
+from attn_desktop.ui.training.shown_numbers import whole_number
 
 # Above this, one recomputation is too slow to repeat on every mouse move of a drag (a frame is
 # about 16 ms and the panels redraw too): the label then waits for the button to be released.
@@ -63,15 +65,14 @@ class TaskAccuracyLabel(QLabel):
             self.setToolTip("")
             self.setVisible(False)
             return
-        task = task_of(self.scene)
-        self.setText(
-            f"Accuracy on {task.title.lower()}: {self.accuracy * 100:.1f} % of {EVALUATION_COUNT:,} fresh sequences"
-        )
-        self.setToolTip(
-            f"The head kept from training on {task.title.lower()}, with your edits: the grids as they are now, and "
+        task_name = tr(task_of(self.scene).title).lower()
+        self.setText(tr("Accuracy on {task}: {accuracy} % of {count} fresh sequences").format(
+            task=task_name, accuracy=number(self.accuracy * 100, 1), count=whole_number(EVALUATION_COUNT)))
+        self.setToolTip(tr(
+            "The head kept from training on {task}, with your edits: the grids as they are now, and "
             "each word vector you moved taken as a new position embedding (what every sentence has at that place). "
-            f"It answers {EVALUATION_COUNT:,} random sequences it never saw in training; this is the share it gets right."
-        )
+            "It answers {count} random sequences it never saw in training; this is the share it gets right."
+        ).format(task=task_name, count=whole_number(EVALUATION_COUNT)))
         if self.parentWidget() is not None:  # alone, show() would open it as a window of its own
             self.setVisible(True)
 

@@ -18,6 +18,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QSize
 from PySide6.QtGui import QColor, QFontMetricsF
 
+from attn_desktop.language import tr
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 
 LOSS_COLOR = QColor("#CC3311")
@@ -76,11 +77,11 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
         self.series = GrowingSeries()
         self.step_span = FIRST_STEP_SPAN
         self.loss_top = 1.0
-        self.loss_plot = self._add_plot(0, "loss")
-        self.accuracy_plot = self._add_plot(1, "accuracy %")
+        self.loss_plot = self._add_plot(0)
+        self.accuracy_plot = self._add_plot(1)
         self.accuracy_plot.setXLink(self.loss_plot)
         self.loss_plot.getAxis("bottom").setStyle(showValues=False)  # the plot below names the steps
-        self.accuracy_plot.setLabel("bottom", "step")
+        self.reword()
         self.accuracy_plot.setYRange(-8, 108, padding=0)  # room for the "0" and "100" labels
         self.accuracy_plot.getAxis("left").setTicks([[(0, "0"), (50, "50"), (100, "100")]])
         self.loss_curve = self._add_curve(self.loss_plot, LOSS_COLOR)
@@ -90,14 +91,20 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
         self._apply_ranges()
         self._follow_font()
 
-    def _add_plot(self, row: int, name: str) -> pg.PlotItem:
+    def reword(self) -> None:
+        """The axes' names in the current language."""
+        # Translators: the Training panel's plots' axes: the loss, the accuracy in percent, the training step.
+        self.loss_plot.setLabel("left", tr("loss"))
+        self.accuracy_plot.setLabel("left", tr("accuracy %"))
+        self.accuracy_plot.setLabel("bottom", tr("step"))
+
+    def _add_plot(self, row: int) -> pg.PlotItem:
         plot = self.addPlot(row=row, col=0)
         plot.setMenuEnabled(False)
         plot.hideButtons()
         plot.setMouseEnabled(x=False, y=False)  # the axes are the curves' own; a stray drag must not move them
         plot.disableAutoRange()
         plot.showGrid(x=True, y=True, alpha=0.2)
-        plot.setLabel("left", name)
         cache_axes_and_grid(plot)
         return plot
 

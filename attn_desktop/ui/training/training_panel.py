@@ -38,9 +38,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from attn_desktop.language import number, tr
 from attn_desktop.model.files.scene_types import SceneData
 from attn_desktop.model.training.induction_task import InductionTask
 from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE, OPTIMISER_NAME, AnyTask
+from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.training.circuit_view import CircuitView
 from attn_desktop.ui.training.loss_drop_marks import LossDropMarks
 from attn_desktop.ui.training.panel_tasks import (
@@ -52,6 +54,7 @@ from attn_desktop.ui.training.panel_tasks import (
     parse_typed_example,
     typing_hint,
 )
+from attn_desktop.ui.training.shown_numbers import significant, whole_number
 from attn_desktop.ui.training.training_curves import TrainingCurves
 from attn_desktop.ui.training.training_worker import (
     FRESH_EXAMPLES,
@@ -67,9 +70,7 @@ DEFAULT_TASK = "reverse"
 DEFAULT_STEPS_PER_SECOND = 100.0
 # The issue asks for at least 5 live updates a second; the panel's squares get every update (up to 30).
 LAYERED_WINDOW_UPDATES_PER_SECOND = 6.0
-PACES: list[tuple[str, float | None]] = [
-    (f"{pace:g} steps/s", float(pace)) for pace in (1, 2, 5, 10, 20, 50, 100, 200, 500)
-] + [("As fast as possible", None)]
+PACES: list[float | None] = [float(pace) for pace in (1, 2, 5, 10, 20, 50, 100, 200, 500)] + [None]
 MAX_SEED = 2**31 - 1
 ERROR_STYLE = "color: #B00020;"
 
@@ -104,8 +105,8 @@ class TrainingPanel(QWidget):
         self.circuit = self._build_circuit()
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
-        self.status_label.setAccessibleName("Training status")
         self._lay_out()
+        self._name_controls()
 
         self.runner = TrainingRunner(self.settings, make_trainer, DEFAULT_STEPS_PER_SECOND, parent=self)
         self._layers_pace = Throttle(LAYERED_WINDOW_UPDATES_PER_SECOND)
@@ -114,12 +115,13 @@ class TrainingPanel(QWidget):
         self._show_task(self.current_task)
         self._set_example(self.example_tokens)
         self._set_running(False)  # paused until Train or Step
+        follow_language(self, self._reword)
 
     # ----- building ---------------------------------------------------------------
     def _build_settings(self, first_task: str) -> None:
         self.task_box = QComboBox()
         for name, task in self.tasks.items():
-            self.task_box.addItem(task.title, name)
+            self.task_box.addItem(tr(task.title), name)
         self.task_box.setCurrentIndex(self.task_box.findData(first_task))
         self.task_box.currentIndexChanged.connect(self._on_task_chosen)
         self.task_description = QLabel()
@@ -131,44 +133,43 @@ class TrainingPanel(QWidget):
         self.rate_box = QDoubleSpinBox()
         self.rate_box.setDecimals(4)
         self.rate_box.setRange(MIN_LEARNING_RATE, MAX_LEARNING_RATE)  # the command line's: far above, the head blows up
-        self.rate_box.setToolTip(f"Adam's learning rate, from {MIN_LEARNING_RATE:g} to {MAX_LEARNING_RATE:g}")
         self.rate_box.setStepType(QDoubleSpinBox.StepType.AdaptiveDecimalStepType)
         self.rate_box.setKeyboardTracking(False)
         self.rate_box.setValue(self.tasks[first_task].default_lr)
         self.rate_box.valueChanged.connect(self._on_setting_changed)
         self.pace_box = QComboBox()
-        for text, pace in PACES:
-            self.pace_box.addItem(text, pace)
+        for pace in PACES:
+            self.pace_box.addItem(pace_text(pace), pace)
         self.pace_box.setCurrentIndex(self.pace_box.findData(DEFAULT_STEPS_PER_SECOND))
         self.pace_box.currentIndexChanged.connect(self._on_pace_chosen)
         self.optimiser_label = QLabel(OPTIMISER_NAME)
-        for label, box in (("Task", self.task_box), ("Seed", self.seed_box), ("Learning rate", self.rate_box),
-                           ("Speed", self.pace_box)):
-            box.setAccessibleName(label)
 
     def _build_buttons(self) -> None:
-        self.train_button = QPushButton("Train")
-        self.train_button.setToolTip("Train the head, step after step, at the chosen speed")
+        self.train_button = QPushButton(tr("Train"))
+        self.train_button.setToolTip(tr("Train the head, step after step, at the chosen speed"))
         self.train_button.clicked.connect(self.train)
-        self.pause_button = QPushButton("Pause")
+        self.pause_button = QPushButton(tr("Pause"))
         self.pause_button.clicked.connect(self.pause)
-        self.step_button = QPushButton("Step")
-        self.step_button.setToolTip("Take exactly one training step")
+        self.step_button = QPushButton(tr("Step"))
+        self.step_button.setToolTip(tr("Take exactly one training step"))
         self.step_button.clicked.connect(self.step_once)
-        self.reset_button = QPushButton("Reset")
-        self.reset_button.setToolTip("Start again from step 0 with the same settings (the same first steps)")
+        self.reset_button = QPushButton(tr("Reset"))
+        self.reset_button.setToolTip(tr("Start again from step 0 with the same settings (the same first steps)"))
         self.reset_button.clicked.connect(self.reset)
+        self._fit_buttons()
+        self.keep_button = QPushButton(tr("Keep as scene"))
+        self.keep_button.setToolTip(tr("Pause, and open the head as it is now as a scene to drag, save and export"))
+        self.keep_button.clicked.connect(self.keep_requested)
+
+    def _fit_buttons(self) -> None:
+        """Each of the four buttons at least as wide as its word."""
         for button in (self.train_button, self.pause_button, self.step_button, self.reset_button):
             button.setMinimumWidth(button.fontMetrics().horizontalAdvance(button.text()) + 16)
-        self.keep_button = QPushButton("Keep as scene")
-        self.keep_button.setToolTip("Pause, and open the head as it is now as a scene to drag, save and export")
-        self.keep_button.clicked.connect(self.keep_requested)
 
     def _build_example(self) -> None:
         self.example_box = QLineEdit()
-        self.example_box.setAccessibleName("Example sentence")
         self.example_box.returnPressed.connect(self._on_example_typed)
-        self.pick_example_button = QPushButton("Pick another example")
+        self.pick_example_button = QPushButton(tr("Pick another example"))
         self.pick_example_button.clicked.connect(self.pick_another_example)
         self.example_message = QLabel()
         self.example_message.setWordWrap(True)
@@ -184,18 +185,18 @@ class TrainingPanel(QWidget):
         form = QFormLayout()
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.addRow("Task", self.task_box)
+        form.addRow(tr("Task"), self.task_box)
         form.addRow(self.task_description)
-        form.addRow("Seed", self.seed_box)
-        form.addRow("Learning rate", self.rate_box)
-        form.addRow("Speed", self.pace_box)
-        form.addRow("Optimiser", self.optimiser_label)
+        form.addRow(tr("Seed"), self.seed_box)
+        form.addRow(tr("Learning rate"), self.rate_box)
+        form.addRow(tr("Speed"), self.pace_box)
+        form.addRow(tr("Optimiser"), self.optimiser_label)
         buttons = QHBoxLayout()
         buttons.setSpacing(4)
         for button in (self.train_button, self.pause_button, self.step_button, self.reset_button):
             buttons.addWidget(button)
         example_row = QHBoxLayout()
-        example_row.addWidget(QLabel("Example"))
+        example_row.addWidget(QLabel(tr("Example")))
         example_row.addWidget(self.example_box, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -306,12 +307,42 @@ class TrainingPanel(QWidget):
         self.runner.set_pace(self.pace_box.currentData())
 
     def _show_task(self, task: AnyTask) -> None:
-        self.task_description.setText(task.description)
+        self._describe_task(task)
         self.example_box.setPlaceholderText(" ".join(task.vocab))
-        self.example_box.setToolTip(typing_hint(task))
         self.drop_marks.clear()
         if self.circuit is not None:
             self.circuit.setVisible(is_layered(task))
+
+    def _describe_task(self, task: AnyTask) -> None:
+        self.task_description.setText(tr(task.description))
+        self.example_box.setToolTip(typing_hint(task))
+
+    # ----- the language -------------------------------------------------------------------
+    def _name_controls(self) -> None:
+        """The texts the window does not re-translate itself: names for screen readers, built tooltips."""
+        for label, control in ((tr("Task"), self.task_box), (tr("Seed"), self.seed_box),
+                               (tr("Learning rate"), self.rate_box), (tr("Speed"), self.pace_box),
+                               (tr("Example sentence"), self.example_box), (tr("Training status"), self.status_label)):
+            control.setAccessibleName(label)
+        self.rate_box.setToolTip(tr("Adam's learning rate, from {lowest} to {highest}").format(
+            lowest=significant(MIN_LEARNING_RATE, 6), highest=significant(MAX_LEARNING_RATE, 6)))
+
+    def _reword(self) -> None:
+        """Every text of the panel in the language just chosen: the lists' items, the task's description,
+        the status line and the marks on the curves."""
+        self._name_controls()
+        self._fit_buttons()
+        for index, name in enumerate(self.tasks):
+            self.task_box.setItemText(index, tr(self.tasks[name].title))
+        for index, pace in enumerate(PACES):
+            self.pace_box.setItemText(index, pace_text(pace))
+        self._describe_task(self.current_task)
+        self.curves.reword()
+        self.drop_marks.reword()
+        if self.circuit is not None:
+            self.circuit.reword()
+        if self.status_label.styleSheet() != ERROR_STYLE:  # a failure keeps the words it was reported in
+            self._show_status()
 
     # ----- the example sentence ------------------------------------------------------
     def _on_example_typed(self) -> None:
@@ -395,14 +426,26 @@ class TrainingPanel(QWidget):
                                               self._fresh_accuracy))
 
 
+def pace_text(pace: float | None) -> str:
+    """"100 steps/s", or "As fast as possible" for no pace."""
+    if pace is None:
+        return tr("As fast as possible")
+    # Translators: a training speed in the Training panel's list: steps per second.
+    return tr("{count} steps/s").format(count=f"{pace:g}")
+
+
 def status_text(step: int, last: Any, running: bool, fresh_accuracy: float | None) -> str:
-    """"Step 120 · loss 0.345 · accuracy 88 %", and when paused, "Paused" with the accuracy on unseen examples."""
-    parts = [f"Step {step}"]
-    if last is not None:
-        parts += [f"loss {last.loss:.2g}", f"accuracy {100 * last.accuracy:.0f} %"]
-    text = " · ".join(parts)
-    if not running:
-        text += "\nPaused" if step else "\nPaused: press Train or Step"
-        if fresh_accuracy is not None and step:
-            text += f" · {100 * fresh_accuracy:.1f} % right on {FRESH_EXAMPLES:,} new examples"
-    return text
+    """"Step 120 · loss 0.34 · accuracy 88 %", and when paused, "Paused" with the accuracy on unseen examples."""
+    if last is None:
+        text = tr("Step {step}").format(step=step)
+    else:
+        text = tr("Step {step} · loss {loss} · accuracy {accuracy} %").format(
+            step=step, loss=significant(last.loss), accuracy=number(100 * last.accuracy, 0))
+    if running:
+        return text
+    if not step:
+        return text + "\n" + tr("Paused: press Train or Step")
+    if fresh_accuracy is None:
+        return text + "\n" + tr("Paused")
+    return text + "\n" + tr("Paused · {accuracy} % right on {count} new examples").format(
+        accuracy=number(100 * fresh_accuracy, 1), count=whole_number(FRESH_EXAMPLES))

@@ -31,6 +31,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from attn_desktop.language import tr
 from attn_desktop.model.training.training import TrainingDiverged
 from attn_desktop.ui.workers import UPDATES_PER_SECOND, PacedDelivery, Throttle, WorkerThread, one_line
 
@@ -92,8 +93,9 @@ def stopped_because(error: Exception) -> str:
     """The status line for a step that raised: a run that diverged says at which step and what to do about it
     (its trainer kept the last head whose loss was a number, and the panel shows that one)."""
     if isinstance(error, TrainingDiverged):
-        return f"Paused: {error}: try a smaller learning rate (the last good head stays)"
-    return f"Training stopped: {one_line(error)}"
+        # Translators: the Training panel's status when training diverged; {reason}: "the loss became NaN at step 37".
+        return tr("Paused: {reason}: try a smaller learning rate (the last good head stays)").format(reason=error)
+    return tr("Training stopped: {reason}").format(reason=one_line(error))
 
 
 class TrainingLoop:
@@ -160,7 +162,7 @@ class TrainingLoop:
         except Exception as error:  # noqa: BLE001 - a bad setting must not take the thread down with it
             self._trainer, self._running = None, False
             self._schedule()
-            self._publish(force=True, restarted=True, failure=f"Could not start training: {one_line(error)}")
+            self._publish(force=True, restarted=True, failure=tr("Could not start training: {reason}").format(reason=one_line(error)))
             return
         self._restart_pace()
         self._schedule()
