@@ -6,39 +6,31 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from attn_desktop.language import number, percent
+from attn_desktop.language import percent
+from attn_desktop.language.numbers import decimal_mark, left_to_right, localized
 from attn_desktop.model import explain
 
 __all__ = ["localized", "percent", "shown_number", "shown_vector", "typed_list"]
 
 
-def _decimal_mark() -> str:
-    return number(0.5, 1)[1]  # "." or ","
-
-
-def localized(text: str) -> str:
-    """A number written by Python or explain.py ("2.40", ".87") with the language's decimal mark."""
-    mark = _decimal_mark()
-    return text if mark == "." else text.replace(".", mark)
-
-
 def shown_number(value: float, places: int = 2) -> str:
     """explain.number's text ("2.40", "0.00" for a rounded -0, "1.8e9") with the language's decimal mark."""
-    return localized(explain.number(value, places))
+    return left_to_right(localized(explain.number(value, places)))
 
 
-def shown_vector(values: Sequence[float], places: int = 2, whole: bool = False) -> str:
-    """"(1.54, 0.48)", "(1,54; 0,48)" with a decimal comma; a wide one "(-0.44, 0.26, …)" unless WHOLE."""
-    separator = "; " if _decimal_mark() == "," else ", "
+def shown_vector(values: Sequence[float], places: int = 2, whole: bool = False, more: bool = False) -> str:
+    """"(1.54, 0.48)", "(1,54; 0,48)" with a decimal comma; a wide one "(-0.44, 0.26, …)" unless WHOLE; MORE: the
+    values are the first of a longer vector ("…" after them)."""
+    separator = "; " if decimal_mark() == "," else ", "
     items = list(values)
-    wide = len(items) > explain.WHOLE_UP_TO and not whole
-    shown = [shown_number(float(v), places) for v in (items[: explain.SHOWN_FIRST] if wide else items)]
-    return "(" + separator.join(shown + (["…"] if wide else [])) + ")"
+    wide = more or (len(items) > explain.WHOLE_UP_TO and not whole)
+    shown = [localized(explain.number(float(v), places)) for v in (items[: explain.SHOWN_FIRST] if wide and not more else items)]
+    return left_to_right("(" + separator.join(shown + (["…"] if wide else [])) + ")")
 
 
 def typed_list(texts: Sequence[str]) -> str:
     """Numbers offered in a box to type over ("1.5, -0.2"; "1,5; -0,2" with a decimal comma), as
     parse_numbers reads them back."""
-    if _decimal_mark() == ".":
+    if decimal_mark() == ".":
         return ", ".join(texts)
     return "; ".join(text.replace(".", ",") for text in texts)

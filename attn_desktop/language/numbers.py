@@ -30,7 +30,7 @@ def number(value: float, places: int = 2, *, minus: str = "-", signed: bool = Fa
     """VALUE with PLACES decimals and the language's decimal mark ("nan" and "inf" as Python writes them).
 
     MINUS is the sign to write ("−" for the typographic one); SIGNED writes "+" before positive values."""
-    return _left_to_right(_written(value, places, minus, signed))
+    return left_to_right(_written(value, places, minus, signed))
 
 
 def _written(value: float, places: int, minus: str, signed: bool = False) -> str:
@@ -44,18 +44,36 @@ def _written(value: float, places: int, minus: str, signed: bool = False) -> str
 
 def percent(fraction: float, places: int = 0) -> str:
     """FRACTION (0.34) as "34%" with the language's decimal mark when PLACES > 0."""
-    return _left_to_right(_written(fraction * 100, places, "-") + "%")
+    return left_to_right(_written(fraction * 100, places, "-") + "%")
 
 
 def vector(values: Iterable[float], places: int = 2, *, minus: str = "-") -> str:
     """(1.54, 0.48), or (1,54; 0,48) where the decimal mark is a comma."""
     separator = "; " if decimal_mark() == "," else ", "
-    return _left_to_right("(" + separator.join(_written(float(value), places, minus) for value in values) + ")")
+    return left_to_right("(" + separator.join(_written(float(value), places, minus) for value in values) + ")")
 
 
-def _left_to_right(text: str) -> str:
-    """TEXT kept left to right inside a right-to-left language's text."""
+def left_to_right(text: str) -> str:
+    """TEXT (a number, a vector) kept left to right inside a right-to-left language's text."""
     return f"{LEFT_TO_RIGHT_MARK}{text}{LEFT_TO_RIGHT_MARK}" if is_right_to_left() else text
+
+
+def localized(text: str) -> str:
+    """A number Python wrote ("2.40", ".87", "1.8e9") with the language's decimal mark."""
+    return text.replace(".", ",") if decimal_mark() == "," else text
+
+
+def significant(value: float, digits: int = 2) -> str:
+    """VALUE to DIGITS significant digits, as Python's "g" writes it (0.34, 2.3, 1e-05), with the decimal mark."""
+    text = f"{value:.{digits}g}"
+    return left_to_right(localized(text)) if math.isfinite(value) else text
+
+
+def whole_number(count: int) -> str:
+    """2,000 in English; where the decimal mark is a comma the thousands are set apart by a narrow space
+    (Spanish would read "2,000" as two)."""
+    text = f"{count:,}"
+    return text.replace(",", "\u202f") if decimal_mark() == "," else text
 
 
 _NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$")

@@ -14,9 +14,10 @@ import numpy as np
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
+from attn_desktop.geometry.shown_numbers import shown_vector
 from attn_desktop.language import N_, tr
 from attn_desktop.model.teaching.positions_lab import LabHead, OrderComparison, compare_orders, other_order
-from attn_desktop.ui.lab.lab_text import set_text, shown_vector, wrapped_label
+from attn_desktop.ui.lab.lab_text import set_text, wrapped_label
 from attn_desktop.ui.lab.outputs_table import OutputsTable
 from attn_desktop.ui.lab.weights_grid import WeightsGrid
 
@@ -104,4 +105,4 @@ def output_rows(shown: OrderComparison) -> list[tuple[str, str, str]]:
 
 
 def vector_text(vector: np.ndarray) -> str:
-    return shown_vector(vector[:SHOWN_NUMBERS], more=len(vector) > SHOWN_NUMBERS)
+    return shown_vector(vector[:SHOWN_NUMBERS].tolist(), more=len(vector) > SHOWN_NUMBERS)

@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QSlider, QVBoxLayout, QWidget
 
 from attn_desktop.language import N_, number, tr
+from attn_desktop.language.numbers import whole_number
 from attn_desktop.model import Role
 from attn_desktop.model.head_reading import HeadReading
 from attn_desktop.model.teaching.positions_lab import (
@@ -31,7 +32,7 @@ from attn_desktop.model.teaching.positions_lab import (
 from attn_desktop.model.teaching.rope_base import installed_rope_base
 from attn_desktop.ui.lab.clock_faces import ClockFaces
 from attn_desktop.ui.lab.lab_plot import LabPlot
-from attn_desktop.ui.lab.lab_text import set_text, whole_number, wrapped_label
+from attn_desktop.ui.lab.lab_text import set_text, wrapped_label
 from attn_desktop.ui.lab.pair_plot import PairPlot
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.palette import OUTPUT_COLOR, ROLE_COLORS

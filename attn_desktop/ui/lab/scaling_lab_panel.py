@@ -12,7 +12,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QSpinBox, QVBoxLayout, QWidget
 
+from attn_desktop.geometry.shown_numbers import shown_number
 from attn_desktop.language import N_, percent, tr
+from attn_desktop.language.numbers import whole_number
 from attn_desktop.model.teaching.scaling_lab import (
     D_K_MAX,
     D_K_MIN,
@@ -23,7 +25,6 @@ from attn_desktop.model.teaching.scaling_lab import (
     curves,
     reading,
 )
-from attn_desktop.ui.lab.lab_text import shown_number, whole_number
 from attn_desktop.ui.lab.scaling_plot import RAW_COLOR, SCALED_COLOR, ScalingPlot
 from attn_desktop.ui.language_link import follow_language
 

@@ -19,13 +19,13 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from attn_desktop.language import N_, number, tr
+from attn_desktop.language.numbers import significant, whole_number
 from attn_desktop.model.training.induction_circuit import CIRCUIT_THRESHOLD, CircuitReading
 from attn_desktop.model.training.induction_task import InductionTask
 from attn_desktop.model.training.layered_maths import HeadAt, forward
 from attn_desktop.model.training.training import EVALUATION_COUNT
 from attn_desktop.ui.training.attention_heatmap import AttentionHeatmap
 from attn_desktop.ui.training.circuit_reader import CircuitReader
-from attn_desktop.ui.training.shown_numbers import significant, whole_number
 
 READING_TEXT = N_("Reading the circuit…")
 

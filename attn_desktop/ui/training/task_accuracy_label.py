@@ -8,11 +8,11 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from attn_desktop.language import number, tr
+from attn_desktop.language.numbers import whole_number
 from attn_desktop.model import Change, Scene
 from attn_desktop.model.training.trained_head import task_accuracy, task_of
 from attn_desktop.model.training.training import EVALUATION_COUNT
 from attn_desktop.ui.scene_link import follow_scene
-from attn_desktop.ui.training.shown_numbers import whole_number
 
 # Above this, one recomputation is too slow to repeat on every mouse move of a drag (a frame is
 # about 16 ms and the panels redraw too): the label then waits for the button to be released.

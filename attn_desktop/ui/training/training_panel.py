@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from attn_desktop.language import number, tr
+from attn_desktop.language.numbers import significant, whole_number
 from attn_desktop.model.files.scene_types import SceneData
 from attn_desktop.model.training.induction_task import InductionTask
 from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE, OPTIMISER_NAME, AnyTask
@@ -54,7 +55,6 @@ from attn_desktop.ui.training.panel_tasks import (
     parse_typed_example,
     typing_hint,
 )
-from attn_desktop.ui.training.shown_numbers import significant, whole_number
 from attn_desktop.ui.training.training_curves import TrainingCurves
 from attn_desktop.ui.training.training_worker import (
     FRESH_EXAMPLES,
