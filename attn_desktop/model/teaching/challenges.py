@@ -257,28 +257,28 @@ def _percent_floor(weight: float) -> str:
 CHALLENGES: tuple[Challenge, ...] = (
     Challenge(
         "scaled-focus",
-        "With scaling on, make the chosen query put at least 95% of its weight on a single key.",
-        "A key scores higher the longer it reaches along the query's direction.",
+        N_("With scaling on, make the chosen query put at least 95% of its weight on a single key."),
+        N_("A key scores higher the longer it reaches along the query's direction."),
         _scaled_focus,
     ),
     Challenge(
         "even-spread",
-        "Make the chosen query weigh all six tokens equally.",
-        "Equal weights need equal scores: every key must score the same against this query.",
+        N_("Make the chosen query weigh all six tokens equally."),
+        N_("Equal weights need equal scores: every key must score the same against this query."),
         _even_spread,
     ),
     Challenge(
         "twin-keys",
-        "Make two different tokens get exactly the same weight from every query.",
-        "Two keys on the same point score the same against any query. "
-        "Pointing the same way is not enough: a longer key gets a larger score.",
+        N_("Make two different tokens get exactly the same weight from every query."),
+        N_("Two keys on the same point score the same against any query. "
+        "Pointing the same way is not enough: a longer key gets a larger score."),
         _twin_keys,
     ),
     Challenge(
         "sat-down-right",
-        "Without moving any query or key, make the output for sat point down and to the right "
-        "(x above 0, y below 0).",
-        "The output is a weighted blend of the values. Move the values that get the most weight.",
+        N_("Without moving any query or key, make the output for sat point down and to the right "
+        "(x above 0, y below 0)."),
+        N_("The output is a weighted blend of the values. Move the values that get the most weight."),
         _sat_down_right,
     ),
 )
