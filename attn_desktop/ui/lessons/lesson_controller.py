@@ -8,8 +8,8 @@ from typing import Protocol
 
 from PySide6.QtWidgets import QDockWidget
 
-from attn_desktop.model import Scene, SceneFileError
 from attn_desktop.language import tr
+from attn_desktop.model import Scene, SceneFileError
 from attn_desktop.model.commands import Editor, ReplaceContents, open_contents
 from attn_desktop.model.files.scene_types import SceneData
 from attn_desktop.model.scene_files import (
