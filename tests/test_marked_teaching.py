@@ -98,3 +98,16 @@ def test_in_english_the_lesson_and_its_exercises_are_as_before(qtbot):
     assert lesson_scene_data("lessons/1_soft_lookup.json").tokens == ["apple", "pear", "plum"]
     widget = answered(qtbot, "row-for-sat", "0.82 0.5 0.17")
     assert widget.result_label.text().startswith("✗ Close: sat is off. Hint: The scores are 4, 0 and 2.4.")
+
+
+def test_the_code_panels_comments_are_translated_and_its_code_still_runs(speaking):
+    from attn_desktop.model.exports.codegen import numpy_code
+    from attn_desktop.model.teaching import positions_code
+
+    speaking("en_XA")
+    scene = new_scene(lesson_scene_data("lessons/10_positions.json"))
+    script = numpy_code(scene) + positions_code.numpy_code(scene.reading().key_width)
+    assert "# ⟦" in script
+    namespace: dict = {}
+    exec(compile(script, "code panel", "exec"), namespace)  # noqa: S102 - the app's own generated script
+    assert namespace["j"] == 1  # the key lesson 10 asks about, found by its word in the student's language
