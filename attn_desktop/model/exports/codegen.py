@@ -49,6 +49,7 @@ def _one_head_code(scene: Scene) -> str:
 # ----- sections -----------------------------------------------------------
 def _header(scene: Scene) -> list[str]:
     title = _comment_text(scene.title)
+    # Translators: the first comment of the Code panel's Python script (its comments are translated, its code not).
     lines = ["# " + tr("{title}: attention in plain NumPy").format(title=title)] if title else []
     return [*lines, "import numpy as np"]
 

@@ -255,6 +255,7 @@ def _key(scene: HeadReading, index: int) -> str:
 
 
 def _pair(scene: HeadReading, j: int, k: int) -> str:
+    # Translators: two keys' arrow names, e.g. "k·cat and k·mat".
     return tr("{key} and {other}").format(key=_key(scene, j), other=_key(scene, k))
 
 
