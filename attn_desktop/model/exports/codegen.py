@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from attn_desktop.language import tr
 from attn_desktop.model.exports.scene_kind import scene_kind
 from attn_desktop.model.layers import GRID_NAMES, Role
 from attn_desktop.model.scene import Scene
@@ -48,7 +49,8 @@ def _one_head_code(scene: Scene) -> str:
 # ----- sections -----------------------------------------------------------
 def _header(scene: Scene) -> list[str]:
     title = _comment_text(scene.title)
-    lines = [f"# {title}: attention in plain NumPy"] if title else []
+    # Translators: the first comment of the Code panel's Python script (its comments are translated, its code not).
+    lines = ["# " + tr("{title}: attention in plain NumPy").format(title=title)] if title else []
     return [*lines, "import numpy as np"]
 
 
@@ -56,10 +58,10 @@ def _inputs(scene: Scene) -> list[str]:
     names = [f"tokens = {_strings(scene.tokens)}"]
     if scene.query_tokens != scene.tokens:
         query_names = f"query_tokens = {_strings(scene.query_tokens)}"
-        names = _aligned([(names[0], "the keys and values"), (query_names, "the queries")])
+        names = _aligned([(names[0], tr("the keys and values")), (query_names, tr("the queries"))])
     if scene.head(0, 0).grids is not None:  # the head makes its q, k and v from word vectors
         return [*names, *_projection_inputs(scene)]
-    values_note = f"one number per token: V is {scene.n_tokens} x 1" if scene.scalar_values else ""
+    values_note = tr("one number per token: V is {count} x 1").format(count=scene.n_tokens) if scene.scalar_values else ""
     return [
         *names,
         *_matrix("Q", scene.vectors(Role.QUERY)),
@@ -69,32 +71,32 @@ def _inputs(scene: Scene) -> list[str]:
 
 
 def _projection_inputs(scene: Scene) -> list[str]:
-    lines = _matrix("X", scene.vectors(Role.EMBEDDING), "one word vector per token")
+    lines = _matrix("X", scene.vectors(Role.EMBEDDING), tr("one word vector per token"))
     if not scene.use_grids:
-        lines.append("# The grids are switched off: each is the identity, so q = k = v = x.")
+        lines.append("# " + tr("The grids are switched off: each is the identity, so q = k = v = x."))
     for name, grid in (scene.head(0, 0).grids or {}).items():
         lines += _matrix("W" + name[-1], grid if scene.use_grids else np.eye(grid.shape[0]))
-    lines.append("Q, K, V = X @ Wq, X @ Wk, X @ Wv   # each word's query, key and value")
+    lines.append("Q, K, V = X @ Wq, X @ Wk, X @ Wv   # " + tr("each word's query, key and value"))
     return lines
 
 
 def _attention(scene: Scene) -> list[str]:
     lines: list[tuple[str, str | None]]  # code, then its comment (None: the line is a comment itself)
     if scene.scale:
-        lines = [("d_k = K.shape[1]", ""), ("scores = Q @ K.T / np.sqrt(d_k)", "every query against every key")]
+        lines = [("d_k = K.shape[1]", ""), ("scores = Q @ K.T / np.sqrt(d_k)", tr("every query against every key"))]
     else:
-        lines = [("# Scaling is off in this scene: the scores are not divided by sqrt(d_k).", None),
-                 ("scores = Q @ K.T", "every query against every key")]
+        lines = [("# " + tr("Scaling is off in this scene: the scores are not divided by sqrt(d_k)."), None),
+                 ("scores = Q @ K.T", tr("every query against every key"))]
     if scene.causal:
         lines += [
-            ("# Causal mask: hide the keys that come after each query (above the diagonal).", None),
-            ("# A score of -inf before the softmax becomes a weight of exactly 0.", None),
+            ("# " + tr("Causal mask: hide the keys that come after each query (above the diagonal)."), None),
+            ("# " + tr("A score of -inf before the softmax becomes a weight of exactly 0."), None),
             ("later = np.triu(np.ones(scores.shape, dtype=bool), k=1)", ""),
             ("scores[later] = -np.inf", ""),
         ]
     lines += [
-        ("weights = softmax(scores)", "each row sums to 1"),
-        ("output = weights @ V", "each row is a weighted average of the values"),
+        ("weights = softmax(scores)", tr("each row sums to 1")),
+        ("output = weights @ V", tr("each row is a weighted average of the values")),
     ]
     return _aligned(lines)
 
@@ -117,7 +119,9 @@ def _pick_query(scene: Scene) -> str:
     if labels.count(name) == 1:
         return f"i = {list_name}.index({_string(name)})"
     # .index() would find the first of two equal names; the row number is what the app selected.
-    return f"i = {scene.reading().selected}   # query {scene.reading().selected}: {_string(name)} appears more than once"
+    selected = scene.reading().selected
+    return f"i = {selected}   # " + tr("query {number}: {name} appears more than once").format(
+        number=selected, name=_string(name))
 
 
 # ----- several heads --------------------------------------------------------
@@ -125,19 +129,19 @@ def _multi_head_code(scene: Scene) -> str:
     sections = [
         _header(scene),
         [f"tokens = {_strings(scene.tokens)}",
-         *_matrix("X", scene.vectors(Role.EMBEDDING), "one word vector per token"),
+         *_matrix("X", scene.vectors(Role.EMBEDDING), tr("one word vector per token")),
          *_heads_list(scene, 0, "heads"),
-         *_matrix("Wo", scene.grid("w_o"), "mixes the heads' outputs, side by side, into one")],
+         *_matrix("Wo", scene.grid("w_o"), tr("mixes the heads' outputs, side by side, into one"))],
         list(SOFTMAX),
         _attend_function(scene),
         _aligned([
             ("weights, outputs = [], []", ""),
-            ("for Wq, Wk, Wv in heads:", "every head reads the same word vectors"),
+            ("for Wq, Wk, Wv in heads:", tr("every head reads the same word vectors")),
             ("    w, out = attend(X @ Wq, X @ Wk, X @ Wv)", ""),
             ("    weights.append(w)", ""),
             ("    outputs.append(out)", ""),
-            ("joined = np.hstack(outputs)", "the heads' outputs side by side"),
-            ("output = joined @ Wo", "the layer's output"),
+            ("joined = np.hstack(outputs)", tr("the heads' outputs side by side")),
+            ("output = joined @ Wo", tr("the layer's output")),
         ]),
         _multi_head_report(scene),
     ]
@@ -148,7 +152,8 @@ def _heads_list(scene: Scene, layer: int, variable: str) -> list[str]:
     lines = [f"{variable} = ["]
     for index, head in enumerate(scene.layers[layer].heads):
         name = _comment_text(head.name)
-        lines.append(f"    # head {index + 1}{': ' + name if name else ''}: W_Q, W_K, W_V")
+        lines.append("    # " + (tr("head {number}: {name}: W_Q, W_K, W_V").format(number=index + 1, name=name) if name
+                                else tr("head {number}: W_Q, W_K, W_V").format(number=index + 1)))
         arrays = [_array_literal(scene.grid(name, layer, index)) for name in GRID_NAMES]
         lines += [f"    ({arrays[0]},", f"     {arrays[1]},", f"     {arrays[2]}),"]
     lines.append("]")
@@ -159,12 +164,12 @@ def _heads_list(scene: Scene, layer: int, variable: str) -> list[str]:
 def _multi_layer_code(scene: Scene) -> str:
     """Layer after layer: each reads the residual stream x, its heads attend, W_O mixes them, x grows."""
     definitions = [f"tokens = {_strings(scene.tokens)}",
-                   *_matrix("X", scene.vectors(Role.EMBEDDING), "one word vector per token")]
+                   *_matrix("X", scene.vectors(Role.EMBEDDING), tr("one word vector per token"))]
     pairs = []
     for index, layer in enumerate(scene.layers, start=1):
         definitions += _heads_list(scene, index - 1, f"layer{index}_heads")
         w_o = layer.w_o if layer.w_o is not None else np.eye(layer.joined_output.shape[1])
-        definitions += _matrix(f"Wo{index}", w_o, f"mixes layer {index}'s heads")
+        definitions += _matrix(f"Wo{index}", w_o, tr("mixes layer {number}'s heads").format(number=index))
         pairs.append(f"(layer{index}_heads, Wo{index})")
     name = scene.reading().selected_token
     sections = [
@@ -174,16 +179,16 @@ def _multi_layer_code(scene: Scene) -> str:
         _attend_function(scene),
         _aligned([
             (f"layers = [{', '.join(pairs)}]", ""),
-            ("x = X", "the residual stream: layer 1 reads the word vectors"),
+            ("x = X", tr("the residual stream: layer 1 reads the word vectors")),
             ("for number, (heads, Wo) in enumerate(layers, start=1):", ""),
             ("    weights, outputs = [], []", ""),
-            ("    for Wq, Wk, Wv in heads:", "every head of a layer reads the same stream"),
+            ("    for Wq, Wk, Wv in heads:", tr("every head of a layer reads the same stream")),
             ("        w, out = attend(x @ Wq, x @ Wk, x @ Wv)", ""),
             ("        weights.append(w)", ""),
             ("        outputs.append(out)", ""),
-            ("    output = np.hstack(outputs) @ Wo", "the layer's output"),
+            ("    output = np.hstack(outputs) @ Wo", tr("the layer's output")),
             ("    if number < len(layers):", ""),
-            ("        x = x + output", "what the next layer reads"),
+            ("        x = x + output", tr("what the next layer reads")),
             (f"    {_pick_query(scene)}", ""),
             ("    for h, w in enumerate(weights, start=1):", ""),
             ((f'        print(f"layer {{number}} head {{h}}:", {_string(name + " attends to")}, '
@@ -201,12 +206,12 @@ def _array_literal(array: np.ndarray) -> str:
 def _attend_function(scene: Scene) -> list[str]:
     body = ["def attend(Q, K, V):"]
     if scene.scale:
-        body.append("    scores = Q @ K.T / np.sqrt(K.shape[1])   # every query against every key")
+        body.append("    scores = Q @ K.T / np.sqrt(K.shape[1])   # " + tr("every query against every key"))
     else:
-        body += ["    # Scaling is off in this scene: the scores are not divided by sqrt(d_k).",
+        body += ["    # " + tr("Scaling is off in this scene: the scores are not divided by sqrt(d_k)."),
                  "    scores = Q @ K.T"]
     if scene.causal:
-        body += ["    # Causal mask: a score of -inf for the keys after each query gives a weight of 0.",
+        body += ["    # " + tr("Causal mask: a score of -inf for the keys after each query gives a weight of 0."),
                  "    scores[np.triu(np.ones(scores.shape, dtype=bool), k=1)] = -np.inf"]
     body += ["    weights = softmax(scores)", "    return weights, weights @ V"]
     return body

@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from attn_desktop.model import explain
+from attn_desktop.language import N_, ntr, number, tr, vector
 from attn_desktop.model.explain import arrow_name
 from attn_desktop.model.head_reading import HeadReading
 from attn_desktop.model.layers import Change, Role
+from attn_desktop.model.teaching.lesson_words import token_word
 from attn_desktop.model.teaching.lessons import lesson
 from attn_desktop.model.teaching.progress import ProgressKind, ProgressStore
 
@@ -36,7 +37,7 @@ TWIN_MIN_WEIGHT = 0.01     # (c): ...and some query must give them at least 1%, 
 NEAR_DISTANCE = 0.3        # (c): keys closer than this get a "nearly there" note
 OUTPUT_TOKEN = "sat"       # (d)
 
-SNAP_TIP = "tip: turn on Snap to grid, or type the coordinates"
+SNAP_TIP = N_("tip: turn on Snap to grid, or type the coordinates")
 
 
 Check = Callable[[HeadReading, "Baseline"], tuple[bool, str]]  # (met, note)
@@ -86,56 +87,57 @@ def _scaled_focus(scene: HeadReading, baseline: Baseline) -> tuple[bool, str]:
     visible = scene.result.mask[scene.selected]
     if int(visible.sum()) < 2:
         # A query that sees a single key gives it 100% without anyone doing anything.
-        return False, f"{_query(scene)} can see only one key; it needs at least two to choose between."
+        return False, tr("{query} can see only one key; it needs at least two to choose between.").format(
+            query=_query(scene))
     top = int(np.argmax(row))
     if row[top] >= FOCUS_WEIGHT and scene.scale:
-        return True, f"Done: {_query(scene)} puts {explain.percent(row[top])} on {_key(scene, top)}."
+        return True, tr("Done: {query} puts {weight} on {key}.").format(
+            query=_query(scene), weight=number(round(row[top] * 100), 0) + "%", key=_key(scene, top))
     if not scene.scale:
-        return False, "Scaling is off: this one counts only with ÷√d_k on."
-    return False, (
-        f"{_query(scene)} puts {_percent_floor(row[top])} on {_key(scene, top)}; "
-        "it needs 95% or more on one key."
-    )
+        return False, tr("Scaling is off: this one counts only with ÷√d_k on.")
+    return False, tr("{query} puts {weight} on {key}; it needs 95% or more on one key.").format(
+        query=_query(scene), weight=_percent_floor(row[top]), key=_key(scene, top))
 
 
 # ----- (b) even spread -------------------------------------------------------
 def _even_spread(scene: HeadReading, baseline: Baseline) -> tuple[bool, str]:
     if scene.n_tokens != EVEN_TOKENS:
-        return False, f"This one needs the six-token scene (The cat sat on the mat); this scene has {scene.n_tokens}."
+        return False, tr("This one needs the six-token scene (The cat sat on the mat); this scene has {count}.").format(
+            count=scene.n_tokens)
     row = scene.selected_weights
     off = np.abs(row - 1 / EVEN_TOKENS)
     if np.all(off <= EVEN_TOLERANCE):
-        return True, f"Done: {_query(scene)} gives each token about 16.7%."
+        return True, tr("Done: {query} gives each token about {share}.").format(
+            query=_query(scene), share=number(16.7, 1) + "%")
     hidden = int((~scene.result.mask[scene.selected]).sum())
     if hidden:
-        return False, (
-            f"The causal mask hides {hidden} key{'s' if hidden > 1 else ''} from {_query(scene)}, "
-            "so they get 0%: turn the mask off, or choose the last token."
-        )
+        return False, ntr("The causal mask hides {count} key from {query}, "
+                          "so they get 0%: turn the mask off, or choose the last token.",
+                          "The causal mask hides {count} keys from {query}, "
+                          "so they get 0%: turn the mask off, or choose the last token.",
+                          hidden).format(count=hidden, query=_query(scene))
     worst = int(np.argmax(off))
-    return False, (
-        "Each key needs 16.7%, give or take half a point (16.2% to 17.2%). "
-        f"Furthest off: {_key(scene, worst)} at {_percent(row[worst])}."
-    )
+    return False, tr("Each key needs {share}, give or take half a point ({low} to {high}). "
+                     "Furthest off: {key} at {weight}.").format(
+        share=number(16.7, 1) + "%", low=number(16.2, 1) + "%", high=number(17.2, 1) + "%",
+        key=_key(scene, worst), weight=_percent(row[worst]))
 
 
 # ----- (c) twin keys ---------------------------------------------------------
 def _twin_keys(scene: HeadReading, baseline: Baseline) -> tuple[bool, str]:
     if scene.n_tokens < 2:
-        return False, "This one needs a scene with at least two tokens."
+        return False, tr("This one needs a scene with at least two tokens.")
     weights = scene.result.weights
     # Two keys pushed far from every query both get about 0% from all of them: equal, but
     # nobody would call that "the same weight". Only columns some query can see take part.
     visible = np.flatnonzero(weights.max(axis=0) >= TWIN_MIN_WEIGHT)
     twins = _equal_columns(weights, visible)
     if twins:
-        return True, f"Done: {_pair(scene, *twins)} get the same weight from every query."
+        return True, tr("Done: {pair} get the same weight from every query.").format(pair=_pair(scene, *twins))
     unseen = _equal_columns(weights, np.arange(scene.n_tokens)) if visible.size < scene.n_tokens else None
     if unseen:
-        return False, (
-            f"{_pair(scene, *unseen)} both get almost no weight from any query; "
-            "bring them where the queries can see them."
-        )
+        return False, tr("{pair} both get almost no weight from any query; "
+                         "bring them where the queries can see them.").format(pair=_pair(scene, *unseen))
     return False, _twin_missing_note(scene)
 
 
@@ -161,26 +163,25 @@ def _equal_columns(weights: np.ndarray, columns: np.ndarray) -> tuple[int, int] 
 
 def _twin_missing_note(scene: HeadReading) -> str:
     if scene.causal:
-        return (
-            "The causal mask hides later keys from earlier queries, so no two tokens can get the same "
-            "weight from every query: turn the mask off."
-        )
+        return tr("The causal mask hides later keys from earlier queries, so no two tokens can get the same "
+                  "weight from every query: turn the mask off.")
     keys = scene.vectors(Role.KEY)
     gram = keys @ keys.T
     squared_lengths = gram.diagonal()
     upper = _upper_triangle(scene.n_tokens)  # each pair once
     parallel = _same_direction_pair(gram, squared_lengths, upper)
     if parallel:
-        return (
-            f"{_pair(scene, *parallel)} point the same way but have different lengths, and the longer one "
-            f"scores more: put them on the same point, not just in the same direction ({SNAP_TIP})."
-        )
+        return tr("{pair} point the same way but have different lengths, and the longer one "
+                  "scores more: put them on the same point, not just in the same direction ({tip}).").format(
+            pair=_pair(scene, *parallel), tip=tr(SNAP_TIP))
     squared_distances = squared_lengths[:, None] + squared_lengths[None, :] - 2 * gram
     j, k = divmod(int(np.argmin(np.where(upper, squared_distances, np.inf))), scene.n_tokens)
     distance = math.dist(keys[j], keys[k])
     if distance < NEAR_DISTANCE:
-        return f"{_pair(scene, j, k)} are close ({distance:.2g} apart) but not on the same point yet; {SNAP_TIP}."
-    return f"Move one key onto another: the same point, not just the same direction ({SNAP_TIP})."
+        return tr("{pair} are close ({distance} apart) but not on the same point yet; {tip}.").format(
+            pair=_pair(scene, j, k), distance=_two_digits(distance), tip=tr(SNAP_TIP))
+    return tr("Move one key onto another: the same point, not just the same direction ({tip}).").format(
+        tip=tr(SNAP_TIP))
 
 
 def _same_direction_pair(gram: np.ndarray, squared_lengths: np.ndarray, upper: np.ndarray) -> tuple[int, int] | None:
@@ -202,21 +203,34 @@ def _upper_triangle(n: int) -> np.ndarray:
 
 # ----- (d) sat's output down and to the right --------------------------------
 def _sat_down_right(scene: HeadReading, baseline: Baseline) -> tuple[bool, str]:
-    if OUTPUT_TOKEN not in scene.query_tokens:
-        return False, "This one needs a scene with sat in it: open The cat sat on the mat."
+    sat = _output_token_index(scene)
+    if sat is None:
+        return False, tr("This one needs a scene with sat in it: open The cat sat on the mat.")
     if scene.value_width < 2:
-        return False, "This one needs values with two numbers (x and y)."
+        return False, tr("This one needs values with two numbers (x and y).")
     moved = _moved_arrows(scene, baseline)
     if moved:
-        return False, (
-            f"A query or key has moved ({', '.join(moved)}); put them back (reload the scene) "
-            "— only values may move."
-        )
-    x, y = scene.result.output[scene.query_tokens.index(OUTPUT_TOKEN), :2]
+        return False, tr("A query or key has moved ({arrows}); put them back (reload the scene) "
+                         "— only values may move.").format(arrows=", ".join(moved))
+    x, y = scene.result.output[sat, :2]
+    output = vector([0.0 if round(v, 2) == 0 else float(v) for v in (x, y)])  # "-0.00" never
     if x > 0 and y < 0:
-        return True, f"Done: sat's output is {explain.vector((x, y))}, down and to the right."
-    missing = [text for text, ok in (("to the right (x above 0)", x > 0), ("down (y below 0)", y < 0)) if not ok]
-    return False, f"sat's output is {explain.vector((x, y))}; it still needs to go {' and '.join(missing)}."
+        return True, tr("Done: sat's output is {output}, down and to the right.").format(output=output)
+    if x <= 0 and y >= 0:
+        return False, tr("sat's output is {output}; it still needs to go to the right (x above 0) and down "
+                         "(y below 0).").format(output=output)
+    if x <= 0:
+        return False, tr("sat's output is {output}; it still needs to go to the right (x above 0).").format(
+            output=output)
+    return False, tr("sat's output is {output}; it still needs to go down (y below 0).").format(output=output)
+
+
+def _output_token_index(scene: HeadReading) -> int | None:
+    """Where sat is among the queries: as typed, or in the student's words (the lesson opened it so)."""
+    for name in (OUTPUT_TOKEN, token_word(OUTPUT_TOKEN)):
+        if name in scene.query_tokens:
+            return scene.query_tokens.index(name)
+    return None
 
 
 def _moved_arrows(scene: HeadReading, baseline: Baseline) -> list[str]:
@@ -225,7 +239,7 @@ def _moved_arrows(scene: HeadReading, baseline: Baseline) -> list[str]:
     for role, start in ((Role.QUERY, baseline.queries), (Role.KEY, baseline.keys)):
         now = scene.vectors(role)
         if now.shape != start.shape:
-            return ["the scene's shape changed"]
+            return [tr("the scene's shape changed")]
         changed = np.flatnonzero(np.any(now != start, axis=1))
         moved += [arrow_name(role.symbol, scene.labels(role)[i]) for i in changed]
     return moved
@@ -241,44 +255,51 @@ def _key(scene: HeadReading, index: int) -> str:
 
 
 def _pair(scene: HeadReading, j: int, k: int) -> str:
-    return f"{_key(scene, j)} and {_key(scene, k)}"
+    # Translators: two keys' arrow names, e.g. "k·cat and k·mat".
+    return tr("{key} and {other}").format(key=_key(scene, j), other=_key(scene, k))
 
 
 def _percent(weight: float) -> str:
-    return f"{weight * 100:.1f}%"
+    return number(weight * 100, 1) + "%"
+
+
+def _two_digits(value: float) -> str:
+    """VALUE to two significant digits (0.12, 0.0034), in the student's language."""
+    written = f"{value:.2g}"
+    return written.replace(".", number(0.5, 1)[1]) if "e" not in written else written
 
 
 def _percent_floor(weight: float) -> str:
     # Rounded down, so 94.96% never reads as "95.0%" while the challenge is still unmet.
-    return f"{math.floor(weight * 1000) / 10:.1f}%"
+    return number(math.floor(weight * 1000) / 10, 1) + "%"
 
 
 # ----- the four, in the order the panel lists them ----------------------------
 CHALLENGES: tuple[Challenge, ...] = (
     Challenge(
         "scaled-focus",
-        "With scaling on, make the chosen query put at least 95% of its weight on a single key.",
-        "A key scores higher the longer it reaches along the query's direction.",
+        N_("With scaling on, make the chosen query put at least 95% of its weight on a single key."),
+        N_("A key scores higher the longer it reaches along the query's direction."),
         _scaled_focus,
     ),
     Challenge(
         "even-spread",
-        "Make the chosen query weigh all six tokens equally.",
-        "Equal weights need equal scores: every key must score the same against this query.",
+        N_("Make the chosen query weigh all six tokens equally."),
+        N_("Equal weights need equal scores: every key must score the same against this query."),
         _even_spread,
     ),
     Challenge(
         "twin-keys",
-        "Make two different tokens get exactly the same weight from every query.",
-        "Two keys on the same point score the same against any query. "
-        "Pointing the same way is not enough: a longer key gets a larger score.",
+        N_("Make two different tokens get exactly the same weight from every query."),
+        N_("Two keys on the same point score the same against any query. "
+        "Pointing the same way is not enough: a longer key gets a larger score."),
         _twin_keys,
     ),
     Challenge(
         "sat-down-right",
-        "Without moving any query or key, make the output for sat point down and to the right "
-        "(x above 0, y below 0).",
-        "The output is a weighted blend of the values. Move the values that get the most weight.",
+        N_("Without moving any query or key, make the output for sat point down and to the right "
+        "(x above 0, y below 0)."),
+        N_("The output is a weighted blend of the values. Move the values that get the most weight."),
         _sat_down_right,
     ),
 )
@@ -298,7 +319,8 @@ def count_in(lesson_id: str | None) -> bool:
 
 
 def elsewhere_note() -> str:
-    return f"These challenges go with the lesson \"{lesson(CHALLENGES_LESSON).title}\": open it to try them."
+    return tr("These challenges go with the lesson \"{title}\": open it to try them.").format(
+        title=tr(lesson(CHALLENGES_LESSON).title))
 
 
 # ----- what counts, and what is written down --------------------------------

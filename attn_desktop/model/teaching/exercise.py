@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from attn_desktop.language import ntr, number, tr
 from attn_desktop.model.scene import Role, Scene
 
 NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?%?")
@@ -84,14 +85,26 @@ class Exercise:
     hint: str = ""
     explanation: str = ""
     show_me: ShowMe | None = None
+    # Numbers a text names as {placeholders} (e.g. {score}), written with two decimals in the student's language.
+    numbers: tuple[tuple[str, float], ...] = ()
+
+    def say(self, text: str) -> str:
+        """One of the exercise's texts (marked N_) in the student's language, its numbers filled in."""
+        if not text:
+            return ""
+        shown = tr(text)
+        return shown.format(**{name: number(value, 2) for name, value in self.numbers}) if self.numbers else shown
 
     @property
     def tolerance_text(self) -> str:
         if self.kind is AnswerKind.CHOICE:
             return ""
         if self.tolerance == 0:
-            return "Only the exact answer counts as right." if len(self.answer) == 1 else "Only the exact numbers count as right."
-        return f"Answers within ±{self.tolerance:g} of the exact value count as right."
+            if len(self.answer) == 1:
+                return tr("Only the exact answer counts as right.")
+            return tr("Only the exact numbers count as right.")
+        return tr("Answers within ±{tolerance} of the exact value count as right.").format(
+            tolerance=_short_number(self.tolerance))
 
     def check(self, response: str | int) -> CheckResult:
         if self.kind is AnswerKind.CHOICE:
@@ -100,24 +113,42 @@ class Exercise:
 
     def _check_choice(self, response: str | int) -> CheckResult:
         if not isinstance(response, int) or not 0 <= response < len(self.choices):
-            return CheckResult(False, "Pick one of the answers first.")
+            return CheckResult(False, tr("Pick one of the answers first."))
         if response == self.correct_choice:
-            return CheckResult(True, f"Right. {self.explanation}")
-        return CheckResult(False, f"Not this one. Hint: {self.hint}")
+            return CheckResult(True, self._right())
+        return CheckResult(False, tr("Not this one. Hint: {hint}").format(hint=self.say(self.hint)))
+
+    def _right(self) -> str:
+        return tr("Right. {explanation}").format(explanation=self.say(self.explanation))
 
     def _check_numbers(self, text: str) -> CheckResult:
         expected = len(self.answer)
         numbers = parse_numbers(text, expected)
         if len(numbers) != expected:
-            wanted = "one number" if expected == 1 else f"{expected} numbers ({', '.join(self.labels)})"
-            return CheckResult(False, f"Type {wanted}; found {len(numbers)} in your answer.")
+            return CheckResult(False, self._wrong_count(expected, len(numbers)))
         off = [i for i, (given, exact) in enumerate(zip(numbers, self.answer)) if abs(given - exact) > self.tolerance + 1e-12]
+        hint = self.say(self.hint)
         if not off:
-            return CheckResult(True, f"Right. {self.explanation}")
+            return CheckResult(True, self._right())
         if expected > 1 and len(off) < expected:
-            names = ", ".join(self.labels[i] for i in off)
-            return CheckResult(False, f"Close: {names} {'is' if len(off) == 1 else 'are'} off. Hint: {self.hint}")
-        return CheckResult(False, f"Not yet. Hint: {self.hint}")
+            names = ", ".join(self.say(self.labels[i]) for i in off)
+            return CheckResult(False, ntr("Close: {names} is off. Hint: {hint}", "Close: {names} are off. Hint: {hint}",
+                                          len(off)).format(names=names, hint=hint))
+        return CheckResult(False, tr("Not yet. Hint: {hint}").format(hint=hint))
+
+    def _wrong_count(self, expected: int, found: int) -> str:
+        if expected == 1:
+            return tr("Type one number; found {found} in your answer.").format(found=found)
+        labels = ", ".join(self.say(label) for label in self.labels)
+        return ntr("Type {count} number ({labels}); found {found} in your answer.",
+                   "Type {count} numbers ({labels}); found {found} in your answer.",
+                   expected).format(count=expected, labels=labels, found=found)
+
+
+def _short_number(value: float) -> str:
+    """VALUE with as many decimals as it needs (0.05, 0.4, 1), in the student's language."""
+    written = f"{value:g}"
+    return number(value, len(written.split(".")[1]) if "." in written else 0)
 
 
 def parse_numbers(text: str, expected: int = 0) -> list[float]:
@@ -125,13 +156,22 @@ def parse_numbers(text: str, expected: int = 0) -> list[float]:
 
     Numbers are separated by commas or spaces; when the answer uses
     semicolons, commas are decimal commas instead. Where one number is
-    expected, a lone '4,51' is that number with a decimal comma.
+    expected, a lone '4,51' is that number with a decimal comma; where the
+    commas would give the wrong count, '0,82 0,02' reads them as decimal commas.
     """
     text = text.replace("−", "-").strip()
     if ";" in text or expected == 1 and re.fullmatch(r"[(\[]?\s*[-+]?\d+,\d+\s*[)\]]?", text):
-        pieces, decimal_comma = re.split(r"[;\s]+", text), True
-    else:
-        pieces, decimal_comma = re.split(r"[,\s]+", text), False
+        return _numbers_in(text, decimal_comma=True)
+    numbers = _numbers_in(text, decimal_comma=False)
+    if expected and len(numbers) != expected:  # "0,82 0,02 0,17": decimal commas, numbers apart by spaces
+        with_commas = _numbers_in(text, decimal_comma=True)
+        if len(with_commas) == expected:
+            return with_commas
+    return numbers
+
+
+def _numbers_in(text: str, decimal_comma: bool) -> list[float]:
+    pieces = re.split(r"[;\s]+", text) if decimal_comma else re.split(r"[,\s]+", text)
     numbers = []
     for piece in pieces:
         if decimal_comma:

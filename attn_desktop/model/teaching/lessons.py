@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from attn_desktop.language import N_
+
 
 @dataclass(frozen=True)
 class Lesson:
@@ -29,90 +31,90 @@ class Lesson:
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
         id="soft-lookup",
-        title="1. Soft lookup",
+        title=N_("1. Soft lookup"),
         scene="lessons/1_soft_lookup.json",
-        formula="answer = Σ softmax(q · k) × v",
+        formula=N_("answer = Σ softmax(q · k) × v"),
         explanation=(
-            "A dictionary finds one key exactly or fails. A soft lookup asks with a vector instead: "
+            N_("A dictionary finds one key exactly or fails. A soft lookup asks with a vector instead: "
             "every key is scored by its dot product with the query, softmax turns the scores into "
             "weights that add up to 1, and the answer is the weighted blend of the values. "
             "Here the keys are apple (1, 0), pear (0, 1) and plum (0.7, 0.7), with the values 3, 5 and 4. "
             "On the right the values sit on a number line; each stem is as tall as its weight, and the "
-            "purple marker is the answer, where the weighted values balance."
+            "purple marker is the answer, where the weighted values balance.")
         ),
         steps=(
-            "The query starts at (2, 0). Read the weights in the Scores panel: 59%, 8% and 33%, and the answer 3.49.",
-            "Drag the query tip toward pear's key (0, 1). Watch pear's stem grow and the answer move toward 5.",
-            "Drag the query to the origin: every score is 0, every weight is 1/3 and the answer is the plain average, 4.",
-            "Make the query longer in the same direction: the weights get sharper, because scores grow with length.",
+            N_("The query starts at (2, 0). Read the weights in the Scores panel: 59%, 8% and 33%, and the answer 3.49."),
+            N_("Drag the query tip toward pear's key (0, 1). Watch pear's stem grow and the answer move toward 5."),
+            N_("Drag the query to the origin: every score is 0, every weight is 1/3 and the answer is the plain average, 4."),
+            N_("Make the query longer in the same direction: the weights get sharper, because scores grow with length."),
         ),
     ),
     Lesson(
         id="projections",
-        title="2. Three vectors from one word",
+        title=N_("2. Three vectors from one word"),
         scene="lessons/2_projections.json",
         formula="q = x W_Q,  k = x W_K,  v = x W_V",
         explanation=(
-            "In a sentence every word plays all three roles. Its query, key and value are made from its own "
+            N_("In a sentence every word plays all three roles. Its query, key and value are made from its own "
             "vector x by three grids of learned numbers: q = x W_Q, k = x W_K, v = x W_V. Each number of q is x "
             "dotted with one column of W_Q. Drag a word vector on the left plot, or type new numbers into the "
             "grids in the Grids panel, and watch the queries, keys and values follow. "
             "With W_Q rows (0, 2) and (2, 0), W_K rows (2, 0) and (0, 1) and W_V the identity, "
-            "the word \"it\" at x = (0.6, 0.8) gets the query (1.6, 1.2), the key (1.2, 0.8) and the value (0.6, 0.8)."
+            "the word \"it\" at x = (0.6, 0.8) gets the query (1.6, 1.2), the key (1.2, 0.8) and the value (0.6, 0.8).")
         ),
         steps=(
-            "Select \"it\". Check its query (1.6, 1.2) and key (1.2, 0.8) by hovering their arrow tips.",
-            "Drag x·it around: q·it, k·it and v·it all move, each in its own way.",
-            ("Change one number of W_Q in the Grids panel and see every query change at once: the grids belong to "
-            "the layer, not to one word."),
-            ("Tick \"No grids\": now q = k = v = x, and every word gives the most weight to itself. Separate grids "
-            "are what let a word look for something unlike itself."),
+            N_("Select \"it\". Check its query (1.6, 1.2) and key (1.2, 0.8) by hovering their arrow tips."),
+            N_("Drag x·it around: q·it, k·it and v·it all move, each in its own way."),
+            (N_("Change one number of W_Q in the Grids panel and see every query change at once: the grids belong to "
+            "the layer, not to one word.")),
+            (N_("Tick \"No grids\": now q = k = v = x, and every word gives the most weight to itself. Separate grids "
+            "are what let a word look for something unlike itself.")),
         ),
     ),
     Lesson(
         id="self-attention",
-        title="3. Every word looks at every word",
+        title=N_("3. Every word looks at every word"),
         scene="lessons/3_self_attention.json",
-        formula="weights = softmax(QKᵀ),  output = weights V",
+        formula=N_("weights = softmax(QKᵀ),  output = weights V"),
         explanation=(
-            "Self-attention runs the soft lookup inside one sentence: every word's query is scored against "
+            N_("Self-attention runs the soft lookup inside one sentence: every word's query is scored against "
             "every word's key, its own included. Each row of the attention matrix is one word's weights, and "
             "each row adds up to 1. In \"cat sat it\" (no scaling yet) the row for \"it\" is 0.54, 0.07 and "
-            "0.39, so its new vector is (0.77, 0.38): more than half cat."
+            "0.39, so its new vector is (0.77, 0.38): more than half cat.")
         ),
         steps=(
-            "Read the matrix row by row: cat looks mostly at sat, sat mostly at cat, it mostly at cat.",
-            "Click the row for \"sat\" in the matrix and check its weights: 0.82, 0.02 and 0.17.",
-            ("Drag k·it out along q·it, further from the origin, and watch the output of \"it\" slide from cat "
-            "toward its own value: a key that reaches further along the query scores more."),
+            N_("Read the matrix row by row: cat looks mostly at sat, sat mostly at cat, it mostly at cat."),
+            N_("Click the row for \"sat\" in the matrix and check its weights: 0.82, 0.02 and 0.17."),
+            (N_("Drag k·it out along q·it, further from the origin, and watch the output of \"it\" slide from cat "
+            "toward its own value: a key that reaches further along the query scores more.")),
         ),
     ),
     Lesson(
         id="scaled-attention",
-        title="4. Scaled attention",
+        title=N_("4. Scaled attention"),
         scene="the_cat_sat_on_the_mat.json",
         formula="softmax(QKᵀ / √d_k) V",
         explanation=(
-            "Real models divide every score by √d_k, the square root of the key width, before the softmax. "
+            N_("Real models divide every score by √d_k, the square root of the key width, before the softmax. "
             "Dot products grow with the number of dimensions; without the division the softmax would put almost "
             "all the weight on one key and learning would stall. Here d_k = 2, so every score is divided by √2. "
-            "\"sat\" gives cat 76% of its weight and gathers the output (1.54, 0.48)."
+            "\"sat\" gives cat 76% of its weight and gathers the output (1.54, 0.48).")
         ),
         steps=(
-            "Pick mat as the query. Which key does it favour? Drag that key's value somewhere new and watch mat's output follow.",
-            ("Drag two keys to exactly the same point (turn on Snap to grid). Their weights become equal for every "
-            "query. Pointing the same way is not enough: a longer key gets a larger score."),
-            "Turn scaling off and compare the matrix with scaling on: every row gets sharper.",
-            "Try the four challenges in the Challenges panel.",
+            N_("Pick mat as the query. Which key does it favour? Drag that key's value somewhere new and watch mat's output follow."),
+            (N_("Drag two keys to exactly the same point (turn on Snap to grid). Their weights become equal for every "
+            "query. Pointing the same way is not enough: a longer key gets a larger score.")),
+            N_("Turn scaling off and compare the matrix with scaling on: every row gets sharper."),
+            N_("Try the four challenges in the Challenges panel."),
         ),
     ),
     Lesson(
         id="trained-heads",
-        title="5. What trained heads learn",
+        title=N_("5. What trained heads learn"),
         scene="lessons/5_trained_reverse.json",
-        formula="x = E[word] + P[position],  q = x W_Q,  k = x W_K,  v = x W_V  (all learned)",
+        formula=N_("x = E[word] + P[position],  q = x W_Q,  k = x W_K,  v = x W_V  (all learned)"),
         explanation=(
-            "So far every arrow and every grid was placed by hand. In a real model nobody places them: "
+            N_("So far every arrow and every grid was placed by hand. In a real model nobody places them: "
             "training starts from small random numbers and nudges W_Q, W_K, W_V, the word vectors E and the "
             "position vectors P by gradient descent, step after step, until the head's answers come out right. "
             "This scene is a head trained that way (400 steps of Adam from seed 0) on reverse: five digits, "
@@ -120,26 +122,26 @@ LESSONS: tuple[Lesson, ...] = (
             "Nobody told it to, yet its matrix is an anti-diagonal: position 0 looks at position 4, 1 at 3, "
             "and the middle one at itself. While a head trains, watch for that pattern to appear in the matrix "
             "(a sub-diagonal for previous token, each position looking one step back) and for the query and "
-            "key arrows to turn until each query points along its partner's key."
+            "key arrows to turn until each query points along its partner's key.")
         ),
         steps=(
-            "Click the rows of the matrix: every position gives nearly all its weight to its mirror.",
-            ("Open Lessons → Train a Head… (Ctrl+T), pick reverse and press Train. Watch the loss fall and "
-            "the anti-diagonal form as the arrows turn."),
-            "Press Keep as scene. The status bar shows how accurate the kept head is on fresh sequences.",
-            ("Drag one word vector (say x·0:3) toward another position's, and watch the accuracy in the status "
-            "bar drop as the head loses track of where that position is."),
-            "Train previous token too: its pattern is the line just below the diagonal.",
+            N_("Click the rows of the matrix: every position gives nearly all its weight to its mirror."),
+            (N_("Open Lessons → Train a Head… (Ctrl+T), pick reverse and press Train. Watch the loss fall and "
+            "the anti-diagonal form as the arrows turn.")),
+            N_("Press Keep as scene. The status bar shows how accurate the kept head is on fresh sequences."),
+            (N_("Drag one word vector (say x·0:3) toward another position's, and watch the accuracy in the status "
+            "bar drop as the head loses track of where that position is.")),
+            N_("Train previous token too: its pattern is the line just below the diagonal."),
         ),
     ),
     Lesson(
         id="why-sqrt-dk",
-        title="6. Why divide by √d_k",
+        title=N_("6. Why divide by √d_k"),
         scene="the_cat_sat_on_the_mat.json",
         companion="scalingLabDock",
         formula="std(q · k) ≈ √d_k,   std(q · k / √d_k) ≈ 1",
         explanation=(
-            "A score q · k adds up d_k products, one per number of the vectors. Take the numbers at random, "
+            N_("A score q · k adds up d_k products, one per number of the vectors. Take the numbers at random, "
             "with mean 0 and variance 1: each product has variance 1, so their sum has variance d_k, and the "
             "scores spread like √d_k, about 1.4 at d_k = 2 but 8 at 64 and 22.6 at 512. A softmax turns "
             "differences of that size into near certainty: one key takes almost all the weight, the others "
@@ -147,26 +149,26 @@ LESSONS: tuple[Lesson, ...] = (
             "Dividing every score by √d_k brings the spread back to 1 at any width. The √d_k lab draws 2,000 "
             "random query–key pairs at the width you choose and reads their spread, and compares one "
             "query's weights over eight keys with and without the division. Their entropy says how spread the "
-            "weights are: 3 bits when eight keys share evenly, 0 bits when one takes all."
+            "weights are: 3 bits when eight keys share evenly, 0 bits when one takes all.")
         ),
         steps=(
-            ("The √d_k lab is under this text (Lessons → √d_k Lab, Ctrl+L, opens it anywhere). At d_k = 2 the "
-             "raw scores spread about 1.4, and both softmaxes share their weight."),
-            ("Move the slider to the right. The orange curve (scores as they are) grows like √d_k; the blue one "
-            "(divided by √d_k) stays at 1."),
-            ("Watch the entropy plot: without the division the query's weights collapse onto one key (toward 0 bits) "
-            "long before d_k = 512; with it they stay spread."),
-            ("Back on the canvas, turn on View → Row Entropy in the Matrix, then switch Scale by √d_k (Ctrl+K) "
-            "off and on: without the division every row is sharper and its entropy lower, even at d_k = 2."),
+            (N_("The √d_k lab is under this text (Lessons → √d_k Lab, Ctrl+L, opens it anywhere). At d_k = 2 the "
+             "raw scores spread about 1.4, and both softmaxes share their weight.")),
+            (N_("Move the slider to the right. The orange curve (scores as they are) grows like √d_k; the blue one "
+            "(divided by √d_k) stays at 1.")),
+            (N_("Watch the entropy plot: without the division the query's weights collapse onto one key (toward 0 bits) "
+            "long before d_k = 512; with it they stay spread.")),
+            (N_("Back on the canvas, turn on View → Row Entropy in the Matrix, then switch Scale by √d_k (Ctrl+K) "
+            "off and on: without the division every row is sharper and its entropy lower, even at d_k = 2.")),
         ),
     ),
     Lesson(
         id="two-heads",
-        title="7. Two heads, side by side",
+        title=N_("7. Two heads, side by side"),
         scene="lessons/7_two_heads.json",
-        formula="output = [head₁ | head₂] W_O",
+        formula=N_("output = [head₁ | head₂] W_O"),
         explanation=(
-            "One head makes one pattern of weights. A transformer layer runs several heads on the same words, "
+            N_("One head makes one pattern of weights. A transformer layer runs several heads on the same words, "
             "each with its own W_Q, W_K and W_V, so each can look for something else. Here every word vector has "
             "four numbers: the first two say where the word stands in the sentence, the last two what it means "
             "(the third: how much it is a thing; the fourth: how much it looks for one). Head 1 reads only the "
@@ -175,30 +177,30 @@ LESSONS: tuple[Lesson, ...] = (
             "the word vectors in the two numbers that head reads, and its matrix shows its pattern: a line under "
             "the diagonal for head 1, a column under \"cat\" for head 2. Each head's output has two numbers; side "
             "by side they make four, and W_O, under the heads, mixes them into the layer's output. The causal "
-            "mask is on: a word sees itself and the words before it."
+            "mask is on: a word sees itself and the words before it.")
         ),
         steps=(
-            ("Choose \"it\" in the Query box. Head 1 gives 83% of its weight to \"because\", the word before; "
-            "head 2 gives 84% to \"cat\"."),
-            ("In head 2's Words x plot (on a small screen, click \"Head 2 · meaning\" after \"Plots of:\" first), "
+            (N_("Choose \"it\" in the Query box. Head 1 gives 83% of its weight to \"because\", the word before; "
+            "head 2 gives 84% to \"cat\".")),
+            (N_("In head 2's Words x plot (on a small screen, click \"Head 2 · meaning\" after \"Plots of:\" first), "
             "drag x·cat to the left, away from being a thing. Head 2's column under "
-            "\"cat\" fades; head 1's matrix does not change at all: it never reads those two numbers."),
-            ("Now drag x·it in head 1's Words x plot (its plots back with \"Head 1 · position\"). Head 1 looks at another word; head 2 stays as it was, and "
-            "the output line under the heads changes in its first two numbers only."),
-            ("Read the output line: the two heads' outputs side by side, times W_O. Double-click W_O's first "
-            "number, type 2 and watch head 1's share of the output grow. Ctrl+Z puts it back."),
-            ("Tick Scores above the heads to see both score tables at once (on a small screen the canvases get "
-            "smaller). Click a head's title to show that head in the panels of the View menu."),
+            "\"cat\" fades; head 1's matrix does not change at all: it never reads those two numbers.")),
+            (N_("Now drag x·it in head 1's Words x plot (its plots back with \"Head 1 · position\"). Head 1 looks at another word; head 2 stays as it was, and "
+            "the output line under the heads changes in its first two numbers only.")),
+            (N_("Read the output line: the two heads' outputs side by side, times W_O. Double-click W_O's first "
+            "number, type 2 and watch head 1's share of the output grow. Ctrl+Z puts it back.")),
+            (N_("Tick Scores above the heads to see both score tables at once (on a small screen the canvases get "
+            "smaller). Click a head's title to show that head in the panels of the View menu.")),
         ),
     ),
     Lesson(
         id="predict-then-see",
-        title="8. Predict, then see",
+        title=N_("8. Predict, then see"),
         scene="lessons/8_predict_then_see.json",
         predict=True,
-        formula="off by = ½ Σ |guess − real|,   score = 100 × (1 − off by)",
+        formula=N_("off by = ½ Σ |guess − real|,   score = 100 × (1 − off by)"),
         explanation=(
-            "Guess first, then look: a guess you have committed to makes what you then see stick (people who drew "
+            N_("Guess first, then look: a guess you have committed to makes what you then see stick (people who drew "
             "their prediction before seeing a chart recalled it better; Kim, Reinecke and Hullman, 2017). This lesson "
             "turns on Predict, then see (Lessons menu, Ctrl+P; any scene can use it). When you move a query or a key, "
             "every number that depends on the weights turns into \"?\" and the arrows stop showing their weight. "
@@ -206,25 +208,25 @@ LESSONS: tuple[Lesson, ...] = (
             "Reveal: the real weights stand beside your guess, with how many points of weight you put on the wrong "
             "keys and a score out of 100. In \"the dog chased it\" (scaled by √2) the query of \"it\", (1, 1), points "
             "exactly along k·the (0.8, 0.8); dog's key (2.5, 0.2) is longer but points another way. Which key does "
-            "\"it\" give the most weight, and how much does each of the four get? Make your guess before you reveal."
+            "\"it\" give the most weight, and how much does each of the four get? Make your guess before you reveal.")
         ),
         steps=(
-            ("The weights of \"it\" start hidden. Drag the grey bars to your guess (or pick the winner), then press "
-             "Reveal."),
-            "Drag k·dog to the origin. While it moves, every weight is a \"?\". Release, guess, reveal.",
-            "Drag q·it to point straight up, toward k·chased. Which key wins now? Guess before you reveal.",
-            ("Your score sits over the chart: rounds, average and winners named right; every round is also kept "
-             "between runs. Lessons → Predict, then See (Ctrl+P) turns it on for any scene."),
+            (N_("The weights of \"it\" start hidden. Drag the grey bars to your guess (or pick the winner), then press "
+             "Reveal.")),
+            N_("Drag k·dog to the origin. While it moves, every weight is a \"?\". Release, guess, reveal."),
+            N_("Drag q·it to point straight up, toward k·chased. Which key wins now? Guess before you reveal."),
+            (N_("Your score sits over the chart: rounds, average and winners named right; every round is also kept "
+             "between runs. Lessons → Predict, then See (Ctrl+P) turns it on for any scene.")),
         ),
     ),
     Lesson(
         id="induction-heads",
-        title="9. Heads that work together",
+        title=N_("9. Heads that work together"),
         scene="lessons/9_induction.json",
         first_head=(1, 0),  # layer 2's stripe: the first step reads it
-        formula="layer 1: look at the letter before me;  layer 2: look where the letter before was mine",
+        formula=N_("layer 1: look at the letter before me;  layer 2: look where the letter before was mine"),
         explanation=(
-            "Models are stacks of layers, and the most famous thing trained heads learn needs two of them: an "
+            N_("Models are stacks of layers, and the most famous thing trained heads learn needs two of them: an "
             "induction head (Olsson et al., 2022). Seen \"D K W N R H\" once, a model reading \"D K W\" again "
             "guesses N next. This scene is a model of two layers, one head each, that the app trained from seed 0 "
             "for 1,000 steps on random letters where a stretch comes back later. Layer 1's head looks at the "
@@ -233,28 +235,28 @@ LESSONS: tuple[Lesson, ...] = (
             "letter before me\", so a query for D finds 2:K, the place right after the earlier D, and copies it. "
             "In its matrix that is a stripe, parallel to the diagonal, from 14:D to 2:K. Trained live, the loss "
             "stays near ln 24 = 3.18 (guessing among 24 letters) for about 170 steps, then drops within a few "
-            "dozen: the two heads appear together, since neither helps without the other."
+            "dozen: the two heads appear together, since neither helps without the other.")
         ),
         steps=(
-            ("The query is 14:D, the second D. Layer 2's head gives 2:K all its weight; layer 1's head at 2:K "
-             "looked at 1:D. Choose 15:K to 19:H in the Query box: the stripe."),
-            ("Open Lessons → Train a Head… (Ctrl+T), pick induction and press Train. Watch the loss sit on its "
-             "plateau, then drop, and the stripe form in layer 2 as the diagonal forms in layer 1."),
-            ("Knock out layer 1's head with its switch: the accuracy falls to about 10% and layer 2's stripe "
-             "breaks up. Switch it back on."),
-            ("Real models have such heads too. Open Lessons → Heads of a Real Model… (Ctrl+H), then Find heads → "
+            (N_("The query is 14:D, the second D. Layer 2's head gives 2:K all its weight; layer 1's head at 2:K "
+             "looked at 1:D. Choose 15:K to 19:H in the Query box: the stripe.")),
+            (N_("Open Lessons → Train a Head… (Ctrl+T), pick induction and press Train. Watch the loss sit on its "
+             "plateau, then drop, and the stripe form in layer 2 as the diagonal forms in layer 1.")),
+            (N_("Knock out layer 1's head with its switch: the accuracy falls to about 10% and layer 2's stripe "
+             "breaks up. Switch it back on.")),
+            (N_("Real models have such heads too. Open Lessons → Heads of a Real Model… (Ctrl+H), then Find heads → "
              "Find: Induction heads. SmolLM2 reads 20 random tokens twice, and the grid colours each of its 270 "
-             "heads by how much it copies; open the strongest to see its stripe."),
+             "heads by how much it copies; open the strongest to see its stripe.")),
         ),
     ),
     Lesson(
         id="positions",
-        title="10. Where is each word?",
+        title=N_("10. Where is each word?"),
         scene="lessons/10_positions.json",
         companion="positionsLabDock",
-        formula="x + PE[i],   or turn q by m·θ and k by n·θ (RoPE)",
+        formula=N_("x + PE[i],   or turn q by m·θ and k by n·θ (RoPE)"),
         explanation=(
-            "Attention by itself cannot tell word order. Every score is one word's query against another's key, "
+            N_("Attention by itself cannot tell word order. Every score is one word's query against another's key, "
             "and nothing in either says where the word stands: shuffle the sentence and every word gets the same "
             "weights and the same output, only in another row. In \"the dog chased the cat\" the query of "
             "\"chased\" gives dog and cat 34% of its weight each, and the same 34% each in \"the cat chased the "
@@ -264,17 +266,17 @@ LESSONS: tuple[Lesson, ...] = (
             "Mistral instead turn q and k (rotary position, RoPE): each pair of numbers of the query at position m "
             "is turned by m·θ, of the key at position n by n·θ, so their dot product depends only on the distance "
             "m − n. Each pair turns at its own speed: fast pairs tell near from far, slow ones hardly move and "
-            "carry meaning. The Positions lab, beside this text, shows each way."
+            "carry meaning. The Positions lab, beside this text, shows each way.")
         ),
         steps=(
-            ("Positions lab, Order: press Shuffle. The rows and columns of the Matrix panel move with their "
-             "words, and every word keeps its weights and its output."),
-            ("Added: move the strength slider. With position added, the two orders' matrices differ; at 0 they "
-             "are the same again. The learned positions of lesson 5's head make its mirror pattern; at 0 it fades."),
-            ("Rotated: move m and n together. The arrows turn, the angle between them stays, and q·k does not "
-             "change; move only m and the score swings. Watch the 32 clocks: the first spin, the last hardly move."),
-            ("Real head (needs the SmolLM2 model pack): open its previous-token head, then untick RoPE on. "
-             "Without the rotation its line below the diagonal disappears: it found the word before by distance."),
+            (N_("Positions lab, Order: press Shuffle. The rows and columns of the Matrix panel move with their "
+             "words, and every word keeps its weights and its output.")),
+            (N_("Added: move the strength slider. With position added, the two orders' matrices differ; at 0 they "
+             "are the same again. The learned positions of lesson 5's head make its mirror pattern; at 0 it fades.")),
+            (N_("Rotated: move m and n together. The arrows turn, the angle between them stays, and q·k does not "
+             "change; move only m and the score swings. Watch the 32 clocks: the first spin, the last hardly move.")),
+            (N_("Real head (needs the SmolLM2 model pack): open its previous-token head, then untick RoPE on. "
+             "Without the rotation its line below the diagonal disappears: it found the word before by distance.")),
         ),
     ),
 )

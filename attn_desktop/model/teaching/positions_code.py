@@ -8,6 +8,9 @@ own forward pass does.
 
 from __future__ import annotations
 
+from attn_desktop.language import tr
+from attn_desktop.model.teaching.lesson_words import token_word
+
 ROPE_BASE = 10000.0  # the original RoPE's; SmolLM2 uses 100,000 (its file says so)
 
 
@@ -18,7 +21,7 @@ def numpy_code(width: int) -> str:
 
 def _shuffle_lines() -> tuple[str, ...]:
     return (
-        "# Order-blind: shuffle the words, and every word keeps its weights and its output",
+        "# " + tr("Order-blind: shuffle the words, and every word keeps its weights and its output"),
         "order = np.random.default_rng(0).permutation(len(tokens))",
         "shuffled = softmax(Q[order] @ K[order].T / np.sqrt(d_k)) @ V[order]",
         'print("same outputs, reordered:", np.allclose(shuffled, output[order]))',
@@ -27,10 +30,13 @@ def _shuffle_lines() -> tuple[str, ...]:
 
 def _rope_lines(width: int) -> tuple[str, ...]:
     if width % 2:
-        return (f"# RoPE turns pairs of numbers: these vectors are {width} wide, an odd width, so it cannot turn them",)
+        return ("# " + tr("RoPE turns pairs of numbers: these vectors are {width} wide, an odd width, so it cannot "
+                          "turn them").format(width=width),)
+    dog = token_word("dog")  # as the lesson's sentence has it in the student's words
     return (
-        "# RoPE: turn each pair (2j, 2j + 1) of q at position m by m * theta_j, of k at n by n * theta_j",
-        f"theta = {ROPE_BASE:g} ** (-np.arange(d_k // 2) * 2 / d_k)  # one speed per pair: the first the fastest",
+        "# " + tr("RoPE: turn each pair (2j, 2j + 1) of q at position m by m * theta_j, of k at n by n * theta_j"),
+        f"theta = {ROPE_BASE:g} ** (-np.arange(d_k // 2) * 2 / d_k)  # "
+        + tr("one speed per pair: the first the fastest"),
         "",
         "def rotate(vectors, positions):",
         "    angles = np.asarray(positions, dtype=float)[:, None] * theta[None, :]",
@@ -45,10 +51,15 @@ def _rope_lines(width: int) -> tuple[str, ...]:
         "rope_weights = softmax(rotate(Q, places) @ rotate(K, places).T / np.sqrt(d_k))",
         'print("with RoPE, " + tokens[i] + " attends to:", ", ".join(f"{t} {w:.0%}" for t, w in zip(tokens, rope_weights[i])))',
         "",
-        "# The score depends only on the distance m - n: shift both positions, the score stays",
-        'j = tokens.index("dog") if "dog" in tokens else 0  # the key lesson 10 asks about',
+        "# " + tr("The score depends only on the distance m - n: shift both positions, the score stays"),
+        f"j = tokens.index({_quoted(dog)}) if {_quoted(dog)} in tokens else 0  # " + tr("the key lesson 10 asks about"),
         "q, k = Q[i:i + 1], K[j:j + 1]",
         "at_4_0 = (rotate(q, [4]) @ rotate(k, [0]).T).item()",
         "at_7_3 = (rotate(q, [7]) @ rotate(k, [3]).T).item()",
         'print(f"q.k at m=4, n=0: {at_4_0:.4f}   at m=7, n=3: {at_7_3:.4f}")',
     )
+
+
+def _quoted(text: str) -> str:
+    """TEXT as a Python string literal in double quotes ("dog")."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'

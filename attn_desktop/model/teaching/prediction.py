@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attn_desktop.language import tr
+
 Flags = Sequence[bool] | np.ndarray | None  # one per key: whether the query can see it
 MAX_ROUNDS = 10**9  # a round takes seconds: more than any class will ever play, and exact as a float
 TIE_TOLERANCE = 1e-9  # weights this close to the largest count as winning too
@@ -148,16 +150,17 @@ class SessionScore:
     def from_dict(cls, record: object) -> SessionScore:
         """A record as the progress file keeps it; ValueError if it is not one."""
         if not isinstance(record, dict):
-            raise ValueError("a prediction record must be an object")  # noqa: TRY004 - one error type for a bad file
+            raise ValueError(tr("a prediction record must be an object"))  # noqa: TRY004 - one error type for a bad file
         rounds, right = record.get("rounds", 0), record.get("winners_right", 0)
         total, best = record.get("total_score", 0.0), record.get("best_score", 0.0)
         # Ranges before arithmetic: a file may hold a whole number too big for a float (or for NumPy).
         if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= MAX_ROUNDS for n in (rounds, right)):
-            raise ValueError(f"rounds and winners right must be whole numbers from 0 to {MAX_ROUNDS:,}")
+            raise ValueError(tr("rounds and winners right must be whole numbers from 0 to {most}").format(
+                most=f"{MAX_ROUNDS:,}"))
         if not all(_plain_number(x) and abs(x) <= 100 * MAX_ROUNDS + 1 for x in (total, best)):
-            raise ValueError("scores must be numbers")
+            raise ValueError(tr("scores must be numbers"))
         if right > rounds or not 0 <= best <= 100 or not 0 <= total <= 100 * rounds + 1e-6:
-            raise ValueError("the record's numbers do not fit together")
+            raise ValueError(tr("the record's numbers do not fit together"))
         return cls(rounds, float(total), right, float(best))
 
 
@@ -179,11 +182,11 @@ def numpy_code(guess: Sequence[float] | np.ndarray) -> str:
     `weights` and chosen query `i`): they print what the app shows after Reveal."""
     shares = ", ".join(f"{round(float(share), 4):g}" for share in guess)
     return "\n".join((
-        "# Predict, then see: how far a guess is from the real weights",
-        f"guess = np.array([{shares}])  # your last guess, one share per key",
+        "# " + tr("Predict, then see: how far a guess is from the real weights"),
+        f"guess = np.array([{shares}])  # " + tr("your last guess, one share per key"),
         "guess = guess / guess.sum()",
         "real = weights[i]",
-        "off_by = 0.5 * np.abs(guess - real).sum()  # total variation distance: weight on the wrong keys",
+        "off_by = 0.5 * np.abs(guess - real).sum()  # " + tr("total variation distance: weight on the wrong keys"),
         'print(f"off by {100 * off_by:.0f} points, score {100 * (1 - off_by):.0f}")',
         'print("winner:", tokens[int(np.argmax(real))], "- you said:", tokens[int(np.argmax(guess))])',
     )) + "\n"

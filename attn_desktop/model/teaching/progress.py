@@ -37,6 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from attn_desktop.language import tr
 from attn_desktop.model.files.json_reading import load_json_file, shown_path
 from attn_desktop.model.files.safe_write import write_json_atomically
 from attn_desktop.model.files.values import SceneFileError
@@ -95,12 +96,13 @@ class ProgressStore:
     def notice(self) -> str:
         """One line for the window about progress that is not being saved or could not be read; "" if none."""
         if self.last_error:
-            return f"Progress is not being saved: {self.last_error}"
+            return tr("Progress is not being saved: {error}").format(error=self.last_error)
         if self.read_problem and self.set_aside_as is not None:
-            return f"Earlier progress could not be read ({self.read_problem}); it was kept as {self.set_aside_as.name}"
+            return tr("Earlier progress could not be read ({problem}); it was kept as {name}").format(
+                problem=self.read_problem, name=self.set_aside_as.name)
         if self.read_problem:
-            return (f"Earlier progress could not be read ({self.read_problem}); "
-                    f"it will be kept aside, not overwritten, when new progress is saved")
+            return tr("Earlier progress could not be read ({problem}); "
+                      "it will be kept aside, not overwritten, when new progress is saved").format(problem=self.read_problem)
         return ""
 
     def watch(self, watcher: Callable[[], object]) -> None:
@@ -227,9 +229,9 @@ class ProgressStore:
     def _save_failure(self, error: Exception) -> str:
         reason = (error.strerror or str(error)) if isinstance(error, OSError) else (str(error) or type(error).__name__)
         if os.path.islink(self.path) and not os.path.exists(self.path):
-            return (f"{shown_path(self.path)} links to {shown_path(os.path.realpath(self.path))}, "
-                    f"which cannot be written ({reason})")
-        return f"could not save progress to {shown_path(self.path)}: {reason}"
+            return tr("{path} links to {target}, which cannot be written ({reason})").format(
+                path=shown_path(self.path), target=shown_path(os.path.realpath(self.path)), reason=reason)
+        return tr("could not save progress to {path}: {reason}").format(path=shown_path(self.path), reason=reason)
 
     def _read(self) -> tuple[dict[str, Any], bool]:
         """The document on disk and whether an existing file could not be used (read_problem says why)."""
@@ -290,18 +292,18 @@ def _problem_with(document: Any) -> str | None:
     Unknown top-level keys (from a newer version) are kept and written back untouched.
     """
     if not isinstance(document, dict) or document.get("format") != FORMAT_MARKER:
-        return "it is not a progress file"
+        return tr("it is not a progress file")
     if PREDICTIONS in document:
         try:
             SessionScore.from_dict(document[PREDICTIONS])
         except ValueError as error:
-            return f"its record of predictions is damaged: {error}"
+            return tr("its record of predictions is damaged: {error}").format(error=error)
     done = document.get("done")
     if not (isinstance(done, dict) and all(
         isinstance(kind, str) and isinstance(ids, list) and all(isinstance(i, str) for i in ids)
         for kind, ids in done.items()
     )):
-        return "its list of completed items is damaged"
+        return tr("its list of completed items is damaged")
     return None
 
 

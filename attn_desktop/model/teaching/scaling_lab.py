@@ -20,6 +20,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
+from attn_desktop.language import tr
 from attn_desktop.model.attention import entropy_bits, stable_softmax
 
 D_K_MIN, D_K_MAX = 2, 512
@@ -141,15 +142,17 @@ def numpy_code(d_k: int, seed: int = SEED) -> str:
     prints the lab's readings. ASCII comments (sqrt, not the root sign) survive any editor."""
     d_k = check_width(d_k)
     return "\n".join((
-        f"# Why divide by sqrt(d_k): the lab at d_k = {d_k}",
+        "# " + tr("Why divide by sqrt(d_k): the lab at d_k = {d_k}").format(d_k=d_k),
         "import numpy as np",
         "",
         f"rng = np.random.default_rng({seed})",
-        f"d_k, widest = {d_k}, {D_K_MAX}  # every vector is drawn {D_K_MAX} wide; d_k uses its first numbers",
+        f"d_k, widest = {d_k}, {D_K_MAX}  # "
+        + tr("every vector is drawn {widest} wide; d_k uses its first numbers").format(widest=D_K_MAX),
         f"pairs_q = rng.standard_normal(({PAIR_COUNT}, widest))",
         f"pairs_k = rng.standard_normal(({PAIR_COUNT}, widest))",
         f"queries = rng.standard_normal(({QUERY_COUNT}, 1, widest))",
-        f"keys = rng.standard_normal(({QUERY_COUNT}, {KEY_COUNT}, widest))  # {KEY_COUNT} keys for each query",
+        f"keys = rng.standard_normal(({QUERY_COUNT}, {KEY_COUNT}, widest))  # "
+        + tr("{count} keys for each query").format(count=KEY_COUNT),
         "",
         "scores = (pairs_q[:, :d_k] * pairs_k[:, :d_k]).sum(axis=1)",
         'print(f"spread of q.k: {scores.std():.2f}   divided by sqrt(d_k): {(scores / np.sqrt(d_k)).std():.2f}")',
@@ -159,7 +162,7 @@ def numpy_code(d_k: int, seed: int = SEED) -> str:
         "    w /= w.sum(axis=-1, keepdims=True)",
         "    return -(w * np.log2(np.where(w > 0, w, 1.0))).sum(axis=-1)",
         "",
-        "each_query = (queries[..., :d_k] * keys[..., :d_k]).sum(axis=-1)  # one row of scores per query",
+        "each_query = (queries[..., :d_k] * keys[..., :d_k]).sum(axis=-1)  # " + tr("one row of scores per query"),
         ('print(f"average entropy: {entropy_bits(each_query).mean():.2f} bits   '
         'divided by sqrt(d_k): {entropy_bits(each_query / np.sqrt(d_k)).mean():.2f} bits")'),
     )) + "\n"

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from attn_desktop.language import ntr, tr
 from attn_desktop.model import Change, HeadReading, Scene
 from attn_desktop.model.teaching.challenges import CHALLENGES, Challenge, ChallengeStatus, ChallengeTracker
 from attn_desktop.model.teaching.progress import ProgressStore
@@ -75,8 +76,8 @@ class ChallengesPanel(QWidget):
         bold.setBold(True)
         bold.setPointSizeF(bold.pointSizeF() * 1.2)
         self.summary_label.setFont(bold)
-        self.restart_button = QPushButton("Restart challenges", self)
-        self.restart_button.setToolTip("Clear the ticks and start the four challenges again")
+        self.restart_button = QPushButton(tr("Restart challenges"), self)
+        self.restart_button.setToolTip(tr("Clear the ticks and start the four challenges again"))
         self.restart_button.clicked.connect(self.ask_to_restart)
         self.notice_label = QLabel(self)
         self.notice_label.setWordWrap(True)
@@ -97,9 +98,9 @@ class ChallengesPanel(QWidget):
         tick.setFont(big)
         tick.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         tick.setMinimumWidth(tick.fontMetrics().horizontalAdvance(TICK_DONE + TICK_OPEN))
-        text = QLabel(challenge.title, self)
+        text = QLabel(tr(challenge.title), self)
         text.setWordWrap(True)
-        text.setToolTip(challenge.hint)
+        text.setToolTip(tr(challenge.hint))
         status = QLabel(self)
         status.setWordWrap(True)
         status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -186,9 +187,11 @@ class ChallengesPanel(QWidget):
         completed = self.tracker.completed_ids()
         for row, status in zip(self.rows, self.tracker.statuses):
             self._show_row(row, status, row.challenge.id in completed)
-        _set_text(self.summary_label, f"{self.tracker.completed_count} of {len(CHALLENGES)} complete")
+        done, total = self.tracker.completed_count, len(CHALLENGES)
+        _set_text(self.summary_label, ntr("{done} of {total} complete", "{done} of {total} complete", total).format(
+            done=done, total=total))
         error = self.tracker.save_error
-        _set_text(self.notice_label, f"Your progress is kept for this session only: {error}" if error else "")
+        _set_text(self.notice_label, tr("Your progress is kept for this session only: {error}").format(error=error) if error else "")
         self.notice_label.setVisible(bool(error))
 
     def _show_row(self, row: ChallengeRow, status: ChallengeStatus, complete: bool) -> None:
@@ -196,15 +199,15 @@ class ChallengesPanel(QWidget):
         if row.tick_label.text() != tick:  # a style sheet is costly to apply: only when the tick flips
             row.tick_label.setText(tick)
             row.tick_label.setStyleSheet(f"color: {DONE_COLOR if complete else OPEN_COLOR}")
-            row.tick_label.setAccessibleName("complete" if complete else "not complete yet")
+            row.tick_label.setAccessibleName(tr("complete") if complete else tr("not complete yet"))
         self._status_boxes[row.challenge.id].set_text(_status_text(status, complete))
 
     # ----- restarting ----------------------------------------------------
     def ask_to_restart(self) -> None:
         answer = QMessageBox.question(
             self,
-            "Restart challenges",
-            "Clear the ticks of all four challenges and start again?",
+            tr("Restart challenges"),
+            tr("Clear the ticks of all four challenges and start again?"),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -216,9 +219,10 @@ class ChallengesPanel(QWidget):
 
 def _status_text(status: ChallengeStatus, complete: bool) -> str:
     if status.met and not complete:
-        return "This was already true when you started, so it has not counted yet: change it back, then make it happen."
+        return tr("This was already true when you started, so it has not counted yet: change it back, then make "
+                  "it happen.")
     if complete and not status.met:
-        return f"Completed earlier. Right now: {status.note}"
+        return tr("Completed earlier. Right now: {note}").format(note=status.note)
     return status.note
 
 

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from attn_desktop.language import tr
 from attn_desktop.model.teaching.exercises import AnswerKind, Exercise, ShowMe
 
 DONE_MARK, OPEN_MARK = "✓", "○"
@@ -32,16 +33,17 @@ class ExerciseWidget(QFrame):
         self.number = number  # its place among the lesson's exercises: "Question 2"
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.mark_label = QLabel(DONE_MARK if done else OPEN_MARK)
-        self.mark_label.setToolTip("✓ once you have answered it right (remembered between runs)")
-        self.heading_label = QLabel(f"<b>Question {number}</b> · {exercise.source}")
+        self.mark_label.setToolTip(tr("✓ once you have answered it right (remembered between runs)"))
+        self.heading_label = QLabel()
         self.heading_label.setWordWrap(True)  # a narrow panel wraps it rather than growing past its edge
-        self.prompt_label = QLabel(exercise.prompt)
+        self.prompt_label = QLabel()
         self.prompt_label.setWordWrap(True)
         self.answer_edit: QLineEdit | None = None
         self.choice_buttons: list[QRadioButton] = []
-        self.check_button = QPushButton("Check")
-        self.hint_button = QPushButton("Hint")
-        self.show_me_button = QPushButton("Show me")
+        self.choice_texts: list[tuple[QRadioButton, _ChoiceText]] = []
+        self.check_button = QPushButton(tr("Check"))
+        self.hint_button = QPushButton(tr("Hint"))
+        self.show_me_button = QPushButton(tr("Show me"))
         self.result_label = QLabel("")
         self.result_label.setWordWrap(True)
         self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -54,7 +56,7 @@ class ExerciseWidget(QFrame):
         layout.addWidget(self.prompt_label)
         layout.addWidget(self._answer_area())
         if exercise.tolerance_text:
-            tolerance = QLabel(f"<small>{exercise.tolerance_text}</small>")
+            self.tolerance_label = tolerance = QLabel()
             tolerance.setWordWrap(True)
             layout.addWidget(tolerance)
         buttons = QHBoxLayout()
@@ -69,10 +71,28 @@ class ExerciseWidget(QFrame):
         layout.addWidget(self.result_label)
 
         self.check_button.clicked.connect(self.check)
-        self.hint_button.clicked.connect(lambda: self.result_label.setText(f"Hint: {exercise.hint}"))
+        self.hint_button.clicked.connect(self.show_hint)
         self.show_me_button.setEnabled(exercise.show_me is not None)
-        self.show_me_button.setToolTip("Set the canvas up so you can see the answer")
+        self.show_me_button.setToolTip(tr("Set the canvas up so you can see the answer"))
         self.show_me_button.clicked.connect(self._request_show_me)
+        self.reword()
+
+    def reword(self) -> None:
+        """The exercise's texts in the student's language (at the start, and after a change of language)."""
+        exercise = self.exercise
+        # Translators: an exercise's heading, e.g. "Question 2 · Part 1, your turn" (where the lesson asks it).
+        self.heading_label.setText(tr("<b>Question {number}</b> · {source}").format(
+            number=self.number, source=exercise.say(exercise.source)))
+        self.prompt_label.setText(exercise.say(exercise.prompt))
+        if exercise.tolerance_text:
+            self.tolerance_label.setText(f"<small>{exercise.tolerance_text}</small>")  # markup around a translated text
+        for choice, (button, text) in zip(exercise.choices, self.choice_texts):
+            button.setAccessibleName(exercise.say(choice))
+            text.setText(exercise.say(choice))
+        if self.answer_edit is not None:
+            labels = [exercise.say(label) for label in exercise.labels]
+            self.answer_edit.setPlaceholderText(", ".join(labels) if len(labels) > 1 else tr("your answer"))
+            self.answer_edit.setAccessibleName(tr("Answer to question {number}").format(number=self.number))
 
     def _answer_area(self) -> QWidget:
         area = QWidget()
@@ -80,19 +100,21 @@ class ExerciseWidget(QFrame):
         layout.setContentsMargins(0, 0, 0, 0)
         if self.exercise.kind is AnswerKind.CHOICE:
             group = QButtonGroup(area)
-            for index, text in enumerate(self.exercise.choices):
+            for index, _choice in enumerate(self.exercise.choices):
                 button = QRadioButton()
-                button.setAccessibleName(text)
                 group.addButton(button, index)
+                text = _ChoiceText("", button)
                 layout.addLayout(_choice_row(button, text))
                 self.choice_buttons.append(button)
+                self.choice_texts.append((button, text))
         else:
             self.answer_edit = QLineEdit()
-            self.answer_edit.setPlaceholderText(", ".join(self.exercise.labels) if len(self.exercise.labels) > 1 else "your answer")
-            self.answer_edit.setAccessibleName(f"Answer to question {self.number}")
             self.answer_edit.returnPressed.connect(self.check)
             layout.addWidget(self.answer_edit)
         return area
+
+    def show_hint(self) -> None:
+        self.result_label.setText(tr("Hint: {hint}").format(hint=self.exercise.say(self.exercise.hint)))
 
     def response(self) -> str | int:
         if self.answer_edit is not None:
@@ -126,9 +148,9 @@ class _ChoiceText(QLabel):
         self.button.click()
 
 
-def _choice_row(button: QRadioButton, text: str) -> QHBoxLayout:
+def _choice_row(button: QRadioButton, text: _ChoiceText) -> QHBoxLayout:
     # A radio button's own text never wraps and would push the narrow panel wider than its dock.
     row = QHBoxLayout()
     row.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
-    row.addWidget(_ChoiceText(text, button), 1)
+    row.addWidget(text, 1)
     return row

@@ -8,11 +8,12 @@ from typing import Protocol
 
 from PySide6.QtWidgets import QDockWidget
 
+from attn_desktop.language import tr
 from attn_desktop.model import Scene, SceneFileError
 from attn_desktop.model.commands import Editor, ReplaceContents, open_contents
+from attn_desktop.model.files.scene_types import SceneData
 from attn_desktop.model.scene_files import (
     contents_as_seen,
-    load_into,
     new_scene,
     read_scene_data,
     scene_data_from_document,
@@ -20,6 +21,7 @@ from attn_desktop.model.scene_files import (
 )
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.exercises import ShowMe, ShowMeStep, apply_steps
+from attn_desktop.model.teaching.lesson_words import in_students_words
 from attn_desktop.paths import scene_path as builtin_scene_path
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel
 
@@ -36,7 +38,7 @@ class NamedArrows(Protocol):
 
 def lesson_words(lesson: lessons.Lesson) -> str:
     """Everything the Lesson panel says of LESSON: its formula, explanation and steps."""
-    return " ".join((lesson.formula, lesson.explanation, *lesson.steps))
+    return " ".join(tr(text) for text in (lesson.formula, lesson.explanation, *lesson.steps) if text)
 
 
 class LessonDocument(Protocol):
@@ -117,7 +119,7 @@ class LessonController:
             return False
         changed = scene_document(self.scene)
         try:
-            as_it_comes = scene_document(read_scene_data(builtin_scene_path(lessons.lesson(self.current).scene)))
+            as_it_comes = scene_document(lesson_scene_data(lessons.lesson(self.current).scene))
         except SceneFileError:
             as_it_comes = None  # a damaged installation: the scene is kept as it is
         self.progress.leave_lesson(self.current, None if changed == as_it_comes else changed)
@@ -126,7 +128,7 @@ class LessonController:
     def start_afresh(self) -> None:
         """The lesson's scene as it comes, in place of the one the student left: one step Ctrl+Z takes back."""
         if self.current is not None:
-            self._replace_scene(lessons.lesson(self.current).scene, (), "Start the lesson afresh")
+            self._replace_scene(lessons.lesson(self.current).scene, (), tr("Start the lesson afresh"))
         self.panel.show_kept_scene(False)
 
     def show(self, lesson_id: str | None) -> None:
@@ -157,14 +159,14 @@ class LessonController:
         It is one edit of the scene, like a drag: the title says the scene changed and Ctrl+Z
         gives back the canvas as it was, so nothing needs saving first.
         """
-        self._replace_scene(show_me.scene, show_me.steps, "Show me")
+        self._replace_scene(show_me.scene, show_me.steps, tr("Show me"))
 
     def _replace_scene(self, name: str, steps: Sequence[ShowMeStep], text: str) -> None:
         """The built-in scene NAME, set up by STEPS, in place of the scene as one undoable edit called TEXT."""
         try:
-            shown = new_scene(read_scene_data(builtin_scene_path(name)))
+            shown = new_scene(lesson_scene_data(name))
         except SceneFileError as error:
-            self.show_error("Cannot open lesson", str(error))
+            self.show_error(tr("Cannot open lesson"), str(error))
             return
         apply_steps(shown, steps)  # set up aside, then put in place as one step
         command = ReplaceContents(contents_as_seen(self.scene), contents_as_seen(shown), text)
@@ -189,8 +191,13 @@ class LessonController:
     def load_builtin(self, name: str) -> bool:
         """One of the scenes that come with the app; False (and one message) if the installation is damaged."""
         try:
-            load_into(self.scene, builtin_scene_path(name))
+            open_contents(self.scene, lesson_scene_data(name))
         except SceneFileError as error:
-            self.show_error("Cannot open lesson", str(error))
+            self.show_error(tr("Cannot open lesson"), str(error))
             return False
         return True
+
+
+def lesson_scene_data(name: str) -> SceneData:
+    """The built-in scene NAME as a lesson opens it: its sentence's words in the student's language."""
+    return in_students_words(read_scene_data(builtin_scene_path(name)))

@@ -5,10 +5,12 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
+from attn_desktop.language import ntr, tr
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.exercises import exercises_for
 from attn_desktop.model.teaching.lessons import Lesson
 from attn_desktop.model.teaching.progress import ProgressKind, ProgressStore
+from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.lessons.exercise_widget import ExerciseWidget
 
 
@@ -24,8 +26,9 @@ class LessonPanel(QWidget):
         self.lesson: Lesson | None = None
         self.exercise_widgets: list[ExerciseWidget] = []
         self.picker = QComboBox()
-        self.picker.addItems([item.title for item in lessons.LESSONS])
-        self.picker.setAccessibleName("Lesson")
+        self.picker.addItems([tr(item.title) for item in lessons.LESSONS])
+        follow_language(self, self._reword)
+        self.picker.setAccessibleName(tr("Lesson"))
         self.picker.activated.connect(lambda index: self.open_lesson_requested.emit(lessons.LESSONS[index].id))
         self.formula_label = QLabel()
         self.formula_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -37,7 +40,7 @@ class LessonPanel(QWidget):
         self.explanation_label = QLabel()
         self.explanation_label.setWordWrap(True)
         self.explanation_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.try_it_label = QLabel("<b>Try it</b>")  # a heading for the lesson's steps; hidden when there are none
+        self.try_it_label = QLabel(tr("<b>Try it</b>"))  # a heading for the lesson's steps; hidden when there are none
         self.steps_label = QLabel()
         self.steps_label.setWordWrap(True)
         self.exercises_box = QVBoxLayout()
@@ -66,10 +69,10 @@ class LessonPanel(QWidget):
     def _kept_scene_bar(self) -> QWidget:
         """Over the text, while the lesson shows its scene as the student left it: saying so, and a way back."""
         self.kept_bar = bar = QWidget()
-        self.kept_label = QLabel("The scene is as you left it.")
+        self.kept_label = QLabel(tr("The scene is as you left it."))
         self.kept_label.setWordWrap(True)
-        self.fresh_button = QPushButton("Start afresh")
-        self.fresh_button.setToolTip("The lesson's scene as it comes (Ctrl+Z gives yours back)")
+        self.fresh_button = QPushButton(tr("Start afresh"))
+        self.fresh_button.setToolTip(tr("The lesson's scene as it comes (Ctrl+Z gives yours back)"))
         self.fresh_button.clicked.connect(self.fresh_scene_requested)
         row = QHBoxLayout(bar)
         row.setContentsMargins(0, 0, 0, 0)
@@ -92,19 +95,15 @@ class LessonPanel(QWidget):
         if self.lesson is None:
             self.picker.setCurrentIndex(-1)
             self.formula_label.setText("")
-            self.explanation_label.setText("Your own scene. Pick a lesson above (or from the Lessons menu) to follow one.")
+            self.explanation_label.setText(tr("Your own scene. Pick a lesson above (or from the Lessons menu) to follow one."))
             self.steps_label.setText("")
             self.try_it_label.hide()
             self.progress_label.setText("")
             self.lesson_shown.emit(None)
             return
         self.picker.setCurrentIndex(lessons.LESSONS.index(self.lesson))
-        self.formula_label.setText(self.lesson.formula)
-        self.explanation_label.setText(self.lesson.explanation)
+        self._word_lesson(self.lesson)
         self.try_it_label.setVisible(bool(self.lesson.steps))
-        self.steps_label.setText(
-            "<ol style='margin-left: -20px'>" + "".join(f"<li>{step}</li>" for step in self.lesson.steps) + "</ol>"
-        )
         for number, exercise in enumerate(exercises_for(self.lesson.id), start=1):
             widget = ExerciseWidget(exercise, self.progress.is_done(ProgressKind.EXERCISES, exercise.id), number)
             widget.solved.connect(self._on_solved)
@@ -113,6 +112,23 @@ class LessonPanel(QWidget):
             self.exercise_widgets.append(widget)
         self._update_progress()
         self.lesson_shown.emit(self.lesson.id)
+
+    def _word_lesson(self, lesson: Lesson) -> None:
+        self.formula_label.setText(tr(lesson.formula) if lesson.formula else "")
+        self.explanation_label.setText(tr(lesson.explanation))
+        self.steps_label.setText(
+            "<ol style='margin-left: -20px'>" + "".join(f"<li>{tr(step)}</li>" for step in lesson.steps) + "</ol>"
+        )
+
+    def _reword(self) -> None:
+        """The lesson's texts in the language just chosen (the answers typed so far stay)."""
+        for index, item in enumerate(lessons.LESSONS):
+            self.picker.setItemText(index, tr(item.title))
+        if self.lesson is not None:
+            self._word_lesson(self.lesson)
+            self._update_progress()
+        for widget in self.exercise_widgets:
+            widget.reword()
 
     def _on_solved(self, exercise_id: str) -> None:
         self.progress.mark_done(ProgressKind.EXERCISES, exercise_id)
@@ -123,4 +139,6 @@ class LessonPanel(QWidget):
             self.progress_label.setText("")
             return
         done = sum(self.progress.is_done(ProgressKind.EXERCISES, w.exercise.id) for w in self.exercise_widgets)
-        self.progress_label.setText(f"<b>Exercises</b> — {done} of {len(self.exercise_widgets)} answered")
+        total = len(self.exercise_widgets)
+        self.progress_label.setText(ntr("<b>Exercises</b> — {done} of {total} answered",
+                                        "<b>Exercises</b> — {done} of {total} answered", total).format(done=done, total=total))
