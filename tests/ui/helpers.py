@@ -146,3 +146,22 @@ def right_click_and_choose(qtbot, grid, pos: QPoint, choice: str | None) -> list
     finished.append(True)  # a menu runs until chosen from, inside the event
     qtbot.mouseRelease(grid, Qt.MouseButton.RightButton, pos=pos)
     return seen
+
+
+def choose_from_menu_bar(qtbot, window, path: list[str]) -> None:
+    """Click through the menu bar as a person does: PATH names the menu, its submenus and the entry, without
+    their & ("View", "Language", "Español")."""
+    def named(actions, name):
+        return next(action for action in actions if action.text().replace("&", "") == name)
+
+    bar = window.menuBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.actionGeometry(named(bar.actions(), path[0])).center())
+    for name in path[1:]:
+        qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None)
+        menu = QApplication.activePopupWidget()
+        action = named(menu.actions(), name)
+        qtbot.mouseClick(menu, Qt.MouseButton.LeftButton, pos=menu.actionGeometry(action).center())
+        submenu = action.menu()
+        if submenu is not None:
+            qtbot.waitUntil(submenu.isVisible)
+    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is None)
