@@ -27,6 +27,7 @@ from attn_desktop.ui.canvas.canvas_labels import CanvasLabels
 from attn_desktop.ui.canvas.canvas_plots import CanvasPlots
 from attn_desktop.ui.canvas.drag_controller import DragController
 from attn_desktop.ui.canvas.plane_action import PlaneAction
+from attn_desktop.ui.language.plot_direction import keep_left_to_right
 from attn_desktop.ui.palette import OUTPUT_COLOR, ROLE_COLORS
 from attn_desktop.ui.scene_link import follow_scene_in_sight, head_reading
 from attn_desktop.ui.view_state.key_highlight import KeyHighlight
@@ -63,6 +64,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
     def __init__(self, scene: Scene | HeadReading, parent=None, highlight: KeyHighlight | None = None,
                  veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
+        keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         # Not "self.scene": QGraphicsView.scene() would be shadowed.
         self.attn_scene = scene = head_reading(scene)  # the head it draws (a bare scene: its first head)
         self.highlight = highlight if highlight is not None else KeyHighlight(self)  # the key pointed at elsewhere

@@ -37,6 +37,7 @@ from attn_desktop.ui.canvas.canvas_notice import CanvasNotice
 from attn_desktop.ui.canvas.drag_controller import DragController
 from attn_desktop.ui.canvas.plot_framing import frame_tips
 from attn_desktop.ui.canvas.plot_titles import fit_titles, plot_title
+from attn_desktop.ui.language.plot_direction import plot_left_to_right
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 
 SCALES_APART = 3.0  # extents this many times apart get a scale each: on one, the shorter kind would be tiny
@@ -80,7 +81,7 @@ class CanvasPlots:
         self._full_titles: dict[pg.PlotItem, tuple[str, str]] = {}
 
     def _make_plot(self, title: str) -> pg.PlotItem:
-        plot = pg.PlotItem(title=title)
+        plot = plot_left_to_right(pg.PlotItem(title=title))
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.setMenuEnabled(False)
         plot.hideButtons()

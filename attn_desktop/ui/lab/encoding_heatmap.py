@@ -11,6 +11,7 @@ import pyqtgraph as pg
 from attn_desktop.language import tr
 from attn_desktop.model.teaching.positions_lab import HEATMAP_POSITIONS, HEATMAP_WIDTH, encoding_heatmap
 from attn_desktop.ui.lab.lab_plot import PLOT_HEIGHT, make_still
+from attn_desktop.ui.language.plot_direction import keep_left_to_right
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 
@@ -18,6 +19,7 @@ from attn_desktop.ui.plot_style import cache_axes_and_grid
 class EncodingHeatmap(pg.PlotWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
+        keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         plot = self.getPlotItem()
         make_still(plot)
         plot.invertY(True)  # position 0 at the top, as a table of vectors reads

@@ -11,6 +11,7 @@ from PySide6.QtGui import QColor
 
 from attn_desktop.model import Role
 from attn_desktop.ui.lab.lab_plot import PLOT_HEIGHT, make_still, round_up
+from attn_desktop.ui.language.plot_direction import keep_left_to_right
 from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 
@@ -38,6 +39,7 @@ class PairArrow:
 class PairPlot(pg.PlotWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
+        keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         plot = self.getPlotItem()
         make_still(plot)
         plot.setAspectLocked(True)

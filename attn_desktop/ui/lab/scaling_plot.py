@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor
 from attn_desktop.language import tr
 from attn_desktop.model import Role
 from attn_desktop.model.teaching.scaling_lab import D_K_MAX, D_K_MIN
+from attn_desktop.ui.language.plot_direction import keep_left_to_right
 from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 
@@ -29,6 +30,7 @@ class ScalingPlot(pg.PlotWidget):
     def __init__(self, y_label: str, parent=None) -> None:
         """Y_LABEL: the vertical axis's name, in English (marked N_ where it is written): shown translated."""
         super().__init__(parent)
+        keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         self.y_label = y_label
         plot = self.getPlotItem()
         plot.setMenuEnabled(False)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QToolTip
 
 from attn_desktop.language import percent, tr
 from attn_desktop.model import Change, HeadReading, Role, Scene
+from attn_desktop.ui.language.plot_direction import keep_left_to_right
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.panels.token_axis import TokenAxis
@@ -55,6 +56,7 @@ class WeightsChart(pg.PlotWidget):
     def __init__(self, scene: Scene | HeadReading, parent=None) -> None:
         self.token_axis = TokenAxis()
         super().__init__(parent, axisItems={"bottom": self.token_axis})
+        keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         # Not "self.scene": QGraphicsView.scene() would be shadowed.
         self.attn_scene = head_reading(scene)
         plot = self.getPlotItem()

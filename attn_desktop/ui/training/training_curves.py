@@ -19,6 +19,7 @@ from PySide6.QtCore import QEvent, QSize
 from PySide6.QtGui import QColor, QFontMetricsF
 
 from attn_desktop.language import tr
+from attn_desktop.ui.language.plot_direction import keep_left_to_right, plot_left_to_right
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 
 LOSS_COLOR = QColor("#CC3311")
@@ -74,6 +75,7 @@ def nice_ceiling(value: float) -> float:
 class TrainingCurves(pg.GraphicsLayoutWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
+        keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         self.series = GrowingSeries()
         self.step_span = FIRST_STEP_SPAN
         self.loss_top = 1.0
@@ -99,7 +101,7 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
         self.accuracy_plot.setLabel("bottom", tr("step"))
 
     def _add_plot(self, row: int) -> pg.PlotItem:
-        plot = self.addPlot(row=row, col=0)
+        plot = plot_left_to_right(self.addPlot(row=row, col=0))
         plot.setMenuEnabled(False)
         plot.hideButtons()
         plot.setMouseEnabled(x=False, y=False)  # the axes are the curves' own; a stray drag must not move them
