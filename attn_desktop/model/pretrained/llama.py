@@ -236,10 +236,11 @@ class LlamaModel:
         """For each layer, the residual stream after it at POSITION through the final norm and the unembedding:
         the COUNT likeliest tokens and their probabilities (softmax at T = 1), one list per layer."""
         if run.residuals is None:
-            raise ValueError(f"this run of {run.model_name} did not keep its residual stream")
+            raise ValueError(tr("this run of {model} did not keep its residual stream").format(model=run.model_name))
         n = len(run.token_ids)
         if not 0 <= position < n:
-            raise ValueError(f"position {position} is out of range: the sentence has positions 0 to {n - 1}")
+            raise ValueError(tr("position {position} is out of range: the sentence has positions 0 to {last}").format(
+                position=position, last=n - 1))
         # the last layer's column is the prediction at that position, computed as a run computes its last one
         logits = [*self.logits(run.residuals[:-1, position]), self._last_logits(run.residuals[-1, position])]
         return [self._likeliest(layer_logits, count) for layer_logits in logits]
@@ -247,7 +248,7 @@ class LlamaModel:
     def position_logits(self, run: ModelRun, positions: list[int]) -> np.ndarray:
         """The next-token logits (len(positions), vocab) at POSITIONS of RUN, from its last residual stream."""
         if run.residuals is None:
-            raise ValueError(f"this run of {run.model_name} did not keep its residual stream")
+            raise ValueError(tr("this run of {model} did not keep its residual stream").format(model=run.model_name))
         return self.logits(run.residuals[-1][positions])
 
     def _checked_ids(self, ids: list[int]) -> list[int]:

@@ -264,7 +264,7 @@ class ModelHeadsPanel(QWidget):
         self.pack_button.setToolTip(tr("{model}, the optional model pack's model, read from this computer "
                                        "(nothing is downloaded)").format(model=PACK_MODEL_NAME))
         if self.model is not None and not self.loading:
-            self.show_model(self.model)
+            self._show_model_summary(self.model)
         elif self.model is None and not self.loading:
             self.model_label.setText(f"<b>{html.escape(tr(NO_MODEL_TEXT))}</b>")
         self.token_strip.caption, self.next_strip.caption = tr("Tokens"), tr("Next token")
@@ -328,15 +328,18 @@ class ModelHeadsPanel(QWidget):
     def show_model(self, model: LoadedModel) -> None:
         """A model loaded: its summary; the sentence runs next (the controller asks)."""
         self.model = model
-        # One line for the class; the rest for whoever points at it.
-        self.model_label.setText(f"<b>{html.escape(model.name)}</b> \u00b7 {html.escape(model_shape(model))}")
-        self.model_label.setToolTip(f"{model_details(model)}\n{model.path}")
+        self._show_model_summary(model)
         self._show_progress(None)
         self._show_message("")
         self._show_buttons(False)  # with a model loaded, File → Open Model… is enough
         self._set_model_parts_enabled(True)
         if model.longest_probe:
             self.induction_panel.set_longest(model.longest_probe)
+
+    def _show_model_summary(self, model: LoadedModel) -> None:
+        # One line for the class; the rest for whoever points at it.
+        self.model_label.setText(f"<b>{html.escape(model.name)}</b> \u00b7 {html.escape(model_shape(model))}")
+        self.model_label.setToolTip(f"{model_details(model)}\n{model.path}")
 
     def forget_induction(self) -> None:
         """Another model loaded: the induction scores shown were the last one's (it asks again if they are shown)."""
