@@ -74,11 +74,12 @@ def test_a_file_that_is_no_model_is_refused_in_the_language_chosen(tmp_path, spe
 
 def test_shown_percentages_and_the_temperature_have_a_decimal_comma_in_spanish(qtbot, speaking):
     assert head_item_text(3, 1, 0.1234) == "Layer 3, head 1 \u2014 12.3 %"
+    view = NextTokenView()  # built in English: it re-words itself when the language changes
+    qtbot.addWidget(view)
+    assert view.temperature_label.text() == "Temperature 1.00"
     speaking("es")
     assert head_item_text(3, 1, 0.1234) == "Layer 3, head 1 \u2014 12,3 %"
     assert temperature_label(0.5) == "Temperature 0,50"
     assert moved_most_text(2, " Paris", 0.243, 0.2414) == "With 2 heads knocked out, '\u2423Paris' moved most: " \
                                                           "24,3 % \u2192 24,1 %."
-    view = NextTokenView()
-    qtbot.addWidget(view)
     assert view.temperature_label.text() == "Temperature 1,00"

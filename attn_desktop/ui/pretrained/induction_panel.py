@@ -158,9 +158,10 @@ class InductionPanel(QWidget):
         self.top_title.setText(top_title_text())
         self._show_seed()
         if self.probe is not None:
+            knocked = self.knocked_probe
             self.show_probe(self.probe)
-            if self.knocked_probe is not None:
-                self.show_knocked_probe(self.knocked_probe)
+            if knocked is not None:
+                self.show_knocked_probe(knocked)
 
     # ----- showing -----------------------------------------------------------------------------
     def show_probe(self, probe: Any) -> None:
