@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from attn_desktop.cli.errors import OneLineErrorParser, cannot_write, fail, say
 from attn_desktop.cli.output_checks import STANDARD_OUTPUT_CLOSED, json_output_problem, write_standard_output
+from attn_desktop.language import tr
 
 if TYPE_CHECKING:
     import numpy as np
@@ -34,25 +35,29 @@ if TYPE_CHECKING:
 def heads_main(argv: list[str]) -> int:
     parser = OneLineErrorParser(
         prog="attn-desktop heads",
-        description="Run one sentence through a real language model (the optional SmolLM2 pack, or a LLaMA-style "
-        "GGUF file) offline and write its tokens, every head's attention weights [layer][head][query][key] and the "
-        "five likeliest next tokens as JSON. The JSON's \"rope\" says whether q and k were turned by RoPE for "
-        "their positions (true, as the model computes) or not (--no-rope).",
+        description=tr("Run one sentence through a real language model (the optional SmolLM2 pack, or a "
+                       "LLaMA-style GGUF file) offline and write its tokens, every head's attention weights "
+                       "[layer][head][query][key] and the five likeliest next tokens as JSON. The JSON's \"rope\" "
+                       "says whether q and k were turned by RoPE for their positions (true, as the model computes) "
+                       "or not (--no-rope)."),
     )
-    parser.add_argument("sentence", help='the sentence, e.g. "The cat sat on the mat because it was tired"')
-    parser.add_argument("--model", metavar="PATH", help="a LLaMA-style GGUF file (default: the installed model pack)")
-    parser.add_argument("-o", "--output", required=True, help="the JSON file to write; - writes to standard output")
+    parser.add_argument("sentence", help=tr('the sentence, e.g. "The cat sat on the mat because it was tired"'))
+    parser.add_argument("--model", metavar="PATH", help=tr("a LLaMA-style GGUF file (default: the installed model pack)"))
+    parser.add_argument("-o", "--output", required=True, help=tr("the JSON file to write; - writes to standard output"))
     parser.add_argument("--no-rope", dest="rope", action="store_false",
-                        help="recompute every head's weights from its q and k before RoPE turned them for their "
-                        "positions (each layer reads what it read with RoPE; only the weights written change)")
+                        help=tr("recompute every head's weights from its q and k before RoPE turned them for their "
+                                "positions (each layer reads what it read with RoPE; only the weights written "
+                                "change)"))
     parser.add_argument("--knock-out", metavar="L.H,L.H", type=knocked_heads, default=frozenset(),
-                        help="zero the output of these heads (layer.head, numbered from 0, e.g. 17.3,18.6) before "
-                        "their layer's output projection: the next tokens are those of the model without them")
+                        help=tr("zero the output of these heads (layer.head, numbered from 0, e.g. 17.3,18.6) "
+                                "before their layer's output projection: the next tokens are those of the model "
+                                "without them"))
     parser.add_argument("--temperature", metavar="T", type=temperature, default=1.0,
-                        help="read the next tokens from softmax(logits / T) (default 1; above 0)")
+                        help=tr("read the next tokens from softmax(logits / T) (default 1; above 0)"))
     parser.add_argument("--logit-lens", action="store_true",
-                        help="add \"logit_lens\": for each layer, the stream after it at the last token through the "
-                        "final norm and the unembedding, its five likeliest tokens [token, probability] at temperature 1")
+                        help=tr("add \"logit_lens\": for each layer, the stream after it at the last token through "
+                                "the final norm and the unembedding, its five likeliest tokens [token, probability] "
+                                "at temperature 1"))
     args = parser.parse_args(argv)
     return _run_and_write(args.sentence, args.model, args.output, args.rope,
                           HeadsOptions(args.knock_out, args.temperature, args.logit_lens))
@@ -73,7 +78,8 @@ def knocked_heads(text: str) -> frozenset[tuple[int, int]]:
     for piece in pieces:
         if not re.fullmatch(r"[0-9]+\.[0-9]+", piece.strip()):
             raise argparse.ArgumentTypeError(
-                f"{piece.strip()!r} is not a head: write layer.head, numbered from 0 (e.g. 17.3,18.6)")
+                tr("{text} is not a head: write layer.head, numbered from 0 (e.g. 17.3,18.6)").format(
+                    text=repr(piece.strip())))
     return frozenset((int(layer), int(head)) for layer, head in (piece.strip().split(".") for piece in pieces))
 
 
@@ -84,7 +90,8 @@ def temperature(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"the temperature must be a number above 0, not {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            tr("the temperature must be a number above 0, not {text}").format(text=repr(text))) from None
     problem = temperature_problem(value)
     if problem:
         raise argparse.ArgumentTypeError(problem)
@@ -112,7 +119,7 @@ def _run_and_write(sentence: str, model_path: str | None, output: str, rope: boo
     except (ModelUnavailable, ModelFileError, SentenceError, HeadError) as error:
         return fail(str(error))
     except MemoryError:
-        return fail(f"{path.name}: not enough memory to load this model")
+        return fail(tr("{file}: not enough memory to load this model").format(file=path.name))
     pieces = heads_json_pieces(run, rope, options.temperature, lens)
     if output == "-":
         return write_standard_output(pieces)
@@ -130,7 +137,7 @@ def _input_problem(sentence: str, output: str) -> str | None:
     from attn_desktop.model.pretrained.llama import sentence_problem
 
     if not sentence.strip():
-        return "the sentence is empty; give a few words in quotes"
+        return tr("the sentence is empty; give a few words in quotes")
     problem = sentence_problem(sentence)
     if problem:
         return problem

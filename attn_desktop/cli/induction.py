@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from attn_desktop.cli.errors import OneLineErrorParser, cannot_write, fail, say
 from attn_desktop.cli.output_checks import STANDARD_OUTPUT_CLOSED, json_output_problem, write_standard_output
+from attn_desktop.language import tr
 
 if TYPE_CHECKING:
     from attn_desktop.model.pretrained.induction import InductionProbe
@@ -22,18 +23,21 @@ DEFAULT_SEED = 0
 def induction_main(argv: list[str]) -> int:
     parser = OneLineErrorParser(
         prog="attn-desktop induction",
-        description="Find a real language model's induction heads, offline: the model (the optional SmolLM2 pack, "
-        "or a LLaMA-style GGUF file) reads R random tokens, then the same tokens again. A head's induction "
-        "score is its average weight, from each token of the second copy, on the token that followed the same "
-        "token in the first copy; a head scoring at least 0.5 is an induction head. Writes the token ids read, "
-        "induction_score[layer][head] and the ten best heads as JSON.",
+        description=tr("Find a real language model's induction heads, offline: the model (the optional SmolLM2 "
+                       "pack, or a LLaMA-style GGUF file) reads R random tokens, then the same tokens again. A "
+                       "head's induction score is its average weight, from each token of the second copy, on the "
+                       "token that followed the same token in the first copy; a head scoring at least 0.5 is an "
+                       "induction head. Writes the token ids read, induction_score[layer][head] and the ten best "
+                       "heads as JSON."),
     )
-    parser.add_argument("--model", metavar="PATH", help="a LLaMA-style GGUF file (default: the installed model pack)")
+    parser.add_argument("--model", metavar="PATH", help=tr("a LLaMA-style GGUF file (default: the installed model pack)"))
     parser.add_argument("--length", metavar="R", type=int, default=DEFAULT_LENGTH,
-                        help=f"random tokens in each copy, 2 to 128 (default {DEFAULT_LENGTH})")
+                        help=tr("random tokens in each copy, 2 to 128 (default {length})").format(
+                            length=DEFAULT_LENGTH))
     parser.add_argument("--seed", metavar="S", type=int, default=DEFAULT_SEED,
-                        help=f"which random tokens, a whole number from 0 (default {DEFAULT_SEED})")
-    parser.add_argument("-o", "--output", required=True, help="the JSON file to write; - writes to standard output")
+                        help=tr("which random tokens, a whole number from 0 (default {seed})").format(
+                            seed=DEFAULT_SEED))
+    parser.add_argument("-o", "--output", required=True, help=tr("the JSON file to write; - writes to standard output"))
     args = parser.parse_args(argv)
     return _probe_and_write(args.model, args.length, args.seed, args.output)
 
@@ -55,7 +59,7 @@ def _probe_and_write(model_path: str | None, length: int, seed: int, output: str
     except (ModelUnavailable, ModelFileError, SentenceError, ValueError) as error:
         return fail(str(error))
     except MemoryError:
-        return fail(f"{path.name}: not enough memory to load this model")
+        return fail(tr("{file}: not enough memory to load this model").format(file=path.name))
     text = json.dumps(induction_document(probe), separators=(",", ":"), allow_nan=False) + "\n"
     if output == "-":
         return write_standard_output([text])

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from attn_desktop.language import tr
+
 
 class ModelFileError(ValueError):
     """A model file that cannot be used, with what was found."""
@@ -47,16 +49,18 @@ def llama_config(metadata: dict[str, Any], shown: str) -> LlamaConfig:
     head_count = entries.whole("llama.attention.head_count")
     kv_head_count = entries.whole("llama.attention.head_count_kv", head_count)
     if width % head_count or head_count % kv_head_count:
-        raise ModelFileError(f"{shown}: {head_count:,} heads and {kv_head_count:,} key/value heads do not fit "
-                             f"width {width:,}")
+        raise ModelFileError(tr("{file}: {heads} heads and {kv_heads} key/value heads do not fit width {width}").format(
+            file=shown, heads=f"{head_count:,}", kv_heads=f"{kv_head_count:,}", width=f"{width:,}"))
     head_width = width // head_count
     if head_width % 2:
-        raise ModelFileError(f"{shown}: heads {head_width} numbers wide; RoPE turns pairs, so a head's width must be even")
+        raise ModelFileError(tr("{file}: heads {width} numbers wide; RoPE turns pairs, so a head's width must be "
+                                "even").format(file=shown, width=head_width))
     if entries.whole("llama.rope.dimension_count", head_width) != head_width:
-        raise ModelFileError(f"{shown}: RoPE on part of each head is not supported")
+        raise ModelFileError(tr("{file}: RoPE on part of each head is not supported").format(file=shown))
     scaling = metadata.get("llama.rope.scaling.type", "none")
     if scaling not in ("none", None):
-        raise ModelFileError(f"{shown}: RoPE scaling {_described(scaling)} is not supported")
+        raise ModelFileError(tr("{file}: RoPE scaling {scaling} is not supported").format(
+            file=shown, scaling=_described(scaling)))
     tokens = metadata.get(TOKENIZER + "tokens")
     return LlamaConfig(
         name=_name(metadata.get("general.name"), shown),
@@ -77,29 +81,31 @@ def check_vocabulary(metadata: dict[str, Any], config: LlamaConfig, shown: str) 
     """The tokenizer's entries: lists of the right kinds and lengths, special ids within the vocabulary."""
     tokens = metadata.get(TOKENIZER + "tokens")
     if not isinstance(tokens, list) or not tokens or not all(isinstance(token, str) for token in tokens):
-        raise ModelFileError(f"{shown}: the metadata entry {TOKENIZER}tokens should be a list of texts; "
-                             f"it is {_described(tokens)}")
+        raise ModelFileError(tr("{file}: the metadata entry {key} should be a list of texts; it is {value}").format(
+            file=shown, key=TOKENIZER + "tokens", value=_described(tokens)))
     if len(tokens) > config.vocab_size:
-        raise ModelFileError(f"{shown}: the tokenizer has {len(tokens):,} tokens but the model only "
-                             f"{config.vocab_size:,} (llama.vocab_size)")
+        raise ModelFileError(tr("{file}: the tokenizer has {count} tokens but the model only {size} "
+                                "(llama.vocab_size)").format(file=shown, count=f"{len(tokens):,}",
+                                                             size=f"{config.vocab_size:,}"))
     merges = metadata.get(TOKENIZER + "merges")
     if merges is not None and not (isinstance(merges, list) and all(isinstance(merge, str) for merge in merges)):
-        raise ModelFileError(f"{shown}: the metadata entry {TOKENIZER}merges should be a list of texts; "
-                             f"it is {_described(merges)}")
+        raise ModelFileError(tr("{file}: the metadata entry {key} should be a list of texts; it is {value}").format(
+            file=shown, key=TOKENIZER + "merges", value=_described(merges)))
     types = metadata.get(TOKENIZER + "token_type")
     if types is not None and not (isinstance(types, list) and all(_is_whole(kind) for kind in types)):
-        raise ModelFileError(f"{shown}: the metadata entry {TOKENIZER}token_type should be a list of whole numbers; "
-                             f"it is {_described(types)}")
+        raise ModelFileError(tr("{file}: the metadata entry {key} should be a list of whole numbers; it is "
+                                "{value}").format(file=shown, key=TOKENIZER + "token_type", value=_described(types)))
     if types is not None and len(types) != len(tokens):
-        raise ModelFileError(f"{shown}: {TOKENIZER}token_type has {len(types):,} entries for {len(tokens):,} tokens")
+        raise ModelFileError(tr("{file}: {key} has {count} entries for {tokens} tokens").format(
+            file=shown, key=TOKENIZER + "token_type", count=f"{len(types):,}", tokens=f"{len(tokens):,}"))
     entries = _Entries(metadata, shown)
     for key in TOKEN_IDS:
         if metadata.get(TOKENIZER + key) is not None:
             entries.whole(TOKENIZER + key, lowest=0, highest=len(tokens) - 1)
     for key in ("add_bos_token", "add_eos_token"):
         if not isinstance(metadata.get(TOKENIZER + key, False), bool):
-            raise ModelFileError(f"{shown}: the metadata entry {TOKENIZER}{key} should be true or false; "
-                                 f"it is {_described(metadata[TOKENIZER + key])}")
+            raise ModelFileError(tr("{file}: the metadata entry {key} should be true or false; it is {value}").format(
+                file=shown, key=TOKENIZER + key, value=_described(metadata[TOKENIZER + key])))
 
 
 LAYER_TENSOR = re.compile(r"blk\.(\d+)\.")
@@ -113,13 +119,15 @@ def check_layout(shapes: dict[str, tuple[int, ...]], config: LlamaConfig, shown:
     """
     present = {int(match.group(1)) for name in shapes if (match := LAYER_TENSOR.match(name))}
     if config.layer_count > len(present):
-        raise ModelFileError(f"{shown}: llama.block_count says {config.layer_count:,} layers, but the file holds "
-                             f"the weights of {len(present):,}")
+        raise ModelFileError(tr("{file}: llama.block_count says {count} layers, but the file holds the weights of "
+                                "{present}").format(file=shown, count=f"{config.layer_count:,}",
+                                                    present=f"{len(present):,}"))
     for name, shape in expected_shapes(config, has_output="output.weight" in shapes).items():
         if name not in shapes:
-            raise ModelFileError(f"{shown}: the tensor {name} is missing")
+            raise ModelFileError(tr("{file}: the tensor {tensor} is missing").format(file=shown, tensor=name))
         if shapes[name] != shape:
-            raise ModelFileError(f"{shown}: the tensor {name} has shape {shapes[name]}, expected {shape}")
+            raise ModelFileError(tr("{file}: the tensor {tensor} has shape {shape}, expected {expected}").format(
+                file=shown, tensor=name, shape=shapes[name], expected=shape))
 
 
 def expected_shapes(config: LlamaConfig, has_output: bool) -> dict[str, tuple[int, ...]]:
@@ -154,27 +162,31 @@ class _Entries:
         if isinstance(value, list) and key.startswith("llama."):  # some converters store per-layer lists
             value = value[0] if value else default
         if value is None:
-            raise ModelFileError(f"{self.shown}: the metadata entry {key} is missing")
+            raise ModelFileError(tr("{file}: the metadata entry {key} is missing").format(file=self.shown, key=key))
         return value
 
     def whole(self, key: str, default: int | None = None, lowest: int = 1, highest: int | None = None) -> int:
         value = self._value(key, default)
         if not _is_whole(value):
-            raise ModelFileError(f"{self.shown}: the metadata entry {key} should be a whole number; "
-                                 f"it is {_described(value)}")
+            raise ModelFileError(tr("{file}: the metadata entry {key} should be a whole number; it is {value}").format(
+                file=self.shown, key=key, value=_described(value)))
         if value < lowest or (highest is not None and value > highest):
-            limit = f"at least {lowest:,}" if highest is None else f"from {lowest:,} to {highest:,}"
-            raise ModelFileError(f"{self.shown}: {key} is {value:,}; it should be {limit}")
+            problem = (tr("{file}: {key} is {value}; it should be at least {lowest}") if highest is None
+                       else tr("{file}: {key} is {value}; it should be from {lowest} to {highest}"))
+            raise ModelFileError(problem.format(file=self.shown, key=key, value=f"{value:,}", lowest=f"{lowest:,}",
+                                                highest=f"{highest:,}" if highest is not None else ""))
         return int(value)
 
     def positive(self, key: str, default: float | None = None, upper: float = math.inf) -> float:
         value = self._value(key, default)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ModelFileError(f"{self.shown}: the metadata entry {key} should be a number; it is {_described(value)}")
+            raise ModelFileError(tr("{file}: the metadata entry {key} should be a number; it is {value}").format(
+                file=self.shown, key=key, value=_described(value)))
         number = float(value)
         if not (0 < number <= upper and math.isfinite(number)):
-            limit = "a positive number" if upper == math.inf else f"a positive number up to {upper:g}"
-            raise ModelFileError(f"{self.shown}: {key} is {number:g}; it should be {limit}")
+            problem = (tr("{file}: {key} is {value}; it should be a positive number") if upper == math.inf
+                       else tr("{file}: {key} is {value}; it should be a positive number up to {upper}"))
+            raise ModelFileError(problem.format(file=self.shown, key=key, value=f"{number:g}", upper=f"{upper:g}"))
         return number
 
 
@@ -185,7 +197,7 @@ def _is_whole(value: Any) -> bool:
 def _described(value: Any) -> str:
     """A value as a line can show it: its kind, and its start when short."""
     if isinstance(value, list):
-        return f"a list of {len(value):,}" if value else "an empty list"
+        return tr("a list of {count}").format(count=f"{len(value):,}") if value else tr("an empty list")
     text = repr(value)
     return text if len(text) <= 40 else text[:39] + "…"
 

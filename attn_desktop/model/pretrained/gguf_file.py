@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from attn_desktop.language import N_, tr
 from attn_desktop.model.pretrained.gguf_config import (
     LlamaConfig,
     ModelFileError,
@@ -31,8 +32,7 @@ SUPPORTED_ARCHITECTURE = "llama"
 GGUF_MAGIC = b"GGUF"
 Progress = Callable[[float, str], None]
 LAYOUT_SHARE = 0.6  # of reading a file: its vocabulary and layout (6 of 10 s for SmolLM2); the rest is the weights
-LAYOUT_TEXT = "Reading the vocabulary and the layers' layout"
-READING_WEIGHTS = "Reading weights"
+LAYOUT_TEXT = N_("Reading the vocabulary and the layers' layout")
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def read_llama_gguf(path: str | os.PathLike[str], progress: Progress | None = No
     shown = Path(path).name
     check_is_gguf(Path(path))
     if progress is not None:  # reading the vocabulary and layout takes seconds before any weight is read
-        progress(0.0, LAYOUT_TEXT)
+        progress(0.0, tr(LAYOUT_TEXT))
     reader = _open_reader(Path(path), shown, _share(progress, 0.0, LAYOUT_SHARE))
     metadata = _metadata(reader, shown)
     # The reader keeps a small array object for every part of every entry (a million of them for a
@@ -58,8 +58,9 @@ def read_llama_gguf(path: str | os.PathLike[str], progress: Progress | None = No
     architecture = metadata.get("general.architecture")
     if architecture != SUPPORTED_ARCHITECTURE:
         raise ModelFileError(
-            f"{shown}: the model's architecture is {architecture!r}; only LLaMA-style models "
-            f"(architecture 'llama', such as SmolLM2 or TinyLlama) can be opened"
+            tr("{file}: the model's architecture is {architecture}; only LLaMA-style models "
+               "(architecture 'llama', such as SmolLM2 or TinyLlama) can be opened").format(
+                file=shown, architecture=repr(architecture))
         )
     config = llama_config(metadata, shown)
     check_vocabulary(metadata, config, shown)
@@ -72,35 +73,36 @@ def read_llama_gguf(path: str | os.PathLike[str], progress: Progress | None = No
 
 def check_is_gguf(path: Path) -> None:
     if not path.exists():
-        raise ModelFileError(f"{path.name}: no such file")
+        raise ModelFileError(tr("{file}: no such file").format(file=path.name))
     if path.is_dir():
-        raise ModelFileError(f"{path}: a folder, not a model file")
+        raise ModelFileError(tr("{file}: a folder, not a model file").format(file=path))
     if not path.is_file():
-        raise ModelFileError(f"{path}: not a file")
+        raise ModelFileError(tr("{file}: not a file").format(file=path))
     # Files of /proc and /sys pass is_file() but say 0 bytes: reading them fails or finds more than that.
-    special = f"{path.name}: not a regular file (its size reads as 0 bytes"
     size = path.stat().st_size
     try:
         with open(path, "rb") as file:
             magic = file.read(len(GGUF_MAGIC))
     except OSError as error:  # no permission, or a special file such as /proc/self/mem
         reason = error.strerror or str(error)
-        raise ModelFileError(f"{special}, and reading it fails: {reason})" if size == 0
-                             else f"{path.name}: cannot be read ({reason})") from None
+        text = (tr("{file}: not a regular file (its size reads as 0 bytes, and reading it fails: {reason})")
+                if size == 0 else tr("{file}: cannot be read ({reason})"))
+        raise ModelFileError(text.format(file=path.name, reason=reason)) from None
     if len(magic) > size:
-        raise ModelFileError(f"{special}, yet it holds more)")
+        raise ModelFileError(tr("{file}: not a regular file (its size reads as 0 bytes, yet it holds more)").format(
+            file=path.name))
     if magic != GGUF_MAGIC:
-        raise ModelFileError(f"{path.name}: not a GGUF model file (a GGUF file starts with \"GGUF\"; "
-                             f"this one with {_shown_bytes(magic)})")
+        raise ModelFileError(tr("{file}: not a GGUF model file (a GGUF file starts with \"GGUF\"; "
+                                "this one with {start})").format(file=path.name, start=_shown_bytes(magic)))
 
 
 def _shown_bytes(data: bytes) -> str:
     """'"hell"' for text a person can read, 'the bytes E2 25 CA DE' otherwise, 'nothing' for an empty file."""
     if not data:
-        return "nothing: it is empty"
+        return tr("nothing: it is empty")
     if all(32 <= byte < 127 for byte in data):
         return f'"{data.decode("ascii")}"'
-    return "the bytes " + " ".join(f"{byte:02X}" for byte in data)
+    return tr("the bytes {bytes}").format(bytes=" ".join(f"{byte:02X}" for byte in data))
 
 
 def _open_reader(path: Path, shown: str, progress: Progress | None = None) -> Any:
@@ -126,7 +128,8 @@ def _open_reader(path: Path, shown: str, progress: Progress | None = None) -> An
     except _ReportRaised as stopped:  # the report's own exception (a load stopped at shutdown), not damage
         raise stopped.error from None
     except Exception as error:  # noqa: BLE001 - the reader raises many kinds for a damaged file
-        raise ModelFileError(f"{shown}: a damaged or truncated GGUF file ({_reason(error)})") from None
+        raise ModelFileError(tr("{file}: a damaged or truncated GGUF file ({reason})").format(
+            file=shown, reason=_reason(error))) from None
 
 
 REPORT_STEP = 0.01  # the smallest change of the layout's fraction worth a progress report
@@ -150,7 +153,7 @@ def _layout_reporter(progress: Progress, start: int, end: int) -> Callable[[int]
         if fraction >= reported[0] + REPORT_STEP:
             reported[0] = fraction
             try:
-                progress(fraction, LAYOUT_TEXT)
+                progress(fraction, tr(LAYOUT_TEXT))
             except Exception as error:  # handed on as it is, by _open_reader
                 raise _ReportRaised(error) from error
 
@@ -225,7 +228,8 @@ def _metadata(reader: Any, shown: str) -> dict[str, Any]:
         try:
             metadata[key] = field.contents()
         except Exception as error:  # noqa: BLE001 - any damage in the entry: one line naming it
-            raise ModelFileError(f"{shown}: cannot read the metadata entry {key} ({_reason(error)})") from None
+            raise ModelFileError(tr("{file}: cannot read the metadata entry {key} ({reason})").format(
+                file=shown, key=key, reason=_reason(error))) from None
     return metadata
 
 
@@ -237,10 +241,11 @@ def _dequantized(reader: Any, shown: str, progress: Progress | None) -> dict[str
             tensors[tensor.name] = _dequantize(tensor)
         except Exception as error:  # noqa: BLE001 - an unknown or damaged tensor type: one line naming it
             raise ModelFileError(
-                f"{shown}: cannot read tensor {tensor.name} of type {tensor.tensor_type.name} ({_reason(error)})"
+                tr("{file}: cannot read tensor {tensor} of type {kind} ({reason})").format(
+                    file=shown, tensor=tensor.name, kind=tensor.tensor_type.name, reason=_reason(error))
             ) from None
         if progress is not None:
-            progress((index + 1) / count, f"{READING_WEIGHTS}: {index + 1} of {count}")
+            progress((index + 1) / count, tr("Reading weights: {done} of {count}").format(done=index + 1, count=count))
     return tensors
 
 
@@ -270,4 +275,5 @@ def _dequantize(tensor: Any) -> np.ndarray:
 def _check_finite(tensors: dict[str, np.ndarray], shown: str) -> None:
     for name, array in tensors.items():
         if not np.isfinite(array).all():
-            raise ModelFileError(f"{shown}: the tensor {name} holds numbers that are not finite (NaN or infinity)")
+            raise ModelFileError(tr("{file}: the tensor {tensor} holds numbers that are not finite (NaN or "
+                                    "infinity)").format(file=shown, tensor=name))

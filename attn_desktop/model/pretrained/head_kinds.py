@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attn_desktop.language import N_, number, tr
 from attn_desktop.model.pretrained.run import ModelRun
 
 KIND_THRESHOLD = 0.5
@@ -38,15 +39,26 @@ class HeadKind(enum.Enum):
 
     @property
     def title(self) -> str:
-        return {"previous-token": "Previous-token heads", "first-token": "First-token heads"}[self.value]
+        """"Previous-token heads", in the language shown."""
+        return tr(KIND_TITLES[self.value])
+
+    @property
+    def singular(self) -> str:
+        """The catalog text of one head of the kind ("previous-token head"): tr() it where shown."""
+        return KIND_SINGULARS[self.value]
 
     @property
     def rule(self) -> str:
-        place = {"previous-token": "the token just before it", "first-token": "the sentence's first token"}[self.value]
-        return (
-            f"Each token after the first puts, on average, at least {KIND_THRESHOLD:.0%} of its attention "
-            f"on {place}."
-        )
+        """The rule the kind's heads meet, in the language shown."""
+        rules = {"previous-token": N_("Each token after the first puts, on average, at least {share} of its "
+                                      "attention on the token just before it."),
+                 "first-token": N_("Each token after the first puts, on average, at least {share} of its "
+                                   "attention on the sentence's first token.")}
+        return tr(rules[self.value]).format(share=number(100 * KIND_THRESHOLD, 0) + "%")
+
+
+KIND_TITLES = {"previous-token": N_("Previous-token heads"), "first-token": N_("First-token heads")}
+KIND_SINGULARS = {"previous-token": N_("previous-token head"), "first-token": N_("first-token head")}
 
 
 def kind_scores(run: ModelRun, kind: HeadKind) -> np.ndarray:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from attn_desktop.language import N_, tr
 from attn_desktop.model.files.scene_types import DirectScene, TakenFrom
 from attn_desktop.model.files.values import (
     MAX_ABS_COORDINATE,
@@ -41,18 +42,26 @@ def scene_data_for_head(run: ModelRun, layer: int, head: int, rope: bool = True)
     a run that did not keep q and k from before it.
     """
     if not (0 <= layer < run.layer_count and 0 <= head < run.head_count):
-        raise ValueError(f"{run.model_name} has layers 0 to {run.layer_count - 1} and heads 0 to {run.head_count - 1}; "
-                         f"there is no layer {layer}, head {head}")
+        raise ValueError(tr("{model} has layers 0 to {last_layer} and heads 0 to {last_head}; there is no layer "
+                            "{layer}, head {head}").format(model=run.model_name, last_layer=run.layer_count - 1,
+                                                           last_head=run.head_count - 1, layer=layer, head=head))
     if run.head_width > MAX_WIDTH:
-        raise ValueError(f"this model's heads are {run.head_width} numbers wide; a scene holds at most {MAX_WIDTH}")
+        raise ValueError(tr("this model's heads are {width} numbers wide; a scene holds at most {limit}").format(
+            width=run.head_width, limit=MAX_WIDTH))
     if len(run.tokens) > MAX_TOKENS:
-        raise ValueError(f"the sentence has {len(run.tokens)} tokens; a scene holds at most {MAX_TOKENS}")
+        raise ValueError(tr("the sentence has {count} tokens; a scene holds at most {limit}").format(
+            count=len(run.tokens), limit=MAX_TOKENS))
     queries, keys = _queries_and_keys(run, rope)
-    for role, arrays in (("queries", queries), ("keys", keys), ("values", run.values)):
+    roles = ((N_("layer {layer}, head {head}: its queries hold numbers beyond a scene's ±{limit} (the model's "
+                 "numbers are too large to show)"), queries),
+             (N_("layer {layer}, head {head}: its keys hold numbers beyond a scene's ±{limit} (the model's "
+                 "numbers are too large to show)"), keys),
+             (N_("layer {layer}, head {head}: its values hold numbers beyond a scene's ±{limit} (the model's "
+                 "numbers are too large to show)"), run.values))
+    for problem, arrays in roles:
         vectors = np.asarray(arrays[layer, head], dtype=np.float64)
         if not np.isfinite(vectors).all() or np.abs(vectors).max() > MAX_ABS_COORDINATE:
-            raise ValueError(f"layer {layer}, head {head}: its {role} hold numbers beyond a scene's "
-                             f"±{MAX_ABS_COORDINATE:g} (the model's numbers are too large to show)")
+            raise ValueError(tr(problem).format(layer=layer, head=head, limit=f"{MAX_ABS_COORDINATE:g}"))
     tokens = readable_tokens(run.tokens)
     model, sentence = _model_name(run), _sentence(run)
     return DirectScene(
@@ -85,8 +94,8 @@ def _queries_and_keys(run: ModelRun, rope: bool) -> tuple[np.ndarray, np.ndarray
     if rope:
         return run.queries, run.keys
     if run.unturned_queries is None or run.unturned_keys is None:
-        raise ValueError(f"this run of {run.model_name} did not keep q and k from before RoPE; "
-                         "run the sentence again to open a head with RoPE off")
+        raise ValueError(tr("this run of {model} did not keep q and k from before RoPE; "
+                            "run the sentence again to open a head with RoPE off").format(model=run.model_name))
     return run.unturned_queries, run.unturned_keys
 
 
@@ -154,10 +163,10 @@ def taken_from_notice(taken_from: TakenFrom, head_width: int) -> str:
     # Short enough for two lines on a 1024-pixel projector in presentation type: the canvas comes first. With
     # RoPE off that leaves no room for the model's name (the window's title gives it): what is unusual comes first.
     if not taken_from.rope:
-        return (f"RoPE off: q and k as the model made them, before turning for their positions. Causal mask on, "
-                f"÷\u00a0√{head_width}.")
-    return (f"From {taken_from.model}: causal mask on, scores ÷\u00a0√{head_width}, and q and k already turned "
-            "by RoPE for their positions.")
+        return tr("RoPE off: q and k as the model made them, before turning for their positions. Causal mask on, "
+                  "÷\u00a0√{width}.").format(width=head_width)
+    return tr("From {model}: causal mask on, scores ÷\u00a0√{width}, and q and k already turned "
+              "by RoPE for their positions.").format(model=taken_from.model, width=head_width)
 
 
 __all__ = ["head_title", "is_taken_from", "readable_tokens", "scene_data_for_head", "taken_from_notice"]

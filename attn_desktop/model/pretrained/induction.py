@@ -21,6 +21,7 @@ from typing import Protocol
 
 import numpy as np
 
+from attn_desktop.language import tr
 from attn_desktop.model.pretrained.head_kinds import KIND_THRESHOLD, HeadKind, HeadScore, kind_scores
 from attn_desktop.model.pretrained.llama import MAX_SENTENCE_TOKENS
 from attn_desktop.model.pretrained.run import ModelRun
@@ -119,10 +120,12 @@ def longest_length(tokenizer: TokenSource) -> int:
 def settings_problem(length: int, seed: int, longest: int = MAX_LENGTH) -> str | None:
     """Why LENGTH or SEED cannot be used (one line), or None; LONGEST is the model's longest_length."""
     if not MIN_LENGTH <= length <= longest:
-        return (f"the length must be from {MIN_LENGTH} to {longest} random tokens (read twice, "
-                f"so at most {MAX_SENTENCE_TOKENS} tokens); it was {length:,}")
+        return tr("the length must be from {lowest} to {longest} random tokens (read twice, so at most {tokens} "
+                  "tokens); it was {length}").format(lowest=MIN_LENGTH, longest=longest, tokens=MAX_SENTENCE_TOKENS,
+                                                     length=f"{length:,}")
     if not 0 <= seed <= MAX_SEED:
-        return f"the seed must be a whole number from 0 to {MAX_SEED:,}; it was {seed:,}"
+        return tr("the seed must be a whole number from 0 to {highest}; it was {seed}").format(
+            highest=f"{MAX_SEED:,}", seed=f"{seed:,}")
     return None
 
 

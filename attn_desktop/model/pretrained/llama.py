@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from attn_desktop.language import tr
 from attn_desktop.model.files.values import is_valid_text
 from attn_desktop.model.pretrained.generation import causal_attention, multiply_adds, rows_times
 from attn_desktop.model.pretrained.gguf_file import LlamaConfig, ModelFileError, Progress
@@ -60,14 +61,14 @@ class SentenceError(ValueError):
 def sentence_problem(sentence: str) -> str | None:
     """Why no model could take SENTENCE, found without one (so before seconds of loading), or None."""
     if not sentence.strip():
-        return "the sentence is empty; type a few words"
+        return tr("the sentence is empty; type a few words")
     if not is_valid_text(sentence):  # a byte that is not UTF-8 arrives from a command line as a lone surrogate
         where = next(index for index, character in enumerate(sentence) if not is_valid_text(character))
-        return (f"the sentence is not valid text (at character {where + 1}: a byte that is not UTF-8, "
-                "or half a character)")
+        return tr("the sentence is not valid text (at character {place}: a byte that is not UTF-8, "
+                  "or half a character)").format(place=where + 1)
     if len(sentence) > MAX_SENTENCE_CHARS:
-        return (f"the sentence has {len(sentence):,} characters; the limit is {MAX_SENTENCE_CHARS:,} "
-                f"(and {MAX_SENTENCE_TOKENS} tokens)")
+        return tr("the sentence has {count} characters; the limit is {limit} (and {tokens} tokens)").format(
+            count=f"{len(sentence):,}", limit=f"{MAX_SENTENCE_CHARS:,}", tokens=MAX_SENTENCE_TOKENS)
     return None
 
 
@@ -79,11 +80,14 @@ def knock_out_problem(model_name: str, config: LlamaConfig, knocked_out: Knocked
     """Why MODEL_NAME cannot knock out the (layer, head) pairs of KNOCKED_OUT (one line), or None."""
     for layer, head in knocked_out:
         if not all(isinstance(number, (int, np.integer)) and not isinstance(number, bool) for number in (layer, head)):
-            return f"a head is a layer and a head numbered from 0, not ({layer!r}, {head!r})"
+            return tr("a head is a layer and a head numbered from 0, not ({layer}, {head})").format(
+                layer=repr(layer), head=repr(head))
         if not 0 <= layer < config.layer_count:
-            return f"{model_name} has layers 0 to {config.layer_count - 1}; there is no layer {layer}"
+            return tr("{model} has layers 0 to {last}; there is no layer {layer}").format(
+                model=model_name, last=config.layer_count - 1, layer=layer)
         if not 0 <= head < config.head_count:
-            return f"{model_name} has heads 0 to {config.head_count - 1} in each layer; there is no head {head}"
+            return tr("{model} has heads 0 to {last} in each layer; there is no head {head}").format(
+                model=model_name, last=config.head_count - 1, head=head)
     return None
 
 
@@ -147,8 +151,8 @@ class LlamaModel:
                         for index in range(config.layer_count)]
         self._cos, self._sin = _rope_tables(config, MAX_SENTENCE_TOKENS)
         if not (np.isfinite(self._cos).all() and np.isfinite(self._sin).all()):
-            raise ModelFileError(f"{path.name}: llama.rope.freq_base {config.rope_base:g} turns the positions "
-                                 "by angles too large to compute")
+            raise ModelFileError(tr("{file}: llama.rope.freq_base {base} turns the positions by angles too large "
+                                    "to compute").format(file=path.name, base=f"{config.rope_base:g}"))
         self._recent: OrderedDict[_Key, _Pass] = OrderedDict()
 
     @classmethod
@@ -165,7 +169,7 @@ class LlamaModel:
         # place (the window keeps it); the window asks for this sentence first anyway, so it costs nothing.
         model.run(DEFAULT_SENTENCE)
         if progress is not None:
-            progress(1.0, "Ready")
+            progress(1.0, tr("Ready"))
         return model
 
     @property
@@ -185,9 +189,10 @@ class LlamaModel:
             raise SentenceError(problem)
         ids = self.tokenizer.encode(sentence)
         if len(ids) > MAX_SENTENCE_TOKENS:
-            raise SentenceError(f"the sentence has {len(ids):,} tokens; the limit is {MAX_SENTENCE_TOKENS}")
+            raise SentenceError(tr("the sentence has {count} tokens; the limit is {limit}").format(
+                count=f"{len(ids):,}", limit=MAX_SENTENCE_TOKENS))
         if not ids:
-            raise SentenceError("the sentence makes no tokens")
+            raise SentenceError(tr("the sentence makes no tokens"))
         return ids
 
     def tokenize(self, sentence: str) -> list[str]:
@@ -231,10 +236,11 @@ class LlamaModel:
         """For each layer, the residual stream after it at POSITION through the final norm and the unembedding:
         the COUNT likeliest tokens and their probabilities (softmax at T = 1), one list per layer."""
         if run.residuals is None:
-            raise ValueError(f"this run of {run.model_name} did not keep its residual stream")
+            raise ValueError(tr("this run of {model} did not keep its residual stream").format(model=run.model_name))
         n = len(run.token_ids)
         if not 0 <= position < n:
-            raise ValueError(f"position {position} is out of range: the sentence has positions 0 to {n - 1}")
+            raise ValueError(tr("position {position} is out of range: the sentence has positions 0 to {last}").format(
+                position=position, last=n - 1))
         # the last layer's column is the prediction at that position, computed as a run computes its last one
         logits = [*self.logits(run.residuals[:-1, position]), self._last_logits(run.residuals[-1, position])]
         return [self._likeliest(layer_logits, count) for layer_logits in logits]
@@ -242,7 +248,7 @@ class LlamaModel:
     def position_logits(self, run: ModelRun, positions: list[int]) -> np.ndarray:
         """The next-token logits (len(positions), vocab) at POSITIONS of RUN, from its last residual stream."""
         if run.residuals is None:
-            raise ValueError(f"this run of {run.model_name} did not keep its residual stream")
+            raise ValueError(tr("this run of {model} did not keep its residual stream").format(model=run.model_name))
         return self.logits(run.residuals[-1][positions])
 
     def _checked_ids(self, ids: list[int]) -> list[int]:
@@ -265,7 +271,7 @@ class LlamaModel:
     def _run_of(self, done: _Pass, sentence: str) -> ModelRun:
         ids = list(done.token_ids)
         logits = self._last_logits(done.residuals[-1, -1])
-        self._check_finite(logits, "the next-token scores")
+        self._check_finite(logits, tr("the next-token scores"))
         top = likeliest_ids(logits, SHOWN_TOKENS)
         n, last = len(ids), self.config.layer_count
         return ModelRun(
@@ -311,8 +317,10 @@ class LlamaModel:
     def _check_finite(self, array: np.ndarray, what: str) -> None:
         """A number beyond float32's range, or NaN, in ARRAY: one line naming the file and where it happened."""
         if not np.isfinite(array).all():
-            raise ModelFileError(f"{self.path.name}: {what} overflow (beyond float32's range, or NaN): "
-                                 "the model's numbers are too large to compute with")
+            # Translators: {what} is one of "the next-token scores", "layer 3's attention output", ...
+            raise ModelFileError(tr("{file}: {what} overflow (beyond float32's range, or NaN): "
+                                    "the model's numbers are too large to compute with").format(
+                                        file=self.path.name, what=what))
 
     def _likeliest(self, logits: np.ndarray, count: int = NEXT_TOKEN_COUNT) -> list[tuple[str, float]]:
         shifted = logits.astype(np.float64) - logits.max()
@@ -386,7 +394,7 @@ class LlamaModel:
         c, layer = self.config, self._layers[index]
         first = int(positions[0])
         h = rows_times(_rms_norm(x, layer.attn_norm, c.rms_epsilon), layer.qkv)
-        self._check_finite(h, f"layer {index}'s queries, keys and values")
+        self._check_finite(h, tr("layer {layer}'s queries, keys and values").format(layer=index))
         heads = self._split_heads(h, positions)
         if start is not None:  # the shared start's keys and values, unchanged by anything after it
             heads = _after_start(heads, start, index)
@@ -394,10 +402,10 @@ class LlamaModel:
         for head in knocked:  # a knocked-out head adds nothing to the stream
             mixed[head] = 0.0
         x = x + rows_times(mixed.transpose(1, 0, 2).reshape(len(positions), c.width), layer.out)
-        self._check_finite(x, f"layer {index}'s attention output")
+        self._check_finite(x, tr("layer {layer}'s attention output").format(layer=index))
         gate, up = np.split(rows_times(_rms_norm(x, layer.ffn_norm, c.rms_epsilon), layer.gate_up), 2, axis=-1)
         x = x + rows_times(_silu(gate) * up, layer.down)
-        self._check_finite(x, f"layer {index}'s feed-forward output")
+        self._check_finite(x, tr("layer {layer}'s feed-forward output").format(layer=index))
         return heads, weights, x
 
     def _split_heads(self, h: np.ndarray, positions: np.ndarray) -> _Heads:

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from attn_desktop.language import N_, tr
 from attn_desktop.model.pretrained.gguf_config import LlamaConfig, ModelFileError
 from attn_desktop.model.pretrained.gguf_file import Progress, check_is_gguf, read_llama_gguf
 from attn_desktop.model.pretrained.joined_weights import join_file_tensors
@@ -31,9 +32,9 @@ from attn_desktop.model.pretrained.weights_cache import (
 
 READING_SHARE = 0.9  # of a load's progress bar: reading and checking the weights; the rest is putting it together
 CACHE_SHARE = 0.05  # of a first load's: writing the cache, after reading the file
-READING_CACHE = "Reading the weights kept from the first load"
-WRITING_CACHE = "Keeping the weights for the next load"
-JOINING = "Building the tokenizer and joining the layers"
+READING_CACHE = N_("Reading the weights kept from the first load")
+WRITING_CACHE = N_("Keeping the weights for the next load")
+JOINING = N_("Building the tokenizer and joining the layers")
 
 
 @dataclass(frozen=True)
@@ -60,14 +61,14 @@ def _from_cache(path: Path, key: dict[str, Any], progress: Progress | None) -> M
     if cached is None:
         return None
     if progress is not None:
-        progress(0.0, READING_CACHE)
+        progress(0.0, tr(READING_CACHE))
     names = list(cached.arrays)
     for number, name in enumerate(names):
         if not cached.verify(name):
             remove_cache(target)
             return None
         if progress is not None:
-            progress(READING_SHARE * (number + 1) / len(names), READING_CACHE)
+            progress(READING_SHARE * (number + 1) / len(names), tr(READING_CACHE))
     try:
         tokenizer = ModelTokenizer(cached.tokenizer_metadata, path.name)
     except ModelFileError:  # the cache's own entries are wrong: the file's are read instead
@@ -80,7 +81,7 @@ def _from_cache(path: Path, key: dict[str, Any], progress: Progress | None) -> M
 def _from_file(path: Path, key: dict[str, Any] | None, progress: Progress | None) -> ModelWeights:
     contents = read_llama_gguf(path, _share(progress, 0.0, READING_SHARE))
     if progress is not None:  # a second or two more: the tokenizer and the joined matrices
-        progress(READING_SHARE, JOINING)
+        progress(READING_SHARE, tr(JOINING))
     tokenizer = ModelTokenizer(contents.metadata, path.name)
     weights = join_file_tensors(contents.tensors, contents.config)
     if key is None:
@@ -88,7 +89,7 @@ def _from_file(path: Path, key: dict[str, Any] | None, progress: Progress | None
     target = cache_path(path)
     writing = _share(progress, READING_SHARE, READING_SHARE + CACHE_SHARE)
     written = write_cache(target, key, contents.config, tokenizer_metadata(contents.metadata), weights,
-                          None if writing is None else lambda fraction: writing(fraction, WRITING_CACHE))
+                          None if writing is None else lambda fraction: writing(fraction, tr(WRITING_CACHE)))
     cached = open_cache(target, key) if written else None
     if cached is None:  # an unwritable cache folder or a full disk: the weights stay in memory
         return ModelWeights(contents.config, tokenizer, weights)

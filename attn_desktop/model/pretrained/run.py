@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attn_desktop.language import tr
 from attn_desktop.model.pretrained.generation import causal_weights
 from attn_desktop.model.pretrained.next_token import NextTokenScores
 
@@ -73,10 +74,12 @@ class ModelRun:
         LAYER, or (layers, heads, n, n) for every layer. Only the weights are recomputed: each layer
         reads what it read in the normal pass, with RoPE."""
         if self.unturned_queries is None or self.unturned_keys is None:
-            raise ValueError(f"this run of {self.model_name} did not keep its queries and keys from before RoPE")
+            raise ValueError(tr("this run of {model} did not keep its queries and keys from before RoPE").format(
+                model=self.model_name))
         if layer is not None:
             if not 0 <= layer < self.layer_count:
-                raise ValueError(f"{self.model_name} has layers 0 to {self.layer_count - 1}; there is no layer {layer}")
+                raise ValueError(tr("{model} has layers 0 to {last}; there is no layer {layer}").format(
+                    model=self.model_name, last=self.layer_count - 1, layer=layer))
             return causal_softmax(self.unturned_queries[layer], self.unturned_keys[layer], 0, self.head_width)
         weights = np.empty(self.attention.shape)
         for index in range(self.layer_count):  # a layer at a time: one layer's scores in float64 at most

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from attn_desktop.language import tr
 from attn_desktop.model.pretrained.gguf_file import ModelFileError
 
 CONTROL_TOKEN_TYPE = 3
@@ -88,19 +89,20 @@ def _build(metadata: dict[str, Any], shown: str) -> Any:
     kind = metadata.get("tokenizer.ggml.model")
     if kind != "gpt2":
         raise ModelFileError(
-            f"{shown}: its tokenizer is {kind!r}; only byte-level BPE tokenizers ('gpt2', as in SmolLM2 and "
-            f"Llama 3) can be read"
+            tr("{file}: its tokenizer is {kind}; only byte-level BPE tokenizers ('gpt2', as in SmolLM2 and "
+               "Llama 3) can be read").format(file=shown, kind=repr(kind))
         )
     tokens: list[str] = list(metadata.get("tokenizer.ggml.tokens") or [])
     merges: list[str] = list(metadata.get("tokenizer.ggml.merges") or [])
     if not tokens or not merges:
-        raise ModelFileError(f"{shown}: the tokenizer's vocabulary or merges are missing")
+        raise ModelFileError(tr("{file}: the tokenizer's vocabulary or merges are missing").format(file=shown))
     vocab = {token: index for index, token in reversed(list(enumerate(tokens)))}  # the first of duplicates wins
     pairs = [(first, second) for first, _, second in (merge.partition(" ") for merge in merges) if second]
     try:
         tokenizer = Tokenizer(models.BPE(vocab=vocab, merges=pairs, fuse_unk=False))
     except Exception as error:  # noqa: BLE001 - tokenizers raises its own kinds for a bad vocabulary
-        raise ModelFileError(f"{shown}: the tokenizer's merges do not fit its vocabulary ({error})") from None
+        raise ModelFileError(tr("{file}: the tokenizer's merges do not fit its vocabulary ({reason})").format(
+            file=shown, reason=error)) from None
     tokenizer.pre_tokenizer = _pre_tokenizer(str(metadata.get("tokenizer.ggml.pre", "default")), shown)
     tokenizer.decoder = decoders.ByteLevel()
     token_types = list(metadata.get("tokenizer.ggml.token_type") or [])
@@ -125,4 +127,5 @@ def _pre_tokenizer(name: str, shown: str) -> Any:
                 pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
             ]
         )
-    raise ModelFileError(f"{shown}: its tokenizer splits text by the rule {name!r}, which this app does not know")
+    raise ModelFileError(tr("{file}: its tokenizer splits text by the rule {rule}, which this app does not know").format(
+        file=shown, rule=repr(name)))

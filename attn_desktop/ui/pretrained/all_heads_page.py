@@ -11,10 +11,11 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
-from attn_desktop.ui.pretrained.pattern_thumbnails import HeadGrid
+from attn_desktop.language import N_, ntr, tr
+from attn_desktop.ui.pretrained.pattern_thumbnails import HeadGrid, short_head_name
 
-GRID_HINT = "Click a head to open it; right-click or Ctrl+click to knock it out."
-GRID_TOOLTIP = ("Each square is one head's attention weights: query rows down, key columns across (grey: masked). "
+GRID_HINT = N_("Click a head to open it; right-click or Ctrl+click to knock it out.")
+GRID_TOOLTIP = N_("Each square is one head's attention weights: query rows down, key columns across (grey: masked). "
                 "Outlined: the heads Find heads lists for its two tokens. Crossed out: heads knocked out "
                 "(right-click, Ctrl+click or K switches one off or on again).")
 
@@ -38,12 +39,12 @@ class AllHeadsPage(QWidget):
         self.grid.current_changed.connect(self._on_current)
         self.grid.knock_out_toggled.connect(self.knock_out_toggled)
         self.grid.restore_all_requested.connect(self.restore_all_requested)
-        self.grid.setToolTip(GRID_TOOLTIP)
+        self.grid.setToolTip(tr(GRID_TOOLTIP))
         self.knock_label = QLabel()  # which heads are off, and what it did to the prediction
         self.knock_label.setWordWrap(True)
-        self.knock_label.setAccessibleName("Knocked-out heads")
-        self.restore_button = QPushButton("Restore all")
-        self.restore_button.setToolTip("Switch every knocked-out head on again")
+        self.knock_label.setAccessibleName(tr("Knocked-out heads"))
+        self.restore_button = QPushButton(tr("Restore all"))
+        self.restore_button.setToolTip(tr("Switch every knocked-out head on again"))
         self.restore_button.clicked.connect(self.restore_all_requested)
         self.grid_scroll = QScrollArea()
         self.grid_scroll.setWidget(self.grid)
@@ -52,9 +53,9 @@ class AllHeadsPage(QWidget):
         # Always there: a bar that came and went would change the width, the cells, and so the height again.
         self.grid_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.grid_scroll.setMinimumHeight(100)
-        self.head_label = QLabel(GRID_HINT)  # what the grid shows, or the head pointed at
+        self.head_label = QLabel(tr(GRID_HINT))  # what the grid shows, or the head pointed at
         self.head_label.setWordWrap(True)
-        self.head_label.setToolTip(GRID_TOOLTIP)
+        self.head_label.setToolTip(tr(GRID_TOOLTIP))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.head_label)
@@ -71,10 +72,10 @@ class AllHeadsPage(QWidget):
         self.head_label.setText(self.grid_text())
 
     def show_running(self, running: bool) -> None:
-        self.head_label.setText("Running the sentence through every layer\u2026" if running else self.grid_text())
+        self.head_label.setText(tr("Running the sentence through every layer\u2026") if running else self.grid_text())
 
     def grid_text(self) -> str:
-        return f"{self._run_text} {GRID_HINT}" if self._run_text else GRID_HINT
+        return f"{self._run_text} {tr(GRID_HINT)}" if self._run_text else tr(GRID_HINT)
 
     def show_knocked_out(self, knocked: frozenset, effect: str) -> None:
         """The heads off (crossed out in the grid), named with EFFECT, and Restore all; nothing when none are."""
@@ -82,9 +83,7 @@ class AllHeadsPage(QWidget):
         self.restore_button.setVisible(bool(knocked))
         self.knock_label.setVisible(bool(knocked))
         if knocked:
-            named = ", ".join(f"L{layer} H{head}" for layer, head in sorted(knocked))
-            heads = "1 head" if len(knocked) == 1 else f"{len(knocked)} heads"
-            self.knock_label.setText(f"{heads} knocked out ({named}). {effect}".strip())
+            self.knock_label.setText(f"{knocked_text(knocked)} {effect}".strip())
 
     # ----- pointing at heads ----------------------------------------------------------------------
     def _on_chosen(self, layer: int, head: int) -> None:
@@ -99,4 +98,11 @@ class AllHeadsPage(QWidget):
         box = self.grid.cell_rect(layer, head)
         self.grid_scroll.ensureVisible(box.center().x(), box.center().y(), box.width(), box.height())
         if self.grid.hasFocus():
-            self.head_label.setText(f"{self.grid.describe(layer, head)} (Enter opens it)")
+            self.head_label.setText(tr("{head} (Enter opens it)").format(head=self.grid.describe(layer, head)))
+
+
+def knocked_text(knocked: frozenset) -> str:
+    """"2 heads knocked out (L3 H1, L4 H0).": the heads off, by their short names."""
+    named = ", ".join(short_head_name(layer, head) for layer, head in sorted(knocked))
+    return ntr("{count} head knocked out ({heads}).", "{count} heads knocked out ({heads}).",
+               len(knocked)).format(count=len(knocked), heads=named)

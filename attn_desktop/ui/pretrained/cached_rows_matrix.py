@@ -16,6 +16,7 @@ from PySide6.QtCore import QEvent, QRectF
 from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
+from attn_desktop.language import tr
 from attn_desktop.ui.pretrained.pattern_thumbnails import MARK_COLOR, MASKED_LEVEL, MASKED_RGB
 
 MAX_SIDE = 160  # px: with the step's sentence beside it in the Model heads column
@@ -42,7 +43,7 @@ def matrix_levels(weights: np.ndarray) -> np.ndarray:
 class CachedRowsMatrix(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Attention matrix of the chosen head, the new query row outlined")
+        self.setAccessibleName(tr("Attention matrix of the chosen head, the new query row outlined"))
         self.setFixedSize(self.side(), self.side())
         self._colours = viridis_table()
         self._image: QImage | None = None

@@ -12,18 +12,21 @@ which no sentence shows well: the model reads random tokens twice instead (Induc
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
+from attn_desktop.language import N_, tr
+from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.pretrained.head_list import HeadList, head_item_text
 from attn_desktop.ui.pretrained.induction_panel import InductionPanel
 from attn_desktop.ui.pretrained.token_strip import shown_token
 
 TOP_HEADS = 10
 IN_THE_SENTENCE, INDUCTION = 0, 1  # what the box at the top offers
-FIND_CHOICES = ("Heads in the sentence", "Induction heads")
+FIND_CHOICES = (N_("Heads in the sentence"), N_("Induction heads"))
 PRONOUNS = ("it", "he", "she", "they", "him", "her", "them", "its", "his", "their")
 
 
@@ -51,20 +54,20 @@ class FindHeadsPanel(QWidget):
         super().__init__(parent)
         self._run: Any = None
         self.find_box = QComboBox()
-        self.find_box.setAccessibleName("Find")
-        self.find_box.addItems(FIND_CHOICES)
-        self.find_box.setToolTip("Induction heads: the model reads random tokens twice instead of the sentence")
+        self.find_box.setAccessibleName(tr("Find"))
+        self.find_box.addItems([tr(choice) for choice in FIND_CHOICES])
+        self.find_box.setToolTip(tr("Induction heads: the model reads random tokens twice instead of the sentence"))
         self.find_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.find_box.setMinimumContentsLength(8)
         self.find_box.currentIndexChanged.connect(self._on_find_chosen)
         self.induction_panel = InductionPanel()
         self.induction_panel.head_chosen.connect(self.induction_head_chosen)
         self.query_box = QComboBox()
-        self.query_box.setAccessibleName("Query token")
-        self.query_box.setToolTip("The token that looks")
+        self.query_box.setAccessibleName(tr("Query token"))
+        self.query_box.setToolTip(tr("The token that looks"))
         self.key_box = QComboBox()
-        self.key_box.setAccessibleName("Key token")
-        self.key_box.setToolTip("The token looked at: this one or an earlier one (the causal mask)")
+        self.key_box.setAccessibleName(tr("Key token"))
+        self.key_box.setToolTip(tr("The token looked at: this one or an earlier one (the causal mask)"))
         for box in (self.query_box, self.key_box):
             box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             box.setMinimumContentsLength(8)
@@ -72,12 +75,14 @@ class FindHeadsPanel(QWidget):
         self.key_box.currentIndexChanged.connect(self._on_key_chosen)
         self.pair_label = QLabel()
         self.pair_label.setWordWrap(True)
-        self.linking_list = HeadList("Heads linking the two tokens")
+        self.linking_list = HeadList(tr("Heads linking the two tokens"))
         self.linking_list.head_chosen.connect(self.head_chosen)
         self.kind_lists: dict[Any, HeadList] = {}
+        self._kind_labels: dict[Any, tuple[QLabel, QLabel]] = {}  # (title, rule) of each kind shown
         self._kinds_layout = QVBoxLayout()
         self._kinds_layout.setContentsMargins(0, 0, 0, 0)
         self._lay_out()
+        follow_language(self, self._reword)
 
     def _lay_out(self) -> None:
         self.sentence_part = QWidget()
@@ -85,7 +90,7 @@ class FindHeadsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         choice = QFormLayout()
-        choice.addRow("Find", self.find_box)
+        choice.addRow(tr("Find"), self.find_box)
         layout.addLayout(choice)
         layout.addWidget(self.sentence_part)
         layout.addWidget(self.induction_panel)
@@ -96,8 +101,8 @@ class FindHeadsPanel(QWidget):
         pair = QFormLayout()
         pair.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         pair.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        pair.addRow("From (query)", self.query_box)
-        pair.addRow("To (key)", self.key_box)
+        pair.addRow(tr("From (query)"), self.query_box)
+        pair.addRow(tr("To (key)"), self.key_box)
         layout = QVBoxLayout(self.sentence_part)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(pair)
@@ -185,11 +190,12 @@ class FindHeadsPanel(QWidget):
             return
         found = heads_linking(run, query, key, top=TOP_HEADS)
         self.pair_label.setText(
-            f"Heads putting the most weight from \u201c{shown_token(run.tokens[query])}\u201d "
-            f"on \u201c{shown_token(run.tokens[key])}\u201d (share of that query\u2019s attention):")
+            tr("Heads putting the most weight from \u201c{query}\u201d on \u201c{key}\u201d "
+               "(share of that query\u2019s attention):").format(query=shown_token(run.tokens[query]),
+                                                                 key=shown_token(run.tokens[key])))
         self.linking_list.show_heads(
             [(score.layer, score.head, head_item_text(score.layer, score.head, score.score)) for score in found],
-            "No head looks there")
+            tr("No head looks there"))
         self.linked_heads_changed.emit([(score.layer, score.head) for score in found])
 
     def _show_kinds(self, kinds: dict[Any, list[Any]]) -> None:
@@ -198,10 +204,10 @@ class FindHeadsPanel(QWidget):
                 self._add_kind(kind)
             self.kind_lists[kind].show_heads(
                 [(score.layer, score.head, head_item_text(score.layer, score.head, score.score)) for score in found],
-                "None in this sentence")
+                tr("None in this sentence"))
 
     def _add_kind(self, kind: Any) -> None:
-        title = QLabel(f"<b>{kind.title}</b>")
+        title = QLabel(f"<b>{html.escape(kind.title)}</b>")
         rule = QLabel(kind.rule)
         rule.setWordWrap(True)
         heads = HeadList(kind.title)
@@ -209,3 +215,15 @@ class FindHeadsPanel(QWidget):
         for widget in (title, rule, heads):
             self._kinds_layout.addWidget(widget)
         self.kind_lists[kind] = heads
+        self._kind_labels[kind] = (title, rule)
+
+    def _reword(self) -> None:
+        """Another language: the choices, the kinds' titles and rules, and the lists, in it."""
+        for index, choice in enumerate(FIND_CHOICES):
+            self.find_box.setItemText(index, tr(choice))
+        for kind, (title, rule) in self._kind_labels.items():
+            title.setText(f"<b>{html.escape(kind.title)}</b>")
+            rule.setText(kind.rule)
+            self.kind_lists[kind].setAccessibleName(kind.title)
+        if self._run is not None:
+            self._show_linking()

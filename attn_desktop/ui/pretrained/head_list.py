@@ -5,12 +5,14 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QListWidget, QListWidgetItem, QSizePolicy, QWidget
 
+from attn_desktop.language import number, tr
+
 LIST_ROWS_IN_VIEW = 5  # a list taller than this scrolls
 HEAD_ROLE = Qt.ItemDataRole.UserRole
 
 
 def head_item_text(layer: int, head: int, share: float) -> str:
-    return f"Layer {layer}, head {head} \u2014 {100 * share:.1f} %"
+    return tr("Layer {layer}, head {head} \u2014 {share} %").format(layer=layer, head=head, share=number(100 * share, 1))
 
 
 class HeadList(QListWidget):

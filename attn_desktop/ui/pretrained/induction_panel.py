@@ -18,6 +18,7 @@ import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
+from attn_desktop.language import N_, ntr, number, percent, tr
 from attn_desktop.model.pretrained.induction import (
     DEFAULT_LENGTH,
     DEFAULT_SEED,
@@ -27,15 +28,22 @@ from attn_desktop.model.pretrained.induction import (
     MIN_LENGTH,
     TOP_COUNT,
 )
+from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.pretrained.head_list import HeadList, head_item_text
-from attn_desktop.ui.pretrained.pattern_thumbnails import HeadGrid
+from attn_desktop.ui.pretrained.pattern_thumbnails import HeadGrid, short_head_name
 
-INDUCTION_RULE = (
+INDUCTION_RULE_TEXT = N_(
     "The model reads R random tokens, then the same R again. An induction head looks, from each token of "
     "the second copy, at the token that followed it in the first copy: on average at least "
-    f"{INDUCTION_THRESHOLD:.0%} of its attention."
+    "{share} of its attention."
 )
-SCORE_GRID_NAME = "Induction score of every head, layers down and heads across"
+INDUCTION_RULE = INDUCTION_RULE_TEXT.format(share=f"{INDUCTION_THRESHOLD:.0%}")  # in English
+SCORE_GRID_NAME = N_("Induction score of every head, layers down and heads across")
+
+
+def induction_rule() -> str:
+    """The rule, with its threshold, in the language shown."""
+    return tr(INDUCTION_RULE_TEXT).format(share=percent(INDUCTION_THRESHOLD))
 
 
 def score_text(layer: int, head: int, score: float) -> str:
@@ -51,44 +59,46 @@ class InductionPanel(QWidget):
         super().__init__(parent)
         self.probe: Any = None  # the InductionProbe shown
         self.seed = DEFAULT_SEED
-        self.rule_label = QLabel(INDUCTION_RULE)
+        self.rule_label = QLabel(induction_rule())
         self.rule_label.setWordWrap(True)
         self.length_box = QSpinBox()
-        self.length_box.setAccessibleName("Random tokens in each copy")
-        self.length_box.setToolTip("R: how many random tokens the model reads, before reading them again")
+        self.length_box.setAccessibleName(tr("Random tokens in each copy"))
+        self.length_box.setToolTip(tr("R: how many random tokens the model reads, before reading them again"))
         self.length_box.setRange(MIN_LENGTH, MAX_LENGTH)
         self.length_box.setValue(DEFAULT_LENGTH)
         self.length_box.setKeyboardTracking(False)  # typing "35" asks once, for 35, not for 3 first
         self.length_box.valueChanged.connect(lambda _length: self.request())
-        self.new_button = QPushButton("New sequence")
-        self.new_button.setToolTip("Other random tokens (the next seed)")
+        self.new_button = QPushButton(tr("New sequence"))
+        self.new_button.setToolTip(tr("Other random tokens (the next seed)"))
         self.new_button.clicked.connect(self._next_seed)
         self.sequence_label = QLabel()
         self.sequence_label.setWordWrap(True)
-        self.sequence_label.setAccessibleName("Sequence read")
+        self.sequence_label.setAccessibleName(tr("Sequence read"))
         self.loss_label = QLabel()
         self.loss_label.setWordWrap(True)
-        self.loss_label.setAccessibleName("Loss on the second copy")
-        self.loss_label.setToolTip("The mean cross-entropy, in nats, of the model's prediction of each token of the "
-                                   "second copy: 0 is certain and right; ln(vocabulary) is a blind guess.")
+        self.loss_label.setAccessibleName(tr("Loss on the second copy"))
+        self.loss_label.setToolTip(tr("The mean cross-entropy, in nats, of the model's prediction of each token of "
+                                      "the second copy: 0 is certain and right; ln(vocabulary) is a blind guess."))
         self.knocked_probe: Any = None  # the same sequence read with the knocked-out heads off
-        self.top_list = HeadList("Top induction heads")
+        self.top_list = HeadList(tr("Top induction heads"))
         self.top_list.head_chosen.connect(self.head_chosen)
         self.feeding_label = QLabel()
         self.feeding_label.setWordWrap(True)
-        self.feeding_label.setAccessibleName("Previous-token heads that could feed them")
+        self.feeding_label.setAccessibleName(tr("Previous-token heads that could feed them"))
         self.score_grid = HeadGrid()
-        self.score_grid.setAccessibleName(SCORE_GRID_NAME)
-        self.score_grid.setToolTip("Each square is one head, coloured by its induction score: dark 0, yellow 1. "
-                                   "Outlined: the heads meeting the rule.")
+        self.score_grid.setAccessibleName(tr(SCORE_GRID_NAME))
+        self.score_grid.setToolTip(tr("Each square is one head, coloured by its induction score: dark 0, yellow 1. "
+                                      "Outlined: the heads meeting the rule."))
         self.score_grid.head_chosen.connect(self.head_chosen)
         self._lay_out()
         self._show_seed()
+        follow_language(self, self._reword)
 
     def _lay_out(self) -> None:
         # Two short rows rather than one long one: the panel is a narrow column at 1024 × 768.
         settings = QHBoxLayout()
-        settings.addWidget(QLabel("R"))
+        # Translators: the symbol for the number of random tokens in each copy
+        settings.addWidget(QLabel(tr("R")))
         settings.addWidget(self.length_box)
         self.seed_label = QLabel()
         settings.addWidget(self.seed_label)
@@ -100,7 +110,7 @@ class InductionPanel(QWidget):
         layout.addWidget(self.new_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.sequence_label)
         layout.addWidget(self.loss_label)
-        top_title = QLabel(f"<b>Top {TOP_COUNT} heads</b> (\u2713 meets the rule)")
+        self.top_title = top_title = QLabel(top_title_text())
         top_title.setWordWrap(True)
         layout.addWidget(top_title)
         layout.addWidget(self.top_list)
@@ -114,7 +124,7 @@ class InductionPanel(QWidget):
 
     def request(self) -> None:
         """Ask for the sequence of the length and seed shown (the answer comes to show_probe)."""
-        self.sequence_label.setText(f"Reading {self.length} random tokens twice\u2026")
+        self.sequence_label.setText(tr("Reading {count} random tokens twice\u2026").format(count=self.length))
         self.probe_requested.emit(self.length, self.seed)
 
     def is_current(self, probe: Any) -> bool:
@@ -130,7 +140,7 @@ class InductionPanel(QWidget):
         """A new model: the scores shown were another model's."""
         self.probe = self.knocked_probe = None
         self.loss_label.setText("")
-        self.top_list.show_heads([], "Not read yet")
+        self.top_list.show_heads([], tr("Not read yet"))
         self.feeding_label.setText("")
         self.sequence_label.setText("")
 
@@ -140,7 +150,18 @@ class InductionPanel(QWidget):
         self.request()
 
     def _show_seed(self) -> None:
-        self.seed_label.setText(f"seed {self.seed}")
+        self.seed_label.setText(tr("seed {seed}").format(seed=self.seed))
+
+    def _reword(self) -> None:
+        """Another language: every text this panel words itself, again."""
+        self.rule_label.setText(induction_rule())
+        self.top_title.setText(top_title_text())
+        self._show_seed()
+        if self.probe is not None:
+            knocked = self.knocked_probe
+            self.show_probe(self.probe)
+            if knocked is not None:
+                self.show_knocked_probe(knocked)
 
     # ----- showing -----------------------------------------------------------------------------
     def show_probe(self, probe: Any) -> None:
@@ -149,16 +170,13 @@ class InductionPanel(QWidget):
             return
         self.probe, self.knocked_probe = probe, None
         self.loss_label.setText(loss_text(probe, None))
-        run = probe.run
-        self.sequence_label.setText(
-            f"{run.model_name} read {len(run.token_ids)} tokens: {probe.length} random ones twice"
-            + (" after its beginning token" if probe.start else "")
-            + f". Opening a head shows its stripe {probe.length - 1} places left of the diagonal.")
+        self.sequence_label.setText(sequence_text(probe))
         self.top_list.show_heads([(s.layer, s.head, score_text(s.layer, s.head, s.score)) for s in probe.top()],
-                                 "No heads")
+                                 tr("No heads"))
         self.feeding_label.setText(feeding_text(probe))
         self.score_grid.set_attention(np.asarray(probe.scores)[:, :, None, None])  # one square per head
-        self.score_grid.set_descriptions({(layer, head): f"induction score {100 * probe.scores[layer, head]:.0f} %"
+        self.score_grid.set_descriptions({(layer, head): tr("induction score {score} %").format(
+                                              score=number(100 * probe.scores[layer, head], 0))
                                           for layer, head in np.ndindex(probe.scores.shape)})
         self.score_grid.set_marked([(s.layer, s.head) for s in probe.induction_heads()])
 
@@ -174,14 +192,31 @@ class InductionPanel(QWidget):
             self.sequence_label.setText(f"{message[:1].upper()}{message[1:]}")
 
 
+def top_title_text() -> str:
+    return tr("<b>Top {count} heads</b> (\u2713 meets the rule)").format(count=TOP_COUNT)
+
+
+def sequence_text(probe: Any) -> str:
+    """What the model read: "SmolLM2 read 61 tokens: 30 random ones twice after its beginning token. …"."""
+    run = probe.run
+    values = {"model": run.model_name, "count": len(run.token_ids), "length": probe.length,
+              "places": probe.length - 1}
+    if probe.start:
+        return tr("{model} read {count} tokens: {length} random ones twice after its beginning token. "
+                  "Opening a head shows its stripe {places} places left of the diagonal.").format(**values)
+    return tr("{model} read {count} tokens: {length} random ones twice. "
+              "Opening a head shows its stripe {places} places left of the diagonal.").format(**values)
+
+
 def loss_text(probe: Any, knocked: Any) -> str:
     """The loss line: "Loss on the second copy: 0.42 nats; 3.10 with L5 H1 knocked out."."""
-    text = f"Loss on the second copy: {probe.loss:.2f} nats"
+    loss = number(probe.loss, 2)
     if knocked is None or not knocked.knocked_out:
-        return text + "."
+        return tr("Loss on the second copy: {loss} nats.").format(loss=loss)
     heads = sorted(knocked.knocked_out)
-    named = ", ".join(f"L{layer} H{head}" for layer, head in heads[:6]) + (" …" if len(heads) > 6 else "")
-    return f"{text}; {knocked.loss:.2f} with {named} knocked out."
+    named = ", ".join(short_head_name(layer, head) for layer, head in heads[:6]) + (" …" if len(heads) > 6 else "")
+    return tr("Loss on the second copy: {loss} nats; {knocked_loss} with {heads} knocked out.").format(
+        loss=loss, knocked_loss=number(knocked.loss, 2), heads=named)
 
 
 def feeding_text(probe: Any) -> str:
@@ -190,12 +225,12 @@ def feeding_text(probe: Any) -> str:
     first = min(s.layer for s in (found or probe.top(1)))
     heads = probe.feeding_heads()
     if not heads:
-        return f"No previous-token head (on this sequence) comes before layer {first}."
+        return tr("No previous-token head (on this sequence) comes before layer {layer}.").format(layer=first)
     layers = sorted({s.layer for s in heads})
-    named = ", ".join(f"L{s.layer} H{s.head}" for s in sorted(heads, key=lambda s: (s.layer, s.head)))
-    where = "layer" if len(layers) == 1 else "layers"
-    return (f"Previous-token heads before layer {first}, which could feed them: {where} "
-            f"{', '.join(map(str, layers))} ({named}).")
+    named = ", ".join(short_head_name(s.layer, s.head) for s in sorted(heads, key=lambda s: (s.layer, s.head)))
+    return ntr("Previous-token heads before layer {layer}, which could feed them: layer {layers} ({heads}).",
+               "Previous-token heads before layer {layer}, which could feed them: layers {layers} ({heads}).",
+               len(layers)).format(layer=first, layers=", ".join(map(str, layers)), heads=named)
 
 
 __all__ = ["INDUCTION_RULE", "InductionPanel"]

@@ -30,12 +30,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from attn_desktop.language import N_, tr
+from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.pretrained.token_strip import percent, shown_token
 
-HEADERS = ("Layer", "Top token", "p", "Then")
+HEADERS = (N_("Layer"), N_("Top token"), "p", N_("Then"))  # "p": the probability, a symbol
 LAYER_COLUMN, TOP_COLUMN, P_COLUMN, THEN_COLUMN = range(4)
-WAITING_TEXT = "Reading every layer\u2026"
-EMPTY_TEXT = "Type a sentence to read what the model says after every layer."
+WAITING_TEXT = N_("Reading every layer\u2026")
+EMPTY_TEXT = N_("Type a sentence to read what the model says after every layer.")
 ERROR_STYLE = "color: #B00020;"  # as the Model heads panel's messages
 FINAL_TOP_BACKGROUND = QColor(255, 224, 138)  # light amber: "the last layer's answer is on top here"
 RUNNER_UP_COLOR = QColor(96, 96, 96)  # grey, still 6:1 on white: readable on a projector
@@ -67,15 +69,20 @@ def lens_summary(rows: list[list[tuple[str, float]]]) -> str:
     token, probability = rows[-1][0]
     stays_from, first = first_layer_on_top(rows)
     quoted = f"'{shown_token(token)}'"
+    share = percent(probability)
     if stays_from == len(rows) - 1 and first == stays_from:
-        return f"{quoted} is the top guess only after the last layer ({percent(probability)})."
-    earlier = f"first at layer {first}; " if first < stays_from else ""
-    return f"{quoted} is the top guess from layer {stays_from} on ({earlier}after the last layer: {percent(probability)})."
+        return tr("{token} is the top guess only after the last layer ({share}).").format(token=quoted, share=share)
+    if first < stays_from:
+        return tr("{token} is the top guess from layer {layer} on (first at layer {first}; after the last layer: "
+                  "{share}).").format(token=quoted, layer=stays_from, first=first, share=share)
+    return tr("{token} is the top guess from layer {layer} on (after the last layer: {share}).").format(
+        token=quoted, layer=stays_from, share=share)
 
 
 def row_tooltip(layer: int, row: list[tuple[str, float]]) -> str:
     """"After layer 3: ␣Paris 83 %, ␣France 5 %, …": a row's five tokens in full."""
-    return f"After layer {layer}: " + ", ".join(f"{shown_token(token)} {percent(p)}" for token, p in row)
+    guesses = ", ".join(f"{shown_token(token)} {percent(p)}" for token, p in row)
+    return tr("After layer {layer}: {guesses}").format(layer=layer, guesses=guesses)
 
 
 class LogitLensView(QWidget):
@@ -83,32 +90,35 @@ class LogitLensView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Logit lens")
+        self.setAccessibleName(tr("Logit lens"))
         self._tokens: list[str] = []
         self._position = -1
         self._rows: list[list[tuple[str, float]]] = []
         self._build_chooser()
         self._build_table()
         self._lay_out()
-        self._set_summary(EMPTY_TEXT)
+        self._summary_text = EMPTY_TEXT  # the catalog text the summary shows, while it shows one (else "")
+        self._set_summary(tr(EMPTY_TEXT))
+        self._summary_text = EMPTY_TEXT
+        follow_language(self, self._reword)
 
     # ----- building --------------------------------------------------------------------------
     def _build_chooser(self) -> None:
         self.position_box = QComboBox()
-        self.position_box.setAccessibleName("Position")
-        self.position_box.setToolTip("The token after which the model's guesses are read, layer by layer")
+        self.position_box.setAccessibleName(tr("Position"))
+        self.position_box.setToolTip(tr("The token after which the model's guesses are read, layer by layer"))
         self.position_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.position_box.setMinimumContentsLength(MIN_CHOOSER_CHARACTERS)
         self.position_box.activated.connect(self._on_position_activated)  # the user's choices only
         self.summary_label = QLabel()
         self.summary_label.setWordWrap(True)
-        self.summary_label.setAccessibleName("Where the answer forms")
+        self.summary_label.setAccessibleName(tr("Where the answer forms"))
         self.summary_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
 
     def _build_table(self) -> None:
         table = self.table = QTableWidget(0, len(HEADERS))
-        table.setAccessibleName("The five likeliest next tokens after every layer")
-        table.setHorizontalHeaderLabels(list(HEADERS))
+        table.setAccessibleName(tr("The five likeliest next tokens after every layer"))
+        table.setHorizontalHeaderLabels([tr(header) for header in HEADERS])
         table.verticalHeader().hide()  # the Layer column numbers the rows from 0, as the JSON does
         table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -122,8 +132,8 @@ class LogitLensView(QWidget):
                              (P_COLUMN, QHeaderView.ResizeMode.ResizeToContents),
                              (THEN_COLUMN, QHeaderView.ResizeMode.Stretch)):
             header.setSectionResizeMode(column, mode)
-        then_header = QTableWidgetItem(HEADERS[THEN_COLUMN])
-        then_header.setToolTip("The next four likeliest tokens after that layer")
+        then_header = QTableWidgetItem(tr(HEADERS[THEN_COLUMN]))
+        then_header.setToolTip(tr("The next four likeliest tokens after that layer"))
         table.setHorizontalHeaderItem(THEN_COLUMN, then_header)
         table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         table.installEventFilter(self)
@@ -131,7 +141,8 @@ class LogitLensView(QWidget):
 
     def _lay_out(self) -> None:
         chooser_row = QHBoxLayout()
-        chooser_row.addWidget(QLabel("After"))
+        # Translators: before the position chooser, "After  5: ␣is"
+        chooser_row.addWidget(QLabel(tr("After")))
         chooser_row.addWidget(self.position_box, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -182,7 +193,7 @@ class LogitLensView(QWidget):
     def show_lens(self, position: int, rows: list[list[tuple[str, float]]]) -> None:
         """rows[layer]: the likeliest (token, probability) after that layer, likeliest first, for `position`."""
         if not rows or not rows[-1]:
-            self.show_problem("The model gave no layers to read.")
+            self.show_problem(tr("The model gave no layers to read."))
             return
         if 0 <= position < self.position_box.count() and position != self.position_box.currentIndex():
             self.position_box.blockSignals(True)
@@ -196,7 +207,8 @@ class LogitLensView(QWidget):
 
     def show_waiting(self) -> None:
         """While the model reads: the old rows stay, greyed, so the table does not jump."""
-        self._set_summary(WAITING_TEXT)
+        self._set_summary(tr(WAITING_TEXT))
+        self._summary_text = WAITING_TEXT
         self.table.setEnabled(False)
 
     def show_problem(self, text: str) -> None:
@@ -207,8 +219,21 @@ class LogitLensView(QWidget):
         self._set_summary(text, problem=True)
 
     def _set_summary(self, text: str, problem: bool = False) -> None:
+        self._summary_text = ""
         self.summary_label.setText(text)
         self.summary_label.setStyleSheet(ERROR_STYLE if problem else "")
+
+    def _reword(self) -> None:
+        """Another language: the headers, and the summary worded here (a problem's text came from elsewhere)."""
+        for column, header in enumerate(HEADERS):
+            item = self.table.horizontalHeaderItem(column)
+            if item is not None:
+                item.setText(tr(header))
+        if self._summary_text:
+            self._set_summary(tr(self._summary_text))
+        elif self._rows and self.table.isEnabled():
+            self._set_summary(lens_summary(self._rows))
+            self._fill_table(self._rows)
 
     # ----- the table -----------------------------------------------------------------------------
     def _fill_table(self, rows: list[list[tuple[str, float]]]) -> None:

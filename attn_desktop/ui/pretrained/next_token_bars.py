@@ -19,6 +19,7 @@ from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QHelpEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from attn_desktop.language import tr
 from attn_desktop.ui.pretrained.token_strip import percent, shown_token
 
 BAR_COLOR = QColor("#0072B2")  # the query blue of the palette: the model's answer
@@ -42,8 +43,10 @@ class BarRow:
 
 def row_tooltip(row: BarRow) -> str:
     """The whole token and its numbers in words: the row itself may elide both."""
-    text = f"'{row.text}': {percent(row.probability)}"
-    return text if row.intact is None else f"{text} (with every head: {percent(row.intact)})"
+    if row.intact is None:
+        return f"'{row.text}': {percent(row.probability)}"
+    return tr("'{token}': {share} (with every head: {intact})").format(
+        token=row.text, share=percent(row.probability), intact=percent(row.intact))
 
 
 def row_number_text(row: BarRow) -> str:
@@ -56,7 +59,7 @@ def row_number_text(row: BarRow) -> str:
 class NextTokenBars(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Likeliest next tokens")
+        self.setAccessibleName(tr("Likeliest next tokens"))
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self._rows: list[BarRow] = []
         self._kept = 0  # rows kept by the cut-offs (the rest are greyed); more than the rows: no line

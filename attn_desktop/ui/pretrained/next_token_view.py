@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from attn_desktop.language import N_, ntr, number, tr
 from attn_desktop.model.pretrained.next_token import (
     MAX_TEMPERATURE,
     MIN_TEMPERATURE,
@@ -42,6 +43,7 @@ from attn_desktop.model.pretrained.next_token import (
     moved_most,
     sample_token,
 )
+from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.pretrained.cached_rows_matrix import CachedRowsMatrix
 from attn_desktop.ui.pretrained.next_token_bars import BarRow, NextTokenBars
 from attn_desktop.ui.pretrained.token_strip import percent, shown_token
@@ -53,25 +55,27 @@ from attn_desktop.ui.pretrained.token_strip import percent, shown_token
 TEMPERATURE_STEP = 0.05
 TEMPERATURE_PAGE = 5  # slider steps per Page Up / Page Down: 0.25
 MAX_TOP_K = 100
-MOST_LIKELY, SAMPLE = "Most likely", "Sample"
-NO_PREDICTION_TEXT = "The next token appears here once a sentence has run."
-TEMPERATURE_TOOLTIP = ("The scores are divided by T before softmax. Below 1 the likeliest token takes more; "
+GENERATION_CHOICES = (N_("Most likely"), N_("Sample"))  # the choice box's items, in this order
+SAMPLE_INDEX = 1
+NO_PREDICTION_TEXT = N_("The next token appears here once a sentence has run.")
+TEMPERATURE_TOOLTIP = N_("The scores are divided by T before softmax. Below 1 the likeliest token takes more; "
                        "above 1 the shares even out. The order of the tokens never changes.")
-TOP_K_TOOLTIP = "Sample draws only from the k likeliest tokens (0: off)"
-TOP_P_TOOLTIP = "Sample draws only from the fewest likeliest tokens whose probabilities add up to p (1.00: off)"
+TOP_K_TOOLTIP = N_("Sample draws only from the k likeliest tokens (0: off)")
+TOP_P_TOOLTIP = N_("Sample draws only from the fewest likeliest tokens whose probabilities add up to p "
+                   "(1.00: off)")
 
 
-GENERATE_TOOLTIP = "Add the token to the sentence and run one step"
+GENERATE_TOOLTIP = N_("Add the token to the sentence and run one step")
 
 
 def temperature_label(temperature: float) -> str:
-    return f"Temperature {temperature:.2f}"
+    return tr("Temperature {temperature}").format(temperature=number(temperature, 2))
 
 
 def moved_most_text(knocked_count: int, token: str, before: float, after: float) -> str:
     """"With 2 heads knocked out, ' Paris' moved most: 62 % → 18 %."""
-    heads = "1 head" if knocked_count == 1 else f"{knocked_count} heads"
-    return f"With {heads} knocked out, {moved_text(token, before, after)}"
+    return ntr("With {count} head knocked out, {moved}", "With {count} heads knocked out, {moved}",
+               knocked_count).format(count=knocked_count, moved=moved_text(token, before, after))
 
 
 def moved_text(token: str, before: float, after: float) -> str:
@@ -81,10 +85,10 @@ def moved_text(token: str, before: float, after: float) -> str:
     quoted = shown_token(token).replace(" ", "\u00a0")
     was, now = percent(before), percent(after)
     if was == now and before != after:
-        was, now = f"{100 * before:.1f} %", f"{100 * after:.1f} %"
+        was, now = number(100 * before, 1) + " %", number(100 * after, 1) + " %"
         if was == now:
-            was, now = f"{100 * before:.2f} %", f"{100 * after:.2f} %"
-    return f"'{quoted}' moved most: {was} \u2192 {now}."
+            was, now = number(100 * before, 2) + " %", number(100 * after, 2) + " %"
+    return tr("'{token}' moved most: {was} \u2192 {now}.").format(token=quoted, was=was, now=now)
 
 
 def count_text(count: float) -> str:
@@ -92,19 +96,21 @@ def count_text(count: float) -> str:
     for size, unit in ((1e9, " G"), (1e6, " M"), (1e3, " k")):
         if count >= size:
             value = count / size
-            return f"{value:.1f}{unit}" if value < 10 else f"{value:.0f}{unit}"
+            return number(value, 1 if value < 10 else 0) + unit
     return f"{count:.0f}"
 
 
 def cache_step_text(step: int, new_rows: int, cached_rows: int, multiply_adds: int,
                     multiply_adds_without_cache: int, total_saved: int) -> str:
     """What one generation step computed, and what the key-value cache saved it."""
-    rows = "1 new query row" if new_rows == 1 else f"{new_rows} new query rows"
-    tokens = "1 token" if cached_rows == 1 else f"{cached_rows} tokens"
+    rows = ntr("{count} new query row", "{count} new query rows", new_rows).format(count=new_rows)
+    tokens = ntr("{count} token", "{count} tokens", cached_rows).format(count=cached_rows)
     saved = multiply_adds_without_cache - multiply_adds
-    return (f"Step {step}: {rows}; the keys and values of {tokens} came from the cache. "
-            f"{count_text(multiply_adds)} multiply-adds instead of {count_text(multiply_adds_without_cache)} "
-            f"({count_text(saved)} saved; {count_text(total_saved)} saved since the sentence was typed).")
+    return tr("Step {step}: {rows}; the keys and values of {tokens} came from the cache. "
+              "{done} multiply-adds instead of {without} ({saved} saved; {total} saved since the sentence was "
+              "typed).").format(step=step, rows=rows, tokens=tokens, done=count_text(multiply_adds),
+                                without=count_text(multiply_adds_without_cache), saved=count_text(saved),
+                                total=count_text(total_saved))
 
 
 def row_items(row: QBoxLayout) -> list[QLayoutItem]:
@@ -123,7 +129,7 @@ def cut_label(top_k: int, top_p: float, kept_by_k: int, kept_by_p: int, kept: in
     if top_k > 0 and kept_by_k == kept:
         names.append(f"top-k {top_k}")
     if top_p < 1.0 and kept_by_p == kept:
-        names.append(f"top-p {top_p:.2f}")
+        names.append(f"top-p {number(top_p, 2)}")
     return " \u00b7 ".join(names)
 
 
@@ -148,12 +154,13 @@ class NextTokenView(QWidget):
         self._build_cache_part()
         self._lay_out()
         self._refresh()
+        follow_language(self, self._reword)
 
     # ----- building --------------------------------------------------------------------------------
     def _build_controls(self) -> None:
         self.temperature_slider = QSlider(Qt.Orientation.Horizontal)
-        self.temperature_slider.setAccessibleName("Temperature")
-        self.temperature_slider.setToolTip(TEMPERATURE_TOOLTIP)
+        self.temperature_slider.setAccessibleName(tr("Temperature"))
+        self.temperature_slider.setToolTip(tr(TEMPERATURE_TOOLTIP))
         self.temperature_slider.setRange(round(MIN_TEMPERATURE / TEMPERATURE_STEP),
                                          round(MAX_TEMPERATURE / TEMPERATURE_STEP))
         self.temperature_slider.setSingleStep(1)
@@ -163,42 +170,42 @@ class NextTokenView(QWidget):
         self.temperature_label = QLabel(temperature_label(1.0))
         self.temperature_label.setMinimumWidth(self.fontMetrics().horizontalAdvance(temperature_label(0.0)) + 4)
         self.top_k_box = QSpinBox()
-        self.top_k_box.setAccessibleName("Top-k")
-        self.top_k_box.setToolTip(TOP_K_TOOLTIP)
+        self.top_k_box.setAccessibleName(tr("Top-k"))
+        self.top_k_box.setToolTip(tr(TOP_K_TOOLTIP))
         self.top_k_box.setRange(0, MAX_TOP_K)
-        self.top_k_box.setSpecialValueText("off")
+        self.top_k_box.setSpecialValueText(tr("off"))
         self.top_k_box.valueChanged.connect(lambda _value: self._refresh())
         self.top_p_box = QDoubleSpinBox()
-        self.top_p_box.setAccessibleName("Top-p")
-        self.top_p_box.setToolTip(TOP_P_TOOLTIP)
+        self.top_p_box.setAccessibleName(tr("Top-p"))
+        self.top_p_box.setToolTip(tr(TOP_P_TOOLTIP))
         self.top_p_box.setRange(0.05, 1.0)
         self.top_p_box.setSingleStep(0.05)
         self.top_p_box.setDecimals(2)
         self.top_p_box.setValue(1.0)
         self.top_p_box.valueChanged.connect(lambda _value: self._refresh())
         self.bars = NextTokenBars()
-        self.status_label = QLabel(NO_PREDICTION_TEXT)  # no prediction yet; or how many tokens a cut keeps
+        self.status_label = QLabel(tr(NO_PREDICTION_TEXT))  # no prediction yet; or how many tokens a cut keeps
         self.status_label.setWordWrap(True)
         self.moved_label = QLabel()
         self.moved_label.setWordWrap(True)
-        self.moved_label.setAccessibleName("Token that moved most")
+        self.moved_label.setAccessibleName(tr("Token that moved most"))
 
     def _build_generation(self) -> None:
         self.choice_box = QComboBox()
-        self.choice_box.setAccessibleName("Which token Generate adds")
-        self.choice_box.addItems([MOST_LIKELY, SAMPLE])
-        self.choice_box.setToolTip("Most likely: the top bar. Sample: drawn by the bars' probabilities, "
-                                   "after the cut-offs.")
-        self.generate_button = QPushButton("Generate")
-        self.generate_button.setToolTip(GENERATE_TOOLTIP)
+        self.choice_box.setAccessibleName(tr("Which token Generate adds"))
+        self.choice_box.addItems([tr(choice) for choice in GENERATION_CHOICES])
+        self.choice_box.setToolTip(tr("Most likely: the top bar. Sample: drawn by the bars' probabilities, "
+                                      "after the cut-offs."))
+        self.generate_button = QPushButton(tr("Generate"))
+        self.generate_button.setToolTip(tr(GENERATE_TOOLTIP))
         self.generate_button.clicked.connect(self._generate)
-        self.back_button = QPushButton("Back")
-        self.back_button.setToolTip("Take the last generated token away")
+        self.back_button = QPushButton(tr("Back"))
+        self.back_button.setToolTip(tr("Take the last generated token away"))
         self.back_button.clicked.connect(self.back_requested)
-        self.new_draw_button = QPushButton("New draw")
+        self.new_draw_button = QPushButton(tr("New draw"))
         self.new_draw_button.clicked.connect(self._new_draw)
         self.new_draw_button.setEnabled(False)  # draws matter only when sampling
-        self.choice_box.currentTextChanged.connect(lambda text: self.new_draw_button.setEnabled(text == SAMPLE))
+        self.choice_box.currentIndexChanged.connect(lambda index: self.new_draw_button.setEnabled(index == SAMPLE_INDEX))
 
     def _build_cache_part(self) -> None:
         self.cache_box = QWidget()
@@ -207,9 +214,9 @@ class NextTokenView(QWidget):
         self.cache_matrix = CachedRowsMatrix()
         self.cache_label = QLabel()
         self.cache_label.setWordWrap(True)
-        self.cache_label.setAccessibleName("What the key-value cache saved")
-        self.cache_matrix.setToolTip("The chosen head's attention weights, query rows down. Outlined: the new "
-                                     "query row(s) this step computed; faded: the rows of earlier steps, kept.")
+        self.cache_label.setAccessibleName(tr("What the key-value cache saved"))
+        self.cache_matrix.setToolTip(tr("The chosen head's attention weights, query rows down. Outlined: the new "
+                                        "query row(s) this step computed; faded: the rows of earlier steps, kept."))
         # The matrix and its sentence side by side: one above the other would push the step below the fold
         # (they stack only when the column is too narrow for both, see _fit_rows).
         self.cache_row = beside = QHBoxLayout()
@@ -264,7 +271,7 @@ class NextTokenView(QWidget):
 
     def _cache_row_width(self) -> int:
         """The matrix and a text column wide enough to read ("multiply-adds instead" on one line)."""
-        text = self.cache_label.fontMetrics().horizontalAdvance("multiply-adds instead")
+        text = self.cache_label.fontMetrics().horizontalAdvance(tr("multiply-adds instead"))
         return self.cache_matrix.width() + self.cache_row.spacing() + text
 
     def _fit_rows(self) -> None:
@@ -309,7 +316,7 @@ class NextTokenView(QWidget):
 
     @property
     def sampling(self) -> bool:
-        return self.choice_box.currentText() == SAMPLE
+        return self.choice_box.currentIndex() == SAMPLE_INDEX
 
     # ----- the prediction ----------------------------------------------------------------------------
     def show_prediction(self, scores: NextTokenScores, intact: NextTokenScores | None = None,
@@ -331,7 +338,7 @@ class NextTokenView(QWidget):
             self.kept = 0
             self.bars.clear()
             self.bars.hide()
-            self.status_label.setText(NO_PREDICTION_TEXT)
+            self.status_label.setText(tr(NO_PREDICTION_TEXT))
             self.status_label.show()
             return
         probabilities = self.scores.probabilities(temperature)
@@ -347,7 +354,8 @@ class NextTokenView(QWidget):
         self.bars.show_rows(rows, self.kept if label else len(sorted_probabilities), label)
         self.bars.show()
         beyond = bool(label) and self.kept > len(rows)  # the line would fall below the last bar shown
-        self.status_label.setText(f"{label} keeps {self.kept:,} tokens, more than shown." if beyond else "")
+        self.status_label.setText(tr("{cut} keeps {count} tokens, more than shown.").format(
+            cut=label, count=f"{self.kept:,}") if beyond else "")
         self.status_label.setVisible(beyond)
 
     def _show_moved(self, temperature: float) -> None:
@@ -372,7 +380,7 @@ class NextTokenView(QWidget):
     def set_room_for_more(self, room: bool, why: str = "") -> None:
         """Whether the model can read one more token (a sentence at the model's limit cannot grow)."""
         self._room_for_more = room
-        self.generate_button.setToolTip(GENERATE_TOOLTIP if room else why)
+        self.generate_button.setToolTip(tr(GENERATE_TOOLTIP) if room else why)
         self._enable_buttons()
 
     def _enable_buttons(self) -> None:
@@ -397,8 +405,17 @@ class NextTokenView(QWidget):
 
     def _show_seed(self) -> None:
         # In the tooltip, not on a label: a narrow column has no room, and only a teacher comparing draws asks.
-        self.new_draw_button.setToolTip(f"Sample draws with seed {self.seed} (every computer starts at 0); "
-                                        f"a click takes seed {self.seed + 1}")
+        self.new_draw_button.setToolTip(tr("Sample draws with seed {seed} (every computer starts at 0); "
+                                           "a click takes seed {next_seed}").format(seed=self.seed,
+                                                                                     next_seed=self.seed + 1))
+
+    def _reword(self) -> None:
+        """Another language: the choices and every line worded here, again (the label measured anew)."""
+        for index, choice in enumerate(GENERATION_CHOICES):
+            self.choice_box.setItemText(index, tr(choice))
+        self.temperature_label.setMinimumWidth(self.fontMetrics().horizontalAdvance(temperature_label(0.0)) + 4)
+        self._refresh()
+        self._fit_rows()
 
     # ----- the key-value cache -------------------------------------------------------------------------
     def show_cache_step(self, matrix: np.ndarray, cached_rows: int, head_name: str, multiply_adds: int,
@@ -407,7 +424,7 @@ class NextTokenView(QWidget):
         STEP counts the tokens generated since the sentence was typed (by default one more than the last)."""
         self._step = step if step is not None else self._step + 1
         size = int(np.asarray(matrix).shape[0])
-        self.cache_title.setText(f"<b>Key-value cache</b> \u00b7 {head_name}")
+        self.cache_title.setText(tr("<b>Key-value cache</b> \u00b7 {head}").format(head=head_name))
         self.cache_matrix.show_matrix(matrix, cached_rows)
         self.cache_label.setText(cache_step_text(self._step, size - cached_rows, cached_rows, multiply_adds,
                                                  multiply_adds_without_cache, total_saved))

@@ -37,6 +37,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QMenu, QSizePolicy, QToolTip, QWidget
 
+from attn_desktop.language import tr
+
 MIN_CELL = 16  # px: a thumbnail smaller than this shows no pattern a class can see
 MAX_CELL = 72
 GAP = 2  # px between thumbnails
@@ -84,7 +86,7 @@ class HeadGrid(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Attention heads, layers down and heads across")
+        self.setAccessibleName(tr("Attention heads, layers down and heads across"))
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
@@ -178,18 +180,21 @@ class HeadGrid(QWidget):
     def describe(self, layer: int, head: int) -> str:
         """"Layer 3, head 5 (knocked out): previous-token head; shares keys and values with heads 3–5
         (key/value head 1)": its name, whether it is off, its kind when a rule found one, its group."""
-        text = f"Layer {layer}, head {head}"
         if (layer, head) in self._knocked_out:
-            text += " (knocked out)"
+            text = tr("Layer {layer}, head {head} (knocked out)").format(layer=layer, head=head)
+        else:
+            text = tr("Layer {layer}, head {head}").format(layer=layer, head=head)
         extras = [extra for extra in (self._descriptions.get((layer, head)), self._sharing(head)) if extra]
-        return f"{text}: {'; '.join(extras)}" if extras else text
+        # Translators: a head's name, then what is known of it (its kind, the heads sharing its keys and values)
+        return tr("{head}: {details}").format(head=text, details="; ".join(extras)) if extras else text
 
     def _sharing(self, head: int) -> str:
         if not self._grouped():
             return ""
         kv_head = head // self._group
         first, last = kv_head * self._group, min((kv_head + 1) * self._group, self._heads) - 1
-        return f"shares keys and values with heads {first}\u2013{last} (key/value head {kv_head})"
+        return tr("shares keys and values with heads {first}\u2013{last} (key/value head {kv_head})").format(
+            first=first, last=last, kv_head=kv_head)
 
     # ----- geometry ----------------------------------------------------------------------
     def _grouped(self) -> bool:
@@ -436,14 +441,17 @@ class HeadGrid(QWidget):
         menu = QMenu(self)
         if head is not None:
             layer, head_index = head
-            menu.addAction(f"Open layer {layer}, head {head_index}", lambda: self.head_chosen.emit(layer, head_index))
+            menu.addAction(tr("Open layer {layer}, head {head}").format(layer=layer, head=head_index),
+                           lambda: self.head_chosen.emit(layer, head_index))
             if self._knock_out_enabled:
-                verb = "Restore" if head in self._knocked_out else "Knock out"
-                menu.addAction(f"{verb} layer {layer}, head {head_index}",
+                toggle = (tr("Restore layer {layer}, head {head}") if head in self._knocked_out
+                          else tr("Knock out layer {layer}, head {head}"))
+                menu.addAction(toggle.format(layer=layer, head=head_index),
                                lambda: self.knock_out_toggled.emit(layer, head_index))
         if self._knock_out_enabled and self._knocked_out:
             menu.addSeparator()
-            menu.addAction(f"Restore all heads ({len(self._knocked_out)})", self.restore_all_requested.emit)
+            menu.addAction(tr("Restore all heads ({count})").format(count=len(self._knocked_out)),
+                           self.restore_all_requested.emit)
         return menu
 
     def set_current(self, layer: int, head: int) -> None:
@@ -488,3 +496,9 @@ class HeadGrid(QWidget):
     def focusOutEvent(self, event) -> None:
         super().focusOutEvent(event)
         self._update_cell(self._current)
+
+
+def short_head_name(layer: int, head: int) -> str:
+    """"L3 H1": a head named briefly in a sentence."""
+    # Translators: a head named briefly, L for layer and H for head, e.g. "L3 H1"
+    return tr("L{layer} H{head}").format(layer=layer, head=head)

@@ -34,8 +34,10 @@ from typing import Any, Protocol
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
 
+from attn_desktop.language import N_, tr
 from attn_desktop.model import Scene
 from attn_desktop.model.commands import open_contents
+from attn_desktop.ui.pretrained.pattern_thumbnails import short_head_name
 from attn_desktop.ui.pretrained.pretrained_heads_panel import ModelHeadsPanel, model_details
 from attn_desktop.ui.pretrained.pretrained_worker import (
     LoadedModel,
@@ -48,7 +50,7 @@ from attn_desktop.ui.pretrained.pretrained_worker import (
 )
 from attn_desktop.ui.pretrained.run_variations import RunVariations
 
-MODEL_FILTER = "GGUF models (*.gguf);;All files (*)"
+MODEL_FILTER = N_("GGUF models (*.gguf);;All files (*)")
 STATUS_MS = 5000
 
 
@@ -136,7 +138,7 @@ class ModelController(QObject):
     def choose_and_open_model(self) -> None:
         """File → Open Model…: any local GGUF file."""
         folder = str(self.last_folder or (self.panel.model.path.parent if self.panel.model else Path.home()))
-        chosen, _ = QFileDialog.getOpenFileName(self.dialogs.window, "Open Model", folder, MODEL_FILTER)
+        chosen, _ = QFileDialog.getOpenFileName(self.dialogs.window, tr("Open Model"), folder, tr(MODEL_FILTER))
         if chosen:
             self.open_model(Path(chosen))
 
@@ -177,7 +179,8 @@ class ModelController(QObject):
         self.loading = None
         self.variations.model_loaded()
         self.panel.show_model(model)
-        self.dialogs.show_status(f"Loaded {model.name}: {model_details(model)}", STATUS_MS)
+        self.dialogs.show_status(tr("Loaded {model}: {details}").format(model=model.name, details=model_details(model)),
+                                 STATUS_MS)
         self.run_sentence(self.panel.sentence)
         self.panel.forget_induction()
 
@@ -188,7 +191,7 @@ class ModelController(QObject):
             self.panel.show_previous()
             if not self._dock_was_visible and self.panel.model is None:
                 self.dock.hide()  # as it was before Open Model…
-            self.dialogs.show_error("Cannot open model", failure.message)
+            self.dialogs.show_error(tr("Cannot open model"), failure.message)
         elif failure.unavailable:
             self.panel.show_unavailable(unavailable_text(failure.message))
         else:
@@ -213,7 +216,7 @@ class ModelController(QObject):
 
     def _on_run_failed(self, failure: RunFailure) -> None:
         if self.variations.step_failed():  # the run shown stays; only the step is refused
-            self.dialogs.show_status(f"Cannot generate: {failure.message}", STATUS_MS)
+            self.dialogs.show_status(tr("Cannot generate: {reason}").format(reason=failure.message), STATUS_MS)
             return
         self.panel.show_run_problem(failure.sentence, failure.message)
         waiting = set()  # the sentences a head waits for
@@ -245,14 +248,15 @@ class ModelController(QObject):
         self._waiting_reading = (layer, head, sentence)
         self.panel.show_sentence(sentence)  # the panel reads it too, and runs it once the model is loaded
         model = self.panel.model
-        doing = "Running its sentence" if model is not None else "Loading the model"
-        self.dialogs.show_status(f"{doing} to open layer {layer}, head {head}\u2026", STATUS_MS)
+        doing = (tr("Running its sentence to open layer {layer}, head {head}\u2026") if model is not None
+                 else tr("Loading the model to open layer {layer}, head {head}\u2026"))
+        self.dialogs.show_status(doing.format(layer=layer, head=head), STATUS_MS)
         if model is not None:
             self.run_sentence(sentence)
             return
         self.load_pack_model()
         if self.loading is None:  # the pack is not installed: say so where the student pressed
-            self._give_up_waiting("the SmolLM2 model pack is not installed (see Lessons → Heads of a Real Model…)")
+            self._give_up_waiting(tr("the SmolLM2 model pack is not installed (see Lessons → Heads of a Real Model…)"))
 
     def _open_waiting_reading(self, run: Any) -> None:
         if self._waiting_reading is None or run.sentence != self._waiting_reading[2]:
@@ -278,7 +282,7 @@ class ModelController(QObject):
         try:
             data = scene_data_for_head(run, layer, head, rope=self.rope)
         except ValueError as error:  # a sentence longer than a scene may hold, numbers beyond its range
-            self.dialogs.show_error("Cannot open head", str(error))
+            self.dialogs.show_error(tr("Cannot open head"), str(error))
             return
         if not self.documents.maybe_save_changes():
             return
@@ -287,17 +291,21 @@ class ModelController(QObject):
             open_contents(self.scene, data)
         except ValueError as error:  # numbers the scene cannot compute with: it goes back to what it was
             open_contents(self.scene, before)
-            self.dialogs.show_error("Cannot open head", str(error))
+            self.dialogs.show_error(tr("Cannot open head"), str(error))
             return
         self.documents.start(None, None)
         self._select_query(query)
         self.shown_head = (run, layer, head, self.rope)
-        off = "" if self.rope else ", RoPE off"
         knocked = sorted(getattr(run, "knocked_out", ()))
-        if knocked:  # its weights are those of the model without them, where they come before it
-            off += ", with " + ", ".join(f"L{knocked_layer} H{knocked_head}" for knocked_layer, knocked_head in knocked)
-            off += " knocked out"
-        self.dialogs.show_status(f"Layer {layer}, head {head} of {run.model_name} is on the canvas{off}", STATUS_MS)
+        # With heads knocked out, its weights are those of the model without them, where they come before it
+        named = ", ".join(short_head_name(knocked_layer, knocked_head) for knocked_layer, knocked_head in knocked)
+        if knocked:
+            text = (tr("Layer {layer}, head {head} of {model} is on the canvas, with {heads} knocked out") if self.rope
+                    else tr("Layer {layer}, head {head} of {model} is on the canvas, RoPE off, with {heads} knocked out"))
+        else:
+            text = (tr("Layer {layer}, head {head} of {model} is on the canvas") if self.rope
+                    else tr("Layer {layer}, head {head} of {model} is on the canvas, RoPE off"))
+        self.dialogs.show_status(text.format(layer=layer, head=head, model=run.model_name, heads=named), STATUS_MS)
 
     def _select_query(self, query: int) -> None:
         if 0 <= query < self.scene.n_queries:
@@ -311,7 +319,8 @@ class ModelController(QObject):
         self._choose_rope(on)
         taken = self.scene.taken_from
         if taken is None:
-            self.dialogs.show_status(f"{rope_words(self.rope)}: the next head opened shows it", STATUS_MS)
+            self.dialogs.show_status(tr("{rope}: the next head opened shows it").format(rope=rope_words(self.rope)),
+                                     STATUS_MS)
         elif taken.rope != self.rope:
             self._reopen(taken, self.scene.reading().selected)
             now = self.scene.taken_from
@@ -335,20 +344,23 @@ class ModelController(QObject):
             return
         model = self.panel.model
         if model is not None and model.name != taken.model:
-            self.dialogs.show_status(f"This head came from {taken.model}; open that model to turn its RoPE "
-                                     f"{'on' if self.rope else 'off'}", STATUS_MS)
+            text = (tr("This head came from {model}; open that model to turn its RoPE on") if self.rope
+                    else tr("This head came from {model}; open that model to turn its RoPE off"))
+            self.dialogs.show_status(text.format(model=taken.model), STATUS_MS)
             return
         self._waiting_head = (taken, query)
         self.panel.show_sentence(taken.sentence)  # the panel shows the sentence the head reads
-        doing = "Running its sentence" if model is not None else f"Loading {taken.model}"
-        self.dialogs.show_status(f"{doing} to open layer {taken.layer}, head {taken.head} again with "
-                                 f"{rope_words(self.rope)}\u2026", STATUS_MS)
+        doing = (tr("Running its sentence to open layer {layer}, head {head} again with {rope}\u2026")
+                 if model is not None
+                 else tr("Loading {model} to open layer {layer}, head {head} again with {rope}\u2026"))
+        self.dialogs.show_status(doing.format(model=taken.model, layer=taken.layer, head=taken.head,
+                                              rope=rope_words(self.rope)), STATUS_MS)
         if model is not None:
             self.run_sentence(taken.sentence)
             return
         self.load_pack_model()  # once loaded it runs the panel's sentence, and _on_ran opens the head
         if self.loading is None:  # the pack is not installed: the panel says how to add it
-            self._give_up_waiting("the model is not loaded (see the Model heads panel)")
+            self._give_up_waiting(tr("the model is not loaded (see the Model heads panel)"))
 
     def _open_waiting_head(self, run: Any) -> None:
         from attn_desktop.model.pretrained.head_scene import is_taken_from
@@ -356,7 +368,8 @@ class ModelController(QObject):
         if self._waiting_head is None:
             return
         if run.model_name != self._waiting_head[0].model:  # the pack's model loaded for a head of another
-            self._give_up_waiting(f"it came from {self._waiting_head[0].model}; open that model (File → Open Model…)")
+            self._give_up_waiting(tr("it came from {model}; open that model (File → Open Model…)").format(
+                model=self._waiting_head[0].model))
             self._choose_rope(not self.rope)  # the head is as it was: the boxes say so
             return
         if not is_taken_from(run, self._waiting_head[0]):
@@ -369,16 +382,18 @@ class ModelController(QObject):
     def _give_up_waiting(self, reason: str) -> None:
         if self._waiting_head is not None:
             self._waiting_head = None
-            self.dialogs.show_status(f"Cannot open the head again with {rope_words(self.rope)}: {reason}", STATUS_MS)
+            self.dialogs.show_status(tr("Cannot open the head again with {rope}: {reason}").format(
+                rope=rope_words(self.rope), reason=reason), STATUS_MS)
         if self._waiting_reading is not None:
             layer, head, _ = self._waiting_reading
             self._waiting_reading = None
-            self.dialogs.show_status(f"Cannot open layer {layer}, head {head}: {reason}", STATUS_MS)
+            self.dialogs.show_status(tr("Cannot open layer {layer}, head {head}: {reason}").format(
+                layer=layer, head=head, reason=reason), STATUS_MS)
 
 
 def rope_words(on: bool) -> str:
     """What RoPE on or off means for the q and k of a head opened."""
-    return "RoPE on (q and k turned for their positions)" if on else "RoPE off (q and k before the turns)"
+    return tr("RoPE on (q and k turned for their positions)") if on else tr("RoPE off (q and k before the turns)")
 
 
 def unavailable_text(message: str) -> str:

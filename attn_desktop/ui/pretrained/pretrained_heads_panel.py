@@ -38,8 +38,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from attn_desktop.language import N_, ntr, number, tr
 from attn_desktop.model.pretrained.next_token import moved_most
 from attn_desktop.model.pretrained.pack import PACK_MODEL_NAME
+from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.pretrained.all_heads_page import AllHeadsPage
 from attn_desktop.ui.pretrained.find_heads_panel import FindHeadsPanel
 from attn_desktop.ui.pretrained.logit_lens_view import LogitLensView
@@ -50,18 +52,25 @@ from attn_desktop.ui.pretrained.token_strip import TokenStrip
 
 TYPING_PAUSE_MS = 150  # a sentence runs once typing pauses this long (older waiting ones are dropped anyway)
 ERROR_STYLE = "color: #B00020;"
-NO_MODEL_TEXT = "No model loaded."
-ROPE_TOOLTIP = ("Ticked: heads open with q and k turned by RoPE for their positions, as the model computes. "
+NO_MODEL_TEXT = N_("No model loaded.")
+ROPE_TOOLTIP = N_("Ticked: heads open with q and k turned by RoPE for their positions, as the model computes. "
                 "Unticked: q and k as the model made them, before the turns; the head on the canvas opens again "
                 "that way (its pattern without knowing where each word is).")
 SENTENCE_BOX_CHARACTERS = 16  # the fewest a sentence box shows beside its caption
-TAB_NAMES = (("All heads", "Heads"), ("Find heads", "Find"), ("Next token", "Next"), ("Logit lens", "Lens"))
+# (full name, short name used when the four do not fit side by side)
+TAB_NAMES = ((N_("All heads"), N_("Heads")), (N_("Find heads"), N_("Find")), (N_("Next token"), N_("Next")),
+             (N_("Logit lens"), N_("Lens")))
 
 
 def model_shape(model: LoadedModel) -> str:
     """"30 layers × 9 heads": what the grid shows."""
     config = model.config
-    return f"{config.layer_count} layers \u00d7 {config.head_count} heads" if config is not None else ""
+    if config is None:
+        return ""
+    layers = ntr("{count} layer", "{count} layers", config.layer_count).format(count=config.layer_count)
+    heads = ntr("{count} head", "{count} heads", config.head_count).format(count=config.head_count)
+    # Translators: the model's shape, e.g. "30 layers × 9 heads"
+    return tr("{layers} \u00d7 {heads}").format(layers=layers, heads=heads)
 
 
 def model_details(model: LoadedModel) -> str:
@@ -69,13 +78,18 @@ def model_details(model: LoadedModel) -> str:
     config = model.config
     parts = []
     if config is not None:
-        shared = (f"{config.head_count} query heads share {config.kv_head_count} key/value heads, each"
-                  if config.kv_head_count != config.head_count else "heads")
-        parts.append(f"{shared} {config.head_width} wide")
+        if config.kv_head_count != config.head_count:
+            parts.append(tr("{count} query heads share {kv_count} key/value heads, each {width} wide").format(
+                count=config.head_count, kv_count=config.kv_head_count, width=config.head_width))
+        else:
+            parts.append(tr("heads {width} wide").format(width=config.head_width))
     if model.memory_bytes:
         megabytes = model.memory_bytes / 1e6
-        parts.append(f"{megabytes:,.0f} MB in memory" if megabytes >= 10 else f"{megabytes:.2g} MB in memory")
-    parts.append(f"loaded in {model.seconds:.1f} s")
+        size = f"{megabytes:,.0f}" if megabytes >= 10 else f"{megabytes:.2g}"
+        if number(0.5, 1) != "0.5":  # a decimal comma: 538.000 MB would misread, so group with a thin space
+            size = size.replace(",", "\u202f").replace(".", ",")
+        parts.append(tr("{megabytes} MB in memory").format(megabytes=size))
+    parts.append(tr("loaded in {seconds} s").format(seconds=number(model.seconds, 1)))
     return " \u00b7 ".join(parts)
 
 
@@ -111,37 +125,37 @@ class ModelHeadsPanel(QWidget):
     def _build_model_part(self) -> None:
         self.model_label = QLabel()
         self.model_label.setWordWrap(True)
-        self.model_label.setAccessibleName("Model")
-        self.pack_button = QPushButton(f"Load {PACK_MODEL_NAME.split('-')[0]}")  # "Load SmolLM2": fits a narrow column
-        self.pack_button.setToolTip(f"{PACK_MODEL_NAME}, the optional model pack's model, read from this computer "
-                                    "(nothing is downloaded)")
+        self.model_label.setAccessibleName(tr("Model"))
+        self.pack_button = QPushButton(tr("Load {model}").format(model=PACK_MODEL_NAME.split('-')[0]))  # "Load SmolLM2": fits a narrow column
+        self.pack_button.setToolTip(tr("{model}, the optional model pack's model, read from this computer "
+                                       "(nothing is downloaded)").format(model=PACK_MODEL_NAME))
         self.pack_button.clicked.connect(self.load_pack_requested)
-        self.open_button = QPushButton("Open Model\u2026")
-        self.open_button.setToolTip("Read another LLaMA-style model from a GGUF file on this computer")
+        self.open_button = QPushButton(tr("Open Model\u2026"))
+        self.open_button.setToolTip(tr("Read another LLaMA-style model from a GGUF file on this computer"))
         self.open_button.clicked.connect(self.open_model_requested)
         self.progress_bar = QProgressBar()
         self.progress_bar.setRange(0, 1000)
         self.progress_bar.setTextVisible(True)
-        self.progress_bar.setAccessibleName("Loading the model")
+        self.progress_bar.setAccessibleName(tr("Loading the model"))
         self.progress_label = QLabel()
         self.progress_label.setWordWrap(True)
         self.message_label = QLabel()  # a missing pack and how to add it; a sentence the model refuses
         self.message_label.setWordWrap(True)
         self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)  # copy the command
-        self.message_label.setAccessibleName("Message")
+        self.message_label.setAccessibleName(tr("Message"))
 
     def _build_sentence_part(self, default_sentence: str) -> None:
         self.sentence_box = QLineEdit(default_sentence)
-        self.sentence_box.setAccessibleName("Sentence")
-        self.sentence_box.setPlaceholderText("Type a sentence")
+        self.sentence_box.setAccessibleName(tr("Sentence"))
+        self.sentence_box.setPlaceholderText(tr("Type a sentence"))
         self.sentence_box.setClearButtonEnabled(True)
         self.sentence_box.setCursorPosition(0)  # a sentence longer than the box shows its beginning
         self._typing_timer = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS)
         self._typing_timer.timeout.connect(self._announce_sentence)
         self.sentence_box.textEdited.connect(lambda _text: self._typing_timer.start())
         self.sentence_box.returnPressed.connect(self._announce_sentence)
-        self.token_strip = TokenStrip("Tokens")
-        self.next_strip = TokenStrip("Next token")
+        self.token_strip = TokenStrip(tr("Tokens"))
+        self.next_strip = TokenStrip(tr("Next token"))
 
     def _build_tabs(self) -> None:
         self.all_heads = AllHeadsPage()
@@ -169,28 +183,29 @@ class ModelHeadsPanel(QWidget):
         find_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(grid_page, TAB_NAMES[0][0])
-        self.tabs.addTab(find_scroll, TAB_NAMES[1][0])
+        self.tabs.addTab(grid_page, tr(TAB_NAMES[0][0]))
+        self.tabs.addTab(find_scroll, tr(TAB_NAMES[1][0]))
         self.next_view = NextTokenView()
         self.next_view.generate_requested.connect(self.generate_requested)
         self.next_view.back_requested.connect(self.back_requested)
         self.next_view.temperature_slider.valueChanged.connect(lambda _value: self._show_at_temperature())
         self.next_scroll = self._scrolled(self.next_view)
-        self.tabs.addTab(self.next_scroll, TAB_NAMES[2][0])
+        self.tabs.addTab(self.next_scroll, tr(TAB_NAMES[2][0]))
         self.lens_view = LogitLensView()
         self.lens_view.position_chosen.connect(self._ask_for_lens)
-        self.tabs.addTab(self.lens_view, TAB_NAMES[3][0])
+        self.tabs.addTab(self.lens_view, tr(TAB_NAMES[3][0]))
         self.tabs.currentChanged.connect(lambda _index: self._ask_for_lens())
         # Beside the sentence, not the tabs: four tabs need the whole width of a narrow column.
-        self.rope_box = QCheckBox("RoPE on")
+        self.rope_box = QCheckBox(tr("RoPE on"))
         self.rope_box.setChecked(True)
-        self.rope_box.setToolTip(ROPE_TOOLTIP)
+        self.rope_box.setToolTip(tr(ROPE_TOOLTIP))
         self.rope_box.clicked.connect(self.rope_changed)
         self._tight_tabs = TightTabsStyle()
         self._tight_tabs.setParent(self)
         self.tabs.installEventFilter(self)  # its width, or the bar's font, changed: _fit_tab_names
         self.tabs.tabBar().installEventFilter(self)
         self.tabs.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        follow_language(self, self._reword)
 
     @staticmethod
     def _scrolled(widget: QWidget) -> QScrollArea:
@@ -205,7 +220,7 @@ class ModelHeadsPanel(QWidget):
         buttons.addWidget(self.pack_button, 0, Qt.AlignmentFlag.AlignLeft)
         buttons.addWidget(self.open_button, 0, Qt.AlignmentFlag.AlignLeft)
         sentence_row = QHBoxLayout()
-        self.sentence_label = QLabel("Sentence")
+        self.sentence_label = QLabel(tr("Sentence"))
         sentence_row.addWidget(self.sentence_label)
         sentence_row.addWidget(self.sentence_box, 1)
         sentence_row.addWidget(self.rope_box)
@@ -239,7 +254,30 @@ class ModelHeadsPanel(QWidget):
         self.sentence_label.setVisible(self.width() >= needed)
 
     def _fit_tab_names(self) -> None:
-        fit_tab_names(self.tabs, TAB_NAMES, self._tight_tabs)
+        """The tab names in the language shown, full or short as they fit (measured translated)."""
+        names = tuple((tr(name), tr(short)) for name, short in TAB_NAMES)
+        fit_tab_names(self.tabs, names, self._tight_tabs)
+
+    def _reword(self) -> None:
+        """Another language: the texts built here with values, and the tab names measured again."""
+        self.pack_button.setText(tr("Load {model}").format(model=PACK_MODEL_NAME.split('-')[0]))
+        self.pack_button.setToolTip(tr("{model}, the optional model pack's model, read from this computer "
+                                       "(nothing is downloaded)").format(model=PACK_MODEL_NAME))
+        if self.model is not None and not self.loading:
+            self._show_model_summary(self.model)
+        elif self.model is None and not self.loading:
+            self.model_label.setText(f"<b>{html.escape(tr(NO_MODEL_TEXT))}</b>")
+        self.token_strip.caption, self.next_strip.caption = tr("Tokens"), tr("Next token")
+        self.token_strip.setAccessibleName(self.token_strip.caption)
+        self.next_strip.setAccessibleName(self.next_strip.caption)
+        if self.result is not None:
+            self.token_strip.show_tokens(self.result.run.tokens)
+            self.all_heads.show_run_text(self._run_text(self.result))
+            self._show_at_temperature()
+        else:
+            self.token_strip.clear_tokens()
+            self.next_strip.clear_tokens()
+        self._fit_tab_names()
 
     # ----- what the panel holds -------------------------------------------------------------
     @property
@@ -273,16 +311,16 @@ class ModelHeadsPanel(QWidget):
     # ----- the model's states ----------------------------------------------------------------
     def show_no_model(self) -> None:
         self.model = None
-        self.model_label.setText(f"<b>{NO_MODEL_TEXT}</b>")
+        self.model_label.setText(f"<b>{html.escape(tr(NO_MODEL_TEXT))}</b>")
         self._show_progress(None)
         self._set_model_parts_enabled(False)
         self._show_buttons(True)
 
     def show_loading(self, name: str) -> None:
-        self.model_label.setText(f"<b>Loading {html.escape(name)}\u2026</b>")
+        self.model_label.setText("<b>" + html.escape(tr("Loading {model}\u2026").format(model=name)) + "</b>")
         self._show_message("")
         self._show_buttons(False)  # with a model loaded, File → Open Model… is enough
-        self._show_progress(0.0, "Opening the file")
+        self._show_progress(0.0, tr("Opening the file"))
 
     def show_progress(self, fraction: float, text: str) -> None:
         self._show_progress(fraction, text)
@@ -290,15 +328,18 @@ class ModelHeadsPanel(QWidget):
     def show_model(self, model: LoadedModel) -> None:
         """A model loaded: its summary; the sentence runs next (the controller asks)."""
         self.model = model
-        # One line for the class; the rest for whoever points at it.
-        self.model_label.setText(f"<b>{html.escape(model.name)}</b> \u00b7 {html.escape(model_shape(model))}")
-        self.model_label.setToolTip(f"{model_details(model)}\n{model.path}")
+        self._show_model_summary(model)
         self._show_progress(None)
         self._show_message("")
         self._show_buttons(False)  # with a model loaded, File → Open Model… is enough
         self._set_model_parts_enabled(True)
         if model.longest_probe:
             self.induction_panel.set_longest(model.longest_probe)
+
+    def _show_model_summary(self, model: LoadedModel) -> None:
+        # One line for the class; the rest for whoever points at it.
+        self.model_label.setText(f"<b>{html.escape(model.name)}</b> \u00b7 {html.escape(model_shape(model))}")
+        self.model_label.setToolTip(f"{model_details(model)}\n{model.path}")
 
     def forget_induction(self) -> None:
         """Another model loaded: the induction scores shown were the last one's (it asks again if they are shown)."""
@@ -328,7 +369,7 @@ class ModelHeadsPanel(QWidget):
         self.progress_label.setVisible(loading and bool(text))
         if fraction is not None:
             self.progress_bar.setValue(round(fraction * 1000))
-            self.progress_bar.setFormat(f"{100 * fraction:.0f} %")
+            self.progress_bar.setFormat(number(100 * fraction, 0) + " %")
             self.progress_label.setText(text)
 
     def _show_message(self, text: str, error: bool = True) -> None:
@@ -352,7 +393,7 @@ class ModelHeadsPanel(QWidget):
         self._show_message("")
         self._show_results_current(True)
         self.token_strip.show_tokens(run.tokens)
-        self.all_heads.show_run_text(f"{len(run.tokens)} tokens in {result.seconds:.2f} s.")
+        self.all_heads.show_run_text(self._run_text(result))
         self.grid.set_attention(run.attention)
         self.grid.set_kv_group_size(run.kv_group_size)
         self.induction_panel.score_grid.set_kv_group_size(run.kv_group_size)
@@ -361,6 +402,12 @@ class ModelHeadsPanel(QWidget):
         self._show_prediction(result)
         self.lens_view.show_tokens(run.tokens)
         self._ask_for_lens()
+
+    @staticmethod
+    def _run_text(result: RunResult) -> str:
+        """"10 tokens in 0.42 s.": how long the run shown took."""
+        return tr("{count} tokens in {seconds} s.").format(count=len(result.run.tokens),
+                                                           seconds=number(result.seconds, 2))
 
     # ----- knocked-out heads, the prediction, generation, the lens ----------------------------------
     def _show_prediction(self, result: RunResult) -> None:
@@ -376,7 +423,7 @@ class ModelHeadsPanel(QWidget):
         from attn_desktop.model.pretrained.llama import MAX_SENTENCE_TOKENS  # loaded with the model
 
         self.next_view.set_room_for_more(len(run.token_ids) < MAX_SENTENCE_TOKENS,
-                                         f"The model reads at most {MAX_SENTENCE_TOKENS} tokens")
+                                         tr("The model reads at most {count} tokens").format(count=MAX_SENTENCE_TOKENS))
 
     def _show_at_temperature(self) -> None:
         """The prediction over the tabs, and the knocked heads' effect, at the Next token tab's temperature
@@ -386,7 +433,8 @@ class ModelHeadsPanel(QWidget):
         run, temperature = self.result.run, self.next_view.temperature
         scores = getattr(run, "next_scores", None)
         at_one = abs(temperature - 1.0) < 1e-9
-        self.next_strip.caption = "Next token" if at_one else f"Next token (T {temperature:.2f})"
+        self.next_strip.caption = (tr("Next token") if at_one
+                                   else tr("Next token (T {temperature})").format(temperature=number(temperature, 2)))
         self.next_strip.show_predictions(run.next_tokens if scores is None or at_one
                                          else scores.top(temperature, len(run.next_tokens)))
         knocked = frozenset(getattr(run, "knocked_out", frozenset()))
@@ -402,7 +450,7 @@ class ModelHeadsPanel(QWidget):
         """The step just made: the chosen head's matrix with its new row lit, and the multiply-adds saved."""
         layer, head = self.all_heads.chosen_head
         self.saved_multiply_adds += run.multiply_adds_without_cache - run.multiply_adds
-        self.next_view.show_cache_step(run.attention[layer, head], run.reused_tokens, f"Layer {layer}, head {head}",
+        self.next_view.show_cache_step(run.attention[layer, head], run.reused_tokens, tr("Layer {layer}, head {head}").format(layer=layer, head=head),
                                        run.multiply_adds, run.multiply_adds_without_cache, self.saved_multiply_adds,
                                        step=self.generated_count)
         # Below the bars at 768 lines: once the box shown has its place in the layout, as much of it as shows
@@ -475,8 +523,10 @@ def kind_descriptions(kinds: dict[Any, list[Any]]) -> dict[tuple[int, int], str]
     """"previous-token head (82 %)" for each head a rule found, by (layer, head)."""
     described: dict[tuple[int, int], list[str]] = {}
     for kind, found in kinds.items():
-        singular = kind.title[:-1].lower() if kind.title.endswith("s") else kind.title.lower()
+        singular = tr(kind.singular)
         for score in found:
-            described.setdefault((score.layer, score.head), []).append(f"{singular} ({100 * score.score:.0f} %)")
+            # Translators: a head's kind and its score, e.g. "previous-token head (82 %)"
+            described.setdefault((score.layer, score.head), []).append(
+                tr("{kind} ({score} %)").format(kind=singular, score=number(100 * score.score, 0)))
     return {head: ", ".join(texts) for head, texts in described.items()}
 

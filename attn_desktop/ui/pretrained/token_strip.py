@@ -12,6 +12,8 @@ import html
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
+from attn_desktop.language import number, tr
+
 VISIBLE_WHITESPACE = {" ": "\u2423", "\n": "\u21b5", "\t": "\u21e5", "\r": "\u240d"}  # ␣ ↵ ⇥ ␍
 CHIP_STYLE = "background-color: #E8EEF6; color: #102040;"
 MAX_CHIPS = 16  # about three lines in the panel's narrowest column
@@ -53,8 +55,10 @@ class TokenStrip(QLabel):
         long sentence must not make the panel, and so the window, taller than a projector's screen."""
         self.shown = [shown_token(token) for token in tokens]
         chips = " ".join(_chip(token) for token in tokens[:MAX_CHIPS])
-        rest = f" \u2026 and {len(tokens) - MAX_CHIPS} more" if len(tokens) > MAX_CHIPS else ""
-        self.setText(f"<b>{html.escape(self.caption)} ({len(tokens)}):</b> {chips}{rest}")
+        rest = " " + tr("\u2026 and {count} more").format(count=len(tokens) - MAX_CHIPS) if len(tokens) > MAX_CHIPS else ""
+        # Translators: the caption of a row of tokens and how many there are, e.g. "Tokens (10):"
+        counted = tr("{caption} ({count}):").format(caption=self.caption, count=len(tokens))
+        self.setText(f"<b>{html.escape(counted)}</b> {chips}{html.escape(rest)}")
         self.setToolTip(" ".join(self.shown) if rest else "")
 
     def show_predictions(self, predictions: list[tuple[str, float]]) -> None:
@@ -67,4 +71,4 @@ class TokenStrip(QLabel):
 def percent(probability: float) -> str:
     """19.0 % as "19 %", 0.4 % as "0.4 %": a class compares them, three figures are noise."""
     value = 100 * probability
-    return f"{value:.0f} %" if value >= 9.95 else f"{value:.1f} %"
+    return number(value, 0 if value >= 9.95 else 1) + " %"
