@@ -5,7 +5,7 @@ are 19 MB (Chinese) and 0.2 MB (Arabic); the subsets keep what the catalogs use 
 GB2312's 6,763 characters (the set every Chinese input method covers first) and Chinese punctuation;
 Arabic's letters, their presentation forms and the shaping rules (kept whole: Arabic needs them to join).
 
-    sudo apt-get install fonts-noto-cjk fonts-noto-core   # the sources (Debian's packages)
+    sudo apt-get install fonts-noto-cjk fonts-noto-ui-core   # the sources (Debian's packages)
     python packaging/make_fonts.py                         # after the catalogs change, too
     python packaging/make_fonts.py FOLDER                  # or from copies of the three source files
 
@@ -28,8 +28,10 @@ FONTS_DIR = ROOT / "resources" / "fonts"
 LOCALE_DIR = ROOT / "resources" / "locale"
 CJK_COLLECTION = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 CJK_SIMPLIFIED_INDEX = 2  # the collection's fonts: JP, KR, SC, TC, HK, ...
-ARABIC_FONTS = [Path("/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf"),
-                Path("/usr/share/fonts/truetype/noto/NotoSansArabic-Bold.ttf")]
+# The UI variant: its lines are as tall as a Latin UI font's (the book variant's are half again as tall, and
+# every label with an Arabic word or a left-to-right mark grew by that much).
+ARABIC_FONTS = [Path("/usr/share/fonts/truetype/noto/NotoSansArabicUI-Regular.ttf"),
+                Path("/usr/share/fonts/truetype/noto/NotoSansArabicUI-Bold.ttf")]
 PUNCTUATION = [*range(0x2000, 0x2070), *range(0x3000, 0x3040), *range(0xFF00, 0xFFF0), 0x00B7, 0x00D7]
 ARABIC_BLOCKS = [*range(0x0600, 0x0700), *range(0x0750, 0x0780), *range(0xFB50, 0xFE00), *range(0xFE70, 0xFF00)]
 

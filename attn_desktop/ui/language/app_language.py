@@ -13,7 +13,7 @@ from attn_desktop.paths import resource_dir
 
 # Families the fonts under resources/fonts/ register (packaging/make_fonts.py): a text in a script the
 # app's font lacks falls back to them in this order.
-APP_FONT_FAMILIES = ("Noto Sans CJK SC", "Noto Sans Arabic")
+APP_FONT_FAMILIES = ("Noto Sans CJK SC", "Noto Sans Arabic UI")
 # The locale Qt's own number boxes (spin boxes) write in: as the panels write numbers (numbers.py). Arabic
 # keeps Western digits and the decimal point, as its lessons and the plots do (Qt's "ar" would write ٠١٢).
 NUMBER_LOCALES = {"en": "en_US", "es": "es_ES", "zh_CN": "zh_CN", "ar": "en_US"}
