@@ -110,6 +110,20 @@ def min_cell_size(font: QFont, dpi: int, widest: str = WIDEST_CELL_TEXT) -> floa
     return float(np.ceil(max(metrics.horizontalAdvance(widest) + 4, metrics.height())) + 1)
 
 
+# Where a title breaks: after the comma before its formula, as each language writes that comma.
+TITLE_BREAKS = (", ", "，", "، ")
+
+
+def title_halves(title: str) -> list[str]:
+    """ "Attention weights" and the formula, the title's two lines where it is too wide for one (the whole title
+    where it has no comma to break at)."""
+    for mark in TITLE_BREAKS:
+        head, found, formula = title.partition(mark)
+        if found:
+            return [head, formula]
+    return [title]
+
+
 def title_lines(text: MatrixText, width: float) -> tuple[list[str], bool]:
     """The title on one line if it fits, else "Attention weights" over the formula; cut only if even
     that does not fit (then it is elided, and reported by cut_parts)."""
@@ -117,7 +131,7 @@ def title_lines(text: MatrixText, width: float) -> tuple[list[str], bool]:
     whole = text.title
     if metrics.horizontalAdvance(whole) <= width:
         return [whole], False
-    lines = whole.split(", ", 1)  # "Attention weights" over the formula (one line if a language has no ", ")
+    lines = title_halves(whole)
     cut = any(metrics.horizontalAdvance(line) > width for line in lines)
     return [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines], cut
 
@@ -152,8 +166,7 @@ def minimum_size(text: MatrixText, side: float) -> QSize:
     columns = min(text.n_tokens, MAX_SIZED_TOKENS)
     rows = min(text.n_queries, MAX_SIZED_TOKENS)
     title_metrics = QFontMetricsF(title_font(text.font))
-    head, formula = text.title.split(", ", 1)
-    title_width = max(title_metrics.horizontalAdvance(head), title_metrics.horizontalAdvance(formula)) + 8
+    title_width = max(title_metrics.horizontalAdvance(half) for half in title_halves(text.title)) + 8
     line = QFontMetricsF(text.font).height()
     width = max(label_margin(text) + columns * cell + side, title_width)
     height = 2 * title_metrics.height() + 8 + line + 8 + rows * cell + 6
