@@ -20,6 +20,7 @@ from contextlib import AbstractContextManager
 
 import numpy as np
 
+from attn_desktop.language import tr
 from attn_desktop.model import explain
 from attn_desktop.model.attention import causal_mask
 from attn_desktop.model.files.scene_types import (
@@ -140,8 +141,12 @@ class Scene:
     def head_name(self, layer: int, head: int) -> str:
         """"Head 1", "Head 1 · position", or with several layers "Layer 2 · head 1"."""
         name = self.layers[layer].heads[head].name
-        base = f"Layer {layer + 1} · head {head + 1}" if len(self.layers) > 1 else f"Head {head + 1}"
-        return f"{base} · {name}" if name else base
+        if len(self.layers) > 1:
+            base = tr("Layer {layer} · head {head}").format(layer=layer + 1, head=head + 1)
+        else:
+            base = tr("Head {head}").format(head=head + 1)
+        # Translators: a head's number, then the name a scene gives it ("Head 1 · position").
+        return tr("{head} · {name}").format(head=base, name=name) if name else base
 
     @property
     def output(self) -> np.ndarray:

@@ -7,6 +7,8 @@ stay as they are, and a token that is not listed is kept as typed.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from attn_desktop.language import N_, tr
 from attn_desktop.model.files.scene_types import DirectScene, SceneData
 
@@ -57,14 +59,53 @@ LESSON_WORDS: tuple[str, ...] = (
 )
 
 
+# The built-in scenes' titles (the window's title shows them) and the names lesson 7 gives its heads.
+SCENE_NAMES: tuple[str, ...] = (
+    # Translators: the title of a built-in scene (the window's title bar shows it); its words are the lesson's
+    # sentence as you translated it.
+    N_("The cat sat on the mat"),
+    # Translators: the title of a built-in scene (the window's title bar shows it).
+    N_("Where is each word?"),
+    # Translators: the title of a built-in scene (the window's title bar shows it).
+    N_("A soft lookup"),
+    # Translators: the title of a built-in scene (the window's title bar shows it).
+    N_("Three vectors from one word"),
+    # Translators: the title of a built-in scene (the window's title bar shows it).
+    N_("Every word looks at every word"),
+    # Translators: the title of a built-in scene (the window's title bar shows it).
+    N_("Trained head: reverse"),
+    # Translators: the title of a built-in scene (the window's title bar shows it); its words are the lesson's
+    # sentence as you translated it.
+    N_("Two heads: the cat sat because it purred"),
+    # Translators: the title of a built-in scene (the window's title bar shows it).
+    N_("Predict, then see"),
+    # Translators: the title of a built-in scene (the window's title bar shows it).
+    N_("Two layers trained on induction (seed 0, 1,000 steps)"),
+    # Translators: the name lesson 7 gives its first head, shown as "Head 1 · position": it attends by position.
+    N_("position"),
+    # Translators: the name lesson 7 gives its second head, shown as "Head 2 · meaning": it attends by meaning.
+    N_("meaning"),
+)
+
+
 def token_word(token: str) -> str:
     """TOKEN in the student's language when it is a word of a lesson's sentence, else as typed."""
     return tr(token) if token in LESSON_WORDS else token
 
 
+def scene_name(name: str) -> str:
+    """A built-in scene's title or a lesson's head name in the student's language, else as typed."""
+    return tr(name) if name in SCENE_NAMES else name
+
+
 def in_students_words(data: SceneData) -> SceneData:
-    """DATA with its tokens (and queries' tokens) in the student's language; DATA itself is changed."""
+    """DATA with its tokens (and queries' tokens), its title and its heads' names in the student's language;
+    DATA itself is changed."""
     data.tokens = [token_word(token) for token in data.tokens]
+    data.title = scene_name(data.title)
     if isinstance(data, DirectScene):
         data.query_tokens = [token_word(token) for token in data.query_tokens]
+    else:
+        data.layers = [replace(layer, heads=[replace(head, name=scene_name(head.name)) for head in layer.heads])
+                       for layer in data.layers]
     return data

@@ -182,7 +182,7 @@ class ChallengesPanel(QWidget):
     def _show(self, *_) -> None:
         if self.veil.on:
             for row in self.rows:
-                self._status_boxes[row.challenge.id].set_text(HIDDEN_TIP)
+                self._status_boxes[row.challenge.id].set_text(tr(HIDDEN_TIP))
             return
         completed = self.tracker.completed_ids()
         for row, status in zip(self.rows, self.tracker.statuses):

@@ -17,7 +17,9 @@ class MainToolBar(QToolBar):
         super().__init__(tr("Query and settings"), parent)
         self.setObjectName("mainToolBar")
         self.setMovable(False)
-        self.addWidget(QLabel(" Query: "))
+        query_label = QLabel(tr("Query:"))
+        query_label.setContentsMargins(4, 0, 4, 0)  # a space's room each side, outside the translated text
+        self.addWidget(query_label)
         self.query_picker = QueryPicker(scene, self)
         self.addWidget(self.query_picker)
         self.addSeparator()
