@@ -243,7 +243,7 @@ class ScoreTablePanel(QWidget):
 
     def _update_formula(self, *_) -> None:
         if self.model.veil.on:  # the worked dot product ends in the score
-            self._formula_box.set_text(HIDDEN_TIP)
+            self._formula_box.set_text(tr(HIDDEN_TIP))
             set_tip(self.formula_label, tr(FORMULA_TIP))
             return
         if self.scene.n_tokens:
