@@ -145,8 +145,10 @@ class Scene:
             base = tr("Layer {layer} · head {head}").format(layer=layer + 1, head=head + 1)
         else:
             base = tr("Head {head}").format(head=head + 1)
+        if not name or name == f"L{layer + 1}H{head + 1}":  # (a trained model's "L1H1" says what base says)
+            return base
         # Translators: a head's number, then the name a scene gives it ("Head 1 · position").
-        return tr("{head} · {name}").format(head=base, name=name) if name else base
+        return tr("{head} · {name}").format(head=base, name=name)
 
     @property
     def output(self) -> np.ndarray:

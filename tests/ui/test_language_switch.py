@@ -1,6 +1,7 @@
 """View → Language switches the whole window at once, without a restart: the panels speak the new language,
 the scene, the lesson and the undo history stay exactly as they were, and the choice is remembered."""
 
+import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
@@ -10,11 +11,18 @@ from attn_desktop.model import Role
 from attn_desktop.model.scene_files import scene_document
 from attn_desktop.ui.settings import saved_language
 
-from helpers import choose_from_menu_bar, drag_arrow
+from helpers import POPUP_WARNING, choose_from_menu_bar, drag_arrow
+
+pytestmark = pytest.mark.qt_log_ignore(POPUP_WARNING)  # the menus, offscreen
 
 
 def _in(code: str, english: str) -> str:
     return translations_for(code).gettext(english)
+
+
+def _menu(code: str, english: str) -> str:
+    """A menu's title in CODE as the menu bar shows it, without its & ("&View" → "Ver", "视图(V)")."""
+    return _in(code, english).replace("&", "")
 
 
 def test_view_language_switches_the_panels_live_and_leaves_the_scene(qtbot, window):
@@ -33,7 +41,7 @@ def test_view_language_switches_the_panels_live_and_leaves_the_scene(qtbot, wind
     assert scene_document(window.scene) == scene_before  # the same words, vectors and settings
     assert window.history.stack.count() == undo_steps and window.lessons.current == "self-attention"
 
-    choose_from_menu_bar(qtbot, window, [_in("es", "View"), _in("es", "Language"), "English"])
+    choose_from_menu_bar(qtbot, window, [_menu("es", "&View"), _menu("es", "&Language"), "English"])
     assert window.docks["scoreDock"].windowTitle() == "Scores"
     assert "." in window.output_panel.vector_label.text()
     assert scene_document(window.scene) == scene_before
