@@ -178,6 +178,8 @@ def test_the_frozen_app_opens_every_built_in_scene_and_lesson(tmp_path):
     assert [line.split()[3].rstrip(":") for line in opened] == scenes, done.stdout
     assert "ok   lesson 1. Soft lookup: weights for ask ['59%', '8%', '33%']" in done.stdout
     assert "ok   icon attn-desktop.svg 256x256" in done.stdout  # the SVG image plugin made it into the bundle
+    for language in ("Español", "简体中文", "العربية"):  # its catalog, and its characters in the bundle's fonts
+        assert f"ok   language {language}: " in done.stdout, done.stdout
 
 
 @needs_bundle

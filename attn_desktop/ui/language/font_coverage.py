@@ -14,7 +14,8 @@ FONT_PIXEL_SIZE = 12
 
 
 def characters_missing(code: str) -> list[str]:
-    """The characters of CODE's translations beyond Latin script that none of the app's fonts has."""
+    """The characters of CODE's translations in Chinese or Arabic script that none of the app's fonts has.
+    (Qt reads fonts only once there is an application.)"""
     fonts = [QRawFont(str(path), FONT_PIXEL_SIZE, QFont.HintingPreference.PreferNoHinting)
              for path in sorted((resource_dir() / "fonts").glob("*.[ot]tf"))]
     return [character for character in sorted(_characters_beyond_latin(code))
@@ -25,8 +26,14 @@ def catalog_size(code: str) -> int:
     return len([key for key in getattr(translations_for(code), "_catalog", {}) if key])
 
 
+# The scripts a base system's fonts (DejaVu, Liberation: Latin, Greek, Cyrillic, symbols) lack.
+CARRIED_SCRIPTS = ((0x0600, 0x06FF), (0x0750, 0x077F), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF),  # Arabic
+                   (0x2E80, 0x9FFF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF))  # CJK, its punctuation, full-width forms
+
+
 def _characters_beyond_latin(code: str) -> set[str]:
-    """Characters a base system's Latin fonts (DejaVu, Liberation) may lack: CJK, Arabic, and such."""
+    """The characters of CODE's translations in a script the app carries a font for (Chinese, Arabic)."""
     texts = getattr(translations_for(code), "_catalog", {}).values()
     return {character for text in texts for character in text
-            if ord(character) >= 0x0590 and unicodedata.category(character)[0] in "LMNP"}
+            if any(low <= ord(character) <= high for low, high in CARRIED_SCRIPTS)
+            and unicodedata.category(character)[0] in "LMNP"}
