@@ -25,6 +25,8 @@ PICTURES: dict[str, list[str]] = {
     "default-1024x768-presentation": ["--size", "1024x768", "--presentation"],
     "lesson-7-1024x768": ["--size", "1024x768", "--steps", "lesson:two-heads"],
     "training-1024x768": ["--size", "1024x768", "--steps", "train:reverse:300"],
+    **{f"lesson-3-{code}-1024x768": ["--lang", code, "--size", "1024x768", "--steps", "lesson:self-attention"]
+       for code in ("es", "zh_CN", "ar")},
 }
 
 
