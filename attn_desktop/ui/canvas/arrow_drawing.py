@@ -169,6 +169,8 @@ class ArrowDrawing(ArrowGeometry):
         painter.fillRect(box, LABEL_BACKDROP)
         painter.setFont(self._font)
         painter.setPen(self._text_color)
+        # A label is mathematics' notation, "k·قط 54%", in every language: read left to right even in Arabic.
+        painter.setLayoutDirection(Qt.LayoutDirection.LeftToRight)
         # Where drawText(box, AlignCenter) would put it (the box is the text's size plus the padding either
         # side), without laying the text out again on every paint.
         painter.drawStaticText(QPointF(box.left() + LABEL_PADDING_PX, box.top()), self._prepared_label())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QCloseEvent, QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
@@ -53,6 +53,7 @@ from attn_desktop.ui.window.actions import build_actions, fill_menus
 from attn_desktop.ui.window.app_icon import app_icon
 from attn_desktop.ui.window.canvas_or_heads import show_canvas_or_heads
 from attn_desktop.ui.window.central_stack import CentralStack
+from attn_desktop.ui.window.mirrored_docks import corner_on_reading_side, on_reading_side
 from attn_desktop.ui.window.scene_switches import SceneSwitches
 from attn_desktop.ui.window.snap_steps import SnapSteps
 from attn_desktop.ui.window.status_bar import fill_status_bar
@@ -209,6 +210,17 @@ class MainWindow(QMainWindow):
         window.show()
         return window
 
+    # ----- docks on the reading side (see mirrored_docks.py) ---------------
+    def addDockWidget(self, area: Qt.DockWidgetArea, dock: QDockWidget, *orientation: Qt.Orientation) -> None:
+        super().addDockWidget(on_reading_side(area, self.isRightToLeft()), dock, *orientation)
+
+    def dockWidgetArea(self, dock: QDockWidget) -> Qt.DockWidgetArea:
+        return on_reading_side(super().dockWidgetArea(dock), self.isRightToLeft())
+
+    def setCorner(self, corner: Qt.Corner, area: Qt.DockWidgetArea) -> None:
+        right_to_left = self.isRightToLeft()
+        super().setCorner(corner_on_reading_side(corner, right_to_left), on_reading_side(area, right_to_left))
+
     # ----- presentation, layout and window state --------------------------
     def set_presentation(self, on: bool) -> None:
         """Full screen, large type, thick arrows: for a projector (see WindowLayout)."""
@@ -240,8 +252,11 @@ class MainWindow(QMainWindow):
 
     def switch_language(self, code: str) -> None:
         """View → Language: the whole window in the language CODE at once, and the next time it starts."""
+        right_to_left = self.isRightToLeft()
         language_switch.switch_language(self, self.scene, self.documents.update_title, code)
         remember_language(code)
+        if self.isRightToLeft() != right_to_left:  # the docks change sides with the reading direction
+            self.layout_manager.follow_direction()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.documents.close():

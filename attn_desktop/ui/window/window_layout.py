@@ -312,6 +312,12 @@ class WindowLayout(QObject):
         if self.presenting:
             self._arrange_for_presentation()
 
+    def follow_direction(self) -> None:
+        """The language's direction changed (Arabic, or back): every panel on its side for the new direction."""
+        self.rebuild()
+        if self.presenting:
+            self._arrange_for_presentation()
+
     # ----- presentation mode ---------------------------------------------
     def set_presentation(self, on: bool, after_font_change: Callable[[bool], object] | None = None) -> None:
         """Full screen with large type and only the canvas and the numbers, for a projector; off
@@ -410,8 +416,10 @@ class WindowLayout(QObject):
 
     @property
     def _layout_group(self) -> str:
-        """The settings group this screen's layout is kept under: "layouts/1920x1080"."""
-        return f"layouts/{self._screen_size().width()}x{self._screen_size().height()}"
+        """The settings group this screen's layout is kept under: "layouts/1920x1080" ("…-rtl" for a right-to-left
+        language's, whose docks are on the other sides)."""
+        size = self._screen_size()
+        return f"layouts/{size.width()}x{size.height()}{'-rtl' if self.window.isRightToLeft() else ''}"
 
     def restore_window_state(self) -> bool:
         """Where the window and the docks were when this screen size was last used; False if never."""
