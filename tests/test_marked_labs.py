@@ -118,4 +118,4 @@ def test_the_training_status_writes_loss_and_accuracy_with_a_decimal_comma_in_sp
         "Step 120 · loss 0.34 · accuracy 88 %\nPaused · 88.5 % right on 1,000 new examples")
     speaking("es")
     assert status_text(120, last, False, 0.885) == (
-        "Step 120 · loss 0,34 · accuracy 88 %\nPaused · 88,5 % right on 1\u202f000 new examples")
+        "Paso 120 · pérdida 0,34 · precisión 88 %\nEn pausa · 88,5 % de aciertos en 1\u202f000 ejemplos nuevos")

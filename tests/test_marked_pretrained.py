@@ -78,8 +78,8 @@ def test_shown_percentages_and_the_temperature_have_a_decimal_comma_in_spanish(q
     qtbot.addWidget(view)
     assert view.temperature_label.text() == "Temperature 1.00"
     speaking("es")
-    assert head_item_text(3, 1, 0.1234) == "Layer 3, head 1 \u2014 12,3 %"
-    assert temperature_label(0.5) == "Temperature 0,50"
-    assert moved_most_text(2, " Paris", 0.243, 0.2414) == "With 2 heads knocked out, '\u2423Paris' moved most: " \
-                                                          "24,3 % \u2192 24,1 %."
-    assert view.temperature_label.text() == "Temperature 1,00"
+    assert head_item_text(3, 1, 0.1234) == "Capa 3, cabeza 1 \u2014 12,3 %"
+    assert temperature_label(0.5) == "Temperatura 0,50"
+    assert moved_most_text(2, " Paris", 0.243, 0.2414) == ("Con 2 cabezas desactivadas, «\u2423Paris» es el que más "
+                                                           "cambió: 24,3 % \u2192 24,1 %.")
+    assert view.temperature_label.text() == "Temperatura 1,00"

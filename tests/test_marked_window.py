@@ -98,7 +98,7 @@ def test_a_grid_step_has_a_decimal_comma_in_spanish(speaking):
 
     speaking("es")
     assert [shown_text(spec) for spec in ACTIONS if spec.id.startswith("snap_") and spec.id != "snap_action"] == [
-        "Grid of 0,1", "Grid of 0,5", "Grid of 1"]
+        "Cuadrícula de 0,1", "Cuadrícula de 0,5", "Cuadrícula de 1"]
 
 
 def test_a_file_problem_shown_in_the_window_is_translated(speaking):

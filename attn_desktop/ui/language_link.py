@@ -11,12 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject
+from shiboken6 import isValid
 
 from attn_desktop.language import on_language_changed
 
 
 def follow_language(view: QObject, reword: Callable[[], None]) -> Callable[[], None]:
     """Call REWORD after every change of language until VIEW is destroyed; returns what stops it."""
-    stop = on_language_changed(lambda _code: reword())
+
+    def on_change(_code: str) -> None:
+        # A closed plot (pyqtgraph drops its items on close) or a view whose C++ half is gone has nothing to word.
+        if isValid(view) and not getattr(view, "closed", False):
+            reword()
+
+    stop = on_language_changed(on_change)
     view.destroyed.connect(lambda *_: stop())
     return stop

@@ -3,6 +3,28 @@ import pytest
 from helpers import settle_layout
 
 
+@pytest.fixture(autouse=True)
+def application_in_english():
+    """A test that switched the language (View → Language, Arabic's direction, the carried fonts) leaves the
+    application as the next test expects it: English, left to right, its fonts and locale as before."""
+    from PySide6.QtCore import QLocale, Qt
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    before = (app.font(), QLocale(), app.layoutDirection()) if app is not None else None
+    yield
+    if before is not None:
+        from attn_desktop.language import set_language
+        from attn_desktop.ui.language.app_language import install_qt_translations
+
+        set_language("en")
+        install_qt_translations(app, "en")  # (none for English: Qt's own texts are English)
+        font, locale, direction = before
+        app.setFont(font)
+        QLocale.setDefault(locale)
+        app.setLayoutDirection(direction if direction != Qt.LayoutDirection.RightToLeft else Qt.LayoutDirection.LeftToRight)
+
+
 @pytest.fixture
 def window(qtbot, monkeypatch):
     """The real main window on the default scene, shown offscreen.

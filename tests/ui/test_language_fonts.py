@@ -2,6 +2,7 @@
 carries subsets of Noto Sans CJK SC and Noto Sans Arabic UI with every character its catalogs use."""
 
 import pytest
+from PySide6.QtCore import QLocale
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QLabel
 
@@ -22,12 +23,26 @@ def _drawn(qtbot, text: str) -> QImage:
     return label.grab().toImage()
 
 
+@pytest.fixture
+def app_in_language(speaking):
+    """apply(code): the application speaks CODE as the app makes it (fonts, Qt's translations, direction);
+    afterwards it is as the other tests expect it (their fonts measured as ever)."""
+    app = QApplication.instance()
+    font, locale = app.font(), QLocale()
+
+    def apply(code: str) -> None:
+        speaking(code)
+        apply_language(app)
+
+    yield apply
+    apply("en")
+    app.setFont(font)
+    QLocale.setDefault(locale)
+
+
 @pytest.mark.parametrize(("code", "english"), [("zh_CN", "Attention matrix"), ("ar", "Attention matrix")])
-def test_a_translated_title_is_drawn_with_glyphs_not_boxes(qtbot, speaking, code, english):
-    speaking(code)
-    apply_language(QApplication.instance())
+def test_a_translated_title_is_drawn_with_glyphs_not_boxes(qtbot, app_in_language, code, english):
+    app_in_language(code)
     text = translations_for(code).gettext(english)
     boxes = "\ue000" * len(text)  # private-use characters: no font has them, every one is drawn as a box
     assert _drawn(qtbot, text) != _drawn(qtbot, boxes)
-    speaking("en")
-    apply_language(QApplication.instance())

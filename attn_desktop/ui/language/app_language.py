@@ -23,7 +23,7 @@ _fonts_added = False
 
 def apply_language(app: QGuiApplication) -> None:
     """Make APP speak the current language: Qt's translations, the locale, the direction, the fonts."""
-    _install_qt_translations(app, current_language())
+    install_qt_translations(app, current_language())
     QLocale.setDefault(QLocale(NUMBER_LOCALES.get(current_language(), "en_US")))
     app.setLayoutDirection(Qt.LayoutDirection.RightToLeft if is_right_to_left() else Qt.LayoutDirection.LeftToRight)
     add_app_fonts()
@@ -48,7 +48,7 @@ def _fall_back_to_app_fonts(app: QGuiApplication) -> None:
     app.setFont(font)
 
 
-def _install_qt_translations(app: QGuiApplication, code: str) -> None:
+def install_qt_translations(app: QGuiApplication, code: str) -> None:
     """Qt's own texts (a file dialog's buttons, a message box's "Cancel") from the qtbase_CODE.qm PySide6 ships."""
     global _qt_translator
     if _qt_translator is not None:
