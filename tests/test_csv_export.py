@@ -81,3 +81,18 @@ def test_score_table_with_the_mask_and_without_scaling():
     assert sum(float(row[3]) for row in visible) == pytest.approx(1.0) and all(row[4] == "" for row in visible)
     assert masked == [["on", "-0.96", "", "", "masked"], ["the", "-3.48", "", "", "masked"],
                       ["mat", "3.78", "", "", "masked"]]
+
+
+@pytest.mark.parametrize("code", ["es", "zh_CN", "ar"])
+def test_exports_stay_machine_readable_whatever_the_language(speaking, code):
+    """A Spanish class's CSV and JSON still read back in any spreadsheet or script: dots, English keys."""
+    from attn_desktop.model.exports.export import export_document
+
+    english_scores, english_weights = scores_csv(default_scene().reading()), weights_csv(default_scene().reading())
+    english_json = json.dumps(export_document(default_scene()))
+    speaking(code)
+    scene = default_scene()
+    assert scores_csv(scene.reading()) == english_scores
+    assert weights_csv(scene.reading()) == english_weights
+    assert json.dumps(export_document(scene)) == english_json
+    assert rows_of(english_weights)[1][1].count(".") == 1  # (a weight, written with a dot)
