@@ -11,9 +11,6 @@ from PySide6.QtGui import QFontDatabase, QGuiApplication
 from attn_desktop.language import current_language, is_right_to_left
 from attn_desktop.paths import resource_dir
 
-# Families the fonts under resources/fonts/ register (packaging/make_fonts.py): a text in a script the
-# app's font lacks falls back to them in this order.
-APP_FONT_FAMILIES = ("Noto Sans CJK SC", "Noto Sans Arabic UI")
 # The locale Qt's own number boxes (spin boxes) write in: as the panels write numbers (numbers.py). Arabic
 # keeps Western digits and the decimal point, as its lessons and the plots do (Qt's "ar" would write ٠١٢).
 NUMBER_LOCALES = {"en": "en_US", "es": "es_ES", "zh_CN": "zh_CN", "ar": "en_US"}
@@ -27,25 +24,18 @@ def apply_language(app: QGuiApplication) -> None:
     QLocale.setDefault(QLocale(NUMBER_LOCALES.get(current_language(), "en_US")))
     app.setLayoutDirection(Qt.LayoutDirection.RightToLeft if is_right_to_left() else Qt.LayoutDirection.LeftToRight)
     add_app_fonts()
-    _fall_back_to_app_fonts(app)
 
 
 def add_app_fonts() -> None:
-    """Register the fonts the app carries (once): Chinese and Arabic then render without system fonts."""
+    """Register the fonts the app carries (once): Chinese and Arabic then render without system fonts. (Qt's
+    font fallback finds them for the characters the app's font lacks; the app's font itself is not touched,
+    so a Latin text measures exactly as before.)"""
     global _fonts_added
     if _fonts_added:
         return
     for font_file in sorted((resource_dir() / "fonts").glob("*.[ot]tf")):
         QFontDatabase.addApplicationFont(str(font_file))
     _fonts_added = True
-
-
-def _fall_back_to_app_fonts(app: QGuiApplication) -> None:
-    """The app's font, then the carried fonts for the characters it has no glyph for."""
-    font = app.font()
-    families = [family for family in font.families() if family not in APP_FONT_FAMILIES] or [font.family()]
-    font.setFamilies([*families, *APP_FONT_FAMILIES])
-    app.setFont(font)
 
 
 def install_qt_translations(app: QGuiApplication, code: str) -> None:
