@@ -13,7 +13,8 @@ from attn_desktop.paths import resource_dir
 
 # The locale Qt's own number boxes (spin boxes) write in: as the panels write numbers (numbers.py). Arabic
 # keeps Western digits and the decimal point, as its lessons and the plots do (Qt's "ar" would write ٠١٢).
-NUMBER_LOCALES = {"en": "en_US", "es": "es_ES", "zh_CN": "zh_CN", "ar": "en_US"}
+# English (and the pseudo-language) keep the system's, as before the app spoke other languages.
+NUMBER_LOCALES = {"es": "es_ES", "zh_CN": "zh_CN", "ar": "en_US"}
 _qt_translator: QTranslator | None = None
 _fonts_added = False
 
@@ -21,7 +22,8 @@ _fonts_added = False
 def apply_language(app: QGuiApplication) -> None:
     """Make APP speak the current language: Qt's translations, the locale, the direction, the fonts."""
     install_qt_translations(app, current_language())
-    QLocale.setDefault(QLocale(NUMBER_LOCALES.get(current_language(), "en_US")))
+    code = current_language()
+    QLocale.setDefault(QLocale(NUMBER_LOCALES[code]) if code in NUMBER_LOCALES else QLocale.system())
     app.setLayoutDirection(Qt.LayoutDirection.RightToLeft if is_right_to_left() else Qt.LayoutDirection.LeftToRight)
     add_app_fonts()
 
