@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QLabel
 
 from attn_desktop.language import tr
@@ -28,6 +28,25 @@ class ShapesPanel(QLabel):
     def refresh(self) -> None:
         scene = self.scene
         self.setText(shapes_text(scene.n_queries, scene.n_tokens, scene.key_width, scene.value_width))
+        self._ask_for_wrapped_height()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._ask_for_wrapped_height()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._ask_for_wrapped_height()
+
+    def _ask_for_wrapped_height(self) -> None:
+        """At least the height the wrapped text takes at this width. A dock's layout asks a word-wrapped
+        label only for its small minimum and never for its height at the width it gives; in a narrow dock
+        a longer translation (Spanish, Arabic) then lost its last line."""
+        if self.width() > 0:
+            needed = self.heightForWidth(self.width())
+            if needed > 0 and needed != self.minimumHeight():
+                self.setMinimumHeight(needed)
 
 
 def shapes_text(n_queries: int, n_tokens: int, key_width: int, value_width: int) -> str:
