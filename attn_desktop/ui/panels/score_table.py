@@ -192,7 +192,7 @@ class ScoreTablePanel(QWidget):
         scroll_bar = table.verticalScrollBar().sizeHint().width() if self.model.rowCount() > MAX_SIZED_ROWS else 0
         inner_width = frame + sum(widths.values()) + self._header_width(tr(WEIGHT_HEADERS[1])) + scroll_bar
         width = margins.left() + inner_width + margins.right()
-        note = self.more_rows_note.sizeHint().height() + spacing if self.model.rowCount() > MAX_SIZED_ROWS else 0
+        note = self._note_height(inner_width) + spacing if self.model.rowCount() > MAX_SIZED_ROWS else 0
         formula = spacing + self._formula_height(inner_width) if self.formula_shown else 0
         height = margins.top() + table_height + note + formula + margins.bottom()
         return QSize(width, height)
@@ -235,9 +235,14 @@ class ScoreTablePanel(QWidget):
                 note.hide()
                 return
         if shown < total:
-            note.setText(ntr("{shown} of {total} key shown — scroll for more", "{shown} of {total} keys shown — scroll for more",
-                             total).format(shown=shown, total=total))
+            note.setText(more_rows_text(shown, total))
         note.setVisible(shown < total)
+
+    def _note_height(self, width: int) -> int:
+        """The note's height at WIDTH, wrapped as its label wraps it (a long translation takes two lines)."""
+        text = more_rows_text(MAX_SIZED_ROWS, self.model.rowCount())
+        return self.more_rows_note.fontMetrics().boundingRect(0, 0, max(width, 1), 1 << 20, Qt.TextFlag.TextWordWrap,
+                                                              text).height()
 
     # ----- the row the formula explains --------------------------------
     def formula_row(self) -> int:
@@ -295,3 +300,8 @@ class ScoreTablePanel(QWidget):
             self._note_timer.start()
         if change & (Change.NUMBERS | Change.SELECTION):
             self._update_formula()
+
+
+def more_rows_text(shown: int, total: int) -> str:
+    return ntr("{shown} of {total} key shown — scroll for more", "{shown} of {total} keys shown — scroll for more",
+               total).format(shown=shown, total=total)
