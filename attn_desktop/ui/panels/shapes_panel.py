@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtWidgets import QLabel
 
 from attn_desktop.language import tr
 from attn_desktop.model import Change, HeadReading, Scene
 from attn_desktop.ui.scene_link import follow_scene, head_reading
+
+MAX_WORD_CHARS = 24  # the widest word the panel's minimum width makes room for
 
 
 class ShapesPanel(QLabel):
@@ -38,6 +40,15 @@ class ShapesPanel(QLabel):
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._ask_for_wrapped_height()
+
+    def minimumSizeHint(self) -> QSize:
+        """QLabel's minimum is its widest word. A word of a real language is short, but the pseudo-language's
+        padding ("····⟧", longer for a longer text) is one unbreakable run as wide as half a screen, which
+        made the window wider than a 1024-pixel screen: the minimum is capped at MAX_WORD_CHARS characters
+        (only such a run, never a real word, is then cut at the side)."""
+        hint = super().minimumSizeHint()
+        cap = self.fontMetrics().horizontalAdvance("n") * MAX_WORD_CHARS + 2 * self.margin()
+        return QSize(min(hint.width(), cap), hint.height())
 
     def _ask_for_wrapped_height(self) -> None:
         """At least the height the wrapped text takes at this width. A dock's layout asks a word-wrapped
