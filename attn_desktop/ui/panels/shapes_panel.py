@@ -36,6 +36,10 @@ class ShapesPanel(QLabel):
         super().resizeEvent(event)
         self._ask_for_wrapped_height()
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._ask_for_wrapped_height()
+
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
@@ -54,8 +58,11 @@ class ShapesPanel(QLabel):
         """At least the height the wrapped text takes at this width. A dock's layout asks a word-wrapped
         label only for its small minimum and never for its height at the width it gives; in a narrow dock
         a longer translation (Spanish, Arabic) then lost its last line."""
-        if self.width() > 0:
-            needed = self.heightForWidth(self.width())
+        if self.isVisible() and self.width() > 0:  # a hidden panel (presenting) keeps no stale minimum
+            # Measured from the font (QLabel's own answer can lag a font change made while it was hidden).
+            lines_width = max(self.contentsRect().width() - 2 * self.margin(), 1)
+            needed = self.fontMetrics().boundingRect(0, 0, lines_width, 1 << 20, Qt.TextFlag.TextWordWrap,
+                                                     self.text()).height() + 2 * self.margin()
             if needed > 0 and needed != self.minimumHeight():
                 self.setMinimumHeight(needed)
 
