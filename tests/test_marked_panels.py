@@ -7,6 +7,7 @@ import re
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QWidget
 
 from attn_desktop.model import Role
@@ -15,6 +16,7 @@ from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.canvas.coordinate_dialog import CoordinateDialog
 from attn_desktop.ui.document.edit_history import EditHistory
+from attn_desktop.ui.language.app_language import APP_FONT_FAMILIES, add_app_fonts
 from attn_desktop.ui.panels.grid_editor import GridEditor
 from attn_desktop.ui.panels.output_panel import OutputPanel
 from attn_desktop.ui.panels.score_table import ScoreTablePanel
@@ -122,3 +124,39 @@ def test_the_grid_editor_takes_a_number_typed_with_a_decimal_comma(qtbot, speaki
     qtbot.keyClick(editor, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: scene.reading().grids["w_q"][0, 0] == 1.5)
     assert table.item(0, 0).text() == "1,5"  # shown back the Spanish way
+
+
+def test_a_chinese_score_table_shows_every_key_in_the_room_it_asks_for(qtbot, cat_scene, speaking):
+    speaking("zh_CN")  # a one-letter header ("键") and one-letter keys: the narrowest columns
+    while cat_scene.n_tokens > 3:
+        cat_scene.remove_token(cat_scene.n_tokens - 1)
+    for index, name in enumerate(("猫", "它", "坐")):
+        cat_scene.rename_token(index, name)
+    panel = ScoreTablePanel(cat_scene)
+    panel.setFont(with_the_app_fonts(panel.font()))
+    panel = shown(qtbot, panel, *panel.minimumSizeHint().toTuple())
+    qtbot.wait(10)
+    assert not panel.table.horizontalScrollBar().isVisible()
+    assert panel.visible_row_count() == 3 and not panel.more_rows_note.isVisible()
+
+
+def test_arabic_output_texts_have_the_height_their_letters_need(qtbot, cat_scene, speaking):
+    speaking("ar")  # Arabic letters come from a fallback font whose lines are taller than the app font's
+    panel = OutputPanel(cat_scene)
+    panel.setFont(with_the_app_fonts(panel.font()))
+    panel = shown(qtbot, panel, width=360, height=300)
+    qtbot.wait(10)
+    for index, name in enumerate(("قط", "هو", "جلس", "على", "ال", "حصيرة")):  # the Latin names laid out first
+        cat_scene.rename_token(index, name)
+    qtbot.wait(10)
+    for label in (panel.query_label, panel.attends_label, panel.vector_label, panel.formula_label):
+        needed = label.heightForWidth(label.width()) if label.wordWrap() else label.sizeHint().height()
+        assert needed <= label.height(), label.text()
+
+
+def with_the_app_fonts(font: QFont) -> QFont:
+    """FONT, falling back to the fonts the app carries for Chinese and Arabic, as the app's own font does."""
+    add_app_fonts()
+    font = QFont(font)
+    font.setFamilies([font.family(), *APP_FONT_FAMILIES])
+    return font

@@ -29,6 +29,15 @@ class LabelRequest(NamedTuple):
     minor: bool = False  # chooses after every other label: it only takes what is left
     previous: Point | None = None  # last time's offset of the label's top-left from the tip: kept while free and near
     essential: bool = False  # shown even with no room near its tip: further out, with a leader
+    # One line of the label's font, when the box is taller than that (Arabic or Chinese letters come from a
+    # fallback font with taller lines): the rings round the tip are counted in it, so "near" means as near
+    # in every language. None: the box's height.
+    line_height: float | None = None
+
+    @property
+    def line(self) -> float:
+        """The unit of the rings round the tip, and the distance a label goes without a leader."""
+        return self.height if self.line_height is None else min(self.line_height, self.height)
 
 
 
@@ -117,7 +126,7 @@ def near_candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: 
     if previous is not None:
         yield previous
     for ring, leader in _NEAR_RINGS:
-        gap = max(near_gap, ring * height)
+        gap = max(near_gap, ring * request.line)
         for fa, fg, ga, gg in spots:
             yield ax + fa * half_w + fg * gap - half_w, ay + ga * half_h + gg * gap - half_h, leader or not at_tip
         yield from slides(anchor, width, height, gap, request.direction, bounds, leader or not at_tip, slide_steps)
@@ -132,7 +141,7 @@ def previous_spot(request: LabelRequest, anchor: Point, at_tip: bool) -> tuple[f
     left, top = ax + dx, ay + dy
     nearest_x, nearest_y = min(max(ax, left), left + request.width), min(max(ay, top), top + request.height)
     distance = math.hypot(nearest_x - ax, nearest_y - ay)
-    return (left, top, distance > request.height) if distance <= NEAR_LINES * request.height else None
+    return (left, top, distance > request.line) if distance <= NEAR_LINES * request.line else None
 
 
 def far_rings(request: LabelRequest, anchor: Point):
@@ -144,7 +153,7 @@ def far_rings(request: LabelRequest, anchor: Point):
     ax, ay = anchor
     spots = spots_towards(*request.direction)
     for ring in _FAR_RINGS:
-        gap = ring * height
+        gap = ring * request.line
         for fa, fg, ga, gg in spots:
             yield ax + fa * half_w + fg * gap - half_w, ay + ga * half_h + gg * gap - half_h, True
 

@@ -119,7 +119,7 @@ def _remember(layout: LabelLayout, requests: list[LabelRequest], keys: list[Hash
 def _near_area(request: LabelRequest, bounds: Box) -> Box:
     """Every spot near the tip a label may try (see label_spots.near_candidates), and the leaders to them."""
     (ax, ay), _ = anchor_of(request, bounds)
-    reach = NEAR_LINES * request.height + NEAR_GAP_PX + SLACK_PX
+    reach = NEAR_LINES * request.line + NEAR_GAP_PX + SLACK_PX
     return ax - request.width - reach, ay - request.height - reach, ax + request.width + reach, \
         ay + request.height + reach
 

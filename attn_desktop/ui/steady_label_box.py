@@ -124,7 +124,11 @@ class SteadyLabelBox(QWidget):
         if label.wordWrap():
             lines_width = max(label.contentsRect().width(), 1)
             return metrics.boundingRect(0, 0, lines_width, 1 << 20, Qt.TextFlag.TextWordWrap, text).height(), 0
-        height = metrics.lineSpacing() * (text.count("\n") + 1)  # lines that do not wrap: no layout needed
+        # Lines that do not wrap: measured as the label measures them (no layout needed). Not the font's
+        # line spacing: Arabic or Chinese letters come from a fallback font with taller lines, and a box
+        # one Latin line high would cut them.
+        height = max(metrics.lineSpacing() * (text.count("\n") + 1),
+                     metrics.boundingRect(0, 0, 1 << 20, 1 << 20, 0, text).height())
         if label.sizePolicy().horizontalPolicy() == QSizePolicy.Policy.Ignored:
             return height, 0  # the layout gives it the panel's width, whatever the text
         return height, metrics.horizontalAdvance(text)

@@ -79,8 +79,10 @@ class OutputPanel(QWidget):
         # The blend's line also says what is hidden while the class guesses (Predict, then See).
         one_line = {self.formula_label: fits(self.formula_label, widest_sum),
                     self.blend_label: fits(self.blend_label, widest_sum, tr(HIDDEN_TIP))}
+        texts = {self.formula_label: (widest_sum,), self.blend_label: (widest_sum, tr(HIDDEN_TIP))}
         for label in (self.formula_label, self.blend_label):
-            height = (1 if one_line[label] else 2) * label.fontMetrics().lineSpacing() + 4
+            height = max((1 if one_line[label] else 2) * label.fontMetrics().lineSpacing(),
+                         *(wrapped_height(label, text, width) for text in texts[label])) + 4
             if self._boxes[label].height() != height or self._boxes[label].minimumHeight() != height:
                 self._boxes[label].setFixedHeight(height)
 
@@ -197,6 +199,12 @@ class OutputPanel(QWidget):
         if self.veil.on:
             return
         self._boxes[self.blend_label].set_text(self._blend_text(self.scene.selected_weights))
+
+
+def wrapped_height(label: QLabel, text: str, width: int) -> int:
+    """The height TEXT takes wrapped at WIDTH, as the label lays it out: a line of Arabic or Chinese (from a
+    fallback font) is taller than the font's line spacing, and a long translation may need a third line."""
+    return label.fontMetrics().boundingRect(0, 0, max(width, 1), 1 << 20, Qt.TextFlag.TextWordWrap, text).height()
 
 
 def output_formula(output: list[float]) -> str:

@@ -74,6 +74,7 @@ class ScoreTablePanel(QWidget):
         note_font = QFont(self.more_rows_note.font())
         note_font.setItalic(True)
         self.more_rows_note.setFont(note_font)
+        self.more_rows_note.setWordWrap(True)  # a translation longer than the narrow table is wide: two lines
         self.more_rows_note.hide()
         # Decided once the layout has settled: mid-layout the table's size is not yet its own.
         self._note_timer = QTimer(self, singleShot=True, interval=0)
@@ -104,6 +105,10 @@ class ScoreTablePanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(metrics.height() + ROW_PADDING)
         # Set again each time: a new scene resets the model's columns, and their modes with them.
         header = self.table.horizontalHeader()
+        # The columns are as wide as their text asks, however short: the style's smallest section (about
+        # 40 px) would widen a one-letter header ("键") past the room the panel asked for, and the
+        # horizontal scroll bar that followed hid two of three rows.
+        header.setMinimumSectionSize(1)
         for column in (0, 1, 2):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)  # the weight and its bar take the rest
@@ -122,13 +127,12 @@ class ScoreTablePanel(QWidget):
         widest_token = max((metrics.horizontalAdvance(token) for token in self.scene.tokens), default=0)
         key_width = min(widest_token, metrics.averageCharWidth() * KEY_CHARS)
         widths = {0: key_width, 1: metrics.horizontalAdvance("−88.88"), 2: metrics.horizontalAdvance("−88.88")}
-        return {column: max(width, metrics.horizontalAdvance(self._header_text(column))) + 12
-                for column, width in widths.items()}
+        return {column: max(width + 12, self._header_width(self._header_text(column))) for column, width in widths.items()}
 
     def _header_text(self, column: int) -> str:
         return str(self.model.headerData(column, Qt.Orientation.Horizontal) or "")
 
-    def _weight_header_width(self, text: str) -> int:
+    def _header_width(self, text: str) -> int:
         return self.table.horizontalHeader().fontMetrics().horizontalAdvance(text) + 12
 
     def _choose_weight_header(self, column: int = WEIGHT, old_size: int = 0, new_size: int | None = None) -> None:
@@ -137,7 +141,7 @@ class ScoreTablePanel(QWidget):
             return
         room = self.table.horizontalHeader().sectionSize(WEIGHT) if new_size is None else new_size
         long_header, short_header = (tr(header) for header in WEIGHT_HEADERS)
-        self.model.set_weight_header(long_header if self._weight_header_width(long_header) <= room else short_header)
+        self.model.set_weight_header(long_header if self._header_width(long_header) <= room else short_header)
 
     def _fit_formula_height(self) -> None:
         """Fixed between resizes and structure changes, so a longer number mid-drag does not shrink the table."""
@@ -146,10 +150,14 @@ class ScoreTablePanel(QWidget):
     def _formula_height(self, width: int) -> int:
         """Room for the longest formula this scene can show at this width: at least two lines."""
         metrics = self.formula_label.fontMetrics()
-        line = metrics.lineSpacing()
+        # While the class guesses (Predict, then See), the box says what is hidden instead: room for that too.
+        widest = max((self.model.widest_formula(), tr(HIDDEN_TIP)), key=metrics.horizontalAdvance)
+        # A line as the label lays it out: Arabic or Chinese letters (a fallback font) make it taller than
+        # the font's line spacing, so the wrapped text's own height counts, not a count of spaced lines.
+        line = max(metrics.lineSpacing(), metrics.boundingRect(0, 0, 1 << 20, 1 << 20, 0, widest).height())
         text_height = metrics.boundingRect(0, 0, max(width, 1), 100 * line, Qt.TextFlag.TextWordWrap,
-                                           self.model.widest_formula()).height()
-        return int(max(2, round(text_height / line)) * line + 6)
+                                           widest).height()
+        return max(2 * line, text_height) + 6
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.FontChange:
@@ -182,9 +190,9 @@ class ScoreTablePanel(QWidget):
         spacing = self._layout.spacing()
         widths = self._column_widths()
         scroll_bar = table.verticalScrollBar().sizeHint().width() if self.model.rowCount() > MAX_SIZED_ROWS else 0
-        inner_width = frame + sum(widths.values()) + self._weight_header_width(tr(WEIGHT_HEADERS[1])) + scroll_bar
+        inner_width = frame + sum(widths.values()) + self._header_width(tr(WEIGHT_HEADERS[1])) + scroll_bar
         width = margins.left() + inner_width + margins.right()
-        note = self.more_rows_note.sizeHint().height() + spacing if self.model.rowCount() > MAX_SIZED_ROWS else 0
+        note = self._note_height(inner_width) + spacing if self.model.rowCount() > MAX_SIZED_ROWS else 0
         formula = spacing + self._formula_height(inner_width) if self.formula_shown else 0
         height = margins.top() + table_height + note + formula + margins.bottom()
         return QSize(width, height)
@@ -227,9 +235,14 @@ class ScoreTablePanel(QWidget):
                 note.hide()
                 return
         if shown < total:
-            note.setText(ntr("{shown} of {total} key shown — scroll for more", "{shown} of {total} keys shown — scroll for more",
-                             total).format(shown=shown, total=total))
+            note.setText(more_rows_text(shown, total))
         note.setVisible(shown < total)
+
+    def _note_height(self, width: int) -> int:
+        """The note's height at WIDTH, wrapped as its label wraps it (a long translation takes two lines)."""
+        text = more_rows_text(MAX_SIZED_ROWS, self.model.rowCount())
+        return self.more_rows_note.fontMetrics().boundingRect(0, 0, max(width, 1), 1 << 20, Qt.TextFlag.TextWordWrap,
+                                                              text).height()
 
     # ----- the row the formula explains --------------------------------
     def formula_row(self) -> int:
@@ -287,3 +300,8 @@ class ScoreTablePanel(QWidget):
             self._note_timer.start()
         if change & (Change.NUMBERS | Change.SELECTION):
             self._update_formula()
+
+
+def more_rows_text(shown: int, total: int) -> str:
+    return ntr("{shown} of {total} key shown — scroll for more", "{shown} of {total} keys shown — scroll for more",
+               total).format(shown=shown, total=total)
