@@ -76,6 +76,9 @@ class ChallengesPanel(QWidget):
         bold.setBold(True)
         bold.setPointSizeF(bold.pointSizeF() * 1.2)
         self.summary_label.setFont(bold)
+        # Longer in other languages ("Completados: 0 de 4"): beside the Restart button it would widen the
+        # lesson's column, and with it narrow the canvas's plots, on a 1024 screen; it wraps instead.
+        self.summary_label.setWordWrap(True)
         self.restart_button = QPushButton(tr("Restart challenges"), self)
         self.restart_button.setToolTip(tr("Clear the ticks and start the four challenges again"))
         self.restart_button.clicked.connect(self.ask_to_restart)
