@@ -55,6 +55,7 @@ from attn_desktop.ui.window.canvas_or_heads import show_canvas_or_heads
 from attn_desktop.ui.window.central_stack import CentralStack
 from attn_desktop.ui.window.mirrored_docks import corner_on_reading_side, on_reading_side
 from attn_desktop.ui.window.scene_switches import SceneSwitches
+from attn_desktop.ui.window.screen_fit import ScreenFit
 from attn_desktop.ui.window.snap_steps import SnapSteps
 from attn_desktop.ui.window.status_bar import fill_status_bar
 from attn_desktop.ui.window.text_box_undo import TextBoxUndoFirst
@@ -82,6 +83,7 @@ class MainWindow(QMainWindow):
         self.canvas.arrow_moved.connect(self.history.do)  # one command per released drag or nudge
         self.heads_view.arrow_moved.connect(self.history.do)
         fit_to_screen(self, 1480, 920)  # first: the docks take their sizes as shares of the window
+        self.screen_fit = ScreenFit(self)  # maximised or full screen, never left larger than the screen
         if self.screen() is not None:
             self.heads_view.fit_parts_to_screen(self.screen().availableGeometry().height())
         self._build_panels()
