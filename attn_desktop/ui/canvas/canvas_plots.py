@@ -36,7 +36,7 @@ from attn_desktop.ui.canvas.arrow_layer import ArrowLayer
 from attn_desktop.ui.canvas.canvas_notice import CanvasNotice
 from attn_desktop.ui.canvas.drag_controller import DragController
 from attn_desktop.ui.canvas.plot_framing import frame_tips
-from attn_desktop.ui.canvas.plot_titles import fit_titles, plot_title
+from attn_desktop.ui.canvas.plot_titles import fit_title_row, fit_titles, plot_title
 from attn_desktop.ui.language.plot_direction import plot_left_to_right
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 
@@ -243,3 +243,4 @@ class CanvasPlots:
             for name in ("left", "bottom"):
                 plot.getAxis(name).setStyle(tickFont=tick_font)
             plot.titleLabel.setText(plot.titleLabel.text, size=f"{int(11 * line_scale)}pt")
+            fit_title_row(plot)
