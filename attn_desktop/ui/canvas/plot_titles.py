@@ -58,8 +58,14 @@ def fit_titles(titles: dict[pg.PlotItem, tuple[str, str]], scale: float, column_
 
 def fit_title_row(plot: pg.PlotItem) -> None:
     """The title's row as tall as its line. pyqtgraph fixes it at 30 px: a line in presentation type, and an
-    Arabic or Chinese line (taller than a Latin one), stood out over the plot's top edge and out of the canvas."""
-    needed = max(TITLE_ROW_PX, math.ceil(plot.titleLabel.item.boundingRect().height()))
-    if plot.titleLabel.maximumHeight() != needed:
-        plot.titleLabel.setMaximumHeight(needed)
+    Arabic or Chinese line (taller than a Latin one), stood out over the plot's top edge and out of the canvas.
+    The line itself, without the text item's margin over and under it: that height is the plots'."""
+    label = plot.titleLabel
+    document = label.item.document()
+    if document.documentMargin() != 0:
+        document.setDocumentMargin(0)
+        label.updateMin()
+    needed = max(TITLE_ROW_PX, math.ceil(label.item.boundingRect().height()))
+    if label.maximumHeight() != needed:
+        label.setMaximumHeight(needed)
         plot.layout.setRowFixedHeight(0, needed)
