@@ -89,7 +89,8 @@ class FlowLayout(QLayout):
         """Lay the widgets out in RECT (only measure unless MOVE); the height they take."""
         margins = self.contentsMargins()
         area = rect.adjusted(margins.left(), margins.top(), -margins.right(), -margins.bottom())
-        direction = self.parentWidget().layoutDirection() if self.parentWidget() else Qt.LayoutDirection.LeftToRight
+        owner = self.parentWidget()
+        direction = owner.layoutDirection() if owner is not None else Qt.LayoutDirection.LeftToRight
         top = area.y()
         for number, line in enumerate(self._lines(area.width())):
             if number:
