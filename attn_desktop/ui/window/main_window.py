@@ -83,11 +83,12 @@ class MainWindow(QMainWindow):
         self.canvas.arrow_moved.connect(self.history.do)  # one command per released drag or nudge
         self.heads_view.arrow_moved.connect(self.history.do)
         fit_to_screen(self, 1480, 920)  # first: the docks take their sizes as shares of the window
-        self.screen_fit = ScreenFit(self)  # maximised or full screen, never left larger than the screen
         if self.screen() is not None:
             self.heads_view.fit_parts_to_screen(self.screen().availableGeometry().height())
         self._build_panels()
         self._build_docks()
+        # Maximised or presenting (full screen), never left larger than the screen.
+        self.screen_fit = ScreenFit(self, lambda: self.layout_manager.presenting)
         self.dialogs = QtDocumentDialogs(self)
         show_error, show_status = self.dialogs.show_error, self.dialogs.show_status
         self.predictions = PredictionController(self.shown, self.veil, self.weights_chart, self.weights_panel.predict_bar,

@@ -3,10 +3,14 @@
 While the panels change (another lesson, the heads taking the middle, a language's longer texts), their
 minimum sizes can for a moment add up to more than the screen: Qt then makes the window larger than the
 screen, and nothing shrinks it back when the minimum falls again, so a 1024 × 768 projector shows part of
-the window for the rest of the lesson. A window that is neither maximised nor full screen is the user's to size.
+the window for the rest of the lesson. Growing also ends a window's full-screen state (Qt keeps only the
+maximised one): a presenting window is made full screen again. A window that is neither maximised nor
+presenting is the user's to size.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QRect, QTimer
 from PySide6.QtWidgets import QWidget
@@ -15,9 +19,10 @@ WATCHED_EVENTS = (QEvent.Type.Resize, QEvent.Type.LayoutRequest)
 
 
 class ScreenFit(QObject):
-    def __init__(self, window: QWidget) -> None:
+    def __init__(self, window: QWidget, presenting: Callable[[], bool] = lambda: False) -> None:
         super().__init__(window)
         self.window = window
+        self.presenting = presenting  # the window should be full screen
         self._timer = QTimer(self, singleShot=True, interval=0)  # once the panels' change has run its course
         self._timer.timeout.connect(self.fit)
         window.installEventFilter(self)
@@ -35,11 +40,15 @@ class ScreenFit(QObject):
         least = window.minimumSizeHint()
         if least.width() > screen.width() or least.height() > screen.height():
             return  # still too wide to fit: a panel's texts ask for more than the screen has
-        window.setGeometry(screen)
+        if self.presenting() and not window.isFullScreen():
+            window.showFullScreen()
+        else:
+            window.setGeometry(screen)
 
     def _room(self) -> QRect | None:
         """The screen's room for this window, if the window should fill it: all of it when full screen."""
         window, screen = self.window, self.window.screen()
-        if screen is None or not (window.isMaximized() or window.isFullScreen()):
+        full_screen = window.isFullScreen() or self.presenting()
+        if screen is None or not (window.isMaximized() or full_screen):
             return None
-        return screen.geometry() if window.isFullScreen() else screen.availableGeometry()
+        return screen.geometry() if full_screen else screen.availableGeometry()
