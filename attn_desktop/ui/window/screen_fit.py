@@ -46,9 +46,9 @@ class ScreenFit(QObject):
             window.setGeometry(screen)
 
     def _room(self) -> QRect | None:
-        """The screen's room for this window, if the window should fill it: all of it when full screen."""
+        """The screen's room for this window, if the window should fill it: all of it when full screen (a
+        presenting window that lost its full-screen state, at least the room a maximised one has)."""
         window, screen = self.window, self.window.screen()
-        full_screen = window.isFullScreen() or self.presenting()
-        if screen is None or not (window.isMaximized() or full_screen):
+        if screen is None or not (window.isMaximized() or window.isFullScreen() or self.presenting()):
             return None
-        return screen.geometry() if full_screen else screen.availableGeometry()
+        return screen.geometry() if window.isFullScreen() else screen.availableGeometry()
