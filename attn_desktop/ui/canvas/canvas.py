@@ -71,6 +71,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         # While the student predicts, labels and emphasis must not tell the weights (see weights_veil.py).
         self.veil = veil if veil is not None else WeightsVeil(self)
         self.arrows: dict[Role, list[ArrowItem]] = {role: [] for role in Role}
+        self._line_height_for: tuple[object, float] = (None, 0.0)  # (the labels and type scale, their line height)
         self.drags = DragController(scene, self.arrows, self)
         self.drags.arrow_moved.connect(self.arrow_moved)
         self.drags.arrow_moved.connect(self._place_labels_afresh)  # a nudge with the arrow keys, a released drag
@@ -330,8 +331,15 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         super().hideEvent(event)
 
     def label_line_height(self) -> float:
-        """One line of an arrow label, in pixels: labels nearer their tip than this need no leader line."""
-        return QFontMetricsF(self._arrow_font()).height()
+        """One line of an arrow label, in pixels: labels nearer their tip than this need no leader line.
+        Measured on the labels shown: an Arabic or Chinese word is drawn in a font whose lines are taller than
+        the Latin font's (17.7 px, not 15.1), and the labels keep their distances in lines of their own script."""
+        labels = frozenset(arrow.label for arrows in self.arrows.values() for arrow in arrows if arrow.label)
+        key = (labels, self.line_scale)
+        if self._line_height_for[0] != key:
+            metrics = QFontMetricsF(self._arrow_font())
+            self._line_height_for = (key, max([metrics.height(), *(metrics.size(0, label).height() for label in labels)]))
+        return self._line_height_for[1]
 
     def _arrow_font(self) -> QFont:
         font = QFont()

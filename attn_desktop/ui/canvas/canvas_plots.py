@@ -36,7 +36,7 @@ from attn_desktop.ui.canvas.arrow_layer import ArrowLayer
 from attn_desktop.ui.canvas.canvas_notice import CanvasNotice
 from attn_desktop.ui.canvas.drag_controller import DragController
 from attn_desktop.ui.canvas.plot_framing import frame_tips
-from attn_desktop.ui.canvas.plot_titles import fit_titles, plot_title
+from attn_desktop.ui.canvas.plot_titles import TITLE_ROW_PX, fit_title_row, fit_titles, plot_title
 from attn_desktop.ui.language.plot_direction import plot_left_to_right
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 
@@ -219,6 +219,11 @@ class CanvasPlots:
         self._full_titles = titles
         self.fit_titles(line_scale, width_px)
 
+    def title_height_beyond_usual(self) -> int:
+        """How much taller than pyqtgraph's usual 30 px the shown plots' title rows are (fit_title_row): a line
+        of a taller script, or of brackets and accents, takes that from the plots' height."""
+        return max(0, *(int(plot.titleLabel.maximumHeight()) - TITLE_ROW_PX for plot in self.shown_plots()))
+
     def fit_titles(self, line_scale: float, width_px: float) -> None:
         fit_titles(self._full_titles, line_scale, width_px / max(1, self.columns) - PLOT_SPACING_PX)
         self.word_notice(width_px, line_scale)
@@ -243,3 +248,4 @@ class CanvasPlots:
             for name in ("left", "bottom"):
                 plot.getAxis(name).setStyle(tickFont=tick_font)
             plot.titleLabel.setText(plot.titleLabel.text, size=f"{int(11 * line_scale)}pt")
+            fit_title_row(plot)

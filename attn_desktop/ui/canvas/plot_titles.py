@@ -10,6 +10,8 @@ the plots out.
 
 from __future__ import annotations
 
+import math
+
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetricsF
@@ -17,6 +19,7 @@ from PySide6.QtGui import QFont, QFontMetricsF
 from attn_desktop.language import N_, tr
 
 TITLE_POINTS = 11.0
+TITLE_ROW_PX = 30  # pyqtgraph's fixed height for a plot's title row: a Latin line at the everyday size
 SHORT_SUBJECTS = {  # for plots narrower than their title (the English texts: shown as tr(...))
     N_("Queries and keys"): N_("q and k"), N_("Values and output"): N_("Values, out"),
     N_("Word vectors x"): N_("Words x"), N_("Values on a number line (stem height = weight)"): N_("Values (height = weight)"),
@@ -50,3 +53,19 @@ def fit_titles(titles: dict[pg.PlotItem, tuple[str, str]], scale: float, column_
         if shown != plot.titleLabel.text:
             plot.titleLabel.setText(shown, size=size)
         plot.titleLabel.setToolTip(title if shown != title else "")
+        fit_title_row(plot)
+
+
+def fit_title_row(plot: pg.PlotItem) -> None:
+    """The title's row as tall as its line. pyqtgraph fixes it at 30 px: a line in presentation type, and an
+    Arabic or Chinese line (taller than a Latin one), stood out over the plot's top edge and out of the canvas.
+    The line itself, without the text item's margin over and under it: that height is the plots'."""
+    label = plot.titleLabel
+    document = label.item.document()
+    if document.documentMargin() != 0:
+        document.setDocumentMargin(0)
+        label.updateMin()
+    needed = max(TITLE_ROW_PX, math.ceil(label.item.boundingRect().height()))
+    if label.maximumHeight() != needed:
+        label.setMaximumHeight(needed)
+        plot.layout.setRowFixedHeight(0, needed)

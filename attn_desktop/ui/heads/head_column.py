@@ -11,12 +11,13 @@ Weights, Output, Grids) show, one head at a time (the view state's shown head).
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QPushButton, QWidget
+from PySide6.QtWidgets import QWidget
 
 from attn_desktop.language import N_, tr
 from attn_desktop.model import Change, HeadReading, Scene, ViewState
 from attn_desktop.model.head_reading import input_plane
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
+from attn_desktop.ui.heads.eliding_button import ElidingButton
 from attn_desktop.ui.heads.head_matrix import HeadMatrix
 from attn_desktop.ui.panels.score_table import ScoreTablePanel
 from attn_desktop.ui.scene_link import follow_scene
@@ -37,9 +38,9 @@ class HeadColumn(QObject):
         self.layer, self.head = layer, head
         self.view = HeadReading(document, view_state, at=(layer, head))
         name = document.head_name(layer, head)
-        self.title_button = QPushButton(name, parent)
+        self.title_button = ElidingButton(name, parent)  # elided where the switch's row is narrow
         self.title_button.setCheckable(True)
-        self.title_button.setToolTip(tr(TITLE_TIP))
+        self.title_button.set_tip(tr(TITLE_TIP))
         self.title_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.title_button.clicked.connect(self._choose)
         font = self.title_button.font()
@@ -65,7 +66,7 @@ class HeadColumn(QObject):
 
     def set_as_switch(self, on: bool) -> None:
         """The title is one of the switch's buttons (one canvas at a time, ON) or its column's header."""
-        self.title_button.setToolTip(tr(SWITCH_TIP if on else TITLE_TIP))
+        self.title_button.set_tip(tr(SWITCH_TIP if on else TITLE_TIP))
 
     def dispose(self) -> None:
         for part in self.parts:

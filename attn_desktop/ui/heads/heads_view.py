@@ -246,10 +246,11 @@ class HeadsView(QWidget):
         """The plots get their height first, down to a floor: when the heads would not fit, the canvases give
         way rather than the matrices (and the query's row) scroll out of view. Score tables ticked on a
         screen too low for them take their room from the canvases too (the lesson says so), down to half."""
-        wanted = canvas_height_for_plots(PRESENTATION_SCALE if self.presenting else 1.0)
         canvases = [column.canvas for column in self.columns if not column.canvas.isHidden()]
         if not canvases:
             return
+        wanted = (canvas_height_for_plots(PRESENTATION_SCALE if self.presenting else 1.0)
+                  + max(canvas.plots.title_height_beyond_usual() for canvas in canvases))  # a taller script's titles
         others = self.columns_area.minimumSizeHint().height() - canvases[0].minimumHeight()
         floor = wanted // 2 if self.part_boxes["Scores"].isChecked() else wanted * 9 // 10
         height = max(min(wanted, self._room_for_heads() - others), floor)
@@ -267,7 +268,9 @@ class HeadsView(QWidget):
         return self.height() - taken
 
     def _switch_fits_beside_boxes(self, width: int) -> bool:
-        buttons = sum(column.title_button.sizeHint().width() + 2 for column in self.columns)
+        # The titles counted as short as they elide to: one line of elided titles leaves the plots more height
+        # than two lines of whole ones (which, in Spanish or presentation type, took 27 px from plots of 200).
+        buttons = sum(column.title_button.minimumSizeHint().width() + 2 for column in self.columns)
         buttons += self.switch_label.sizeHint().width() + 6
         return buttons + self.top_row.spacing() + self.parts_line.sizeHint().width() <= width
 

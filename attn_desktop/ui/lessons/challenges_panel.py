@@ -23,7 +23,6 @@ from PySide6.QtGui import QGuiApplication, QHideEvent
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
-    QHBoxLayout,
     QLabel,
     QMessageBox,
     QPushButton,
@@ -36,6 +35,7 @@ from attn_desktop.language import ntr, tr
 from attn_desktop.model import Change, HeadReading, Scene
 from attn_desktop.model.teaching.challenges import CHALLENGES, Challenge, ChallengeStatus, ChallengeTracker
 from attn_desktop.model.teaching.progress import ProgressStore
+from attn_desktop.ui.lessons.flow_layout import FlowLayout
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.steady_label_box import SteadyLabelBox
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TIP, WeightsVeil
@@ -76,6 +76,8 @@ class ChallengesPanel(QWidget):
         bold.setBold(True)
         bold.setPointSizeF(bold.pointSizeF() * 1.2)
         self.summary_label.setFont(bold)
+        # Longer in other languages ("Completados: 0 de 4"): on a line of its own narrower than it, it wraps.
+        self.summary_label.setWordWrap(True)
         self.restart_button = QPushButton(tr("Restart challenges"), self)
         self.restart_button.setToolTip(tr("Clear the ticks and start the four challenges again"))
         self.restart_button.clicked.connect(self.ask_to_restart)
@@ -110,10 +112,10 @@ class ChallengesPanel(QWidget):
         return ChallengeRow(challenge, tick, text, status)
 
     def _lay_out(self) -> None:
-        header = QHBoxLayout()
-        header.addWidget(self.summary_label)
-        header.addStretch(1)
-        header.addWidget(self.restart_button)
+        # The count and the Restart button on one line where they fit, the button under the count where they do
+        # not (longer in other languages, they would widen the lesson's column and narrow the canvas's plots).
+        header = FlowLayout()
+        header.add_widgets(self.summary_label, self.restart_button)
         grid = QGridLayout()
         grid.setColumnStretch(1, 1)
         grid.setVerticalSpacing(2)

@@ -13,6 +13,8 @@ from attn_desktop.model.teaching.progress import ProgressKind, ProgressStore
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.lessons.exercise_widget import ExerciseWidget
 
+PICKER_MINIMUM_CHARACTERS = 20  # of the lesson picker's title, before it elides: "2. Three vectors from…"
+
 
 class LessonPanel(QWidget):
     open_lesson_requested = Signal(str)  # a lesson id: the window opens its scene
@@ -29,6 +31,11 @@ class LessonPanel(QWidget):
         self.picker.addItems([tr(item.title) for item in lessons.LESSONS])
         follow_language(self, self._reword)
         self.picker.setAccessibleName(tr("Lesson"))
+        # As wide as the column, never wider: the longest title (longer in other languages) would widen the
+        # lesson's column and narrow the canvas's plots. A narrower picker elides; its tip has the whole title.
+        self.picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.picker.setMinimumContentsLength(PICKER_MINIMUM_CHARACTERS)
+        self.picker.currentTextChanged.connect(self.picker.setToolTip)
         self.picker.activated.connect(lambda index: self.open_lesson_requested.emit(lessons.LESSONS[index].id))
         self.formula_label = QLabel()
         self.formula_label.setAlignment(Qt.AlignmentFlag.AlignCenter)

@@ -35,8 +35,14 @@ def show_canvas_or_heads(window: CanvasOrHeads, change: Change) -> None:
         return
     multi_head = not window.scene.is_one_head  # decided here; the parts, pictures and audits ask showing_heads
     window.heads_view.show_heads(multi_head)  # its columns first, then the room for them
+    # The panels that make way close before the heads (wider than the canvas) take the middle, and open again
+    # after the canvas is back: for a moment both would ask for their room, and a maximised window grows past
+    # the screen to give it (never shrinking back) when the texts are long, as in Spanish on a 1024 screen.
+    if multi_head:
+        window.layout_manager.make_way_for_heads(multi_head, window.scene.n_tokens)
     window.central_stack.show_page(window.heads_view if multi_head else window.canvas)
-    window.layout_manager.make_way_for_heads(multi_head, window.scene.n_tokens)
+    if not multi_head:
+        window.layout_manager.make_way_for_heads(multi_head, window.scene.n_tokens)
     window.grid_editor.name_heads(multi_head)
     # Predict, then see guesses the weights of one head, on the weights chart, which makes way for the heads.
     window.predict_action.setEnabled(not multi_head)

@@ -55,6 +55,7 @@ from attn_desktop.ui.window.canvas_or_heads import show_canvas_or_heads
 from attn_desktop.ui.window.central_stack import CentralStack
 from attn_desktop.ui.window.mirrored_docks import corner_on_reading_side, on_reading_side
 from attn_desktop.ui.window.scene_switches import SceneSwitches
+from attn_desktop.ui.window.screen_fit import ScreenFit
 from attn_desktop.ui.window.snap_steps import SnapSteps
 from attn_desktop.ui.window.status_bar import fill_status_bar
 from attn_desktop.ui.window.text_box_undo import TextBoxUndoFirst
@@ -86,6 +87,8 @@ class MainWindow(QMainWindow):
             self.heads_view.fit_parts_to_screen(self.screen().availableGeometry().height())
         self._build_panels()
         self._build_docks()
+        # Maximised or presenting (full screen), never left larger than the screen.
+        self.screen_fit = ScreenFit(self, lambda: self.layout_manager.presenting)
         self.dialogs = QtDocumentDialogs(self)
         show_error, show_status = self.dialogs.show_error, self.dialogs.show_status
         self.predictions = PredictionController(self.shown, self.veil, self.weights_chart, self.weights_panel.predict_bar,
