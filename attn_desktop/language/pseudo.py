@@ -24,7 +24,9 @@ def pseudo_text(message: str) -> str:
         return message
     pieces = _KEPT.split(message)
     accented = "".join(piece if index % 2 else piece.translate(ACCENTED) for index, piece in enumerate(pieces))
-    padding = "·" * max(1, round(len(message) * LONGER_BY) - 2)
+    # The padding comes in short words, as a longer language's words do: a label may wrap between them.
+    length = max(1, round(len(message) * LONGER_BY) - 2)
+    padding = " ".join("·" * min(4, length - start) for start in range(0, length, 5))
     return f"⟦{accented}{padding}⟧"
 
 

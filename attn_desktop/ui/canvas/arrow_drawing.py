@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF, QStaticText, QTransform
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF, QStaticText, QTextOption, QTransform
 
 from attn_desktop.geometry.label_layout import leader_start
 from attn_desktop.ui.canvas.arrow_geometry import (
@@ -32,6 +32,11 @@ ANTIALIASING = QPainter.RenderHint.Antialiasing
 NO_PEN = Qt.PenStyle.NoPen
 NO_BRUSH = Qt.BrushStyle.NoBrush
 WHITE = QColor(255, 255, 255)
+
+# A label is mathematics' notation, "k·قط 54%", in every language: laid out left to right even in Arabic
+# (where the application's direction would put the word before the "k·").
+LEFT_TO_RIGHT = QTextOption()
+LEFT_TO_RIGHT.setTextDirection(Qt.LayoutDirection.LeftToRight)
 
 
 class ScreenShapes(NamedTuple):
@@ -169,8 +174,6 @@ class ArrowDrawing(ArrowGeometry):
         painter.fillRect(box, LABEL_BACKDROP)
         painter.setFont(self._font)
         painter.setPen(self._text_color)
-        # A label is mathematics' notation, "k·قط 54%", in every language: read left to right even in Arabic.
-        painter.setLayoutDirection(Qt.LayoutDirection.LeftToRight)
         # Where drawText(box, AlignCenter) would put it (the box is the text's size plus the padding either
         # side), without laying the text out again on every paint.
         painter.drawStaticText(QPointF(box.left() + LABEL_PADDING_PX, box.top()), self._prepared_label())
@@ -179,6 +182,7 @@ class ArrowDrawing(ArrowGeometry):
         if self._label_text is None:
             self._label_text = QStaticText(self._label)
             self._label_text.setTextFormat(Qt.TextFormat.PlainText)
+            self._label_text.setTextOption(LEFT_TO_RIGHT)
             self._label_text.prepare(QTransform(), self._font)
         return self._label_text
 
