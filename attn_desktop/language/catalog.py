@@ -78,6 +78,8 @@ def set_language(code: str) -> str:
     if found is None or (found not in shown_languages() and found != PSEUDO_LANGUAGE):
         raise ValueError(tr("unknown language {code}: the app speaks {choices}").format(
             code=code, choices=", ".join(shown_languages())))
+    if found == _language:
+        return found  # nothing to re-word
     _translations = _translations_for(found)
     _language = found
     for listener in _listeners.copy():  # (a listener may stop listening)

@@ -44,6 +44,9 @@ class WOSummary(QWidget):
         layout.addStretch(1)
 
     def _reword(self) -> None:
+        layers = self.document.layers
+        if self.layer >= len(layers) or layers[self.layer].w_o is None:
+            return  # a summary left from a scene before this one: the heads view builds a new one when shown
         rows, columns = self.shape
         prefix = self.title_prefix
         self.label.setText(f"<b>{prefix}{tr(SHORT_GRID_TITLES['w_o'])}</b>&nbsp; {rows} × {columns}")
