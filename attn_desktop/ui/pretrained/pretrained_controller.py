@@ -37,8 +37,9 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
 from attn_desktop.language import N_, tr
 from attn_desktop.model import Scene
 from attn_desktop.model.commands import open_contents
+from attn_desktop.ui.pretrained.model_texts import model_details
 from attn_desktop.ui.pretrained.pattern_thumbnails import short_head_name
-from attn_desktop.ui.pretrained.pretrained_heads_panel import ModelHeadsPanel, model_details
+from attn_desktop.ui.pretrained.pretrained_heads_panel import ModelHeadsPanel
 from attn_desktop.ui.pretrained.pretrained_worker import (
     LoadedModel,
     LoadFailure,

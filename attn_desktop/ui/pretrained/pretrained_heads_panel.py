@@ -38,14 +38,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from attn_desktop.language import N_, ntr, number, tr
-from attn_desktop.model.pretrained.next_token import moved_most
+from attn_desktop.language import N_, number, tr
 from attn_desktop.model.pretrained.pack import PACK_MODEL_NAME
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.pretrained.all_heads_page import AllHeadsPage
 from attn_desktop.ui.pretrained.find_heads_panel import FindHeadsPanel
 from attn_desktop.ui.pretrained.logit_lens_view import LogitLensView
-from attn_desktop.ui.pretrained.next_token_view import NextTokenView, moved_text
+from attn_desktop.ui.pretrained.model_texts import kind_descriptions, knock_effect, model_details, model_shape
+from attn_desktop.ui.pretrained.next_token_view import NextTokenView
 from attn_desktop.ui.pretrained.pretrained_worker import LensResult, LoadedModel, RunResult
 from attn_desktop.ui.pretrained.tight_tabs_style import TightTabsStyle, fit_tab_names
 from attn_desktop.ui.pretrained.token_strip import TokenStrip
@@ -60,37 +60,6 @@ SENTENCE_BOX_CHARACTERS = 16  # the fewest a sentence box shows beside its capti
 # (full name, short name used when the four do not fit side by side)
 TAB_NAMES = ((N_("All heads"), N_("Heads")), (N_("Find heads"), N_("Find")), (N_("Next token"), N_("Next")),
              (N_("Logit lens"), N_("Lens")))
-
-
-def model_shape(model: LoadedModel) -> str:
-    """"30 layers × 9 heads": what the grid shows."""
-    config = model.config
-    if config is None:
-        return ""
-    layers = ntr("{count} layer", "{count} layers", config.layer_count).format(count=config.layer_count)
-    heads = ntr("{count} head", "{count} heads", config.head_count).format(count=config.head_count)
-    # Translators: the model's shape, e.g. "30 layers × 9 heads"
-    return tr("{layers} \u00d7 {heads}").format(layers=layers, heads=heads)
-
-
-def model_details(model: LoadedModel) -> str:
-    """"9 query heads share 3 key/value heads, each 64 wide · 538 MB in memory · loaded in 7.2 s"."""
-    config = model.config
-    parts = []
-    if config is not None:
-        if config.kv_head_count != config.head_count:
-            parts.append(tr("{count} query heads share {kv_count} key/value heads, each {width} wide").format(
-                count=config.head_count, kv_count=config.kv_head_count, width=config.head_width))
-        else:
-            parts.append(tr("heads {width} wide").format(width=config.head_width))
-    if model.memory_bytes:
-        megabytes = model.memory_bytes / 1e6
-        size = f"{megabytes:,.0f}" if megabytes >= 10 else f"{megabytes:.2g}"
-        if number(0.5, 1) != "0.5":  # a decimal comma: 538.000 MB would misread, so group with a thin space
-            size = size.replace(",", "\u202f").replace(".", ",")
-        parts.append(tr("{megabytes} MB in memory").format(megabytes=size))
-    parts.append(tr("loaded in {seconds} s").format(seconds=number(model.seconds, 1)))
-    return " \u00b7 ".join(parts)
 
 
 class ModelHeadsPanel(QWidget):
@@ -510,23 +479,3 @@ class ModelHeadsPanel(QWidget):
     def _announce_sentence(self) -> None:
         self._typing_timer.stop()
         self.sentence_changed.emit(self.sentence)
-
-
-def knock_effect(scores: Any, intact: Any, temperature: float = 1.0) -> str:
-    """"'␣mat' moved most: 41 % → 12 %." at TEMPERATURE, or "" without both predictions."""
-    if scores is None or intact is None:
-        return ""
-    return moved_text(*moved_most(intact, scores, temperature))
-
-
-def kind_descriptions(kinds: dict[Any, list[Any]]) -> dict[tuple[int, int], str]:
-    """"previous-token head (82 %)" for each head a rule found, by (layer, head)."""
-    described: dict[tuple[int, int], list[str]] = {}
-    for kind, found in kinds.items():
-        singular = tr(kind.singular)
-        for score in found:
-            # Translators: a head's kind and its score, e.g. "previous-token head (82 %)"
-            described.setdefault((score.layer, score.head), []).append(
-                tr("{kind} ({score} %)").format(kind=singular, score=number(100 * score.score, 0)))
-    return {head: ", ".join(texts) for head, texts in described.items()}
-
