@@ -16,7 +16,7 @@ from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.canvas.coordinate_dialog import CoordinateDialog
 from attn_desktop.ui.document.edit_history import EditHistory
-from attn_desktop.ui.language.app_language import APP_FONT_FAMILIES, add_app_fonts
+from attn_desktop.ui.language.app_language import add_app_fonts
 from attn_desktop.ui.panels.grid_editor import GridEditor
 from attn_desktop.ui.panels.output_panel import OutputPanel
 from attn_desktop.ui.panels.score_table import ScoreTablePanel
@@ -155,8 +155,6 @@ def test_arabic_output_texts_have_the_height_their_letters_need(qtbot, cat_scene
 
 
 def with_the_app_fonts(font: QFont) -> QFont:
-    """FONT, falling back to the fonts the app carries for Chinese and Arabic, as the app's own font does."""
+    """FONT, once the fonts the app carries for Chinese and Arabic are there for Qt's fallback, as in the app."""
     add_app_fonts()
-    font = QFont(font)
-    font.setFamilies([font.family(), *APP_FONT_FAMILIES])
-    return font
+    return QFont(font)
