@@ -5,8 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtWidgets import QLabel
 
-from attn_desktop.language import tr
-from attn_desktop.model import Change, HeadReading, Scene
+from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 
 MAX_WORD_CHARS = 24  # the widest word the panel's minimum width makes room for
@@ -29,7 +28,7 @@ class ShapesPanel(QLabel):
 
     def refresh(self) -> None:
         scene = self.scene
-        self.setText(shapes_text(scene.n_queries, scene.n_tokens, scene.key_width, scene.value_width))
+        self.setText(explain.shapes(scene.n_queries, scene.n_tokens, scene.key_width, scene.value_width))
         self._ask_for_wrapped_height()
 
     def resizeEvent(self, event) -> None:
@@ -65,15 +64,3 @@ class ShapesPanel(QLabel):
                                                      self.text()).height() + 2 * self.margin()
             if needed > 0 and needed != self.minimumHeight():
                 self.setMinimumHeight(needed)
-
-
-def shapes_text(n_queries: int, n_tokens: int, key_width: int, value_width: int) -> str:
-    """The matrices' shapes in the student's language: "Q, K, V are 3 × 2. QKᵀ is 3 × 3, one row per query. …"."""
-    if n_queries == n_tokens and key_width == value_width:
-        sizes = tr("Q, K, V are {rows} × {columns}.").format(rows=n_tokens, columns=key_width)
-    else:
-        sizes = tr("Q is {queries} × {key_width}, K is {tokens} × {key_width}, V is {tokens} × {value_width}.").format(
-            queries=n_queries, tokens=n_tokens, key_width=key_width, value_width=value_width)
-    return tr("{sizes} QKᵀ is {queries} × {tokens}, one row per query. "
-              "The output is {queries} × {value_width}, one mixed vector per query.").format(
-        sizes=sizes, queries=n_queries, tokens=n_tokens, value_width=value_width)
