@@ -20,7 +20,8 @@ class WONumbersWindow(QDialog):
     def __init__(self, document: Scene, view_state: ViewState, editor: Editor | None, layer: int,
                  title_prefix: str, parent: QWidget) -> None:
         super().__init__(parent)
-        self._title = lambda: self.setWindowTitle(f"{title_prefix}{tr(GRID_TITLES['w_o'])}")
+        title = GRID_TITLES["w_o"]  # (marked where it is defined)
+        self._title = lambda: self.setWindowTitle(f"{title_prefix}{tr(title)}")
         self._title()
         follow_language(self, self._title)
         w_o = document.layers[layer].w_o

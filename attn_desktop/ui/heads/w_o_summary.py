@@ -49,10 +49,11 @@ class WOSummary(QWidget):
             return  # a summary left from a scene before this one: the heads view builds a new one when shown
         rows, columns = self.shape
         prefix = self.title_prefix
-        self.label.setText(f"<b>{prefix}{tr(SHORT_GRID_TITLES['w_o'])}</b>&nbsp; {rows} × {columns}")
+        short_title, title = SHORT_GRID_TITLES["w_o"], GRID_TITLES["w_o"]  # (marked where they are defined)
+        self.label.setText(f"<b>{prefix}{tr(short_title)}</b>&nbsp; {rows} × {columns}")
         self.label.setToolTip(tr("{grid}: {rows} rows (the heads' outputs, side by side) × {columns} columns "
                                  "(the layer's output), {count} numbers").format(
-            grid=prefix + tr(GRID_TITLES["w_o"]), rows=rows, columns=columns, count=rows * columns))
+            grid=prefix + tr(title), rows=rows, columns=columns, count=rows * columns))
         self.open_button.setText(tr("Numbers…"))
         self.open_button.setToolTip(ntr("Show W_O's {count} number in a window of its own, to read and type into",
                                         "Show W_O's {count} numbers in a window of their own, to read and type into",
