@@ -46,9 +46,9 @@ class ScreenFit(QObject):
             window.setGeometry(screen)
 
     def _room(self) -> QRect | None:
-        """The screen's room for this window, if the window should fill it: all of it when full screen (a
-        presenting window that lost its full-screen state, at least the room a maximised one has)."""
+        """The screen's room for this window, if the window should fill it (maximised or full screen: all of it
+        when full screen). A normal window, presenting or not, is the user's (or a test's) to size."""
         window, screen = self.window, self.window.screen()
-        if screen is None or not (window.isMaximized() or window.isFullScreen() or self.presenting()):
+        if screen is None or not (window.isMaximized() or window.isFullScreen()):
             return None
         return screen.geometry() if window.isFullScreen() else screen.availableGeometry()
