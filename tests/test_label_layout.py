@@ -204,3 +204,23 @@ def test_two_essential_labels_whose_tips_meet_inside_a_fan_of_shafts_both_stay_w
     assert not _overlap(query, key)
     assert not any(box_hits(box, head) for box in (query, key) for head in heads)
     assert all(bounds[0] <= box[0] and box[2] <= bounds[2] for box in (query, key))
+
+
+def test_an_essential_label_too_long_for_the_room_by_its_tip_shows_its_short_form_there():
+    """A projector's small plot: "k·cat 76%" fits nowhere, "k·cat" fits beside the tip, and the arrow is named."""
+    bounds = (0.0, 0.0, 120.0, 60.0)
+    whole = LabelRequest(150.0, LINE, (60.0, 30.0), (1.0, 0.0), (20.0, 30.0), essential=True)
+    shaft = segment_obstacle(20.0, 30.0, 60.0, 30.0, 2.0)
+    assert place_labels([whole], [shaft], bounds) == [HIDDEN]  # without a short form, no room anywhere
+    with_short = whole._replace(short_width=40.0)
+    (placement,) = place_labels([with_short], [shaft], bounds)
+    assert placement is not HIDDEN and placement.short
+    box = _box(with_short._replace(width=40.0), placement)
+    assert bounds[0] <= box[0] and box[2] <= bounds[2] and not box_hits(box, shaft)
+    assert _gap(with_short, box) <= LINE
+
+
+def test_a_label_with_room_by_its_tip_keeps_its_whole_text():
+    request, shaft = _arrow(0, 100)
+    (placement,) = place_labels([request._replace(essential=True, short_width=20.0)], [shaft], BOUNDS)
+    assert not placement.short

@@ -18,7 +18,8 @@ label that finds no free spot that near is left out, unless it is essential. An
 essential label then takes the near spot that hides the least of the arrows'
 shafts, over no head, tip or label (two tips that meet among other shafts leave
 no free spot by them; a label over a thin shaft still reads as its own arrow's,
-one led lines away reads as another's). Only with no such spot does it go
+one led lines away reads as another's). With none, its shorter form, if it has
+one ("k·cat" for "k·cat 76%"), tries the same near its tip. Only then does it go
 further out, anywhere in the plot, joined by its leader, rather than vanish; it
 keeps that far spot from one move to the next while the spot stays free. A
 tip dragged out of the plot keeps its label at the edge where the arrow leaves
@@ -75,6 +76,7 @@ class Placement(NamedTuple):
     dy: float
     leader_to: Point | None = None  # a leader line runs from the label to this point (tip, or the plot's edge)
     pointer: bool = False  # the tip is out of view: the leader ends in a pointer at the edge
+    short: bool = False  # the label's shorter form is shown (see LabelRequest.short_width)
 
 
 HIDDEN = None  # what place_labels gives a label that found no room
@@ -146,6 +148,8 @@ class LabelLayout:
             if placement is None:
                 if _over_shafts(request, shapes, [], [], bounds)[0] is not None:
                     self.crowded_out.add(index)  # room by its tip over shafts, which other labels took
+                placement, box = _shortened(request, shapes, self.leaders, self.taken, bounds)
+            if placement is None:
                 self.led_far.append(index)
                 placement, box = _place(request, shapes, self.leaders, self.taken, bounds, near=False)
         self.take(index, placement, box)
@@ -238,6 +242,19 @@ def _first_free_of_many(spots: list, request: LabelRequest, shapes: ShapeIndex, 
     spots_left = (rest[index].tolist() for index in np.flatnonzero(free))
     placement, box = _first_free(spots_left, request, _NO_SHAPES, leaders, taken, inside, anchor)
     return placement, box if placement is not None or not clear.any() else tuple(boxes[np.argmax(clear)].tolist())
+
+
+def _shortened(request: LabelRequest, shapes: ShapeIndex, leaders, taken, bounds: Box) -> tuple[Placement | None, Box]:
+    """For an essential label with no room by its tip, not even over shafts: its shorter form there, free or
+    over shafts. "k·cat" by its own tip reads better than "k·cat 76%" led lines away (the weight is in the
+    Scores panel), and on a projector's small plots the whole label often fits nowhere near."""
+    if request.short_width is None or request.short_width >= request.width:
+        return None, _NO_BOX
+    short = request._replace(width=request.short_width)
+    placement, box = _place(short, shapes, leaders, taken, bounds, near=True)
+    if placement is None:
+        placement, box = _over_shafts(short, shapes, leaders, taken, bounds)
+    return (placement._replace(short=True), box) if placement is not None else (None, _NO_BOX)
 
 
 def _over_shafts(request: LabelRequest, shapes: ShapeIndex, leaders, taken, bounds: Box) -> tuple[Placement | None, Box]:

@@ -33,6 +33,9 @@ class LabelRequest(NamedTuple):
     # fallback font with taller lines): the rings round the tip are counted in it, so "near" means as near
     # in every language. None: the box's height.
     line_height: float | None = None
+    # The width of the label's shorter form ("k·cat" for "k·cat 76%"): an essential label with no room by
+    # its tip for the whole tries it there before going further out. None: it has none.
+    short_width: float | None = None
 
     @property
     def line(self) -> float:

@@ -167,6 +167,25 @@ def test_the_audit_sees_a_label_put_over_an_arrow_or_past_the_edge(open_window):
     assert figures["labels_cut"] == 1 and figures["max_label_offset_px"] > 4000
 
 
+def test_a_label_with_no_room_for_its_weight_is_drawn_as_the_arrows_name_alone(open_window):
+    """Where a projector's small plot has no room by a key's tip for "k·sat 7%", "k·sat" is drawn there."""
+    window = open_window(1280, 720)
+    canvas = window.canvas
+    arrow = canvas.arrows[Role.KEY][1]
+    transform = arrow.deviceTransform(canvas.viewportTransform())
+    whole = arrow.shown_label_box(transform)
+    name = window.scene.reading().arrow_name(Role.KEY, 1)
+    assert arrow.label.startswith(name + " ") and arrow.label.endswith("%")
+    mapping = (transform.m11(), transform.m22(), transform.m31(), transform.m32())
+    request = arrow.label_request(mapping)
+    assert request.width == pytest.approx(whole.width()) and request.short_width < request.width
+    arrow.set_label_placement(Placement(6.0, -whole.height() / 2, short=True), transform)
+    assert arrow.shown_label == name
+    assert arrow.shown_label_box(transform).width() == pytest.approx(request.short_width)
+    arrow.set_label_placement(Placement(6.0, -whole.height() / 2), transform)  # room again: the whole label
+    assert arrow.shown_label == arrow.label and arrow.shown_label_box(transform).width() == pytest.approx(whole.width())
+
+
 CROWDED_LESSONS = ["scaled-attention", "trained-heads", "predict-then-see"]
 
 

@@ -180,7 +180,7 @@ class ArrowDrawing(ArrowGeometry):
 
     def _prepared_label(self) -> QStaticText:
         if self._label_text is None:
-            self._label_text = QStaticText(self._label)
+            self._label_text = QStaticText(self.shown_label)
             self._label_text.setTextFormat(Qt.TextFormat.PlainText)
             self._label_text.setTextOption(LEFT_TO_RIGHT)
             self._label_text.prepare(QTransform(), self._font)

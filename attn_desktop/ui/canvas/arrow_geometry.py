@@ -54,6 +54,10 @@ class ArrowGeometry:
     _tip: QPointF
     _width: float
     _label: str
+    _short_label: str
+    _short_width: float | None
+    _whole_width: float
+    _label_shortened: bool
     _label_size: QSizeF
     _label_hidden: bool
     _label_offset: tuple[float, float] | None
@@ -71,9 +75,16 @@ class ArrowGeometry:
 
         def update_label(self) -> None: ...
 
+        def _measure_label(self) -> None: ...
+
     @property
     def label_shown(self) -> bool:
         return bool(self._label) and not self._label_hidden
+
+    @property
+    def shown_label(self) -> str:
+        """The label as drawn: the whole one, or where the canvas had room only for it, the short one."""
+        return self._short_label if self._label_shortened and self._short_label else self._label
 
     def set_label_placement(self, placement: Placement, to_device: QTransform) -> None:
         """Put the label where `placement` (in the pixels of the view `to_device` maps to) says."""
@@ -93,6 +104,10 @@ class ArrowGeometry:
             x, y = placement.leader_to
             leader_to = QPointF((x - m31) / m11, (y - m32) / m22)
         self._label_offset_view_px = (placement.dx, placement.dy)
+        if placement.short != self._label_shortened:
+            self.prepareGeometryChange()
+            self._label_shortened = placement.short
+            self._measure_label()  # its size, and so its box, is the shown label's
         if (offset, leader_to, placement.pointer) != (self._label_offset, self._leader_to, self._pointer):
             self.prepareGeometryChange()  # the bounding rect reaches as far as the label and its leader
             self._label_offset, self._leader_to, self._pointer = offset, leader_to, placement.pointer
@@ -109,8 +124,9 @@ class ArrowGeometry:
         tx, ty = self._tip.x() * m11 + m31, self._tip.y() * m22 + m32
         ux, uy, _ = direction_on_screen(ox, oy, tx, ty)
         previous = None if self._label_hidden else self._label_offset_view_px
-        width, height = self._label_size.width(), self._label_size.height()
-        return LabelRequest(width, height, (tx, ty), (ux, uy), (ox, oy), minor, previous, essential)
+        height = self._label_size.height()
+        return LabelRequest(self._whole_width, height, (tx, ty), (ux, uy), (ox, oy), minor, previous, essential,
+                            short_width=self._short_width)
 
     def obstacles(self, scale_and_offset: tuple[float, float, float, float]) -> list[Obstacle]:
         """The shaft and head as drawn, in view pixels, for the labels of every arrow to keep off.

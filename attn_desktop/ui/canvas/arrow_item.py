@@ -69,7 +69,13 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         self._font = QFont()
         self._font.setPointSizeF(10.0)
         self._font.setBold(True)
-        self._label_size = self._measure(label)
+        # A shorter name ("k·cat" for "k·cat 76%"), shown where the whole label finds no room by its tip
+        # (see label_layout): "" for none. Shortened: the canvas placed the short one.
+        self._short_label = ""
+        self._short_width: float | None = None
+        self._label_shortened = False
+        self._label_size = self._measure(label)  # the shown label's size, with its backdrop
+        self._whole_width = self._label_size.width()  # the whole label's width, shown or not
         self._label_text: QStaticText | None = None  # the label laid out once, not on every paint
         # Where the canvas put the label (see label_layout): its top-left corner from the tip in data units,
         # so a picture exported at twice the size keeps it as near; None: the usual spot beyond the tip.
@@ -119,13 +125,22 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
             self._forget_obstacles()
             self.update()
 
-    def set_label(self, label: str) -> None:
-        if label != self._label:
+    def set_label(self, label: str, short: str = "") -> None:
+        """The arrow's label, and SHORT, a shorter one for a plot with no room for the whole ("": none)."""
+        short = short if label and short != label else ""
+        if (label, short) != (self._label, self._short_label):
             self.prepareGeometryChange()
-            self._label = label
-            self._label_size = self._measure(label)
-            self._label_text = None
-            self.update_label()
+            self._label, self._short_label = label, short
+            self._measure_label()
+
+    def _measure_label(self) -> None:
+        whole = self._measure(self._label)
+        short = self._measure(self._short_label) if self._short_label else None
+        self._whole_width = whole.width()
+        self._short_width = short.width() if short is not None else None
+        self._label_size = short if short is not None and self._label_shortened else whole
+        self._label_text = None
+        self.update_label()
 
     @property
     def emphasis(self) -> float:
@@ -179,9 +194,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
     def set_font_size(self, points: float) -> None:
         self.prepareGeometryChange()
         self._font.setPointSizeF(points)
-        self._label_size = self._measure(self._label)
-        self._label_text = None
-        self.update_label()
+        self._measure_label()
 
     def _measure(self, text: str) -> QSizeF:
         """The label's size with its backdrop."""

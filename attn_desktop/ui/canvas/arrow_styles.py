@@ -34,7 +34,7 @@ def style_queries(queries: list[ArrowItem], scene: HeadReading, line_scale: floa
         item.set_style(width=width, emphasis=emphasis)
         # In a crowded scene only the chosen query is named; the rest would be a smear of text.
         item.set_label(arrow_name(Role.QUERY.symbol, short_name(scene.query_tokens[index], line_scale))
-                       if chosen or not is_crowded else "")
+                       if chosen or not is_crowded else "", short=Role.QUERY.symbol)
 
 
 class KeyValueStyles:
@@ -81,4 +81,4 @@ def _style(arrows: dict[Role, list[ArrowItem]], scene: HeadReading, weights: np.
             items[index].set_style(width=width, emphasis=emphasis, dashed=dashed)
             name = arrow_name(role.symbol, short_name(tokens[index], line_scale))
             items[index].set_label(weight_label(name, shown[index], seen[index], is_crowded, veiled, HIDDEN_TEXT,
-                                                masked_text))
+                                                masked_text), short=name)  # the name alone, where room is short

@@ -290,7 +290,9 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         else:
             self.output_arrow.set_base(0.0, 0.0)
             self.output_arrow.set_tip(*self.drags.tip_of(output, Role.VALUE))
-            self.output_arrow.set_label(arrow_name("out", short_name(self.attn_scene.selected_token, self.line_scale)))
+            # Short: "out" alone, where a projector's small plot has no room by its tip for the whole name.
+            self.output_arrow.set_label(arrow_name("out", short_name(self.attn_scene.selected_token, self.line_scale)),
+                                        short="out")
         self.output_arrow.set_style(width=4.0 * self.line_scale, emphasis=1.0)
 
     def _sync_highlight(self) -> None:
@@ -391,7 +393,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self._fit_titles()
         for index, item in enumerate(self.arrows[Role.EMBEDDING]):  # the other labels follow in _sync_all
             name = short_name(self.attn_scene.tokens[index], self.line_scale)
-            item.set_label(arrow_name(Role.EMBEDDING.symbol, name))
+            item.set_label(arrow_name(Role.EMBEDDING.symbol, name), short=Role.EMBEDDING.symbol)
         self._sync_all()
         self._refit_timer.start()  # the labels' room round the arrows grew or shrank
 
