@@ -52,6 +52,7 @@ class LessonPanel(QWidget):
         self.steps_label.setWordWrap(True)
         self.exercises_box = QVBoxLayout()
         self.progress_label = QLabel()
+        self.progress_label.setWordWrap(True)  # a longer language's heading must not widen the panel either
 
         content = QWidget()
         layout = QVBoxLayout(content)

@@ -56,10 +56,14 @@ class CodePanel(QWidget):
         self.refresh()
 
     def _lay_out(self) -> None:
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.copy_button)
-        buttons.addWidget(self.torch_button)
-        buttons.addStretch(1)
+        # One above the other: side by side they held the whole left column (this panel's tab group) wider
+        # than the lesson needs, and wider still in a longer language.
+        buttons = QVBoxLayout()
+        for button in (self.copy_button, self.torch_button):
+            row = QHBoxLayout()
+            row.addWidget(button)
+            row.addStretch(1)
+            buttons.addLayout(row)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(buttons)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -42,9 +43,11 @@ class SentencePanel(QWidget):
         self.add_button.clicked.connect(self.add)
         self.remove_button = QPushButton(tr("Remove"))
         self.remove_button.clicked.connect(self.remove)
-        self.up_button = QPushButton(tr("Move up"))
+        # Arrows, named in their tooltips: two worded buttons beside Remove held the whole left column (this
+        # panel's tab group) wider than the lesson needs, and wider still in a longer language.
+        self.up_button = _arrow_button(Qt.ArrowType.UpArrow, tr("Move up"))
         self.up_button.clicked.connect(lambda: self.move_token(-1))
-        self.down_button = QPushButton(tr("Move down"))
+        self.down_button = _arrow_button(Qt.ArrowType.DownArrow, tr("Move down"))
         self.down_button.clicked.connect(lambda: self.move_token(+1))
         self.message_label = QLabel(tr("Double-click a token to rename it; drag to reorder."))
         self.message_label.setWordWrap(True)
@@ -53,7 +56,8 @@ class SentencePanel(QWidget):
         add_row.addWidget(self.new_name, 1)
         add_row.addWidget(self.add_button)
         edit_row = QHBoxLayout()
-        for button in (self.remove_button, self.up_button, self.down_button):
+        edit_row.addWidget(self.remove_button, 1)
+        for button in (self.up_button, self.down_button):
             edit_row.addWidget(button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -136,3 +140,12 @@ class SentencePanel(QWidget):
     def _on_scene_changed(self, change: Change) -> None:
         if change & Change.STRUCTURE:
             self.refresh()
+
+
+def _arrow_button(arrow: Qt.ArrowType, name: str) -> QToolButton:
+    """A small button showing an arrow, its NAME in its tooltip and for screen readers."""
+    button = QToolButton()
+    button.setArrowType(arrow)
+    button.setToolTip(name)
+    button.setAccessibleName(name)
+    return button
