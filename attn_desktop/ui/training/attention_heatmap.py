@@ -21,6 +21,7 @@ FULL_COLOR = QColor("#08306B")  # weight 1
 EMPTY_COLOR = QColor("#FFFFFF")  # weight 0
 HIDDEN_COLOR = QColor("#E4E4E4")  # a key the causal mask hides
 KNOCKED_OUT_OPACITY = 0.25
+LEAST_SIDE_PX = 100  # a smaller square no longer shows its stripe to a class: the left column widens instead
 # Translators: written across the square of a head knocked out (Training panel, induction).
 KNOCKED_OUT_TEXT = N_("knocked out")
 
@@ -130,7 +131,7 @@ class AttentionHeatmap(QWidget):
         return width
 
     def minimumSizeHint(self) -> QSize:
-        side = int(5 * QFontMetricsF(self.font()).height())
+        side = max(LEAST_SIDE_PX, int(5 * QFontMetricsF(self.font()).height()))
         return QSize(side, side)
 
     def sizeHint(self) -> QSize:
