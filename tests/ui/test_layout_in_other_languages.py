@@ -68,6 +68,13 @@ def test_the_lesson_picker_does_not_widen_its_column_for_a_long_title(qtbot):
     assert panel.minimumSizeHint().width() == least
     panel.show_lesson(lessons.LESSONS[1].id)
     assert panel.picker.toolTip() == panel.picker.currentText()  # the whole title, however narrow
+    panel.show()
+    panel.resize(least, 500)
+    qtbot.waitUntil(lambda: panel.picker.width() <= least)
+    shown = panel.picker.shown_text()  # as the closed box draws it: ended with "…", not cut mid-letter
+    assert shown.endswith("…") and panel.picker.currentText().startswith(shown[:-1])
+    panel.picker.setItemText(1, "2. Tres vectores")
+    assert panel.picker.shown_text() == "2. Tres vectores"  # a title that fits is drawn whole
 
 
 def test_a_title_in_large_type_keeps_inside_its_plot(qtbot):

@@ -11,6 +11,7 @@ from attn_desktop.model.teaching.exercises import exercises_for
 from attn_desktop.model.teaching.lessons import Lesson
 from attn_desktop.model.teaching.progress import ProgressKind, ProgressStore
 from attn_desktop.ui.language_link import follow_language
+from attn_desktop.ui.lessons.eliding_combo_box import ElidingComboBox
 from attn_desktop.ui.lessons.exercise_widget import ExerciseWidget
 
 PICKER_MINIMUM_CHARACTERS = 20  # of the lesson picker's title, before it elides: "2. Three vectors from…"
@@ -27,7 +28,7 @@ class LessonPanel(QWidget):
         self.progress = progress
         self.lesson: Lesson | None = None
         self.exercise_widgets: list[ExerciseWidget] = []
-        self.picker = QComboBox()
+        self.picker = ElidingComboBox()
         self.picker.addItems([tr(item.title) for item in lessons.LESSONS])
         follow_language(self, self._reword)
         self.picker.setAccessibleName(tr("Lesson"))
