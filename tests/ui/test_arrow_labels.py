@@ -153,12 +153,17 @@ def test_a_tip_dragged_out_of_view_keeps_its_label_at_the_edge_pointing_after_it
     _assert_labels_by_their_tips(window, "k·cat out of view")
 
 
+def _key_sat(canvas):
+    """The default scene's key arrow of "sat", and its data-to-view transform."""
+    arrow = canvas.arrows[Role.KEY][1]
+    return arrow, arrow.deviceTransform(canvas.viewportTransform())
+
+
 def test_the_audit_sees_a_label_put_over_an_arrow_or_past_the_edge(open_window):
     """The check can fail: it measures what is painted, wherever the label was put."""
     window = open_window(1280, 720)
     canvas = window.canvas
-    arrow = canvas.arrows[Role.KEY][1]
-    transform = arrow.deviceTransform(canvas.viewportTransform())
+    arrow, transform = _key_sat(canvas)
     box = arrow.shown_label_box(transform)
     arrow.set_label_placement(Placement(-box.width() / 2, -box.height() / 2), transform)  # centred on its own tip
     assert audit_labels(canvas)["labels_over_heads"] >= 1
@@ -171,8 +176,7 @@ def test_a_label_with_no_room_for_its_weight_is_drawn_as_the_arrows_name_alone(o
     """Where a projector's small plot has no room by a key's tip for "k·sat 7%", "k·sat" is drawn there."""
     window = open_window(1280, 720)
     canvas = window.canvas
-    arrow = canvas.arrows[Role.KEY][1]
-    transform = arrow.deviceTransform(canvas.viewportTransform())
+    arrow, transform = _key_sat(canvas)
     whole = arrow.shown_label_box(transform)
     name = window.scene.reading().arrow_name(Role.KEY, 1)
     assert arrow.label.startswith(name + " ") and arrow.label.endswith("%")
