@@ -10,24 +10,19 @@ gets the mark in one of two ways:
   test does one of these things, `@pytest.mark.slow` on a single test. (A fixture cannot carry a mark, so a
   test that uses a file's own window fixture, or a fixture or helper that starts a process, is marked itself.)
 
-A conftest holds fixtures and hooks only and is never imported: what tests import lives in helper modules
-(project_root, seed_numbers, tiny_llama, random_model_run, arrow_pixels; ui/helpers, ui/crash).
+A conftest holds fixtures and hooks only and is never imported: what tests import lives in the tests.support
+package (project_root, seed_numbers, tiny_llama, random_model_run, in_the_window, crash, ...).
 """
 
 import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # The tests read the app's English; a machine set to another language would otherwise make the app (and the
 # apps the tests start) speak it. A test of another language asks for it with the `speaking` fixture.
 os.environ["LANGUAGE"] = "en"
-
-# The helper modules beside this file (project_root, seed_numbers, tiny_llama, ...) import by their names.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 
 import pytest
 

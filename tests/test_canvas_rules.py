@@ -19,7 +19,7 @@ from attn_desktop.geometry.weight_style import (
     weighted_styles,
 )
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 TIPS = np.array([(0.0, 0.0), (2.0, 1.0), (-1.0, 2.0)])
 

@@ -8,12 +8,12 @@ import sys
 import numpy as np
 import pytest
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from tiny_llama import every_weight, write_tiny_llama
+from tests.support.tiny_llama import every_weight, write_tiny_llama
 
 SENTENCE = "The cat sat"
 

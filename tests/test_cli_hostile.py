@@ -15,7 +15,7 @@ import pytest
 
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 pytestmark = pytest.mark.slow  # every test runs the app in a child process
 

@@ -104,7 +104,7 @@ def _start_app(tmp_path, *args, **display):
     import os
     import subprocess
 
-    from project_root import ROOT
+    from tests.support.project_root import ROOT
 
     environment = {key: value for key, value in os.environ.items()
                    if key not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from tiny_llama import CONTROL_TOKEN, every_weight, vocabulary, write_tiny_llama
-
 from attn_desktop.model.pretrained.llama import LlamaModel, ModelFileError
+
+from tests.support.tiny_llama import CONTROL_TOKEN, every_weight, vocabulary, write_tiny_llama
 
 TOKENS, TYPES, _ = vocabulary()
 LOAD_MEMORY_LIMIT = 40 * 1024 * 1024  # a tiny model's load peaks near 5 MB; 2 billion layers' entries took 6 GB

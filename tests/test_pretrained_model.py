@@ -1,6 +1,6 @@
 """The NumPy LLaMA forward pass, checked against an independent implementation and on the real file.
 
-A tiny random LLaMA-style GGUF (tests/tiny_llama.py, written the way llama.cpp's converter writes
+A tiny random LLaMA-style GGUF (tests/support/tiny_llama.py, written the way llama.cpp's converter writes
 one) is loaded by the app like the real SmolLM2 file. The reference is Hugging Face's
 `LlamaForCausalLM` (eager attention, float64) built from the same weights in Hugging Face's own
 layout, so the converter's q/k row permutation, RoPE, grouped-query attention, RMSNorm and SwiGLU
@@ -18,8 +18,6 @@ import pytest
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from tiny_llama import DEFAULT_SENTENCE_TOKENS, byte_level_characters, vocabulary, write_tiny_llama
-
 from attn_desktop.model.pretrained.llama import (
     DEFAULT_SENTENCE,
     MAX_SENTENCE_TOKENS,
@@ -29,6 +27,8 @@ from attn_desktop.model.pretrained.llama import (
 )
 from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
 from attn_desktop.model.pretrained.run import NEXT_TOKEN_COUNT
+
+from tests.support.tiny_llama import DEFAULT_SENTENCE_TOKENS, byte_level_characters, vocabulary, write_tiny_llama
 
 TOLERANCE = 1e-5
 

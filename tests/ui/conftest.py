@@ -1,6 +1,6 @@
 import pytest
 
-from helpers import settle_layout
+from tests.support.in_the_window import settle_layout
 
 
 @pytest.fixture(autouse=True)

@@ -21,7 +21,7 @@ from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.ui.document import autosave
 from attn_desktop.ui.window.app import configure_pyqtgraph, default_scene, start_window
 
-from crash import TAKE_LOCK_AND_DIE
+from tests.support.crash import TAKE_LOCK_AND_DIE
 
 pytestmark = pytest.mark.slow
 Buttons = QMessageBox.StandardButton

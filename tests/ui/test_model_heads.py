@@ -14,17 +14,17 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QElapsedTimer, QPoint, Qt, QTimer
 
-from helpers import matrix_cells
+from tests.support.in_the_window import matrix_cells
 
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
-
-from tiny_llama import write_tiny_llama
 
 from attn_desktop.model.pretrained import pack
 from attn_desktop.model.pretrained.head_kinds import HeadKind, kind_scores
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE, LlamaModel
 from attn_desktop.ui.pretrained.token_strip import shown_token
+
+from tests.support.tiny_llama import write_tiny_llama
 
 LAYERS, HEADS = 2, 4  # the tiny model's
 
@@ -547,7 +547,7 @@ def test_a_loaded_model_keeps_the_window_on_the_screen_and_its_progress_moves(qt
 
     from attn_desktop.ui.window.app import build_window, configure_pyqtgraph
 
-    from helpers import settle_layout
+    from tests.support.in_the_window import settle_layout
 
     configure_pyqtgraph()
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)

@@ -10,10 +10,10 @@ from PySide6.QtCore import Qt
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from tiny_llama import every_weight, write_tiny_llama
-
 from attn_desktop.model.pretrained import head_scene, pack
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
+
+from tests.support.tiny_llama import every_weight, write_tiny_llama
 
 
 @pytest.fixture(scope="module")

@@ -7,18 +7,18 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from helpers import matrix_cells
+from tests.support.in_the_window import matrix_cells
 
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
-
-from tiny_llama import write_tiny_llama
 
 from attn_desktop.model.pretrained import pack
 from attn_desktop.model.pretrained.induction import DEFAULT_LENGTH, INDUCTION_THRESHOLD, probe_induction
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE, LlamaModel
 from attn_desktop.ui.pretrained.find_heads_panel import INDUCTION
 from attn_desktop.ui.pretrained.induction_panel import INDUCTION_RULE
+
+from tests.support.tiny_llama import write_tiny_llama
 
 LAYERS, HEADS = 2, 4
 

@@ -9,18 +9,18 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from helpers import matrix_cells
+from tests.support.in_the_window import matrix_cells
 
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
-
-from tiny_llama import write_tiny_llama
 
 from attn_desktop.model.pretrained import pack
 from attn_desktop.model.pretrained.head_kinds import CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE
 from attn_desktop.model.pretrained.head_scene import scene_data_for_head
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE, LlamaModel
 from attn_desktop.model.scene_files import new_scene, save_scene
+
+from tests.support.tiny_llama import write_tiny_llama
 
 LAYER, HEAD = 1, 2
 
@@ -174,7 +174,7 @@ def test_smollm2_s_previous_token_head_loses_its_diagonal_with_rope_off_and_gets
 @pytest.mark.parametrize("presenting", [False, True])
 def test_the_rope_off_notice_takes_two_lines_on_a_1024_projector(qtbot, window, monkeypatch, tiny_run, tmp_path,
                                                                   presenting):
-    from helpers import on_a_1024_by_768_screen, wait_until_arranged
+    from tests.support.in_the_window import on_a_1024_by_768_screen, wait_until_arranged
 
     path = tmp_path / "off.json"
     save_scene(new_scene(scene_data_for_head(tiny_run, LAYER, HEAD, rope=False)), path)

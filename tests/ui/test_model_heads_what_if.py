@@ -12,17 +12,17 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QRect, Qt
 
-from helpers import POPUP_WARNING, matrix_cells, right_click_and_choose
+from tests.support.in_the_window import POPUP_WARNING, matrix_cells, right_click_and_choose
 
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
-
-from tiny_llama import write_tiny_llama
 
 from attn_desktop.model.pretrained import pack
 from attn_desktop.model.pretrained.induction import probe_induction
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE, LlamaModel
 from attn_desktop.ui.pretrained.token_strip import percent, shown_token
+
+from tests.support.tiny_llama import write_tiny_llama
 
 LAYERS, HEADS, KV_HEADS = 2, 4, 2
 

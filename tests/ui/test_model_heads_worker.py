@@ -179,9 +179,9 @@ def test_the_induction_probe_runs_on_the_models_thread_and_a_bad_length_comes_ba
         qtbot, tmp_path, make_runner):
     pytest.importorskip("gguf")
     pytest.importorskip("tokenizers")
-    from tiny_llama import write_tiny_llama
-
     from attn_desktop.model.pretrained.llama import LlamaModel
+
+    from tests.support.tiny_llama import write_tiny_llama
 
     write_tiny_llama(tmp_path / "tiny.gguf")
     threads = []

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QLabel
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import open_scene
 
-from helpers import drag_arrow, matrix_cells
+from tests.support.in_the_window import drag_arrow, matrix_cells
 
 pytest.importorskip("attn_desktop.model.training.training")
 

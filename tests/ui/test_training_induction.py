@@ -22,7 +22,7 @@ from attn_desktop.model.training.training import Trainer
 from attn_desktop.ui.training.training_panel import TrainingPanel
 from attn_desktop.ui.window.app import configure_pyqtgraph
 
-from trained_induction import trained_params, trained_trainer
+from tests.support.trained_induction import trained_params, trained_trainer
 
 DOCK_SIZE = (300, 1100)  # the dock's width on a 1024 × 768 screen; it scrolls, so the panel is as tall as it likes
 

@@ -23,8 +23,8 @@ from attn_desktop.ui.settings import remember_recent
 from attn_desktop.ui.window.app import default_scene
 from attn_desktop.ui.window.main_window import MainWindow
 
-from crash import pretend_the_process_died
-from helpers import drag_arrow, table_column
+from tests.support.crash import pretend_the_process_died
+from tests.support.in_the_window import drag_arrow, table_column
 
 Buttons = QMessageBox.StandardButton
 CTRL = Qt.KeyboardModifier.ControlModifier
