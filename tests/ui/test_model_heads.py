@@ -26,20 +26,7 @@ from attn_desktop.ui.pretrained.token_strip import shown_token
 
 from tests.support.tiny_llama import write_tiny_llama
 
-LAYERS, HEADS = 2, 4  # the tiny model's
-
-
-@pytest.fixture(scope="module")
-def tiny_model_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("model") / "tiny-llama.gguf"
-    write_tiny_llama(path, layer_count=LAYERS, head_count=HEADS, kv_head_count=2)
-    return path
-
-
-@pytest.fixture(scope="module")
-def reference_model(tiny_model_path):
-    """The same file loaded apart from the window: what the window should show."""
-    return LlamaModel.load(tiny_model_path)
+LAYERS, HEADS = 2, 4  # the tiny model's (tiny_model_path, conftest.py)
 
 
 class SlowModel:
@@ -72,12 +59,6 @@ class SlowModel:
             return model
 
         monkeypatch.setattr(LlamaModel, "load", classmethod(load))
-
-
-@pytest.fixture
-def pack_is_tiny(monkeypatch, tiny_model_path):
-    monkeypatch.setattr(pack, "find_pack_model", lambda: tiny_model_path)
-    return tiny_model_path
 
 
 def open_heads(qtbot, window):

@@ -16,13 +16,6 @@ from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
 from tests.support.tiny_llama import every_weight, write_tiny_llama
 
 
-@pytest.fixture(scope="module")
-def tiny_model_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("model") / "tiny-llama.gguf"
-    write_tiny_llama(path, layer_count=2, head_count=4, kv_head_count=2)
-    return path
-
-
 @pytest.fixture
 def loaded_panel(qtbot, window, monkeypatch, tiny_model_path):
     """The Model heads panel with the tiny model loaded and the default sentence run."""

@@ -20,27 +20,12 @@ from attn_desktop.model.pretrained.head_scene import scene_data_for_head
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE, LlamaModel
 from attn_desktop.model.scene_files import new_scene, save_scene
 
-from tests.support.tiny_llama import write_tiny_llama
-
 LAYER, HEAD = 1, 2
-
-
-@pytest.fixture(scope="module")
-def tiny_model_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("model") / "tiny-llama.gguf"
-    write_tiny_llama(path, layer_count=2, head_count=4, kv_head_count=2)
-    return path
 
 
 @pytest.fixture(scope="module")
 def tiny_run(tiny_model_path):
     return LlamaModel.load(tiny_model_path).run(DEFAULT_SENTENCE)
-
-
-@pytest.fixture
-def pack_is_tiny(monkeypatch, tiny_model_path):
-    monkeypatch.setattr(pack, "find_pack_model", lambda: tiny_model_path)
-    return tiny_model_path
 
 
 def open_heads(qtbot, window, sentence=DEFAULT_SENTENCE, timeout=10_000):

@@ -8,8 +8,6 @@ file dialogs answered by stand-ins, the dialogs and the status bar read as the u
 import errno
 import json
 import os
-import signal
-import sys
 
 import pytest
 from PySide6.QtCore import QPointF, Qt
@@ -42,27 +40,6 @@ def asked(window, monkeypatch):
 
     monkeypatch.setattr(QMessageBox, "question", ask)
     return questions
-
-
-@pytest.fixture
-def deadline():
-    """A test that would hang (a pipe opened for reading) fails after 20 s instead."""
-    def too_slow(*_):
-        raise TimeoutError("still waiting after 20 s: something blocked")
-
-    previous = signal.signal(signal.SIGALRM, too_slow)
-    signal.alarm(20)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
-
-
-@pytest.fixture
-def no_tracebacks(monkeypatch):
-    escaped = []
-    monkeypatch.setattr(sys, "excepthook", lambda *info: escaped.append(info))  # a slot's exception lands here
-    yield escaped
-    assert escaped == []
 
 
 def save_as_answers(monkeypatch, *paths):
