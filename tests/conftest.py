@@ -10,6 +10,9 @@ gets the mark in one of two ways:
   test does one of these things, `@pytest.mark.slow` on a single test. (A fixture cannot carry a mark, so a
   test that uses a file's own window fixture, or a fixture or helper that starts a process, is marked itself.)
 
+A test not marked slow that starts python in a child process (the interpreter, or the app from source or
+frozen) fails with a message saying to mark it: tests/support/slow_rule.py checks it, around each test.
+
 A conftest holds fixtures and hooks only and is never imported: what tests import lives in the tests.support
 package (project_root, seed_numbers, tiny_llama, random_model_run, in_the_window, crash, ...).
 """
@@ -26,12 +29,23 @@ os.environ["LANGUAGE"] = "en"
 
 import pytest
 
+from tests.support.slow_rule import python_children_refused
+
 
 def pytest_collection_modifyitems(items):
     """Marks slow every test that uses the real main window of the `window` fixture (see above)."""
     for item in items:
         if "window" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """A test not marked slow fails if it, or a fixture set up for it, starts python in a child process."""
+    if item.get_closest_marker("slow") is not None:
+        return (yield)
+    with python_children_refused(item.nodeid):
+        return (yield)
 
 
 @pytest.fixture(autouse=True)

@@ -168,6 +168,7 @@ def test_a_broken_layered_file_is_refused_in_one_line(change, expected):
     assert str(error.value).startswith(expected), str(error.value)
 
 
+@pytest.mark.slow
 def test_export_and_the_script_give_every_layer(tmp_path):
     scene = two_layers()
     document = export_document(scene)
