@@ -82,6 +82,7 @@ def test_a_huge_bos_id_that_would_be_added_is_refused(tmp_path):
     assert "bos_token_id is 1,000,000,000" in refusal(path)
 
 
+@pytest.mark.timing
 def test_two_billion_layers_in_a_small_file_are_refused_at_once_in_bounded_memory(tmp_path):
     path = tiny(tmp_path, width=16, ffn_width=16, metadata={"llama.block_count": 2_000_000_000})
     assert path.stat().st_size < 32_000

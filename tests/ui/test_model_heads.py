@@ -123,6 +123,7 @@ def test_the_thumbnails_show_each_heads_weights(qtbot, window, pack_is_tiny, ref
 
 
 # ----- typing ------------------------------------------------------------------------------------
+@pytest.mark.timing
 def test_typing_reruns_the_sentence_while_the_window_keeps_answering(qtbot, window, pack_is_tiny, reference_model,
                                                                        monkeypatch):
     slow = SlowModel(monkeypatch, run_pause=0.4)
@@ -408,6 +409,7 @@ def test_the_panel_shown_from_the_view_menu_loads_only_when_asked(qtbot, window,
 
 
 # ----- the window closing, and small screens ------------------------------------------------------
+@pytest.mark.timing
 def test_closing_the_window_during_a_load_ends_the_models_thread(qtbot, window, pack_is_tiny, monkeypatch):
     SlowModel(monkeypatch, progress_pause=0.5)  # a load that would take over ten seconds
     panel = open_heads(qtbot, window)

@@ -131,6 +131,7 @@ def test_progress_reaches_the_window_at_the_screens_pace_and_ends_at_one(qtbot, 
     runner.shutdown()
 
 
+@pytest.mark.timing
 def test_shutting_down_during_a_long_load_stops_it_at_its_next_report(qtbot, tmp_path, make_runner):
     finished = threading.Event()
 

@@ -81,6 +81,7 @@ def shown_percent(panel) -> float:
     return float(panel.circuit.accuracy_label.text().split(":")[1].split("%")[0])
 
 
+@pytest.mark.timing
 def test_training_induction_shows_both_heads_on_the_example_live_and_as_the_model_computes(qtbot):
     panel = make_panel(qtbot)
     assert not panel.circuit.isVisible()  # reverse: one head, no circuit

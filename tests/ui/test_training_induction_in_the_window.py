@@ -55,6 +55,7 @@ def matrix_rows(column) -> list[list[str]]:
     return [[column.matrix.cell_text(row, key) for key in range(n)] for row in range(n)]
 
 
+@pytest.mark.timing
 def test_training_induction_shows_both_layers_in_the_window_and_clicks_are_answered_all_along(qtbot, window):
     panel = open_training_on_induction(qtbot, window)
     ticks, clock = [], QElapsedTimer()
