@@ -62,6 +62,21 @@ def window(qtbot, monkeypatch):
 
 
 @pytest.fixture
+def asked(window, monkeypatch):
+    """The questions the window asks, as (title, text); answered from window.question_answers (else Cancel)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    questions = []
+
+    def ask(parent, title, text, *args, **kwargs):
+        questions.append((title, text))
+        return window.question_answers.pop(0) if window.question_answers else QMessageBox.StandardButton.Cancel
+
+    monkeypatch.setattr(QMessageBox, "question", ask)
+    return questions
+
+
+@pytest.fixture
 def projector_window(qtbot, monkeypatch):
     """The real main window built on a 1024 × 768 screen (the offscreen platform's own is 800 × 600), settled;
     presentation mode left and no question asked at the end."""

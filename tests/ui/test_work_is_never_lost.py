@@ -26,20 +26,6 @@ from tests.support.in_the_window import drag_arrow, table_column
 
 Buttons = QMessageBox.StandardButton
 CTRL = Qt.KeyboardModifier.ControlModifier
-SEED_K_CAT = [2.2, 1.0]
-
-
-@pytest.fixture
-def asked(window, monkeypatch):
-    """The questions the window asks, as (title, text); answered from window.question_answers (else Cancel)."""
-    questions = []
-
-    def ask(parent, title, text, *args, **kwargs):
-        questions.append((title, text))
-        return window.question_answers.pop(0) if window.question_answers else Buttons.Cancel
-
-    monkeypatch.setattr(QMessageBox, "question", ask)
-    return questions
 
 
 def save_as_answers(monkeypatch, *paths):
