@@ -168,20 +168,6 @@ def test_feeding_heads_are_previous_token_heads_before_the_first_induction_head(
 
 
 # ----- SmolLM2 (the optional pack) against transformers ---------------------------------------------------
-@pytest.fixture(scope="module")
-def smollm2():
-    pytest.importorskip("gguf")
-    pytest.importorskip("tokenizers")
-    from attn_desktop.model.pretrained.llama import LlamaModel
-    from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
-
-    try:
-        path = find_pack_model()
-    except ModelUnavailable as missing:
-        pytest.skip(str(missing))
-    return LlamaModel.load(path)
-
-
 @pytest.mark.slow
 def test_smollm2_induction_scores_match_transformers(smollm2):
     from attn_desktop.model.pretrained.induction import probe_induction

@@ -105,19 +105,6 @@ def test_with_unturned_q_and_k_equal_to_the_turned_ones_the_model_s_own_weights_
 
 
 # ----- SmolLM2 (the optional pack) against transformers -------------------------------------------------------
-@pytest.fixture(scope="module")
-def smollm2():
-    pytest.importorskip("gguf")
-    pytest.importorskip("tokenizers")
-    from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
-
-    try:
-        path = find_pack_model()
-    except ModelUnavailable as missing:
-        pytest.skip(str(missing))
-    return load(path)
-
-
 @pytest.mark.slow
 def test_smollm2_s_turns_are_transformers_apply_rotary_pos_emb_on_its_real_q_and_k(smollm2):
     """The model's q and k before RoPE, laid out in Hugging Face's halves and turned by transformers with SmolLM2's

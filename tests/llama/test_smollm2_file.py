@@ -8,20 +8,10 @@ import pytest
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE, LlamaModel
-from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
+from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
 from attn_desktop.model.pretrained.run import NEXT_TOKEN_COUNT
 
 from tests.support.llama_reference import TOLERANCE
-
-
-@pytest.fixture(scope="module")
-def smollm2():
-    try:
-        path = find_pack_model()
-    except ModelUnavailable as missing:
-        pytest.skip(str(missing))
-    return LlamaModel.load(path)
 
 
 def test_smollm2_splits_the_default_sentence_into_words(smollm2):
