@@ -11,6 +11,10 @@ from PySide6.QtCore import QProcess
 from tests.support.slow_rule import starts_python, words_of
 
 
+def command_line(command) -> str:
+    return command if isinstance(command, str) else " ".join(command)
+
+
 def test_an_unmarked_test_that_starts_python_fails_saying_to_mark_it_slow():
     with pytest.raises(pytest.fail.Exception, match="not marked slow: mark it @pytest.mark.slow"):
         subprocess.run([sys.executable, "-c", "pass"], check=False)
@@ -27,14 +31,14 @@ def test_a_program_other_than_python_starts_in_an_unmarked_test():
 
 
 @pytest.mark.parametrize("command", [
-    [sys.executable, "-m", "attn_desktop"],
+    pytest.param([sys.executable, "-m", "attn_desktop"], id="this python -m attn_desktop"),
     ["python3", "-c", "pass"],
     ["/usr/bin/python3.12", "script.py"],
     ["strace", "-f", "-o", "log", "python", "-c", "pass"],
     "python -c 'print(1)'",
     ["attn-desktop", "--self-test"],
     ["dist/attn-desktop/attn-desktop", "--version"],
-])
+], ids=command_line)
 def test_these_start_python(command):
     assert starts_python(words_of(command))
 
@@ -45,6 +49,6 @@ def test_these_start_python(command):
     ["dpkg", "-r", "attn-desktop"],
     ["desktop-file-validate", "attn-desktop.desktop"],
     "xdotool mousemove 10 10",
-])
+], ids=command_line)
 def test_these_do_not(command):
     assert not starts_python(words_of(command))
