@@ -10,26 +10,26 @@ gets the mark in one of two ways:
   test does one of these things, `@pytest.mark.slow` on a single test. (A fixture cannot carry a mark, so a
   test that uses a file's own window fixture, or a fixture or helper that starts a process, is marked itself.)
 
-A conftest holds fixtures and hooks only and is never imported: what tests import lives in helper modules
-(project_root, seed_numbers, tiny_llama, random_model_run, arrow_pixels; ui/helpers, ui/crash).
+A test not marked slow that starts python in a child process (the interpreter, or the app from source or
+frozen) fails with a message saying to mark it: tests/support/slow_rule.py checks it, around each test.
+
+A conftest holds fixtures and hooks only and is never imported: what tests import lives in the tests.support
+package (project_root, seed_numbers, tiny_llama, random_model_run, in_the_window, crash, ...).
 """
 
 import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # The tests read the app's English; a machine set to another language would otherwise make the app (and the
 # apps the tests start) speak it. A test of another language asks for it with the `speaking` fixture.
 os.environ["LANGUAGE"] = "en"
 
-# The helper modules beside this file (project_root, seed_numbers, tiny_llama, ...) import by their names.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-
 import pytest
+
+from tests.support.slow_rule import python_children_refused
 
 
 def pytest_collection_modifyitems(items):
@@ -37,6 +37,15 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "window" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """A test not marked slow fails if it, or a fixture set up for it, starts python in a child process."""
+    if item.get_closest_marker("slow") is not None:
+        return (yield)
+    with python_children_refused(item.nodeid):
+        return (yield)
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ from hypothesis.extra.numpy import arrays
 
 from attn_desktop.model import attention, causal_mask
 
-from seed_numbers import KEYS, MATRIX, QUERIES, SAT, VALUES
+from tests.support.seed_numbers import KEYS, MATRIX, QUERIES, SAT, VALUES
 
 
 def test_seed_row_for_sat():

@@ -7,7 +7,7 @@ import re
 
 from packaging.requirements import Requirement
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 WORKFLOW = ROOT / ".github" / "workflows" / "bundles.yml"
 

@@ -19,7 +19,7 @@ from attn_desktop.geometry.weight_style import (
     weighted_styles,
 )
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 TIPS = np.array([(0.0, 0.0), (2.0, 1.0), (-1.0, 2.0)])
 
@@ -84,6 +84,7 @@ def test_a_number_line_shows_every_number_and_room_for_the_answer_s_marker():
     assert number_line_range(np.array([0.0, 0.5])) == ((-0.25, 0.75), (-0.05, 1.25))
 
 
+@pytest.mark.slow
 def test_the_canvas_rules_need_no_qt():
     code = (
         "import sys\n"

@@ -11,7 +11,7 @@ from babel.messages.pofile import read_po
 
 from attn_desktop.language.catalog import LANGUAGE_NAMES, SOURCE_LANGUAGE
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 LOCALE_DIR = ROOT / "resources" / "locale"
 LANGUAGES = [code for code in LANGUAGE_NAMES if code != SOURCE_LANGUAGE]

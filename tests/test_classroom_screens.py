@@ -17,7 +17,7 @@ from PySide6.QtGui import QImage
 
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 pytestmark = pytest.mark.slow  # every test reads pictures the app's snapshot command draws in child processes
 
@@ -52,10 +52,10 @@ def _write_scene(name: str, folder) -> str:
     """The default scene with its second word 40 characters long, or with two more words (eight in all);
     or a head of a (random) model as the app opens one."""
     if name in (MODEL_HEAD, MODEL_HEAD_ROPE_OFF):
-        from random_model_run import random_model_run
-
         from attn_desktop.model.pretrained.head_scene import scene_data_for_head
         from attn_desktop.model.scene_files import new_scene, save_scene
+
+        from tests.support.random_model_run import random_model_run
 
         path = folder / f"{name}.json"
         run = random_model_run(model_name="SmolLM2-135M-Instruct")

@@ -10,8 +10,9 @@ and a known limit that goes away fails the test until its entry is removed.
 import json
 
 import pytest
-from audit_criteria import described, problems_in, unexpected_problems
-from snapshot_run import run_snapshot
+
+from tests.support.audit_criteria import described, problems_in, unexpected_problems
+from tests.support.snapshot_run import run_snapshot
 
 pytestmark = pytest.mark.slow
 

@@ -10,8 +10,8 @@ import pytest
 from attn_desktop import __version__
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
-from project_root import ROOT
-from seed_numbers import MATRIX, SAT
+from tests.support.project_root import ROOT
+from tests.support.seed_numbers import MATRIX, SAT
 
 pytestmark = pytest.mark.slow  # every test runs the app in a child process
 

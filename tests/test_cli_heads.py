@@ -7,14 +7,14 @@ import sys
 import numpy as np
 import pytest
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from tiny_llama import DEFAULT_SENTENCE_TOKENS, write_tiny_llama
-
 from attn_desktop.model.pretrained.llama import LlamaModel
+
+from tests.support.tiny_llama import DEFAULT_SENTENCE_TOKENS, write_tiny_llama
 
 SENTENCE = "The cat sat on the mat because it was tired"
 

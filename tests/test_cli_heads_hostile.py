@@ -8,12 +8,14 @@ import sys
 import numpy as np
 import pytest
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
+
+pytestmark = pytest.mark.slow  # every test runs the app's heads command in a child process
 
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from tiny_llama import every_weight, write_tiny_llama
+from tests.support.tiny_llama import every_weight, write_tiny_llama
 
 SENTENCE = "The cat sat"
 
@@ -45,7 +47,6 @@ def tiny_model(tmp_path_factory):
     ({"tensors": {"output_norm.weight": np.full(32, 3e38, np.float32)}}, "tiny.gguf: the next-token scores overflow"),
     ({"tensors": every_weight(1e30)}, "tiny.gguf: layer 0's queries, keys and values overflow"),
 ])
-@pytest.mark.slow
 def test_a_hostile_model_file_is_one_line_and_writes_nothing(tmp_path, changes, expected):
     model = tmp_path / "tiny.gguf"
     write_tiny_llama(model, layer_count=1, **changes)

@@ -9,16 +9,16 @@ import sys
 import numpy as np
 import pytest
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from random_model_run import causal_softmax_attention
-from tiny_llama import write_tiny_llama
-
 from attn_desktop.model.pretrained.head_kinds import CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE
 from attn_desktop.model.pretrained.llama import LlamaModel
+
+from tests.support.random_model_run import causal_softmax_attention
+from tests.support.tiny_llama import write_tiny_llama
 
 SENTENCE = "The cat sat on the mat because it was tired"
 
@@ -109,7 +109,7 @@ def pack_path():
 @pytest.mark.slow
 def test_smollm2_no_rope_is_transformers_q_proj_and_k_proj_and_the_previous_token_head_loses_its_diagonal(
         pack_path, tmp_path):
-    from smollm2_reference import projections_before_rope, smollm2_reference_model
+    from tests.support.smollm2_reference import projections_before_rope, smollm2_reference_model
 
     on, off = tmp_path / "on.json", tmp_path / "off.json"
     assert heads(PREVIOUS_TOKEN_SENTENCE, "-o", str(on)).returncode == 0

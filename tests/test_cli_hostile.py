@@ -15,7 +15,7 @@ import pytest
 
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 pytestmark = pytest.mark.slow  # every test runs the app in a child process
 
@@ -86,6 +86,7 @@ def test_an_output_that_is_the_scene_itself_is_refused(tmp_path, scene, how, ext
 
 @pytest.mark.parametrize("extension", [".json", ".csv", ".png", ".svg"])
 @pytest.mark.parametrize("mode", [0o444, 0o400])
+@pytest.mark.timing
 def test_a_read_only_output_is_left_as_it_was(tmp_path, scene, extension, mode):
     output = tmp_path / f"handout{extension}"
     output.write_bytes(b"the teacher's copy")

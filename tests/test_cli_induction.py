@@ -9,16 +9,16 @@ import sys
 import numpy as np
 import pytest
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from tiny_llama import BOS_ID, write_tiny_llama
-
 from attn_desktop.cli import main
 from attn_desktop.model.pretrained.induction import probe_induction, repeated_random_ids
 from attn_desktop.model.pretrained.llama import LlamaModel
+
+from tests.support.tiny_llama import BOS_ID, write_tiny_llama
 
 
 @pytest.fixture(scope="module")

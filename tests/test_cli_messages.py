@@ -104,7 +104,7 @@ def _start_app(tmp_path, *args, **display):
     import os
     import subprocess
 
-    from project_root import ROOT
+    from tests.support.project_root import ROOT
 
     environment = {key: value for key, value in os.environ.items()
                    if key not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
@@ -134,6 +134,7 @@ def _assert_one_no_display_line(done, reason: str):
 
 
 @needs_linux
+@pytest.mark.slow
 def test_with_no_display_set_the_window_says_so_and_exits_2(tmp_path):
     done = _start_app(tmp_path)
     _assert_one_no_display_line(done, "neither DISPLAY nor WAYLAND_DISPLAY is set")
@@ -141,6 +142,7 @@ def test_with_no_display_set_the_window_says_so_and_exits_2(tmp_path):
 
 
 @needs_linux
+@pytest.mark.slow
 def test_with_a_display_nobody_answers_at_the_window_says_so_and_exits_2(tmp_path):
     if not _nothing_answers_at(DEAD_DISPLAY):
         pytest.skip(f"an X server answers at {DEAD_DISPLAY}")
@@ -164,6 +166,7 @@ def test_with_a_wayland_display_nobody_answers_at_there_is_no_display(monkeypatc
 
 
 @needs_linux
+@pytest.mark.slow
 def test_a_scene_that_cannot_open_with_no_display_is_one_line_and_no_abort(tmp_path):
     broken = tmp_path / "broken.json"
     broken.write_text("{", encoding="utf-8")

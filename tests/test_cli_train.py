@@ -12,7 +12,7 @@ from attn_desktop.model.training.head_maths import forward
 from attn_desktop.model.training.head_params import params_from_lists
 from attn_desktop.model.training.tasks import TASKS
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 pytestmark = pytest.mark.slow  # every test runs the app's train command in a child process
 

@@ -4,7 +4,6 @@ import contextlib
 import io
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,7 +13,8 @@ from attn_desktop.model import Role, Scene
 from attn_desktop.model.exports.codegen import numpy_code
 from attn_desktop.model.scene_files import open_scene, scene_from_document
 
-ROOT = Path(__file__).resolve().parent.parent  # the project, so a child python can import attn_desktop
+from tests.support.project_root import ROOT
+
 SOFT_LOOKUP = {
     "tokens": ["apple", "pear", "plum"],
     "query_tokens": ["ask"],

@@ -12,7 +12,7 @@ from attn_desktop.model.exports.csv_export import scores_csv, weights_csv
 from attn_desktop.model.scene_files import scene_from_document
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
-from seed_numbers import SAT, TOKENS
+from tests.support.seed_numbers import SAT, TOKENS
 
 
 def rows_of(text: str) -> list[list[str]]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 DIST = ROOT / "dist"
 APP_ID = "io.github.attn_desktop.AttentionDesktop"

@@ -2,7 +2,7 @@
 
 from attn_desktop.model import explain
 
-from seed_numbers import SAT_CAT_FORMULA
+from tests.support.seed_numbers import SAT_CAT_FORMULA
 
 
 def test_worked_dot_product_reads_like_the_demo():

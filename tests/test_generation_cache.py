@@ -10,11 +10,11 @@ import pytest
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from tiny_llama import write_tiny_llama
-
 from attn_desktop.model.pretrained.generation import ROWS, multiply_adds, rows_times
 from attn_desktop.model.pretrained.gguf_config import LlamaConfig
 from attn_desktop.model.pretrained.llama import LlamaModel
+
+from tests.support.tiny_llama import write_tiny_llama
 
 SENTENCE = "The cat sat on the mat because it was tired"  # 19 tokens of the tiny vocabulary
 

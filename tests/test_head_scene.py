@@ -4,7 +4,6 @@ import json
 
 import numpy as np
 import pytest
-from random_model_run import random_model_run
 
 from attn_desktop.model import Role, Scene, SceneFileError
 from attn_desktop.model.files.scene_types import TakenFrom
@@ -15,6 +14,8 @@ from attn_desktop.model.pretrained.head_scene import (
 )
 from attn_desktop.model.scene_files import open_scene, read_scene_data, save_scene, scene_data_from_text, scene_document
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
+
+from tests.support.random_model_run import random_model_run
 
 
 @pytest.fixture(scope="module")

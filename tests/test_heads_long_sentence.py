@@ -12,13 +12,13 @@ import pytest
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from tiny_llama import write_tiny_llama
-
 from attn_desktop.cli import heads as heads_command
 from attn_desktop.cli import main
 from attn_desktop.cli.heads import heads_document, heads_json_pieces
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE, MAX_SENTENCE_TOKENS, LlamaModel
 from attn_desktop.model.pretrained.run import ModelRun
+
+from tests.support.tiny_llama import write_tiny_llama
 
 TOLERANCE = 1e-5
 LONG_SENTENCE = " ".join([DEFAULT_SENTENCE] * 12)  # 239 tokens for the tiny model

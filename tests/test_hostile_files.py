@@ -377,6 +377,7 @@ def test_the_place_named_is_outside_strings(text, column):
     assert refusal(text).endswith(f"(line 1 column {column})")
 
 
+@pytest.mark.timing
 def test_a_4_megabyte_file_with_a_long_number_at_the_end_is_refused_quickly():
     import time
 

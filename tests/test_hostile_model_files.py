@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from tiny_llama import CONTROL_TOKEN, every_weight, vocabulary, write_tiny_llama
-
 from attn_desktop.model.pretrained.llama import LlamaModel, ModelFileError
+
+from tests.support.tiny_llama import CONTROL_TOKEN, every_weight, vocabulary, write_tiny_llama
 
 TOKENS, TYPES, _ = vocabulary()
 LOAD_MEMORY_LIMIT = 40 * 1024 * 1024  # a tiny model's load peaks near 5 MB; 2 billion layers' entries took 6 GB
@@ -82,6 +82,7 @@ def test_a_huge_bos_id_that_would_be_added_is_refused(tmp_path):
     assert "bos_token_id is 1,000,000,000" in refusal(path)
 
 
+@pytest.mark.timing
 def test_two_billion_layers_in_a_small_file_are_refused_at_once_in_bounded_memory(tmp_path):
     path = tiny(tmp_path, width=16, ffn_width=16, metadata={"llama.block_count": 2_000_000_000})
     assert path.stat().st_size < 32_000

@@ -86,6 +86,7 @@ HOSTILE = {
 
 
 @pytest.mark.parametrize("name", HOSTILE)
+@pytest.mark.timing
 def test_a_hostile_progress_file_starts_empty_says_why_and_is_kept_whole(data_dir, name):
     make, reason = HOSTILE[name]
     path = data_dir / "progress.json"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from smollm2_reference import smollm2_reference_attention
 
 from attn_desktop.model.pretrained.head_kinds import KIND_THRESHOLD, HeadKind, kind_scores
 from attn_desktop.model.pretrained.induction import (
@@ -20,6 +19,8 @@ from attn_desktop.model.pretrained.induction import (
     repeated_random_ids,
     settings_problem,
 )
+
+from tests.support.smollm2_reference import smollm2_reference_attention
 
 
 # ----- the rule, by hand ----------------------------------------------------------------------------
@@ -105,9 +106,9 @@ def test_the_commands_defaults_are_the_models():
 def tiny(tmp_path_factory):
     pytest.importorskip("gguf")
     pytest.importorskip("tokenizers")
-    from tiny_llama import write_tiny_llama
-
     from attn_desktop.model.pretrained.llama import LlamaModel
+
+    from tests.support.tiny_llama import write_tiny_llama
 
     path = tmp_path_factory.mktemp("tiny") / "tiny.gguf"
     write_tiny_llama(path, layer_count=3, head_count=4, kv_head_count=2)
@@ -142,7 +143,7 @@ def test_token_ids_the_model_cannot_read_are_refused(tiny):
 
 
 def test_feeding_heads_are_previous_token_heads_before_the_first_induction_head():
-    from random_model_run import random_model_run
+    from tests.support.random_model_run import random_model_run
 
     run = random_model_run(tokens=["a", "b", "c", "a", "b", "c"], layers=3, heads=2)
     attention = np.zeros_like(run.attention)
@@ -167,20 +168,6 @@ def test_feeding_heads_are_previous_token_heads_before_the_first_induction_head(
 
 
 # ----- SmolLM2 (the optional pack) against transformers ---------------------------------------------------
-@pytest.fixture(scope="module")
-def smollm2():
-    pytest.importorskip("gguf")
-    pytest.importorskip("tokenizers")
-    from attn_desktop.model.pretrained.llama import LlamaModel
-    from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
-
-    try:
-        path = find_pack_model()
-    except ModelUnavailable as missing:
-        pytest.skip(str(missing))
-    return LlamaModel.load(path)
-
-
 @pytest.mark.slow
 def test_smollm2_induction_scores_match_transformers(smollm2):
     from attn_desktop.model.pretrained.induction import probe_induction

@@ -9,10 +9,10 @@ import pytest
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from tiny_llama import write_tiny_llama
-
 from attn_desktop.model.pretrained.generation import multiply_adds
 from attn_desktop.model.pretrained.llama import HeadError, LlamaModel
+
+from tests.support.tiny_llama import write_tiny_llama
 
 SENTENCE = "The cat sat on the mat because it was tired"
 PARTS = ("attention", "queries", "keys", "values", "residuals", "unturned_queries", "unturned_keys")
@@ -110,7 +110,8 @@ def test_smollm2_knocking_out_a_layer_s_heads_changes_the_prediction_and_restori
 @pytest.mark.slow
 def test_smollm2_knocked_out_heads_predict_as_transformers_with_those_heads_zeroed_before_o_proj(smollm2):
     import torch
-    from smollm2_reference import smollm2_reference_model
+
+    from tests.support.smollm2_reference import smollm2_reference_model
 
     reference = smollm2_reference_model(smollm2.path)
     ids = smollm2.token_ids(TWELVE_TOKENS)

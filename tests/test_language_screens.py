@@ -12,11 +12,11 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from audit_criteria import described, problems_in
 
 from attn_desktop.model.teaching.lessons import LESSONS
 
-from project_root import ROOT
+from tests.support.audit_criteria import described, problems_in
+from tests.support.project_root import ROOT
 
 pytestmark = pytest.mark.slow  # child processes drawing the real window
 

@@ -8,9 +8,9 @@ import pytest
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from tiny_llama import write_tiny_llama
-
 from attn_desktop.model.pretrained.llama import LlamaModel
+
+from tests.support.tiny_llama import write_tiny_llama
 
 SENTENCE = "The cat sat on the mat because it was tired"
 
@@ -62,7 +62,8 @@ def test_smollm2_s_paris_appears_before_the_last_layer_and_tops_it(smollm2):
 @pytest.mark.slow
 def test_smollm2_s_lens_is_transformers_hidden_states_through_the_final_norm_and_lm_head(smollm2):
     import torch
-    from smollm2_reference import smollm2_reference_model
+
+    from tests.support.smollm2_reference import smollm2_reference_model
 
     reference = smollm2_reference_model(smollm2.path)
     sentence = "The capital of France is"

@@ -110,7 +110,7 @@ def test_a_file_problem_shown_in_the_window_is_translated(speaking):
 
 @pytest.mark.slow
 def test_snapshot_accepts_the_pseudo_language(tmp_path):
-    from snapshot_run import run_snapshot
+    from tests.support.snapshot_run import run_snapshot
 
     done = run_snapshot(tmp_path, "--size", "1024x768", "--lang", "en_XA")
     assert done.returncode == 0, done.stderr

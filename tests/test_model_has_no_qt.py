@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 
 @pytest.mark.slow

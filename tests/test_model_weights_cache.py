@@ -16,11 +16,12 @@ pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
 import gguf
-from tiny_llama import write_tiny_llama
 
 from attn_desktop.model.pretrained import weights_cache
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE, LlamaModel
 from attn_desktop.model.pretrained.weights_cache import KEPT_CACHES, SUFFIX, cache_folder, cache_path
+
+from tests.support.tiny_llama import write_tiny_llama
 
 SENTENCES = [DEFAULT_SENTENCE, "on the mat the cat sat and sat and sat on it", "x"]
 

@@ -11,13 +11,13 @@ import shutil
 import subprocess
 import sys
 from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 
+from tests.support.project_root import ROOT
+
 pytestmark = pytest.mark.slow  # both tests run tests in a child python on an X server
 
-ROOT = Path(__file__).resolve().parent.parent
 needs_x = pytest.mark.skipif(shutil.which("Xvfb") is None or shutil.which("xdotool") is None,
                              reason="Xvfb and xdotool are needed")
 

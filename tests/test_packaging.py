@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 PACKAGING = ROOT / "packaging"
 RESOURCES = ROOT / "resources"

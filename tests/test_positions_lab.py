@@ -171,7 +171,7 @@ def test_reordering_the_scene_moves_every_vector_with_its_word_and_undoes():
 
 def test_the_rope_base_is_read_from_a_model_file_s_header(tmp_path):
     pytest.importorskip("gguf")
-    from tiny_llama import write_tiny_llama
+    from tests.support.tiny_llama import write_tiny_llama
 
     path = tmp_path / "tiny.gguf"
     write_tiny_llama(path, rope_base=100000.0)

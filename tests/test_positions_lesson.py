@@ -49,6 +49,7 @@ def test_the_score_exercise_is_rope_at_one_radian_a_position(scene):
     assert exercise.check(f"{at_4_0:.2f}").correct and not exercise.check("0").correct
 
 
+@pytest.mark.slow
 def test_the_code_panel_script_runs_and_prints_the_lessons_numbers(scene, tmp_path):
     script = tmp_path / "lesson10.py"
     script.write_text(numpy_code(scene) + "\n\n" + positions_code.numpy_code(scene.reading().key_width))

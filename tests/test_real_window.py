@@ -17,15 +17,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from audit_criteria import described, problems_in, unexpected_problems
 
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import open_scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.palette import OUTPUT_COLOR, ROLE_COLORS
 
-from arrow_pixels import arrow_along, arrow_from, degrees, drawn_in, screen_pixels, strongest_arrows
-from project_root import ROOT
+from tests.support.arrow_pixels import arrow_along, arrow_from, degrees, drawn_in, screen_pixels, strongest_arrows
+from tests.support.audit_criteria import described, problems_in, unexpected_problems
+from tests.support.project_root import ROOT
 
 pytestmark = pytest.mark.slow  # every test starts the app, from source or frozen, on an X server
 
@@ -139,7 +139,8 @@ def test_a_teacher_at_a_1024_x_768_projector(tmp_path):
     with xvfb_display("1024x768x24") as display:
         env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb",
                "ATTN_DESKTOP_DATA_DIR": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
-        done = subprocess.run([sys.executable, str(ROOT / "tests" / "real_window_check.py"), str(report)], check=False,
+        program = ROOT / "tests" / "support" / "real_window_check.py"
+        done = subprocess.run([sys.executable, str(program), str(report)], check=False,
                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     seen = json.loads(report.read_text())
@@ -192,11 +193,12 @@ def window_manager(display: str, home: Path):
 
 
 def walk_by_keyboard(display: str, tmp_path: Path, name: str, keys: tuple) -> dict:
-    """One run of the app (tests/real_window_walk.py) pressing KEYS; its report. Both runs share the user's folders."""
+    """One run of the app (tests/support/real_window_walk.py) pressing KEYS; its report. Both runs share the
+    user's folders."""
     report = tmp_path / f"{name}.json"
     env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb",
            "ATTN_DESKTOP_DATA_DIR": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    done = subprocess.run([sys.executable, str(ROOT / "tests" / "real_window_walk.py"), str(report),
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / "support" / "real_window_walk.py"), str(report),
                            *(key for key, _ in keys)], check=False, cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]

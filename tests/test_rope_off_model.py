@@ -9,7 +9,6 @@ import dataclasses
 
 import numpy as np
 import pytest
-from random_model_run import causal_softmax_attention, random_model_run
 
 from attn_desktop.model.positions import halves_to_adjacent, rope_frequencies, rotate
 from attn_desktop.model.pretrained.head_kinds import (
@@ -19,6 +18,8 @@ from attn_desktop.model.pretrained.head_kinds import (
     kind_scores,
 )
 from attn_desktop.model.teaching.exercises import exercises_for
+
+from tests.support.random_model_run import causal_softmax_attention, random_model_run
 
 SENTENCE = "The cat sat on the mat because it was tired"
 
@@ -54,7 +55,7 @@ def test_a_layer_the_run_does_not_have_or_a_run_without_unturned_q_and_k_is_refu
 def tiny_path(tmp_path_factory):
     pytest.importorskip("gguf")
     pytest.importorskip("tokenizers")
-    from tiny_llama import write_tiny_llama
+    from tests.support.tiny_llama import write_tiny_llama
 
     path = tmp_path_factory.mktemp("tiny") / "tiny.gguf"
     write_tiny_llama(path, layer_count=3, head_count=4, kv_head_count=2, rope_base=10000.0)
@@ -104,19 +105,6 @@ def test_with_unturned_q_and_k_equal_to_the_turned_ones_the_model_s_own_weights_
 
 
 # ----- SmolLM2 (the optional pack) against transformers -------------------------------------------------------
-@pytest.fixture(scope="module")
-def smollm2():
-    pytest.importorskip("gguf")
-    pytest.importorskip("tokenizers")
-    from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
-
-    try:
-        path = find_pack_model()
-    except ModelUnavailable as missing:
-        pytest.skip(str(missing))
-    return load(path)
-
-
 @pytest.mark.slow
 def test_smollm2_s_turns_are_transformers_apply_rotary_pos_emb_on_its_real_q_and_k(smollm2):
     """The model's q and k before RoPE, laid out in Hugging Face's halves and turned by transformers with SmolLM2's
@@ -147,7 +135,7 @@ def test_smollm2_s_turns_are_transformers_apply_rotary_pos_emb_on_its_real_q_and
 def test_smollm2_without_rope_is_the_softmax_of_transformers_q_proj_and_k_proj(smollm2):
     """softmax(q·kᵀ/√64 + causal mask) of transformers' q_proj and k_proj outputs, query head h reading key/value
     head h // 3 as the model groups them, equals the app's weights without RoPE to 1e-4."""
-    from smollm2_reference import projections_before_rope, smollm2_reference_model
+    from tests.support.smollm2_reference import projections_before_rope, smollm2_reference_model
 
     run = smollm2.run(PREVIOUS_TOKEN_SENTENCE)
     queries, keys = projections_before_rope(smollm2_reference_model(smollm2.path), run.token_ids)

@@ -6,12 +6,13 @@ import json
 
 import numpy as np
 import pytest
-from random_model_run import random_model_run
 
 from attn_desktop.model import Role, Scene, SceneFileError
 from attn_desktop.model.files.scene_types import TakenFrom
 from attn_desktop.model.pretrained.head_scene import is_taken_from, scene_data_for_head, taken_from_notice
 from attn_desktop.model.scene_files import open_scene, save_scene, scene_data_from_text, scene_document
+
+from tests.support.random_model_run import random_model_run
 
 LAYER, HEAD = 2, 1
 

@@ -26,7 +26,7 @@ from attn_desktop.model.files.safe_write import (
 from attn_desktop.model.scene_files import open_scene, save_scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 OLD, NEW = b"old contents\n", b"new contents, a little longer\n"
 

@@ -21,7 +21,7 @@ from attn_desktop.model.scene_files import (
 )
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
-from seed_numbers import KEYS, QUERIES, TOKENS, VALUES
+from tests.support.seed_numbers import KEYS, QUERIES, TOKENS, VALUES
 
 
 def minimal(**changes):

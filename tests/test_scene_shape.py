@@ -18,7 +18,7 @@ from attn_desktop.model.exports.export import export_document
 from attn_desktop.model.exports.torch_check import check_against_torch
 from attn_desktop.model.scene_files import open_scene, save_scene, scene_document, scene_from_document
 
-from two_layers_scene import TWO_LAYERS, X
+from tests.support.two_layers_scene import TWO_LAYERS, X
 
 PREVIOUS_RELEASE = Path(__file__).parent / "previous_release"
 NUMBERS = json.loads((PREVIOUS_RELEASE / "numbers.json").read_text(encoding="utf-8"))
@@ -168,6 +168,7 @@ def test_a_broken_layered_file_is_refused_in_one_line(change, expected):
     assert str(error.value).startswith(expected), str(error.value)
 
 
+@pytest.mark.slow
 def test_export_and_the_script_give_every_layer(tmp_path):
     scene = two_layers()
     document = export_document(scene)

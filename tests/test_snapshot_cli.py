@@ -4,9 +4,9 @@ import subprocess
 import sys
 
 import pytest
-from snapshot_run import assert_one_line_error
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
+from tests.support.snapshot_run import assert_one_line_error
 
 pytestmark = pytest.mark.slow  # every test runs the app's snapshot command in a child process
 

@@ -8,7 +8,8 @@ import json
 
 import pytest
 from PySide6.QtGui import QImage
-from snapshot_run import assert_one_line_error, run_snapshot
+
+from tests.support.snapshot_run import assert_one_line_error, run_snapshot
 
 pytestmark = pytest.mark.slow  # every test runs the app's snapshot command in a child process
 

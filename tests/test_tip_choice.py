@@ -6,7 +6,6 @@ arrows under the pointer from the top one down until one may take it.
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -14,7 +13,7 @@ from hypothesis import strategies as st
 
 from attn_desktop.geometry.tip_choice import SHARED_TIP_PX, Tip, TipTurns
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.project_root import ROOT
 
 REACH = 11.0  # an arrow's grab handle, in pixels
 

@@ -1,7 +1,6 @@
 """A head kept from training: the scene it becomes, the head as the student edits it, and its accuracy."""
 
 import json
-import time
 
 import numpy as np
 import pytest
@@ -172,12 +171,3 @@ def test_the_export_names_the_task_accuracy(kept):
     json.dumps(document, allow_nan=False)
     plain = Scene(example_scene_data(REVERSE, init_params(REVERSE, 0), REVERSE.example_tokens()))
     assert "task_accuracy" not in export_document(plain)
-
-
-def test_the_accuracy_is_quick_enough_for_every_drag_release(kept):
-    task_accuracy(kept)
-    started = time.perf_counter()
-    for _ in range(10):
-        task_accuracy(kept)
-    each = (time.perf_counter() - started) / 10
-    assert each < 0.05, f"{each * 1000:.1f} ms per recomputation"  # measured about 6 ms; 20 ms is the aim

@@ -15,7 +15,7 @@ from attn_desktop.model.training.head_params import PARAM_NAMES, HeadParams, ini
 from attn_desktop.model.training.tasks import TASKS, parse_example
 from attn_desktop.model.training.training import OPTIMISER_NAME, Trainer, evaluate, train
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 REVERSE, PREVIOUS, IT_NOUN = TASKS["reverse"], TASKS["previous-token"], TASKS["it-noun"]
 

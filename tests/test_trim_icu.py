@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 
 def _load_trim_icu():

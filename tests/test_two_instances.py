@@ -21,7 +21,8 @@ from attn_desktop.model.scene_files import save_scene
 from attn_desktop.ui.document.autosave import find_left_work
 from attn_desktop.ui.window.app import default_scene
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.project_root import ROOT
+
 START_TIMEOUT_S = 60
 Buttons = QMessageBox.StandardButton
 

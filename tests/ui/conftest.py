@@ -1,6 +1,9 @@
+import signal
+import sys
+
 import pytest
 
-from helpers import settle_layout
+from tests.support.in_the_window import settle_layout
 
 
 @pytest.fixture(autouse=True)
@@ -59,6 +62,21 @@ def window(qtbot, monkeypatch):
 
 
 @pytest.fixture
+def asked(window, monkeypatch):
+    """The questions the window asks, as (title, text); answered from window.question_answers (else Cancel)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    questions = []
+
+    def ask(parent, title, text, *args, **kwargs):
+        questions.append((title, text))
+        return window.question_answers.pop(0) if window.question_answers else QMessageBox.StandardButton.Cancel
+
+    monkeypatch.setattr(QMessageBox, "question", ask)
+    return questions
+
+
+@pytest.fixture
 def projector_window(qtbot, monkeypatch):
     """The real main window built on a 1024 × 768 screen (the offscreen platform's own is 800 × 600), settled;
     presentation mode left and no question asked at the end."""
@@ -93,3 +111,53 @@ def smollm2_installed():
         return pack.find_pack_model()
     except pack.ModelUnavailable as missing:
         pytest.skip(str(missing))
+
+
+@pytest.fixture
+def deadline():
+    """A test that would hang (a pipe opened for reading) fails after 20 s instead."""
+    def too_slow(*_):
+        raise TimeoutError("still waiting after 20 s: something blocked")
+
+    previous = signal.signal(signal.SIGALRM, too_slow)
+    signal.alarm(20)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture
+def no_tracebacks(monkeypatch):
+    """The exceptions that escaped to sys.excepthook (a slot's exception lands there); the test fails if any did."""
+    escaped = []
+    monkeypatch.setattr(sys, "excepthook", lambda *info: escaped.append(info))
+    yield escaped
+    assert escaped == []
+
+
+@pytest.fixture(scope="module")
+def tiny_model_path(tmp_path_factory):
+    """A tiny random LLaMA-style GGUF file of 2 layers, 4 heads and 2 key-value heads, written once per module
+    (the Model heads tests' stand-in for SmolLM2)."""
+    from tests.support.tiny_llama import write_tiny_llama
+
+    path = tmp_path_factory.mktemp("model") / "tiny-llama.gguf"
+    write_tiny_llama(path, layer_count=2, head_count=4, kv_head_count=2)
+    return path
+
+
+@pytest.fixture(scope="module")
+def reference_model(tiny_model_path):
+    """The same file loaded apart from the window: what the window should show."""
+    from attn_desktop.model.pretrained.llama import LlamaModel
+
+    return LlamaModel.load(tiny_model_path)
+
+
+@pytest.fixture
+def pack_is_tiny(monkeypatch, tiny_model_path):
+    """The tiny model found where the model pack's would be."""
+    from attn_desktop.model.pretrained import pack
+
+    monkeypatch.setattr(pack, "find_pack_model", lambda: tiny_model_path)
+    return tiny_model_path

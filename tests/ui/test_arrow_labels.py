@@ -15,7 +15,7 @@ from attn_desktop.model import Role
 from attn_desktop.ui.tools.label_audit import audit_labels, find_label_problems
 from attn_desktop.ui.tools.walk_audit import key_labels_missing, lesson_text, max_label_distance
 
-from helpers import drag_arrow, drag_arrow_to, settle_layout
+from tests.support.in_the_window import drag_arrow, drag_arrow_to, settle_layout
 
 pytestmark = pytest.mark.slow  # every test builds the real main window (open_window)
 

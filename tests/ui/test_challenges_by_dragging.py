@@ -4,7 +4,7 @@ from PySide6.QtCore import Qt
 
 from attn_desktop.model import Role
 
-from helpers import drag_arrow_to
+from tests.support.in_the_window import drag_arrow_to
 
 
 def row(window, challenge_id):

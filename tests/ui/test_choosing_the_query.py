@@ -5,7 +5,7 @@ from PySide6.QtCore import QEvent, QPoint, Qt
 from attn_desktop.model import Role
 from attn_desktop.ui.tools.synthetic_mouse import click
 
-from helpers import table_column, tip_on_screen
+from tests.support.in_the_window import table_column, tip_on_screen
 
 
 def test_picker_with_the_keyboard(qtbot, window):
@@ -85,7 +85,7 @@ def test_undo_and_redo_leave_the_chosen_query_alone(qtbot, window):
     """Choosing a query is not an edit: stepping back through drags keeps the row the class is looking at."""
     from PySide6.QtCore import QPointF
 
-    from helpers import drag_arrow
+    from tests.support.in_the_window import drag_arrow
 
     drag_arrow(window, Role.KEY, 1, QPointF(-60, -40), steps=10)  # with sat as the query
     window.query_picker.setFocus()
@@ -104,7 +104,7 @@ def test_undoing_the_drag_of_a_query_arrow_gives_back_the_query_it_chose(qtbot, 
     """Dragging q·mat makes mat the query; undoing that drag makes sat the query again (and redo, mat)."""
     from PySide6.QtCore import QPointF
 
-    from helpers import drag_arrow
+    from tests.support.in_the_window import drag_arrow
 
     assert window.scene.reading().selected_token == "sat"
     drag_arrow(window, Role.QUERY, 5, QPointF(30, 30), steps=6)

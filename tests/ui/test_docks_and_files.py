@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from attn_desktop.model.scene_files import scene_document
 
-from helpers import matrix_cells, table_column
+from tests.support.in_the_window import matrix_cells, table_column
 
 DOCKS = {"scoreDock": "Scores", "outputDock": "Output", "weightsDock": "Weights",
          "matrixDock": "Attention matrix", "shapesDock": "Shapes", "lessonDock": "Lesson", "gridsDock": "Grids",
@@ -111,7 +111,7 @@ def test_save_as_suggests_a_name_from_the_scene(qtbot, window, tmp_path, monkeyp
 
 
 def test_reset_layout_gives_every_panel_its_share_of_the_window_again(qtbot, window):
-    from helpers import settle_layout
+    from tests.support.in_the_window import settle_layout
 
     window.resizeDocks([window.docks["outputDock"]], [60], Qt.Orientation.Horizontal)  # squeezed by hand
     window.docks["weightsDock"].close()

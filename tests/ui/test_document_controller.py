@@ -21,7 +21,7 @@ from attn_desktop.ui.document.document_controller import DocumentController, Sav
 from attn_desktop.ui.document.edit_history import EditHistory
 from attn_desktop.ui.settings import remember_recent
 
-from crash import pretend_the_process_died
+from tests.support.crash import pretend_the_process_died
 
 TITLE_END = " — Attention Desktop"
 

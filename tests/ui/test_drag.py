@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 from attn_desktop.model import Role, attention, explain
 from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release
 
-from helpers import drag_arrow, matrix_cells, table_column, tip_on_screen
+from tests.support.in_the_window import drag_arrow, matrix_cells, table_column, tip_on_screen
 
 
 def expected_from_model(scene):
@@ -137,7 +137,7 @@ def test_labels_neither_cover_each_other_nor_leave_their_plot_while_dragging(qtb
     drag_arrow(window, Role.KEY, 1, QPointF(-70, 10), after_each_move=lambda step: _assert_labels_readable(window))
     canvas = window.canvas
     right_edge = canvas.qk_plot.getViewBox().viewRange()[0][1]
-    from helpers import drag_arrow_to
+    from tests.support.in_the_window import drag_arrow_to
 
     drag_arrow_to(window, Role.KEY, 1, right_edge - 0.1, 1.0)
     _assert_labels_readable(window)
@@ -159,7 +159,7 @@ def test_three_tips_at_one_point_each_get_a_turn(qtbot, window):
 
 def test_an_arrow_dropped_on_another_tip_is_the_one_a_new_drag_takes(qtbot, window):
     """Turns start only from a shared point: drop q·sat exactly on k·cat, then drag from there again."""
-    from helpers import drag_arrow_to
+    from tests.support.in_the_window import drag_arrow_to
 
     window.snap_action.setChecked(True)  # so the drop lands exactly on (2.2, 1.0)
     drag_arrow_to(window, Role.QUERY, 2, 2.2, 1.0)

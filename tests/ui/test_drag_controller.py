@@ -19,7 +19,7 @@ from attn_desktop.ui.tools.synthetic_mouse import click, double_click, move_hold
 from attn_desktop.ui.view_state.key_highlight import KeyHighlight
 from attn_desktop.ui.window.app import configure_pyqtgraph
 
-from helpers import drag_on_canvas, tip_on_canvas
+from tests.support.in_the_window import drag_on_canvas, tip_on_canvas
 
 K_CAT, Q_SAT, Q_MAT = (Role.KEY, 1), (Role.QUERY, 2), (Role.QUERY, 5)
 

@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF
-from random_model_run import random_model_run
 
 from attn_desktop.geometry.drawn_planes import DrawnPlanes, PlaneKind
 from attn_desktop.model import Role
@@ -13,7 +12,8 @@ from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.window.app import configure_pyqtgraph
 
-from helpers import drag_on_canvas
+from tests.support.in_the_window import drag_on_canvas
+from tests.support.random_model_run import random_model_run
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 The scene is changed the way commands change it (set_vector, select_query, set_scale, …), and each
 test reads what the panel displays — its labels, the texts it paints, the rows it lists — rather
 than what the scene holds. Where a panel takes input, real mouse and key events drive it.
-The numbers are the reference demo's ("The cat sat on the mat", tests/seed_numbers.py).
+The numbers are the reference demo's ("The cat sat on the mat", tests/support/seed_numbers.py).
 """
 
 import contextlib
@@ -30,7 +30,7 @@ from attn_desktop.ui.panels.shapes_panel import ShapesPanel
 from attn_desktop.ui.panels.weights_chart import WeightsChart
 from attn_desktop.ui.window.app import configure_pyqtgraph
 
-from seed_numbers import MATRIX, SAT_OUTPUT, SAT_WEIGHTS, SHAPES, TOKENS
+from tests.support.seed_numbers import MATRIX, SAT_OUTPUT, SAT_WEIGHTS, SHAPES, TOKENS
 
 THE, CAT, SAT, ON, THE_LOWER, MAT = range(6)
 SELECTED_ROW_OUTLINE = QColor(255, 190, 0)  # the matrix's outline around the chosen query's row

@@ -9,7 +9,7 @@ from PySide6.QtTest import QTest
 
 from attn_desktop.ui.window.hand_sizes import screen_class
 
-from helpers import on_a_1024_by_768_screen, wait_until_arranged
+from tests.support.in_the_window import on_a_1024_by_768_screen, wait_until_arranged
 
 pytestmark = pytest.mark.slow
 WIDER_BY_PX = 90

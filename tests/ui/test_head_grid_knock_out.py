@@ -16,7 +16,7 @@ from attn_desktop.ui.pretrained.pattern_thumbnails import (
     HeadGrid,
 )
 
-from helpers import POPUP_WARNING, right_click_and_choose
+from tests.support.in_the_window import POPUP_WARNING, right_click_and_choose
 
 LAYERS, HEADS, GROUP = 4, 9, 3  # SmolLM2's heads per layer and their sharing, in fewer layers
 

@@ -5,13 +5,13 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QInputDialog
-from random_model_run import causal_softmax_attention, random_model_run
 
 from attn_desktop.model import Role, explain
 from attn_desktop.model.pretrained.head_scene import scene_data_for_head
 from attn_desktop.model.scene_files import new_scene, save_scene
 
-from helpers import drag_arrow, matrix_cells, settle_layout, table_column, tip_on_screen
+from tests.support.in_the_window import drag_arrow, matrix_cells, settle_layout, table_column, tip_on_screen
+from tests.support.random_model_run import causal_softmax_attention, random_model_run
 
 LAYER, HEAD = 1, 2
 

@@ -5,7 +5,7 @@ from PySide6.QtCore import Qt
 
 from attn_desktop.model import Role
 
-from helpers import wait_until_arranged
+from tests.support.in_the_window import wait_until_arranged
 
 
 def test_an_unticked_canvas_waits_and_is_up_to_date_when_ticked_again(qtbot, window, monkeypatch):

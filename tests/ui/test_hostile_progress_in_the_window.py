@@ -6,7 +6,6 @@ the status bar, and loses nothing.
 import errno
 import json
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -21,32 +20,11 @@ from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.ui.document import autosave
 from attn_desktop.ui.window.app import configure_pyqtgraph, default_scene, start_window
 
-from crash import TAKE_LOCK_AND_DIE
+from tests.support.crash import TAKE_LOCK_AND_DIE
 
 pytestmark = pytest.mark.slow
 Buttons = QMessageBox.StandardButton
 GOOD = {"format": "attention-desktop-progress", "version": 2, "done": {"challenges": ["twin-keys"]}}
-
-
-@pytest.fixture
-def deadline():
-    """A start that would hang (a pipe opened for reading) fails after 20 s instead."""
-    def too_slow(*_):
-        raise TimeoutError("still waiting after 20 s: something blocked")
-
-    previous = signal.signal(signal.SIGALRM, too_slow)
-    signal.alarm(20)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
-
-
-@pytest.fixture
-def no_tracebacks(monkeypatch):
-    escaped = []
-    monkeypatch.setattr(sys, "excepthook", lambda *info: escaped.append(info))  # a slot's exception lands here
-    yield escaped
-    assert escaped == []
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 from PySide6.QtCore import QEvent
 
-from helpers import EventCounter
+from tests.support.in_the_window import EventCounter
 
 IDLE_MS = 2000
 

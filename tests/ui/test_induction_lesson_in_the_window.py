@@ -64,7 +64,7 @@ def test_the_lesson_s_exercises_are_checked_and_show_me_chooses_the_second_r(qtb
 
 
 def test_on_a_small_screen_lesson_9_shows_layer_2_s_stripe_first_and_layer_1_a_click_away(qtbot, window, monkeypatch):
-    from helpers import on_a_1024_by_768_screen, wait_until_arranged
+    from tests.support.in_the_window import on_a_1024_by_768_screen, wait_until_arranged
 
     on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
     columns = open_lesson_9(qtbot, window)

@@ -16,7 +16,7 @@ from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.tools.label_audit import find_label_problems
 from attn_desktop.ui.tools.synthetic_mouse import move_holding, press
 
-from helpers import tip_on_canvas
+from tests.support.in_the_window import tip_on_canvas
 
 TOKENS = 64
 

@@ -11,7 +11,7 @@ from attn_desktop.model import Role
 from attn_desktop.model.scene_files import scene_document
 from attn_desktop.ui.settings import saved_language
 
-from helpers import POPUP_WARNING, choose_from_menu_bar, drag_arrow
+from tests.support.in_the_window import POPUP_WARNING, choose_from_menu_bar, drag_arrow
 
 pytestmark = pytest.mark.qt_log_ignore(POPUP_WARNING)  # the menus, offscreen
 

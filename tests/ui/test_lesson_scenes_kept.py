@@ -13,7 +13,7 @@ from attn_desktop.ui.tools.walk import headless, take_step
 from attn_desktop.ui.tools.walk_steps import parse_steps
 from attn_desktop.ui.window.app import start_window
 
-from helpers import drag_arrow, settle_layout
+from tests.support.in_the_window import drag_arrow, settle_layout
 
 SHOWN = [0.0, 2.0]  # lesson 1's query after the Show me of "lookup-ask-up"
 

@@ -10,7 +10,7 @@ from attn_desktop.model import Role
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.progress import ProgressStore
 
-from helpers import drag_arrow, drag_arrow_to, matrix_cells, settle_layout, table_column
+from tests.support.in_the_window import drag_arrow, drag_arrow_to, matrix_cells, settle_layout, table_column
 
 
 def open_lesson(qtbot, window, number):

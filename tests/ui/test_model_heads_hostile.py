@@ -10,17 +10,10 @@ from PySide6.QtCore import Qt
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from tiny_llama import every_weight, write_tiny_llama
-
 from attn_desktop.model.pretrained import head_scene, pack
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
 
-
-@pytest.fixture(scope="module")
-def tiny_model_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("model") / "tiny-llama.gguf"
-    write_tiny_llama(path, layer_count=2, head_count=4, kv_head_count=2)
-    return path
+from tests.support.tiny_llama import every_weight, write_tiny_llama
 
 
 @pytest.fixture

@@ -7,32 +7,18 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from helpers import matrix_cells
+from tests.support.in_the_window import matrix_cells
 
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from tiny_llama import write_tiny_llama
-
 from attn_desktop.model.pretrained import pack
 from attn_desktop.model.pretrained.induction import DEFAULT_LENGTH, INDUCTION_THRESHOLD, probe_induction
-from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE, LlamaModel
+from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
 from attn_desktop.ui.pretrained.find_heads_panel import INDUCTION
 from attn_desktop.ui.pretrained.induction_panel import INDUCTION_RULE
 
-LAYERS, HEADS = 2, 4
-
-
-@pytest.fixture(scope="module")
-def tiny_model_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("model") / "tiny-llama.gguf"
-    write_tiny_llama(path, layer_count=LAYERS, head_count=HEADS, kv_head_count=2)
-    return path
-
-
-@pytest.fixture(scope="module")
-def reference_model(tiny_model_path):
-    return LlamaModel.load(tiny_model_path)
+LAYERS, HEADS = 2, 4  # the tiny model's (tiny_model_path, conftest.py)
 
 
 @pytest.fixture

@@ -9,12 +9,10 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from helpers import matrix_cells
+from tests.support.in_the_window import matrix_cells
 
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
-
-from tiny_llama import write_tiny_llama
 
 from attn_desktop.model.pretrained import pack
 from attn_desktop.model.pretrained.head_kinds import CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE
@@ -26,21 +24,8 @@ LAYER, HEAD = 1, 2
 
 
 @pytest.fixture(scope="module")
-def tiny_model_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("model") / "tiny-llama.gguf"
-    write_tiny_llama(path, layer_count=2, head_count=4, kv_head_count=2)
-    return path
-
-
-@pytest.fixture(scope="module")
 def tiny_run(tiny_model_path):
     return LlamaModel.load(tiny_model_path).run(DEFAULT_SENTENCE)
-
-
-@pytest.fixture
-def pack_is_tiny(monkeypatch, tiny_model_path):
-    monkeypatch.setattr(pack, "find_pack_model", lambda: tiny_model_path)
-    return tiny_model_path
 
 
 def open_heads(qtbot, window, sentence=DEFAULT_SENTENCE, timeout=10_000):
@@ -174,7 +159,7 @@ def test_smollm2_s_previous_token_head_loses_its_diagonal_with_rope_off_and_gets
 @pytest.mark.parametrize("presenting", [False, True])
 def test_the_rope_off_notice_takes_two_lines_on_a_1024_projector(qtbot, window, monkeypatch, tiny_run, tmp_path,
                                                                   presenting):
-    from helpers import on_a_1024_by_768_screen, wait_until_arranged
+    from tests.support.in_the_window import on_a_1024_by_768_screen, wait_until_arranged
 
     path = tmp_path / "off.json"
     save_scene(new_scene(scene_data_for_head(tiny_run, LAYER, HEAD, rope=False)), path)

@@ -12,38 +12,16 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QRect, Qt
 
-from helpers import POPUP_WARNING, matrix_cells, right_click_and_choose
+from tests.support.in_the_window import POPUP_WARNING, matrix_cells, right_click_and_choose
 
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
-from tiny_llama import write_tiny_llama
-
-from attn_desktop.model.pretrained import pack
 from attn_desktop.model.pretrained.induction import probe_induction
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE, LlamaModel
 from attn_desktop.ui.pretrained.token_strip import percent, shown_token
 
-LAYERS, HEADS, KV_HEADS = 2, 4, 2
-
-
-@pytest.fixture(scope="module")
-def tiny_model_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("model") / "tiny-llama.gguf"
-    write_tiny_llama(path, layer_count=LAYERS, head_count=HEADS, kv_head_count=KV_HEADS)
-    return path
-
-
-@pytest.fixture(scope="module")
-def reference_model(tiny_model_path):
-    """The same file loaded apart from the window: what the window should show."""
-    return LlamaModel.load(tiny_model_path)
-
-
-@pytest.fixture
-def pack_is_tiny(monkeypatch, tiny_model_path):
-    monkeypatch.setattr(pack, "find_pack_model", lambda: tiny_model_path)
-    return tiny_model_path
+LAYERS, HEADS, KV_HEADS = 2, 4, 2  # the tiny model's (tiny_model_path, conftest.py)
 
 
 def open_heads(qtbot, window, timeout=10_000):

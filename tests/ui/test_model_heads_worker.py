@@ -131,6 +131,7 @@ def test_progress_reaches_the_window_at_the_screens_pace_and_ends_at_one(qtbot, 
     runner.shutdown()
 
 
+@pytest.mark.timing
 def test_shutting_down_during_a_long_load_stops_it_at_its_next_report(qtbot, tmp_path, make_runner):
     finished = threading.Event()
 
@@ -179,9 +180,9 @@ def test_the_induction_probe_runs_on_the_models_thread_and_a_bad_length_comes_ba
         qtbot, tmp_path, make_runner):
     pytest.importorskip("gguf")
     pytest.importorskip("tokenizers")
-    from tiny_llama import write_tiny_llama
-
     from attn_desktop.model.pretrained.llama import LlamaModel
+
+    from tests.support.tiny_llama import write_tiny_llama
 
     write_tiny_llama(tmp_path / "tiny.gguf")
     threads = []

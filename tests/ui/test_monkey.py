@@ -20,7 +20,7 @@ from attn_desktop.model import Role, attention, causal_mask, explain
 from attn_desktop.model.scene_files import scene_document
 from attn_desktop.ui.document.edit_history import UNDO_LIMIT
 
-from helpers import drag_arrow, matrix_cells, table_column
+from tests.support.in_the_window import drag_arrow, matrix_cells, table_column
 
 ACTIONS = int(os.environ.get("ATTN_MONKEY_ACTIONS", "1000"))
 

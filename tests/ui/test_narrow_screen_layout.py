@@ -8,7 +8,7 @@ from PySide6.QtCore import QPoint, QRect
 
 from attn_desktop.ui.tools.walk_audit import audit_walk
 
-from helpers import on_a_1024_by_768_screen, wait_until_arranged
+from tests.support.in_the_window import on_a_1024_by_768_screen, wait_until_arranged
 
 pytestmark = pytest.mark.slow
 

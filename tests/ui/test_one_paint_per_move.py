@@ -21,7 +21,7 @@ from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.steady_label_box import SteadyLabelBox
 from attn_desktop.ui.tools.synthetic_mouse import viewport_pos_of
 
-from helpers import drag_arrow
+from tests.support.in_the_window import drag_arrow
 
 
 class EventCounter(QObject):

@@ -20,7 +20,7 @@ from attn_desktop.model import Role, Scene
 from attn_desktop.model.files.scene_types import DirectScene
 from attn_desktop.ui.window.main_window import MainWindow
 
-from helpers import drag_arrow
+from tests.support.in_the_window import drag_arrow
 
 ANTIALIASING_SLACK = 16  # of 255: a picture laid over the plot rounds an edge's blend a little differently
 LEFT_BEHIND_AT_MOST = 1e-6  # of the canvas's pixels: none (an arrow left behind after an undo is 0.0005 to 0.0008)

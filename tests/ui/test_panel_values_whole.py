@@ -8,7 +8,12 @@ import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QLabel
 
-from helpers import on_a_1024_by_768_screen, settle_layout, type_into_first_cell, wait_until_arranged
+from tests.support.in_the_window import (
+    on_a_1024_by_768_screen,
+    settle_layout,
+    type_into_first_cell,
+    wait_until_arranged,
+)
 
 pytestmark = pytest.mark.slow  # every test builds the real main window
 

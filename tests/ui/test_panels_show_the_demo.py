@@ -6,8 +6,8 @@ from PySide6.QtCore import QPoint, Qt
 
 from attn_desktop.model import Role
 
-from helpers import matrix_cells, table_column, table_header
-from seed_numbers import MATRIX, SAT_CAT_FORMULA, SAT_SCALED, SAT_SCORES, SAT_WEIGHTS, SHAPES, TOKENS
+from tests.support.in_the_window import matrix_cells, table_column, table_header
+from tests.support.seed_numbers import MATRIX, SAT_CAT_FORMULA, SAT_SCALED, SAT_SCORES, SAT_WEIGHTS, SHAPES, TOKENS
 
 
 def test_score_table(window):

@@ -4,7 +4,6 @@ the RoPE switch waits for a model's head, and the lab fits a classroom projector
 
 import numpy as np
 import pytest
-from audit_criteria import problems_in
 from PySide6.QtCore import QPoint, QPointF, Qt
 
 from attn_desktop.model import Role
@@ -16,7 +15,14 @@ from attn_desktop.paths import scene_path
 from attn_desktop.ui.tools.layout_audit import audit_window
 from attn_desktop.ui.tools.walk_audit import audit_walk
 
-from helpers import drag_arrow, matrix_cells, on_a_1024_by_768_screen, settle_layout, wait_until_arranged
+from tests.support.audit_criteria import problems_in
+from tests.support.in_the_window import (
+    drag_arrow,
+    matrix_cells,
+    on_a_1024_by_768_screen,
+    settle_layout,
+    wait_until_arranged,
+)
 
 
 def open_lab(qtbot, window):

@@ -9,7 +9,7 @@ from PySide6.QtCore import QPoint, Qt
 from attn_desktop.model.pretrained import pack
 from attn_desktop.model.pretrained.head_kinds import CLEAR_PREVIOUS_TOKEN_HEAD
 
-from helpers import matrix_cells
+from tests.support.in_the_window import matrix_cells
 
 
 def open_lesson_10(qtbot, window):

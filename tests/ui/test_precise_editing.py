@@ -6,7 +6,7 @@ from PySide6.QtCore import QEvent, QPointF, Qt
 from attn_desktop.model import Role
 from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release, send_mouse
 
-from helpers import drag_arrow, tip_on_screen
+from tests.support.in_the_window import drag_arrow, tip_on_screen
 
 
 def test_tab_chooses_an_arrow_and_the_arrow_keys_nudge_it(qtbot, window):

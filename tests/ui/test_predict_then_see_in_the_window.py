@@ -16,7 +16,7 @@ from attn_desktop.model.teaching.prediction import compare, winner_guess
 from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release
 
-from helpers import (
+from tests.support.in_the_window import (
     drag_arrow,
     matrix_cells,
     on_a_1024_by_768_screen,

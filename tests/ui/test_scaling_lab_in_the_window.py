@@ -11,7 +11,7 @@ from attn_desktop.model import explain
 from attn_desktop.model.teaching import scaling_lab
 from attn_desktop.ui.tools.layout_audit import _labels_cut
 
-from helpers import matrix_cells, on_a_1024_by_768_screen, wait_until_arranged
+from tests.support.in_the_window import matrix_cells, on_a_1024_by_768_screen, wait_until_arranged
 
 
 def open_lab_lesson(qtbot, window):

@@ -17,7 +17,7 @@ from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.panels.score_table import ScoreTablePanel
 from attn_desktop.ui.panels.score_table_model import SCALED, SCORE, WEIGHT
 
-from helpers import drag_arrow
+from tests.support.in_the_window import drag_arrow
 
 CAT = 1
 

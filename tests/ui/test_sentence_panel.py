@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QLineEdit
 
 from attn_desktop.model.scene_files import save_scene, scene_document, scene_from_document
 
-from helpers import matrix_cells, table_column
+from tests.support.in_the_window import matrix_cells, table_column
 
 
 def show_sentence_panel(qtbot, window):

@@ -8,7 +8,7 @@ from attn_desktop.model import Role
 from attn_desktop.model.scene_files import save_scene
 from attn_desktop.ui.tools.synthetic_mouse import double_click
 
-from helpers import table_column, tip_on_screen
+from tests.support.in_the_window import table_column, tip_on_screen
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QTabBar
 from attn_desktop.model import Role
 from attn_desktop.ui.panels.matrix_layout import cell_font
 
-from helpers import settle_layout
+from tests.support.in_the_window import settle_layout
 
 pytestmark = pytest.mark.slow  # every test builds the real main window
 

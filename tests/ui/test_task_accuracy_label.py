@@ -18,7 +18,7 @@ from attn_desktop.ui.training.task_accuracy_label import TaskAccuracyLabel
 from attn_desktop.ui.view_state.key_highlight import KeyHighlight
 from attn_desktop.ui.window.app import configure_pyqtgraph
 
-from helpers import drag_on_canvas
+from tests.support.in_the_window import drag_on_canvas
 
 REVERSE = TASKS["reverse"]
 

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from attn_desktop.model import Role
 from attn_desktop.model.training import training
 
-from helpers import matrix_cells
+from tests.support.in_the_window import matrix_cells
 
 
 class HugeRateTrainer(training.Trainer):

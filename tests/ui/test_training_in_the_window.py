@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QLabel
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import open_scene
 
-from helpers import drag_arrow, matrix_cells
+from tests.support.in_the_window import drag_arrow, matrix_cells
 
 pytest.importorskip("attn_desktop.model.training.training")
 
@@ -29,6 +29,7 @@ def train_until_perfect(qtbot, panel, timeout_ms=30_000):
     qtbot.waitUntil(lambda: not panel.is_running, timeout=5000)
 
 
+@pytest.mark.timing
 def test_training_shows_the_reverse_pattern_appear_and_the_window_keeps_answering(qtbot, window):
     panel = open_training(qtbot, window)
     ticks, clock = [], QElapsedTimer()

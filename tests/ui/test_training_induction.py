@@ -22,7 +22,7 @@ from attn_desktop.model.training.training import Trainer
 from attn_desktop.ui.training.training_panel import TrainingPanel
 from attn_desktop.ui.window.app import configure_pyqtgraph
 
-from trained_induction import trained_params, trained_trainer
+from tests.support.trained_induction import trained_params, trained_trainer
 
 DOCK_SIZE = (300, 1100)  # the dock's width on a 1024 × 768 screen; it scrolls, so the panel is as tall as it likes
 
@@ -81,6 +81,7 @@ def shown_percent(panel) -> float:
     return float(panel.circuit.accuracy_label.text().split(":")[1].split("%")[0])
 
 
+@pytest.mark.timing
 def test_training_induction_shows_both_heads_on_the_example_live_and_as_the_model_computes(qtbot):
     panel = make_panel(qtbot)
     assert not panel.circuit.isVisible()  # reverse: one head, no circuit

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from audit_criteria import problems_in
 from PySide6.QtCore import QElapsedTimer, QPointF, Qt, QTimer
 
 from attn_desktop.model import Role
@@ -17,8 +16,9 @@ from attn_desktop.model.training.layered_maths import forward
 from attn_desktop.ui.tools.layout_audit import audit_window
 from attn_desktop.ui.tools.walk_audit import audit_walk
 
-from helpers import drag_on_canvas, on_a_1024_by_768_screen, wait_until_arranged
-from trained_induction import TrainedTrainer, trained_params
+from tests.support.audit_criteria import problems_in
+from tests.support.in_the_window import drag_on_canvas, on_a_1024_by_768_screen, wait_until_arranged
+from tests.support.trained_induction import TrainedTrainer, trained_params
 
 RealTrainer = training.Trainer
 
@@ -55,6 +55,7 @@ def matrix_rows(column) -> list[list[str]]:
     return [[column.matrix.cell_text(row, key) for key in range(n)] for row in range(n)]
 
 
+@pytest.mark.timing
 def test_training_induction_shows_both_layers_in_the_window_and_clicks_are_answered_all_along(qtbot, window):
     panel = open_training_on_induction(qtbot, window)
     ticks, clock = [], QElapsedTimer()

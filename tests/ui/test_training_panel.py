@@ -135,6 +135,7 @@ def test_reset_goes_back_to_step_0_and_the_same_first_loss(qtbot, panel):
     assert panel.curves.shown_losses()[0] != first_losses[0]
 
 
+@pytest.mark.timing
 def test_the_window_answers_on_time_while_training_runs_flat_out(qtbot, panel):
     choose_fastest_pace(qtbot, panel)
     # A full collection of this test process's garbage (thousands of tests' worth) can take half a second on
@@ -161,6 +162,7 @@ def test_the_window_answers_on_time_while_training_runs_flat_out(qtbot, panel):
     assert 5 <= len(scenes) <= 1.5 * UPDATES_PER_SECOND + 5  # the canvas followed, throttled to the display
 
 
+@pytest.mark.timing
 def test_a_slow_view_still_leaves_the_window_time_to_answer(qtbot, panel):
     """A view that takes 50 ms per update (a whole scene rebuilt each time) gets fewer updates; clicks still count."""
     choose_fastest_pace(qtbot, panel)
@@ -228,6 +230,7 @@ def test_choosing_another_task_starts_again_on_its_own_example(qtbot, panel):
     assert panel.rate_box.value() == pytest.approx(TASKS["it-noun"].default_lr)
 
 
+@pytest.mark.timing
 def test_closing_the_panel_while_training_stops_and_ends_its_thread(qtbot):
     panel = make_panel(qtbot)
     click(qtbot, panel.train_button)

@@ -15,7 +15,7 @@ from attn_desktop.ui.document import handout_image
 from attn_desktop.ui.document.handout_image import render_png
 from attn_desktop.ui.tools.layout_audit import _labels_cut
 
-from helpers import (
+from tests.support.in_the_window import (
     drag_on_canvas,
     on_a_1024_by_768_screen,
     settle_layout,

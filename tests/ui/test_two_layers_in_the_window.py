@@ -12,8 +12,14 @@ from attn_desktop.model import Role, explain
 from attn_desktop.model.scene_files import open_scene
 from attn_desktop.ui.tools.layout_audit import audit_window
 
-from helpers import EventCounter, drag_on_canvas, on_a_1024_by_768_screen, type_into_first_cell, wait_until_arranged
-from two_layers_scene import TWO_LAYERS, TWO_LAYERS_WITH_W_O
+from tests.support.in_the_window import (
+    EventCounter,
+    drag_on_canvas,
+    on_a_1024_by_768_screen,
+    type_into_first_cell,
+    wait_until_arranged,
+)
+from tests.support.two_layers_scene import TWO_LAYERS, TWO_LAYERS_WITH_W_O
 
 
 def open_file(qtbot, window, monkeypatch, path):

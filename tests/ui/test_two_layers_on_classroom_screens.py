@@ -19,7 +19,7 @@ from attn_desktop.model.training.training import Trainer
 from attn_desktop.ui.tools.layout_audit import audit_window
 from attn_desktop.ui.window.app import settle
 
-from helpers import on_a_1024_by_768_screen, type_into_first_cell, wait_until_arranged
+from tests.support.in_the_window import on_a_1024_by_768_screen, type_into_first_cell, wait_until_arranged
 
 pytestmark = pytest.mark.slow  # a trained model of two layers, laid out again at each step
 

@@ -12,8 +12,8 @@ from attn_desktop.model.scene_files import save_scene
 from attn_desktop.ui.window.app import default_scene
 from attn_desktop.ui.window.main_window import MainWindow
 
-from crash import pretend_the_process_died
-from helpers import drag_arrow, table_column
+from tests.support.crash import pretend_the_process_died
+from tests.support.in_the_window import drag_arrow, table_column
 
 SEED_WEIGHTS = ["0%", "76%", "6%", "1%", "0%", "17%"]
 Buttons = QMessageBox.StandardButton
@@ -57,7 +57,7 @@ def test_settings_switches_and_typed_coordinates_are_steps_too(qtbot, window, mo
 def test_a_cancelled_drag_leaves_no_step(qtbot, window):
     from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release
 
-    from helpers import tip_on_screen
+    from tests.support.in_the_window import tip_on_screen
 
     viewport = window.canvas.viewport()
     start = tip_on_screen(window, Role.KEY, 1)

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 from attn_desktop.model import Role
 from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release
 
-from helpers import drag_arrow, tip_on_screen
+from tests.support.in_the_window import drag_arrow, tip_on_screen
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 K_CAT = (Role.KEY, 1)

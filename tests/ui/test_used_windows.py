@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from helpers import on_a_1024_by_768_screen, wait_until_arranged
+from tests.support.in_the_window import on_a_1024_by_768_screen, wait_until_arranged
 
 ONE_HEAD_PANELS = ("scoreDock", "matrixDock", "weightsDock", "outputDock", "shapesDock", "gridsDock")
 ACTIVITY_PANELS = ("trainingDock", "modelHeadsDock", "scalingLabDock", "positionsLabDock")

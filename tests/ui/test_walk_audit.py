@@ -9,7 +9,7 @@ from attn_desktop.model import Role
 from attn_desktop.ui.tools.label_audit import _plots
 from attn_desktop.ui.tools.walk_audit import MIN_PLOT_SIDE_PX, audit_walk
 
-from helpers import settle_layout
+from tests.support.in_the_window import settle_layout
 
 
 def _heaviest_key(window) -> int:

@@ -6,7 +6,7 @@ from attn_desktop.model import Role
 from attn_desktop.ui.tools.walk import headless, take_step
 from attn_desktop.ui.tools.walk_steps import parse_steps
 
-from helpers import settle_layout
+from tests.support.in_the_window import settle_layout
 
 
 def walk(qtbot, window, steps: str):

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QInputDialog
 
 from attn_desktop.model import Role
 
-from helpers import drag_arrow, matrix_cells, settle_layout, table_column
+from tests.support.in_the_window import drag_arrow, matrix_cells, settle_layout, table_column
 
 WIDE = {
     "title": "Three numbers each", "tokens": ["I", "like", "tea"],

@@ -85,6 +85,7 @@ def test_progress_comes_at_the_screens_pace_and_ends_at_one(qtbot, worker_thread
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
 
 
+@pytest.mark.timing
 def test_shutting_down_stops_a_long_job_at_its_next_report_and_nothing_more_comes(qtbot):
     worker_thread = WorkerThread("test", shutdown_wait_ms=5000)
     finished, told = threading.Event(), []

@@ -6,4 +6,4 @@ attn_desktop; other tests read the project's own files from here (resources, pac
 
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # tests/support/ is two folders down

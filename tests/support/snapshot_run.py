@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-from project_root import ROOT
+from tests.support.project_root import ROOT
 
 
 def run_snapshot(tmp_path, *args: str, steps: str | None = None) -> subprocess.CompletedProcess:

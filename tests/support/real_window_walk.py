@@ -9,7 +9,7 @@ window, writes down what a teacher would check: the layout audit and the walk au
 saved on closing); the report is written to argv[1] as JSON: {"screen": [w, h], "steps": [...]}, with
 a picture of the window after each step beside it (REPORT-0.png for the start, REPORT-1.png, ...).
 
-    python tests/real_window_walk.py REPORT.json ctrl+4 F11 ctrl+7 ... ctrl+q
+    python tests/support/real_window_walk.py REPORT.json ctrl+4 F11 ctrl+7 ... ctrl+q
 """
 
 import json

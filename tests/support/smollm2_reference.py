@@ -7,7 +7,8 @@ without torch or transformers.
 
 import numpy as np
 import pytest
-from tiny_llama import gguf_tensor_name, unpermute
+
+from tests.support.tiny_llama import gguf_tensor_name, unpermute
 
 
 def smollm2_reference_model(path):
