@@ -47,8 +47,8 @@ from attn_desktop.ui.pretrained.logit_lens_view import LogitLensView
 from attn_desktop.ui.pretrained.model_texts import kind_descriptions, knock_effect, model_details, model_shape
 from attn_desktop.ui.pretrained.next_token_view import NextTokenView
 from attn_desktop.ui.pretrained.pretrained_worker import LensResult, LoadedModel, RunResult
-from attn_desktop.ui.pretrained.tight_tabs_style import TightTabsStyle, fit_tab_names
 from attn_desktop.ui.pretrained.token_strip import TokenStrip
+from attn_desktop.ui.widgets.tight_tabs_style import TightTabsStyle, fit_tab_names
 
 TYPING_PAUSE_MS = 150  # a sentence runs once typing pauses this long (older waiting ones are dropped anyway)
 ERROR_STYLE = "color: #B00020;"

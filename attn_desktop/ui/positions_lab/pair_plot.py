@@ -10,10 +10,10 @@ import pyqtgraph as pg
 from PySide6.QtGui import QColor
 
 from attn_desktop.model import Role
-from attn_desktop.ui.lab.lab_plot import PLOT_HEIGHT, make_still, round_up
 from attn_desktop.ui.language.plot_direction import keep_left_to_right
 from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.plot_style import cache_axes_and_grid
+from attn_desktop.ui.positions_lab.lab_plot import PLOT_HEIGHT, make_still, round_up
 
 FAINT_ALPHA = 70
 HEAD_PX = 12

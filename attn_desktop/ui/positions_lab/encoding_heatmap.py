@@ -10,10 +10,10 @@ import pyqtgraph as pg
 
 from attn_desktop.language import tr
 from attn_desktop.model.teaching.positions_lab import HEATMAP_POSITIONS, HEATMAP_WIDTH, encoding_heatmap
-from attn_desktop.ui.lab.lab_plot import PLOT_HEIGHT, make_still
 from attn_desktop.ui.language.plot_direction import keep_left_to_right
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.plot_style import cache_axes_and_grid
+from attn_desktop.ui.positions_lab.lab_plot import PLOT_HEIGHT, make_still
 
 
 class EncodingHeatmap(pg.PlotWidget):

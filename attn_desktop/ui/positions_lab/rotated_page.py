@@ -30,12 +30,12 @@ from attn_desktop.model.teaching.positions_lab import (
     turn_pair,
 )
 from attn_desktop.model.teaching.rope_base import installed_rope_base
-from attn_desktop.ui.lab.clock_faces import ClockFaces
-from attn_desktop.ui.lab.lab_plot import LabPlot
-from attn_desktop.ui.lab.lab_text import set_text, wrapped_label
-from attn_desktop.ui.lab.pair_plot import PairPlot
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.palette import OUTPUT_COLOR, ROLE_COLORS
+from attn_desktop.ui.positions_lab.clock_faces import ClockFaces
+from attn_desktop.ui.positions_lab.lab_plot import LabPlot
+from attn_desktop.ui.positions_lab.lab_text import set_text, wrapped_label
+from attn_desktop.ui.positions_lab.pair_plot import PairPlot
 from attn_desktop.ui.steady_label_box import SteadyLabelBox
 from attn_desktop.ui.workers import WorkerThread
 

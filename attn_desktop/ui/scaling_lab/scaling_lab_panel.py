@@ -25,8 +25,8 @@ from attn_desktop.model.teaching.scaling_lab import (
     curves,
     reading,
 )
-from attn_desktop.ui.lab.scaling_plot import RAW_COLOR, SCALED_COLOR, ScalingPlot
 from attn_desktop.ui.language_link import follow_language
+from attn_desktop.ui.scaling_lab.scaling_plot import RAW_COLOR, SCALED_COLOR, ScalingPlot
 
 FIRST_WIDTH = 2
 # Translators: the √d_k lab's plots' vertical axes.

@@ -22,11 +22,11 @@ from attn_desktop.language import N_
 from attn_desktop.model import Change, HeadReading
 from attn_desktop.model.commands import Editor, ReorderTokens
 from attn_desktop.model.teaching.positions_lab import lab_head, order_back, shuffled_order
-from attn_desktop.ui.lab.added_page import AddedPage
-from attn_desktop.ui.lab.order_page import OrderPage
-from attn_desktop.ui.lab.page_chooser import PageChooser
-from attn_desktop.ui.lab.real_head_page import RealHeadPage
-from attn_desktop.ui.lab.rotated_page import RotatedPage
+from attn_desktop.ui.positions_lab.added_page import AddedPage
+from attn_desktop.ui.positions_lab.order_page import OrderPage
+from attn_desktop.ui.positions_lab.page_chooser import PageChooser
+from attn_desktop.ui.positions_lab.real_head_page import RealHeadPage
+from attn_desktop.ui.positions_lab.rotated_page import RotatedPage
 from attn_desktop.ui.scene_link import follow_scene
 
 SHUFFLE_SEED = 10  # the lesson's number: a class that clicks Shuffle together sees the same orders
