@@ -7,7 +7,8 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QResizeEvent
+from PySide6.QtWidgets import QWidget
 
 from attn_desktop.model import Role
 from attn_desktop.ui.language.plot_direction import keep_left_to_right
@@ -37,7 +38,7 @@ class PairArrow:
 
 
 class PairPlot(pg.PlotWidget):
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         plot = self.getPlotItem()
@@ -62,7 +63,7 @@ class PairPlot(pg.PlotWidget):
             self.reach = reach
             self._frame()
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent | None) -> None:
         super().resizeEvent(event)
         if event is not None:  # (pyqtgraph calls it with None while the plot is being made)
             self._frame()

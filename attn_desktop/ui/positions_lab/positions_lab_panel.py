@@ -16,6 +16,7 @@ from collections.abc import Hashable
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QStackedWidget, QVBoxLayout, QWidget
 
 from attn_desktop.language import N_
@@ -58,7 +59,7 @@ class PositionsLabPanel(QWidget):
         follow_scene(self, reading, self._on_change)
 
     # ----- building -----------------------------------------------------------------------------
-    def showEvent(self, event) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         if self.order_page is None:
             self._build_pages()
         super().showEvent(event)
