@@ -18,7 +18,8 @@ import argparse
 import json
 import sys
 
-from latency import PROJECT_ROOT, bench_startup, verdict  # bench/ is this script's folder, so it is on sys.path
+from bench_targets import verdict
+from cold_start import PROJECT_ROOT, bench_startup  # bench/ is this script's folder, so it is on sys.path
 
 sys.path.insert(0, str(PROJECT_ROOT / "packaging"))
 from bundle_files import SIZE_BUDGET_MB, disk_usage_mb

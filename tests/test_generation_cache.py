@@ -123,17 +123,18 @@ def test_smollm2_generating_with_the_cache_gives_the_logits_of_the_whole_sentenc
 
 def test_remembered_runs_stay_within_their_byte_budget_and_a_step_still_reads_the_last(tmp_path, monkeypatch):
     from attn_desktop.model.pretrained import llama
+    from attn_desktop.model.pretrained.forward_pass import pass_bytes
 
     path = tmp_path / "tiny.gguf"
     write_tiny_llama(path, layer_count=2, head_count=4, kv_head_count=2)
     model = LlamaModel.load(path)
     sentences = ("A dog ran in the park", "My sister sang a song", "My dog ran to a song")  # 17 tokens each here
     model.run(sentences[0])
-    one_pass = llama._pass_bytes(next(reversed(model._recent.values())))
+    one_pass = pass_bytes(next(reversed(model._recent.values())))
     monkeypatch.setattr(llama, "REMEMBERED_BYTES", int(2.5 * one_pass))  # two passes of this length
     for sentence in sentences:
         model.run(sentence)
-    assert sum(map(llama._pass_bytes, model._recent.values())) <= llama.REMEMBERED_BYTES
+    assert sum(map(pass_bytes, model._recent.values())) <= llama.REMEMBERED_BYTES
     assert len(model._recent) < 3  # the oldest forgotten
     run = model.run(sentences[-1])
     step = model.extend(run, run.next_scores.top_ids[0])

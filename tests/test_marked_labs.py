@@ -13,11 +13,12 @@ import pytest
 from attn_desktop.model.teaching.scaling_lab import D_K_MIN
 from attn_desktop.model.training.tasks import TASKS, parse_example
 from attn_desktop.model.training.training import StepMetrics
-from attn_desktop.ui.lab.page_chooser import PageChooser
-from attn_desktop.ui.lab.positions_lab_panel import PAGE_TITLES
-from attn_desktop.ui.lab.real_head_page import RealHeadPage
-from attn_desktop.ui.lab.scaling_lab_panel import ScalingLabPanel
-from attn_desktop.ui.training.training_panel import TrainingPanel, status_text
+from attn_desktop.ui.positions_lab.page_chooser import PageChooser
+from attn_desktop.ui.positions_lab.positions_lab_panel import PAGE_TITLES
+from attn_desktop.ui.positions_lab.real_head_page import RealHeadPage
+from attn_desktop.ui.scaling_lab.scaling_lab_panel import ScalingLabPanel
+from attn_desktop.ui.training.training_panel import TrainingPanel
+from attn_desktop.ui.training.training_texts import status_text
 from attn_desktop.ui.window.app import configure_pyqtgraph
 
 

@@ -79,14 +79,14 @@ def test_the_lesson_s_exercise_the_score_at_7_and_3_is_the_one_at_4_and_0():
 
 
 def test_the_turns_are_the_app_s_own_model_s():
-    """The forward pass of pretrained/llama.py turns adjacent pairs by the same angles."""
-    from attn_desktop.model.pretrained import llama
+    """The forward pass of pretrained/llama.py (its llama_maths.py) turns adjacent pairs by the same angles."""
+    from attn_desktop.model.pretrained import llama_maths
 
     config = type("Config", (), {"head_width": HEAD_WIDTH, "rope_base": SMOLLM2_BASE})()
-    cos, sin = llama._rope_tables(config, 12)
+    cos, sin = llama_maths.rope_tables(config, 12)
     rng = np.random.default_rng(3)
     x = rng.normal(size=(2, 12, HEAD_WIDTH)).astype(np.float32)
-    theirs = llama._rotate(x, cos, sin)
+    theirs = llama_maths.rotate(x, cos, sin)
     ours = rotate(x.astype(np.float64), np.arange(12), rope_frequencies(HEAD_WIDTH, SMOLLM2_BASE))
     np.testing.assert_allclose(ours, theirs, atol=1e-5)  # float32 in the model
 

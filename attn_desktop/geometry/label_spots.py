@@ -94,7 +94,20 @@ def anchor_of(request: LabelRequest, bounds: Box) -> tuple[Point, bool]:
 
 
 def last_point_inside(start: Point, end: Point, box: Box) -> Point | None:
-    """Where the segment start → end leaves the box (Liang–Barsky); None if it never is inside."""
+    """Where the segment start → end leaves the box; None if it never is inside."""
+    span = span_inside(start, end, box)
+    if span is None:
+        return None
+    (x0, y0), (x1, y1) = start, end
+    high = span[1]
+    return x0 + (x1 - x0) * high, y0 + (y1 - y0) * high
+
+
+def span_inside(start: Point, end: Point, box: Box) -> tuple[float, float] | None:
+    """The part of the segment start → end inside the box (its edges included), as the fractions of the way
+    where it enters and leaves (Liang–Barsky); None if no point of it is inside. The label placer leads a
+    label to where an arrow leaves its plot, and the label audit checks a shaft against a label's box, with
+    this one clipping."""
     (x0, y0), (x1, y1) = start, end
     dx, dy = x1 - x0, y1 - y0
     low, high = 0.0, 1.0
@@ -110,7 +123,7 @@ def last_point_inside(start: Point, end: Point, box: Box) -> Point | None:
             high = min(high, t)
         if low > high:
             return None
-    return x0 + dx * high, y0 + dy * high
+    return low, high
 
 
 def near_candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: Box, slide_steps: int,

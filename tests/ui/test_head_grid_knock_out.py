@@ -174,7 +174,7 @@ def test_heads_sharing_keys_and_values_stand_in_groups_under_a_band(qtbot, grid)
 
 
 def test_the_band_names_each_key_value_head(qtbot, grid):
-    from attn_desktop.ui.pretrained import pattern_thumbnails
+    from attn_desktop.ui.pretrained import head_grid_geometry
 
     grid.set_kv_group_size(GROUP)
     assert [text for _box, text in grid.group_bands()] == ["kv 0", "kv 1", "kv 2"]
@@ -182,7 +182,7 @@ def test_the_band_names_each_key_value_head(qtbot, grid):
     assert spans[1].left() == grid.cell_rect(0, 3).left() and spans[1].right() == grid.cell_rect(0, 5).right()
     font_height = grid.fontMetrics().height()
     assert all(box.height() >= font_height for box in spans)  # the widget's own font: readable, not shrunk
-    assert pattern_thumbnails.GROUP_GAP >= 4
+    assert head_grid_geometry.GROUP_GAP >= 4
 
 
 def test_pointing_clicking_and_the_keyboard_find_the_right_head_across_the_gaps(qtbot, grid):

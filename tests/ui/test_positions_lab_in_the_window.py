@@ -128,7 +128,7 @@ def test_the_m_slider_turns_q_and_the_readout_and_the_clock_hands_follow(qtbot, 
 
 @pytest.mark.parametrize("base", [None, 10000.0], ids=["not installed", "read from the file"])
 def test_the_clocks_turn_at_the_base_of_the_model_file_or_say_it_is_not_installed(qtbot, window, monkeypatch, base):
-    monkeypatch.setattr("attn_desktop.ui.lab.rotated_page.installed_rope_base", lambda: base)
+    monkeypatch.setattr("attn_desktop.ui.positions_lab.rotated_page.installed_rope_base", lambda: base)
     lab = open_lab(qtbot, window)
     click_page(qtbot, lab, "Rotated")
     page = lab.rotated_page

@@ -14,6 +14,9 @@ A sentence that starts like an earlier one reuses the earlier one's keys and val
 (generation.py says how). Heads can be knocked out: their output zeroed before the layer's output
 projection; the layers before the first knocked one are the intact run's, so only the later ones are
 computed again. Runs are remembered by their tokens and knocked heads together.
+
+What a sentence or a knocked head must be is checked in model_requests.py, a pass kept between sentences is
+forward_pass.py's, and the norms and RoPE's turns are llama_maths.py's.
 """
 
 from __future__ import annotations
@@ -21,28 +24,43 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections import OrderedDict
-from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from attn_desktop.language import tr
-from attn_desktop.model.files.values import is_valid_text
+from attn_desktop.model.pretrained.forward_pass import (
+    ForwardPass,
+    LayerArrays,
+    LayerHeads,
+    PassKey,
+    after_start,
+    pass_bytes,
+    prefix,
+    shared_start,
+)
 from attn_desktop.model.pretrained.generation import causal_attention, multiply_adds, rows_times
 from attn_desktop.model.pretrained.gguf_file import LlamaConfig, ModelFileError, Progress
 from attn_desktop.model.pretrained.joined_weights import EMBEDDING, FINAL_NORM, LAYER_PARTS, UNEMBEDDING, layer_key
+from attn_desktop.model.pretrained.llama_maths import rms_norm, rope_tables, rotate, silu
 from attn_desktop.model.pretrained.loading import load_weights
 from attn_desktop.model.pretrained.memory import give_freed_arrays_back
+from attn_desktop.model.pretrained.model_requests import (
+    MAX_SENTENCE_CHARS,
+    MAX_SENTENCE_TOKENS,
+    HeadError,
+    KnockedOut,
+    SentenceError,
+    knock_out_problem,
+    sentence_problem,
+)
 from attn_desktop.model.pretrained.next_token import SHOWN_TOKENS, NextTokenScores, likeliest_ids
 from attn_desktop.model.pretrained.pack import PACK_MODEL_FILE, PACK_MODEL_NAME
 from attn_desktop.model.pretrained.run import NEXT_TOKEN_COUNT, ModelRun
 from attn_desktop.model.pretrained.tokenizer import ModelTokenizer
 
 DEFAULT_SENTENCE = "The cat sat on the mat because it was tired"
-MAX_SENTENCE_TOKENS = 256
-# 256 tokens are a thousand characters or so: a sentence far longer is refused before a model is loaded.
-MAX_SENTENCE_CHARS = 2_000
 REMEMBERED_RUNS = 8  # recent sentences kept whole: going back to one is instant
 # ... while they hold less than this: eight 256-token passes would hold 1.8 GB (the float64 weights most of it);
 # knocking heads out keeps two passes a sentence (the intact one and the knocked), generating one a token
@@ -50,45 +68,6 @@ REMEMBERED_BYTES = 400_000_000
 
 __all__ = ["DEFAULT_SENTENCE", "MAX_SENTENCE_CHARS", "MAX_SENTENCE_TOKENS", "HeadError", "KnockedOut", "LlamaConfig",
            "LlamaModel", "ModelFileError", "SentenceError", "knock_out_problem", "sentence_problem"]
-
-KnockedOut = Collection[tuple[int, int]]  # (layer, head) pairs, numbered from 0
-
-
-class SentenceError(ValueError):
-    """A sentence the model cannot take (empty, not valid text, too long, or too many tokens)."""
-
-
-def sentence_problem(sentence: str) -> str | None:
-    """Why no model could take SENTENCE, found without one (so before seconds of loading), or None."""
-    if not sentence.strip():
-        return tr("the sentence is empty; type a few words")
-    if not is_valid_text(sentence):  # a byte that is not UTF-8 arrives from a command line as a lone surrogate
-        where = next(index for index, character in enumerate(sentence) if not is_valid_text(character))
-        return tr("the sentence is not valid text (at character {place}: a byte that is not UTF-8, "
-                  "or half a character)").format(place=where + 1)
-    if len(sentence) > MAX_SENTENCE_CHARS:
-        return tr("the sentence has {count} characters; the limit is {limit} (and {tokens} tokens)").format(
-            count=f"{len(sentence):,}", limit=f"{MAX_SENTENCE_CHARS:,}", tokens=MAX_SENTENCE_TOKENS)
-    return None
-
-
-class HeadError(ValueError):
-    """A (layer, head) the model does not have, asked to be knocked out."""
-
-
-def knock_out_problem(model_name: str, config: LlamaConfig, knocked_out: KnockedOut) -> str | None:
-    """Why MODEL_NAME cannot knock out the (layer, head) pairs of KNOCKED_OUT (one line), or None."""
-    for layer, head in knocked_out:
-        if not all(isinstance(number, (int, np.integer)) and not isinstance(number, bool) for number in (layer, head)):
-            return tr("a head is a layer and a head numbered from 0, not ({layer}, {head})").format(
-                layer=repr(layer), head=repr(head))
-        if not 0 <= layer < config.layer_count:
-            return tr("{model} has layers 0 to {last}; there is no layer {layer}").format(
-                model=model_name, last=config.layer_count - 1, layer=layer)
-        if not 0 <= head < config.head_count:
-            return tr("{model} has heads 0 to {last} in each layer; there is no head {head}").format(
-                model=model_name, last=config.head_count - 1, head=head)
-    return None
 
 
 @dataclass(frozen=True)
@@ -102,42 +81,6 @@ class _Layer:
     down: np.ndarray      # (width, ffn_width)
 
 
-@dataclass(frozen=True)
-class _Heads:
-    """One layer's q, k and v split into heads, and q and k before RoPE turned them."""
-
-    queries: np.ndarray           # (heads, n, head_width), turned
-    keys: np.ndarray              # (kv_heads, n, head_width), turned
-    values: np.ndarray            # (kv_heads, n, head_width)
-    unturned_queries: np.ndarray  # (heads, n, head_width)
-    unturned_keys: np.ndarray     # (kv_heads, n, head_width)
-
-
-# one layer's new q, k, v (keys and values from position 0), weights, and the new tokens' stream after it
-_LayerArrays = tuple[_Heads, np.ndarray, np.ndarray]
-
-
-@dataclass(frozen=True)
-class _Pass:
-    """The per-layer arrays of one sentence, kept to reuse for a sentence that starts the same."""
-
-    token_ids: tuple[int, ...]
-    knocked_out: frozenset[tuple[int, int]]
-    queries: np.ndarray   # (layers, heads, n, head_width)
-    keys: np.ndarray      # (layers, kv_heads, n, head_width)
-    values: np.ndarray    # (layers, kv_heads, n, head_width)
-    attention: np.ndarray  # (layers, heads, n, n)
-    residuals: np.ndarray  # (layers, n, width): the stream after each layer (the last, before the final norm)
-    # q and k before RoPE: a quarter more than the arrays above hold beside the float64 attention
-    unturned_queries: np.ndarray  # (layers, heads, n, head_width)
-    unturned_keys: np.ndarray     # (layers, kv_heads, n, head_width)
-    reused_tokens: int = 0   # leading tokens whose keys and values came from a remembered pass
-    multiply_adds: int = 0   # what computing this pass took (generation.multiply_adds)
-
-
-_Key = tuple[tuple[int, ...], frozenset[tuple[int, int]]]  # a remembered pass: its token ids and knocked heads
-
-
 class LlamaModel:
     def __init__(self, path: Path, config: LlamaConfig, tokenizer: ModelTokenizer, weights: dict[str, np.ndarray]):
         self.path = path
@@ -149,11 +92,11 @@ class LlamaModel:
         self._final_norm = weights[FINAL_NORM]
         self._layers = [_Layer(*(weights[layer_key(index, part)] for part in LAYER_PARTS))
                         for index in range(config.layer_count)]
-        self._cos, self._sin = _rope_tables(config, MAX_SENTENCE_TOKENS)
+        self._cos, self._sin = rope_tables(config, MAX_SENTENCE_TOKENS)
         if not (np.isfinite(self._cos).all() and np.isfinite(self._sin).all()):
             raise ModelFileError(tr("{file}: llama.rope.freq_base {base} turns the positions by angles too large "
                                     "to compute").format(file=path.name, base=f"{config.rope_base:g}"))
-        self._recent: OrderedDict[_Key, _Pass] = OrderedDict()
+        self._recent: OrderedDict[PassKey, ForwardPass] = OrderedDict()
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], progress: Progress | None = None) -> LlamaModel:
@@ -268,7 +211,7 @@ class LlamaModel:
     def _run(self, ids: list[int], sentence: str, knocked: frozenset[tuple[int, int]]) -> ModelRun:
         return self._run_of(self._forward(tuple(ids), knocked), sentence)
 
-    def _run_of(self, done: _Pass, sentence: str) -> ModelRun:
+    def _run_of(self, done: ForwardPass, sentence: str) -> ModelRun:
         ids = list(done.token_ids)
         logits = self._last_logits(done.residuals[-1, -1])
         self._check_finite(logits, tr("the next-token scores"))
@@ -305,14 +248,14 @@ class LlamaModel:
         """The next-token logits (vocab,) of one stream FINAL (width,): one row alone, as every run computes its
         last position's, so a step of generation and a whole pass give the same bits (generation.py)."""
         with np.errstate(all="ignore"):  # an overflow is found by _check_finite and said in one line
-            normed = _rms_norm(final[None, :], self._final_norm, self.config.rms_epsilon)[0]
+            normed = rms_norm(final[None, :], self._final_norm, self.config.rms_epsilon)[0]
             return np.asarray(normed @ self._unembed.T)
 
     def logits(self, final: np.ndarray) -> np.ndarray:
         """FINAL (rows, width), residual streams, through the final norm and the unembedding: (rows, vocab),
         in one product (a row's last bits may differ from _last_logits': the lens and tests of many rows)."""
         with np.errstate(all="ignore"):  # an overflow is found by _check_finite and said in one line
-            return np.asarray(_rms_norm(final, self._final_norm, self.config.rms_epsilon) @ self._unembed.T)
+            return np.asarray(rms_norm(final, self._final_norm, self.config.rms_epsilon) @ self._unembed.T)
 
     def _check_finite(self, array: np.ndarray, what: str) -> None:
         """A number beyond float32's range, or NaN, in ARRAY: one line naming the file and where it happened."""
@@ -333,7 +276,7 @@ class LlamaModel:
         return self.config.head_count // self.config.kv_head_count
 
     # ----- the forward pass -------------------------------------------------------------------
-    def _forward(self, ids: tuple[int, ...], knocked: frozenset[tuple[int, int]]) -> _Pass:
+    def _forward(self, ids: tuple[int, ...], knocked: frozenset[tuple[int, int]]) -> ForwardPass:
         """IDS with the KNOCKED heads, remembered, or computed from the cheapest start: a remembered pass with
         the same knocked heads sharing a start (its keys and values reused), else, with heads knocked out,
         the intact pass's stream at the first knocked layer (the layers before it are the intact ones)."""
@@ -349,29 +292,29 @@ class LlamaModel:
             done = self._compute(ids, knocked, start, base)
         return self._remember(key, done)
 
-    def _remember(self, key: _Key, done: _Pass) -> _Pass:
+    def _remember(self, key: PassKey, done: ForwardPass) -> ForwardPass:
         """Keep DONE, forgetting the oldest passes beyond REMEMBERED_RUNS or REMEMBERED_BYTES (the last kept
         whatever its size: the next step of generation reads it)."""
         self._recent[key] = done
         while len(self._recent) > 1 and (len(self._recent) > REMEMBERED_RUNS
-                                         or sum(map(_pass_bytes, self._recent.values())) > REMEMBERED_BYTES):
+                                         or sum(map(pass_bytes, self._recent.values())) > REMEMBERED_BYTES):
             self._recent.popitem(last=False)
         return done
 
-    def _reusable_start(self, ids: tuple[int, ...], knocked: frozenset[tuple[int, int]]) -> _Pass | None:
+    def _reusable_start(self, ids: tuple[int, ...], knocked: frozenset[tuple[int, int]]) -> ForwardPass | None:
         """The remembered pass with the same knocked heads sharing the longest start with this one (at least a
         token), cut to that start."""
         best, best_length = None, 0
         for earlier in self._recent.values():
-            length = _shared_start(earlier.token_ids, ids)
+            length = shared_start(earlier.token_ids, ids)
             if earlier.knocked_out == knocked and length > best_length:
                 best, best_length = earlier, length
         if best is None:
             return None
-        return _prefix(best, best_length)
+        return prefix(best, best_length)
 
-    def _compute(self, ids: tuple[int, ...], knocked: frozenset[tuple[int, int]], start: _Pass | None,
-                 base: _Pass | None = None) -> _Pass:
+    def _compute(self, ids: tuple[int, ...], knocked: frozenset[tuple[int, int]], start: ForwardPass | None,
+                 base: ForwardPass | None = None) -> ForwardPass:
         """IDS through the layers. START: a pass of their first tokens (the same knocked heads) whose keys and
         values are reused. BASE: the intact pass of IDS, whose layers before the first knocked one are copied."""
         done = 0 if start is None else len(start.token_ids)
@@ -381,34 +324,34 @@ class LlamaModel:
         else:
             x = self._embed[list(ids[done:])]
         positions = np.arange(done, len(ids))
-        per_layer: list[_LayerArrays] = []
+        per_layer: list[LayerArrays] = []
         for index in range(first_layer, self.config.layer_count):
             heads, weights, x = self._layer(index, x, positions, start, {h for layer, h in knocked if layer == index})
             per_layer.append((heads, weights, x))
         count = multiply_adds(self.config, done, len(positions), self.config.layer_count - first_layer)
         return self._assemble(ids, knocked, start, per_layer, base, first_layer, count)
 
-    def _layer(self, index: int, x: np.ndarray, positions: np.ndarray, start: _Pass | None, knocked: set[int]
-               ) -> tuple[_Heads, np.ndarray, np.ndarray]:
+    def _layer(self, index: int, x: np.ndarray, positions: np.ndarray, start: ForwardPass | None, knocked: set[int]
+               ) -> tuple[LayerHeads, np.ndarray, np.ndarray]:
         """One layer on X, the stream of the tokens at POSITIONS: its heads, weights, and the stream after it."""
         c, layer = self.config, self._layers[index]
         first = int(positions[0])
-        h = rows_times(_rms_norm(x, layer.attn_norm, c.rms_epsilon), layer.qkv)
+        h = rows_times(rms_norm(x, layer.attn_norm, c.rms_epsilon), layer.qkv)
         self._check_finite(h, tr("layer {layer}'s queries, keys and values").format(layer=index))
         heads = self._split_heads(h, positions)
         if start is not None:  # the shared start's keys and values, unchanged by anything after it
-            heads = _after_start(heads, start, index)
+            heads = after_start(heads, start, index)
         weights, mixed = causal_attention(heads.queries, heads.keys, heads.values, first)
         for head in knocked:  # a knocked-out head adds nothing to the stream
             mixed[head] = 0.0
         x = x + rows_times(mixed.transpose(1, 0, 2).reshape(len(positions), c.width), layer.out)
         self._check_finite(x, tr("layer {layer}'s attention output").format(layer=index))
-        gate, up = np.split(rows_times(_rms_norm(x, layer.ffn_norm, c.rms_epsilon), layer.gate_up), 2, axis=-1)
-        x = x + rows_times(_silu(gate) * up, layer.down)
+        gate, up = np.split(rows_times(rms_norm(x, layer.ffn_norm, c.rms_epsilon), layer.gate_up), 2, axis=-1)
+        x = x + rows_times(silu(gate) * up, layer.down)
         self._check_finite(x, tr("layer {layer}'s feed-forward output").format(layer=index))
         return heads, weights, x
 
-    def _split_heads(self, h: np.ndarray, positions: np.ndarray) -> _Heads:
+    def _split_heads(self, h: np.ndarray, positions: np.ndarray) -> LayerHeads:
         c = self.config
         n, kv_width = len(positions), c.kv_head_count * c.head_width
         q = h[:, : c.width].reshape(n, c.head_count, c.head_width).transpose(1, 0, 2)
@@ -416,10 +359,10 @@ class LlamaModel:
         v = h[:, c.width + kv_width :].reshape(n, c.kv_head_count, c.head_width).transpose(1, 0, 2)
         cos, sin = self._cos[positions], self._sin[positions]
         q, k = np.ascontiguousarray(q), np.ascontiguousarray(k)
-        return _Heads(_rotate(q, cos, sin), _rotate(k, cos, sin), np.ascontiguousarray(v), q, k)
+        return LayerHeads(rotate(q, cos, sin), rotate(k, cos, sin), np.ascontiguousarray(v), q, k)
 
-    def _assemble(self, ids: tuple[int, ...], knocked: frozenset[tuple[int, int]], start: _Pass | None,
-                  per_layer: list[_LayerArrays], base: _Pass | None, first_layer: int, count: int) -> _Pass:
+    def _assemble(self, ids: tuple[int, ...], knocked: frozenset[tuple[int, int]], start: ForwardPass | None,
+                  per_layer: list[LayerArrays], base: ForwardPass | None, first_layer: int, count: int) -> ForwardPass:
         def stacked(part: str) -> np.ndarray:
             computed = np.stack([getattr(heads, part) for heads, _, _ in per_layer])
             return computed if base is None else np.concatenate([getattr(base, part)[:first_layer], computed])
@@ -438,76 +381,7 @@ class LlamaModel:
             unturned_queries = np.concatenate([start.unturned_queries, unturned_queries], axis=2)
             attention[:, :, :done, :done] = start.attention
             residuals = np.concatenate([start.residuals, residuals], axis=1)
-        return _Pass(ids, knocked, queries, stacked("keys"), stacked("values"), attention, residuals,
+        return ForwardPass(ids, knocked, queries, stacked("keys"), stacked("values"), attention, residuals,
                      unturned_queries, stacked("unturned_keys"), done, count)
 
 
-def _after_start(heads: _Heads, start: _Pass, layer: int) -> _Heads:
-    """The new tokens' keys and values (turned and not) after the shared start's, which nothing later changes."""
-    def joined(earlier: np.ndarray, new: np.ndarray) -> np.ndarray:
-        return np.concatenate([earlier[layer], new], axis=1)
-
-    return _Heads(heads.queries, joined(start.keys, heads.keys), joined(start.values, heads.values),
-                  heads.unturned_queries, joined(start.unturned_keys, heads.unturned_keys))
-
-
-def _pass_bytes(done: _Pass) -> int:
-    """What a remembered pass holds (a pass cut from another shares its arrays: counted twice, to be safe)."""
-    return sum(int(array.nbytes) for array in (done.queries, done.keys, done.values, done.attention, done.residuals,
-                                               done.unturned_queries, done.unturned_keys))
-
-
-def _shared_start(a: tuple[int, ...], b: tuple[int, ...]) -> int:
-    length = 0
-    for first, second in zip(a, b):
-        if first != second:
-            break
-        length += 1
-    return min(length, len(b) - 1)  # at least the last token is computed afresh
-
-
-def _prefix(done: _Pass, length: int) -> _Pass:
-    return _Pass(
-        done.token_ids[:length],
-        done.knocked_out,
-        done.queries[:, :, :length],
-        done.keys[:, :, :length],
-        done.values[:, :, :length],
-        done.attention[:, :, :length, :length],
-        done.residuals[:, :length],
-        done.unturned_queries[:, :, :length],
-        done.unturned_keys[:, :, :length],
-    )
-
-
-def _rms_norm(x: np.ndarray, weight: np.ndarray, epsilon: float) -> np.ndarray:
-    # The mean square in double precision: squares of float32 overflow from 1.8e19, and x / inf would
-    # quietly make a huge vector zero instead of letting the overflow show where it happens.
-    mean_square = np.mean(np.square(x, dtype=np.float64), axis=-1, keepdims=True)
-    return np.asarray(x / np.sqrt(mean_square + epsilon).astype(np.float32) * weight)
-
-
-def _silu(x: np.ndarray) -> np.ndarray:
-    return np.asarray(x / (np.float32(1) + np.exp(-x)))
-
-
-def _rope_tables(config: LlamaConfig, length: int) -> tuple[np.ndarray, np.ndarray]:
-    """cos and sin of each position's angle for each pair of dimensions, (length, head_width / 2).
-
-    llama.cpp's converter reorders LLaMA's q and k rows so that RoPE turns adjacent pairs
-    (dimensions 2i and 2i+1) by position · base^(-2i/d); the same numbers as the original model.
-    """
-    pairs = config.head_width // 2
-    with np.errstate(all="ignore"):  # a base so small that 1 / base overflows is found by the caller
-        frequencies = config.rope_base ** (-np.arange(pairs, dtype=np.float64) * 2 / config.head_width)
-        angles = np.arange(length, dtype=np.float64)[:, None] * frequencies[None, :]
-        return np.cos(angles).astype(np.float32), np.sin(angles).astype(np.float32)
-
-
-def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
-    """Turn each adjacent pair of dimensions of x (heads, n, head_width) by its position's angle."""
-    even, odd = x[..., 0::2], x[..., 1::2]
-    turned = np.empty_like(x)
-    turned[..., 0::2] = even * cos - odd * sin
-    turned[..., 1::2] = even * sin + odd * cos
-    return turned

@@ -11,7 +11,8 @@ import numpy as np
 from attn_desktop.model.training.example_sentence import example, position_labels
 from attn_desktop.model.training.head_params import KEY_WIDTH
 from attn_desktop.model.training.tasks import Task
-from attn_desktop.model.training.training import Trainer, fresh_metrics
+from attn_desktop.model.training.training import Trainer
+from attn_desktop.model.training.training_document import training_document
 
 TRAINED_HEAD_FORMAT = "attention-desktop-trained-head"
 TRAINED_HEAD_VERSION = 1
@@ -30,30 +31,15 @@ def trained_head_document(trainer: Trainer, tokens: Sequence[int] | None = None)
     tokens = task.example_tokens() if tokens is None else list(tokens)
     with np.errstate(all="ignore"):  # a head with huge weights: the writer refuses what is not finite
         result = example(task, params, tokens)
-    return {
-        "format": TRAINED_HEAD_FORMAT,
-        "version": TRAINED_HEAD_VERSION,
-        "task": task.name,
-        "vocab": list(task.vocab),
-        "seq_len": task.seq_len,
-        "causal": task.causal,
-        "d_model": params.d_model,
-        "d_k": KEY_WIDTH,
-        "d_v": params.d_v,
-        "optimiser": trainer.optimiser,
-        "seed": trainer.seed,
-        "lr": trainer.lr,
-        "batch_size": trainer.batch_size,
-        "model": params.to_lists(),
-        "metrics": fresh_metrics(trainer, params),
-        "example": {
-            "tokens": task.words(tokens),
-            "token_ids": [int(token) for token in tokens],
-            "labels": position_labels(task, tokens),
-            "queries": result.q.tolist(),
-            "keys": result.k.tolist(),
-            "values": result.v.tolist(),
-            "weights": result.weights.tolist(),
-            "answers": task.words(result.predictions.tolist()),
-        },
+    worked = {
+        "tokens": task.words(tokens),
+        "token_ids": [int(token) for token in tokens],
+        "labels": position_labels(task, tokens),
+        "queries": result.q.tolist(),
+        "keys": result.k.tolist(),
+        "values": result.v.tolist(),
+        "weights": result.weights.tolist(),
+        "answers": task.words(result.predictions.tolist()),
     }
+    widths = {"d_k": KEY_WIDTH, "d_v": params.d_v}
+    return training_document(trainer, params, TRAINED_HEAD_FORMAT, TRAINED_HEAD_VERSION, widths, worked)

@@ -13,7 +13,8 @@ from attn_desktop.model.files.scene_types import HeadGrids, LayerGrids, Projecte
 from attn_desktop.model.training.induction_task import InductionTask
 from attn_desktop.model.training.layered_maths import LayeredForward, forward
 from attn_desktop.model.training.layered_params import HEAD_GRID_NAMES, LayeredParams
-from attn_desktop.model.training.training import Trainer, fresh_metrics
+from attn_desktop.model.training.training import Trainer
+from attn_desktop.model.training.training_document import training_document
 
 INDUCTION_FORMAT = "attention-desktop-trained-layers"
 INDUCTION_VERSION = 1
@@ -39,28 +40,14 @@ def induction_document(trainer: Trainer, tokens: Sequence[int] | None = None) ->
     tokens = task.example_tokens() if tokens is None else list(tokens)
     with np.errstate(all="ignore"):  # huge weights: the writer refuses what is not finite
         result = induction_example(task, params, tokens)
-    return {
-        "format": INDUCTION_FORMAT,
-        "version": INDUCTION_VERSION,
-        "task": task.name,
-        "vocab": list(task.vocab),
-        "seq_len": task.seq_len,
-        "causal": task.causal,
-        "d_model": params.d_model,
-        "d_head": params.d_head,
-        "optimiser": trainer.optimiser,
-        "seed": trainer.seed,
-        "lr": trainer.lr,
-        "batch_size": trainer.batch_size,
-        "model": params.to_lists(),
-        "metrics": fresh_metrics(trainer, params),
-        "example": {
-            "tokens": task.words(tokens),
-            "token_ids": [int(token) for token in tokens],
-            "attention": [layer.weights.tolist() for layer in result.layers],
-            "answers": task.words(result.predictions.tolist()),
-        },
+    worked = {
+        "tokens": task.words(tokens),
+        "token_ids": [int(token) for token in tokens],
+        "attention": [layer.weights.tolist() for layer in result.layers],
+        "answers": task.words(result.predictions.tolist()),
     }
+    widths = {"d_head": params.d_head}
+    return training_document(trainer, params, INDUCTION_FORMAT, INDUCTION_VERSION, widths, worked)
 
 
 def induction_scene_data(task: InductionTask, params: LayeredParams, tokens: Sequence[int]) -> ProjectedScene:

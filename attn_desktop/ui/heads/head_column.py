@@ -17,11 +17,11 @@ from attn_desktop.language import N_, tr
 from attn_desktop.model import Change, HeadReading, Scene, ViewState
 from attn_desktop.model.head_reading import input_plane
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
-from attn_desktop.ui.heads.eliding_button import ElidingButton
 from attn_desktop.ui.heads.head_matrix import HeadMatrix
 from attn_desktop.ui.panels.score_table import ScoreTablePanel
 from attn_desktop.ui.scene_link import follow_scene
 from attn_desktop.ui.view_state.key_highlight import KeyHighlight
+from attn_desktop.ui.widgets.eliding_button import ElidingButton
 
 TITLE_TIP = N_("Show this head in the Scores, Weights, Output and Grids panels")  # shown as tr(TITLE_TIP)
 SWITCH_TIP = N_("Show this head's canvas (and, where the matrices do not fit side by side, its matrix) here, and "

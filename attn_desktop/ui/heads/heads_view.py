@@ -13,7 +13,7 @@ stand in columns side by side. Where it is not (a classroom projector, a window 
 the heads' titles become a switch and one head's canvas shows at a time, the whole width, over every
 head's matrix side by side: a drag in one head still visibly changes one matrix and not the other.
 The plots get their height first; the matrices the room for their numbers; W_O and the output line
-go right of the matrices when there is room there, under them otherwise (see heads_room.py).
+go right of the matrices when there is room there, under them otherwise (see geometry/heads_room.py).
 
 A scene whose heads make vectors wider than the canvas's plane (a trained induction model's: 16 numbers)
 is drawn there as a slice of two numbers; what its heads do is in their matrices. Such a scene opens with
@@ -27,19 +27,19 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QSignalBlocker, QSize, Qt, Signal
 from PySide6.QtWidgets import QBoxLayout, QCheckBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from attn_desktop.language import N_, tr
-from attn_desktop.model import Change, Scene, ViewState
-from attn_desktop.model.commands import Editor
-from attn_desktop.model.layers import ATTENTION_ROLES
-from attn_desktop.ui.canvas.canvas import PRESENTATION_SCALE
-from attn_desktop.ui.heads.head_column import HeadColumn
-from attn_desktop.ui.heads.heads_room import (
+from attn_desktop.geometry.heads_room import (
     canvas_height_for_plots,
     matrices_fit_side_by_side,
     mixing_fits_beside,
     plots_show_heads_whole,
     side_by_side_fits,
 )
+from attn_desktop.language import N_, tr
+from attn_desktop.model import Change, Scene, ViewState
+from attn_desktop.model.commands import Editor
+from attn_desktop.model.layers import ATTENTION_ROLES
+from attn_desktop.ui.canvas.canvas import PRESENTATION_SCALE
+from attn_desktop.ui.heads.head_column import HeadColumn
 from attn_desktop.ui.heads.mixing_box import MixingBox
 from attn_desktop.ui.panels.grid_editor import GridEditor
 from attn_desktop.ui.scene_link import follow_scene

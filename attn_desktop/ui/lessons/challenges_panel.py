@@ -35,10 +35,10 @@ from attn_desktop.language import ntr, tr
 from attn_desktop.model import Change, HeadReading, Scene
 from attn_desktop.model.teaching.challenges import CHALLENGES, Challenge, ChallengeStatus, ChallengeTracker
 from attn_desktop.model.teaching.progress import ProgressStore
-from attn_desktop.ui.lessons.flow_layout import FlowLayout
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.steady_label_box import SteadyLabelBox
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TIP, WeightsVeil
+from attn_desktop.ui.widgets.flow_layout import FlowLayout
 
 TICK_DONE = "✓"
 TICK_OPEN = "○"

@@ -11,8 +11,8 @@ from attn_desktop.model.teaching.exercises import exercises_for
 from attn_desktop.model.teaching.lessons import Lesson
 from attn_desktop.model.teaching.progress import ProgressKind, ProgressStore
 from attn_desktop.ui.language_link import follow_language
-from attn_desktop.ui.lessons.eliding_combo_box import ElidingComboBox
 from attn_desktop.ui.lessons.exercise_widget import ExerciseWidget
+from attn_desktop.ui.widgets.eliding_combo_box import ElidingComboBox
 
 PICKER_MINIMUM_CHARACTERS = 20  # of the lesson picker's title, before it elides: "2. Three vectors from…"
 

@@ -26,8 +26,8 @@ from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.model.commands import Editor, RunNow, set_grid_cell, switch
 from attn_desktop.model.layers import GRID_NAMES
 from attn_desktop.ui.language_link import follow_language
-from attn_desktop.ui.panels.grid_flow import GridFlow
 from attn_desktop.ui.scene_link import follow_scene_in_sight, head_reading
+from attn_desktop.ui.widgets.grid_flow import GridFlow
 
 MAX_ROWS_IN_VIEW = 3  # the lessons' grids have at most 3 rows; a trained head's taller ones scroll
 W_O_ROWS_IN_VIEW = 4  # lesson 7's W_O is 4 × 4: every number in view

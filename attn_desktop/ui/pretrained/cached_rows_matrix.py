@@ -17,7 +17,8 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
 from attn_desktop.language import tr
-from attn_desktop.ui.pretrained.pattern_thumbnails import MARK_COLOR, MASKED_LEVEL, MASKED_RGB
+from attn_desktop.ui.pretrained.pattern_thumbnails import MARK_COLOR
+from attn_desktop.ui.pretrained.thumbnail_images import MASKED_LEVEL, MASKED_RGB
 
 MAX_SIDE = 160  # px: with the step's sentence beside it in the Model heads column
 MIN_SIDE = 80

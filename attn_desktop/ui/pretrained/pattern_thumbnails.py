@@ -17,16 +17,20 @@ on the current head, or Ctrl+click it. The grid only asks (`knock_out_toggled`,
 Query heads that share one key/value head (grouped-query attention: SmolLM2's 9 query heads
 read 3 key/value heads) stand together: a wider gap between groups and a band above them
 naming the key/value head ("kv 1").
+
+The thumbnails' images are thumbnail_images.py's; where each goes is head_grid_geometry.py's.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QContextMenuEvent,
+    QFocusEvent,
     QHelpEvent,
     QImage,
     QKeyEvent,
@@ -34,47 +38,21 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPen,
+    QResizeEvent,
 )
 from PySide6.QtWidgets import QMenu, QSizePolicy, QToolTip, QWidget
 
 from attn_desktop.language import tr
+from attn_desktop.ui.pretrained.head_grid_geometry import GAP, MIN_CELL, GridGeometry
+from attn_desktop.ui.pretrained.thumbnail_images import colour_table, thumbnail_image, thumbnail_levels
 
-MIN_CELL = 16  # px: a thumbnail smaller than this shows no pattern a class can see
-MAX_CELL = 72
-GAP = 2  # px between thumbnails
-MAX_THUMBNAIL_TOKENS = 64  # longer sentences are sampled down: a thumbnail has only so many pixels
-MASKED_RGB = (225, 225, 225)  # as the Attention matrix panel
-MASKED_LEVEL = 255  # colour index of a masked cell; weights use 0..254
 MARK_COLOR = QColor(255, 140, 0)
 PAGE_LAYERS = 5  # Page Up / Page Down move this many layers
-GROUP_GAP = 6  # px more between heads that read different key/value heads: the groups show as blocks
 GROUP_BAND_COLOR = QColor(232, 238, 246)  # the token chips' light blue: a band, not a second grid
 KNOCKED_OUT_BACKGROUND = QColor(208, 208, 208)  # neutral grey under a dimmed thumbnail
 KNOCKED_OUT_OPACITY = 0.35  # the pattern still shows faintly: which head it was stays recognisable
 CROSS_COLOR = QColor(210, 0, 0)  # viridis has no red: the cross stands out on every thumbnail
 CROSS_HALO_COLOR = QColor(255, 255, 255)  # under the red: readable on dark cells and on a washed-out projector
-
-
-def _colour_table() -> list[int]:
-    lut = np.asarray(pg.colormap.get("viridis").getLookupTable(0.0, 1.0, MASKED_LEVEL, alpha=False), dtype=np.uint32)
-    table = [int(0xFF000000 | (r << 16) | (g << 8) | b) for r, g, b in lut]
-    r, g, b = MASKED_RGB
-    return table + [0xFF000000 | (r << 16) | (g << 8) | b]
-
-
-def thumbnail_levels(weights: np.ndarray) -> np.ndarray:
-    """(layers, heads, n, n) weights -> colour indices, masked (future) cells MASKED_LEVEL; at most
-    MAX_THUMBNAIL_TOKENS a side."""
-    n = weights.shape[-1]
-    if n > MAX_THUMBNAIL_TOKENS:
-        picked = np.linspace(0, n - 1, MAX_THUMBNAIL_TOKENS).round().astype(int)
-        weights = weights[:, :, picked][:, :, :, picked]
-        rows, columns = np.meshgrid(picked, picked, indexing="ij")
-    else:
-        rows, columns = np.indices((n, n))
-    levels = np.clip(np.rint(weights * (MASKED_LEVEL - 1)), 0, MASKED_LEVEL - 1).astype(np.uint8)
-    levels[..., columns > rows] = MASKED_LEVEL
-    return np.ascontiguousarray(levels)
 
 
 class HeadGrid(QWidget):
@@ -90,7 +68,7 @@ class HeadGrid(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self._colours = _colour_table()
+        self._colours = colour_table()
         self._images: list[list[QImage]] = []
         self._layers = self._heads = 0
         self._descriptions: dict[tuple[int, int], str] = {}
@@ -112,27 +90,23 @@ class HeadGrid(QWidget):
         """Every head's weights, (layers, heads, queries, keys)."""
         levels = thumbnail_levels(np.asarray(weights, dtype=np.float64))
         layers, heads, side, _ = levels.shape
-        self._images = [[self._image(levels[layer, head], side) for head in range(heads)] for layer in range(layers)]
+        self._images = [[thumbnail_image(levels[layer, head], side, self._colours) for head in range(heads)]
+                        for layer in range(layers)]
         if (layers, heads) != (self._layers, self._heads):
             self._layers, self._heads = layers, heads
             self._current = (min(self._current[0], layers - 1), min(self._current[1], heads - 1))
             self._fit_height()
         self.update()
 
-    def _image(self, levels: np.ndarray, side: int) -> QImage:
-        image = QImage(levels.data, side, side, side, QImage.Format.Format_Indexed8)
-        image.setColorTable(self._colours)
-        return image.copy()  # owns its pixels: the array may go
-
     def set_descriptions(self, descriptions: dict[tuple[int, int], str]) -> None:
         """What pointing at a head adds to its name ("previous-token head"), by (layer, head)."""
         self._descriptions = dict(descriptions)
 
-    def set_marked(self, heads) -> None:
-        self._marked = {tuple(head) for head in heads}
+    def set_marked(self, heads: Iterable[Sequence[int]]) -> None:
+        self._marked = {(layer, head) for layer, head in heads}
         self.update()
 
-    def set_knocked_out(self, heads) -> None:
+    def set_knocked_out(self, heads: Iterable[Sequence[int]]) -> None:
         """The heads the model now runs without: drawn dimmed and crossed out."""
         knocked_out = {(int(layer), int(head)) for layer, head in heads}
         if knocked_out != self._knocked_out:
@@ -189,86 +163,53 @@ class HeadGrid(QWidget):
         return tr("{head}: {details}").format(head=text, details="; ".join(extras)) if extras else text
 
     def _sharing(self, head: int) -> str:
-        if not self._grouped():
+        if not self._geometry().grouped():
             return ""
         kv_head = head // self._group
         first, last = kv_head * self._group, min((kv_head + 1) * self._group, self._heads) - 1
         return tr("shares keys and values with heads {first}\u2013{last} (key/value head {kv_head})").format(
             first=first, last=last, kv_head=kv_head)
 
-    # ----- geometry ----------------------------------------------------------------------
-    def _grouped(self) -> bool:
-        """Groups shown only when there are at least two: one group of every head is no sharing to see."""
-        return 1 < self._group < self._heads
-
-    def _group_gap(self) -> int:
-        return GROUP_GAP if self._grouped() else 0
-
-    def _group_count(self) -> int:
-        return -(-self._heads // self._group) if self._grouped() else 1
-
-    def _label_width(self) -> int:
-        return self.fontMetrics().horizontalAdvance(f"L{max(self._layers - 1, 0)}") + 8
-
-    def _band_height(self) -> int:
-        return self.fontMetrics().height() + 4 if self._grouped() else 0
-
-    def _header_height(self) -> int:
-        return self._band_height() + self.fontMetrics().height() + 4
+    # ----- geometry (head_grid_geometry.py) ---------------------------------------------
+    def _geometry(self) -> GridGeometry:
+        """The grid's geometry for its shape, its cells and its font as they are now."""
+        metrics = self.fontMetrics()
+        label_width = metrics.horizontalAdvance(f"L{max(self._layers - 1, 0)}") + 8
+        return GridGeometry(self._layers, self._heads, self._group, self._cell, label_width, metrics.height())
 
     def cell_size(self) -> int:
         return self._cell
 
-    def _column_left(self, head: int) -> int:
-        return self._columns[head] if head < len(self._columns) else self._computed_column_left(head)
-
-    def _computed_column_left(self, head: int) -> int:
-        """Heads at equal steps, and GROUP_GAP more before each new key/value group."""
-        return self._label_width() + head * self._cell + (head // self._group) * self._group_gap()
+    def _column_left(self, head: int, geometry: GridGeometry) -> int:
+        return self._columns[head] if head < len(self._columns) else geometry.column_left(head)
 
     def cell_rect(self, layer: int, head: int) -> QRect:
         """Where a head's thumbnail is drawn, in the widget's coordinates."""
-        cell = self._cell
-        return QRect(self._column_left(head), self._header_height() + layer * cell, cell - GAP, cell - GAP)
+        geometry = self._geometry()
+        return geometry.cell_rect(layer, self._column_left(head, geometry))
 
     def head_at(self, point: QPoint) -> tuple[int, int] | None:
         """The head under a point; None over the labels, the band or a gap between groups."""
-        cell = self._cell
-        x, y = point.x() - self._label_width(), point.y() - self._header_height()
-        if x < 0 or y < 0 or not self._images:
-            return None
-        group = self._group if self._grouped() else 1
-        group_span = group * cell + self._group_gap()
-        group_index, inside = divmod(x, group_span)
-        if inside >= group * cell:
-            return None  # between two groups
-        layer, head = y // cell, group_index * group + inside // cell
-        if layer >= self._layers or head >= self._heads:
-            return None
-        return int(layer), int(head)
-
-    def _gaps_width(self) -> int:
-        return (self._group_count() - 1) * self._group_gap()
+        return self._geometry().head_at(point) if self._images else None
 
     def _fit_height(self) -> None:
         """Cells as wide as the width allows (within MIN_CELL..MAX_CELL); the height follows them."""
-        heads = max(self._heads, 1)
-        room = self.width() - self._label_width() - 2 - self._gaps_width()
-        self._cell = int(min(MAX_CELL, max(MIN_CELL, room // heads)))
-        self.setFixedHeight(self._header_height() + self._layers * self._cell + 2)
+        self._cell = self._geometry().fitted_cell(self.width())
+        self.setFixedHeight(self._geometry().height())
         self._lay_out_columns()
 
     def _lay_out_columns(self) -> None:
         """Each head's left edge, the group band's boxes and the cross's pens: once per geometry, not per paint."""
-        self._columns = [self._computed_column_left(head) for head in range(self._heads)]
+        geometry = self._geometry()
+        self._columns = [geometry.column_left(head) for head in range(self._heads)]
         fits = self.fontMetrics().horizontalAdvance(f"H{max(self._heads - 1, 0)}") <= self._cell - GAP
         self._head_labels = [f"H{head}" if fits else str(head) for head in range(self._heads)]
         self._bands = []
-        if self._grouped():
+        if geometry.grouped():
             for first in range(0, self._heads, self._group):
                 last = min(first + self._group, self._heads) - 1
                 left, right = self._columns[first], self._columns[last] + self._cell - GAP
-                box = QRect(left, 1, right - left, self._band_height() - 2)
+                box = QRect(left, 1, right - left, geometry.band_height() - 2)
                 self._bands.append((box, self._band_text(first // self._group, box.width())))
         width = max(2, self._cell // 8)
         halo = QPen(CROSS_HALO_COLOR, width + 2, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
@@ -283,13 +224,15 @@ class HeadGrid(QWidget):
         return list(self._bands)
 
     def sizeHint(self) -> QSize:
-        return QSize(self._label_width() + max(self._heads, 1) * 28 + self._gaps_width(), self.height())
+        geometry = self._geometry()
+        return QSize(geometry.label_width + max(self._heads, 1) * 28 + geometry.gaps_width(), self.height())
 
     def minimumSizeHint(self) -> QSize:
-        width = self._label_width() + max(self._heads, 1) * MIN_CELL + self._gaps_width() + 2
-        return QSize(width, self._header_height() + MIN_CELL)
+        geometry = self._geometry()
+        width = geometry.label_width + max(self._heads, 1) * MIN_CELL + geometry.gaps_width() + 2
+        return QSize(width, geometry.header_height() + MIN_CELL)
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_height()
 
@@ -334,14 +277,15 @@ class HeadGrid(QWidget):
         painter.restore()
 
     def _paint_labels(self, painter: QPainter, exposed: QRect) -> None:
-        left, top, cell = self._label_width(), self._header_height(), self._cell
+        geometry = self._geometry()
+        left, top, cell = geometry.label_width, geometry.header_height(), self._cell
         centred = Qt.AlignmentFlag.AlignCenter
-        band = self._band_height()
+        band = geometry.band_height()
         if band and exposed.top() < band:
             self._paint_bands(painter)
         if exposed.top() < top:  # a hover far down the grid repaints no header
             for head in range(self._heads):
-                painter.drawText(QRect(self._column_left(head), band, cell - GAP, top - band), centred,
+                painter.drawText(QRect(self._column_left(head, geometry), band, cell - GAP, top - band), centred,
                                  self._head_labels[head])
         for layer in range(self._layers):
             box = QRect(0, top + layer * cell, left - 4, cell - GAP)
@@ -382,7 +326,7 @@ class HeadGrid(QWidget):
         self._set_hovered(self.head_at(event.position().toPoint()))
         super().mouseMoveEvent(event)
 
-    def leaveEvent(self, event) -> None:
+    def leaveEvent(self, event: QEvent) -> None:
         self._set_hovered(None)
         super().leaveEvent(event)
 
@@ -488,12 +432,12 @@ class HeadGrid(QWidget):
         else:
             super().keyPressEvent(event)
 
-    def focusInEvent(self, event) -> None:
+    def focusInEvent(self, event: QFocusEvent) -> None:
         super().focusInEvent(event)
         self.current_changed.emit(*self._current)  # scrolled into view as the keyboard arrives
         self._update_cell(self._current)
 
-    def focusOutEvent(self, event) -> None:
+    def focusOutEvent(self, event: QFocusEvent) -> None:
         super().focusOutEvent(event)
         self._update_cell(self._current)
 

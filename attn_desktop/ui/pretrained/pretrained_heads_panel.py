@@ -2,9 +2,9 @@
 
 From the top: the model (its name and size, or the progress of its load, or how to add the
 optional pack when it is missing), the sentence, the tokens as the model splits it, the
-model's five likeliest next tokens, and four tabs: every head as a thumbnail (HeadGrid), Find
-heads (FindHeadsPanel), Next token (NextTokenView: the prediction at a temperature, Generate) and
-Logit lens (LogitLensView), with "RoPE on" beside them: unticked, a head opens with q and k
+model's five likeliest next tokens, and four tabs (ModelHeadsTabs): every head as a thumbnail
+(HeadGrid), Find heads (FindHeadsPanel), Next token (NextTokenView: the prediction at a temperature,
+Generate) and Logit lens (LogitLensView), with "RoPE on" beside them: unticked, a head opens with q and k
 from before RoPE turned them (`rope_changed`).
 
 Heads knocked out in the grid (right-click, Ctrl+click or K) are part of what the panel shows, not
@@ -23,7 +23,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -31,9 +31,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
-    QScrollArea,
-    QSizePolicy,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -41,13 +38,9 @@ from PySide6.QtWidgets import (
 from attn_desktop.language import N_, number, tr
 from attn_desktop.model.pretrained.pack import PACK_MODEL_NAME
 from attn_desktop.ui.language_link import follow_language
-from attn_desktop.ui.pretrained.all_heads_page import AllHeadsPage
-from attn_desktop.ui.pretrained.find_heads_panel import FindHeadsPanel
-from attn_desktop.ui.pretrained.logit_lens_view import LogitLensView
+from attn_desktop.ui.pretrained.model_heads_tabs import ModelHeadsTabs
 from attn_desktop.ui.pretrained.model_texts import kind_descriptions, knock_effect, model_details, model_shape
-from attn_desktop.ui.pretrained.next_token_view import NextTokenView
 from attn_desktop.ui.pretrained.pretrained_worker import LensResult, LoadedModel, RunResult
-from attn_desktop.ui.pretrained.tight_tabs_style import TightTabsStyle, fit_tab_names
 from attn_desktop.ui.pretrained.token_strip import TokenStrip
 
 TYPING_PAUSE_MS = 150  # a sentence runs once typing pauses this long (older waiting ones are dropped anyway)
@@ -57,9 +50,6 @@ ROPE_TOOLTIP = N_("Ticked: heads open with q and k turned by RoPE for their posi
                 "Unticked: q and k as the model made them, before the turns; the head on the canvas opens again "
                 "that way (its pattern without knowing where each word is).")
 SENTENCE_BOX_CHARACTERS = 16  # the fewest a sentence box shows beside its caption
-# (full name, short name used when the four do not fit side by side)
-TAB_NAMES = ((N_("All heads"), N_("Heads")), (N_("Find heads"), N_("Find")), (N_("Next token"), N_("Next")),
-             (N_("Logit lens"), N_("Lens")))
 
 
 class ModelHeadsPanel(QWidget):
@@ -127,16 +117,16 @@ class ModelHeadsPanel(QWidget):
         self.next_strip = TokenStrip(tr("Next token"))
 
     def _build_tabs(self) -> None:
-        self.all_heads = AllHeadsPage()
+        self.tabs = tabs = ModelHeadsTabs()
+        # The pages' parts, as the panel's own (tests and the walk read them)
+        self.all_heads, self.find_panel, self.find_scroll = tabs.all_heads, tabs.find_panel, tabs.find_scroll
+        self.next_view, self.next_scroll, self.lens_view = tabs.next_view, tabs.next_scroll, tabs.lens_view
+        page = self.all_heads
+        self.grid, self.grid_scroll, self.head_label = page.grid, page.grid_scroll, page.head_label
+        self.knock_label, self.restore_button = page.knock_label, page.restore_button
         self.all_heads.head_chosen.connect(lambda layer, head: self.head_chosen.emit(layer, head, -1))
         self.all_heads.knock_out_toggled.connect(self.knock_out_toggled)
         self.all_heads.restore_all_requested.connect(self.restore_all_requested)
-        page = self.all_heads  # its parts, as the panel's own (tests and the walk read them)
-        self.grid, self.grid_scroll, self.head_label = page.grid, page.grid_scroll, page.head_label
-        self.knock_label, self.restore_button = page.knock_label, page.restore_button
-        grid_page = page
-
-        self.find_panel = FindHeadsPanel()
         self.find_panel.head_chosen.connect(
             lambda layer, head: self.head_chosen.emit(layer, head, self.find_panel.query_index))
         self.find_panel.linked_heads_changed.connect(self.grid.set_marked)
@@ -146,43 +136,17 @@ class ModelHeadsPanel(QWidget):
         self.induction_panel.score_grid.knock_out_toggled.connect(self.knock_out_toggled)
         self.induction_panel.score_grid.restore_all_requested.connect(self.restore_all_requested)
         self.find_panel.induction_head_chosen.connect(self.induction_head_chosen)
-        self.find_scroll = find_scroll = QScrollArea()
-        find_scroll.setWidget(self.find_panel)
-        find_scroll.setWidgetResizable(True)
-        find_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.tabs = QTabWidget()
-        self.tabs.setDocumentMode(True)
-        self.tabs.addTab(grid_page, tr(TAB_NAMES[0][0]))
-        self.tabs.addTab(find_scroll, tr(TAB_NAMES[1][0]))
-        self.next_view = NextTokenView()
         self.next_view.generate_requested.connect(self.generate_requested)
         self.next_view.back_requested.connect(self.back_requested)
         self.next_view.temperature_slider.valueChanged.connect(lambda _value: self._show_at_temperature())
-        self.next_scroll = self._scrolled(self.next_view)
-        self.tabs.addTab(self.next_scroll, tr(TAB_NAMES[2][0]))
-        self.lens_view = LogitLensView()
         self.lens_view.position_chosen.connect(self._ask_for_lens)
-        self.tabs.addTab(self.lens_view, tr(TAB_NAMES[3][0]))
         self.tabs.currentChanged.connect(lambda _index: self._ask_for_lens())
         # Beside the sentence, not the tabs: four tabs need the whole width of a narrow column.
         self.rope_box = QCheckBox(tr("RoPE on"))
         self.rope_box.setChecked(True)
         self.rope_box.setToolTip(tr(ROPE_TOOLTIP))
         self.rope_box.clicked.connect(self.rope_changed)
-        self._tight_tabs = TightTabsStyle()
-        self._tight_tabs.setParent(self)
-        self.tabs.installEventFilter(self)  # its width, or the bar's font, changed: _fit_tab_names
-        self.tabs.tabBar().installEventFilter(self)
-        self.tabs.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
         follow_language(self, self._reword)
-
-    @staticmethod
-    def _scrolled(widget: QWidget) -> QScrollArea:
-        scroll = QScrollArea()
-        scroll.setWidget(widget)
-        scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        return scroll
 
     def _lay_out(self) -> None:
         buttons = QVBoxLayout()  # shown only while no model is loaded; one above the other fits a narrow column
@@ -205,11 +169,6 @@ class ModelHeadsPanel(QWidget):
         layout.addWidget(self.next_strip)
         layout.addWidget(self.tabs, 1)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched in (self.tabs, self.tabs.tabBar()) and event.type() in (QEvent.Type.Resize, QEvent.Type.FontChange):
-            self._fit_tab_names()
-        return super().eventFilter(watched, event)
-
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
         self._fit_sentence_row()
@@ -221,11 +180,6 @@ class ModelHeadsPanel(QWidget):
         needed = (self.sentence_label.sizeHint().width() + self.rope_box.sizeHint().width()
                   + SENTENCE_BOX_CHARACTERS * metrics.averageCharWidth() + 40)
         self.sentence_label.setVisible(self.width() >= needed)
-
-    def _fit_tab_names(self) -> None:
-        """The tab names in the language shown, full or short as they fit (measured translated)."""
-        names = tuple((tr(name), tr(short)) for name, short in TAB_NAMES)
-        fit_tab_names(self.tabs, names, self._tight_tabs)
 
     def _reword(self) -> None:
         """Another language: the texts built here with values, and the tab names measured again."""
@@ -246,7 +200,7 @@ class ModelHeadsPanel(QWidget):
         else:
             self.token_strip.clear_tokens()
             self.next_strip.clear_tokens()
-        self._fit_tab_names()
+        self.tabs.fit_names()
 
     # ----- what the panel holds -------------------------------------------------------------
     @property

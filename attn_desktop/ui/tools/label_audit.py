@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QLineF, QPointF, QRectF
 from PySide6.QtGui import QPainterPath
 
+from attn_desktop.geometry.label_spots import span_inside
+
 
 @dataclass
 class LabelProblems:
@@ -99,22 +101,9 @@ def _over_shaft(box: QRectF, arrow, transform) -> bool:
 
 
 def _line_meets_rect(line: QLineF, rect: QRectF) -> bool:
-    """Whether the segment passes through the rectangle's inside (clipping it to each side in turn)."""
-    x0, y0, dx, dy = line.x1(), line.y1(), line.dx(), line.dy()
-    low, high = 0.0, 1.0
-    for p, q in ((-dx, x0 - rect.left()), (dx, rect.right() - x0), (-dy, y0 - rect.top()), (dy, rect.bottom() - y0)):
-        if p == 0:
-            if q <= 0:
-                return False
-            continue
-        t = q / p
-        if p < 0:
-            low = max(low, t)
-        else:
-            high = min(high, t)
-        if low >= high:
-            return False
-    return True
+    """Whether the segment meets the rectangle (the placer's own clipping, so the audit cannot disagree with it)."""
+    box = (rect.left(), rect.top(), rect.right(), rect.bottom())
+    return span_inside((line.x1(), line.y1()), (line.x2(), line.y2()), box) is not None
 
 
 def _distance(point: QPointF, box: QRectF) -> float:

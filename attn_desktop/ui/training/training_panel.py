@@ -38,8 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from attn_desktop.language import number, tr
-from attn_desktop.language.numbers import significant, whole_number
+from attn_desktop.language import tr
+from attn_desktop.language.numbers import significant
 from attn_desktop.model.files.scene_types import SceneData
 from attn_desktop.model.training.induction_task import InductionTask
 from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE, OPTIMISER_NAME, AnyTask
@@ -56,8 +56,8 @@ from attn_desktop.ui.training.panel_tasks import (
     typing_hint,
 )
 from attn_desktop.ui.training.training_curves import TrainingCurves
+from attn_desktop.ui.training.training_texts import pace_text, status_text
 from attn_desktop.ui.training.training_worker import (
-    FRESH_EXAMPLES,
     TrainerFactory,
     TrainingRunner,
     TrainingSettings,
@@ -424,28 +424,3 @@ class TrainingPanel(QWidget):
         trainer_running = self._last_update is not None and self._last_update.running
         self.status_label.setText(status_text(self.steps_taken, self._last_metrics, trainer_running,
                                               self._fresh_accuracy))
-
-
-def pace_text(pace: float | None) -> str:
-    """"100 steps/s", or "As fast as possible" for no pace."""
-    if pace is None:
-        return tr("As fast as possible")
-    # Translators: a training speed in the Training panel's list: steps per second.
-    return tr("{count} steps/s").format(count=f"{pace:g}")
-
-
-def status_text(step: int, last: Any, running: bool, fresh_accuracy: float | None) -> str:
-    """"Step 120 · loss 0.34 · accuracy 88 %", and when paused, "Paused" with the accuracy on unseen examples."""
-    if last is None:
-        text = tr("Step {step}").format(step=step)
-    else:
-        text = tr("Step {step} · loss {loss} · accuracy {accuracy} %").format(
-            step=step, loss=significant(last.loss), accuracy=number(100 * last.accuracy, 0))
-    if running:
-        return text
-    if not step:
-        return text + "\n" + tr("Paused: press Train or Step")
-    if fresh_accuracy is None:
-        return text + "\n" + tr("Paused")
-    return text + "\n" + tr("Paused · {accuracy} % right on {count} new examples").format(
-        accuracy=number(100 * fresh_accuracy, 1), count=whole_number(FRESH_EXAMPLES))

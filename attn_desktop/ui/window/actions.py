@@ -23,7 +23,7 @@ from attn_desktop.model import Scene
 from attn_desktop.model.teaching import lessons
 from attn_desktop.ui.document.qt_dialogs import fill_recent_menu
 from attn_desktop.ui.language_link import follow_language
-from attn_desktop.ui.window.action_check_box import ActionCheckBox
+from attn_desktop.ui.widgets.action_check_box import ActionCheckBox
 
 if TYPE_CHECKING:  # the parts the commands act on; none of them needs this table
     from attn_desktop.ui.canvas.canvas import AttentionCanvas

@@ -23,8 +23,6 @@ from attn_desktop.ui.document.edit_history import EditHistory
 from attn_desktop.ui.document.qt_dialogs import QtDocumentDialogs
 from attn_desktop.ui.document.scene_exports import SceneExports
 from attn_desktop.ui.heads.heads_view import HeadsView
-from attn_desktop.ui.lab.positions_lab_panel import PositionsLabPanel
-from attn_desktop.ui.lab.scaling_lab_panel import ScalingLabPanel
 from attn_desktop.ui.lessons.challenges_panel import ChallengesPanel
 from attn_desktop.ui.lessons.lesson_code import LessonCode
 from attn_desktop.ui.lessons.lesson_controller import LessonController
@@ -37,10 +35,12 @@ from attn_desktop.ui.panels.score_table import ScoreTablePanel
 from attn_desktop.ui.panels.sentence_panel import SentencePanel
 from attn_desktop.ui.panels.shapes_panel import ShapesPanel
 from attn_desktop.ui.panels.weights_chart import WeightsChart
+from attn_desktop.ui.positions_lab.positions_lab_panel import PositionsLabPanel
 from attn_desktop.ui.predict.prediction_controller import PredictionController
 from attn_desktop.ui.predict.weights_panel import WeightsPanel
 from attn_desktop.ui.pretrained.pretrained_controller import ModelController
 from attn_desktop.ui.pretrained.pretrained_heads_panel import ModelHeadsPanel
+from attn_desktop.ui.scaling_lab.scaling_lab_panel import ScalingLabPanel
 from attn_desktop.ui.scene_link import follow_scene
 from attn_desktop.ui.settings import remember_language
 from attn_desktop.ui.training.training_controller import TrainingController

@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
 
 from attn_desktop.language import N_, number, tr
 from attn_desktop.model.teaching.positions_lab import STRENGTH_MAX, LabHead
-from attn_desktop.ui.lab.lab_text import set_text
-from attn_desktop.ui.lab.learned_view import LearnedView
-from attn_desktop.ui.lab.sinusoidal_view import SinusoidalView
 from attn_desktop.ui.language_link import follow_language
+from attn_desktop.ui.positions_lab.lab_text import set_text
+from attn_desktop.ui.positions_lab.learned_view import LearnedView
+from attn_desktop.ui.positions_lab.sinusoidal_view import SinusoidalView
 
 STEPS_PER_UNIT = 10  # the slider's steps: α in tenths
 # Short: the box fits a presented column.

@@ -10,6 +10,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QWidget
 
 from attn_desktop.language import tr
 from attn_desktop.model import Role
@@ -27,7 +28,7 @@ NAMED_IF_ROOM = [4, 16, 64, 256]
 
 
 class ScalingPlot(pg.PlotWidget):
-    def __init__(self, y_label: str, parent=None) -> None:
+    def __init__(self, y_label: str, parent: QWidget | None = None) -> None:
         """Y_LABEL: the vertical axis's name, in English (marked N_ where it is written): shown translated."""
         super().__init__(parent)
         keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too

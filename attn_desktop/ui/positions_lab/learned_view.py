@@ -6,8 +6,8 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from attn_desktop.language import N_, number, tr
 from attn_desktop.model.teaching.positions_lab import is_anti_diagonal, learned_head
-from attn_desktop.ui.lab.lab_text import set_text, wrapped_label
-from attn_desktop.ui.lab.weights_grid import WeightsGrid
+from attn_desktop.ui.positions_lab.lab_text import set_text, wrapped_label
+from attn_desktop.ui.positions_lab.weights_grid import WeightsGrid
 
 
 class LearnedView(QWidget):

@@ -16,17 +16,18 @@ from collections.abc import Hashable
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QStackedWidget, QVBoxLayout, QWidget
 
 from attn_desktop.language import N_
 from attn_desktop.model import Change, HeadReading
 from attn_desktop.model.commands import Editor, ReorderTokens
 from attn_desktop.model.teaching.positions_lab import lab_head, order_back, shuffled_order
-from attn_desktop.ui.lab.added_page import AddedPage
-from attn_desktop.ui.lab.order_page import OrderPage
-from attn_desktop.ui.lab.page_chooser import PageChooser
-from attn_desktop.ui.lab.real_head_page import RealHeadPage
-from attn_desktop.ui.lab.rotated_page import RotatedPage
+from attn_desktop.ui.positions_lab.added_page import AddedPage
+from attn_desktop.ui.positions_lab.order_page import OrderPage
+from attn_desktop.ui.positions_lab.page_chooser import PageChooser
+from attn_desktop.ui.positions_lab.real_head_page import RealHeadPage
+from attn_desktop.ui.positions_lab.rotated_page import RotatedPage
 from attn_desktop.ui.scene_link import follow_scene
 
 SHUFFLE_SEED = 10  # the lesson's number: a class that clicks Shuffle together sees the same orders
@@ -58,7 +59,7 @@ class PositionsLabPanel(QWidget):
         follow_scene(self, reading, self._on_change)
 
     # ----- building -----------------------------------------------------------------------------
-    def showEvent(self, event) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         if self.order_page is None:
             self._build_pages()
         super().showEvent(event)

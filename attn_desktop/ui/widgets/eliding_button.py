@@ -8,6 +8,7 @@ the window grew past the screen to hold it. text() stays whole: only the drawing
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QPushButton, QSizePolicy, QStyle, QStyleOptionButton, QStylePainter, QWidget
 
 SHORTEST_CHARACTERS = 14  # the most a title is elided to: "Layer 1 · head…", "Head 1 · posit…"
@@ -33,11 +34,11 @@ class ElidingButton(QPushButton):
     def elided(self) -> bool:
         return self.width() < self.sizeHint().width()
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._show_tip()
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         if not self.elided():
             super().paintEvent(event)
             return

@@ -8,11 +8,11 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from attn_desktop.language import N_, number, tr
 from attn_desktop.model import Role
 from attn_desktop.model.teaching.positions_lab import LabHead, compare_orders, encoding_dot_by_distance, other_order
-from attn_desktop.ui.lab.encoding_heatmap import EncodingHeatmap
-from attn_desktop.ui.lab.lab_plot import LabPlot
-from attn_desktop.ui.lab.lab_text import set_text, wrapped_label
-from attn_desktop.ui.lab.weights_grid import WeightsGrid
 from attn_desktop.ui.palette import ROLE_COLORS
+from attn_desktop.ui.positions_lab.encoding_heatmap import EncodingHeatmap
+from attn_desktop.ui.positions_lab.lab_plot import LabPlot
+from attn_desktop.ui.positions_lab.lab_text import set_text, wrapped_label
+from attn_desktop.ui.positions_lab.weights_grid import WeightsGrid
 
 
 class SinusoidalView(QWidget):

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSizePolicy, QTableWidget, QTableWidgetItem
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSizePolicy, QTableWidget, QTableWidgetItem, QWidget
 
 from attn_desktop.language import N_, tr
 from attn_desktop.ui.language_link import follow_language
@@ -20,7 +21,7 @@ HEADERS = ("", N_("output"), N_("other\norder"))
 
 
 class OutputsTable(QTableWidget):
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, len(HEADERS), parent)
         self.verticalHeader().hide()
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -62,11 +63,11 @@ class OutputsTable(QTableWidget):
         return [[item.text() if (item := self.item(row, column)) is not None else ""
                  for column in range(self.columnCount())] for row in range(self.rowCount())]
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_height()  # a narrower column wraps its numbers onto two lines: taller rows
 
-    def changeEvent(self, event) -> None:
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         # Only a new font or style changes the rows' height (presentation mode). Other changes come too while
         # the window is being taken apart, when the table's header may already be gone.

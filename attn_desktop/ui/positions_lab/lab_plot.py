@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QWidget
 
 from attn_desktop.ui.language.plot_direction import keep_left_to_right
 from attn_desktop.ui.plot_style import cache_axes_and_grid
@@ -17,7 +18,7 @@ PLOT_HEIGHT = 130  # px: a page's plots keep this height and the page scrolls, r
 
 
 class LabPlot(pg.PlotWidget):
-    def __init__(self, x_label: str, y_label: str, parent=None) -> None:
+    def __init__(self, x_label: str, y_label: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         plot = self.getPlotItem()

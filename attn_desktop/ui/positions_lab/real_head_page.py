@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QCheckBox, QPushButton, QVBoxLayout, QWidget
 
 from attn_desktop.language import N_, tr
 from attn_desktop.model.files.scene_types import TakenFrom
-from attn_desktop.ui.lab.lab_text import wrapped_label
+from attn_desktop.ui.positions_lab.lab_text import wrapped_label
 
 INTRO = N_("SmolLM2 turns every head's q and k by RoPE. Some of its heads look at the previous token: a diagonal "
            "just under the main one in the Attention matrix. Open one, then switch RoPE off: its pattern is "

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QCheckBox, QWidget
 
 
 class ActionCheckBox(QCheckBox):
-    def __init__(self, action: QAction, parent=None) -> None:
+    def __init__(self, action: QAction, parent: QWidget | None = None) -> None:
         super().__init__(action.text(), parent)
         self.action = action
         self.clicked.connect(lambda checked: action.setChecked(checked))

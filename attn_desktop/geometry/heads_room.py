@@ -1,4 +1,4 @@
-"""How much room the heads view needs, in plain numbers (no Qt): the heads view (heads_view.py) asks.
+"""How much room the heads view needs, in plain numbers (no Qt): the heads view (ui/heads/heads_view.py) asks.
 
 A head's canvas draws three plots in a row; each must be at least MIN_PLOT_SIDE_PX on its shorter side
 to drag in before a class. The room round a plot's drawing area (its title, its axes' tick labels) grows
@@ -7,7 +7,8 @@ with the type, which presentation mode enlarges by LINE_SCALE.
 
 from __future__ import annotations
 
-MIN_PLOT_SIDE_PX = 200  # a plot's drawing area, on its shorter side (the walk audit's threshold)
+from attn_desktop.geometry.plot_arrangement import MIN_PLOT_SIDE_PX  # one threshold for every canvas (the walk audit's)
+
 PLOTS_IN_A_ROW = 3  # words x; queries and keys; values and output
 AXIS_WIDTH_PX = (26, 18)  # a plot's left axis, at everyday size and per unit of LINE_SCALE beyond it
 TITLE_AND_AXIS_HEIGHT_PX = (36, 10)  # a plot's title and bottom axis, likewise (measured: 45 px, 52 px presenting)
@@ -44,7 +45,7 @@ PLANE_WIDTH = 2  # the numbers of a vector a canvas's plot draws
 def plots_show_heads_whole(head_widths: list[int]) -> bool:
     """Whether every head's queries, keys and values are PLANE_WIDTH numbers, which its canvas draws whole.
     Wider ones (a trained induction model's 16) are drawn as a slice of two of their numbers: there the
-    attention matrices tell what the heads do, and the heads view shows them first (see heads_view.py)."""
+    attention matrices tell what the heads do, and the heads view shows them first (see ui/heads/heads_view.py)."""
     return all(width <= PLANE_WIDTH for width in head_widths)
 
 

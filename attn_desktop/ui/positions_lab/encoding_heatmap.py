@@ -7,17 +7,18 @@ The first dimensions change from one position to the next (fast waves: stripes);
 from __future__ import annotations
 
 import pyqtgraph as pg
+from PySide6.QtWidgets import QWidget
 
 from attn_desktop.language import tr
 from attn_desktop.model.teaching.positions_lab import HEATMAP_POSITIONS, HEATMAP_WIDTH, encoding_heatmap
-from attn_desktop.ui.lab.lab_plot import PLOT_HEIGHT, make_still
 from attn_desktop.ui.language.plot_direction import keep_left_to_right
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.plot_style import cache_axes_and_grid
+from attn_desktop.ui.positions_lab.lab_plot import PLOT_HEIGHT, make_still
 
 
 class EncodingHeatmap(pg.PlotWidget):
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         plot = self.getPlotItem()

@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QSlider, QVBoxLayout, QWidget
 
 from attn_desktop.language import N_, number, tr
@@ -30,12 +31,12 @@ from attn_desktop.model.teaching.positions_lab import (
     turn_pair,
 )
 from attn_desktop.model.teaching.rope_base import installed_rope_base
-from attn_desktop.ui.lab.clock_faces import ClockFaces
-from attn_desktop.ui.lab.lab_plot import LabPlot
-from attn_desktop.ui.lab.lab_text import set_text, wrapped_label
-from attn_desktop.ui.lab.pair_plot import PairPlot
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.palette import OUTPUT_COLOR, ROLE_COLORS
+from attn_desktop.ui.positions_lab.clock_faces import ClockFaces
+from attn_desktop.ui.positions_lab.lab_plot import LabPlot
+from attn_desktop.ui.positions_lab.lab_text import set_text, wrapped_label
+from attn_desktop.ui.positions_lab.pair_plot import PairPlot
 from attn_desktop.ui.steady_label_box import SteadyLabelBox
 from attn_desktop.ui.workers import WorkerThread
 
@@ -151,7 +152,7 @@ class RotatedPage(QWidget):
         self._show_clocks()
 
     # ----- the 32 pairs ----------------------------------------------------------------------------
-    def showEvent(self, event) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         if self._base_reader is None:  # the first time the page is seen: the model file's header, off the GUI thread
             self._base_reader = WorkerThread("rope base", SHUTDOWN_WAIT_MS, parent=self)
             self._base_reader.submit(installed_rope_base, self._on_base, lambda _failure: self._on_base(None))

@@ -7,13 +7,14 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QResizeEvent
+from PySide6.QtWidgets import QWidget
 
 from attn_desktop.model import Role
-from attn_desktop.ui.lab.lab_plot import PLOT_HEIGHT, make_still, round_up
 from attn_desktop.ui.language.plot_direction import keep_left_to_right
 from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.plot_style import cache_axes_and_grid
+from attn_desktop.ui.positions_lab.lab_plot import PLOT_HEIGHT, make_still, round_up
 
 FAINT_ALPHA = 70
 HEAD_PX = 12
@@ -37,7 +38,7 @@ class PairArrow:
 
 
 class PairPlot(pg.PlotWidget):
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         plot = self.getPlotItem()
@@ -62,7 +63,7 @@ class PairPlot(pg.PlotWidget):
             self.reach = reach
             self._frame()
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent | None) -> None:
         super().resizeEvent(event)
         if event is not None:  # (pyqtgraph calls it with None while the plot is being made)
             self._frame()

@@ -10,6 +10,7 @@ to 0 bits (all weight on one key) while the divided one stays near its most, 3 b
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QSpinBox, QVBoxLayout, QWidget
 
 from attn_desktop.geometry.shown_numbers import shown_number
@@ -25,8 +26,8 @@ from attn_desktop.model.teaching.scaling_lab import (
     curves,
     reading,
 )
-from attn_desktop.ui.lab.scaling_plot import RAW_COLOR, SCALED_COLOR, ScalingPlot
 from attn_desktop.ui.language_link import follow_language
+from attn_desktop.ui.scaling_lab.scaling_plot import RAW_COLOR, SCALED_COLOR, ScalingPlot
 
 FIRST_WIDTH = 2
 # Translators: the √d_k lab's plots' vertical axes.
@@ -37,7 +38,7 @@ PLOT_MIN_HEIGHT = 90  # px: both plots and the lesson's text above them fit a 76
 class ScalingLabPanel(QWidget):
     width_changed = Signal(int)  # the chosen d_k
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(D_K_MIN, D_K_MAX)
@@ -76,7 +77,7 @@ class ScalingLabPanel(QWidget):
         if self.reading is not None:
             self._show_reading(self.reading)
 
-    def showEvent(self, event) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         if self.spread_plot is None:
             self._add_plots()
             self.set_width(self.d_k)

@@ -17,9 +17,9 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 from attn_desktop.geometry.shown_numbers import shown_vector
 from attn_desktop.language import N_, tr
 from attn_desktop.model.teaching.positions_lab import LabHead, OrderComparison, compare_orders, other_order
-from attn_desktop.ui.lab.lab_text import set_text, wrapped_label
-from attn_desktop.ui.lab.outputs_table import OutputsTable
-from attn_desktop.ui.lab.weights_grid import WeightsGrid
+from attn_desktop.ui.positions_lab.lab_text import set_text, wrapped_label
+from attn_desktop.ui.positions_lab.outputs_table import OutputsTable
+from attn_desktop.ui.positions_lab.weights_grid import WeightsGrid
 
 SHOWN_NUMBERS = 2  # of each output: a narrow panel shows the first two (the canvas draws those)
 
