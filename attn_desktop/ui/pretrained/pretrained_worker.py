@@ -38,7 +38,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from attn_desktop.ui.workers import JobFailure, WorkerThread
+from attn_desktop.ui.workers import JobFailure, ThreadRunner
 
 SHUTDOWN_WAIT_MS = 10_000
 
@@ -191,7 +191,7 @@ def is_unavailable(error: Exception) -> bool:
     return isinstance(error, ModelUnavailable)
 
 
-class ModelRunner(QObject):
+class ModelRunner(ThreadRunner):
     """The GUI thread's handle on the model's thread: requests in, results out.
 
     Call `shutdown()` before the owner goes away; it also happens when the owner is destroyed and
@@ -212,9 +212,8 @@ class ModelRunner(QObject):
 
     def __init__(self, load_model: ModelLoader = load_llama_model, parent: QObject | None = None,
                  describe_run: Callable[[Any], dict] = find_kinds) -> None:
-        super().__init__(parent)
+        super().__init__("model", SHUTDOWN_WAIT_MS, parent)
         self._on_its_thread = ModelOnItsThread(load_model, describe_run)  # used only by the jobs
-        self._worker_thread = WorkerThread("model", SHUTDOWN_WAIT_MS, parent=self)
 
     # ----- requests -----------------------------------------------------------------
     def load(self, path: Path) -> None:
@@ -281,14 +280,10 @@ class ModelRunner(QObject):
     def model_thread(self) -> QThread:
         return self._worker_thread.qthread
 
-    @property
-    def is_alive(self) -> bool:
-        return self._worker_thread.is_alive
-
     @Slot()
     def shutdown(self) -> None:
         """Stop the thread and wait for it to end, then let the model go; safe to call more than once."""
-        self._worker_thread.shutdown()
+        super().shutdown()
         self._on_its_thread.let_go()
 
     # ----- what comes back (on the GUI thread) -----------------------------------------
