@@ -8,11 +8,12 @@ the lesson panel sets, have every title whole.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox, QStylePainter
 
 
 class ElidingComboBox(QComboBox):
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QStylePainter(self)
         option = self._style_option()
         painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)

@@ -9,6 +9,7 @@ beside the first go under it (the Grids panel scrolls down to them).
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QLayout, QVBoxLayout, QWidget
 
 
@@ -75,6 +76,6 @@ class GridFlow(QWidget):
     def sizeHint(self) -> QSize:
         return self.minimumSizeHint().expandedTo(QSize(self.grid.sizeHint().width(), 0))
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.rearrange()
