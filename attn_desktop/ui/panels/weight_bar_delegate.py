@@ -12,7 +12,8 @@ from attn_desktop.ui.panels.score_table_model import ScoreTableModel
 
 
 class WeightBarDelegate(QStyledItemDelegate):
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
         model = index.model()
         weight = model.bar_weight(index.row()) if isinstance(model, ScoreTableModel) else None
         if weight is not None and weight > 0:
