@@ -55,7 +55,7 @@ ProgressCallback = Callable[[float, str], None]
 ModelLoader: TypeAlias = "Callable[[Path, ProgressCallback], LlamaModel]"
 KindsFound: TypeAlias = "dict[HeadKind, list[HeadScore]]"  # the heads of each kind, best first
 RunDescriber: TypeAlias = "Callable[[ModelRun], KindsFound]"
-KnockedOut = frozenset[tuple[int, int]]  # (layer, head) pairs, numbered from 0
+KnockedOutHeads = frozenset[tuple[int, int]]  # (layer, head) pairs, numbered from 0
 Probes: TypeAlias = "tuple[InductionProbe, InductionProbe | None]"  # intact, and with the heads knocked out
 
 
@@ -118,7 +118,7 @@ class InductionFailure:
     message: str
 
 
-def probe_model(model: LlamaModel, length: int, seed: int, knocked_out: KnockedOut = frozenset()) -> InductionProbe:
+def probe_model(model: LlamaModel, length: int, seed: int, knocked_out: KnockedOutHeads = frozenset()) -> InductionProbe:
     """The model reads LENGTH random tokens twice (an InductionProbe), with KNOCKED_OUT heads off."""
     from attn_desktop.model.pretrained.induction import probe_induction
 
@@ -170,14 +170,14 @@ class ModelOnItsThread:
             longest_probe=longest_probe(model) if hasattr(model, "run_token_ids") else 0,
         )
 
-    def run(self, sentence: str, knocked_out: KnockedOut = frozenset(), ids: list[int] | None = None) -> RunResult:
+    def run(self, sentence: str, knocked_out: KnockedOutHeads = frozenset(), ids: list[int] | None = None) -> RunResult:
         """SENTENCE through the model (or IDS, read as they are, SENTENCE their text), with KNOCKED_OUT heads off."""
         started = time.perf_counter()
         run = self._run(sentence, knocked_out, ids)
         intact = self._run(sentence, frozenset(), ids).next_scores if knocked_out else None
         return RunResult(run, time.perf_counter() - started, self._describe_run(run), intact)
 
-    def _run(self, sentence: str, knocked_out: KnockedOut, ids: list[int] | None) -> ModelRun:
+    def _run(self, sentence: str, knocked_out: KnockedOutHeads, ids: list[int] | None) -> ModelRun:
         options = {"knocked_out": knocked_out} if knocked_out else {}  # a model without knock-outs runs as before
         if ids is None:
             return self._loaded.run(sentence, **options)
@@ -195,7 +195,7 @@ class ModelOnItsThread:
     def read_lens(self, run: ModelRun, position: int) -> LensResult:
         return LensResult(run, position, self._loaded.logit_lens(run, position))
 
-    def probe_induction(self, length: int, seed: int, knocked_out: KnockedOut = frozenset()) -> InductionProbe:
+    def probe_induction(self, length: int, seed: int, knocked_out: KnockedOutHeads = frozenset()) -> InductionProbe:
         return probe_model(self._loaded, length, seed, knocked_out)
 
     def let_go(self) -> None:
@@ -249,7 +249,7 @@ class ModelRunner(ThreadRunner):
 
         worker_thread.submit(load_on_its_thread, self._on_loaded, lambda failure: self._on_load_failed(path, failure))
 
-    def run(self, sentence: str, knocked_out: KnockedOut = frozenset(), ids: list[int] | None = None) -> None:
+    def run(self, sentence: str, knocked_out: KnockedOutHeads = frozenset(), ids: list[int] | None = None) -> None:
         """Run a sentence (or token IDS, SENTENCE their text) with KNOCKED_OUT heads off once the thread is free,
         replacing any run still waiting."""
         model = self._on_its_thread
@@ -281,7 +281,7 @@ class ModelRunner(ThreadRunner):
 
         worker_thread.submit(lens_on_its_thread, self._on_lens_read, lambda failure: self.lens_failed.emit(failure.message))
 
-    def probe_induction(self, length: int, seed: int, knocked_out: KnockedOut = frozenset()) -> None:
+    def probe_induction(self, length: int, seed: int, knocked_out: KnockedOutHeads = frozenset()) -> None:
         """Read LENGTH random tokens (drawn with SEED) twice once the thread is free; `induction_ran` brings the
         scores, then, with heads KNOCKED_OUT, `induction_knocked_ran` the same read with them off (its loss)."""
         model, worker_thread, say_busy = self._on_its_thread, self._worker_thread, self.busy_changed.emit
