@@ -118,7 +118,8 @@ class InductionFailure:
     message: str
 
 
-def probe_model(model: LlamaModel, length: int, seed: int, knocked_out: KnockedOutHeads = frozenset()) -> InductionProbe:
+def probe_model(model: LlamaModel, length: int, seed: int,
+                knocked_out: KnockedOutHeads = frozenset()) -> InductionProbe:
     """The model reads LENGTH random tokens twice (an InductionProbe), with KNOCKED_OUT heads off."""
     from attn_desktop.model.pretrained.induction import probe_induction
 
@@ -170,7 +171,8 @@ class ModelOnItsThread:
             longest_probe=longest_probe(model) if hasattr(model, "run_token_ids") else 0,
         )
 
-    def run(self, sentence: str, knocked_out: KnockedOutHeads = frozenset(), ids: list[int] | None = None) -> RunResult:
+    def run(self, sentence: str, knocked_out: KnockedOutHeads = frozenset(),
+            ids: list[int] | None = None) -> RunResult:
         """SENTENCE through the model (or IDS, read as they are, SENTENCE their text), with KNOCKED_OUT heads off."""
         started = time.perf_counter()
         run = self._run(sentence, knocked_out, ids)
