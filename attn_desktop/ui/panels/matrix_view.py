@@ -62,7 +62,8 @@ VECTOR_ENGINES = (QPaintEngine.Type.SVG, QPaintEngine.Type.Pdf)
 
 
 class MatrixView(QWidget):
-    def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None, veil: WeightsVeil | None = None) -> None:
+    def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None,
+                 veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
         self.scene = scene = head_reading(scene)
         self.veil = veil if veil is not None else WeightsVeil(self)  # grey cells and "?" while the student predicts

@@ -19,7 +19,8 @@ FIT_MEMORY = 64  # texts whose fit in the blend's box is remembered (a drag show
 
 
 class OutputPanel(QWidget):
-    def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None, veil: WeightsVeil | None = None) -> None:
+    def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None,
+                 veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
         self.scene = head_reading(scene)
         self.veil = veil if veil is not None else WeightsVeil(self)  # the output is a blend by the weights: "?"

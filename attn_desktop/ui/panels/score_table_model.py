@@ -64,7 +64,8 @@ def dot_product(query_label: str, key_label: str, query: np.ndarray | Sequence[f
 
 
 class ScoreTableModel(QStandardItemModel):
-    def __init__(self, scene: Scene | HeadReading, parent: QObject | None = None, veil: WeightsVeil | None = None) -> None:
+    def __init__(self, scene: Scene | HeadReading, parent: QObject | None = None,
+                 veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
         self.scene = head_reading(scene)
         self.veil = veil if veil is not None else WeightsVeil(self)  # "?" while the student predicts

@@ -71,7 +71,8 @@ def take_step(window: MainWindow, step: Step, settle: Callable[[MainWindow], Non
     return window
 
 
-def restart(window: MainWindow, settle: Callable[[MainWindow], None], dispose: Callable[[MainWindow], None]) -> MainWindow:
+def restart(window: MainWindow, settle: Callable[[MainWindow], None],
+            dispose: Callable[[MainWindow], None]) -> MainWindow:
     """Quit as a person does (the window's state saved on closing, a lesson's scene kept with the lessons,
     unsaved work of one's own let go) and start the app again as `attn-desktop [its file]` starts."""
     from PySide6.QtCore import Qt
