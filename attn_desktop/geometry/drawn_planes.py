@@ -47,7 +47,8 @@ class DrawnPlanes:
     @property
     def pca_available(self) -> bool:
         """Only vectors of more than two numbers need a plane chosen for them."""
-        return max(self.scene.vectors(role).shape[1] for role in self.scene.roles) > 2
+        widest: int = max(self.scene.vectors(role).shape[1] for role in self.scene.roles)
+        return widest > 2
 
     @property
     def showing_pca(self) -> bool:

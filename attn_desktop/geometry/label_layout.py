@@ -37,6 +37,7 @@ against only the shapes whose bounding boxes touch it, found with NumPy.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import islice
 from typing import NamedTuple
 
@@ -56,6 +57,7 @@ from attn_desktop.geometry.label_spots import (
     NEAR_LINES,
     SLIDE_STEPS,
     LabelRequest,
+    Spot,
     anchor_of,
     anywhere_in,
     far_rings,
@@ -203,7 +205,8 @@ class LabelLayout:
         self.placements[index] = placement
 
 
-def _place(request, shapes: ShapeIndex, leaders, taken, bounds, near: bool) -> tuple[Placement | None, Box]:
+def _place(request: LabelRequest, shapes: ShapeIndex, leaders: list[Obstacle], taken: list[Box], bounds: Box,
+           near: bool) -> tuple[Placement | None, Box]:
     """The first free spot (None if there is none) and its box: NEAR the tip, or further out."""
     anchor, at_tip = anchor_of(request, bounds)
     inside = _inset(bounds)
@@ -230,8 +233,8 @@ def _place(request, shapes: ShapeIndex, leaders, taken, bounds, near: bool) -> t
     return _first_free_of_many(list(spots), request, shapes, leaders, taken, inside, anchor)
 
 
-def _first_free_of_many(spots: list, request: LabelRequest, shapes: ShapeIndex, leaders, taken, inside: Box,
-                        anchor: Point) -> tuple[Placement | None, Box]:
+def _first_free_of_many(spots: list[Spot], request: LabelRequest, shapes: ShapeIndex, leaders: list[Obstacle],
+                        taken: list[Box], inside: Box, anchor: Point) -> tuple[Placement | None, Box]:
     """The same as _first_free, with the spots tested against the arrows all at once. With no free spot,
     the box says whether other labels (a box) or the arrows (none) left none."""
     rest, boxes = _as_arrays(spots, request)
@@ -244,7 +247,8 @@ def _first_free_of_many(spots: list, request: LabelRequest, shapes: ShapeIndex, 
     return placement, box if placement is not None or not clear.any() else tuple(boxes[np.argmax(clear)].tolist())
 
 
-def _shortened(request: LabelRequest, shapes: ShapeIndex, leaders, taken, bounds: Box) -> tuple[Placement | None, Box]:
+def _shortened(request: LabelRequest, shapes: ShapeIndex, leaders: list[Obstacle], taken: list[Box],
+               bounds: Box) -> tuple[Placement | None, Box]:
     """For an essential label with no room by its tip, not even over shafts: its shorter form there, free or
     over shafts. "k·cat" by its own tip reads better than "k·cat 76%" led lines away (the weight is in the
     Scores panel), and on a projector's small plots the whole label often fits nowhere near."""
@@ -257,7 +261,8 @@ def _shortened(request: LabelRequest, shapes: ShapeIndex, leaders, taken, bounds
     return (placement._replace(short=True), box) if placement is not None else (None, _NO_BOX)
 
 
-def _over_shafts(request: LabelRequest, shapes: ShapeIndex, leaders, taken, bounds: Box) -> tuple[Placement | None, Box]:
+def _over_shafts(request: LabelRequest, shapes: ShapeIndex, leaders: list[Obstacle], taken: list[Box],
+                 bounds: Box) -> tuple[Placement | None, Box]:
     """For an essential label with no free spot near its tip: the near spot that hides the least of the
     arrows' shafts, over no head or tip, no label and no leader; the nearest of those that hide as much.
     Two tips that meet among other shafts leave no free spot within two lines of them, and a label over a
@@ -278,8 +283,8 @@ def _over_shafts(request: LabelRequest, shapes: ShapeIndex, leaders, taken, boun
     return _least_covered(list(candidates), request, shapes, leaders, taken, inside, anchor)
 
 
-def _least_covered(spots: list, request: LabelRequest, shapes: ShapeIndex, leaders, taken, inside: Box,
-                   anchor: Point) -> tuple[Placement | None, Box]:
+def _least_covered(spots: list[Spot], request: LabelRequest, shapes: ShapeIndex, leaders: list[Obstacle],
+                   taken: list[Box], inside: Box, anchor: Point) -> tuple[Placement | None, Box]:
     """Of SPOTS, the free one but for shafts (touching no head: see TOUCH_PX) that hides the least of them."""
     rows, boxes = _as_arrays(spots, request)
     usable = np.flatnonzero(_inside_of(boxes, inside) & _clear_of_labels(boxes, taken))
@@ -292,7 +297,7 @@ def _least_covered(spots: list, request: LabelRequest, shapes: ShapeIndex, leade
     return _first_free((rows[index].tolist() for index in ranked), request, _NO_SHAPES, leaders, taken, inside, anchor)
 
 
-def _as_arrays(spots: list, request: LabelRequest) -> tuple[np.ndarray, np.ndarray]:
+def _as_arrays(spots: list[Spot], request: LabelRequest) -> tuple[np.ndarray, np.ndarray]:
     """The spots (left, top, needs a leader) as rows, and the label's box at each."""
     rows = np.array(spots, dtype=float).reshape(-1, 3)
     boxes = np.column_stack((rows[:, 0], rows[:, 1], rows[:, 0] + request.width, rows[:, 1] + request.height))
@@ -323,8 +328,8 @@ _NO_SHAPES = ShapeIndex.of([])  # the arrows already tested: only the leader lin
 FIRST_SPOTS = 14  # the usual spot, last time's and the first ring: tested one by one
 
 
-def _first_free(spots, request: LabelRequest, shapes: ShapeIndex, leaders, taken, inside: Box,
-                anchor: Point) -> tuple[Placement | None, Box]:
+def _first_free(spots: Iterable[Spot], request: LabelRequest, shapes: ShapeIndex, leaders: list[Obstacle],
+                taken: list[Box], inside: Box, anchor: Point) -> tuple[Placement | None, Box]:
     """The first of SPOTS (left, top, needs a leader) inside the plot and free, as a placement, and its box."""
     # The innermost loop of every drag move: plain comparisons, few helper calls.
     width, height = request.width, request.height

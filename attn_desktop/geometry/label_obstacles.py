@@ -145,7 +145,8 @@ class ShapeIndex:
             return [shape for shape in self.shapes
                     if not (left >= shape[2] or shape[0] >= right or top >= shape[3] or shape[1] >= bottom)]
         near = (self._lefts < right) & (self._rights > left) & (self._tops < bottom) & (self._bottoms > top)
-        return self._objects[near].tolist()
+        near_shapes: list[Obstacle] = self._objects[near].tolist()
+        return near_shapes
 
     def hit(self, box: Box, leaders: list[Obstacle]) -> bool:
         """Whether the box overlaps any shape or leader line."""

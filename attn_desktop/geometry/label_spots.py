@@ -9,6 +9,7 @@ numbers in view pixels, no Qt, like label_layout.py, which tests these spots aga
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import numpy as np
@@ -18,6 +19,8 @@ from attn_desktop.geometry.label_obstacles import Box, Point
 NEAR_GAP_PX = 3.0  # the first ring of spots: this far from the tip
 NEAR_LINES = 2.0  # a label further than this many line heights from its tip is not shown, unless essential
 SLIDE_STEPS = 4  # along each side of the tip, a label is tried at this many places (and against the plot's edges)
+
+Spot = tuple[float, float, bool]  # a label's top-left corner (left, top) and whether it needs a leader line there
 
 
 class LabelRequest(NamedTuple):
@@ -127,7 +130,7 @@ def span_inside(start: Point, end: Point, box: Box) -> tuple[float, float] | Non
 
 
 def near_candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: Box, slide_steps: int,
-                     near_gap: float = NEAR_GAP_PX):
+                     near_gap: float = NEAR_GAP_PX) -> Iterator[Spot]:
     """(left, top, needs a leader) for each spot to try, in order of preference: the usual spot, last time's
     (if it is still near), then ring by ring outwards up to NEAR_LINES, each ring starting where the arrow
     points and then sliding along each side of the tip in SLIDE_STEPS."""
@@ -148,7 +151,7 @@ def near_candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: 
         yield from slides(anchor, width, height, gap, request.direction, bounds, leader or not at_tip, slide_steps)
 
 
-def previous_spot(request: LabelRequest, anchor: Point, at_tip: bool) -> tuple[float, float, bool] | None:
+def previous_spot(request: LabelRequest, anchor: Point, at_tip: bool) -> Spot | None:
     """Last time's spot (left, top, needs a leader), only while it is near: after an undo, a zoom or a new
     layout, a spot that was the best one far away is no reason to stay far."""
     if request.previous is None or not at_tip:
@@ -160,7 +163,7 @@ def previous_spot(request: LabelRequest, anchor: Point, at_tip: bool) -> tuple[f
     return (left, top, distance > request.line) if distance <= NEAR_LINES * request.line else None
 
 
-def far_rings(request: LabelRequest, anchor: Point):
+def far_rings(request: LabelRequest, anchor: Point) -> Iterator[Spot]:
     """For an essential label with no room near its tip: the spots of further rings round it, each joined
     to the tip by a leader. After them, every spot of the plot (anywhere_in): a small plot on a projector
     can have no room near a tip."""
@@ -175,7 +178,7 @@ def far_rings(request: LabelRequest, anchor: Point):
 
 
 def slides(anchor: Point, width: float, height: float, gap: float, direction: Point, bounds: Box, leader: bool,
-            steps: int):
+            steps: int) -> Iterator[Spot]:
     """Spots `gap` from the anchor along each side of it, slid from end to end: the label above or below
     still spans the anchor's column, beside it its row. The side the arrow points to first; each slide
     in SLIDE_STEPS and up against the plot's edges (beside a stem near the edge, that is the free spot)."""
@@ -196,7 +199,7 @@ def slides(anchor: Point, width: float, height: float, gap: float, direction: Po
             yield (place, fixed, leader) if across else (fixed, place, leader)
 
 
-def anywhere_in(bounds: Box, width: float, height: float, anchor: Point):
+def anywhere_in(bounds: Box, width: float, height: float, anchor: Point) -> Iterator[Spot]:
     """Every spot of the plot (inside `bounds`) on a grid of half a line by a quarter label, nearest the anchor first."""
     lefts = np.arange(bounds[0], bounds[2] - width, max(width / 4, 4.0))
     tops = np.arange(bounds[1], bounds[3] - height, max(height / 2, 4.0))

@@ -28,7 +28,7 @@ def write_ticks_in_the_language(axis: pg.AxisItem) -> None:
     written when the view's range changes, never on a drag move (the view does not move then)."""
     written_by_pyqtgraph = axis.tickStrings
 
-    def tick_strings(values, scale, spacing):
+    def tick_strings(values: list[float], scale: float, spacing: float) -> list[str]:
         return [localized(text) for text in written_by_pyqtgraph(values, scale, spacing)]
 
     axis.tickStrings = tick_strings

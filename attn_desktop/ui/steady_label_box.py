@@ -20,7 +20,8 @@ makes it selectable while the pointer is over it, or while it holds a selection.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 SELECTABLE = Qt.TextInteractionFlag.TextSelectableByMouse
@@ -82,18 +83,18 @@ class SteadyLabelBox(QWidget):
     def _within_label_limits(self, size: QSize) -> QSize:
         return size.expandedTo(self.label.minimumSize()).boundedTo(self.label.maximumSize())
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         self.label.resize(self.size())
         self._asked_for = self._room_needed()  # the layout has just placed the box for the label as it is
         super().resizeEvent(event)
 
-    def showEvent(self, event) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         # While the box was hidden, Qt sent it none of the label's requests (a fixed height set, a font).
         self._ask_for_room_if_needed()
         super().showEvent(event)
 
     # ----- the label's requests ----------------------------------------------
-    def event(self, event) -> bool:
+    def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:
             if self.sizePolicy() != self.label.sizePolicy():  # word wrap turned on or off: asks for a layout itself
                 self.setSizePolicy(self.label.sizePolicy())
@@ -133,7 +134,7 @@ class SteadyLabelBox(QWidget):
             return height, 0  # the layout gives it the panel's width, whatever the text
         return height, metrics.horizontalAdvance(text)
 
-    def eventFilter(self, watched, event) -> bool:
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is not self.label:
             return False
         kind = event.type()

@@ -291,6 +291,25 @@ class WorkerThread(QObject):
             job()
 
 
+class ThreadRunner(QObject):
+    """The GUI thread's handle on one worker thread (the training's, the model's): the runner sends its jobs to
+    `_worker_thread`, and the thread ends with `shutdown()`, when the runner's parent is destroyed and when the
+    application is about to quit."""
+
+    def __init__(self, thread_name: str, shutdown_wait_ms: int, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._worker_thread = WorkerThread(thread_name, shutdown_wait_ms, parent=self)
+
+    @property
+    def is_alive(self) -> bool:
+        return self._worker_thread.is_alive
+
+    @Slot()
+    def shutdown(self) -> None:
+        """Stop the thread and wait for it to end; safe to call more than once."""
+        self._worker_thread.shutdown()
+
+
 class PacedDelivery(QObject, Generic[T]):
     """Updates from a worker thread, handed to the window no faster than it can take them.
 

@@ -108,7 +108,8 @@ def _shown_bytes(data: bytes) -> str:
 def _open_reader(path: Path, shown: str, progress: Progress | None = None) -> Any:
     from gguf import GGUFReader
 
-    class ReportingReader(GGUFReader):
+    # Without the model pack GGUFReader is Any to the type checker, which the model's checks let no class subclass.
+    class ReportingReader(GGUFReader):  # type: ignore[misc, unused-ignore]
         """The reader, reporting how far into the metadata it has read: it reads every entry of the
         vocabulary through _get, in order, and takes seconds for a 49,152-word one."""
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF, QStaticText, QTextOption, QTransform
+from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
 from attn_desktop.geometry.label_layout import leader_start
 from attn_desktop.ui.canvas.arrow_geometry import (
@@ -68,7 +69,7 @@ class ArrowDrawing(ArrowGeometry):
         @property
         def is_dragging(self) -> bool: ...
 
-    def paint(self, painter: QPainter, option, widget=None) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         # Only for an arrow not in a layer (a layer draws its arrows itself: they have no contents).
         to_screen = painter.transform()
         painter.resetTransform()  # draw in pixels; Qt restores the item transform afterwards
@@ -162,7 +163,7 @@ class ArrowDrawing(ArrowGeometry):
         else:
             batch.add_filled_head(self._color, self._color_rgba, head)
 
-    def _paint_label(self, painter, to_screen: QTransform, box: QRectF) -> None:
+    def _paint_label(self, painter: QPainter, to_screen: QTransform, box: QRectF) -> None:
         if self._leader_to is not None:
             tx, ty = in_pixels(to_screen, self._leader_to)
             sx, sy = leader_start((box.left(), box.top(), box.right(), box.bottom()), (tx, ty))
@@ -186,7 +187,7 @@ class ArrowDrawing(ArrowGeometry):
             self._label_text.prepare(QTransform(), self._font)
         return self._label_text
 
-    def _paint_pointer(self, painter, to_screen: QTransform, ex: float, ey: float) -> None:
+    def _paint_pointer(self, painter: QPainter, to_screen: QTransform, ex: float, ey: float) -> None:
         """A small head at the plot's edge, pointing on towards the tip out of view."""
         tx, ty = in_pixels(to_screen, self._tip)
         ux, uy, length = direction_on_screen(ex, ey, tx, ty)

@@ -211,7 +211,8 @@ class ArrowGeometry:
         dx, dy = self._label_offset[0] * to_device.m11(), self._label_offset[1] * to_device.m22()
         return QRectF(tx + dx, ty + dy, width, height)
 
-    def _head_points(self, tx, ty, ux, uy, length) -> tuple[list[tuple[float, float]], tuple[float, float]]:
+    def _head_points(self, tx: float, ty: float, ux: float, uy: float,
+                     length: float) -> tuple[list[tuple[float, float]], tuple[float, float]]:
         """The head's corners in pixels, and where it meets the shaft."""
         head_length = min(HEAD_LENGTH_PX + self._width, length)
         bx, by = tx - ux * head_length, ty - uy * head_length

@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 
 import pyqtgraph as pg
+from pyqtgraph.GraphicsScene.mouseEvents import HoverEvent, MouseClickEvent, MouseDragEvent
 from PySide6.QtCore import QPointF, Qt, Signal
 
 
@@ -51,11 +52,11 @@ class ArrowGestures(pg.GraphicsObject):
         if draggable:
             self.setCursor(Qt.CursorShape.OpenHandCursor)
 
-    def hoverEnterEvent(self, event) -> None:
+    def hoverEnterEvent(self, event: HoverEvent) -> None:
         self._hovered = True
         self.update()
 
-    def hoverLeaveEvent(self, event) -> None:
+    def hoverLeaveEvent(self, event: HoverEvent) -> None:
         self._hovered = False
         self.update()
 
@@ -64,7 +65,7 @@ class ArrowGestures(pg.GraphicsObject):
         decides at each press); one it may not take passes to the next arrow under the pointer."""
         self._takes_clicks, self._takes_drags = clicks, drags
 
-    def mouseClickEvent(self, event) -> None:
+    def mouseClickEvent(self, event: MouseClickEvent) -> None:
         if event.button() != Qt.MouseButton.LeftButton or not self._takes_clicks:
             event.ignore()
         elif event.double() and self._draggable:
@@ -76,7 +77,7 @@ class ArrowGestures(pg.GraphicsObject):
         else:
             event.ignore()  # an arrow beneath may take it
 
-    def mouseDragEvent(self, event) -> None:
+    def mouseDragEvent(self, event: MouseDragEvent) -> None:
         if not self._draggable or event.button() != Qt.MouseButton.LeftButton:
             event.ignore()
             return

@@ -252,7 +252,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, layer is not None)
         super().update()
 
-    def update(self, *args) -> None:
+    def update(self, *args: object) -> None:
         """The arrow looks different: ask for a repaint (of the layer that draws it, if it has one)."""
         self.look_version += 1
         self.update_label()

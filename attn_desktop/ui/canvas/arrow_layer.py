@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QPainter, QTransform
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from attn_desktop.ui.canvas.layer_picture import LayerPicture
 from attn_desktop.ui.canvas.shape_batch import Parts, ShapeBatch
@@ -71,7 +71,7 @@ class ArrowLayer(QGraphicsItem):
         view = self._view_box.viewRect()
         return any(arrow.isVisible() and not view.contains(arrow.tip) for arrow in self._arrows)
 
-    def view_changed(self, *_) -> None:
+    def view_changed(self, *_: object) -> None:
         """A zoom, a pan or a resize: the layer covers the new view, and every arrow is drawn anew."""
         view = QRectF(self._view_box.viewRect())
         if view != self._bounds:
@@ -109,7 +109,7 @@ class ArrowLayer(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return QRectF(self._bounds)
 
-    def paint(self, painter: QPainter, option, widget=None) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         to_screen = painter.transform()
         painter.resetTransform()  # the arrows draw in pixels
         painter.setRenderHint(ANTIALIASING)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QFontMetricsF
+from PySide6.QtGui import QFont, QFontMetricsF, QHideEvent, QKeyEvent, QMouseEvent, QResizeEvent
+from PySide6.QtWidgets import QGraphicsSceneMouseEvent, QWidget
 
 from attn_desktop.geometry.named_arrows import named_in
 from attn_desktop.geometry.shown_numbers import shown_number
@@ -42,12 +43,12 @@ HEAD_SHAPES = {Role.QUERY: "triangle", Role.KEY: "open", Role.VALUE: "diamond", 
 Z_ORDER = {Role.EMBEDDING: 10, Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}
 
 
-def _skip_hover_search_while_dragging(graphics_scene) -> None:
+def _skip_hover_search_while_dragging(graphics_scene: pg.GraphicsScene) -> None:
     """pyqtgraph searches for hoverable items on every mouse move, even mid-drag,
     when no item may take the hover anyway; skip that search while a button is held."""
     send_hover_events = graphics_scene.sendHoverEvents
 
-    def send(event, exitOnly=False):
+    def send(event: QGraphicsSceneMouseEvent, exitOnly: bool = False) -> None:
         if not exitOnly and event.buttons() != Qt.MouseButton.NoButton and graphics_scene.dragItem is not None:
             return
         send_hover_events(event, exitOnly)
@@ -61,7 +62,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
     arrow_moved = Signal(object)  # a MoveArrow for the edit history: a released drag or a nudge, already shown
     drag_moved = Signal(str)  # what the dragged arrow now is, e.g. "k·cat = (1.32, 1.59)"
     edit_requested = Signal(object, int)  # role, index: a double-click on a tip asks to type coordinates
-    def __init__(self, scene: Scene | HeadReading, parent=None, highlight: KeyHighlight | None = None,
+    def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None, highlight: KeyHighlight | None = None,
                  veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
         keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
@@ -122,7 +123,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         view_box.sigResized.connect(self._title_timer.start)
         view_box.sigRangeChangedManually.connect(self._on_zoomed_by_hand)
 
-    def _on_zoomed_by_hand(self, *args) -> None:
+    def _on_zoomed_by_hand(self, *args: object) -> None:
         self.zoomed_by_hand = True
 
     def _follow_arrows(self) -> None:
@@ -247,7 +248,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
     def _place_labels(self) -> None:
         self.labels.place(self.attn_scene, self.shown_weights(), self.viewportTransform(), self._arrows_named())
 
-    def _place_labels_afresh(self, *args) -> None:
+    def _place_labels_afresh(self, *args: object) -> None:
         """Mid-drag, labels are placed again only round what moved, and a stranded one keeps its spot while it
         is as good (see label_update.py): once a drag or a nudge is over, all of them choose afresh."""
         self.labels.forget()
@@ -313,7 +314,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.zoomed_by_hand = False
         self.plots.fit(self.label_line_height())
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         plots: CanvasPlots | None = vars(self).get("plots")  # Qt sizes the view before __init__ has made them
         if plots is not None:  # before the layout takes the new size: a notice too wide pushes the plots out
             plots.word_notice(self.viewport().width(), self.line_scale)
@@ -324,7 +325,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 plots.columns_that_draw_largest(self.viewport().rect(), self.label_line_height()) != plots.columns:
             self._arrange_plots()
 
-    def hideEvent(self, event) -> None:
+    def hideEvent(self, event: QHideEvent) -> None:
         # A hidden canvas has nothing to follow; it frames itself when shown. (A canvas that Python's garbage
         # collector takes apart is hidden after its attributes are gone: nothing to stop then.)
         timer = vars(self).get("_follow_timer")
@@ -411,13 +412,13 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         # Tab and Shift+Tab cycle the chosen arrow instead of leaving the canvas.
         return self.drags.focus_next(next_child) or super().focusNextPrevChild(next_child)
 
-    def keyPressEvent(self, event) -> None:
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if self.drags.key_pressed(Qt.Key(event.key()), event.modifiers()):
             event.accept()
             return
         super().keyPressEvent(event)
 
-    def mousePressEvent(self, event) -> None:
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         # A right-click during a drag cancels it, like Escape.
         if event.button() == Qt.MouseButton.RightButton and self.drags.cancel_drag():
             event.accept()
@@ -426,7 +427,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             self.drags.press_at(self.mapToScene(event.position().toPoint()))
         super().mousePressEvent(event)
 
-    def mouseDoubleClickEvent(self, event) -> None:
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             self.drags.press_at(self.mapToScene(event.position().toPoint()))
         super().mouseDoubleClickEvent(event)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+import numpy as np
 from PySide6.QtWidgets import QInputDialog, QWidget
 
 from attn_desktop.geometry.shown_numbers import typed_list
@@ -83,7 +84,7 @@ class CoordinateDialog:
             return tr("{name}: {error}").format(name=name, error=error)
         return ""
 
-    def _typed_numbers(self, role: Role, vector):
+    def _typed_numbers(self, role: Role, vector: np.ndarray) -> list[float] | np.ndarray:
         """What is typed for a vector: its numbers, or in a PCA plane its two coordinates there."""
         plane = self.canvas.plane_for(role)
         return plane.project(vector).tolist() if plane is not None else vector

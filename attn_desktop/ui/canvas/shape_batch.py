@@ -10,12 +10,18 @@ crossed by another arrow's shaft; a layer makes one batch per z level, so querie
 from __future__ import annotations
 
 from enum import Flag, auto
+from typing import TypeVar
 
 from PySide6.QtCore import QLineF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 
 NO_PEN = Qt.PenStyle.NoPen
 WHITE = QColor(255, 255, 255)
+
+
+Key = TypeVar("Key")
+Tool = TypeVar("Tool")  # a pen or a colour
+Shape = TypeVar("Shape")  # a line or a polygon
 
 
 class Parts(Flag):
@@ -71,7 +77,7 @@ class ShapeBatch:
                     painter.drawPolygon(head)
 
 
-def _add_to_group(groups: dict, key, tool, shape) -> None:
+def _add_to_group(groups: dict[Key, tuple[Tool, list[Shape]]], key: Key, tool: Tool, shape: Shape) -> None:
     """Add SHAPE to the group drawn with TOOL (a pen or a colour), which KEY names."""
     group = groups.get(key)
     if group is None:

@@ -66,7 +66,7 @@ class Autosaver(QObject):
     # "" while the work is protected (or there is none to protect), else why it is not.
     protection_changed = Signal(str)
 
-    def __init__(self, scene: Scene, parent=None, folder: Path | None = None) -> None:
+    def __init__(self, scene: Scene, parent: QObject | None = None, folder: Path | None = None) -> None:
         super().__init__(parent)
         self.scene = scene
         self.source_path: Path | None = None  # the file the work belongs to, if any

@@ -13,6 +13,7 @@ so an afternoon of dragging does not grow without bound.
 
 from __future__ import annotations
 
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QUndoCommand, QUndoStack
 from shiboken6 import isValid
 
@@ -60,7 +61,7 @@ class UndoStep(QUndoCommand):
 
 
 class EditHistory:
-    def __init__(self, scene: Scene, parent=None, view: ViewState | None = None) -> None:
+    def __init__(self, scene: Scene, parent: QObject | None = None, view: ViewState | None = None) -> None:
         """The history of SCENE's edits; VIEW is whose chosen query the edits keep on its token
         (without VIEW: the view every reading of SCENE shares)."""
         self.scene, self.view = scene, view

@@ -6,13 +6,15 @@ under it: the title says whose each is.
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QWidget
+
 from attn_desktop.language import tr
 from attn_desktop.model import HeadReading, explain
 from attn_desktop.ui.panels.matrix_view import MatrixView
 
 
 class HeadMatrix(MatrixView):
-    def __init__(self, view: HeadReading, head_name: str, parent=None) -> None:
+    def __init__(self, view: HeadReading, head_name: str, parent: QWidget | None = None) -> None:
         self.head_name = head_name  # (before the panel lays out its title)
         super().__init__(view, parent)
         self.setAccessibleName(tr("{head}: attention matrix").format(head=head_name))

@@ -24,7 +24,8 @@ head's matrix shows at a time, chosen with the heads' titles, as its canvas is.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QBoxLayout, QCheckBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from attn_desktop.geometry.heads_room import (
@@ -56,7 +57,8 @@ class HeadsView(QWidget):
     edit_requested = Signal(object, int)
     dragging = Signal(bool)
 
-    def __init__(self, document: Scene, view_state: ViewState, editor: Editor | None = None, parent=None) -> None:
+    def __init__(self, document: Scene, view_state: ViewState, editor: Editor | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
         self.view_state = view_state
@@ -93,7 +95,7 @@ class HeadsView(QWidget):
         the room of the heads' top row (a 1024-pixel window grew past its screen)."""
         return super().minimumSizeHint() if self.showing else QSize(0, 0)
 
-    def eventFilter(self, watched, event) -> bool:
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest and self.showing:
             self._give_canvases_their_room()
         return False
@@ -203,7 +205,7 @@ class HeadsView(QWidget):
             column.canvas.set_presentation(on)
         self._arrange(again=True)
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         if self.showing:  # (hidden behind the canvas, the view does no work: presentation mode resizes it too)
             self._arrange()

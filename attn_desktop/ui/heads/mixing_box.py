@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QTextDocument
+from PySide6.QtGui import QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QBoxLayout, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from attn_desktop.geometry.shown_numbers import shown_vector
@@ -37,7 +37,8 @@ def layer_prefix(index: int) -> str:
 
 
 class MixingBox(QWidget):
-    def __init__(self, document: Scene, view_state: ViewState, editor: Editor | None = None, parent=None) -> None:
+    def __init__(self, document: Scene, view_state: ViewState, editor: Editor | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
         self.view_state = view_state
@@ -145,12 +146,12 @@ class MixingBox(QWidget):
         if needed != label.minimumHeight():
             label.setMinimumHeight(needed)
 
-    def event(self, event) -> bool:
+    def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest and self.beside and self.width_beside() != self.minimumWidth():
             self.setFixedWidth(self.width_beside())  # W_O's numbers in another type (presentation mode)
         return super().event(event)
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_lines_height()
 

@@ -26,7 +26,7 @@ class WOSummary(QWidget):
     """W_O of LAYER: "Layer 1 · W_O → output 16 × 32" and "Numbers…", which opens them (TITLE_PREFIX: whose)."""
 
     def __init__(self, document: Scene, view_state: ViewState, editor: Editor | None, layer: int,
-                 title_prefix: str, parent=None) -> None:
+                 title_prefix: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document, self.view_state, self.editor = document, view_state, editor
         self.layer, self.title_prefix = layer, title_prefix

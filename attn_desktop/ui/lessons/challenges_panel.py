@@ -181,7 +181,7 @@ class ChallengesPanel(QWidget):
             self.tracker.save()
 
     # ----- showing -------------------------------------------------------
-    def _show(self, *_) -> None:
+    def _show(self, *_: object) -> None:
         if self.veil.on:
             for row in self.rows:
                 self._status_boxes[row.challenge.id].set_text(tr(HIDDEN_TIP))

@@ -23,7 +23,7 @@ class LessonPanel(QWidget):
     lesson_shown = Signal(object)  # the lesson's id, None for a scene of the student's own
     fresh_scene_requested = Signal()  # the lesson's scene as it comes, in place of the one the student left
 
-    def __init__(self, progress: ProgressStore, parent=None) -> None:
+    def __init__(self, progress: ProgressStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.progress = progress
         self.lesson: Lesson | None = None

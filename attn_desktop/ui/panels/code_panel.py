@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QFontDatabase, QTextCursor
+from PySide6.QtGui import QFontDatabase, QShowEvent, QTextCursor
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -26,7 +26,7 @@ COPIED_MS = 1500  # long enough to notice, short enough that the button is ready
 
 
 class CodePanel(QWidget):
-    def __init__(self, scene: Scene, parent=None) -> None:
+    def __init__(self, scene: Scene, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.scene = scene
         self._lines: list[str] = []  # what the editor shows, line by line
@@ -96,7 +96,7 @@ class CodePanel(QWidget):
             self._stale = False
             self.refresh()
 
-    def showEvent(self, event) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         if self._stale:
             self._stale = False
             self.refresh()

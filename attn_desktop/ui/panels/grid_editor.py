@@ -40,7 +40,7 @@ SHORT_GRID_TITLES = {"w_q": N_("W_Q → queries"), "w_k": N_("W_K → keys"),  #
 
 
 class GridEditor(QWidget):
-    def __init__(self, scene: Scene | HeadReading, editor: Editor | None = None, parent=None,
+    def __init__(self, scene: Scene | HeadReading, editor: Editor | None = None, parent: QWidget | None = None,
                  names: tuple[str, ...] = GRID_NAMES, compact: bool = False, title_prefix: str = "",
                  rows_in_view: int | None = None) -> None:
         """TITLE_PREFIX goes before each grid's title ("Layer 2 · ": whose W_O, with several layers); ROWS_IN_VIEW,
@@ -110,7 +110,7 @@ class GridEditor(QWidget):
             title.setToolTip(self.title_prefix + tr(GRID_TITLES[name]))
             self.tables[name].setAccessibleName(self.title_prefix + tr(GRID_TITLES[name]))
 
-    def changeEvent(self, event) -> None:
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange and self._shows_anything():  # presentation mode: taller rows
             for name, table in self.tables.items():
@@ -150,7 +150,7 @@ class GridEditor(QWidget):
         for table in self.tables.values():
             table.setEnabled(scene.use_grids)
 
-    def _fill(self, table: QTableWidget, grid) -> None:
+    def _fill(self, table: QTableWidget, grid: np.ndarray) -> None:
         # Writing the scene's numbers back must not read as the student typing them.
         with QSignalBlocker(table):
             table.setRowCount(grid.shape[0])

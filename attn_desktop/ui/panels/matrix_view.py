@@ -14,7 +14,17 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QFont, QImage, QPaintEngine, QPainter, QPixmap
+from PySide6.QtGui import (
+    QFont,
+    QImage,
+    QKeyEvent,
+    QMouseEvent,
+    QPaintEngine,
+    QPainter,
+    QPaintEvent,
+    QPixmap,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from attn_desktop.language import tr
@@ -52,7 +62,8 @@ VECTOR_ENGINES = (QPaintEngine.Type.SVG, QPaintEngine.Type.Pdf)
 
 
 class MatrixView(QWidget):
-    def __init__(self, scene: Scene | HeadReading, parent=None, veil: WeightsVeil | None = None) -> None:
+    def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None,
+                 veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
         self.scene = scene = head_reading(scene)
         self.veil = veil if veil is not None else WeightsVeil(self)  # grey cells and "?" while the student predicts
@@ -183,7 +194,7 @@ class MatrixView(QWidget):
     # kept in a pixmap until the size, the tokens or the settings change.
     # Into an SVG (File → Export) the frame and the cells are painted as text and shapes instead: a
     # bitmap there would be enlarged, and smoothed into a blur, by the viewer.
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         vector = painter.paintEngine().type() in VECTOR_ENGINES
         if self._static_layer is None or self._static_layer.size() != self.size():
@@ -237,12 +248,12 @@ class MatrixView(QWidget):
                      text_color)
         paint_legend(painter, self.grid_rect(), self._lut, self.entropy_column, self.font(), text_color)
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         self._static_layer = None
         self._layout = None
         super().resizeEvent(event)
 
-    def changeEvent(self, event) -> None:
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.FontChange):
             self._static_layer = None
             self._layout = None
@@ -250,7 +261,7 @@ class MatrixView(QWidget):
         super().changeEvent(event)
 
     # ----- interaction --------------------------------------------------
-    def mousePressEvent(self, event) -> None:
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         cell = self.cell_at(event.position())
         if event.button() == Qt.MouseButton.LeftButton and cell is not None:
             self.scene.select_query(cell[0])
@@ -258,7 +269,7 @@ class MatrixView(QWidget):
             return
         super().mousePressEvent(event)
 
-    def mouseMoveEvent(self, event) -> None:
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         cell = self.cell_at(event.position())
         if cell is None:
             entropy_tip = None if self.veil.on else self.entropy_column.tip_at(event.position(), self.grid_rect(),
@@ -274,7 +285,7 @@ class MatrixView(QWidget):
         text = cell_tip(self.scene.result, row, column, query, key, self.veil.on)
         QToolTip.showText(event.globalPosition().toPoint(), text, self)
 
-    def keyPressEvent(self, event) -> None:
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         step = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1}.get(Qt.Key(event.key()))
         if step is None:
             super().keyPressEvent(event)

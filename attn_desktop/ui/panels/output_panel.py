@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QEvent, QRect, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from attn_desktop.geometry.shown_numbers import shown_number, shown_vector
@@ -18,7 +19,8 @@ FIT_MEMORY = 64  # texts whose fit in the blend's box is remembered (a drag show
 
 
 class OutputPanel(QWidget):
-    def __init__(self, scene: Scene | HeadReading, parent=None, veil: WeightsVeil | None = None) -> None:
+    def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None,
+                 veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
         self.scene = head_reading(scene)
         self.veil = veil if veil is not None else WeightsVeil(self)  # the output is a blend by the weights: "?"
@@ -86,7 +88,7 @@ class OutputPanel(QWidget):
             if self._boxes[label].height() != height or self._boxes[label].minimumHeight() != height:
                 self._boxes[label].setFixedHeight(height)
 
-    def changeEvent(self, event) -> None:
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.FontChange:
             self._fits_known.clear()  # text of another size
             self._rows_fitted_for = None
@@ -99,7 +101,7 @@ class OutputPanel(QWidget):
         if change & (Change.NUMBERS | Change.SELECTION):
             self.refresh()
 
-    def refresh(self, *_) -> None:
+    def refresh(self, *_: object) -> None:
         if self.veil.on:
             self._show_veiled()
             return
@@ -192,7 +194,7 @@ class OutputPanel(QWidget):
             self._fits_known[asked] = needed.height() <= room.height()
         return self._fits_known[asked]
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_to_font()
         self._fit_rows()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker
-from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QComboBox, QWidget
 
 from attn_desktop.language import tr
 from attn_desktop.model import Change, Scene
@@ -11,7 +11,7 @@ from attn_desktop.ui.scene_link import follow_scene, head_reading
 
 
 class QueryPicker(QComboBox):
-    def __init__(self, scene: Scene, parent=None) -> None:
+    def __init__(self, scene: Scene, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.scene = head_reading(scene)  # whose chosen query it shows: the view's
         self.setToolTip(tr("The token whose query is compared with every key"))

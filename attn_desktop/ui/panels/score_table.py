@@ -6,9 +6,11 @@ and highlights that key and its value on the canvas.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
-from PySide6.QtCore import QEvent, QModelIndex, QSize, Qt, QTimer
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QSize, Qt, QTimer
+from PySide6.QtGui import QFont, QHelpEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -38,7 +40,7 @@ FORMULA_TIP = N_("The worked dot product for the pointed-at key (or the stronges
 
 
 class ScoreTablePanel(QWidget):
-    def __init__(self, scene: Scene | HeadReading, highlight: KeyHighlight | None = None, parent=None,
+    def __init__(self, scene: Scene | HeadReading, highlight: KeyHighlight | None = None, parent: QWidget | None = None,
                  veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
         self.scene = head_reading(scene)
@@ -159,12 +161,12 @@ class ScoreTablePanel(QWidget):
                                            widest).height()
         return max(2 * line, text_height) + 6
 
-    def changeEvent(self, event) -> None:
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.FontChange:
             self._fit_to_font()
         super().changeEvent(event)
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_formula_height()
         self._note_timer.start()
@@ -224,7 +226,7 @@ class ScoreTablePanel(QWidget):
             cut.append("formula")
         return cut
 
-    def _update_more_rows_note(self, *_) -> None:
+    def _update_more_rows_note(self, *_: object) -> None:
         total, shown = self.model.rowCount(), self.visible_row_count()
         note = self.more_rows_note
         if shown < total and note.isVisible():
@@ -254,7 +256,7 @@ class ScoreTablePanel(QWidget):
             return current.row()
         return int(np.argmax(self.scene.selected_weights))
 
-    def _update_formula(self, *_) -> None:
+    def _update_formula(self, *_: object) -> None:
         if self.model.veil.on:  # the worked dot product ends in the score
             self._formula_box.set_text(tr(HIDDEN_TIP))
             set_tip(self.formula_label, tr(FORMULA_TIP))
@@ -276,11 +278,12 @@ class ScoreTablePanel(QWidget):
             self.highlight.set_key(current.row())
         self._update_formula()
 
-    def eventFilter(self, watched, event) -> bool:
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.table.viewport() and event.type() == QEvent.Type.ToolTip:
-            index = self.table.indexAt(event.pos())
+            tip_event = cast(QHelpEvent, event)  # what Qt sends for a tooltip
+            index = self.table.indexAt(tip_event.pos())
             if index.isValid() and index.column() != 0:
-                QToolTip.showText(event.globalPos(), self.model.tooltip(index.row()), self.table)
+                QToolTip.showText(tip_event.globalPos(), self.model.tooltip(index.row()), self.table)
                 return True
         if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
             self._note_timer.start()

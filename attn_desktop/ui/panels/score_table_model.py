@@ -13,8 +13,10 @@ numbers last written (bar_weight), not stored in 64 items on every move.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from attn_desktop.geometry.shown_numbers import percent, shown_number
@@ -45,7 +47,8 @@ def _factor(value: float) -> str:
     return f"({text})" if text.startswith("-") else text
 
 
-def dot_product(query_label: str, key_label: str, query, key) -> str:
+def dot_product(query_label: str, key_label: str, query: np.ndarray | Sequence[float],
+                key: np.ndarray | Sequence[float]) -> str:
     """explain.dot_product's worked sum with the numbers in the student's language: 'q_sat · k_cat = 2.40 × 2.20
     + 0.60 × 1.00 = 5.88'; for wide vectors the first products, "…" and how many there are."""
     wide = len(query) > explain.WHOLE_UP_TO
@@ -61,7 +64,8 @@ def dot_product(query_label: str, key_label: str, query, key) -> str:
 
 
 class ScoreTableModel(QStandardItemModel):
-    def __init__(self, scene: Scene | HeadReading, parent=None, veil: WeightsVeil | None = None) -> None:
+    def __init__(self, scene: Scene | HeadReading, parent: QObject | None = None,
+                 veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
         self.scene = head_reading(scene)
         self.veil = veil if veil is not None else WeightsVeil(self)  # "?" while the student predicts
@@ -131,7 +135,7 @@ class ScoreTableModel(QStandardItemModel):
             return None
         return float(shown.weights[row])
 
-    def _refresh_cells(self, *_) -> None:
+    def _refresh_cells(self, *_: object) -> None:
         if self.veil.on:
             self._refresh_veiled_cells()
             return

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -23,7 +23,7 @@ from attn_desktop.ui.scene_link import follow_scene
 
 
 class SentencePanel(QWidget):
-    def __init__(self, scene: Scene, editor: Editor | None = None, parent=None) -> None:
+    def __init__(self, scene: Scene, editor: Editor | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.scene = scene
         self.editor = editor if editor is not None else RunNow(scene)  # in the window, its edit history (undoable)
@@ -130,7 +130,7 @@ class SentencePanel(QWidget):
         if item.text() != self.scene.tokens[row]:
             self._try(commands.rename_token(self.scene, row, item.text()))
 
-    def _on_rows_moved(self, parent, start, end, destination, row) -> None:
+    def _on_rows_moved(self, parent: QModelIndex, start: int, end: int, destination: QModelIndex, row: int) -> None:
         if self._refreshing:
             return
         # Qt reports the row the item was dropped before; after removal it lands one higher.

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtWidgets import QLabel
+from PySide6.QtGui import QResizeEvent, QShowEvent
+from PySide6.QtWidgets import QLabel, QWidget
 
 from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.ui.scene_link import follow_scene, head_reading
@@ -12,7 +13,7 @@ MAX_WORD_CHARS = 24  # the widest word the panel's minimum width makes room for
 
 
 class ShapesPanel(QLabel):
-    def __init__(self, scene: Scene | HeadReading, parent=None) -> None:
+    def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.scene = head_reading(scene)
         self.setWordWrap(True)
@@ -31,15 +32,15 @@ class ShapesPanel(QLabel):
         self.setText(explain.shapes(scene.n_queries, scene.n_tokens, scene.key_width, scene.value_width))
         self._ask_for_wrapped_height()
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._ask_for_wrapped_height()
 
-    def showEvent(self, event) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._ask_for_wrapped_height()
 
-    def changeEvent(self, event) -> None:
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._ask_for_wrapped_height()

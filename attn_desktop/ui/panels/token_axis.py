@@ -14,8 +14,9 @@ import math
 from dataclasses import dataclass
 
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QFont, QFontInfo, QFontMetricsF
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QFont, QFontInfo, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsSceneResizeEvent
 
 UPRIGHT_CHARS = 6  # an upright name takes at most about this many letters' height
 MIN_LABEL_PIXELS = 10.0  # names are never set smaller than this ...
@@ -29,6 +30,10 @@ class TickLabel:
     text: str  # as drawn (maybe elided)
     rect: QRectF  # where it is drawn, in the axis's coordinates (upright labels: their upright extent)
     upright: bool
+
+
+Layout = tuple[QFont, list[TickLabel]]  # the names' font, and each name where it is drawn
+Line = tuple[QPen, QPointF, QPointF]  # pyqtgraph's drawing of a line: its pen and ends
 
 
 class TokenAxis(pg.AxisItem):
@@ -104,16 +109,16 @@ class TokenAxis(pg.AxisItem):
         if self.fixedHeight != height:
             self.setHeight(height)
 
-    def resizeEvent(self, event=None) -> None:
+    def resizeEvent(self, event: QGraphicsSceneResizeEvent | None = None) -> None:
         super().resizeEvent(event)
         self._fit_height()
 
-    def setStyle(self, **kwargs) -> None:
+    def setStyle(self, **kwargs: object) -> None:
         super().setStyle(**kwargs)
         if hasattr(self, "style"):  # the tick font changes the names' room
             self._fit_height()
 
-    def generateDrawSpecs(self, painter):
+    def generateDrawSpecs(self, painter: QPainter) -> tuple[Line, list[Line], Layout] | None:
         specs = super().generateDrawSpecs(painter)
         if specs is None:
             return None
@@ -121,7 +126,7 @@ class TokenAxis(pg.AxisItem):
         self._fit_height()
         return axis, ticks, self._layout()
 
-    def drawPicture(self, painter, axisSpec, tickSpecs, layout) -> None:
+    def drawPicture(self, painter: QPainter, axisSpec: Line, tickSpecs: list[Line], layout: Layout) -> None:
         super().drawPicture(painter, axisSpec, tickSpecs, [])
         font, labels = layout
         painter.setFont(font)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter
-from PySide6.QtWidgets import QStyledItemDelegate
+from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
 
 from attn_desktop.model import Role
 from attn_desktop.ui.palette import ROLE_COLORS
@@ -12,7 +12,8 @@ from attn_desktop.ui.panels.score_table_model import ScoreTableModel
 
 
 class WeightBarDelegate(QStyledItemDelegate):
-    def paint(self, painter: QPainter, option, index) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
         model = index.model()
         weight = model.bar_weight(index.row()) if isinstance(model, ScoreTableModel) else None
         if weight is not None and weight > 0:

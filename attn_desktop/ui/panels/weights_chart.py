@@ -14,12 +14,13 @@ guess stands beside the real bar of each key.
 from __future__ import annotations
 
 import enum
+from typing import cast
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetricsF
-from PySide6.QtWidgets import QToolTip
+from PySide6.QtGui import QColor, QFontMetricsF, QHelpEvent, QKeyEvent, QMouseEvent
+from PySide6.QtWidgets import QGraphicsItem, QToolTip, QWidget
 
 from attn_desktop.language import percent, tr
 from attn_desktop.model import Change, HeadReading, Role, Scene
@@ -53,7 +54,7 @@ class WeightsChart(pg.PlotWidget):
     guess_key_chosen = Signal(int)  # the bar ←/→ chose
     reveal_requested = Signal()  # Enter while guessing
 
-    def __init__(self, scene: Scene | HeadReading, parent=None) -> None:
+    def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None) -> None:
         self.token_axis = TokenAxis()
         super().__init__(parent, axisItems={"bottom": self.token_axis})
         keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
@@ -87,7 +88,7 @@ class WeightsChart(pg.PlotWidget):
         self._rebuild()
         self._follow_font()
 
-    def changeEvent(self, event) -> None:
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.FontChange:
             self._follow_font()
         super().changeEvent(event)
@@ -226,7 +227,7 @@ class WeightsChart(pg.PlotWidget):
         chosen = pg.mkPen(GUESS_EDGE, width=3)
         return [chosen if guessing and index == self.chosen_bar else dashed for index in range(len(self.guess))]
 
-    def mousePressEvent(self, event) -> None:
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         index = self.bar_at(event.position()) if self.phase is ChartPhase.GUESSING else None
         if index is None or event.button() != Qt.MouseButton.LeftButton:
             super().mousePressEvent(event)
@@ -237,14 +238,14 @@ class WeightsChart(pg.PlotWidget):
         self._set_guess_at(event.position())
         event.accept()
 
-    def mouseMoveEvent(self, event) -> None:
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if self._dragged_bar is not None and event.buttons() & Qt.MouseButton.LeftButton:
             self._set_guess_at(event.position())
             event.accept()
             return
         super().mouseMoveEvent(event)
 
-    def mouseReleaseEvent(self, event) -> None:
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._dragged_bar is not None:
             self._set_guess_at(event.position())
             self._dragged_bar = None
@@ -259,7 +260,7 @@ class WeightsChart(pg.PlotWidget):
         if self._dragged_bar is not None:
             self.guess_changed.emit(self._dragged_bar, min(max(float(share), 0.0), 1.0))
 
-    def keyPressEvent(self, event) -> None:
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if self.phase is not ChartPhase.GUESSING or not len(self.guess):
             super().keyPressEvent(event)
             return
@@ -291,7 +292,7 @@ class WeightsChart(pg.PlotWidget):
         centre, bottom = label.pos().x() * x_scale, -label.pos().y() * y_scale
         return QRectF(centre - width / 2, bottom - height, width, height)
 
-    def _place_value_labels(self, *_) -> None:
+    def _place_value_labels(self, *_: object) -> None:
         """Show each percentage unless it would touch one already shown; the larger weights go first, so
         the weights a student is looking for keep theirs (every bar's tooltip still has its number)."""
         labels = self._labels_in_play()
@@ -337,7 +338,7 @@ class WeightsChart(pg.PlotWidget):
         return list(self.value_labels)
 
     # ----- what is shown (also what the tests and the audit read) -------
-    def _to_widget(self, item, rect: QRectF) -> QRectF:
+    def _to_widget(self, item: QGraphicsItem, rect: QRectF) -> QRectF:
         return QRectF(self.mapFromScene(item.mapRectToScene(rect)).boundingRect())
 
     def tick_label_rects(self) -> list[QRectF]:
@@ -379,13 +380,14 @@ class WeightsChart(pg.PlotWidget):
             return index
         return None
 
-    def viewportEvent(self, event) -> bool:
+    def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip:
-            index = self.bar_at(QPointF(event.pos()))
+            tip_event = cast(QHelpEvent, event)  # what Qt sends for a tooltip
+            index = self.bar_at(QPointF(tip_event.pos()))
             if index is None:
                 QToolTip.hideText()
             else:
-                QToolTip.showText(event.globalPos(), self.bar_tooltip(index), self)
+                QToolTip.showText(tip_event.globalPos(), self.bar_tooltip(index), self)
             return True
         return super().viewportEvent(event)
 

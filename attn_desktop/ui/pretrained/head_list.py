@@ -48,7 +48,7 @@ class HeadList(QListWidget):
         row_height = self.sizeHintForRow(0) if self.count() else self.fontMetrics().height() + 4
         self.setFixedHeight(rows * row_height + 2 * self.frameWidth() + 2)
 
-    def changeEvent(self, event) -> None:
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._fit_height()

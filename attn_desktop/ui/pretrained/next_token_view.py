@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
     QComboBox,
@@ -292,7 +293,7 @@ class NextTokenView(QWidget):
                           + [item.minimumSize().width() for row in self.stacking_rows for item in row_items(row)])
         return QSize(widest_part + margins.left() + margins.right(), super().minimumSizeHint().height())
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_rows()
 

@@ -34,19 +34,32 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeAlias
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from attn_desktop.ui.workers import JobFailure, WorkerThread
+from attn_desktop.ui.workers import JobFailure, ThreadRunner
+
+if TYPE_CHECKING:  # the model's modules load only when a model is first wanted: start-up stays quick
+    from attn_desktop.model.pretrained.gguf_config import LlamaConfig
+    from attn_desktop.model.pretrained.head_kinds import HeadKind, HeadScore
+    from attn_desktop.model.pretrained.induction import InductionProbe
+    from attn_desktop.model.pretrained.llama import LlamaModel
+    from attn_desktop.model.pretrained.next_token import NextTokenScores
+    from attn_desktop.model.pretrained.run import ModelRun
 
 SHUTDOWN_WAIT_MS = 10_000
 
 ProgressCallback = Callable[[float, str], None]
-ModelLoader = Callable[[Path, ProgressCallback], Any]
+# Named in quotes: the model's types are known to the type checker only (see the imports above).
+ModelLoader: TypeAlias = "Callable[[Path, ProgressCallback], LlamaModel]"
+KindsFound: TypeAlias = "dict[HeadKind, list[HeadScore]]"  # the heads of each kind, best first
+RunDescriber: TypeAlias = "Callable[[ModelRun], KindsFound]"
+KnockedOutHeads = frozenset[tuple[int, int]]  # (layer, head) pairs, numbered from 0
+Probes: TypeAlias = "tuple[InductionProbe, InductionProbe | None]"  # intact, and with the heads knocked out
 
 
-def load_llama_model(path: Path, progress: ProgressCallback) -> Any:
+def load_llama_model(path: Path, progress: ProgressCallback) -> LlamaModel:
     """The app's NumPy LLaMA reader (imported only when a model is first wanted: start-up stays quick)."""
     from attn_desktop.model.pretrained.llama import LlamaModel
 
@@ -59,7 +72,7 @@ class LoadedModel:
 
     name: str
     path: Path
-    config: Any  # LlamaConfig: layer_count, head_count, kv_head_count, head_width, ...
+    config: LlamaConfig | None  # layer_count, head_count, kv_head_count, head_width, ...
     memory_bytes: int
     seconds: float  # how long the load took
     longest_probe: int = 0  # the longest R of the induction probe (0: none known)
@@ -76,10 +89,10 @@ class LoadFailure:
 class RunResult:
     """One sentence through the model, and what the views show of it besides the run."""
 
-    run: Any  # ModelRun
+    run: ModelRun
     seconds: float
-    kinds: dict[Any, list[Any]] = field(default_factory=dict)  # HeadKind -> [HeadScore], best first
-    intact: Any = None  # NextTokenScores of the model with no head knocked out, when the run has some
+    kinds: KindsFound = field(default_factory=dict)
+    intact: NextTokenScores | None = None  # of the model with no head knocked out, when the run has some
     step: bool = False  # a generation step: one token added to the run before, through the key-value cache
 
 
@@ -93,7 +106,7 @@ class RunFailure:
 class LensResult:
     """What the model says after every layer at one position of a run (ModelRun.logit_lens)."""
 
-    run: Any  # the ModelRun read
+    run: ModelRun  # the run read
     position: int
     rows: list[list[tuple[str, float]]]  # rows[layer]: the likeliest (token, probability)
 
@@ -105,7 +118,8 @@ class InductionFailure:
     message: str
 
 
-def probe_model(model: Any, length: int, seed: int, knocked_out: frozenset = frozenset()) -> Any:
+def probe_model(model: LlamaModel, length: int, seed: int,
+                knocked_out: KnockedOutHeads = frozenset()) -> InductionProbe:
     """The model reads LENGTH random tokens twice (an InductionProbe), with KNOCKED_OUT heads off."""
     from attn_desktop.model.pretrained.induction import probe_induction
 
@@ -114,14 +128,14 @@ def probe_model(model: Any, length: int, seed: int, knocked_out: frozenset = fro
     return probe_induction(model, length, seed, knocked_out=knocked_out)
 
 
-def longest_probe(model: Any) -> int:
+def longest_probe(model: LlamaModel) -> int:
     """The longest random sequence the model can read twice."""
     from attn_desktop.model.pretrained.induction import longest_length
 
     return longest_length(model.tokenizer)
 
 
-def find_kinds(run: Any) -> dict[Any, list[Any]]:
+def find_kinds(run: ModelRun) -> KindsFound:
     """Every common kind of head the model's rules find in this run, by kind."""
     from attn_desktop.model.pretrained.head_kinds import HeadKind, heads_of_kind
 
@@ -131,14 +145,21 @@ def find_kinds(run: Any) -> dict[Any, list[Any]]:
 class ModelOnItsThread:
     """The loaded model and what is done with it. Every method runs on the model's thread."""
 
-    def __init__(self, load_model: ModelLoader, describe_run: Callable[[Any], dict]) -> None:
+    def __init__(self, load_model: ModelLoader, describe_run: RunDescriber) -> None:
         self._load_model = load_model
         self._describe_run = describe_run
-        self._model: Any = None
+        self._model: LlamaModel | None = None
 
     @property
     def has_model(self) -> bool:
         return self._model is not None
+
+    @property
+    def _loaded(self) -> LlamaModel:
+        """The model, for a job: every job that uses it has looked at `has_model` first."""
+        if self._model is None:
+            raise RuntimeError("no model has loaded")
+        return self._model
 
     def load(self, path: Path, progress: ProgressCallback) -> LoadedModel:
         started = time.perf_counter()
@@ -150,33 +171,34 @@ class ModelOnItsThread:
             longest_probe=longest_probe(model) if hasattr(model, "run_token_ids") else 0,
         )
 
-    def run(self, sentence: str, knocked_out: frozenset = frozenset(), ids: list[int] | None = None) -> RunResult:
+    def run(self, sentence: str, knocked_out: KnockedOutHeads = frozenset(),
+            ids: list[int] | None = None) -> RunResult:
         """SENTENCE through the model (or IDS, read as they are, SENTENCE their text), with KNOCKED_OUT heads off."""
         started = time.perf_counter()
         run = self._run(sentence, knocked_out, ids)
         intact = self._run(sentence, frozenset(), ids).next_scores if knocked_out else None
         return RunResult(run, time.perf_counter() - started, self._describe_run(run), intact)
 
-    def _run(self, sentence: str, knocked_out: frozenset, ids: list[int] | None) -> Any:
+    def _run(self, sentence: str, knocked_out: KnockedOutHeads, ids: list[int] | None) -> ModelRun:
         options = {"knocked_out": knocked_out} if knocked_out else {}  # a model without knock-outs runs as before
         if ids is None:
-            return self._model.run(sentence, **options)
-        return dataclasses.replace(self._model.run_token_ids(list(ids), **options), sentence=sentence)
+            return self._loaded.run(sentence, **options)
+        return dataclasses.replace(self._loaded.run_token_ids(list(ids), **options), sentence=sentence)
 
-    def extend(self, run: Any, token_id: int) -> RunResult:
+    def extend(self, run: ModelRun, token_id: int) -> RunResult:
         """RUN with one more token: only it is computed, the earlier keys and values read from the cache."""
         started = time.perf_counter()
-        longer = self._model.extend(run, token_id)
+        longer = self._loaded.extend(run, token_id)
         intact = None
         if run.knocked_out:  # the intact model reading the same tokens (remembered), one token longer
-            intact = self._model.extend(self._model.run_token_ids(list(run.token_ids)), token_id).next_scores
+            intact = self._loaded.extend(self._loaded.run_token_ids(list(run.token_ids)), token_id).next_scores
         return RunResult(longer, time.perf_counter() - started, self._describe_run(longer), intact, step=True)
 
-    def read_lens(self, run: Any, position: int) -> LensResult:
-        return LensResult(run, position, self._model.logit_lens(run, position))
+    def read_lens(self, run: ModelRun, position: int) -> LensResult:
+        return LensResult(run, position, self._loaded.logit_lens(run, position))
 
-    def probe_induction(self, length: int, seed: int, knocked_out: frozenset = frozenset()) -> Any:
-        return probe_model(self._model, length, seed, knocked_out)
+    def probe_induction(self, length: int, seed: int, knocked_out: KnockedOutHeads = frozenset()) -> InductionProbe:
+        return probe_model(self._loaded, length, seed, knocked_out)
 
     def let_go(self) -> None:
         self._model = None
@@ -191,7 +213,7 @@ def is_unavailable(error: Exception) -> bool:
     return isinstance(error, ModelUnavailable)
 
 
-class ModelRunner(QObject):
+class ModelRunner(ThreadRunner):
     """The GUI thread's handle on the model's thread: requests in, results out.
 
     Call `shutdown()` before the owner goes away; it also happens when the owner is destroyed and
@@ -211,10 +233,9 @@ class ModelRunner(QObject):
     busy_changed = Signal(bool)  # False comes after the result: whoever waits for "not busy" finds it there
 
     def __init__(self, load_model: ModelLoader = load_llama_model, parent: QObject | None = None,
-                 describe_run: Callable[[Any], dict] = find_kinds) -> None:
-        super().__init__(parent)
+                 describe_run: RunDescriber = find_kinds) -> None:
+        super().__init__("model", SHUTDOWN_WAIT_MS, parent)
         self._on_its_thread = ModelOnItsThread(load_model, describe_run)  # used only by the jobs
-        self._worker_thread = WorkerThread("model", SHUTDOWN_WAIT_MS, parent=self)
 
     # ----- requests -----------------------------------------------------------------
     def load(self, path: Path) -> None:
@@ -230,13 +251,13 @@ class ModelRunner(QObject):
 
         worker_thread.submit(load_on_its_thread, self._on_loaded, lambda failure: self._on_load_failed(path, failure))
 
-    def run(self, sentence: str, knocked_out: frozenset = frozenset(), ids: list[int] | None = None) -> None:
+    def run(self, sentence: str, knocked_out: KnockedOutHeads = frozenset(), ids: list[int] | None = None) -> None:
         """Run a sentence (or token IDS, SENTENCE their text) with KNOCKED_OUT heads off once the thread is free,
         replacing any run still waiting."""
         model = self._on_its_thread
         self._submit_run(sentence, lambda: model.run(sentence, knocked_out, ids))
 
-    def extend(self, run: Any, token_id: int) -> None:
+    def extend(self, run: ModelRun, token_id: int) -> None:
         """RUN with TOKEN_ID added, only the new token computed (a generation step); `ran` brings it."""
         model = self._on_its_thread
         self._submit_run(run.sentence, lambda: model.extend(run, token_id))
@@ -253,7 +274,7 @@ class ModelRunner(QObject):
         worker_thread.submit_newest(run_on_its_thread, self._on_ran,
                                     lambda failure: self._on_run_failed(sentence, failure))
 
-    def read_lens(self, run: Any, position: int) -> None:
+    def read_lens(self, run: ModelRun, position: int) -> None:
         """What the model says after each layer at POSITION of RUN; `lens_read` brings it."""
         model, worker_thread = self._on_its_thread, self._worker_thread
 
@@ -262,12 +283,12 @@ class ModelRunner(QObject):
 
         worker_thread.submit(lens_on_its_thread, self._on_lens_read, lambda failure: self.lens_failed.emit(failure.message))
 
-    def probe_induction(self, length: int, seed: int, knocked_out: frozenset = frozenset()) -> None:
+    def probe_induction(self, length: int, seed: int, knocked_out: KnockedOutHeads = frozenset()) -> None:
         """Read LENGTH random tokens (drawn with SEED) twice once the thread is free; `induction_ran` brings the
         scores, then, with heads KNOCKED_OUT, `induction_knocked_ran` the same read with them off (its loss)."""
         model, worker_thread, say_busy = self._on_its_thread, self._worker_thread, self.busy_changed.emit
 
-        def probe_on_its_thread() -> Any:
+        def probe_on_its_thread() -> Probes | None:
             if not model.has_model:
                 return None
             worker_thread.deliver(say_busy, True)
@@ -281,14 +302,10 @@ class ModelRunner(QObject):
     def model_thread(self) -> QThread:
         return self._worker_thread.qthread
 
-    @property
-    def is_alive(self) -> bool:
-        return self._worker_thread.is_alive
-
     @Slot()
     def shutdown(self) -> None:
         """Stop the thread and wait for it to end, then let the model go; safe to call more than once."""
-        self._worker_thread.shutdown()
+        super().shutdown()
         self._on_its_thread.let_go()
 
     # ----- what comes back (on the GUI thread) -----------------------------------------
@@ -305,7 +322,7 @@ class ModelRunner(QObject):
             self.ran.emit(result)
             self.busy_changed.emit(False)
 
-    def _on_probed(self, probes: Any) -> None:
+    def _on_probed(self, probes: Probes | None) -> None:
         if probes is not None:
             intact, knocked = probes
             self.induction_ran.emit(intact)

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLineF, QPointF, QRectF
-from PySide6.QtGui import QPainterPath
+from PySide6.QtGui import QPainterPath, QTransform
+
+if TYPE_CHECKING:  # the canvas's parts the audit reads; the canvas never needs the audit
+    from attn_desktop.ui.canvas.arrow_item import ArrowItem
+    from attn_desktop.ui.canvas.canvas import AttentionCanvas
 
 from attn_desktop.geometry.label_spots import span_inside
 
@@ -29,7 +34,7 @@ class LabelProblems:
     offsets: dict[str, float] = field(default_factory=dict)  # tip to label, in pixels, for labels without a leader
 
 
-def audit_labels(canvas) -> dict:
+def audit_labels(canvas: AttentionCanvas) -> dict:
     """Counts of what is wrong with the canvas's labels, and how far the farthest sits from its tip."""
     problems = find_label_problems(canvas)
     return {
@@ -41,7 +46,7 @@ def audit_labels(canvas) -> dict:
     }
 
 
-def find_label_problems(canvas) -> LabelProblems:
+def find_label_problems(canvas: AttentionCanvas) -> LabelProblems:
     problems = LabelProblems()
     to_view = canvas.viewportTransform()
     for area, arrows in _plots(canvas, to_view):
@@ -66,7 +71,7 @@ def find_label_problems(canvas) -> LabelProblems:
     return problems
 
 
-def _plots(canvas, to_view):
+def _plots(canvas: AttentionCanvas, to_view: QTransform) -> list[tuple[QRectF, list[tuple[ArrowItem, QTransform]]]]:
     """For each plot on the canvas: its area in view pixels, and its arrows with their data-to-view transforms.
 
     The transforms as the next paint draws them: a plot brings its items' transform up to date with its
@@ -85,7 +90,7 @@ def _plots(canvas, to_view):
     return list(plots.values())
 
 
-def _over_head(box: QRectF, arrow, transform) -> bool:
+def _over_head(box: QRectF, arrow: ArrowItem, transform: QTransform) -> bool:
     """Whether the arrow's head or tip, as painted, touches the box: where the arrow points is hidden."""
     if box.contains(arrow.tip_position(transform)):
         return True

@@ -21,6 +21,10 @@ from attn_desktop.ui.tools.label_audit import audit_labels
 from attn_desktop.ui.tools.language_audit import untranslated_texts
 
 if TYPE_CHECKING:  # the audit reads the window's parts; the window never needs the audit
+    from attn_desktop.ui.canvas.canvas import AttentionCanvas
+    from attn_desktop.ui.heads.heads_view import HeadsView
+    from attn_desktop.ui.panels.score_table import ScoreTablePanel
+    from attn_desktop.ui.panels.weights_chart import WeightsChart
     from attn_desktop.ui.window.main_window import MainWindow
 
 # The panels a class must see in each mode (the canvas is the central widget).
@@ -97,7 +101,7 @@ def audit_heads(window: MainWindow) -> dict:
     }
 
 
-def _scrolled_out(part: QWidget, view) -> bool:
+def _scrolled_out(part: QWidget, view: HeadsView) -> bool:
     """A part of the heads that their scroll area shows only in part (the rest is scrolled out of view)."""
     viewport = view.scroll_area.viewport()
     if not viewport.isAncestorOf(part):
@@ -105,7 +109,7 @@ def _scrolled_out(part: QWidget, view) -> bool:
     return not viewport.rect().contains(QRect(part.mapTo(viewport, QPoint(0, 0)), part.size()))
 
 
-def _rows_in_view(panel) -> int:
+def _rows_in_view(panel: ScoreTablePanel) -> int:
     viewport = panel.table.viewport().rect()
     return sum(1 for row in range(panel.model.rowCount())
                if viewport.contains(panel.table.visualRect(panel.model.index(row, 0))))
@@ -129,7 +133,7 @@ def score_rows_visible(window: MainWindow) -> int:
                if viewport.contains(table.visualRect(model.index(row, 0))))
 
 
-def chart_label_overlaps(chart) -> int:
+def chart_label_overlaps(chart: WeightsChart) -> int:
     """Pairs of the weights chart's labels (keys under the bars, percentages over them) that touch, as
     shown: a chart whose dock is closed (the √d_k lab makes way) is laid out again when it is opened."""
     if not _on_screen(chart):
@@ -182,7 +186,7 @@ def _grids_cut(window: MainWindow) -> list[str]:
     return cut
 
 
-def _plots_cut(canvas) -> list[str]:
+def _plots_cut(canvas: AttentionCanvas) -> list[str]:
     shown = canvas.plots.shown_plots()  # listed in the order the audit has always given them
     plots = [plot for plot in (canvas.qk_plot, canvas.vo_plot, canvas.x_plot) if plot in shown]
     viewport = canvas.viewport().rect()

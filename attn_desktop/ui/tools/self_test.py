@@ -8,6 +8,9 @@ SVG plugin), so a frozen bundle that lost a file or a plugin fails here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import numpy as np
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QImage
@@ -22,6 +25,9 @@ from attn_desktop.paths import icon_files, resource_dir
 from attn_desktop.ui.language.font_coverage import catalog_size, characters_missing
 from attn_desktop.ui.tools.synthetic_mouse import drag, viewport_pos_of
 from attn_desktop.ui.window.app import build_window, settle
+
+if TYPE_CHECKING:  # the window the test builds (through app.py)
+    from attn_desktop.ui.window.main_window import MainWindow
 
 EXPECTED_WEIGHTS = ["0%", "76%", "6%", "1%", "0%", "17%"]
 # Each lesson's weights for its first query, as its own text states them (from the lesson's sources).
@@ -45,7 +51,7 @@ LESSON_WEIGHTS = {
 SELF_TEST_WINDOW_SIZE = (1320, 880)
 
 
-def run_self_test(report=print) -> bool:
+def run_self_test(report: Callable[[str], None] = print) -> bool:
     window = build_window()
     # A classroom screen's size, whatever the offscreen platform's own (800 × 600) would give.
     window.resize(*SELF_TEST_WINDOW_SIZE)
@@ -81,7 +87,7 @@ def run_self_test(report=print) -> bool:
     return all(ok for _, ok in checks)
 
 
-def _shown_weights(window) -> list[str]:
+def _shown_weights(window: MainWindow) -> list[str]:
     """The weights the Scores panel shows, or with several heads each head's table, one after the other."""
     if window.showing_heads:
         tables = [column.scores.model for column in window.heads_view.columns]
@@ -106,7 +112,7 @@ def _check_builtin_scenes(checks: list[tuple[str, bool]]) -> set[str]:
     return loadable
 
 
-def _check_lessons(window, loadable: set[str], checks: list[tuple[str, bool]]) -> None:
+def _check_lessons(window: MainWindow, loadable: set[str], checks: list[tuple[str, bool]]) -> None:
     """Open each lesson in the window; its table must show the weights the lesson's text states."""
     for lesson in LESSONS:
         if lesson.scene not in loadable:  # opening it would stop at an error dialog nobody can close

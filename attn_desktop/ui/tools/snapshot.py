@@ -15,6 +15,14 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the command line loads Qt and the app only when it takes a picture
+    from PySide6.QtWidgets import QWidget
+
+    from attn_desktop.model import Scene
+    from attn_desktop.ui.tools.walk_steps import Step
+    from attn_desktop.ui.window.main_window import MainWindow
 
 SETTLE_SECONDS = 1.0  # presentation mode re-arranges the panels for this long after the window resizes
 
@@ -42,7 +50,7 @@ def use_offscreen_screen(screen: ScreenSpec, folder: str) -> None:
     os.environ["QT_SCALE_FACTOR"] = f"{screen.scale:g}"
 
 
-def wait_until_settled(window) -> None:
+def wait_until_settled(window: MainWindow) -> None:
     """Let the docks, the plots and presentation mode's re-arranging finish."""
     from attn_desktop.ui.qt_app import gui_app
     from attn_desktop.ui.window.app import settle
@@ -56,7 +64,7 @@ def wait_until_settled(window) -> None:
     app.processEvents()
 
 
-def show_for_snapshot(window, presentation: bool) -> None:
+def show_for_snapshot(window: MainWindow, presentation: bool) -> None:
     """The window as a user has it on this screen: maximised, or full screen when presenting."""
     from PySide6.QtCore import Qt
 
@@ -70,7 +78,7 @@ def show_for_snapshot(window, presentation: bool) -> None:
         wait_until_settled(window)
 
 
-def png_of(window) -> bytes:
+def png_of(window: QWidget) -> bytes:
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 
     data = QByteArray()
@@ -81,7 +89,7 @@ def png_of(window) -> bytes:
     return bytes(data.data())
 
 
-def take_snapshot(scene, scene_path: Path | None, lesson: str | None, presentation: bool) -> tuple[bytes, dict]:
+def take_snapshot(scene: Scene, scene_path: Path | None, lesson: str | None, presentation: bool) -> tuple[bytes, dict]:
     """Build the real window on this scene (or lesson), show it on the offscreen screen, and
     return the PNG and the audit."""
     from attn_desktop.ui.tools.layout_audit import audit_window
@@ -100,7 +108,7 @@ def take_snapshot(scene, scene_path: Path | None, lesson: str | None, presentati
         dispose_of(window)
 
 
-def take_walk(scene, scene_path: Path | None, lesson: str | None, steps: list,
+def take_walk(scene: Scene, scene_path: Path | None, lesson: str | None, steps: list[Step],
               presentation: bool) -> tuple[bytes, dict]:
     """The window on this scene, shown as take_snapshot shows it, then walked through STEPS (see walk.py),
     audited after each; the PNG of the window at the end and {"steps": [{"step": ..., "audit": ...}, ...]}.
@@ -128,7 +136,7 @@ def take_walk(scene, scene_path: Path | None, lesson: str | None, steps: list,
         dispose_of(window)
 
 
-def dispose_of(window) -> None:
+def dispose_of(window: QWidget) -> None:
     """Close the window and delete it now, while the application still exists: left to Python's exit,
     Qt objects die in no particular order, and a window outliving its application crashes the process."""
     from PySide6.QtCore import QCoreApplication, QEvent

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QGraphicsItem, QWidget
 
 LEFT = Qt.MouseButton.LeftButton
 NO_BUTTON = Qt.MouseButton.NoButton
 
 
-def send_mouse(widget: QWidget, kind: QEvent.Type, pos: QPointF, button, buttons, modifiers=Qt.KeyboardModifier.NoModifier) -> None:
+def send_mouse(widget: QWidget, kind: QEvent.Type, pos: QPointF, button: Qt.MouseButton, buttons: Qt.MouseButton,
+               modifiers: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
     global_pos = QPointF(widget.mapToGlobal(pos.toPoint()))
     event = QMouseEvent(kind, QPointF(pos), global_pos, button, buttons, modifiers)
     QApplication.sendEvent(widget, event)
@@ -46,7 +47,7 @@ def click(widget: QWidget, pos: QPointF) -> None:
     release(widget, pos)
 
 
-def viewport_pos_of(item, data_point: QPointF) -> QPointF:
+def viewport_pos_of(item: QGraphicsItem, data_point: QPointF) -> QPointF:
     """Where a point in an item's data coordinates appears in its view's viewport."""
     scene_pos = item.mapToScene(data_point)
     view = item.scene().views()[0]

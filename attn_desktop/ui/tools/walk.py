@@ -9,24 +9,30 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF
 
 from attn_desktop.ui.tools.walk_steps import Step, StepError
 
+if TYPE_CHECKING:  # the window a walk is handed (the app loads only when a walk starts)
+    from attn_desktop.ui.window.main_window import MainWindow
+
 WAIT_SECONDS = {"train": 120.0, "heads": 120.0}  # a walk gives up on a step that never finishes
 PAUSE_LANDS_WITHIN_STEPS = 150  # at full speed, Pause takes effect a few dozen steps after it is clicked
 
 
-def headless(window) -> None:
+def headless(window: MainWindow) -> None:
     """No question asked where nobody can answer: unsaved changes are let go, as a quit without saving does."""
     from attn_desktop.ui.document.document_controller import SaveChanges
 
-    window.dialogs.ask_save_changes = lambda: SaveChanges.DISCARD
-    window.dialogs.ask_restore = lambda question: False
+    # The window's own questions replaced by their answers: a walk has no one to ask.
+    window.dialogs.ask_save_changes = lambda: SaveChanges.DISCARD  # type: ignore[method-assign]
+    window.dialogs.ask_restore = lambda question: False  # type: ignore[method-assign]
 
 
-def take_step(window, step: Step, settle: Callable[[object], None], dispose: Callable[[object], None]):
+def take_step(window: MainWindow, step: Step, settle: Callable[[MainWindow], None],
+              dispose: Callable[[MainWindow], None]) -> MainWindow:
     """Take STEP in WINDOW and let it settle; the window shown afterwards (a new one after a restart, the
     old one ended by DISPOSE). StepError, naming the step, when the window cannot take it."""
     if step.kind == "restart":
@@ -65,7 +71,8 @@ def take_step(window, step: Step, settle: Callable[[object], None], dispose: Cal
     return window
 
 
-def restart(window, settle: Callable[[object], None], dispose: Callable[[object], None]):
+def restart(window: MainWindow, settle: Callable[[MainWindow], None],
+            dispose: Callable[[MainWindow], None]) -> MainWindow:
     """Quit as a person does (the window's state saved on closing, a lesson's scene kept with the lessons,
     unsaved work of one's own let go) and start the app again as `attn-desktop [its file]` starts."""
     from PySide6.QtCore import Qt
@@ -86,7 +93,7 @@ def restart(window, settle: Callable[[object], None], dispose: Callable[[object]
     return again
 
 
-def train(window, step: Step) -> None:
+def train(window: MainWindow, step: Step) -> None:
     """Lessons → Train a Head…, the task chosen, Train at full speed to near N steps (the window shows the
     head as it learns), Pause, then Step until exactly N (unless the pause landed past N)."""
     window.menu_actions["training_action"].trigger()
@@ -113,7 +120,7 @@ def train(window, step: Step) -> None:
             raise StepError(f"step {step.text!r}: training stopped at step {taken}")
 
 
-def open_model_heads(window) -> None:
+def open_model_heads(window: MainWindow) -> None:
     """Lessons → Heads of a Real Model…: with the model pack, its heads once they are computed; without,
     the panel as it is (saying how to add the pack)."""
     window.menu_actions["model_heads_action"].trigger()
@@ -122,7 +129,7 @@ def open_model_heads(window) -> None:
           WAIT_SECONDS["heads"])
 
 
-def find_induction_heads(window) -> None:
+def find_induction_heads(window: MainWindow) -> None:
     """The model's heads, then Find heads → Induction heads, once the model has read its random tokens twice."""
     from attn_desktop.ui.pretrained.find_heads_panel import INDUCTION
 
@@ -136,7 +143,7 @@ def find_induction_heads(window) -> None:
     _wait(lambda: induction.is_current(induction.probe), WAIT_SECONDS["heads"])
 
 
-def heads_question(window, step: Step) -> None:
+def heads_question(window: MainWindow, step: Step) -> None:
     """The model's heads, then the Next token tab (and a most-likely token generated), the Logit lens tab once
     it is read, or a head knocked out in the grid once the model has run without it."""
     open_model_heads(window)
@@ -156,7 +163,7 @@ def heads_question(window, step: Step) -> None:
             _wait(lambda: len(panel.run.token_ids) == length + 1, WAIT_SECONDS["heads"])
 
 
-def _knock_out(window, step: Step) -> None:
+def _knock_out(window: MainWindow, step: Step) -> None:
     panel = window.model_heads_panel
     layers, heads = panel.run.layer_count, panel.run.head_count
     if not (step.layer < layers and step.head < heads):
@@ -169,7 +176,7 @@ def _knock_out(window, step: Step) -> None:
     _wait(lambda: (step.layer, step.head) in panel.run.knocked_out, WAIT_SECONDS["heads"])
 
 
-def drag(window, step: Step) -> None:
+def drag(window: MainWindow, step: Step) -> None:
     """Press on the arrow's tip, move with the button held to (X, Y) of its plot, release."""
     from attn_desktop.ui.tools.synthetic_mouse import drag as mouse_drag
     from attn_desktop.ui.tools.synthetic_mouse import viewport_pos_of

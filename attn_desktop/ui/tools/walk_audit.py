@@ -73,7 +73,7 @@ def lesson_text(window: MainWindow) -> str:
                                                        panel.steps_label))
 
 
-def key_labels_missing(canvas, lesson: str = "") -> list[str]:
+def key_labels_missing(canvas: AttentionCanvas, lesson: str = "") -> list[str]:
     """Labels a viewer cannot read on this canvas (not drawn, or not whole in view): the selected query's
     heaviest keys and values, and every arrow the LESSON text names ("k·cat")."""
     reading = canvas.attn_scene
@@ -105,7 +105,7 @@ def key_labels_missing(canvas, lesson: str = "") -> list[str]:
     return missing
 
 
-def max_label_distance(canvas) -> float:
+def max_label_distance(canvas: AttentionCanvas) -> float:
     """How far the farthest label's box (not its anchor) sits from its own arrow's tip, in view pixels.
 
     A label whose tip is out of view waits at the plot's edge, its leader ending in a pointer: not counted."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from PySide6.QtCore import QPoint, QRectF, QSize, Qt
+from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QHelpEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
@@ -113,7 +113,7 @@ class AttentionHeatmap(QWidget):
         query = min(int((point.y() - square.top()) / cell), n - 1)
         return query, key
 
-    def event(self, event) -> bool:
+    def event(self, event: QEvent) -> bool:
         if isinstance(event, QHelpEvent) and event.type() == QHelpEvent.Type.ToolTip:
             cell = self._cell_at(event.pos())
             if cell is None:

@@ -17,6 +17,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QSize
 from PySide6.QtGui import QColor, QFontMetricsF
+from PySide6.QtWidgets import QWidget
 
 from attn_desktop.language import tr
 from attn_desktop.ui.language.plot_direction import keep_left_to_right, plot_left_to_right
@@ -73,7 +74,7 @@ def nice_ceiling(value: float) -> float:
 
 
 class TrainingCurves(pg.GraphicsLayoutWidget):
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         self.series = GrowingSeries()
@@ -169,7 +170,7 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
         return np.zeros(0) if data is None else np.asarray(data)
 
     # ----- size and font -------------------------------------------------------
-    def changeEvent(self, event) -> None:
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.FontChange:
             self._follow_font()
         super().changeEvent(event)

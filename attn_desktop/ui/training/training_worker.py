@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, QThread, Signal
 
 from attn_desktop.language import tr
 from attn_desktop.model.training.training import TrainingDiverged
-from attn_desktop.ui.workers import UPDATES_PER_SECOND, PacedDelivery, Throttle, WorkerThread, one_line
+from attn_desktop.ui.workers import UPDATES_PER_SECOND, PacedDelivery, ThreadRunner, Throttle, WorkerThread, one_line
 
 SLICE_SECONDS = 0.008  # the longest the loop steps without looking at its commands
 # Between slices the loop lets go of Python for this long, so the GUI thread (which shares the
@@ -250,7 +250,7 @@ class TrainingLoop:
             return None
 
 
-class TrainingRunner(QObject):
+class TrainingRunner(ThreadRunner):
     """The GUI thread's handle on a training thread: commands in, throttled updates out.
 
     Call `shutdown()` before the owner goes away; it also happens when the owner is destroyed and
@@ -261,8 +261,7 @@ class TrainingRunner(QObject):
 
     def __init__(self, settings: TrainingSettings, make_trainer: TrainerFactory = make_real_trainer,
                  steps_per_second: float | None = None, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._worker_thread = WorkerThread("training", SHUTDOWN_WAIT_MS, parent=self)
+        super().__init__("training", SHUTDOWN_WAIT_MS, parent)
         updates = PacedDelivery(self._worker_thread, TrainingUpdate.merged_with, self.updated.emit, parent=self)
         self._loop = TrainingLoop(make_trainer, settings, steps_per_second, self._worker_thread, updates)
         self._worker_thread.submit(self._loop.begin)
@@ -286,12 +285,3 @@ class TrainingRunner(QObject):
     @property
     def training_thread(self) -> QThread:
         return self._worker_thread.qthread
-
-    @property
-    def is_alive(self) -> bool:
-        return self._worker_thread.is_alive
-
-    @Slot()
-    def shutdown(self) -> None:
-        """Stop training and wait for the thread to end; safe to call more than once."""
-        self._worker_thread.shutdown()
