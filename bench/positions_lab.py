@@ -39,6 +39,7 @@ from PySide6.QtCore import QPointF, QTimer
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role
+from attn_desktop.model.teaching.dock_id import DockId
 
 WINDOW_SIZE = (1024, 768)
 PAGES = ("Order", "Added", "Rotated", "Real head")
@@ -83,14 +84,14 @@ def lab_drags(moves: int) -> dict[str, list[float]]:
     window.open_lesson("positions")
     settle(window)
     measured: dict[str, list[float]] = {}
-    window.docks["positionsLabDock"].hide()
+    window.docks[DockId.POSITIONS_LAB].hide()
     settle(window)
     timed_drag(window, moves)  # a first drag warms the caches up; it is not counted
     window.history.stack.undo()
     measured["lab closed"] = timed_drag(window, moves)
     window.history.stack.undo()  # the drag taken back: every page starts from the lesson's scene
     for page in PAGES:
-        window.layout_manager.show_wide("positionsLabDock")
+        window.layout_manager.show_wide(DockId.POSITIONS_LAB)
         window.positions_lab.show_page(page)
         settle(window)
         measured[page] = timed_drag(window, moves)

@@ -9,6 +9,7 @@ from attn_desktop.language import current_language
 from attn_desktop.language.catalog import translations_for
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import scene_document
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.settings import saved_language
 
 from helpers import POPUP_WARNING, choose_from_menu_bar, drag_arrow
@@ -30,19 +31,19 @@ def test_view_language_switches_the_panels_live_and_leaves_the_scene(qtbot, wind
     drag_arrow(window, Role.KEY, 0, QPointF(20, -10))  # a student's own edit: it must survive the switch
     scene_before = scene_document(window.scene)
     undo_steps = window.history.stack.count()
-    assert window.docks["scoreDock"].windowTitle() == "Scores"
+    assert window.docks[DockId.SCORE].windowTitle() == "Scores"
 
     choose_from_menu_bar(qtbot, window, ["View", "Language", "Español"])
 
     assert current_language() == "es" and saved_language() == "es"
-    assert window.docks["scoreDock"].windowTitle() == _in("es", "Scores") != "Scores"
-    assert window.docks["matrixDock"].windowTitle() == _in("es", "Attention matrix")
+    assert window.docks[DockId.SCORE].windowTitle() == _in("es", "Scores") != "Scores"
+    assert window.docks[DockId.MATRIX].windowTitle() == _in("es", "Attention matrix")
     assert "," in window.output_panel.vector_label.text() and ";" in window.output_panel.vector_label.text()
     assert scene_document(window.scene) == scene_before  # the same words, vectors and settings
     assert window.history.stack.count() == undo_steps and window.lessons.current == "self-attention"
 
     choose_from_menu_bar(qtbot, window, [_menu("es", "&View"), _menu("es", "&Language"), "English"])
-    assert window.docks["scoreDock"].windowTitle() == "Scores"
+    assert window.docks[DockId.SCORE].windowTitle() == "Scores"
     assert "." in window.output_panel.vector_label.text()
     assert scene_document(window.scene) == scene_before
 
@@ -52,6 +53,6 @@ def test_arabic_mirrors_the_window_but_not_the_plots(qtbot, window):
     assert QApplication.layoutDirection() == Qt.LayoutDirection.RightToLeft
     assert window.layoutDirection() == Qt.LayoutDirection.RightToLeft
     assert window.canvas.layoutDirection() == Qt.LayoutDirection.LeftToRight  # x to the right, y axis on the left
-    assert window.docks["scoreDock"].windowTitle() == _in("ar", "Scores") != "Scores"
-    lesson_dock = window.docks["lessonDock"].geometry()
+    assert window.docks[DockId.SCORE].windowTitle() == _in("ar", "Scores") != "Scores"
+    lesson_dock = window.docks[DockId.LESSON].geometry()
     assert lesson_dock.x() > window.width() / 2  # the lesson's text, on the left in English, is on the right

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit
 
 from attn_desktop.model import Role
 from attn_desktop.model.teaching import lessons
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.progress import ProgressStore
 
 from helpers import drag_arrow, drag_arrow_to, matrix_cells, settle_layout, table_column
@@ -40,7 +41,7 @@ def test_soft_lookup_lesson_shows_the_blend_on_a_number_line(qtbot, window):
 
 def test_projection_lesson_grids_and_word_vectors(qtbot, window):
     open_lesson(qtbot, window, 2)
-    assert window.docks["gridsDock"].isVisible()
+    assert window.docks[DockId.GRIDS].isVisible()
     scene = window.scene
     assert np.round(scene.reading().vectors(Role.QUERY)[2], 6).tolist() == [1.6, 1.2]
     # Type a new number into W_Q's top-left cell, as a student would.

@@ -24,6 +24,7 @@ from tiny_llama import write_tiny_llama
 from attn_desktop.model.pretrained import pack
 from attn_desktop.model.pretrained.head_kinds import HeadKind, kind_scores
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE, LlamaModel
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.pretrained.token_strip import shown_token
 
 LAYERS, HEADS = 2, 4  # the tiny model's
@@ -85,7 +86,7 @@ def open_heads(qtbot, window):
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
     qtbot.keyClick(window, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: window.docks["modelHeadsDock"].isVisible())
+    qtbot.waitUntil(lambda: window.docks[DockId.MODEL_HEADS].isVisible())
     return window.model_heads_panel
 
 
@@ -337,7 +338,7 @@ def test_a_broken_model_file_gives_one_dialog_and_changes_nothing(qtbot, window,
     title, message = window.shown_errors[0]
     assert title == "Cannot open model" and "broken.gguf" in message and "\n" not in message
     assert window.scene.to_data() == scene_before and window.windowTitle() == title_before
-    assert not window.docks["modelHeadsDock"].isVisible()
+    assert not window.docks[DockId.MODEL_HEADS].isVisible()
     assert window.model_heads_panel.model is None
 
 
@@ -354,7 +355,7 @@ def test_a_broken_model_file_leaves_the_model_before_it(qtbot, window, pack_is_t
     qtbot.wait(100)
     assert len(window.shown_errors) == 1 and "not-a-model.gguf" in window.shown_errors[0][1]
     assert panel.model_label.text() == model_text and panel.run is run
-    assert window.docks["modelHeadsDock"].isVisible() and not panel.progress_bar.isVisible()
+    assert window.docks[DockId.MODEL_HEADS].isVisible() and not panel.progress_bar.isVisible()
     type_sentence(qtbot, panel, "The cat")  # the model before still runs sentences
     wait_for_run(qtbot, panel, "The cat")
     assert panel.run.model_name == run.model_name
@@ -459,7 +460,7 @@ def test_the_heads_fit_a_1024_by_768_projector(qtbot, window, pack_is_tiny, monk
     qtbot.waitUntil(lambda: not window.layout_manager.settling, timeout=5000)
     qtbot.wait(100)
     assert window.minimumSizeHint().height() <= 768 and window.height() == 768
-    assert window.docks["modelHeadsDock"].isVisible()
+    assert window.docks[DockId.MODEL_HEADS].isVisible()
     assert [cut for cut in _labels_cut(window) if cut.startswith("Model heads")] == []
     grid, scroll = panel.grid, panel.grid_scroll
     assert grid.cell_size() >= MIN_CELL and grid.width() <= scroll.viewport().width()

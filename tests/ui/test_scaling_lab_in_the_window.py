@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QTabBar
 
 from attn_desktop.model import explain
 from attn_desktop.model.teaching import scaling_lab
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.tools.layout_audit import _labels_cut
 
 from helpers import matrix_cells, on_a_1024_by_768_screen, wait_until_arranged
@@ -16,7 +17,7 @@ from helpers import matrix_cells, on_a_1024_by_768_screen, wait_until_arranged
 
 def open_lab_lesson(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_6, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: window.docks["scalingLabDock"].isVisible())
+    qtbot.waitUntil(lambda: window.docks[DockId.SCALING_LAB].isVisible())
     qtbot.wait(20)
 
 
@@ -41,7 +42,7 @@ def type_width(qtbot, lab, d_k):
 def test_the_lesson_opens_its_text_and_the_lab_beside_it(qtbot, window):
     open_lab_lesson(qtbot, window)
     assert window.lesson_panel.picker.currentText() == "6. Why divide by √d_k"
-    assert window.docks["lessonDock"].isVisible() and not window.lesson_panel.visibleRegion().isEmpty()
+    assert window.docks[DockId.LESSON].isVisible() and not window.lesson_panel.visibleRegion().isEmpty()
     assert len(window.lesson_panel.exercise_widgets) == 3
     bring_tab_forward(qtbot, window, "√d_k lab")
     lab = window.scaling_lab

@@ -20,6 +20,7 @@ from attn_desktop.model.scene_files import (
     scene_document,
 )
 from attn_desktop.model.teaching import lessons
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.exercises import ShowMe, ShowMeStep, apply_steps
 from attn_desktop.model.teaching.lesson_words import in_students_words
 from attn_desktop.paths import scene_path as builtin_scene_path
@@ -55,9 +56,9 @@ class LessonRoom(Protocol):
     def presenting(self) -> bool: ...
     @property
     def showing_heads(self) -> bool: ...  # several heads where the canvas was: the one-head docks made way
-    def show_wide(self, name: str) -> None: ...
+    def show_wide(self, name: DockId) -> None: ...
 
-    def open_companion(self, name: str | None) -> None: ...
+    def open_companion(self, name: DockId | None) -> None: ...
     def make_room_for_grids(self) -> None: ...
 
 
@@ -97,7 +98,7 @@ class LessonController:
         self.panel.show_kept_scene(kept)
         self.scene.reading().view.show_head(*lessons.lesson(lesson_id).first_head)
         companion = lessons.lesson(lesson_id).companion
-        self.room.open_companion(companion or None)  # another lesson's panel (the √d_k lab) closes
+        self.room.open_companion(companion)  # another lesson's panel (the √d_k lab) closes
         if companion:  # a tab beside the lesson's text; on a projector, in front of it
             self.room.show_wide(companion)
         if not self.room.presenting:  # a projector shows the canvas, not the reading

@@ -21,6 +21,7 @@ from attn_desktop import APP_NAME
 from attn_desktop.language import LANGUAGE_NAMES, N_, current_language, number, shown_languages, tr
 from attn_desktop.model import Scene
 from attn_desktop.model.teaching import lessons
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.document.qt_dialogs import fill_recent_menu
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.window.action_check_box import ActionCheckBox
@@ -212,18 +213,18 @@ ACTIONS: list[ActionSpec] = [
                separator_before=True, toolbar=True),
     *snap_step_specs(),
     *lesson_specs(),
-    ActionSpec("training_action", N_("&Train a Head…"), "&Lessons", lambda c: c.layout_manager.show_dock("trainingDock"),
+    ActionSpec("training_action", N_("&Train a Head…"), "&Lessons", lambda c: c.layout_manager.show_dock(DockId.TRAINING),
                shortcuts=("Ctrl+T",), separator_before=True,
                tooltip=N_("Watch gradient descent move the arrows of a head learning a task")),
     ActionSpec("model_heads_action", N_("&Heads of a Real Model…"), "&Lessons", lambda c: c.model_heads.show_heads(),
                shortcuts=("Ctrl+H",), tooltip=N_("Every attention head of a pretrained language model, for a sentence "
                "you type; open any head as a scene")),
     ActionSpec("scaling_lab_action", N_("√d_k &Lab…"), "&Lessons",
-               lambda c: c.layout_manager.show_wide("scalingLabDock"), shortcuts=("Ctrl+L",),
+               lambda c: c.layout_manager.show_wide(DockId.SCALING_LAB), shortcuts=("Ctrl+L",),
                tooltip=N_("Why scores are divided by √d_k: how far random scores spread at each key width, "
                "and what that does to a softmax")),
     ActionSpec("positions_lab_action", N_("P&ositions Lab…"), "&Lessons",
-               lambda c: c.layout_manager.show_wide("positionsLabDock"), shortcuts=("Ctrl+Shift+L",),
+               lambda c: c.layout_manager.show_wide(DockId.POSITIONS_LAB), shortcuts=("Ctrl+Shift+L",),
                tooltip=N_("Where is each word? Attention without positions, positions added to x, and RoPE's turns")),
     ActionSpec("predict_action", N_("&Predict, then See"), "&Lessons",
                on_toggle=lambda c, on: _predict(c, on),

@@ -14,6 +14,7 @@ from attn_desktop.model import Change, HeadReading, Scene, shared_view
 from attn_desktop.model.pretrained.head_kinds import CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
 from attn_desktop.model.scene_files import new_scene
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.canvas.coordinate_dialog import CoordinateDialog
@@ -94,8 +95,8 @@ class MainWindow(QMainWindow):
         self.predictions = PredictionController(self.shown, self.veil, self.weights_chart, self.weights_panel.predict_bar,
                                                 self.canvas.drags, self.progress, self)
         self.lesson_code = LessonCode(scene, self.code_panel, self.scaling_lab, self.predictions)
-        self.lessons = LessonController(scene, self.history, self.lesson_panel, self.docks["lessonDock"],
-                                        self.docks["gridsDock"], self.layout_manager, self.predictions,
+        self.lessons = LessonController(scene, self.history, self.lesson_panel, self.docks[DockId.LESSON],
+                                        self.docks[DockId.GRIDS], self.layout_manager, self.predictions,
                                         self.lesson_code.show, show_error, self.canvas)
         self.documents = DocumentController(scene, self.history, self.autosaver, self.dialogs, self.lessons,
                                             self._window_for_restored, scene_path)
@@ -104,8 +105,8 @@ class MainWindow(QMainWindow):
         self.exports = SceneExports(self.shown, self.documents, self, self.dialogs)  # pictures of this window
         self.switches = SceneSwitches(scene, self.history, show_error)
         self.training = TrainingController(scene, self.history, self.documents, self.training_panel, self)
-        self.model_heads = ModelController(scene, self.documents, self.model_heads_panel, self.docks["modelHeadsDock"],
-                                           lambda: self.layout_manager.show_wide("modelHeadsDock"), self.dialogs, parent=self)
+        self.model_heads = ModelController(scene, self.documents, self.model_heads_panel, self.docks[DockId.MODEL_HEADS],
+                                           lambda: self.layout_manager.show_wide(DockId.MODEL_HEADS), self.dialogs, parent=self)
         self.positions_lab.real_head_requested.connect(  # lesson 10's head: its previous-token line, then RoPE off
             lambda: self.model_heads.open_head_reading(*CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE))
         self.positions_lab.rope_switched.connect(self.model_heads.set_rope)
@@ -147,25 +148,25 @@ class MainWindow(QMainWindow):
         self.layout_manager.scene_uses_grids = lambda: bool(self.scene.reading().grids)
         for spec, widget in (
             # Translators: the titles of the window's panels (docks), also in View's list of panels.
-            (DockSpec("lessonDock", tr("Lesson"), LEFT), self.lesson_panel),
-            (DockSpec("challengesDock", tr("Challenges"), LEFT), self.challenges_panel),
-            (DockSpec("codeDock", tr("Code"), LEFT), self.code_panel),
-            (DockSpec("sentenceDock", tr("Sentence"), LEFT), self.sentence_panel),
-            (DockSpec("trainingDock", tr("Training"), LEFT, scrolls=True), self.training_panel),
-            (DockSpec("modelHeadsDock", tr("Model heads"), LEFT, scrolls=True), self.model_heads_panel),
-            (DockSpec("scalingLabDock", tr("√d_k lab"), LEFT), self.scaling_lab),
-            (DockSpec("positionsLabDock", tr("Positions lab"), LEFT), self.positions_lab),
-            (DockSpec("gridsDock", tr("Grids"), BOTTOM), self.grid_editor),
-            (DockSpec("scoreDock", tr("Scores"), RIGHT), self.score_panel),
-            (DockSpec("matrixDock", tr("Attention matrix"), RIGHT), self.matrix_view),
-            (DockSpec("outputDock", tr("Output"), BOTTOM), self.output_panel),
-            (DockSpec("weightsDock", tr("Weights"), BOTTOM), self.weights_panel),
-            (DockSpec("shapesDock", tr("Shapes"), BOTTOM), self.shapes_panel),
+            (DockSpec(DockId.LESSON, tr("Lesson"), LEFT), self.lesson_panel),
+            (DockSpec(DockId.CHALLENGES, tr("Challenges"), LEFT), self.challenges_panel),
+            (DockSpec(DockId.CODE, tr("Code"), LEFT), self.code_panel),
+            (DockSpec(DockId.SENTENCE, tr("Sentence"), LEFT), self.sentence_panel),
+            (DockSpec(DockId.TRAINING, tr("Training"), LEFT, scrolls=True), self.training_panel),
+            (DockSpec(DockId.MODEL_HEADS, tr("Model heads"), LEFT, scrolls=True), self.model_heads_panel),
+            (DockSpec(DockId.SCALING_LAB, tr("√d_k lab"), LEFT), self.scaling_lab),
+            (DockSpec(DockId.POSITIONS_LAB, tr("Positions lab"), LEFT), self.positions_lab),
+            (DockSpec(DockId.GRIDS, tr("Grids"), BOTTOM), self.grid_editor),
+            (DockSpec(DockId.SCORE, tr("Scores"), RIGHT), self.score_panel),
+            (DockSpec(DockId.MATRIX, tr("Attention matrix"), RIGHT), self.matrix_view),
+            (DockSpec(DockId.OUTPUT, tr("Output"), BOTTOM), self.output_panel),
+            (DockSpec(DockId.WEIGHTS, tr("Weights"), BOTTOM), self.weights_panel),
+            (DockSpec(DockId.SHAPES, tr("Shapes"), BOTTOM), self.shapes_panel),
         ):
             self.layout_manager.add_dock(spec, widget)
-        self.docks: dict[str, QDockWidget] = self.layout_manager.docks
+        self.docks: dict[DockId, QDockWidget] = self.layout_manager.docks
         # A dock tells when its tab comes to the front; the Code panel skips work while it is behind.
-        self.docks["codeDock"].visibilityChanged.connect(self.code_panel.set_on_screen)
+        self.docks[DockId.CODE].visibilityChanged.connect(self.code_panel.set_on_screen)
         self.layout_manager.arrange_defaults()
 
     def _build_actions(self) -> None:

@@ -5,7 +5,7 @@ Classrooms project at 1024 × 768, 1280 × 720 or 1366 × 768; teachers' laptops
 asks for the least room that keeps it legible (all score rows, matrix numbers): Qt's dock layout
 honours those minimum sizes when it shares the window out.
 
-Which panels show is declared per activity (geometry/panel_sets.py); the window state a user leaves
+Which panels show is declared per activity (model/teaching/panel_sets.py); the window state a user leaves
 behind is kept per screen size, the panels' hand-set sizes per activity and kind of screen (hand_sizes.py).
 """
 
@@ -18,7 +18,14 @@ from PySide6.QtCore import QByteArray, QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
 
-from attn_desktop.geometry.panel_sets import COMPANION_PANELS, LABS, Activity, lesson_column_full_height, panels_shown
+from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.model.teaching.panel_sets import (
+    COMPANION_PANELS,
+    LABS,
+    Activity,
+    lesson_column_full_height,
+    panels_shown,
+)
 from attn_desktop.ui.qt_app import gui_app
 from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
 from attn_desktop.ui.window.dock_design import (
@@ -43,13 +50,13 @@ TIDY_AFTER_DRAG_MS = 250
 SHORT_SCREEN_PX = 800  # 1280 × 720 and 1366 × 768: the bottom row as low as it reads, the canvas the rest
 LAB_SHARE = 0.62  # of the left column's height, for a lab under the lesson's text
 WIDE_DOCK_SHARE = 0.36  # of the window's width, for a left panel that shows a grid of pictures
-COLUMN_SHARES = {"positionsLabDock": 0.27}  # a canvas of three plots beside it keeps two columns 200 px wide at 1024
+COLUMN_SHARES = {DockId.POSITIONS_LAB: 0.27}  # a canvas of three plots beside it keeps two columns 200 px wide at 1024
 ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
 
 
 @dataclass(frozen=True)
 class DockSpec:
-    name: str  # saveState/restoreState find docks by this object name
+    name: DockId  # saveState/restoreState find docks by this object name
     title: str
     area: Qt.DockWidgetArea
     scrolls: bool = False  # a tall panel scrolls rather than make the window taller than a 768-line screen
@@ -77,24 +84,24 @@ class WindowLayout(QObject):
     def __init__(self, window: QMainWindow) -> None:
         super().__init__(window)
         self.window = window
-        self.docks: dict[str, QDockWidget] = {}
+        self.docks: dict[DockId, QDockWidget] = {}
         self.presenting = False
         self._normal_font: QFont | None = None
         self._was_maximized = False
         self._layout_before_presentation: QByteArray | None = None
         self.geometry_before_presentation: QByteArray | None = None
-        self._in_front_before_presentation: list[str] = []
+        self._in_front_before_presentation: list[DockId] = []
         self.scene_uses_grids: Callable[[], bool] = lambda: True  # the window says whether its scene has grids
         self._activity_shown: Activity | None = None  # what show_declared_panels last showed the panels for
         self.arranging: str | None = None  # "presentation" or "restore" while the window settles
         self._arrange_timer = QTimer(self, singleShot=True, interval=ARRANGE_WINDOW_MS)
         self._arrange_timer.timeout.connect(self._stop_arranging)
         self._areas: dict[str, Qt.DockWidgetArea] = {}  # each dock's side of the window, as designed
-        self.closed_by_user: set[str] = set()  # panels the user closed: kept closed until Reset Layout
+        self.closed_by_user: set[DockId] = set()  # panels the user closed: kept closed until Reset Layout
         self._applying = False  # showing and hiding panels by design, not by the user's hand
         self.showing_heads = False  # several heads side by side where the canvas was (make_way_for_heads)
         self._tokens_shared_for = 0  # the scene's length when the window was last shared out for it
-        self.companion: str | None = None  # the activity's own panel (Training, Model heads, the lab), if open
+        self.companion: DockId | None = None  # the activity's own panel (Training, Model heads, the lab), if open
         # After every layout pass, look for ghost tab bars (see hide_stray_tab_bars).
         self._bars_hidden: set[int] = set()  # each bar is hidden once at most: one Qt shows again is in use
         self._tidy_timer = QTimer(self, singleShot=True, interval=0)
@@ -126,7 +133,7 @@ class WindowLayout(QObject):
         dock.visibilityChanged.connect(lambda _visible, name=spec.name: self._user_toggled(name))
         return dock
 
-    def _user_toggled(self, name: str) -> None:
+    def _user_toggled(self, name: DockId) -> None:
         """The user closed a panel (its ×, the View menu) or opened it again: the design respects that."""
         if self._applying or name in COMPANION_PANELS:
             return
@@ -149,12 +156,12 @@ class WindowLayout(QObject):
         if left_column:
             place_left_column(window, docks)
         close_companions(docks)
-        window.splitDockWidget(docks["scoreDock"], docks["matrixDock"], VERTICAL)
-        window.splitDockWidget(docks["outputDock"], docks["weightsDock"], HORIZONTAL)
-        window.splitDockWidget(docks["weightsDock"], docks["shapesDock"], HORIZONTAL)
+        window.splitDockWidget(docks[DockId.SCORE], docks[DockId.MATRIX], VERTICAL)
+        window.splitDockWidget(docks[DockId.OUTPUT], docks[DockId.WEIGHTS], HORIZONTAL)
+        window.splitDockWidget(docks[DockId.WEIGHTS], docks[DockId.SHAPES], HORIZONTAL)
         # The grids share a tab with the shapes; a projection scene brings them to the front.
-        window.tabifyDockWidget(docks["shapesDock"], docks["gridsDock"])
-        docks["shapesDock"].raise_()
+        window.tabifyDockWidget(docks[DockId.SHAPES], docks[DockId.GRIDS])
+        docks[DockId.SHAPES].raise_()
         self.share_out()
 
     def rebuild(self) -> None:
@@ -192,16 +199,16 @@ class WindowLayout(QObject):
         # lab): the side columns as narrow as they read.
         narrow = (width <= NARROW_SCREEN_PX or self._short_screen()
                   or width <= MEDIUM_SCREEN_PX and self.companion in LABS)
-        window.resizeDocks([docks["lessonDock"]], [max(1, int(width * (0.0 if narrow else 0.20)))], HORIZONTAL)
-        window.resizeDocks([docks["scoreDock"]], [max(1, int(width * (0.0 if narrow else 0.30)))], HORIZONTAL)
-        score_height = docks["scoreDock"].minimumSizeHint().height()
-        window.resizeDocks([docks["scoreDock"], docks["matrixDock"]], [score_height, height], VERTICAL)
+        window.resizeDocks([docks[DockId.LESSON]], [max(1, int(width * (0.0 if narrow else 0.20)))], HORIZONTAL)
+        window.resizeDocks([docks[DockId.SCORE]], [max(1, int(width * (0.0 if narrow else 0.30)))], HORIZONTAL)
+        score_height = docks[DockId.SCORE].minimumSizeHint().height()
+        window.resizeDocks([docks[DockId.SCORE], docks[DockId.MATRIX]], [score_height, height], VERTICAL)
         short = narrow or self._short_screen()
-        bottom_row = docks["outputDock"].minimumSizeHint().height() if short else int(height * 0.22)
-        window.resizeDocks([docks["outputDock"]], [bottom_row], VERTICAL)
-        if "gridsDock" not in panels_shown(self.activity, self.presenting):  # the bottom row spans canvas and lesson
+        bottom_row = docks[DockId.OUTPUT].minimumSizeHint().height() if short else int(height * 0.22)
+        window.resizeDocks([docks[DockId.OUTPUT]], [bottom_row], VERTICAL)
+        if DockId.GRIDS not in panels_shown(self.activity, self.presenting):  # the bottom row spans canvas and lesson
             shares = (0.34, 0.22, 0.12) if narrow else (0.24, 0.28, 0.15)  # narrow: the output's numbers first
-            window.resizeDocks([docks["outputDock"], docks["weightsDock"], docks["shapesDock"]],
+            window.resizeDocks([docks[DockId.OUTPUT], docks[DockId.WEIGHTS], docks[DockId.SHAPES]],
                                [int(width * share) for share in shares], HORIZONTAL)
         else:
             self.make_room_for_grids()
@@ -213,7 +220,7 @@ class WindowLayout(QObject):
         if self.presenting:
             return
         docks, width = self.docks, self.window.width()
-        self.window.resizeDocks([docks["outputDock"], docks["weightsDock"], docks["gridsDock"]],
+        self.window.resizeDocks([docks[DockId.OUTPUT], docks[DockId.WEIGHTS], docks[DockId.GRIDS]],
                                 [int(width * 0.24), int(width * 0.16), int(width * 0.34)], HORIZONTAL)
 
     def make_way_for_heads(self, on: bool, tokens: int = 0) -> None:
@@ -237,7 +244,7 @@ class WindowLayout(QObject):
 
     def _weights_panel(self) -> QWidget | None:
         """The weights chart's panel, which says whether the class is guessing on it (Predict, then See)."""
-        dock = self.docks.get("weightsDock")
+        dock = self.docks.get(DockId.WEIGHTS)
         return dock.widget() if dock is not None else None
 
     def show_declared_panels(self) -> None:
@@ -267,7 +274,7 @@ class WindowLayout(QObject):
         self.show_declared_panels()
         self._arrange_for_presentation() if self.presenting else self.share_out()
 
-    def open_companion(self, name: str | None) -> None:
+    def open_companion(self, name: DockId | None) -> None:
         """The activity's own panel (a lesson's √d_k lab, Training, Model heads), or none: any other
         companion closes, so a panel one lesson opened never stays beside the next."""
         self.companion = name
@@ -278,18 +285,18 @@ class WindowLayout(QObject):
         # lesson's output may read in fewer lines, and the plots get them).
         self._arrange_for_presentation() if self.presenting else self.share_out()
         if name in LABS and not self.presenting:  # under the lesson's text: most of the column
-            lesson, lab = self.docks["lessonDock"], self.docks[name]
+            lesson, lab = self.docks[DockId.LESSON], self.docks[name]
             height = lesson.height() + lab.height()
             self.window.resizeDocks([lesson, lab], [int(height * (1 - LAB_SHARE)), int(height * LAB_SHARE)], VERTICAL)
 
-    def show_dock(self, name: str) -> None:
+    def show_dock(self, name: DockId) -> None:
         """Bring a dock to the front (Lessons → Train a Head…)."""
         if name in COMPANION_PANELS:
             self.open_companion(name)
         self.docks[name].show()
         self.docks[name].raise_()
 
-    def show_wide(self, name: str, share: float = WIDE_DOCK_SHARE) -> None:
+    def show_wide(self, name: DockId, share: float = WIDE_DOCK_SHARE) -> None:
         """Bring a dock of the left column to the front, the column widened to SHARE of the window
         (a grid of thumbnails needs more than the reading panels' fifth)."""
         dock = self.docks[name]
@@ -393,13 +400,13 @@ class WindowLayout(QObject):
         if self.window.isVisible() and self.activity != self._activity_shown:
             self.show_declared_panels()  # another kind of screen: its panels, shared out as designed for it
             self.share_out()
-        if self.companion == "modelHeadsDock" and self.window.isVisible():
+        if self.companion == DockId.MODEL_HEADS and self.window.isVisible():
             # A grid of heads asks for more than its share as the window shrinks: its share holds, not the canvas's.
-            dock = self.docks["modelHeadsDock"]
+            dock = self.docks[DockId.MODEL_HEADS]
             wanted = int(self.window.width() * WIDE_DOCK_SHARE)
             if not dock.isHidden() and not dock.isFloating() and dock.width() > wanted * 1.1:
                 self.window.resizeDocks([dock], [wanted], HORIZONTAL)
-                self.window.resizeDocks([self.docks["scoreDock"]], [int(self.window.width() * 0.30)], HORIZONTAL)
+                self.window.resizeDocks([self.docks[DockId.SCORE]], [int(self.window.width() * 0.30)], HORIZONTAL)
 
     def _short_screen(self) -> bool:  # the window's height: a small window on a tall screen is short too
         return self.window.height() <= SHORT_SCREEN_PX
