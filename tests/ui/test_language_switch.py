@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QApplication
 from attn_desktop.language import current_language
 from attn_desktop.language.catalog import translations_for
 from attn_desktop.model import Role
+from attn_desktop.model.commands import MoveToken, ReorderTokens
 from attn_desktop.model.scene_files import scene_document
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.settings import saved_language
@@ -56,3 +57,16 @@ def test_arabic_mirrors_the_window_but_not_the_plots(qtbot, window):
     assert window.docks[DockId.SCORE].windowTitle() == _in("ar", "Scores") != "Scores"
     lesson_dock = window.docks[DockId.LESSON].geometry()
     assert lesson_dock.x() > window.width() / 2  # the lesson's text, on the left in English, is on the right
+
+
+@pytest.mark.parametrize("code", ["es", "zh_CN", "ar"])
+def test_undo_and_redo_name_their_step_in_the_language_switched_to(qtbot, window, code):
+    window.history.do(MoveToken(0, 1))  # made in English, named in the language of the moment
+    window.switch_language(code)
+    assert window.undo_action.text() == f"{_in(code, '&Undo')} {_in(code, 'Reorder tokens')}"
+    window.history.do(ReorderTokens((1, 0, 2, 3, 4, 5)))  # made in the new language
+    assert window.undo_action.text() == f"{_in(code, '&Undo')} {_in(code, 'Shuffle the sentence')}"
+    window.undo_action.trigger()
+    assert window.redo_action.text() == f"{_in(code, '&Redo')} {_in(code, 'Shuffle the sentence')}"
+    window.switch_language("en")
+    assert (window.undo_action.text(), window.redo_action.text()) == ("&Undo Reorder tokens", "&Redo Shuffle the sentence")

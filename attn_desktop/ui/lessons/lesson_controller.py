@@ -8,7 +8,7 @@ from typing import Protocol
 
 from PySide6.QtWidgets import QDockWidget
 
-from attn_desktop.language import tr
+from attn_desktop.language import N_, tr
 from attn_desktop.model import Scene, SceneFileError
 from attn_desktop.model.commands import Editor, ReplaceContents, open_contents
 from attn_desktop.model.files.scene_types import SceneData
@@ -129,7 +129,7 @@ class LessonController:
     def start_afresh(self) -> None:
         """The lesson's scene as it comes, in place of the one the student left: one step Ctrl+Z takes back."""
         if self.current is not None:
-            self._replace_scene(lessons.lesson(self.current).scene, (), tr("Start the lesson afresh"))
+            self._replace_scene(lessons.lesson(self.current).scene, (), N_("Start the lesson afresh"))
         self.panel.show_kept_scene(False)
 
     def show(self, lesson_id: str | None) -> None:
@@ -160,17 +160,18 @@ class LessonController:
         It is one edit of the scene, like a drag: the title says the scene changed and Ctrl+Z
         gives back the canvas as it was, so nothing needs saving first.
         """
-        self._replace_scene(show_me.scene, show_me.steps, tr("Show me"))
+        self._replace_scene(show_me.scene, show_me.steps, N_("Show me"))
 
-    def _replace_scene(self, name: str, steps: Sequence[ShowMeStep], text: str) -> None:
-        """The built-in scene NAME, set up by STEPS, in place of the scene as one undoable edit called TEXT."""
+    def _replace_scene(self, name: str, steps: Sequence[ShowMeStep], message: str) -> None:
+        """The built-in scene NAME, set up by STEPS, in place of the scene as one undoable edit called MESSAGE
+        (marked with N_(), translated whenever the Edit menu reads it)."""
         try:
             shown = new_scene(lesson_scene_data(name))
         except SceneFileError as error:
             self.show_error(tr("Cannot open lesson"), str(error))
             return
         apply_steps(shown, steps)  # set up aside, then put in place as one step
-        command = ReplaceContents(contents_as_seen(self.scene), contents_as_seen(shown), text)
+        command = ReplaceContents(contents_as_seen(self.scene), contents_as_seen(shown), message)
         if command.only_chooses_a_query:  # nothing to undo: just look at the query it means
             self.scene.reading().select_query(shown.reading().selected)
         else:

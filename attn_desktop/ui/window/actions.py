@@ -23,6 +23,7 @@ from attn_desktop.model import Scene
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.document.qt_dialogs import fill_recent_menu
+from attn_desktop.ui.document.undo_actions import redo_action, undo_action
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.window.action_check_box import ActionCheckBox
 
@@ -194,10 +195,10 @@ ACTIONS: list[ActionSpec] = [
     ActionSpec("quit_action", N_("&Quit"), "&File", lambda c: c.close(), shortcuts=(Key.Quit,), separator_before=True),
     # Undo/Redo name the step they would take back ("Undo Move k·cat").
     ActionSpec("undo_action", N_("&Undo"), "&Edit", shortcuts=(Key.Undo,),
-               made_by=lambda c, parent, text: c.history.stack.createUndoAction(parent, text)),
+               made_by=lambda c, parent, _text: undo_action(c.history.stack, parent, N_("&Undo"))),
     # X11 offers only Ctrl+Shift+Z and Windows leads with Ctrl+Y; people bring the habit of one or the other.
     ActionSpec("redo_action", N_("&Redo"), "&Edit", shortcuts=(Key.Redo, "Ctrl+Shift+Z", "Ctrl+Y"),
-               made_by=lambda c, parent, text: c.history.stack.createRedoAction(parent, text)),
+               made_by=lambda c, parent, _text: redo_action(c.history.stack, parent, N_("&Redo"))),
     ActionSpec("scale_action", N_("Scale by √d_k"), "&Attention", on_toggle=lambda c, on: c.switches.set_scale(on),
                checkable=True, shortcuts=("Ctrl+K",), tooltip=N_("Divide every score by √d_k before the softmax"),
                toolbar=True),
