@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from attn_desktop.model.scene_files import scene_document
 from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.ui.window.menu_id import MenuId
 
 from helpers import matrix_cells, table_column
 
@@ -36,7 +37,7 @@ def test_closing_a_dock_and_reopening_it_from_the_view_menu(qtbot, window):
     dock = window.docks[DockId.MATRIX]
     dock.close()
     assert not dock.isVisible()
-    view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    view_menu = window.menus[MenuId.VIEW]
     toggle = next(a for a in view_menu.actions() if a.text() == "Attention matrix")
     toggle.trigger()
     assert dock.isVisible()

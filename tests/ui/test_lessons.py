@@ -10,6 +10,7 @@ from attn_desktop.model import Role
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.progress import ProgressStore
+from attn_desktop.ui.window.menu_id import MenuId
 
 from helpers import drag_arrow, drag_arrow_to, matrix_cells, settle_layout, table_column
 
@@ -116,7 +117,7 @@ def accuracy_label(window):
 
 
 def test_the_trained_heads_lesson_opens_with_ctrl_5_on_a_trained_reverse_head(qtbot, window):
-    lessons_menu = next(action.menu() for action in window.menuBar().actions() if action.text() == "&Lessons")
+    lessons_menu = window.menus[MenuId.LESSONS]
     assert "5. What trained heads learn" in [action.text() for action in lessons_menu.actions()]
     open_lesson(qtbot, window, 5)
     assert window.lesson_panel.picker.currentText() == "5. What trained heads learn"

@@ -26,6 +26,7 @@ from attn_desktop.model.pretrained.head_kinds import HeadKind, kind_scores
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE, LlamaModel
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.pretrained.token_strip import shown_token
+from attn_desktop.ui.window.menu_id import MenuId
 
 LAYERS, HEADS = 2, 4  # the tiny model's
 
@@ -414,7 +415,7 @@ def test_the_panel_shown_from_the_view_menu_loads_only_when_asked(qtbot, window,
     slow = SlowModel(monkeypatch)
     loads = []
     monkeypatch.setattr(pack, "find_pack_model", lambda: loads.append(True) or pack_is_tiny)
-    view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    view_menu = window.menus[MenuId.VIEW]
     next(a for a in view_menu.actions() if a.text() == "Model heads").trigger()
     panel = window.model_heads_panel
     qtbot.waitUntil(panel.isVisible)

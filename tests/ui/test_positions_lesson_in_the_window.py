@@ -9,6 +9,7 @@ from PySide6.QtCore import QPoint, Qt
 from attn_desktop.model.pretrained import pack
 from attn_desktop.model.pretrained.head_kinds import CLEAR_PREVIOUS_TOKEN_HEAD
 from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.ui.window.menu_id import MenuId
 
 from helpers import matrix_cells
 
@@ -43,7 +44,7 @@ def test_alt_0_opens_the_lesson_on_chased_with_the_positions_lab_beside_its_text
     assert window.query_picker.currentText() == "chased"
     assert matrix_cells(window)[2] == ["0.12", "0.34", "0.09", "0.12", "0.34"]  # dog and cat alike
     assert window.docks[DockId.LESSON].isVisible() and lab.isVisible()
-    lessons_menu = next(action.menu() for action in window.menuBar().actions() if action.text() == "&Lessons")
+    lessons_menu = window.menus[MenuId.LESSONS]
     entry = next(action for action in lessons_menu.actions() if action.text() == "10. Where is each word?")
     assert entry.shortcut().toString() == "Alt+0"
 

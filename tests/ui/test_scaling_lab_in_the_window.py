@@ -11,6 +11,7 @@ from attn_desktop.model import explain
 from attn_desktop.model.teaching import scaling_lab
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.tools.layout_audit import _labels_cut
+from attn_desktop.ui.window.menu_id import MenuId
 
 from helpers import matrix_cells, on_a_1024_by_768_screen, wait_until_arranged
 
@@ -122,7 +123,7 @@ def test_the_code_panel_shows_the_labs_script_at_the_width_chosen(qtbot, window)
 
 
 def test_row_entropy_in_the_matrix_for_any_scene(qtbot, window):
-    view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    view_menu = window.menus[MenuId.VIEW]
     assert window.menu_actions["entropy_action"] in view_menu.actions()
     matrix = window.matrix_view
     width_before = matrix.grid_rect().width()

@@ -54,6 +54,7 @@ from attn_desktop.ui.window.actions import build_actions, fill_menus
 from attn_desktop.ui.window.app_icon import app_icon
 from attn_desktop.ui.window.canvas_or_heads import show_canvas_or_heads
 from attn_desktop.ui.window.central_stack import CentralStack
+from attn_desktop.ui.window.menu_id import MenuId
 from attn_desktop.ui.window.mirrored_docks import corner_on_reading_side, on_reading_side
 from attn_desktop.ui.window.scene_switches import SceneSwitches
 from attn_desktop.ui.window.screen_fit import ScreenFit
@@ -184,7 +185,7 @@ class MainWindow(QMainWindow):
         self.toolbar = MainToolBar(self.scene, actions, self)
         self.query_picker, self.toolbar_boxes = self.toolbar.query_picker, self.toolbar.boxes
         self.addToolBar(self.toolbar)
-        fill_menus(self, actions, {"&View": [dock.toggleViewAction() for dock in self.docks.values()]})
+        self.menus = fill_menus(self, actions, {MenuId.VIEW: [dock.toggleViewAction() for dock in self.docks.values()]})
         self.switches.bind(self.scale_action, self.causal_action, self.toolbar_boxes.values())
 
     @property
