@@ -91,7 +91,7 @@ def lab_drags(moves: int) -> dict[str, list[float]]:
     measured["lab closed"] = timed_drag(window, moves)
     window.history.stack.undo()  # the drag taken back: every page starts from the lesson's scene
     for page in PAGES:
-        window.layout_manager.show_wide(DockId.POSITIONS_LAB)
+        window.dock_layout.show_wide(DockId.POSITIONS_LAB)
         window.positions_lab.show_page(page)
         settle(window)
         measured[page] = timed_drag(window, moves)

@@ -59,7 +59,7 @@ def press(window: MainWindow, key: str) -> None:
 
 def window_state(window: MainWindow) -> tuple:
     frame, inside = window.frameGeometry(), window.geometry()
-    return (frame.getRect(), inside.getRect(), window.isFullScreen(), window.layout_manager.settling)
+    return (frame.getRect(), inside.getRect(), window.isFullScreen(), window.presentation_mode.settling)
 
 
 def settle_on_the_x_server(window: MainWindow) -> None:
@@ -72,7 +72,7 @@ def settle_on_the_x_server(window: MainWindow) -> None:
         now = window_state(window)
         if now != last:
             last, steady_since = now, time.monotonic()
-        elif time.monotonic() - steady_since >= STEADY_SECONDS and not window.layout_manager.settling:
+        elif time.monotonic() - steady_since >= STEADY_SECONDS and not window.presentation_mode.settling:
             break
     wait_until_settled(window)
 

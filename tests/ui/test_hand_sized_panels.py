@@ -74,8 +74,8 @@ def test_reset_layout_forgets_what_the_hand_did(qtbot, window, widened):
 def test_sizes_the_window_gives_itself_are_not_remembered(qtbot, window, monkeypatch):
     on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
     open_lesson(qtbot, window, "projections")
-    window.layout_manager.show_wide(DockId.SENTENCE)  # the window widens the column itself, no hand involved
-    assert window.layout_manager.hand_sizes.sizes == {}
+    window.dock_layout.show_wide(DockId.SENTENCE)  # the window widens the column itself, no hand involved
+    assert window.dock_layout.hand_sizes.sizes == {}
 
 
 def test_the_hand_sizes_are_kept_per_kind_of_screen_and_survive_a_restart(qtbot, window, widened):
@@ -83,12 +83,12 @@ def test_the_hand_sizes_are_kept_per_kind_of_screen_and_survive_a_restart(qtbot,
     from attn_desktop.ui.window.main_window import MainWindow
 
     _designed, by_hand = widened
-    kept = window.layout_manager.hand_sizes.sizes
+    kept = window.dock_layout.hand_sizes.sizes
     assert list(kept) == [f"one head @ {screen_class(1024)}"]
     assert kept[f"one head @ {screen_class(1024)}"][DockId.LESSON][0] == by_hand
     window.save_window_state()
     again = MainWindow(new_scene(contents_as_seen(window.scene)))
     qtbot.addWidget(again)
     again.restore_window_state()
-    assert again.layout_manager.hand_sizes.sizes == kept
+    assert again.dock_layout.hand_sizes.sizes == kept
     assert screen_class(1920) != screen_class(1024)  # a desktop keeps its own (none yet): the design

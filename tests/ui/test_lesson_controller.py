@@ -53,12 +53,12 @@ class LessonWindow(QMainWindow):
             self.docks[name] = dock = QDockWidget(name, self)
             dock.setWidget(widget)
             self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
-        self.layout_manager = GridRoom()
+        self.dock_layout = GridRoom()
         self.predictions = PredictionSwitch()
         self.may_replace = True
         self.errors: list[tuple[str, str]] = []
         self.lessons = LessonController(self.scene, self.history, self.lesson_panel, self.docks[DockId.LESSON],
-                                        self.docks[DockId.GRIDS], self.layout_manager, self.predictions,
+                                        self.docks[DockId.GRIDS], self.dock_layout, self.predictions,
                                         self.show_lesson_code, self.show_error)
         self.lessons.document = self  # it stands for the document too
 
@@ -93,7 +93,7 @@ def test_a_lesson_with_grids_shows_its_text_and_the_grids(host):
     projections = lessons.lesson("projections")
     assert host.lessons.current == "projections"
     assert host.lesson_panel.formula_label.text() == projections.formula
-    assert host.docks[DockId.GRIDS].isVisible() and host.layout_manager.made == 1
+    assert host.docks[DockId.GRIDS].isVisible() and host.dock_layout.made == 1
     assert host.lessons.open("soft-lookup")
     assert not host.docks[DockId.GRIDS].isVisible()
 

@@ -458,7 +458,7 @@ def test_the_heads_fit_a_1024_by_768_projector(qtbot, window, pack_is_tiny, monk
     window.presentation_action.setChecked(presenting)
     window.showNormal()
     window.resize(1024, 768)
-    qtbot.waitUntil(lambda: not window.layout_manager.settling, timeout=5000)
+    qtbot.waitUntil(lambda: not window.presentation_mode.settling, timeout=5000)
     qtbot.wait(100)
     assert window.minimumSizeHint().height() <= 768 and window.height() == 768
     assert window.docks[DockId.MODEL_HEADS].isVisible()

@@ -80,7 +80,7 @@ def test_presenting_three_plots_at_1024_x_768_the_output_takes_the_bottom_row_an
     on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
     assert window.open_lesson("trained-heads")
     press(qtbot, window, Qt.Key.Key_F11)
-    docks = window.layout_manager.docks
+    docks = window.dock_layout.docks
     assert docks[DockId.WEIGHTS].isHidden() and docks[DockId.OUTPUT].isVisible()
     assert audit_walk(window)["plots_too_small"] == []
     output = window.output_panel
@@ -103,7 +103,7 @@ def test_training_at_1280_x_720_gives_the_matrix_column_back_when_five_digits_fo
     """The matrix's column is as narrow as its numbers on a projector: a shorter scene narrows it again."""
     on_a_screen(window, monkeypatch, 1280, 720)
     wait_until_arranged(qtbot, window)
-    matrix = window.layout_manager.docks[DockId.MATRIX]
+    matrix = window.dock_layout.docks[DockId.MATRIX]
     six_words = matrix.width()
     window.menu_actions["training_action"].trigger()
     window.training_panel.train_button.click()  # the canvas follows the training example: five digits

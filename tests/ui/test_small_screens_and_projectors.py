@@ -126,7 +126,7 @@ def test_presentation_mode_twice_gives_back_the_same_panels_in_their_designed_sh
     qtbot.keyClick(small_window, Qt.Key.Key_F11)
     qtbot.wait(100)
     qtbot.keyClick(small_window, Qt.Key.Key_F11)
-    qtbot.waitUntil(lambda: not small_window.layout_manager.settling, timeout=3000)
+    qtbot.waitUntil(lambda: not small_window.presentation_mode.settling, timeout=3000)
     assert {name for name, dock in small_window.docks.items() if dock.isVisible()} == shown_before
     sizes = settled_sizes(qtbot, small_window, front)
     small_window.reset_layout()  # the design for this window, as it is now

@@ -85,7 +85,7 @@ def test_training_with_a_kept_head_fits_a_1024_by_768_projector(qtbot, window):
         window.presentation_action.setChecked(presentation)
         window.showNormal()
         window.resize(1024, 768)
-        qtbot.waitUntil(lambda: not window.layout_manager.settling, timeout=5000)
+        qtbot.waitUntil(lambda: not window.presentation_mode.settling, timeout=5000)
         qtbot.wait(50)
         # Nothing asks for more height than the projector has: tall panels scroll instead.
         assert window.minimumSizeHint().height() <= 768 and window.height() == 768

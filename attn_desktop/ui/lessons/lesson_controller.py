@@ -50,7 +50,7 @@ class LessonDocument(Protocol):
 
 
 class LessonRoom(Protocol):
-    """The window's layout, as a lesson arranges it (see WindowLayout)."""
+    """The window's layout, as a lesson arranges it (see DockLayout)."""
 
     @property
     def presenting(self) -> bool: ...

@@ -57,7 +57,7 @@ def audit_heads(window: MainWindow) -> dict:
     fonts = [column.matrix.cell_font() for column in columns if column.matrix.isVisibleTo(window.heads_view)]
     labels = [audit_labels(column.canvas) for column in columns if column.canvas.isVisibleTo(window.heads_view)]
     cut: list[str] = []
-    lesson_waits = window.layout_manager.activity.companion in TABBED_WITH_THE_READING  # behind Training, say
+    lesson_waits = window.dock_layout.activity.companion in TABBED_WITH_THE_READING  # behind Training, say
     if not window.presentation_action.isChecked() and not lesson_waits and not _on_screen(window.docks[DockId.LESSON].widget()):
         cut.append(window.docks[DockId.LESSON].windowTitle())
     view = window.heads_view
@@ -146,7 +146,7 @@ def panels_cut(window: MainWindow) -> list[str]:
     if screen is not None and (window.width() > screen.width() or window.height() > screen.height()):
         cut.append("window (larger than the screen)")
     presenting = window.presentation_action.isChecked()
-    activity = window.layout_manager.activity
+    activity = window.dock_layout.activity
     declared = panels_shown(activity, presenting)  # a panel the activity closes is not cut
     if activity.companion in TABBED_WITH_THE_READING:
         declared -= {DockId.LESSON}  # the lesson's text waits in the tab behind Training or Model heads

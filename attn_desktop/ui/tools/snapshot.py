@@ -49,7 +49,7 @@ def wait_until_settled(window) -> None:
 
     app = gui_app()
     deadline = time.monotonic() + SETTLE_SECONDS + 2.0
-    while window.layout_manager.settling and time.monotonic() < deadline:
+    while window.presentation_mode.settling and time.monotonic() < deadline:
         app.processEvents()
         time.sleep(0.01)
     settle(window)

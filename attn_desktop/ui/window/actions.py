@@ -38,9 +38,9 @@ if TYPE_CHECKING:  # the parts the commands act on; none of them needs this tabl
     from attn_desktop.ui.panels.matrix_view import MatrixView
     from attn_desktop.ui.predict.prediction_controller import PredictionController
     from attn_desktop.ui.pretrained.pretrained_controller import ModelController
+    from attn_desktop.ui.window.dock_layout import DockLayout
     from attn_desktop.ui.window.scene_switches import SceneSwitches
     from attn_desktop.ui.window.snap_steps import SnapSteps
-    from attn_desktop.ui.window.window_layout import WindowLayout
 
 Key = QKeySequence.StandardKey
 SNAP_STEPS = (0.1, 0.5, 1.0)
@@ -74,7 +74,7 @@ class Commands(Protocol):
     @property
     def coordinates(self) -> CoordinateDialog: ...
     @property
-    def layout_manager(self) -> WindowLayout: ...
+    def dock_layout(self) -> DockLayout: ...
     def set_presentation(self, on: bool) -> None: ...
     def reset_layout(self) -> None: ...
     def show_about(self) -> None: ...
@@ -167,7 +167,7 @@ def check_current_language(menu: QMenu) -> None:
 def _predict(c: Commands, on: bool) -> None:
     """Predict, then See on or off; presenting on a small screen, the weights chart comes back for the guess."""
     c.predictions.set_on(on)
-    c.layout_manager.follow_activity()
+    c.dock_layout.follow_activity()
 
 
 ACTIONS: list[ActionSpec] = [
@@ -215,18 +215,18 @@ ACTIONS: list[ActionSpec] = [
                separator_before=True, toolbar=True),
     *snap_step_specs(),
     *lesson_specs(),
-    ActionSpec("training_action", N_("&Train a Head…"), MenuId.LESSONS, lambda c: c.layout_manager.show_dock(DockId.TRAINING),
+    ActionSpec("training_action", N_("&Train a Head…"), MenuId.LESSONS, lambda c: c.dock_layout.show_dock(DockId.TRAINING),
                shortcuts=("Ctrl+T",), separator_before=True,
                tooltip=N_("Watch gradient descent move the arrows of a head learning a task")),
     ActionSpec("model_heads_action", N_("&Heads of a Real Model…"), MenuId.LESSONS, lambda c: c.model_heads.show_heads(),
                shortcuts=("Ctrl+H",), tooltip=N_("Every attention head of a pretrained language model, for a sentence "
                "you type; open any head as a scene")),
     ActionSpec("scaling_lab_action", N_("√d_k &Lab…"), MenuId.LESSONS,
-               lambda c: c.layout_manager.show_wide(DockId.SCALING_LAB), shortcuts=("Ctrl+L",),
+               lambda c: c.dock_layout.show_wide(DockId.SCALING_LAB), shortcuts=("Ctrl+L",),
                tooltip=N_("Why scores are divided by √d_k: how far random scores spread at each key width, "
                "and what that does to a softmax")),
     ActionSpec("positions_lab_action", N_("P&ositions Lab…"), MenuId.LESSONS,
-               lambda c: c.layout_manager.show_wide(DockId.POSITIONS_LAB), shortcuts=("Ctrl+Shift+L",),
+               lambda c: c.dock_layout.show_wide(DockId.POSITIONS_LAB), shortcuts=("Ctrl+Shift+L",),
                tooltip=N_("Where is each word? Attention without positions, positions added to x, and RoPE's turns")),
     ActionSpec("predict_action", N_("&Predict, then See"), MenuId.LESSONS,
                on_toggle=lambda c, on: _predict(c, on),

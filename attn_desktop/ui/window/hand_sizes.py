@@ -1,6 +1,6 @@
 """The sizes a user gives the panels by hand, kept for the activity and the screen class they were given in.
 
-The window's arrangement is declared (model/teaching/panel_sets.py and WindowLayout): every change of activity
+The window's arrangement is declared (model/teaching/panel_sets.py and DockLayout): every change of activity
 builds it afresh. A teacher who widens the lesson's column by dragging its edge expects to find it wide
 again after F11, another lesson or a restart — but only in that activity on that kind of screen: a
 width chosen for the √d_k lab on a 1024-pixel projector would cramp the two-head view on a desktop.

@@ -54,15 +54,17 @@ from attn_desktop.ui.window.actions import build_actions, fill_menus
 from attn_desktop.ui.window.app_icon import app_icon
 from attn_desktop.ui.window.canvas_or_heads import show_canvas_or_heads
 from attn_desktop.ui.window.central_stack import CentralStack
+from attn_desktop.ui.window.dock_layout import BOTTOM, LEFT, RIGHT, DockLayout, DockSpec
+from attn_desktop.ui.window.layout_store import LayoutStore
 from attn_desktop.ui.window.menu_id import MenuId
 from attn_desktop.ui.window.mirrored_docks import corner_on_reading_side, on_reading_side
+from attn_desktop.ui.window.presentation_mode import PresentationMode
 from attn_desktop.ui.window.scene_switches import SceneSwitches
-from attn_desktop.ui.window.screen_fit import ScreenFit
+from attn_desktop.ui.window.screen_fit import ScreenFit, fit_to_screen
 from attn_desktop.ui.window.snap_steps import SnapSteps
 from attn_desktop.ui.window.status_bar import fill_status_bar
 from attn_desktop.ui.window.text_box_undo import TextBoxUndoFirst
 from attn_desktop.ui.window.toolbar import MainToolBar
-from attn_desktop.ui.window.window_layout import BOTTOM, LEFT, RIGHT, DockSpec, WindowLayout, fit_to_screen
 
 
 class MainWindow(QMainWindow):
@@ -90,14 +92,14 @@ class MainWindow(QMainWindow):
         self._build_panels()
         self._build_docks()
         # Maximised or presenting (full screen), never left larger than the screen.
-        self.screen_fit = ScreenFit(self, lambda: self.layout_manager.presenting)
+        self.screen_fit = ScreenFit(self, lambda: self.presentation_mode.presenting)
         self.dialogs = QtDocumentDialogs(self)
         show_error, show_status = self.dialogs.show_error, self.dialogs.show_status
         self.predictions = PredictionController(self.shown, self.veil, self.weights_chart, self.weights_panel.predict_bar,
                                                 self.canvas.drags, self.progress, self)
         self.lesson_code = LessonCode(scene, self.code_panel, self.scaling_lab, self.predictions)
         self.lessons = LessonController(scene, self.history, self.lesson_panel, self.docks[DockId.LESSON],
-                                        self.docks[DockId.GRIDS], self.layout_manager, self.predictions,
+                                        self.docks[DockId.GRIDS], self.dock_layout, self.predictions,
                                         self.lesson_code.show, show_error, self.canvas)
         self.documents = DocumentController(scene, self.history, self.autosaver, self.dialogs, self.lessons,
                                             self._window_for_restored, scene_path)
@@ -107,7 +109,7 @@ class MainWindow(QMainWindow):
         self.switches = SceneSwitches(scene, self.history, show_error)
         self.training = TrainingController(scene, self.history, self.documents, self.training_panel, self)
         self.model_heads = ModelController(scene, self.documents, self.model_heads_panel, self.docks[DockId.MODEL_HEADS],
-                                           lambda: self.layout_manager.show_wide(DockId.MODEL_HEADS), self.dialogs, parent=self)
+                                           lambda: self.dock_layout.show_wide(DockId.MODEL_HEADS), self.dialogs, parent=self)
         self.positions_lab.real_head_requested.connect(  # lesson 10's head: its previous-token line, then RoPE off
             lambda: self.model_heads.open_head_reading(*CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE))
         self.positions_lab.rope_switched.connect(self.model_heads.set_rope)
@@ -145,8 +147,8 @@ class MainWindow(QMainWindow):
         self.positions_lab = PositionsLabPanel(shown, self.history)  # its Shuffle: an undoable edit
 
     def _build_docks(self) -> None:
-        self.layout_manager = WindowLayout(self)
-        self.layout_manager.scene_uses_grids = lambda: bool(self.scene.reading().grids)
+        self.dock_layout = DockLayout(self, scene_uses_grids=lambda: bool(self.scene.reading().grids),
+                                      predicting=lambda: self.weights_panel.guessing)
         for spec, widget in (
             # Translators: the titles of the window's panels (docks), also in View's list of panels.
             (DockSpec(DockId.LESSON, tr("Lesson"), LEFT), self.lesson_panel),
@@ -164,11 +166,13 @@ class MainWindow(QMainWindow):
             (DockSpec(DockId.WEIGHTS, tr("Weights"), BOTTOM), self.weights_panel),
             (DockSpec(DockId.SHAPES, tr("Shapes"), BOTTOM), self.shapes_panel),
         ):
-            self.layout_manager.add_dock(spec, widget)
-        self.docks: dict[DockId, QDockWidget] = self.layout_manager.docks
+            self.dock_layout.add_dock(spec, widget)
+        self.docks: dict[DockId, QDockWidget] = self.dock_layout.docks
         # A dock tells when its tab comes to the front; the Code panel skips work while it is behind.
         self.docks[DockId.CODE].visibilityChanged.connect(self.code_panel.set_on_screen)
-        self.layout_manager.arrange_defaults()
+        self.dock_layout.arrange_defaults()
+        self.presentation_mode = PresentationMode(self, self.dock_layout)
+        self.layout_store = LayoutStore(self, self.dock_layout, self.presentation_mode)
 
     def _build_actions(self) -> None:
         """The command table's actions (see actions.py), menus and toolbar; those used by name are kept."""
@@ -191,7 +195,7 @@ class MainWindow(QMainWindow):
     @property
     def showing_heads(self) -> bool:
         """Several heads side by side where the canvas was: the window's layout made way for them."""
-        return self.layout_manager.showing_heads
+        return self.dock_layout.showing_heads
 
     # ----- small handlers ------------------------------------------------
     def _hold_undo_during_drag(self, dragging: bool) -> None:
@@ -228,8 +232,8 @@ class MainWindow(QMainWindow):
 
     # ----- presentation, layout and window state --------------------------
     def set_presentation(self, on: bool) -> None:
-        """Full screen, large type, thick arrows: for a projector (see WindowLayout)."""
-        self.layout_manager.set_presentation(on, after_font_change=self._present_drawings)
+        """Full screen, large type, thick arrows: for a projector (see PresentationMode)."""
+        self.presentation_mode.set_presentation(on, after_font_change=self._present_drawings)
 
     def _present_drawings(self, on: bool) -> None:
         for drawing in (self.canvas, self.heads_view):
@@ -237,19 +241,22 @@ class MainWindow(QMainWindow):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self.layout_manager.window_resized()
+        if self.presentation_mode.settling:  # the window manager's resizes after entering or leaving presentation
+            self.presentation_mode.arrange()
+        else:
+            self.dock_layout.window_resized()
 
     def restore_window_state(self) -> bool:
         """The window and docks as they were last time on a screen of this size; False if never."""
-        restored = self.layout_manager.restore_window_state()
+        restored = self.layout_store.restore()
         self.lessons.show_grids_if_used()
         return restored
 
     def save_window_state(self) -> None:
-        self.layout_manager.save_window_state()
+        self.layout_store.save()
 
     def reset_layout(self) -> None:
-        self.layout_manager.reset()
+        self.dock_layout.reset()
         self.lessons.show_grids_if_used()
 
     def show_about(self) -> None:
@@ -261,7 +268,7 @@ class MainWindow(QMainWindow):
         language_switch.switch_language(self, self.scene, self.documents.update_title, code)
         remember_language(code)
         if self.isRightToLeft() != right_to_left:  # the docks change sides with the reading direction
-            self.layout_manager.follow_direction()
+            self.dock_layout.follow_direction()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.documents.close():
