@@ -86,8 +86,8 @@ from attn_desktop.model.files.scene_types import DirectScene
 from attn_desktop.ui.canvas.arrow_geometry import HANDLE_RADIUS_PX
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
 from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release, viewport_pos_of
-from attn_desktop.ui.window.app import build_window, make_application
 from attn_desktop.ui.window.main_window import MainWindow
+from attn_desktop.ui.window.startup.app import build_window, make_application
 
 from paint_floor import CanvasPaintTimer, canvas_image, replay_arrows_ms, same_picture
 

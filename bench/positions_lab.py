@@ -76,7 +76,7 @@ def timed_drag(window, moves: int) -> list[float]:
 
 
 def lab_drags(moves: int) -> dict[str, list[float]]:
-    from attn_desktop.ui.window.app import build_window, settle
+    from attn_desktop.ui.window.startup.app import build_window, settle
 
     window = build_window()
     window.resize(*WINDOW_SIZE)
@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as home:  # the user's settings and lessons stay untouched
         os.environ["ATTN_DESKTOP_DATA_DIR"] = home
         os.environ["XDG_CONFIG_HOME"] = home
-        from attn_desktop.ui.window.app import make_application
+        from attn_desktop.ui.window.startup.app import make_application
 
         make_application([])
         drags = lab_drags(args.moves)

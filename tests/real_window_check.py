@@ -18,8 +18,8 @@ from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.tools.layout_audit import audit_window
-from attn_desktop.ui.window.app import default_scene, make_application
 from attn_desktop.ui.window.main_window import MainWindow
+from attn_desktop.ui.window.startup.app import default_scene, make_application
 
 
 def wait(seconds: float) -> None:

@@ -24,8 +24,8 @@ from attn_desktop.ui.tools.layout_audit import audit_window
 from attn_desktop.ui.tools.snapshot import wait_until_settled
 from attn_desktop.ui.tools.walk import headless
 from attn_desktop.ui.tools.walk_audit import audit_walk
-from attn_desktop.ui.window.app import make_application, show_as_started, start_window
 from attn_desktop.ui.window.main_window import MainWindow
+from attn_desktop.ui.window.startup.app import make_application, show_as_started, start_window
 
 QUIT_KEY = "ctrl+q"
 STEADY_SECONDS = 0.7  # a window manager answers a resize or a full-screen request in a few round trips

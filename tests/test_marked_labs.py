@@ -18,7 +18,7 @@ from attn_desktop.ui.lab.positions_lab_panel import PAGE_TITLES
 from attn_desktop.ui.lab.real_head_page import RealHeadPage
 from attn_desktop.ui.lab.scaling_lab_panel import ScalingLabPanel
 from attn_desktop.ui.training.training_panel import TrainingPanel, status_text
-from attn_desktop.ui.window.app import configure_pyqtgraph
+from attn_desktop.ui.window.startup.app import configure_pyqtgraph
 
 
 def pseudo(text: str) -> bool:

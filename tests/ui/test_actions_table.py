@@ -1,8 +1,8 @@
 """The command table: every key reaches one command, and the menus read in the table's order."""
 
 from attn_desktop.model.teaching import lessons
-from attn_desktop.ui.window.actions import ACTIONS, key_sequences
-from attn_desktop.ui.window.menu_id import MenuId
+from attn_desktop.ui.window.actions.menu_id import MenuId
+from attn_desktop.ui.window.actions.table import ACTIONS, key_sequences
 
 
 def test_every_key_belongs_to_one_command_only(qtbot):

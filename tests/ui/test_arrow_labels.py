@@ -26,7 +26,7 @@ LESSONS = [None, "soft-lookup", "projections", "self-attention", "trained-heads"
 @pytest.fixture
 def open_window(qtbot, monkeypatch):
     """Opens the real main window on a screen of the given size, optionally in presentation mode."""
-    from attn_desktop.ui.window.app import build_window, configure_pyqtgraph
+    from attn_desktop.ui.window.startup.app import build_window, configure_pyqtgraph
 
     configure_pyqtgraph()
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)

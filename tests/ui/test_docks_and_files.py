@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from attn_desktop.model.scene_files import scene_document
 from attn_desktop.model.teaching.dock_id import DockId
-from attn_desktop.ui.window.menu_id import MenuId
+from attn_desktop.ui.window.actions.menu_id import MenuId
 
 from helpers import matrix_cells, table_column
 

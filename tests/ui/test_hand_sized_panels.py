@@ -8,7 +8,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 from attn_desktop.model.teaching.dock_id import DockId
-from attn_desktop.ui.window.hand_sizes import screen_class
+from attn_desktop.ui.window.layout.hand_sizes import screen_class
 
 from helpers import on_a_1024_by_768_screen, wait_until_arranged
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from attn_desktop.ui.window.menu_id import MenuId
+from attn_desktop.ui.window.actions.menu_id import MenuId
 
 pytestmark = pytest.mark.slow
 

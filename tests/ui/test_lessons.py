@@ -10,7 +10,7 @@ from attn_desktop.model import Role
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.progress import ProgressStore
-from attn_desktop.ui.window.menu_id import MenuId
+from attn_desktop.ui.window.actions.menu_id import MenuId
 
 from helpers import drag_arrow, drag_arrow_to, matrix_cells, settle_layout, table_column
 

@@ -26,7 +26,7 @@ from attn_desktop.model.pretrained.head_kinds import HeadKind, kind_scores
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE, LlamaModel
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.pretrained.token_strip import shown_token
-from attn_desktop.ui.window.menu_id import MenuId
+from attn_desktop.ui.window.actions.menu_id import MenuId
 
 LAYERS, HEADS = 2, 4  # the tiny model's
 
@@ -547,7 +547,7 @@ def test_a_loaded_model_keeps_the_window_on_the_screen_and_its_progress_moves(qt
     from PySide6.QtGui import QScreen
     from PySide6.QtWidgets import QMessageBox
 
-    from attn_desktop.ui.window.app import build_window, configure_pyqtgraph
+    from attn_desktop.ui.window.startup.app import build_window, configure_pyqtgraph
 
     from helpers import settle_layout
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import QPoint, Qt
 from attn_desktop.model.pretrained import pack
 from attn_desktop.model.pretrained.head_kinds import CLEAR_PREVIOUS_TOKEN_HEAD
 from attn_desktop.model.teaching.dock_id import DockId
-from attn_desktop.ui.window.menu_id import MenuId
+from attn_desktop.ui.window.actions.menu_id import MenuId
 
 from helpers import matrix_cells
 

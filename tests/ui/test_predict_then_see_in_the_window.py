@@ -15,7 +15,7 @@ from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.prediction import compare, winner_guess
 from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release
-from attn_desktop.ui.window.menu_id import MenuId
+from attn_desktop.ui.window.actions.menu_id import MenuId
 
 from helpers import (
     drag_arrow,

@@ -8,9 +8,9 @@ from attn_desktop.model import Role
 from attn_desktop.model.scene_files import save_scene
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.settings import recent_files
-from attn_desktop.ui.window.app import default_scene
+from attn_desktop.ui.window.layout.presentation_font import presentation_font_scale
 from attn_desktop.ui.window.main_window import MainWindow
-from attn_desktop.ui.window.presentation_font import presentation_font_scale
+from attn_desktop.ui.window.startup.app import default_scene
 
 
 def test_f11_makes_everything_bigger_and_back(qtbot, window):

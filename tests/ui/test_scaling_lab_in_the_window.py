@@ -11,7 +11,7 @@ from attn_desktop.model import explain
 from attn_desktop.model.teaching import scaling_lab
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.tools.layout_audit import _labels_cut
-from attn_desktop.ui.window.menu_id import MenuId
+from attn_desktop.ui.window.actions.menu_id import MenuId
 
 from helpers import matrix_cells, on_a_1024_by_768_screen, wait_until_arranged
 

@@ -194,7 +194,7 @@ def test_garbage_in_a_grid_cell_is_refused_with_the_reason(qtbot, window, typed,
 
 def test_an_unreadable_scene_from_the_command_line_shows_a_dialog(qapp, tmp_path, monkeypatch, capsys):
     from attn_desktop.cli import open_app
-    from attn_desktop.ui.window import app
+    from attn_desktop.ui.window.startup import app
 
     bad = tmp_path / "bad.json"
     bad.write_text('{"tokens": []}', encoding="utf-8")

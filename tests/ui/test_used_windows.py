@@ -156,7 +156,7 @@ def test_a_window_never_used_on_a_projector_starts_maximised_there(qtbot, window
     from PySide6.QtCore import QRect
     from PySide6.QtGui import QScreen
 
-    from attn_desktop.ui.window.app import show_as_started
+    from attn_desktop.ui.window.startup.app import show_as_started
 
     monkeypatch.setattr(QScreen, "availableGeometry", lambda screen: QRect(0, 0, 1024, 768))
     show_as_started(window)  # no layout kept for a 1024 × 768 screen yet
@@ -165,8 +165,8 @@ def test_a_window_never_used_on_a_projector_starts_maximised_there(qtbot, window
 
 def test_a_window_used_before_starts_as_it_was_left(qtbot, window, monkeypatch):
     from attn_desktop.model.scene_files import contents_as_seen, new_scene
-    from attn_desktop.ui.window.app import show_as_started
     from attn_desktop.ui.window.main_window import MainWindow
+    from attn_desktop.ui.window.startup.app import show_as_started
 
     on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
     window.resize(900, 700)

@@ -20,8 +20,8 @@ from attn_desktop.model.commands import move_arrow
 from attn_desktop.model.scene_files import save_scene, scene_document
 from attn_desktop.ui.document import autosave
 from attn_desktop.ui.settings import remember_recent
-from attn_desktop.ui.window.app import default_scene
 from attn_desktop.ui.window.main_window import MainWindow
+from attn_desktop.ui.window.startup.app import default_scene
 
 from crash import pretend_the_process_died
 from helpers import drag_arrow, table_column
@@ -590,7 +590,7 @@ def test_open_recent_of_a_file_gone_bad_shows_a_dialog(qtbot, window, tmp_path, 
 @pytest.mark.parametrize("bad", [a_fifo, a_link_to_dev_zero, five_thousand_digits, deeply_nested, binary_garbage])
 def test_a_bad_scene_on_the_command_line_is_a_dialog_and_exit_2(tmp_path, monkeypatch, capsys, deadline, bad):
     from attn_desktop.cli import open_app
-    from attn_desktop.ui.window import startup_error
+    from attn_desktop.ui.window.startup import startup_error
 
     path = tmp_path / "given.json"
     bad(path)

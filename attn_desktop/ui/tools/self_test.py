@@ -21,7 +21,7 @@ from attn_desktop.model.teaching.lessons import LESSONS
 from attn_desktop.paths import icon_files, resource_dir
 from attn_desktop.ui.language.font_coverage import catalog_size, characters_missing
 from attn_desktop.ui.tools.synthetic_mouse import drag, viewport_pos_of
-from attn_desktop.ui.window.app import build_window, settle
+from attn_desktop.ui.window.startup.app import build_window, settle
 
 EXPECTED_WEIGHTS = ["0%", "76%", "6%", "1%", "0%", "17%"]
 # Each lesson's weights for its first query, as its own text states them (from the lesson's sources).

@@ -71,7 +71,7 @@ def restart(window, settle: Callable[[object], None], dispose: Callable[[object]
     from PySide6.QtCore import Qt
 
     from attn_desktop.model.scene_files import open_scene
-    from attn_desktop.ui.window.app import show_as_started, start_window
+    from attn_desktop.ui.window.startup.app import show_as_started, start_window
 
     path = window.scene_path
     frameless = bool(window.windowFlags() & Qt.WindowType.FramelessWindowHint)  # a snapshot's window

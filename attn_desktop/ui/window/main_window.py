@@ -50,21 +50,21 @@ from attn_desktop.ui.view_state.key_highlight import KeyHighlight
 from attn_desktop.ui.view_state.weights_veil import WeightsVeil
 from attn_desktop.ui.window import language_switch
 from attn_desktop.ui.window.about import show_about
-from attn_desktop.ui.window.actions import build_actions, fill_menus
+from attn_desktop.ui.window.actions.menu_id import MenuId
+from attn_desktop.ui.window.actions.scene_switches import SceneSwitches
+from attn_desktop.ui.window.actions.snap_steps import SnapSteps
+from attn_desktop.ui.window.actions.table import build_actions, fill_menus
+from attn_desktop.ui.window.actions.text_box_undo import TextBoxUndoFirst
+from attn_desktop.ui.window.actions.toolbar import MainToolBar
 from attn_desktop.ui.window.app_icon import app_icon
-from attn_desktop.ui.window.canvas_or_heads import show_canvas_or_heads
-from attn_desktop.ui.window.central_stack import CentralStack
-from attn_desktop.ui.window.dock_layout import BOTTOM, LEFT, RIGHT, DockLayout, DockSpec
-from attn_desktop.ui.window.layout_store import LayoutStore
-from attn_desktop.ui.window.menu_id import MenuId
-from attn_desktop.ui.window.mirrored_docks import corner_on_reading_side, on_reading_side
-from attn_desktop.ui.window.presentation_mode import PresentationMode
-from attn_desktop.ui.window.scene_switches import SceneSwitches
-from attn_desktop.ui.window.screen_fit import ScreenFit, fit_to_screen
-from attn_desktop.ui.window.snap_steps import SnapSteps
-from attn_desktop.ui.window.status_bar import fill_status_bar
-from attn_desktop.ui.window.text_box_undo import TextBoxUndoFirst
-from attn_desktop.ui.window.toolbar import MainToolBar
+from attn_desktop.ui.window.layout.canvas_or_heads import show_canvas_or_heads
+from attn_desktop.ui.window.layout.central_stack import CentralStack
+from attn_desktop.ui.window.layout.dock_layout import BOTTOM, LEFT, RIGHT, DockLayout, DockSpec
+from attn_desktop.ui.window.layout.layout_store import LayoutStore
+from attn_desktop.ui.window.layout.mirrored_docks import corner_on_reading_side, on_reading_side
+from attn_desktop.ui.window.layout.presentation_mode import PresentationMode
+from attn_desktop.ui.window.layout.screen_fit import ScreenFit, fit_to_screen
+from attn_desktop.ui.window.status.status_bar import fill_status_bar
 
 
 class MainWindow(QMainWindow):

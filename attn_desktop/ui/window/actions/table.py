@@ -26,7 +26,7 @@ from attn_desktop.ui.document.qt_dialogs import fill_recent_menu
 from attn_desktop.ui.document.undo_actions import redo_action, undo_action
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.window.action_check_box import ActionCheckBox
-from attn_desktop.ui.window.menu_id import MenuId
+from attn_desktop.ui.window.actions.menu_id import MenuId
 
 if TYPE_CHECKING:  # the parts the commands act on; none of them needs this table
     from attn_desktop.ui.canvas.canvas import AttentionCanvas
@@ -38,9 +38,9 @@ if TYPE_CHECKING:  # the parts the commands act on; none of them needs this tabl
     from attn_desktop.ui.panels.matrix_view import MatrixView
     from attn_desktop.ui.predict.prediction_controller import PredictionController
     from attn_desktop.ui.pretrained.pretrained_controller import ModelController
-    from attn_desktop.ui.window.dock_layout import DockLayout
-    from attn_desktop.ui.window.scene_switches import SceneSwitches
-    from attn_desktop.ui.window.snap_steps import SnapSteps
+    from attn_desktop.ui.window.actions.scene_switches import SceneSwitches
+    from attn_desktop.ui.window.actions.snap_steps import SnapSteps
+    from attn_desktop.ui.window.layout.dock_layout import DockLayout
 
 Key = QKeySequence.StandardKey
 SNAP_STEPS = (0.1, 0.5, 1.0)

@@ -13,8 +13,8 @@ if TYPE_CHECKING:  # the parts the window hands in
     from attn_desktop.ui.canvas.canvas import AttentionCanvas
     from attn_desktop.ui.heads.heads_view import HeadsView
     from attn_desktop.ui.panels.grid_editor import GridEditor
-    from attn_desktop.ui.window.central_stack import CentralStack
-    from attn_desktop.ui.window.dock_layout import DockLayout
+    from attn_desktop.ui.window.layout.central_stack import CentralStack
+    from attn_desktop.ui.window.layout.dock_layout import DockLayout
 
 
 class CanvasOrHeads(Protocol):

@@ -27,10 +27,21 @@ from attn_desktop.model.teaching.panel_sets import (
     lesson_column_full_height,
     panels_shown,
 )
-from attn_desktop.ui.window.dock_design import LEFT_COLUMN, close_companions, left_column_as_designed, place_left_column
-from attn_desktop.ui.window.hand_sizes import MEDIUM_SCREEN_PX, NARROW_SCREEN_PX, HandSizes, activity_key, in_sight
-from attn_desktop.ui.window.presentation_design import arrange_for_presentation
-from attn_desktop.ui.window.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
+from attn_desktop.ui.window.layout.dock_design import (
+    LEFT_COLUMN,
+    close_companions,
+    left_column_as_designed,
+    place_left_column,
+)
+from attn_desktop.ui.window.layout.hand_sizes import (
+    MEDIUM_SCREEN_PX,
+    NARROW_SCREEN_PX,
+    HandSizes,
+    activity_key,
+    in_sight,
+)
+from attn_desktop.ui.window.layout.presentation_design import arrange_for_presentation
+from attn_desktop.ui.window.layout.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
 
 LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
                        Qt.DockWidgetArea.BottomDockWidgetArea)

@@ -7,10 +7,10 @@ from PySide6.QtWidgets import QMainWindow
 
 from attn_desktop.model.teaching.panel_sets import Activity, panels_shown
 from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
-from attn_desktop.ui.window.dock_design import closed_panels, lesson_back_in_front, shown_companions
-from attn_desktop.ui.window.dock_layout import DockLayout
-from attn_desktop.ui.window.presentation_mode import PresentationMode
-from attn_desktop.ui.window.screen_fit import screen_size
+from attn_desktop.ui.window.layout.dock_design import closed_panels, lesson_back_in_front, shown_companions
+from attn_desktop.ui.window.layout.dock_layout import DockLayout
+from attn_desktop.ui.window.layout.presentation_mode import PresentationMode
+from attn_desktop.ui.window.layout.screen_fit import screen_size
 
 
 class LayoutStore:

@@ -16,10 +16,10 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QMainWindow
 
 from attn_desktop.ui.qt_app import gui_app
-from attn_desktop.ui.window.dock_layout import DockLayout
-from attn_desktop.ui.window.hand_sizes import in_sight
-from attn_desktop.ui.window.presentation_font import presentation_font_scale
-from attn_desktop.ui.window.screen_fit import screen_size
+from attn_desktop.ui.window.layout.dock_layout import DockLayout
+from attn_desktop.ui.window.layout.hand_sizes import in_sight
+from attn_desktop.ui.window.layout.presentation_font import presentation_font_scale
+from attn_desktop.ui.window.layout.screen_fit import screen_size
 
 ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
 
