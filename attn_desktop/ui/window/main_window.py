@@ -175,7 +175,7 @@ class MainWindow(QMainWindow):
         self.layout_store = LayoutStore(self, self.dock_layout, self.presentation_mode)
 
     def _build_actions(self) -> None:
-        """The command table's actions (see actions.py), menus and toolbar; those used by name are kept."""
+        """The command table's actions (see actions/table.py), menus and toolbar; those used by name are kept."""
         self.menu_actions = actions = build_actions(self, self)
         self.undo_action, self.redo_action = actions["undo_action"], actions["redo_action"]
         self.scale_action, self.causal_action = actions["scale_action"], actions["causal_action"]
