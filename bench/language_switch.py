@@ -20,8 +20,8 @@ import time
 
 from attn_desktop.language import set_language
 from attn_desktop.language.catalog import _translations_for
-from attn_desktop.ui.window.app import default_scene, make_application, settle
 from attn_desktop.ui.window.main_window import MainWindow
+from attn_desktop.ui.window.startup.app import default_scene, make_application, settle
 
 ORDER = ("es", "zh_CN", "ar", "en")
 

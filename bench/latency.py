@@ -78,8 +78,8 @@ from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Scene
 from attn_desktop.model.files.scene_types import DirectScene
-from attn_desktop.ui.window.app import build_window, make_application
 from attn_desktop.ui.window.main_window import MainWindow
+from attn_desktop.ui.window.startup.app import build_window, make_application
 
 from bench_targets import PAINT_FLOOR_TARGETS, TARGET_MPL_OVER_PAINTED, TARGET_PAINTED_OVER_FLOOR, TARGETS, verdict
 from cold_start import bench_startup, rusage_peak_rss_mb

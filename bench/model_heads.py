@@ -162,7 +162,7 @@ def in_the_app() -> dict[str, float]:
     os.environ["XDG_CONFIG_HOME"] = os.environ["XDG_DATA_HOME"] = os.environ["XDG_CACHE_HOME"] = folder
     from PySide6.QtCore import QTimer
 
-    from attn_desktop.ui.window.app import build_window, make_application
+    from attn_desktop.ui.window.startup.app import build_window, make_application
 
     app = make_application()
     window = build_window()

@@ -39,6 +39,7 @@ from PySide6.QtCore import QPointF, QTimer
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role
+from attn_desktop.model.teaching.dock_id import DockId
 
 WINDOW_SIZE = (1024, 768)
 PAGES = ("Order", "Added", "Rotated", "Real head")
@@ -75,7 +76,7 @@ def timed_drag(window, moves: int) -> list[float]:
 
 
 def lab_drags(moves: int) -> dict[str, list[float]]:
-    from attn_desktop.ui.window.app import build_window, settle
+    from attn_desktop.ui.window.startup.app import build_window, settle
 
     window = build_window()
     window.resize(*WINDOW_SIZE)
@@ -83,14 +84,14 @@ def lab_drags(moves: int) -> dict[str, list[float]]:
     window.open_lesson("positions")
     settle(window)
     measured: dict[str, list[float]] = {}
-    window.docks["positionsLabDock"].hide()
+    window.docks[DockId.POSITIONS_LAB].hide()
     settle(window)
     timed_drag(window, moves)  # a first drag warms the caches up; it is not counted
     window.history.stack.undo()
     measured["lab closed"] = timed_drag(window, moves)
     window.history.stack.undo()  # the drag taken back: every page starts from the lesson's scene
     for page in PAGES:
-        window.layout_manager.show_wide("positionsLabDock")
+        window.dock_layout.show_wide(DockId.POSITIONS_LAB)
         window.positions_lab.show_page(page)
         settle(window)
         measured[page] = timed_drag(window, moves)
@@ -139,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as home:  # the user's settings and lessons stay untouched
         os.environ["ATTN_DESKTOP_DATA_DIR"] = home
         os.environ["XDG_CONFIG_HOME"] = home
-        from attn_desktop.ui.window.app import make_application
+        from attn_desktop.ui.window.startup.app import make_application
 
         make_application([])
         drags = lab_drags(args.moves)

@@ -41,7 +41,7 @@ def test_metainfo_validates():
 
 
 def test_the_app_sets_its_icon_and_desktop_file_name(qapp):
-    from attn_desktop.ui.window.app import make_application
+    from attn_desktop.ui.window.startup.app import make_application
 
     app = make_application()
     assert app.desktopFileName() == APP_ID

@@ -19,7 +19,7 @@ from attn_desktop.ui.positions_lab.real_head_page import RealHeadPage
 from attn_desktop.ui.scaling_lab.scaling_lab_panel import ScalingLabPanel
 from attn_desktop.ui.training.training_panel import TrainingPanel
 from attn_desktop.ui.training.training_texts import status_text
-from attn_desktop.ui.window.app import configure_pyqtgraph
+from attn_desktop.ui.window.startup.app import configure_pyqtgraph
 
 
 def pseudo(text: str) -> bool:

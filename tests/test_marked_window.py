@@ -80,7 +80,7 @@ def test_the_saved_language_setting_reads_back():
 def test_a_menu_and_its_tooltip_and_a_dock_title_are_translated(speaking, qtbot):
     from PySide6.QtWidgets import QMainWindow
 
-    from attn_desktop.ui.window.actions import ACTIONS, build_actions, shown_text
+    from attn_desktop.ui.window.actions.table import ACTIONS, build_actions, shown_text
 
     speaking("en_XA")
     scale = next(spec for spec in ACTIONS if spec.id == "scale_action")
@@ -94,7 +94,7 @@ def test_a_menu_and_its_tooltip_and_a_dock_title_are_translated(speaking, qtbot)
 
 
 def test_a_grid_step_has_a_decimal_comma_in_spanish(speaking):
-    from attn_desktop.ui.window.actions import ACTIONS, shown_text
+    from attn_desktop.ui.window.actions.table import ACTIONS, shown_text
 
     speaking("es")
     assert [shown_text(spec) for spec in ACTIONS if spec.id.startswith("snap_") and spec.id != "snap_action"] == [

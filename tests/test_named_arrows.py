@@ -1,6 +1,6 @@
 """The arrows a lesson's text names keep their labels: which names a text mentions, as whole words."""
 
-from attn_desktop.geometry.named_arrows import named_in
+from attn_desktop.model.teaching.named_arrows import named_in
 
 
 def test_a_name_counts_only_as_a_whole_word():

@@ -29,7 +29,7 @@ socket.create_connection = lambda *a, **k: attempts.append(("create_connection",
 from PySide6.QtWidgets import QApplication
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.exercises import EXERCISES
-from attn_desktop.ui.window.app import build_window, make_application
+from attn_desktop.ui.window.startup.app import build_window, make_application
 
 app = make_application()
 window = build_window()

@@ -1,6 +1,7 @@
 """The panels the window shows are declared for each activity, in and out of presentation mode."""
 
-from attn_desktop.geometry.panel_sets import (
+from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.model.teaching.panel_sets import (
     COMPANION_PANELS,
     ONE_HEAD_PANELS,
     READING_PANELS,
@@ -20,8 +21,8 @@ def test_several_heads_show_no_one_head_panel_and_presenting_them_shows_no_panel
 
 def test_presenting_shows_the_numbers_and_hides_the_reading():
     shown = panels_shown(Activity(), presenting=True)
-    assert {"scoreDock", "matrixDock", "outputDock", "weightsDock"} <= shown
-    assert not shown & set(READING_PANELS) and "shapesDock" not in shown
+    assert {DockId.SCORE, DockId.MATRIX, DockId.OUTPUT, DockId.WEIGHTS} <= shown
+    assert not shown & set(READING_PANELS) and DockId.SHAPES not in shown
 
 
 def test_only_the_activitys_own_companion_is_shown():

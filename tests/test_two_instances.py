@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from attn_desktop.model.scene_files import save_scene
 from attn_desktop.ui.document.autosave import find_left_work
-from attn_desktop.ui.window.app import default_scene
+from attn_desktop.ui.window.startup.app import default_scene
 
 from tests.support.project_root import ROOT
 
@@ -157,7 +157,7 @@ def test_an_instance_killed_twice_after_restoring_still_has_its_work(tmp_path, p
         "import os, sys\n"
         "from PySide6.QtWidgets import QMessageBox\n"
         "QMessageBox.question = staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes)\n"
-        "from attn_desktop.ui.window.app import make_application, default_scene\n"
+        "from attn_desktop.ui.window.startup.app import make_application, default_scene\n"
         "from attn_desktop.ui.window.main_window import MainWindow\n"
         "app = make_application()\n"
         "window = MainWindow(default_scene())\n"

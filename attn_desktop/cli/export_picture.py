@@ -38,8 +38,8 @@ def _draw_window(scene: Scene, scene_file: Path, output: str, kind: str, scale: 
 
     from attn_desktop.ui.document.handout_image import render_png, render_svg
     from attn_desktop.ui.tools.snapshot import dispose_of
-    from attn_desktop.ui.window.app import make_application, settle
     from attn_desktop.ui.window.main_window import MainWindow
+    from attn_desktop.ui.window.startup.app import make_application, settle
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings_dir)
     from attn_desktop.ui.window.language_switch import start_in_language

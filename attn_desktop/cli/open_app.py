@@ -47,8 +47,8 @@ def gui_main(argv: list[str]) -> int:
         if no_display is not None:
             return fail(no_display)
 
-    from attn_desktop.ui.window.app import make_application, start_window
     from attn_desktop.ui.window.language_switch import start_in_language
+    from attn_desktop.ui.window.startup.app import make_application, start_window
 
     app = make_application()
     start_in_language(app, current_language())
@@ -88,7 +88,7 @@ def _cannot_open_scene(scene_file: str, error: Exception) -> int:
     message = str(error) if isinstance(error, SceneFileError) else tr("{file}: {reason}").format(
         file=scene_file, reason=error)
     exit_code = fail(message)
-    from attn_desktop.ui.window.startup_error import show_startup_error
+    from attn_desktop.ui.window.startup.startup_error import show_startup_error
 
     show_startup_error(tr("Cannot open scene"), message)  # a desktop entry has no terminal to read
     return exit_code
@@ -97,10 +97,10 @@ def _cannot_open_scene(scene_file: str, error: Exception) -> int:
 def _show(window: MainWindow, quit_after_paint: bool) -> None:
     """Show the window where its docks were last time, and offer back work a crashed session left unsaved."""
     if quit_after_paint:
-        from attn_desktop.ui.window.first_paint import quit_after_first_paint
+        from attn_desktop.ui.window.startup.first_paint import quit_after_first_paint
 
         quit_after_first_paint(window.canvas.viewport())
-    from attn_desktop.ui.window.app import show_as_started
+    from attn_desktop.ui.window.startup.app import show_as_started
 
     show_as_started(window)
     if not quit_after_paint:

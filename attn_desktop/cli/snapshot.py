@@ -144,7 +144,7 @@ def _take_snapshot(scene: Scene | None, scene_path: Path | None, args: argparse.
         hide_offscreen_notes()
         _app = _start_application()  # held for as long as the window lives
         if scene is None:
-            from attn_desktop.ui.window.app import default_scene
+            from attn_desktop.ui.window.startup.app import default_scene
 
             scene = default_scene()
         if steps is None:
@@ -154,8 +154,8 @@ def _take_snapshot(scene: Scene | None, scene_path: Path | None, args: argparse.
 
 def _start_application() -> QApplication:
     """The application, in the language chosen (its screen set first); take_snapshot's window lives in it."""
-    from attn_desktop.ui.window.app import make_application
     from attn_desktop.ui.window.language_switch import start_in_language
+    from attn_desktop.ui.window.startup.app import make_application
 
     app = make_application()
     start_in_language(app, current_language())

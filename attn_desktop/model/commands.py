@@ -320,7 +320,10 @@ def rename_token(scene: Scene, index: int, name: str) -> RenameToken:
 class MoveToken(_Unmergeable):
     index: int
     new_index: int
-    text: str = "Reorder tokens"
+
+    @property
+    def text(self) -> str:
+        return tr("Reorder tokens")
 
     @property
     def changes_nothing(self) -> bool:
@@ -345,7 +348,11 @@ class ReorderTokens(_Unmergeable):
     """The whole sentence reordered at once (the Positions lab's Shuffle): token i is the one at ORDER[i]."""
 
     order: tuple[int, ...]
-    text: str = "Shuffle the sentence"
+    message: str = N_("Shuffle the sentence")  # marked with N_(): the Edit menu reads it in the language of the day
+
+    @property
+    def text(self) -> str:
+        return tr(self.message)
 
     @property
     def changes_nothing(self) -> bool:
@@ -374,7 +381,11 @@ class ReplaceContents(_Unmergeable):
 
     before: SceneData
     after: SceneData
-    text: str
+    message: str  # marked with N_() ("Show me"): the Edit menu reads it in the language of the day
+
+    @property
+    def text(self) -> str:
+        return tr(self.message)
 
     @property
     def only_chooses_a_query(self) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtWidgets import QGraphicsItem
 
-from attn_desktop.geometry.shown_numbers import localized
+from attn_desktop.model.shown_numbers import localized
 
 
 def cache_axes_and_grid(plot: pg.PlotItem) -> None:

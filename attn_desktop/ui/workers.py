@@ -18,7 +18,7 @@ threads need:
   running aborts the program.
 
 What jobs must leave alone: Python's garbage collector runs on the GUI thread only
-(ui/window/app.py), so a collection never destroys the window's Qt objects here; and NumPy's BLAS
+(ui/window/startup/app.py), so a collection never destroys the window's Qt objects here; and NumPy's BLAS
 threads are set once at start-up (attn_desktop/__init__.py), as changing them while a job
 multiplies can hang OpenBLAS.
 """

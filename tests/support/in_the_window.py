@@ -102,7 +102,7 @@ def on_a_1024_by_768_screen(window, monkeypatch, presenting: bool) -> None:
 
 def wait_until_arranged(qtbot, window) -> None:
     """Presentation mode arranges the panels again for a moment after each resize: wait it out."""
-    qtbot.waitUntil(lambda: not window.layout_manager.settling, timeout=5000)
+    qtbot.waitUntil(lambda: not window.presentation_mode.settling, timeout=5000)
     qtbot.wait(100)
 
 

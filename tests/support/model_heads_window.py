@@ -8,6 +8,7 @@ import time
 from PySide6.QtCore import Qt
 
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE, LlamaModel
+from attn_desktop.model.teaching.dock_id import DockId
 
 LAYERS, HEADS = 2, 4  # the tiny model's (tiny_model_path, conftest.py)
 
@@ -49,7 +50,7 @@ def open_heads(qtbot, window):
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
     qtbot.keyClick(window, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: window.docks["modelHeadsDock"].isVisible())
+    qtbot.waitUntil(lambda: window.docks[DockId.MODEL_HEADS].isVisible())
     return window.model_heads_panel
 
 

@@ -13,8 +13,8 @@ from attn_desktop.model import Role
 from attn_desktop.model.commands import move_arrow
 from attn_desktop.model.scene_files import save_scene, scene_document
 from attn_desktop.ui.document import autosave
-from attn_desktop.ui.window.app import default_scene
 from attn_desktop.ui.window.main_window import MainWindow
+from attn_desktop.ui.window.startup.app import default_scene
 
 Buttons = QMessageBox.StandardButton
 CTRL = Qt.KeyboardModifier.ControlModifier

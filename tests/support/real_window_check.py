@@ -16,9 +16,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.tools.layout_audit import audit_window
-from attn_desktop.ui.window.app import default_scene, make_application
 from attn_desktop.ui.window.main_window import MainWindow
+from attn_desktop.ui.window.startup.app import default_scene, make_application
 
 
 def wait(seconds: float) -> None:
@@ -56,7 +57,7 @@ def main(report_path: str) -> None:
     window.show()
     wait(1.5)
     seen = {}
-    window.docks["sentenceDock"].raise_()
+    window.docks[DockId.SENTENCE].raise_()
     name_box = window.sentence_panel.new_name
     name_box.setFocus()
     QTest.keyClicks(name_box, "dog")

@@ -24,8 +24,8 @@ from attn_desktop.ui.tools.layout_audit import audit_window
 from attn_desktop.ui.tools.snapshot import wait_until_settled
 from attn_desktop.ui.tools.walk import headless
 from attn_desktop.ui.tools.walk_audit import audit_walk
-from attn_desktop.ui.window.app import make_application, show_as_started, start_window
 from attn_desktop.ui.window.main_window import MainWindow
+from attn_desktop.ui.window.startup.app import make_application, show_as_started, start_window
 
 QUIT_KEY = "ctrl+q"
 STEADY_SECONDS = 0.7  # a window manager answers a resize or a full-screen request in a few round trips
@@ -59,7 +59,7 @@ def press(window: MainWindow, key: str) -> None:
 
 def window_state(window: MainWindow) -> tuple:
     frame, inside = window.frameGeometry(), window.geometry()
-    return (frame.getRect(), inside.getRect(), window.isFullScreen(), window.layout_manager.settling)
+    return (frame.getRect(), inside.getRect(), window.isFullScreen(), window.presentation_mode.settling)
 
 
 def settle_on_the_x_server(window: MainWindow) -> None:
@@ -72,7 +72,7 @@ def settle_on_the_x_server(window: MainWindow) -> None:
         now = window_state(window)
         if now != last:
             last, steady_since = now, time.monotonic()
-        elif time.monotonic() - steady_since >= STEADY_SECONDS and not window.layout_manager.settling:
+        elif time.monotonic() - steady_since >= STEADY_SECONDS and not window.presentation_mode.settling:
             break
     wait_until_settled(window)
 

@@ -36,7 +36,7 @@ def window(qtbot, monkeypatch):
     """
     from PySide6.QtWidgets import QMessageBox
 
-    from attn_desktop.ui.window.app import build_window, configure_pyqtgraph
+    from attn_desktop.ui.window.startup.app import build_window, configure_pyqtgraph
 
     configure_pyqtgraph()
     errors: list[tuple[str, str]] = []
@@ -84,7 +84,7 @@ def projector_window(qtbot, monkeypatch):
     from PySide6.QtGui import QScreen
     from PySide6.QtWidgets import QMessageBox
 
-    from attn_desktop.ui.window.app import build_window, configure_pyqtgraph
+    from attn_desktop.ui.window.startup.app import build_window, configure_pyqtgraph
 
     configure_pyqtgraph()
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)

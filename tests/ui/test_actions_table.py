@@ -1,7 +1,8 @@
 """The command table: every key reaches one command, and the menus read in the table's order."""
 
 from attn_desktop.model.teaching import lessons
-from attn_desktop.ui.window.actions import ACTIONS, key_sequences
+from attn_desktop.ui.window.actions.menu_id import MenuId
+from attn_desktop.ui.window.actions.table import ACTIONS, key_sequences
 
 
 def test_every_key_belongs_to_one_command_only(qtbot):
@@ -29,19 +30,20 @@ def test_each_menu_shows_the_table_in_order(window):
     bar = window.menuBar()
     assert [action.text() for action in bar.actions()] == ["&File", "&Edit", "&Attention", "&Lessons", "&View",
                                                            "&Help"]
-    for path in dict.fromkeys(spec.menu for spec in ACTIONS):
-        menu = bar
-        for title in path.split("/"):
-            menu = submenu(menu, title)
+    for menu_id in dict.fromkeys(spec.menu for spec in ACTIONS):
+        menu = window.menus[menu_id]
+        assert menu.title() == menu_id.shown_title and menu.menuAction().text() == menu_id.shown_title
+        if menu_id.parent is not None:
+            assert menu.menuAction() in window.menus[menu_id.parent].actions()
         expected = []
-        for spec in (spec for spec in ACTIONS if spec.menu == path):
+        for spec in (spec for spec in ACTIONS if spec.menu == menu_id):
             expected += ["-", spec.text] if spec.separator_before else [spec.text]
         # submenus sit where their first entry is in the table
-        children = {p.split("/")[-1] for p in {s.menu for s in ACTIONS} if p.rpartition("/")[0] == path}
+        children = {child.shown_title for child in MenuId if child.parent == menu_id}
         shown = [text for text in menu_texts(menu) if text not in children]
-        if path == "&View":  # the docks' show/hide entries come first
+        if menu_id == MenuId.VIEW:  # the docks' show/hide entries come first
             shown = shown[len(window.docks):]
-        assert shown == expected, path
+        assert shown == expected, menu_id
 
 
 def test_the_file_menu_reads_as_before(window):

@@ -26,7 +26,7 @@ LESSONS = [None, "soft-lookup", "projections", "self-attention", "trained-heads"
 @pytest.fixture
 def open_window(qtbot, monkeypatch):
     """Opens the real main window on a screen of the given size, optionally in presentation mode."""
-    from attn_desktop.ui.window.app import build_window, configure_pyqtgraph
+    from attn_desktop.ui.window.startup.app import build_window, configure_pyqtgraph
 
     configure_pyqtgraph()
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
@@ -43,7 +43,7 @@ def open_window(qtbot, monkeypatch):
             win.presentation_action.setChecked(True)
             # The panels are arranged again until the window manager has settled (a busy machine can take
             # longer than settle_layout waits): drags start once that is over, as a teacher's would.
-            qtbot.waitUntil(lambda: not win.layout_manager.settling, timeout=5000)
+            qtbot.waitUntil(lambda: not win.presentation_mode.settling, timeout=5000)
         settle_layout(qtbot, win)
         windows.append(win)
         return win

@@ -7,13 +7,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
 from attn_desktop.model.scene_files import scene_document
+from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.ui.window.actions.menu_id import MenuId
 
 from tests.support.in_the_window import matrix_cells, table_column
 
-DOCKS = {"scoreDock": "Scores", "outputDock": "Output", "weightsDock": "Weights",
-         "matrixDock": "Attention matrix", "shapesDock": "Shapes", "lessonDock": "Lesson", "gridsDock": "Grids",
-         "challengesDock": "Challenges", "codeDock": "Code", "sentenceDock": "Sentence", "trainingDock": "Training",
-         "modelHeadsDock": "Model heads", "scalingLabDock": "√d_k lab", "positionsLabDock": "Positions lab"}
+DOCKS = {DockId.SCORE: "Scores", DockId.OUTPUT: "Output", DockId.WEIGHTS: "Weights",
+         DockId.MATRIX: "Attention matrix", DockId.SHAPES: "Shapes", DockId.LESSON: "Lesson", DockId.GRIDS: "Grids",
+         DockId.CHALLENGES: "Challenges", DockId.CODE: "Code", DockId.SENTENCE: "Sentence", DockId.TRAINING: "Training",
+         DockId.MODEL_HEADS: "Model heads", DockId.SCALING_LAB: "√d_k lab", DockId.POSITIONS_LAB: "Positions lab"}
 
 
 def test_every_panel_is_a_named_dock(window):
@@ -22,31 +24,31 @@ def test_every_panel_is_a_named_dock(window):
         assert dock.objectName() == name
         # The Grids panel only shows for a scene whose vectors are made by grids; Training, Model heads and
         # the √d_k lab when asked for.
-        assert dock.isVisible() == (name not in ("gridsDock", "trainingDock", "modelHeadsDock", "scalingLabDock",
-                                                 "positionsLabDock"))
+        assert dock.isVisible() == (name not in (DockId.GRIDS, DockId.TRAINING, DockId.MODEL_HEADS, DockId.SCALING_LAB,
+                                                 DockId.POSITIONS_LAB))
     # Challenges, Code and Sentence are tabs behind the Lesson panel, which is in front.
-    tabs = {d.objectName() for d in window.tabifiedDockWidgets(window.docks["lessonDock"])}
-    assert tabs == {"challengesDock", "codeDock", "sentenceDock"}
+    tabs = {d.objectName() for d in window.tabifiedDockWidgets(window.docks[DockId.LESSON])}
+    assert tabs == {DockId.CHALLENGES, DockId.CODE, DockId.SENTENCE}
     assert not window.lesson_panel.visibleRegion().isEmpty()
     assert window.code_panel.visibleRegion().isEmpty()
 
 
 def test_closing_a_dock_and_reopening_it_from_the_view_menu(qtbot, window):
-    dock = window.docks["matrixDock"]
+    dock = window.docks[DockId.MATRIX]
     dock.close()
     assert not dock.isVisible()
-    view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    view_menu = window.menus[MenuId.VIEW]
     toggle = next(a for a in view_menu.actions() if a.text() == "Attention matrix")
     toggle.trigger()
     assert dock.isVisible()
-    window.docks["shapesDock"].close()
+    window.docks[DockId.SHAPES].close()
     window.reset_layout()
     # Every panel of the design is back; the activities' own panels (Training, Model heads, the lab) wait
     # in the Lessons menu.
-    companions = ("trainingDock", "modelHeadsDock", "scalingLabDock", "positionsLabDock")
-    assert all(not dock.isHidden() for name, dock in window.docks.items() if name not in (*companions, "gridsDock"))
+    companions = (DockId.TRAINING, DockId.MODEL_HEADS, DockId.SCALING_LAB, DockId.POSITIONS_LAB)
+    assert all(not dock.isHidden() for name, dock in window.docks.items() if name not in (*companions, DockId.GRIDS))
     assert all(window.docks[name].isHidden() for name in companions)
-    assert window.docks["shapesDock"].isVisible() and not window.docks["gridsDock"].isVisible()  # no grids here
+    assert window.docks[DockId.SHAPES].isVisible() and not window.docks[DockId.GRIDS].isVisible()  # no grids here
 
 
 def write(path, document):
@@ -113,16 +115,16 @@ def test_save_as_suggests_a_name_from_the_scene(qtbot, window, tmp_path, monkeyp
 def test_reset_layout_gives_every_panel_its_share_of_the_window_again(qtbot, window):
     from tests.support.in_the_window import settle_layout
 
-    window.resizeDocks([window.docks["outputDock"]], [60], Qt.Orientation.Horizontal)  # squeezed by hand
-    window.docks["weightsDock"].close()
+    window.resizeDocks([window.docks[DockId.OUTPUT]], [60], Qt.Orientation.Horizontal)  # squeezed by hand
+    window.docks[DockId.WEIGHTS].close()
     window.reset_layout()
     settle_layout(qtbot, window)
     width = window.width()
-    assert window.docks["weightsDock"].isVisible()
+    assert window.docks[DockId.WEIGHTS].isVisible()
     # The bottom row is shared out as output 22 : weights 27 : shapes 15.
-    assert abs(window.docks["outputDock"].width() / window.docks["weightsDock"].width() - 22 / 27) < 0.08
-    assert abs(window.docks["lessonDock"].width() - 0.20 * width) <= 20
-    assert abs(window.docks["scoreDock"].width() - 0.30 * width) <= 20
+    assert abs(window.docks[DockId.OUTPUT].width() / window.docks[DockId.WEIGHTS].width() - 22 / 27) < 0.08
+    assert abs(window.docks[DockId.LESSON].width() - 0.20 * width) <= 20
+    assert abs(window.docks[DockId.SCORE].width() - 0.30 * width) <= 20
     assert window.canvas.width() >= 0.45 * width
 
 
@@ -130,5 +132,5 @@ def test_the_code_tab_catches_up_when_brought_to_the_front(window):
     from attn_desktop.model import Role
 
     window.scene.set_vector(Role.KEY, 1, [0.5, 0.25])  # the Code tab is behind the Lesson tab
-    window.docks["codeDock"].raise_()
+    window.docks[DockId.CODE].raise_()
     assert "[0.5, 0.25]" in window.code_panel.editor.toPlainText()

@@ -17,7 +17,7 @@ from attn_desktop.ui.canvas.arrow_gestures import DragPhase
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.tools.synthetic_mouse import click, double_click, move_holding, press, release
 from attn_desktop.ui.view_state.key_highlight import KeyHighlight
-from attn_desktop.ui.window.app import configure_pyqtgraph
+from attn_desktop.ui.window.startup.app import configure_pyqtgraph
 
 from tests.support.in_the_window import drag_on_canvas, tip_on_canvas
 

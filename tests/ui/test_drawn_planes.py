@@ -10,7 +10,7 @@ from attn_desktop.model.pretrained.head_scene import scene_data_for_head
 from attn_desktop.model.scene_files import new_scene, open_scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
-from attn_desktop.ui.window.app import configure_pyqtgraph
+from attn_desktop.ui.window.startup.app import configure_pyqtgraph
 
 from tests.support.in_the_window import drag_on_canvas
 from tests.support.random_model_run import random_model_run

@@ -28,7 +28,7 @@ from attn_desktop.ui.panels.output_panel import OutputPanel
 from attn_desktop.ui.panels.query_picker import QueryPicker
 from attn_desktop.ui.panels.shapes_panel import ShapesPanel
 from attn_desktop.ui.panels.weights_chart import WeightsChart
-from attn_desktop.ui.window.app import configure_pyqtgraph
+from attn_desktop.ui.window.startup.app import configure_pyqtgraph
 
 from tests.support.seed_numbers import MATRIX, SAT_OUTPUT, SAT_WEIGHTS, SHAPES, TOKENS
 

@@ -7,7 +7,8 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-from attn_desktop.ui.window.hand_sizes import screen_class
+from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.ui.window.layout.hand_sizes import screen_class
 
 from tests.support.in_the_window import on_a_1024_by_768_screen, wait_until_arranged
 
@@ -16,12 +17,12 @@ WIDER_BY_PX = 90
 
 
 def lesson_column_width(window) -> int:
-    return window.docks["lessonDock"].width()
+    return window.docks[DockId.LESSON].width()
 
 
 def drag_lesson_column_edge(qtbot, window, by_px: int) -> None:
     """Press on the edge between the lesson's column and the canvas, move right by BY_PX, release."""
-    lesson, central = window.docks["lessonDock"].geometry(), window.centralWidget().geometry()
+    lesson, central = window.docks[DockId.LESSON].geometry(), window.centralWidget().geometry()
     start = QPoint((lesson.right() + central.left()) // 2, lesson.center().y())
     assert window.childAt(start) is None, "not on the edge between the panels"
     QTest.mousePress(window, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
@@ -73,8 +74,8 @@ def test_reset_layout_forgets_what_the_hand_did(qtbot, window, widened):
 def test_sizes_the_window_gives_itself_are_not_remembered(qtbot, window, monkeypatch):
     on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
     open_lesson(qtbot, window, "projections")
-    window.layout_manager.show_wide("sentenceDock")  # the window widens the column itself, no hand involved
-    assert window.layout_manager.hand_sizes.sizes == {}
+    window.dock_layout.show_wide(DockId.SENTENCE)  # the window widens the column itself, no hand involved
+    assert window.dock_layout.hand_sizes.sizes == {}
 
 
 def test_the_hand_sizes_are_kept_per_kind_of_screen_and_survive_a_restart(qtbot, window, widened):
@@ -82,12 +83,12 @@ def test_the_hand_sizes_are_kept_per_kind_of_screen_and_survive_a_restart(qtbot,
     from attn_desktop.ui.window.main_window import MainWindow
 
     _designed, by_hand = widened
-    kept = window.layout_manager.hand_sizes.sizes
+    kept = window.dock_layout.hand_sizes.sizes
     assert list(kept) == [f"one head @ {screen_class(1024)}"]
-    assert kept[f"one head @ {screen_class(1024)}"]["lessonDock"][0] == by_hand
+    assert kept[f"one head @ {screen_class(1024)}"][DockId.LESSON][0] == by_hand
     window.save_window_state()
     again = MainWindow(new_scene(contents_as_seen(window.scene)))
     qtbot.addWidget(again)
     again.restore_window_state()
-    assert again.layout_manager.hand_sizes.sizes == kept
+    assert again.dock_layout.hand_sizes.sizes == kept
     assert screen_class(1920) != screen_class(1024)  # a desktop keeps its own (none yet): the design

@@ -14,7 +14,7 @@ from PySide6.QtGui import QScreen
 from attn_desktop.model import Role
 from attn_desktop.ui.tools.layout_audit import audit_window
 from attn_desktop.ui.tools.walk_audit import MIN_PLOT_SIDE_PX, audit_walk, key_labels_missing, lesson_text
-from attn_desktop.ui.window.app import settle
+from attn_desktop.ui.window.startup.app import settle
 
 from tests.support.in_the_window import on_a_1024_by_768_screen, wait_until_arranged
 from tests.support.two_layers_scene import TWO_LAYERS_WITH_W_O

@@ -18,7 +18,7 @@ from attn_desktop.model.scene_files import scene_document
 from attn_desktop.model.teaching import progress as progress_module
 from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.ui.document import autosave
-from attn_desktop.ui.window.app import configure_pyqtgraph, default_scene, start_window
+from attn_desktop.ui.window.startup.app import configure_pyqtgraph, default_scene, start_window
 
 from tests.support.crash import TAKE_LOCK_AND_DIE
 

@@ -2,6 +2,8 @@
 
 from PySide6.QtCore import QEvent
 
+from attn_desktop.model.teaching.dock_id import DockId
+
 from tests.support.in_the_window import EventCounter
 
 IDLE_MS = 2000
@@ -25,5 +27,5 @@ def test_an_untouched_window_stops_laying_itself_out(qtbot, window):
 
 def test_the_same_with_the_model_heads_panel_open(qtbot, window):
     window.resize(970, 700)
-    window.layout_manager.show_wide("modelHeadsDock")  # as Lessons → Heads of a Real Model… shows it
+    window.dock_layout.show_wide(DockId.MODEL_HEADS)  # as Lessons → Heads of a Real Model… shows it
     assert _layout_passes_while_idle(qtbot, window) <= 2

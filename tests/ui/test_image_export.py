@@ -200,7 +200,7 @@ def test_the_png_shows_the_whole_title_in_a_classroom_font(window, tmp_path):
     from PySide6.QtCore import QRectF, Qt
     from PySide6.QtGui import QFont, QFontMetricsF
 
-    from attn_desktop.ui.window.app import settle
+    from attn_desktop.ui.window.startup.app import settle
 
     app = QApplication.instance()
     normal = app.font()
@@ -232,7 +232,7 @@ def test_the_png_leaves_out_the_point_at_a_cell_hint(window, tmp_path):
     from PySide6.QtGui import QFontMetricsF
 
     from attn_desktop.ui.panels.matrix_layout import title_font
-    from attn_desktop.ui.window.app import settle
+    from attn_desktop.ui.window.startup.app import settle
 
     for number in range(10):
         window.scene.add_token(f"word{number}")

@@ -23,7 +23,7 @@ TOKENS = 64
 
 @pytest.fixture
 def crowded_canvas(qtbot):
-    from attn_desktop.ui.window.app import configure_pyqtgraph
+    from attn_desktop.ui.window.startup.app import configure_pyqtgraph
 
     configure_pyqtgraph()
     rng = np.random.default_rng(0)

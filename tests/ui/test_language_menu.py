@@ -2,11 +2,13 @@
 
 import pytest
 
+from attn_desktop.ui.window.actions.menu_id import MenuId
+
 pytestmark = pytest.mark.slow
 
 
 def language_menu(window):
-    view = next(action.menu() for action in window.menuBar().actions() if action.text() == "&View")
+    view = window.menus[MenuId.VIEW]
     menu = next(action.menu() for action in view.actions() if action.text() == "&Language")
     menu.aboutToShow.emit()  # filled as it opens
     return menu

@@ -8,7 +8,9 @@ from PySide6.QtWidgets import QApplication
 from attn_desktop.language import current_language
 from attn_desktop.language.catalog import translations_for
 from attn_desktop.model import Role
+from attn_desktop.model.commands import MoveToken, ReorderTokens
 from attn_desktop.model.scene_files import scene_document
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.settings import saved_language
 
 from tests.support.in_the_window import POPUP_WARNING, choose_from_menu_bar, drag_arrow
@@ -30,19 +32,19 @@ def test_view_language_switches_the_panels_live_and_leaves_the_scene(qtbot, wind
     drag_arrow(window, Role.KEY, 0, QPointF(20, -10))  # a student's own edit: it must survive the switch
     scene_before = scene_document(window.scene)
     undo_steps = window.history.stack.count()
-    assert window.docks["scoreDock"].windowTitle() == "Scores"
+    assert window.docks[DockId.SCORE].windowTitle() == "Scores"
 
     choose_from_menu_bar(qtbot, window, ["View", "Language", "Español"])
 
     assert current_language() == "es" and saved_language() == "es"
-    assert window.docks["scoreDock"].windowTitle() == _in("es", "Scores") != "Scores"
-    assert window.docks["matrixDock"].windowTitle() == _in("es", "Attention matrix")
+    assert window.docks[DockId.SCORE].windowTitle() == _in("es", "Scores") != "Scores"
+    assert window.docks[DockId.MATRIX].windowTitle() == _in("es", "Attention matrix")
     assert "," in window.output_panel.vector_label.text() and ";" in window.output_panel.vector_label.text()
     assert scene_document(window.scene) == scene_before  # the same words, vectors and settings
     assert window.history.stack.count() == undo_steps and window.lessons.current == "self-attention"
 
     choose_from_menu_bar(qtbot, window, [_menu("es", "&View"), _menu("es", "&Language"), "English"])
-    assert window.docks["scoreDock"].windowTitle() == "Scores"
+    assert window.docks[DockId.SCORE].windowTitle() == "Scores"
     assert "." in window.output_panel.vector_label.text()
     assert scene_document(window.scene) == scene_before
 
@@ -52,6 +54,19 @@ def test_arabic_mirrors_the_window_but_not_the_plots(qtbot, window):
     assert QApplication.layoutDirection() == Qt.LayoutDirection.RightToLeft
     assert window.layoutDirection() == Qt.LayoutDirection.RightToLeft
     assert window.canvas.layoutDirection() == Qt.LayoutDirection.LeftToRight  # x to the right, y axis on the left
-    assert window.docks["scoreDock"].windowTitle() == _in("ar", "Scores") != "Scores"
-    lesson_dock = window.docks["lessonDock"].geometry()
+    assert window.docks[DockId.SCORE].windowTitle() == _in("ar", "Scores") != "Scores"
+    lesson_dock = window.docks[DockId.LESSON].geometry()
     assert lesson_dock.x() > window.width() / 2  # the lesson's text, on the left in English, is on the right
+
+
+@pytest.mark.parametrize("code", ["es", "zh_CN", "ar"])
+def test_undo_and_redo_name_their_step_in_the_language_switched_to(qtbot, window, code):
+    window.history.do(MoveToken(0, 1))  # made in English, named in the language of the moment
+    window.switch_language(code)
+    assert window.undo_action.text() == f"{_in(code, '&Undo')} {_in(code, 'Reorder tokens')}"
+    window.history.do(ReorderTokens((1, 0, 2, 3, 4, 5)))  # made in the new language
+    assert window.undo_action.text() == f"{_in(code, '&Undo')} {_in(code, 'Shuffle the sentence')}"
+    window.undo_action.trigger()
+    assert window.redo_action.text() == f"{_in(code, '&Redo')} {_in(code, 'Shuffle the sentence')}"
+    window.switch_language("en")
+    assert (window.undo_action.text(), window.redo_action.text()) == ("&Undo Reorder tokens", "&Redo Shuffle the sentence")

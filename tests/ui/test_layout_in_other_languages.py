@@ -12,7 +12,7 @@ from attn_desktop.ui.canvas.plot_titles import TITLE_ROW_PX, fit_titles
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel
 from attn_desktop.ui.widgets.eliding_button import ElidingButton
 from attn_desktop.ui.widgets.flow_layout import FlowLayout
-from attn_desktop.ui.window.screen_fit import ScreenFit
+from attn_desktop.ui.window.layout.screen_fit import ScreenFit
 
 LONG_TITLE = "⟦⟦Låýér 1 · héåd 1·········⟧ · L1H1····⟧"
 

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import open_scene
 from attn_desktop.model.teaching import lessons
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.exercises import exercises_for
 from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
@@ -48,16 +49,16 @@ class LessonWindow(QMainWindow):
         self.history = EditHistory(self.scene, self)
         self.lesson_panel = LessonPanel(ProgressStore())
         self.docks = {}
-        for name, widget in (("lessonDock", self.lesson_panel), ("gridsDock", None)):
+        for name, widget in ((DockId.LESSON, self.lesson_panel), (DockId.GRIDS, None)):
             self.docks[name] = dock = QDockWidget(name, self)
             dock.setWidget(widget)
             self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
-        self.layout_manager = GridRoom()
+        self.dock_layout = GridRoom()
         self.predictions = PredictionSwitch()
         self.may_replace = True
         self.errors: list[tuple[str, str]] = []
-        self.lessons = LessonController(self.scene, self.history, self.lesson_panel, self.docks["lessonDock"],
-                                        self.docks["gridsDock"], self.layout_manager, self.predictions,
+        self.lessons = LessonController(self.scene, self.history, self.lesson_panel, self.docks[DockId.LESSON],
+                                        self.docks[DockId.GRIDS], self.dock_layout, self.predictions,
                                         self.show_lesson_code, self.show_error)
         self.lessons.document = self  # it stands for the document too
 
@@ -87,14 +88,14 @@ def host(qtbot):
 
 
 def test_a_lesson_with_grids_shows_its_text_and_the_grids(host):
-    assert not host.docks["gridsDock"].isVisible()
+    assert not host.docks[DockId.GRIDS].isVisible()
     assert host.lessons.open("projections")
     projections = lessons.lesson("projections")
     assert host.lessons.current == "projections"
     assert host.lesson_panel.formula_label.text() == projections.formula
-    assert host.docks["gridsDock"].isVisible() and host.layout_manager.made == 1
+    assert host.docks[DockId.GRIDS].isVisible() and host.dock_layout.made == 1
     assert host.lessons.open("soft-lookup")
-    assert not host.docks["gridsDock"].isVisible()
+    assert not host.docks[DockId.GRIDS].isVisible()
 
 
 def test_work_that_may_not_be_replaced_keeps_scene_and_lesson(host):

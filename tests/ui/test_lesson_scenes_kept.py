@@ -11,7 +11,7 @@ from attn_desktop.model.teaching import lessons
 from attn_desktop.paths import scene_path
 from attn_desktop.ui.tools.walk import headless, take_step
 from attn_desktop.ui.tools.walk_steps import parse_steps
-from attn_desktop.ui.window.app import start_window
+from attn_desktop.ui.window.startup.app import start_window
 
 from tests.support.in_the_window import drag_arrow, settle_layout
 

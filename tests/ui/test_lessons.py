@@ -8,7 +8,9 @@ from PySide6.QtWidgets import QLabel, QLineEdit
 
 from attn_desktop.model import Role
 from attn_desktop.model.teaching import lessons
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.progress import ProgressStore
+from attn_desktop.ui.window.actions.menu_id import MenuId
 
 from tests.support.in_the_window import drag_arrow, drag_arrow_to, matrix_cells, settle_layout, table_column
 
@@ -40,7 +42,7 @@ def test_soft_lookup_lesson_shows_the_blend_on_a_number_line(qtbot, window):
 
 def test_projection_lesson_grids_and_word_vectors(qtbot, window):
     open_lesson(qtbot, window, 2)
-    assert window.docks["gridsDock"].isVisible()
+    assert window.docks[DockId.GRIDS].isVisible()
     scene = window.scene
     assert np.round(scene.reading().vectors(Role.QUERY)[2], 6).tolist() == [1.6, 1.2]
     # Type a new number into W_Q's top-left cell, as a student would.
@@ -115,7 +117,7 @@ def accuracy_label(window):
 
 
 def test_the_trained_heads_lesson_opens_with_ctrl_5_on_a_trained_reverse_head(qtbot, window):
-    lessons_menu = next(action.menu() for action in window.menuBar().actions() if action.text() == "&Lessons")
+    lessons_menu = window.menus[MenuId.LESSONS]
     assert "5. What trained heads learn" in [action.text() for action in lessons_menu.actions()]
     open_lesson(qtbot, window, 5)
     assert window.lesson_panel.picker.currentText() == "5. What trained heads learn"

@@ -9,6 +9,8 @@ pytest.importorskip("tokenizers")
 
 from attn_desktop.model.pretrained import pack
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
+from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.ui.window.actions.menu_id import MenuId
 
 from tests.support.model_heads_window import SlowModel, loaded_heads, open_heads, type_sentence, wait_for_run
 from tests.support.tiny_llama import write_tiny_llama
@@ -28,7 +30,7 @@ def test_a_broken_model_file_gives_one_dialog_and_changes_nothing(qtbot, window,
     title, message = window.shown_errors[0]
     assert title == "Cannot open model" and "broken.gguf" in message and "\n" not in message
     assert window.scene.to_data() == scene_before and window.windowTitle() == title_before
-    assert not window.docks["modelHeadsDock"].isVisible()
+    assert not window.docks[DockId.MODEL_HEADS].isVisible()
     assert window.model_heads_panel.model is None
 
 
@@ -45,7 +47,7 @@ def test_a_broken_model_file_leaves_the_model_before_it(qtbot, window, pack_is_t
     qtbot.wait(100)
     assert len(window.shown_errors) == 1 and "not-a-model.gguf" in window.shown_errors[0][1]
     assert panel.model_label.text() == model_text and panel.run is run
-    assert window.docks["modelHeadsDock"].isVisible() and not panel.progress_bar.isVisible()
+    assert window.docks[DockId.MODEL_HEADS].isVisible() and not panel.progress_bar.isVisible()
     type_sentence(qtbot, panel, "The cat")  # the model before still runs sentences
     wait_for_run(qtbot, panel, "The cat")
     assert panel.run.model_name == run.model_name
@@ -104,7 +106,7 @@ def test_the_panel_shown_from_the_view_menu_loads_only_when_asked(qtbot, window,
     slow = SlowModel(monkeypatch)
     loads = []
     monkeypatch.setattr(pack, "find_pack_model", lambda: loads.append(True) or pack_is_tiny)
-    view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    view_menu = window.menus[MenuId.VIEW]
     next(a for a in view_menu.actions() if a.text() == "Model heads").trigger()
     panel = window.model_heads_panel
     qtbot.waitUntil(panel.isVisible)

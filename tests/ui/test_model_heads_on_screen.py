@@ -12,6 +12,7 @@ pytest.importorskip("tokenizers")
 from attn_desktop.model.pretrained import pack
 from attn_desktop.model.pretrained.head_kinds import HeadKind
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
+from attn_desktop.model.teaching.dock_id import DockId
 
 from tests.support.model_heads_window import HEADS, SlowModel, loaded_heads, open_heads, type_sentence, wait_for_run
 from tests.support.tiny_llama import write_tiny_llama
@@ -47,10 +48,10 @@ def test_the_heads_fit_a_1024_by_768_projector(qtbot, window, pack_is_tiny, monk
     window.presentation_action.setChecked(presenting)
     window.showNormal()
     window.resize(1024, 768)
-    qtbot.waitUntil(lambda: not window.layout_manager.settling, timeout=5000)
+    qtbot.waitUntil(lambda: not window.presentation_mode.settling, timeout=5000)
     qtbot.wait(100)
     assert window.minimumSizeHint().height() <= 768 and window.height() == 768
-    assert window.docks["modelHeadsDock"].isVisible()
+    assert window.docks[DockId.MODEL_HEADS].isVisible()
     assert [cut for cut in _labels_cut(window) if cut.startswith("Model heads")] == []
     grid, scroll = panel.grid, panel.grid_scroll
     assert grid.cell_size() >= MIN_CELL and grid.width() <= scroll.viewport().width()
@@ -136,7 +137,7 @@ def test_a_loaded_model_keeps_the_window_on_the_screen_and_its_progress_moves(qt
     from PySide6.QtGui import QScreen
     from PySide6.QtWidgets import QMessageBox
 
-    from attn_desktop.ui.window.app import build_window, configure_pyqtgraph
+    from attn_desktop.ui.window.startup.app import build_window, configure_pyqtgraph
 
     from tests.support.in_the_window import settle_layout
 

@@ -264,7 +264,7 @@ def test_every_tab_fits_a_1024_by_768_projector(qtbot, window, pack_is_tiny, mon
     window.presentation_action.setChecked(presenting)
     window.showNormal()
     window.resize(1024, 768)
-    qtbot.waitUntil(lambda: not window.layout_manager.settling, timeout=5000)
+    qtbot.waitUntil(lambda: not window.presentation_mode.settling, timeout=5000)
     bar = panel.tabs.tabBar()
     for page in (panel.tabs.widget(0), panel.find_scroll, panel.next_scroll, panel.lens_view):
         click_tab(qtbot, panel, page)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPoint, QRect
 
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.tools.walk_audit import audit_walk
 
 from tests.support.in_the_window import on_a_1024_by_768_screen, wait_until_arranged
@@ -79,8 +80,8 @@ def test_presenting_three_plots_at_1024_x_768_the_output_takes_the_bottom_row_an
     on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
     assert window.open_lesson("trained-heads")
     press(qtbot, window, Qt.Key.Key_F11)
-    docks = window.layout_manager.docks
-    assert docks["weightsDock"].isHidden() and docks["outputDock"].isVisible()
+    docks = window.dock_layout.docks
+    assert docks[DockId.WEIGHTS].isHidden() and docks[DockId.OUTPUT].isVisible()
     assert audit_walk(window)["plots_too_small"] == []
     output = window.output_panel
     line = output.formula_label.fontMetrics().lineSpacing()
@@ -88,13 +89,13 @@ def test_presenting_three_plots_at_1024_x_768_the_output_takes_the_bottom_row_an
     assert "output = Σ weight × v = (" in output.formula_label.text()
 
     press(qtbot, window, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)  # Predict, then See
-    qtbot.waitUntil(lambda: docks["weightsDock"].isVisible(), timeout=3000)
+    qtbot.waitUntil(lambda: docks[DockId.WEIGHTS].isVisible(), timeout=3000)
     assert window.weights_panel.predict_bar.isVisible()
     press(qtbot, window, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: docks["weightsDock"].isHidden(), timeout=3000)
+    qtbot.waitUntil(lambda: docks[DockId.WEIGHTS].isHidden(), timeout=3000)
 
     press(qtbot, window, Qt.Key.Key_F11)  # back in the window: the chart, and the sum on two lines where narrow
-    assert docks["weightsDock"].isVisible()
+    assert docks[DockId.WEIGHTS].isVisible()
 
 
 def test_training_at_1280_x_720_gives_the_matrix_column_back_when_five_digits_follow_six_words(
@@ -102,7 +103,7 @@ def test_training_at_1280_x_720_gives_the_matrix_column_back_when_five_digits_fo
     """The matrix's column is as narrow as its numbers on a projector: a shorter scene narrows it again."""
     on_a_screen(window, monkeypatch, 1280, 720)
     wait_until_arranged(qtbot, window)
-    matrix = window.layout_manager.docks["matrixDock"]
+    matrix = window.dock_layout.docks[DockId.MATRIX]
     six_words = matrix.width()
     window.menu_actions["training_action"].trigger()
     window.training_panel.train_button.click()  # the canvas follows the training example: five digits

@@ -13,7 +13,7 @@ from attn_desktop.model import Role
 from attn_desktop.ui.panels.matrix_view import MatrixView
 from attn_desktop.ui.panels.score_table import ScoreTablePanel
 from attn_desktop.ui.panels.weights_chart import WeightsChart
-from attn_desktop.ui.window.app import default_scene
+from attn_desktop.ui.window.startup.app import default_scene
 
 LONG_NAME = "Pneumonoultramicroscopicsilicovolcanosis!"[:40]
 PRESENTATION = 1.6  # how much presentation mode enlarges the app's font

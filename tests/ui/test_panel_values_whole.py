@@ -8,6 +8,8 @@ import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QLabel
 
+from attn_desktop.model.teaching.dock_id import DockId
+
 from tests.support.in_the_window import (
     on_a_1024_by_768_screen,
     settle_layout,
@@ -33,7 +35,7 @@ def _cells_narrower_than_their_numbers(table) -> list[str]:
 
 def test_a_trained_heads_grids_show_every_number_whole_even_after_a_longer_number_is_typed(qtbot, window):
     window.open_lesson("trained-heads")
-    window.docks["gridsDock"].raise_()
+    window.docks[DockId.GRIDS].raise_()
     settle_layout(qtbot, window)
     tables = window.grid_editor.tables
     assert all(table.isVisible() for table in tables.values())
@@ -71,7 +73,7 @@ def test_presented_weights_keep_every_percentage_a_teacher_reads_and_none_touch(
     window.open_lesson("scaled-attention")
     wait_until_arranged(qtbot, window)
     # The teacher narrows the Weights panel (its splitter dragged) to give the canvas more room.
-    window.resizeDocks([window.docks["weightsDock"]], [240], Qt.Orientation.Horizontal)
+    window.resizeDocks([window.docks[DockId.WEIGHTS]], [240], Qt.Orientation.Horizontal)
     qtbot.wait(100)
     chart = window.weights_chart
     chart.attn_scene.select_query(chart.attn_scene.tokens.index("mat"))
@@ -103,9 +105,9 @@ def test_a_grid_under_the_others_is_scrolled_to_and_its_hidden_title_overlaps_no
     from attn_desktop.ui.tools.walk_audit import audit_walk
 
     window.open_lesson("trained-heads")
-    window.docks["gridsDock"].raise_()
+    window.docks[DockId.GRIDS].raise_()
     # A Grids panel made narrow by hand: the trained numbers do not fit three grids side by side.
-    window.resizeDocks([window.docks["gridsDock"]], [240], Qt.Orientation.Horizontal)
+    window.resizeDocks([window.docks[DockId.GRIDS]], [240], Qt.Orientation.Horizontal)
     settle_layout(qtbot, window)
     flow = window.grid_editor.flow
     assert flow.per_row < 3
@@ -124,7 +126,7 @@ def test_the_challenges_are_whole_and_apart_in_a_short_dock_on_a_1024_by_768_scr
     on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
     window.open_lesson("why-sqrt-dk")  # the √d_k lab takes the left column's lower part: the tabs are short
     wait_until_arranged(qtbot, window)
-    window.docks["challengesDock"].raise_()
+    window.docks[DockId.CHALLENGES].raise_()
     qtbot.wait(50)
     panel = window.challenges_panel
     texts = [label for row in panel.rows for label in (row.text_label, row.status_label)]

@@ -10,6 +10,7 @@ from attn_desktop.model import Role
 from attn_desktop.model.commands import open_contents
 from attn_desktop.model.files.scene_types import DirectScene, TakenFrom
 from attn_desktop.model.scene_files import load_into
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.positions_lab import first_pair, turn_pair
 from attn_desktop.paths import scene_path
 from attn_desktop.ui.tools.layout_audit import audit_window
@@ -27,7 +28,7 @@ from tests.support.in_the_window import (
 
 def open_lab(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
-    qtbot.waitUntil(lambda: window.docks["positionsLabDock"].isVisible())
+    qtbot.waitUntil(lambda: window.docks[DockId.POSITIONS_LAB].isVisible())
     qtbot.waitUntil(lambda: window.positions_lab.order_page is not None
                     and not window.positions_lab.visibleRegion().isEmpty())
     return window.positions_lab
@@ -226,11 +227,11 @@ def test_the_lab_fits_after_presenting_and_leaving_and_reopening(qtbot, window, 
         assert window.presentation_action.isChecked() == presenting
         on_a_1024_by_768_screen(window, monkeypatch, presenting)  # full screen is the projector's 1024 × 768
         wait_until_arranged(qtbot, window)
-        assert window.docks["positionsLabDock"].isVisible() and settled_problems(qtbot, window) == [], presenting
+        assert window.docks[DockId.POSITIONS_LAB].isVisible() and settled_problems(qtbot, window) == [], presenting
     assert not window.isFullScreen()
-    window.docks["positionsLabDock"].close()
+    window.docks[DockId.POSITIONS_LAB].close()
     open_lab(qtbot, window)
     wait_until_arranged(qtbot, window)
     assert settled_problems(qtbot, window) == [] and not lab.visibleRegion().isEmpty()
-    lesson, dock = window.docks["lessonDock"], window.docks["positionsLabDock"]
+    lesson, dock = window.docks[DockId.LESSON], window.docks[DockId.POSITIONS_LAB]
     assert dock.geometry().top() >= lesson.geometry().bottom()  # under the lesson's text, not a tab behind it

@@ -8,6 +8,8 @@ from PySide6.QtCore import QPoint, Qt
 
 from attn_desktop.model.pretrained import pack
 from attn_desktop.model.pretrained.head_kinds import CLEAR_PREVIOUS_TOKEN_HEAD
+from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.ui.window.actions.menu_id import MenuId
 
 from tests.support.in_the_window import matrix_cells
 
@@ -41,16 +43,16 @@ def test_alt_0_opens_the_lesson_on_chased_with_the_positions_lab_beside_its_text
     assert window.lesson_panel.picker.currentText() == "10. Where is each word?"
     assert window.query_picker.currentText() == "chased"
     assert matrix_cells(window)[2] == ["0.12", "0.34", "0.09", "0.12", "0.34"]  # dog and cat alike
-    assert window.docks["lessonDock"].isVisible() and lab.isVisible()
-    lessons_menu = next(action.menu() for action in window.menuBar().actions() if action.text() == "&Lessons")
+    assert window.docks[DockId.LESSON].isVisible() and lab.isVisible()
+    lessons_menu = window.menus[MenuId.LESSONS]
     entry = next(action for action in lessons_menu.actions() if action.text() == "10. Where is each word?")
     assert entry.shortcut().toString() == "Alt+0"
 
 
 def test_the_code_panel_adds_the_shuffle_and_the_rotation(qtbot, window):
     open_lesson_10(qtbot, window)
-    window.docks["codeDock"].show()
-    window.docks["codeDock"].raise_()
+    window.docks[DockId.CODE].show()
+    window.docks[DockId.CODE].raise_()
     qtbot.waitUntil(lambda: "def rotate(vectors, positions):" in window.code_panel.editor.toPlainText())
     code = window.code_panel.editor.toPlainText()
     assert "shuffled = softmax(Q[order] @ K[order].T" in code and "at_7_3 = " in code

@@ -15,6 +15,7 @@ from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.prediction import compare, winner_guess
 from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release
+from attn_desktop.ui.window.actions.menu_id import MenuId
 
 from tests.support.in_the_window import (
     drag_arrow,
@@ -69,7 +70,7 @@ def drag_guess_bar(chart, index, share):
 
 
 def test_the_option_is_off_by_default_and_in_the_lessons_menu(window):
-    lessons_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Lessons")
+    lessons_menu = window.menus[MenuId.LESSONS]
     assert window.predict_action in lessons_menu.actions() and not window.predict_action.isChecked()
     assert not window.weights_panel.predict_bar.isVisible()
     drag_arrow(window, *K_CAT, QPointF(-60, -40))

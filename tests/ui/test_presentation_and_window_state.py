@@ -6,10 +6,11 @@ from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import save_scene
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.settings import recent_files
-from attn_desktop.ui.window.app import default_scene
+from attn_desktop.ui.window.layout.presentation_font import presentation_font_scale
 from attn_desktop.ui.window.main_window import MainWindow
-from attn_desktop.ui.window.presentation_font import presentation_font_scale
+from attn_desktop.ui.window.startup.app import default_scene
 
 
 def test_f11_makes_everything_bigger_and_back(qtbot, window):
@@ -27,15 +28,15 @@ def test_f11_makes_everything_bigger_and_back(qtbot, window):
 
 
 def test_the_layout_comes_back_next_time(qtbot, window):
-    window.docks["weightsDock"].close()
+    window.docks[DockId.WEIGHTS].close()
     window.close()
     again = MainWindow(default_scene())
     qtbot.addWidget(again)
     again.show()
     again.restore_window_state()
-    assert not again.docks["weightsDock"].isVisible()
+    assert not again.docks[DockId.WEIGHTS].isVisible()
     again.reset_layout()
-    assert again.docks["weightsDock"].isVisible()
+    assert again.docks[DockId.WEIGHTS].isVisible()
 
 
 def test_opened_and_saved_files_appear_under_open_recent(qtbot, window, tmp_path):
@@ -74,7 +75,7 @@ def test_each_screen_size_keeps_its_own_layout(qtbot, window, monkeypatch):
 
     screen = {"size": QSize(1024, 768)}
     monkeypatch.setattr(QScreen, "size", lambda self: screen["size"])
-    window.docks["weightsDock"].close()  # the projector session: the teacher closed the chart
+    window.docks[DockId.WEIGHTS].close()  # the projector session: the teacher closed the chart
     window.close()
 
     def reopen():
@@ -86,7 +87,7 @@ def test_each_screen_size_keeps_its_own_layout(qtbot, window, monkeypatch):
 
     screen["size"] = QSize(1920, 1080)  # back at the desk: the computed layout, every panel there
     desk = reopen()
-    assert desk.docks["weightsDock"].isVisible()
+    assert desk.docks[DockId.WEIGHTS].isVisible()
     desk.close()
     screen["size"] = QSize(1024, 768)  # at the projector again: the layout left there
-    assert not reopen().docks["weightsDock"].isVisible()
+    assert not reopen().docks[DockId.WEIGHTS].isVisible()

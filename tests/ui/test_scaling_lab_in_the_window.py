@@ -9,14 +9,16 @@ from PySide6.QtWidgets import QTabBar
 
 from attn_desktop.model import explain
 from attn_desktop.model.teaching import scaling_lab
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.tools.layout_audit import _labels_cut
+from attn_desktop.ui.window.actions.menu_id import MenuId
 
 from tests.support.in_the_window import matrix_cells, on_a_1024_by_768_screen, wait_until_arranged
 
 
 def open_lab_lesson(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_6, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: window.docks["scalingLabDock"].isVisible())
+    qtbot.waitUntil(lambda: window.docks[DockId.SCALING_LAB].isVisible())
     qtbot.wait(20)
 
 
@@ -41,7 +43,7 @@ def type_width(qtbot, lab, d_k):
 def test_the_lesson_opens_its_text_and_the_lab_beside_it(qtbot, window):
     open_lab_lesson(qtbot, window)
     assert window.lesson_panel.picker.currentText() == "6. Why divide by √d_k"
-    assert window.docks["lessonDock"].isVisible() and not window.lesson_panel.visibleRegion().isEmpty()
+    assert window.docks[DockId.LESSON].isVisible() and not window.lesson_panel.visibleRegion().isEmpty()
     assert len(window.lesson_panel.exercise_widgets) == 3
     bring_tab_forward(qtbot, window, "√d_k lab")
     lab = window.scaling_lab
@@ -121,7 +123,7 @@ def test_the_code_panel_shows_the_labs_script_at_the_width_chosen(qtbot, window)
 
 
 def test_row_entropy_in_the_matrix_for_any_scene(qtbot, window):
-    view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    view_menu = window.menus[MenuId.VIEW]
     assert window.menu_actions["entropy_action"] in view_menu.actions()
     matrix = window.matrix_view
     width_before = matrix.grid_rect().width()

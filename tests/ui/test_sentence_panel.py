@@ -9,6 +9,7 @@ from PySide6.QtCore import QModelIndex, QPoint, Qt
 from PySide6.QtWidgets import QLineEdit
 
 from attn_desktop.model.scene_files import save_scene, scene_document, scene_from_document
+from attn_desktop.model.teaching.dock_id import DockId
 
 from tests.support.in_the_window import matrix_cells, table_column
 
@@ -16,7 +17,7 @@ from tests.support.in_the_window import matrix_cells, table_column
 def show_sentence_panel(qtbot, window):
     window.activateWindow()  # the window's shortcuts work in the active window; on an X server it must be made so
     qtbot.waitUntil(window.isActiveWindow)
-    window.docks["sentenceDock"].raise_()
+    window.docks[DockId.SENTENCE].raise_()
     qtbot.wait(20)
     return window.sentence_panel
 

@@ -6,6 +6,7 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox
 
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import save_scene
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.tools.synthetic_mouse import double_click
 
 from tests.support.in_the_window import table_column, tip_on_screen
@@ -98,7 +99,7 @@ def assert_keys_work_on_the_text(qtbot, window, box, typed):
 
 def test_ctrl_z_in_the_sentence_name_field(qtbot, window):
     make_a_step_to_undo_and_one_to_redo(qtbot, window)
-    window.docks["sentenceDock"].raise_()
+    window.docks[DockId.SENTENCE].raise_()
     assert_keys_work_on_the_text(qtbot, window, window.sentence_panel.new_name, "dog")
 
 
@@ -193,7 +194,7 @@ def test_garbage_in_a_grid_cell_is_refused_with_the_reason(qtbot, window, typed,
 
 def test_an_unreadable_scene_from_the_command_line_shows_a_dialog(qapp, tmp_path, monkeypatch, capsys):
     from attn_desktop.cli import open_app
-    from attn_desktop.ui.window import app
+    from attn_desktop.ui.window.startup import app
 
     bad = tmp_path / "bad.json"
     bad.write_text('{"tokens": []}', encoding="utf-8")
@@ -256,7 +257,7 @@ def test_your_own_scene_has_no_empty_try_it_heading(qtbot, window, tmp_path):
     save_scene(window.scene, tmp_path / "mine.json")
     assert window.lesson_panel.try_it_label.isVisible()  # the scaled-attention lesson has steps to try
     assert window.documents.open_scene(tmp_path / "mine.json")
-    window.docks["lessonDock"].raise_()
+    window.docks[DockId.LESSON].raise_()
     qtbot.wait(10)
     assert window.lesson_panel.steps_label.text() == "" and not window.lesson_panel.try_it_label.isVisible()
     open_lesson(qtbot, window, 1)

@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QTabBar
 
 from attn_desktop.model import Role
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.panels.matrix_layout import cell_font
 
 from tests.support.in_the_window import settle_layout
@@ -52,11 +53,11 @@ def test_the_lesson_text_wraps_inside_its_panel(qtbot, small_window):
 
 
 def test_opening_a_lesson_brings_its_text_forward_from_the_top(qtbot, small_window):
-    small_window.docks["codeDock"].raise_()
+    small_window.docks[DockId.CODE].raise_()
     small_window.open_lesson("soft-lookup")
     bar = small_window.lesson_panel.text_scroll.verticalScrollBar()
     bar.setValue(bar.maximum())
-    small_window.docks["codeDock"].raise_()
+    small_window.docks[DockId.CODE].raise_()
     assert _front_tab(small_window, "Lesson") == "Code"
     small_window.open_lesson("projections")
     assert _front_tab(small_window, "Lesson") == "Lesson"
@@ -69,11 +70,11 @@ def test_presentation_mode_shows_the_canvas_and_the_numbers_large_and_gives_the_
     qtbot.keyClick(small_window, Qt.Key.Key_F11)
     qtbot.wait(100)  # the panels are arranged once the window has its full-screen size
     docks = small_window.docks
-    assert not docks["lessonDock"].isVisible() and not docks["shapesDock"].isVisible()
-    for name in ("scoreDock", "matrixDock", "outputDock"):
+    assert not docks[DockId.LESSON].isVisible() and not docks[DockId.SHAPES].isVisible()
+    for name in (DockId.SCORE, DockId.MATRIX, DockId.OUTPUT):
         assert docks[name].isVisible(), name
     # A small screen: the score table shows the weights as bars, the chart's row goes to the plots.
-    assert not docks["weightsDock"].isVisible()
+    assert not docks[DockId.WEIGHTS].isVisible()
     assert small_window.canvas.width() >= 0.5 * small_window.width()
     matrix = small_window.matrix_view
     cell = matrix.cell_rect(0, 0)
@@ -92,7 +93,7 @@ def test_opening_a_lesson_during_a_presentation_keeps_the_projector_layout(qtbot
     qtbot.keyClick(small_window, Qt.Key.Key_F11)
     qtbot.wait(50)
     small_window.open_lesson("self-attention")
-    assert not small_window.docks["lessonDock"].isVisible()
+    assert not small_window.docks[DockId.LESSON].isVisible()
     assert small_window.scene.tokens == ["cat", "sat", "it"]
     assert small_window.canvas.arrows[Role.QUERY]
 
@@ -120,12 +121,12 @@ def test_going_from_three_plots_to_two_keeps_every_plot_on_the_canvas(qtbot, sma
 
 
 def test_presentation_mode_twice_gives_back_the_same_panels_in_their_designed_shares(qtbot, small_window):
-    front = ("lessonDock", "scoreDock", "matrixDock", "outputDock", "weightsDock", "shapesDock")  # not the tabs behind
+    front = (DockId.LESSON, DockId.SCORE, DockId.MATRIX, DockId.OUTPUT, DockId.WEIGHTS, DockId.SHAPES)  # not the tabs behind
     shown_before = {name for name, dock in small_window.docks.items() if dock.isVisible()}
     qtbot.keyClick(small_window, Qt.Key.Key_F11)
     qtbot.wait(100)
     qtbot.keyClick(small_window, Qt.Key.Key_F11)
-    qtbot.waitUntil(lambda: not small_window.layout_manager.settling, timeout=3000)
+    qtbot.waitUntil(lambda: not small_window.presentation_mode.settling, timeout=3000)
     assert {name for name, dock in small_window.docks.items() if dock.isVisible()} == shown_before
     sizes = settled_sizes(qtbot, small_window, front)
     small_window.reset_layout()  # the design for this window, as it is now

@@ -16,7 +16,7 @@ from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.training import task_accuracy_label
 from attn_desktop.ui.training.task_accuracy_label import TaskAccuracyLabel
 from attn_desktop.ui.view_state.key_highlight import KeyHighlight
-from attn_desktop.ui.window.app import configure_pyqtgraph
+from attn_desktop.ui.window.startup.app import configure_pyqtgraph
 
 from tests.support.in_the_window import drag_on_canvas
 

@@ -5,6 +5,7 @@ import numpy as np
 from PySide6.QtCore import Qt
 
 from attn_desktop.model import Role
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.training import training
 
 from tests.support.in_the_window import matrix_cells
@@ -23,7 +24,7 @@ def test_keep_as_scene_after_a_divergence_keeps_the_last_good_head(qtbot, window
     qtbot.waitUntil(window.isActiveWindow)
     qtbot.keyClick(window, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)  # Lessons → Train a Head
     panel = window.training_panel
-    qtbot.waitUntil(lambda: window.docks["trainingDock"].isVisible())
+    qtbot.waitUntil(lambda: window.docks[DockId.TRAINING].isVisible())
     qtbot.mouseClick(panel.reset_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: panel.steps_taken == 0, timeout=3000)
     qtbot.mouseClick(panel.train_button, Qt.MouseButton.LeftButton)

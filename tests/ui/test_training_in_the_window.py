@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QLabel
 
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.teaching.dock_id import DockId
 
 from tests.support.in_the_window import drag_arrow, matrix_cells
 
@@ -18,7 +19,7 @@ def open_training(qtbot, window):
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
     qtbot.keyClick(window, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)  # Lessons → Train a Head
-    qtbot.waitUntil(lambda: window.docks["trainingDock"].isVisible())
+    qtbot.waitUntil(lambda: window.docks[DockId.TRAINING].isVisible())
     return window.training_panel
 
 
@@ -85,12 +86,12 @@ def test_training_with_a_kept_head_fits_a_1024_by_768_projector(qtbot, window):
         window.presentation_action.setChecked(presentation)
         window.showNormal()
         window.resize(1024, 768)
-        qtbot.waitUntil(lambda: not window.layout_manager.settling, timeout=5000)
+        qtbot.waitUntil(lambda: not window.presentation_mode.settling, timeout=5000)
         qtbot.wait(50)
         # Nothing asks for more height than the projector has: tall panels scroll instead.
         assert window.minimumSizeHint().height() <= 768 and window.height() == 768
-        assert window.docks["trainingDock"].isVisible()
-        assert window.docks["gridsDock"].isVisible() != presentation  # a projector shows numbers, not grids
+        assert window.docks[DockId.TRAINING].isVisible()
+        assert window.docks[DockId.GRIDS].isVisible() != presentation  # a projector shows numbers, not grids
     window.presentation_action.setChecked(False)
 
 

@@ -20,7 +20,7 @@ from attn_desktop.model.training.induction_task import INDUCTION
 from attn_desktop.model.training.layered_maths import forward
 from attn_desktop.model.training.training import Trainer
 from attn_desktop.ui.training.training_panel import TrainingPanel
-from attn_desktop.ui.window.app import configure_pyqtgraph
+from attn_desktop.ui.window.startup.app import configure_pyqtgraph
 
 from tests.support.trained_induction import trained_params, trained_trainer
 

@@ -10,6 +10,7 @@ from PySide6.QtCore import QElapsedTimer, QPointF, Qt, QTimer
 
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.training import training
 from attn_desktop.model.training.induction_task import INDUCTION
 from attn_desktop.model.training.layered_maths import forward
@@ -27,7 +28,7 @@ def open_training_on_induction(qtbot, window):
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
     qtbot.keyClick(window, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)  # Lessons → Train a Head
-    qtbot.waitUntil(lambda: window.docks["trainingDock"].isVisible())
+    qtbot.waitUntil(lambda: window.docks[DockId.TRAINING].isVisible())
     panel = window.training_panel
     panel.choose_task("induction")
     qtbot.waitUntil(lambda: panel.current_params is not None and panel.steps_taken == 0, timeout=5000)
@@ -136,7 +137,7 @@ def test_the_panel_on_induction_fits_a_1024_by_768_projector(qtbot, window, monk
     wait_until_arranged(qtbot, window)
     assert window.minimumSizeHint().height() <= 768 and window.height() == 768
     assert problems_in({**audit_window(window), **audit_walk(window)}) == []
-    dock = window.docks["trainingDock"]
+    dock = window.docks[DockId.TRAINING]
     for widget in (panel.circuit, *panel.circuit.heatmaps.values()):
         assert widget.width() <= dock.width()  # nothing runs out sideways (the dock scrolls up and down)
     assert min(heatmap.width() for heatmap in panel.circuit.heatmaps.values()) >= 100

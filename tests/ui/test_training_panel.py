@@ -16,7 +16,7 @@ from attn_desktop.model.training.tasks import TASKS
 from attn_desktop.model.training.training import Trainer
 from attn_desktop.ui.training.training_panel import TrainingPanel
 from attn_desktop.ui.training.training_worker import UPDATES_PER_SECOND
-from attn_desktop.ui.window.app import configure_pyqtgraph
+from attn_desktop.ui.window.startup.app import configure_pyqtgraph
 
 DOCK_SIZE = (300, 740)  # a dock beside the canvas on a 1024 × 768 classroom screen
 

@@ -16,7 +16,7 @@ from attn_desktop.model.training.head_maths import forward
 from attn_desktop.model.training.tasks import TASKS
 from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE, Trainer
 from attn_desktop.ui.training.training_panel import TrainingPanel
-from attn_desktop.ui.window.app import configure_pyqtgraph
+from attn_desktop.ui.window.startup.app import configure_pyqtgraph
 
 
 def make_panel(qtbot, **kwargs) -> TrainingPanel:

@@ -7,9 +7,10 @@ import pytest
 from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QImage, QScreen
 
-from attn_desktop.geometry.panel_sets import ONE_HEAD_PANELS as ONE_HEAD_DOCKS
 from attn_desktop.model import Role, explain
 from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.model.teaching.panel_sets import ONE_HEAD_PANELS as ONE_HEAD_DOCKS
 from attn_desktop.paths import scene_path
 from attn_desktop.ui.document import handout_image
 from attn_desktop.ui.document.handout_image import render_png
@@ -125,7 +126,7 @@ def test_a_number_typed_into_w_o_changes_the_mix_and_undoes(qtbot, window):
 
 def test_a_heads_title_shows_it_in_the_one_head_panels(qtbot, window):
     columns = open_two_heads(qtbot, window)
-    window.docks["scoreDock"].show()  # from the View menu
+    window.docks[DockId.SCORE].show()  # from the View menu
     assert columns[0].title_button.isChecked() and not columns[1].title_button.isChecked()
     qtbot.mouseClick(columns[1].title_button, Qt.MouseButton.LeftButton)
     assert (window.view_state.layer, window.view_state.head) == (0, 1) and window.shown.head == 1
@@ -133,8 +134,8 @@ def test_a_heads_title_shows_it_in_the_one_head_panels(qtbot, window):
     it = window.scene.tokens.index("it")
     shown = [window.score_panel.model.index(row, 3).data() for row in range(window.scene.n_tokens)]
     assert shown[window.scene.tokens.index("cat")] == "84%" and shown[it] == "12%"
-    window.docks["gridsDock"].show()  # the Grids panel, opened from the View menu, shows head 2's grids
-    window.docks["gridsDock"].raise_()
+    window.docks[DockId.GRIDS].show()  # the Grids panel, opened from the View menu, shows head 2's grids
+    window.docks[DockId.GRIDS].raise_()
     qtbot.waitUntil(lambda: "Head 2 · meaning" in window.grid_editor.head_label.text())
 
 
@@ -157,8 +158,8 @@ def test_back_to_a_one_head_lesson_brings_the_canvas_and_its_panels_back(qtbot, 
     qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: window.central_stack.currentWidget() is window.canvas)
     assert window.heads_view.columns == []
-    assert all(not window.docks[name].isHidden() for name in ("scoreDock", "matrixDock", "weightsDock", "outputDock"))
-    assert window.docks["gridsDock"].isVisible()  # a projection scene's grids
+    assert all(not window.docks[name].isHidden() for name in (DockId.SCORE, DockId.MATRIX, DockId.WEIGHTS, DockId.OUTPUT))
+    assert window.docks[DockId.GRIDS].isVisible()  # a projection scene's grids
 
 
 def test_a_multi_head_scene_saved_from_the_window_reopens_with_both_heads(qtbot, window, tmp_path, monkeypatch):

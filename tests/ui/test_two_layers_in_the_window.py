@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role, explain
 from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.tools.layout_audit import audit_window
 
 from tests.support.in_the_window import (
@@ -85,8 +86,8 @@ def test_a_title_button_shows_that_layers_head_in_the_one_head_panels(qtbot, win
     weights = window.scene.head(1, 0).attention.weights[window.scene.reading().selected]
     shown = [window.score_panel.model.index(row, 3).data() for row in range(window.scene.n_tokens)]
     assert shown == [f"{round(w * 100)}%" for w in weights]
-    window.docks["gridsDock"].show()  # the Grids panel, opened from the View menu, shows that head's grids
-    window.docks["gridsDock"].raise_()
+    window.docks[DockId.GRIDS].show()  # the Grids panel, opened from the View menu, shows that head's grids
+    window.docks[DockId.GRIDS].raise_()
     qtbot.waitUntil(lambda: window.grid_editor.head_label.text().startswith("<b>Layer 2 · head 1 · reads the stream</b>"))
 
 

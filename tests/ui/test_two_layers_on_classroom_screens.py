@@ -17,7 +17,7 @@ from attn_desktop.model.training.induction_document import induction_scene_data
 from attn_desktop.model.training.induction_task import INDUCTION
 from attn_desktop.model.training.training import Trainer
 from attn_desktop.ui.tools.layout_audit import audit_window
-from attn_desktop.ui.window.app import settle
+from attn_desktop.ui.window.startup.app import settle
 
 from tests.support.in_the_window import on_a_1024_by_768_screen, type_into_first_cell, wait_until_arranged
 

@@ -9,8 +9,8 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import save_scene
-from attn_desktop.ui.window.app import default_scene
 from attn_desktop.ui.window.main_window import MainWindow
+from attn_desktop.ui.window.startup.app import default_scene
 
 from tests.support.crash import pretend_the_process_died
 from tests.support.in_the_window import drag_arrow, table_column
@@ -153,7 +153,7 @@ def test_redo_answers_both_usual_keys(qtbot, window, modifiers, key):
 def test_redo_keys_are_listed_once_on_every_platform(monkeypatch, platform_keys):
     from PySide6.QtGui import QKeySequence
 
-    from attn_desktop.ui.window import actions
+    from attn_desktop.ui.window.actions import table as actions
 
     monkeypatch.setattr(actions.QKeySequence, "keyBindings",
                         staticmethod(lambda standard: [QKeySequence(key) for key in platform_keys]))

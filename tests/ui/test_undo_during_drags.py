@@ -87,7 +87,7 @@ def test_a_window_closed_with_steps_to_undo_leaves_no_error_behind(tmp_path):
         from PySide6.QtWidgets import QApplication
         from attn_desktop.model import Role
         from attn_desktop.model.commands import move_arrow
-        from attn_desktop.ui.window.app import build_window, make_application
+        from attn_desktop.ui.window.startup.app import build_window, make_application
         app = make_application([])
         window = build_window()
         window.show()

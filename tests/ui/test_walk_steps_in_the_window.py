@@ -3,6 +3,7 @@
 import numpy as np
 
 from attn_desktop.model import Role
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.tools.walk import headless, take_step
 from attn_desktop.ui.tools.walk_steps import parse_steps
 
@@ -36,8 +37,8 @@ def test_presenting_and_back_and_the_lab_and_predict(qtbot, window):
     assert window.presentation_action.isChecked()
     walk(qtbot, window, "unpresent,lab")
     assert not window.presentation_action.isChecked()
-    assert window.docks["scalingLabDock"].isVisible()
+    assert window.docks[DockId.SCALING_LAB].isVisible()
     walk(qtbot, window, "positions-lab")  # one lab at a time: the other makes way
-    assert window.docks["positionsLabDock"].isVisible() and not window.docks["scalingLabDock"].isVisible()
+    assert window.docks[DockId.POSITIONS_LAB].isVisible() and not window.docks[DockId.SCALING_LAB].isVisible()
     walk(qtbot, window, "predict,reset-layout")
     assert window.predict_action.isChecked()

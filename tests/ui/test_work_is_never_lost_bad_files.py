@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import scene_document
 from attn_desktop.ui.settings import remember_recent
-from attn_desktop.ui.window.app import default_scene
+from attn_desktop.ui.window.startup.app import default_scene
 
 from tests.support.in_the_window import table_column
 from tests.support.never_lost import (
@@ -73,7 +73,7 @@ def test_open_recent_of_a_file_gone_bad_shows_a_dialog(qtbot, window, tmp_path, 
 @pytest.mark.parametrize("bad", [a_fifo, a_link_to_dev_zero, five_thousand_digits, deeply_nested, binary_garbage])
 def test_a_bad_scene_on_the_command_line_is_a_dialog_and_exit_2(tmp_path, monkeypatch, capsys, deadline, bad):
     from attn_desktop.cli import open_app
-    from attn_desktop.ui.window import startup_error
+    from attn_desktop.ui.window.startup import startup_error
 
     path = tmp_path / "given.json"
     bad(path)

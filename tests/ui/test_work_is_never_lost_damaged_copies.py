@@ -6,7 +6,7 @@ import os
 import pytest
 
 from attn_desktop.ui.document import autosave
-from attn_desktop.ui.window.app import default_scene
+from attn_desktop.ui.window.startup.app import default_scene
 
 from tests.support.crash import pretend_the_process_died
 from tests.support.in_the_window import table_column

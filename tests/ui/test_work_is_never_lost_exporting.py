@@ -4,7 +4,7 @@ why and replace nothing."""
 import pytest
 
 from attn_desktop.model.scene_files import save_scene
-from attn_desktop.ui.window.app import default_scene
+from attn_desktop.ui.window.startup.app import default_scene
 
 from tests.support.never_lost import full_disk, save_as_answers
 

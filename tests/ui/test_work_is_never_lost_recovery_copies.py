@@ -6,7 +6,7 @@ import json
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import scene_document
 from attn_desktop.ui.document import autosave
-from attn_desktop.ui.window.app import default_scene
+from attn_desktop.ui.window.startup.app import default_scene
 
 from tests.support.crash import pretend_the_process_died
 from tests.support.never_lost import Buttons, autosave_write, full_disk, save_as_answers, start_again

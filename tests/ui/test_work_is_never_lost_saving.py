@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import save_scene
-from attn_desktop.ui.window.app import default_scene
+from attn_desktop.ui.window.startup.app import default_scene
 
 from tests.support.never_lost import (
     CTRL,

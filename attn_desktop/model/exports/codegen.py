@@ -10,12 +10,12 @@ W_Q, W_K, W_V grids. Its own comments stay ASCII (sqrt, not √) so it survives 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from attn_desktop.language import tr
-from attn_desktop.model.exports.scene_kind import scene_kind
+from attn_desktop.model.exports.scene_kind import SceneKind, scene_kind
 from attn_desktop.model.layers import GRID_NAMES, Role
 from attn_desktop.model.scene import Scene
 
@@ -30,8 +30,8 @@ SOFTMAX = (
 def numpy_code(scene: Scene) -> str:
     """Runnable Python (NumPy only) that recomputes the scene and prints what the app shows: the script of
     its kind (see scene_kind.py)."""
-    scripts = {"vectors": _one_head_code, "projection": _one_head_code, "multi-head": _multi_head_code,
-               "layers": _multi_layer_code}
+    scripts: dict[SceneKind, Callable[[Scene], str]] = {"vectors": _one_head_code, "projection": _one_head_code,
+                                                       "multi-head": _multi_head_code, "layers": _multi_layer_code}
     return scripts[scene_kind(scene)](scene)
 
 

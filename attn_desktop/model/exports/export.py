@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from attn_desktop.model.attention import AttentionResult
-from attn_desktop.model.exports.scene_kind import scene_kind
+from attn_desktop.model.exports.scene_kind import SceneKind, scene_kind
 from attn_desktop.model.layers import Head, Layer, Role
 from attn_desktop.model.scene import Scene
 from attn_desktop.model.training.trained_head import task_accuracy, task_of
@@ -48,7 +48,7 @@ def _layers(scene: Scene) -> dict[str, Any]:
     return {"layers": [_layer_entry(layer) for layer in scene.layers], "output": scene.output.tolist()}
 
 
-_BODIES: dict[str, Callable[[Scene], dict[str, Any]]] = {
+_BODIES: dict[SceneKind, Callable[[Scene], dict[str, Any]]] = {
     "vectors": _one_head, "projection": _one_head, "multi-head": _one_layer, "layers": _layers,
 }
 

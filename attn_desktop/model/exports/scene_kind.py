@@ -9,13 +9,18 @@ layers are a list. Each output picks its format from this one name, then loops o
 
 from __future__ import annotations
 
+from typing import Literal
+
 from attn_desktop.model.layers import Role
 from attn_desktop.model.scene import Scene
 
-ONE_HEAD_KINDS = ("vectors", "projection")
+# The kinds as the JSON export's "kind" writes them: a table keyed by them misses one as a type error.
+SceneKind = Literal["vectors", "projection", "multi-head", "layers"]
+
+ONE_HEAD_KINDS: tuple[SceneKind, ...] = ("vectors", "projection")
 
 
-def scene_kind(scene: Scene) -> str:
+def scene_kind(scene: Scene) -> SceneKind:
     """"vectors" (queries, keys and values given), "projection" (one head with grids), "multi-head"
     (one layer of several heads) or "layers" (several layers)."""
     if scene.is_one_head:
@@ -23,4 +28,4 @@ def scene_kind(scene: Scene) -> str:
     return "multi-head" if len(scene.layers) == 1 else "layers"
 
 
-__all__ = ["ONE_HEAD_KINDS", "scene_kind"]
+__all__ = ["ONE_HEAD_KINDS", "SceneKind", "scene_kind"]

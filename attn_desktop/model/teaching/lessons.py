@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attn_desktop.language import N_
+from attn_desktop.model.teaching.dock_id import DockId
 
 
 @dataclass(frozen=True)
@@ -21,7 +22,7 @@ class Lesson:
     explanation: str
     steps: tuple[str, ...]
     formula: str = ""
-    companion: str = ""  # a panel the lesson opens beside its text ("scalingLabDock"), if any
+    companion: DockId | None = None  # a panel the lesson opens beside its text (the √d_k lab), if any
     predict: bool = False  # turns Predict, then see on while the lesson is open
     # The head (layer, head) the lesson shows first where the heads show one at a time (a small screen):
     # the one its first step reads.
@@ -138,7 +139,7 @@ LESSONS: tuple[Lesson, ...] = (
         id="why-sqrt-dk",
         title=N_("6. Why divide by √d_k"),
         scene="the_cat_sat_on_the_mat.json",
-        companion="scalingLabDock",
+        companion=DockId.SCALING_LAB,
         formula="std(q · k) ≈ √d_k,   std(q · k / √d_k) ≈ 1",
         explanation=(
             N_("A score q · k adds up d_k products, one per number of the vectors. Take the numbers at random, "
@@ -253,7 +254,7 @@ LESSONS: tuple[Lesson, ...] = (
         id="positions",
         title=N_("10. Where is each word?"),
         scene="lessons/10_positions.json",
-        companion="positionsLabDock",
+        companion=DockId.POSITIONS_LAB,
         formula=N_("x + PE[i],   or turn q by m·θ and k by n·θ (RoPE)"),
         explanation=(
             N_("Attention by itself cannot tell word order. Every score is one word's query against another's key, "

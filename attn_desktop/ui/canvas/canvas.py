@@ -15,12 +15,12 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetricsF, QHideEvent, QKeyEvent, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import QGraphicsSceneMouseEvent, QWidget
 
-from attn_desktop.geometry.named_arrows import named_in
-from attn_desktop.geometry.shown_numbers import shown_number
 from attn_desktop.geometry.weight_style import even_split
 from attn_desktop.language import tr
 from attn_desktop.model import Change, HeadReading, Role, Scene
 from attn_desktop.model.explain import arrow_name
+from attn_desktop.model.shown_numbers import shown_number
+from attn_desktop.model.teaching.named_arrows import named_in
 from attn_desktop.model.view_plane import ViewPlane
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
 from attn_desktop.ui.canvas.arrow_styles import KeyValueStyles, short_name, style_queries

@@ -12,10 +12,10 @@ from typing import Protocol
 import numpy as np
 from PySide6.QtWidgets import QInputDialog, QWidget
 
-from attn_desktop.geometry.shown_numbers import typed_list
 from attn_desktop.language import N_, ntr, tr
 from attn_desktop.model import HeadReading, Role, Scene
 from attn_desktop.model.commands import Editor, move_arrow
+from attn_desktop.model.shown_numbers import typed_list
 from attn_desktop.model.teaching.exercises import parse_numbers
 from attn_desktop.model.view_plane import ViewPlane
 from attn_desktop.ui.scene_link import head_reading

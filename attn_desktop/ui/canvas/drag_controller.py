@@ -24,11 +24,11 @@ import numpy as np
 from PySide6.QtCore import QObject, QPointF, Qt, Signal
 
 from attn_desktop.geometry.drawn_planes import DrawnPlanes
-from attn_desktop.geometry.shown_numbers import shown_vector
 from attn_desktop.geometry.tip_choice import Tip, TipTurns
 from attn_desktop.language import ntr, tr
 from attn_desktop.model import HeadReading, Role
 from attn_desktop.model.commands import move_arrow
+from attn_desktop.model.shown_numbers import shown_vector
 from attn_desktop.model.view_plane import ViewPlane
 from attn_desktop.ui.canvas.arrow_geometry import HANDLE_RADIUS_PX
 from attn_desktop.ui.canvas.arrow_item import ArrowItem

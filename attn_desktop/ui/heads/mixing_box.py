@@ -16,10 +16,10 @@ from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QBoxLayout, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from attn_desktop.geometry.shown_numbers import shown_vector
 from attn_desktop.language import N_, tr
 from attn_desktop.model import Change, HeadReading, Scene, ViewState, explain
 from attn_desktop.model.commands import Editor
+from attn_desktop.model.shown_numbers import shown_vector
 from attn_desktop.ui.heads.w_o_summary import WOSummary, shown_whole
 from attn_desktop.ui.panels.grid_editor import GridEditor
 from attn_desktop.ui.scene_link import follow_scene

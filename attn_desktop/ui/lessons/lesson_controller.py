@@ -8,7 +8,7 @@ from typing import Protocol
 
 from PySide6.QtWidgets import QDockWidget
 
-from attn_desktop.language import tr
+from attn_desktop.language import N_, tr
 from attn_desktop.model import Scene, SceneFileError
 from attn_desktop.model.commands import Editor, ReplaceContents, open_contents
 from attn_desktop.model.files.scene_types import SceneData
@@ -20,6 +20,7 @@ from attn_desktop.model.scene_files import (
     scene_document,
 )
 from attn_desktop.model.teaching import lessons
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.exercises import ShowMe, ShowMeStep, apply_steps
 from attn_desktop.model.teaching.lesson_words import in_students_words
 from attn_desktop.paths import scene_path as builtin_scene_path
@@ -49,15 +50,15 @@ class LessonDocument(Protocol):
 
 
 class LessonRoom(Protocol):
-    """The window's layout, as a lesson arranges it (see WindowLayout)."""
+    """The window's layout, as a lesson arranges it (see DockLayout)."""
 
     @property
     def presenting(self) -> bool: ...
     @property
     def showing_heads(self) -> bool: ...  # several heads where the canvas was: the one-head docks made way
-    def show_wide(self, name: str) -> None: ...
+    def show_wide(self, name: DockId) -> None: ...
 
-    def open_companion(self, name: str | None) -> None: ...
+    def open_companion(self, name: DockId | None) -> None: ...
     def make_room_for_grids(self) -> None: ...
 
 
@@ -97,7 +98,7 @@ class LessonController:
         self.panel.show_kept_scene(kept)
         self.scene.reading().view.show_head(*lessons.lesson(lesson_id).first_head)
         companion = lessons.lesson(lesson_id).companion
-        self.room.open_companion(companion or None)  # another lesson's panel (the √d_k lab) closes
+        self.room.open_companion(companion)  # another lesson's panel (the √d_k lab) closes
         if companion:  # a tab beside the lesson's text; on a projector, in front of it
             self.room.show_wide(companion)
         if not self.room.presenting:  # a projector shows the canvas, not the reading
@@ -128,7 +129,7 @@ class LessonController:
     def start_afresh(self) -> None:
         """The lesson's scene as it comes, in place of the one the student left: one step Ctrl+Z takes back."""
         if self.current is not None:
-            self._replace_scene(lessons.lesson(self.current).scene, (), tr("Start the lesson afresh"))
+            self._replace_scene(lessons.lesson(self.current).scene, (), N_("Start the lesson afresh"))
         self.panel.show_kept_scene(False)
 
     def show(self, lesson_id: str | None) -> None:
@@ -159,17 +160,18 @@ class LessonController:
         It is one edit of the scene, like a drag: the title says the scene changed and Ctrl+Z
         gives back the canvas as it was, so nothing needs saving first.
         """
-        self._replace_scene(show_me.scene, show_me.steps, tr("Show me"))
+        self._replace_scene(show_me.scene, show_me.steps, N_("Show me"))
 
-    def _replace_scene(self, name: str, steps: Sequence[ShowMeStep], text: str) -> None:
-        """The built-in scene NAME, set up by STEPS, in place of the scene as one undoable edit called TEXT."""
+    def _replace_scene(self, name: str, steps: Sequence[ShowMeStep], message: str) -> None:
+        """The built-in scene NAME, set up by STEPS, in place of the scene as one undoable edit called MESSAGE
+        (marked with N_(), translated whenever the Edit menu reads it)."""
         try:
             shown = new_scene(lesson_scene_data(name))
         except SceneFileError as error:
             self.show_error(tr("Cannot open lesson"), str(error))
             return
         apply_steps(shown, steps)  # set up aside, then put in place as one step
-        command = ReplaceContents(contents_as_seen(self.scene), contents_as_seen(shown), text)
+        command = ReplaceContents(contents_as_seen(self.scene), contents_as_seen(shown), message)
         if command.only_chooses_a_query:  # nothing to undo: just look at the query it means
             self.scene.reading().select_query(shown.reading().selected)
         else:

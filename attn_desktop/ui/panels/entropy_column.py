@@ -14,10 +14,10 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText
 
-from attn_desktop.geometry.shown_numbers import shown_number
 from attn_desktop.language import N_, tr
 from attn_desktop.model import HeadReading
 from attn_desktop.model.attention import entropy_bits
+from attn_desktop.model.shown_numbers import shown_number
 
 HEADER = N_("bits")  # the column's header, shown as tr(HEADER)
 GAP = 8  # between the grid and the column

@@ -20,11 +20,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from attn_desktop.geometry.shown_numbers import localized
 from attn_desktop.language import N_, parse_number, tr
 from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.model.commands import Editor, RunNow, set_grid_cell, switch
 from attn_desktop.model.layers import GRID_NAMES
+from attn_desktop.model.shown_numbers import localized
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.scene_link import follow_scene_in_sight, head_reading
 from attn_desktop.ui.widgets.grid_flow import GridFlow

@@ -12,10 +12,10 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, QTransform
 
-from attn_desktop.geometry.shown_numbers import localized, percent, shown_number
 from attn_desktop.language import tr
 from attn_desktop.model import explain
 from attn_desktop.model.attention import AttentionResult
+from attn_desktop.model.shown_numbers import localized, percent, shown_number
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP
 
 MASKED_RGB = (225, 225, 225)

@@ -7,9 +7,9 @@ from PySide6.QtCore import QEvent, QRect, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from attn_desktop.geometry.shown_numbers import shown_number, shown_vector
 from attn_desktop.language import ntr, tr
 from attn_desktop.model import Change, HeadReading, Scene, explain
+from attn_desktop.model.shown_numbers import shown_number, shown_vector
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.steady_label_box import SteadyLabelBox, set_tip
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil

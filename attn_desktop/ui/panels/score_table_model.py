@@ -19,9 +19,9 @@ import numpy as np
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
-from attn_desktop.geometry.shown_numbers import percent, shown_number
 from attn_desktop.language import N_, ntr, tr
 from attn_desktop.model import Change, HeadReading, Role, Scene, explain
+from attn_desktop.model.shown_numbers import percent, shown_number
 from attn_desktop.ui.panels.cell_writes import ShownNumbers, cell_writes
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil

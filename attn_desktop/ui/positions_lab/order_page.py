@@ -14,8 +14,8 @@ import numpy as np
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
-from attn_desktop.geometry.shown_numbers import shown_vector
 from attn_desktop.language import N_, tr
+from attn_desktop.model.shown_numbers import shown_vector
 from attn_desktop.model.teaching.positions_lab import LabHead, OrderComparison, compare_orders, other_order
 from attn_desktop.ui.positions_lab.lab_text import set_text, wrapped_label
 from attn_desktop.ui.positions_lab.outputs_table import OutputsTable

@@ -12,8 +12,8 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from attn_desktop.geometry.shown_numbers import shown_number
 from attn_desktop.language import tr
+from attn_desktop.model.shown_numbers import shown_number
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.panels.matrix_cells import DARK_TEXT, DARK_TEXT_FROM, LIGHT_TEXT, viridis_table
 

@@ -13,9 +13,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QSpinBox, QVBoxLayout, QWidget
 
-from attn_desktop.geometry.shown_numbers import shown_number
 from attn_desktop.language import N_, percent, tr
 from attn_desktop.language.numbers import whole_number
+from attn_desktop.model.shown_numbers import shown_number
 from attn_desktop.model.teaching.scaling_lab import (
     D_K_MAX,
     D_K_MIN,

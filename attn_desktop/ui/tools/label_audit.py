@@ -99,7 +99,7 @@ def _over_head(box: QRectF, arrow: ArrowItem, transform: QTransform) -> bool:
     return head.intersects(box)
 
 
-def _over_shaft(box: QRectF, arrow, transform) -> bool:
+def _over_shaft(box: QRectF, arrow: ArrowItem, transform: QTransform) -> bool:
     """Whether the arrow's shaft, as painted, passes through the box."""
     shaft = arrow.shaft_line(transform)
     return shaft is not None and _line_meets_rect(shaft, box)

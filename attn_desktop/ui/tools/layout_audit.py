@@ -15,7 +15,8 @@ from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QDockWidget, QLabel, QWidget
 
-from attn_desktop.geometry.panel_sets import panels_shown
+from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.model.teaching.panel_sets import panels_shown
 from attn_desktop.ui.panels.grid_editor import MAX_ROWS_IN_VIEW
 from attn_desktop.ui.tools.label_audit import audit_labels
 from attn_desktop.ui.tools.language_audit import untranslated_texts
@@ -28,9 +29,9 @@ if TYPE_CHECKING:  # the audit reads the window's parts; the window never needs 
     from attn_desktop.ui.window.main_window import MainWindow
 
 # The panels a class must see in each mode (the canvas is the central widget).
-EVERYDAY_PANELS = ("scoreDock", "matrixDock", "outputDock", "weightsDock", "lessonDock")
-TABBED_WITH_THE_READING = ("trainingDock", "modelHeadsDock")
-PRESENTATION_PANELS = ("scoreDock", "matrixDock", "outputDock", "weightsDock")
+EVERYDAY_PANELS = (DockId.SCORE, DockId.MATRIX, DockId.OUTPUT, DockId.WEIGHTS, DockId.LESSON)
+TABBED_WITH_THE_READING = (DockId.TRAINING, DockId.MODEL_HEADS)
+PRESENTATION_PANELS = (DockId.SCORE, DockId.MATRIX, DockId.OUTPUT, DockId.WEIGHTS)
 MIN_PLOT_WIDTH_PX = 100  # narrower than this, a plot is no place to drag in
 
 
@@ -60,9 +61,9 @@ def audit_heads(window: MainWindow) -> dict:
     fonts = [column.matrix.cell_font() for column in columns if column.matrix.isVisibleTo(window.heads_view)]
     labels = [audit_labels(column.canvas) for column in columns if column.canvas.isVisibleTo(window.heads_view)]
     cut: list[str] = []
-    lesson_waits = window.layout_manager.activity.companion in TABBED_WITH_THE_READING  # behind Training, say
-    if not window.presentation_action.isChecked() and not lesson_waits and not _on_screen(window.docks["lessonDock"].widget()):
-        cut.append(window.docks["lessonDock"].windowTitle())
+    lesson_waits = window.dock_layout.activity.companion in TABBED_WITH_THE_READING  # behind Training, say
+    if not window.presentation_action.isChecked() and not lesson_waits and not _on_screen(window.docks[DockId.LESSON].widget()):
+        cut.append(window.docks[DockId.LESSON].windowTitle())
     view = window.heads_view
     for column in columns:
         head = window.scene.head_name(column.layer, column.head)
@@ -149,10 +150,10 @@ def panels_cut(window: MainWindow) -> list[str]:
     if screen is not None and (window.width() > screen.width() or window.height() > screen.height()):
         cut.append("window (larger than the screen)")
     presenting = window.presentation_action.isChecked()
-    activity = window.layout_manager.activity
+    activity = window.dock_layout.activity
     declared = panels_shown(activity, presenting)  # a panel the activity closes is not cut
     if activity.companion in TABBED_WITH_THE_READING:
-        declared -= {"lessonDock"}  # the lesson's text waits in the tab behind Training or Model heads
+        declared -= {DockId.LESSON}  # the lesson's text waits in the tab behind Training or Model heads
     for name in PRESENTATION_PANELS if presenting else EVERYDAY_PANELS:
         if name not in declared:
             continue

@@ -24,7 +24,7 @@ from attn_desktop.model.teaching.lessons import LESSONS
 from attn_desktop.paths import icon_files, resource_dir
 from attn_desktop.ui.language.font_coverage import catalog_size, characters_missing
 from attn_desktop.ui.tools.synthetic_mouse import drag, viewport_pos_of
-from attn_desktop.ui.window.app import build_window, settle
+from attn_desktop.ui.window.startup.app import build_window, settle
 
 if TYPE_CHECKING:  # the window the test builds (through app.py)
     from attn_desktop.ui.window.main_window import MainWindow

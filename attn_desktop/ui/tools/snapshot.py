@@ -53,11 +53,11 @@ def use_offscreen_screen(screen: ScreenSpec, folder: str) -> None:
 def wait_until_settled(window: MainWindow) -> None:
     """Let the docks, the plots and presentation mode's re-arranging finish."""
     from attn_desktop.ui.qt_app import gui_app
-    from attn_desktop.ui.window.app import settle
+    from attn_desktop.ui.window.startup.app import settle
 
     app = gui_app()
     deadline = time.monotonic() + SETTLE_SECONDS + 2.0
-    while window.layout_manager.settling and time.monotonic() < deadline:
+    while window.presentation_mode.settling and time.monotonic() < deadline:
         app.processEvents()
         time.sleep(0.01)
     settle(window)
@@ -93,8 +93,8 @@ def take_snapshot(scene: Scene, scene_path: Path | None, lesson: str | None, pre
     """Build the real window on this scene (or lesson), show it on the offscreen screen, and
     return the PNG and the audit."""
     from attn_desktop.ui.tools.layout_audit import audit_window
-    from attn_desktop.ui.window.app import make_application
     from attn_desktop.ui.window.main_window import MainWindow
+    from attn_desktop.ui.window.startup.app import make_application
 
     _app = make_application()  # held for as long as the window lives
     window = MainWindow(scene, scene_path=scene_path)
@@ -116,8 +116,8 @@ def take_walk(scene: Scene, scene_path: Path | None, lesson: str | None, steps: 
     from attn_desktop.ui.tools.layout_audit import audit_window
     from attn_desktop.ui.tools.walk import headless, take_step
     from attn_desktop.ui.tools.walk_audit import audit_walk
-    from attn_desktop.ui.window.app import make_application
     from attn_desktop.ui.window.main_window import MainWindow
+    from attn_desktop.ui.window.startup.app import make_application
 
     _app = make_application()
     window = MainWindow(scene, scene_path=scene_path)

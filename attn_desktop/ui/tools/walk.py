@@ -78,7 +78,7 @@ def restart(window: MainWindow, settle: Callable[[MainWindow], None],
     from PySide6.QtCore import Qt
 
     from attn_desktop.model.scene_files import open_scene
-    from attn_desktop.ui.window.app import show_as_started, start_window
+    from attn_desktop.ui.window.startup.app import show_as_started, start_window
 
     path = window.scene_path
     frameless = bool(window.windowFlags() & Qt.WindowType.FramelessWindowHint)  # a snapshot's window

@@ -17,10 +17,10 @@ from PySide6.QtCore import QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractButton, QLabel, QStyle, QTableView, QWidget
 
-from attn_desktop.geometry.named_arrows import named_in
 from attn_desktop.geometry.plot_arrangement import MIN_PLOT_SIDE_PX  # the canvas's own rule, audited
 from attn_desktop.geometry.weight_style import ANSWER_MIN_WEIGHT
 from attn_desktop.model import Role
+from attn_desktop.model.teaching.named_arrows import named_in
 from attn_desktop.ui.tools.label_audit import _distance, _plots
 from attn_desktop.ui.tools.layout_audit import _on_screen
 

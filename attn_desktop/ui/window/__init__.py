@@ -1,1 +1,1 @@
-"""The main window: the application, the window that assembles the panels, its actions as a table, and its declared layouts."""
+"""The main window, which assembles the panels, and its rooms: start-up, actions (a table), layout and status bar."""

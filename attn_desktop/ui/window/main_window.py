@@ -14,6 +14,7 @@ from attn_desktop.model import Change, HeadReading, Scene, shared_view
 from attn_desktop.model.pretrained.head_kinds import CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
 from attn_desktop.model.scene_files import new_scene
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.canvas.coordinate_dialog import CoordinateDialog
@@ -49,18 +50,21 @@ from attn_desktop.ui.view_state.key_highlight import KeyHighlight
 from attn_desktop.ui.view_state.weights_veil import WeightsVeil
 from attn_desktop.ui.window import language_switch
 from attn_desktop.ui.window.about import show_about
-from attn_desktop.ui.window.actions import build_actions, fill_menus
+from attn_desktop.ui.window.actions.menu_id import MenuId
+from attn_desktop.ui.window.actions.scene_switches import SceneSwitches
+from attn_desktop.ui.window.actions.snap_steps import SnapSteps
+from attn_desktop.ui.window.actions.table import build_actions, fill_menus
+from attn_desktop.ui.window.actions.text_box_undo import TextBoxUndoFirst
+from attn_desktop.ui.window.actions.toolbar import MainToolBar
 from attn_desktop.ui.window.app_icon import app_icon
-from attn_desktop.ui.window.canvas_or_heads import show_canvas_or_heads
-from attn_desktop.ui.window.central_stack import CentralStack
-from attn_desktop.ui.window.mirrored_docks import corner_on_reading_side, on_reading_side
-from attn_desktop.ui.window.scene_switches import SceneSwitches
-from attn_desktop.ui.window.screen_fit import ScreenFit
-from attn_desktop.ui.window.snap_steps import SnapSteps
-from attn_desktop.ui.window.status_bar import fill_status_bar
-from attn_desktop.ui.window.text_box_undo import TextBoxUndoFirst
-from attn_desktop.ui.window.toolbar import MainToolBar
-from attn_desktop.ui.window.window_layout import BOTTOM, LEFT, RIGHT, DockSpec, WindowLayout, fit_to_screen
+from attn_desktop.ui.window.layout.canvas_or_heads import show_canvas_or_heads
+from attn_desktop.ui.window.layout.central_stack import CentralStack
+from attn_desktop.ui.window.layout.dock_layout import BOTTOM, LEFT, RIGHT, DockLayout, DockSpec
+from attn_desktop.ui.window.layout.layout_store import LayoutStore
+from attn_desktop.ui.window.layout.mirrored_docks import corner_on_reading_side, on_reading_side
+from attn_desktop.ui.window.layout.presentation_mode import PresentationMode
+from attn_desktop.ui.window.layout.screen_fit import ScreenFit, fit_to_screen
+from attn_desktop.ui.window.status.status_bar import fill_status_bar
 
 
 class MainWindow(QMainWindow):
@@ -88,14 +92,14 @@ class MainWindow(QMainWindow):
         self._build_panels()
         self._build_docks()
         # Maximised or presenting (full screen), never left larger than the screen.
-        self.screen_fit = ScreenFit(self, lambda: self.layout_manager.presenting)
+        self.screen_fit = ScreenFit(self, lambda: self.presentation_mode.presenting)
         self.dialogs = QtDocumentDialogs(self)
         show_error, show_status = self.dialogs.show_error, self.dialogs.show_status
         self.predictions = PredictionController(self.shown, self.veil, self.weights_chart, self.weights_panel.predict_bar,
                                                 self.canvas.drags, self.progress, self)
         self.lesson_code = LessonCode(scene, self.code_panel, self.scaling_lab, self.predictions)
-        self.lessons = LessonController(scene, self.history, self.lesson_panel, self.docks["lessonDock"],
-                                        self.docks["gridsDock"], self.layout_manager, self.predictions,
+        self.lessons = LessonController(scene, self.history, self.lesson_panel, self.docks[DockId.LESSON],
+                                        self.docks[DockId.GRIDS], self.dock_layout, self.predictions,
                                         self.lesson_code.show, show_error, self.canvas)
         self.documents = DocumentController(scene, self.history, self.autosaver, self.dialogs, self.lessons,
                                             self._window_for_restored, scene_path)
@@ -104,8 +108,8 @@ class MainWindow(QMainWindow):
         self.exports = SceneExports(self.shown, self.documents, self, self.dialogs)  # pictures of this window
         self.switches = SceneSwitches(scene, self.history, show_error)
         self.training = TrainingController(scene, self.history, self.documents, self.training_panel, self)
-        self.model_heads = ModelController(scene, self.documents, self.model_heads_panel, self.docks["modelHeadsDock"],
-                                           lambda: self.layout_manager.show_wide("modelHeadsDock"), self.dialogs, parent=self)
+        self.model_heads = ModelController(scene, self.documents, self.model_heads_panel, self.docks[DockId.MODEL_HEADS],
+                                           lambda: self.dock_layout.show_wide(DockId.MODEL_HEADS), self.dialogs, parent=self)
         self.positions_lab.real_head_requested.connect(  # lesson 10's head: its previous-token line, then RoPE off
             lambda: self.model_heads.open_head_reading(*CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE))
         self.positions_lab.rope_switched.connect(self.model_heads.set_rope)
@@ -143,33 +147,35 @@ class MainWindow(QMainWindow):
         self.positions_lab = PositionsLabPanel(shown, self.history)  # its Shuffle: an undoable edit
 
     def _build_docks(self) -> None:
-        self.layout_manager = WindowLayout(self)
-        self.layout_manager.scene_uses_grids = lambda: bool(self.scene.reading().grids)
+        self.dock_layout = DockLayout(self, scene_uses_grids=lambda: bool(self.scene.reading().grids),
+                                      predicting=lambda: self.weights_panel.guessing)
         for spec, widget in (
             # Translators: the titles of the window's panels (docks), also in View's list of panels.
-            (DockSpec("lessonDock", tr("Lesson"), LEFT), self.lesson_panel),
-            (DockSpec("challengesDock", tr("Challenges"), LEFT), self.challenges_panel),
-            (DockSpec("codeDock", tr("Code"), LEFT), self.code_panel),
-            (DockSpec("sentenceDock", tr("Sentence"), LEFT), self.sentence_panel),
-            (DockSpec("trainingDock", tr("Training"), LEFT, scrolls=True), self.training_panel),
-            (DockSpec("modelHeadsDock", tr("Model heads"), LEFT, scrolls=True), self.model_heads_panel),
-            (DockSpec("scalingLabDock", tr("√d_k lab"), LEFT), self.scaling_lab),
-            (DockSpec("positionsLabDock", tr("Positions lab"), LEFT), self.positions_lab),
-            (DockSpec("gridsDock", tr("Grids"), BOTTOM), self.grid_editor),
-            (DockSpec("scoreDock", tr("Scores"), RIGHT), self.score_panel),
-            (DockSpec("matrixDock", tr("Attention matrix"), RIGHT), self.matrix_view),
-            (DockSpec("outputDock", tr("Output"), BOTTOM), self.output_panel),
-            (DockSpec("weightsDock", tr("Weights"), BOTTOM), self.weights_panel),
-            (DockSpec("shapesDock", tr("Shapes"), BOTTOM), self.shapes_panel),
+            (DockSpec(DockId.LESSON, tr("Lesson"), LEFT), self.lesson_panel),
+            (DockSpec(DockId.CHALLENGES, tr("Challenges"), LEFT), self.challenges_panel),
+            (DockSpec(DockId.CODE, tr("Code"), LEFT), self.code_panel),
+            (DockSpec(DockId.SENTENCE, tr("Sentence"), LEFT), self.sentence_panel),
+            (DockSpec(DockId.TRAINING, tr("Training"), LEFT, scrolls=True), self.training_panel),
+            (DockSpec(DockId.MODEL_HEADS, tr("Model heads"), LEFT, scrolls=True), self.model_heads_panel),
+            (DockSpec(DockId.SCALING_LAB, tr("√d_k lab"), LEFT), self.scaling_lab),
+            (DockSpec(DockId.POSITIONS_LAB, tr("Positions lab"), LEFT), self.positions_lab),
+            (DockSpec(DockId.GRIDS, tr("Grids"), BOTTOM), self.grid_editor),
+            (DockSpec(DockId.SCORE, tr("Scores"), RIGHT), self.score_panel),
+            (DockSpec(DockId.MATRIX, tr("Attention matrix"), RIGHT), self.matrix_view),
+            (DockSpec(DockId.OUTPUT, tr("Output"), BOTTOM), self.output_panel),
+            (DockSpec(DockId.WEIGHTS, tr("Weights"), BOTTOM), self.weights_panel),
+            (DockSpec(DockId.SHAPES, tr("Shapes"), BOTTOM), self.shapes_panel),
         ):
-            self.layout_manager.add_dock(spec, widget)
-        self.docks: dict[str, QDockWidget] = self.layout_manager.docks
+            self.dock_layout.add_dock(spec, widget)
+        self.docks: dict[DockId, QDockWidget] = self.dock_layout.docks
         # A dock tells when its tab comes to the front; the Code panel skips work while it is behind.
-        self.docks["codeDock"].visibilityChanged.connect(self.code_panel.set_on_screen)
-        self.layout_manager.arrange_defaults()
+        self.docks[DockId.CODE].visibilityChanged.connect(self.code_panel.set_on_screen)
+        self.dock_layout.arrange_defaults()
+        self.presentation_mode = PresentationMode(self, self.dock_layout)
+        self.layout_store = LayoutStore(self, self.dock_layout, self.presentation_mode)
 
     def _build_actions(self) -> None:
-        """The command table's actions (see actions.py), menus and toolbar; those used by name are kept."""
+        """The command table's actions (see actions/table.py), menus and toolbar; those used by name are kept."""
         self.menu_actions = actions = build_actions(self, self)
         self.undo_action, self.redo_action = actions["undo_action"], actions["redo_action"]
         self.scale_action, self.causal_action = actions["scale_action"], actions["causal_action"]
@@ -183,13 +189,13 @@ class MainWindow(QMainWindow):
         self.toolbar = MainToolBar(self.scene, actions, self)
         self.query_picker, self.toolbar_boxes = self.toolbar.query_picker, self.toolbar.boxes
         self.addToolBar(self.toolbar)
-        fill_menus(self, actions, {"&View": [dock.toggleViewAction() for dock in self.docks.values()]})
+        self.menus = fill_menus(self, actions, {MenuId.VIEW: [dock.toggleViewAction() for dock in self.docks.values()]})
         self.switches.bind(self.scale_action, self.causal_action, self.toolbar_boxes.values())
 
     @property
     def showing_heads(self) -> bool:
         """Several heads side by side where the canvas was: the window's layout made way for them."""
-        return self.layout_manager.showing_heads
+        return self.dock_layout.showing_heads
 
     # ----- small handlers ------------------------------------------------
     def _hold_undo_during_drag(self, dragging: bool) -> None:
@@ -226,8 +232,8 @@ class MainWindow(QMainWindow):
 
     # ----- presentation, layout and window state --------------------------
     def set_presentation(self, on: bool) -> None:
-        """Full screen, large type, thick arrows: for a projector (see WindowLayout)."""
-        self.layout_manager.set_presentation(on, after_font_change=self._present_drawings)
+        """Full screen, large type, thick arrows: for a projector (see PresentationMode)."""
+        self.presentation_mode.set_presentation(on, after_font_change=self._present_drawings)
 
     def _present_drawings(self, on: bool) -> None:
         for drawing in (self.canvas, self.heads_view):
@@ -235,19 +241,22 @@ class MainWindow(QMainWindow):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self.layout_manager.window_resized()
+        if self.presentation_mode.settling:  # the window manager's resizes after entering or leaving presentation
+            self.presentation_mode.arrange()
+        else:
+            self.dock_layout.window_resized()
 
     def restore_window_state(self) -> bool:
         """The window and docks as they were last time on a screen of this size; False if never."""
-        restored = self.layout_manager.restore_window_state()
+        restored = self.layout_store.restore()
         self.lessons.show_grids_if_used()
         return restored
 
     def save_window_state(self) -> None:
-        self.layout_manager.save_window_state()
+        self.layout_store.save()
 
     def reset_layout(self) -> None:
-        self.layout_manager.reset()
+        self.dock_layout.reset()
         self.lessons.show_grids_if_used()
 
     def show_about(self) -> None:
@@ -259,7 +268,7 @@ class MainWindow(QMainWindow):
         language_switch.switch_language(self, self.scene, self.documents.update_title, code)
         remember_language(code)
         if self.isRightToLeft() != right_to_left:  # the docks change sides with the reading direction
-            self.layout_manager.follow_direction()
+            self.dock_layout.follow_direction()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.documents.close():

@@ -9,7 +9,7 @@ from attn_desktop.language import tr
 from attn_desktop.model import Scene
 from attn_desktop.ui.panels.query_picker import QueryPicker
 from attn_desktop.ui.widgets.action_check_box import ActionCheckBox
-from attn_desktop.ui.window.actions import BuiltActions, fill_toolbar
+from attn_desktop.ui.window.actions.table import BuiltActions, fill_toolbar
 
 
 class MainToolBar(QToolBar):

@@ -14,6 +14,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea
 
+from attn_desktop.model.teaching.dock_id import DockId
+
 LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
                        Qt.DockWidgetArea.BottomDockWidgetArea)
 HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
@@ -22,31 +24,31 @@ RIGHT_COLUMN_SHARES = (0.24, 0.36)  # of the width, the least and the most the m
 RIGHT_COLUMN_SLACK = (1.08, 1.15)  # room beyond the matrix's smallest numbers: on a small screen, a bigger screen
 SMALL_SCREEN_LEFT_PX = 245  # the least a left panel takes on a small screen (the √d_k lab's plots read at this)
 # The Positions lab's pages scroll and read at less; lesson 10's three plots beside it need those pixels.
-SMALL_SCREEN_LEFT_PX_OF = {"positionsLabDock": 228}
+SMALL_SCREEN_LEFT_PX_OF = {DockId.POSITIONS_LAB: 228}
 BOTTOM_ROW_SHARE = 0.24  # of the height, for the output and the weights
 BOTTOM_ROW_WIDTH_SHARE = 0.32  # of the width, for each of the output and the weights
 LEFT_SHARE = 0.3  # of the width, for a left panel kept during a presentation
 
 
-def arrange_for_presentation(window: QMainWindow, docks: dict[str, QDockWidget], small_screen: bool) -> None:
+def arrange_for_presentation(window: QMainWindow, docks: dict[DockId, QDockWidget], small_screen: bool) -> None:
     """The presentation's design for the window as it is now (SMALL_SCREEN: every panel as small as it reads)."""
-    window.addDockWidget(RIGHT, docks["matrixDock"])
-    window.splitDockWidget(docks["matrixDock"], docks["scoreDock"], VERTICAL)
-    window.addDockWidget(BOTTOM, docks["outputDock"])
-    window.splitDockWidget(docks["outputDock"], docks["weightsDock"], HORIZONTAL)
+    window.addDockWidget(RIGHT, docks[DockId.MATRIX])
+    window.splitDockWidget(docks[DockId.MATRIX], docks[DockId.SCORE], VERTICAL)
+    window.addDockWidget(BOTTOM, docks[DockId.OUTPUT])
+    window.splitDockWidget(docks[DockId.OUTPUT], docks[DockId.WEIGHTS], HORIZONTAL)
     width, height = window.width(), window.height()
     _size_right_column(window, docks, small_screen)
-    bottom_row = docks["outputDock"].minimumSizeHint().height() if small_screen else int(height * BOTTOM_ROW_SHARE)
-    window.resizeDocks([docks["outputDock"]], [bottom_row], VERTICAL)
-    if not docks["weightsDock"].isHidden():
-        window.resizeDocks([docks["outputDock"], docks["weightsDock"]],
+    bottom_row = docks[DockId.OUTPUT].minimumSizeHint().height() if small_screen else int(height * BOTTOM_ROW_SHARE)
+    window.resizeDocks([docks[DockId.OUTPUT]], [bottom_row], VERTICAL)
+    if not docks[DockId.WEIGHTS].isHidden():
+        window.resizeDocks([docks[DockId.OUTPUT], docks[DockId.WEIGHTS]],
                            [int(width * BOTTOM_ROW_WIDTH_SHARE)] * 2, HORIZONTAL)
     # A panel the teacher keeps on the left takes a share, not the width it had in a larger everyday window
     # (on a small screen, only the width its controls need): the canvas keeps the rest.
     left = [dock for dock in docks.values()
             if dock.isVisible() and not dock.isFloating() and window.dockWidgetArea(dock) == LEFT]
     if left:
-        floor = SMALL_SCREEN_LEFT_PX_OF.get(left[0].objectName(), SMALL_SCREEN_LEFT_PX)
+        floor = SMALL_SCREEN_LEFT_PX_OF.get(DockId(left[0].objectName()), SMALL_SCREEN_LEFT_PX)
         small = max(_least_readable_width(left[0]), floor)
         wanted = small if small_screen else int(width * LEFT_SHARE)
         window.resizeDocks(left[:1], [wanted], HORIZONTAL)
@@ -63,16 +65,16 @@ def _least_readable_width(dock: QDockWidget) -> int:
     return dock.minimumSizeHint().width()
 
 
-def _size_right_column(window: QMainWindow, docks: dict[str, QDockWidget], small_screen: bool) -> None:
+def _size_right_column(window: QMainWindow, docks: dict[DockId, QDockWidget], small_screen: bool) -> None:
     """As wide as the matrix and the score table need, within RIGHT_COLUMN_SHARES of the width (on a small
     screen about what they need); the score table as high as its rows, the matrix the rest."""
     width, height = window.width(), window.height()
-    needed = max(docks["matrixDock"].minimumSizeHint().width(), docks["scoreDock"].minimumSizeHint().width())
+    needed = max(docks[DockId.MATRIX].minimumSizeHint().width(), docks[DockId.SCORE].minimumSizeHint().width())
     least, most = RIGHT_COLUMN_SHARES
     if small_screen:  # numbers a size larger than the smallest the matrix allows, the canvas the rest
         column = int(needed * RIGHT_COLUMN_SLACK[0])
     else:
         column = min(int(width * most), max(int(width * least), int(needed * RIGHT_COLUMN_SLACK[1])))
-    window.resizeDocks([docks["matrixDock"]], [column], HORIZONTAL)
-    score_height = docks["scoreDock"].minimumSizeHint().height()
-    window.resizeDocks([docks["matrixDock"], docks["scoreDock"]], [height, score_height], VERTICAL)
+    window.resizeDocks([docks[DockId.MATRIX]], [column], HORIZONTAL)
+    score_height = docks[DockId.SCORE].minimumSizeHint().height()
+    window.resizeDocks([docks[DockId.MATRIX], docks[DockId.SCORE]], [height, score_height], VERTICAL)

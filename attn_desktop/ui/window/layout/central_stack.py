@@ -13,7 +13,7 @@ IGNORED = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
 
 
 class CentralStack(QStackedWidget):
-    def __init__(self, pages: list[QWidget], parent=None) -> None:
+    def __init__(self, pages: list[QWidget], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._policies = {page: page.sizePolicy() for page in pages}
         for page in pages:

@@ -15,7 +15,7 @@ from attn_desktop.model.scene_files import open_scene
 from attn_desktop.paths import APP_ID, DEFAULT_SCENE, scene_path
 from attn_desktop.ui.qt_app import gui_app
 from attn_desktop.ui.window.app_icon import app_icon
-from attn_desktop.ui.window.hand_sizes import NARROW_SCREEN_PX
+from attn_desktop.ui.window.layout.hand_sizes import NARROW_SCREEN_PX
 from attn_desktop.ui.window.main_window import MainWindow
 
 # Python's cyclic garbage collector runs in whichever thread happens to allocate. When that is the

@@ -6,6 +6,8 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
 from shiboken6 import getCppPointer
 
+from attn_desktop.model.teaching.dock_id import DockId
+
 
 def show_whole_tab_titles(window: QMainWindow) -> None:
     """Tabbed docks keep whole titles ("Challenges", not "Challen…"): a narrow column scrolls its tabs."""
@@ -17,7 +19,7 @@ def show_whole_tab_titles(window: QMainWindow) -> None:
             bar.setUsesScrollButtons(True)
 
 
-def hide_stray_tab_bars(window: QMainWindow, docks: dict[str, QDockWidget], hidden_before: set[int]) -> None:
+def hide_stray_tab_bars(window: QMainWindow, docks: dict[DockId, QDockWidget], hidden_before: set[int]) -> None:
     """Hide tab bars Qt has left behind over the panels.
 
     QMainWindow.restoreState (and sometimes re-tabbing) makes a fresh tab bar for a tab group and
@@ -48,11 +50,11 @@ def _touches(bar: QRect, dock: QRect, slack: int = 2) -> bool:
     return dock.isValid() and same_span and along_edge
 
 
-TAB_GROUPS = (("shapesDock", "gridsDock"), ("lessonDock", "challengesDock"), ("lessonDock", "codeDock"),
-              ("lessonDock", "sentenceDock"))
+TAB_GROUPS = ((DockId.SHAPES, DockId.GRIDS), (DockId.LESSON, DockId.CHALLENGES), (DockId.LESSON, DockId.CODE),
+              (DockId.LESSON, DockId.SENTENCE))
 
 
-def keep_tab_groups(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
+def keep_tab_groups(window: QMainWindow, docks: dict[DockId, QDockWidget]) -> None:
     """Shapes and Grids share a tab group, as do the reading panels: a panel shown again after presentation
     mode hid its whole group can land beside its partner instead (then the bottom row is wide and tall)."""
     for first, second in TAB_GROUPS:

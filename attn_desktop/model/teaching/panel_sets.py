@@ -6,21 +6,23 @@ window would drift into arrangements nobody designed (the one-head panels back b
 after F11; the √d_k lab still open in lesson 8). So the set of panels is a function of the
 activity and of presentation mode alone, and the window applies it after every such change.
 
-Panels are named by their docks' object names. No Qt here.
+Panels are named by DockId (their docks' object names). No Qt here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-READING_PANELS = ("lessonDock", "challengesDock", "codeDock", "sentenceDock")  # tabs of the left column
-ONE_HEAD_PANELS = ("scoreDock", "matrixDock", "outputDock", "weightsDock", "shapesDock", "gridsDock")
-PRESENTED_NUMBERS = ("scoreDock", "matrixDock", "outputDock", "weightsDock")  # what a class reads from afar
-COMPANION_PANELS = ("trainingDock", "modelHeadsDock", "scalingLabDock", "positionsLabDock")  # an activity's own panel
-LABS = ("scalingLabDock", "positionsLabDock")  # under the lesson's text, not a tab behind it
+from attn_desktop.model.teaching.dock_id import DockId
+
+READING_PANELS = (DockId.LESSON, DockId.CHALLENGES, DockId.CODE, DockId.SENTENCE)  # tabs of the left column
+ONE_HEAD_PANELS = (DockId.SCORE, DockId.MATRIX, DockId.OUTPUT, DockId.WEIGHTS, DockId.SHAPES, DockId.GRIDS)
+PRESENTED_NUMBERS = (DockId.SCORE, DockId.MATRIX, DockId.OUTPUT, DockId.WEIGHTS)  # what a class reads from afar
+COMPANION_PANELS = (DockId.TRAINING, DockId.MODEL_HEADS, DockId.SCALING_LAB, DockId.POSITIONS_LAB)  # an activity's own panel
+LABS = (DockId.SCALING_LAB, DockId.POSITIONS_LAB)  # under the lesson's text, not a tab behind it
 # A companion that needs room: the panels it closes. A lab takes the left column's height, so the
 # bottom row spans the canvas only: it keeps the output whole (the score table shows the weights as bars).
-MADE_WAY_FOR = {lab: ("shapesDock", "gridsDock", "weightsDock") for lab in LABS}
+MADE_WAY_FOR = {lab: (DockId.SHAPES, DockId.GRIDS, DockId.WEIGHTS) for lab in LABS}
 
 
 @dataclass(frozen=True)
@@ -28,26 +30,26 @@ class Activity:
     """What the user is doing, as far as the panels go."""
 
     several_heads: bool = False  # the heads side by side where the canvas was: no one-head panels
-    companion: str | None = None  # Training, Model heads or a lab, when that is what is open
+    companion: DockId | None = None  # Training, Model heads or a lab, when that is what is open
     grids: bool = True  # the head on the canvas makes q, k and v with W_Q, W_K, W_V grids (else no Grids panel)
     small_screen: bool = False  # a projector's 1024 × 768 or 1280 × 720: every pixel of height to the plots
     predicting: bool = False  # Predict, then See: the class guesses on the weights chart
 
 
-def panels_shown(activity: Activity, presenting: bool) -> frozenset[str]:
+def panels_shown(activity: Activity, presenting: bool) -> frozenset[DockId]:
     """The panels to show. Presenting, the reading waits on the teacher's screen and the class sees
     the canvas (or the heads) with the numbers; an activity's own panel stays in both."""
     if presenting:
         shown = set() if activity.several_heads else set(PRESENTED_NUMBERS)
         if activity.small_screen and not activity.predicting:
             # The score table shows the weights as bars too; the chart's row would cost the plots their height.
-            shown.discard("weightsDock")
+            shown.discard(DockId.WEIGHTS)
     else:
         shown = set(READING_PANELS) | (set() if activity.several_heads else set(ONE_HEAD_PANELS))
     if not activity.grids:
-        shown.discard("gridsDock")  # an empty tab would only take the bottom row's height
+        shown.discard(DockId.GRIDS)  # an empty tab would only take the bottom row's height
     elif activity.small_screen:
-        shown.discard("shapesDock")  # the grids say the shapes; Shapes' tab bar would cost the plots its height
+        shown.discard(DockId.SHAPES)  # the grids say the shapes; Shapes' tab bar would cost the plots its height
     if activity.companion is not None:
         shown.add(activity.companion)
         shown -= set(MADE_WAY_FOR.get(activity.companion, ()))

@@ -26,7 +26,7 @@ def can_show_a_dialog() -> bool:
 def show_startup_error(title: str, message: str) -> None:
     if not can_show_a_dialog():
         return
-    from attn_desktop.ui.window.app import make_application
+    from attn_desktop.ui.window.startup.app import make_application
 
     make_application()
     QMessageBox.critical(None, title, message)

@@ -1,6 +1,6 @@
 """The sizes a user gives the panels by hand, kept for the activity and the screen class they were given in.
 
-The window's arrangement is declared (geometry/panel_sets.py and WindowLayout): every change of activity
+The window's arrangement is declared (model/teaching/panel_sets.py and DockLayout): every change of activity
 builds it afresh. A teacher who widens the lesson's column by dragging its edge expects to find it wide
 again after F11, another lesson or a restart — but only in that activity on that kind of screen: a
 width chosen for the √d_k lab on a 1024-pixel projector would cramp the two-head view on a desktop.
@@ -18,7 +18,8 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
-from attn_desktop.geometry.panel_sets import Activity
+from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.model.teaching.panel_sets import Activity
 
 NARROW_SCREEN_PX = 1100  # a projector's 1024 × 768 and the like
 MEDIUM_SCREEN_PX = 1500  # a 1280 × 720 projector or a 1366 × 768 laptop
@@ -47,7 +48,7 @@ def in_sight(dock: QDockWidget) -> bool:
 class HandSizes(QObject):
     """Watches the window for drags of its panels' edges; remembers and gives back the panels' sizes."""
 
-    def __init__(self, window: QMainWindow, docks: dict[str, QDockWidget], activity_key: Callable[[], str]) -> None:
+    def __init__(self, window: QMainWindow, docks: dict[DockId, QDockWidget], activity_key: Callable[[], str]) -> None:
         super().__init__(window)
         self.window = window
         self.docks = docks
@@ -79,7 +80,8 @@ class HandSizes(QObject):
         kept = self.sizes.get(self.key())
         if not kept:
             return False
-        shown = [(self.docks[name], size) for name, size in kept.items() if name in self.docks and in_sight(self.docks[name])]
+        shown = [(self.docks[DockId(name)], size) for name, size in kept.items()
+                 if name in self.docks and in_sight(self.docks[DockId(name)])]
         if shown:
             self.window.resizeDocks([dock for dock, _ in shown], [max(1, size[0]) for _, size in shown], HORIZONTAL)
             self.window.resizeDocks([dock for dock, _ in shown], [max(1, size[1]) for _, size in shown], VERTICAL)

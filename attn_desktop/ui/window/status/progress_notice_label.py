@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QWidget
 from shiboken6 import isValid
 
 from attn_desktop.language import tr
@@ -16,7 +16,7 @@ class ProgressNoticeLabel(QLabel):
     every window of a run, so each window's label watches it until the label goes.
     """
 
-    def __init__(self, progress: ProgressStore, parent=None) -> None:
+    def __init__(self, progress: ProgressStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("progressNoticeLabel")
         self.setStyleSheet("QLabel { color: #a40000; font-weight: bold; }")

@@ -21,9 +21,12 @@ from attn_desktop import APP_NAME
 from attn_desktop.language import LANGUAGE_NAMES, N_, current_language, number, shown_languages, tr
 from attn_desktop.model import Scene
 from attn_desktop.model.teaching import lessons
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.document.qt_dialogs import fill_recent_menu
+from attn_desktop.ui.document.undo_actions import redo_action, undo_action
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.widgets.action_check_box import ActionCheckBox
+from attn_desktop.ui.window.actions.menu_id import MenuId
 
 if TYPE_CHECKING:  # the parts the commands act on; none of them needs this table
     from attn_desktop.ui.canvas.canvas import AttentionCanvas
@@ -35,9 +38,9 @@ if TYPE_CHECKING:  # the parts the commands act on; none of them needs this tabl
     from attn_desktop.ui.panels.matrix_view import MatrixView
     from attn_desktop.ui.predict.prediction_controller import PredictionController
     from attn_desktop.ui.pretrained.pretrained_controller import ModelController
-    from attn_desktop.ui.window.scene_switches import SceneSwitches
-    from attn_desktop.ui.window.snap_steps import SnapSteps
-    from attn_desktop.ui.window.window_layout import WindowLayout
+    from attn_desktop.ui.window.actions.scene_switches import SceneSwitches
+    from attn_desktop.ui.window.actions.snap_steps import SnapSteps
+    from attn_desktop.ui.window.layout.dock_layout import DockLayout
 
 Key = QKeySequence.StandardKey
 SNAP_STEPS = (0.1, 0.5, 1.0)
@@ -71,7 +74,7 @@ class Commands(Protocol):
     @property
     def coordinates(self) -> CoordinateDialog: ...
     @property
-    def layout_manager(self) -> WindowLayout: ...
+    def dock_layout(self) -> DockLayout: ...
     def set_presentation(self, on: bool) -> None: ...
     def reset_layout(self) -> None: ...
     def show_about(self) -> None: ...
@@ -89,7 +92,7 @@ MenuFiller = Callable[[Commands, QMenu], object]  # fills a submenu as it opens
 class ActionSpec:
     id: str  # the name the built action is found under, e.g. "save_action"
     text: str  # marked N_() and shown with tr() (English here, as the table reads)
-    menu: str  # menu path, submenus after "/": "&File/&Export" (each title marked N_() where it first appears)
+    menu: MenuId  # the menu it is an entry of
     on_trigger: Trigger | None = None
     on_toggle: Toggle | None = None  # for a checkable command: runs on every change of its state
     shortcuts: tuple[str | QKeySequence.StandardKey, ...] = ()  # a standard key brings all the platform's keys
@@ -122,7 +125,7 @@ def lesson_shortcut(number: int) -> str:
 
 def lesson_specs() -> list[ActionSpec]:
     return [
-        ActionSpec(f"lesson_{position}_action", item.title, "&Lessons", _opens_lesson(item.id),
+        ActionSpec(f"lesson_{position}_action", item.title, MenuId.LESSONS, _opens_lesson(item.id),
                    shortcuts=(lesson_shortcut(position),))
         for position, item in enumerate(lessons.LESSONS, start=1)
     ]
@@ -130,7 +133,7 @@ def lesson_specs() -> list[ActionSpec]:
 
 def snap_step_specs() -> list[ActionSpec]:
     return [
-        ActionSpec(f"snap_{position}_action", f"Grid of {step:g}", "&Attention/Snap &Step",
+        ActionSpec(f"snap_{position}_action", f"Grid of {step:g}", MenuId.ATTENTION_SNAP_STEP,
                    lambda c: c.snap.apply(True), checkable=True, checked=position == 1, group="snap_step_actions",
                    data=step, wording=_grid_wording(step))
         for position, step in enumerate(SNAP_STEPS, start=1)
@@ -164,97 +167,97 @@ def check_current_language(menu: QMenu) -> None:
 def _predict(c: Commands, on: bool) -> None:
     """Predict, then See on or off; presenting on a small screen, the weights chart comes back for the guess."""
     c.predictions.set_on(on)
-    c.layout_manager.follow_activity()
+    c.dock_layout.follow_activity()
 
 
 ACTIONS: list[ActionSpec] = [
-    ActionSpec("new_action", N_("&New Scene"), "&File", lambda c: c.documents.new_scene(), shortcuts=(Key.New,),
+    ActionSpec("new_action", N_("&New Scene"), MenuId.FILE, lambda c: c.documents.new_scene(), shortcuts=(Key.New,),
                tooltip=N_("Start again from the six-token scene, untitled")),
-    ActionSpec("open_action", N_("&Open Scene…"), "&File", lambda c: c.documents.choose_and_open(),
+    ActionSpec("open_action", N_("&Open Scene…"), MenuId.FILE, lambda c: c.documents.choose_and_open(),
                shortcuts=(Key.Open,)),
-    ActionSpec("recent_menu", N_("Open &Recent"), "&File", fill_submenu=lambda c, menu: fill_recent_menu(
+    ActionSpec("recent_menu", N_("Open &Recent"), MenuId.FILE, fill_submenu=lambda c, menu: fill_recent_menu(
         menu, c.documents.recent_files(), c.documents.open_recent)),
-    ActionSpec("open_model_action", N_("Open &Model…"), "&File", lambda c: c.model_heads.choose_and_open_model(),
+    ActionSpec("open_model_action", N_("Open &Model…"), MenuId.FILE, lambda c: c.model_heads.choose_and_open_model(),
                tooltip=N_("Show the heads of a LLaMA-style language model read from a GGUF file on this computer")),
-    ActionSpec("save_action", N_("&Save Scene"), "&File", lambda c: c.documents.save(), shortcuts=(Key.Save,)),
-    ActionSpec("save_as_action", N_("Save Scene &As…"), "&File", lambda c: c.documents.choose_and_save(),
+    ActionSpec("save_action", N_("&Save Scene"), MenuId.FILE, lambda c: c.documents.save(), shortcuts=(Key.Save,)),
+    ActionSpec("save_as_action", N_("Save Scene &As…"), MenuId.FILE, lambda c: c.documents.choose_and_save(),
                shortcuts=(Key.SaveAs,)),
-    ActionSpec("export_png_action", N_("Picture as &PNG…"), "&File/&Export", lambda c: c.exports.picture("png")),
-    ActionSpec("export_svg_action", N_("Picture as &SVG…"), "&File/&Export", lambda c: c.exports.picture("svg")),
-    ActionSpec("export_weights_csv_action", N_("Attention Matrix as &CSV…"), "&File/&Export",
+    ActionSpec("export_png_action", N_("Picture as &PNG…"), MenuId.FILE_EXPORT, lambda c: c.exports.picture("png")),
+    ActionSpec("export_svg_action", N_("Picture as &SVG…"), MenuId.FILE_EXPORT, lambda c: c.exports.picture("svg")),
+    ActionSpec("export_weights_csv_action", N_("Attention Matrix as &CSV…"), MenuId.FILE_EXPORT,
                lambda c: c.exports.table_csv("weights")),
-    ActionSpec("export_scores_csv_action", N_("Score &Table as CSV…"), "&File/&Export",
+    ActionSpec("export_scores_csv_action", N_("Score &Table as CSV…"), MenuId.FILE_EXPORT,
                lambda c: c.exports.table_csv("scores")),
-    ActionSpec("export_action", N_("Results as &JSON…"), "&File/&Export", lambda c: c.exports.results_json(),
+    ActionSpec("export_action", N_("Results as &JSON…"), MenuId.FILE_EXPORT, lambda c: c.exports.results_json(),
                shortcuts=("Ctrl+E",)),
-    ActionSpec("copy_image_action", N_("&Copy Picture"), "&File", lambda c: c.exports.copy_picture(),
+    ActionSpec("copy_image_action", N_("&Copy Picture"), MenuId.FILE, lambda c: c.exports.copy_picture(),
                shortcuts=("Ctrl+Shift+C",),
                tooltip=N_("The canvas and the matrix, ready to paste into slides or a handout")),
-    ActionSpec("quit_action", N_("&Quit"), "&File", lambda c: c.close(), shortcuts=(Key.Quit,), separator_before=True),
+    ActionSpec("quit_action", N_("&Quit"), MenuId.FILE, lambda c: c.close(), shortcuts=(Key.Quit,), separator_before=True),
     # Undo/Redo name the step they would take back ("Undo Move k·cat").
-    ActionSpec("undo_action", N_("&Undo"), "&Edit", shortcuts=(Key.Undo,),
-               made_by=lambda c, parent, text: c.history.stack.createUndoAction(parent, text)),
+    ActionSpec("undo_action", N_("&Undo"), MenuId.EDIT, shortcuts=(Key.Undo,),
+               made_by=lambda c, parent, _text: undo_action(c.history.stack, parent, N_("&Undo"))),
     # X11 offers only Ctrl+Shift+Z and Windows leads with Ctrl+Y; people bring the habit of one or the other.
-    ActionSpec("redo_action", N_("&Redo"), "&Edit", shortcuts=(Key.Redo, "Ctrl+Shift+Z", "Ctrl+Y"),
-               made_by=lambda c, parent, text: c.history.stack.createRedoAction(parent, text)),
-    ActionSpec("scale_action", N_("Scale by √d_k"), "&Attention", on_toggle=lambda c, on: c.switches.set_scale(on),
+    ActionSpec("redo_action", N_("&Redo"), MenuId.EDIT, shortcuts=(Key.Redo, "Ctrl+Shift+Z", "Ctrl+Y"),
+               made_by=lambda c, parent, _text: redo_action(c.history.stack, parent, N_("&Redo"))),
+    ActionSpec("scale_action", N_("Scale by √d_k"), MenuId.ATTENTION, on_toggle=lambda c, on: c.switches.set_scale(on),
                checkable=True, shortcuts=("Ctrl+K",), tooltip=N_("Divide every score by √d_k before the softmax"),
                toolbar=True),
-    ActionSpec("causal_action", N_("Causal mask"), "&Attention", on_toggle=lambda c, on: c.switches.set_causal(on),
+    ActionSpec("causal_action", N_("Causal mask"), MenuId.ATTENTION, on_toggle=lambda c, on: c.switches.set_causal(on),
                checkable=True, shortcuts=("Ctrl+M",), tooltip=N_("Each query sees only itself and earlier tokens"),
                toolbar=True),
-    ActionSpec("next_query_action", N_("&Next Query"), "&Attention", lambda c: step_query(c.scene, +1),
+    ActionSpec("next_query_action", N_("&Next Query"), MenuId.ATTENTION, lambda c: step_query(c.scene, +1),
                shortcuts=("Ctrl+]",), separator_before=True),
-    ActionSpec("previous_query_action", N_("&Previous Query"), "&Attention", lambda c: step_query(c.scene, -1),
+    ActionSpec("previous_query_action", N_("&Previous Query"), MenuId.ATTENTION, lambda c: step_query(c.scene, -1),
                shortcuts=("Ctrl+[",)),
-    ActionSpec("snap_action", N_("Snap to Grid"), "&Attention", on_toggle=lambda c, on: c.snap.apply(on), checkable=True,
+    ActionSpec("snap_action", N_("Snap to Grid"), MenuId.ATTENTION, on_toggle=lambda c, on: c.snap.apply(on), checkable=True,
                shortcuts=("Ctrl+G",), tooltip=N_("Dragged tips land on round numbers, so two arrows can meet exactly"),
                separator_before=True, toolbar=True),
     *snap_step_specs(),
     *lesson_specs(),
-    ActionSpec("training_action", N_("&Train a Head…"), "&Lessons", lambda c: c.layout_manager.show_dock("trainingDock"),
+    ActionSpec("training_action", N_("&Train a Head…"), MenuId.LESSONS, lambda c: c.dock_layout.show_dock(DockId.TRAINING),
                shortcuts=("Ctrl+T",), separator_before=True,
                tooltip=N_("Watch gradient descent move the arrows of a head learning a task")),
-    ActionSpec("model_heads_action", N_("&Heads of a Real Model…"), "&Lessons", lambda c: c.model_heads.show_heads(),
+    ActionSpec("model_heads_action", N_("&Heads of a Real Model…"), MenuId.LESSONS, lambda c: c.model_heads.show_heads(),
                shortcuts=("Ctrl+H",), tooltip=N_("Every attention head of a pretrained language model, for a sentence "
                "you type; open any head as a scene")),
-    ActionSpec("scaling_lab_action", N_("√d_k &Lab…"), "&Lessons",
-               lambda c: c.layout_manager.show_wide("scalingLabDock"), shortcuts=("Ctrl+L",),
+    ActionSpec("scaling_lab_action", N_("√d_k &Lab…"), MenuId.LESSONS,
+               lambda c: c.dock_layout.show_wide(DockId.SCALING_LAB), shortcuts=("Ctrl+L",),
                tooltip=N_("Why scores are divided by √d_k: how far random scores spread at each key width, "
                "and what that does to a softmax")),
-    ActionSpec("positions_lab_action", N_("P&ositions Lab…"), "&Lessons",
-               lambda c: c.layout_manager.show_wide("positionsLabDock"), shortcuts=("Ctrl+Shift+L",),
+    ActionSpec("positions_lab_action", N_("P&ositions Lab…"), MenuId.LESSONS,
+               lambda c: c.dock_layout.show_wide(DockId.POSITIONS_LAB), shortcuts=("Ctrl+Shift+L",),
                tooltip=N_("Where is each word? Attention without positions, positions added to x, and RoPE's turns")),
-    ActionSpec("predict_action", N_("&Predict, then See"), "&Lessons",
+    ActionSpec("predict_action", N_("&Predict, then See"), MenuId.LESSONS,
                on_toggle=lambda c, on: _predict(c, on),
                checkable=True, shortcuts=("Ctrl+P",), separator_before=True,
                tooltip=N_("Before a move's weights show, guess them on the weights chart; then see the real ones "
                "beside your guess, with the difference and a score")),
     # The View menu begins with the docks' own show/hide entries, which the docks make.
-    ActionSpec("presentation_action", N_("&Presentation Mode"), "&View", on_toggle=lambda c, on: c.set_presentation(on),
+    ActionSpec("presentation_action", N_("&Presentation Mode"), MenuId.VIEW, on_toggle=lambda c, on: c.set_presentation(on),
                checkable=True, shortcuts=("F11",), separator_before=True,
                tooltip=N_("Full screen, large text and thick arrows for the back of the room")),
-    ActionSpec("shapes_action", N_("Arrowheads by &Role"), "&View", on_toggle=lambda c, on: c.canvas.set_shapes_by_role(on),
+    ActionSpec("shapes_action", N_("Arrowheads by &Role"), MenuId.VIEW, on_toggle=lambda c, on: c.canvas.set_shapes_by_role(on),
                checkable=True, tooltip=N_("Keys with open heads, values with diamonds: roles read without colour")),
-    ActionSpec("entropy_action", N_("Row &Entropy in the Matrix"), "&View",
+    ActionSpec("entropy_action", N_("Row &Entropy in the Matrix"), MenuId.VIEW,
                on_toggle=lambda c, on: c.matrix_view.set_show_entropy(on), checkable=True,
                tooltip=N_("Beside each row of the attention matrix, how spread its weights are, in bits: "
                "0 when one key takes all")),
-    ActionSpec("fit_action", N_("&Fit Arrows in View"), "&View", lambda c: c.canvas.fit_view(), shortcuts=("Ctrl+0",)),
-    ActionSpec("dims_action", N_("Choose Canvas &Dimensions…"), "&View", lambda c: c.coordinates.choose_dims(),
+    ActionSpec("fit_action", N_("&Fit Arrows in View"), MenuId.VIEW, lambda c: c.canvas.fit_view(), shortcuts=("Ctrl+0",)),
+    ActionSpec("dims_action", N_("Choose Canvas &Dimensions…"), MenuId.VIEW, lambda c: c.coordinates.choose_dims(),
                shortcuts=("Ctrl+D",), tooltip=N_("For vectors of more than two numbers: which two the canvas draws")),
-    ActionSpec("pca_plane_action", N_("Draw the &PCA Plane"), "&View", shortcuts=("Ctrl+Shift+D",), checkable=True,
+    ActionSpec("pca_plane_action", N_("Draw the &PCA Plane"), MenuId.VIEW, shortcuts=("Ctrl+Shift+D",), checkable=True,
                made_by=lambda c, parent, text: c.canvas.plane_action.make(parent, text),
                tooltip=N_("For vectors of more than two numbers: the plane they spread along most, "
                "not two of their numbers")),
-    ActionSpec("reset_layout_action", N_("Reset &Layout"), "&View", lambda c: c.reset_layout()),
-    ActionSpec("language_menu", N_("&Language"), "&View", fill_submenu=fill_language_menu, separator_before=True),
-    ActionSpec("about_action", f"&About {APP_NAME}", "&Help", lambda c: c.show_about(),
+    ActionSpec("reset_layout_action", N_("Reset &Layout"), MenuId.VIEW, lambda c: c.reset_layout()),
+    ActionSpec("language_menu", N_("&Language"), MenuId.VIEW, fill_submenu=fill_language_menu, separator_before=True),
+    ActionSpec("about_action", f"&About {APP_NAME}", MenuId.HELP, lambda c: c.show_about(),
                wording=lambda: tr("&About {app}").format(app=APP_NAME)),
 ]
 # The menus' titles, for the catalog (ActionSpec.menu holds the path; fill_menus shows each title with tr()).
-MENU_TITLES = (N_("&File"), N_("&Export"), N_("&Edit"), N_("&Attention"), N_("Snap &Step"), N_("&Lessons"),
-               N_("&View"), N_("&Help"))
+MENU_TITLES = (N_(MenuId.FILE), N_("&Export"), N_(MenuId.EDIT), N_(MenuId.ATTENTION), N_("Snap &Step"), N_(MenuId.LESSONS),
+               N_(MenuId.VIEW), N_(MenuId.HELP))
 
 
 def key_sequences(spec: ActionSpec) -> list[QKeySequence]:
@@ -336,10 +339,10 @@ def _on_toggle(action: QAction, commands: Commands, handler: Toggle) -> None:
     action.toggled.connect(lambda on: handler(commands, on))
 
 
-def fill_menus(window: QMainWindow, built: BuiltActions, leading: dict[str, list[QAction]],
-               specs: Iterable[ActionSpec] = ACTIONS) -> None:
-    """The menu bar, in the table's order; LEADING actions open a menu (the View menu's docks)."""
-    menus: dict[str, QMenu] = {}
+def fill_menus(window: QMainWindow, built: BuiltActions, leading: dict[MenuId, list[QAction]],
+               specs: Iterable[ActionSpec] = ACTIONS) -> dict[MenuId, QMenu]:
+    """The menu bar, in the table's order; LEADING actions open a menu (the View menu's docks). The menus by id."""
+    menus: dict[MenuId, QMenu] = {}
     for spec in specs:
         menu = _menu(window, menus, spec.menu, leading)
         if spec.separator_before:
@@ -348,14 +351,16 @@ def fill_menus(window: QMainWindow, built: BuiltActions, leading: dict[str, list
             menu.addMenu(built.menus[spec.id])
         else:
             menu.addAction(built[spec.id])
+    return menus
 
 
-def _menu(window: QMainWindow, menus: dict[str, QMenu], path: str, leading: dict[str, list[QAction]]) -> QMenu:
-    if path not in menus:
-        parent, _, title = path.rpartition("/")
-        menus[path] = (_menu(window, menus, parent, leading) if parent else window.menuBar()).addMenu(tr(title))
-        menus[path].addActions(leading.get(path, []))
-    return menus[path]
+def _menu(window: QMainWindow, menus: dict[MenuId, QMenu], menu_id: MenuId,
+          leading: dict[MenuId, list[QAction]]) -> QMenu:
+    if menu_id not in menus:
+        parent = _menu(window, menus, menu_id.parent, leading) if menu_id.parent else window.menuBar()
+        menus[menu_id] = parent.addMenu(tr(menu_id.shown_title))
+        menus[menu_id].addActions(leading.get(menu_id, []))
+    return menus[menu_id]
 
 
 def fill_toolbar(built: BuiltActions, toolbar: QToolBar,

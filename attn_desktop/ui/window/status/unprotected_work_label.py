@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QWidget
 
 from attn_desktop.language import tr
 from attn_desktop.ui.language_link import follow_language
@@ -15,7 +15,7 @@ class UnprotectedWorkLabel(QLabel):
     over the status bar must not hide it, and it must not need the user to be looking at one moment.
     """
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("unprotectedWorkLabel")
         self.setStyleSheet("QLabel { color: #a40000; font-weight: bold; }")

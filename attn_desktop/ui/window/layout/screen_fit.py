@@ -12,10 +12,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, QRect, QTimer
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, QTimer
 from PySide6.QtWidgets import QWidget
 
 WATCHED_EVENTS = (QEvent.Type.Resize, QEvent.Type.LayoutRequest)
+
+
+def fit_to_screen(window: QWidget, width: int, height: int) -> None:
+    """The preferred size, but never bigger than the screen (classroom laptops can be 1024 × 768)."""
+    screen = window.screen().availableGeometry() if window.screen() else None
+    if screen is not None and screen.width() > 0:
+        width, height = min(width, int(screen.width() * 0.95)), min(height, int(screen.height() * 0.92))
+    window.resize(width, height)
+
+
+def screen_size(window: QWidget) -> QSize:
+    """The size of the screen WINDOW is on (0 × 0 without one)."""
+    screen = window.screen()
+    return screen.size() if screen is not None else QSize(0, 0)
 
 
 class ScreenFit(QObject):

@@ -1,39 +1,47 @@
-"""Where the panels go: the everyday layout, presentation mode, and the layout kept per screen.
+"""Where the panels go: the docks of the main window, in the everyday design or presentation's.
 
 Classrooms project at 1024 × 768, 1280 × 720 or 1366 × 768; teachers' laptops are often 4K at
 200 %. The layout is therefore made of shares of the window, never fixed pixels, and each panel
 asks for the least room that keeps it legible (all score rows, matrix numbers): Qt's dock layout
 honours those minimum sizes when it shares the window out.
 
-Which panels show is declared per activity (geometry/panel_sets.py); the window state a user leaves
-behind is kept per screen size, the panels' hand-set sizes per activity and kind of screen (hand_sizes.py).
+Which panels show is declared per activity (model/teaching/panel_sets.py); the panels' hand-set sizes are
+kept per activity and kind of screen (hand_sizes.py). Entering and leaving presentation mode is
+presentation_mode.py's; the window state kept per screen, layout_store.py's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QSize, Qt, QTimer
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
 
-from attn_desktop.geometry.panel_sets import COMPANION_PANELS, LABS, Activity, lesson_column_full_height, panels_shown
-from attn_desktop.ui.qt_app import gui_app
-from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
-from attn_desktop.ui.window.dock_design import (
+from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.model.teaching.panel_sets import (
+    COMPANION_PANELS,
+    LABS,
+    Activity,
+    lesson_column_full_height,
+    panels_shown,
+)
+from attn_desktop.ui.window.layout.dock_design import (
     LEFT_COLUMN,
     close_companions,
-    closed_panels,
     left_column_as_designed,
-    lesson_back_in_front,
     place_left_column,
-    shown_companions,
 )
-from attn_desktop.ui.window.hand_sizes import MEDIUM_SCREEN_PX, NARROW_SCREEN_PX, HandSizes, activity_key, in_sight
-from attn_desktop.ui.window.presentation_design import arrange_for_presentation
-from attn_desktop.ui.window.presentation_font import presentation_font_scale
-from attn_desktop.ui.window.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
+from attn_desktop.ui.window.layout.hand_sizes import (
+    MEDIUM_SCREEN_PX,
+    NARROW_SCREEN_PX,
+    HandSizes,
+    activity_key,
+    in_sight,
+)
+from attn_desktop.ui.window.layout.presentation_design import arrange_for_presentation
+from attn_desktop.ui.window.layout.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
 
 LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
                        Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -43,13 +51,12 @@ TIDY_AFTER_DRAG_MS = 250
 SHORT_SCREEN_PX = 800  # 1280 × 720 and 1366 × 768: the bottom row as low as it reads, the canvas the rest
 LAB_SHARE = 0.62  # of the left column's height, for a lab under the lesson's text
 WIDE_DOCK_SHARE = 0.36  # of the window's width, for a left panel that shows a grid of pictures
-COLUMN_SHARES = {"positionsLabDock": 0.27}  # a canvas of three plots beside it keeps two columns 200 px wide at 1024
-ARRANGE_WINDOW_MS = 600  # after entering or leaving presentation mode, resizes this soon are the window manager's
+COLUMN_SHARES = {DockId.POSITIONS_LAB: 0.27}  # a canvas of three plots beside it keeps two columns 200 px wide at 1024
 
 
 @dataclass(frozen=True)
 class DockSpec:
-    name: str  # saveState/restoreState find docks by this object name
+    name: DockId  # saveState/restoreState find docks by this object name
     title: str
     area: Qt.DockWidgetArea
     scrolls: bool = False  # a tall panel scrolls rather than make the window taller than a 768-line screen
@@ -63,38 +70,28 @@ def _in_scroll_area(panel: QWidget) -> QScrollArea:
     return area
 
 
-def fit_to_screen(window: QWidget, width: int, height: int) -> None:
-    """The preferred size, but never bigger than the screen (classroom laptops can be 1024 × 768)."""
-    screen = window.screen().availableGeometry() if window.screen() else None
-    if screen is not None and screen.width() > 0:
-        width, height = min(width, int(screen.width() * 0.95)), min(height, int(screen.height() * 0.92))
-    window.resize(width, height)
+class DockLayout(QObject):
+    """Builds the docks of a main window and arranges them for the screen it is on and what it is doing.
 
+    SCENE_USES_GRIDS: whether the scene's head makes q, k and v with grids (else no Grids panel);
+    PREDICTING: whether the class guesses on the weights chart (Predict, then See).
+    """
 
-class WindowLayout(QObject):
-    """Builds the docks of a main window and arranges them for the screen it is on."""
-
-    def __init__(self, window: QMainWindow) -> None:
+    def __init__(self, window: QMainWindow, scene_uses_grids: Callable[[], bool],
+                 predicting: Callable[[], bool]) -> None:
         super().__init__(window)
         self.window = window
-        self.docks: dict[str, QDockWidget] = {}
-        self.presenting = False
-        self._normal_font: QFont | None = None
-        self._was_maximized = False
-        self._layout_before_presentation: QByteArray | None = None
-        self.geometry_before_presentation: QByteArray | None = None
-        self._in_front_before_presentation: list[str] = []
-        self.scene_uses_grids: Callable[[], bool] = lambda: True  # the window says whether its scene has grids
+        self.scene_uses_grids, self.predicting = scene_uses_grids, predicting
+        self.docks: dict[DockId, QDockWidget] = {}
+        self.presenting = False  # presentation's design, not the everyday one (presentation_mode.py switches)
+        self.in_front_before_presentation: list[DockId] = []  # the tabs in front when presentation began
         self._activity_shown: Activity | None = None  # what show_declared_panels last showed the panels for
-        self.arranging: str | None = None  # "presentation" or "restore" while the window settles
-        self._arrange_timer = QTimer(self, singleShot=True, interval=ARRANGE_WINDOW_MS)
-        self._arrange_timer.timeout.connect(self._stop_arranging)
-        self._areas: dict[str, Qt.DockWidgetArea] = {}  # each dock's side of the window, as designed
-        self.closed_by_user: set[str] = set()  # panels the user closed: kept closed until Reset Layout
+        self._areas: dict[DockId, Qt.DockWidgetArea] = {}  # each dock's side of the window, as designed
+        self.closed_by_user: set[DockId] = set()  # panels the user closed: kept closed until Reset Layout
         self._applying = False  # showing and hiding panels by design, not by the user's hand
         self.showing_heads = False  # several heads side by side where the canvas was (make_way_for_heads)
         self._tokens_shared_for = 0  # the scene's length when the window was last shared out for it
-        self.companion: str | None = None  # the activity's own panel (Training, Model heads, the lab), if open
+        self.companion: DockId | None = None  # the activity's own panel (Training, Model heads, the lab), if open
         # After every layout pass, look for ghost tab bars (see hide_stray_tab_bars).
         self._bars_hidden: set[int] = set()  # each bar is hidden once at most: one Qt shows again is in use
         self._tidy_timer = QTimer(self, singleShot=True, interval=0)
@@ -126,7 +123,16 @@ class WindowLayout(QObject):
         dock.visibilityChanged.connect(lambda _visible, name=spec.name: self._user_toggled(name))
         return dock
 
-    def _user_toggled(self, name: str) -> None:
+    @contextmanager
+    def by_design(self) -> Iterator[None]:
+        """Panels shown and hidden meanwhile are the design's doing (or a restored state's), not the user's hand."""
+        self._applying = True
+        try:
+            yield
+        finally:
+            self._applying = False
+
+    def _user_toggled(self, name: DockId) -> None:
         """The user closed a panel (its ×, the View menu) or opened it again: the design respects that."""
         if self._applying or name in COMPANION_PANELS:
             return
@@ -149,12 +155,12 @@ class WindowLayout(QObject):
         if left_column:
             place_left_column(window, docks)
         close_companions(docks)
-        window.splitDockWidget(docks["scoreDock"], docks["matrixDock"], VERTICAL)
-        window.splitDockWidget(docks["outputDock"], docks["weightsDock"], HORIZONTAL)
-        window.splitDockWidget(docks["weightsDock"], docks["shapesDock"], HORIZONTAL)
+        window.splitDockWidget(docks[DockId.SCORE], docks[DockId.MATRIX], VERTICAL)
+        window.splitDockWidget(docks[DockId.OUTPUT], docks[DockId.WEIGHTS], HORIZONTAL)
+        window.splitDockWidget(docks[DockId.WEIGHTS], docks[DockId.SHAPES], HORIZONTAL)
         # The grids share a tab with the shapes; a projection scene brings them to the front.
-        window.tabifyDockWidget(docks["shapesDock"], docks["gridsDock"])
-        docks["shapesDock"].raise_()
+        window.tabifyDockWidget(docks[DockId.SHAPES], docks[DockId.GRIDS])
+        docks[DockId.SHAPES].raise_()
         self.share_out()
 
     def rebuild(self) -> None:
@@ -167,20 +173,25 @@ class WindowLayout(QObject):
         companion = self.activity.companion
         # The tabs in front of their groups (Shapes or Grids, Lesson or Code) stay in front; leaving presentation,
         # the ones in front before it (presenting hides them).
-        in_front = [name for name, dock in self.docks.items() if in_sight(dock)] + self._in_front_before_presentation
-        self._applying = True
-        try:
+        in_front = [name for name, dock in self.docks.items() if in_sight(dock)] + self.in_front_before_presentation
+        with self.by_design():
             self.arrange_defaults()  # (which closes the companions)
             if companion is not None:
                 self.docks[companion].show()
-        finally:
-            self._applying = False
         self.show_declared_panels()
         keep_tab_groups(self.window, self.docks)
         for name in in_front:  # showing a tab behind another brings it to the front: the ones in front stay
             if not self.docks[name].isHidden():
                 self.docks[name].raise_()
         self.share_out()  # once the panels it shows are shown: a hidden panel takes no share
+
+    def arrange(self) -> None:
+        """The design of the mode the window is in, for the window as it is now: presentation's, or shared out."""
+        self.arrange_for_presentation() if self.presenting else self.share_out()
+
+    def arrange_for_presentation(self) -> None:
+        arrange_for_presentation(self.window, self.docks, small_screen=self.activity.small_screen)
+        self.hand_sizes.give_back()
 
     def share_out(self) -> None:
         """Give the canvas about half the window at any size: dock sizes are shares of the window (fixed sizes
@@ -192,16 +203,16 @@ class WindowLayout(QObject):
         # lab): the side columns as narrow as they read.
         narrow = (width <= NARROW_SCREEN_PX or self._short_screen()
                   or width <= MEDIUM_SCREEN_PX and self.companion in LABS)
-        window.resizeDocks([docks["lessonDock"]], [max(1, int(width * (0.0 if narrow else 0.20)))], HORIZONTAL)
-        window.resizeDocks([docks["scoreDock"]], [max(1, int(width * (0.0 if narrow else 0.30)))], HORIZONTAL)
-        score_height = docks["scoreDock"].minimumSizeHint().height()
-        window.resizeDocks([docks["scoreDock"], docks["matrixDock"]], [score_height, height], VERTICAL)
+        window.resizeDocks([docks[DockId.LESSON]], [max(1, int(width * (0.0 if narrow else 0.20)))], HORIZONTAL)
+        window.resizeDocks([docks[DockId.SCORE]], [max(1, int(width * (0.0 if narrow else 0.30)))], HORIZONTAL)
+        score_height = docks[DockId.SCORE].minimumSizeHint().height()
+        window.resizeDocks([docks[DockId.SCORE], docks[DockId.MATRIX]], [score_height, height], VERTICAL)
         short = narrow or self._short_screen()
-        bottom_row = docks["outputDock"].minimumSizeHint().height() if short else int(height * 0.22)
-        window.resizeDocks([docks["outputDock"]], [bottom_row], VERTICAL)
-        if "gridsDock" not in panels_shown(self.activity, self.presenting):  # the bottom row spans canvas and lesson
+        bottom_row = docks[DockId.OUTPUT].minimumSizeHint().height() if short else int(height * 0.22)
+        window.resizeDocks([docks[DockId.OUTPUT]], [bottom_row], VERTICAL)
+        if DockId.GRIDS not in panels_shown(self.activity, self.presenting):  # the bottom row spans canvas and lesson
             shares = (0.34, 0.22, 0.12) if narrow else (0.24, 0.28, 0.15)  # narrow: the output's numbers first
-            window.resizeDocks([docks["outputDock"], docks["weightsDock"], docks["shapesDock"]],
+            window.resizeDocks([docks[DockId.OUTPUT], docks[DockId.WEIGHTS], docks[DockId.SHAPES]],
                                [int(width * share) for share in shares], HORIZONTAL)
         else:
             self.make_room_for_grids()
@@ -213,7 +224,7 @@ class WindowLayout(QObject):
         if self.presenting:
             return
         docks, width = self.docks, self.window.width()
-        self.window.resizeDocks([docks["outputDock"], docks["weightsDock"], docks["gridsDock"]],
+        self.window.resizeDocks([docks[DockId.OUTPUT], docks[DockId.WEIGHTS], docks[DockId.GRIDS]],
                                 [int(width * 0.24), int(width * 0.16), int(width * 0.34)], HORIZONTAL)
 
     def make_way_for_heads(self, on: bool, tokens: int = 0) -> None:
@@ -225,20 +236,16 @@ class WindowLayout(QObject):
             self.showing_heads = on
             self.show_declared_panels()
         elif tokens != self._tokens_shared_for and self.activity.small_screen and self.window.isVisible():
-            self._arrange_for_presentation() if self.presenting else self.share_out()
+            self.arrange()
         self._tokens_shared_for = tokens
 
+    # ----- the panels the activity declares --------------------------------
     @property
     def activity(self) -> Activity:
         companion = self.companion if self.companion is not None and not self.docks[self.companion].isHidden() else None
         return Activity(several_heads=self.showing_heads, companion=companion, grids=self.scene_uses_grids(),
                         small_screen=self.window.width() <= NARROW_SCREEN_PX or self._short_screen(),
-                        predicting=bool(getattr(self._weights_panel(), "guessing", False)))
-
-    def _weights_panel(self) -> QWidget | None:
-        """The weights chart's panel, which says whether the class is guessing on it (Predict, then See)."""
-        dock = self.docks.get("weightsDock")
-        return dock.widget() if dock is not None else None
+                        predicting=self.predicting())
 
     def show_declared_panels(self) -> None:
         """Show the panels the activity declares (panel_sets.py) and close the rest, whatever the window
@@ -247,15 +254,12 @@ class WindowLayout(QObject):
         wanted = panels_shown(activity, self.presenting) - self.closed_by_user
         full_height = lesson_column_full_height(activity, self.presenting)
         self.window.setCorner(Qt.Corner.BottomLeftCorner, LEFT if full_height else BOTTOM)
-        self._applying = True
-        try:
+        with self.by_design():
             for name, dock in self.docks.items():
                 if name in wanted and dock.isHidden():
                     dock.show()
                 elif name not in wanted and not dock.isHidden():
                     dock.hide()
-        finally:
-            self._applying = False
 
     def follow_activity(self) -> None:
         """The activity changed in a way that may change the panels (Predict, then See on or off): the
@@ -265,9 +269,9 @@ class WindowLayout(QObject):
             self._activity_shown = self.activity
             return
         self.show_declared_panels()
-        self._arrange_for_presentation() if self.presenting else self.share_out()
+        self.arrange()
 
-    def open_companion(self, name: str | None) -> None:
+    def open_companion(self, name: DockId | None) -> None:
         """The activity's own panel (a lesson's √d_k lab, Training, Model heads), or none: any other
         companion closes, so a panel one lesson opened never stays beside the next."""
         self.companion = name
@@ -276,20 +280,20 @@ class WindowLayout(QObject):
         self.show_declared_panels()
         # The design's shares, not what the last activity squeezed them to (presenting, its own design: another
         # lesson's output may read in fewer lines, and the plots get them).
-        self._arrange_for_presentation() if self.presenting else self.share_out()
+        self.arrange()
         if name in LABS and not self.presenting:  # under the lesson's text: most of the column
-            lesson, lab = self.docks["lessonDock"], self.docks[name]
+            lesson, lab = self.docks[DockId.LESSON], self.docks[name]
             height = lesson.height() + lab.height()
             self.window.resizeDocks([lesson, lab], [int(height * (1 - LAB_SHARE)), int(height * LAB_SHARE)], VERTICAL)
 
-    def show_dock(self, name: str) -> None:
+    def show_dock(self, name: DockId) -> None:
         """Bring a dock to the front (Lessons → Train a Head…)."""
         if name in COMPANION_PANELS:
             self.open_companion(name)
         self.docks[name].show()
         self.docks[name].raise_()
 
-    def show_wide(self, name: str, share: float = WIDE_DOCK_SHARE) -> None:
+    def show_wide(self, name: DockId, share: float = WIDE_DOCK_SHARE) -> None:
         """Bring a dock of the left column to the front, the column widened to SHARE of the window
         (a grid of thumbnails needs more than the reading panels' fifth)."""
         dock = self.docks[name]
@@ -310,155 +314,26 @@ class WindowLayout(QObject):
             self.docks[self.companion].show()  # the activity's own panel is part of its design
         self.rebuild()
         if self.presenting:
-            self._arrange_for_presentation()
+            self.arrange_for_presentation()
 
     def follow_direction(self) -> None:
         """The language's direction changed (Arabic, or back): every panel on its side for the new direction."""
         self.rebuild()
         if self.presenting:
-            self._arrange_for_presentation()
-
-    # ----- presentation mode ---------------------------------------------
-    def set_presentation(self, on: bool, after_font_change: Callable[[bool], object] | None = None) -> None:
-        """Full screen with large type and only the canvas and the numbers, for a projector; off
-        restores everything, the panels' layout included."""
-        if on == self.presenting:
-            return
-        self.presenting = on
-        app, window = gui_app(), self.window
-        if on:
-            self._normal_font = app.font()
-            self._layout_before_presentation = window.saveState()
-            self._in_front_before_presentation = [name for name, dock in self.docks.items() if in_sight(dock)]
-            self.geometry_before_presentation = window.saveGeometry()
-            big = app.font()
-            big.setPointSizeF(big.pointSizeF() * presentation_font_scale(self._screen_size().height()))
-            app.setFont(big)
-            self.show_declared_panels()
-            self._was_maximized = window.isMaximized()
-            window.showFullScreen()
-        else:
-            if self._normal_font is not None:
-                app.setFont(self._normal_font)
-            window.showMaximized() if self._was_maximized else window.showNormal()
-        if after_font_change is not None:
-            after_font_change(on)
-        self.arranging = "presentation" if on else "restore"
-        self._arrange()
-        # A window manager resizes the window a moment later, and the font's new sizes reach the panels'
-        # layouts later too: the panels are arranged again after each resize until then (window_resized),
-        # and once more at the end. Resizes after that are the user's own.
-        self._arrange_timer.start()
-
-    def _arrange_for_presentation(self) -> None:
-        arrange_for_presentation(self.window, self.docks, small_screen=self.activity.small_screen)
-        self.hand_sizes.give_back()
-
-    def _arrange(self) -> None:
-        if self.arranging == "presentation":
-            self._arrange_for_presentation()
-        elif self.arranging == "restore":
-            self._arrange_after_presentation()
-
-    def _arrange_after_presentation(self) -> None:
-        """The activity's design, built afresh for the window as it is now (see rebuild); the sizes the user
-        gave the panels by hand come back with it (HandSizes)."""
-        self.rebuild()
-
-    def _stop_arranging(self) -> None:
-        self._arrange()
-        if self.arranging == "restore":
-            self._layout_before_presentation = None
-            self._keep_on_screen()
-        self.arranging = None
-
-    def _keep_on_screen(self) -> None:
-        """Leaving presentation, a window laid out for the big font can be left taller than the screen: fit it."""
-        window = self.window
-        screen = window.screen().availableGeometry() if window.screen() else None
-        if screen is None or window.isFullScreen():
-            return
-        if window.width() > screen.width() or window.height() > screen.height():
-            if window.isMaximized():
-                window.showNormal()  # maximising again makes the window the screen's size, now that it can be
-                window.showMaximized()
-            else:
-                window.resize(min(window.width(), screen.width()), min(window.height(), screen.height()))
-            self.share_out()
+            self.arrange_for_presentation()
 
     def window_resized(self) -> None:
-        if self.arranging is not None:
-            self._arrange()
-            return
+        """The window has another size (not while presentation mode settles it: see PresentationMode)."""
         if self.window.isVisible() and self.activity != self._activity_shown:
             self.show_declared_panels()  # another kind of screen: its panels, shared out as designed for it
             self.share_out()
-        if self.companion == "modelHeadsDock" and self.window.isVisible():
+        if self.companion == DockId.MODEL_HEADS and self.window.isVisible():
             # A grid of heads asks for more than its share as the window shrinks: its share holds, not the canvas's.
-            dock = self.docks["modelHeadsDock"]
+            dock = self.docks[DockId.MODEL_HEADS]
             wanted = int(self.window.width() * WIDE_DOCK_SHARE)
             if not dock.isHidden() and not dock.isFloating() and dock.width() > wanted * 1.1:
                 self.window.resizeDocks([dock], [wanted], HORIZONTAL)
-                self.window.resizeDocks([self.docks["scoreDock"]], [int(self.window.width() * 0.30)], HORIZONTAL)
+                self.window.resizeDocks([self.docks[DockId.SCORE]], [int(self.window.width() * 0.30)], HORIZONTAL)
 
     def _short_screen(self) -> bool:  # the window's height: a small window on a tall screen is short too
         return self.window.height() <= SHORT_SCREEN_PX
-
-    @property
-    def settling(self) -> bool:
-        """Whether the window is still being arranged after entering or leaving presentation mode."""
-        return self.arranging is not None
-
-    # ----- window state, kept per screen ----------------------------------
-    def _screen_size(self) -> QSize:
-        screen = self.window.screen()
-        return screen.size() if screen is not None else QSize(0, 0)
-
-    @property
-    def _layout_group(self) -> str:
-        """The settings group this screen's layout is kept under: "layouts/1920x1080" ("…-rtl" for a right-to-left
-        language's, whose docks are on the other sides)."""
-        size = self._screen_size()
-        return f"layouts/{size.width()}x{size.height()}{'-rtl' if self.window.isRightToLeft() else ''}"
-
-    def restore_window_state(self) -> bool:
-        """Where the window and the docks were when this screen size was last used; False if never."""
-        settings = app_settings()
-        if settings.value("layout_version", 0, type=int) != LAYOUT_VERSION:
-            return False  # a layout saved by another version could hide a new panel
-        settings.beginGroup(self._layout_group)
-        geometry, state = settings.value("geometry"), settings.value("window_state")
-        saved_closed = settings.value("closed_by_user")
-        self.hand_sizes.load(settings)
-        settings.endGroup()
-        if geometry is None or state is None:
-            return False  # another screen's layout would not fit this one: keep the computed one
-        self.window.restoreGeometry(geometry)
-        self._applying = True
-        try:
-            self.window.restoreState(state)
-        finally:
-            self._applying = False
-        # What the user had closed stays closed; a panel the last session's activity had open is not this one's.
-        designed = panels_shown(Activity(several_heads=self.showing_heads), presenting=False)
-        self.closed_by_user = closed_panels(saved_closed, designed, self.docks)
-        companions_before = shown_companions(self.docks)
-        self.show_declared_panels()
-        lesson_back_in_front(self.docks, companions_before)
-        return True
-
-    def save_window_state(self) -> None:
-        """Keep the everyday window for this screen size (never the projector one)."""
-        settings = app_settings()
-        settings.setValue("layout_version", LAYOUT_VERSION)
-        geometry = self.window.saveGeometry()
-        state = self.window.saveState()
-        if self.presenting:
-            geometry = self.geometry_before_presentation or geometry
-            state = self._layout_before_presentation or state
-        settings.beginGroup(self._layout_group)
-        settings.setValue("geometry", geometry)
-        settings.setValue("window_state", state)
-        settings.setValue("closed_by_user", ",".join(sorted(self.closed_by_user)))
-        self.hand_sizes.save(settings)
-        settings.endGroup()

@@ -12,9 +12,9 @@ from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.ui.document.autosave import Autosaver
 from attn_desktop.ui.steady_label_box import SteadyLabelBox
 from attn_desktop.ui.training.task_accuracy_label import TaskAccuracyLabel
-from attn_desktop.ui.window.progress_notice_label import ProgressNoticeLabel
-from attn_desktop.ui.window.status_hint import STATUS_HINTS, StatusHint
-from attn_desktop.ui.window.unprotected_work_label import UnprotectedWorkLabel
+from attn_desktop.ui.window.status.progress_notice_label import ProgressNoticeLabel
+from attn_desktop.ui.window.status.status_hint import STATUS_HINTS, StatusHint
+from attn_desktop.ui.window.status.unprotected_work_label import UnprotectedWorkLabel
 
 STATUS_HINT = STATUS_HINTS[0]
 DRAG_READOUT_MS = 4000

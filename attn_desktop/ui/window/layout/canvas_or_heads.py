@@ -13,8 +13,8 @@ if TYPE_CHECKING:  # the parts the window hands in
     from attn_desktop.ui.canvas.canvas import AttentionCanvas
     from attn_desktop.ui.heads.heads_view import HeadsView
     from attn_desktop.ui.panels.grid_editor import GridEditor
-    from attn_desktop.ui.window.central_stack import CentralStack
-    from attn_desktop.ui.window.window_layout import WindowLayout
+    from attn_desktop.ui.window.layout.central_stack import CentralStack
+    from attn_desktop.ui.window.layout.dock_layout import DockLayout
 
 
 class CanvasOrHeads(Protocol):
@@ -24,7 +24,7 @@ class CanvasOrHeads(Protocol):
     canvas: AttentionCanvas
     heads_view: HeadsView
     central_stack: CentralStack
-    layout_manager: WindowLayout
+    dock_layout: DockLayout
     grid_editor: GridEditor
     predict_action: QAction
 
@@ -39,10 +39,10 @@ def show_canvas_or_heads(window: CanvasOrHeads, change: Change) -> None:
     # after the canvas is back: for a moment both would ask for their room, and a maximised window grows past
     # the screen to give it (never shrinking back) when the texts are long, as in Spanish on a 1024 screen.
     if multi_head:
-        window.layout_manager.make_way_for_heads(multi_head, window.scene.n_tokens)
+        window.dock_layout.make_way_for_heads(multi_head, window.scene.n_tokens)
     window.central_stack.show_page(window.heads_view if multi_head else window.canvas)
     if not multi_head:
-        window.layout_manager.make_way_for_heads(multi_head, window.scene.n_tokens)
+        window.dock_layout.make_way_for_heads(multi_head, window.scene.n_tokens)
     window.grid_editor.name_heads(multi_head)
     # Predict, then see guesses the weights of one head, on the weights chart, which makes way for the heads.
     window.predict_action.setEnabled(not multi_head)

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 
 class _FirstPaintWatcher(QObject):
-    def eventFilter(self, watched, event) -> bool:
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Paint:
             watched.removeEventFilter(self)
             # The timer fires once this paint pass has finished.

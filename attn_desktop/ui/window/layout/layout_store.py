@@ -1,0 +1,68 @@
+"""The window state a user leaves behind, kept per screen size: where the window and its panels were, the
+panels the user closed and the sizes set by hand, so a laptop and a projector each get their own back."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QMainWindow
+
+from attn_desktop.model.teaching.panel_sets import Activity, panels_shown
+from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
+from attn_desktop.ui.window.layout.dock_design import closed_panels, lesson_back_in_front, shown_companions
+from attn_desktop.ui.window.layout.dock_layout import DockLayout
+from attn_desktop.ui.window.layout.presentation_mode import PresentationMode
+from attn_desktop.ui.window.layout.screen_fit import screen_size
+
+
+class LayoutStore:
+    """Keeps and gives back WINDOW's state for the screen it is on; DOCKS arranges its panels, PRESENTATION
+    says what the everyday window was while it presents."""
+
+    def __init__(self, window: QMainWindow, docks: DockLayout, presentation: PresentationMode) -> None:
+        self.window, self.docks, self.presentation = window, docks, presentation
+
+    @property
+    def _layout_group(self) -> str:
+        """The settings group this screen's layout is kept under: "layouts/1920x1080" ("…-rtl" for a right-to-left
+        language's, whose docks are on the other sides)."""
+        size = screen_size(self.window)
+        return f"layouts/{size.width()}x{size.height()}{'-rtl' if self.window.isRightToLeft() else ''}"
+
+    def restore(self) -> bool:
+        """Where the window and the docks were when this screen size was last used; False if never."""
+        settings = app_settings()
+        if settings.value("layout_version", 0, type=int) != LAYOUT_VERSION:
+            return False  # a layout saved by another version could hide a new panel
+        settings.beginGroup(self._layout_group)
+        geometry, state = settings.value("geometry"), settings.value("window_state")
+        saved_closed = settings.value("closed_by_user")
+        self.docks.hand_sizes.load(settings)
+        settings.endGroup()
+        if geometry is None or state is None:
+            return False  # another screen's layout would not fit this one: keep the computed one
+        self.window.restoreGeometry(geometry)
+        with self.docks.by_design():
+            self.window.restoreState(state)
+        # What the user had closed stays closed; a panel the last session's activity had open is not this one's.
+        docks = self.docks.docks
+        designed = panels_shown(Activity(several_heads=self.docks.showing_heads), presenting=False)
+        self.docks.closed_by_user = closed_panels(saved_closed, designed, docks)
+        companions_before = shown_companions(docks)
+        self.docks.show_declared_panels()
+        lesson_back_in_front(docks, companions_before)
+        return True
+
+    def save(self) -> None:
+        """Keep the everyday window for this screen size (never the projector one)."""
+        settings = app_settings()
+        settings.setValue("layout_version", LAYOUT_VERSION)
+        geometry = self.window.saveGeometry()
+        state = self.window.saveState()
+        if self.presentation.presenting:
+            geometry = self.presentation.geometry_before_presentation or geometry
+            state = self.presentation.layout_before_presentation or state
+        settings.beginGroup(self._layout_group)
+        settings.setValue("geometry", geometry)
+        settings.setValue("window_state", state)
+        settings.setValue("closed_by_user", ",".join(sorted(self.docks.closed_by_user)))
+        self.docks.hand_sizes.save(settings)
+        settings.endGroup()

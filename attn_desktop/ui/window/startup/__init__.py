@@ -1,0 +1,1 @@
+"""Starting the app: the application and its first window, the first paint, and a start that fails."""

@@ -1,0 +1,1 @@
+"""The status bar: hints, the progress notice and the unprotected-work label."""
