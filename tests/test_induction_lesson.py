@@ -7,6 +7,7 @@ import sys
 import numpy as np
 import pytest
 
+from attn_desktop.model import read
 from attn_desktop.model.exports.codegen import numpy_code
 from attn_desktop.model.exports.torch_check import check_against_torch
 from attn_desktop.model.layers import Role
@@ -75,9 +76,9 @@ def test_pytorch_agrees_with_the_two_layer_scene_before_and_after_a_drag():
 
 def test_the_code_panels_script_of_the_two_layers_runs_and_prints_the_scene_s_output(tmp_path):
     scene = shipped()
-    scene.reading().select_query(14)
+    read(scene).select_query(14)
     script = tmp_path / "induction.py"
-    script.write_text(numpy_code(scene), encoding="utf-8")
+    script.write_text(numpy_code(read(scene)), encoding="utf-8")
     done = subprocess.run([sys.executable, str(script)], check=False, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()

@@ -27,7 +27,7 @@ def show_me_in_lesson_1(qtbot, window):
     open_lesson(qtbot, window, 1)
     widget = next(w for w in window.lesson_panel.exercise_widgets if w.exercise.id == "lookup-ask-up")
     qtbot.mouseClick(widget.show_me_button, Qt.MouseButton.LeftButton)
-    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == SHOWN
+    assert window.reading().vectors(Role.QUERY)[0].tolist() == SHOWN
 
 
 def lessons_own_scene(lesson_id):
@@ -48,7 +48,7 @@ def test_switching_lessons_after_show_me_asks_nothing_and_the_lesson_opens_on_it
     assert not window.lesson_panel.kept_bar.isVisible()  # lesson 2 was never changed: as it comes
     open_lesson(qtbot, window, 1)
     assert window.asked_questions == [] and shows_lesson(window, "soft-lookup")
-    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == SHOWN  # as the student left it
+    assert window.reading().vectors(Role.QUERY)[0].tolist() == SHOWN  # as the student left it
     assert window.lesson_panel.kept_bar.isVisible()
 
 
@@ -57,14 +57,14 @@ def test_start_afresh_gives_the_lessons_own_scene_and_undo_gives_the_changed_one
     open_lesson(qtbot, window, 3)
     open_lesson(qtbot, window, 1)
     qtbot.mouseClick(window.lesson_panel.fresh_button, Qt.MouseButton.LeftButton)
-    assert scene_document(window.scene) == lessons_own_scene("soft-lookup")
+    assert scene_document(window.scene, window.view_state) == lessons_own_scene("soft-lookup")
     assert not window.lesson_panel.kept_bar.isVisible()
     window.undo_action.trigger()
-    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == SHOWN
+    assert window.reading().vectors(Role.QUERY)[0].tolist() == SHOWN
     window.redo_action.trigger()
     open_lesson(qtbot, window, 2)  # left as it comes: it opens as it comes, and says nothing
     open_lesson(qtbot, window, 1)
-    assert scene_document(window.scene) == lessons_own_scene("soft-lookup")
+    assert scene_document(window.scene, window.view_state) == lessons_own_scene("soft-lookup")
     assert not window.lesson_panel.kept_bar.isVisible() and window.asked_questions == []
 
 
@@ -97,7 +97,7 @@ def test_quitting_in_a_changed_lesson_asks_nothing_and_the_app_starts_again_on_i
     again.show()
     settle_layout(qtbot, again)
     assert shows_lesson(again, "soft-lookup") and again.lesson_panel.kept_bar.isVisible()
-    assert again.scene.reading().vectors(Role.QUERY)[0].tolist() == SHOWN
+    assert again.reading().vectors(Role.QUERY)[0].tolist() == SHOWN
     again.history.reset()
 
 
@@ -114,4 +114,4 @@ def test_a_walks_restart_opens_on_the_lesson_it_was_on_with_that_lessons_scene(q
         window = take_step(window, step, lambda shown: settle_layout(qtbot, shown), lambda gone: None)
     qtbot.addWidget(window)
     assert shows_lesson(window, "projections")
-    assert scene_document(window.scene) == lessons_own_scene("projections")
+    assert scene_document(window.scene, window.view_state) == lessons_own_scene("projections")

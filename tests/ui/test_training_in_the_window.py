@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import QElapsedTimer, QPointF, Qt, QTimer
 from PySide6.QtWidgets import QLabel
 
-from attn_desktop.model import Role
+from attn_desktop.model import Role, read
 from attn_desktop.model.scene_files import open_scene
 
 from helpers import drag_arrow, matrix_cells
@@ -64,7 +64,7 @@ def test_keep_as_scene_saves_reopens_and_shows_what_a_drag_breaks(qtbot, window,
     window.documents._save_to(path)
     reopened = open_scene(path)
     assert reopened.to_data().trained_head is not None
-    np.testing.assert_allclose(reopened.reading().result.weights, window.scene.reading().result.weights, atol=1e-12)
+    np.testing.assert_allclose(read(reopened).result.weights, window.reading().result.weights, atol=1e-12)
     drag_arrow(window, Role.EMBEDDING, 0, QPointF(-160, 120))  # well away from where it was
     qtbot.waitUntil(lambda: accuracy_label.text() != trained_text, timeout=5000)
     accuracy = float(accuracy_label.text().split(":")[1].split("%")[0])

@@ -76,7 +76,7 @@ def test_a_title_button_shows_that_layers_head_in_the_one_head_panels(qtbot, win
     qtbot.mouseClick(columns[2].title_button, Qt.MouseButton.LeftButton)
     assert (window.view_state.layer, window.view_state.head) == (1, 0)
     assert columns[2].title_button.isChecked() and not columns[0].title_button.isChecked()
-    weights = window.scene.head(1, 0).attention.weights[window.scene.reading().selected]
+    weights = window.scene.head(1, 0).attention.weights[window.reading().selected]
     shown = [window.score_panel.model.index(row, 3).data() for row in range(window.scene.n_tokens)]
     assert shown == [f"{round(w * 100)}%" for w in weights]
     window.docks["gridsDock"].show()  # the Grids panel, opened from the View menu, shows that head's grids

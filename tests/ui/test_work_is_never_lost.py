@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from attn_desktop.model import Role
+from attn_desktop.model import Role, ViewState, read
 from attn_desktop.model.commands import move_arrow
 from attn_desktop.model.scene_files import save_scene, scene_document
 from attn_desktop.ui.document import autosave
@@ -73,7 +73,7 @@ def save_as_answers(monkeypatch, *paths):
 
 def move_k_cat(window):
     """Unsaved work, made as a released drag makes it: k·cat moved to (0.5, 0.5), one step in the history."""
-    window.history.do(move_arrow(window.scene, Role.KEY, 1, before=window.scene.reading().vectors(Role.KEY)[1], after=[0.5, 0.5]))
+    window.history.do(move_arrow(read(window.scene), Role.KEY, 1, before=window.reading().vectors(Role.KEY)[1], after=[0.5, 0.5]))
 
 
 def opened_and_edited(window, path):
@@ -115,7 +115,7 @@ def test_save_as_to_a_place_that_cannot_be_written_says_why_and_keeps_the_work(
     qtbot.keyClick(window, Qt.Key.Key_S, CTRL | Qt.KeyboardModifier.ShiftModifier)
     [(title, message)] = window.shown_errors
     assert title == "Cannot save scene" and reason in message
-    assert window.windowTitle().startswith("*") and window.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
+    assert window.windowTitle().startswith("*") and window.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
     assert window.scene_path is None  # still the untitled scene, not a file that was never written
 
 
@@ -160,7 +160,7 @@ def test_a_failed_save_from_the_question_before_opening_a_lesson_keeps_the_scene
     monkeypatch.setattr("attn_desktop.model.scene_files.write_json_atomically", full_disk)
     window.question_answers.append(Buttons.Save)
     qtbot.keyClick(window, Qt.Key.Key_1, CTRL)  # open lesson 1: asks first
-    assert window.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and window.scene_path == path
+    assert window.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and window.scene_path == path
 
 
 # ----- 1. read-only files: asked, never replaced ----------------------------------------------
@@ -315,13 +315,13 @@ def test_restored_work_is_copied_again_at_once_so_a_second_crash_loses_nothing(q
     pretend_the_process_died(window)
     window.question_answers.extend([Buttons.Yes, Buttons.Yes])
     again = start_again(qtbot, window)
-    assert again.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
+    assert again.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
     assert not first_copy.exists()
     assert json.loads(again.autosaver.path.read_text(encoding="utf-8"))["scene"]["keys"][1] == [0.5, 0.5]
     pretend_the_process_died(again)  # a second crash, before any edit
     third = start_again(qtbot, window)
     assert [title for title, _ in asked] == ["Restore unsaved work?"] * 2
-    assert third.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and third.windowTitle().startswith("*")
+    assert read(third.scene).vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and third.windowTitle().startswith("*")
     for w in (again, third):
         w.history.reset()
 
@@ -395,7 +395,7 @@ def test_the_shared_copy_of_an_earlier_version_is_offered_and_taken_over(qtbot, 
     legacy.write_text(json.dumps({"source": None, "scene": scene_document(scene)}), encoding="utf-8")
     window.question_answers.append(Buttons.Yes)
     again = start_again(qtbot, window)
-    assert again.scene.reading().vectors(Role.KEY)[1].tolist() == [0.25, 0.75]
+    assert again.reading().vectors(Role.KEY)[1].tolist() == [0.25, 0.75]
     assert not legacy.exists() and again.autosaver.path.exists()
     again.history.reset()
 
@@ -553,7 +553,8 @@ def lone_surrogate(path):
 
 
 def a_huge_selected(path):
-    path.write_text(json.dumps(scene_document(default_scene())).replace('"selected": 2', '"selected": ' + "9" * 400),
+    view = ViewState()  # "sat" chosen, as the file says
+    path.write_text(json.dumps(scene_document(default_scene(view), view)).replace('"selected": 2', '"selected": ' + "9" * 400),
                     encoding="utf-8")
 
 
@@ -572,7 +573,7 @@ def test_file_open_of_a_bad_file_shows_a_dialog_and_keeps_the_scene(
     qtbot.keyClick(window, Qt.Key.Key_O, CTRL)
     [(title, message)] = window.shown_errors
     assert title == "Cannot open scene" and message.startswith(str(path)) and "\n" not in message
-    assert window.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and window.scene_path is None
+    assert window.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and window.scene_path is None
 
 
 @pytest.mark.parametrize("bad", [a_fifo, binary_garbage, huge_integers])

@@ -47,9 +47,9 @@ class GridEditor(QWidget):
         if given, the rows a table shows before it scrolls (a window of its own shows a large W_O's every row)."""
         super().__init__(parent)
         self.scene = head_reading(scene)  # the head whose grids (or whose layer's W_O) are shown
-        self.document = self.scene.document
+        self.document = self.scene.scene
         # In the window, its edit history (undoable); alone, straight to the document.
-        self.editor = editor if editor is not None else RunNow(self.document)
+        self.editor = editor if editor is not None else RunNow(self.document, self.scene.view)
         self.names = names  # the grids shown: W_Q, W_K and W_V, or W_O alone
         self.compact = compact  # tables exactly as tall as their rows (beside other panels), not stretched
         self.title_prefix = title_prefix

@@ -6,12 +6,12 @@ from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import QComboBox
 
 from attn_desktop.language import tr
-from attn_desktop.model import Change, Scene
+from attn_desktop.model import Change, HeadReading, Scene
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 
 
 class QueryPicker(QComboBox):
-    def __init__(self, scene: Scene, parent=None) -> None:
+    def __init__(self, scene: Scene | HeadReading, parent=None) -> None:
         super().__init__(parent)
         self.scene = head_reading(scene)  # whose chosen query it shows: the view's
         self.setToolTip(tr("The token whose query is compared with every key"))

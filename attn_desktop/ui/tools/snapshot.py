@@ -15,6 +15,10 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from attn_desktop.model import ViewState
 
 SETTLE_SECONDS = 1.0  # presentation mode re-arranges the panels for this long after the window resizes
 
@@ -81,7 +85,8 @@ def png_of(window) -> bytes:
     return bytes(data.data())
 
 
-def take_snapshot(scene, scene_path: Path | None, lesson: str | None, presentation: bool) -> tuple[bytes, dict]:
+def take_snapshot(scene, scene_path: Path | None, lesson: str | None, presentation: bool,
+                  view: ViewState | None = None) -> tuple[bytes, dict]:
     """Build the real window on this scene (or lesson), show it on the offscreen screen, and
     return the PNG and the audit."""
     from attn_desktop.ui.tools.layout_audit import audit_window
@@ -89,7 +94,7 @@ def take_snapshot(scene, scene_path: Path | None, lesson: str | None, presentati
     from attn_desktop.ui.window.main_window import MainWindow
 
     _app = make_application()  # held for as long as the window lives
-    window = MainWindow(scene, scene_path=scene_path)
+    window = MainWindow(scene, scene_path=scene_path, view=view)
     try:
         if lesson:
             window.open_lesson(lesson)
@@ -101,7 +106,7 @@ def take_snapshot(scene, scene_path: Path | None, lesson: str | None, presentati
 
 
 def take_walk(scene, scene_path: Path | None, lesson: str | None, steps: list,
-              presentation: bool) -> tuple[bytes, dict]:
+              presentation: bool, view: ViewState | None = None) -> tuple[bytes, dict]:
     """The window on this scene, shown as take_snapshot shows it, then walked through STEPS (see walk.py),
     audited after each; the PNG of the window at the end and {"steps": [{"step": ..., "audit": ...}, ...]}.
     StepError, naming the step, when the window cannot take one."""
@@ -112,7 +117,7 @@ def take_walk(scene, scene_path: Path | None, lesson: str | None, steps: list,
     from attn_desktop.ui.window.main_window import MainWindow
 
     _app = make_application()
-    window = MainWindow(scene, scene_path=scene_path)
+    window = MainWindow(scene, scene_path=scene_path, view=view)
     headless(window)
     audits = []
     try:

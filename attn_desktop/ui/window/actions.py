@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar, QWidget
 
 from attn_desktop import APP_NAME
 from attn_desktop.language import LANGUAGE_NAMES, N_, current_language, number, shown_languages, tr
-from attn_desktop.model import Scene
+from attn_desktop.model import HeadReading, Scene
 from attn_desktop.model.teaching import lessons
 from attn_desktop.ui.document.qt_dialogs import fill_recent_menu
 from attn_desktop.ui.language_link import follow_language
@@ -48,6 +48,7 @@ class Commands(Protocol):
 
     @property
     def scene(self) -> Scene: ...
+    def reading(self, layer: int = 0, head: int = 0) -> HeadReading: ...
     @property
     def documents(self) -> DocumentController: ...
     @property
@@ -105,9 +106,8 @@ class ActionSpec:
     data: Any = None
 
 
-def step_query(scene: Scene, step: int) -> None:
-    shown = scene.reading()
-    shown.select_query((shown.selected + step) % scene.n_queries)
+def step_query(shown: HeadReading, step: int) -> None:
+    shown.select_query((shown.selected + step) % shown.n_queries)
 
 
 def _opens_lesson(lesson_id: str) -> Trigger:
@@ -203,9 +203,9 @@ ACTIONS: list[ActionSpec] = [
     ActionSpec("causal_action", N_("Causal mask"), "&Attention", on_toggle=lambda c, on: c.switches.set_causal(on),
                checkable=True, shortcuts=("Ctrl+M",), tooltip=N_("Each query sees only itself and earlier tokens"),
                toolbar=True),
-    ActionSpec("next_query_action", N_("&Next Query"), "&Attention", lambda c: step_query(c.scene, +1),
+    ActionSpec("next_query_action", N_("&Next Query"), "&Attention", lambda c: step_query(c.reading(), +1),
                shortcuts=("Ctrl+]",), separator_before=True),
-    ActionSpec("previous_query_action", N_("&Previous Query"), "&Attention", lambda c: step_query(c.scene, -1),
+    ActionSpec("previous_query_action", N_("&Previous Query"), "&Attention", lambda c: step_query(c.reading(), -1),
                shortcuts=("Ctrl+[",)),
     ActionSpec("snap_action", N_("Snap to Grid"), "&Attention", on_toggle=lambda c, on: c.snap.apply(on), checkable=True,
                shortcuts=("Ctrl+G",), tooltip=N_("Dragged tips land on round numbers, so two arrows can meet exactly"),
