@@ -16,7 +16,7 @@ from attn_desktop.model.exports.codegen import numpy_code
 from attn_desktop.model.exports.export import export_document
 from attn_desktop.model.exports.torch_check import check_against_torch
 from attn_desktop.model.head_reading import HeadReading, input_plane
-from attn_desktop.model.scene_files import open_scene, save_scene, scene_document, scene_from_document
+from attn_desktop.model.scene_files import open_reading, open_scene, save_scene, scene_document, scene_from_document
 from attn_desktop.model.teaching.exercises import exercises_for
 from attn_desktop.model.teaching.lessons import lesson
 from attn_desktop.paths import scene_path
@@ -295,16 +295,16 @@ def test_the_export_command_writes_a_multi_head_scene(tmp_path):
 
 @pytest.mark.slow
 def test_the_code_panels_script_prints_what_the_app_shows(tmp_path):
-    scene = lesson_scene()
+    shown = open_reading(scene_path(TWO_HEADS))  # with the query the lesson's file chose: "it"
     script = tmp_path / "heads.py"
-    script.write_text(numpy_code(read(scene)), encoding="utf-8")
+    script.write_text(numpy_code(shown), encoding="utf-8")
     done = subprocess.run([sys.executable, str(script)], check=False, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "head 1: it attends to the 0%, cat 0%, sat 8%, because 83%, it 8%, purred 0%"
     assert lines[1].startswith("head 2: it attends to the 1%, cat 84%")
-    shown = np.round(scene.output[read(scene).selected], 2)
-    assert lines[2] == f"output for it: {shown}"
+    output = np.round(shown.scene.output[shown.selected], 2)
+    assert lines[2] == f"output for it: {output}"
     assert lines[3] == "shapes: (6, 4) (6, 4)"
 
 

@@ -6,7 +6,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from attn_desktop.model import Role
-from attn_desktop.model.scene_files import open_scene, scene_document
+from attn_desktop.model.scene_files import open_scene, read_scene_data, scene_document
 from attn_desktop.model.teaching import lessons
 from attn_desktop.paths import scene_path
 from attn_desktop.ui.tools.walk import headless, take_step
@@ -31,7 +31,8 @@ def show_me_in_lesson_1(qtbot, window):
 
 
 def lessons_own_scene(lesson_id):
-    return scene_document(open_scene(scene_path(lessons.lesson(lesson_id).scene)))
+    """The lesson's scene file as a window opens it: with the query the file chose."""
+    return scene_document(read_scene_data(scene_path(lessons.lesson(lesson_id).scene)))
 
 
 def shows_lesson(window, lesson_id):
@@ -105,7 +106,7 @@ def test_the_first_start_opens_the_default_scenes_lesson(qtbot):
     first = start_window(None, None)
     qtbot.addWidget(first)
     assert shows_lesson(first, lessons.DEFAULT_SCENE_LESSON) and not first.lesson_panel.kept_bar.isVisible()
-    assert scene_document(first.scene) == lessons_own_scene(lessons.DEFAULT_SCENE_LESSON)
+    assert scene_document(first.scene, first.view_state) == lessons_own_scene(lessons.DEFAULT_SCENE_LESSON)
 
 
 def test_a_walks_restart_opens_on_the_lesson_it_was_on_with_that_lessons_scene(qtbot, window):
