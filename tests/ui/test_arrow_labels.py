@@ -72,7 +72,7 @@ def _assert_labels_by_their_tips(window, where: str) -> None:
 def essential_labels(canvas) -> set[str]:
     """The labels a class reads the answer from: the chosen query's, the output's, and those of the two
     heaviest keys and values (not at 0 %)."""
-    reading = canvas.attn_scene
+    reading = canvas.reading
     weights = canvas.shown_weights()
     heaviest = [index for index in sorted(range(len(weights)), key=lambda index: -weights[index])[:2]
                 if weights[index] >= 0.005]

@@ -132,7 +132,7 @@ def test_the_matrix_prints_readable_numbers_in_the_room_it_asks_for(qtbot, font_
 
 def test_the_title_wraps_before_it_is_cut(qtbot, font_scale):
     view = shown_at(qtbot, MatrixView(reading_with(6)))
-    view.scene.scene.set_causal(True)  # the longest formula
+    view.reading.scene.set_causal(True)  # the longest formula
     view.resize(view.minimumSizeHint())
     qtbot.wait(10)
     assert view.shown_title() == ["Attention weights", "softmax(QKᵀ/√d_k + causal mask)"]
@@ -171,7 +171,7 @@ def test_twenty_tokens_read_in_the_compact_form_where_the_cells_hold_it_and_neve
     font = view.cell_font()
     assert font is not None and view.shown_note() is None
     assert QFontInfo(font).pixelSize() >= max(10, 0.8 * QFontInfo(view.font()).pixelSize())  # as "0.87" must be
-    weights = view.scene.result.weights
+    weights = view.reading.result.weights
     first_key = view.cell_text(1, 0)  # the second query's weight on the first key, without its leading 0
     assert first_key == f"{weights[1, 0]:.2f}"[1:] or (first_key == "1" and f"{weights[1, 0]:.2f}" == "1.00")
     assert len(first_key) <= 3 and QFontMetricsF(font).horizontalAdvance(".00") < view.cell_rect(0, 0).width()

@@ -122,7 +122,7 @@ def test_training_keeps_every_arrow_in_view_and_values_on_their_own_scale_when_t
     train_until_perfect(qtbot, panel)
     # Training stopped: within a few refits every arrow, with its label, is back in the picture.
     qtbot.waitUntil(lambda: every_tip_in_view(canvas), timeout=3000)
-    scene = canvas.attn_scene
+    scene = canvas.reading
     queries_and_keys = max(float(np.abs(scene.vectors(role)).max()) for role in (Role.QUERY, Role.KEY))
     values = float(np.abs(scene.vectors(Role.VALUE)).max())
     if max(values, queries_and_keys) / min(values, queries_and_keys) >= 5:

@@ -25,7 +25,7 @@ def open_file(qtbot, window, monkeypatch, path):
 
 
 def matrix_rows(column) -> list[list[str]]:
-    n = column.matrix.scene.n_tokens
+    n = column.matrix.reading.n_tokens
     return [[column.matrix.cell_text(row, key) for key in range(n)] for row in range(n)]
 
 
