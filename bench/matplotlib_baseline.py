@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from attn_desktop.model import Role, Scene
+from attn_desktop.model import Role, Scene, read
 
 try:
     import matplotlib
@@ -48,7 +48,7 @@ def _arrows(ax, vectors: np.ndarray, names: list[str], color: str, weights: np.n
 
 def draw_scene(figure, axes: dict, scene: Scene) -> None:
     """Clear and redraw the four panels for the scene as it is now."""
-    result, selected = scene.reading().result, scene.reading().selected
+    result, selected = read(scene).result, read(scene).selected
     weights = result.weights[selected]
     queries, keys, values = (scene.vectors(role) for role in (Role.QUERY, Role.KEY, Role.VALUE))
     output = result.output[selected]

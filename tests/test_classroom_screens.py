@@ -53,13 +53,13 @@ def _write_scene(name: str, folder) -> str:
     or a head of a (random) model as the app opens one."""
     if name in (MODEL_HEAD, MODEL_HEAD_ROPE_OFF):
         from attn_desktop.model.pretrained.head_scene import scene_data_for_head
-        from attn_desktop.model.scene_files import new_scene, save_scene
+        from attn_desktop.model.scene_files import save_scene
 
         from tests.support.random_model_run import random_model_run
 
         path = folder / f"{name}.json"
         run = random_model_run(model_name="SmolLM2-135M-Instruct")
-        save_scene(new_scene(scene_data_for_head(run, 2, 1, rope=name == MODEL_HEAD)), path)
+        save_scene(scene_data_for_head(run, 2, 1, rope=name == MODEL_HEAD), path)
         return str(path)
     scene = json.loads(scene_path(DEFAULT_SCENE).read_text(encoding="utf-8"))
     if name == "long-names":

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from attn_desktop import paths
-from attn_desktop.model import Role, Scene
+from attn_desktop.model import HeadReading, Role, Scene, read
 from attn_desktop.model.exports.codegen import numpy_code
-from attn_desktop.model.scene_files import open_scene, scene_from_document
+from attn_desktop.model.scene_files import open_reading, reading_from_document
 
 from tests.support.project_root import ROOT
 
@@ -34,8 +34,9 @@ PROJECTION = {
 }
 
 
-def default_scene() -> Scene:
-    return open_scene(paths.scene_path(paths.DEFAULT_SCENE))
+def default_reading() -> HeadReading:
+    """The demo's scene with the query its file chose ("sat")."""
+    return open_reading(paths.scene_path(paths.DEFAULT_SCENE))
 
 
 def run(code: str) -> tuple[dict, list[str]]:
@@ -48,13 +49,14 @@ def run(code: str) -> tuple[dict, list[str]]:
 
 
 def assert_matches_the_app(scene: Scene, namespace: dict) -> None:
-    np.testing.assert_allclose(namespace["weights"], scene.reading().result.weights, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(namespace["output"], scene.reading().result.output, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(namespace["weights"], read(scene).result.weights, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(namespace["output"], read(scene).result.output, rtol=0, atol=1e-12)
 
 
 def test_the_default_scene_prints_the_demo_numbers():
-    scene = default_scene()
-    namespace, printed = run(numpy_code(scene))
+    shown = default_reading()
+    scene = shown.scene
+    namespace, printed = run(numpy_code(shown))
     assert printed == [
         "sat attends to: The 0%, cat 76%, sat 6%, on 1%, the 0%, mat 17%",
         "output for sat: [1.54 0.48]",
@@ -64,7 +66,7 @@ def test_the_default_scene_prints_the_demo_numbers():
 
 
 def test_the_default_script_reads_like_the_course_demo():
-    code = numpy_code(default_scene())
+    code = numpy_code(default_reading())
     for line in (
         'tokens = ["The", "cat", "sat", "on", "the", "mat"]',
         "Q = np.array([[1.6, 0.4], [0.3, 2.0], [2.4, 0.6], [1.5, -1.2], [1.4, -0.8], [-0.5, 2.0]])",
@@ -77,7 +79,7 @@ def test_the_default_script_reads_like_the_course_demo():
 
 @pytest.mark.slow
 def test_the_script_runs_as_it_stands_in_a_fresh_python(tmp_path):
-    code = numpy_code(default_scene())
+    code = numpy_code(default_reading())
     # Run it away from the project, so nothing of the app can be imported by accident.
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,
@@ -90,18 +92,20 @@ def test_the_script_runs_as_it_stands_in_a_fresh_python(tmp_path):
 
 
 def test_the_script_follows_the_scene_after_a_drag():
-    scene = default_scene()
+    shown = default_reading()
+    scene = shown.scene
     scene.set_vector(Role.KEY, 1, [-2.2, -1.0])  # cat's key turned away from sat's query
-    namespace, printed = run(numpy_code(scene))
-    assert "K = np.array([[-1.2, 0.6], [-2.2, -1.0]," in numpy_code(scene)
+    namespace, printed = run(numpy_code(shown))
+    assert "K = np.array([[-1.2, 0.6], [-2.2, -1.0]," in numpy_code(shown)
     assert printed[0].startswith("sat attends to: The ") and "cat 76%" not in printed[0]
     assert_matches_the_app(scene, namespace)
 
 
 def test_scaling_off_drops_the_square_root_and_says_so():
-    scene = default_scene()
+    shown = default_reading()
+    scene = shown.scene
     scene.set_scale(False)
-    code = numpy_code(scene)
+    code = numpy_code(shown)
     assert "np.sqrt" not in code
     assert "# Scaling is off in this scene: the scores are not divided by sqrt(d_k)." in code
     namespace, _ = run(code)
@@ -111,9 +115,10 @@ def test_scaling_off_drops_the_square_root_and_says_so():
 
 
 def test_causal_mask_hides_later_keys_before_the_softmax():
-    scene = default_scene()
+    shown = default_reading()
+    scene = shown.scene
     scene.set_causal(True)
-    code = numpy_code(scene)
+    code = numpy_code(shown)
     assert "-np.inf" in code and "# Causal mask" in code
     namespace, printed = run(code)
     weights = namespace["weights"]
@@ -124,7 +129,7 @@ def test_causal_mask_hides_later_keys_before_the_softmax():
 
 
 def test_cross_attention_names_its_queries_separately():
-    scene = scene_from_document({
+    shown = reading_from_document({
         "tokens": ["The", "cat", "sat"],
         "query_tokens": ["Le", "chat"],
         "queries": [[1, 0], [0, 1]],
@@ -132,7 +137,8 @@ def test_cross_attention_names_its_queries_separately():
         "values": [[1, 0], [0, 1], [0.5, 0.5]],
         "selected": 1,
     })
-    code = numpy_code(scene)
+    scene = shown.scene
+    code = numpy_code(shown)
     assert 'query_tokens = ["Le", "chat"]' in code
     assert 'i = query_tokens.index("chat")' in code
     namespace, printed = run(code)
@@ -143,8 +149,9 @@ def test_cross_attention_names_its_queries_separately():
 
 
 def test_scalar_values_make_a_soft_lookup_that_prints_one_number():
-    scene = scene_from_document(SOFT_LOOKUP)
-    code = numpy_code(scene)
+    shown = reading_from_document(SOFT_LOOKUP)
+    scene = shown.scene
+    code = numpy_code(shown)
     assert "V = np.array([[3.0], [5.0], [4.0]])" in code
     namespace, printed = run(code)
     assert namespace["V"].shape == (3, 1)
@@ -154,8 +161,9 @@ def test_scalar_values_make_a_soft_lookup_that_prints_one_number():
 
 
 def test_a_projection_scene_builds_q_k_v_from_word_vectors_and_grids():
-    scene = scene_from_document(PROJECTION)
-    code = numpy_code(scene)
+    shown = reading_from_document(PROJECTION)
+    scene = shown.scene
+    code = numpy_code(shown)
     assert "X = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])" in code
     assert "Wq = np.array([[0.0, 2.0], [2.0, 0.0]])" in code
     assert "Q, K, V = X @ Wq, X @ Wk, X @ Wv" in code
@@ -167,9 +175,10 @@ def test_a_projection_scene_builds_q_k_v_from_word_vectors_and_grids():
 
 
 def test_a_projection_scene_with_the_grids_off_uses_the_identity():
-    scene = scene_from_document(PROJECTION)
+    shown = reading_from_document(PROJECTION)
+    scene = shown.scene
     scene.set_use_grids(False)
-    namespace, _ = run(numpy_code(scene))
+    namespace, _ = run(numpy_code(shown))
     np.testing.assert_array_equal(namespace["Wq"], np.eye(2))
     np.testing.assert_array_equal(namespace["Q"], namespace["X"])
     assert_matches_the_app(scene, namespace)
@@ -177,35 +186,38 @@ def test_a_projection_scene_with_the_grids_off_uses_the_identity():
 
 def test_every_number_is_written_exactly():
     awkward = [[0.1 + 0.2, 1 / 3], [1e-7, -0.0], [123456789.123, -2.5e-300]]
-    scene = scene_from_document({"tokens": ["a", "b", "c"], "queries": awkward, "keys": awkward, "values": awkward})
-    namespace, _ = run(numpy_code(scene))
+    shown = reading_from_document({"tokens": ["a", "b", "c"], "queries": awkward, "keys": awkward, "values": awkward})
+    scene = shown.scene
+    namespace, _ = run(numpy_code(shown))
     for name, role in (("Q", Role.QUERY), ("K", Role.KEY), ("V", Role.VALUE)):
         np.testing.assert_array_equal(namespace[name], scene.vectors(role))
     assert_matches_the_app(scene, namespace)
 
 
 def test_a_repeated_token_name_picks_the_selected_row_not_the_first():
-    scene = scene_from_document({
+    shown = reading_from_document({
         "tokens": ["the", "cat", "the"],
         "queries": [[1, 0], [0, 1], [-1, 0]],
         "keys": [[1, 0], [0, 1], [-1, 0]],
         "values": [[1, 0], [0, 1], [-1, 0]],
         "selected": 2,
     })
-    namespace, printed = run(numpy_code(scene))
+    scene = shown.scene
+    namespace, printed = run(numpy_code(shown))
     assert namespace["i"] == 2
-    assert printed[1] == f"output for the: {np.round(scene.reading().result.output[2], 2)}"
+    assert printed[1] == f"output for the: {np.round(read(scene).result.output[2], 2)}"
 
 
 def test_odd_names_and_titles_stay_inside_their_strings_and_comments():
-    scene = scene_from_document({
+    shown = reading_from_document({
         "title": 'two lines\nraise SystemExit("escaped the comment")',
         "tokens": ['say "hi"', "back\\slash", "{braces}", "new\nline"],
         "queries": [[1, 0], [0, 1], [1, 1], [0, 0]],
         "keys": [[1, 0], [0, 1], [1, 1], [0, 0]],
         "values": [[1, 0], [0, 1], [1, 1], [0, 0]],
     })
-    code = numpy_code(scene)
+    scene = shown.scene
+    code = numpy_code(shown)
     namespace, printed = run(code)
     assert namespace["tokens"] == scene.tokens
     assert printed[0].startswith('say "hi" attends to: say "hi" ')
@@ -213,7 +225,7 @@ def test_odd_names_and_titles_stay_inside_their_strings_and_comments():
 
 
 def test_the_script_needs_only_numpy():
-    code = numpy_code(scene_from_document(PROJECTION))
+    code = numpy_code(reading_from_document(PROJECTION))
     imports = [line for line in code.splitlines() if line.startswith(("import ", "from "))]
     assert imports == ["import numpy as np"]
 

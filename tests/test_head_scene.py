@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from attn_desktop.model import Role, Scene, SceneFileError
+from attn_desktop.model import Role, Scene, SceneFileError, read
 from attn_desktop.model.files.scene_types import TakenFrom
 from attn_desktop.model.pretrained.head_scene import (
     readable_tokens,
@@ -26,13 +26,13 @@ def run():
 @pytest.mark.parametrize("layer, head", [(0, 0), (1, 3), (2, 1)])
 def test_the_scene_computes_exactly_the_heads_weights(run, layer, head):
     scene = Scene(scene_data_for_head(run, layer, head))
-    np.testing.assert_allclose(scene.reading().result.weights, run.attention[layer, head], rtol=0, atol=1e-9)
-    assert scene.causal and scene.scale and scene.reading().key_width == scene.reading().value_width == 64
-    np.testing.assert_array_equal(scene.reading().vectors(Role.QUERY), run.queries[layer, head])
-    np.testing.assert_array_equal(scene.reading().vectors(Role.KEY), run.keys[layer, head])
-    np.testing.assert_array_equal(scene.reading().vectors(Role.VALUE), run.values[layer, head])
+    np.testing.assert_allclose(read(scene).result.weights, run.attention[layer, head], rtol=0, atol=1e-9)
+    assert scene.causal and scene.scale and read(scene).key_width == read(scene).value_width == 64
+    np.testing.assert_array_equal(read(scene).vectors(Role.QUERY), run.queries[layer, head])
+    np.testing.assert_array_equal(read(scene).vectors(Role.KEY), run.keys[layer, head])
+    np.testing.assert_array_equal(read(scene).vectors(Role.VALUE), run.values[layer, head])
     # the output is the weights' blend of the values, as the model's head makes it
-    np.testing.assert_allclose(scene.reading().result.output, run.attention[layer, head] @ run.values[layer, head], atol=1e-9)
+    np.testing.assert_allclose(read(scene).result.output, run.attention[layer, head] @ run.values[layer, head], atol=1e-9)
 
 
 def test_the_last_token_is_the_query_and_the_title_names_the_head(run):
@@ -81,7 +81,7 @@ def test_a_head_scene_round_trips_through_a_file_with_where_it_came_from(run, tm
     assert saved["taken_from"] == {"model": "TinyRandom-64", "layer": 2, "head": 1, "sentence": run.sentence}
     loaded = open_scene(path)
     assert loaded.taken_from == scene.taken_from and loaded.tokens == scene.tokens and loaded.causal
-    np.testing.assert_allclose(loaded.reading().result.weights, run.attention[2, 1], rtol=0, atol=1e-9)
+    np.testing.assert_allclose(read(loaded).result.weights, run.attention[2, 1], rtol=0, atol=1e-9)
 
 
 def test_an_edited_head_scene_keeps_saying_where_it_came_from(run):

@@ -7,6 +7,7 @@ import sys
 import numpy as np
 import pytest
 
+from attn_desktop.model import read
 from attn_desktop.model.exports.codegen import numpy_code
 from attn_desktop.model.exports.torch_check import check_against_torch
 from attn_desktop.model.layers import Role
@@ -74,13 +75,13 @@ def test_pytorch_agrees_with_the_two_layer_scene_before_and_after_a_drag():
 
 
 def test_the_code_panels_script_of_the_two_layers_runs_and_prints_the_scene_s_output(tmp_path):
-    scene = shipped()
-    scene.reading().select_query(14)
+    shown = read(shipped())
+    shown.select_query(14)
     script = tmp_path / "induction.py"
-    script.write_text(numpy_code(scene), encoding="utf-8")
+    script.write_text(numpy_code(shown), encoding="utf-8")
     done = subprocess.run([sys.executable, str(script)], check=False, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("layer 1 head 1: 14:D attends to") and "13:M 77%" in lines[0]  # the letter before
     assert lines[1].startswith("layer 2 head 1: 14:D attends to") and "2:K 100%" in lines[1]  # after the first D
-    assert lines[2].startswith(f"output for 14:D: [{scene.output[14, 0]:5.2f}")
+    assert lines[2].startswith(f"output for 14:D: [{shown.scene.output[14, 0]:5.2f}")

@@ -5,10 +5,10 @@ import json
 import numpy as np
 import pytest
 
-from attn_desktop.model import Role, Scene, SceneFileError
+from attn_desktop.model import HeadReading, Role, Scene, SceneFileError, read
 from attn_desktop.model.layers import ATTENTION_ROLES
 from attn_desktop.model.positions import shuffled_attention
-from attn_desktop.model.scene_files import open_scene, scene_data_from_text, scene_document
+from attn_desktop.model.scene_files import open_reading, open_scene, scene_data_from_text, scene_document
 from attn_desktop.model.teaching.exercises import (
     EXERCISES,
     ChooseQuery,
@@ -28,6 +28,11 @@ def lesson_scene(name: str) -> Scene:
     return open_scene(scene_path(name))
 
 
+def lesson_reading(name: str) -> HeadReading:
+    """A lesson's scene looked at with the query its file chose."""
+    return open_reading(scene_path(name))
+
+
 def test_every_lesson_scene_loads():
     for lesson in LESSONS:
         assert lesson_scene(lesson.scene).n_tokens >= 3
@@ -36,24 +41,24 @@ def test_every_lesson_scene_loads():
 def test_soft_lookup_gives_the_lesson_numbers():
     scene = lesson_scene("lessons/1_soft_lookup.json")
     assert scene.scalar_values and scene.query_tokens == ["ask"] and not scene.scale
-    assert np.round(scene.reading().result.weights[0], 2).tolist() == [0.59, 0.08, 0.33]
-    assert round(float(scene.reading().result.output[0, 0]), 2) == 3.49
+    assert np.round(read(scene).result.weights[0], 2).tolist() == [0.59, 0.08, 0.33]
+    assert round(float(read(scene).result.output[0, 0]), 2) == 3.49
 
 
 def test_projection_example_for_it():
     scene = lesson_scene("lessons/2_projections.json")
     it = scene.tokens.index("it")
     assert scene.vectors(Role.EMBEDDING)[it].tolist() == [0.6, 0.8]
-    assert np.round(scene.reading().vectors(Role.QUERY)[it], 6).tolist() == [1.6, 1.2]
-    assert np.round(scene.reading().vectors(Role.KEY)[it], 6).tolist() == [1.2, 0.8]
-    assert np.round(scene.reading().vectors(Role.VALUE)[it], 6).tolist() == [0.6, 0.8]
+    assert np.round(read(scene).vectors(Role.QUERY)[it], 6).tolist() == [1.6, 1.2]
+    assert np.round(read(scene).vectors(Role.KEY)[it], 6).tolist() == [1.2, 0.8]
+    assert np.round(read(scene).vectors(Role.VALUE)[it], 6).tolist() == [0.6, 0.8]
 
 
 def test_dragging_a_word_vector_moves_its_query_key_and_value():
     scene = lesson_scene("lessons/2_projections.json")
     scene.set_vector(Role.EMBEDDING, 2, [1.0, 0.5])
-    assert scene.reading().vectors(Role.QUERY)[2].tolist() == [1.0, 2.0]  # Part 2's "your turn"
-    assert scene.reading().vectors(Role.KEY)[2].tolist() == [2.0, 0.5]
+    assert read(scene).vectors(Role.QUERY)[2].tolist() == [1.0, 2.0]  # Part 2's "your turn"
+    assert read(scene).vectors(Role.KEY)[2].tolist() == [2.0, 0.5]
     with pytest.raises(ValueError, match="made by the grids"):
         scene.set_vector(Role.QUERY, 0, [1.0, 1.0])
 
@@ -61,18 +66,18 @@ def test_dragging_a_word_vector_moves_its_query_key_and_value():
 def test_grid_cells_and_the_no_grids_switch():
     scene = lesson_scene("lessons/2_projections.json")
     scene.set_grid_cell("w_q", 0, 0, 1.0)
-    assert scene.reading().vectors(Role.QUERY)[0].tolist() == [1.0, 2.0]  # cat's x = (1, 0) now picks up the new 1
+    assert read(scene).vectors(Role.QUERY)[0].tolist() == [1.0, 2.0]  # cat's x = (1, 0) now picks up the new 1
     scene.set_use_grids(False)
-    assert np.array_equal(scene.reading().vectors(Role.QUERY), scene.vectors(Role.EMBEDDING))
-    assert np.argmax(scene.reading().result.weights, axis=1).tolist() == [0, 1, 2]  # every word matches itself
+    assert np.array_equal(read(scene).vectors(Role.QUERY), scene.vectors(Role.EMBEDDING))
+    assert np.argmax(read(scene).result.weights, axis=1).tolist() == [0, 1, 2]  # every word matches itself
     saved = scene_document(scene)
     assert saved["use_grids"] is False and saved["layers"][0]["heads"][0]["w_q"][0][0] == 1.0 and "queries" not in saved
 
 
 def test_self_attention_lesson_numbers():
     scene = lesson_scene("lessons/3_self_attention.json")
-    assert np.round(scene.reading().result.weights, 2).tolist() == [[0.07, 0.55, 0.37], [0.82, 0.02, 0.17], [0.54, 0.07, 0.39]]
-    assert np.round(scene.reading().result.output[2], 2).tolist() == [0.77, 0.38]
+    assert np.round(read(scene).result.weights, 2).tolist() == [[0.07, 0.55, 0.37], [0.82, 0.02, 0.17], [0.54, 0.07, 0.39]]
+    assert np.round(read(scene).result.output[2], 2).tolist() == [0.77, 0.38]
 
 
 def test_self_attention_step_3_does_what_it_says():
@@ -80,7 +85,7 @@ def test_self_attention_step_3_does_what_it_says():
     step = LESSONS[2].steps[2]
     assert step.startswith("Drag k·it out along q·it")
     scene = lesson_scene("lessons/3_self_attention.json")
-    reading = scene.reading()
+    reading = read(scene)
     own_value = reading.vectors(Role.VALUE)[2].copy()
     weights_before, output_before = reading.result.weights[2].copy(), reading.result.output[2].copy()
     assert int(np.argmax(weights_before)) == 0  # cat first
@@ -107,21 +112,22 @@ def test_each_exercise_takes_the_right_answer_and_refuses_a_wrong_one(exercise):
 
 @pytest.mark.parametrize("exercise", [e for e in EXERCISES if e.show_me], ids=lambda e: e.id)
 def test_show_me_sets_up_a_canvas_that_shows_the_answer(exercise):
-    scene = lesson_scene(exercise.show_me.scene)
-    apply_steps(scene, exercise.show_me.steps)
-    weights, output = scene.reading().result.weights, scene.reading().result.output
+    shown = lesson_reading(exercise.show_me.scene)
+    scene = shown.scene
+    apply_steps(scene, shown.view, exercise.show_me.steps)
+    weights, output = shown.result.weights, shown.result.output
     if exercise.id in ("lookup-ask-up", "lookup-no-match"):
         assert output[0, 0] == pytest.approx(exercise.answer[0], abs=exercise.tolerance)
     elif exercise.id == "predict-winner":
-        assert scene.reading().selected_token == "it" and int(np.argmax(scene.reading().selected_weights)) == exercise.correct_choice
+        assert shown.selected_token == "it" and int(np.argmax(shown.selected_weights)) == exercise.correct_choice
     elif exercise.id == "predict-key-at-origin":
-        assert scene.reading().vectors(Role.KEY)[1].tolist() == [0.0, 0.0] and scene.reading().selected_token == "it"
-        assert scene.reading().selected_weights == pytest.approx(exercise.answer, abs=exercise.tolerance)
+        assert shown.vectors(Role.KEY)[1].tolist() == [0.0, 0.0] and shown.selected_token == "it"
+        assert shown.selected_weights == pytest.approx(exercise.answer, abs=exercise.tolerance)
     elif exercise.id == "projection-query":
-        assert scene.reading().vectors(Role.QUERY)[2] == pytest.approx(exercise.answer)
-        assert scene.reading().selected_token == "it"  # the word whose query the question asks for
+        assert shown.vectors(Role.QUERY)[2] == pytest.approx(exercise.answer)
+        assert shown.selected_token == "it"  # the word whose query the question asks for
     elif exercise.id == "row-for-sat":
-        assert scene.reading().selected_token == "sat"
+        assert shown.selected_token == "sat"
         assert weights[1] == pytest.approx(exercise.answer, abs=exercise.tolerance)
     elif exercise.id == "no-grids-self-match":
         assert not scene.use_grids
@@ -130,21 +136,21 @@ def test_show_me_sets_up_a_canvas_that_shows_the_answer(exercise):
         assert weights.size == exercise.answer[0] and weights.sum(axis=1) == pytest.approx(1.0)
     elif exercise.id in ("trained-reverse-position-0", "trained-reverse-middle"):
         asked = exercise.show_me.steps[0].index
-        assert scene.reading().selected_token.startswith(f"{asked}:")  # the row the question asks about
-        assert int(np.argmax(scene.reading().selected_weights)) == exercise.answer[0]
+        assert shown.selected_token.startswith(f"{asked}:")  # the row the question asks about
+        assert int(np.argmax(shown.selected_weights)) == exercise.answer[0]
     elif exercise.id == "two-heads-it-cat":
-        assert scene.reading().selected_token == "it"
-        strongest = [scene.tokens[int(np.argmax(scene.head(0, head).attention.weights[scene.reading().selected]))] for head in (0, 1)]
+        assert shown.selected_token == "it"
+        strongest = [scene.tokens[int(np.argmax(scene.head(0, head).attention.weights[shown.selected]))] for head in (0, 1)]
         assert strongest == ["because", "cat"]  # so head 2, the second choice, is the answer
         assert exercise.correct_choice == 1
     elif exercise.id == "induction-next-letter":
-        assert scene.reading().selected_token == "18:R"
-        layer_2 = scene.head(1, 0).attention.weights[scene.reading().selected]
+        assert shown.selected_token == "18:R"
+        layer_2 = scene.head(1, 0).attention.weights[shown.selected]
         assert scene.tokens[int(np.argmax(layer_2))] == "6:H" and exercise.correct_choice == 0
     elif exercise.id == "positions-shuffle":
-        assert scene.reading().selected_token == "chased"
+        assert shown.selected_token == "chased"
         order = [0, 4, 2, 3, 1]  # the cat chased the dog
-        shuffled = shuffled_attention(*(scene.reading().vectors(role) for role in ATTENTION_ROLES), order)
+        shuffled = shuffled_attention(*(shown.vectors(role) for role in ATTENTION_ROLES), order)
         assert np.abs(shuffled.output - output[order]).max() < 1e-12 and exercise.correct_choice == 0
     else:
         pytest.fail(f"no check written for {exercise.id}")
@@ -155,7 +161,7 @@ def test_the_trained_reverse_scene_is_a_head_that_reverses():
     scene = lesson_scene("lessons/5_trained_reverse.json")
     assert has_trained_head(scene) and task_of(scene).name == "reverse"
     assert task_accuracy(scene) >= 0.99
-    weights = scene.reading().result.weights
+    weights = read(scene).result.weights
     assert np.argmax(weights, axis=1).tolist() == [4, 3, 2, 1, 0]  # the anti-diagonal
     assert np.fliplr(weights).diagonal().min() > 0.9
     assert scene.tokens == ["0:3", "1:1", "2:4", "3:1", "4:5"]
@@ -168,15 +174,15 @@ def test_the_trained_reverse_scene_is_what_training_makes():
     shipped = lesson_scene("lessons/5_trained_reverse.json")
     # The weights the student reads, not the last digits of every grid number: another machine's
     # arithmetic may differ in the last bits after 400 steps, and the lesson's claims would still hold.
-    assert np.allclose(Scene(trained).reading().result.weights, shipped.reading().result.weights, atol=0.01)
+    assert np.allclose(read(Scene(trained)).result.weights, read(shipped).result.weights, atol=0.01)
 
 
 def test_the_exercises_answers_are_the_trained_heads_own():
     scene = lesson_scene("lessons/5_trained_reverse.json")
     row_0 = next(e for e in EXERCISES if e.id == "trained-reverse-position-0")
     middle = next(e for e in EXERCISES if e.id == "trained-reverse-middle")
-    assert int(np.argmax(scene.reading().result.weights[0])) == row_0.answer[0] == 4
-    assert int(np.argmax(scene.reading().result.weights[2])) == middle.answer[0] == 2
+    assert int(np.argmax(read(scene).result.weights[0])) == row_0.answer[0] == 4
+    assert int(np.argmax(read(scene).result.weights[2])) == middle.answer[0] == 2
 
 
 def test_without_position_vectors_the_trained_head_cannot_reverse():
@@ -186,15 +192,16 @@ def test_without_position_vectors_the_trained_head_cannot_reverse():
     ids = scene.trained_head.token_ids  # 3 1 4 1 5: the 1 at positions 1 and 3
     for position, token in enumerate(ids):
         scene.set_vector(Role.EMBEDDING, position, embed[token])
-    assert np.allclose(scene.reading().result.weights[1], scene.reading().result.weights[3])
+    assert np.allclose(read(scene).result.weights[1], read(scene).result.weights[3])
     assert task_accuracy(scene) < 0.5
 
 
 def test_show_me_steps_run_in_order_on_a_bare_scene():
-    scene = lesson_scene("lessons/2_projections.json")
-    apply_steps(scene, (SetGrids(False), SetVector(Role.EMBEDDING, 0, (0.5, 0.25)), ChooseQuery(0), ChooseQuery(1)))
-    assert not scene.use_grids and scene.reading().selected_token == scene.tokens[1]
-    assert scene.reading().vectors(Role.QUERY)[0].tolist() == [0.5, 0.25]  # no grids: a word's query is its own vector
+    shown = lesson_reading("lessons/2_projections.json")
+    scene = shown.scene
+    apply_steps(scene, shown.view, (SetGrids(False), SetVector(Role.EMBEDDING, 0, (0.5, 0.25)), ChooseQuery(0), ChooseQuery(1)))
+    assert not scene.use_grids and shown.selected_token == scene.tokens[1]
+    assert shown.vectors(Role.QUERY)[0].tolist() == [0.5, 0.25]  # no grids: a word's query is its own vector
 
 
 def test_answers_can_be_typed_in_the_ways_students_type_them():

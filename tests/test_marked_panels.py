@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QWidget
 
-from attn_desktop.model import Role
+from attn_desktop.model import Role, read
 from attn_desktop.model.scene_files import open_scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
@@ -85,7 +85,8 @@ def test_the_coordinate_dialog_asks_and_refuses_in_the_language(qtbot, cat_scene
         return answers.pop(0)
 
     monkeypatch.setattr(QInputDialog, "getText", get_text)
-    dialog = CoordinateDialog(parent, cat_scene, EditHistory(cat_scene), DrawnAsTheyAre(),
+    reading = read(cat_scene)
+    dialog = CoordinateDialog(parent, reading, EditHistory(cat_scene, reading.view), DrawnAsTheyAre(),
                               lambda *error: errors.append(error), lambda text, ms: None)
     dialog.type_coordinates(Role.KEY, 1)
     title, prompt = asked[0]
@@ -115,14 +116,15 @@ def test_an_arrows_tooltip_writes_its_vector_the_spanish_way(qtbot, cat_scene, s
 def test_the_grid_editor_takes_a_number_typed_with_a_decimal_comma(qtbot, speaking):
     speaking("es")
     scene = open_scene(scene_path("lessons/2_projections.json"))
-    grids = shown(qtbot, GridEditor(scene, EditHistory(scene)))
+    reading = read(scene)
+    grids = shown(qtbot, GridEditor(reading, EditHistory(scene, reading.view)))
     table = grids.tables["w_q"]
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualItemRect(table.item(0, 0)).center())
     qtbot.keyClick(table, Qt.Key.Key_1)
     editor = table.findChild(QLineEdit)
     qtbot.keyClicks(editor, ",5")
     qtbot.keyClick(editor, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: scene.reading().grids["w_q"][0, 0] == 1.5)
+    qtbot.waitUntil(lambda: read(scene).grids["w_q"][0, 0] == 1.5)
     assert table.item(0, 0).text() == "1,5"  # shown back the Spanish way
 
 

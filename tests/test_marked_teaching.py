@@ -4,6 +4,7 @@ lesson's sentence is in the student's words when the lesson opens its scene."""
 
 from __future__ import annotations
 
+from attn_desktop.model import read
 from attn_desktop.model.scene_files import new_scene, read_scene_data
 from attn_desktop.model.teaching import challenges
 from attn_desktop.model.teaching.exercises import EXERCISES
@@ -66,7 +67,7 @@ def test_a_challenges_text_is_translated(speaking):
     speaking("en_XA")
     assert challenges.elsewhere_note().startswith(PSEUDO)
     scene = new_scene(read_scene_data(scene_path("the_cat_sat_on_the_mat.json")))
-    reading = scene.reading()
+    reading = read(scene)
     notes = [status.note for status in challenges.evaluate(reading, challenges.Baseline.from_scene(reading))]
     assert all(note.startswith(PSEUDO) for note in notes)
 
@@ -106,7 +107,7 @@ def test_the_code_panels_comments_are_translated_and_its_code_still_runs(speakin
 
     speaking("en_XA")
     scene = new_scene(lesson_scene_data("lessons/10_positions.json"))
-    script = numpy_code(scene) + positions_code.numpy_code(scene.reading().key_width)
+    script = numpy_code(read(scene)) + positions_code.numpy_code(read(scene).key_width)
     assert "# ⟦" in script
     namespace: dict = {}
     exec(compile(script, "code panel", "exec"), namespace)  # noqa: S102 - the app's own generated script

@@ -10,13 +10,13 @@ import sys
 import numpy as np
 import pytest
 
-from attn_desktop.model import Role, Scene, SceneFileError, ViewState, explain
+from attn_desktop.model import Role, Scene, SceneFileError, ViewState, explain, read
 from attn_desktop.model.commands import move_arrow, set_grid_cell
 from attn_desktop.model.exports.codegen import numpy_code
 from attn_desktop.model.exports.export import export_document
 from attn_desktop.model.exports.torch_check import check_against_torch
 from attn_desktop.model.head_reading import HeadReading, input_plane
-from attn_desktop.model.scene_files import open_scene, save_scene, scene_document, scene_from_document
+from attn_desktop.model.scene_files import open_reading, open_scene, save_scene, scene_document, scene_from_document
 from attn_desktop.model.teaching.exercises import exercises_for
 from attn_desktop.model.teaching.lessons import lesson
 from attn_desktop.paths import scene_path
@@ -133,9 +133,9 @@ def test_moving_a_word_in_the_position_plane_changes_only_the_position_head():
 def test_a_grid_number_typed_for_one_head_undoes_on_that_head_even_after_the_other_is_shown():
     scene = lesson_scene()
     command = set_grid_cell(scene, "w_q", 3, 0, 4.0, layer=0, head=1)
-    command.do(scene)
+    command.do(scene, ViewState())
     assert scene.grid("w_q", 0, 1)[3, 0] == 4.0 and scene.grid("w_q", 0, 0)[3, 0] == 0.0
-    command.undo(scene)
+    command.undo(scene, ViewState())
     assert scene.grid("w_q", 0, 1)[3, 0] == 2.0
     np.testing.assert_allclose(scene.head(0, 1).attention.weights, by_hand(lesson_document())[0][1], atol=1e-12)
 
@@ -170,18 +170,18 @@ def test_the_grids_cannot_be_switched_off_with_heads_narrower_than_the_words():
 # ----- a head seen alone -------------------------------------------------------
 def test_a_reading_of_one_head_reads_it_and_edits_go_to_the_scene():
     scene = lesson_scene()
-    reading = scene.reading(0, 1)
+    reading = read(scene, 0, 1)
     heard = []
     reading.subscribe(heard.append)
     assert scene.head_name(*reading.location) == "Head 2 · meaning" and reading.roles[0] is Role.EMBEDDING
     assert not scene.is_one_head
     np.testing.assert_array_equal(reading.result.weights, scene.head(0, 1).attention.weights)
-    reading.select_query(2)  # chosen in the scene, so in every head
-    assert scene.reading().selected == 2 and reading.selected == 2 and heard
+    reading.select_query(2)  # chosen in the view, so in every head it shows
+    assert HeadReading(scene, reading.view, at=(0, 0)).selected == 2 and reading.selected == 2 and heard
     it = scene.tokens.index("it")
     moved = scene.vectors(Role.EMBEDDING)[it].copy()
     moved[2:] = [1.0, 0.2]
-    move_arrow(reading.document, Role.EMBEDDING, it, scene.vectors(Role.EMBEDDING)[it], moved).do(reading.document)
+    move_arrow(reading, Role.EMBEDDING, it, scene.vectors(Role.EMBEDDING)[it], moved).do(reading.scene, reading.view)
     np.testing.assert_array_equal(reading.vectors(Role.EMBEDDING)[it], moved)
     np.testing.assert_array_equal(reading.result.weights, scene.head(0, 1).attention.weights)
     assert not hasattr(reading, "add_token") and not hasattr(reading, "set_vector")  # it only reads
@@ -189,7 +189,7 @@ def test_a_reading_of_one_head_reads_it_and_edits_go_to_the_scene():
 
 def test_a_reading_knows_when_its_head_is_gone():
     scene = lesson_scene()
-    reading = scene.reading(0, 1)
+    reading = read(scene, 0, 1)
     assert reading.exists
     scene.replace(open_scene(scene_path("lessons/2_projections.json")).to_data())
     assert not reading.exists and scene.is_one_head and scene.n_heads == 1
@@ -270,7 +270,7 @@ def test_a_trained_head_cannot_ride_on_a_multi_head_scene():
 # ----- export, code, PyTorch ---------------------------------------------------------
 def test_export_gives_every_head_and_the_mixed_output():
     scene = lesson_scene()
-    document = export_document(scene)
+    document = export_document(read(scene))
     weights, output = by_hand(lesson_document())
     assert document["kind"] == "multi-head" and len(document["heads"]) == 2
     for head, entry in enumerate(document["heads"]):
@@ -295,16 +295,16 @@ def test_the_export_command_writes_a_multi_head_scene(tmp_path):
 
 @pytest.mark.slow
 def test_the_code_panels_script_prints_what_the_app_shows(tmp_path):
-    scene = lesson_scene()
+    shown = open_reading(scene_path(TWO_HEADS))  # with the query the lesson's file chose: "it"
     script = tmp_path / "heads.py"
-    script.write_text(numpy_code(scene), encoding="utf-8")
+    script.write_text(numpy_code(shown), encoding="utf-8")
     done = subprocess.run([sys.executable, str(script)], check=False, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "head 1: it attends to the 0%, cat 0%, sat 8%, because 83%, it 8%, purred 0%"
     assert lines[1].startswith("head 2: it attends to the 1%, cat 84%")
-    shown = np.round(scene.output[scene.reading().selected], 2)
-    assert lines[2] == f"output for it: {shown}"
+    output = np.round(shown.scene.output[shown.selected], 2)
+    assert lines[2] == f"output for it: {output}"
     assert lines[3] == "shapes: (6, 4) (6, 4)"
 
 

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from attn_desktop.model import Role
+from attn_desktop.model import HeadReading, Role, ViewState, read
 from attn_desktop.model.commands import ReorderTokens, RunNow
 from attn_desktop.model.files.scene_types import DirectScene, HeadGrids, LayerGrids, ProjectedScene
 from attn_desktop.model.positions import sinusoidal_encoding
@@ -34,21 +34,27 @@ WORDS = ["the", "dog", "chased", "the", "cat"]
 
 def dog_and_cat_scene() -> Scene:
     """Lesson 10's kind of scene: 2-D word vectors, grids, no mask (the two "the"s the same word)."""
+    return dog_and_cat_reading().scene
+
+
+def dog_and_cat_reading() -> HeadReading:
+    """The same, looked at with the query it comes with ("dog")."""
     the, dog, chased, cat = [0.2, 1.0], [1.5, 0.3], [-0.4, 1.2], [1.1, -0.8]
     grids = HeadGrids(w_q=[[1.0, 0.5], [-0.3, 1.0]], w_k=[[0.8, -0.2], [0.4, 1.1]], w_v=[[1.0, 0.0], [0.3, 0.7]])
-    return new_scene(ProjectedScene(tokens=list(WORDS), scale=True, causal=False, selected=1, title="dog and cat",
-                                    embeddings=[the, dog, chased, the, cat], layers=[LayerGrids(heads=[grids])]))
+    view = ViewState()
+    return HeadReading(new_scene(ProjectedScene(tokens=list(WORDS), scale=True, causal=False, selected=1, title="dog and cat",
+                                    embeddings=[the, dog, chased, the, cat], layers=[LayerGrids(heads=[grids])]), view), view)
 
 
 def test_the_lesson_s_other_order_swaps_the_dog_and_the_cat():
-    shown = compare_orders(lab_head(dog_and_cat_scene().reading()), other_order(5))
+    shown = compare_orders(lab_head(read(dog_and_cat_scene())), other_order(5))
     assert shown.second_tokens == ["the", "cat", "chased", "the", "dog"]
     assert other_order(2) == [1, 0] and other_order(1) == [0]
 
 
 @pytest.mark.parametrize("seed", range(5))
 def test_without_positions_every_output_is_the_same_only_reordered(seed):
-    head = lab_head(dog_and_cat_scene().reading())
+    head = lab_head(read(dog_and_cat_scene()))
     order = shuffled_order(5, np.random.default_rng(seed))
     assert order != list(range(5))
     shown = compare_orders(head, order)
@@ -59,7 +65,7 @@ def test_without_positions_every_output_is_the_same_only_reordered(seed):
 
 @pytest.mark.parametrize("strength", [0.1, 1.0, 2.0])
 def test_with_positions_added_the_two_orders_differ(strength):
-    head = lab_head(dog_and_cat_scene().reading())
+    head = lab_head(read(dog_and_cat_scene()))
     shown = compare_orders(head, other_order(5), strength)
     assert not shown.outputs_only_reordered(1e-6)
     # The sentence's own order is x_i + α·PE[i] through the grids, as the lab says.
@@ -72,7 +78,7 @@ def test_with_positions_added_the_two_orders_differ(strength):
 def test_a_head_given_q_k_and_v_gets_its_positions_added_to_them():
     scene = new_scene(DirectScene(tokens=["a", "b", "c"], queries=[[1, 0], [0, 1], [1, 1]],
                                   keys=[[1, 0], [0, 1], [1, 1]], values=[[1], [2], [3]]))
-    head = lab_head(scene.reading())
+    head = lab_head(read(scene))
     q, k, v = head.vectors([0, 1, 2], 1.0)
     np.testing.assert_allclose(k, np.array([[1, 0], [0, 1], [1, 1]]) + sinusoidal_encoding(3, 2))
     np.testing.assert_allclose(q, np.array([[1, 0], [0, 1], [1, 1]]) + sinusoidal_encoding(3, 2))
@@ -83,7 +89,7 @@ def test_a_head_given_q_k_and_v_gets_its_positions_added_to_them():
 def test_a_cross_attention_scene_has_no_sentence_to_reorder():
     scene = new_scene(DirectScene(tokens=["apple", "pear"], query_tokens=["ask"], queries=[[1, 0]],
                                   keys=[[1, 0], [0, 1]], values=[[3], [5]]))
-    assert lab_head(scene.reading()) is None
+    assert lab_head(read(scene)) is None
 
 
 def test_the_encodings_dot_product_depends_on_the_distance_only():
@@ -153,18 +159,19 @@ def test_the_order_back_to_the_first_matches_equal_words_in_turn():
 
 
 def test_reordering_the_scene_moves_every_vector_with_its_word_and_undoes():
-    scene = dog_and_cat_scene()
+    shown = dog_and_cat_reading()
+    scene = shown.scene
     before = scene.vectors(Role.EMBEDDING).copy()
-    view_choice = scene.reading().selected  # "dog"
+    view_choice = shown.selected  # "dog"
     command = ReorderTokens((4, 1, 2, 3, 0))
-    command.do(scene)
+    command.do(scene, shown.view)
     assert scene.tokens == ["cat", "dog", "chased", "the", "the"]
     np.testing.assert_array_equal(scene.vectors(Role.EMBEDDING), before[[4, 1, 2, 3, 0]])
-    assert scene.reading().selected_token == "dog" and view_choice == 1
-    command.undo(scene)
+    assert shown.selected_token == "dog" and view_choice == 1
+    command.undo(scene, shown.view)
     assert scene.tokens == WORDS and np.array_equal(scene.vectors(Role.EMBEDDING), before)
-    RunNow(scene).do(ReorderTokens((1, 0, 2, 3, 4)))
-    assert scene.tokens[:2] == ["dog", "the"] and scene.reading().selected_token == "dog"
+    RunNow(scene, shown.view).do(ReorderTokens((1, 0, 2, 3, 4)))
+    assert scene.tokens[:2] == ["dog", "the"] and shown.selected_token == "dog"
     with pytest.raises(ValueError, match="not an ordering"):
         scene.reorder_tokens([0, 0, 1, 2, 3])
 

@@ -10,7 +10,7 @@ import pytest
 from attn_desktop.model.exports.codegen import numpy_code
 from attn_desktop.model.layers import ATTENTION_ROLES, Role
 from attn_desktop.model.positions import rotated_score, shuffled_attention
-from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.scene_files import open_reading
 from attn_desktop.model.teaching import positions_code
 from attn_desktop.model.teaching.exercises import exercises_for
 from attn_desktop.model.teaching.lessons import lesson
@@ -22,12 +22,17 @@ ONE_RADIAN = np.array([1.0])  # the Rotated page's speed for one 2-D pair
 
 
 @pytest.fixture
-def scene():
-    return open_scene(scene_path(lesson("positions").scene))
+def shown():
+    """The lesson's scene looked at with the query its file chose ("chased")."""
+    return open_reading(scene_path(lesson("positions").scene))
 
 
-def test_chased_gives_dog_and_cat_what_the_lesson_says_in_either_order(scene):
-    shown = scene.reading()
+@pytest.fixture
+def scene(shown):
+    return shown.scene
+
+
+def test_chased_gives_dog_and_cat_what_the_lesson_says_in_either_order(shown, scene):
     assert shown.selected_token == "chased" and scene.tokens == ["the", "dog", "chased", "the", "cat"]
     weights = shown.selected_weights
     assert [round(100 * weights[1]), round(100 * weights[4])] == [34, 34]
@@ -39,8 +44,8 @@ def test_chased_gives_dog_and_cat_what_the_lesson_says_in_either_order(scene):
     assert np.round(swapped.output[chased], 2).tolist() == [0.88, 0.09]
 
 
-def test_the_score_exercise_is_rope_at_one_radian_a_position(scene):
-    q, k = scene.reading().vectors(Role.QUERY)[2], scene.reading().vectors(Role.KEY)[1]  # q·chased, k·dog
+def test_the_score_exercise_is_rope_at_one_radian_a_position(shown, scene):
+    q, k = shown.vectors(Role.QUERY)[2], shown.vectors(Role.KEY)[1]  # q·chased, k·dog
     at_4_0 = rotated_score(q, k, 4, 0, ONE_RADIAN)
     assert round(at_4_0, 2) == SCORE_AT_4_AND_0
     assert rotated_score(q, k, 7, 3, ONE_RADIAN) == pytest.approx(at_4_0, abs=1e-12)
@@ -50,9 +55,9 @@ def test_the_score_exercise_is_rope_at_one_radian_a_position(scene):
 
 
 @pytest.mark.slow
-def test_the_code_panel_script_runs_and_prints_the_lessons_numbers(scene, tmp_path):
+def test_the_code_panel_script_runs_and_prints_the_lessons_numbers(shown, scene, tmp_path):
     script = tmp_path / "lesson10.py"
-    script.write_text(numpy_code(scene) + "\n\n" + positions_code.numpy_code(scene.reading().key_width))
+    script.write_text(numpy_code(shown) + "\n\n" + positions_code.numpy_code(shown.key_width))
     done = subprocess.run([sys.executable, str(script)], check=False, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from attn_desktop.model import Role, Scene, SceneFileError
+from attn_desktop.model import Role, Scene, SceneFileError, read
 from attn_desktop.model.files.scene_types import TakenFrom
 from attn_desktop.model.pretrained.head_scene import is_taken_from, scene_data_for_head, taken_from_notice
 from attn_desktop.model.scene_files import open_scene, save_scene, scene_data_from_text, scene_document
@@ -24,7 +24,7 @@ def run():
 
 def test_with_rope_off_the_scene_holds_the_unturned_q_and_k_and_computes_the_pattern_without_rope(run):
     scene = Scene(scene_data_for_head(run, LAYER, HEAD, rope=False))
-    reading = scene.reading()
+    reading = read(scene)
     np.testing.assert_array_equal(reading.vectors(Role.QUERY), run.unturned_queries[LAYER, HEAD])
     np.testing.assert_array_equal(reading.vectors(Role.KEY), run.unturned_keys[LAYER, HEAD])
     np.testing.assert_array_equal(reading.vectors(Role.VALUE), run.values[LAYER, HEAD])
@@ -59,7 +59,7 @@ def test_a_rope_off_head_saves_and_reopens_still_off(run, tmp_path):
     loaded = open_scene(path)
     assert loaded.taken_from is not None and not loaded.taken_from.rope
     assert "RoPE off" in taken_from_notice(loaded.taken_from, 64) and "(RoPE off)" in loaded.title
-    np.testing.assert_allclose(loaded.reading().result.weights, run.attention_without_rope(LAYER)[HEAD],
+    np.testing.assert_allclose(read(loaded).result.weights, run.attention_without_rope(LAYER)[HEAD],
                                rtol=0, atol=1e-12)
 
 

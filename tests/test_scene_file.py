@@ -7,10 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attn_desktop.model import ProjectedScene, Role, Scene, SceneFileError
+from attn_desktop.model import ProjectedScene, Role, Scene, SceneFileError, ViewState, read
 from attn_desktop.model.scene_files import (
     load_into,
     new_scene,
+    open_reading,
     open_scene,
     read_scene_data,
     save_scene,
@@ -52,7 +53,7 @@ def test_defaults_for_optional_fields():
 def test_cross_attention_with_named_queries():
     data = scene_data_from_text(minimal(queries=[[1, 1]], query_tokens=["ask"]))
     scene = new_scene(data)
-    assert scene.reading().result.weights.shape == (1, 2) and scene.reading().result.output.shape == (1, 1)
+    assert read(scene).result.weights.shape == (1, 2) and read(scene).result.output.shape == (1, 1)
 
 
 @pytest.mark.parametrize(
@@ -112,15 +113,16 @@ def test_missing_file_names_the_path(tmp_path):
 
 
 def test_save_and_reopen_round_trips(tmp_path):
-    scene = open_scene(scene_path(DEFAULT_SCENE))
+    shown = open_reading(scene_path(DEFAULT_SCENE))
+    scene = shown.scene
     scene.set_vector(Role.KEY, 1, [0.125, -3.5])
     scene.set_causal(True)
-    scene.reading().select_query(4)
+    shown.select_query(4)
     path = tmp_path / "mine.json"
-    save_scene(scene, path)
-    again = open_scene(path)
-    assert scene_document(again) == scene_document(scene)
-    assert again.reading().vectors(Role.KEY)[1].tolist() == [0.125, -3.5] and again.causal and again.reading().selected_token == "the"
+    save_scene(scene, path, shown.view)
+    again = open_reading(path)
+    assert scene_document(again.scene, again.view) == scene_document(scene, shown.view)
+    assert again.vectors(Role.KEY)[1].tolist() == [0.125, -3.5] and again.causal and again.selected_token == "the"
     assert json.loads(path.read_text(encoding="utf-8"))["format"] == "attention-desktop-scene"
 
 
@@ -147,7 +149,7 @@ def test_a_failed_load_leaves_the_scene_untouched(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(minimal(keys=[[1, 0], [0, "x"]]), encoding="utf-8")
     with pytest.raises(SceneFileError):
-        load_into(scene, bad)
+        load_into(scene, bad, ViewState())
     assert scene_document(scene) == before
 
 
@@ -157,7 +159,7 @@ def test_scene_refuses_non_finite_vectors():
         scene.set_vector(Role.QUERY, 0, [np.nan, 1.0])
     with pytest.raises(ValueError):
         scene.set_vector(Role.QUERY, 0, [1.0, 2.0, 3.0])
-    assert scene.reading().vectors(Role.QUERY)[0].tolist() == QUERIES[0]
+    assert read(scene).vectors(Role.QUERY)[0].tolist() == QUERIES[0]
 
 
 json_values = st.recursive(
@@ -228,7 +230,7 @@ def test_version_1_files_still_open(tmp_path):
     assert saved["version"] == 5 and saved["layers"] == [{"heads": [
         {name: SAVED_BEFORE_TRAINED_HEADS[name] for name in ("w_q", "w_k", "w_v")}]}]
     assert as_version_2(dict(saved))["w_q"] == SAVED_BEFORE_TRAINED_HEADS["w_q"]
-    np.testing.assert_array_equal(scene_from_document(saved).reading().result.weights, scene.reading().result.weights)
+    np.testing.assert_array_equal(read(scene_from_document(saved)).result.weights, read(scene).result.weights)
 
 
 def test_a_kept_head_round_trips_through_a_file(tmp_path):
@@ -241,7 +243,7 @@ def test_a_kept_head_round_trips_through_a_file(tmp_path):
     task, params = TASKS["it-noun"], init_params(TASKS["it-noun"], seed=7)
     tokens = task.example_tokens()
     path = tmp_path / "kept.json"
-    save_scene(new_scene(keep_as_scene(task, params, tokens)), path)
+    save_scene(keep_as_scene(task, params, tokens), path)
     assert json.loads(path.read_text(encoding="utf-8"))["version"] == 5
     loaded = read_scene_data(path)
     head = loaded.trained_head
@@ -250,7 +252,7 @@ def test_a_kept_head_round_trips_through_a_file(tmp_path):
         assert np.array_equal(getattr(head, name), getattr(params, name)), name
     plain = example_scene_data(task, params, tokens)
     assert loaded.embeddings == plain.embeddings and loaded.layers == plain.layers
-    weights = Scene(loaded).reading().result.weights
+    weights = read(Scene(loaded)).result.weights
     np.testing.assert_allclose(weights, forward(params, tokens, task.causal).weights, rtol=0, atol=1e-12)
 
 
@@ -302,7 +304,7 @@ def test_opening_a_broken_trained_head_changes_nothing(tmp_path):
     path = tmp_path / "broken.json"
     path.write_text(json.dumps(kept_document(task="sort")), encoding="utf-8")
     with pytest.raises(SceneFileError, match=r"^.*broken\.json: trained_head\.task"):
-        load_into(scene, path)
+        load_into(scene, path, ViewState())
     assert scene_document(scene) == before
 
 

@@ -11,12 +11,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attn_desktop.model import Role, Scene, SceneFileError
+from attn_desktop.model import HeadReading, Role, Scene, SceneFileError, ViewState, read
 from attn_desktop.model.commands import RunNow, move_arrow, set_grid_cell
 from attn_desktop.model.exports.codegen import numpy_code
 from attn_desktop.model.exports.export import export_document
 from attn_desktop.model.exports.torch_check import check_against_torch
-from attn_desktop.model.scene_files import open_scene, save_scene, scene_document, scene_from_document
+from attn_desktop.model.scene_files import (
+    open_scene,
+    reading_from_document,
+    save_scene,
+    scene_document,
+    scene_from_document,
+)
 
 from tests.support.two_layers_scene import TWO_LAYERS, X
 
@@ -80,6 +86,11 @@ def two_layers() -> Scene:
     return scene_from_document(json.loads(json.dumps(TWO_LAYERS)))
 
 
+def two_layers_reading() -> HeadReading:
+    """The same, looked at with the query its document chose."""
+    return reading_from_document(json.loads(json.dumps(TWO_LAYERS)))
+
+
 def all_weights(scene: Scene) -> list[np.ndarray]:
     return [head.attention.weights.copy() for _, _, head in scene.all_heads()]
 
@@ -92,21 +103,22 @@ def test_two_layers_compute_the_residual_stream_as_by_hand():
     for ours, theirs in zip(all_weights(scene), weights):
         np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-12)
     np.testing.assert_allclose(scene.output, output, rtol=0, atol=1e-12)
-    reading = scene.reading(1, 0)  # layer 2 reads x plus layer 1's output, not the word vectors
+    reading = read(scene, 1, 0)  # layer 2 reads x plus layer 1's output, not the word vectors
     np.testing.assert_allclose(reading.vectors(Role.EMBEDDING), np.array(X) + scene.layers[0].output, atol=1e-12)
-    assert reading.is_draggable(Role.EMBEDDING) is False and scene.reading(0, 0).is_draggable(Role.EMBEDDING)
+    assert reading.is_draggable(Role.EMBEDDING) is False and read(scene, 0, 0).is_draggable(Role.EMBEDDING)
 
 
 def test_a_drag_in_layer_1_reaches_layer_2_and_undoes_in_one_step():
     scene = two_layers()
+    shown = read(scene)
     before, output_before = all_weights(scene), scene.output.copy()
-    editor = RunNow(scene)
+    editor = RunNow(scene, shown.view)
     start = scene.vectors(Role.EMBEDDING)[0].copy()
-    command = move_arrow(scene, Role.EMBEDDING, 0, start, after=[0.2, 1.5, 0.5])
+    command = move_arrow(shown, Role.EMBEDDING, 0, start, after=[0.2, 1.5, 0.5])
     editor.do(command)
     assert command.text == "Move x·a"
     assert not np.allclose(scene.head(1, 0).attention.weights, before[2])  # through the residual stream
-    command.undo(scene)
+    command.undo(scene, shown.view)
     for ours, theirs in zip(all_weights(scene), before):
         np.testing.assert_array_equal(ours, theirs)
     np.testing.assert_array_equal(scene.output, output_before)
@@ -116,13 +128,13 @@ def test_grid_cells_of_any_layer_and_head_and_w_o_undo_where_they_were_typed():
     scene = two_layers()
     before = all_weights(scene)
     typed = set_grid_cell(scene, "w_v", 2, 1, 3.0, layer=1, head=0)
-    typed.do(scene)
+    typed.do(scene, ViewState())
     np.testing.assert_array_equal(scene.head(0, 0).attention.weights, before[0])  # layer 1 is untouched
     mix = set_grid_cell(scene, "w_o", 0, 0, 2.0, layer=0)
-    mix.do(scene)
+    mix.do(scene, ViewState())
     assert not np.allclose(scene.head(1, 0).attention.weights, before[2])  # layer 2 reads the new mix
-    mix.undo(scene)
-    typed.undo(scene)
+    mix.undo(scene, ViewState())
+    typed.undo(scene, ViewState())
     assert scene_document(scene) == scene_document(two_layers())
     with pytest.raises(KeyError, match="W_O"):
         scene.grid("w_o", layer=1)  # one head: no W_O to type into
@@ -170,15 +182,16 @@ def test_a_broken_layered_file_is_refused_in_one_line(change, expected):
 
 @pytest.mark.slow
 def test_export_and_the_script_give_every_layer(tmp_path):
-    scene = two_layers()
-    document = export_document(scene)
+    shown = two_layers_reading()
+    scene = shown.scene
+    document = export_document(shown)
     assert document["kind"] == "layers" and [len(layer["heads"]) for layer in document["layers"]] == [2, 1]
     np.testing.assert_allclose(document["output"], scene.output, atol=1e-12)
     script = tmp_path / "layers.py"
-    script.write_text(numpy_code(scene), encoding="utf-8")
+    script.write_text(numpy_code(shown), encoding="utf-8")
     done = subprocess.run([sys.executable, str(script)], check=False, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    shown = np.round(scene.output[scene.reading().selected], 2)
+    shown = np.round(scene.output[shown.selected], 2)
     assert done.stdout.splitlines()[-1] == f"output for c: {shown}"
     assert "layer 2 head 1: c attends to" in done.stdout
 

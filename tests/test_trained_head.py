@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from attn_desktop.model import Role, Scene
+from attn_desktop.model import Role, Scene, ViewState, read
 from attn_desktop.model.commands import AddToken, ReplaceContents, move_arrow, switch
 from attn_desktop.model.exports.export import export_document
 from attn_desktop.model.files.version2_trained_head import TRAINED_KEY_WIDTH
@@ -69,19 +69,19 @@ def test_moving_one_key_far_breaks_reverse(kept):
     """Position 0's key pushed far towards where the queries point: many queries then look at position 0
     instead of their mirror, and the head gets a large share of sequences wrong."""
     before = task_accuracy(kept)
-    toward_queries = kept.reading().grids["w_k"] @ kept.reading().vectors(Role.QUERY).mean(axis=0)  # dx that grows k along them
+    toward_queries = read(kept).grids["w_k"] @ read(kept).vectors(Role.QUERY).mean(axis=0)  # dx that grows k along them
     far = kept.vectors(Role.EMBEDDING)[0] + 30 * toward_queries / np.linalg.norm(toward_queries)
-    move_arrow(kept, Role.EMBEDDING, 0, kept.vectors(Role.EMBEDDING)[0], far).do(kept)
+    move_arrow(read(kept), Role.EMBEDDING, 0, kept.vectors(Role.EMBEDDING)[0], far).do(kept, ViewState())
     after = task_accuracy(kept)
     assert before > 0.99 and after < 0.7 and before - after > 0.25
 
 
 def test_undoing_the_move_brings_the_accuracy_back(kept):
     before = task_accuracy(kept)
-    command = move_arrow(kept, Role.EMBEDDING, 2, kept.vectors(Role.EMBEDDING)[2], np.zeros(REVERSE.d_model))
-    command.do(kept)
+    command = move_arrow(read(kept), Role.EMBEDDING, 2, kept.vectors(Role.EMBEDDING)[2], np.zeros(REVERSE.d_model))
+    command.do(kept, ViewState())
     assert task_accuracy(kept) != before
-    command.undo(kept)
+    command.undo(kept, ViewState())
     assert task_accuracy(kept) == before
 
 
@@ -101,19 +101,19 @@ def square_head_scene():
 def test_switching_the_grids_off_changes_the_accuracy(square_head_scene):
     scene = square_head_scene
     with_grids = task_accuracy(scene)
-    switch(scene, "use_grids", False).do(scene)
+    switch(scene, "use_grids", False).do(scene, ViewState())
     assert np.array_equal(edited_params(scene).w_q, np.eye(2))
     assert task_accuracy(scene) != with_grids
 
 
 def test_switching_scaling_off_changes_the_accuracy(square_head_scene):
     scaled = task_accuracy(square_head_scene)
-    switch(square_head_scene, "scale", False).do(square_head_scene)
+    switch(square_head_scene, "scale", False).do(square_head_scene, ViewState())
     assert task_accuracy(square_head_scene) != scaled
 
 
 def test_the_causal_mask_breaks_reverse(kept):
-    switch(kept, "causal", True).do(kept)
+    switch(kept, "causal", True).do(kept, ViewState())
     # Positions 0 and 1 answer digits the mask now hides from them: at best 3 of 5 right, plus lucky guesses.
     assert task_accuracy(kept) < 0.7
 
@@ -124,8 +124,8 @@ def test_the_kept_scene_shows_the_heads_own_attention(name, reverse_head):
     params = reverse_head if name == "reverse" else init_params(task, seed=3)
     scene = Scene(keep_as_scene(task, params, task.example_tokens()))
     expected = forward(params, task.example_tokens(), task.causal)
-    np.testing.assert_allclose(scene.reading().result.weights, expected.weights, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(scene.reading().vectors(Role.KEY), expected.k, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(read(scene).result.weights, expected.weights, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(read(scene).vectors(Role.KEY), expected.k, rtol=0, atol=1e-12)
     assert task_accuracy(scene) == evaluate(task, params)
 
 
@@ -139,18 +139,18 @@ def test_a_scene_without_a_trained_head_has_no_accuracy():
 def test_a_word_added_leaves_the_head_behind_until_undone(kept):
     trained = task_accuracy(kept)
     command = AddToken("extra")
-    command.do(kept)
+    command.do(kept, ViewState())
     assert task_accuracy(kept) is None and "trained_head" not in scene_document(kept)
-    command.undo(kept)
+    command.undo(kept, ViewState())
     assert task_accuracy(kept) == trained
 
 
 def test_undo_of_replacing_the_scene_brings_the_head_back(kept):
     other = Scene(example_scene_data(REVERSE, init_params(REVERSE, 0), REVERSE.example_tokens()))
     command = ReplaceContents(kept.to_data(), other.to_data(), "Open")
-    command.do(kept)
+    command.do(kept, ViewState())
     assert not has_trained_head(kept)
-    command.undo(kept)
+    command.undo(kept, ViewState())
     assert has_trained_head(kept)
 
 
@@ -164,10 +164,10 @@ def test_saving_keeps_the_head(kept, tmp_path):
 
 
 def test_the_export_names_the_task_accuracy(kept):
-    document = export_document(kept)
+    document = export_document(read(kept))
     assert document["task_accuracy"]["task"] == "reverse"
     assert document["task_accuracy"]["accuracy"] == task_accuracy(kept)
     assert document["task_accuracy"]["sequences"] == 1000
     json.dumps(document, allow_nan=False)
     plain = Scene(example_scene_data(REVERSE, init_params(REVERSE, 0), REVERSE.example_tokens()))
-    assert "task_accuracy" not in export_document(plain)
+    assert "task_accuracy" not in export_document(read(plain))

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from attn_desktop.model import ProjectedScene
+from attn_desktop.model import ProjectedScene, read
 from attn_desktop.model.scene_files import new_scene, scene_data_from_document, scene_document
 from attn_desktop.model.training.example_sentence import example, example_scene_data
 from attn_desktop.model.training.head_maths import forward, loss_and_grads
@@ -274,11 +274,11 @@ def test_the_example_scene_shows_the_head_s_own_weights(name):
     assert data.title == f"Trained head: {name}"
     assert data.tokens == [f"{i}:{word}" for i, word in enumerate(task.example_words)]
     scene = new_scene(data)
-    np.testing.assert_allclose(scene.reading().result.weights, result.weights, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(scene.reading().result.scores, result.scores, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(scene.reading().result.output, result.o, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(read(scene).result.weights, result.weights, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(read(scene).result.scores, result.scores, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(read(scene).result.output, result.o, rtol=0, atol=1e-12)
     reopened = new_scene(scene_data_from_document(scene_document(data)))  # as Keep as scene, saved and opened again
-    np.testing.assert_allclose(reopened.reading().result.weights, result.weights, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(read(reopened).result.weights, result.weights, rtol=0, atol=1e-12)
 
 
 def test_repeated_words_get_labels_a_scene_can_tell_apart():

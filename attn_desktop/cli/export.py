@@ -15,10 +15,10 @@ from attn_desktop.cli.export_picture import export_picture
 from attn_desktop.cli.language_option import add_language_option, speak_chosen_language
 from attn_desktop.cli.output_checks import STANDARD_OUTPUT_CLOSED, export_output_problem
 from attn_desktop.language import tr
-from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.scene_files import open_reading
 
 if TYPE_CHECKING:
-    from attn_desktop.model import Scene
+    from attn_desktop.model import HeadReading
 
 EXPORT_FORMATS = (".json", ".csv", ".png", ".svg")
 PNG_SCALE_RANGE = (0.25, 8.0)
@@ -46,10 +46,10 @@ def export_main(argv: list[str]) -> int:
     from attn_desktop.model import SceneFileError
 
     try:
-        scene = open_scene(request.scene_file)
+        shown = open_reading(request.scene_file)  # with the query the file had chosen, which the export names
     except SceneFileError as error:
         return fail(str(error))
-    return _write_export(scene, request)
+    return _write_export(shown, request)
 
 
 def _export_parser() -> argparse.ArgumentParser:
@@ -114,16 +114,16 @@ def _png_scale(text: str) -> float | None:
     return scale if low <= scale <= high else None  # also refuses nan and inf
 
 
-def _write_export(scene: Scene, request: ExportRequest) -> int:
+def _write_export(shown: HeadReading, request: ExportRequest) -> int:
     from attn_desktop.model.files.json_reading import shown_path
 
     try:
         if request.output == "-":
-            _write_standard_output(scene)
+            _write_standard_output(shown)
         elif request.kind in (".png", ".svg"):
-            export_picture(scene, Path(request.scene_file), request.output, request.kind, request.scale)
+            export_picture(shown, Path(request.scene_file), request.output, request.kind, request.scale)
         else:
-            _write_text_file(scene, request.output, request.kind)
+            _write_text_file(shown, request.output, request.kind)
     except _StandardOutputError as error:
         return fail(tr("cannot write to standard output ({reason})").format(reason=error))
     except OSError as error:
@@ -137,7 +137,7 @@ class _StandardOutputError(Exception):
     pass
 
 
-def _write_standard_output(scene: Scene) -> None:
+def _write_standard_output(shown: HeadReading) -> None:
     """The JSON as UTF-8 bytes straight to file descriptor 1, whatever the locale.
 
     Written with os.write, not through sys.stdout's buffer: a write that fails
@@ -146,7 +146,7 @@ def _write_standard_output(scene: Scene) -> None:
     """
     from attn_desktop.model.exports.export import export_json_text
 
-    data = memoryview(export_json_text(scene).encode("utf-8"))
+    data = memoryview(export_json_text(shown).encode("utf-8"))
     try:
         sys.stdout.flush()
         descriptor = sys.stdout.fileno()
@@ -158,9 +158,9 @@ def _write_standard_output(scene: Scene) -> None:
         raise _StandardOutputError(getattr(error, "strerror", None) or error) from None
 
 
-def _write_text_file(scene: Scene, output: str, kind: str) -> None:
+def _write_text_file(shown: HeadReading, output: str, kind: str) -> None:
     from attn_desktop.model.exports.csv_export import weights_csv
     from attn_desktop.model.exports.export import export_json_text
     from attn_desktop.model.files.safe_write import write_text_atomically
 
-    write_text_atomically(output, weights_csv(scene.reading()) if kind == ".csv" else export_json_text(scene))
+    write_text_atomically(output, weights_csv(shown) if kind == ".csv" else export_json_text(shown))

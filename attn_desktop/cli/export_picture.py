@@ -12,13 +12,13 @@ from attn_desktop.cli.offscreen import hide_offscreen_notes
 from attn_desktop.language import current_language
 
 if TYPE_CHECKING:
-    from attn_desktop.model import Scene
+    from attn_desktop.model import HeadReading
 
 PICTURE_WINDOW_SIZE = (1400, 900)  # the window a picture is taken from; canvas and matrix keep their docked sizes
 
 
-def export_picture(scene: Scene, scene_file: Path, output: str, kind: str, scale: float) -> None:
-    """Build the real window offscreen on the scene and draw its canvas and matrix into OUTPUT."""
+def export_picture(shown: HeadReading, scene_file: Path, output: str, kind: str, scale: float) -> None:
+    """Build the real window offscreen on the scene SHOWN reads, with its view, and draw its canvas and matrix into OUTPUT."""
     from attn_desktop.model.teaching.progress import DATA_DIR_VARIABLE
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -28,12 +28,12 @@ def export_picture(scene: Scene, scene_file: Path, output: str, kind: str, scale
     with tempfile.TemporaryDirectory(prefix="attn-desktop-export-", ignore_cleanup_errors=True) as data_dir:
         os.environ[DATA_DIR_VARIABLE] = data_dir
         try:
-            _draw_window(scene, scene_file, output, kind, scale, data_dir)
+            _draw_window(shown, scene_file, output, kind, scale, data_dir)
         finally:
             _restore_environment(DATA_DIR_VARIABLE, saved_data_dir)
 
 
-def _draw_window(scene: Scene, scene_file: Path, output: str, kind: str, scale: float, settings_dir: str) -> None:
+def _draw_window(shown: HeadReading, scene_file: Path, output: str, kind: str, scale: float, settings_dir: str) -> None:
     from PySide6.QtCore import QSettings
 
     from attn_desktop.ui.document.handout_image import render_png, render_svg
@@ -47,7 +47,7 @@ def _draw_window(scene: Scene, scene_file: Path, output: str, kind: str, scale: 
     _app = make_application()  # held for as long as the window lives
     start_in_language(_app, current_language())
     hide_offscreen_notes()
-    window = MainWindow(scene, scene_path=scene_file)
+    window = MainWindow(shown.scene, scene_path=scene_file, view=shown.view)
     try:
         window.resize(*PICTURE_WINDOW_SIZE)
         window.show()

@@ -16,6 +16,7 @@ from attn_desktop.cli.errors import fail
 from attn_desktop.cli.language_option import add_language_option, speak_chosen_language
 from attn_desktop.language import current_language, tr
 from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.view_state import ViewState
 
 if TYPE_CHECKING:
     from attn_desktop.ui.window.main_window import MainWindow
@@ -30,10 +31,10 @@ def gui_main(argv: list[str]) -> int:
     args = _app_parser().parse_args(argv)
     prepare_for_checks(args)
 
-    scene = None
+    scene, view = None, ViewState()  # the window's view, choosing the query the file had chosen
     if args.scene:
         try:
-            scene = open_scene(args.scene)
+            scene = open_scene(args.scene, view)
         except Exception as error:  # noqa: BLE001 - whatever the file holds: one line and a dialog, no traceback
             return _cannot_open_scene(args.scene, error)
 
@@ -54,7 +55,7 @@ def gui_main(argv: list[str]) -> int:
     start_in_language(app, current_language())
     if args.self_test:
         return run_self_test()
-    window = start_window(scene, Path(args.scene) if args.scene else None)
+    window = start_window(scene, Path(args.scene) if args.scene else None, view)
     _show(window, quit_after_paint=args.quit_after_paint)
     return app.exec()
 

@@ -19,7 +19,7 @@ from attn_desktop.model.scene_files import open_scene
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
 
-    from attn_desktop.model import Scene
+    from attn_desktop.model import Scene, ViewState
     from attn_desktop.ui.tools.walk_steps import Step
 
 SNAPSHOT_SIZE_RANGE = (320, 8192)  # pixels, each side: from a tiny window to an 8K screen
@@ -40,15 +40,16 @@ def snapshot_main(argv: list[str]) -> int:
         steps = parse_steps(args.steps) if args.steps is not None else None
     except StepError as error:
         return fail(str(error))
-    from attn_desktop.model import SceneFileError
+    from attn_desktop.model import SceneFileError, ViewState
 
     scene_path = Path(args.scene) if args.scene else None
+    view = ViewState()  # the window's, choosing the query the file had chosen
     try:
-        scene = open_scene(scene_path) if scene_path else None
+        scene = open_scene(scene_path, view) if scene_path else None
     except SceneFileError as error:
         return fail(str(error))
     try:
-        picture, audit = _take_snapshot(scene, scene_path, args, steps)
+        picture, audit = _take_snapshot(scene, view, scene_path, args, steps)
     except StepError as error:  # a step the window could not take: nothing is written
         return fail(str(error))
     return _write_snapshot(picture, audit, args.output, args.audit)
@@ -123,7 +124,7 @@ def _snapshot_input_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _take_snapshot(scene: Scene | None, scene_path: Path | None, args: argparse.Namespace,
+def _take_snapshot(scene: Scene | None, view: ViewState, scene_path: Path | None, args: argparse.Namespace,
                    steps: list[Step] | None = None) -> tuple[bytes, dict[str, Any]]:
     """The PNG and the audit of the window on SCENE (None: the default scene), on the screen ARGS describe;
     with STEPS, after walking through them, and an audit per step."""
@@ -146,10 +147,10 @@ def _take_snapshot(scene: Scene | None, scene_path: Path | None, args: argparse.
         if scene is None:
             from attn_desktop.ui.window.startup.app import default_scene
 
-            scene = default_scene()
+            scene = default_scene(view)
         if steps is None:
-            return take_snapshot(scene, scene_path, args.lesson, args.presentation)
-        return take_walk(scene, scene_path, args.lesson, steps, args.presentation)
+            return take_snapshot(scene, scene_path, args.lesson, args.presentation, view)
+        return take_walk(scene, scene_path, args.lesson, steps, args.presentation, view)
 
 
 def _start_application() -> QApplication:

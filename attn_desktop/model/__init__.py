@@ -3,9 +3,9 @@
 from attn_desktop.model.attention import AttentionResult, attention, causal_mask, stable_softmax
 from attn_desktop.model.files.scene_types import DirectScene, ProjectedScene, SceneData
 from attn_desktop.model.files.values import SceneFileError
-from attn_desktop.model.head_reading import HeadReading
+from attn_desktop.model.head_reading import HeadReading, read
 from attn_desktop.model.scene import Change, Role, Scene
-from attn_desktop.model.view_state import ViewState, shared_view
+from attn_desktop.model.view_state import ViewState
 
 __all__ = [
     "AttentionResult",
@@ -20,6 +20,6 @@ __all__ = [
     "ViewState",
     "attention",
     "causal_mask",
-    "shared_view",
+    "read",
     "stable_softmax",
 ]

@@ -13,8 +13,8 @@ arrow chooses it). Such a command keeps the query chosen before and after:
 undoing it chooses the earlier one again, unless the user has chosen another
 since. The chosen query belongs to the view (view_state.py), not the scene, so a
 command runs on both: the scene it edits and the view whose choice it keeps on
-the same token when tokens are removed or reordered. Without a view, the one
-every reading of the scene shares.
+the same token when tokens are removed or reordered: the view it is handed,
+the window's (the edit history's) or a script's own.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from attn_desktop.model.files.scene_types import SceneData, same_contents
 from attn_desktop.model.head_reading import HeadReading
 from attn_desktop.model.layers import Role
 from attn_desktop.model.scene import Scene
-from attn_desktop.model.view_state import ViewState, shared_view
+from attn_desktop.model.view_state import ViewState
 
 
 class Command(Protocol):
@@ -39,9 +39,9 @@ class Command(Protocol):
     @property
     def text(self) -> str: ...  # its name in the Edit menu: "Move k·cat"
 
-    def do(self, scene: Scene, view: ViewState | None = None) -> None: ...  # ValueError (nothing changed): refused
+    def do(self, scene: Scene, view: ViewState) -> None: ...  # ValueError (nothing changed): refused
 
-    def undo(self, scene: Scene, view: ViewState | None = None) -> None: ...
+    def undo(self, scene: Scene, view: ViewState) -> None: ...
 
     @property
     def changes_nothing(self) -> bool: ...  # True: no step is kept (a drag released where it began)
@@ -60,7 +60,7 @@ class Editor(Protocol):
 class RunNow:
     """Runs commands on a scene without keeping them: a panel tested on its own, a script."""
 
-    def __init__(self, scene: Scene, view: ViewState | None = None) -> None:
+    def __init__(self, scene: Scene, view: ViewState) -> None:
         self.scene, self.view = scene, view
 
     def do(self, command: Command) -> None:
@@ -77,10 +77,6 @@ class _Unmergeable:
 
     def merged_with(self, later: Command) -> Command | None:
         return None
-
-
-def _view(scene: Scene, view: ViewState | None) -> ViewState:
-    return shared_view(scene) if view is None else view
 
 
 def _choose(scene: Scene, view: ViewState, expected_now: int, wanted: int) -> None:
@@ -118,11 +114,11 @@ class MoveArrow:
         # Translators: an Edit menu step, "Undo Move k·cat": {name} is an arrow's name, k·cat.
         return tr("Move {name}").format(name=self.name)
 
-    def do(self, scene: Scene, view: ViewState | None = None) -> None:
-        self._move(scene, _view(scene, view), self.after, self.chosen_before, self.chosen_after)
+    def do(self, scene: Scene, view: ViewState) -> None:
+        self._move(scene, view, self.after, self.chosen_before, self.chosen_after)
 
-    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
-        self._move(scene, _view(scene, view), self.before, self.chosen_after, self.chosen_before)
+    def undo(self, scene: Scene, view: ViewState) -> None:
+        self._move(scene, view, self.before, self.chosen_after, self.chosen_before)
 
     def _move(self, scene: Scene, view: ViewState, to: tuple[float, ...], chosen_now: int, chosen_then: int) -> None:
         with view.one_notification():
@@ -142,20 +138,20 @@ class MoveArrow:
         return replace(self, after=later.after, chosen_after=later.chosen_after)
 
 
-def move_arrow(scene: Scene | HeadReading, role: Role, index: int, before: Sequence[float], after: Sequence[float] | None = None,
+def move_arrow(shown: HeadReading, role: Role, index: int, before: Sequence[float], after: Sequence[float] | None = None,
                chosen_before: int | None = None, nudge: bool = False) -> MoveArrow:
     """The command for moving arrow (role, index) from `before` to `after`.
 
     Without `after` the arrow's position now (a drag has already moved it live);
     without `chosen_before` the query chosen now (only a drag of a query arrow chooses one).
     """
-    current = scene.vectors(role)[index]
-    chosen_now = (scene.reading() if isinstance(scene, Scene) else scene).selected
+    current = shown.vectors(role)[index]
+    chosen_now = shown.selected
     return MoveArrow(
         role=role, index=index,
         before=tuple(float(x) for x in before),
         after=tuple(float(x) for x in (current if after is None else after)),
-        name=scene.arrow_name(role, index),
+        name=shown.arrow_name(role, index),
         chosen_before=chosen_now if chosen_before is None else chosen_before,
         chosen_after=chosen_now,
         nudge=nudge,
@@ -182,10 +178,10 @@ class SetGridCell(_Unmergeable):
     def changes_nothing(self) -> bool:
         return self.before == self.after
 
-    def do(self, scene: Scene, view: ViewState | None = None) -> None:
+    def do(self, scene: Scene, view: ViewState) -> None:
         scene.set_grid_cell(self.grid, self.row, self.column, self.after, layer=self.layer, head=self.head)
 
-    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
+    def undo(self, scene: Scene, view: ViewState) -> None:
         scene.set_grid_cell(self.grid, self.row, self.column, self.before, layer=self.layer, head=self.head)
 
 
@@ -220,10 +216,10 @@ class Switch(_Unmergeable):
     def changes_nothing(self) -> bool:
         return self.before == self.after
 
-    def do(self, scene: Scene, view: ViewState | None = None) -> None:
+    def do(self, scene: Scene, view: ViewState) -> None:
         self._set(scene, self.after)
 
-    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
+    def undo(self, scene: Scene, view: ViewState) -> None:
         self._set(scene, self.before)
 
     def _set(self, scene: Scene, on: bool) -> None:
@@ -250,7 +246,7 @@ class AddToken(_Unmergeable):
     def text(self) -> str:
         return tr("Add token \u201c{name}\u201d").format(name=self.name.strip())
 
-    def do(self, scene: Scene, view: ViewState | None = None) -> None:
+    def do(self, scene: Scene, view: ViewState) -> None:
         if self._rows is None:
             scene.add_token(self.name)
             self.name = scene.tokens[-1]
@@ -258,7 +254,7 @@ class AddToken(_Unmergeable):
         else:
             scene.insert_token(scene.n_tokens, self.name, self._rows)
 
-    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
+    def undo(self, scene: Scene, view: ViewState) -> None:
         scene.remove_token(scene.n_tokens - 1)
 
 
@@ -273,18 +269,17 @@ class RemoveToken(_Unmergeable):
     def text(self) -> str:
         return tr("Remove token \u201c{name}\u201d").format(name=self.name)
 
-    def do(self, scene: Scene, view: ViewState | None = None) -> None:
-        view = _view(scene, view)
+    def do(self, scene: Scene, view: ViewState) -> None:
         name, rows, chosen = scene.tokens[self.index], scene.token_rows(self.index), view.chosen_query(scene.n_queries)
         # The chosen query stays on its token; the one before takes over when its own token goes.
         then = chosen - 1 if chosen > self.index or chosen == scene.n_queries - 1 else chosen
         _edit_tokens(scene, view, lambda: scene.remove_token(self.index), then)
         self.name, self._rows, self._chosen = name, rows, chosen
 
-    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
+    def undo(self, scene: Scene, view: ViewState) -> None:
         assert self._rows is not None, "undo before do"
         rows = self._rows
-        _edit_tokens(scene, _view(scene, view), lambda: scene.insert_token(self.index, self.name, rows), self._chosen)
+        _edit_tokens(scene, view, lambda: scene.insert_token(self.index, self.name, rows), self._chosen)
 
 
 def remove_token(scene: Scene, index: int) -> RemoveToken:
@@ -305,10 +300,10 @@ class RenameToken(_Unmergeable):
     def changes_nothing(self) -> bool:
         return self.new.strip() == self.old
 
-    def do(self, scene: Scene, view: ViewState | None = None) -> None:
+    def do(self, scene: Scene, view: ViewState) -> None:
         scene.rename_token(self.index, self.new)
 
-    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
+    def undo(self, scene: Scene, view: ViewState) -> None:
         scene.rename_token(self.index, self.old)
 
 
@@ -329,11 +324,11 @@ class MoveToken(_Unmergeable):
     def changes_nothing(self) -> bool:
         return self.index == self.new_index
 
-    def do(self, scene: Scene, view: ViewState | None = None) -> None:
-        _move_token(scene, _view(scene, view), self.index, self.new_index)
+    def do(self, scene: Scene, view: ViewState) -> None:
+        _move_token(scene, view, self.index, self.new_index)
 
-    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
-        _move_token(scene, _view(scene, view), self.new_index, self.index)
+    def undo(self, scene: Scene, view: ViewState) -> None:
+        _move_token(scene, view, self.new_index, self.index)
 
 
 def _move_token(scene: Scene, view: ViewState, index: int, new_index: int) -> None:
@@ -358,11 +353,11 @@ class ReorderTokens(_Unmergeable):
     def changes_nothing(self) -> bool:
         return list(self.order) == sorted(self.order)
 
-    def do(self, scene: Scene, view: ViewState | None = None) -> None:
-        _reorder(scene, _view(scene, view), list(self.order))
+    def do(self, scene: Scene, view: ViewState) -> None:
+        _reorder(scene, view, list(self.order))
 
-    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
-        _reorder(scene, _view(scene, view), np.argsort(self.order).tolist())
+    def undo(self, scene: Scene, view: ViewState) -> None:
+        _reorder(scene, view, np.argsort(self.order).tolist())
 
 
 def _reorder(scene: Scene, view: ViewState, order: list[int]) -> None:
@@ -396,20 +391,18 @@ class ReplaceContents(_Unmergeable):
     def changes_nothing(self) -> bool:
         return self.only_chooses_a_query and self.before.selected == self.after.selected
 
-    def do(self, scene: Scene, view: ViewState | None = None) -> None:
+    def do(self, scene: Scene, view: ViewState) -> None:
         open_contents(scene, self.after, view, restore=True)
 
-    def undo(self, scene: Scene, view: ViewState | None = None) -> None:
+    def undo(self, scene: Scene, view: ViewState) -> None:
         open_contents(scene, self.before, view, restore=True)
 
 
-def open_contents(scene: Scene, data: SceneData, view: ViewState | None = None, restore: bool = False) -> None:
-    """Give SCENE the contents DATA (a file opened, a state restored), VIEW choosing the query DATA had
-    chosen (without VIEW: the view its readings share).
+def open_contents(scene: Scene, data: SceneData, view: ViewState, restore: bool = False) -> None:
+    """Give SCENE the contents DATA (a file opened, a state restored), VIEW choosing the query DATA had chosen.
 
     RESTORE: an earlier state of the same scene, whose views keep their zoom and layout.
     """
-    view = _view(scene, view)
     with view.one_notification():
         view.select_query(min(max(0, data.selected), max(0, len(data.query_tokens) - 1)))
         (scene.restore if restore else scene.replace)(data)

@@ -3,32 +3,30 @@
 A HeadReading answers for one head of one layer — its tokens, the stream it reads, its queries,
 keys and values, its attention — always from the scene as it is now; it holds no numbers of its
 own and changes nothing. A panel that draws a head is handed a reading; its gestures become
-commands on `reading.document`, like every other edit. Every reading looks through a ViewState,
+commands on `reading.scene`, like every other edit. Every reading looks through a ViewState,
 which says which query is chosen; a reading made without a head of its own shows the head the
-view shows.
+view shows. A window owns its view and makes its readings from it; a script or a test reads a
+scene with `read`, through a view of its own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from attn_desktop.model.attention import AttentionResult
 from attn_desktop.model.files.scene_types import TakenFrom, TrainedHead
 from attn_desktop.model.layers import Head, Layer, Role
+from attn_desktop.model.scene import Scene
 from attn_desktop.model.subscribers import Subscriber
 from attn_desktop.model.view_state import ViewState
 
-if TYPE_CHECKING:  # the scene hands out its readings, so it imports this module, not the other way round
-    from attn_desktop.model.scene import Scene
-
 
 class HeadReading:
-    def __init__(self, document: Scene, view: ViewState, at: tuple[int, int] | None = None) -> None:
-        """Head AT = (layer, head) of DOCUMENT as VIEW looks at it; without AT, whichever head VIEW shows."""
-        self.document = document
+    def __init__(self, scene: Scene, view: ViewState, at: tuple[int, int] | None = None) -> None:
+        """Head AT = (layer, head) of SCENE as VIEW looks at it; without AT, whichever head VIEW shows."""
+        self.scene = scene
         self.view = view
         self._fixed = at
         # The head last looked up, with what it was looked up from: a drag reads a reading some thirty
@@ -42,7 +40,7 @@ class HeadReading:
         return self._find()[2]
 
     def _find(self) -> tuple[list[Layer], tuple[int, int], tuple[int, int], Head]:
-        layers = self.document.layers
+        layers = self.scene.layers
         wanted = (self.view.layer, self.view.head) if self._fixed is None else self._fixed
         found = self._found
         if found is None or found[0] is not layers or found[1] != wanted:
@@ -69,12 +67,12 @@ class HeadReading:
         if self._fixed is None:
             return True
         layer, head = self._fixed
-        return layer < len(self.document.layers) and head < len(self.document.layers[layer].heads)
+        return layer < len(self.scene.layers) and head < len(self.scene.layers[layer].heads)
 
     # ----- following changes ----------------------------------------------
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         """Call SUBSCRIBER after every change of the scene, and when the view chooses another query or head."""
-        unsubscribers = [self.document.subscribe(subscriber), self.view.subscribe(subscriber)]
+        unsubscribers = [self.scene.subscribe(subscriber), self.view.subscribe(subscriber)]
 
         def unsubscribe() -> None:
             for each in unsubscribers:
@@ -91,19 +89,19 @@ class HeadReading:
     # ----- the scene's own --------------------------------------------------
     @property
     def tokens(self) -> list[str]:
-        return self.document.tokens
+        return self.scene.tokens
 
     @property
     def query_tokens(self) -> list[str]:
-        return self.document.query_tokens
+        return self.scene.query_tokens
 
     @property
     def n_tokens(self) -> int:
-        return self.document.n_tokens
+        return self.scene.n_tokens
 
     @property
     def n_queries(self) -> int:
-        return self.document.n_queries
+        return self.scene.n_queries
 
     @property
     def selected(self) -> int:
@@ -116,33 +114,33 @@ class HeadReading:
 
     @property
     def scale(self) -> bool:
-        return self.document.scale
+        return self.scene.scale
 
     @property
     def causal(self) -> bool:
-        return self.document.causal
+        return self.scene.causal
 
     @property
     def scalar_values(self) -> bool:
-        return self.document.scalar_values
+        return self.scene.scalar_values
 
     @property
     def use_grids(self) -> bool:
-        return self.document.use_grids
+        return self.scene.use_grids
 
     @property
     def taken_from(self) -> TakenFrom | None:
-        return self.document.taken_from
+        return self.scene.taken_from
 
     @property
     def trained_head(self) -> TrainedHead | None:
-        return self.document.trained_head
+        return self.scene.trained_head
 
     def labels(self, role: Role) -> list[str]:
-        return self.document.labels(role)
+        return self.scene.labels(role)
 
     def arrow_name(self, role: Role, index: int) -> str:
-        return self.document.arrow_name(role, index)
+        return self.scene.arrow_name(role, index)
 
     # ----- the head's own ---------------------------------------------------
     @property
@@ -152,7 +150,7 @@ class HeadReading:
 
     def is_draggable(self, role: Role) -> bool:
         """The scene's own vectors move (layer 1's stream is the word vectors); what is made from them follows."""
-        return self.layer == 0 and self.document.is_draggable(role)
+        return self.layer == 0 and self.scene.is_draggable(role)
 
     def vectors(self, role: Role) -> np.ndarray:
         """The (rows, width) array of one role of this head."""
@@ -184,6 +182,12 @@ class HeadReading:
         return np.asarray(self.result.output[self.selected])
 
 
+def read(scene: Scene, layer: int = 0, head: int = 0) -> HeadReading:
+    """HEAD of LAYER of SCENE (the first head: a one-head scene's only one) as a script or a test reads it:
+    through a view of its own, which no window shares."""
+    return HeadReading(scene, ViewState(), at=(layer, head))
+
+
 def input_plane(document: Scene, layer: int, head: int) -> tuple[int, int]:
     """The two numbers of the stream that a head reads most (0-based, in order): the rows of its
     grids with the most weight. A head that reads two numbers only is drawn exactly where it reads."""
@@ -195,4 +199,4 @@ def input_plane(document: Scene, layer: int, head: int) -> tuple[int, int]:
     return int(first), int(second)
 
 
-__all__ = ["HeadReading", "input_plane"]
+__all__ = ["HeadReading", "input_plane", "read"]

@@ -39,10 +39,8 @@ from attn_desktop.model.files.values import (
     SceneFileError,
     is_valid_text,
 )
-from attn_desktop.model.head_reading import HeadReading
 from attn_desktop.model.layers import ATTENTION_ROLES, GRID_NAMES, Change, Head, Layer, Role, compute_layers
 from attn_desktop.model.subscribers import Subscriber, Subscribers
-from attn_desktop.model.view_state import shared_view
 
 
 class Scene:
@@ -114,10 +112,6 @@ class Scene:
     def vectors(self, role: Role) -> np.ndarray:
         """The (rows, width) array of one of the scene's own vectors. Read it; change it with set_vector."""
         return self.inputs[role]
-
-    def reading(self, layer: int = 0, head: int = 0) -> HeadReading:
-        """A read-only reading of one head (the first: the only head of a one-head scene)."""
-        return HeadReading(self, shared_view(self), at=(layer, head))
 
     def head(self, layer: int, head: int) -> Head:
         return self.layers[layer].heads[head]

@@ -16,9 +16,10 @@ from attn_desktop.model.files.json_reading import parse_json_bytes, parse_json_t
 from attn_desktop.model.files.safe_write import write_json_atomically
 from attn_desktop.model.files.scene_file import load_scene_file, scene_from_dict, scene_to_dict
 from attn_desktop.model.files.scene_types import SceneData
+from attn_desktop.model.head_reading import HeadReading
 from attn_desktop.model.scene import Scene
 from attn_desktop.model.training.tasks import TASKS
-from attn_desktop.model.view_state import ViewState, shared_view
+from attn_desktop.model.view_state import ViewState
 
 
 def read_scene_data(path: str | os.PathLike[str]) -> SceneData:
@@ -26,16 +27,26 @@ def read_scene_data(path: str | os.PathLike[str]) -> SceneData:
     return load_scene_file(path, TASKS)
 
 
-def new_scene(data: SceneData) -> Scene:
-    """A Scene of DATA, looked at with the query DATA had chosen (a file keeps the choice; the scene does not)."""
+def new_scene(data: SceneData, view: ViewState | None = None) -> Scene:
+    """A Scene of DATA. The query DATA had chosen belongs to a view, not the scene: VIEW, when given,
+    chooses it (the view of the window that will show the scene, or a script's own)."""
     scene = Scene(data)
-    shared_view(scene).select_query(min(max(0, data.selected), len(data.query_tokens) - 1))
+    if view is not None:
+        view.select_query(min(max(0, data.selected), len(data.query_tokens) - 1))
     return scene
 
 
-def open_scene(path: str | os.PathLike[str]) -> Scene:
-    """A new Scene from a file; SceneFileError (naming the file) on any problem."""
-    return new_scene(read_scene_data(path))
+def open_scene(path: str | os.PathLike[str], view: ViewState | None = None) -> Scene:
+    """A new Scene from a file, VIEW (when given) choosing the query the file had chosen;
+    SceneFileError (naming the file) on any problem."""
+    return new_scene(read_scene_data(path), view)
+
+
+def open_reading(path: str | os.PathLike[str], layer: int = 0, head: int = 0) -> HeadReading:
+    """HEAD of LAYER of a file's scene, as a script or a test reads it: through a view of its own, with the
+    query the file had chosen; SceneFileError (naming the file) on any problem."""
+    view = ViewState()
+    return HeadReading(open_scene(path, view), view, at=(layer, head))
 
 
 def scene_data_from_document(document: Any) -> SceneData:
@@ -53,28 +64,34 @@ def scene_data_from_bytes(raw: bytes) -> SceneData:
     return scene_data_from_document(parse_json_bytes(raw))
 
 
-def scene_from_document(document: Any) -> Scene:
-    return new_scene(scene_data_from_document(document))
+def scene_from_document(document: Any, view: ViewState | None = None) -> Scene:
+    return new_scene(scene_data_from_document(document), view)
 
 
-def contents_as_seen(scene: Scene, view: ViewState | None = None) -> SceneData:
-    """SCENE's contents with the query VIEW has chosen (without VIEW: the one its readings share), as
-    a file keeps them: a scene reopened looks as it was left."""
-    view = shared_view(scene) if view is None else view
-    return scene.to_data(selected=view.chosen_query(scene.n_queries))
+def reading_from_document(document: Any) -> HeadReading:
+    """The first head of a decoded scene document, through a view of its own with the document's chosen query."""
+    view = ViewState()
+    return HeadReading(scene_from_document(document, view), view, at=(0, 0))
 
 
-def scene_document(scene: Scene | SceneData) -> dict[str, Any]:
-    """The JSON document a file holds for SCENE (always the newest version)."""
-    return scene_to_dict(contents_as_seen(scene) if isinstance(scene, Scene) else scene, TASKS)
+def contents_as_seen(scene: Scene, view: ViewState | None) -> SceneData:
+    """SCENE's contents with the query VIEW has chosen, as a file keeps them: a scene reopened looks as
+    it was left. Without a view no query was chosen: the file keeps the first."""
+    return scene.to_data(selected=0 if view is None else view.chosen_query(scene.n_queries))
 
 
-def save_scene(scene: Scene, path: str | os.PathLike[str]) -> None:
-    """Write SCENE to PATH atomically: a crash mid-save leaves the old file whole."""
-    write_json_atomically(path, scene_document(scene))
+def scene_document(scene: Scene | SceneData, view: ViewState | None = None) -> dict[str, Any]:
+    """The JSON document a file holds for SCENE (always the newest version), with VIEW's chosen query."""
+    return scene_to_dict(contents_as_seen(scene, view) if isinstance(scene, Scene) else scene, TASKS)
 
 
-def load_into(scene: Scene, path: str | os.PathLike[str]) -> None:
-    """Open a file into an existing SCENE (its views stay subscribed) with the query the file had chosen.
-    On any error SCENE is untouched."""
-    open_contents(scene, read_scene_data(path))
+def save_scene(scene: Scene | SceneData, path: str | os.PathLike[str], view: ViewState | None = None) -> None:
+    """Write SCENE (with VIEW's chosen query), or contents as they are, to PATH atomically: a crash mid-save
+    leaves the old file whole."""
+    write_json_atomically(path, scene_document(scene, view))
+
+
+def load_into(scene: Scene, path: str | os.PathLike[str], view: ViewState) -> None:
+    """Open a file into an existing SCENE (its views stay subscribed), VIEW choosing the query the file
+    had chosen. On any error SCENE is untouched."""
+    open_contents(scene, read_scene_data(path), view)

@@ -5,13 +5,13 @@ weights are veiled are the user's view: never an edit, undo leaves them alone (u
 itself chose a query, as dragging a query arrow does), and the scene knows nothing of them. A
 scene file keeps the chosen query only so that a reopened scene looks as it was left.
 
-Every reading of a scene's heads looks through one view: the window's, or for a scene read by a
-script or a test, the one `shared_view` keeps beside it (the scene does not hold it).
+A window owns its view and hands it to whatever reads or edits for it; two windows share a view only
+when their owner gives them the same one. A script or a test reads a scene through a view of its own
+(head_reading.read).
 """
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 
@@ -67,14 +67,3 @@ class ViewState:
     def _notify(self, change: Change) -> None:
         self._subscribers.tell(change)
 
-
-_shared_views: weakref.WeakKeyDictionary[object, ViewState] = weakref.WeakKeyDictionary()
-
-
-def shared_view(document: object) -> ViewState:
-    """The view through which DOCUMENT is looked at unless a reading is given another; kept beside the
-    document (for as long as it lives), never in it, so a window and a script looking at one scene agree."""
-    view = _shared_views.get(document)
-    if view is None:
-        view = _shared_views[document] = ViewState()
-    return view

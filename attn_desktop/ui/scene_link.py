@@ -8,7 +8,7 @@ from typing import Protocol
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QWidget
 
-from attn_desktop.model import Change, HeadReading, Scene
+from attn_desktop.model import Change, HeadReading, Scene, read
 
 
 class Followable(Protocol):
@@ -31,8 +31,8 @@ def follow_scene(view: QObject, scene: Followable, on_change: Callable[[Change],
 
 def head_reading(source: Scene | HeadReading) -> HeadReading:
     """What a panel that shows one head reads: the reading it was handed, or a bare scene's first head
-    (a panel built alone on a one-head scene, as the tests and scripts do)."""
-    return source.reading() if isinstance(source, Scene) else source
+    through a view of its own (a panel built alone on a one-head scene, as the tests and scripts do)."""
+    return read(source) if isinstance(source, Scene) else source
 
 
 def follow_scene_in_sight(view: QWidget, scene: Followable, on_change: Callable[[Change], None]) -> Callable[[], None]:

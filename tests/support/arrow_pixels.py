@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from attn_desktop.model import Role, Scene
+from attn_desktop.model import Role, Scene, read
 
 BLEND_TOLERANCE = 10  # how far (in 0-255 steps) a pixel may sit off the white-to-colour line: antialiasing
 SEARCH_CONE = 30  # degrees either side of the model's direction in which an arrow's pixels are looked for
@@ -84,10 +84,10 @@ def degrees(vector: np.ndarray) -> float:
 def strongest_arrows(scene: Scene) -> dict[str, np.ndarray]:
     """The vectors the window draws at full or near-full strength: the chosen query, the key it favours
     most, that key's value and the output."""
-    top = int(np.argmax(scene.reading().selected_weights))
+    top = int(np.argmax(read(scene).selected_weights))
     return {
-        "query": scene.reading().vectors(Role.QUERY)[scene.reading().selected],
-        "top key": scene.reading().vectors(Role.KEY)[top],
-        "top value": scene.reading().vectors(Role.VALUE)[top],
-        "output": np.asarray(scene.reading().selected_output),
+        "query": read(scene).vectors(Role.QUERY)[read(scene).selected],
+        "top key": read(scene).vectors(Role.KEY)[top],
+        "top value": read(scene).vectors(Role.VALUE)[top],
+        "output": np.asarray(read(scene).selected_output),
     }

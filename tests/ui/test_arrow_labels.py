@@ -72,7 +72,7 @@ def _assert_labels_by_their_tips(window, where: str) -> None:
 def essential_labels(canvas) -> set[str]:
     """The labels a class reads the answer from: the chosen query's, the output's, and those of the two
     heaviest keys and values (not at 0 %)."""
-    reading = canvas.attn_scene
+    reading = canvas.reading
     weights = canvas.shown_weights()
     heaviest = [index for index in sorted(range(len(weights)), key=lambda index: -weights[index])[:2]
                 if weights[index] >= 0.005]
@@ -140,7 +140,7 @@ def test_a_tip_dragged_out_of_view_keeps_its_label_at_the_edge_pointing_after_it
     view_range = canvas.qk_plot.viewRange()
     right_edge = view_range[0][1]
     drag_arrow_to(window, Role.KEY, 1, right_edge + 1.5, 1.0)  # k·cat, well past the right edge
-    assert window.scene.reading().vectors(Role.KEY)[1][0] > right_edge
+    assert window.reading().vectors(Role.KEY)[1][0] > right_edge
     assert canvas.qk_plot.viewRange() == view_range  # the view did not follow the drag
     arrow = canvas.arrows[Role.KEY][1]
     assert arrow.label_shown and arrow.has_pointer
@@ -178,7 +178,7 @@ def test_a_label_with_no_room_for_its_weight_is_drawn_as_the_arrows_name_alone(o
     canvas = window.canvas
     arrow, transform = _key_sat(canvas)
     whole = arrow.shown_label_box(transform)
-    name = window.scene.reading().arrow_name(Role.KEY, 1)
+    name = window.reading().arrow_name(Role.KEY, 1)
     assert arrow.label.startswith(name + " ") and arrow.label.endswith("%")
     mapping = (transform.m11(), transform.m22(), transform.m31(), transform.m32())
     request = arrow.label_request(mapping)
@@ -210,12 +210,12 @@ def test_after_a_drag_and_its_undo_the_labels_are_back_beside_their_tips(qtbot, 
     window = open_window(1280, 720, presentation=True)
     window.open_lesson("scaled-attention")
     settle_layout(qtbot, window)
-    before = window.scene.reading().vectors(Role.KEY).copy()
+    before = window.reading().vectors(Role.KEY).copy()
     drag_arrow_to(window, Role.KEY, 1, 1.0, 1.0)  # k·cat, across the other keys
     settle_layout(qtbot, window)
     _assert_near_and_named(window, "k·cat dragged")
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     settle_layout(qtbot, window)
-    assert (window.scene.reading().vectors(Role.KEY) == before).all()  # the undo took k·cat back
+    assert (window.reading().vectors(Role.KEY) == before).all()  # the undo took k·cat back
     _assert_near_and_named(window, "after the undo")
     _assert_labels_by_their_tips(window, "after the undo")

@@ -19,7 +19,7 @@ def turn_on_snap(qtbot, window):
 def test_scaled_focus_by_lengthening_k_cat(window):
     assert row(window, "scaled-focus").tick_label.text() == "○"
     drag_arrow_to(window, Role.KEY, 1, 4.5, 1.2)
-    assert max(window.scene.reading().selected_weights) >= 0.95
+    assert max(window.reading().selected_weights) >= 0.95
     assert row(window, "scaled-focus").tick_label.text() == "✓"
     assert window.challenges_panel.summary_label.text() == "1 of 4 complete"
 
@@ -27,7 +27,7 @@ def test_scaled_focus_by_lengthening_k_cat(window):
 def test_even_spread_by_putting_the_query_at_the_origin(qtbot, window):
     turn_on_snap(qtbot, window)
     drag_arrow_to(window, Role.QUERY, 2, 0.0, 0.0)
-    assert window.scene.reading().vectors(Role.QUERY)[2].tolist() == [0.0, 0.0]
+    assert window.reading().vectors(Role.QUERY)[2].tolist() == [0.0, 0.0]
     assert row(window, "even-spread").tick_label.text() == "✓"
 
 
@@ -35,7 +35,7 @@ def test_twin_keys_by_snapping_one_key_onto_another(qtbot, window):
     turn_on_snap(qtbot, window)
     note_before = row(window, "twin-keys").status_label.text()
     drag_arrow_to(window, Role.KEY, 4, -1.2, 0.6)  # k·the onto k·The
-    keys = window.scene.reading().vectors(Role.KEY)
+    keys = window.reading().vectors(Role.KEY)
     assert keys[4].tolist() == keys[0].tolist() == [-1.2, 0.6]
     assert row(window, "twin-keys").tick_label.text() == "✓", note_before
 
@@ -43,7 +43,7 @@ def test_twin_keys_by_snapping_one_key_onto_another(qtbot, window):
 def test_sat_down_right_by_moving_values_only(window):
     status = row(window, "sat-down-right")
     drag_arrow_to(window, Role.VALUE, 1, 1.8, -1.5)  # v·cat, which sat weighs 76%
-    x, y = window.scene.reading().selected_output
+    x, y = window.reading().selected_output
     assert x > 0 > y
     assert status.tick_label.text() == "✓"
 

@@ -5,8 +5,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from attn_desktop.model import Role
-from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model import Role, read
+from attn_desktop.model.scene_files import open_reading, open_scene
 from attn_desktop.model.teaching.progress import DATA_DIR_VARIABLE, ProgressKind, ProgressStore
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.lessons.challenges_panel import SAVE_AFTER_STILL_MS, ChallengesPanel
@@ -23,8 +23,14 @@ def data_dir(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def scene():
-    return open_scene(scene_path(DEFAULT_SCENE))
+def reading():
+    """The demo's scene looked at with the query its file chose ("sat"), as a window shows it."""
+    return open_reading(scene_path(DEFAULT_SCENE))
+
+
+@pytest.fixture
+def scene(reading):
+    return reading.scene
 
 
 @pytest.fixture
@@ -45,7 +51,7 @@ def ticks(panel):
 
 
 def make_twin_keys(scene, twin=MAT, original=CAT):
-    scene.set_vector(Role.KEY, twin, scene.reading().vectors(Role.KEY)[original].copy())
+    scene.set_vector(Role.KEY, twin, read(scene).vectors(Role.KEY)[original].copy())
 
 
 def saved_challenges(data_dir):
@@ -55,8 +61,8 @@ def saved_challenges(data_dir):
 
 
 
-def test_it_opens_with_nothing_complete(make_panel, scene):
-    panel = make_panel(scene)
+def test_it_opens_with_nothing_complete(make_panel, reading, scene):
+    panel = make_panel(reading)
     assert panel.summary_label.text() == "0 of 4 complete"
     assert ticks(panel) == ["○"] * 4
     assert panel.rows[FOCUS].text_label.text().startswith("With scaling on, make the chosen query")
@@ -64,8 +70,8 @@ def test_it_opens_with_nothing_complete(make_panel, scene):
     assert "(1.54, 0.48)" in panel.rows[DOWN_RIGHT].status_label.text()
 
 
-def test_meeting_a_challenge_ticks_it_and_remembers_it(make_panel, scene, data_dir, qtbot):
-    panel = make_panel(scene)
+def test_meeting_a_challenge_ticks_it_and_remembers_it(make_panel, reading, scene, data_dir, qtbot):
+    panel = make_panel(reading)
     make_twin_keys(scene)
     assert ticks(panel) == ["○", "○", "✓", "○"]
     assert panel.summary_label.text() == "1 of 4 complete"
@@ -74,21 +80,21 @@ def test_meeting_a_challenge_ticks_it_and_remembers_it(make_panel, scene, data_d
     assert ProgressStore().done_ids("challenges") == {"twin-keys"}  # the default location is the same folder
 
 
-def test_a_completed_challenge_stays_ticked_when_undone_and_on_the_next_run(make_panel, scene, qtbot, data_dir):
-    panel = make_panel(scene)
+def test_a_completed_challenge_stays_ticked_when_undone_and_on_the_next_run(make_panel, reading, scene, qtbot, data_dir):
+    panel = make_panel(reading)
     make_twin_keys(scene)
     scene.set_vector(Role.KEY, MAT, (1.8, -0.9))
     assert ticks(panel)[TWINS] == "✓"
     assert panel.rows[TWINS].status_label.text().startswith("Completed earlier. Right now: Move one key onto another")
 
     qtbot.waitUntil(lambda: saved_challenges(data_dir) == {"twin-keys"})
-    next_run = make_panel(open_scene(scene_path(DEFAULT_SCENE)))
+    next_run = make_panel(open_reading(scene_path(DEFAULT_SCENE)))
     assert next_run.summary_label.text() == "1 of 4 complete"
     assert ticks(next_run) == ["○", "○", "✓", "○"]
 
 
-def test_the_status_names_what_cannot_be_seen(make_panel, scene):
-    panel = make_panel(scene)
+def test_the_status_names_what_cannot_be_seen(make_panel, reading, scene):
+    panel = make_panel(reading)
     scene.set_scale(False)
     scene.set_vector(Role.KEY, CAT, (6.6, 3.0))
     assert panel.rows[FOCUS].status_label.text() == "Scaling is off: this one counts only with ÷√d_k on."
@@ -98,15 +104,15 @@ def test_the_status_names_what_cannot_be_seen(make_panel, scene):
     assert ticks(panel)[FOCUS] == "✓"
 
 
-def test_values_only_meet_the_last_challenge(make_panel, scene):
-    panel = make_panel(scene)
+def test_values_only_meet_the_last_challenge(make_panel, reading, scene):
+    panel = make_panel(reading)
     scene.set_vector(Role.VALUE, CAT, (1.8, -0.8))
     assert ticks(panel)[DOWN_RIGHT] == "✓"
     assert "down and to the right" in panel.rows[DOWN_RIGHT].status_label.text()
 
 
-def test_a_scene_opened_already_solved_does_not_count_until_made_again(make_panel, scene):
-    panel = make_panel(scene)
+def test_a_scene_opened_already_solved_does_not_count_until_made_again(make_panel, reading, scene):
+    panel = make_panel(reading)
     solved = open_scene(scene_path(DEFAULT_SCENE))
     make_twin_keys(solved, twin=4, original=0)  # k·the onto k·The
     scene.replace(solved.to_data())  # File → Open of a scene someone saved with twin keys
@@ -119,16 +125,16 @@ def test_a_scene_opened_already_solved_does_not_count_until_made_again(make_pane
     assert ticks(panel) == ["○", "○", "✓", "○"]
 
 
-def test_opening_a_scene_takes_its_vectors_as_the_new_start(make_panel, scene):
-    panel = make_panel(scene)
+def test_opening_a_scene_takes_its_vectors_as_the_new_start(make_panel, reading, scene):
+    panel = make_panel(reading)
     moved = open_scene(scene_path(DEFAULT_SCENE))
     moved.set_vector(Role.KEY, MAT, (1.0, 1.0))
     scene.replace(moved.to_data())
     assert "has moved" not in panel.rows[DOWN_RIGHT].status_label.text()
 
 
-def test_restart_asks_first_then_clears_the_ticks(make_panel, scene, qtbot, monkeypatch):
-    panel = make_panel(scene)
+def test_restart_asks_first_then_clears_the_ticks(make_panel, reading, scene, qtbot, monkeypatch):
+    panel = make_panel(reading)
     make_twin_keys(scene)
     questions = []
 
@@ -152,11 +158,10 @@ def test_restart_asks_first_then_clears_the_ticks(make_panel, scene, qtbot, monk
     assert "already true when you started" in panel.rows[TWINS].status_label.text()
 
 
-def test_a_progress_file_that_cannot_be_saved_is_said_once_and_nothing_crashes(
-        make_panel, scene, data_dir, qtbot, writes):
+def test_a_progress_file_that_cannot_be_saved_is_said_once_and_nothing_crashes(make_panel, reading, scene, data_dir, qtbot, writes):
     data_dir.mkdir(parents=True)
     (data_dir / "progress.json").symlink_to(data_dir / "not-mounted" / "progress.json")  # a link to nowhere
-    panel = make_panel(scene)
+    panel = make_panel(reading)
     assert panel.notice_label.isHidden()
     make_twin_keys(scene)
     assert ticks(panel)[TWINS] == "✓"
@@ -183,9 +188,8 @@ def canvas_stand_in(qtbot):
     return widget
 
 
-def test_progress_is_written_once_the_drag_is_over_not_during_it(
-        make_panel, scene, data_dir, qtbot, writes, canvas_stand_in):
-    panel = make_panel(scene)
+def test_progress_is_written_once_the_drag_is_over_not_during_it(make_panel, reading, scene, data_dir, qtbot, writes, canvas_stand_in):
+    panel = make_panel(reading)
     QTest.mousePress(canvas_stand_in, Qt.MouseButton.LeftButton, pos=QPoint(100, 100))
     make_twin_keys(scene)  # a move of the drag meets the challenge
     assert ticks(panel)[TWINS] == "✓" and panel.summary_label.text() == "1 of 4 complete"  # shown at once
@@ -196,8 +200,8 @@ def test_progress_is_written_once_the_drag_is_over_not_during_it(
     assert len(writes) == 1
 
 
-def test_a_challenge_met_again_and_again_in_one_drag_is_written_once(make_panel, scene, data_dir, qtbot, writes):
-    panel = make_panel(scene)
+def test_a_challenge_met_again_and_again_in_one_drag_is_written_once(make_panel, reading, scene, data_dir, qtbot, writes):
+    panel = make_panel(reading)
     for _ in range(5):  # across the line and back, move after move
         make_twin_keys(scene)
         scene.set_vector(Role.KEY, MAT, (1.8, -0.9))
@@ -208,8 +212,8 @@ def test_a_challenge_met_again_and_again_in_one_drag_is_written_once(make_panel,
     assert len(writes) == 1
 
 
-def test_closing_the_panel_writes_at_once(make_panel, scene, data_dir, writes):
-    panel = make_panel(scene)
+def test_closing_the_panel_writes_at_once(make_panel, reading, scene, data_dir, writes):
+    panel = make_panel(reading)
     make_twin_keys(scene)
     assert writes == []
     panel.close()  # the window closing hides it before the pause has passed

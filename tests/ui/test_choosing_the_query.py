@@ -12,7 +12,7 @@ def test_picker_with_the_keyboard(qtbot, window):
     picker = window.query_picker
     picker.setFocus()
     qtbot.keyClick(picker, Qt.Key.Key_Down)
-    assert window.scene.reading().selected_token == "on"
+    assert window.reading().selected_token == "on"
     assert window.output_panel.query_label.text() == "on"
     assert window.matrix_view.cell_text(3, 5) == "0.74"
     assert table_column(window, 3)[5] == "74%"
@@ -20,7 +20,7 @@ def test_picker_with_the_keyboard(qtbot, window):
 
 def test_clicking_a_query_arrow_tip(window):
     click(window.canvas.viewport(), tip_on_screen(window, Role.QUERY, 1))
-    assert window.scene.reading().selected_token == "cat"
+    assert window.reading().selected_token == "cat"
     assert window.query_picker.currentText() == "cat"
     assert window.output_panel.attends_label.text() == "sat, 58%"
     assert window.canvas.output_arrow.label == "out·cat"
@@ -30,10 +30,10 @@ def test_clicking_a_matrix_row(qtbot, window):
     view = window.matrix_view
     cell = view.cell_rect(5, 2).center().toPoint()
     qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=cell)
-    assert window.scene.reading().selected_token == "mat"
+    assert window.reading().selected_token == "mat"
     assert window.score_panel.formula_label.text().startswith("q_mat · k_sat =")
     qtbot.keyClick(view, Qt.Key.Key_Up)
-    assert window.scene.reading().selected_token == "the"
+    assert window.reading().selected_token == "the"
 
 
 def test_pointing_at_a_table_row_explains_it_and_highlights_the_key(qtbot, window):
@@ -56,11 +56,11 @@ def test_double_clicking_a_tip_types_exact_coordinates(qtbot, window, monkeypatc
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: (asked.append(k.get("text")) or ("-1.2, 0.6", True)))
     double_click(window.canvas.viewport(), tip_on_screen(window, Role.KEY, 4))
     assert asked == ["-1.4, -0.2"]  # the dialog starts from k·the's current numbers
-    assert window.scene.reading().vectors(Role.KEY)[4].tolist() == [-1.2, 0.6]
+    assert window.reading().vectors(Role.KEY)[4].tolist() == [-1.2, 0.6]
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("3", True))
     double_click(window.canvas.viewport(), tip_on_screen(window, Role.KEY, 4))
     assert window.shown_errors[-1] == ("Exact coordinates", 'k·the needs 2 numbers; "3" has 1.')
-    assert window.scene.reading().vectors(Role.KEY)[4].tolist() == [-1.2, 0.6]
+    assert window.reading().vectors(Role.KEY)[4].tolist() == [-1.2, 0.6]
 
 
 def test_a_score_row_tooltip_shows_its_worked_dot_product(window):
@@ -75,10 +75,10 @@ def test_a_score_row_tooltip_shows_its_worked_dot_product(window):
 
 def test_the_next_and_previous_query_from_the_keyboard(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_BracketRight, Qt.KeyboardModifier.ControlModifier)
-    assert window.scene.reading().selected_token == "on"
+    assert window.reading().selected_token == "on"
     qtbot.keyClick(window, Qt.Key.Key_BracketLeft, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClick(window, Qt.Key.Key_BracketLeft, Qt.KeyboardModifier.ControlModifier)
-    assert window.scene.reading().selected_token == "cat"
+    assert window.reading().selected_token == "cat"
 
 
 def test_undo_and_redo_leave_the_chosen_query_alone(qtbot, window):
@@ -90,14 +90,14 @@ def test_undo_and_redo_leave_the_chosen_query_alone(qtbot, window):
     drag_arrow(window, Role.KEY, 1, QPointF(-60, -40), steps=10)  # with sat as the query
     window.query_picker.setFocus()
     qtbot.keyClick(window.query_picker, Qt.Key.Key_End)
-    assert window.scene.reading().selected_token == "mat"
+    assert window.reading().selected_token == "mat"
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert window.scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]  # the drag is undone
-    assert window.scene.reading().selected_token == "mat" and window.query_picker.currentText() == "mat"
+    assert window.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]  # the drag is undone
+    assert window.reading().selected_token == "mat" and window.query_picker.currentText() == "mat"
     assert table_column(window, 3) == ["9%", "5%", "50%", "33%", "3%", "0%"]  # mat's row, k·cat restored
     assert window.output_panel.query_label.text() == "mat"
     qtbot.keyClick(window, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
-    assert window.scene.reading().selected_token == "mat"
+    assert window.reading().selected_token == "mat"
 
 
 def test_undoing_the_drag_of_a_query_arrow_gives_back_the_query_it_chose(qtbot, window):
@@ -106,11 +106,11 @@ def test_undoing_the_drag_of_a_query_arrow_gives_back_the_query_it_chose(qtbot, 
 
     from tests.support.in_the_window import drag_arrow
 
-    assert window.scene.reading().selected_token == "sat"
+    assert window.reading().selected_token == "sat"
     drag_arrow(window, Role.QUERY, 5, QPointF(30, 30), steps=6)
-    assert window.scene.reading().selected_token == "mat"
+    assert window.reading().selected_token == "mat"
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert window.scene.reading().selected_token == "sat" and window.query_picker.currentText() == "sat"
+    assert window.reading().selected_token == "sat" and window.query_picker.currentText() == "sat"
     assert table_column(window, 3) == ["0%", "76%", "6%", "1%", "0%", "17%"]
     qtbot.keyClick(window, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
-    assert window.scene.reading().selected_token == "mat"
+    assert window.reading().selected_token == "mat"

@@ -10,18 +10,24 @@ from PySide6.QtWidgets import QApplication
 
 from attn_desktop import paths
 from attn_desktop.model import Role
-from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.scene_files import open_reading
 from attn_desktop.ui.panels.code_panel import CodePanel
 
 
 @pytest.fixture
-def scene():
-    return open_scene(paths.scene_path(paths.DEFAULT_SCENE))
+def reading():
+    """The demo's scene looked at with the query its file chose ("sat"), as a window shows it."""
+    return open_reading(paths.scene_path(paths.DEFAULT_SCENE))
 
 
 @pytest.fixture
-def panel(qtbot, scene):
-    panel = CodePanel(scene)
+def scene(reading):
+    return reading.scene
+
+
+@pytest.fixture
+def panel(qtbot, reading):
+    panel = CodePanel(reading)
     qtbot.addWidget(panel)
     panel.resize(520, 260)  # short enough that the script needs scrolling
     panel.show()
@@ -43,10 +49,10 @@ def test_the_panel_shows_the_scene_as_numpy(panel):
     assert metrics.horizontalAdvance("iiii") == metrics.horizontalAdvance("WWWW")
 
 
-def test_the_script_follows_every_change(panel, scene):
+def test_the_script_follows_every_change(panel, reading, scene):
     scene.set_vector(Role.KEY, 1, [1.0, 2.0])
     assert "K = np.array([[-1.2, 0.6], [1.0, 2.0], [0.4, 2.2], [-0.8, 1.6], [-1.4, -0.2], [1.8, -0.9]])" in shown_lines(panel)
-    scene.reading().select_query(5)
+    reading.select_query(5)
     assert 'i = tokens.index("mat")' in shown_lines(panel)
     scene.set_scale(False)
     assert "scores = Q @ K.T            # every query against every key" in shown_lines(panel)
@@ -87,10 +93,10 @@ def test_without_pytorch_the_check_says_how_to_get_it(panel, qtbot, monkeypatch)
     assert panel.torch_result.isVisible()
 
 
-def test_a_new_drag_clears_an_old_comparison(panel, scene, monkeypatch, qtbot):
+def test_a_new_drag_clears_an_old_comparison(panel, reading, scene, monkeypatch, qtbot):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
     qtbot.mouseClick(panel.torch_button, Qt.MouseButton.LeftButton)
-    scene.reading().select_query(1)  # the check compares every query: choosing another one leaves it valid
+    reading.select_query(1)  # the check compares every query: choosing another one leaves it valid
     assert panel.torch_result.text()
     scene.set_vector(Role.VALUE, 0, [0.0, 0.0])
     assert panel.torch_result.text() == ""

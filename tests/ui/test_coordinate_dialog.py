@@ -4,7 +4,7 @@ import pytest
 from PySide6.QtWidgets import QInputDialog, QWidget
 
 from attn_desktop.model import Role
-from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.scene_files import open_reading
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.canvas.coordinate_dialog import CoordinateDialog
 from attn_desktop.ui.document.edit_history import EditHistory
@@ -26,8 +26,8 @@ def typing(qtbot, monkeypatch):
     """The dialog over a bare scene; `answers` feeds the input box, `asked` records what it offered."""
     parent = QWidget()
     qtbot.addWidget(parent)
-    scene = open_scene(scene_path(DEFAULT_SCENE))
-    history = EditHistory(scene)
+    reading = open_reading(scene_path(DEFAULT_SCENE))
+    history = EditHistory(reading.scene, reading.view)
     errors, statuses, asked, answers = [], [], [], []
 
     def get_text(parent, title, label, *args, **kwargs):
@@ -35,7 +35,7 @@ def typing(qtbot, monkeypatch):
         return answers.pop(0)
 
     monkeypatch.setattr(QInputDialog, "getText", get_text)
-    dialog = CoordinateDialog(parent, scene, history, Dims(), lambda *error: errors.append(error),
+    dialog = CoordinateDialog(parent, reading, history, Dims(), lambda *error: errors.append(error),
                               lambda text, ms: statuses.append(text))
     dialog.history, dialog.errors, dialog.statuses, dialog.asked, dialog.answers = history, errors, statuses, asked, answers
     yield dialog

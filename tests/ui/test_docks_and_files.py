@@ -75,7 +75,7 @@ def test_opening_a_scene_from_the_file_menu_redraws_everything(qtbot, window, tm
 
 
 def test_a_broken_file_gets_one_message_and_changes_nothing(window, tmp_path):
-    before = scene_document(window.scene)
+    before = scene_document(window.scene, window.view_state)
     path = tmp_path / "broken.json"
     path.write_text('{"tokens": ["a", "b"], "queries": [[1, 0], [0, "x"]], "keys": [[1, 0], [0, 1]], "values": [[1], [2]]}')
     assert window.documents.open_scene(path) is False
@@ -83,7 +83,7 @@ def test_a_broken_file_gets_one_message_and_changes_nothing(window, tmp_path):
     title, message = window.shown_errors[0]
     assert title == "Cannot open scene"
     assert "broken.json" in message and 'queries[1][1]: expected a number, found the text "x"' in message
-    assert scene_document(window.scene) == before
+    assert scene_document(window.scene, window.view_state) == before
     assert table_column(window, 3) == ["0%", "76%", "6%", "1%", "0%", "17%"]
     assert window.windowTitle() == "The cat sat on the mat — Attention Desktop"
 
@@ -91,7 +91,7 @@ def test_a_broken_file_gets_one_message_and_changes_nothing(window, tmp_path):
 def test_save_as_writes_a_file_that_reopens(qtbot, window, tmp_path, monkeypatch):
     target = tmp_path / "mine.json"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
-    window.scene.reading().select_query(0)
+    window.reading().select_query(0)
     qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     saved = json.loads(target.read_text(encoding="utf-8"))
     assert saved["selected"] == 0 and saved["tokens"][2] == "sat" and saved["format"] == "attention-desktop-scene"

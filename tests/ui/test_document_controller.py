@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from attn_desktop.model import Role, Scene
+from attn_desktop.model import HeadReading, Role, Scene, ViewState, read
 from attn_desktop.model.commands import move_arrow
 from attn_desktop.model.scene_files import load_into, open_scene, save_scene, scene_document
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
@@ -73,18 +73,23 @@ class ScriptedDialogs:
         return [kind for kind, _ in self.asked]
 
 
+def shown(doc: DocumentController) -> HeadReading:
+    """The scene's first head as the document's window looks at it."""
+    return HeadReading(doc.scene, doc.history.view, at=(0, 0))
+
+
 class LessonShelf:
     """The lessons as the controller sees them: which one is shown, and the app's own scenes."""
 
-    def __init__(self, scene: Scene) -> None:
-        self.scene = scene
+    def __init__(self, scene: Scene, view: ViewState) -> None:
+        self.scene, self.view = scene, view
         self.shown: list[str | None] = []
 
     def show(self, lesson_id: str | None) -> None:
         self.shown.append(lesson_id)
 
     def load_builtin(self, name: str) -> bool:
-        load_into(self.scene, scene_path(name))
+        load_into(self.scene, scene_path(name), self.view)
         return True
 
     def keep_scene(self) -> bool:
@@ -93,12 +98,13 @@ class LessonShelf:
 
 @pytest.fixture
 def doc(qapp, tmp_path):
-    scene = open_scene(scene_path(DEFAULT_SCENE))
-    history = EditHistory(scene)
+    view = ViewState()  # the window's, as the window opens the file: "sat" chosen
+    scene = open_scene(scene_path(DEFAULT_SCENE), view)
+    history = EditHistory(scene, view)
     dialogs = ScriptedDialogs()
     elsewhere: list = []
     controller = DocumentController(
-        scene, history, Autosaver(scene, folder=tmp_path / "data"), dialogs, LessonShelf(scene),
+        scene, history, Autosaver(scene, view, folder=tmp_path / "data"), dialogs, LessonShelf(scene, view),
         open_elsewhere=lambda left: elsewhere.append(left) or f"window for {left.data.title}",
         start_folder=tmp_path / "documents",
     )
@@ -111,7 +117,7 @@ def doc(qapp, tmp_path):
 
 def edit(doc) -> None:
     """A user's edit: k·cat moved to (0.5, 0.5)."""
-    doc.history.do(move_arrow(doc.scene, Role.KEY, 1, before=doc.scene.reading().vectors(Role.KEY)[1], after=[0.5, 0.5]))
+    doc.history.do(move_arrow(shown(doc), Role.KEY, 1, before=shown(doc).vectors(Role.KEY)[1], after=[0.5, 0.5]))
 
 
 def saved_file(tmp_path, name="mine.json", title="Mine") -> Path:
@@ -169,7 +175,7 @@ def test_opening_a_file_starts_afresh_with_no_lesson_and_remembers_the_folder(do
     path = saved_file(tmp_path / "class")
     doc.dialogs.open_paths.append(path)
     doc.choose_and_open()
-    assert doc.scene.title == "Mine" and doc.scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert doc.scene.title == "Mine" and read(doc.scene).vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
     assert doc.history.stack.count() == 0 and not doc.modified  # nothing to undo in a file just opened
     assert doc.lessons.shown[-1] is None  # one's own scene has no lesson
     doc.dialogs.open_paths.append(None)  # the next Open starts in that folder; Cancel changes nothing
@@ -195,10 +201,10 @@ def test_cancel_at_the_unsaved_changes_question_keeps_everything(doc, tmp_path, 
     else:
         assert doc.open_scene(saved_file(tmp_path)) is False
     assert doc.dialogs.kinds() == ["save changes"]
-    assert doc.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and doc.scene.title == "The cat sat on the mat"
+    assert read(doc.scene).vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and doc.scene.title == "The cat sat on the mat"
     assert doc.history.stack.count() == 1 and doc.dialogs.title.startswith("*")
     doc.history.stack.undo()  # the edit can still be taken back
-    assert doc.scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert read(doc.scene).vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
 
 
 def test_discard_lets_the_new_scene_in(doc):
@@ -216,7 +222,7 @@ def test_save_at_the_question_saves_first_and_a_cancelled_save_keeps_the_scene(d
     doc.dialogs.save_changes.extend([SaveChanges.SAVE, SaveChanges.SAVE])
     doc.dialogs.save_paths.append(None)  # first: Save As cancelled, so nothing is replaced
     assert doc.open_scene(other) is False
-    assert doc.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and doc.modified
+    assert read(doc.scene).vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and doc.modified
     doc.dialogs.save_paths.append(tmp_path / "kept")  # then saved (as kept.json), and the file opens
     assert doc.open_scene(other)
     assert json.loads((tmp_path / "kept.json").read_text(encoding="utf-8"))["keys"][1] == [0.5, 0.5]
@@ -333,7 +339,7 @@ def left_behind(tmp_path, title: str, source: Path | None = None) -> Path:
     scene = open_scene(scene_path(DEFAULT_SCENE))
     scene.title = title
     scene.set_vector(Role.KEY, 1, [0.5, 0.5])
-    dead = SimpleNamespace(autosaver=Autosaver(scene, folder=tmp_path / "data"))
+    dead = SimpleNamespace(autosaver=Autosaver(scene, ViewState(), folder=tmp_path / "data"))
     dead.autosaver.source_path = source
     assert dead.autosaver.write_now()
     pretend_the_process_died(dead)
@@ -349,7 +355,7 @@ def test_work_a_crash_left_is_offered_and_comes_back_unsaved(doc, tmp_path):
     [(kind, question)] = doc.dialogs.asked
     assert kind == "restore" and "\u201cBefore the crash\u201d (lesson.json)" in question
     assert "window of its own" not in question
-    assert doc.scene.title == "Before the crash" and doc.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
+    assert doc.scene.title == "Before the crash" and read(doc.scene).vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
     assert doc.path == source and doc.modified and doc.dialogs.title == "*lesson.json" + TITLE_END
     assert doc.autosaver.path.exists() and not dead_copy.exists()  # protected again at once, in our own copy
 

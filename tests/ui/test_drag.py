@@ -6,7 +6,7 @@ import numpy as np
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
-from attn_desktop.model import Role, attention, explain
+from attn_desktop.model import Role, attention, explain, read
 from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release
 
 from tests.support.in_the_window import drag_arrow, matrix_cells, table_column, tip_on_screen
@@ -14,7 +14,7 @@ from tests.support.in_the_window import drag_arrow, matrix_cells, table_column, 
 
 def expected_from_model(scene):
     """Recompute from the scene's vectors with the model, independently of the views."""
-    return attention(scene.reading().vectors(Role.QUERY), scene.reading().vectors(Role.KEY), scene.reading().vectors(Role.VALUE), scale=scene.scale)
+    return attention(read(scene).vectors(Role.QUERY), read(scene).vectors(Role.KEY), read(scene).vectors(Role.VALUE), scale=scene.scale)
 
 
 def test_dragging_k_cat_updates_every_panel_on_every_move(window):
@@ -23,16 +23,16 @@ def test_dragging_k_cat_updates_every_panel_on_every_move(window):
     view_range = window.canvas.qk_plot.viewRange()
 
     def check_panels(step):
-        key = scene.reading().vectors(Role.KEY)[1].copy()
+        key = window.reading().vectors(Role.KEY)[1].copy()
         seen_keys.append(key)
         fresh = expected_from_model(scene)
-        row = fresh.weights[scene.reading().selected]
+        row = fresh.weights[window.reading().selected]
         assert table_column(window, 1)[1] == explain.number(2.4 * key[0] + 0.6 * key[1])
         assert table_column(window, 3) == [explain.percent(w) for w in row]
         assert matrix_cells(window)[2] == [explain.number(w) for w in row]
-        assert window.output_panel.vector_label.text() == explain.vector(fresh.output[scene.reading().selected])
+        assert window.output_panel.vector_label.text() == explain.vector(fresh.output[window.reading().selected])
         np.testing.assert_allclose(window.weights_chart.shown_heights(), row)
-        np.testing.assert_allclose(window.canvas.output_arrow.tip.toTuple(), fresh.output[scene.reading().selected])
+        np.testing.assert_allclose(window.canvas.output_arrow.tip.toTuple(), fresh.output[window.reading().selected])
         np.testing.assert_allclose(window.canvas.arrows[Role.KEY][1].tip.toTuple(), key)
         # The view never rescales under the cursor.
         assert window.canvas.qk_plot.viewRange() == view_range
@@ -40,16 +40,16 @@ def test_dragging_k_cat_updates_every_panel_on_every_move(window):
     drag_arrow(window, Role.KEY, 1, QPointF(-90, -60), steps=8, after_each_move=check_panels)
     # Every move moved the key further: the panels followed the drag, not only the release.
     assert len({tuple(k) for k in seen_keys}) >= 7
-    final = scene.reading().vectors(Role.KEY)[1]
+    final = window.reading().vectors(Role.KEY)[1]
     assert final[0] < 2.2 - 0.5 and final[1] > 1.0 + 0.3  # left and up, as dragged
     assert table_column(window, 3) != ["0%", "76%", "6%", "1%", "0%", "17%"]
 
 
 def test_drag_moves_the_tip_by_the_mouse_distance(window):
-    before = window.scene.reading().vectors(Role.VALUE)[5].copy()
+    before = window.reading().vectors(Role.VALUE)[5].copy()
     start_px = tip_on_screen(window, Role.VALUE, 5)
     drag_arrow(window, Role.VALUE, 5, QPointF(40, 0))
-    after = window.scene.reading().vectors(Role.VALUE)[5]
+    after = window.reading().vectors(Role.VALUE)[5]
     assert after[0] > before[0] and abs(after[1] - before[1]) < 0.05
     end_px = tip_on_screen(window, Role.VALUE, 5)
     assert abs(end_px.x() - start_px.x() - 40) <= 1.5 and abs(end_px.y() - start_px.y()) <= 1.5
@@ -62,18 +62,18 @@ def test_escape_during_a_drag_puts_the_arrow_back(qtbot, window):
     for step in range(1, 6):
         move_holding(viewport, start + QPointF(-15 * step, 10 * step))
     QApplication.processEvents()
-    assert not np.allclose(window.scene.reading().vectors(Role.KEY)[1], [2.2, 1.0])
+    assert not np.allclose(window.reading().vectors(Role.KEY)[1], [2.2, 1.0])
     qtbot.keyClick(window.canvas, Qt.Key.Key_Escape)
-    assert window.scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert window.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
     move_holding(viewport, start + QPointF(-120, 80))  # moves after Escape are ignored
     release(viewport, start + QPointF(-120, 80))
-    assert window.scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert window.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
     assert table_column(window, 3) == ["0%", "76%", "6%", "1%", "0%", "17%"]
 
 
 def test_dragging_a_query_selects_it(window):
     drag_arrow(window, Role.QUERY, 5, QPointF(30, 30))
-    assert window.scene.reading().selected_token == "mat"
+    assert window.reading().selected_token == "mat"
     assert window.output_panel.query_label.text() == "mat"
     assert window.query_picker.currentText() == "mat"
 
@@ -92,18 +92,17 @@ def test_tips_at_one_point_take_turns_so_the_one_underneath_can_be_dragged(qtbot
     """Lesson 3's scene puts k·cat exactly under q·sat at (2, 0): a student who goes for k·cat still reaches it."""
     window.open_lesson("self-attention")
     qtbot.wait(50)
-    scene = window.scene
-    assert scene.reading().vectors(Role.QUERY)[1].tolist() == scene.reading().vectors(Role.KEY)[0].tolist() == [2.0, 0.0]
+    assert window.reading().vectors(Role.QUERY)[1].tolist() == window.reading().vectors(Role.KEY)[0].tolist() == [2.0, 0.0]
     messages = []
     window.canvas.drag_moved.connect(messages.append)
     drag_arrow(window, Role.QUERY, 1, QPointF(0, -50))  # the press lands on both tips; q·sat is drawn on top
-    assert scene.reading().vectors(Role.QUERY)[1].tolist() != [2.0, 0.0] and scene.reading().vectors(Role.KEY)[0].tolist() == [2.0, 0.0]
+    assert window.reading().vectors(Role.QUERY)[1].tolist() != [2.0, 0.0] and window.reading().vectors(Role.KEY)[0].tolist() == [2.0, 0.0]
     assert "k·cat stayed: undo, then drag from there again to move it instead" in messages[-1]
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert scene.reading().vectors(Role.QUERY)[1].tolist() == [2.0, 0.0]
+    assert window.reading().vectors(Role.QUERY)[1].tolist() == [2.0, 0.0]
     drag_arrow(window, Role.KEY, 0, QPointF(0, -50))  # the same press point again
-    assert scene.reading().vectors(Role.QUERY)[1].tolist() == [2.0, 0.0]
-    assert scene.reading().vectors(Role.KEY)[0].tolist() != [2.0, 0.0]
+    assert window.reading().vectors(Role.QUERY)[1].tolist() == [2.0, 0.0]
+    assert window.reading().vectors(Role.KEY)[0].tolist() != [2.0, 0.0]
     assert window.undo_action.text() == "&Undo Move k·cat"
 
 
@@ -163,7 +162,7 @@ def test_an_arrow_dropped_on_another_tip_is_the_one_a_new_drag_takes(qtbot, wind
 
     window.snap_action.setChecked(True)  # so the drop lands exactly on (2.2, 1.0)
     drag_arrow_to(window, Role.QUERY, 2, 2.2, 1.0)
-    assert window.scene.reading().vectors(Role.QUERY)[2].tolist() == window.scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert window.reading().vectors(Role.QUERY)[2].tolist() == window.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
     drag_arrow(window, Role.KEY, 1, QPointF(0, -40))
-    assert window.scene.reading().vectors(Role.QUERY)[2].tolist() != [2.2, 1.0]  # q·sat, the arrow just placed, moved on
-    assert window.scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert window.reading().vectors(Role.QUERY)[2].tolist() != [2.2, 1.0]  # q·sat, the arrow just placed, moved on
+    assert window.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]

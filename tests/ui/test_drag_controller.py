@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role
 from attn_desktop.model.commands import MoveArrow
-from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.scene_files import open_reading
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.canvas.arrow_gestures import DragPhase
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
@@ -25,8 +25,14 @@ K_CAT, Q_SAT, Q_MAT = (Role.KEY, 1), (Role.QUERY, 2), (Role.QUERY, 5)
 
 
 @pytest.fixture
-def scene():
-    return open_scene(scene_path(DEFAULT_SCENE))  # "The cat sat on the mat", sat chosen
+def reading():
+    """The demo's scene looked at with the query its file chose ("sat"), as a window shows it."""
+    return open_reading(scene_path(DEFAULT_SCENE))
+
+
+@pytest.fixture
+def scene(reading):
+    return reading.scene
 
 
 @pytest.fixture
@@ -35,9 +41,9 @@ def highlight():
 
 
 @pytest.fixture
-def canvas(qtbot, scene, highlight):
+def canvas(qtbot, reading, highlight):
     configure_pyqtgraph()
-    view = AttentionCanvas(scene, highlight=highlight)
+    view = AttentionCanvas(reading, highlight=highlight)
     qtbot.addWidget(view)
     view.resize(900, 520)
     view.show()
@@ -56,30 +62,30 @@ def canvas(qtbot, scene, highlight):
     return view
 
 
-def test_a_drag_moves_the_arrow_live_and_announces_one_move_on_release(canvas, scene):
+def test_a_drag_moves_the_arrow_live_and_announces_one_move_on_release(canvas, reading, scene):
     seen = []
-    drag_on_canvas(canvas, *K_CAT, QPointF(-60, -40), steps=6, after_each_move=lambda step: seen.append(tuple(scene.reading().vectors(Role.KEY)[1])))
+    drag_on_canvas(canvas, *K_CAT, QPointF(-60, -40), steps=6, after_each_move=lambda step: seen.append(tuple(reading.vectors(Role.KEY)[1])))
     assert len(set(seen)) == 6  # the scene followed every move ...
     assert canvas.moves[:-1] == [] and len(canvas.moves) == 1  # ... and one command came, at the release
     move = canvas.moves[0]
     assert isinstance(move, MoveArrow) and move.text == "Move k·cat" and not move.nudge
-    assert move.before == (2.2, 1.0) and move.after == tuple(scene.reading().vectors(Role.KEY)[1]) == seen[-1]
+    assert move.before == (2.2, 1.0) and move.after == tuple(reading.vectors(Role.KEY)[1]) == seen[-1]
     assert canvas.said[-1].startswith("k·cat = (")
-    move.undo(scene)
-    assert scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    move.undo(scene, reading.view)
+    assert reading.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
     assert canvas.arrows[Role.KEY][1].tip.toTuple() == (2.2, 1.0)  # the canvas follows the undo
 
 
-def test_dragging_a_query_chooses_it_and_its_move_remembers_the_query_chosen_before(canvas, scene):
+def test_dragging_a_query_chooses_it_and_its_move_remembers_the_query_chosen_before(canvas, reading, scene):
     drag_on_canvas(canvas, *Q_MAT, QPointF(30, 30))
-    assert scene.reading().selected_token == "mat"
+    assert reading.selected_token == "mat"
     (move,) = canvas.moves
     assert (move.chosen_before, move.chosen_after) == (2, 5)
-    move.undo(scene)
-    assert scene.reading().selected_token == "sat" and scene.reading().vectors(Role.QUERY)[5].tolist() == [-0.5, 2.0]
+    move.undo(scene, reading.view)
+    assert reading.selected_token == "sat" and reading.vectors(Role.QUERY)[5].tolist() == [-0.5, 2.0]
 
 
-def test_escape_puts_the_arrow_back_and_announces_nothing(qtbot, canvas, scene):
+def test_escape_puts_the_arrow_back_and_announces_nothing(qtbot, canvas, reading, scene):
     arrow = canvas.arrows[Role.KEY][1]
     viewport = canvas.viewport()
     start = tip_on_canvas(canvas, *K_CAT)
@@ -88,17 +94,17 @@ def test_escape_puts_the_arrow_back_and_announces_nothing(qtbot, canvas, scene):
         move_holding(viewport, start + QPointF(-15 * step, 10 * step))
     assert arrow.drag_phase is DragPhase.DRAGGING and canvas.drags.dragged_arrow() is arrow
     qtbot.keyClick(canvas, Qt.Key.Key_Escape)
-    assert scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert reading.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
     assert arrow.drag_phase is DragPhase.CANCELLED and canvas.drags.dragged_arrow() is None
     assert canvas.said[-1] == "Put back: k·cat = (2.20, 1.00)"
     move_holding(viewport, start + QPointF(-90, 60))  # the button is still held: the arrow stays put
     release(viewport, start + QPointF(-90, 60))
-    assert scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert reading.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
     assert arrow.drag_phase is DragPhase.IDLE
     assert canvas.moves == []
 
 
-def test_a_drag_that_ends_where_it_began_is_no_move(canvas, scene):
+def test_a_drag_that_ends_where_it_began_is_no_move(canvas, reading, scene):
     canvas.snap_step = 0.1  # so the way back lands exactly on (2.2, 1.0)
     viewport = canvas.viewport()
     start = tip_on_canvas(canvas, *K_CAT)
@@ -106,13 +112,13 @@ def test_a_drag_that_ends_where_it_began_is_no_move(canvas, scene):
     for offset in (QPointF(-20, 0), QPointF(-40, 10), QPointF(-20, 5), QPointF(0, 0)):
         move_holding(viewport, start + offset)
     release(viewport, start)
-    assert scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert reading.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
     assert canvas.moves == []
 
 
-def test_clicking_a_query_arrow_chooses_it_without_an_edit(canvas, scene):
+def test_clicking_a_query_arrow_chooses_it_without_an_edit(canvas, reading, scene):
     click(canvas.viewport(), tip_on_canvas(canvas, Role.QUERY, 1))
-    assert scene.reading().selected_token == "cat"
+    assert reading.selected_token == "cat"
     assert canvas.output_arrow.label == "out·cat"
     assert canvas.moves == []
 
@@ -125,14 +131,14 @@ def test_double_clicking_a_tip_asks_to_type_its_coordinates(canvas):
     assert canvas.moves == []
 
 
-def test_each_nudge_is_announced_as_a_move_that_merges_with_the_last_nudge_of_that_arrow(qtbot, canvas, scene):
+def test_each_nudge_is_announced_as_a_move_that_merges_with_the_last_nudge_of_that_arrow(qtbot, canvas, reading, scene):
     canvas.setFocus()
     qtbot.keyClick(canvas, Qt.Key.Key_Tab)
     qtbot.keyClick(canvas, Qt.Key.Key_Tab)
     assert canvas.drags.focused_arrow == (Role.QUERY, 1)
     qtbot.keyClick(canvas, Qt.Key.Key_Right)
     qtbot.keyClick(canvas, Qt.Key.Key_Up, Qt.KeyboardModifier.ShiftModifier)
-    np.testing.assert_allclose(scene.reading().vectors(Role.QUERY)[1], [0.4, 2.5])  # moved at once
+    np.testing.assert_allclose(reading.vectors(Role.QUERY)[1], [0.4, 2.5])  # moved at once
     first, second = canvas.moves
     assert first.nudge and second.nudge and first.text == second.text == "Move q·cat"
     merged = first.merged_with(second)
@@ -143,31 +149,31 @@ def test_each_nudge_is_announced_as_a_move_that_merges_with_the_last_nudge_of_th
     assert canvas.said[-1].startswith("q·sat = (")
 
 
-def test_snapping_and_the_drawn_dimensions_decide_the_vector_a_tip_stands_for(qtbot, canvas, scene):
+def test_snapping_and_the_drawn_dimensions_decide_the_vector_a_tip_stands_for(qtbot, canvas, reading, scene):
     canvas.snap_step = 0.5
     drag_on_canvas(canvas, *K_CAT, QPointF(-37, 23))
-    x, y = scene.reading().vectors(Role.KEY)[1]
+    x, y = reading.vectors(Role.KEY)[1]
     assert (x * 2).is_integer() and (y * 2).is_integer()
     with pytest.raises(ValueError, match="two different dimensions"):
         canvas.set_dims(0, 2)  # these vectors have two numbers
     assert canvas.dims == (0, 1)
 
 
-def test_tips_at_one_point_take_turns(canvas, scene):
+def test_tips_at_one_point_take_turns(canvas, reading, scene):
     """k·cat put exactly under q·sat: the first drag from there takes q·sat (on top), the next k·cat."""
     scene.set_vector(*K_CAT, [2.4, 0.6])  # q·sat's tip
     QApplication.processEvents()
     drag_on_canvas(canvas, *Q_SAT, QPointF(0, -50))
-    assert scene.reading().vectors(Role.QUERY)[2].tolist() != [2.4, 0.6] and scene.reading().vectors(Role.KEY)[1].tolist() == [2.4, 0.6]
+    assert reading.vectors(Role.QUERY)[2].tolist() != [2.4, 0.6] and reading.vectors(Role.KEY)[1].tolist() == [2.4, 0.6]
     assert "k·cat stayed: undo, then drag from there again to move it instead" in canvas.said[-1]
-    canvas.moves[-1].undo(scene)
+    canvas.moves[-1].undo(scene, reading.view)
     QApplication.processEvents()
     drag_on_canvas(canvas, *Q_SAT, QPointF(0, -50))  # the same press point again
-    assert scene.reading().vectors(Role.QUERY)[2].tolist() == [2.4, 0.6] and scene.reading().vectors(Role.KEY)[1].tolist() != [2.4, 0.6]
+    assert reading.vectors(Role.QUERY)[2].tolist() == [2.4, 0.6] and reading.vectors(Role.KEY)[1].tolist() != [2.4, 0.6]
     assert canvas.moves[-1].text == "Move k·cat"
 
 
-def test_of_two_close_tips_the_nearer_one_takes_the_drag_even_from_underneath(canvas, scene):
+def test_of_two_close_tips_the_nearer_one_takes_the_drag_even_from_underneath(canvas, reading, scene):
     """k·cat a few pixels from q·sat, whose arrow is drawn on top: a press nearer k·cat drags k·cat."""
     units_per_pixel = abs(canvas.arrows[Role.QUERY][2].pixelVectors()[0].x())
     scene.set_vector(*K_CAT, [2.4 + 6 * units_per_pixel, 0.6])  # six pixels to the right of q·sat's tip
@@ -179,7 +185,7 @@ def test_of_two_close_tips_the_nearer_one_takes_the_drag_even_from_underneath(ca
         move_holding(viewport, start + QPointF(0, -10 * step))
     release(viewport, start + QPointF(0, -40))
     assert [move.text for move in canvas.moves] == ["Move k·cat"]
-    assert scene.reading().vectors(Role.QUERY)[2].tolist() == [2.4, 0.6]
+    assert reading.vectors(Role.QUERY)[2].tolist() == [2.4, 0.6]
 
 
 def test_a_key_pointed_at_elsewhere_is_lit_on_the_canvas_without_touching_the_scene(canvas, scene, highlight):

@@ -5,7 +5,7 @@ import pytest
 from PySide6.QtCore import QPointF
 
 from attn_desktop.geometry.drawn_planes import DrawnPlanes, PlaneKind
-from attn_desktop.model import Role
+from attn_desktop.model import Role, read
 from attn_desktop.model.pretrained.head_scene import scene_data_for_head
 from attn_desktop.model.scene_files import new_scene, open_scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
@@ -22,7 +22,7 @@ def head_scene():
 
 
 def test_a_head_taken_from_a_model_is_drawn_in_pca_planes_and_titled_so(head_scene):
-    planes = DrawnPlanes(head_scene.reading())
+    planes = DrawnPlanes(read(head_scene))
     assert planes.showing_pca and planes.kind is PlaneKind.PCA
     assert planes.plane_for(Role.QUERY) is planes.plane_for(Role.KEY)  # queries and keys share a plane
     assert planes.plane_for(Role.VALUE) is not planes.plane_for(Role.KEY)  # values have their own
@@ -33,15 +33,15 @@ def test_a_head_taken_from_a_model_is_drawn_in_pca_planes_and_titled_so(head_sce
     planes.set_dims(4, 9)
     assert not planes.showing_pca and planes.plane_for(Role.KEY) is None
     assert planes.describe(Role.KEY) == "dimensions 5 and 10 of 64"
-    key = head_scene.reading().vectors(Role.KEY)[2]
+    key = read(head_scene).vectors(Role.KEY)[2]
     assert planes.tip_of(key, Role.KEY) == (key[4], key[9])
 
 
 def test_the_share_of_spread_in_the_title_follows_the_vectors_but_the_plane_stays(head_scene):
-    planes = DrawnPlanes(head_scene.reading())
+    planes = DrawnPlanes(read(head_scene))
     plane = planes.plane_for(Role.KEY)
     before = planes.describe(Role.KEY)
-    far = plane.lift(head_scene.reading().vectors(Role.KEY)[0], 200.0, 0.0)  # far along the plane's first axis
+    far = plane.lift(read(head_scene).vectors(Role.KEY)[0], 200.0, 0.0)  # far along the plane's first axis
     head_scene.set_vector(Role.KEY, 0, far)
     assert planes.plane_for(Role.KEY) is plane  # a moved arrow never moves the picture under it
     assert planes.describe(Role.KEY) != before and planes.describe(Role.KEY).endswith("% of spread")
@@ -49,7 +49,7 @@ def test_the_share_of_spread_in_the_title_follows_the_vectors_but_the_plane_stay
 
 def test_a_scene_of_two_numbers_has_no_pca_plane():
     scene = open_scene(scene_path(DEFAULT_SCENE))
-    planes = DrawnPlanes(scene.reading())
+    planes = DrawnPlanes(read(scene))
     assert not planes.pca_available and planes.describe(Role.KEY) == ""
     with pytest.raises(ValueError, match="at most two numbers"):
         planes.use_pca(True)
@@ -57,7 +57,7 @@ def test_a_scene_of_two_numbers_has_no_pca_plane():
 
 
 def test_the_students_choice_of_plane_survives_an_added_word_and_a_new_head_opens_in_pca(head_scene):
-    planes = DrawnPlanes(head_scene.reading())
+    planes = DrawnPlanes(read(head_scene))
     planes.set_dims(0, 2)
     head_scene.add_token("extra")
     planes.scene_reshaped()
@@ -94,4 +94,4 @@ def test_a_word_vector_of_a_trained_head_drags_within_its_own_pca_plane(qtbot):
     step = scene.vectors(Role.EMBEDDING)[1] - before
     assert np.linalg.norm(step) > 0.05
     np.testing.assert_allclose(step - plane.basis.T @ (plane.basis @ step), 0.0, atol=1e-9)
-    np.testing.assert_allclose(scene.reading().vectors(Role.KEY), scene.vectors(Role.EMBEDDING) @ scene.reading().grids["w_k"])
+    np.testing.assert_allclose(read(scene).vectors(Role.KEY), scene.vectors(Role.EMBEDDING) @ read(scene).grids["w_k"])

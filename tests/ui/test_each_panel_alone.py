@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role
-from attn_desktop.model.scene_files import load_into, open_scene
+from attn_desktop.model.scene_files import load_into, open_reading
 from attn_desktop.model.teaching.exercises import apply_steps
 from attn_desktop.model.teaching.lessons import lesson
 from attn_desktop.model.teaching.progress import ProgressKind, ProgressStore
@@ -42,8 +42,14 @@ def pyqtgraph_as_in_the_app():
 
 
 @pytest.fixture
-def scene():
-    return open_scene(scene_path(DEFAULT_SCENE))
+def reading():
+    """The demo's scene looked at with the query its file chose ("sat"), as a window shows it."""
+    return open_reading(scene_path(DEFAULT_SCENE))
+
+
+@pytest.fixture
+def scene(reading):
+    return reading.scene
 
 
 @pytest.fixture
@@ -62,17 +68,17 @@ def shown(qtbot):
 
 # ----- Output -------------------------------------------------------------------------------
 
-def test_output_panel_shows_the_chosen_querys_output_and_follows_every_change(scene, shown):
-    panel = shown(OutputPanel(scene))
+def test_output_panel_shows_the_chosen_querys_output_and_follows_every_change(reading, scene, shown):
+    panel = shown(OutputPanel(reading))
     assert (panel.query_label.text(), panel.attends_label.text()) == ("sat", "cat, 76%")
     assert panel.vector_label.text() == SAT_OUTPUT
 
-    scene.reading().select_query(CAT)  # cat's row of the matrix: 0.04, 0.16, 0.58, 0.19, 0.01, 0.01
+    reading.select_query(CAT)  # cat's row of the matrix: 0.04, 0.16, 0.58, 0.19, 0.01, 0.01
     assert (panel.query_label.text(), panel.attends_label.text()) == ("cat", "sat, 58%")
     assert panel.vector_label.text() == "(-0.22, 1.22)"
     assert panel.blend_label.text().startswith("= 0.58 × v_sat + 0.19 × v_on + 0.16 × v_cat")
 
-    scene.reading().select_query(SAT)
+    reading.select_query(SAT)
     scene.set_scale(False)  # softmax of the raw scores is sharper: cat 87%
     assert panel.attends_label.text() == "cat, 87%"
     assert panel.vector_label.text() == "(1.68, 0.59)"
@@ -85,8 +91,8 @@ def test_output_panel_shows_the_chosen_querys_output_and_follows_every_change(sc
 
 # ----- Weights chart ------------------------------------------------------------------------
 
-def test_weights_chart_draws_a_bar_and_a_percentage_per_key(scene, shown):
-    chart = shown(WeightsChart(scene), 520, 360)
+def test_weights_chart_draws_a_bar_and_a_percentage_per_key(reading, scene, shown):
+    chart = shown(WeightsChart(reading), 520, 360)
     assert chart.tick_label_texts() == TOKENS
     assert [label.toPlainText() for label in chart.value_labels] == SAT_WEIGHTS
     assert [round(h * 100) for h in chart.shown_heights()] == [0, 76, 6, 1, 0, 17]
@@ -123,16 +129,16 @@ def outlined_rows(view, scene):
     return rows
 
 
-def test_matrix_shows_every_weight_and_a_click_chooses_a_row(scene, shown, qtbot):
-    view = shown(MatrixView(scene))
+def test_matrix_shows_every_weight_and_a_click_chooses_a_row(reading, scene, shown, qtbot):
+    view = shown(MatrixView(reading))
     assert matrix_cells(view, scene) == MATRIX
     assert view.shown_title() == ["Attention weights, softmax(QKᵀ/√d_k)"]
     assert outlined_rows(view, scene) == [SAT]
 
     qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=view.cell_rect(CAT, ON).center().toPoint())
-    assert scene.reading().selected == CAT and outlined_rows(view, scene) == [CAT]
+    assert reading.selected == CAT and outlined_rows(view, scene) == [CAT]
     qtbot.keyClick(view, Qt.Key.Key_Down)
-    assert scene.reading().selected == SAT and outlined_rows(view, scene) == [SAT]
+    assert reading.selected == SAT and outlined_rows(view, scene) == [SAT]
 
     scene.set_scale(False)  # the title is painted from a cached layout: it must be told
     assert view.shown_title() == ["Attention weights, softmax(QKᵀ)"]
@@ -144,25 +150,25 @@ def test_matrix_shows_every_weight_and_a_click_chooses_a_row(scene, shown, qtbot
 
 # ----- Shapes -------------------------------------------------------------------------------
 
-def test_shapes_panel_follows_the_number_of_tokens_and_the_scene(scene, shown):
-    panel = shown(ShapesPanel(scene))
+def test_shapes_panel_follows_the_number_of_tokens_and_the_scene(reading, scene, shown):
+    panel = shown(ShapesPanel(reading))
     assert panel.text().startswith(SHAPES)
     scene.add_token("rug")
     assert panel.text().startswith("Q, K, V are 7 × 2. QKᵀ is 7 × 7, one row per query.")
-    load_into(scene, scene_path("lessons/1_soft_lookup.json"))  # one query, three keys, values of one number
+    load_into(scene, scene_path("lessons/1_soft_lookup.json"), reading.view)  # one query, three keys, values of one number
     assert panel.text().startswith("Q is 1 × 2, K is 3 × 2, V is 3 × 1. QKᵀ is 1 × 3")
 
 
 # ----- Challenges ---------------------------------------------------------------------------
 
-def test_challenges_panel_says_what_is_missing_for_the_chosen_query(scene, shown, tmp_path):
-    panel = shown(ChallengesPanel(scene, ProgressStore(tmp_path / "progress.json")), 420, 520)
+def test_challenges_panel_says_what_is_missing_for_the_chosen_query(reading, scene, shown, tmp_path):
+    panel = shown(ChallengesPanel(reading, ProgressStore(tmp_path / "progress.json")), 420, 520)
     assert panel.summary_label.text() == "0 of 4 complete"
     focus = panel.rows[0].status_label
     assert focus.text() == "q·sat puts 75.9% on k·cat; it needs 95% or more on one key."
-    scene.reading().select_query(CAT)
+    reading.select_query(CAT)
     assert focus.text() == "q·cat puts 58.3% on k·sat; it needs 95% or more on one key."
-    scene.reading().select_query(SAT)
+    reading.select_query(SAT)
     scene.set_vector(Role.KEY, CAT, (6.6, 3.0))  # k·cat three times longer along q·sat
     assert panel.rows[0].tick_label.text() == "✓" and panel.summary_label.text() == "1 of 4 complete"
     assert focus.text().startswith("Done: q·sat puts") and focus.text().endswith("on k·cat.")
@@ -178,11 +184,11 @@ def run_shown_script(panel) -> str:
     return printed.getvalue()
 
 
-def test_code_panel_shows_a_script_that_gives_the_panels_numbers(scene, shown, qtbot):
-    panel = shown(CodePanel(scene), 640, 480)
+def test_code_panel_shows_a_script_that_gives_the_panels_numbers(reading, scene, shown, qtbot):
+    panel = shown(CodePanel(reading), 640, 480)
     assert "output for sat: [1.54 0.48]" in run_shown_script(panel)
 
-    scene.reading().select_query(CAT)
+    reading.select_query(CAT)
     assert "output for cat: [-0.22  1.22]" in run_shown_script(panel)
     scene.set_vector(Role.KEY, CAT, (0.0, 0.0))
     shown_lines = panel.editor.toPlainText().splitlines()
@@ -196,8 +202,8 @@ def test_code_panel_shows_a_script_that_gives_the_panels_numbers(scene, shown, q
 # ----- Query picker -------------------------------------------------------------------------
 
 @pytest.mark.qt_log_ignore("This plugin does not support grabbing the keyboard")  # the popup, offscreen
-def test_query_picker_lists_the_queries_and_choosing_one_selects_it(scene, shown, qtbot):
-    picker = shown(QueryPicker(scene), 200, 30)
+def test_query_picker_lists_the_queries_and_choosing_one_selects_it(reading, scene, shown, qtbot):
+    picker = shown(QueryPicker(reading), 200, 30)
     assert [picker.itemText(i) for i in range(picker.count())] == TOKENS
     assert picker.currentText() == "sat"
 
@@ -208,14 +214,14 @@ def test_query_picker_lists_the_queries_and_choosing_one_selects_it(scene, shown
     item = popup.visualRect(picker.model().index(THE_LOWER, 0)).center()
     qtbot.mouseMove(popup.viewport(), item)
     qtbot.mouseClick(popup.viewport(), Qt.MouseButton.LeftButton, pos=item)
-    assert scene.reading().selected == THE_LOWER and picker.currentText() == "the"
+    assert reading.selected == THE_LOWER and picker.currentText() == "the"
     assert not popup.isVisible()
 
     qtbot.keyClick(picker, Qt.Key.Key_Up)
-    assert scene.reading().selected == ON
+    assert reading.selected == ON
 
-    scene.reading().select_query(THE)  # chosen elsewhere (the canvas, the matrix): the picker shows it
-    assert picker.currentText() == "The" and scene.reading().selected == THE
+    reading.select_query(THE)  # chosen elsewhere (the canvas, the matrix): the picker shows it
+    assert picker.currentText() == "The" and reading.selected == THE
     scene.rename_token(CAT, "dog")
     assert picker.itemText(CAT) == "dog" and picker.currentText() == "The"
 
@@ -226,7 +232,7 @@ def exercise_widget(panel, exercise_id):
     return next(widget for widget in panel.exercise_widgets if widget.exercise.id == exercise_id)
 
 
-def test_lesson_panel_shows_a_lesson_and_remembers_a_right_answer(shown, qtbot, tmp_path, scene):
+def test_lesson_panel_shows_a_lesson_and_remembers_a_right_answer(shown, qtbot, tmp_path, reading, scene):
     progress_file = tmp_path / "progress.json"
     panel = shown(LessonPanel(ProgressStore(progress_file)), 420, 700)
     panel.show_lesson("self-attention")
@@ -244,9 +250,9 @@ def test_lesson_panel_shows_a_lesson_and_remembers_a_right_answer(shown, qtbot, 
 
     with qtbot.waitSignal(panel.show_me_requested) as asked:
         qtbot.mouseClick(sat.show_me_button, Qt.MouseButton.LeftButton)
-    load_into(scene, scene_path(asked.args[0].scene))  # what the lesson controller does with it
-    apply_steps(scene, asked.args[0].steps)
-    assert scene.reading().selected_token == "sat"
+    load_into(scene, scene_path(asked.args[0].scene), reading.view)  # what the lesson controller does with it
+    apply_steps(scene, reading.view, asked.args[0].steps)
+    assert reading.selected_token == "sat"
 
     with qtbot.waitSignal(panel.open_lesson_requested) as opened:
         panel.picker.setFocus()
@@ -277,7 +283,7 @@ PANELS_THAT_FOLLOW_THE_SCENE = {
 
 
 @pytest.mark.parametrize("make_panel", PANELS_THAT_FOLLOW_THE_SCENE.values(), ids=PANELS_THAT_FOLLOW_THE_SCENE.keys())
-def test_a_closed_panel_no_longer_follows_the_scene(scene, qtbot, make_panel):
+def test_a_closed_panel_no_longer_follows_the_scene(reading, scene, qtbot, make_panel):
     followers_before = scene.subscriber_count
     panel = make_panel(scene)  # held here, as a window's attribute would hold it
     panel.resize(420, 360)
@@ -290,6 +296,6 @@ def test_a_closed_panel_no_longer_follows_the_scene(scene, qtbot, make_panel):
     assert scene.subscriber_count == followers_before
     # Every kind of change, after the panel's widgets are gone: nothing may reach it (it would raise).
     scene.set_vector(Role.KEY, CAT, (1.0, 1.0))
-    scene.reading().select_query(THE)
+    reading.select_query(THE)
     scene.set_scale(False)
     scene.add_token("rug")

@@ -10,7 +10,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QLineEdit
 
 from attn_desktop.model import Change
-from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.scene_files import open_reading
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.document.edit_history import EditHistory
 from attn_desktop.ui.panels.grid_editor import GridEditor
@@ -34,12 +34,18 @@ def rows_shown(panel: SentencePanel) -> list[str]:
 
 
 @pytest.fixture
-def cat_scene():
-    return open_scene(scene_path(DEFAULT_SCENE))
+def cat_reading():
+    """The demo's scene looked at with the query its file chose ("sat"), as a window shows it."""
+    return open_reading(scene_path(DEFAULT_SCENE))
 
 
-def test_adding_a_token_by_typing_is_one_named_step(qtbot, cat_scene):
-    history = EditHistory(cat_scene)
+@pytest.fixture
+def cat_scene(cat_reading):
+    return cat_reading.scene
+
+
+def test_adding_a_token_by_typing_is_one_named_step(qtbot, cat_reading, cat_scene):
+    history = EditHistory(cat_scene, cat_reading.view)
     panel = shown(qtbot, SentencePanel(cat_scene, history))
     qtbot.mouseClick(panel.new_name, Qt.MouseButton.LeftButton)
     qtbot.keyClicks(panel.new_name, "dog")
@@ -48,11 +54,11 @@ def test_adding_a_token_by_typing_is_one_named_step(qtbot, cat_scene):
     assert history.stack.undoText() == "Add token “dog”"
     assert "Added “dog”" in panel.message_label.text()
     history.stack.undo()
-    assert rows_shown(panel) == CAT_SENTENCE and cat_scene.reading().result.weights.shape == (6, 6)
+    assert rows_shown(panel) == CAT_SENTENCE and cat_reading.result.weights.shape == (6, 6)
 
 
-def test_removing_a_token_with_the_button_and_getting_it_back(qtbot, cat_scene):
-    history = EditHistory(cat_scene)
+def test_removing_a_token_with_the_button_and_getting_it_back(qtbot, cat_reading, cat_scene):
+    history = EditHistory(cat_scene, cat_reading.view)
     panel = shown(qtbot, SentencePanel(cat_scene, history))
     keys_before = cat_scene.to_data().keys
     panel.list.setCurrentRow(1)
@@ -62,11 +68,11 @@ def test_removing_a_token_with_the_button_and_getting_it_back(qtbot, cat_scene):
     assert history.stack.undoText() == "Remove token “cat”"
     history.stack.undo()
     assert rows_shown(panel) == CAT_SENTENCE and cat_scene.to_data().keys == keys_before
-    assert cat_scene.reading().selected_token == "sat"
+    assert cat_reading.selected_token == "sat"
 
 
-def test_a_refused_name_says_why_and_records_nothing(qtbot, cat_scene):
-    history = EditHistory(cat_scene)
+def test_a_refused_name_says_why_and_records_nothing(qtbot, cat_reading, cat_scene):
+    history = EditHistory(cat_scene, cat_reading.view)
     panel = shown(qtbot, SentencePanel(cat_scene, history))
     qtbot.keyClicks(panel.new_name, "   ")
     qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
@@ -74,8 +80,8 @@ def test_a_refused_name_says_why_and_records_nothing(qtbot, cat_scene):
     assert history.stack.count() == 0 and rows_shown(panel) == CAT_SENTENCE
 
 
-def test_moving_a_token_down_is_a_step_named_reorder(qtbot, cat_scene):
-    history = EditHistory(cat_scene)
+def test_moving_a_token_down_is_a_step_named_reorder(qtbot, cat_reading, cat_scene):
+    history = EditHistory(cat_scene, cat_reading.view)
     panel = shown(qtbot, SentencePanel(cat_scene, history))
     panel.list.setCurrentRow(0)
     qtbot.mouseClick(panel.down_button, Qt.MouseButton.LeftButton)
@@ -92,24 +98,26 @@ def test_without_a_history_the_panel_still_edits_its_scene(qtbot, cat_scene):
 
 
 def test_typing_a_grid_number_is_an_undoable_step(qtbot):
-    scene = open_scene(scene_path("lessons/2_projections.json"))
-    history = EditHistory(scene)
-    grids = shown(qtbot, GridEditor(scene, history))
+    reading = open_reading(scene_path("lessons/2_projections.json"))
+    scene = reading.scene
+    history = EditHistory(scene, reading.view)
+    grids = shown(qtbot, GridEditor(reading, history))
     table = grids.tables["w_q"]
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualItemRect(table.item(0, 0)).center())
     qtbot.keyClick(table, Qt.Key.Key_3)
     editor = table.findChild(QLineEdit)
     qtbot.keyClick(editor, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: scene.reading().grids["w_q"][0, 0] == 3.0)
+    qtbot.waitUntil(lambda: reading.grids["w_q"][0, 0] == 3.0)
     assert history.stack.undoText() == "Edit W_Q" and table.item(0, 0).text() == "3"
     history.stack.undo()
-    assert scene.reading().grids["w_q"][0, 0] == 0.0 and table.item(0, 0).text() == "0"
+    assert reading.grids["w_q"][0, 0] == 0.0 and table.item(0, 0).text() == "0"
 
 
 def test_the_no_grids_box_is_an_undoable_step(qtbot):
-    scene = open_scene(scene_path("lessons/2_projections.json"))
-    history = EditHistory(scene)
-    grids = shown(qtbot, GridEditor(scene, history))
+    reading = open_reading(scene_path("lessons/2_projections.json"))
+    scene = reading.scene
+    history = EditHistory(scene, reading.view)
+    grids = shown(qtbot, GridEditor(reading, history))
     box = grids.no_grids_box
     qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))
     assert not scene.use_grids and history.stack.undoText() == "No grids"
@@ -134,10 +142,10 @@ def test_pointing_at_a_score_row_lights_its_key_without_telling_the_document(qtb
     assert highlight.key is None  # the rows are new: nothing stays lit by mistake
 
 
-def test_a_closed_panel_stops_following_the_scene(qtbot, cat_scene):
+def test_a_closed_panel_stops_following_the_scene(qtbot, cat_reading, cat_scene):
     panel = SentencePanel(cat_scene)
     followers = cat_scene.subscriber_count
     panel.deleteLater()
     qtbot.waitUntil(lambda: cat_scene.subscriber_count < followers)
     cat_scene.add_token("dog")  # must not reach the deleted panel
-    assert np.isfinite(cat_scene.reading().result.weights).all()
+    assert np.isfinite(cat_reading.result.weights).all()

@@ -79,6 +79,7 @@ def test_sizes_the_window_gives_itself_are_not_remembered(qtbot, window, monkeyp
 
 
 def test_the_hand_sizes_are_kept_per_kind_of_screen_and_survive_a_restart(qtbot, window, widened):
+    from attn_desktop.model import ViewState
     from attn_desktop.model.scene_files import contents_as_seen, new_scene
     from attn_desktop.ui.window.main_window import MainWindow
 
@@ -87,7 +88,8 @@ def test_the_hand_sizes_are_kept_per_kind_of_screen_and_survive_a_restart(qtbot,
     assert list(kept) == [f"one head @ {screen_class(1024)}"]
     assert kept[f"one head @ {screen_class(1024)}"][DockId.LESSON][0] == by_hand
     window.save_window_state()
-    again = MainWindow(new_scene(contents_as_seen(window.scene)))
+    view = ViewState()  # the new window's own, with the query the first one had chosen
+    again = MainWindow(new_scene(contents_as_seen(window.scene, window.view_state), view), view=view)
     qtbot.addWidget(again)
     again.restore_window_state()
     assert again.dock_layout.hand_sizes.sizes == kept

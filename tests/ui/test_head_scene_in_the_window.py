@@ -6,9 +6,9 @@ import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QInputDialog
 
-from attn_desktop.model import Role, explain
+from attn_desktop.model import Role, explain, read
 from attn_desktop.model.pretrained.head_scene import scene_data_for_head
-from attn_desktop.model.scene_files import new_scene, save_scene
+from attn_desktop.model.scene_files import save_scene
 
 from tests.support.in_the_window import drag_arrow, matrix_cells, settle_layout, table_column, tip_on_screen
 from tests.support.random_model_run import causal_softmax_attention, random_model_run
@@ -25,7 +25,7 @@ def run():
 def head_window(qtbot, window, run, tmp_path):
     """The window with layer 1, head 2 opened from a file, as the app saves a head taken from the model."""
     path = tmp_path / "head.json"
-    save_scene(new_scene(scene_data_for_head(run, LAYER, HEAD)), path)
+    save_scene(scene_data_for_head(run, LAYER, HEAD), path)
     assert window.documents.open_scene(path)
     settle_layout(qtbot, window)
     qtbot.wait(20)  # the View menu's check follows the canvas after the event loop turns once
@@ -43,7 +43,7 @@ def shown_weights(window) -> list[str]:
 
 def assert_panels_show(window, weights_row):
     assert shown_weights(window) == [explain.percent(w) for w in weights_row]
-    assert matrix_cells(window)[window.scene.reading().selected] == [explain.number(w) for w in weights_row]
+    assert matrix_cells(window)[window.reading().selected] == [explain.number(w) for w in weights_row]
     np.testing.assert_allclose(window.weights_chart.shown_heights(), weights_row, atol=1e-12)
 
 
@@ -58,8 +58,8 @@ def test_a_head_opens_in_its_pca_plane_and_says_what_it_holds(head_window, run):
     box = canvas.mapFromScene(notice.sceneBoundingRect()).boundingRect()
     assert notice.isVisible() and canvas.viewport().rect().contains(box)
     # Every panel shows the model's own weights for the last token.
-    selected = window.scene.reading().selected
-    assert window.scene.reading().selected_token == "tired"
+    selected = window.reading().selected
+    assert window.reading().selected_token == "tired"
     assert_panels_show(window, run.attention[LAYER, HEAD][selected])
     # The tips are the vectors' coordinates in the plane.
     plane = canvas.plane_for(Role.KEY)
@@ -69,42 +69,42 @@ def test_a_head_opens_in_its_pca_plane_and_says_what_it_holds(head_window, run):
 def test_dragging_a_key_in_the_pca_plane_moves_it_within_the_plane_and_every_panel_follows(head_window, run):
     window, scene, canvas = head_window, head_window.scene, head_window.canvas
     model_keys = run.keys[LAYER, HEAD]
-    index = int(np.argmax(run.attention[LAYER, HEAD][scene.reading().selected]))  # the key the last token looks at most
+    index = int(np.argmax(run.attention[LAYER, HEAD][window.reading().selected]))  # the key the last token looks at most
     plane = canvas.plane_for(Role.KEY)
     start_px = tip_on_screen(window, Role.KEY, index)
     seen = []
 
     def check_every_move(step):
-        keys = scene.reading().vectors(Role.KEY)
-        expected = causal_softmax_attention(run.queries[LAYER, HEAD], keys)[scene.reading().selected]
+        keys = window.reading().vectors(Role.KEY)
+        expected = causal_softmax_attention(run.queries[LAYER, HEAD], keys)[window.reading().selected]
         assert_panels_show(window, expected)  # the model's rule, on the moved key
         seen.append(keys[index].copy())
 
     said = []
     canvas.drag_moved.connect(said.append)
     drag_arrow(window, Role.KEY, index, QPointF(-70, 45), steps=6, after_each_move=check_every_move)
-    x, y = plane.project(scene.reading().vectors(Role.KEY)[index])
+    x, y = plane.project(window.reading().vectors(Role.KEY)[index])
     name = scene.arrow_name(Role.KEY, index)
     assert said[-1] == f"{name} = ({explain.number(x)}, {explain.number(y)}) in the PCA plane (a vector of 64 numbers)"
-    moved = scene.reading().vectors(Role.KEY)[index]
+    moved = window.reading().vectors(Role.KEY)[index]
     assert len({tuple(key) for key in seen}) >= 5  # the panels followed every move, not only the release
     step = moved - model_keys[index]
     assert np.linalg.norm(step) > 0.5
     np.testing.assert_allclose(step - plane.basis.T @ (plane.basis @ step), 0.0, atol=1e-9)  # only within the plane
-    np.testing.assert_array_equal(np.delete(scene.reading().vectors(Role.KEY), index, axis=0), np.delete(model_keys, index, axis=0))
+    np.testing.assert_array_equal(np.delete(window.reading().vectors(Role.KEY), index, axis=0), np.delete(model_keys, index, axis=0))
     end_px = tip_on_screen(window, Role.KEY, index)
     assert abs(end_px.x() - start_px.x() + 70) <= 1.5 and abs(end_px.y() - start_px.y() - 45) <= 1.5
-    weights = causal_softmax_attention(run.queries[LAYER, HEAD], scene.reading().vectors(Role.KEY))
-    np.testing.assert_allclose(scene.reading().result.weights, weights, rtol=0, atol=1e-9)
+    weights = causal_softmax_attention(run.queries[LAYER, HEAD], window.reading().vectors(Role.KEY))
+    np.testing.assert_allclose(window.reading().result.weights, weights, rtol=0, atol=1e-9)
     assert not np.allclose(weights, run.attention[LAYER, HEAD])
     # One step of the history puts the model's numbers back exactly.
     assert window.undo_action.text() == f"&Undo Move {scene.arrow_name(Role.KEY, index)}"
     window.undo_action.trigger()
-    np.testing.assert_array_equal(scene.reading().vectors(Role.KEY), model_keys)
-    np.testing.assert_allclose(scene.reading().result.weights, run.attention[LAYER, HEAD], rtol=0, atol=1e-9)
-    assert_panels_show(window, run.attention[LAYER, HEAD][scene.reading().selected])
+    np.testing.assert_array_equal(window.reading().vectors(Role.KEY), model_keys)
+    np.testing.assert_allclose(window.reading().result.weights, run.attention[LAYER, HEAD], rtol=0, atol=1e-9)
+    assert_panels_show(window, run.attention[LAYER, HEAD][window.reading().selected])
     window.redo_action.trigger()
-    np.testing.assert_array_equal(scene.reading().vectors(Role.KEY)[index], moved)
+    np.testing.assert_array_equal(window.reading().vectors(Role.KEY)[index], moved)
 
 
 def test_typed_coordinates_in_the_pca_plane_are_the_planes(head_window, run, monkeypatch):
@@ -123,11 +123,11 @@ def test_typed_coordinates_in_the_pca_plane_are_the_planes(head_window, run, mon
     assert "in the PCA plane (2 numbers" in label
     assert [float(x) for x in offered.split(",")] == pytest.approx(plane.project(run.queries[LAYER, HEAD][last]),
                                                                    abs=1e-4)
-    query = scene.reading().vectors(Role.QUERY)[last]
+    query = read(scene).vectors(Role.QUERY)[last]
     np.testing.assert_allclose(plane.project(query), [1.5, -0.5], atol=1e-12)
     step = query - run.queries[LAYER, HEAD][last]
     np.testing.assert_allclose(step - plane.basis.T @ (plane.basis @ step), 0.0, atol=1e-9)
-    expected = causal_softmax_attention(scene.reading().vectors(Role.QUERY), run.keys[LAYER, HEAD])[last]
+    expected = causal_softmax_attention(read(scene).vectors(Role.QUERY), run.keys[LAYER, HEAD])[last]
     assert_panels_show(window, expected)
 
 
@@ -137,7 +137,7 @@ def test_switching_between_two_dimensions_and_the_pca_plane(qtbot, head_window, 
     window.coordinates.choose_dims()
     assert not canvas.drags.planes.showing_pca and not window.menu_actions["pca_plane_action"].isChecked()
     assert "dimensions 3 and 7 of 64" in full_title(canvas.qk_plot)
-    key = window.scene.reading().vectors(Role.KEY)[2]
+    key = window.reading().vectors(Role.KEY)[2]
     assert canvas.arrows[Role.KEY][2].tip.toTuple() == (key[2], key[6])
     window.menu_actions["pca_plane_action"].trigger()  # View → Draw the PCA Plane
     assert canvas.drags.planes.showing_pca and window.menu_actions["pca_plane_action"].isChecked()
@@ -167,11 +167,11 @@ def test_a_heads_values_get_a_scale_of_their_own(qtbot, window, run, tmp_path):
     data = scene_data_for_head(run, LAYER, HEAD)
     data.values = (np.asarray(data.values) / 10).tolist()  # as in SmolLM2: values a tenth as long
     path = tmp_path / "short-values.json"
-    save_scene(new_scene(data), path)
+    save_scene(data, path)
     assert window.documents.open_scene(path)
     settle_layout(qtbot, window)
     tips = canvas.drags.tip_of
-    values = np.array([tips(v, Role.VALUE) for v in window.scene.reading().vectors(Role.VALUE)])
+    values = np.array([tips(v, Role.VALUE) for v in window.reading().vectors(Role.VALUE)])
     (x_low, x_high), (y_low, y_high) = canvas.vo_plot.viewRange()
     value_span = max(np.ptp(values[:, 0]), np.ptp(values[:, 1]))
     assert max(x_high - x_low, y_high - y_low) < 4 * value_span  # the values fill their plot

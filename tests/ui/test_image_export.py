@@ -162,12 +162,12 @@ def test_svg_draws_each_matrix_cell_in_one_colour_with_sharp_edges(window, tmp_p
 
     image = exported_svg(window, tmp_path, renderer)
     matrix = window.matrix_view
-    colours = cell_colours(matrix.scene.result, matrix._lut, matrix.veil.on)
+    colours = cell_colours(matrix.reading.result, matrix._lut, matrix.veil.on)
     left = window.canvas.width() + handout_image.GAP
     top = handout_image.title_height(window)
     rows, columns = colours.shape
     for row in range(rows):
-        if abs(row - matrix.scene.selected) <= 1:
+        if abs(row - matrix.reading.selected) <= 1:
             continue  # the chosen row's outline
         for column in range(columns):
             cell = matrix.cell_rect(row, column).translated(left, top)

@@ -15,10 +15,10 @@ def open_lesson_9(qtbot, window):
 
 
 def strongest_key(column, query: int) -> str:
-    n = column.matrix.scene.n_tokens
+    n = column.matrix.reading.n_tokens
     shown = [float(column.matrix.cell_text(query, key) or 0) for key in range(query + 1)]  # later keys masked
     assert len(shown) <= n
-    return column.matrix.scene.tokens[int(np.argmax(shown))]
+    return column.matrix.reading.tokens[int(np.argmax(shown))]
 
 
 def test_ctrl_9_opens_two_layers_on_the_second_d_and_its_stripe(qtbot, window):
@@ -36,7 +36,7 @@ def test_clicking_a_row_of_layer_2_chooses_that_letter_in_both_layers(qtbot, win
     grid = matrix.grid_rect()
     row_height = grid.height() / window.scene.n_queries
     qtbot.mouseClick(matrix, Qt.MouseButton.LeftButton, pos=QPointF(grid.left() + 5, grid.top() + 17.5 * row_height).toPoint())
-    assert window.query_picker.currentText() == "17:N" and columns[0].view.selected == 17
+    assert window.query_picker.currentText() == "17:N" and columns[0].reading.selected == 17
 
 
 def test_the_lesson_s_exercises_are_checked_and_show_me_chooses_the_second_r(qtbot, window, private_data_dir):

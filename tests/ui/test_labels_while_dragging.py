@@ -58,7 +58,7 @@ def _essential(canvas) -> set[str]:
     """The labels a class reads the answer from: the chosen query, the output, the two heaviest keys and values."""
     weights = canvas.shown_weights()
     heaviest = np.argsort(-weights, kind="stable")[:2]
-    arrows = [canvas.arrows[Role.QUERY][canvas.attn_scene.selected], canvas.output_arrow,
+    arrows = [canvas.arrows[Role.QUERY][canvas.reading.selected], canvas.output_arrow,
               *(canvas.arrows[role][index] for role in (Role.KEY, Role.VALUE) for index in heaviest)]
     return {arrow.label for arrow in arrows if arrow.label}
 
@@ -104,7 +104,7 @@ def test_labels_away_from_a_dragged_value_do_not_move_and_the_stranded_ones_stay
     value = next(index for index in range(TOKENS) if not canvas.arrows[Role.VALUE][index].label)
     before = _shown_boxes(canvas)
     stranded = {label for label, _ in find_label_problems(canvas).over_shafts}
-    chosen_query = canvas.arrows[Role.QUERY][canvas.attn_scene.selected].label
+    chosen_query = canvas.arrows[Role.QUERY][canvas.reading.selected].label
     assert chosen_query in stranded  # the scene's crowd leaves it no free room by its tip
     line = canvas.label_line_height()
     moving = [canvas.arrows[Role.VALUE][value], canvas.output_arrow]
@@ -153,7 +153,7 @@ def test_mid_drag_the_labels_are_as_good_as_labels_placed_afresh(crowded_canvas)
     assert canvas.drags.dragged_arrow() is dragged
     kept = _shown_boxes(canvas)
     canvas.labels.forget()  # as after a zoom: every label chooses afresh
-    canvas.labels.place(canvas.attn_scene, canvas.shown_weights(), canvas.viewportTransform())
+    canvas.labels.place(canvas.reading, canvas.shown_weights(), canvas.viewportTransform())
     afresh = _shown_boxes(canvas)
     _assert_readable(canvas, "placed afresh")
     assert _essential(canvas) <= set(kept) & set(afresh)

@@ -30,7 +30,7 @@ def _menu(code: str, english: str) -> str:
 def test_view_language_switches_the_panels_live_and_leaves_the_scene(qtbot, window):
     window.open_lesson("self-attention")
     drag_arrow(window, Role.KEY, 0, QPointF(20, -10))  # a student's own edit: it must survive the switch
-    scene_before = scene_document(window.scene)
+    scene_before = scene_document(window.scene, window.view_state)
     undo_steps = window.history.stack.count()
     assert window.docks[DockId.SCORE].windowTitle() == "Scores"
 
@@ -40,13 +40,13 @@ def test_view_language_switches_the_panels_live_and_leaves_the_scene(qtbot, wind
     assert window.docks[DockId.SCORE].windowTitle() == _in("es", "Scores") != "Scores"
     assert window.docks[DockId.MATRIX].windowTitle() == _in("es", "Attention matrix")
     assert "," in window.output_panel.vector_label.text() and ";" in window.output_panel.vector_label.text()
-    assert scene_document(window.scene) == scene_before  # the same words, vectors and settings
+    assert scene_document(window.scene, window.view_state) == scene_before  # the same words, vectors and settings
     assert window.history.stack.count() == undo_steps and window.lessons.current == "self-attention"
 
     choose_from_menu_bar(qtbot, window, [_menu("es", "&View"), _menu("es", "&Language"), "English"])
     assert window.docks[DockId.SCORE].windowTitle() == "Scores"
     assert "." in window.output_panel.vector_label.text()
-    assert scene_document(window.scene) == scene_before
+    assert scene_document(window.scene, window.view_state) == scene_before
 
 
 def test_arabic_mirrors_the_window_but_not_the_plots(qtbot, window):

@@ -4,7 +4,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
-from attn_desktop.model import Role
+from attn_desktop.model import Role, ViewState, read
 from attn_desktop.model.scene_files import open_scene
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.dock_id import DockId
@@ -45,8 +45,9 @@ class LessonWindow(QMainWindow):
 
     def __init__(self) -> None:
         super().__init__()
-        self.scene = open_scene(scene_path(DEFAULT_SCENE))
-        self.history = EditHistory(self.scene, self)
+        self.view_state = ViewState()  # the window's own view
+        self.scene = open_scene(scene_path(DEFAULT_SCENE), self.view_state)
+        self.history = EditHistory(self.scene, self.view_state, self)
         self.lesson_panel = LessonPanel(ProgressStore())
         self.docks = {}
         for name, widget in ((DockId.LESSON, self.lesson_panel), (DockId.GRIDS, None)):
@@ -57,8 +58,9 @@ class LessonWindow(QMainWindow):
         self.predictions = PredictionSwitch()
         self.may_replace = True
         self.errors: list[tuple[str, str]] = []
-        self.lessons = LessonController(self.scene, self.history, self.lesson_panel, self.docks[DockId.LESSON],
-                                        self.docks[DockId.GRIDS], self.dock_layout, self.predictions,
+        self.lessons = LessonController(self.scene, self.view_state, self.history, self.lesson_panel,
+                                        self.docks[DockId.LESSON], self.docks[DockId.GRIDS], self.dock_layout,
+                                        self.predictions,
                                         self.show_lesson_code, self.show_error)
         self.lessons.document = self  # it stands for the document too
 
@@ -100,24 +102,24 @@ def test_a_lesson_with_grids_shows_its_text_and_the_grids(host):
 
 def test_work_that_may_not_be_replaced_keeps_scene_and_lesson(host):
     host.lessons.show("scaled-attention")
-    before = host.scene.reading().vectors(Role.QUERY).tolist()
+    before = read(host.scene).vectors(Role.QUERY).tolist()
     host.may_replace = False
     assert not host.lessons.open("soft-lookup")
-    assert host.lessons.current == "scaled-attention" and host.scene.reading().vectors(Role.QUERY).tolist() == before
+    assert host.lessons.current == "scaled-attention" and read(host.scene).vectors(Role.QUERY).tolist() == before
 
 
 def test_show_me_is_one_step_that_undo_takes_back(host):
     assert host.lessons.open("projections")
-    before = host.scene.reading().vectors(Role.QUERY).tolist()
+    before = read(host.scene).vectors(Role.QUERY).tolist()
     show_me = next(e.show_me for e in exercises_for("projections") if e.show_me and e.show_me.steps)
     host.lessons.apply_show_me(show_me)
     assert host.history.stack.count() == 1 and host.history.stack.undoText() == "Show me"
     host.history.stack.undo()
-    assert host.scene.reading().vectors(Role.QUERY).tolist() == before
+    assert read(host.scene).vectors(Role.QUERY).tolist() == before
 
 
 def test_a_missing_builtin_scene_is_one_message_and_changes_nothing(host):
-    before = host.scene.reading().vectors(Role.QUERY).tolist()
+    before = read(host.scene).vectors(Role.QUERY).tolist()
     assert not host.lessons.load_builtin("no-such-lesson.json")
     assert [title for title, _ in host.errors] == ["Cannot open lesson"]
-    assert host.scene.reading().vectors(Role.QUERY).tolist() == before
+    assert read(host.scene).vectors(Role.QUERY).tolist() == before

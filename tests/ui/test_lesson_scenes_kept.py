@@ -6,7 +6,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from attn_desktop.model import Role
-from attn_desktop.model.scene_files import open_scene, scene_document
+from attn_desktop.model.scene_files import open_scene, read_scene_data, scene_document
 from attn_desktop.model.teaching import lessons
 from attn_desktop.paths import scene_path
 from attn_desktop.ui.tools.walk import headless, take_step
@@ -27,11 +27,12 @@ def show_me_in_lesson_1(qtbot, window):
     open_lesson(qtbot, window, 1)
     widget = next(w for w in window.lesson_panel.exercise_widgets if w.exercise.id == "lookup-ask-up")
     qtbot.mouseClick(widget.show_me_button, Qt.MouseButton.LeftButton)
-    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == SHOWN
+    assert window.reading().vectors(Role.QUERY)[0].tolist() == SHOWN
 
 
 def lessons_own_scene(lesson_id):
-    return scene_document(open_scene(scene_path(lessons.lesson(lesson_id).scene)))
+    """The lesson's scene file as a window opens it: with the query the file chose."""
+    return scene_document(read_scene_data(scene_path(lessons.lesson(lesson_id).scene)))
 
 
 def shows_lesson(window, lesson_id):
@@ -48,7 +49,7 @@ def test_switching_lessons_after_show_me_asks_nothing_and_the_lesson_opens_on_it
     assert not window.lesson_panel.kept_bar.isVisible()  # lesson 2 was never changed: as it comes
     open_lesson(qtbot, window, 1)
     assert window.asked_questions == [] and shows_lesson(window, "soft-lookup")
-    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == SHOWN  # as the student left it
+    assert window.reading().vectors(Role.QUERY)[0].tolist() == SHOWN  # as the student left it
     assert window.lesson_panel.kept_bar.isVisible()
 
 
@@ -57,14 +58,14 @@ def test_start_afresh_gives_the_lessons_own_scene_and_undo_gives_the_changed_one
     open_lesson(qtbot, window, 3)
     open_lesson(qtbot, window, 1)
     qtbot.mouseClick(window.lesson_panel.fresh_button, Qt.MouseButton.LeftButton)
-    assert scene_document(window.scene) == lessons_own_scene("soft-lookup")
+    assert scene_document(window.scene, window.view_state) == lessons_own_scene("soft-lookup")
     assert not window.lesson_panel.kept_bar.isVisible()
     window.undo_action.trigger()
-    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == SHOWN
+    assert window.reading().vectors(Role.QUERY)[0].tolist() == SHOWN
     window.redo_action.trigger()
     open_lesson(qtbot, window, 2)  # left as it comes: it opens as it comes, and says nothing
     open_lesson(qtbot, window, 1)
-    assert scene_document(window.scene) == lessons_own_scene("soft-lookup")
+    assert scene_document(window.scene, window.view_state) == lessons_own_scene("soft-lookup")
     assert not window.lesson_panel.kept_bar.isVisible() and window.asked_questions == []
 
 
@@ -97,7 +98,7 @@ def test_quitting_in_a_changed_lesson_asks_nothing_and_the_app_starts_again_on_i
     again.show()
     settle_layout(qtbot, again)
     assert shows_lesson(again, "soft-lookup") and again.lesson_panel.kept_bar.isVisible()
-    assert again.scene.reading().vectors(Role.QUERY)[0].tolist() == SHOWN
+    assert again.reading().vectors(Role.QUERY)[0].tolist() == SHOWN
     again.history.reset()
 
 
@@ -105,7 +106,7 @@ def test_the_first_start_opens_the_default_scenes_lesson(qtbot):
     first = start_window(None, None)
     qtbot.addWidget(first)
     assert shows_lesson(first, lessons.DEFAULT_SCENE_LESSON) and not first.lesson_panel.kept_bar.isVisible()
-    assert scene_document(first.scene) == lessons_own_scene(lessons.DEFAULT_SCENE_LESSON)
+    assert scene_document(first.scene, first.view_state) == lessons_own_scene(lessons.DEFAULT_SCENE_LESSON)
 
 
 def test_a_walks_restart_opens_on_the_lesson_it_was_on_with_that_lessons_scene(qtbot, window):
@@ -114,4 +115,4 @@ def test_a_walks_restart_opens_on_the_lesson_it_was_on_with_that_lessons_scene(q
         window = take_step(window, step, lambda shown: settle_layout(qtbot, shown), lambda gone: None)
     qtbot.addWidget(window)
     assert shows_lesson(window, "projections")
-    assert scene_document(window.scene) == lessons_own_scene("projections")
+    assert scene_document(window.scene, window.view_state) == lessons_own_scene("projections")

@@ -32,19 +32,19 @@ def test_soft_lookup_lesson_shows_the_blend_on_a_number_line(qtbot, window):
     assert table_column(window, 3) == ["59%", "8%", "33%"]
     assert window.output_panel.vector_label.text() == "(3.49)"
     assert window.canvas.output_arrow.label == "answer 3.49"
-    assert window.canvas.arrows[Role.VALUE][1].tip.toTuple() == (5.0, window.scene.reading().selected_weights[1])
+    assert window.canvas.arrows[Role.VALUE][1].tip.toTuple() == (5.0, window.reading().selected_weights[1])
     # Drag the query up toward pear's key: pear's weight and the answer grow.
     drag_arrow(window, Role.QUERY, 0, QPointF(-60, -90))
     assert float(window.output_panel.vector_label.text().strip("()")) > 3.49
-    assert window.scene.reading().selected_weights[1] > 0.08
-    assert window.canvas.arrows[Role.VALUE][1].tip.y() == window.scene.reading().selected_weights[1]  # stem height = weight
+    assert window.reading().selected_weights[1] > 0.08
+    assert window.canvas.arrows[Role.VALUE][1].tip.y() == window.reading().selected_weights[1]  # stem height = weight
 
 
 def test_projection_lesson_grids_and_word_vectors(qtbot, window):
     open_lesson(qtbot, window, 2)
     assert window.docks[DockId.GRIDS].isVisible()
     scene = window.scene
-    assert np.round(scene.reading().vectors(Role.QUERY)[2], 6).tolist() == [1.6, 1.2]
+    assert np.round(window.reading().vectors(Role.QUERY)[2], 6).tolist() == [1.6, 1.2]
     # Type a new number into W_Q's top-left cell, as a student would.
     table = window.grid_editor.tables["w_q"]
     cell = table.visualItemRect(table.item(0, 0)).center()
@@ -53,13 +53,13 @@ def test_projection_lesson_grids_and_word_vectors(qtbot, window):
     editor = table.findChild(QLineEdit)
     assert editor is not None and editor.text() == "1"
     qtbot.keyClick(editor, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: scene.reading().grids["w_q"][0, 0] == 1.0)  # Qt commits a cell edit on the next loop pass
-    assert scene.reading().vectors(Role.QUERY)[0].tolist() == [1.0, 2.0]
+    qtbot.waitUntil(lambda: window.reading().grids["w_q"][0, 0] == 1.0)  # Qt commits a cell edit on the next loop pass
+    assert window.reading().vectors(Role.QUERY)[0].tolist() == [1.0, 2.0]
     # Drag the word vector x·it: its query, key and value follow.
-    before = scene.reading().vectors(Role.QUERY)[2].copy()
+    before = window.reading().vectors(Role.QUERY)[2].copy()
     drag_arrow(window, Role.EMBEDDING, 2, QPointF(40, 0))
-    assert not np.allclose(scene.reading().vectors(Role.QUERY)[2], before)
-    assert np.allclose(scene.reading().vectors(Role.VALUE)[2], scene.vectors(Role.EMBEDDING)[2])  # W_V is the identity
+    assert not np.allclose(window.reading().vectors(Role.QUERY)[2], before)
+    assert np.allclose(window.reading().vectors(Role.VALUE)[2], scene.vectors(Role.EMBEDDING)[2])  # W_V is the identity
 
 
 def test_no_grids_switch_makes_each_word_match_itself(qtbot, window):
@@ -95,7 +95,7 @@ def test_show_me_sets_up_the_canvas(qtbot, window):
     open_lesson(qtbot, window, 1)
     widget = next(w for w in window.lesson_panel.exercise_widgets if w.exercise.id == "lookup-ask-up")
     qtbot.mouseClick(widget.show_me_button, Qt.MouseButton.LeftButton)
-    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == [0.0, 2.0]
+    assert window.reading().vectors(Role.QUERY)[0].tolist() == [0.0, 2.0]
     assert window.output_panel.vector_label.text() == "(4.51)"
     assert widget.result_label.text() == ""  # the exercise (and anything typed) stays put
 
@@ -162,10 +162,10 @@ def test_the_trained_heads_exercises_are_checked(qtbot, window, private_data_dir
 def test_show_me_picks_the_row_the_trained_heads_question_asks_about(qtbot, window):
     open_lesson(qtbot, window, 5)
     widget = next(w for w in window.lesson_panel.exercise_widgets if w.exercise.id == "trained-reverse-middle")
-    window.scene.reading().select_query(4)
+    window.reading().select_query(4)
     qtbot.mouseClick(widget.show_me_button, Qt.MouseButton.LeftButton)
-    assert window.scene.reading().selected_token == "2:4"
-    assert int(np.argmax(window.scene.reading().selected_weights)) == 2
+    assert window.reading().selected_token == "2:4"
+    assert int(np.argmax(window.reading().selected_weights)) == 2
 
 
 def exercise_heading(widget) -> str:
@@ -218,17 +218,17 @@ def test_show_me_in_lesson_1_completes_no_challenge(qtbot, window, private_data_
     widget = window.lesson_panel.exercise_widgets[1]
     assert widget.exercise.id == "lookup-no-match"
     qtbot.mouseClick(widget.show_me_button, Qt.MouseButton.LeftButton)
-    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == [0.0, 0.0]  # the Show me did its part
+    assert window.reading().vectors(Role.QUERY)[0].tolist() == [0.0, 0.0]  # the Show me did its part
     qtbot.wait(400)  # past the challenges' save once the scene is still
     assert [row.tick_label.text() for row in panel.rows] == ["○"] * 4
     assert panel.summary_label.text() == "0 of 4 complete"
     assert not ProgressStore().done_ids("challenges")
     # Nor does lesson 1's own step 3 done by hand: the query dragged to the origin.
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == [2.0, 0.0]
+    assert window.reading().vectors(Role.QUERY)[0].tolist() == [2.0, 0.0]
     qtbot.keyClick(window, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier)  # Snap to grid
     drag_arrow_to(window, Role.QUERY, 0, 0.0, 0.0)
-    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == [0.0, 0.0]
+    assert window.reading().vectors(Role.QUERY)[0].tolist() == [0.0, 0.0]
     assert panel.rows[2].tick_label.text() == "○" and panel.summary_label.text() == "0 of 4 complete"
 
 
@@ -240,7 +240,7 @@ def test_the_challenges_still_count_in_their_own_lesson(qtbot, window, private_d
     settle_layout(qtbot, window)  # the canvas frames the new scene before the drag measures it
     qtbot.keyClick(window, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier)  # Snap to grid
     drag_arrow_to(window, Role.KEY, 4, -1.2, 0.6)  # k·the onto k·The
-    keys = window.scene.reading().vectors(Role.KEY)
+    keys = window.reading().vectors(Role.KEY)
     assert keys[4].tolist() == keys[0].tolist() == [-1.2, 0.6]
     assert panel.rows[2].tick_label.text() == "✓" and panel.summary_label.text() == "1 of 4 complete"
     qtbot.waitUntil(lambda: "twin-keys" in ProgressStore().done_ids("challenges"))

@@ -81,4 +81,4 @@ def test_a_head_the_scene_cannot_compute_leaves_the_scene_as_it_was(qtbot, windo
     assert [title for title, _ in window.shown_errors] == ["Cannot open head"]
     assert "overflow" in window.shown_errors[0][1]
     assert window.scene.to_data() == scene_before and window.windowTitle() == title_before
-    np.testing.assert_allclose(window.scene.reading().result.weights.sum(axis=-1), 1.0)
+    np.testing.assert_allclose(window.reading().result.weights.sum(axis=-1), 1.0)

@@ -123,7 +123,7 @@ def test_opening_a_top_head_puts_it_on_the_canvas_on_the_repeated_sequence(qtbot
     run = reference_model.run_token_ids(probe_induction(reference_model, DEFAULT_LENGTH, 0).token_ids)
     assert window.scene.n_queries == 2 * DEFAULT_LENGTH
     weights = run.attention[layer, head]
-    np.testing.assert_allclose(window.scene.reading().result.weights, weights, atol=1e-6)
+    np.testing.assert_allclose(window.reading().result.weights, weights, atol=1e-6)
     cells = matrix_cells(window)
     assert len(cells) == 2 * DEFAULT_LENGTH
     for i in range(DEFAULT_LENGTH):  # the stripe: token i of the second copy on the token after its first
@@ -135,5 +135,5 @@ def test_opening_a_top_head_puts_it_on_the_canvas_on_the_repeated_sequence(qtbot
     find_tab.find_scroll.ensureVisible(target.x(), grid.mapTo(find, target).y())  # the grid is below the list
     qtbot.mouseClick(grid, Qt.MouseButton.LeftButton, pos=target)
     assert "Layer 1, head 3" in window.windowTitle()
-    np.testing.assert_allclose(window.scene.reading().result.weights, run.attention[1, 3], atol=1e-6)
+    np.testing.assert_allclose(window.reading().result.weights, run.attention[1, 3], atol=1e-6)
     assert window.shown_errors == []

@@ -24,7 +24,7 @@ def _matrix_numbers(window):
 
 def _assert_scene_is_head(window, run, layer, head):
     weights = run.attention[layer, head]
-    np.testing.assert_allclose(window.scene.reading().result.weights, weights, atol=1e-6)
+    np.testing.assert_allclose(window.reading().result.weights, weights, atol=1e-6)
     for row, numbers in enumerate(_matrix_numbers(window)):
         for column, number in enumerate(numbers):
             if column > row:
@@ -44,7 +44,7 @@ def test_clicking_a_thumbnail_opens_that_head_as_the_scene(qtbot, window, pack_i
     qtbot.mouseClick(grid, Qt.MouseButton.LeftButton, pos=target)
     run = reference_model.run("The cat sat on the mat")
     assert window.scene.tokens == ["The", "cat", "sat", "on", "the", "mat"]
-    assert window.scene.causal and window.scene.reading().key_width == run.head_width
+    assert window.scene.causal and window.reading().key_width == run.head_width
     _assert_scene_is_head(window, run, 1, 2)
     assert "Layer 1, head 2" in window.windowTitle() and not window.windowTitle().startswith("*")
     # Ordinary work from here: an edit is undoable and makes the title say so.
@@ -124,7 +124,7 @@ def test_find_heads_lists_the_heads_linking_two_tokens_most_first(qtbot, window,
     qtbot.mouseClick(find.linking_list.viewport(), Qt.MouseButton.LeftButton,
                      pos=find.linking_list.visualItemRect(first).center())
     assert f"Layer {layer}, head {head}" in window.windowTitle()
-    assert window.scene.reading().selected == len(run.tokens) - 1
+    assert window.reading().selected == len(run.tokens) - 1
     _assert_scene_is_head(window, run, layer, head)
 
 

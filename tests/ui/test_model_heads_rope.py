@@ -18,7 +18,7 @@ from attn_desktop.model.pretrained import pack
 from attn_desktop.model.pretrained.head_kinds import CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE
 from attn_desktop.model.pretrained.head_scene import scene_data_for_head
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE, LlamaModel
-from attn_desktop.model.scene_files import new_scene, save_scene
+from attn_desktop.model.scene_files import save_scene
 
 LAYER, HEAD = 1, 2
 
@@ -81,14 +81,14 @@ def test_unticking_rope_on_opens_the_head_again_without_rope_keeping_its_query(q
     assert not panel.rope_box.isChecked() and window.model_heads.rope is False
     np.testing.assert_allclose(shown_matrix(window), without, atol=0.006)
     assert np.abs(without - tiny_run.attention[LAYER, HEAD]).max() > 0.05  # a change a student can see
-    assert window.scene.reading().selected == 4  # the query chosen stays chosen
+    assert window.reading().selected == 4  # the query chosen stays chosen
     assert "(RoPE off)" in window.windowTitle() and not window.windowTitle().startswith("*")
     assert "RoPE off: q and k as the model made them" in window.canvas.plots.notice.sentence
     assert "RoPE off" in window.statusBar().currentMessage()
 
     click_rope_box(qtbot, panel)
     np.testing.assert_allclose(shown_matrix(window), tiny_run.attention[LAYER, HEAD], atol=0.006)
-    assert window.scene.reading().selected == 4 and "RoPE" not in window.windowTitle()
+    assert window.reading().selected == 4 and "RoPE" not in window.windowTitle()
     assert "already turned by RoPE" in window.canvas.plots.notice.sentence
     assert window.shown_errors == []
 
@@ -102,7 +102,7 @@ def test_with_rope_off_any_head_clicked_in_the_grid_opens_off(qtbot, window, pac
     assert "the next head opened shows it" in window.statusBar().currentMessage()
     for layer, head in ((0, 1), (1, 3)):
         click_head(qtbot, panel, layer, head)
-        np.testing.assert_allclose(window.scene.reading().result.weights,
+        np.testing.assert_allclose(window.reading().result.weights,
                                    tiny_run.attention_without_rope(layer)[head], rtol=0, atol=1e-9)
         assert window.scene.taken_from.rope is False
 
@@ -112,7 +112,7 @@ def test_set_rope_on_a_head_opened_from_a_file_loads_the_model_without_blocking(
     """A lesson's check box calls set_rope with the model not loaded: the model loads on its thread, runs the
     head's sentence, and the head opens again with RoPE, its query kept."""
     path = tmp_path / "off.json"
-    save_scene(new_scene(scene_data_for_head(tiny_run, LAYER, HEAD, rope=False)), path)
+    save_scene(scene_data_for_head(tiny_run, LAYER, HEAD, rope=False), path)
     assert window.documents.open_scene(path)
     click_query_row(qtbot, window, 3)
     controller = window.model_heads
@@ -121,8 +121,8 @@ def test_set_rope_on_a_head_opened_from_a_file_loads_the_model_without_blocking(
     assert window.scene.taken_from.rope is False  # not yet: the model is loading on its own thread
     assert "Loading tiny-llama to open layer 1, head 2 again" in window.statusBar().currentMessage()
     qtbot.waitUntil(lambda: window.scene.taken_from.rope, timeout=10_000)
-    np.testing.assert_allclose(window.scene.reading().result.weights, tiny_run.attention[LAYER, HEAD], atol=1e-6)
-    assert window.scene.reading().selected == 3 and window.model_heads_panel.rope_box.isChecked()
+    np.testing.assert_allclose(window.reading().result.weights, tiny_run.attention[LAYER, HEAD], atol=1e-6)
+    assert window.reading().selected == 3 and window.model_heads_panel.rope_box.isChecked()
     assert window.shown_errors == []
 
 
@@ -132,7 +132,7 @@ def test_set_rope_without_the_pack_says_so_and_keeps_the_head(qtbot, window, mon
 
     monkeypatch.setattr(pack, "find_pack_model", missing)
     path = tmp_path / "off.json"
-    save_scene(new_scene(scene_data_for_head(tiny_run, LAYER, HEAD, rope=False)), path)
+    save_scene(scene_data_for_head(tiny_run, LAYER, HEAD, rope=False), path)
     assert window.documents.open_scene(path)
     window.model_heads.set_rope(True)
     assert "Cannot open the head again with RoPE on" in window.statusBar().currentMessage()
@@ -162,7 +162,7 @@ def test_the_rope_off_notice_takes_two_lines_on_a_1024_projector(qtbot, window, 
     from tests.support.in_the_window import on_a_1024_by_768_screen, wait_until_arranged
 
     path = tmp_path / "off.json"
-    save_scene(new_scene(scene_data_for_head(tiny_run, LAYER, HEAD, rope=False)), path)
+    save_scene(scene_data_for_head(tiny_run, LAYER, HEAD, rope=False), path)
     on_a_1024_by_768_screen(window, monkeypatch, presenting)
     assert window.documents.open_scene(path)
     wait_until_arranged(qtbot, window)
@@ -183,7 +183,7 @@ def test_a_lessons_head_opens_again_after_the_lesson_came_back_and_always_with_r
     controller.open_head_reading(LAYER, HEAD, DEFAULT_SENTENCE)
     qtbot.waitUntil(lambda: window.scene.taken_from is not None, timeout=10_000)
     assert window.scene.taken_from.rope and window.model_heads_panel.rope_box.isChecked()
-    np.testing.assert_allclose(window.scene.reading().result.weights, tiny_run.attention[LAYER, HEAD], atol=1e-6)
+    np.testing.assert_allclose(window.reading().result.weights, tiny_run.attention[LAYER, HEAD], atol=1e-6)
     assert window.open_lesson("positions") and window.scene.taken_from is None
     controller.open_head_reading(LAYER, HEAD, DEFAULT_SENTENCE)  # the same head, its run at hand: opened again
     assert window.scene.taken_from is not None and (window.scene.taken_from.layer, window.scene.taken_from.head) == (
@@ -204,7 +204,7 @@ def test_a_head_of_another_model_is_not_opened_from_the_packs_model(qtbot, windo
     data = scene_data_for_head(tiny_run, LAYER, HEAD, rope=False)
     path = tmp_path / "other.json"
     other = dataclasses.replace(data, taken_from=dataclasses.replace(data.taken_from, model="Another-Model"))
-    save_scene(new_scene(other), path)
+    save_scene(other, path)
     assert window.documents.open_scene(path)
     window.model_heads.set_rope(True)  # the pack (the tiny model) loads, and is not the head's model
     qtbot.waitUntil(lambda: "Another-Model" in window.statusBar().currentMessage() and

@@ -28,15 +28,15 @@ ACTIONS = int(os.environ.get("ATTN_MONKEY_ACTIONS", "1000"))
 def panels_agree_with_the_model(window) -> None:
     scene = window.scene
     mask = causal_mask(scene.n_queries, scene.n_tokens) if scene.causal else None
-    fresh = attention(scene.reading().vectors(Role.QUERY), scene.reading().vectors(Role.KEY), scene.reading().vectors(Role.VALUE),
+    fresh = attention(window.reading().vectors(Role.QUERY), window.reading().vectors(Role.KEY), window.reading().vectors(Role.VALUE),
                       scale=scene.scale, mask=mask)
-    row = fresh.weights[scene.reading().selected]
-    visible = fresh.mask[scene.reading().selected]
+    row = fresh.weights[window.reading().selected]
+    visible = fresh.mask[window.reading().selected]
     assert table_column(window, 0) == scene.tokens
     assert table_column(window, 3) == [explain.percent(w) if v else "masked" for w, v in zip(row, visible)]
-    assert matrix_cells(window)[scene.reading().selected] == [explain.number(w) if v else "—" for w, v in zip(row, visible)]
-    assert window.output_panel.vector_label.text() == explain.vector(fresh.output[scene.reading().selected])
-    assert window.query_picker.currentText() == scene.reading().selected_token
+    assert matrix_cells(window)[window.reading().selected] == [explain.number(w) if v else "—" for w, v in zip(row, visible)]
+    assert window.output_panel.vector_label.text() == explain.vector(fresh.output[window.reading().selected])
+    assert window.query_picker.currentText() == window.reading().selected_token
     assert len(window.canvas.arrows[Role.KEY]) == scene.n_tokens
 
 
@@ -54,7 +54,7 @@ def test_a_thousand_random_actions(qtbot, window, tmp_path, monkeypatch):
     errors = []
     monkeypatch.setattr(sys, "excepthook", lambda *info: errors.append(info))  # a slot's exception lands here
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "monkey.json"), ""))
-    start = scene_document(window.scene)
+    start = scene_document(window.scene, window.view_state)
     scene = window.scene
 
     def drag():
@@ -91,7 +91,7 @@ def test_a_thousand_random_actions(qtbot, window, tmp_path, monkeypatch):
         rng.choice([window.scale_action, window.causal_action]).trigger()
 
     def choose_query():
-        scene.reading().select_query(rng.randrange(scene.n_queries))
+        window.reading().select_query(rng.randrange(scene.n_queries))
 
     def save():
         window.documents.choose_and_save()
@@ -99,16 +99,16 @@ def test_a_thousand_random_actions(qtbot, window, tmp_path, monkeypatch):
     actions = [drag] * 4 + [typed, sentence, sentence, undo_or_redo, undo_or_redo, toggle, choose_query, save]
     stack = window.history.stack
     for _ in range(ACTIONS):
-        before = scene_document(scene)
+        before = scene_document(window.scene, window.view_state)
         rng.choice(actions)()
         remember_the_scene_before_a_new_step(stack, before)
         assert not errors, errors
-        assert not np.isnan(scene.reading().result.weights).any()
+        assert not np.isnan(window.reading().result.weights).any()
         panels_agree_with_the_model(window)
         assert stack.count() <= UNDO_LIMIT
 
     if stack.count() == UNDO_LIMIT:  # the oldest steps were forgotten: undo reaches the oldest one kept
         start = stack.command(0).scene_before
     stack.setIndex(0)  # undo everything
-    assert scene_document(scene) == {**start, "selected": scene.reading().selected}
+    assert scene_document(window.scene, window.view_state) == {**start, "selected": window.reading().selected}
     panels_agree_with_the_model(window)

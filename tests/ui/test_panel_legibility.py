@@ -9,7 +9,7 @@ from PySide6.QtCore import QEvent, QPoint, QRectF
 from PySide6.QtGui import QFont, QFontInfo, QFontMetricsF, QHelpEvent
 from PySide6.QtWidgets import QApplication, QToolTip
 
-from attn_desktop.model import Role
+from attn_desktop.model import HeadReading, Role, ViewState
 from attn_desktop.ui.panels.matrix_view import MatrixView
 from attn_desktop.ui.panels.score_table import ScoreTablePanel
 from attn_desktop.ui.panels.weights_chart import WeightsChart
@@ -31,15 +31,17 @@ def font_scale(request):
     app.setFont(normal)
 
 
-def scene_with(tokens: int, long_name: bool = False):
-    scene = default_scene()  # six tokens
+def reading_with(tokens: int, long_name: bool = False) -> HeadReading:
+    """The demo's scene (six tokens, "sat" chosen) made TOKENS long, looked at as a window would."""
+    view = ViewState()
+    scene = default_scene(view)
     for number in range(tokens - scene.n_tokens):
         scene.add_token(f"word{number}")
     while scene.n_tokens > tokens:
         scene.remove_token(scene.n_tokens - 1)
     if long_name:
         scene.rename_token(1, LONG_NAME)
-    return scene
+    return HeadReading(scene, view, at=(0, 0))
 
 
 def shown_at(qtbot, widget, size=None):
@@ -65,7 +67,7 @@ def overlapping_pairs(rects: list[QRectF]) -> list[tuple[int, int]]:
 @pytest.mark.parametrize("tokens", [1, 6, 8])
 @pytest.mark.parametrize("long_name", [False, True], ids=["usual names", "a 40-character name"])
 def test_every_score_row_shows_in_the_room_the_table_asks_for(qtbot, font_scale, tokens, long_name):
-    panel = shown_at(qtbot, ScoreTablePanel(scene_with(tokens, long_name and tokens > 1)))
+    panel = shown_at(qtbot, ScoreTablePanel(reading_with(tokens, long_name and tokens > 1)))
     assert panel.visible_row_count() == tokens
     assert not panel.more_rows_note.isVisible()
     assert panel.cut_parts() == []
@@ -74,14 +76,14 @@ def test_every_score_row_shows_in_the_room_the_table_asks_for(qtbot, font_scale,
 
 
 def test_rows_are_no_taller_than_their_text_needs(qtbot, font_scale):
-    panel = shown_at(qtbot, ScoreTablePanel(scene_with(6)))
+    panel = shown_at(qtbot, ScoreTablePanel(reading_with(6)))
     text_height = panel.table.fontMetrics().height()
     row_height = panel.table.rowHeight(0)
     assert text_height < row_height <= text_height + 8
 
 
 def test_beyond_eight_keys_the_table_scrolls_and_says_how_many_are_shown(qtbot, font_scale):
-    panel = shown_at(qtbot, ScoreTablePanel(scene_with(12)))
+    panel = shown_at(qtbot, ScoreTablePanel(reading_with(12)))
     assert panel.visible_row_count() == 8
     assert panel.more_rows_note.isVisible()
     assert panel.more_rows_note.text() == "8 of 12 keys shown — scroll for more"
@@ -91,7 +93,7 @@ def test_beyond_eight_keys_the_table_scrolls_and_says_how_many_are_shown(qtbot, 
 
 
 def test_the_weight_header_is_shortened_rather_than_cut(qtbot):
-    panel = shown_at(qtbot, ScoreTablePanel(scene_with(6)))  # its narrowest: no room for "Softmax weight"
+    panel = shown_at(qtbot, ScoreTablePanel(reading_with(6)))  # its narrowest: no room for "Softmax weight"
     orientation = panel.table.horizontalHeader().orientation()
     assert panel.model.headerData(3, orientation) == "Weight"
     panel.resize(panel.width() + 200, panel.height())
@@ -101,7 +103,7 @@ def test_the_weight_header_is_shortened_rather_than_cut(qtbot):
 
 
 def test_a_long_key_name_is_elided_in_its_cell_and_whole_in_its_tooltip(qtbot, font_scale):
-    panel = shown_at(qtbot, ScoreTablePanel(scene_with(6, long_name=True)))
+    panel = shown_at(qtbot, ScoreTablePanel(reading_with(6, long_name=True)))
     table = panel.table
     assert table.columnWidth(0) < table.fontMetrics().horizontalAdvance(LONG_NAME) / 2  # the numbers keep their room
     cell = table.visualRect(panel.model.index(1, 0)).center()
@@ -117,7 +119,7 @@ def test_a_long_key_name_is_elided_in_its_cell_and_whole_in_its_tooltip(qtbot, f
 @pytest.mark.parametrize("tokens", [2, 6, 8])
 @pytest.mark.parametrize("long_name", [False, True], ids=["usual names", "a 40-character name"])
 def test_the_matrix_prints_readable_numbers_in_the_room_it_asks_for(qtbot, font_scale, tokens, long_name):
-    view = shown_at(qtbot, MatrixView(scene_with(tokens, long_name)))
+    view = shown_at(qtbot, MatrixView(reading_with(tokens, long_name)))
     font = view.cell_font()
     assert font is not None
     panel_pixels = QFontInfo(view.font()).pixelSize()
@@ -129,8 +131,8 @@ def test_the_matrix_prints_readable_numbers_in_the_room_it_asks_for(qtbot, font_
 
 
 def test_the_title_wraps_before_it_is_cut(qtbot, font_scale):
-    view = shown_at(qtbot, MatrixView(scene_with(6)))
-    view.scene.document.set_causal(True)  # the longest formula
+    view = shown_at(qtbot, MatrixView(reading_with(6)))
+    view.reading.scene.set_causal(True)  # the longest formula
     view.resize(view.minimumSizeHint())
     qtbot.wait(10)
     assert view.shown_title() == ["Attention weights", "softmax(QKᵀ/√d_k + causal mask)"]
@@ -141,7 +143,7 @@ def test_the_title_wraps_before_it_is_cut(qtbot, font_scale):
 
 
 def test_a_long_name_is_elided_in_the_labels_and_whole_in_their_tooltips(qtbot, font_scale):
-    view = shown_at(qtbot, MatrixView(scene_with(6, long_name=True)))
+    view = shown_at(qtbot, MatrixView(reading_with(6, long_name=True)))
     grid = view.grid_rect()
     size = grid.width() / 6
     row_label = QPoint(int(grid.left() / 2), int(grid.top() + 1.5 * size))
@@ -154,7 +156,7 @@ def test_a_long_name_is_elided_in_the_labels_and_whole_in_their_tooltips(qtbot, 
 
 
 def test_beyond_eight_tokens_in_a_small_panel_the_cells_say_where_the_numbers_went(qtbot):
-    view = shown_at(qtbot, MatrixView(scene_with(20)), size=None)
+    view = shown_at(qtbot, MatrixView(reading_with(20)), size=None)
     view.resize(view.minimumSizeHint())  # room for eight tokens' numbers, not twenty
     qtbot.wait(10)
     assert view.cell_font() is None
@@ -163,13 +165,13 @@ def test_beyond_eight_tokens_in_a_small_panel_the_cells_say_where_the_numbers_we
 
 
 def test_twenty_tokens_read_in_the_compact_form_where_the_cells_hold_it_and_never_smaller(qtbot, font_scale):
-    view = shown_at(qtbot, MatrixView(scene_with(20)), size=None)
+    view = shown_at(qtbot, MatrixView(reading_with(20)), size=None)
     view.resize(view.width_for_numbers(), view.width_for_numbers())  # too narrow for "0.87", wide enough for ".87"
     qtbot.wait(10)
     font = view.cell_font()
     assert font is not None and view.shown_note() is None
     assert QFontInfo(font).pixelSize() >= max(10, 0.8 * QFontInfo(view.font()).pixelSize())  # as "0.87" must be
-    weights = view.scene.result.weights
+    weights = view.reading.result.weights
     first_key = view.cell_text(1, 0)  # the second query's weight on the first key, without its leading 0
     assert first_key == f"{weights[1, 0]:.2f}"[1:] or (first_key == "1" and f"{weights[1, 0]:.2f}" == "1.00")
     assert len(first_key) <= 3 and QFontMetricsF(font).horizontalAdvance(".00") < view.cell_rect(0, 0).width()
@@ -182,7 +184,7 @@ def test_twenty_tokens_read_in_the_compact_form_where_the_cells_hold_it_and_neve
 
 
 def test_the_matrix_asks_for_more_room_in_presentation_mode(qtbot):
-    view = shown_at(qtbot, MatrixView(scene_with(6)))
+    view = shown_at(qtbot, MatrixView(reading_with(6)))
     normal = view.minimumSizeHint()
     app = QApplication.instance()
     font = QFont(app.font())
@@ -201,7 +203,7 @@ def test_the_matrix_asks_for_more_room_in_presentation_mode(qtbot):
 @pytest.mark.parametrize("tokens", [6, 7, 8])
 @pytest.mark.parametrize("long_name", [False, True], ids=["usual names", "a 40-character name"])
 def test_chart_names_and_percentages_never_overlap(qtbot, font_scale, tokens, long_name):
-    chart = shown_at(qtbot, WeightsChart(scene_with(tokens, long_name)), size=None)
+    chart = shown_at(qtbot, WeightsChart(reading_with(tokens, long_name)), size=None)
     chart.resize(250, 220)
     qtbot.wait(20)
     names, values = chart.tick_label_rects(), chart.value_label_rects()
@@ -214,11 +216,12 @@ def test_chart_names_and_percentages_never_overlap(qtbot, font_scale, tokens, lo
 
 
 def test_percentages_stay_apart_while_a_key_is_dragged(qtbot, font_scale):
-    scene = scene_with(8)
-    chart = shown_at(qtbot, WeightsChart(scene), size=None)
+    reading = reading_with(8)
+    scene = reading.scene
+    chart = shown_at(qtbot, WeightsChart(reading), size=None)
     chart.resize(250, 220)
     qtbot.wait(20)
-    start = scene.reading().vectors(Role.KEY)[1].copy()
+    start = reading.vectors(Role.KEY)[1].copy()
     for angle in np.linspace(0, 2 * np.pi, 13):
         scene.set_vector(Role.KEY, 1, start + 1.5 * np.array([np.cos(angle), np.sin(angle)]))
         qtbot.wait(1)
@@ -227,8 +230,7 @@ def test_percentages_stay_apart_while_a_key_is_dragged(qtbot, font_scale):
 
 
 def test_pointing_at_a_bar_names_it_whole(qtbot):
-    scene = scene_with(6, long_name=True)
-    chart = shown_at(qtbot, WeightsChart(scene), size=None)
+    chart = shown_at(qtbot, WeightsChart(reading_with(6, long_name=True)), size=None)
     chart.resize(250, 220)
     qtbot.wait(20)
     name = chart.tick_label_rects()[1]

@@ -76,9 +76,9 @@ def test_presented_weights_keep_every_percentage_a_teacher_reads_and_none_touch(
     window.resizeDocks([window.docks[DockId.WEIGHTS]], [240], Qt.Orientation.Horizontal)
     qtbot.wait(100)
     chart = window.weights_chart
-    chart.attn_scene.select_query(chart.attn_scene.tokens.index("mat"))
+    chart.reading.select_query(chart.reading.tokens.index("mat"))
     qtbot.wait(50)
-    shown = dict(zip(chart.attn_scene.tokens, chart.shown_value_texts(), strict=True))
+    shown = dict(zip(chart.reading.tokens, chart.shown_value_texts(), strict=True))
     assert shown["sat"] == "50%" and shown["on"] == "33%", (chart.width(), shown)  # what "mat" is about
     assert chart_label_overlaps(chart) == 0
     assert chart.cut_parts() == []

@@ -63,7 +63,7 @@ def test_shuffle_moves_the_matrix_panel_s_rows_and_columns_with_their_words_and_
     assert "Every word's output is the same in both orders" in page.outputs_label.text()
     rows = page.outputs_table.row_texts()
     assert [row[0] for row in rows] == list(window.scene.tokens) and all(row[1] == row[2] for row in rows)
-    chosen = window.scene.reading().selected
+    chosen = window.reading().selected
     assert rows[chosen][1] == window.output_panel.vector_label.text()  # the Output panel's numbers, word for word
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert window.scene.tokens == tokens and matrix_cells(window) == cells
@@ -167,7 +167,7 @@ def test_the_rope_switch_waits_for_a_model_s_head(qtbot, window):
         qtbot.mouseClick(page.open_button, Qt.MouseButton.LeftButton)
     taken = TakenFrom(model="SmolLM2-135M-Instruct", layer=3, head=1, sentence="The cat sat")
     open_contents(window.scene, DirectScene(tokens=["The", "cat", "sat"], queries=[[1, 0], [0, 1], [1, 1]],
-                                            keys=[[1, 0], [0, 1], [1, 1]], values=[[1], [2], [3]], taken_from=taken))
+                                            keys=[[1, 0], [0, 1], [1, 1]], values=[[1], [2], [3]], taken_from=taken), window.view_state)
     assert page.rope_box.isEnabled() and page.rope_box.isChecked()
     with qtbot.waitSignal(lab.rope_switched, timeout=1000) as switched:
         qtbot.mouseClick(page.rope_box, Qt.MouseButton.LeftButton, pos=QPoint(8, page.rope_box.height() // 2))
@@ -207,7 +207,7 @@ def test_the_lab_fits_a_1024_by_768_projector_on_every_page(qtbot, window, monke
 def test_beside_a_canvas_of_three_plots_the_lab_leaves_them_room(qtbot, window, monkeypatch):
     """Lesson 10's kind of scene (word vectors and grids: three plots) on a 1024 × 768 screen."""
     on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
-    load_into(window.scene, scene_path("lessons/2_projections.json"))
+    load_into(window.scene, scene_path("lessons/2_projections.json"), window.view_state)
     assert len(window.canvas.plots.shown_plots()) == 3
     lab = open_lab(qtbot, window)
     wait_until_arranged(qtbot, window)

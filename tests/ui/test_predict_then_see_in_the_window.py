@@ -74,19 +74,19 @@ def test_the_option_is_off_by_default_and_in_the_lessons_menu(window):
     assert window.predict_action in lessons_menu.actions() and not window.predict_action.isChecked()
     assert not window.weights_panel.predict_bar.isVisible()
     drag_arrow(window, *K_CAT, QPointF(-60, -40))
-    assert table_column(window, 3) == percents(window.scene.reading().selected_weights)  # shown live, as always
+    assert table_column(window, 3) == percents(window.reading().selected_weights)  # shown live, as always
 
 
 def test_mid_drag_nothing_tells_the_new_weights(qtbot, window):
     turn_predict_on(qtbot, window)
-    before = window.scene.reading().selected_weights.copy()
+    before = window.reading().selected_weights.copy()
     veiled_each_move = []
     drag_arrow(window, *K_CAT, QPointF(-60, -40),
                after_each_move=lambda step: veiled_each_move.append(nothing_tells_the_weights(window)))
     assert veiled_each_move == [True] * 8
-    assert not np.allclose(window.scene.reading().selected_weights, before)  # the weights did change underneath
+    assert not np.allclose(window.reading().selected_weights, before)  # the weights did change underneath
     # The arrow itself moved live: the student sees what they changed.
-    assert window.canvas.arrows[Role.KEY][1].tip.toTuple() == pytest.approx(tuple(window.scene.reading().vectors(Role.KEY)[1]))
+    assert window.canvas.arrows[Role.KEY][1].tip.toTuple() == pytest.approx(tuple(window.reading().vectors(Role.KEY)[1]))
     qtbot.waitUntil(lambda: window.predictions.phase.value == "guessing")
     assert nothing_tells_the_weights(window)  # still veiled while the student guesses
     # The guess starts where the weights were before the move.
@@ -105,7 +105,7 @@ def test_guess_with_the_mouse_then_reveal_shows_the_difference_and_the_score(qtb
     assert chart.shown_guess_texts()[1] == explain.percent(guess[1])
     assert table_column(window, 3) == ["?"] * 6  # guessing is not seeing
     qtbot.mouseClick(bar.reveal_button, Qt.MouseButton.LeftButton)
-    real = window.scene.reading().selected_weights
+    real = window.reading().selected_weights
     expected = compare(guess, real)
     # The real weights everywhere again, the guess beside them on the chart with each difference.
     assert table_column(window, 3) == percents(real)
@@ -130,7 +130,7 @@ def test_a_round_with_the_keyboard_only(qtbot, window):
     canvas = window.canvas
     canvas.setFocus()
     canvas.drags.focus_arrow(K_CAT)  # as Tab would choose it
-    before = window.scene.reading().selected_weights.copy()
+    before = window.reading().selected_weights.copy()
     qtbot.keyClick(canvas, Qt.Key.Key_Up, Qt.KeyboardModifier.ShiftModifier)  # nudge k·cat up by 0.5
     assert nothing_tells_the_weights(window)
     qtbot.waitUntil(lambda: window.predictions.phase.value == "guessing")
@@ -142,7 +142,7 @@ def test_a_round_with_the_keyboard_only(qtbot, window):
     assert window.predictions.guess[1] == pytest.approx(before[1] + 0.10)
     qtbot.keyClick(chart, Qt.Key.Key_Return)
     assert window.predictions.phase.value == "revealed"
-    assert table_column(window, 3) == percents(window.scene.reading().selected_weights)
+    assert table_column(window, 3) == percents(window.reading().selected_weights)
     assert window.predictions.session.rounds == 1
 
 
@@ -156,7 +156,7 @@ def test_naming_the_winner_is_a_guess(qtbot, window):
     assert box.currentText() == "cat"
     assert window.predictions.guess.tolist() == winner_guess(1, 6).tolist()
     qtbot.mouseClick(window.weights_panel.predict_bar.reveal_button, Qt.MouseButton.LeftButton)
-    real = window.scene.reading().selected_weights
+    real = window.reading().selected_weights
     right = int(np.argmax(real)) == 1
     message = window.weights_panel.predict_bar.message_label.text()
     assert ("cat wins ✓" in message) if right else ("not cat ✗" in message)
@@ -168,7 +168,7 @@ def test_moving_a_value_or_cancelling_leaves_nothing_to_guess(qtbot, window):
     drag_arrow(window, Role.VALUE, 1, QPointF(40, 30))  # a value moves the output, not the weights
     qtbot.waitUntil(lambda: window.predictions.phase.value == "ready")
     assert "Nothing to guess" in window.weights_panel.predict_bar.message_label.text()
-    assert table_column(window, 3) == percents(window.scene.reading().selected_weights)
+    assert table_column(window, 3) == percents(window.reading().selected_weights)
     # Esc mid-drag: the arrow goes back, the veil lifts, no round is counted.
     viewport = window.canvas.viewport()
     start = tip_on_screen(window, *K_CAT)
@@ -188,9 +188,9 @@ def test_turning_it_off_mid_round_shows_everything(qtbot, window):
     qtbot.waitUntil(lambda: window.predictions.phase.value == "guessing")
     qtbot.keyClick(window, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
     assert not window.weights_panel.predict_bar.isVisible()
-    assert table_column(window, 3) == percents(window.scene.reading().selected_weights)
+    assert table_column(window, 3) == percents(window.reading().selected_weights)
     assert window.canvas.output_arrow.isVisible()
-    assert window.weights_chart.shown_heights().tolist() == window.scene.reading().selected_weights.tolist()
+    assert window.weights_chart.shown_heights().tolist() == window.reading().selected_weights.tolist()
 
 
 # ----- the lesson ---------------------------------------------------------
@@ -209,7 +209,7 @@ def test_the_lesson_opens_veiled_and_gives_back_the_choice_when_left(qtbot, wind
     assert table_column(window, 3) == ["?"] * 4 and matrix_cells(window)[3] == ["?"] * 4
     assert window.weights_chart.shown_guess_texts() == ["25%"] * 4  # an even guess: nothing seen yet
     qtbot.keyClick(window.weights_chart, Qt.Key.Key_Return)  # reveal the even guess
-    assert table_column(window, 3) == percents(window.scene.reading().selected_weights)
+    assert table_column(window, 3) == percents(window.reading().selected_weights)
     window.open_lesson("self-attention")
     assert not window.predict_action.isChecked() and not window.veil.on  # the choice before the lesson: off
     turn_predict_on(qtbot, window)
@@ -223,7 +223,7 @@ def test_the_lessons_exercises_are_answered_with_real_input_and_counted(qtbot, w
     widgets = {w.exercise.id: w for w in window.lesson_panel.exercise_widgets}
     assert set(widgets) == {"predict-winner", "predict-key-at-origin", "predict-score"}
     winner = widgets["predict-winner"]
-    real_winner = int(np.argmax(window.scene.reading().selected_weights))
+    real_winner = int(np.argmax(window.reading().selected_weights))
     winner.choice_buttons[real_winner].click()
     qtbot.mouseClick(winner.check_button, Qt.MouseButton.LeftButton)
     assert winner.result_label.text().startswith("✓")

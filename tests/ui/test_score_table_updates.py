@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import QPointF
 
 from attn_desktop.model import Role, explain
-from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.scene_files import open_reading
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.panels.score_table import ScoreTablePanel
 from attn_desktop.ui.panels.score_table_model import SCALED, SCORE, WEIGHT
@@ -47,22 +47,28 @@ def cells(panel: ScoreTablePanel, column: int) -> list[str]:
     return [model.index(row, column).data() for row in range(model.rowCount())]
 
 
-def expected_cells(scene) -> dict[int, list[str]]:
+def expected_cells(reading) -> dict[int, list[str]]:
     """The selected query's numbers as the table prints them, worked out from the scene."""
-    result, query = scene.reading().result, scene.reading().selected
+    result, query = reading.result, reading.selected
     return {SCORE: [explain.number(score) for score in result.scores[query]],
             SCALED: [explain.number(scaled) for scaled in result.scaled[query]],
             WEIGHT: [explain.percent(weight) for weight in result.weights[query]]}
 
 
 @pytest.fixture
-def scene():
-    return open_scene(scene_path(DEFAULT_SCENE))
+def reading():
+    """The demo's scene looked at with the query its file chose ("sat"), as a window shows it."""
+    return open_reading(scene_path(DEFAULT_SCENE))
 
 
 @pytest.fixture
-def panel(qtbot, scene):
-    table = ScoreTablePanel(scene)
+def scene(reading):
+    return reading.scene
+
+
+@pytest.fixture
+def panel(qtbot, reading):
+    table = ScoreTablePanel(reading)
     qtbot.addWidget(table)
     table.resize(420, 360)
     table.show()
@@ -70,20 +76,20 @@ def panel(qtbot, scene):
     return table
 
 
-def test_moving_a_key_changes_its_row_and_the_weights_without_a_reset(panel, scene):
+def test_moving_a_key_changes_its_row_and_the_weights_without_a_reset(panel, reading, scene):
     signals = ModelSignals(panel.model)
     scores_before = cells(panel, SCORE)
 
     scene.set_vector(Role.KEY, CAT, [-1.0, 0.5])
 
     assert signals.resets == 0
-    assert {column: cells(panel, column) for column in (SCORE, SCALED, WEIGHT)} == expected_cells(scene)
+    assert {column: cells(panel, column) for column in (SCORE, SCALED, WEIGHT)} == expected_cells(reading)
     assert cells(panel, SCORE)[CAT] != scores_before[CAT]
     # Only cat's score and scaled score changed: the views hear of no other row in those columns.
     assert signals.rows_told(SCORE) == {CAT}
     assert signals.rows_told(SCALED) == {CAT}
     # Every weight moved (the softmax shares them out again): the weight column is told, bars included.
-    weights = scene.reading().result.weights[scene.reading().selected]
+    weights = reading.result.weights[reading.selected]
     assert signals.rows_told(WEIGHT) == set(range(scene.n_tokens))
     bars = [panel.model.bar_weight(row) for row in range(scene.n_tokens)]
     assert bars == pytest.approx(weights.tolist())
@@ -99,16 +105,16 @@ def test_a_change_that_leaves_the_numbers_tells_the_views_nothing(panel, scene):
     assert signals.resets == 0
 
 
-def test_choosing_another_query_rewrites_every_row(panel, scene):
+def test_choosing_another_query_rewrites_every_row(panel, reading, scene):
     signals = ModelSignals(panel.model)
-    scene.reading().select_query(CAT)
+    reading.select_query(CAT)
 
-    assert {column: cells(panel, column) for column in (SCORE, SCALED, WEIGHT)} == expected_cells(scene)
+    assert {column: cells(panel, column) for column in (SCORE, SCALED, WEIGHT)} == expected_cells(reading)
     assert signals.rows_told(SCORE) == set(range(scene.n_tokens))
     assert signals.resets == 0
 
 
-def test_the_veil_hides_the_numbers_and_lifting_it_shows_the_new_ones(panel, scene):
+def test_the_veil_hides_the_numbers_and_lifting_it_shows_the_new_ones(panel, reading, scene):
     panel.model.veil.set_on(True)
     assert set(cells(panel, SCORE)) == {"?"}
     signals = ModelSignals(panel.model)
@@ -116,32 +122,32 @@ def test_the_veil_hides_the_numbers_and_lifting_it_shows_the_new_ones(panel, sce
     assert set(cells(panel, SCORE)) == {"?"} and signals.changed == []
     panel.model.veil.set_on(False)
 
-    assert {column: cells(panel, column) for column in (SCORE, SCALED, WEIGHT)} == expected_cells(scene)
+    assert {column: cells(panel, column) for column in (SCORE, SCALED, WEIGHT)} == expected_cells(reading)
     assert all(panel.model.bar_weight(row) is not None for row in range(scene.n_tokens))
 
 
-def test_masked_keys_read_masked_and_come_back_with_their_numbers(panel, scene):
+def test_masked_keys_read_masked_and_come_back_with_their_numbers(panel, reading, scene):
     scene.set_causal(True)  # sat (row 2) sees the, cat and itself only
     assert cells(panel, WEIGHT)[3:] == ["masked"] * 3
     assert cells(panel, SCALED)[3:] == ["—"] * 3
     assert panel.model.bar_weight(4) is None  # no bar for a masked key
 
     scene.set_causal(False)
-    assert {column: cells(panel, column) for column in (SCORE, SCALED, WEIGHT)} == expected_cells(scene)
+    assert {column: cells(panel, column) for column in (SCORE, SCALED, WEIGHT)} == expected_cells(reading)
 
 
-def test_new_tokens_give_new_rows(panel, scene):
+def test_new_tokens_give_new_rows(panel, reading, scene):
     signals = ModelSignals(panel.model)
     scene.add_token("dog")
     scene.rename_token(0, "A")
 
     assert cells(panel, 0) == ["A", "cat", "sat", "on", "the", "mat", "dog"]
-    assert {column: cells(panel, column) for column in (SCORE, SCALED, WEIGHT)} == expected_cells(scene)
+    assert {column: cells(panel, column) for column in (SCORE, SCALED, WEIGHT)} == expected_cells(reading)
     assert signals.resets == 2  # one for each new set of tokens
 
     scene.remove_token(6)
     assert cells(panel, 0) == ["A", "cat", "sat", "on", "the", "mat"]
-    assert {column: cells(panel, column) for column in (SCORE, SCALED, WEIGHT)} == expected_cells(scene)
+    assert {column: cells(panel, column) for column in (SCORE, SCALED, WEIGHT)} == expected_cells(reading)
 
 
 def test_dragging_a_key_in_the_window_updates_the_table_cell_by_cell(window):
@@ -155,7 +161,7 @@ def test_dragging_a_key_in_the_window_updates_the_table_cell_by_cell(window):
     assert signals.changed  # told cell by cell
     assert cells(panel, SCORE)[CAT] != before[CAT]
     assert [cells(panel, SCORE)[row] for row in range(6) if row != CAT] == [before[row] for row in range(6) if row != CAT]
-    expected = expected_cells(window.scene)
+    expected = expected_cells(window.reading())
     assert {column: cells(panel, column) for column in (SCORE, SCALED, WEIGHT)} == expected
     assert np.isclose(sum(panel.model.bar_weight(row) for row in range(6)), 1.0)
 

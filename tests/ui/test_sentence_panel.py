@@ -174,7 +174,7 @@ def test_undo_and_redo_show_in_the_rows(qtbot, window):
 
 def test_opening_a_file_or_a_lesson_shows_its_tokens(qtbot, window, tmp_path):
 
-    one_token = scene_from_document(scene_document(window.scene))
+    one_token = scene_from_document(scene_document(window.scene, window.view_state))
     for _ in range(5):
         one_token.remove_token(1)
     save_scene(one_token, tmp_path / "one.json")

@@ -39,13 +39,13 @@ def title_says_changed(window) -> bool:
 def test_show_me_is_one_undoable_step_that_marks_the_scene_changed(qtbot, window):
     open_lesson(qtbot, window, 1)
     assert not title_says_changed(window)
-    query_before = window.scene.reading().vectors(Role.QUERY)[0].tolist()
+    query_before = window.reading().vectors(Role.QUERY)[0].tolist()
     qtbot.mouseClick(exercise(window, "lookup-ask-up").show_me_button, Qt.MouseButton.LeftButton)
-    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == [0.0, 2.0]
+    assert window.reading().vectors(Role.QUERY)[0].tolist() == [0.0, 2.0]
     assert title_says_changed(window)
     assert window.undo_action.text() == "&Undo Show me"
     qtbot.keyClick(window, Qt.Key.Key_Z, CTRL)
-    assert window.scene.reading().vectors(Role.QUERY)[0].tolist() == query_before
+    assert window.reading().vectors(Role.QUERY)[0].tolist() == query_before
     assert window.output_panel.vector_label.text() == "(3.49)"
     assert not title_says_changed(window)
     qtbot.keyClick(window, Qt.Key.Key_Z, CTRL | Qt.KeyboardModifier.ShiftModifier)
@@ -119,7 +119,7 @@ def test_ctrl_z_in_a_grid_cell_being_typed(qtbot, window):
     assert editor is not None and editor.hasFocus()
     assert_keys_work_on_the_text(qtbot, window, editor, "5")
     qtbot.keyClick(editor, Qt.Key.Key_Escape)
-    assert window.scene.reading().grids["w_q"][0, 0] == 0.0  # nothing typed reached the grid
+    assert window.reading().grids["w_q"][0, 0] == 0.0  # nothing typed reached the grid
 
 
 def test_the_keys_outside_a_text_box_still_undo_and_redo_the_scene(qtbot, window):
@@ -151,7 +151,7 @@ def test_a_refused_coordinate_comes_back_in_the_box_with_the_reason(qtbot, windo
     double_click(window.canvas.viewport(), tip_on_screen(window, Role.KEY, 4))
     assert [text for _, text in asked] == ["-1.4, -0.2", "1.5, abc"]
     assert asked[1][0].startswith('k·the needs 2 numbers; "1.5, abc" has 1.')
-    assert window.scene.reading().vectors(Role.KEY)[4].tolist() == [1.5, 0.25]
+    assert window.reading().vectors(Role.KEY)[4].tolist() == [1.5, 0.25]
     assert window.shown_errors == []  # the reason was in the dialog; no second box to click away
 
 
@@ -159,7 +159,7 @@ def test_cancel_after_a_refusal_changes_nothing(qtbot, window, monkeypatch):
     asked = answer_dialogs(monkeypatch, [("1e400, 0", True), ("1e400, 0", False)])
     double_click(window.canvas.viewport(), tip_on_screen(window, Role.KEY, 4))
     assert asked[1][1] == "1e400, 0" and "finite numbers" in asked[1][0]
-    assert window.scene.reading().vectors(Role.KEY)[4].tolist() == [-1.4, -0.2]
+    assert window.reading().vectors(Role.KEY)[4].tolist() == [-1.4, -0.2]
     assert not window.undo_action.isEnabled()
 
 
@@ -184,10 +184,10 @@ def test_garbage_in_a_grid_cell_is_refused_with_the_reason(qtbot, window, typed,
     type_into_cell(qtbot, table, typed)
     message = window.grid_editor.message_label
     assert message.text() == reason and message.isVisible()
-    assert table.item(0, 0).text() == "0" and window.scene.reading().grids["w_q"][0, 0] == 0.0
+    assert table.item(0, 0).text() == "0" and window.reading().grids["w_q"][0, 0] == 0.0
     assert not window.undo_action.isEnabled()
     type_into_cell(qtbot, table, "1")  # a good number afterwards is taken, and the reason goes
-    assert window.scene.reading().grids["w_q"][0, 0] == 1.0 and message.text().startswith("W_Q changed")
+    assert window.reading().grids["w_q"][0, 0] == 1.0 and message.text().startswith("W_Q changed")
 
 
 # ----- an unreadable scene on the command line ------------------------------------------------
@@ -247,14 +247,14 @@ def test_an_exact_answer_says_it_must_be_exact(qtbot, window):
 
 
 def test_a_tie_for_the_most_weight_says_it_is_a_tie(qtbot, window):
-    window.scene.set_vector(Role.KEY, 4, window.scene.reading().vectors(Role.KEY)[1])  # k·the onto k·cat
+    window.scene.set_vector(Role.KEY, 4, window.reading().vectors(Role.KEY)[1])  # k·the onto k·cat
     assert window.output_panel.attends_label.text() == "cat and the, 43% each (a tie)"
-    window.scene.set_vector(Role.QUERY, window.scene.reading().selected, [0, 0])  # a query that matches nothing
+    window.scene.set_vector(Role.QUERY, window.reading().selected, [0, 0])  # a query that matches nothing
     assert window.output_panel.attends_label.text() == "all 6 keys, 17% each (a tie)"
 
 
 def test_your_own_scene_has_no_empty_try_it_heading(qtbot, window, tmp_path):
-    save_scene(window.scene, tmp_path / "mine.json")
+    save_scene(window.scene, tmp_path / "mine.json", window.view_state)
     assert window.lesson_panel.try_it_label.isVisible()  # the scaled-attention lesson has steps to try
     assert window.documents.open_scene(tmp_path / "mine.json")
     window.docks[DockId.LESSON].raise_()
@@ -266,7 +266,7 @@ def test_your_own_scene_has_no_empty_try_it_heading(qtbot, window, tmp_path):
 
 def test_huge_scores_print_as_powers_of_ten(qtbot, window):
     window.scene.set_vector(Role.KEY, 1, [3e4, 3e4])
-    window.scene.set_vector(Role.QUERY, window.scene.reading().selected, [3e4, 3e4])
+    window.scene.set_vector(Role.QUERY, window.reading().selected, [3e4, 3e4])
     assert table_column(window, 1)[1] == "1.8e9"  # q·sat · k·cat = 2 × 3e4 × 3e4
     assert table_column(window, 2)[1] == "1.3e9"  # ÷ √2
     assert window.output_panel.vector_label.text() == "(1.80, 0.80)"  # v·cat, the numbers as before

@@ -5,7 +5,7 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from attn_desktop.model import Role, Scene
+from attn_desktop.model import Role, Scene, ViewState, read
 from attn_desktop.model.commands import ReplaceContents, move_arrow
 from attn_desktop.model.training.example_sentence import example_scene_data
 from attn_desktop.model.training.head_params import init_params
@@ -46,7 +46,7 @@ def shown(qtbot, scene, with_canvas=False):
         configure_pyqtgraph()
         canvas = AttentionCanvas(scene, highlight=KeyHighlight())
         layout.addWidget(canvas)
-        canvas.arrow_moved.connect(lambda command: command.do(scene))  # the history's part: keep the release
+        canvas.arrow_moved.connect(lambda command: command.do(scene, ViewState()))  # the history's part: keep the release
     label = TaskAccuracyLabel(scene, host)
     layout.addWidget(label)
     host.resize(900, 600)
@@ -59,7 +59,7 @@ def shown(qtbot, scene, with_canvas=False):
 
 def far_from_queries(scene, index, distance=30.0):
     """A word vector moved far along the direction that makes its key grow towards the queries."""
-    toward = scene.reading().grids["w_k"] @ scene.reading().vectors(Role.QUERY).mean(axis=0)
+    toward = read(scene).grids["w_k"] @ read(scene).vectors(Role.QUERY).mean(axis=0)
     return scene.vectors(Role.EMBEDDING)[index] + distance * toward / np.linalg.norm(toward)
 
 
@@ -78,11 +78,11 @@ def test_a_scene_without_a_trained_head_shows_nothing(qtbot):
 
 def test_a_moved_word_vector_drops_the_accuracy_and_undo_brings_it_back(qtbot, scene):
     label, _ = shown(qtbot, scene)
-    command = move_arrow(scene, Role.EMBEDDING, 0, scene.vectors(Role.EMBEDDING)[0], far_from_queries(scene, 0))
-    command.do(scene)
+    command = move_arrow(read(scene), Role.EMBEDDING, 0, scene.vectors(Role.EMBEDDING)[0], far_from_queries(scene, 0))
+    command.do(scene, ViewState())
     qtbot.waitUntil(lambda: label.accuracy < 0.7)  # from 100 %: far more sequences wrong
     assert label.text() == f"Accuracy on reverse: {task_accuracy(scene) * 100:.1f} % of 1,000 fresh sequences"
-    command.undo(scene)
+    command.undo(scene, ViewState())
     qtbot.waitUntil(lambda: label.text().startswith("Accuracy on reverse: 100.0 %"))
 
 
@@ -93,7 +93,7 @@ def test_a_burst_of_changes_is_evaluated_once(qtbot, scene, monkeypatch):
     monkeypatch.setattr(task_accuracy_label, "task_accuracy", lambda s: evaluations.append(1) or real(s))
     for step in range(5):
         scene.set_vector(Role.EMBEDDING, 1, scene.vectors(Role.EMBEDDING)[1] + 0.1)
-    scene.reading().select_query(3)
+    read(scene).select_query(3)
     qtbot.wait(50)
     assert len(evaluations) == 1 and label.accuracy == task_accuracy(scene)
 
@@ -126,8 +126,8 @@ def test_opening_another_scene_hides_it_and_undo_shows_it_again(qtbot, scene):
     label, _ = shown(qtbot, scene)
     plain = example_scene_data(REVERSE, init_params(REVERSE, 0), REVERSE.example_tokens())
     command = ReplaceContents(scene.to_data(), plain, "Open")
-    command.do(scene)
+    command.do(scene, ViewState())
     qtbot.waitUntil(lambda: not label.isVisible())
-    command.undo(scene)
+    command.undo(scene, ViewState())
     qtbot.waitUntil(label.isVisible)
     assert label.text().startswith("Accuracy on reverse: 100.0 %")

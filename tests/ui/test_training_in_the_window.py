@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import QElapsedTimer, QPointF, Qt, QTimer
 from PySide6.QtWidgets import QLabel
 
-from attn_desktop.model import Role
+from attn_desktop.model import Role, read
 from attn_desktop.model.scene_files import open_scene
 from attn_desktop.model.teaching.dock_id import DockId
 
@@ -66,7 +66,7 @@ def test_keep_as_scene_saves_reopens_and_shows_what_a_drag_breaks(qtbot, window,
     window.documents._save_to(path)
     reopened = open_scene(path)
     assert reopened.to_data().trained_head is not None
-    np.testing.assert_allclose(reopened.reading().result.weights, window.scene.reading().result.weights, atol=1e-12)
+    np.testing.assert_allclose(read(reopened).result.weights, window.reading().result.weights, atol=1e-12)
     drag_arrow(window, Role.EMBEDDING, 0, QPointF(-160, 120))  # well away from where it was
     qtbot.waitUntil(lambda: accuracy_label.text() != trained_text, timeout=5000)
     accuracy = float(accuracy_label.text().split(":")[1].split("%")[0])
@@ -124,7 +124,7 @@ def test_training_keeps_every_arrow_in_view_and_values_on_their_own_scale_when_t
     train_until_perfect(qtbot, panel)
     # Training stopped: within a few refits every arrow, with its label, is back in the picture.
     qtbot.waitUntil(lambda: every_tip_in_view(canvas), timeout=3000)
-    scene = canvas.attn_scene
+    scene = canvas.reading
     queries_and_keys = max(float(np.abs(scene.vectors(role)).max()) for role in (Role.QUERY, Role.KEY))
     values = float(np.abs(scene.vectors(Role.VALUE)).max())
     if max(values, queries_and_keys) / min(values, queries_and_keys) >= 5:

@@ -52,7 +52,7 @@ def written(weight: float) -> tuple[str, str]:
 
 
 def matrix_rows(column) -> list[list[str]]:
-    n = column.matrix.scene.n_tokens
+    n = column.matrix.reading.n_tokens
     return [[column.matrix.cell_text(row, key) for key in range(n)] for row in range(n)]
 
 

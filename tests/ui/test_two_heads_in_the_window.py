@@ -41,7 +41,7 @@ def show_head(qtbot, window, column) -> None:
 
 
 def row_texts(matrix, row: int) -> list[str]:
-    return [matrix.cell_text(row, column) for column in range(matrix.scene.n_tokens)]
+    return [matrix.cell_text(row, column) for column in range(matrix.reading.n_tokens)]
 
 
 def test_ctrl_7_shows_both_heads_where_the_canvas_was(qtbot, window):
@@ -55,7 +55,7 @@ def test_ctrl_7_shows_both_heads_where_the_canvas_was(qtbot, window):
     # The panels that show one head make way; the heads show them for every head.
     assert all(window.docks[name].isHidden() for name in ONE_HEAD_DOCKS)
     scene, it = window.scene, window.scene.tokens.index("it")
-    assert window.scene.reading().selected == it and window.query_picker.currentText() == "it"
+    assert window.reading().selected == it and window.query_picker.currentText() == "it"
     assert row_texts(columns[0].matrix, it) == ["0.00", "0.00", "0.08", "0.83", "0.08", "—"]
     assert row_texts(columns[1].matrix, it) == ["0.01", "0.84", "0.02", "0.01", "0.12", "—"]
     # Each head draws the word vectors in the two numbers it reads.
@@ -99,8 +99,8 @@ def test_clicking_a_row_of_one_heads_matrix_chooses_the_query_in_both(qtbot, win
     row_height = grid.height() / window.scene.n_queries
     qtbot.mouseClick(matrix, Qt.MouseButton.LeftButton,
                      pos=QPointF(grid.left() + 5, grid.top() + (sat + 0.5) * row_height).toPoint())
-    assert window.scene.reading().selected == sat and window.query_picker.currentText() == "sat"
-    assert columns[1].view.selected == sat
+    assert window.reading().selected == sat and window.query_picker.currentText() == "sat"
+    assert columns[1].reading.selected == sat
     assert columns[1].scores.model.index(1, 0).data() == "cat"  # the tables follow: sat's row of head 2
     assert window.heads_view.mixing_text().startswith("Output: out·sat = ")
 
@@ -226,7 +226,7 @@ def test_a_word_added_in_the_sentence_panel_joins_every_head(qtbot, window):
     columns = window.heads_view.columns
     assert len(columns) == 2
     for column in columns:
-        assert column.view.n_tokens == 7 and len(column.canvas.arrows[Role.EMBEDDING]) == 7
+        assert column.reading.n_tokens == 7 and len(column.canvas.arrows[Role.EMBEDDING]) == 7
         assert column.matrix.cell_text(6, 6) != "—" and column.matrix.cell_text(5, 6) == "—"  # causal: sees itself
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: window.scene.n_tokens == 6)

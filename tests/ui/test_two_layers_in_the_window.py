@@ -32,7 +32,7 @@ def open_file(qtbot, window, monkeypatch, path):
 
 
 def matrix_rows(column) -> list[list[str]]:
-    n = column.matrix.scene.n_tokens
+    n = column.matrix.reading.n_tokens
     return [[column.matrix.cell_text(row, key) for key in range(n)] for row in range(n)]
 
 
@@ -83,7 +83,7 @@ def test_a_title_button_shows_that_layers_head_in_the_one_head_panels(qtbot, win
     qtbot.mouseClick(columns[2].title_button, Qt.MouseButton.LeftButton)
     assert (window.view_state.layer, window.view_state.head) == (1, 0)
     assert columns[2].title_button.isChecked() and not columns[0].title_button.isChecked()
-    weights = window.scene.head(1, 0).attention.weights[window.scene.reading().selected]
+    weights = window.scene.head(1, 0).attention.weights[window.reading().selected]
     shown = [window.score_panel.model.index(row, 3).data() for row in range(window.scene.n_tokens)]
     assert shown == [f"{round(w * 100)}%" for w in weights]
     window.docks[DockId.GRIDS].show()  # the Grids panel, opened from the View menu, shows that head's grids

@@ -50,7 +50,7 @@ def test_lesson_9_shows_one_layers_matrix_at_a_time_with_its_numbers(qtbot, wind
     qtbot.waitUntil(first.matrix.isVisible)
     wait_until_arranged(qtbot, window)
     assert shown_matrices(window) == [first.title_button.text()]
-    weight = first.matrix.scene.result.weights[1, 0]  # 1:D looks at the letter before it, 0:Q
+    weight = first.matrix.reading.result.weights[1, 0]  # 1:D looks at the letter before it, 0:Q
     assert first.matrix.cell_text(1, 0) in (f"{weight:.2f}", f"{weight:.2f}"[1:])  # "0.97", or ".97" in narrow cells
     audit = audit_window(window)
     assert audit["panels_cut"] == [] and audit["matrix_numbers_shown"]

@@ -29,16 +29,16 @@ def redo(qtbot, window):
 
 def test_a_whole_drag_is_one_undo_step_named_in_the_edit_menu(qtbot, window):
     drag_arrow(window, Role.KEY, 1, QPointF(-60, -40), steps=10)
-    moved = window.scene.reading().vectors(Role.KEY)[1].tolist()
+    moved = window.reading().vectors(Role.KEY)[1].tolist()
     assert window.history.stack.count() == 1
     assert window.undo_action.text() == "&Undo Move k·cat"
     assert window.windowTitle().startswith("*")
     undo(qtbot, window)
-    assert window.scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert window.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
     assert table_column(window, 3) == SEED_WEIGHTS
     assert not window.windowTitle().startswith("*")
     redo(qtbot, window)
-    assert window.scene.reading().vectors(Role.KEY)[1].tolist() == moved
+    assert window.reading().vectors(Role.KEY)[1].tolist() == moved
 
 
 def test_settings_switches_and_typed_coordinates_are_steps_too(qtbot, window, monkeypatch):
@@ -50,7 +50,7 @@ def test_settings_switches_and_typed_coordinates_are_steps_too(qtbot, window, mo
     assert [window.history.stack.text(i) for i in range(window.history.stack.count())] == ["Scaling off", "Move v·The"]
     undo(qtbot, window)
     undo(qtbot, window)
-    assert window.scene.scale and window.scene.reading().vectors(Role.VALUE)[0].tolist() == [0.2, -1.0]
+    assert window.scene.scale and window.reading().vectors(Role.VALUE)[0].tolist() == [0.2, -1.0]
     assert window.toolbar_boxes[window.scale_action].isChecked()
 
 
@@ -106,7 +106,7 @@ def test_unsaved_work_is_autosaved_and_offered_back_after_a_crash(qtbot, window,
     qtbot.addWidget(again)
     window.question_answers.append(Buttons.Yes)
     again.documents.offer_to_restore()
-    assert again.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
+    assert again.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
     assert again.windowTitle().startswith("*")  # restored work is still unsaved
     again.history.reset()
 
@@ -138,10 +138,10 @@ def test_every_shortcut_belongs_to_one_action_once(window):
 ])
 def test_redo_answers_both_usual_keys(qtbot, window, modifiers, key):
     drag_arrow(window, Role.KEY, 1, QPointF(-60, -40), steps=10)
-    moved = window.scene.reading().vectors(Role.KEY)[1].tolist()
+    moved = window.reading().vectors(Role.KEY)[1].tolist()
     undo(qtbot, window)
     qtbot.keyClick(window, key, modifiers)
-    assert window.scene.reading().vectors(Role.KEY)[1].tolist() == moved
+    assert window.reading().vectors(Role.KEY)[1].tolist() == moved
     assert table_column(window, 3) != SEED_WEIGHTS
 
 

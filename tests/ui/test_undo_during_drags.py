@@ -25,9 +25,8 @@ def activate(qtbot, window):
 
 def test_ctrl_z_with_the_button_held_waits_for_the_release(qtbot, window):
     activate(qtbot, window)
-    scene = window.scene
     drag_arrow(window, *K_CAT, QPointF(30, 0))
-    after_first_move = scene.reading().vectors(Role.KEY)[1].tolist()
+    after_first_move = window.reading().vectors(Role.KEY)[1].tolist()
     viewport = window.canvas.viewport()
     start = tip_on_screen(window, *K_CAT)
     press(viewport, start)
@@ -37,13 +36,13 @@ def test_ctrl_z_with_the_button_held_waits_for_the_release(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_Z, CTRL)  # ignored: the drag goes on
     release(viewport, start + QPointF(0, -40))
     QApplication.processEvents()
-    after_second_move = scene.reading().vectors(Role.KEY)[1].tolist()
+    after_second_move = window.reading().vectors(Role.KEY)[1].tolist()
     assert after_second_move != after_first_move and window.windowTitle().startswith("*")
     assert window.undo_action.isEnabled() and window.history.stack.count() == 2
     qtbot.keyClick(window, Qt.Key.Key_Z, CTRL)
-    assert scene.reading().vectors(Role.KEY)[1].tolist() == after_first_move
+    assert window.reading().vectors(Role.KEY)[1].tolist() == after_first_move
     qtbot.keyClick(window, Qt.Key.Key_Z, CTRL)
-    assert scene.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]  # the default scene's k·cat
+    assert window.reading().vectors(Role.KEY)[1].tolist() == [2.2, 1.0]  # the default scene's k·cat
     assert not window.windowTitle().startswith("*")
 
 
@@ -64,8 +63,7 @@ def test_escape_mid_drag_gives_undo_back(qtbot, window):
 def test_a_query_arrow_dragged_back_to_where_it_began_is_no_step(qtbot, window):
     activate(qtbot, window)
     window.snap_action.trigger()  # a grid of 0.1: back on the start pixel means back on the start numbers
-    scene = window.scene
-    before = scene.reading().vectors(Role.QUERY)[4].tolist()
+    before = window.reading().vectors(Role.QUERY)[4].tolist()
     viewport = window.canvas.viewport()
     start = tip_on_screen(window, Role.QUERY, 4)  # q·the
     press(viewport, start)
@@ -74,8 +72,8 @@ def test_a_query_arrow_dragged_back_to_where_it_began_is_no_step(qtbot, window):
     move_holding(viewport, start)
     release(viewport, start)
     QApplication.processEvents()
-    assert scene.reading().vectors(Role.QUERY)[4].tolist() == before
-    assert scene.reading().selected_token == "the"  # pressing on a query arrow still chooses it
+    assert window.reading().vectors(Role.QUERY)[4].tolist() == before
+    assert window.reading().selected_token == "the"  # pressing on a query arrow still chooses it
     assert window.history.stack.count() == 0 and not window.windowTitle().startswith("*")
 
 
@@ -91,9 +89,8 @@ def test_a_window_closed_with_steps_to_undo_leaves_no_error_behind(tmp_path):
         app = make_application([])
         window = build_window()
         window.show()
-        scene = window.scene
-        window.history.do(move_arrow(scene, Role.KEY, 1, scene.reading().vectors(Role.KEY)[1], after=[1.0, 1.0]))
-        window.history.do(move_arrow(scene, Role.KEY, 2, scene.reading().vectors(Role.KEY)[2], after=[0.5, 1.0]))
+        window.history.do(move_arrow(window.reading(), Role.KEY, 1, window.reading().vectors(Role.KEY)[1], after=[1.0, 1.0]))
+        window.history.do(move_arrow(window.reading(), Role.KEY, 2, window.reading().vectors(Role.KEY)[2], after=[0.5, 1.0]))
         window.history.stack.undo()
         window.documents.dialogs.ask_save_changes = lambda: __import__(
             "attn_desktop.ui.document.document_controller", fromlist=["SaveChanges"]).SaveChanges.DISCARD

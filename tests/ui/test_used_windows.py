@@ -164,6 +164,7 @@ def test_a_window_never_used_on_a_projector_starts_maximised_there(qtbot, window
 
 
 def test_a_window_used_before_starts_as_it_was_left(qtbot, window, monkeypatch):
+    from attn_desktop.model import ViewState
     from attn_desktop.model.scene_files import contents_as_seen, new_scene
     from attn_desktop.ui.window.main_window import MainWindow
     from attn_desktop.ui.window.startup.app import show_as_started
@@ -173,7 +174,8 @@ def test_a_window_used_before_starts_as_it_was_left(qtbot, window, monkeypatch):
     qtbot.wait(50)
     left = window.size().toTuple()
     window.save_window_state()
-    again = MainWindow(new_scene(contents_as_seen(window.scene)))
+    view = ViewState()  # the new window's own, with the query the first one had chosen
+    again = MainWindow(new_scene(contents_as_seen(window.scene, window.view_state), view), view=view)
     qtbot.addWidget(again)
     show_as_started(again)
     qtbot.wait(50)

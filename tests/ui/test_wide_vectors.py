@@ -29,11 +29,11 @@ def test_a_three_dimensional_scene_and_choosing_what_the_canvas_draws(qtbot, win
     assert "dimensions 1 and 3 of 3" in window.canvas.qk_plot.titleLabel.text
     assert window.canvas.arrows[Role.KEY][2].tip.toTuple() == (0.0, 1.0)  # tea's key (0, 0, 1)
     settle_layout(qtbot, window)  # the canvas re-framed itself for the new dimensions
-    before = window.scene.reading().vectors(Role.KEY)[2].copy()
+    before = window.reading().vectors(Role.KEY)[2].copy()
     drag_arrow(window, Role.KEY, 2, QPointF(30, 0))
-    after = window.scene.reading().vectors(Role.KEY)[2]
+    after = window.reading().vectors(Role.KEY)[2]
     assert after[0] > before[0] and after[1] == before[1]  # the hidden number is untouched
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("2, 2", True))
     window.coordinates.choose_dims()
     assert "two different dimensions" in window.shown_errors[-1][1]
-    np.testing.assert_allclose(window.scene.reading().result.weights.sum(axis=1), 1.0)
+    np.testing.assert_allclose(window.reading().result.weights.sum(axis=1), 1.0)

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from attn_desktop.model import Role
+from attn_desktop.model import Role, ViewState
 from attn_desktop.model.scene_files import scene_document
 from attn_desktop.ui.settings import remember_recent
 from attn_desktop.ui.window.startup.app import default_scene
@@ -36,7 +36,8 @@ def lone_surrogate(path):
 
 
 def a_huge_selected(path):
-    path.write_text(json.dumps(scene_document(default_scene())).replace('"selected": 2', '"selected": ' + "9" * 400),
+    view = ViewState()  # "sat" chosen, as the file says
+    path.write_text(json.dumps(scene_document(default_scene(view), view)).replace('"selected": 2', '"selected": ' + "9" * 400),
                     encoding="utf-8")
 
 
@@ -55,7 +56,7 @@ def test_file_open_of_a_bad_file_shows_a_dialog_and_keeps_the_scene(
     qtbot.keyClick(window, Qt.Key.Key_O, CTRL)
     [(title, message)] = window.shown_errors
     assert title == "Cannot open scene" and message.startswith(str(path)) and "\n" not in message
-    assert window.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and window.scene_path is None
+    assert window.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and window.scene_path is None
 
 
 @pytest.mark.parametrize("bad", [a_fifo, binary_garbage, huge_integers])

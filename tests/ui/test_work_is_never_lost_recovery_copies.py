@@ -3,7 +3,7 @@ window's live copy is never offered or taken."""
 
 import json
 
-from attn_desktop.model import Role
+from attn_desktop.model import Role, read
 from attn_desktop.model.scene_files import scene_document
 from attn_desktop.ui.document import autosave
 from attn_desktop.ui.window.startup.app import default_scene
@@ -19,13 +19,13 @@ def test_restored_work_is_copied_again_at_once_so_a_second_crash_loses_nothing(q
     pretend_the_process_died(window)
     window.question_answers.extend([Buttons.Yes, Buttons.Yes])
     again = start_again(qtbot, window)
-    assert again.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
+    assert again.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
     assert not first_copy.exists()
     assert json.loads(again.autosaver.path.read_text(encoding="utf-8"))["scene"]["keys"][1] == [0.5, 0.5]
     pretend_the_process_died(again)  # a second crash, before any edit
     third = start_again(qtbot, window)
     assert [title for title, _ in asked] == ["Restore unsaved work?"] * 2
-    assert third.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and third.windowTitle().startswith("*")
+    assert read(third.scene).vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and third.windowTitle().startswith("*")
     for w in (again, third):
         w.history.reset()
 
@@ -97,7 +97,7 @@ def test_the_shared_copy_of_an_earlier_version_is_offered_and_taken_over(qtbot, 
     legacy.write_text(json.dumps({"source": None, "scene": scene_document(scene)}), encoding="utf-8")
     window.question_answers.append(Buttons.Yes)
     again = start_again(qtbot, window)
-    assert again.scene.reading().vectors(Role.KEY)[1].tolist() == [0.25, 0.75]
+    assert again.reading().vectors(Role.KEY)[1].tolist() == [0.25, 0.75]
     assert not legacy.exists() and again.autosaver.path.exists()
     again.history.reset()
 

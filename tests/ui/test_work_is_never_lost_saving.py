@@ -47,7 +47,7 @@ def test_save_as_to_a_place_that_cannot_be_written_says_why_and_keeps_the_work(
     qtbot.keyClick(window, Qt.Key.Key_S, CTRL | Qt.KeyboardModifier.ShiftModifier)
     [(title, message)] = window.shown_errors
     assert title == "Cannot save scene" and reason in message
-    assert window.windowTitle().startswith("*") and window.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
+    assert window.windowTitle().startswith("*") and window.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5]
     assert window.scene_path is None  # still the untitled scene, not a file that was never written
 
 
@@ -92,7 +92,7 @@ def test_a_failed_save_from_the_question_before_opening_a_lesson_keeps_the_scene
     monkeypatch.setattr("attn_desktop.model.scene_files.write_json_atomically", full_disk)
     window.question_answers.append(Buttons.Save)
     qtbot.keyClick(window, Qt.Key.Key_1, CTRL)  # open lesson 1: asks first
-    assert window.scene.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and window.scene_path == path
+    assert window.reading().vectors(Role.KEY)[1].tolist() == [0.5, 0.5] and window.scene_path == path
 
 
 @pytest.mark.parametrize("mode", [0o444, 0o400, 0o440])

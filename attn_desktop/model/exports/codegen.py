@@ -16,6 +16,7 @@ import numpy as np
 
 from attn_desktop.language import tr
 from attn_desktop.model.exports.scene_kind import SceneKind, scene_kind
+from attn_desktop.model.head_reading import HeadReading
 from attn_desktop.model.layers import GRID_NAMES, Role
 from attn_desktop.model.scene import Scene
 
@@ -27,21 +28,22 @@ SOFTMAX = (
 )
 
 
-def numpy_code(scene: Scene) -> str:
-    """Runnable Python (NumPy only) that recomputes the scene and prints what the app shows: the script of
-    its kind (see scene_kind.py)."""
-    scripts: dict[SceneKind, Callable[[Scene], str]] = {"vectors": _one_head_code, "projection": _one_head_code,
-                                                       "multi-head": _multi_head_code, "layers": _multi_layer_code}
-    return scripts[scene_kind(scene)](scene)
+def numpy_code(shown: HeadReading) -> str:
+    """Runnable Python (NumPy only) that recomputes the scene SHOWN reads and prints what the app shows for
+    the query SHOWN has chosen: the script of its kind (see scene_kind.py)."""
+    scripts: dict[SceneKind, Callable[[Scene, int], str]] = {
+        "vectors": _one_head_code, "projection": _one_head_code, "multi-head": _multi_head_code,
+        "layers": _multi_layer_code}
+    return scripts[scene_kind(shown.scene)](shown.scene, shown.selected)
 
 
-def _one_head_code(scene: Scene) -> str:
+def _one_head_code(scene: Scene, selected: int) -> str:
     sections = [
         _header(scene),
         _inputs(scene),
         list(SOFTMAX),
         _attention(scene),
-        _report(scene),
+        _report(scene, selected),
     ]
     return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
 
@@ -101,31 +103,30 @@ def _attention(scene: Scene) -> list[str]:
     return _aligned(lines)
 
 
-def _report(scene: Scene) -> list[str]:
-    name = scene.reading().selected_token
+def _report(scene: Scene, selected: int) -> list[str]:
+    name = scene.query_tokens[selected]
     output = "round(float(output[i, 0]), 2)" if scene.output.shape[1] == 1 else "np.round(output[i], 2)"
     return [
-        _pick_query(scene),
+        _pick_query(scene, selected),
         f'print({_string(name + " attends to:")}, ", ".join(f"{{t}} {{w:.0%}}" for t, w in zip(tokens, weights[i])))',
         f"print({_string('output for ' + name + ':')}, {output})",
         'print("shapes:", scores.shape, output.shape)',
     ]
 
 
-def _pick_query(scene: Scene) -> str:
+def _pick_query(scene: Scene, selected: int) -> str:
     labels = scene.query_tokens
     list_name = "tokens" if labels == scene.tokens else "query_tokens"
-    name = labels[scene.reading().selected]
+    name = labels[selected]
     if labels.count(name) == 1:
         return f"i = {list_name}.index({_string(name)})"
     # .index() would find the first of two equal names; the row number is what the app selected.
-    selected = scene.reading().selected
     return f"i = {selected}   # " + tr("query {number}: {name} appears more than once").format(
         number=selected, name=_string(name))
 
 
 # ----- several heads --------------------------------------------------------
-def _multi_head_code(scene: Scene) -> str:
+def _multi_head_code(scene: Scene, selected: int) -> str:
     sections = [
         _header(scene),
         [f"tokens = {_strings(scene.tokens)}",
@@ -143,7 +144,7 @@ def _multi_head_code(scene: Scene) -> str:
             ("joined = np.hstack(outputs)", tr("the heads' outputs side by side")),
             ("output = joined @ Wo", tr("the layer's output")),
         ]),
-        _multi_head_report(scene),
+        _multi_head_report(scene, selected),
     ]
     return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
 
@@ -161,7 +162,7 @@ def _heads_list(scene: Scene, layer: int, variable: str) -> list[str]:
 
 
 # ----- several layers ---------------------------------------------------------
-def _multi_layer_code(scene: Scene) -> str:
+def _multi_layer_code(scene: Scene, selected: int) -> str:
     """Layer after layer: each reads the residual stream x, its heads attend, W_O mixes them, x grows."""
     definitions = [f"tokens = {_strings(scene.tokens)}",
                    *_matrix("X", scene.vectors(Role.EMBEDDING), tr("one word vector per token"))]
@@ -171,7 +172,7 @@ def _multi_layer_code(scene: Scene) -> str:
         w_o = layer.w_o if layer.w_o is not None else np.eye(layer.joined_output.shape[1])
         definitions += _matrix(f"Wo{index}", w_o, tr("mixes layer {number}'s heads").format(number=index))
         pairs.append(f"(layer{index}_heads, Wo{index})")
-    name = scene.reading().selected_token
+    name = scene.query_tokens[selected]
     sections = [
         _header(scene),
         definitions,
@@ -189,7 +190,7 @@ def _multi_layer_code(scene: Scene) -> str:
             ("    output = np.hstack(outputs) @ Wo", tr("the layer's output")),
             ("    if number < len(layers):", ""),
             ("        x = x + output", tr("what the next layer reads")),
-            (f"    {_pick_query(scene)}", ""),
+            (f"    {_pick_query(scene, selected)}", ""),
             ("    for h, w in enumerate(weights, start=1):", ""),
             ((f'        print(f"layer {{number}} head {{h}}:", {_string(name + " attends to")}, '
               '", ".join(f"{t} {p:.0%}" for t, p in zip(tokens, w[i])))'), ""),
@@ -217,10 +218,10 @@ def _attend_function(scene: Scene) -> list[str]:
     return body
 
 
-def _multi_head_report(scene: Scene) -> list[str]:
-    name = scene.reading().selected_token
+def _multi_head_report(scene: Scene, selected: int) -> list[str]:
+    name = scene.query_tokens[selected]
     return [
-        _pick_query(scene),
+        _pick_query(scene, selected),
         "for h, w in enumerate(weights, start=1):",
         (f'    print(f"head {{h}}:", {_string(name + " attends to")}, '
         '", ".join(f"{t} {x:.0%}" for t, x in zip(tokens, w[i])))'),

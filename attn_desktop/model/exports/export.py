@@ -8,15 +8,18 @@ from typing import Any
 
 from attn_desktop.model.attention import AttentionResult
 from attn_desktop.model.exports.scene_kind import SceneKind, scene_kind
+from attn_desktop.model.head_reading import HeadReading
 from attn_desktop.model.layers import Head, Layer, Role
 from attn_desktop.model.scene import Scene
 from attn_desktop.model.training.trained_head import task_accuracy, task_of
 from attn_desktop.model.training.training import EVALUATION_COUNT, EVALUATION_SEED
 
 
-def export_document(scene: Scene) -> dict[str, Any]:
-    """Every number of the scene. One head: its numbers at the top level, as they always were; several:
-    each head's numbers inside its layer, with the layer's W_O and mixed output (see scene_kind.py)."""
+def export_document(shown: HeadReading) -> dict[str, Any]:
+    """Every number of the scene SHOWN reads, with the query it has chosen. One head: its numbers at the top
+    level, as they always were; several: each head's numbers inside its layer, with the layer's W_O and
+    mixed output (see scene_kind.py)."""
+    scene = shown.scene
     kind = scene_kind(scene)
     document: dict[str, Any] = {
         "title": scene.title,
@@ -26,7 +29,7 @@ def export_document(scene: Scene) -> dict[str, Any]:
     }
     if Role.EMBEDDING in scene.inputs:
         document["embeddings"] = scene.vectors(Role.EMBEDDING).tolist()
-    document.update(scale=scene.scale, causal=scene.causal, selected=scene.reading().selected,
+    document.update(scale=scene.scale, causal=scene.causal, selected=shown.selected,
                     divisor=scene.head(0, 0).attention.divisor)
     document.update(_BODIES[kind](scene))
     return document
@@ -95,8 +98,8 @@ def _scaled_scores(result: AttentionResult) -> list[list[float | None]]:
     ]
 
 
-def export_json_text(scene: Scene) -> str:
-    return json.dumps(export_document(scene), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+def export_json_text(shown: HeadReading) -> str:
+    return json.dumps(export_document(shown), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 __all__ = ["export_document", "export_json_text"]

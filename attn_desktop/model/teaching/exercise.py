@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from attn_desktop.language import ntr, number, tr
 from attn_desktop.model.scene import Role, Scene
+from attn_desktop.model.view_state import ViewState
 
 NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?%?")
 
@@ -25,7 +26,7 @@ class SetVector:
     index: int
     vector: tuple[float, ...]
 
-    def apply(self, scene: Scene) -> None:
+    def apply(self, scene: Scene, view: ViewState) -> None:
         scene.set_vector(self.role, self.index, self.vector)
 
 
@@ -33,8 +34,10 @@ class SetVector:
 class ChooseQuery:
     index: int
 
-    def apply(self, scene: Scene) -> None:
-        scene.reading().select_query(self.index)
+    def apply(self, scene: Scene, view: ViewState) -> None:
+        if not 0 <= self.index < scene.n_queries:
+            raise IndexError(f"there is no query {self.index}")
+        view.select_query(self.index)
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,7 @@ class SetGrids:
 
     on: bool
 
-    def apply(self, scene: Scene) -> None:
+    def apply(self, scene: Scene, view: ViewState) -> None:
         scene.set_use_grids(self.on)
 
 
@@ -182,8 +185,8 @@ def _numbers_in(text: str, decimal_comma: bool) -> list[float]:
     return numbers
 
 
-def apply_steps(scene: Scene, steps: Sequence[ShowMeStep]) -> None:
-    """Carry out a ShowMe's steps on a scene (already holding the ShowMe's scene file)."""
+def apply_steps(scene: Scene, view: ViewState, steps: Sequence[ShowMeStep]) -> None:
+    """Carry out a ShowMe's steps on a scene (already holding the ShowMe's scene file) and VIEW."""
     for step in steps:
-        step.apply(scene)
+        step.apply(scene, view)
 

@@ -67,7 +67,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         super().__init__(parent)
         keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         # Not "self.scene": QGraphicsView.scene() would be shadowed.
-        self.attn_scene = scene = head_reading(scene)  # the head it draws (a bare scene: its first head)
+        self.reading = scene = head_reading(scene)  # the head it draws (a bare scene: its first head)
         self.highlight = highlight if highlight is not None else KeyHighlight(self)  # the key pointed at elsewhere
         # While the student predicts, labels and emphasis must not tell the weights (see weights_veil.py).
         self.veil = veil if veil is not None else WeightsVeil(self)
@@ -156,7 +156,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.plots.arrange(self.viewport().rect(), self.line_scale, self.label_line_height())
 
     def _rebuild_arrows(self) -> None:
-        scene = self.attn_scene
+        scene = self.reading
         self.drags.forget_arrows()  # the old arrows go; so do the keyboard's choice and any turn at a shared tip
         for role, items in self.arrows.items():
             for item in items:
@@ -202,7 +202,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     def _sync_all(self) -> None:
         self.key_value_styles.forget()  # a new selection, settings or arrows: every arrow styled afresh
-        style_queries(self.arrows[Role.QUERY], self.attn_scene, self.line_scale)
+        style_queries(self.arrows[Role.QUERY], self.reading, self.line_scale)
         self._sync_vectors()
         self._sync_highlight()
 
@@ -213,7 +213,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         arrows at 64 tokens); the tips then depend on nothing else, unless drawn in a PCA plane or,
         for values on a number line, at the height of their weights.
         """
-        scene = self.attn_scene
+        scene = self.reading
         weights = self.shown_weights()
         number_line = self.plots.number_line
         for role in scene.roles:
@@ -246,7 +246,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         return any(timer.isActive() for timer in (self._refit_timer, self._title_timer, self._label_timer))
 
     def _place_labels(self) -> None:
-        self.labels.place(self.attn_scene, self.shown_weights(), self.viewportTransform(), self._arrows_named())
+        self.labels.place(self.reading, self.shown_weights(), self.viewportTransform(), self._arrows_named())
 
     def _place_labels_afresh(self, *args: object) -> None:
         """Mid-drag, labels are placed again only round what moved, and a stranded one keeps its spot while it
@@ -264,7 +264,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
     def _arrows_named(self) -> frozenset[int]:
         """The ids of the arrows the lesson's text names, worked out once per lesson and scene."""
         if self._named_by_lesson is None:
-            reading = self.attn_scene
+            reading = self.reading
             names = {id(arrow): reading.arrow_name(role, index) for role, arrows in self.arrows.items()
                      for index, arrow in enumerate(arrows) if role in reading.roles}
             self._named_by_lesson = frozenset(named_in(self._lesson_text, names)) if self._lesson_text else frozenset()
@@ -272,7 +272,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     def shown_weights(self) -> np.ndarray:
         """The selected query's weights; while they are veiled, an even split (see weight_style.py)."""
-        scene = self.attn_scene
+        scene = self.reading
         return even_split(scene.n_tokens) if self.veil.on else scene.selected_weights
 
     def _sync_output(self) -> None:
@@ -283,7 +283,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         if self.veil.on:
             self.output_arrow.set_label("")
             return
-        output = self.attn_scene.selected_output
+        output = self.reading.selected_output
         if self.plots.number_line:
             self.output_arrow.set_base(float(output[0]), 0.0)
             self.output_arrow.set_tip(float(output[0]), ANSWER_MARKER_HEIGHT)
@@ -292,7 +292,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             self.output_arrow.set_base(0.0, 0.0)
             self.output_arrow.set_tip(*self.drags.tip_of(output, Role.VALUE))
             # Short: "out" alone, where a projector's small plot has no room by its tip for the whole name.
-            self.output_arrow.set_label(arrow_name("out", short_name(self.attn_scene.selected_token, self.line_scale)),
+            self.output_arrow.set_label(arrow_name("out", short_name(self.reading.selected_token, self.line_scale)),
                                         short="out")
         self.output_arrow.set_style(width=4.0 * self.line_scale, emphasis=1.0)
 
@@ -393,7 +393,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.plots.set_type_scale(self.line_scale)
         self._fit_titles()
         for index, item in enumerate(self.arrows[Role.EMBEDDING]):  # the other labels follow in _sync_all
-            name = short_name(self.attn_scene.tokens[index], self.line_scale)
+            name = short_name(self.reading.tokens[index], self.line_scale)
             item.set_label(arrow_name(Role.EMBEDDING.symbol, name), short=Role.EMBEDDING.symbol)
         self._sync_all()
         self._refit_timer.start()  # the labels' room round the arrows grew or shrank

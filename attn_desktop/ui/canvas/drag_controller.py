@@ -83,7 +83,7 @@ class DragController(QObject):
         """`arrows` is the canvas's own table of arrow items, read as it is at each gesture."""
         super().__init__(parent)
         self.scene = scene  # the head drawn
-        self.document = scene.document  # where a drag moves its arrow live (recorded as a command on release)
+        self.document = scene.scene  # where a drag moves its arrow live (recorded as a command on release)
         self.arrows = arrows
         self.planes = DrawnPlanes(scene)  # which plane of a wide vector the canvas shows
         self.snap_step = 0.0  # when set, dragged tips land on multiples of it (so "exactly equal" is reachable)

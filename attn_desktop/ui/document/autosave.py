@@ -35,7 +35,7 @@ from pathlib import Path
 from PySide6.QtCore import QLockFile, QObject, QSysInfo, QTimer, Signal
 
 from attn_desktop.language import tr
-from attn_desktop.model import Scene, SceneFileError
+from attn_desktop.model import Scene, SceneFileError, ViewState
 from attn_desktop.model.files.json_reading import load_json_file, shown_path
 from attn_desktop.model.files.safe_write import remove_stale_temporaries, write_json_atomically
 from attn_desktop.model.files.scene_types import SceneData
@@ -66,9 +66,9 @@ class Autosaver(QObject):
     # "" while the work is protected (or there is none to protect), else why it is not.
     protection_changed = Signal(str)
 
-    def __init__(self, scene: Scene, parent: QObject | None = None, folder: Path | None = None) -> None:
+    def __init__(self, scene: Scene, view: ViewState, parent: QObject | None = None, folder: Path | None = None) -> None:
         super().__init__(parent)
-        self.scene = scene
+        self.scene, self.view = scene, view  # the copy keeps the query VIEW has chosen, as a saved file does
         self.source_path: Path | None = None  # the file the work belongs to, if any
         self.folder = folder if folder is not None else default_data_dir()
         self.path = self.folder / f"autosave-{os.getpid()}-{secrets.token_hex(4)}.json"
@@ -85,7 +85,7 @@ class Autosaver(QObject):
     def write_now(self) -> bool:
         """Write the copy now; True once the work is on disk. A failure is reported, never raised."""
         self._timer.stop()
-        document = {"source": str(self.source_path) if self.source_path else None, "scene": scene_document(self.scene)}
+        document = {"source": str(self.source_path) if self.source_path else None, "scene": scene_document(self.scene, self.view)}
         try:
             self._hold_lock()
             write_json_atomically(self.path, document)

@@ -170,7 +170,7 @@ class DocumentController:
             return False
         path = Path(path)
         try:
-            load_into(self.scene, path)
+            load_into(self.scene, path, self.history.view)
         except Exception as error:  # noqa: BLE001 - any file at all can be chosen; none may end in a traceback
             message = str(error) if isinstance(error, SceneFileError) else tr("{file}: {reason}").format(
                 file=path, reason=failure_text(error))
@@ -224,7 +224,7 @@ class DocumentController:
         if read_only(path):  # the writer would refuse it too; asking first leaves the file untouched
             return self._offer_copy_elsewhere(path)
         try:
-            save_scene(self.scene, path)  # atomic: a crash mid-save leaves the old file whole
+            save_scene(self.scene, path, self.history.view)  # atomic: a crash mid-save leaves the old file whole
         except PermissionError:
             return self._offer_copy_elsewhere(path)
         except Exception as error:  # noqa: BLE001 - a full disk or anything else: the work stays in the window
@@ -287,7 +287,7 @@ class DocumentController:
                 restored_here = True
 
     def restore_work(self, left: LeftWork) -> None:
-        open_contents(self.scene, left.data)
+        open_contents(self.scene, left.data, self.history.view)
         self.start(left.source, None)
         self.history.stack.resetClean()  # restored work is still unsaved
         self.update_title()

@@ -28,7 +28,7 @@ MERGEABLE = 1  # QUndoCommand.id() of a step that may merge with the next (its c
 class UndoStep(QUndoCommand):
     """A command on Qt's stack: undo and redo run it on the scene."""
 
-    def __init__(self, command: Command, scene: Scene, view: ViewState | None) -> None:
+    def __init__(self, command: Command, scene: Scene, view: ViewState) -> None:
         super().__init__(command.text)
         self.command, self.scene, self.view = command, scene, view
         # QUndoStack.push() calls redo() at once; the history has already run the command
@@ -61,9 +61,8 @@ class UndoStep(QUndoCommand):
 
 
 class EditHistory:
-    def __init__(self, scene: Scene, parent: QObject | None = None, view: ViewState | None = None) -> None:
-        """The history of SCENE's edits; VIEW is whose chosen query the edits keep on its token
-        (without VIEW: the view every reading of SCENE shares)."""
+    def __init__(self, scene: Scene, view: ViewState, parent: QObject | None = None) -> None:
+        """The history of SCENE's edits; VIEW (the window's) is whose chosen query the edits keep on its token."""
         self.scene, self.view = scene, view
         self.stack = QUndoStack(parent)
         self.stack.setUndoLimit(UNDO_LIMIT)  # Qt takes a limit only while the stack is empty

@@ -43,7 +43,6 @@ class SceneExports:
     def __init__(self, shown: HeadReading, documents: ExportNames, handout: HandoutSource, dialogs: ExportDialogs) -> None:
         """SHOWN is the head the window's panels show: a CSV table is its; the JSON export is the whole scene's."""
         self.shown, self.documents, self.handout, self.dialogs = shown, documents, handout, dialogs
-        self.scene = shown.document
 
     def _export(self, kind: str, ending: str, file_filter: str, write: Callable[[str], object]) -> None:
         export_file(self.dialogs.window, kind, self.documents.suggested_name(ending), file_filter, write,
@@ -51,7 +50,7 @@ class SceneExports:
 
     def results_json(self) -> None:
         self._export(tr("Results"), "-results.json", "JSON (*.json)",
-                     lambda path: write_text_atomically(path, export_json_text(self.scene)))
+                     lambda path: write_text_atomically(path, export_json_text(self.shown)))
 
     def picture(self, kind: str) -> None:
         """The canvas and the matrix, as a PNG (at a chosen scale) or an SVG, for handouts."""

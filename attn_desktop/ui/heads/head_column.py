@@ -36,7 +36,7 @@ class HeadColumn(QObject):
         self.document = document
         self.view_state = view_state
         self.layer, self.head = layer, head
-        self.view = HeadReading(document, view_state, at=(layer, head))
+        self.reading = HeadReading(document, view_state, at=(layer, head))
         name = document.head_name(layer, head)
         self.title_button = ElidingButton(name, parent)  # elided where the switch's row is narrow
         self.title_button.setCheckable(True)
@@ -47,11 +47,11 @@ class HeadColumn(QObject):
         font.setBold(True)
         self.title_button.setFont(font)
         self.highlight = KeyHighlight(self, view_state, (layer, head))  # a key pointed at in this head's table, lit on its canvas
-        self.canvas = AttentionCanvas(self.view, parent, highlight=self.highlight)
+        self.canvas = AttentionCanvas(self.reading, parent, highlight=self.highlight)
         self.canvas.set_dims(*input_plane(document, layer, head))
-        self.scores = ScoreTablePanel(self.view, self.highlight, parent)
+        self.scores = ScoreTablePanel(self.reading, self.highlight, parent)
         self.scores.set_formula_shown(False)  # the worked dot product is the Scores panel's, for the head shown
-        self.matrix = HeadMatrix(self.view, name, parent)
+        self.matrix = HeadMatrix(self.reading, name, parent)
         follow_scene(self, view_state, self._on_view_changed)
         self._show_whether_chosen()
 

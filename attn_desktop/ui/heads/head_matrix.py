@@ -14,11 +14,11 @@ from attn_desktop.ui.panels.matrix_view import MatrixView
 
 
 class HeadMatrix(MatrixView):
-    def __init__(self, view: HeadReading, head_name: str, parent: QWidget | None = None) -> None:
+    def __init__(self, reading: HeadReading, head_name: str, parent: QWidget | None = None) -> None:
         self.head_name = head_name  # (before the panel lays out its title)
-        super().__init__(view, parent)
+        super().__init__(reading, parent)
         self.setAccessibleName(tr("{head}: attention matrix").format(head=head_name))
 
     def title(self) -> str:
         # "…, formula": the panel puts the formula on a line of its own when the title is too long for one
-        return f"{self.head_name}, {explain.matrix_formula(self.scene.scale, self.scene.causal)}"
+        return f"{self.head_name}, {explain.matrix_formula(self.reading.scale, self.reading.causal)}"

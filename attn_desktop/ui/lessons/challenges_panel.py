@@ -59,11 +59,11 @@ class ChallengesPanel(QWidget):
     def __init__(self, scene: Scene | HeadReading, progress: ProgressStore, parent: QWidget | None = None,
                  veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
-        self.scene = head_reading(scene)
+        self.reading = head_reading(scene)
         # "Done: sat puts 95% on cat" tells a weight: while the student predicts, the rows wait.
         self.veil = veil if veil is not None else WeightsVeil(self)
         self.veil.changed.connect(self._show)
-        self.tracker = ChallengeTracker(self.scene, progress)
+        self.tracker = ChallengeTracker(self.reading, progress)
         self._save_timer = QTimer(self)
         self._save_timer.setSingleShot(True)
         self._save_timer.setInterval(SAVE_AFTER_STILL_MS)
@@ -89,7 +89,7 @@ class ChallengesPanel(QWidget):
         self._status_boxes = {row.challenge.id: SteadyLabelBox(row.status_label, self) for row in self.rows}
         self._lay_out()
         self._show()
-        follow_scene(self, self.scene, self._on_scene_changed)
+        follow_scene(self, self.reading, self._on_scene_changed)
 
     # ----- building ------------------------------------------------------
     def _make_row(self, challenge: Challenge) -> ChallengeRow:

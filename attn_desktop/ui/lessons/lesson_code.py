@@ -6,7 +6,7 @@ from typing import Protocol
 
 import numpy as np
 
-from attn_desktop.model import Scene
+from attn_desktop.model import Scene, read
 from attn_desktop.model.teaching import positions_code, prediction, scaling_lab
 
 SCALING_LESSON = "why-sqrt-dk"  # its Code panel shows the √d_k lab's script too
@@ -42,5 +42,5 @@ class LessonCode:
             guess = self.predictions.guess
             appendix = prediction.numpy_code(guess if len(guess) else prediction.even_guess(self.scene.n_tokens))
         elif lesson_id == POSITIONS_LESSON:
-            appendix = positions_code.numpy_code(self.scene.reading().key_width)
+            appendix = positions_code.numpy_code(read(self.scene).key_width)
         self.code_panel.set_appendix(appendix)

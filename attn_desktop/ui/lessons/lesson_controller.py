@@ -9,7 +9,7 @@ from typing import Protocol
 from PySide6.QtWidgets import QDockWidget
 
 from attn_desktop.language import N_, tr
-from attn_desktop.model import Scene, SceneFileError
+from attn_desktop.model import Scene, SceneFileError, ViewState
 from attn_desktop.model.commands import Editor, ReplaceContents, open_contents
 from attn_desktop.model.files.scene_types import SceneData
 from attn_desktop.model.scene_files import (
@@ -66,11 +66,12 @@ class LessonController:
     """Opens the lessons. The document it opens them in is given once both exist (the document
     shows its lesson through this controller): `document` before the first `open`."""
 
-    def __init__(self, scene: Scene, editor: Editor, panel: LessonPanel, lesson_dock: QDockWidget,
+    def __init__(self, scene: Scene, view: ViewState, editor: Editor, panel: LessonPanel, lesson_dock: QDockWidget,
                  grids_dock: QDockWidget, room: LessonRoom, predictions: PredictionSwitch,
                  show_code: Callable[[str | None], object], show_error: Callable[[str, str], object],
                  canvas: NamedArrows | None = None) -> None:
-        self.scene, self.editor, self.panel, self.room, self.predictions = scene, editor, panel, room, predictions
+        self.scene, self.view, self.editor = scene, view, editor  # the scene, and the window's view of it
+        self.panel, self.room, self.predictions = panel, room, predictions
         self.canvas = canvas  # keeps the labels of the arrows the lesson's text names
         self.lesson_dock, self.grids_dock = lesson_dock, grids_dock
         self.show_code, self.show_error = show_code, show_error
@@ -96,7 +97,7 @@ class LessonController:
         document.start(None, lesson_id)
         self.scene_is_the_lessons = True  # after start: showing a document's lesson says nothing about its scene
         self.panel.show_kept_scene(kept)
-        self.scene.reading().view.show_head(*lessons.lesson(lesson_id).first_head)
+        self.view.show_head(*lessons.lesson(lesson_id).first_head)
         companion = lessons.lesson(lesson_id).companion
         self.room.open_companion(companion)  # another lesson's panel (the √d_k lab) closes
         if companion:  # a tab beside the lesson's text; on a projector, in front of it
@@ -118,7 +119,7 @@ class LessonController:
         or not, so nothing needs asking (True). A scene of one's own is the document's to ask about (False)."""
         if not self.scene_is_the_lessons or self.current is None:
             return False
-        changed = scene_document(self.scene)
+        changed = scene_document(self.scene, self.view)
         try:
             as_it_comes = scene_document(lesson_scene_data(lessons.lesson(self.current).scene))
         except SceneFileError:
@@ -147,7 +148,7 @@ class LessonController:
         the heads view shows W_O and the Grids panel makes way: it shows one head's)."""
         grids = self.grids_dock
         shown_before = grids.isVisible()
-        wanted = not self.room.showing_heads and bool(self.scene.reading().grids)
+        wanted = not self.room.showing_heads and bool(self.scene.head(0, 0).grids)
         grids.setVisible(wanted)
         if wanted:
             grids.raise_()
@@ -166,14 +167,15 @@ class LessonController:
         """The built-in scene NAME, set up by STEPS, in place of the scene as one undoable edit called MESSAGE
         (marked with N_(), translated whenever the Edit menu reads it)."""
         try:
-            shown = new_scene(lesson_scene_data(name))
+            shown_view = ViewState()
+            shown = new_scene(lesson_scene_data(name), shown_view)
         except SceneFileError as error:
             self.show_error(tr("Cannot open lesson"), str(error))
             return
-        apply_steps(shown, steps)  # set up aside, then put in place as one step
-        command = ReplaceContents(contents_as_seen(self.scene), contents_as_seen(shown), message)
+        apply_steps(shown, shown_view, steps)  # set up aside, then put in place as one step
+        command = ReplaceContents(contents_as_seen(self.scene, self.view), contents_as_seen(shown, shown_view), message)
         if command.only_chooses_a_query:  # nothing to undo: just look at the query it means
-            self.scene.reading().select_query(shown.reading().selected)
+            self.view.select_query(shown_view.chosen_query(shown.n_queries))
         else:
             self.editor.do(command)  # the history marks the title unsaved
         self.show_grids_if_used()
@@ -184,7 +186,7 @@ class LessonController:
         if kept is None:
             return False
         try:
-            open_contents(self.scene, scene_data_from_document(kept))
+            open_contents(self.scene, scene_data_from_document(kept), self.view)
         except SceneFileError:
             self.progress.leave_lesson(lesson_id, None)  # the lesson's own scene, then
             return False
@@ -193,7 +195,7 @@ class LessonController:
     def load_builtin(self, name: str) -> bool:
         """One of the scenes that come with the app; False (and one message) if the installation is damaged."""
         try:
-            open_contents(self.scene, lesson_scene_data(name))
+            open_contents(self.scene, lesson_scene_data(name), self.view)
         except SceneFileError as error:
             self.show_error(tr("Cannot open lesson"), str(error))
             return False

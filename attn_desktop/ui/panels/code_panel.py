@@ -16,19 +16,19 @@ from PySide6.QtWidgets import (
 )
 
 from attn_desktop.language import N_, tr
-from attn_desktop.model import Change, Scene
+from attn_desktop.model import Change, HeadReading, Scene
 from attn_desktop.model.exports.codegen import numpy_code
 from attn_desktop.model.exports.torch_check import check_against_torch
-from attn_desktop.ui.scene_link import follow_scene
+from attn_desktop.ui.scene_link import follow_scene, head_reading
 
 COPY_TEXT, COPIED_TEXT = N_("Copy"), N_("Copied")  # shown as tr(...)
 COPIED_MS = 1500  # long enough to notice, short enough that the button is ready again at once
 
 
 class CodePanel(QWidget):
-    def __init__(self, scene: Scene, parent: QWidget | None = None) -> None:
+    def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.scene = scene
+        self.reading = head_reading(scene)  # the scene, and the query its script prints
         self._lines: list[str] = []  # what the editor shows, line by line
         self._appendix = ""  # a script after the scene's: a lesson's own (the √d_k lab at its width)
         self.editor = QPlainTextEdit(self)
@@ -52,7 +52,7 @@ class CodePanel(QWidget):
         self.copy_button.clicked.connect(self.copy_code)
         self.torch_button.clicked.connect(self.check_torch)
         self._lay_out()
-        follow_scene(self, scene.reading(), self._on_scene_changed)  # its edits, and the query the view chooses
+        follow_scene(self, self.reading, self._on_scene_changed)  # its edits, and the query the view chooses
         self.refresh()
 
     def _lay_out(self) -> None:
@@ -112,7 +112,7 @@ class CodePanel(QWidget):
                 self._stale = True
 
     def refresh(self) -> None:
-        lines = numpy_code(self.scene).splitlines()
+        lines = numpy_code(self.reading).splitlines()
         if self._appendix:
             lines += ["", ""] + self._appendix.splitlines()
         if len(lines) != len(self._lines):
@@ -151,7 +151,7 @@ class CodePanel(QWidget):
         # Importing PyTorch the first time takes seconds: show that the app is busy, not frozen.
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
-            result = check_against_torch(self.scene)
+            result = check_against_torch(self.reading.scene)
         finally:
             QApplication.restoreOverrideCursor()
         self.torch_result.setText(result.message)

@@ -46,10 +46,10 @@ class GridEditor(QWidget):
         """TITLE_PREFIX goes before each grid's title ("Layer 2 · ": whose W_O, with several layers); ROWS_IN_VIEW,
         if given, the rows a table shows before it scrolls (a window of its own shows a large W_O's every row)."""
         super().__init__(parent)
-        self.scene = head_reading(scene)  # the head whose grids (or whose layer's W_O) are shown
-        self.document = self.scene.document
+        self.reading = head_reading(scene)  # the head whose grids (or whose layer's W_O) are shown
+        self.document = self.reading.scene
         # In the window, its edit history (undoable); alone, straight to the document.
-        self.editor = editor if editor is not None else RunNow(self.document)
+        self.editor = editor if editor is not None else RunNow(self.document, self.reading.view)
         self.names = names  # the grids shown: W_Q, W_K and W_V, or W_O alone
         self.compact = compact  # tables exactly as tall as their rows (beside other panels), not stretched
         self.title_prefix = title_prefix
@@ -100,7 +100,7 @@ class GridEditor(QWidget):
         else:
             layout.addWidget(_scrolling(self.flow), 1)
         layout.addWidget(self.message_label)
-        follow_scene_in_sight(self, self.scene, self._on_scene_changed)
+        follow_scene_in_sight(self, self.reading, self._on_scene_changed)
         self.refresh()
 
     def _word_titles(self) -> None:
@@ -118,16 +118,16 @@ class GridEditor(QWidget):
 
     def _grid(self, name: str) -> np.ndarray:
         """W_Q, W_K or W_V of the head shown, or W_O of its layer."""
-        return self.document.grid(name, *self.scene.location)
+        return self.document.grid(name, *self.reading.location)
 
     def _shows_anything(self) -> bool:
         """Only the grids there are: W_Q, W_K and W_V where the head makes its vectors with them (not where
         they are given directly), W_O where its layer mixes its heads' outputs."""
-        w_o = self.document.layers[self.scene.layer].w_o
-        return all(w_o is not None if name == "w_o" else name in self.scene.grids for name in self.names)
+        w_o = self.document.layers[self.reading.layer].w_o
+        return all(w_o is not None if name == "w_o" else name in self.reading.grids for name in self.names)
 
     def refresh(self) -> None:
-        scene = self.scene
+        scene = self.reading
         self.setEnabled(self._shows_anything())
         if not self._shows_anything():
             for table in self.tables.values():
@@ -190,7 +190,7 @@ class GridEditor(QWidget):
                                                                           number=self._cell_text(name, item)))
             return
         try:
-            self.editor.do(set_grid_cell(self.document, name, item.row(), item.column(), value, *self.scene.location))
+            self.editor.do(set_grid_cell(self.document, name, item.row(), item.column(), value, *self.reading.location))
         except ValueError as error:  # not finite, or too large
             self._refuse(tr("{typed} was refused ({error}), so {grid} keeps {number}.").format(
                 typed=typed, error=error, grid=grid, number=self._cell_text(name, item)))
@@ -217,7 +217,7 @@ class GridEditor(QWidget):
 
     def _on_no_grids_toggled(self, checked: bool) -> None:
         try:
-            self.editor.do(switch(self.scene, "use_grids", not checked))
+            self.editor.do(switch(self.reading, "use_grids", not checked))
         except ValueError as error:
             self.refresh()
             self._say(str(error).capitalize() + ".", refused=True)
@@ -239,7 +239,7 @@ class GridEditor(QWidget):
 
     def _name_the_head(self) -> None:
         self.head_label.setText(tr("<b>{head}</b> (click a head's title to show another)").format(
-            head=self.document.head_name(*self.scene.location)))
+            head=self.document.head_name(*self.reading.location)))
 
 
 def _scrolling(flow: GridFlow) -> QScrollArea:

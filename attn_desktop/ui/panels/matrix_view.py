@@ -65,7 +65,7 @@ class MatrixView(QWidget):
     def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None,
                  veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
-        self.scene = scene = head_reading(scene)
+        self.reading = scene = head_reading(scene)
         self.veil = veil if veil is not None else WeightsVeil(self)  # grey cells and "?" while the student predicts
         self.veil.changed.connect(self._on_veil_changed)
         self._lut = viridis_table()
@@ -89,11 +89,11 @@ class MatrixView(QWidget):
 
     # ----- what is shown (also what the tests read) ---------------------
     def title(self) -> str:
-        return tr("Attention weights, {formula}").format(formula=explain.matrix_formula(self.scene.scale, self.scene.causal))
+        return tr("Attention weights, {formula}").format(formula=explain.matrix_formula(self.reading.scale, self.reading.causal))
 
     def cell_text(self, row: int, column: int) -> str:
         """The number the cell shows ("0.87", or ".87" where the cells are too narrow for that)."""
-        return cell_text(self.scene.result, row, column, self.veil.on, self._current_layout().compact)
+        return cell_text(self.reading.result, row, column, self.veil.on, self._current_layout().compact)
 
     def set_show_entropy(self, on: bool) -> None:
         """Show each row's entropy beside it: 0 bits when one key takes all the weight, log₂ n when all share it."""
@@ -136,7 +136,7 @@ class MatrixView(QWidget):
 
     # ----- layout (see matrix_layout.py) ----------------------------------
     def _text(self) -> MatrixText:
-        scene = self.scene
+        scene = self.reading
         return MatrixText(self.font(), self.logicalDpiY(), self.title(), scene.query_tokens, scene.n_queries,
                           scene.n_tokens)
 
@@ -154,27 +154,27 @@ class MatrixView(QWidget):
 
     def cell_rect(self, row: int, column: int) -> QRectF:
         grid = self.grid_rect()
-        size = grid.width() / self.scene.n_tokens
+        size = grid.width() / self.reading.n_tokens
         return QRectF(grid.left() + column * size, grid.top() + row * size, size, size)
 
     def cell_at(self, point: QPointF) -> tuple[int, int] | None:
         grid = self.grid_rect()
         if not grid.contains(point):
             return None
-        size = grid.width() / self.scene.n_tokens
-        row = min(int((point.y() - grid.top()) / size), self.scene.n_queries - 1)
-        column = min(int((point.x() - grid.left()) / size), self.scene.n_tokens - 1)
+        size = grid.width() / self.reading.n_tokens
+        row = min(int((point.y() - grid.top()) / size), self.reading.n_queries - 1)
+        column = min(int((point.x() - grid.left()) / size), self.reading.n_tokens - 1)
         return row, column
 
     def label_tip_at(self, point: QPointF) -> str | None:
         """The full token name under a row or column label, for its tooltip."""
         layout = self._current_layout()
         grid = QRectF(layout.grid)
-        size = grid.width() / self.scene.n_tokens
+        size = grid.width() / self.reading.n_tokens
         if point.x() < grid.left() and grid.top() <= point.y() < grid.bottom():
-            return self.scene.query_tokens[min(int((point.y() - grid.top()) / size), self.scene.n_queries - 1)]
+            return self.reading.query_tokens[min(int((point.y() - grid.top()) / size), self.reading.n_queries - 1)]
         if point.y() < grid.top() and point.y() >= layout.title_height and grid.left() <= point.x() < grid.right():
-            return self.scene.tokens[min(int((point.x() - grid.left()) / size), self.scene.n_tokens - 1)]
+            return self.reading.tokens[min(int((point.x() - grid.left()) / size), self.reading.n_tokens - 1)]
         return None
 
     def sizeHint(self) -> QSize:
@@ -207,23 +207,23 @@ class MatrixView(QWidget):
         layout = self._current_layout()
         grid = layout.grid
         if vector:
-            paint_cells_as_shapes(painter, grid, cell_colours(self.scene.result, self._lut, self.veil.on))
+            paint_cells_as_shapes(painter, grid, cell_colours(self.reading.result, self._lut, self.veil.on))
         else:
             painter.drawImage(grid, self._cells_image())
         if self._mask_layer is not None:
             painter.drawPixmap(grid.topLeft(), self._mask_layer)
         if layout.cell_font is not None:
             painter.setFont(layout.cell_font)
-            self._numbers.paint(painter, grid, layout.cell_font, self.scene.result, self.veil.on, layout.compact)
+            self._numbers.paint(painter, grid, layout.cell_font, self.reading.result, self.veil.on, layout.compact)
             if not self.veil.on:  # an entropy tells how sharp a row is
                 self.entropy_column.paint_numbers(painter, grid, self.font(), layout.cell_font,
                                                   self.palette().text().color(), self._numbers.prepared)
-        paint_selected_row(painter, grid, self.scene.selected, self.scene.n_tokens, self.palette().text().color())
-        self._painted = (self.scene.result.weights.copy(), self.scene.result.mask.copy(), self.scene.selected)
+        paint_selected_row(painter, grid, self.reading.selected, self.reading.n_tokens, self.palette().text().color())
+        self._painted = (self.reading.result.weights.copy(), self.reading.result.mask.copy(), self.reading.selected)
 
     def _cells_image(self) -> QImage:
         """One pixel per cell, scaled up when drawn: one call instead of n² fills."""
-        argb = cell_colours(self.scene.result, self._lut, self.veil.on)
+        argb = cell_colours(self.reading.result, self._lut, self.veil.on)
         rows, columns = argb.shape
         self._cells_buffer = argb  # QImage borrows this memory; keep it alive until the next paint
         return QImage(argb.data, columns, rows, columns * 4, QImage.Format.Format_RGB32)
@@ -234,7 +234,7 @@ class MatrixView(QWidget):
         painter = QPainter(layer)
         self._paint_static(painter)
         painter.end()
-        self._mask_layer = mask_layer(self.scene.result.mask, self.grid_rect())
+        self._mask_layer = mask_layer(self.reading.result.mask, self.grid_rect())
         return layer
 
     def _paint_static(self, painter: QPainter) -> None:
@@ -244,7 +244,7 @@ class MatrixView(QWidget):
         layout = self._current_layout()
         paint_title(painter, layout, self.font(), self.width(), hint=self._hints_shown)
         painter.setFont(self.font())
-        paint_labels(painter, layout, self.font(), self.logicalDpiY(), self.scene.tokens, self.scene.query_tokens,
+        paint_labels(painter, layout, self.font(), self.logicalDpiY(), self.reading.tokens, self.reading.query_tokens,
                      text_color)
         paint_legend(painter, self.grid_rect(), self._lut, self.entropy_column, self.font(), text_color)
 
@@ -264,7 +264,7 @@ class MatrixView(QWidget):
     def mousePressEvent(self, event: QMouseEvent) -> None:
         cell = self.cell_at(event.position())
         if event.button() == Qt.MouseButton.LeftButton and cell is not None:
-            self.scene.select_query(cell[0])
+            self.reading.select_query(cell[0])
             event.accept()
             return
         super().mousePressEvent(event)
@@ -281,8 +281,8 @@ class MatrixView(QWidget):
                 QToolTip.showText(event.globalPosition().toPoint(), name, self)
             return
         row, column = cell
-        query, key = self.scene.query_tokens[row], self.scene.tokens[column]
-        text = cell_tip(self.scene.result, row, column, query, key, self.veil.on)
+        query, key = self.reading.query_tokens[row], self.reading.tokens[column]
+        text = cell_tip(self.reading.result, row, column, query, key, self.veil.on)
         QToolTip.showText(event.globalPosition().toPoint(), text, self)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -290,7 +290,7 @@ class MatrixView(QWidget):
         if step is None:
             super().keyPressEvent(event)
             return
-        self.scene.select_query(min(max(self.scene.selected + step, 0), self.scene.n_queries - 1))
+        self.reading.select_query(min(max(self.reading.selected + step, 0), self.reading.n_queries - 1))
 
     def _on_veil_changed(self, veiled: bool) -> None:
         self.update()  # the cells are painted afresh each time: grey with "?", or their weights
@@ -307,6 +307,6 @@ class MatrixView(QWidget):
     def _shows_the_scene(self) -> bool:
         """Whether the last paint showed the scene's weights, mask and chosen row as they are now
         (a value's drag changes none of them: the matrix need not be painted again)."""
-        painted, result = self._painted, self.scene.result
-        return (painted is not None and painted[2] == self.scene.selected
+        painted, result = self._painted, self.reading.result
+        return (painted is not None and painted[2] == self.reading.selected
                 and np.array_equal(painted[0], result.weights) and np.array_equal(painted[1], result.mask))

@@ -22,7 +22,7 @@ class OutputPanel(QWidget):
     def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None,
                  veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
-        self.scene = head_reading(scene)
+        self.reading = head_reading(scene)
         self.veil = veil if veil is not None else WeightsVeil(self)  # the output is a blend by the weights: "?"
         self.query_label = QLabel(self)
         self.attends_label = QLabel(self)
@@ -62,7 +62,7 @@ class OutputPanel(QWidget):
         layout.addWidget(self._boxes[self.formula_label])
         layout.addWidget(self._boxes[self.blend_label])
         layout.addStretch(1)
-        follow_scene(self, self.scene, self._on_scene_changed)
+        follow_scene(self, self.reading, self._on_scene_changed)
         self.veil.changed.connect(self.refresh)
         self.refresh()
 
@@ -72,7 +72,7 @@ class OutputPanel(QWidget):
         font and the vector's length only, never by the numbers of the moment: a box that changed height on
         a drag move would re-lay the window out under the mouse. (Presentation mode enlarges the font; a
         projector's bottom row is one line lower per box when it is wide.)"""
-        widest_sum = output_formula([-888.88] * self.scene.value_width)
+        widest_sum = output_formula([-888.88] * self.reading.value_width)
         width = self.contentsRect().width() - 12
 
         def fits(label: QLabel, *texts: str) -> bool:
@@ -105,7 +105,7 @@ class OutputPanel(QWidget):
         if self.veil.on:
             self._show_veiled()
             return
-        scene = self.scene
+        scene = self.reading
         weights, output = scene.selected_weights, scene.selected_output
         # The texts are made from sequences of Python floats.
         weight_list, output_list = weights.tolist(), output.tolist()
@@ -152,7 +152,7 @@ class OutputPanel(QWidget):
 
     def _show_veiled(self) -> None:
         """The query, and a "?" for everything its weights decide."""
-        self._boxes[self.query_label].set_text(explain.short_name(self.scene.selected_token))
+        self._boxes[self.query_label].set_text(explain.short_name(self.reading.selected_token))
         for label in (self.attends_label, self.vector_label):
             self._boxes[label].set_text(HIDDEN_TEXT)
             set_tip(label, tr(HIDDEN_TIP))
@@ -162,7 +162,7 @@ class OutputPanel(QWidget):
 
     def _blend_text(self, weights: np.ndarray) -> str:
         """The biggest terms of the weighted sum, as many as fit the label's two lines, and a count of the rest."""
-        visible = self.scene.result.mask[self.scene.selected]
+        visible = self.reading.result.mask[self.reading.selected]
         order = np.argsort(-weights, kind="stable")
         shown = [i for i in order[:MAX_BLEND_TERMS] if weights[i] >= 0.005 and visible[i]]
         masked = int((~visible).sum())
@@ -173,7 +173,7 @@ class OutputPanel(QWidget):
             shown = shown[:-1]  # a narrow panel: fewer terms rather than a cut line
 
     def _blend_line(self, weights: np.ndarray, shown: list[int], masked: int) -> str:
-        terms = [f"{shown_number(weights[i])} × v_{explain.short_name(self.scene.tokens[i])}" for i in shown]
+        terms = [f"{shown_number(weights[i])} × v_{explain.short_name(self.reading.tokens[i])}" for i in shown]
         smaller = len(weights) - len(shown) - masked
         notes = [ntr("{count} smaller", "{count} smaller", smaller).format(count=smaller)] if smaller else []
         notes += [ntr("{count} masked", "{count} masked", masked).format(count=masked)] if masked else []
@@ -200,7 +200,7 @@ class OutputPanel(QWidget):
         self._fit_rows()
         if self.veil.on:
             return
-        self._boxes[self.blend_label].set_text(self._blend_text(self.scene.selected_weights))
+        self._boxes[self.blend_label].set_text(self._blend_text(self.reading.selected_weights))
 
 
 def wrapped_height(label: QLabel, text: str, width: int) -> int:

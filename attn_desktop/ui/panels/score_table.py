@@ -43,10 +43,10 @@ class ScoreTablePanel(QWidget):
     def __init__(self, scene: Scene | HeadReading, highlight: KeyHighlight | None = None, parent: QWidget | None = None,
                  veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
-        self.scene = head_reading(scene)
+        self.reading = head_reading(scene)
         # The key pointed at here is lit up on the canvas: view state shared with it, not an edit.
         self.highlight = highlight if highlight is not None else KeyHighlight(self)
-        self.model = ScoreTableModel(self.scene, self, veil)
+        self.model = ScoreTableModel(self.reading, self, veil)
         self.model.veil.changed.connect(self._update_formula)
         self.table = QTableView(self)
         self.table.setModel(self.model)
@@ -96,7 +96,7 @@ class ScoreTablePanel(QWidget):
         self._min_size: tuple[tuple, QSize] | None = None
         self.table.verticalScrollBar().valueChanged.connect(self._note_timer.start)
         self._fit_to_font()
-        follow_scene(self, self.scene, self._on_scene_changed)
+        follow_scene(self, self.reading, self._on_scene_changed)
         self._update_formula()
 
     def _fit_to_font(self) -> None:
@@ -116,7 +116,7 @@ class ScoreTablePanel(QWidget):
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)  # the weight and its bar take the rest
         for column, width in self._column_widths().items():
             header.resizeSection(column, width)
-        self._long_names = any(short_name(token) != token for token in self.scene.tokens + self.scene.query_tokens)
+        self._long_names = any(short_name(token) != token for token in self.reading.tokens + self.reading.query_tokens)
         self._fit_formula_height()
         self._choose_weight_header()
         self._min_size = None
@@ -126,7 +126,7 @@ class ScoreTablePanel(QWidget):
         """The fixed columns: room for their contents or their header ("÷ 1 (off)"), whichever is wider;
         a long key name is elided rather than widening its column past KEY_CHARS characters."""
         metrics = self.table.fontMetrics()
-        widest_token = max((metrics.horizontalAdvance(token) for token in self.scene.tokens), default=0)
+        widest_token = max((metrics.horizontalAdvance(token) for token in self.reading.tokens), default=0)
         key_width = min(widest_token, metrics.averageCharWidth() * KEY_CHARS)
         widths = {0: key_width, 1: metrics.horizontalAdvance("−88.88"), 2: metrics.horizontalAdvance("−88.88")}
         return {column: max(width + 12, self._header_width(self._header_text(column))) for column, width in widths.items()}
@@ -254,14 +254,14 @@ class ScoreTablePanel(QWidget):
         current = self.table.selectionModel().currentIndex()
         if current.isValid():
             return current.row()
-        return int(np.argmax(self.scene.selected_weights))
+        return int(np.argmax(self.reading.selected_weights))
 
     def _update_formula(self, *_: object) -> None:
         if self.model.veil.on:  # the worked dot product ends in the score
             self._formula_box.set_text(tr(HIDDEN_TIP))
             set_tip(self.formula_label, tr(FORMULA_TIP))
             return
-        if self.scene.n_tokens:
+        if self.reading.n_tokens:
             row = self.formula_row()
             whole = self.model.formula(row)
             shown = self.model.formula(row, short_names=True) if self._long_names else whole

@@ -67,17 +67,17 @@ class ScoreTableModel(QStandardItemModel):
     def __init__(self, scene: Scene | HeadReading, parent: QObject | None = None,
                  veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
-        self.scene = head_reading(scene)
+        self.reading = head_reading(scene)
         self.veil = veil if veil is not None else WeightsVeil(self)  # "?" while the student predicts
         self._shown: ShownNumbers | None = None  # None: the cells hold no numbers yet (or "?")
         self._rebuild()
-        follow_scene(self, self.scene, self._on_scene_changed)
+        follow_scene(self, self.reading, self._on_scene_changed)
         self.veil.changed.connect(self._refresh_cells)
 
     def formula(self, row: int, short_names: bool = False) -> str:
         """The worked dot product for one key, e.g. 'q_sat · k_cat = 2.40 × 2.20 + … = 5.88';
         with short_names, long token names are cut so the numbers keep their room."""
-        scene = self.scene
+        scene = self.reading
         query = scene.vectors(Role.QUERY)[scene.selected]
         name = short_name if short_names else str
         return dot_product(name(scene.selected_token), name(scene.tokens[row]), query, scene.vectors(Role.KEY)[row])
@@ -85,9 +85,9 @@ class ScoreTableModel(QStandardItemModel):
     def widest_formula(self) -> str:
         """A formula as long as any this scene can show (names cut, every number long): the room the
         formula keeps, so a longer number mid-drag does not move the table."""
-        longest = max(self.scene.tokens, key=len, default="")
-        query = max(self.scene.query_tokens, key=len, default="")
-        terms = [-88.88] * self.scene.key_width
+        longest = max(self.reading.tokens, key=len, default="")
+        query = max(self.reading.query_tokens, key=len, default="")
+        terms = [-88.88] * self.reading.key_width
         return dot_product(short_name(query), short_name(longest), terms, terms)
 
     def set_weight_header(self, text: str) -> None:
@@ -96,9 +96,9 @@ class ScoreTableModel(QStandardItemModel):
 
     def tooltip(self, row: int) -> str:
         """What pointing at a row explains; made on demand, not on every drag move."""
-        if not self.scene.result.mask[self.scene.selected, row]:
-            return tr("The causal mask hides {key} from {query}").format(key=self.scene.tokens[row],
-                                                                      query=self.scene.selected_token)
+        if not self.reading.result.mask[self.reading.selected, row]:
+            return tr("The causal mask hides {key} from {query}").format(key=self.reading.tokens[row],
+                                                                      query=self.reading.selected_token)
         return tr(HIDDEN_TIP) if self.veil.on else self.formula(row)
 
     def _rebuild(self) -> None:
@@ -110,7 +110,7 @@ class ScoreTableModel(QStandardItemModel):
             header = QStandardItem()
             header.setToolTip(tr(tip))
             self.setHorizontalHeaderItem(column, header)
-        for token in self.scene.tokens:
+        for token in self.reading.tokens:
             row = [QStandardItem(token)] + [QStandardItem() for _ in range(3)]
             row[TOKEN].setToolTip(token)  # a long name is elided in its cell
             for item in row:
@@ -123,7 +123,7 @@ class ScoreTableModel(QStandardItemModel):
 
     def _refresh_header(self, weight_header: str | None = None) -> None:
         # Translators: the scaled scores' column header when scaling by √d_k is off
-        divisor = explain.divisor_header(self.scene.key_width, True) if self.scene.scale else tr("÷ 1 (off)")
+        divisor = explain.divisor_header(self.reading.key_width, True) if self.reading.scale else tr("÷ 1 (off)")
         weight_header = weight_header or self._weight_header()
         # Translators: the score table's first column header: the keys' tokens
         self.setHorizontalHeaderLabels([tr("Key"), "q · k", divisor, weight_header])
@@ -139,7 +139,7 @@ class ScoreTableModel(QStandardItemModel):
         if self.veil.on:
             self._refresh_veiled_cells()
             return
-        now, before = ShownNumbers.of(self.scene), self._shown
+        now, before = ShownNumbers.of(self.reading), self._shown
         self._shown = now
         masked = tr("masked")  # once per change, not once per row
         with cell_writes(self) as cells:
@@ -155,10 +155,10 @@ class ScoreTableModel(QStandardItemModel):
     def _refresh_veiled_cells(self) -> None:
         """Every score and weight a "?" (masked keys stay masked: that tells nothing), and no bars."""
         bars_shown, self._shown = self._shown is not None, None  # no bars; unveiled, every number is written again
-        mask = self.scene.result.mask[self.scene.selected]
+        mask = self.reading.result.mask[self.reading.selected]
         masked = tr("masked")
         with cell_writes(self) as cells:
-            for row in range(self.scene.n_tokens):
+            for row in range(self.reading.n_tokens):
                 visible = bool(mask[row])
                 cells.set_text(row, SCORE, HIDDEN_TEXT)
                 cells.set_text(row, SCALED, HIDDEN_TEXT if visible else "—")

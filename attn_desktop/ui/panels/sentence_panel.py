@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from attn_desktop.language import tr
-from attn_desktop.model import Change, Scene, commands
+from attn_desktop.model import Change, Scene, ViewState, commands
 from attn_desktop.model.commands import Editor, RunNow
 from attn_desktop.ui.scene_link import follow_scene
 
@@ -26,7 +26,7 @@ class SentencePanel(QWidget):
     def __init__(self, scene: Scene, editor: Editor | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.scene = scene
-        self.editor = editor if editor is not None else RunNow(scene)  # in the window, its edit history (undoable)
+        self.editor = editor if editor is not None else RunNow(scene, ViewState())  # in the window, its edit history (undoable)
         self._refreshing = False  # True while the list is being written from the scene
         self.list = QListWidget()
         self.list.setAccessibleName(tr("Tokens"))

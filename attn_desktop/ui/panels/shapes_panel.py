@@ -15,12 +15,12 @@ MAX_WORD_CHARS = 24  # the widest word the panel's minimum width makes room for
 class ShapesPanel(QLabel):
     def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.scene = head_reading(scene)
+        self.reading = head_reading(scene)
         self.setWordWrap(True)
         self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.setMargin(8)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        follow_scene(self, self.scene, self._on_scene_changed)
+        follow_scene(self, self.reading, self._on_scene_changed)
         self.refresh()
 
     def _on_scene_changed(self, change: Change) -> None:
@@ -28,7 +28,7 @@ class ShapesPanel(QLabel):
             self.refresh()
 
     def refresh(self) -> None:
-        scene = self.scene
+        scene = self.reading
         self.setText(explain.shapes(scene.n_queries, scene.n_tokens, scene.key_width, scene.value_width))
         self._ask_for_wrapped_height()
 

@@ -59,7 +59,7 @@ class WeightsChart(pg.PlotWidget):
         super().__init__(parent, axisItems={"bottom": self.token_axis})
         keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         # Not "self.scene": QGraphicsView.scene() would be shadowed.
-        self.attn_scene = head_reading(scene)
+        self.reading = head_reading(scene)
         plot = self.getPlotItem()
         plot.setMenuEnabled(False)
         plot.hideButtons()
@@ -84,7 +84,7 @@ class WeightsChart(pg.PlotWidget):
         self.guess_labels: list[pg.TextItem] = []
         self._label_order: list[int] = []  # the percentages by weight, largest first, when last placed
         plot.getViewBox().sigResized.connect(self._place_value_labels)
-        follow_scene(self, self.attn_scene, self._on_scene_changed)
+        follow_scene(self, self.reading, self._on_scene_changed)
         self._rebuild()
         self._follow_font()
 
@@ -109,9 +109,9 @@ class WeightsChart(pg.PlotWidget):
         plot = self.getPlotItem()
         for label in self.value_labels + self.guess_labels:
             plot.removeItem(label)
-        n = self.attn_scene.n_tokens
+        n = self.reading.n_tokens
         self.bars.setOpts(x=np.arange(n), height=np.zeros(n))
-        self.token_axis.set_tokens(self.attn_scene.tokens)
+        self.token_axis.set_tokens(self.reading.tokens)
         plot.setXRange(-0.6, n - 0.4, padding=0)
         self.value_labels = self._make_labels(n, (40, 40, 40))
         self.guess_labels = self._make_labels(n, (70, 70, 70))
@@ -144,8 +144,8 @@ class WeightsChart(pg.PlotWidget):
         if self.phase is not ChartPhase.WEIGHTS:
             self._show_phase()
             return
-        weights = self.attn_scene.selected_weights
-        visible = self.attn_scene.result.mask[self.attn_scene.selected]
+        weights = self.reading.selected_weights
+        visible = self.reading.result.mask[self.reading.selected]
         if not np.array_equal(self.shown_heights(), weights):  # the same bars (a value moved): no new paint
             self.bars.setOpts(height=weights.copy())
         moved = self._set_labels(self.value_labels, weights, visible, 0.0)
@@ -183,7 +183,7 @@ class WeightsChart(pg.PlotWidget):
         if guess is not None:
             self.guess = np.asarray(guess, dtype=float)
         if phase is ChartPhase.WEIGHTS:  # the chart as always
-            n = self.attn_scene.n_tokens
+            n = self.reading.n_tokens
             self.bars.setOpts(x=np.arange(n), width=BAR_WIDTH)
             self.bars.setVisible(True)
             self.guess_bars.setVisible(False)
@@ -195,7 +195,7 @@ class WeightsChart(pg.PlotWidget):
         self.refresh()
 
     def _show_phase(self) -> None:
-        scene, phase = self.attn_scene, self.phase
+        scene, phase = self.reading, self.phase
         n, weights = scene.n_tokens, scene.selected_weights
         visible = scene.result.mask[scene.selected]
         guessing, revealed = phase is ChartPhase.GUESSING, phase is ChartPhase.REVEALED
@@ -333,7 +333,7 @@ class WeightsChart(pg.PlotWidget):
         """The percentages this phase shows: the real ones, the guess's, or both."""
         if self.phase is ChartPhase.GUESSING:
             return list(self.guess_labels)
-        if self.phase is ChartPhase.REVEALED and len(self.guess) == self.attn_scene.n_tokens:
+        if self.phase is ChartPhase.REVEALED and len(self.guess) == self.reading.n_tokens:
             return self.value_labels + self.guess_labels
         return list(self.value_labels)
 
@@ -376,7 +376,7 @@ class WeightsChart(pg.PlotWidget):
         box = self.getPlotItem().getViewBox()
         x = box.mapSceneToView(self.mapToScene(point.toPoint())).x()
         index = round(x)
-        if 0 <= index < self.attn_scene.n_tokens and abs(x - index) <= 0.5:
+        if 0 <= index < self.reading.n_tokens and abs(x - index) <= 0.5:
             return index
         return None
 
@@ -392,7 +392,7 @@ class WeightsChart(pg.PlotWidget):
         return super().viewportEvent(event)
 
     def bar_tooltip(self, index: int) -> str:
-        scene, phase = self.attn_scene, self.phase
+        scene, phase = self.reading, self.phase
         name = scene.tokens[index]
         if not scene.result.mask[scene.selected, index]:
             return tr("{name}: masked").format(name=name)
@@ -411,7 +411,7 @@ class WeightsChart(pg.PlotWidget):
         """Room for up to MAX_SIZED_TOKENS bars, each at least a line of text wide (names stand upright
         when they do not fit side by side), and bars tall enough to compare."""
         metrics = QFontMetricsF(self.font())
-        bars = min(max(self.attn_scene.n_tokens, 1), MAX_SIZED_TOKENS)
+        bars = min(max(self.reading.n_tokens, 1), MAX_SIZED_TOKENS)
         left_axis = self.getPlotItem().getAxis("left").width()
         width = left_axis + (bars + 0.2) * (metrics.height() + 4) + 8
         height = self.token_axis.height() + 6 * metrics.height()

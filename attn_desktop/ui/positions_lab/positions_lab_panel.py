@@ -110,7 +110,7 @@ class PositionsLabPanel(QWidget):
     # ----- the order of the words ----------------------------------------------------------------
     def _words(self) -> list[Hashable]:
         """Each word as a name and its own vectors: two words are the same word only if both are equal."""
-        scene = self.reading.document
+        scene = self.reading.scene
         return [(token, *(tuple(row.tolist()) for row in scene.token_rows(index).values()))
                 for index, token in enumerate(scene.tokens)]
 

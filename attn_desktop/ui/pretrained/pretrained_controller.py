@@ -35,7 +35,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
 
 from attn_desktop.language import N_, tr
-from attn_desktop.model import Scene
+from attn_desktop.model import Scene, ViewState
 from attn_desktop.model.commands import open_contents
 from attn_desktop.ui.pretrained.model_texts import model_details
 from attn_desktop.ui.pretrained.pattern_thumbnails import short_head_name
@@ -89,11 +89,12 @@ def install_hint() -> str:
 class ModelController(QObject):
     rope_set = Signal(bool)  # the RoPE choice, however made: another check box (a lesson's) can follow it
 
-    def __init__(self, scene: Scene, documents: HeadDocument, panel: ModelHeadsPanel, dock: QDockWidget,
+    def __init__(self, scene: Scene, view: ViewState, documents: HeadDocument, panel: ModelHeadsPanel, dock: QDockWidget,
                  show_dock: Callable[[], object], dialogs: ModelDialogs, load_model: ModelLoader = load_llama_model,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.scene, self.documents, self.panel, self.dock = scene, documents, panel, dock
+        self.view = view  # the window's: the query a head opens with is chosen in it
         self.show_dock = show_dock  # the panel, wide enough for its grid of heads
         self.dialogs = dialogs
         self._load_model = load_model
@@ -287,11 +288,11 @@ class ModelController(QObject):
             return
         if not self.documents.maybe_save_changes():
             return
-        before = self.scene.to_data(self.scene.reading().selected)
+        before = self.scene.to_data(self._chosen_query())
         try:
-            open_contents(self.scene, data)
+            open_contents(self.scene, data, self.view)
         except ValueError as error:  # numbers the scene cannot compute with: it goes back to what it was
-            open_contents(self.scene, before)
+            open_contents(self.scene, before, self.view)
             self.dialogs.show_error(tr("Cannot open head"), str(error))
             return
         self.documents.start(None, None)
@@ -310,7 +311,10 @@ class ModelController(QObject):
 
     def _select_query(self, query: int) -> None:
         if 0 <= query < self.scene.n_queries:
-            self.scene.reading().select_query(query)
+            self.view.select_query(query)
+
+    def _chosen_query(self) -> int:
+        return self.view.chosen_query(self.scene.n_queries)
 
     # ----- RoPE on or off ----------------------------------------------------------------------
     def set_rope(self, on: bool) -> None:
@@ -323,7 +327,7 @@ class ModelController(QObject):
             self.dialogs.show_status(tr("{rope}: the next head opened shows it").format(rope=rope_words(self.rope)),
                                      STATUS_MS)
         elif taken.rope != self.rope:
-            self._reopen(taken, self.scene.reading().selected)
+            self._reopen(taken, self._chosen_query())
             now = self.scene.taken_from
             if self._waiting_head is None and now is not None and now.rope != self.rope:
                 self._choose_rope(now.rope)  # not opened again (its unsaved edits kept): the boxes say what is shown

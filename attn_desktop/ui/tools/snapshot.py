@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the command line loads Qt and the app only when it takes a picture
     from PySide6.QtWidgets import QWidget
 
-    from attn_desktop.model import Scene
+    from attn_desktop.model import Scene, ViewState
     from attn_desktop.ui.tools.walk_steps import Step
     from attn_desktop.ui.window.main_window import MainWindow
 
@@ -89,7 +89,8 @@ def png_of(window: QWidget) -> bytes:
     return bytes(data.data())
 
 
-def take_snapshot(scene: Scene, scene_path: Path | None, lesson: str | None, presentation: bool) -> tuple[bytes, dict]:
+def take_snapshot(scene: Scene, scene_path: Path | None, lesson: str | None, presentation: bool,
+                  view: ViewState | None = None) -> tuple[bytes, dict]:
     """Build the real window on this scene (or lesson), show it on the offscreen screen, and
     return the PNG and the audit."""
     from attn_desktop.ui.tools.layout_audit import audit_window
@@ -97,7 +98,7 @@ def take_snapshot(scene: Scene, scene_path: Path | None, lesson: str | None, pre
     from attn_desktop.ui.window.startup.app import make_application
 
     _app = make_application()  # held for as long as the window lives
-    window = MainWindow(scene, scene_path=scene_path)
+    window = MainWindow(scene, scene_path=scene_path, view=view)
     try:
         if lesson:
             window.open_lesson(lesson)
@@ -109,7 +110,7 @@ def take_snapshot(scene: Scene, scene_path: Path | None, lesson: str | None, pre
 
 
 def take_walk(scene: Scene, scene_path: Path | None, lesson: str | None, steps: list[Step],
-              presentation: bool) -> tuple[bytes, dict]:
+              presentation: bool, view: ViewState | None = None) -> tuple[bytes, dict]:
     """The window on this scene, shown as take_snapshot shows it, then walked through STEPS (see walk.py),
     audited after each; the PNG of the window at the end and {"steps": [{"step": ..., "audit": ...}, ...]}.
     StepError, naming the step, when the window cannot take one."""
@@ -120,7 +121,7 @@ def take_walk(scene: Scene, scene_path: Path | None, lesson: str | None, steps: 
     from attn_desktop.ui.window.startup.app import make_application
 
     _app = make_application()
-    window = MainWindow(scene, scene_path=scene_path)
+    window = MainWindow(scene, scene_path=scene_path, view=view)
     headless(window)
     audits = []
     try:

@@ -77,6 +77,7 @@ def restart(window: MainWindow, settle: Callable[[MainWindow], None],
     unsaved work of one's own let go) and start the app again as `attn-desktop [its file]` starts."""
     from PySide6.QtCore import Qt
 
+    from attn_desktop.model import ViewState
     from attn_desktop.model.scene_files import open_scene
     from attn_desktop.ui.window.startup.app import show_as_started, start_window
 
@@ -84,7 +85,8 @@ def restart(window: MainWindow, settle: Callable[[MainWindow], None],
     frameless = bool(window.windowFlags() & Qt.WindowType.FramelessWindowHint)  # a snapshot's window
     window.close()  # closeEvent: the window state saved, presentation left, workers stopped
     dispose(window)
-    again = start_window(open_scene(path) if path else None, path)
+    view = ViewState()  # the new window's, choosing the query the file had chosen
+    again = start_window(open_scene(path, view) if path else None, path, view)
     headless(again)
     again.setWindowFlag(Qt.WindowType.FramelessWindowHint, frameless)
     show_as_started(again)

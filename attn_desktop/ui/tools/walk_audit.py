@@ -76,7 +76,7 @@ def lesson_text(window: MainWindow) -> str:
 def key_labels_missing(canvas: AttentionCanvas, lesson: str = "") -> list[str]:
     """Labels a viewer cannot read on this canvas (not drawn, or not whole in view): the selected query's
     heaviest keys and values, and every arrow the LESSON text names ("k·cat")."""
-    reading = canvas.attn_scene
+    reading = canvas.reading
     try:  # the weights the canvas shows: while a guess is asked for (Predict, then See) they are hidden
         weights = np.asarray(canvas.shown_weights(), dtype=float)
     except (IndexError, ValueError):

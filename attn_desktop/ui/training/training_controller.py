@@ -53,7 +53,7 @@ class TrainingController(QObject):
                 return  # the panel's own example before any training: the student's scene stays
             if not self._may_replace_the_scene():
                 return
-            self._write(lambda: open_contents(scene, self.panel.example_scene() or data))
+            self._write(lambda: open_contents(scene, self.panel.example_scene() or data, self.history.view))
             self.documents.start(None, None)
             self.showing = True
             self.panel.train()  # paused while asking; on again now the window shows it
@@ -85,7 +85,7 @@ class TrainingController(QObject):
             data: SceneData = induction_scene_data(task, params, self.panel.example_tokens)
         else:
             data = keep_as_scene(task, params, self.panel.example_tokens)
-        self._write(lambda: open_contents(self.scene, data))
+        self._write(lambda: open_contents(self.scene, data, self.history.view))
         self.showing = False
         self.documents.start_new_work()
 

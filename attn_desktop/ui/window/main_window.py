@@ -10,7 +10,7 @@ from PySide6.QtGui import QCloseEvent, QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 from attn_desktop.language import tr
-from attn_desktop.model import Change, HeadReading, Scene, shared_view
+from attn_desktop.model import Change, HeadReading, Scene, ViewState
 from attn_desktop.model.pretrained.head_kinds import CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
 from attn_desktop.model.scene_files import new_scene
@@ -68,10 +68,13 @@ from attn_desktop.ui.window.status.status_bar import fill_status_bar
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, scene: Scene, scene_path: Path | None = None, progress: ProgressStore | None = None) -> None:
+    def __init__(self, scene: Scene, scene_path: Path | None = None, progress: ProgressStore | None = None,
+                 view: ViewState | None = None) -> None:
+        """A window on SCENE, looked at through VIEW: its own unless its owner hands it one (the query a file
+        chose, or another window's view to share)."""
         super().__init__()
         self.scene = scene
-        self.view_state = shared_view(scene)  # what the user looks at, shared by every reading of the scene
+        self.view_state = view if view is not None else ViewState()  # what the user looks at in this window
         self.shown = HeadReading(scene, self.view_state)
         self.progress = progress if progress is not None else ProgressStore()
         self.setObjectName("MainWindow")
@@ -79,11 +82,11 @@ class MainWindow(QMainWindow):
         self.highlight = KeyHighlight(self, self.view_state)  # the key pointed at in the score table, lit on the canvas
         self.veil = WeightsVeil(self, self.view_state)  # Predict, then see: the weights hidden until the student has guessed
         self.canvas = AttentionCanvas(self.shown, self, highlight=self.highlight, veil=self.veil)
-        self.history = EditHistory(scene, self, self.view_state)
+        self.history = EditHistory(scene, self.view_state, self)
         self.heads_view = HeadsView(scene, self.view_state, self.history, self)  # a scene with several heads shows them here instead
         self.central_stack = CentralStack([self.canvas, self.heads_view], self)
         self.setCentralWidget(self.central_stack)
-        self.autosaver = Autosaver(scene, self)
+        self.autosaver = Autosaver(scene, self.view_state, self)
         self.canvas.arrow_moved.connect(self.history.do)  # one command per released drag or nudge
         self.heads_view.arrow_moved.connect(self.history.do)
         fit_to_screen(self, 1480, 920)  # first: the docks take their sizes as shares of the window
@@ -98,7 +101,7 @@ class MainWindow(QMainWindow):
         self.predictions = PredictionController(self.shown, self.veil, self.weights_chart, self.weights_panel.predict_bar,
                                                 self.canvas.drags, self.progress, self)
         self.lesson_code = LessonCode(scene, self.code_panel, self.scaling_lab, self.predictions)
-        self.lessons = LessonController(scene, self.history, self.lesson_panel, self.docks[DockId.LESSON],
+        self.lessons = LessonController(scene, self.view_state, self.history, self.lesson_panel, self.docks[DockId.LESSON],
                                         self.docks[DockId.GRIDS], self.dock_layout, self.predictions,
                                         self.lesson_code.show, show_error, self.canvas)
         self.documents = DocumentController(scene, self.history, self.autosaver, self.dialogs, self.lessons,
@@ -108,7 +111,8 @@ class MainWindow(QMainWindow):
         self.exports = SceneExports(self.shown, self.documents, self, self.dialogs)  # pictures of this window
         self.switches = SceneSwitches(scene, self.history, show_error)
         self.training = TrainingController(scene, self.history, self.documents, self.training_panel, self)
-        self.model_heads = ModelController(scene, self.documents, self.model_heads_panel, self.docks[DockId.MODEL_HEADS],
+        self.model_heads = ModelController(scene, self.view_state, self.documents, self.model_heads_panel,
+                                           self.docks[DockId.MODEL_HEADS],
                                            lambda: self.dock_layout.show_wide(DockId.MODEL_HEADS), self.dialogs, parent=self)
         self.positions_lab.real_head_requested.connect(  # lesson 10's head: its previous-token line, then RoPE off
             lambda: self.model_heads.open_head_reading(*CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE))
@@ -138,7 +142,7 @@ class MainWindow(QMainWindow):
         self.grid_editor = GridEditor(shown, self.history)  # typed numbers and words: undoable commands
         self.challenges_panel = ChallengesPanel(shown, self.progress, veil=self.veil)
         self.lesson_panel.lesson_shown.connect(self.challenges_panel.follow_lesson)
-        self.code_panel = CodePanel(scene)
+        self.code_panel = CodePanel(self.reading())
         self.sentence_panel = SentencePanel(scene, self.history)
         self.training_panel = TrainingPanel()
         self.model_heads_panel = ModelHeadsPanel(DEFAULT_SENTENCE)
@@ -147,7 +151,7 @@ class MainWindow(QMainWindow):
         self.positions_lab = PositionsLabPanel(shown, self.history)  # its Shuffle: an undoable edit
 
     def _build_docks(self) -> None:
-        self.dock_layout = DockLayout(self, scene_uses_grids=lambda: bool(self.scene.reading().grids),
+        self.dock_layout = DockLayout(self, scene_uses_grids=lambda: bool(self.scene.head(0, 0).grids),
                                       predicting=lambda: self.weights_panel.guessing)
         for spec, widget in (
             # Translators: the titles of the window's panels (docks), also in View's list of panels.
@@ -186,11 +190,15 @@ class MainWindow(QMainWindow):
         self.predictions.revealed.connect(lambda: self.lesson_code.show(self.lessons.current))
         # Typing in a text box: these keys undo and redo the typing, not the scene behind it.
         self.installEventFilter(TextBoxUndoFirst(self.undo_action, self.redo_action, self))
-        self.toolbar = MainToolBar(self.scene, actions, self)
+        self.toolbar = MainToolBar(self.reading(), actions, self)
         self.query_picker, self.toolbar_boxes = self.toolbar.query_picker, self.toolbar.boxes
         self.addToolBar(self.toolbar)
         self.menus = fill_menus(self, actions, {MenuId.VIEW: [dock.toggleViewAction() for dock in self.docks.values()]})
         self.switches.bind(self.scale_action, self.causal_action, self.toolbar_boxes.values())
+
+    def reading(self, layer: int = 0, head: int = 0) -> HeadReading:
+        """Head HEAD of LAYER as this window's view looks at it (the chosen query is the view's)."""
+        return HeadReading(self.scene, self.view_state, at=(layer, head))
 
     @property
     def showing_heads(self) -> bool:

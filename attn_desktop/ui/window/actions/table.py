@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar, QWidget
 
 from attn_desktop import APP_NAME
 from attn_desktop.language import LANGUAGE_NAMES, N_, current_language, number, shown_languages, tr
-from attn_desktop.model import Scene
+from attn_desktop.model import HeadReading, Scene
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.document.qt_dialogs import fill_recent_menu
@@ -51,6 +51,7 @@ class Commands(Protocol):
 
     @property
     def scene(self) -> Scene: ...
+    def reading(self, layer: int = 0, head: int = 0) -> HeadReading: ...
     @property
     def documents(self) -> DocumentController: ...
     @property
@@ -108,9 +109,8 @@ class ActionSpec:
     data: Any = None
 
 
-def step_query(scene: Scene, step: int) -> None:
-    shown = scene.reading()
-    shown.select_query((shown.selected + step) % scene.n_queries)
+def step_query(shown: HeadReading, step: int) -> None:
+    shown.select_query((shown.selected + step) % shown.n_queries)
 
 
 def _opens_lesson(lesson_id: str) -> Trigger:
@@ -206,9 +206,9 @@ ACTIONS: list[ActionSpec] = [
     ActionSpec("causal_action", N_("Causal mask"), MenuId.ATTENTION, on_toggle=lambda c, on: c.switches.set_causal(on),
                checkable=True, shortcuts=("Ctrl+M",), tooltip=N_("Each query sees only itself and earlier tokens"),
                toolbar=True),
-    ActionSpec("next_query_action", N_("&Next Query"), MenuId.ATTENTION, lambda c: step_query(c.scene, +1),
+    ActionSpec("next_query_action", N_("&Next Query"), MenuId.ATTENTION, lambda c: step_query(c.reading(), +1),
                shortcuts=("Ctrl+]",), separator_before=True),
-    ActionSpec("previous_query_action", N_("&Previous Query"), MenuId.ATTENTION, lambda c: step_query(c.scene, -1),
+    ActionSpec("previous_query_action", N_("&Previous Query"), MenuId.ATTENTION, lambda c: step_query(c.reading(), -1),
                shortcuts=("Ctrl+[",)),
     ActionSpec("snap_action", N_("Snap to Grid"), MenuId.ATTENTION, on_toggle=lambda c, on: c.snap.apply(on), checkable=True,
                shortcuts=("Ctrl+G",), tooltip=N_("Dragged tips land on round numbers, so two arrows can meet exactly"),

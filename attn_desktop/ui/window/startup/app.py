@@ -10,7 +10,7 @@ from pyqtgraph.util.garbage_collector import GarbageCollector
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop import APP_NAME, __version__
-from attn_desktop.model import Scene
+from attn_desktop.model import Scene, ViewState
 from attn_desktop.model.scene_files import open_scene
 from attn_desktop.paths import APP_ID, DEFAULT_SCENE, scene_path
 from attn_desktop.ui.qt_app import gui_app
@@ -59,14 +59,19 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     return app
 
 
-def default_scene() -> Scene:
-    return open_scene(scene_path(DEFAULT_SCENE))
+def default_scene(view: ViewState | None = None) -> Scene:
+    """The scene the app opens with no file given; VIEW, when given, chooses the query it comes with."""
+    return open_scene(scene_path(DEFAULT_SCENE), view)
 
 
-def start_window(scene: Scene | None, path: Path | None) -> MainWindow:
-    """The window the app starts with: on SCENE, the file PATH given, else on the lesson the last run was
-    on, with its scene as the student left it (see LessonController.reopen_last)."""
-    window = MainWindow(scene or default_scene(), scene_path=path)
+def start_window(scene: Scene | None, path: Path | None, view: ViewState | None = None) -> MainWindow:
+    """The window the app starts with: on SCENE, the file PATH given, looked at through VIEW (which chose
+    the file's query), else on the lesson the last run was on, with its scene as the student left it
+    (see LessonController.reopen_last)."""
+    if scene is None:
+        view = ViewState()
+        scene = default_scene(view)
+    window = MainWindow(scene, scene_path=path, view=view)
     if path is None:
         window.lessons.reopen_last()
     return window
@@ -91,8 +96,9 @@ def _small_screen(window: MainWindow) -> bool:
 
 
 def build_window(path: Path | None = None) -> MainWindow:
-    scene = open_scene(path) if path else default_scene()
-    return MainWindow(scene, scene_path=path)
+    view = ViewState()  # the window's, choosing the query the file had chosen
+    scene = open_scene(path, view) if path else default_scene(view)
+    return MainWindow(scene, scene_path=path, view=view)
 
 
 def settle(window: MainWindow) -> None:
