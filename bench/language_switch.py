@@ -20,6 +20,7 @@ import time
 
 from attn_desktop.language import set_language
 from attn_desktop.language.catalog import _translations_for
+from attn_desktop.model import ViewState
 from attn_desktop.ui.window.main_window import MainWindow
 from attn_desktop.ui.window.startup.app import default_scene, make_application, settle
 
@@ -60,7 +61,8 @@ def main() -> None:
     add_app_fonts()
     fonts_s = time.perf_counter() - start
     set_language("en")
-    window = MainWindow(default_scene())
+    view = ViewState()  # the default scene's own query chosen, as the app starts
+    window = MainWindow(default_scene(view), view=view)
     window.resize(1280, 800)
     window.show()
     window.open_lesson("self-attention")

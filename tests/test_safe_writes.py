@@ -23,7 +23,7 @@ from attn_desktop.model.files.safe_write import (
     write_bytes_atomically,
     write_text_atomically,
 )
-from attn_desktop.model.scene_files import open_scene, save_scene
+from attn_desktop.model.scene_files import open_scene, read_scene_data, save_scene
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
 from tests.support.project_root import ROOT
@@ -279,7 +279,7 @@ def test_a_save_killed_mid_write_leaves_the_old_file_and_the_next_save_cleans_up
     litter = [name for name in names(tmp_path) if name != "scene.json"]
     assert len(litter) == 1 and ".attn-tmp-" in litter[0] and not litter[0].endswith(".json")
     assert target.read_bytes() == OLD  # the old file is whole
-    save_scene(open_scene(scene_path(DEFAULT_SCENE)), target)
+    save_scene(read_scene_data(scene_path(DEFAULT_SCENE)), target)
     assert names(tmp_path) == ["scene.json"] and open_scene(target).tokens[0] == "The"
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
+from attn_desktop.model import ViewState
 from attn_desktop.model.scene_files import save_scene
 from attn_desktop.ui.document.autosave import find_left_work
 from attn_desktop.ui.window.startup.app import default_scene
@@ -33,10 +34,11 @@ pytestmark = [
 
 
 def scene_titled(folder: Path, title: str) -> Path:
-    scene = default_scene()
+    view = ViewState()  # the file's own query chosen, and saved with it
+    scene = default_scene(view)
     scene.title = title
     path = folder / f"{title.lower()}.json"
-    save_scene(scene, path)
+    save_scene(scene, path, view)
     return path
 
 

@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from attn_desktop.model import Role, read
 from attn_desktop.model.commands import move_arrow
-from attn_desktop.model.scene_files import save_scene, scene_document
+from attn_desktop.model.scene_files import read_scene_data, save_scene, scene_document
+from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.document import autosave
 from attn_desktop.ui.window.main_window import MainWindow
 from attn_desktop.ui.window.startup.app import default_scene
@@ -32,7 +33,7 @@ def move_k_cat(window):
 
 
 def opened_and_edited(window, path):
-    save_scene(default_scene(), path)
+    save_scene(read_scene_data(scene_path(DEFAULT_SCENE)), path)
     assert window.documents.open_scene(path)
     move_k_cat(window)
     assert window.windowTitle().startswith("*")
@@ -61,7 +62,7 @@ def deeply_nested(path):
 
 
 def huge_integers(path):
-    scene = scene_document(default_scene())
+    scene = scene_document(read_scene_data(scene_path(DEFAULT_SCENE)))
     text = json.dumps({"source": None, "scene": scene}).replace("2.2", "9" * 400, 1)
     path.write_text(text, encoding="utf-8")
 

@@ -22,10 +22,6 @@ def menu_texts(menu) -> list[str]:
     return ["-" if action.isSeparator() else action.text() for action in menu.actions()]
 
 
-def submenu(menu, title: str):
-    return next(action.menu() for action in menu.actions() if action.text() == title)
-
-
 def test_each_menu_shows_the_table_in_order(window):
     bar = window.menuBar()
     assert [action.text() for action in bar.actions()] == ["&File", "&Edit", "&Attention", "&Lessons", "&View",
@@ -47,16 +43,16 @@ def test_each_menu_shows_the_table_in_order(window):
 
 
 def test_the_file_menu_reads_as_before(window):
-    file_menu = submenu(window.menuBar(), "&File")
+    file_menu = window.menus[MenuId.FILE]
     assert menu_texts(file_menu) == ["&New Scene", "&Open Scene…", "Open &Recent", "Open &Model…", "&Save Scene",
                                      "Save Scene &As…", "&Export", "&Copy Picture", "-", "&Quit"]
-    assert menu_texts(submenu(file_menu, "&Export")) == [
+    assert menu_texts(window.menus[MenuId.FILE_EXPORT]) == [
         "Picture as &PNG…", "Picture as &SVG…", "Attention Matrix as &CSV…", "Score &Table as CSV…",
         "Results as &JSON…"]
-    attention = submenu(window.menuBar(), "&Attention")
+    attention = window.menus[MenuId.ATTENTION]
     assert menu_texts(attention) == ["Scale by √d_k", "Causal mask", "-", "&Next Query", "&Previous Query", "-",
                                      "Snap to Grid", "Snap &Step"]
-    assert menu_texts(submenu(attention, "Snap &Step")) == ["Grid of 0.1", "Grid of 0.5", "Grid of 1"]
+    assert menu_texts(window.menus[MenuId.ATTENTION_SNAP_STEP]) == ["Grid of 0.1", "Grid of 0.5", "Grid of 1"]
 
 
 

@@ -121,10 +121,11 @@ def edit(doc) -> None:
 
 
 def saved_file(tmp_path, name="mine.json", title="Mine") -> Path:
-    scene = open_scene(scene_path(DEFAULT_SCENE))
+    view = ViewState()  # the file's own query chosen, and saved with it
+    scene = open_scene(scene_path(DEFAULT_SCENE), view)
     scene.title = title
     path = tmp_path / name
-    save_scene(scene, path)
+    save_scene(scene, path, view)
     return path
 
 

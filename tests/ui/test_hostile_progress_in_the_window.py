@@ -14,9 +14,10 @@ import pytest
 from PySide6.QtCore import QLockFile, Qt
 from PySide6.QtWidgets import QMessageBox
 
-from attn_desktop.model.scene_files import scene_document
+from attn_desktop.model.scene_files import read_scene_data, scene_document
 from attn_desktop.model.teaching import progress as progress_module
 from attn_desktop.model.teaching.progress import ProgressStore
+from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.document import autosave
 from attn_desktop.ui.window.startup.app import configure_pyqtgraph, default_scene, start_window
 
@@ -259,7 +260,7 @@ def test_a_live_windows_copy_is_still_never_offered(qtbot, start, private_data_d
     folder = private_data_dir
     folder.mkdir()
     copy = folder / "autosave-1-abcdef01.json"
-    copy.write_text(json.dumps({"source": None, "scene": scene_document(default_scene())}), encoding="utf-8")
+    copy.write_text(json.dumps({"source": None, "scene": scene_document(read_scene_data(scene_path(DEFAULT_SCENE)))}), encoding="utf-8")
     live = QLockFile(str(autosave.lock_path_for(copy)))
     assert live.tryLock(0)  # our own process: alive
     window = start(Buttons.Yes)

@@ -5,8 +5,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role
-from attn_desktop.model.scene_files import save_scene
+from attn_desktop.model.scene_files import read_scene_data, save_scene
 from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.settings import recent_files
 from attn_desktop.ui.window.layout.presentation_font import presentation_font_scale
 from attn_desktop.ui.window.main_window import MainWindow
@@ -41,7 +42,7 @@ def test_the_layout_comes_back_next_time(qtbot, window):
 
 def test_opened_and_saved_files_appear_under_open_recent(qtbot, window, tmp_path):
     path = tmp_path / "a.json"
-    save_scene(default_scene(), path)
+    save_scene(read_scene_data(scene_path(DEFAULT_SCENE)), path)
     window.documents.open_scene(path)
     assert recent_files()[0] == path.resolve()
     window.recent_menu.aboutToShow.emit()

@@ -8,7 +8,8 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from attn_desktop.model import Role
-from attn_desktop.model.scene_files import save_scene
+from attn_desktop.model.scene_files import read_scene_data, save_scene
+from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.window.main_window import MainWindow
 from attn_desktop.ui.window.startup.app import default_scene
 
@@ -88,7 +89,7 @@ def test_save_from_the_question_writes_the_file(qtbot, window, tmp_path, monkeyp
 
 def test_ctrl_s_saves_to_the_open_file_and_clears_the_mark(qtbot, window, tmp_path):
     path = tmp_path / "mine.json"
-    save_scene(default_scene(), path)
+    save_scene(read_scene_data(scene_path(DEFAULT_SCENE)), path)
     assert window.documents.open_scene(path)
     window.scale_action.trigger()  # scaling off
     assert window.windowTitle() == "*mine.json — Attention Desktop"

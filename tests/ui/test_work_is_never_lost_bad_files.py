@@ -8,7 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from attn_desktop.model import Role, ViewState
-from attn_desktop.model.scene_files import scene_document
+from attn_desktop.model.scene_files import read_scene_data, scene_document
+from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.settings import remember_recent
 from attn_desktop.ui.window.startup.app import default_scene
 
@@ -30,7 +31,7 @@ from tests.support.never_lost import (
 
 
 def lone_surrogate(path):
-    scene = scene_document(default_scene())
+    scene = scene_document(read_scene_data(scene_path(DEFAULT_SCENE)))
     scene["tokens"][1] = "\ud83d"
     path.write_text(json.dumps(scene), encoding="utf-8")
 

@@ -3,8 +3,8 @@ why and replace nothing."""
 
 import pytest
 
-from attn_desktop.model.scene_files import save_scene
-from attn_desktop.ui.window.startup.app import default_scene
+from attn_desktop.model.scene_files import read_scene_data, save_scene
+from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
 from tests.support.never_lost import full_disk, save_as_answers
 
@@ -19,7 +19,7 @@ EXPORTS = {
 @pytest.mark.parametrize("export", EXPORTS)
 def test_an_export_never_replaces_the_scene_it_comes_from(qtbot, window, tmp_path, monkeypatch, export):
     path = tmp_path / "lesson.json"
-    save_scene(default_scene(), path)
+    save_scene(read_scene_data(scene_path(DEFAULT_SCENE)), path)
     assert window.documents.open_scene(path)
     before = path.read_bytes()
     link = tmp_path / "same scene.json"

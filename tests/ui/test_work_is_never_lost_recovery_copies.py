@@ -3,7 +3,7 @@ window's live copy is never offered or taken."""
 
 import json
 
-from attn_desktop.model import Role, read
+from attn_desktop.model import Role, ViewState, read
 from attn_desktop.model.scene_files import scene_document
 from attn_desktop.ui.document import autosave
 from attn_desktop.ui.window.startup.app import default_scene
@@ -90,11 +90,12 @@ def test_no_deletes_only_the_dead_windows_copy(qtbot, window, asked):
 
 
 def test_the_shared_copy_of_an_earlier_version_is_offered_and_taken_over(qtbot, window, asked, private_data_dir):
-    scene = default_scene()
+    view = ViewState()  # the file's own query chosen, and kept with it
+    scene = default_scene(view)
     scene.set_vector(Role.KEY, 1, [0.25, 0.75])
     private_data_dir.mkdir(exist_ok=True)
     legacy = private_data_dir / "autosave.json"
-    legacy.write_text(json.dumps({"source": None, "scene": scene_document(scene)}), encoding="utf-8")
+    legacy.write_text(json.dumps({"source": None, "scene": scene_document(scene, view)}), encoding="utf-8")
     window.question_answers.append(Buttons.Yes)
     again = start_again(qtbot, window)
     assert again.reading().vectors(Role.KEY)[1].tolist() == [0.25, 0.75]

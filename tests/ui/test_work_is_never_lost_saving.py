@@ -11,8 +11,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from attn_desktop.model import Role
-from attn_desktop.model.scene_files import save_scene
-from attn_desktop.ui.window.startup.app import default_scene
+from attn_desktop.model.scene_files import read_scene_data, save_scene
+from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
 from tests.support.never_lost import (
     CTRL,
@@ -125,7 +125,7 @@ def test_declining_the_copy_leaves_the_read_only_file_and_the_star(
 def test_save_as_onto_a_read_only_file_asks_again_and_cancel_stops(
         qtbot, window, tmp_path, monkeypatch, asked, no_tracebacks):
     locked = tmp_path / "locked.json"
-    save_scene(default_scene(), locked)
+    save_scene(read_scene_data(scene_path(DEFAULT_SCENE)), locked)
     locked.chmod(0o444)
     before = locked.read_bytes()
     window.causal_action.trigger()
@@ -138,7 +138,7 @@ def test_save_as_onto_a_read_only_file_asks_again_and_cancel_stops(
 
 def test_a_read_only_file_behind_a_symlink_is_not_replaced(qtbot, window, tmp_path, monkeypatch, asked):
     target, link = tmp_path / "real.json", tmp_path / "link.json"
-    save_scene(default_scene(), target)
+    save_scene(read_scene_data(scene_path(DEFAULT_SCENE)), target)
     link.symlink_to(target)
     assert window.documents.open_scene(link)
     window.scene.set_scale(False)
@@ -150,7 +150,7 @@ def test_a_read_only_file_behind_a_symlink_is_not_replaced(qtbot, window, tmp_pa
 
 def test_saving_through_a_symlink_keeps_the_link(qtbot, window, tmp_path):
     target, link = tmp_path / "real.json", tmp_path / "link.json"
-    save_scene(default_scene(), target)
+    save_scene(read_scene_data(scene_path(DEFAULT_SCENE)), target)
     link.symlink_to(target)
     assert window.documents.open_scene(link)
     window.scene.set_scale(False)

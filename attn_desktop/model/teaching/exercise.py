@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from attn_desktop.language import ntr, number, tr
+from attn_desktop.model.head_reading import HeadReading
 from attn_desktop.model.scene import Role, Scene
 from attn_desktop.model.view_state import ViewState
 
@@ -35,9 +36,7 @@ class ChooseQuery:
     index: int
 
     def apply(self, scene: Scene, view: ViewState) -> None:
-        if not 0 <= self.index < scene.n_queries:
-            raise IndexError(f"there is no query {self.index}")
-        view.select_query(self.index)
+        HeadReading(scene, view).select_query(self.index)  # which checks the scene has that query
 
 
 @dataclass(frozen=True)

@@ -170,6 +170,10 @@ def _predict(c: Commands, on: bool) -> None:
     c.dock_layout.follow_activity()
 
 
+# Undo and Redo word their step in the language of the moment, so they are handed the marked text itself.
+UNDO_TEXT = N_("&Undo")
+REDO_TEXT = N_("&Redo")
+
 ACTIONS: list[ActionSpec] = [
     ActionSpec("new_action", N_("&New Scene"), MenuId.FILE, lambda c: c.documents.new_scene(), shortcuts=(Key.New,),
                tooltip=N_("Start again from the six-token scene, untitled")),
@@ -195,11 +199,11 @@ ACTIONS: list[ActionSpec] = [
                tooltip=N_("The canvas and the matrix, ready to paste into slides or a handout")),
     ActionSpec("quit_action", N_("&Quit"), MenuId.FILE, lambda c: c.close(), shortcuts=(Key.Quit,), separator_before=True),
     # Undo/Redo name the step they would take back ("Undo Move k·cat").
-    ActionSpec("undo_action", N_("&Undo"), MenuId.EDIT, shortcuts=(Key.Undo,),
-               made_by=lambda c, parent, _text: undo_action(c.history.stack, parent, N_("&Undo"))),
+    ActionSpec("undo_action", UNDO_TEXT, MenuId.EDIT, shortcuts=(Key.Undo,),
+               made_by=lambda c, parent, _shown: undo_action(c.history.stack, parent, UNDO_TEXT)),
     # X11 offers only Ctrl+Shift+Z and Windows leads with Ctrl+Y; people bring the habit of one or the other.
-    ActionSpec("redo_action", N_("&Redo"), MenuId.EDIT, shortcuts=(Key.Redo, "Ctrl+Shift+Z", "Ctrl+Y"),
-               made_by=lambda c, parent, _text: redo_action(c.history.stack, parent, N_("&Redo"))),
+    ActionSpec("redo_action", REDO_TEXT, MenuId.EDIT, shortcuts=(Key.Redo, "Ctrl+Shift+Z", "Ctrl+Y"),
+               made_by=lambda c, parent, _shown: redo_action(c.history.stack, parent, REDO_TEXT)),
     ActionSpec("scale_action", N_("Scale by √d_k"), MenuId.ATTENTION, on_toggle=lambda c, on: c.switches.set_scale(on),
                checkable=True, shortcuts=("Ctrl+K",), tooltip=N_("Divide every score by √d_k before the softmax"),
                toolbar=True),
@@ -255,9 +259,6 @@ ACTIONS: list[ActionSpec] = [
     ActionSpec("about_action", f"&About {APP_NAME}", MenuId.HELP, lambda c: c.show_about(),
                wording=lambda: tr("&About {app}").format(app=APP_NAME)),
 ]
-# The menus' titles, for the catalog (ActionSpec.menu holds the path; fill_menus shows each title with tr()).
-MENU_TITLES = (N_(MenuId.FILE), N_("&Export"), N_(MenuId.EDIT), N_(MenuId.ATTENTION), N_("Snap &Step"), N_(MenuId.LESSONS),
-               N_(MenuId.VIEW), N_(MenuId.HELP))
 
 
 def key_sequences(spec: ActionSpec) -> list[QKeySequence]:
