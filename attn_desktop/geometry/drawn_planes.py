@@ -35,8 +35,8 @@ class PlaneKind(enum.Enum):
 
 
 class DrawnPlanes:
-    def __init__(self, scene: HeadReading) -> None:
-        self.scene = scene
+    def __init__(self, reading: HeadReading) -> None:
+        self.reading = reading
         self.dims = (0, 1)  # the two numbers drawn in DIMENSIONS, counted from 0
         self.kind = PlaneKind.DIMENSIONS
         self._planes: dict[Role, ViewPlane] = {}
@@ -47,7 +47,7 @@ class DrawnPlanes:
     @property
     def pca_available(self) -> bool:
         """Only vectors of more than two numbers need a plane chosen for them."""
-        widest: int = max(self.scene.vectors(role).shape[1] for role in self.scene.roles)
+        widest: int = max(self.reading.vectors(role).shape[1] for role in self.reading.roles)
         return widest > 2
 
     @property
@@ -56,7 +56,7 @@ class DrawnPlanes:
 
     def set_dims(self, first: int, second: int) -> None:
         """Draw two of the numbers (0-based); ValueError unless they are two different ones the vectors have."""
-        widest = max(self.scene.vectors(role).shape[1] for role in self.scene.roles)  # word vectors may be wider
+        widest = max(self.reading.vectors(role).shape[1] for role in self.reading.roles)  # word vectors may be wider
         if first == second or min(first, second) < 0 or max(first, second) >= widest:
             raise ValueError(tr("choose two different dimensions of the vectors"))
         self.dims = (first, second)
@@ -72,7 +72,7 @@ class DrawnPlanes:
     def scene_reshaped(self) -> None:
         """The scene has other tokens or shapes (or is another scene): make the planes afresh.
         A scene taken from a model opens in the PCA plane; leaving it goes back to the dimensions."""
-        taken_from = self.scene.taken_from
+        taken_from = self.reading.taken_from
         if taken_from is not self._taken_from:
             self._taken_from = taken_from
             self.kind = PlaneKind.PCA if taken_from is not None else PlaneKind.DIMENSIONS
@@ -82,8 +82,8 @@ class DrawnPlanes:
         self._planes = {}
         if self.kind is not PlaneKind.PCA:
             return
-        for role in self.scene.roles:
-            if role in self._planes or self.scene.vectors(role).shape[1] <= 2:
+        for role in self.reading.roles:
+            if role in self._planes or self.reading.vectors(role).shape[1] <= 2:
                 continue
             plane = pca_plane(self._plotted_with(role))
             for other in PLOTTED_TOGETHER[role]:
@@ -91,7 +91,7 @@ class DrawnPlanes:
 
     def _plotted_with(self, role: Role) -> np.ndarray:
         """Every vector drawn in ROLE's plot (queries and keys together)."""
-        return np.vstack([self.scene.vectors(other) for other in PLOTTED_TOGETHER[role] if other in self.scene.roles])
+        return np.vstack([self.reading.vectors(other) for other in PLOTTED_TOGETHER[role] if other in self.reading.roles])
 
     # ----- from a vector to a tip and back --------------------------------
     def plane_for(self, role: Role) -> ViewPlane | None:
@@ -128,7 +128,7 @@ class DrawnPlanes:
     def describe(self, role: Role, short: bool = False) -> str:
         """What a plot of ROLE's vectors draws: "" for vectors of two numbers, "dimensions 1 and 2 of 64",
         "PCA plane of q and k: 62% of spread" (with SHORT, for a narrow plot: "" and "PCA, 62%")."""
-        width = self.scene.vectors(role).shape[1]
+        width = self.reading.vectors(role).shape[1]
         plane = self.plane_for(role)
         if plane is not None:
             share = percent(plane.share_of_spread(self._plotted_with(role)))

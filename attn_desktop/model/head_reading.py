@@ -188,10 +188,10 @@ def read(scene: Scene, layer: int = 0, head: int = 0) -> HeadReading:
     return HeadReading(scene, ViewState(), at=(layer, head))
 
 
-def input_plane(document: Scene, layer: int, head: int) -> tuple[int, int]:
+def input_plane(scene: Scene, layer: int, head: int) -> tuple[int, int]:
     """The two numbers of the stream that a head reads most (0-based, in order): the rows of its
     grids with the most weight. A head that reads two numbers only is drawn exactly where it reads."""
-    grids = document.head(layer, head).grids
+    grids = scene.head(layer, head).grids
     if not grids:
         return 0, 1
     weight = sum(np.square(grids[name]).sum(axis=1) for name in ("w_q", "w_k", "w_v"))

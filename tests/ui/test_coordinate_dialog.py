@@ -46,10 +46,10 @@ def test_typed_coordinates_are_one_step_named_after_the_arrow(typing):
     typing.answers.append(("0.5, -0.25", True))
     typing.type_coordinates(Role.KEY, 1)
     assert typing.asked == [("New coordinates for k·cat (2 numbers, e.g. 1.5, -0.2):", "2.2, 1")]
-    assert typing.scene.vectors(Role.KEY)[1].tolist() == [0.5, -0.25]
+    assert typing.reading.vectors(Role.KEY)[1].tolist() == [0.5, -0.25]
     assert [typing.history.stack.text(i) for i in range(typing.history.stack.count())] == ["Move k·cat"]
     typing.history.stack.undo()
-    assert typing.scene.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
+    assert typing.reading.vectors(Role.KEY)[1].tolist() == [2.2, 1.0]
 
 
 def test_refused_numbers_come_back_with_the_reason_and_change_nothing(typing):
@@ -58,7 +58,7 @@ def test_refused_numbers_come_back_with_the_reason_and_change_nothing(typing):
     reason = typing.asked[1][0].split("\n")[0]
     assert reason.startswith("v·The: ") and typing.asked[1][1] == "1e400, 0"
     assert typing.errors == [("Exact coordinates", reason)]
-    assert typing.scene.vectors(Role.VALUE)[0].tolist() == [0.2, -1.0] and typing.history.stack.count() == 0
+    assert typing.reading.vectors(Role.VALUE)[0].tolist() == [0.2, -1.0] and typing.history.stack.count() == 0
 
 
 def test_too_few_numbers_are_counted_and_cancel_stops(typing):

@@ -348,8 +348,8 @@ class ChallengeTracker:
     says where the challenges belong.
     """
 
-    def __init__(self, scene: HeadReading, progress: ProgressStore) -> None:
-        self.scene = scene
+    def __init__(self, reading: HeadReading, progress: ProgressStore) -> None:
+        self.reading = reading
         self.progress = progress
         self.counting = True  # False while a lesson other than the challenges' own is open
         self._unsaved: list[str] = []  # completed, not yet in the progress file (in the order completed)
@@ -362,14 +362,14 @@ class ChallengeTracker:
 
     def start(self) -> None:
         """Take the scene as it is now as the start: its queries and keys, and what is already true."""
-        self._baseline = Baseline.from_scene(self.scene)
+        self._baseline = Baseline.from_scene(self.reading)
         self.statuses = self._evaluate()
         self._was_met = {status.id: status.met for status in self.statuses}
 
     def _evaluate(self) -> list[ChallengeStatus]:
         if not self.counting:
             return [ChallengeStatus(challenge.id, False, elsewhere_note()) for challenge in CHALLENGES]
-        return evaluate(self.scene, self._baseline)
+        return evaluate(self.reading, self._baseline)
 
     def update(self, change: Change) -> None:
         if change & Change.STRUCTURE:

@@ -66,8 +66,8 @@ def lab_head(reading: HeadReading) -> LabHead | None:
     reads another layer's stream (positions go into a model's first layer)."""
     if reading.query_tokens != reading.tokens or reading.layer != 0:
         return None
-    document = reading.scene
-    inputs = {role: np.array(document.vectors(role)) for role in document.input_roles}
+    scene = reading.scene
+    inputs = {role: np.array(scene.vectors(role)) for role in scene.input_roles}
     grids = {name: np.array(grid) for name, grid in reading.grids.items()} if reading.use_grids else {}
     if Role.EMBEDDING in inputs and not grids:
         width = inputs[Role.EMBEDDING].shape[1]

@@ -56,14 +56,14 @@ class CanvasPlots:
     """The plots of one canvas, laid out in LAYOUT (the canvas's own). FOLLOW_VIEW connects a new plot's
     view to the canvas (zooms, resizes); every plot's arrows are drawn by one ArrowLayer at LAYER_Z."""
 
-    def __init__(self, layout: pg.GraphicsLayout, scene: HeadReading, drags: DragController,
+    def __init__(self, layout: pg.GraphicsLayout, reading: HeadReading, drags: DragController,
                  follow_view: Callable[[pg.ViewBox], None], layer_z: float) -> None:
         self.layout = layout
         # Thin margins round the plots: pyqtgraph's default 9 px a side and between plots cost a projector's
         # three plots about 15 px of their 200.
         layout.setContentsMargins(CANVAS_MARGIN_PX, CANVAS_MARGIN_PX, CANVAS_MARGIN_PX, CANVAS_MARGIN_PX)
         layout.layout.setSpacing(PLOT_SPACING_PX)
-        self.scene = scene
+        self.reading = reading
         self.drags = drags
         self.columns = 2  # plots in a row, a column, or (three plots) two above one: see arrange
         self.layers: dict[pg.PlotItem, ArrowLayer] = {}
@@ -108,14 +108,14 @@ class CanvasPlots:
     @property
     def number_line(self) -> bool:
         """Values are plain numbers: draw them on a number line."""
-        return self.scene.value_width == 1
+        return self.reading.value_width == 1
 
     def plot_for(self, role: Role) -> pg.PlotItem:
         return next(plot for plot, roles in self.roles_by_plot.items() if role in roles)
 
     def shown_plots(self) -> list[pg.PlotItem]:
         """The plots of the roles the head draws, in reading order."""
-        drawn = self.scene.roles
+        drawn = self.reading.roles
         return [plot for plot, roles in self.roles_by_plot.items() if any(role in drawn for role in roles)]
 
     def add_arrow(self, plot: pg.PlotItem, arrow: ArrowItem) -> None:
@@ -141,7 +141,7 @@ class CanvasPlots:
         self.word_notice(viewport.width(), line_scale)
         self.columns = self.columns_that_draw_largest(viewport, label_height)
         first_row = 0
-        if self.scene.taken_from is not None:
+        if self.reading.taken_from is not None:
             self.layout.addItem(self.notice, row=0, col=0, colspan=self.columns)
             first_row = 1
         shown = self.shown_plots()
@@ -160,21 +160,21 @@ class CanvasPlots:
         """How many columns of plots show the arrows largest on this canvas."""
         count = len(self.shown_plots())
         tips = np.array([(0.0, 0.0), *(self.drags.tip_of(v, role) for role in (Role.QUERY, Role.KEY)
-                                       for v in self.scene.vectors(role))])
+                                       for v in self.reading.vectors(role))])
         return columns_that_draw_largest(viewport.width(), viewport.height() - self._notice_height(), count, tips,
                                          label_height, self.columns)
 
     def _notice_height(self) -> float:
-        return self.notice.minimumHeight() if self.scene.taken_from is not None else 0.0
+        return self.notice.minimumHeight() if self.reading.taken_from is not None else 0.0
 
     def values_framed_alone(self) -> bool:
         """Values and output get a scale of their own on a number line, and where they are three times
         longer or shorter than the queries and keys (a head taken from a model; a head in training): on one
         scale one kind would be dots."""
-        scene = self.scene
-        lengths = [float(np.abs(scene.vectors(role)).max(initial=0.0)) for role in (Role.QUERY, Role.KEY)]
-        values = float(np.abs(scene.vectors(Role.VALUE)).max(initial=0.0))
-        return (self.number_line or scene.taken_from is not None
+        reading = self.reading
+        lengths = [float(np.abs(reading.vectors(role)).max(initial=0.0)) for role in (Role.QUERY, Role.KEY)]
+        values = float(np.abs(reading.vectors(Role.VALUE)).max(initial=0.0))
+        return (self.number_line or reading.taken_from is not None
                 or lengths_far_apart(max(lengths), values))
 
     def link_values_to_queries(self) -> None:
@@ -186,23 +186,23 @@ class CanvasPlots:
     # ----- framing --------------------------------------------------------
     def fit(self, label_height: float) -> None:
         """Show every arrow and the origin as large as the plot allows, with a little room for the labels."""
-        scene = self.scene
+        reading = self.reading
         margin = LABEL_ROOM_LINES * label_height
         self.link_values_to_queries()  # training can make the values ten times the queries' length, or undo it
-        shared = [scene.vectors(Role.QUERY), scene.vectors(Role.KEY)]
+        shared = [reading.vectors(Role.QUERY), reading.vectors(Role.KEY)]
         if not self.values_framed_alone():
-            shared += [scene.vectors(Role.VALUE), scene.result.output]
+            shared += [reading.vectors(Role.VALUE), reading.result.output]
         roles = [Role.QUERY, Role.KEY] + ([] if self.values_framed_alone() else [Role.VALUE, Role.VALUE])
         tips = [self.drags.tip_of(v, role) for role, block in zip(roles, shared) for v in block]
         frame_tips(self.qk_plot, tips, margin)
         if self.values_framed_alone() and not self.number_line:
-            values = [*scene.vectors(Role.VALUE), *scene.result.output]
+            values = [*reading.vectors(Role.VALUE), *reading.result.output]
             frame_tips(self.vo_plot, [self.drags.tip_of(v, Role.VALUE) for v in values], margin)
-        if Role.EMBEDDING in scene.roles:
-            words = [self.drags.tip_of(v, Role.EMBEDDING) for v in scene.vectors(Role.EMBEDDING)]
+        if Role.EMBEDDING in reading.roles:
+            words = [self.drags.tip_of(v, Role.EMBEDDING) for v in reading.vectors(Role.EMBEDDING)]
             frame_tips(self.x_plot, words, margin)
         if self.number_line:
-            numbers = np.concatenate([scene.vectors(Role.VALUE)[:, 0], scene.result.output[:, 0], [0.0]])
+            numbers = np.concatenate([reading.vectors(Role.VALUE)[:, 0], reading.result.output[:, 0], [0.0]])
             x_range, y_range = number_line_range(numbers)
             self.vo_plot.setRange(xRange=x_range, yRange=y_range, padding=0)
 
@@ -230,9 +230,9 @@ class CanvasPlots:
 
     def word_notice(self, width_px: float, line_scale: float) -> None:
         """The notice's sentence, wrapped to the canvas's width."""
-        scene = self.scene
-        if scene.taken_from is not None:
-            self.notice.show_sentence(taken_from_notice(scene.taken_from, scene.key_width), width_px, line_scale)
+        reading = self.reading
+        if reading.taken_from is not None:
+            self.notice.show_sentence(taken_from_notice(reading.taken_from, reading.key_width), width_px, line_scale)
 
     def make_tick_room_anew(self) -> None:
         """The canvas has another size: each axis takes the room its labels need now, not the most they ever had."""

@@ -39,13 +39,13 @@ class CoordinateDialog:
 
     def __init__(self, parent: QWidget, scene: Scene | HeadReading, editor: Editor, canvas: DrawnDimensions,
                  show_error: Callable[[str, str], None], show_status: Callable[[str, int], None]) -> None:
-        self.parent, self.scene, self.editor, self.canvas = parent, head_reading(scene), editor, canvas
+        self.parent, self.reading, self.editor, self.canvas = parent, head_reading(scene), editor, canvas
         self.show_error, self.show_status = show_error, show_status
 
     def type_coordinates(self, role: Role, index: int) -> None:
         """Double-click on a tip: type exact coordinates (the way to make two keys exactly equal)."""
-        name = self.scene.arrow_name(role, index)
-        current = self._typed_numbers(role, self.scene.vectors(role)[index])
+        name = self.reading.arrow_name(role, index)
+        current = self._typed_numbers(role, self.reading.vectors(role)[index])
         in_plane = self.canvas.plane_for(role) is not None
         prompt = (tr("New coordinates for {name} in the PCA plane ({count} numbers, e.g. 1.5, -0.2):") if in_plane
                   else tr("New coordinates for {name} ({count} numbers, e.g. 1.5, -0.2):")).format(
@@ -69,7 +69,7 @@ class CoordinateDialog:
 
     def _coordinates_problem(self, role: Role, index: int, name: str, text: str) -> str:
         """Move the arrow to the typed coordinates; what was wrong with them, or "" when they were taken."""
-        current = self.scene.vectors(role)[index]
+        current = self.reading.vectors(role)[index]
         count = len(self._typed_numbers(role, current))
         numbers = parse_numbers(text, count)
         if len(numbers) != count:
@@ -79,7 +79,7 @@ class CoordinateDialog:
         plane = self.canvas.plane_for(role)
         after = plane.lift(current, *numbers).tolist() if plane is not None else numbers
         try:
-            self.editor.do(move_arrow(self.scene, role, index, before=current, after=after))
+            self.editor.do(move_arrow(self.reading, role, index, before=current, after=after))
         except ValueError as error:  # refused (too large, not finite): the scene is as it was
             return tr("{name}: {error}").format(name=name, error=error)
         return ""
@@ -91,7 +91,7 @@ class CoordinateDialog:
 
     def choose_dims(self) -> None:
         """For vectors of more than two numbers: which two the canvas draws."""
-        width = max(self.scene.key_width, self.scene.value_width)
+        width = max(self.reading.key_width, self.reading.value_width)
         if width <= 2:
             self.show_status(tr("Every vector here has at most two numbers; the canvas shows them all."), 4000)
             return

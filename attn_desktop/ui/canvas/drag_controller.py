@@ -79,13 +79,13 @@ class DragController(QObject):
     dragging = Signal(bool)  # a drag began (True) or ended in any way (False): Undo waits for the release
     nudge_starting = Signal()  # an arrow key is about to move an arrow (Predict, then see veils the weights first)
 
-    def __init__(self, scene: HeadReading, arrows: dict[Role, list[ArrowItem]], parent: QObject | None = None) -> None:
+    def __init__(self, reading: HeadReading, arrows: dict[Role, list[ArrowItem]], parent: QObject | None = None) -> None:
         """`arrows` is the canvas's own table of arrow items, read as it is at each gesture."""
         super().__init__(parent)
-        self.scene = scene  # the head drawn
-        self.document = scene.scene  # where a drag moves its arrow live (recorded as a command on release)
+        self.reading = reading  # the head drawn
+        self.scene = reading.scene  # where a drag moves its arrow live (recorded as a command on release)
         self.arrows = arrows
-        self.planes = DrawnPlanes(scene)  # which plane of a wide vector the canvas shows
+        self.planes = DrawnPlanes(reading)  # which plane of a wide vector the canvas shows
         self.snap_step = 0.0  # when set, dragged tips land on multiples of it (so "exactly equal" is reachable)
         self.focused_arrow: tuple[Role, int] | None = None  # what the arrow keys move
         self._turns = TipTurns()
@@ -100,7 +100,7 @@ class DragController(QObject):
         item.drag_cancelled.connect(self._drag_cancelled)
         item.double_clicked.connect(partial(self.edit_requested.emit, role, index))
         if role is Role.QUERY:
-            item.clicked.connect(partial(self.scene.select_query, index))
+            item.clicked.connect(partial(self.reading.select_query, index))
 
     def forget_arrows(self) -> None:
         """The arrows are made anew: nothing is focused or dragged, and no turn at a shared tip is pending."""
@@ -111,7 +111,7 @@ class DragController(QObject):
         self._turns.forget()
 
     def draggable_arrows(self) -> list[tuple[Role, int]]:
-        return [(role, i) for role in self.scene.roles if self.scene.is_draggable(role)
+        return [(role, i) for role in self.reading.roles if self.reading.is_draggable(role)
                 for i in range(len(self.arrows[role]))]
 
     def dragged_arrow(self) -> ArrowItem | None:
@@ -141,13 +141,13 @@ class DragController(QObject):
     # ----- drags ----------------------------------------------------------
     def _start_drag(self, role: Role, index: int) -> None:
         underneath = self._turns.started_dragging((role, index), list(self._tips_on_screen()))
-        names = [self.scene.arrow_name(*_role_and_index(key)) for key in underneath]
+        names = [self.reading.arrow_name(*_role_and_index(key)) for key in underneath]
         hint = "  " + tr("({names} stayed: undo, then drag from there again to move it instead)").format(
             names=listed(names)) if names else ""
-        self._drag = _Drag(role, index, self.scene.vectors(role)[index].copy(), self.scene.selected, hint)
+        self._drag = _Drag(role, index, self.reading.vectors(role)[index].copy(), self.reading.selected, hint)
         self.focus_arrow((role, index))  # the arrow keys then fine-tune the same arrow
         if role is Role.QUERY:
-            self.scene.select_query(index)
+            self.reading.select_query(index)
         self.dragging.emit(True)
 
     def _move_drag(self, tip: QPointF) -> None:
@@ -155,7 +155,7 @@ class DragController(QObject):
         if drag is None:
             return
         moved = self.vector_with_tip(drag.start, tip.x(), tip.y(), drag.role)
-        self.document.set_vector(drag.role, drag.index, moved.tolist())
+        self.scene.set_vector(drag.role, drag.index, moved.tolist())
         self.status.emit(self.describe(drag.role, drag.index) + drag.hint)
 
     def _finish_drag(self, tip: QPointF) -> None:
@@ -165,7 +165,7 @@ class DragController(QObject):
         self._move_drag(tip)
         self._drag = None
         self.dragging.emit(False)
-        command = move_arrow(self.scene, drag.role, drag.index, drag.start.tolist(), chosen_before=drag.chosen_before)
+        command = move_arrow(self.reading, drag.role, drag.index, drag.start.tolist(), chosen_before=drag.chosen_before)
         if command.before != command.after:  # released where it began: no step (choosing a query is no edit)
             self.arrow_moved.emit(command)
 
@@ -174,7 +174,7 @@ class DragController(QObject):
         if drag is None:
             return
         self.dragging.emit(False)
-        self.document.set_vector(drag.role, drag.index, drag.start.tolist())
+        self.scene.set_vector(drag.role, drag.index, drag.start.tolist())
         self.status.emit(tr("Put back: {arrow}").format(arrow=self.describe(drag.role, drag.index)))
 
     def cancel_drag(self) -> bool:
@@ -186,7 +186,7 @@ class DragController(QObject):
 
     def describe(self, role: Role, index: int) -> str:
         """What an arrow is, as the plane it is drawn in shows it (see describe())."""
-        return describe(self.scene, role, index, self.planes.plane_for(role))
+        return describe(self.reading, role, index, self.planes.plane_for(role))
 
     # ----- from a tip on screen to a vector ------------------------------------
     @property
@@ -250,11 +250,11 @@ class DragController(QObject):
         """Move an arrow's tip by (dx, dy) on screen's axes: one step of the history, merged with the
         nudges of this arrow just before it."""
         self.nudge_starting.emit()
-        before = self.scene.vectors(role)[index].copy()
+        before = self.reading.vectors(role)[index].copy()
         x, y = self.tip_of(before, role)
         after = self.vector_with_tip(before, x + dx, y + (dy if len(before) > 1 else 0.0), role)
-        self.document.set_vector(role, index, after.tolist())
+        self.scene.set_vector(role, index, after.tolist())
         self.status.emit(self.describe(role, index))
-        command = move_arrow(self.scene, role, index, before.tolist(), nudge=True)
+        command = move_arrow(self.reading, role, index, before.tolist(), nudge=True)
         if not command.changes_nothing:
             self.arrow_moved.emit(command)

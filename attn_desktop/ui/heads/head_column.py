@@ -31,13 +31,13 @@ SWITCH_TIP = N_("Show this head's canvas (and, where the matrices do not fit sid
 class HeadColumn(QObject):
     """The panels of head HEAD of LAYER, made in PARENT (the heads view's area, which lays them out)."""
 
-    def __init__(self, document: Scene, view_state: ViewState, layer: int, head: int, parent: QWidget) -> None:
+    def __init__(self, scene: Scene, view_state: ViewState, layer: int, head: int, parent: QWidget) -> None:
         super().__init__(parent)
-        self.document = document
+        self.scene = scene
         self.view_state = view_state
         self.layer, self.head = layer, head
-        self.reading = HeadReading(document, view_state, at=(layer, head))
-        name = document.head_name(layer, head)
+        self.reading = HeadReading(scene, view_state, at=(layer, head))
+        name = scene.head_name(layer, head)
         self.title_button = ElidingButton(name, parent)  # elided where the switch's row is narrow
         self.title_button.setCheckable(True)
         self.title_button.set_tip(tr(TITLE_TIP))
@@ -48,7 +48,7 @@ class HeadColumn(QObject):
         self.title_button.setFont(font)
         self.highlight = KeyHighlight(self, view_state, (layer, head))  # a key pointed at in this head's table, lit on its canvas
         self.canvas = AttentionCanvas(self.reading, parent, highlight=self.highlight)
-        self.canvas.set_dims(*input_plane(document, layer, head))
+        self.canvas.set_dims(*input_plane(scene, layer, head))
         self.scores = ScoreTablePanel(self.reading, self.highlight, parent)
         self.scores.set_formula_shown(False)  # the worked dot product is the Scores panel's, for the head shown
         self.matrix = HeadMatrix(self.reading, name, parent)

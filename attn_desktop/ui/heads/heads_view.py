@@ -57,10 +57,10 @@ class HeadsView(QWidget):
     edit_requested = Signal(object, int)
     dragging = Signal(bool)
 
-    def __init__(self, document: Scene, view_state: ViewState, editor: Editor | None = None,
+    def __init__(self, scene: Scene, view_state: ViewState, editor: Editor | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.document = document
+        self.scene = scene
         self.view_state = view_state
         self.presenting = False
         self.showing = False  # the window shows the heads: see show_heads
@@ -77,7 +77,7 @@ class HeadsView(QWidget):
             box.setToolTip(tr("Show this panel in every head"))
             box.toggled.connect(self._show_chosen_parts)
         self._build_rows()
-        self.mixing_box = MixingBox(document, view_state, editor)
+        self.mixing_box = MixingBox(scene, view_state, editor)
         self.main_layout = layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)  # (every line counts on a projector of 768 lines)
         layout.setSpacing(2)
@@ -161,8 +161,8 @@ class HeadsView(QWidget):
             column.dispose()
         self.columns = []
         if self.showing:
-            for layer, head, _ in self.document.all_heads():
-                column = HeadColumn(self.document, self.view_state, layer, head, self.columns_area)
+            for layer, head, _ in self.scene.all_heads():
+                column = HeadColumn(self.scene, self.view_state, layer, head, self.columns_area)
                 self._pass_on_signals(column)
                 if self.presenting:
                     column.canvas.set_presentation(True)
@@ -189,7 +189,7 @@ class HeadsView(QWidget):
         """Heads wider than the canvas's plane: the matrices alone (see the module's note); back to a scene of
         plane-wide heads, the canvas and (on a large screen) the scores. A scene of the same kind keeps what
         the user ticked."""
-        widths = [head.vectors[role].shape[1] for _, _, head in self.document.all_heads() for role in ATTENTION_ROLES]
+        widths = [head.vectors[role].shape[1] for _, _, head in self.scene.all_heads() for role in ATTENTION_ROLES]
         matrices_first = not plots_show_heads_whole(widths)
         if matrices_first == self.matrices_first:
             return

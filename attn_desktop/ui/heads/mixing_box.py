@@ -37,10 +37,10 @@ def layer_prefix(index: int) -> str:
 
 
 class MixingBox(QWidget):
-    def __init__(self, document: Scene, view_state: ViewState, editor: Editor | None = None,
+    def __init__(self, scene: Scene, view_state: ViewState, editor: Editor | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.document = document
+        self.scene = scene
         self.view_state = view_state
         self.editor = editor  # typed numbers in W_O are undoable edits
         self.showing = False  # the heads are shown: see show_layers
@@ -63,7 +63,7 @@ class MixingBox(QWidget):
         self.w_o_row.addLayout(self.summaries_column)
         self.box_layout.addLayout(self.w_o_row, 0)
         self.box_layout.addWidget(self.mixing_label, 1)
-        follow_scene(self, document, self._on_change)
+        follow_scene(self, scene, self._on_change)
         follow_scene(self, view_state, self._on_view_changed)  # another query chosen: its mixing lines
 
     def hasHeightForWidth(self) -> bool:
@@ -85,11 +85,11 @@ class MixingBox(QWidget):
             self.summaries_column.removeWidget(summary)
             summary.hide()
             summary.deleteLater()
-        layers = self.document.layers if on else []
+        layers = self.scene.layers if on else []
         several = len(layers) > 1
         mixing = [(index, layer.w_o.shape) for index, layer in enumerate(layers) if layer.w_o is not None]
         self.w_o_editors = [self._w_o_editor(index, several) for index, shape in mixing if shown_whole(*shape)]
-        self.w_o_summaries = [WOSummary(self.document, self.view_state, self.editor, index,
+        self.w_o_summaries = [WOSummary(self.scene, self.view_state, self.editor, index,
                                         layer_prefix(index) if several else "")
                               for index, shape in mixing if not shown_whole(*shape)]
         for w_o_editor in self.w_o_editors:
@@ -102,7 +102,7 @@ class MixingBox(QWidget):
         """LAYER's W_O: typed numbers are undoable edits; as tall as its rows and as wide as its numbers, no
         more (the height is the heads', the width the mixing lines'). With SEVERAL layers it says whose it
         is, as the mixing lines beside it do."""
-        w_o_editor = GridEditor(HeadReading(self.document, self.view_state, at=(layer, 0)), self.editor, names=("w_o",), compact=True,
+        w_o_editor = GridEditor(HeadReading(self.scene, self.view_state, at=(layer, 0)), self.editor, names=("w_o",), compact=True,
                                 title_prefix=layer_prefix(layer) if several else "")
         w_o_editor.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Maximum)
         return w_o_editor
@@ -163,15 +163,15 @@ class MixingBox(QWidget):
             self._show_mixing()
 
     def _show_mixing(self) -> None:
-        document = self.document
+        scene = self.scene
         if not self.showing:  # (a drag on the canvas reaches here on every move: no work then)
             if self.mixing_label.text():
                 self.mixing_label.clear()
             return
-        query = self.view_state.chosen_query(document.n_queries)
-        token, several = document.query_tokens[query], len(document.layers) > 1
+        query = self.view_state.chosen_query(scene.n_queries)
+        token, several = scene.query_tokens[query], len(scene.layers) > 1
         lines = []
-        for number, layer in enumerate(document.layers, start=1):
+        for number, layer in enumerate(scene.layers, start=1):
             if layer.w_o is None:  # one head, nothing to mix: its output is the layer's
                 formula = f"{explain.arrow_name('out', token)} = {shown_vector(layer.output[query])}"
             else:

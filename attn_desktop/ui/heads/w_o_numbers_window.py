@@ -17,16 +17,16 @@ SCREEN_SHARE = 0.8  # of the screen, at most, for the window
 
 
 class WONumbersWindow(QDialog):
-    def __init__(self, document: Scene, view_state: ViewState, editor: Editor | None, layer: int,
+    def __init__(self, scene: Scene, view_state: ViewState, editor: Editor | None, layer: int,
                  title_prefix: str, parent: QWidget) -> None:
         super().__init__(parent)
         title = GRID_TITLES["w_o"]  # (marked where it is defined)
         self._title = lambda: self.setWindowTitle(f"{title_prefix}{tr(title)}")
         self._title()
         follow_language(self, self._title)
-        w_o = document.layers[layer].w_o
+        w_o = scene.layers[layer].w_o
         rows = w_o.shape[0] if w_o is not None else 0
-        reading = HeadReading(document, view_state, at=(layer, 0))
+        reading = HeadReading(scene, view_state, at=(layer, 0))
         self.grid_editor = GridEditor(reading, editor, names=("w_o",), compact=True, title_prefix=title_prefix,
                                       rows_in_view=rows)
         layout = QVBoxLayout(self)

@@ -25,10 +25,10 @@ def shown_whole(rows: int, columns: int) -> bool:
 class WOSummary(QWidget):
     """W_O of LAYER: "Layer 1 · W_O → output 16 × 32" and "Numbers…", which opens them (TITLE_PREFIX: whose)."""
 
-    def __init__(self, document: Scene, view_state: ViewState, editor: Editor | None, layer: int,
+    def __init__(self, scene: Scene, view_state: ViewState, editor: Editor | None, layer: int,
                  title_prefix: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.document, self.view_state, self.editor = document, view_state, editor
+        self.scene, self.view_state, self.editor = scene, view_state, editor
         self.layer, self.title_prefix = layer, title_prefix
         self.dialog: WONumbersWindow | None = None  # made when first asked for
         self.label = QLabel()
@@ -44,7 +44,7 @@ class WOSummary(QWidget):
         layout.addStretch(1)
 
     def _reword(self) -> None:
-        layers = self.document.layers
+        layers = self.scene.layers
         if self.layer >= len(layers) or layers[self.layer].w_o is None:
             return  # a summary left from a scene before this one: the heads view builds a new one when shown
         rows, columns = self.shape
@@ -61,14 +61,14 @@ class WOSummary(QWidget):
 
     @property
     def shape(self) -> tuple[int, int]:
-        w_o = self.document.layers[self.layer].w_o
+        w_o = self.scene.layers[self.layer].w_o
         assert w_o is not None, "a summary is made for a layer that mixes its heads with W_O"
         return int(w_o.shape[0]), int(w_o.shape[1])
 
     def open_numbers(self) -> None:
         """W_O's every number in a window of its own, beside the heads (typed numbers are undoable edits)."""
         if self.dialog is None:
-            self.dialog = WONumbersWindow(self.document, self.view_state, self.editor, self.layer,
+            self.dialog = WONumbersWindow(self.scene, self.view_state, self.editor, self.layer,
                                           self.title_prefix, self)
         self.dialog.show()
         self.dialog.raise_()

@@ -27,12 +27,12 @@ PreparedText = Callable[[str, QFont], tuple[QStaticText, float, float]]  # text,
 
 
 class EntropyColumn:
-    def __init__(self, scene: HeadReading) -> None:
-        self.scene = scene
+    def __init__(self, reading: HeadReading) -> None:
+        self.reading = reading
         self.shown = False
 
     def text(self, row: int) -> str:
-        return shown_number(float(entropy_bits(self.scene.result.weights[row])))
+        return shown_number(float(entropy_bits(self.reading.result.weights[row])))
 
     def width(self, font: QFont) -> float:
         """The room the column takes right of the grid: 0 while it is not shown."""
@@ -54,10 +54,10 @@ class EntropyColumn:
         """Each row's entropy, right-aligned in the column, in the cells' font (laid out once, like theirs)."""
         if not self.shown:
             return
-        size = grid.height() / self.scene.n_queries
+        size = grid.height() / self.reading.n_queries
         right = grid.right() + self.width(view_font) - 4
         painter.setPen(color)
-        for row, bits in enumerate(entropy_bits(self.scene.result.weights)):
+        for row, bits in enumerate(entropy_bits(self.reading.result.weights)):
             text, half_width, half_height = prepared(shown_number(float(bits)), cell_font)
             painter.drawStaticText(QPointF(right - 2 * half_width, grid.top() + (row + 0.5) * size - half_height), text)
 
@@ -67,9 +67,9 @@ class EntropyColumn:
             return None
         if not grid.top() <= point.y() < grid.bottom():
             return None
-        scene = self.scene
-        row = min(int((point.y() - grid.top()) / (grid.height() / scene.n_queries)), scene.n_queries - 1)
-        seen = int(scene.result.mask[row].sum())
+        reading = self.reading
+        row = min(int((point.y() - grid.top()) / (grid.height() / reading.n_queries)), reading.n_queries - 1)
+        seen = int(reading.result.mask[row].sum())
         even = shown_number(float(np.log2(max(seen, 1))))
         return tr("Entropy of {query}'s weights: {bits} bits (0 when one key takes all; {even} when all {count} "
-                  "share evenly)").format(query=scene.query_tokens[row], bits=self.text(row), even=even, count=seen)
+                  "share evenly)").format(query=reading.query_tokens[row], bits=self.text(row), even=even, count=seen)

@@ -47,9 +47,9 @@ class GridEditor(QWidget):
         if given, the rows a table shows before it scrolls (a window of its own shows a large W_O's every row)."""
         super().__init__(parent)
         self.reading = head_reading(scene)  # the head whose grids (or whose layer's W_O) are shown
-        self.document = self.reading.scene
-        # In the window, its edit history (undoable); alone, straight to the document.
-        self.editor = editor if editor is not None else RunNow(self.document, self.reading.view)
+        self.scene = self.reading.scene
+        # In the window, its edit history (undoable); alone, straight to the scene.
+        self.editor = editor if editor is not None else RunNow(self.scene, self.reading.view)
         self.names = names  # the grids shown: W_Q, W_K and W_V, or W_O alone
         self.compact = compact  # tables exactly as tall as their rows (beside other panels), not stretched
         self.title_prefix = title_prefix
@@ -118,16 +118,16 @@ class GridEditor(QWidget):
 
     def _grid(self, name: str) -> np.ndarray:
         """W_Q, W_K or W_V of the head shown, or W_O of its layer."""
-        return self.document.grid(name, *self.reading.location)
+        return self.scene.grid(name, *self.reading.location)
 
     def _shows_anything(self) -> bool:
         """Only the grids there are: W_Q, W_K and W_V where the head makes its vectors with them (not where
         they are given directly), W_O where its layer mixes its heads' outputs."""
-        w_o = self.document.layers[self.reading.layer].w_o
+        w_o = self.scene.layers[self.reading.layer].w_o
         return all(w_o is not None if name == "w_o" else name in self.reading.grids for name in self.names)
 
     def refresh(self) -> None:
-        scene = self.reading
+        reading = self.reading
         self.setEnabled(self._shows_anything())
         if not self._shows_anything():
             for table in self.tables.values():
@@ -146,9 +146,9 @@ class GridEditor(QWidget):
         for name, table in self.tables.items():
             self._fill(table, self._grid(name))
         with QSignalBlocker(self.no_grids_box):
-            self.no_grids_box.setChecked(not scene.use_grids)
+            self.no_grids_box.setChecked(not reading.use_grids)
         for table in self.tables.values():
-            table.setEnabled(scene.use_grids)
+            table.setEnabled(reading.use_grids)
 
     def _fill(self, table: QTableWidget, grid: np.ndarray) -> None:
         # Writing the scene's numbers back must not read as the student typing them.
@@ -190,7 +190,7 @@ class GridEditor(QWidget):
                                                                           number=self._cell_text(name, item)))
             return
         try:
-            self.editor.do(set_grid_cell(self.document, name, item.row(), item.column(), value, *self.reading.location))
+            self.editor.do(set_grid_cell(self.scene, name, item.row(), item.column(), value, *self.reading.location))
         except ValueError as error:  # not finite, or too large
             self._refuse(tr("{typed} was refused ({error}), so {grid} keeps {number}.").format(
                 typed=typed, error=error, grid=grid, number=self._cell_text(name, item)))
@@ -239,7 +239,7 @@ class GridEditor(QWidget):
 
     def _name_the_head(self) -> None:
         self.head_label.setText(tr("<b>{head}</b> (click a head's title to show another)").format(
-            head=self.document.head_name(*self.reading.location)))
+            head=self.scene.head_name(*self.reading.location)))
 
 
 def _scrolling(flow: GridFlow) -> QScrollArea:

@@ -63,7 +63,7 @@ class PredictionController(QObject):
     def __init__(self, scene: Scene | HeadReading, veil: WeightsVeil, chart: WeightsChart, bar: PredictBar,
                  drags: DragController, progress: ProgressStore, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.scene, self.veil, self.chart, self.bar, self.progress = head_reading(scene), veil, chart, bar, progress
+        self.reading, self.veil, self.chart, self.bar, self.progress = head_reading(scene), veil, chart, bar, progress
         self.phase = Phase.OFF
         self.session = SessionScore()
         self.last: Comparison | None = None  # the round last revealed
@@ -94,8 +94,8 @@ class PredictionController(QObject):
         if on == self.on:
             return
         if on:
-            self._unfollow = follow_scene(self, self.scene, self._on_scene_changed)
-            self.bar.set_tokens(self.scene.tokens)
+            self._unfollow = follow_scene(self, self.reading, self._on_scene_changed)
+            self.bar.set_tokens(self.reading.tokens)
             self._enter(Phase.READY, tr(READY_TEXT))
         else:
             if self._unfollow is not None:
@@ -123,8 +123,8 @@ class PredictionController(QObject):
         starts even, since the student has seen nothing."""
         if not self.on:
             return
-        self._query = self.scene.selected
-        self._before = even_guess(self.scene.n_tokens, self._allowed())
+        self._query = self.reading.selected
+        self._before = even_guess(self.reading.n_tokens, self._allowed())
         self.guess = self._before.copy()
         self._enter(Phase.GUESSING, tr(GUESSING_TEXT))
 
@@ -144,8 +144,8 @@ class PredictionController(QObject):
     def _start_moving(self) -> None:
         """Veil the weights before the arrow moves; a new round unless a guess is already under way."""
         if self.phase in (Phase.READY, Phase.REVEALED):
-            self._before = self.scene.selected_weights.copy()
-            self._query = self.scene.selected
+            self._before = self.reading.selected_weights.copy()
+            self._query = self.reading.selected
             self.guess = self._before.copy()  # the guess starts at the weights the student last saw
         if self.phase is not Phase.MOVING:
             self._enter(Phase.MOVING, tr(MOVING_TEXT))
@@ -153,7 +153,7 @@ class PredictionController(QObject):
     def _after_move(self) -> None:
         if self.phase is not Phase.MOVING:
             return
-        if np.allclose(self.scene.selected_weights, self._before, rtol=0, atol=1e-12):
+        if np.allclose(self.reading.selected_weights, self._before, rtol=0, atol=1e-12):
             self._enter(Phase.READY, tr(UNCHANGED_TEXT))
         else:
             self._enter(Phase.GUESSING, tr(GUESSING_TEXT))
@@ -165,14 +165,14 @@ class PredictionController(QObject):
 
     def _choose_winner(self, index: int) -> None:
         if self.phase is Phase.GUESSING and self._allowed()[index]:
-            self.guess = winner_guess(index, self.scene.n_tokens)
+            self.guess = winner_guess(index, self.reading.n_tokens)
             self._enter(Phase.GUESSING, tr(GUESSING_TEXT), winner=index)
 
     def reveal(self) -> None:
         """Show the real weights beside the guess, score the round and remember it."""
         if self.phase is not Phase.GUESSING:
             return
-        self.last = result = compare(self.guess, self.scene.selected_weights)
+        self.last = result = compare(self.guess, self.reading.selected_weights)
         self.session = self.session.with_round(result)
         self.progress.record_prediction(result)
         self._enter(Phase.REVEALED, self._result_text(result))
@@ -180,9 +180,9 @@ class PredictionController(QObject):
 
     def _on_scene_changed(self, change: Change) -> None:
         if change & Change.STRUCTURE:
-            self.bar.set_tokens(self.scene.tokens)
+            self.bar.set_tokens(self.reading.tokens)
         round_on = self.phase in (Phase.MOVING, Phase.GUESSING)
-        if round_on and (change & Change.STRUCTURE or self.scene.selected != self._query):
+        if round_on and (change & Change.STRUCTURE or self.reading.selected != self._query):
             self._enter(Phase.READY, tr(SKIPPED_TEXT))
         elif self.phase is Phase.REVEALED and change & (Change.STRUCTURE | Change.SELECTION | Change.NUMBERS):
             # The guess was for the weights as they were; now the chart shows the weights as they are.
@@ -203,11 +203,11 @@ class PredictionController(QObject):
         self.bar.show_step(message, tooltip, guessing=phase is Phase.GUESSING, winner=winner)
 
     def _allowed(self) -> np.ndarray:
-        return np.asarray(self.scene.result.mask[self.scene.selected], dtype=bool)
+        return np.asarray(self.reading.result.mask[self.reading.selected], dtype=bool)
 
     def _result_text(self, result: Comparison) -> str:
         """"Off by 29 points · score 71 · dog wins ✓": the round in one line."""
-        tokens = self.scene.tokens
+        tokens = self.reading.tokens
         names = [explain.short_name(tokens[i]) for i in result.real_winners]
         real = names[0] if names else ""
         for name in names[1:]:  # a tie: "cat or dog"
@@ -225,7 +225,7 @@ class PredictionController(QObject):
             points=points, score=round(result.score), wins=wins)
 
     def _differences_text(self, result: Comparison) -> str:
-        each = ", ".join(f"{token} {round(100 * d):+d}" for token, d in zip(self.scene.tokens, result.differences))
+        each = ", ".join(f"{token} {round(100 * d):+d}" for token, d in zip(self.reading.tokens, result.differences))
         return tr("Your guess minus the real weights, in points: {each}. Grey bars: your guess.").format(each=each)
 
     def _session_text(self) -> str:
