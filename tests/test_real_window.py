@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from attn_desktop.model import Role
-from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.scene_files import open_reading
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.palette import OUTPUT_COLOR, ROLE_COLORS
 
@@ -97,7 +97,7 @@ def _screenshot_once_painted(app: subprocess.Popen, display: str, shot: Path) ->
 def assert_the_arrows_point_where_the_model_says(shot: Path) -> None:
     """The chosen query, its top key, that key's value and the output, read off the screenshot: each
     drawn as an arrow in its colour, pointing the way its vector does, with lengths in the vectors' ratio."""
-    vectors = strongest_arrows(open_scene(scene_path(DEFAULT_SCENE)))
+    vectors = strongest_arrows(open_reading(scene_path(DEFAULT_SCENE)))  # the file's own query, as the window
     rgb = screen_pixels(shot)
     query = arrow_along(drawn_in(rgb, ROLE_COLORS[Role.QUERY].name(), 0.95), vectors["query"])
     output = arrow_along(drawn_in(rgb, OUTPUT_COLOR.name(), 0.95), vectors["output"])

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from attn_desktop.model import Role, Scene, read
+from attn_desktop.model import HeadReading, Role
 
 BLEND_TOLERANCE = 10  # how far (in 0-255 steps) a pixel may sit off the white-to-colour line: antialiasing
 SEARCH_CONE = 30  # degrees either side of the model's direction in which an arrow's pixels are looked for
@@ -81,13 +81,13 @@ def degrees(vector: np.ndarray) -> float:
     return math.degrees(math.atan2(vector[1], vector[0]))
 
 
-def strongest_arrows(scene: Scene) -> dict[str, np.ndarray]:
+def strongest_arrows(shown: HeadReading) -> dict[str, np.ndarray]:
     """The vectors the window draws at full or near-full strength: the chosen query, the key it favours
     most, that key's value and the output."""
-    top = int(np.argmax(read(scene).selected_weights))
+    top = int(np.argmax(shown.selected_weights))
     return {
-        "query": read(scene).vectors(Role.QUERY)[read(scene).selected],
-        "top key": read(scene).vectors(Role.KEY)[top],
-        "top value": read(scene).vectors(Role.VALUE)[top],
-        "output": np.asarray(read(scene).selected_output),
+        "query": shown.vectors(Role.QUERY)[shown.selected],
+        "top key": shown.vectors(Role.KEY)[top],
+        "top value": shown.vectors(Role.VALUE)[top],
+        "output": np.asarray(shown.selected_output),
     }
