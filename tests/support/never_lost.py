@@ -9,7 +9,7 @@ import os
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from attn_desktop.model import Role, read
+from attn_desktop.model import Role
 from attn_desktop.model.commands import move_arrow
 from attn_desktop.model.scene_files import read_scene_data, save_scene, scene_document
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
@@ -29,7 +29,7 @@ def save_as_answers(monkeypatch, *paths):
 
 def move_k_cat(window):
     """Unsaved work, made as a released drag makes it: k·cat moved to (0.5, 0.5), one step in the history."""
-    window.history.do(move_arrow(read(window.scene), Role.KEY, 1, before=window.reading().vectors(Role.KEY)[1], after=[0.5, 0.5]))
+    window.history.do(move_arrow(window.reading(), Role.KEY, 1, before=window.reading().vectors(Role.KEY)[1], after=[0.5, 0.5]))
 
 
 def opened_and_edited(window, path):
