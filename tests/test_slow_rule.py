@@ -38,6 +38,7 @@ def test_a_program_other_than_python_starts_in_an_unmarked_test():
     "python -c 'print(1)'",
     ["attn-desktop", "--self-test"],
     ["dist/attn-desktop/attn-desktop", "--version"],
+    ["strace", "-f", "-e", "trace=socket,connect", "-o", "log", "dist/attn-desktop/attn-desktop", "--self-test"],
 ], ids=command_line)
 def test_these_start_python(command):
     assert starts_python(words_of(command))
@@ -47,6 +48,8 @@ def test_these_start_python(command):
     ["cc", "-shared", "-o", "libx.so", "x.c"],
     ["ldd", "/usr/lib/libqxcb.so"],
     ["dpkg", "-r", "attn-desktop"],
+    ["readelf", "-d", "dist/attn-desktop/attn-desktop"],  # reads the frozen program, runs nothing
+    ["ldd", "dist/attn-desktop/_internal/python3.11"],
     ["desktop-file-validate", "attn-desktop.desktop"],
     "xdotool mousemove 10 10",
 ], ids=command_line)

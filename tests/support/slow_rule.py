@@ -20,6 +20,9 @@ import pytest
 
 PYTHON_NAME = re.compile(r"python[0-9.]*")
 APP_NAME = "attn-desktop"  # the command pip installs, and the frozen build's program
+# Programs that run another program named among their arguments: what they run is what starts.
+RUNNERS = frozenset({"strace", "ltrace", "xvfb-run", "timeout", "env", "nice", "setsid", "stdbuf", "taskset",
+                     "dbus-run-session", "sudo", "valgrind"})
 QPROCESS_STARTS = ("start", "startCommand", "startDetached")
 
 
@@ -40,15 +43,22 @@ def split(command_line: str) -> list[str]:
 
 def starts_python(words: list[str]) -> bool:
     """Whether a command line starts python: the interpreter or the app, as the program or through a program
-    that runs another (strace, xvfb-run, ...). "attn-desktop" elsewhere than first is a name (dpkg -r
-    attn-desktop) unless it is a path."""
-    for position, word in enumerate(words):
-        name = os.path.basename(word)
-        if word == sys.executable or PYTHON_NAME.fullmatch(name):
-            return True
-        if name == APP_NAME and (position == 0 or os.sep in word):
-            return True
+    that runs another (strace, xvfb-run, ...). A program that only reads one (readelf -d dist/.../attn-desktop,
+    dpkg -r attn-desktop) starts nothing."""
+    if not words:
+        return False
+    if _is_python(words[0]):
+        return True
+    if os.path.basename(words[0]) in RUNNERS:
+        # The runner's own options come first, some with a value (strace -o LOG): any python named is what runs.
+        return any(_is_python(word) for word in words[1:])
     return False
+
+
+def _is_python(word: str) -> bool:
+    """The interpreter, or the app (the command pip installs, or a frozen build's program)."""
+    name = os.path.basename(word)
+    return word == sys.executable or PYTHON_NAME.fullmatch(name) is not None or name == APP_NAME
 
 
 def refusal(test: str, words: list[str]) -> str:
@@ -83,7 +93,8 @@ def _refuse_python_in_qprocess(patch: pytest.MonkeyPatch, test: str) -> None:
         real = getattr(QProcess, name)
 
         def checked_start(*args, real=real, **options):
-            words = [word for arg in args for word in _qprocess_words(arg)]
+            # A QProcess not yet given a program contributes an empty one: the program is the first word given.
+            words = [word for arg in args for word in _qprocess_words(arg) if word]
             if starts_python(words):
                 pytest.fail(refusal(test, words))
             return real(*args, **options)
