@@ -143,3 +143,39 @@ def test_the_panel_on_induction_fits_a_1024_by_768_projector(qtbot, window, monk
     assert min(heatmap.width() for heatmap in panel.circuit.heatmaps.values()) >= 100
     window.presentation_action.setChecked(False)
 
+
+
+def test_knocking_out_layer_1_reaches_the_large_layer_2_matrix_and_the_title_names_the_induction_model(
+        qtbot, window, trained_induction):
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)  # Lessons → Train a Head
+    panel = window.training_panel
+    qtbot.mouseClick(panel.train_button, Qt.MouseButton.LeftButton)  # the one-head task the panel opens on first
+    qtbot.waitUntil(lambda: window.training.showing, timeout=10_000)
+    assert window.windowTitle().startswith("Trained head: reverse")
+    panel.choose_task("induction")  # training goes on, now of the induction model
+    qtbot.waitUntil(lambda: len(window.scene.layers) == 2 and panel.steps_taken >= 5, timeout=10_000)
+    qtbot.mouseClick(panel.pause_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not panel.is_running, timeout=5000)
+    assert window.windowTitle().startswith("Trained model: induction")  # not the one-head task shown before
+    tokens, layer_2 = list(panel.example_tokens), window.heads_view.columns[1]
+
+    def large_matrix_shows(knocked_out) -> bool:
+        weights = forward(panel.current_params, tokens, True, knocked_out).attention(1, 0)
+        rows = matrix_rows(window.heads_view.columns[1])
+        return all(rows[query][key] in written(weights[query, key]) for query in range(20) for key in range(query + 1))
+
+    qtbot.waitUntil(lambda: large_matrix_shows(()), timeout=5000)
+    box = panel.circuit.knock_out_boxes[(0, 0)]
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=box.rect().center())
+    assert box.isChecked()
+    knocked_out = forward(panel.current_params, tokens, True, {(0, 0)}).attention(1, 0)
+    np.testing.assert_allclose(panel.circuit.shown_weights(1), knocked_out, atol=1e-12)  # the thumbnail
+    qtbot.waitUntil(lambda: large_matrix_shows({(0, 0)}), timeout=5000)
+    assert window.heads_view.columns[1] is layer_2  # numbers copied in place: the matrix the class looks at
+    np.testing.assert_allclose(window.scene.head(1, 0).attention.weights, knocked_out, atol=1e-9)
+
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=box.rect().center())  # undone: the stripe comes back
+    qtbot.waitUntil(lambda: large_matrix_shows(()), timeout=5000)
+    assert window.windowTitle().startswith("Trained model: induction") and window.history.stack.count() == 0

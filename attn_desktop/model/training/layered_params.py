@@ -7,7 +7,7 @@ Nothing here imports Qt.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +64,15 @@ class LayeredParams:
                     for layer in self.layers],
             w_u=self.w_u.copy(), b_u=self.b_u.copy(),
         )
+
+    def with_heads_silenced(self, heads: Collection[tuple[int, int]]) -> LayeredParams:
+        """A copy in which HEADS, (layer, head) pairs, write nothing: their W_V is zero, so are their values and
+        output, and the layers after read the stream without them (what layered_maths.forward's knocked_out
+        computes, here in numbers a scene can hold)."""
+        silenced = self.copy()
+        for layer, head in heads:
+            silenced.layers[layer].w_v[head] = 0.0
+        return silenced
 
     def to_lists(self) -> dict[str, Any]:
         """The model as the issue's JSON has it: {embed, pos, layers: [{heads: [{w_q, w_k, w_v}], w_o}], w_u, b_u}."""

@@ -7,7 +7,7 @@ at CIRCUIT_THRESHOLD or more).
 
 Knocking a head out only changes what is shown: the squares are the model run with that head writing
 nothing (so layer 2's stripe falls at once when layer 1's head goes), and the scores and accuracy are
-read again with it out. Training itself always runs with every head in, and never sees the switches.
+read again with it out; the window's large matrices follow (the panel shows it the model without the head). Training itself always runs with every head in, and never sees the switches.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ def layer_name(head: HeadAt) -> str:
 
 class CircuitView(QWidget):
     heads_shown = Signal()  # the squares show another model, example or set of heads knocked out
+    knock_out_switched = Signal()  # another set of heads is knocked out (the window shows the model without them)
 
     def __init__(self, task: InductionTask, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -138,6 +139,7 @@ class CircuitView(QWidget):
         if self._params is not None:
             self._show_example()
             self.reader.ask(self.task, self._params, self.knocked_out, at_once=True)
+        self.knock_out_switched.emit()
 
     def _show_example(self) -> None:
         if self._params is None:

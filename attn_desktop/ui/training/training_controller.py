@@ -58,7 +58,10 @@ class TrainingController(QObject):
             self.showing = True
             self.panel.train()  # paused while asking; on again now the window shows it
             return
+        title_before = scene.title
         self._write(lambda: scene.restore(data))  # the chosen query stays (the last, if it is past the tokens)
+        if scene.title != title_before:
+            self.documents.update_title()  # another task chosen: the window names the model it shows now
         if self.history.stack.count():
             self.history.reset()  # a drag made mid-training is overtaken by training: nothing to undo into
 

@@ -11,9 +11,10 @@ always give the same run); changing the pace does not.
 
 Induction trains two layers, not one head: for it the panel also marks the loss's plateau and drop on
 the curves (LossDropMarks) and shows both layers' heads on the example, each with a knock-out switch,
-with the circuit's scores (CircuitView); the window follows it too, with the two layers' matrices large, but
-at most LAYERED_WINDOW_UPDATES_PER_SECOND times a second: redrawing a 20-letter scene of two layers on every
-update (up to 30 a second) took the CPU training needs and slowed it about fourfold.
+with the circuit's scores (CircuitView); the window follows it too, with the two layers' matrices large (a head
+knocked out in the panel writing nothing there either), but at most LAYERED_WINDOW_UPDATES_PER_SECOND times a
+second: redrawing a 20-letter scene of two layers on every update (up to 30 a second) took the CPU training needs
+and slowed it about fourfold.
 `choose_task("induction")` picks it as a click on the list would.
 """
 
@@ -112,6 +113,8 @@ class TrainingPanel(QWidget):
         self._layers_pace = Throttle(LAYERED_WINDOW_UPDATES_PER_SECOND)
         self._window_behind = False  # the window was last handed an older model than the panel shows
         self.runner.updated.connect(self._on_update)
+        if self.circuit is not None:
+            self.circuit.knock_out_switched.connect(self._announce_example)  # the large matrices lose the head too
         self._show_task(self.current_task)
         self._set_example(self.example_tokens)
         self._set_running(False)  # paused until Train or Step
@@ -238,7 +241,12 @@ class TrainingPanel(QWidget):
         """The current example under the current head, as a projection scene."""
         if self._params is None:
             return None
-        return self._example_scene(self.current_task, self._params, list(self.example_tokens))
+        return self._example_scene(self.current_task, self._shown_params(), list(self.example_tokens))
+
+    def _shown_params(self) -> Any:
+        """The model as the panel's squares show it: heads knocked out there write nothing in the window either."""
+        knocked_out = self.circuit.knocked_out if self.circuit is not None and is_layered(self.current_task) else None
+        return self._params.with_heads_silenced(knocked_out) if knocked_out else self._params
 
     # ----- commands -------------------------------------------------------------------
     def choose_task(self, name: str) -> None:
