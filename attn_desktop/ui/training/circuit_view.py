@@ -7,7 +7,8 @@ at CIRCUIT_THRESHOLD or more).
 
 Knocking a head out only changes what is shown: the squares are the model run with that head writing
 nothing (so layer 2's stripe falls at once when layer 1's head goes), and the scores and accuracy are
-read again with it out; the window's large matrices follow (the panel shows it the model without the head). Training itself always runs with every head in, and never sees the switches.
+read again with it out; the window's large matrices follow (the panel hands it the model without the head).
+Training itself always runs with every head in, and never sees the switches.
 """
 
 from __future__ import annotations
