@@ -2,8 +2,9 @@
 asks and never loses it, the lesson opens on it again, and a restart opens on the lesson it was on.
 A scene of the student's own is still asked about before it goes."""
 
+import pytest
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from attn_desktop.model import Role
 from attn_desktop.model.scene_files import open_scene, read_scene_data, scene_document
@@ -67,6 +68,59 @@ def test_start_afresh_gives_the_lessons_own_scene_and_undo_gives_the_changed_one
     open_lesson(qtbot, window, 1)
     assert scene_document(window.scene, window.view_state) == lessons_own_scene("soft-lookup")
     assert not window.lesson_panel.kept_bar.isVisible() and window.asked_questions == []
+
+
+def changed_and_opened_again(qtbot, window):
+    """Lesson 1 with a key dragged, left for lesson 3 and opened again: Start afresh shows over its text."""
+    open_lesson(qtbot, window, 1)
+    drag_arrow(window, Role.KEY, 1, QPointF(-40, 0))
+    open_lesson(qtbot, window, 3)
+    open_lesson(qtbot, window, 1)
+    assert window.lesson_panel.fresh_button.isVisible()
+    return scene_document(window.scene, window.view_state)
+
+
+def press_start_afresh(qtbot, window, by_keyboard):
+    button = window.lesson_panel.fresh_button
+    if by_keyboard:
+        button.setFocus(Qt.FocusReason.TabFocusReason)
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Space)
+    else:
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    qtbot.wait(20)
+
+
+def press(qtbot, key, modifier=Qt.KeyboardModifier.NoModifier):
+    """A key pressed as a user presses it: to whichever widget has the keyboard focus."""
+    qtbot.keyClick(QApplication.focusWidget(), key, modifier)
+    qtbot.wait(10)
+
+
+@pytest.mark.parametrize("by_keyboard", [False, True], ids=["clicked", "by-keyboard"])
+def test_start_afresh_leaves_the_lesson_unmodified_and_the_keys_on_its_scene(qtbot, window, by_keyboard):
+    left = changed_and_opened_again(qtbot, window)
+    press_start_afresh(qtbot, window, by_keyboard)
+    assert scene_document(window.scene, window.view_state) == lessons_own_scene("soft-lookup")
+    assert not window.windowTitle().startswith("*"), window.windowTitle()  # the lesson's own scene: nothing changed
+    assert QApplication.focusWidget() is window.canvas  # the keys go on to the scene it brought back
+    press(qtbot, Qt.Key.Key_Tab)  # Tab picks an arrow...
+    press(qtbot, Qt.Key.Key_Right)  # ...and the arrow key moves it
+    assert scene_document(window.scene, window.view_state) != lessons_own_scene("soft-lookup")
+    assert window.windowTitle().startswith("*")
+    press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # the nudge back: the lesson's own again
+    assert not window.windowTitle().startswith("*")
+    press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # Start afresh back: the student's scene
+    assert scene_document(window.scene, window.view_state) == left
+    assert window.windowTitle().startswith("*")  # not the lesson's own scene (kept with the lessons all the same)
+    assert window.asked_questions == []
+
+
+def test_start_afresh_on_a_lesson_scene_saved_as_a_file_leaves_the_file_unsaved(qtbot, window, tmp_path, monkeypatch):
+    changed_and_opened_again(qtbot, window)
+    monkeypatch.setattr(window.dialogs, "ask_save_path", lambda suggested: tmp_path / "mine.json")
+    window.menu_actions["save_as_action"].trigger()
+    press_start_afresh(qtbot, window, by_keyboard=False)
+    assert window.windowTitle().startswith("*mine.json")  # the file still holds the student's scene
 
 
 def test_a_scene_of_ones_own_is_still_asked_about_before_a_lesson_replaces_it(qtbot, window):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QImage, QScreen
+from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role, explain
 from attn_desktop.model.scene_files import open_scene
@@ -160,6 +161,21 @@ def test_back_to_a_one_head_lesson_brings_the_canvas_and_its_panels_back(qtbot, 
     assert window.heads_view.columns == []
     assert all(not window.docks[name].isHidden() for name in (DockId.SCORE, DockId.MATRIX, DockId.WEIGHTS, DockId.OUTPUT))
     assert window.docks[DockId.GRIDS].isVisible()  # a projection scene's grids
+
+
+def test_start_afresh_gives_the_keys_to_a_heads_canvas(qtbot, window):
+    columns = open_two_heads(qtbot, window)
+    show_head(qtbot, window, columns[1])
+    drag_on_canvas(columns[1].canvas, Role.EMBEDDING, window.scene.tokens.index("cat"), QPointF(-40, 0))
+    qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)  # left, then opened again
+    columns = open_two_heads(qtbot, window)
+    qtbot.mouseClick(window.lesson_panel.fresh_button, Qt.MouseButton.LeftButton)
+    assert not window.windowTitle().startswith("*")
+    assert QApplication.focusWidget() in [column.canvas for column in window.heads_view.columns]
+    before = window.scene.vectors(Role.EMBEDDING).copy()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)  # an arrow chosen...
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Right)  # ...and moved by the key
+    assert (window.scene.vectors(Role.EMBEDDING) != before).any() and window.windowTitle().startswith("*")
 
 
 def test_a_multi_head_scene_saved_from_the_window_reopens_with_both_heads(qtbot, window, tmp_path, monkeypatch):

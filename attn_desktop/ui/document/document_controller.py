@@ -198,6 +198,13 @@ class DocumentController:
         self.lessons.show(lesson_id)
         self.update_title()
 
+    def lesson_scene_as_it_comes(self) -> None:
+        """Start afresh has just put a lesson's own scene back. With no file of its own, that is the scene
+        unchanged: no "*" (Ctrl+Z gives the student's scene back, which differs from it: "*" again). A scene
+        saved as a file keeps its "*": the file still holds the student's scene."""
+        if self.path is None:
+            self.history.stack.setClean()
+
     def start_new_work(self) -> None:
         """The scene now holds new work made by the app (a head kept from training): untitled,
         unsaved (the title says so, closing asks) and protected by a recovery copy at once."""

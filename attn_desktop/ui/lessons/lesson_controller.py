@@ -47,6 +47,7 @@ class LessonDocument(Protocol):
 
     def maybe_save_changes(self) -> bool: ...
     def start(self, path: Path | None, lesson_id: str | None) -> None: ...
+    def lesson_scene_as_it_comes(self) -> None: ...
 
 
 class LessonRoom(Protocol):
@@ -130,7 +131,9 @@ class LessonController:
     def start_afresh(self) -> None:
         """The lesson's scene as it comes, in place of the one the student left: one step Ctrl+Z takes back."""
         if self.current is not None:
-            self._replace_scene(lessons.lesson(self.current).scene, (), N_("Start the lesson afresh"))
+            replaced = self._replace_scene(lessons.lesson(self.current).scene, (), N_("Start the lesson afresh"))
+            if replaced and self.scene_is_the_lessons and self.document is not None:
+                self.document.lesson_scene_as_it_comes()  # nothing in it changed: no "*" in the title
         self.panel.show_kept_scene(False)
 
     def show(self, lesson_id: str | None) -> None:
@@ -163,15 +166,15 @@ class LessonController:
         """
         self._replace_scene(show_me.scene, show_me.steps, N_("Show me"))
 
-    def _replace_scene(self, name: str, steps: Sequence[ShowMeStep], message: str) -> None:
+    def _replace_scene(self, name: str, steps: Sequence[ShowMeStep], message: str) -> bool:
         """The built-in scene NAME, set up by STEPS, in place of the scene as one undoable edit called MESSAGE
-        (marked with N_(), translated whenever the Edit menu reads it)."""
+        (marked with N_(), translated whenever the Edit menu reads it); False if the installation is damaged."""
         try:
             shown_view = ViewState()
             shown = new_scene(lesson_scene_data(name), shown_view)
         except SceneFileError as error:
             self.show_error(tr("Cannot open lesson"), str(error))
-            return
+            return False
         apply_steps(shown, shown_view, steps)  # set up aside, then put in place as one step
         command = ReplaceContents(contents_as_seen(self.scene, self.view), contents_as_seen(shown, shown_view), message)
         if command.only_chooses_a_query:  # nothing to undo: just look at the query it means
@@ -179,6 +182,7 @@ class LessonController:
         else:
             self.editor.do(command)  # the history marks the title unsaved
         self.show_grids_if_used()
+        return True
 
     def _load_kept(self, lesson_id: str) -> bool:
         """The lesson's scene as the student left it changed, if they did; an unreadable copy is let go."""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QCloseEvent, QResizeEvent
-from PySide6.QtWidgets import QDockWidget, QMainWindow
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 from attn_desktop.language import tr
 from attn_desktop.model import Change, HeadReading, Scene, ViewState
@@ -107,6 +107,8 @@ class MainWindow(QMainWindow):
         self.documents = DocumentController(scene, self.history, self.autosaver, self.dialogs, self.lessons,
                                             self._window_for_restored, scene_path)
         self.lessons.document = self.documents
+        # After the lessons' slot has put the scene back and hidden the button that had the keys.
+        self.lesson_panel.fresh_scene_requested.connect(self._keys_to_the_drawing)
         self.coordinates = CoordinateDialog(self, self.shown, self.history, self.canvas, show_error, show_status)
         self.exports = SceneExports(self.shown, self.documents, self, self.dialogs)  # pictures of this window
         self.switches = SceneSwitches(scene, self.history, show_error)
@@ -210,6 +212,16 @@ class MainWindow(QMainWindow):
         """Undo mid-drag would step back under the drag, which then records its move on the wrong state."""
         self.undo_action.setEnabled(not dragging and self.history.stack.canUndo())
         self.redo_action.setEnabled(not dragging and self.history.stack.canRedo())
+
+    def _keys_to_the_drawing(self) -> None:
+        """The keys on the scene just brought back (Start afresh): Tab picks an arrow, the arrow keys move it.
+        Qt would hand them to the lesson's text, which shows no sign of having them and passes Tab out of the
+        panel. Several heads: to the first head's canvas shown (the heads view itself takes no keys)."""
+        drawing: QWidget = self.canvas
+        if self.central_stack.currentWidget() is self.heads_view:
+            drawing = next((column.canvas for column in self.heads_view.columns if column.canvas.isVisible()),
+                           self.heads_view)
+        drawing.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # ----- lessons and the document (see LessonController, DocumentController) ----
     def open_lesson(self, lesson_id: str) -> bool:
