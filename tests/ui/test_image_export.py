@@ -255,3 +255,58 @@ def test_the_png_leaves_out_the_point_at_a_cell_hint(window, tmp_path):
     title = matrix.rect().adjusted(4, 4, -4, 0)  # the matrix's own title is still there, above it
     assert dark(image, left + title.left(), top + 4, left + title.right(), top + hint.top()).sum() > 20
     assert matrix.hints_shown()  # and the screen keeps its hint
+
+
+# ----- the canvas's grab rings: the keys' choice and the pointer's, the screen's, never the paper's ----------
+
+def exported_png(window, tmp_path, monkeypatch, name):
+    """File → Export → Picture as PNG… at the scale of the screen, as the teacher makes a handout: read back."""
+    from PySide6.QtWidgets import QFileDialog, QInputDialog
+
+    path = tmp_path / name
+    monkeypatch.setattr(QInputDialog, "getDouble", lambda *a, **k: (1.0, True))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
+    window.menu_actions["export_png_action"].trigger()
+    return QImage(str(path)).convertToFormat(QImage.Format.Format_RGB32)
+
+
+def pixels_apart(image, other):
+    """How many pixels of two pictures of one size differ."""
+    def rows(picture):
+        picture = picture.convertToFormat(QImage.Format.Format_RGB32)
+        pixels = np.frombuffer(picture.constBits(), dtype=np.uint32, count=picture.bytesPerLine() * picture.height() // 4)
+        return pixels.reshape(picture.height(), -1)[:, : picture.width()]
+
+    assert image.size() == other.size()
+    return int(np.count_nonzero(rows(image) != rows(other)))
+
+
+def canvas_on_screen(window):
+    from attn_desktop.ui.window.startup.app import settle
+
+    settle(window)
+    return window.canvas.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+
+
+def test_the_png_leaves_out_the_ring_of_the_arrow_chosen_with_tab(qtbot, window, tmp_path, monkeypatch):
+    from PySide6.QtCore import Qt
+
+    from attn_desktop.model import Role
+
+    canvas = window.canvas
+    canvas.setFocus()
+    unringed_on_screen = canvas_on_screen(window)
+    unringed = exported_png(window, tmp_path, monkeypatch, "no-arrow-chosen.png")
+    qtbot.keyClick(canvas, Qt.Key.Key_Tab)  # Tab chooses q·The for the arrow keys: its tip is ringed
+    assert canvas.drags.focused_arrow == (Role.QUERY, 0)
+    ringed_on_screen = canvas_on_screen(window)
+    assert pixels_apart(ringed_on_screen, unringed_on_screen) > 20
+
+    # The handout shows the scene: pixel for pixel the picture with no arrow chosen.
+    assert pixels_apart(exported_png(window, tmp_path, monkeypatch, "q-the-chosen.png"), unringed) == 0
+    window.menu_actions["copy_image_action"].trigger()
+    assert pixels_apart(QApplication.clipboard().image(), unringed) == 0
+    # The teacher's choice is left as it was: the same arrow for the keys, its ring still on the screen.
+    assert canvas.hasFocus() and canvas.drags.focused_arrow == (Role.QUERY, 0)
+    assert pixels_apart(canvas_on_screen(window), ringed_on_screen) == 0
+

@@ -61,6 +61,7 @@ class ArrowDrawing(ArrowGeometry):
     _highlighted: bool
     _hovered: bool
     _focused: bool
+    _ring_shown: bool
     _font: QFont
     _label_text: QStaticText | None
     _screen_shapes: tuple[tuple, ScreenShapes] | None  # see _shapes_on_screen
@@ -99,7 +100,7 @@ class ArrowDrawing(ArrowGeometry):
             self._add_shaft_and_head(collected, shapes.shaft, shapes.head)
             if batch is None:
                 collected.flush(painter, parts)
-        ringed = self._hovered or self._focused or self.is_dragging
+        ringed = self._ring_shown and (self._hovered or self._focused or self.is_dragging)
         if ringed and batch is None and Parts.HEADS in parts:
             self.draw_ring(painter, tip)
         return tip if ringed else None

@@ -66,6 +66,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         self._make_pens()
         self._highlighted = False  # pointed at elsewhere (a table row): a halo
         self._focused = False  # chosen for the arrow keys (Tab cycles): show the grab handle
+        self._ring_shown = True  # off while the canvas is painted into a picture (see set_grab_ring_shown)
         self._font = QFont()
         self._font.setPointSizeF(10.0)
         self._font.setBold(True)
@@ -180,6 +181,14 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         if on != self._focused:
             self._focused = on
             self.update()
+
+    def set_grab_ring_shown(self, shown: bool) -> None:
+        """Draw the grab ring when the pointer, the keys or a drag call for it, or never, as an exported
+        picture does: those belong to the screen, not to the scene. Hovered, focused and dragged are kept."""
+        if shown != self._ring_shown:
+            self._ring_shown = shown
+            if self._hovered or self._focused or self.is_dragging:
+                self.update()
 
     def set_highlighted(self, on: bool) -> None:
         if on != self._highlighted:

@@ -358,6 +358,16 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             for arrow in arrows:
                 arrow.set_head_shape(HEAD_SHAPES[role] if on else "triangle")
 
+    def set_grab_rings_shown(self, shown: bool) -> None:
+        """Ring the tip under the pointer, the one chosen for the arrow keys and the one dragged, or none,
+        as an exported picture shows them: a handout shows the scene, not the teacher's pointer and keys.
+        Which arrow the keys move stays chosen."""
+        for item in self._every_arrow():
+            item.set_grab_ring_shown(shown)
+
+    def _every_arrow(self) -> list[ArrowItem]:
+        return [self.output_arrow, *(arrow for arrows in self.arrows.values() for arrow in arrows)]
+
     # ----- which plane of a wide vector is drawn (what the coordinate dialog asks of the canvas) -----
     @property
     def dims(self) -> tuple[int, int]:
@@ -388,7 +398,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         """Large labels, thick arrows and bigger tick labels for a projector."""
         self.line_scale = PRESENTATION_SCALE if on else 1.0
         font_size = ARROW_FONT_POINTS * self.line_scale
-        for item in [self.output_arrow, *(arrow for arrows in self.arrows.values() for arrow in arrows)]:
+        for item in self._every_arrow():
             item.set_font_size(font_size)
         self.plots.set_type_scale(self.line_scale)
         self._fit_titles()

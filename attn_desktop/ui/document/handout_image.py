@@ -18,7 +18,7 @@ import math
 import os
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QRegion
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsView, QWidge
 from attn_desktop.language import tr
 from attn_desktop.model import Scene, explain
 from attn_desktop.model.files.safe_write import write_bytes_atomically
+from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.document.portable_svg import portable_svg
 from attn_desktop.ui.panels.matrix_view import MatrixView
 
@@ -36,6 +37,8 @@ TITLE_MARGIN = 6  # left and right of the title, and above and below it when it 
 TITLE_FLAGS = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap
 GAP = 8  # between the canvas and the matrix
 BACKGROUND = QColor(255, 255, 255)  # paper: a handout is printed, whatever the desktop theme
+
+Panel = TypeVar("Panel", bound=QWidget)
 
 
 class HeadsColumns(Protocol):
@@ -108,18 +111,20 @@ def paint_handout(painter: QPainter, window: HandoutSource) -> None:
     painter.drawText(title_rect(window), TITLE_FLAGS, handout_title(window))
     top, left = title_height(window), 0
     for part in _parts(window):
-        views = [part] if isinstance(part, QGraphicsView) else part.findChildren(QGraphicsView)
         with ExitStack() as picture_only:
-            for view in views:
+            for view in _panels_in(part, QGraphicsView):
                 picture_only.enter_context(_item_caches_off(view))
-            for matrix in _matrices(part):
+            for matrix in _panels_in(part, MatrixView):
                 picture_only.enter_context(_transient_hints_off(matrix))
+            for canvas in _panels_in(part, AttentionCanvas):
+                picture_only.enter_context(_grab_rings_off(canvas))
             _render_widget(painter, part, QPoint(left, top))
         left += part.width() + GAP
 
 
-def _matrices(part: QWidget) -> list[MatrixView]:
-    return [part] if isinstance(part, MatrixView) else part.findChildren(MatrixView)
+def _panels_in(part: QWidget, kind: type[Panel]) -> list[Panel]:
+    """PART itself when it is a KIND, else every KIND inside it (with several heads, each head's)."""
+    return [part] if isinstance(part, kind) else part.findChildren(kind)
 
 
 @contextmanager
@@ -130,6 +135,17 @@ def _transient_hints_off(matrix: MatrixView) -> Iterator[None]:
         yield
     finally:
         matrix.set_hints_shown(True)
+
+
+@contextmanager
+def _grab_rings_off(canvas: AttentionCanvas) -> Iterator[None]:
+    """No ring round the tip chosen for the arrow keys or under the pointer: the paper shows the scene,
+    not where the teacher's keys and pointer were. The screen keeps its ring."""
+    canvas.set_grab_rings_shown(False)
+    try:
+        yield
+    finally:
+        canvas.set_grab_rings_shown(True)
 
 
 def _title_font(window: HandoutSource) -> QFont:
