@@ -5,7 +5,7 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
-from attn_desktop.language import current_language
+from attn_desktop.language import current_language, number
 from attn_desktop.language.catalog import translations_for
 from attn_desktop.model import Role
 from attn_desktop.model.commands import MoveToken, ReorderTokens
@@ -70,3 +70,41 @@ def test_undo_and_redo_name_their_step_in_the_language_switched_to(qtbot, window
     assert window.redo_action.text() == f"{_in(code, '&Redo')} {_in(code, 'Shuffle the sentence')}"
     window.switch_language("en")
     assert (window.undo_action.text(), window.redo_action.text()) == ("&Undo Reorder tokens", "&Redo Shuffle the sentence")
+
+
+def _window_title_in(code: str, english_name: str) -> str:
+    return f"{_in(code, english_name)} — Attention Desktop"
+
+
+def test_the_window_title_speaks_the_language_switched_to(qtbot, window):
+    window.open_lesson("self-attention")
+    english_name = window.windowTitle().removesuffix(" — Attention Desktop")
+    assert _in("es", english_name) != english_name  # the lesson's scene has a translated title
+
+    choose_from_menu_bar(qtbot, window, ["View", "Language", "Español"])
+    assert window.windowTitle() == _window_title_in("es", english_name)
+
+    choose_from_menu_bar(qtbot, window, [_menu("es", "&View"), _menu("es", "&Language"), "العربية"])
+    assert window.windowTitle() == _window_title_in("ar", english_name)
+
+    choose_from_menu_bar(qtbot, window, [_menu("ar", "&View"), _menu("ar", "&Language"), "English"])
+    assert window.windowTitle() == f"{english_name} — Attention Desktop"
+
+
+def test_a_verdict_shown_is_worded_again_in_the_language_switched_to(qtbot, window):
+    window.open_lesson("positions")
+    widget = next(w for w in window.lesson_panel.exercise_widgets if w.exercise.id == "positions-rope-distance")
+    typed = f"{widget.exercise.answer[0]:.2f}"
+    qtbot.keyClicks(widget.answer_edit, typed)
+    qtbot.mouseClick(widget.check_button, Qt.MouseButton.LeftButton)
+    assert widget.result_label.text().startswith("✓ Right.")
+
+    choose_from_menu_bar(qtbot, window, ["View", "Language", "Español"])
+    in_spanish = widget.result_label.text()
+    assert in_spanish == "✓ " + widget.exercise.check(typed).message  # the verdict a Spanish window gives
+    assert in_spanish.startswith("✓ " + _in("es", "Right. {explanation}").split("{")[0])
+    assert number(widget.exercise.answer[0], 2) in in_spanish and "," in number(widget.exercise.answer[0], 2)
+
+    choose_from_menu_bar(qtbot, window, [_menu("es", "&View"), _menu("es", "&Language"), "العربية"])
+    assert widget.result_label.text() == "✓ " + widget.exercise.check(typed).message
+    assert widget.result_label.text() != in_spanish

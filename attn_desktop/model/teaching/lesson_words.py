@@ -8,8 +8,10 @@ stay as they are, and a token that is not listed is kept as typed.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 
-from attn_desktop.language import N_, tr
+from attn_desktop.language import N_, shown_languages, tr
+from attn_desktop.language.catalog import source_texts_of, translations_for
 from attn_desktop.model.files.scene_types import DirectScene, SceneData
 
 # The words the lessons' scenes use as tokens.
@@ -96,6 +98,23 @@ def token_word(token: str) -> str:
 def scene_name(name: str) -> str:
     """A built-in scene's title or a lesson's head name in the student's language, else as typed."""
     return tr(name) if name in SCENE_NAMES else name
+
+
+def scene_name_now(name: str) -> str:
+    """A built-in scene's title, as any language the app speaks wrote it (the language it was opened in), in
+    the student's language now: the window names the open lesson in the language of the day. Else as typed."""
+    for code in shown_languages():
+        source = _scene_names_written_in(code).get(name)
+        if source is not None:
+            return tr(source)
+    return name
+
+
+@cache
+def _scene_names_written_in(code: str) -> dict[str, str]:
+    """Each built-in scene's title as CODE writes it → its English source."""
+    return {written: source for written, source in source_texts_of(translations_for(code)).items()
+            if source in SCENE_NAMES}
 
 
 def in_students_words(data: SceneData) -> SceneData:

@@ -27,6 +27,7 @@ from attn_desktop.model import Scene, SceneFileError
 from attn_desktop.model.commands import open_contents
 from attn_desktop.model.scene_files import load_into, save_scene
 from attn_desktop.model.teaching import lessons
+from attn_desktop.model.teaching.lesson_words import scene_name_now
 from attn_desktop.paths import DEFAULT_SCENE
 from attn_desktop.paths import scene_path as builtin_scene_path
 from attn_desktop.ui.document.autosave import Autosaver, LeftWork, find_left_work
@@ -123,7 +124,7 @@ class DocumentController:
 
     def title(self) -> str:
         """The window's title: "*mine.json — Attention Desktop" (the * while changes are unsaved)."""
-        name = self.path.name if self.path else (self.scene.title or tr("Untitled"))
+        name = self.path.name if self.path else (scene_name_now(self.scene.title) or tr("Untitled"))
         return f"{'*' if self.modified else ''}{name} — {APP_NAME}"
 
     def update_title(self) -> None:

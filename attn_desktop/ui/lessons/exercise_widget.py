@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
@@ -18,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from attn_desktop.language import tr
-from attn_desktop.model.teaching.exercises import AnswerKind, Exercise, ShowMe
+from attn_desktop.model.teaching.exercises import AnswerKind, CheckResult, Exercise, ShowMe
 
 DONE_MARK, OPEN_MARK = "✓", "○"
 
@@ -47,6 +49,7 @@ class ExerciseWidget(QFrame):
         self.result_label = QLabel("")
         self.result_label.setWordWrap(True)
         self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._word_result: Callable[[], str] | None = None  # words the verdict or hint shown, in the language of the day
 
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
@@ -93,6 +96,8 @@ class ExerciseWidget(QFrame):
             labels = [exercise.say(label) for label in exercise.labels]
             self.answer_edit.setPlaceholderText(", ".join(labels) if len(labels) > 1 else tr("your answer"))
             self.answer_edit.setAccessibleName(tr("Answer to question {number}").format(number=self.number))
+        if self._word_result is not None:
+            self.result_label.setText(self._word_result())
 
     def _answer_area(self) -> QWidget:
         area = QWidget()
@@ -114,7 +119,7 @@ class ExerciseWidget(QFrame):
         return area
 
     def show_hint(self) -> None:
-        self.result_label.setText(tr("Hint: {hint}").format(hint=self.exercise.say(self.exercise.hint)))
+        self._show_result(lambda: tr("Hint: {hint}").format(hint=self.exercise.say(self.exercise.hint)))
 
     def response(self) -> str | int:
         if self.answer_edit is not None:
@@ -123,16 +128,26 @@ class ExerciseWidget(QFrame):
         return chosen[0] if chosen else -1
 
     def check(self) -> None:
-        result = self.exercise.check(self.response())
-        self.result_label.setText(("✓ " if result.correct else "✗ ") + result.message)
+        response = self.response()
+        result = self.exercise.check(response)
+        # The answer as checked, not as edited since: a change of language words the same verdict again.
+        self._show_result(lambda: _verdict(self.exercise.check(response)))
         if result.correct:
             self.mark_label.setText(DONE_MARK)
             self.solved.emit(self.exercise.id)
+
+    def _show_result(self, word_result: Callable[[], str]) -> None:
+        self._word_result = word_result
+        self.result_label.setText(word_result())
 
     def _request_show_me(self) -> None:
         show_me: ShowMe | None = self.exercise.show_me
         if show_me is not None:
             self.show_me_requested.emit(show_me)
+
+
+def _verdict(result: CheckResult) -> str:
+    return ("✓ " if result.correct else "✗ ") + result.message
 
 
 class _ChoiceText(QLabel):
