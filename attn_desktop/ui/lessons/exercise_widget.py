@@ -26,6 +26,7 @@ DONE_MARK, OPEN_MARK = "✓", "○"
 class ExerciseWidget(QFrame):
     show_me_requested = Signal(object)  # ShowMe
     solved = Signal(str)  # the exercise id
+    verdict_shown = Signal(object)  # the label that says it: the panel scrolls to it
 
     def __init__(self, exercise: Exercise, done: bool, number: int = 1, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -125,6 +126,7 @@ class ExerciseWidget(QFrame):
     def check(self) -> None:
         result = self.exercise.check(self.response())
         self.result_label.setText(("✓ " if result.correct else "✗ ") + result.message)
+        self.verdict_shown.emit(self.result_label)
         if result.correct:
             self.mark_label.setText(DONE_MARK)
             self.solved.emit(self.exercise.id)
