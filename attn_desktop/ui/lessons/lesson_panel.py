@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QRect, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from attn_desktop.language import ntr, tr
@@ -15,6 +15,7 @@ from attn_desktop.ui.lessons.exercise_widget import ExerciseWidget
 from attn_desktop.ui.widgets.eliding_combo_box import ElidingComboBox
 
 PICKER_MINIMUM_CHARACTERS = 20  # of the lesson picker's title, before it elides: "2. Three vectors from…"
+VERDICT_MARGIN = 6  # px between a verdict scrolled into view and the lesson column's edge
 
 
 class LessonPanel(QWidget):
@@ -117,10 +118,28 @@ class LessonPanel(QWidget):
             widget = ExerciseWidget(exercise, self.progress.is_done(ProgressKind.EXERCISES, exercise.id), number)
             widget.solved.connect(self._on_solved)
             widget.show_me_requested.connect(self.show_me_requested)
+            widget.verdict_shown.connect(self._bring_into_view)
             self.exercises_box.addWidget(widget)
             self.exercise_widgets.append(widget)
         self._update_progress()
         self.lesson_shown.emit(self.lesson.id)
+
+    def _bring_into_view(self, verdict: QWidget) -> None:
+        """Scroll just enough for a verdict to be seen: in a short column it lands below the fold, and the
+        student would see nothing happen."""
+        self._lay_out_up_to_the_scroll_area(verdict)
+        viewport = self.text_scroll.viewport()
+        if not viewport.rect().contains(QRect(verdict.mapTo(viewport, QPoint(0, 0)), verdict.size())):
+            self.text_scroll.ensureWidgetVisible(verdict, 0, VERDICT_MARGIN)
+
+    def _lay_out_up_to_the_scroll_area(self, widget: QWidget) -> None:
+        """Lay out now what the verdict's new text only asked for: each widget that grows asks its parent for
+        room in turn (the exercise, the lesson's text, the scroll area), so the verdict's place is where it
+        will be drawn."""
+        child: QWidget | None = widget
+        while child is not None and child is not self.text_scroll:
+            QCoreApplication.sendPostedEvents(child, QEvent.Type.LayoutRequest)
+            child = child.parentWidget()
 
     def _word_lesson(self, lesson: Lesson) -> None:
         self.formula_label.setText(tr(lesson.formula) if lesson.formula else "")
