@@ -29,7 +29,7 @@ def _menu(code: str, english: str) -> str:
 
 def test_view_language_switches_the_panels_live_and_leaves_the_scene(qtbot, window):
     window.open_lesson("self-attention")
-    drag_arrow(window, Role.KEY, 0, QPointF(20, -10))  # a student's own edit: it must survive the switch
+    drag_arrow(window, Role.KEY, 1, QPointF(-40, 0))  # a student's own edit: it must survive the switch
     scene_before = scene_document(window.scene, window.view_state)
     undo_steps = window.history.stack.count()
     assert window.docks[DockId.SCORE].windowTitle() == "Scores"

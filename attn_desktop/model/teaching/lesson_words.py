@@ -1,7 +1,7 @@
 """The words of the lessons' sentences, so a lesson's sentence can be read in the student's language.
 
-A lesson translates its scene's tokens when it OPENS the scene (switching language never changes a scene
-already open). Only words are listed: tokens such as "0:3" or "14:D" (positions and digits or letters)
+A lesson translates its scene's tokens when it opens the scene, and again when the language changes while
+the scene is as it comes (a scene the student changed keeps its words). Only words are listed: tokens such as "0:3" or "14:D" (positions and digits or letters)
 stay as they are, and a token that is not listed is kept as typed.
 """
 
@@ -90,14 +90,18 @@ SCENE_NAMES: tuple[str, ...] = (
 )
 
 
-def token_word(token: str) -> str:
-    """TOKEN in the student's language when it is a word of a lesson's sentence, else as typed."""
-    return tr(token) if token in LESSON_WORDS else token
+def token_word(token: str, language: str | None = None) -> str:
+    """TOKEN in the student's language (or LANGUAGE) when it is a word of a lesson's sentence, else as typed."""
+    return _in(language, token) if token in LESSON_WORDS else token
 
 
-def scene_name(name: str) -> str:
-    """A built-in scene's title or a lesson's head name in the student's language, else as typed."""
-    return tr(name) if name in SCENE_NAMES else name
+def scene_name(name: str, language: str | None = None) -> str:
+    """A built-in scene's title or a lesson's head name in the student's language (or LANGUAGE), else as typed."""
+    return _in(language, name) if name in SCENE_NAMES else name
+
+
+def _in(language: str | None, source: str) -> str:
+    return tr(source) if language is None else translations_for(language).gettext(source)
 
 
 def scene_name_now(name: str) -> str:
@@ -117,14 +121,14 @@ def _scene_names_written_in(code: str) -> dict[str, str]:
             if source in SCENE_NAMES}
 
 
-def in_students_words(data: SceneData) -> SceneData:
-    """DATA with its tokens (and queries' tokens), its title and its heads' names in the student's language;
-    DATA itself is changed."""
-    data.tokens = [token_word(token) for token in data.tokens]
-    data.title = scene_name(data.title)
+def in_students_words(data: SceneData, language: str | None = None) -> SceneData:
+    """DATA with its tokens (and queries' tokens), its title and its heads' names in the student's language
+    (or LANGUAGE); DATA itself is changed."""
+    data.tokens = [token_word(token, language) for token in data.tokens]
+    data.title = scene_name(data.title, language)
     if isinstance(data, DirectScene):
-        data.query_tokens = [token_word(token) for token in data.query_tokens]
+        data.query_tokens = [token_word(token, language) for token in data.query_tokens]
     else:
-        data.layers = [replace(layer, heads=[replace(head, name=scene_name(head.name)) for head in layer.heads])
-                       for layer in data.layers]
+        data.layers = [replace(layer, heads=[replace(head, name=scene_name(head.name, language))
+                                             for head in layer.heads]) for layer in data.layers]
     return data

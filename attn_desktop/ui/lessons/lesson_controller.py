@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from PySide6.QtWidgets import QDockWidget
 
-from attn_desktop.language import N_, tr
+from attn_desktop.language import N_, current_language, shown_languages, tr
 from attn_desktop.model import Scene, SceneFileError, ViewState
 from attn_desktop.model.commands import Editor, ReplaceContents, open_contents
 from attn_desktop.model.files.scene_types import SceneData
@@ -120,13 +120,22 @@ class LessonController:
         or not, so nothing needs asking (True). A scene of one's own is the document's to ask about (False)."""
         if not self.scene_is_the_lessons or self.current is None:
             return False
-        changed = scene_document(self.scene, self.view)
-        try:
-            as_it_comes = scene_document(lesson_scene_data(lessons.lesson(self.current).scene))
-        except SceneFileError:
-            as_it_comes = None  # a damaged installation: the scene is kept as it is
-        self.progress.leave_lesson(self.current, None if changed == as_it_comes else changed)
+        left = scene_document(self.scene, self.view)
+        self.progress.leave_lesson(self.current, None if as_it_comes(self.current, left) else left)
         return True
+
+    def follow_language(self) -> None:
+        """The language has just changed: the lesson's scene, left as it comes, comes in the new language's
+        words; one the student changed keeps its words, and the lesson offers Start afresh (in the new one)."""
+        if not self.scene_is_the_lessons or self.current is None:
+            return
+        if not as_it_comes(self.current, scene_document(self.scene, self.view)):
+            self.panel.show_kept_scene(True)
+            return
+        if self.load_builtin(lessons.lesson(self.current).scene) and self.document is not None:
+            self.document.lesson_scene_as_it_comes()  # still nothing the student changed: no "*"
+        if self.canvas is not None:
+            self.canvas.name_arrows_of(lesson_words(lessons.lesson(self.current)))
 
     def start_afresh(self) -> None:
         """The lesson's scene as it comes, in place of the one the student left: one step Ctrl+Z takes back."""
@@ -189,6 +198,9 @@ class LessonController:
         kept = self.progress.kept_lesson_scene(lesson_id)
         if kept is None:
             return False
+        if as_it_comes(lesson_id, kept):  # kept in another language (by an earlier version): as it comes in this one
+            self.progress.leave_lesson(lesson_id, None)
+            return False
         try:
             open_contents(self.scene, scene_data_from_document(kept), self.view)
         except SceneFileError:
@@ -206,6 +218,18 @@ class LessonController:
         return True
 
 
-def lesson_scene_data(name: str) -> SceneData:
-    """The built-in scene NAME as a lesson opens it: its sentence's words in the student's language."""
-    return in_students_words(read_scene_data(builtin_scene_path(name)))
+def lesson_scene_data(name: str, language: str | None = None) -> SceneData:
+    """The built-in scene NAME as a lesson opens it: its sentence's words in the student's language (or LANGUAGE)."""
+    return in_students_words(read_scene_data(builtin_scene_path(name)), language)
+
+
+def as_it_comes(lesson_id: str, document: dict[str, Any]) -> bool:
+    """Whether the scene DOCUMENT is LESSON_ID's own as a lesson opens it in any language the app speaks: a
+    scene opened in one language and left untouched is untouched after a switch to another. (False if the
+    installation is damaged: the scene is then kept as it is.)"""
+    name = lessons.lesson(lesson_id).scene
+    try:
+        return any(document == scene_document(lesson_scene_data(name, code))
+                   for code in dict.fromkeys([current_language(), *shown_languages()]))
+    except SceneFileError:
+        return False

@@ -21,8 +21,10 @@ def start_in_language(app: QApplication, code: str) -> None:
     apply_language(app)
 
 
-def switch_language(window: QWidget, scene: Scene, update_title: Callable[[], None], code: str) -> None:
-    """Speak CODE in WINDOW now: the same SCENE, panels, lesson and undo history, in the other language."""
+def switch_language(window: QWidget, scene: Scene, update_title: Callable[[], None], code: str,
+                    follow_lessons: Callable[[], None] = lambda: None) -> None:
+    """Speak CODE in WINDOW now: the same SCENE, panels, lesson and undo history, in the other language (a
+    lesson's scene left as it comes in the new language's words: FOLLOW_LESSONS)."""
     old_catalog = translations_for(current_language())
     if set_language(code) == current_language() and old_catalog is translations_for(code):
         return
@@ -30,5 +32,6 @@ def switch_language(window: QWidget, scene: Scene, update_title: Callable[[], No
     assert isinstance(app, QApplication)
     apply_language(app)
     reword_window(window, old_catalog)
+    follow_lessons()
     scene.redraw_views()  # every view that words its texts from the scene words them again
     update_title()

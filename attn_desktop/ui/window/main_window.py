@@ -285,7 +285,8 @@ class MainWindow(QMainWindow):
     def switch_language(self, code: str) -> None:
         """View → Language: the whole window in the language CODE at once, and the next time it starts."""
         right_to_left = self.isRightToLeft()
-        language_switch.switch_language(self, self.scene, self.documents.update_title, code)
+        language_switch.switch_language(self, self.scene, self.documents.update_title, code,
+                                        self.lessons.follow_language)
         remember_language(code)
         if self.isRightToLeft() != right_to_left:  # the docks change sides with the reading direction
             self.dock_layout.follow_direction()
