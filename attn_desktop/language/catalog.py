@@ -144,6 +144,20 @@ def source_texts_of(catalog: gettext.NullTranslations) -> dict[str, str]:
     return {catalog.gettext(source): source for source in sources}
 
 
+def sources_of_texts(catalog: gettext.NullTranslations) -> dict[str, tuple[str, ...]]:
+    """Each text CATALOG writes, mapped back to every English source it writes so (as source_texts_of; a
+    language may write two sources alike: Arabic "Output" and "output")."""
+    if isinstance(catalog, gettext.GNUTranslations):
+        pairs = [(translated, _source_of(key)) for key, translated in _messages(catalog).items() if translated and key]
+    else:
+        pairs = [(catalog.gettext(source), source) for source in source_texts_of(catalog).values()]
+    sources: dict[str, tuple[str, ...]] = {}
+    for translated, source in pairs:
+        if source not in sources.get(translated, ()):
+            sources[translated] = (*sources.get(translated, ()), source)
+    return sources
+
+
 def _messages(catalog: gettext.NullTranslations) -> dict[str | tuple[str, int], str]:
     return getattr(catalog, "_catalog", {})  # GNUTranslations' parsed .mo: msgid (or (msgid, form)) → text
 

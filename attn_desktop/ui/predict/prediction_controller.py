@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -71,6 +72,8 @@ class PredictionController(QObject):
         self._before = np.zeros(0)  # the query's weights when the round began
         self._query = 0  # the query the round is about
         self._unfollow: Callable[[], None] | None = None
+        self._weights_seen: tuple[int, tuple[float, ...]] = (0, ())  # the query and weights the last change left
+        self._shown_step: tuple[Callable[[], str], int] = (partial(tr, READY_TEXT), -1)  # its wording, the winner
         self._choice_before_lesson: bool | None = None  # kept while a lesson has turned the option on
         self._set_action: Callable[[bool], None] = self.set_on
         drags.dragging.connect(self._on_dragging)
@@ -94,9 +97,10 @@ class PredictionController(QObject):
         if on == self.on:
             return
         if on:
+            self._weights_seen = self._weights_now()
             self._unfollow = follow_scene(self, self.reading, self._on_scene_changed)
             self.bar.set_tokens(self.reading.tokens)
-            self._enter(Phase.READY, tr(READY_TEXT))
+            self._enter(Phase.READY, partial(tr, READY_TEXT))
         else:
             if self._unfollow is not None:
                 self._unfollow()
@@ -126,7 +130,7 @@ class PredictionController(QObject):
         self._query = self.reading.selected
         self._before = even_guess(self.reading.n_tokens, self._allowed())
         self.guess = self._before.copy()
-        self._enter(Phase.GUESSING, tr(GUESSING_TEXT))
+        self._enter(Phase.GUESSING, partial(tr, GUESSING_TEXT))
 
     def _on_dragging(self, dragging: bool) -> None:
         if not self.on:
@@ -148,25 +152,25 @@ class PredictionController(QObject):
             self._query = self.reading.selected
             self.guess = self._before.copy()  # the guess starts at the weights the student last saw
         if self.phase is not Phase.MOVING:
-            self._enter(Phase.MOVING, tr(MOVING_TEXT))
+            self._enter(Phase.MOVING, partial(tr, MOVING_TEXT))
 
     def _after_move(self) -> None:
         if self.phase is not Phase.MOVING:
             return
         if np.allclose(self.reading.selected_weights, self._before, rtol=0, atol=1e-12):
-            self._enter(Phase.READY, tr(UNCHANGED_TEXT))
+            self._enter(Phase.READY, partial(tr, UNCHANGED_TEXT))
         else:
-            self._enter(Phase.GUESSING, tr(GUESSING_TEXT))
+            self._enter(Phase.GUESSING, partial(tr, GUESSING_TEXT))
 
     def _set_share(self, index: int, share: float) -> None:
         if self.phase is Phase.GUESSING:
             self.guess = with_share(self.guess, index, share, self._allowed())
-            self._enter(Phase.GUESSING, tr(GUESSING_TEXT))
+            self._enter(Phase.GUESSING, partial(tr, GUESSING_TEXT))
 
     def _choose_winner(self, index: int) -> None:
         if self.phase is Phase.GUESSING and self._allowed()[index]:
             self.guess = winner_guess(index, self.reading.n_tokens)
-            self._enter(Phase.GUESSING, tr(GUESSING_TEXT), winner=index)
+            self._enter(Phase.GUESSING, partial(tr, GUESSING_TEXT), winner=index)
 
     def reveal(self) -> None:
         """Show the real weights beside the guess, score the round and remember it."""
@@ -175,22 +179,39 @@ class PredictionController(QObject):
         self.last = result = compare(self.guess, self.reading.selected_weights)
         self.session = self.session.with_round(result)
         self.progress.record_prediction(result)
-        self._enter(Phase.REVEALED, self._result_text(result))
+        self._enter(Phase.REVEALED, partial(self._result_text, result))
         self.revealed.emit()
 
     def _on_scene_changed(self, change: Change) -> None:
+        weights_before, self._weights_seen = self._weights_seen, self._weights_now()
         if change & Change.STRUCTURE:
             self.bar.set_tokens(self.reading.tokens)
+            if weights_before == self._weights_seen:  # only the words or the language changed: the round stands
+                self._reword()
+                return
         round_on = self.phase in (Phase.MOVING, Phase.GUESSING)
         if round_on and (change & Change.STRUCTURE or self.reading.selected != self._query):
-            self._enter(Phase.READY, tr(SKIPPED_TEXT))
+            self._enter(Phase.READY, partial(tr, SKIPPED_TEXT))
         elif self.phase is Phase.REVEALED and change & (Change.STRUCTURE | Change.SELECTION | Change.NUMBERS):
             # The guess was for the weights as they were; now the chart shows the weights as they are.
-            self._enter(Phase.READY, tr(READY_TEXT))
+            self._enter(Phase.READY, partial(tr, READY_TEXT))
+
+    def _weights_now(self) -> tuple[int, tuple[float, ...]]:
+        """The query the class looks at and its weights, as a round sees them."""
+        return self.reading.selected, tuple(self.reading.selected_weights.tolist())
 
     # ----- showing ------------------------------------------------------
-    def _enter(self, phase: Phase, message: str, winner: int = -1) -> None:
+    def _reword(self) -> None:
+        """The step shown, worded again (a verdict, a skipped round) in the language of the moment."""
+        if self.on:
+            wording, winner = self._shown_step
+            self._enter(self.phase, wording, winner)
+
+    def _enter(self, phase: Phase, wording: Callable[[], str], winner: int = -1) -> None:
+        """Show PHASE, its message worded by WORDING (again after a change of language: see _reword)."""
         self.phase = phase
+        self._shown_step = (wording, winner)
+        message = wording()
         self.veil.set_on(phase in (Phase.MOVING, Phase.GUESSING))
         chart_phase = {Phase.MOVING: ChartPhase.VEILED, Phase.GUESSING: ChartPhase.GUESSING,
                        Phase.REVEALED: ChartPhase.REVEALED}.get(phase, ChartPhase.WEIGHTS)

@@ -3,13 +3,14 @@ connects them to the parts that do the work (documents, lessons, exports, typed 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QCloseEvent, QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
-from attn_desktop.language import tr
+from attn_desktop.language import N_, tr
 from attn_desktop.model import Change, HeadReading, Scene, ViewState
 from attn_desktop.model.pretrained.head_kinds import CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
@@ -24,6 +25,7 @@ from attn_desktop.ui.document.edit_history import EditHistory
 from attn_desktop.ui.document.qt_dialogs import QtDocumentDialogs
 from attn_desktop.ui.document.scene_exports import SceneExports
 from attn_desktop.ui.heads.heads_view import HeadsView
+from attn_desktop.ui.language.rewording import remember_source
 from attn_desktop.ui.lessons.challenges_panel import ChallengesPanel
 from attn_desktop.ui.lessons.lesson_code import LessonCode
 from attn_desktop.ui.lessons.lesson_controller import LessonController
@@ -157,22 +159,23 @@ class MainWindow(QMainWindow):
                                       predicting=lambda: self.weights_panel.guessing)
         for spec, widget in (
             # Translators: the titles of the window's panels (docks), also in View's list of panels.
-            (DockSpec(DockId.LESSON, tr("Lesson"), LEFT), self.lesson_panel),
-            (DockSpec(DockId.CHALLENGES, tr("Challenges"), LEFT), self.challenges_panel),
-            (DockSpec(DockId.CODE, tr("Code"), LEFT), self.code_panel),
-            (DockSpec(DockId.SENTENCE, tr("Sentence"), LEFT), self.sentence_panel),
-            (DockSpec(DockId.TRAINING, tr("Training"), LEFT, scrolls=True), self.training_panel),
-            (DockSpec(DockId.MODEL_HEADS, tr("Model heads"), LEFT, scrolls=True), self.model_heads_panel),
-            (DockSpec(DockId.SCALING_LAB, tr("√d_k lab"), LEFT), self.scaling_lab),
-            (DockSpec(DockId.POSITIONS_LAB, tr("Positions lab"), LEFT), self.positions_lab),
-            (DockSpec(DockId.GRIDS, tr("Grids"), BOTTOM), self.grid_editor),
-            (DockSpec(DockId.SCORE, tr("Scores"), RIGHT), self.score_panel),
-            (DockSpec(DockId.MATRIX, tr("Attention matrix"), RIGHT), self.matrix_view),
-            (DockSpec(DockId.OUTPUT, tr("Output"), BOTTOM), self.output_panel),
-            (DockSpec(DockId.WEIGHTS, tr("Weights"), BOTTOM), self.weights_panel),
-            (DockSpec(DockId.SHAPES, tr("Shapes"), BOTTOM), self.shapes_panel),
+            (DockSpec(DockId.LESSON, N_("Lesson"), LEFT), self.lesson_panel),
+            (DockSpec(DockId.CHALLENGES, N_("Challenges"), LEFT), self.challenges_panel),
+            (DockSpec(DockId.CODE, N_("Code"), LEFT), self.code_panel),
+            (DockSpec(DockId.SENTENCE, N_("Sentence"), LEFT), self.sentence_panel),
+            (DockSpec(DockId.TRAINING, N_("Training"), LEFT, scrolls=True), self.training_panel),
+            (DockSpec(DockId.MODEL_HEADS, N_("Model heads"), LEFT, scrolls=True), self.model_heads_panel),
+            (DockSpec(DockId.SCALING_LAB, N_("√d_k lab"), LEFT), self.scaling_lab),
+            (DockSpec(DockId.POSITIONS_LAB, N_("Positions lab"), LEFT), self.positions_lab),
+            (DockSpec(DockId.GRIDS, N_("Grids"), BOTTOM), self.grid_editor),
+            (DockSpec(DockId.SCORE, N_("Scores"), RIGHT), self.score_panel),
+            (DockSpec(DockId.MATRIX, N_("Attention matrix"), RIGHT), self.matrix_view),
+            (DockSpec(DockId.OUTPUT, N_("Output"), BOTTOM), self.output_panel),
+            (DockSpec(DockId.WEIGHTS, N_("Weights"), BOTTOM), self.weights_panel),
+            (DockSpec(DockId.SHAPES, N_("Shapes"), BOTTOM), self.shapes_panel),
         ):
-            self.dock_layout.add_dock(spec, widget)
+            dock = self.dock_layout.add_dock(replace(spec, title=tr(spec.title)), widget)
+            remember_source(dock, "windowTitle", spec.title)  # a language switch words it from its own source
         self.docks: dict[DockId, QDockWidget] = self.dock_layout.docks
         # A dock tells when its tab comes to the front; the Code panel skips work while it is behind.
         self.docks[DockId.CODE].visibilityChanged.connect(self.code_panel.set_on_screen)
