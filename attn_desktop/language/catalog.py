@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from attn_desktop.language.isolates import isolate_formulas
 from attn_desktop.language.pseudo import PseudoTranslations
 from attn_desktop.paths import resource_dir
 
@@ -174,7 +175,13 @@ def _translations_for(code: str) -> gettext.NullTranslations:
     if code == SOURCE_LANGUAGE:
         return gettext.NullTranslations()
     with open(_catalog_file(code), "rb") as catalog:
-        return gettext.GNUTranslations(catalog)
+        translations = gettext.GNUTranslations(catalog)
+    if code in RIGHT_TO_LEFT_LANGUAGES:  # its formulas read left to right, in every text of the language
+        messages = _messages(translations)
+        for key, text in messages.items():
+            if key:  # (the catalog's header is not a text the app shows)
+                messages[key] = isolate_formulas(text)
+    return translations
 
 
 def _catalog_file(code: str) -> Path:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QRect, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
-from attn_desktop.language import ntr, tr
+from attn_desktop.language import is_right_to_left, ntr, tr
+from attn_desktop.language.isolates import in_isolate
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.exercises import exercises_for
 from attn_desktop.model.teaching.lessons import Lesson
@@ -142,7 +143,10 @@ class LessonPanel(QWidget):
             child = child.parentWidget()
 
     def _word_lesson(self, lesson: Lesson) -> None:
-        self.formula_label.setText(tr(lesson.formula) if lesson.formula else "")
+        # A formula line reads left to right in Arabic too (its formulas are isolated in the catalog; one that
+        # is not translated is set in an isolate of its own, so its brackets stay where they are).
+        formula = tr(lesson.formula) if lesson.formula else ""
+        self.formula_label.setText(in_isolate(formula) if formula and is_right_to_left() else formula)
         self.explanation_label.setText(tr(lesson.explanation))
         self.steps_label.setText(
             "<ol style='margin-left: -20px'>" + "".join(f"<li>{tr(step)}</li>" for step in lesson.steps) + "</ol>"
