@@ -58,6 +58,19 @@ def left_to_right(text: str) -> str:
     return f"{LEFT_TO_RIGHT_MARK}{text}{LEFT_TO_RIGHT_MARK}" if is_right_to_left() else text
 
 
+def left_to_right_formula(text: str) -> str:
+    """A formula the code writes (a worked sum, a mixing of heads), kept whole and left to right inside a
+    right-to-left language's text: one left-to-right isolate, as the catalogs' formulas are (isolates.py). A
+    token's Arabic name in it ends on a left-to-right mark: else the signs and numbers after it ("هو = [(…")
+    would be laid out right to left with it."""
+    if not is_right_to_left():
+        return text
+    return f"\u2066{_RIGHT_TO_LEFT_WORD.sub(lambda word: word.group(0) + LEFT_TO_RIGHT_MARK, text)}\u2069"
+
+
+_RIGHT_TO_LEFT_WORD = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]+")
+
+
 def localized(text: str) -> str:
     """A number Python wrote ("2.40", ".87", "1.8e9") with the language's decimal mark."""
     return text.replace(".", ",") if decimal_mark() == "," else text

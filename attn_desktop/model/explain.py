@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from attn_desktop.language import ntr, tr
+from attn_desktop.language.numbers import left_to_right_formula
 
 LARGE = 1e6  # from here on a number prints as 1.8e9: "1800000000.00" is a row of digits nobody counts
 
@@ -90,7 +91,7 @@ def dot_product(query_label: str, key_label: str, query: Sequence[float], key: S
     total = number(float(np.dot(query, key)))
     count = ntr(" ({count} product)", " ({count} products)", len(query)).format(count=len(query)) \
         if len(query) > WHOLE_UP_TO else ""
-    return f"q_{query_label} · k_{key_label} = {' + '.join(products)} = {total}{count}"
+    return left_to_right_formula(f"q_{query_label} · k_{key_label} = {' + '.join(products)} = {total}{count}")
 
 
 def output_formula(output: Sequence[float]) -> str:
@@ -102,7 +103,7 @@ def output_formula(output: Sequence[float]) -> str:
 
 def divisor_header(key_width: int, scale: bool) -> str:
     """The score table's scaled column: '÷ √2', or a plain copy when scaling is off."""
-    return f"÷ √{key_width}" if scale else tr("÷ 1 (off)")
+    return left_to_right_formula(f"÷ √{key_width}") if scale else tr("÷ 1 (off)")
 
 
 def matrix_formula(scale: bool, causal: bool) -> str:
@@ -159,4 +160,4 @@ def mixing_formula(query: str, head_outputs: Sequence[Sequence[float]], mixed: S
     """How W_O makes a query's output from its heads':
     "out·it = [(−0.94, −0.34) | (0.30, 1.00)] × W_O = (−0.41, 0.23, 0.86, 0.13)"."""
     joined = " | ".join(vector(output) for output in head_outputs)
-    return f"{arrow_name('out', query)} = [{joined}] × W_O = {vector(mixed)}"
+    return left_to_right_formula(f"{arrow_name('out', query)} = [{joined}] × W_O = {vector(mixed)}")

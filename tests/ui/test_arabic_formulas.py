@@ -72,3 +72,21 @@ def test_in_the_arabic_window_the_formulas_shown_are_isolated(qtbot, window, mon
     shown = [window.lesson_panel.explanation_label.text(), window.lesson_panel.steps_label.text(),
              window.scale_action.toolTip(), *(w.prompt_label.text() for w in window.lesson_panel.exercise_widgets)]
     assert [formulas_outside_isolates(text) for text in shown] == [[]] * len(shown)
+
+
+def test_in_the_arabic_window_the_formulas_the_panels_write_are_isolated(qtbot, window, monkeypatch):
+    """The worked dot product, the scaled column's header and the mixing of two heads by W_O are written by
+    the code, around the sentence's Arabic words: each is one left-to-right isolate."""
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    settle_layout(qtbot, window)
+    switch_to_arabic(qtbot, window)
+    qtbot.keyClick(window, Qt.Key.Key_4, Qt.KeyboardModifier.ControlModifier)  # lesson 4: one head, scaled
+    worked = window.score_panel.formula_label.text()
+    assert worked.startswith(f"{LRI}q_") and worked.endswith(PDI)
+    header = window.score_panel.model.headerData(2, Qt.Orientation.Horizontal)
+    assert header == f"{LRI}÷ √2{PDI}"
+    qtbot.keyClick(window, Qt.Key.Key_7, Qt.KeyboardModifier.ControlModifier)  # lesson 7: two heads mixed by W_O
+    mixing = window.heads_view.mixing_box.mixing_text()
+    assert f"{LRI}out·" in mixing and "× W_O = " in mixing and mixing.endswith(PDI)
+    # The query's Arabic name ends on a left-to-right mark: the "= [(" after it stays with the numbers.
+    assert re.search("out·[\u0600-\u06ff]+\u200e = \\[", mixing)

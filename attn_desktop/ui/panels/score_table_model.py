@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from attn_desktop.language import N_, ntr, tr
+from attn_desktop.language.numbers import left_to_right_formula
 from attn_desktop.model import Change, HeadReading, Role, Scene, explain
 from attn_desktop.model.shown_numbers import percent, shown_number
 from attn_desktop.ui.panels.cell_writes import ShownNumbers, cell_writes
@@ -56,7 +57,8 @@ def dot_product(query_label: str, key_label: str, query: np.ndarray | Sequence[f
     products = [f"{_factor(q)} × {_factor(k)}" for q, k in zip(list(query)[:shown], list(key)[:shown])]
     if wide:
         products.append("…")
-    text = f"q_{query_label} · k_{key_label} = {' + '.join(products)} = {shown_number(float(np.dot(query, key)))}"
+    text = left_to_right_formula(
+        f"q_{query_label} · k_{key_label} = {' + '.join(products)} = {shown_number(float(np.dot(query, key)))}")
     # Translators: after a long worked dot product, how many products it adds up
     if not wide:
         return text
