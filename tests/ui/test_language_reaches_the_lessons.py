@@ -128,3 +128,17 @@ def test_an_untouched_scene_an_earlier_version_kept_opens_in_the_language_of_the
     assert again.scene.tokens == sentence_in("es", "scaled-attention")
     assert not again.lesson_panel.kept_bar.isVisible()
     again.history.reset()
+
+
+def test_a_query_chosen_is_no_change_the_sentence_follows_and_the_query_stays(qtbot, classroom_window):
+    window = classroom_window
+    open_lesson(qtbot, window, 7)
+    picker = window.query_picker
+    picker.setFocus()
+    qtbot.keyClick(picker, Qt.Key.Key_Home)  # the first word asks, not the lesson's own query
+    chosen = window.view_state.chosen_query(window.scene.n_queries)
+    assert chosen == 0 != read_scene_data(scene_path(lessons.lesson("two-heads").scene)).selected
+    switch_by_menu(qtbot, window, "en", "es")
+    assert window.scene.tokens == sentence_in("es", "two-heads")
+    assert window.view_state.chosen_query(window.scene.n_queries) == chosen
+    assert not window.lesson_panel.kept_bar.isVisible()

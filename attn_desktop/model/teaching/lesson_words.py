@@ -7,6 +7,7 @@ stay as they are, and a token that is not listed is kept as typed.
 
 from __future__ import annotations
 
+import gettext
 from dataclasses import replace
 from functools import cache
 
@@ -101,7 +102,13 @@ def scene_name(name: str, language: str | None = None) -> str:
 
 
 def _in(language: str | None, source: str) -> str:
-    return tr(source) if language is None else translations_for(language).gettext(source)
+    return tr(source) if language is None else _catalog_of(language).gettext(source)
+
+
+@cache
+def _catalog_of(language: str) -> gettext.NullTranslations:
+    """LANGUAGE's catalog, read once (a lesson's scene is compared with its words in every language)."""
+    return translations_for(language)
 
 
 def scene_name_now(name: str) -> str:

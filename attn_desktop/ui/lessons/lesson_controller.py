@@ -129,10 +129,12 @@ class LessonController:
         words; one the student changed keeps its words, and the lesson offers Start afresh (in the new one)."""
         if not self.scene_is_the_lessons or self.current is None:
             return
-        if not as_it_comes(self.current, scene_document(self.scene, self.view)):
+        if not as_it_comes(self.current, scene_document(self.scene, self.view), any_query=True):
             self.panel.show_kept_scene(True)
             return
+        chosen = self.view.chosen_query(self.scene.n_queries)  # looking at another word changes nothing
         if self.load_builtin(lessons.lesson(self.current).scene) and self.document is not None:
+            self.view.select_query(chosen)
             self.document.lesson_scene_as_it_comes()  # still nothing the student changed: no "*"
         if self.canvas is not None:
             self.canvas.name_arrows_of(lesson_words(lessons.lesson(self.current)))
@@ -223,13 +225,17 @@ def lesson_scene_data(name: str, language: str | None = None) -> SceneData:
     return in_students_words(read_scene_data(builtin_scene_path(name)), language)
 
 
-def as_it_comes(lesson_id: str, document: dict[str, Any]) -> bool:
+def as_it_comes(lesson_id: str, document: dict[str, Any], any_query: bool = False) -> bool:
     """Whether the scene DOCUMENT is LESSON_ID's own as a lesson opens it in any language the app speaks: a
-    scene opened in one language and left untouched is untouched after a switch to another. (False if the
-    installation is damaged: the scene is then kept as it is.)"""
+    scene opened in one language and left untouched is untouched after a switch to another. ANY_QUERY: with
+    whichever query chosen. (False if the installation is damaged: the scene is then kept as it is.)"""
     name = lessons.lesson(lesson_id).scene
+
+    def compared(scene: dict[str, Any]) -> dict[str, Any]:
+        return {key: value for key, value in scene.items() if not (any_query and key == "selected")}
+
     try:
-        return any(document == scene_document(lesson_scene_data(name, code))
+        return any(compared(document) == compared(scene_document(lesson_scene_data(name, code)))
                    for code in dict.fromkeys([current_language(), *shown_languages()]))
     except SceneFileError:
         return False
