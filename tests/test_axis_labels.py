@@ -38,3 +38,13 @@ def test_where_there_is_truly_no_room_the_names_given_first_are_kept():
 def test_names_stay_inside_the_axis():
     labels = place_axis_labels(_centres(3, 20.0), [30.0, 4.0, 30.0], (0.0, 60.0), 6.0, range(3), 15.0)
     assert all(0.0 <= label.start and label.end <= 60.0 for label in labels)
+
+
+def test_a_shortened_last_name_leans_inwards_into_the_room_its_neighbour_leaves():
+    """"purred" at the right edge beside "it": the room it is shortened in reaches left of its cell's middle."""
+    lengths = [18.0, 17.0, 17.0, 46.0, 7.0, 36.0]
+    labels = {label.index: label for label in place_axis_labels(_centres(6, 30.0), lengths, (0.0, 180.0), 6.0,
+                                                                 range(6), 15.0)}
+    last = labels[5]
+    assert not last.whole and last.end == 180.0 and last.end - last.start > 30.0
+    assert last.start >= labels[4].end

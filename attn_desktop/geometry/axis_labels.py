@@ -43,7 +43,7 @@ def place_axis_labels(centres: Sequence[float], lengths: Sequence[float], bounds
     for index in order:  # the rest shortened into the room left round their cells
         if index in placed:
             continue
-        room = _free_room(centres[index], low, high, placed.values())
+        room = _free_room(centres[index], lengths[index] + gap, low, high, placed.values())
         if room is not None and room[1] - room[0] - gap >= shortest - 1e-9:
             placed[index] = AxisLabel(index, room[0], room[1], False)
     return [placed[index] for index in sorted(placed)]
@@ -67,8 +67,10 @@ def _overlap(start: float, end: float, label: AxisLabel) -> bool:
     return start < label.end - 1e-9 and label.start < end - 1e-9
 
 
-def _free_room(centre: float, low: float, high: float, placed: Iterable[AxisLabel]) -> tuple[float, float] | None:
-    """The widest room centred on CENTRE that no placed label takes; None when one covers the centre."""
+def _free_room(centre: float, length: float, low: float, high: float,
+               placed: Iterable[AxisLabel]) -> tuple[float, float] | None:
+    """The free room round CENTRE that no placed label takes, at most LENGTH long, centred on CENTRE as far as
+    the free room allows (a last column's name leans inwards); None when a placed label covers the centre."""
     left, right = low, high
     for label in placed:
         if label.start <= centre <= label.end:
@@ -77,5 +79,6 @@ def _free_room(centre: float, low: float, high: float, placed: Iterable[AxisLabe
             left = max(left, label.end)
         else:
             right = min(right, label.start)
-    half = min(centre - left, right - centre)
-    return centre - half, centre + half
+    length = min(length, right - left)
+    start = min(max(centre - length / 2, left), right - length)
+    return start, start + length

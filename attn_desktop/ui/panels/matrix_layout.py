@@ -224,10 +224,12 @@ def column_labels(font: QFont, dpi: int, tokens: Sequence[str], grid: QRectF,
         shown = [ShownLabel(label.index, tokens[label.index] if label.whole else metrics.elidedText(
             tokens[label.index], Qt.TextElideMode.ElideRight, label.end - label.start - COLUMN_GAP),
             label.start, label.end) for label in placed]
-        candidates.append((candidate, shown, sum(label.whole for label in placed)))
-    # The panel's own font when it shows every name whole, else whichever shows more names, then more whole.
-    best = max(candidates, key=lambda found: (len(found[1]) == len(tokens) and found[2] == len(tokens),
-                                              len(found[1]), found[2]))
+        whole = sum(label.whole for label in placed)
+        letters = sum(len(label.text.rstrip("…")) for label in shown)
+        candidates.append((candidate, shown, (whole == len(tokens), len(shown), whole, letters)))
+    # The panel's own font when it shows every name whole, else whichever shows more names, then more of them
+    # whole, then more of their letters.
+    best = max(candidates, key=lambda found: found[2])
     return best[0], best[1]
 
 
