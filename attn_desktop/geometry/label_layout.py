@@ -62,6 +62,7 @@ from attn_desktop.geometry.label_spots import (
     anywhere_in,
     far_rings,
     near_candidates,
+    near_grid,
     previous_spot,
 )
 
@@ -142,6 +143,8 @@ class LabelLayout:
         """One label at the first free spot near its tip; else hidden, or if essential, stranded: over shafts
         by its tip, or further out."""
         placement, box = _place(request, shapes, self.leaders, self.taken, bounds, near=True)
+        if placement is None and not request.essential and request.short_names_it:
+            placement, box = _shortened_free(request, shapes, self.leaders, self.taken, bounds)
         if placement is None and request.essential:
             self.stranded.append(index)
             if box != _NO_BOX:  # a spot clear of arrows: other labels took it
@@ -230,10 +233,17 @@ def _place(request: LabelRequest, shapes: ShapeIndex, leaders: list[Obstacle], t
     found = _first_free(islice(spots, FIRST_SPOTS), request, shapes, leaders, taken, inside, anchor)
     if found[0] is not None or shapes.crowded and not request.essential:
         return found  # in a crowd of shafts a minor label without a first-ring spot is hidden: no search, every move
-    return _first_free_of_many(list(spots), request, shapes, leaders, taken, inside, anchor)
+    found = _first_free_of_many(list(spots), request, shapes, leaders, taken, inside, anchor)
+    if found[0] is not None:
+        return found
+    # The rings and slides step a good part of a label at a time: free room between two of their spots
+    # (beside a short neighbour, between two shafts) is found on a finer grid before the label gives up.
+    fine = _first_free_of_many(near_grid(request, anchor, at_tip, inside), request, shapes, leaders, taken, inside,
+                               anchor)
+    return fine if fine[0] is not None else found
 
 
-def _first_free_of_many(spots: list[Spot], request: LabelRequest, shapes: ShapeIndex, leaders: list[Obstacle],
+def _first_free_of_many(spots: list[Spot] | np.ndarray, request: LabelRequest, shapes: ShapeIndex, leaders: list[Obstacle],
                         taken: list[Box], inside: Box, anchor: Point) -> tuple[Placement | None, Box]:
     """The same as _first_free, with the spots tested against the arrows all at once. With no free spot,
     the box says whether other labels (a box) or the arrows (none) left none."""
@@ -242,8 +252,10 @@ def _first_free_of_many(spots: list[Spot], request: LabelRequest, shapes: ShapeI
     if clear.any():
         clear[clear] = ~shapes.hits_many(boxes[clear])  # inside the plot and clear of every arrow
     free = clear & _clear_of_labels(boxes, taken)
+    if leaders and free.any():  # the leaders placed so far, all at once too: a fine grid has thousands of spots
+        free[free] = ~ShapeIndex.of(leaders).hits_many(boxes[free])
     spots_left = (rest[index].tolist() for index in np.flatnonzero(free))
-    placement, box = _first_free(spots_left, request, _NO_SHAPES, leaders, taken, inside, anchor)
+    placement, box = _first_free(spots_left, request, _NO_SHAPES, [], taken, inside, anchor)
     return placement, box if placement is not None or not clear.any() else tuple(boxes[np.argmax(clear)].tolist())
 
 
@@ -258,6 +270,17 @@ def _shortened(request: LabelRequest, shapes: ShapeIndex, leaders: list[Obstacle
     placement, box = _place(short, shapes, leaders, taken, bounds, near=True)
     if placement is None:
         placement, box = _over_shafts(short, shapes, leaders, taken, bounds)
+    return (placement._replace(short=True), box) if placement is not None else (None, _NO_BOX)
+
+
+def _shortened_free(request: LabelRequest, shapes: ShapeIndex, leaders: list[Obstacle], taken: list[Box],
+                    bounds: Box) -> tuple[Placement | None, Box]:
+    """For a label that is not essential with no free room by its tip: its shorter form there, if that still
+    names the arrow ("k·sat" for "k·sat 7%"; its weight is in the Scores panel), and only where it is free.
+    Left out, a name a lesson's step asks about vanishes although there was room for it."""
+    if request.short_width is None or request.short_width >= request.width:
+        return None, _NO_BOX
+    placement, box = _place(request._replace(width=request.short_width), shapes, leaders, taken, bounds, near=True)
     return (placement._replace(short=True), box) if placement is not None else (None, _NO_BOX)
 
 
@@ -297,7 +320,7 @@ def _least_covered(spots: list[Spot], request: LabelRequest, shapes: ShapeIndex,
     return _first_free((rows[index].tolist() for index in ranked), request, _NO_SHAPES, leaders, taken, inside, anchor)
 
 
-def _as_arrays(spots: list[Spot], request: LabelRequest) -> tuple[np.ndarray, np.ndarray]:
+def _as_arrays(spots: list[Spot] | np.ndarray, request: LabelRequest) -> tuple[np.ndarray, np.ndarray]:
     """The spots (left, top, needs a leader) as rows, and the label's box at each."""
     rows = np.array(spots, dtype=float).reshape(-1, 3)
     boxes = np.column_stack((rows[:, 0], rows[:, 1], rows[:, 0] + request.width, rows[:, 1] + request.height))

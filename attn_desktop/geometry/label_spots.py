@@ -39,6 +39,9 @@ class LabelRequest(NamedTuple):
     # The width of the label's shorter form ("k·cat" for "k·cat 76%"): an essential label with no room by
     # its tip for the whole tries it there before going further out. None: it has none.
     short_width: float | None = None
+    # Whether the shorter form still names the arrow ("k·cat", not a bare "q"): then any label, not only an
+    # essential one, shows it by its tip rather than being left out where the whole has no room.
+    short_names_it: bool = False
 
     @property
     def line(self) -> float:
@@ -161,6 +164,32 @@ def previous_spot(request: LabelRequest, anchor: Point, at_tip: bool) -> Spot | 
     nearest_x, nearest_y = min(max(ax, left), left + request.width), min(max(ay, top), top + request.height)
     distance = math.hypot(nearest_x - ax, nearest_y - ay)
     return (left, top, distance > request.line) if distance <= NEAR_LINES * request.line else None
+
+
+NEAR_GRID_STEPS = 4  # the fine search near a tip tries a spot every 1/NEAR_GRID_STEPS of a line ...
+NEAR_GRID_MIN_PX = 2.0  # ... and never closer together than this
+
+
+def near_grid(request: LabelRequest, anchor: Point, at_tip: bool, bounds: Box,
+              near_gap: float = NEAR_GAP_PX) -> np.ndarray:
+    """Every spot near the anchor on a fine grid, nearest first, as rows (left, top, needs a leader): where the rings and slides of
+    near_candidates found no room, a gap between two arrows or labels that lies between their spots often
+    has some (a label then vanished with free room beside its tip). Inside BOUNDS, NEAR_GAP to NEAR_LINES
+    lines from the anchor (the box's nearest point); beyond one line, with a leader."""
+    width, height, line = request.width, request.height, request.line
+    ax, ay = anchor
+    reach = NEAR_LINES * line
+    step = max(line / NEAR_GRID_STEPS, NEAR_GRID_MIN_PX)
+    lefts = np.arange(max(ax - width - reach, bounds[0]), min(ax + reach, bounds[2] - width) + 1e-9, step)
+    tops = np.arange(max(ay - height - reach, bounds[1]), min(ay + reach, bounds[3] - height) + 1e-9, step)
+    if not len(lefts) or not len(tops):
+        return np.empty((0, 3))
+    grid_x, grid_y = np.meshgrid(lefts, tops)
+    grid_x, grid_y = grid_x.ravel(), grid_y.ravel()
+    distance = np.hypot(np.clip(ax, grid_x, grid_x + width) - ax, np.clip(ay, grid_y, grid_y + height) - ay)
+    near = np.flatnonzero((distance >= near_gap - 1e-9) & (distance <= reach))
+    near = near[np.argsort(distance[near], kind="stable")]
+    return np.column_stack((grid_x[near], grid_y[near], (distance[near] > line) | (not at_tip)))
 
 
 def far_rings(request: LabelRequest, anchor: Point) -> Iterator[Spot]:

@@ -33,6 +33,12 @@ ANTIALIASING = QPainter.RenderHint.Antialiasing
 NO_PEN = Qt.PenStyle.NoPen
 NO_BRUSH = Qt.BrushStyle.NoBrush
 WHITE = QColor(255, 255, 255)
+# The ring round the tip the arrow keys move: dark and wide enough to be found at a glance on the white canvas
+# (WCAG's 3:1 for a focus indicator, by far), whatever the arrow's own colour or how faded its weight draws it.
+# The pointer's and the drag's ring keep the arrow's colour.
+FOCUS_RING_COLOR = QColor(26, 26, 26)
+FOCUS_RING_WIDTH_PX = 3.0
+FOCUS_RING_PEN = QPen(FOCUS_RING_COLOR, FOCUS_RING_WIDTH_PX)
 
 # A label is mathematics' notation, "k·قط 54%", in every language: laid out left to right even in Arabic
 # (where the application's direction would put the word before the "k·").
@@ -144,9 +150,17 @@ class ArrowDrawing(ArrowGeometry):
                 left, top, right, bottom = min(left, lx - near), min(top, ly - near), max(right, lx + near), max(bottom, ly + near)
         return QRectF(left, top, right - left, bottom - top)
 
+    def ring_pen(self) -> QPen | None:
+        """The pen the ring round the tip is drawn with now: the keys' focus ring's when the arrow is chosen for
+        the arrow keys, else the arrow's own colour (under the pointer, being dragged); None when no ring is
+        drawn (none asked for, or the canvas is painted into a picture)."""
+        if not self._ring_shown or not (self._hovered or self._focused or self.is_dragging):
+            return None
+        return FOCUS_RING_PEN if self._focused else self._ring_pen
+
     def draw_ring(self, painter: QPainter, tip: QPointF) -> None:
         """The grab handle round the tip: under the mouse, chosen for the keys, or being dragged."""
-        painter.setPen(self._ring_pen)
+        painter.setPen(FOCUS_RING_PEN if self._focused else self._ring_pen)
         painter.setBrush(NO_BRUSH)
         painter.drawEllipse(tip, HANDLE_RADIUS_PX - 1, HANDLE_RADIUS_PX - 1)
 

@@ -56,6 +56,7 @@ class ArrowGeometry:
     _label: str
     _short_label: str
     _short_width: float | None
+    _short_names_it: bool
     _whole_width: float
     _label_shortened: bool
     _label_size: QSizeF
@@ -126,7 +127,7 @@ class ArrowGeometry:
         previous = None if self._label_hidden else self._label_offset_view_px
         height = self._label_size.height()
         return LabelRequest(self._whole_width, height, (tx, ty), (ux, uy), (ox, oy), minor, previous, essential,
-                            short_width=self._short_width)
+                            short_width=self._short_width, short_names_it=self._short_names_it)
 
     def obstacles(self, scale_and_offset: tuple[float, float, float, float]) -> list[Obstacle]:
         """The shaft and head as drawn, in view pixels, for the labels of every arrow to keep off.

@@ -74,6 +74,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         # (see label_layout): "" for none. Shortened: the canvas placed the short one.
         self._short_label = ""
         self._short_width: float | None = None
+        self._short_names_it = False  # the short name still says which arrow it is ("k·cat", not a bare "q")
         self._label_shortened = False
         self._label_size = self._measure(label)  # the shown label's size, with its backdrop
         self._whole_width = self._label_size.width()  # the whole label's width, shown or not
@@ -126,9 +127,12 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
             self._forget_obstacles()
             self.update()
 
-    def set_label(self, label: str, short: str = "") -> None:
-        """The arrow's label, and SHORT, a shorter one for a plot with no room for the whole ("": none)."""
+    def set_label(self, label: str, short: str = "", short_names_it: bool = False) -> None:
+        """The arrow's label, and SHORT, a shorter one for a plot with no room for the whole ("": none);
+        SHORT_NAMES_IT when the short one still says which arrow it is ("k·cat" for "k·cat 76%", not "q"):
+        then it is shown where the whole has no room even if the label is not one the class must read."""
         short = short if label and short != label else ""
+        self._short_names_it = short_names_it and bool(short)
         if (label, short) != (self._label, self._short_label):
             self.prepareGeometryChange()
             self._label, self._short_label = label, short

@@ -15,6 +15,7 @@ from attn_desktop.ui.canvas.arrow_item import ArrowItem
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT
 
 PRESENTATION_NAME_CHARACTERS = 9
+CLIPPED_NAME_LETTERS = 3  # a query's or word's shorter label keeps this many letters of its name ("x·bec…")
 
 
 def short_name(token: str, line_scale: float) -> str:
@@ -25,6 +26,12 @@ def short_name(token: str, line_scale: float) -> str:
                               explain.SHORT_NAME_CHARACTERS)
 
 
+def clipped_label(symbol: str, token: str) -> str:
+    """A query's or word vector's shorter label, which still says whose it is: "x·bec…" for "x·because"
+    where the whole finds no room by its tip; a short name is kept whole ("x·it")."""
+    return arrow_name(symbol, explain.short_name(token, CLIPPED_NAME_LETTERS + 1))
+
+
 def style_queries(queries: list[ArrowItem], scene: HeadReading, line_scale: float) -> None:
     """The chosen query bold, the others faded; in a crowded scene only the chosen one is named."""
     is_crowded = crowded(scene.n_tokens)
@@ -33,8 +40,12 @@ def style_queries(queries: list[ArrowItem], scene: HeadReading, line_scale: floa
         width, emphasis = query_style(chosen, line_scale)
         item.set_style(width=width, emphasis=emphasis)
         # In a crowded scene only the chosen query is named; the rest would be a smear of text.
-        item.set_label(arrow_name(Role.QUERY.symbol, short_name(scene.query_tokens[index], line_scale))
-                       if chosen or not is_crowded else "", short=Role.QUERY.symbol)
+        # The chosen query's shorter label is its letter alone (it must be shown, by its tip if at all
+        # possible); another's keeps a few letters of its name, so that it still says whose it is.
+        token = scene.query_tokens[index]
+        item.set_label(arrow_name(Role.QUERY.symbol, short_name(token, line_scale)) if chosen or not is_crowded else "",
+                       short=Role.QUERY.symbol if chosen else clipped_label(Role.QUERY.symbol, token),
+                       short_names_it=not chosen)
 
 
 class KeyValueStyles:
@@ -81,4 +92,4 @@ def _style(arrows: dict[Role, list[ArrowItem]], scene: HeadReading, weights: np.
             items[index].set_style(width=width, emphasis=emphasis, dashed=dashed)
             name = arrow_name(role.symbol, short_name(tokens[index], line_scale))
             items[index].set_label(weight_label(name, shown[index], seen[index], is_crowded, veiled, HIDDEN_TEXT,
-                                                masked_text), short=name)  # the name alone, where room is short
+                                                masked_text), short=name, short_names_it=True)  # the name alone, where room is short

@@ -23,7 +23,7 @@ from attn_desktop.model.shown_numbers import shown_number
 from attn_desktop.model.teaching.named_arrows import named_in
 from attn_desktop.model.view_plane import ViewPlane
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
-from attn_desktop.ui.canvas.arrow_styles import KeyValueStyles, short_name, style_queries
+from attn_desktop.ui.canvas.arrow_styles import KeyValueStyles, clipped_label, short_name, style_queries
 from attn_desktop.ui.canvas.canvas_labels import CanvasLabels
 from attn_desktop.ui.canvas.canvas_plots import CanvasPlots
 from attn_desktop.ui.canvas.drag_controller import DragController
@@ -404,7 +404,8 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self._fit_titles()
         for index, item in enumerate(self.arrows[Role.EMBEDDING]):  # the other labels follow in _sync_all
             name = short_name(self.reading.tokens[index], self.line_scale)
-            item.set_label(arrow_name(Role.EMBEDDING.symbol, name), short=Role.EMBEDDING.symbol)
+            item.set_label(arrow_name(Role.EMBEDDING.symbol, name),
+                           short=clipped_label(Role.EMBEDDING.symbol, self.reading.tokens[index]), short_names_it=True)
         self._sync_all()
         self._refit_timer.start()  # the labels' room round the arrows grew or shrank
 

@@ -7,15 +7,13 @@ keeps them in pixmaps (matrix_view.py); the outline follows the chosen query on 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QLinearGradient, QPainter, QPen, QPixmap
 
 from attn_desktop.language import N_, tr
 from attn_desktop.ui.panels.entropy_column import EntropyColumn
-from attn_desktop.ui.panels.matrix_layout import CORNER_TEXT, MatrixLayout, column_labels, title_font
+from attn_desktop.ui.panels.matrix_layout import CORNER_TEXT, MatrixLayout, ShownLabel, title_font
 
 LEGEND_WIDTH = 46
 NUMBERS_HIDDEN_NOTE = N_("Point at a cell to read its number")  # shown as tr(NUMBERS_HIDDEN_NOTE)
@@ -39,32 +37,23 @@ def paint_title(painter: QPainter, layout: MatrixLayout, font: QFont, width: int
         painter.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, note)
 
 
-def paint_labels(painter: QPainter, layout: MatrixLayout, font: QFont, dpi: int, tokens: Sequence[str],
-                 query_tokens: Sequence[str], color: QColor) -> None:
-    """The corner's "q ↓ k →", the keys' names over the columns and the queries' beside the rows."""
+def paint_labels(painter: QPainter, layout: MatrixLayout, font: QFont, columns: tuple[QFont, list[ShownLabel]],
+                 rows: tuple[QFont, list[ShownLabel]], color: QColor) -> None:
+    """The corner's "q ↓ k →", the keys' names over the columns and the queries' beside the rows (as
+    column_labels and row_labels chose them)."""
     grid, title_height = layout.grid, layout.title_height
     painter.setPen(color)
     painter.setFont(font)
     painter.drawText(QRectF(0, title_height, grid.left() - 2, grid.top() - title_height),
                      Qt.AlignmentFlag.AlignCenter, CORNER_TEXT)
-    size = grid.width() / len(tokens)
-    column_font, every_column, room = column_labels(font, dpi, tokens, size)
-    metrics = QFontMetricsF(column_font)
-    painter.setFont(column_font)
-    for column, token in enumerate(tokens):
-        if column % every_column == 0:
-            text = metrics.elidedText(token, Qt.TextElideMode.ElideRight, room)
-            rect = QRectF(grid.left() + (column + 0.5) * size - room / 2, title_height, room,
-                          grid.top() - title_height)
-            painter.drawText(rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom, text)
-    painter.setFont(font)
-    metrics = QFontMetricsF(font)
-    every_row = max(1, int(np.ceil(metrics.height() / size)))
-    for row, token in enumerate(query_tokens):
-        if row % every_row == 0:
-            rect = QRectF(0, grid.top() + row * size, grid.left() - 6, size)
-            text = metrics.elidedText(token, Qt.TextElideMode.ElideRight, rect.width())
-            painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
+    painter.setFont(columns[0])
+    for label in columns[1]:
+        rect = QRectF(label.start, title_height, label.end - label.start, grid.top() - title_height)
+        painter.drawText(rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom, label.text)
+    painter.setFont(rows[0])
+    for label in rows[1]:
+        rect = QRectF(0, label.start, grid.left() - 6, label.end - label.start)
+        painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, label.text)
 
 
 def paint_legend(painter: QPainter, grid: QRectF, lut: np.ndarray, entropy_column: EntropyColumn, font: QFont,

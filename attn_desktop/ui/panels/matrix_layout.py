@@ -14,6 +14,8 @@ import numpy as np
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QFont, QFontInfo, QFontMetricsF
 
+from attn_desktop.geometry.axis_labels import place_axis_labels
+
 WIDEST_CELL_TEXT = "0.00"  # cells too narrow for this in the smallest readable font show the compact form
 # The compact form (".87", "1"), with a space's room more: without the leading 0 neighbouring numbers in cells
 # this narrow would run together (".00.00.00"). Cells too narrow for it show colour only.
@@ -24,6 +26,8 @@ MAX_SIZED_TOKENS = 8  # the panel asks for room to show numbers up to this many 
 SHRINK_CHARS = 5  # column labels shrink to fit names up to about this long; longer ones are elided
 LABEL_CHARS = 10  # row labels take at most about this many characters; longer names are elided
 CORNER_TEXT = "q ↓ k →"
+COLUMN_GAP = 6.0  # pixels between two column labels
+SHORTEST_LABEL = "M…"  # a name shortened to less than about this tells nothing: left out instead
 
 
 @dataclass
@@ -181,26 +185,68 @@ def width_for_numbers(text: MatrixText, side: float) -> int:
     return int(np.ceil(label_margin(text) + text.n_tokens * cell + side))
 
 
-def column_labels(font: QFont, dpi: int, tokens: Sequence[str], size: float) -> tuple[QFont, int, float]:
-    """The column labels' font, which of them are shown (every n-th) and the width each may take,
-    for cells SIZE pixels wide.
+@dataclass(frozen=True)
+class ShownLabel:
+    """A token's name as the matrix draws it over its column or beside its row."""
 
-    Labels that would run into each other are first set smaller (down to the smallest readable
-    size), then shown every other one whole if that fits, else elided (full name in the tooltip), and
-    only when not even a letter and "…" fit, thinned."""
-    label_font = QFont(font)
-    metrics = QFontMetricsF(label_font)
+    index: int
+    text: str  # whole, or shortened with "…" (the tooltip has it whole)
+    start: float  # the room it is drawn in along the axis: x for a column, y for a row
+    end: float
+
+
+def column_labels(font: QFont, dpi: int, tokens: Sequence[str], grid: QRectF,
+                  order: Sequence[int]) -> tuple[QFont, list[ShownLabel]]:
+    """The column labels' font and each label drawn, over a GRID of square cells; names tried in ORDER
+    (the ones the class reads the answer from first: see place_axis_labels).
+
+    Each name takes its own width, centred on its column, so a long name borrows room a short neighbour
+    leaves. Where the names do not all fit whole in the panel's font they are tried set smaller (down to the
+    smallest readable size); what still does not fit is shortened, and left out only where not even a letter
+    and "…" fit."""
+    size = grid.width() / max(len(tokens), 1)
+    fonts = [QFont(font)]
+    metrics = QFontMetricsF(font)
     # A very long name is elided, not allowed to shrink every label: size for names up to SHRINK_CHARS.
     longest_sized = metrics.averageCharWidth() * SHRINK_CHARS
     widest = min(max((metrics.horizontalAdvance(token) for token in tokens), default=0.0), longest_sized)
-    if widest + 6 > size and widest > 0:
-        smallest = smallest_readable_points(font, dpi)
-        label_font.setPointSizeF(max(smallest, label_font.pointSizeF() * (size - 6) / widest))
-    metrics = QFontMetricsF(label_font)
-    widest = max((metrics.horizontalAdvance(token) for token in tokens), default=0.0)
-    if widest + 6 <= 2 * size:  # every other label whole ("10:F", "12:P") tells more than each one cut ("1…")
-        every = 1 if widest + 6 <= size else 2
-        return label_font, every, every * size - 6
-    shortest_useful = min(widest, metrics.horizontalAdvance("M…")) + 6
-    every = max(1, int(np.ceil(shortest_useful / size)))
-    return label_font, every, every * size - 6
+    if widest + COLUMN_GAP > size and widest > 0:
+        smaller = QFont(font)
+        smaller.setPointSizeF(max(smallest_readable_points(font, dpi), font.pointSizeF() * (size - COLUMN_GAP) / widest))
+        fonts.append(smaller)
+    centres = [grid.left() + (column + 0.5) * size for column in range(len(tokens))]
+    candidates = []
+    for candidate in fonts:
+        metrics = QFontMetricsF(candidate)
+        placed = place_axis_labels(centres, [metrics.horizontalAdvance(token) for token in tokens],
+                                   (grid.left(), grid.right()), COLUMN_GAP, order,
+                                   metrics.horizontalAdvance(SHORTEST_LABEL))
+        shown = [ShownLabel(label.index, tokens[label.index] if label.whole else metrics.elidedText(
+            tokens[label.index], Qt.TextElideMode.ElideRight, label.end - label.start - COLUMN_GAP),
+            label.start, label.end) for label in placed]
+        whole = sum(label.whole for label in placed)
+        letters = sum(len(label.text.rstrip("…")) for label in shown)
+        candidates.append((candidate, shown, (whole == len(tokens), len(shown), whole, letters)))
+    # The panel's own font when it shows every name whole, else whichever shows more names, then more of them
+    # whole, then more of their letters.
+    best = max(candidates, key=lambda found: found[2])
+    return best[0], best[1]
+
+
+def row_labels(font: QFont, dpi: int, tokens: Sequence[str], grid: QRectF,
+               order: Sequence[int]) -> tuple[QFont, list[ShownLabel]]:
+    """The row labels' font and each label drawn beside the GRID: set smaller (down to the smallest readable
+    size) where rows are shorter than a line, and only then some left out, those in ORDER kept first."""
+    size = grid.height() / max(len(tokens), 1)
+    row_font = QFont(font)
+    line = QFontMetricsF(row_font).height()
+    if line > size:
+        row_font.setPointSizeF(max(smallest_readable_points(font, dpi), font.pointSizeF() * size / line))
+        line = QFontMetricsF(row_font).height()
+    metrics = QFontMetricsF(row_font)
+    centres = [grid.top() + (row + 0.5) * size for row in range(len(tokens))]
+    placed = place_axis_labels(centres, [line] * len(tokens),
+                               (grid.top(), grid.bottom()), 0.0, order, line)
+    room = grid.left() - 6
+    return row_font, [ShownLabel(label.index, metrics.elidedText(tokens[label.index], Qt.TextElideMode.ElideRight, room),
+                                 label.start, label.end) for label in placed]

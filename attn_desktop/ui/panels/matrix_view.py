@@ -50,8 +50,11 @@ from attn_desktop.ui.panels.matrix_frame import (
 from attn_desktop.ui.panels.matrix_layout import (
     MatrixLayout,
     MatrixText,
+    ShownLabel,
+    column_labels,
     corner_width,
     minimum_size,
+    row_labels,
     width_for_numbers,
     work_out_layout,
 )
@@ -59,6 +62,8 @@ from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.view_state.weights_veil import WeightsVeil
 
 VECTOR_ENGINES = (QPaintEngine.Type.SVG, QPaintEngine.Type.Pdf)
+HEAVIEST_KEYS = 2  # the chosen query's keys whose names are placed first when not every name fits
+Labels = tuple[QFont, list[ShownLabel]]  # a font, and the names drawn in it
 
 
 class MatrixView(QWidget):
@@ -73,6 +78,7 @@ class MatrixView(QWidget):
         self._mask_layer: QPixmap | None = None
         self._cells_buffer: np.ndarray | None = None  # the cells' colours, borrowed by the QImage drawn from them
         self._layout: MatrixLayout | None = None
+        self._labels: tuple[Labels, Labels] | None = None  # the column and row labels, for _layout
         self._hints_shown = True  # off while the panel is painted into a picture (see set_hints_shown)
         self._numbers = CellNumbers()  # the cells' numbers, each laid out once
         self._painted: tuple[np.ndarray, np.ndarray, int] | None = None  # the weights, mask and chosen row last painted
@@ -101,6 +107,7 @@ class MatrixView(QWidget):
             self.entropy_column.shown = on
             self._static_layer = None
             self._layout = None
+            self._labels = None
             self.updateGeometry()
             self.update()
 
@@ -148,6 +155,41 @@ class MatrixView(QWidget):
         if self._layout is None:
             self._layout = work_out_layout(self._text(), self.width(), self.height(), self._side())
         return self._layout
+
+    def shown_column_labels(self) -> dict[int, str]:
+        """Each column's name as drawn over it (shortened ones end in "…"); a column left without one is absent."""
+        return {label.index: label.text for label in self._current_labels()[0][1]}
+
+    def shown_row_labels(self) -> dict[int, str]:
+        """Each row's name as drawn beside it; a row left without one is absent."""
+        return {label.index: label.text for label in self._current_labels()[1][1]}
+
+    def _current_labels(self) -> tuple[Labels, Labels]:
+        if self._labels is None:
+            self._labels = self._work_out_labels()
+        return self._labels
+
+    def _work_out_labels(self) -> tuple[Labels, Labels]:
+        grid, font, dpi = self._current_layout().grid, self.font(), self.logicalDpiY()
+        reading = self.reading
+        return (column_labels(font, dpi, reading.tokens, grid, self._column_order()),
+                row_labels(font, dpi, reading.query_tokens, grid, self._row_order()))
+
+    def _column_order(self) -> list[int]:
+        """The keys the chosen query weighs most first (their names are what the class reads the answer
+        from), then left to right; left to right only while the weights are veiled (their order would tell)."""
+        columns = list(range(self.reading.n_tokens))
+        if self.veil.on:
+            return columns
+        weights = np.nan_to_num(np.asarray(self.reading.result.weights[self.reading.selected], dtype=float))
+        heaviest = [int(column) for column in np.argsort(-weights, kind="stable")[:HEAVIEST_KEYS]
+                    if weights[column] > 0]
+        return heaviest + [column for column in columns if column not in heaviest]
+
+    def _row_order(self) -> list[int]:
+        """The chosen query's row first, then top to bottom."""
+        selected = self.reading.selected
+        return [selected] + [row for row in range(self.reading.n_queries) if row != selected]
 
     def grid_rect(self) -> QRectF:
         return QRectF(self._current_layout().grid)
@@ -244,19 +286,21 @@ class MatrixView(QWidget):
         layout = self._current_layout()
         paint_title(painter, layout, self.font(), self.width(), hint=self._hints_shown)
         painter.setFont(self.font())
-        paint_labels(painter, layout, self.font(), self.logicalDpiY(), self.reading.tokens, self.reading.query_tokens,
-                     text_color)
+        columns, rows = self._current_labels()
+        paint_labels(painter, layout, self.font(), columns, rows, text_color)
         paint_legend(painter, self.grid_rect(), self._lut, self.entropy_column, self.font(), text_color)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         self._static_layer = None
         self._layout = None
+        self._labels = None
         super().resizeEvent(event)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.FontChange):
             self._static_layer = None
             self._layout = None
+            self._labels = None
             self.updateGeometry()  # the room the numbers need follows the font
         super().changeEvent(event)
 
@@ -293,15 +337,30 @@ class MatrixView(QWidget):
         self.reading.select_query(min(max(self.reading.selected + step, 0), self.reading.n_queries - 1))
 
     def _on_veil_changed(self, veiled: bool) -> None:
+        self._follow_the_heaviest_keys()  # veiled, the names' order must not tell which keys weigh most
         self.update()  # the cells are painted afresh each time: grey with "?", or their weights
 
     def _on_scene_changed(self, change: Change) -> None:
         if change & (Change.STRUCTURE | Change.SETTINGS):
             self._static_layer = None  # new labels, title or mask
             self._layout = None
+            self._labels = None
             self._painted = None  # new names or a new title around the same numbers: painted afresh
             self.updateGeometry()  # more tokens need more room
+        if change & (Change.NUMBERS | Change.SELECTION) and not change & (Change.STRUCTURE | Change.SETTINGS):
+            self._follow_the_heaviest_keys()
         if change & (Change.NUMBERS | Change.SELECTION) and not self._shows_the_scene():
+            self.update()
+
+    def _follow_the_heaviest_keys(self) -> None:
+        """Where not every name fits, the chosen query's heaviest keys keep theirs as the weights change."""
+        if self._labels is None:
+            return
+        labels = self._work_out_labels()
+        if [(label.index, label.text) for plan in labels for label in plan[1]] != \
+                [(label.index, label.text) for plan in self._labels for label in plan[1]]:
+            self._labels = labels
+            self._static_layer = None
             self.update()
 
     def _shows_the_scene(self) -> bool:
