@@ -21,6 +21,10 @@ PLATEAU_COLOR = QColor(120, 120, 120, 50)
 PLATEAU_TEXT_COLOR = QColor("#444444")
 DROP_COLOR = QColor("#117733")
 LOWER_THAN_ANY_LOSS = -1e12  # (a loss is never negative)
+LABEL_HEIGHT = 0.99  # up the plot, where the words hang from: the top of the free strip over the curve
+# Where a word sits against its point (pyqtgraph's anchors: (0, 0) puts the text's top left corner there): the
+# first line hangs from the point, the second one line lower, right of the drop's line or (past the middle) left.
+FIRST_LINE, SECOND_LINE_RIGHT, SECOND_LINE_LEFT = (0, 0), (0, -1), (1, -1)
 
 
 class LossDropMarks:
@@ -30,13 +34,17 @@ class LossDropMarks:
         self.plateau = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(PLATEAU_COLOR),
                                            pen=pg.mkPen(None))
         self.plateau.setZValue(-10)  # under the curve and the grid's labels
-        # Low in the band: the plateau's loss runs through its middle, the drop's label along its top.
-        self.plateau_label = pg.InfLineLabel(self.plateau.lines[0], "", position=0.12, anchors=[(0, 1), (0, 1)],
-                                             color=PLATEAU_TEXT_COLOR)
+        # Both words in the free strip over the curve (the loss axis's headroom, TrainingCurves), one line each:
+        # "plateau" from the band's start, "drop at step N" under it beside its line. Low in the band, "plateau"
+        # lay over the curve falling through it in a narrow plot.
+        self.plateau_label = pg.InfLineLabel(self.plateau.lines[0], "", position=LABEL_HEIGHT,
+                                             anchors=[FIRST_LINE, FIRST_LINE], color=PLATEAU_TEXT_COLOR)
         self.drop_lines = [pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(DROP_COLOR, width=2))
                            for _ in range(1 + len(other_plots))]
-        self.drop_label = pg.InfLineLabel(self.drop_lines[0], "", position=0.92, anchors=[(0, 0), (0, 0)],
-                                          color=DROP_COLOR)
+        self.drop_label = pg.InfLineLabel(self.drop_lines[0], "", position=LABEL_HEIGHT,
+                                          anchors=[SECOND_LINE_RIGHT, SECOND_LINE_RIGHT], color=DROP_COLOR)
+        self.loss_view = loss_plot.getViewBox()
+        self.loss_view.sigXRangeChanged.connect(self._place_drop_label)
         loss_plot.addItem(self.plateau)
         for plot, line in zip((loss_plot, *other_plots), self.drop_lines, strict=True):
             plot.addItem(line)
@@ -75,6 +83,7 @@ class LossDropMarks:
         self.plateau.setVisible(span is not None)
         if span is not None:
             self.plateau.setRegion(span)
+            self.plateau_label.updateTransform(force=True)  # (as the drop's words, _place_drop_label)
 
     def _show_drop(self, step: float | None) -> None:
         if step == self.drop_step:
@@ -85,6 +94,19 @@ class LossDropMarks:
             if step is not None:
                 line.setValue(step)
         self.drop_label.setFormat("" if step is None else drop_text(step))
+        self._place_drop_label()
+
+    def _place_drop_label(self) -> None:
+        """The drop's words on the side of its line where the plot has room for them: not cut at its edge."""
+        if self.drop_step is None:
+            return
+        left, right = self.loss_view.viewRange()[0]
+        anchor = SECOND_LINE_LEFT if self.drop_step > (left + right) / 2 else SECOND_LINE_RIGHT
+        self.drop_label.anchors = [anchor, anchor]
+        self.drop_label.updatePosition()
+        # Turned and sized for the view now: a text keeps the view's transform of when it was last shown (the
+        # line was hidden since), and drawn with it the words stood far off the plot, where nothing repaints them.
+        self.drop_label.updateTransform(force=True)
 
 
 def drop_text(step: float) -> str:

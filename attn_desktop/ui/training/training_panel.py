@@ -65,6 +65,8 @@ from attn_desktop.ui.training.training_worker import (
     TrainingUpdate,
     make_real_trainer,
 )
+from attn_desktop.ui.widgets.flow_layout import FlowLayout
+from attn_desktop.ui.widgets.vertical_scroll_area import VerticalScrollArea
 from attn_desktop.ui.workers import Throttle
 
 DEFAULT_TASK = "reverse"
@@ -194,14 +196,15 @@ class TrainingPanel(QWidget):
         form.addRow(tr("Learning rate"), self.rate_box)
         form.addRow(tr("Speed"), self.pace_box)
         form.addRow(tr("Optimiser"), self.optimiser_label)
-        buttons = QHBoxLayout()
+        # Train, Pause, Step, Reset: on a second line when the column is too narrow for the four, never cut.
+        buttons = FlowLayout(last_to_far_edge=False)
         buttons.setSpacing(4)
-        for button in (self.train_button, self.pause_button, self.step_button, self.reset_button):
-            buttons.addWidget(button)
+        buttons.add_widgets(self.train_button, self.pause_button, self.step_button, self.reset_button)
         example_row = QHBoxLayout()
         example_row.addWidget(QLabel(tr("Example")))
         example_row.addWidget(self.example_box, 1)
-        layout = QVBoxLayout(self)
+        content = QWidget()
+        layout = QVBoxLayout(content)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(form)
         layout.addLayout(buttons)
@@ -213,6 +216,11 @@ class TrainingPanel(QWidget):
         layout.addWidget(self.example_message)
         if self.circuit is not None:
             layout.addWidget(self.circuit)
+        # Taller than a 768-line screen: it scrolls up and down, and its column is as wide as it reads.
+        self.scroll_area = VerticalScrollArea(content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.scroll_area)
 
     # ----- what the panel holds -----------------------------------------------------
     @property

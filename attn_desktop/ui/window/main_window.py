@@ -161,7 +161,7 @@ class MainWindow(QMainWindow):
             (DockSpec(DockId.CHALLENGES, tr("Challenges"), LEFT), self.challenges_panel),
             (DockSpec(DockId.CODE, tr("Code"), LEFT), self.code_panel),
             (DockSpec(DockId.SENTENCE, tr("Sentence"), LEFT), self.sentence_panel),
-            (DockSpec(DockId.TRAINING, tr("Training"), LEFT, scrolls=True), self.training_panel),
+            (DockSpec(DockId.TRAINING, tr("Training"), LEFT), self.training_panel),  # it scrolls itself
             (DockSpec(DockId.MODEL_HEADS, tr("Model heads"), LEFT, scrolls=True), self.model_heads_panel),
             (DockSpec(DockId.SCALING_LAB, tr("√d_k lab"), LEFT), self.scaling_lab),
             (DockSpec(DockId.POSITIONS_LAB, tr("Positions lab"), LEFT), self.positions_lab),
