@@ -11,9 +11,9 @@ always give the same run); changing the pace does not.
 
 Induction trains two layers, not one head: for it the panel also marks the loss's plateau and drop on
 the curves (LossDropMarks) and shows both layers' heads on the example, each with a knock-out switch,
-with the circuit's scores (CircuitView); the window follows it too, with the two layers' matrices large (a head
-knocked out in the panel writing nothing there either), but at most LAYERED_WINDOW_UPDATES_PER_SECOND times a
-second: redrawing a 20-letter scene of two layers on every update (up to 30 a second) took the CPU training needs
+with the circuit's scores (CircuitView); the window follows it too, with the layers' matrices large (side by
+side where the screen has room, else one at a time; a head knocked out in the panel writing nothing there
+either), but at most LAYERED_WINDOW_UPDATES_PER_SECOND times a second: redrawing a 20-letter scene of two layers on every update (up to 30 a second) took the CPU training needs
 and slowed it about fourfold.
 `choose_task("induction")` picks it as a click on the list would.
 """
