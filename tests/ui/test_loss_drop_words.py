@@ -36,8 +36,10 @@ def points_under(box: QRectF, curve) -> int:
     return sum(box.contains(view.mapViewToScene(QPointF(x, y))) for x, y in zip(xs, ys))
 
 
+@pytest.mark.parametrize("code", ["en", "es"])  # Spanish: "caída en el paso 236", wider than either side of its line
 @pytest.mark.parametrize(("drop", "steps", "expected"), [(40, 100, 100), (236, 300, 1000), (700, 900, 1000)])
-def test_the_marks_words_stay_whole_off_the_curve_and_apart(qtbot, drop, steps, expected):
+def test_the_marks_words_stay_whole_off_the_curve_and_apart(qtbot, speaking, code, drop, steps, expected):
+    speaking(code)
     curves = TrainingCurves()
     qtbot.addWidget(curves)
     marks = LossDropMarks(curves.loss_plot, [curves.accuracy_plot])

@@ -26,9 +26,11 @@ from attn_desktop.ui.plot_style import cache_axes_and_grid
 LOSS_COLOR = QColor("#CC3311")
 ACCURACY_COLOR = QColor("#0077BB")
 FIRST_STEP_SPAN = 100  # the step axis's length before the task says how long it usually trains
-# The least drawing area of each plot, in lines of text (width, height): about 195 × 110 px in the everyday font,
-# more presenting. At ~140 × 100 px the curves could not be read from a desk.
-PLOT_LEAST_LINES = (14, 8)
+# The least drawing area of each plot. At ~140 × 100 px the curves could not be read from a desk. The width is
+# in pixels, not lines of the (presenting: larger) font: presenting on a 1024 screen the left column has about
+# 245 px, and more would take the canvas's plots under the 200 px they need.
+PLOT_LEAST_WIDTH_PX = 155
+PLOT_LEAST_LINES_HIGH = 8  # about 110 px in the everyday font, more presenting
 # The loss axis runs this far above the highest loss: a free strip over the curve, two lines of text high in a
 # plot of the least height, for the marks' words (LossDropMarks).
 LOSS_HEADROOM = 1.6
@@ -96,7 +98,7 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
         self.loss_curve = self._add_curve(self.loss_plot, LOSS_COLOR)
         self.accuracy_curve = self._add_curve(self.accuracy_plot, ACCURACY_COLOR)
         self.ci.layout.setSpacing(2)
-        self.ci.setContentsMargins(2, 2, 6, 2)
+        self.ci.setContentsMargins(2, 2, 4, 2)
         self._apply_ranges()
         self._follow_font()
 
@@ -194,20 +196,19 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
             plot.getAxis("left").setWidth(self._left_axis_width())
             # Each drawing area at least as large as it reads: the plot with the step axis under it is not the
             # one that shrinks (the layout would otherwise share the height out with the axis counted in).
-            plot.getViewBox().setMinimumSize(PLOT_LEAST_LINES[0] * line, PLOT_LEAST_LINES[1] * line)
+            plot.getViewBox().setMinimumSize(PLOT_LEAST_WIDTH_PX, PLOT_LEAST_LINES_HIGH * line)
         self.updateGeometry()
 
     def _left_axis_width(self) -> int:
-        """Room for a tick's number ("0.00") and the axis's name beside it."""
+        """Room for a tick's number ("0.5", "100") and the axis's name beside it."""
         metrics = QFontMetricsF(self.font())
-        return int(metrics.horizontalAdvance("0.00") + 2 * metrics.height())
+        return int(metrics.horizontalAdvance("100") + 2 * metrics.height())
 
     def minimumSizeHint(self) -> QSize:
         """Room for both plots' drawing areas at their least, beside the left axis and over the step axis."""
         line = QFontMetricsF(self.font()).height()
         axis = self._left_axis_width()
-        width, height = PLOT_LEAST_LINES
-        return QSize(int(axis + width * line + 8), int((2 * height + 4) * line))
+        return QSize(int(axis + PLOT_LEAST_WIDTH_PX + 6), int((2 * PLOT_LEAST_LINES_HIGH + 4) * line))
 
     def sizeHint(self) -> QSize:
         line = QFontMetricsF(self.font()).height()

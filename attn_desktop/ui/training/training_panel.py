@@ -205,7 +205,7 @@ class TrainingPanel(QWidget):
         example_row.addWidget(self.example_box, 1)
         content = QWidget()
         layout = QVBoxLayout(content)
-        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setContentsMargins(4, 6, 4, 6)  # (each pixel of the column's width is one the canvas's plots lack)
         layout.addLayout(form)
         layout.addLayout(buttons)
         layout.addWidget(self.keep_button)
