@@ -22,7 +22,10 @@ COMPANION_PANELS = (DockId.TRAINING, DockId.MODEL_HEADS, DockId.SCALING_LAB, Doc
 LABS = (DockId.SCALING_LAB, DockId.POSITIONS_LAB)  # under the lesson's text, not a tab behind it
 # A companion that needs room: the panels it closes. A lab takes the left column's height, so the
 # bottom row spans the canvas only: it keeps the output whole (the score table shows the weights as bars).
-MADE_WAY_FOR = {lab: (DockId.SHAPES, DockId.GRIDS, DockId.WEIGHTS) for lab in LABS}
+MADE_WAY_FOR: dict[DockId, tuple[DockId, ...]] = {lab: (DockId.SHAPES, DockId.GRIDS, DockId.WEIGHTS) for lab in LABS}
+# Training writes the scene itself: the challenges, the code and the sentence have nothing to do meanwhile, and
+# their tabs beside it scrolled the column's tab bar on a 1024 screen ("ode" for Code). The lesson's tab stays.
+MADE_WAY_FOR[DockId.TRAINING] = (DockId.CHALLENGES, DockId.CODE, DockId.SENTENCE)
 
 
 @dataclass(frozen=True)

@@ -14,13 +14,13 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QRadioButton,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from attn_desktop.language import tr
 from attn_desktop.model.teaching.exercises import AnswerKind, CheckResult, Exercise, ShowMe
+from attn_desktop.ui.widgets.flow_layout import FlowLayout
 
 DONE_MARK, OPEN_MARK = "✓", "○"
 
@@ -63,14 +63,12 @@ class ExerciseWidget(QFrame):
             self.tolerance_label = tolerance = QLabel()
             tolerance.setWordWrap(True)
             layout.addWidget(tolerance)
-        buttons = QHBoxLayout()
+        # A row that goes on to a second line when the column is too narrow for the three: each button keeps its
+        # whole word ("Comprobar", "Muéstramelo", "演示给我看"), and the row never widens the lesson's column.
+        buttons = FlowLayout(last_to_far_edge=False)
         for button in (self.check_button, self.hint_button, self.show_me_button):
-            # The panel can be narrow; buttons must not push the text off its edge. (A minimum of 0 would
-            # mean "unset", and the layout would fall back to the button's full-label minimum.)
-            button.setMinimumWidth(1)
-            button.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+            button.setMinimumWidth(1)  # (0 would mean "unset": the button's full-label minimum)
             buttons.addWidget(button)
-        buttons.addStretch(1)
         layout.addLayout(buttons)
         layout.addWidget(self.result_label)
 

@@ -42,6 +42,7 @@ from attn_desktop.ui.pretrained.model_heads_tabs import ModelHeadsTabs
 from attn_desktop.ui.pretrained.model_texts import kind_descriptions, knock_effect, model_details, model_shape
 from attn_desktop.ui.pretrained.pretrained_worker import LensResult, LoadedModel, RunResult
 from attn_desktop.ui.pretrained.token_strip import TokenStrip
+from attn_desktop.ui.widgets.message_overlay import MessageOverlay
 
 TYPING_PAUSE_MS = 150  # a sentence runs once typing pauses this long (older waiting ones are dropped anyway)
 ERROR_STYLE = "color: #B00020;"
@@ -76,6 +77,7 @@ class ModelHeadsPanel(QWidget):
         self._lens_shown: tuple[Any, int] | None = None  # (run, position) the Logit lens tab shows
         self._build_model_part()
         self._build_sentence_part(default_sentence)
+        self._build_message()
         self._build_tabs()
         self._lay_out()
         self.show_no_model()
@@ -98,8 +100,11 @@ class ModelHeadsPanel(QWidget):
         self.progress_bar.setAccessibleName(tr("Loading the model"))
         self.progress_label = QLabel()
         self.progress_label.setWordWrap(True)
-        self.message_label = QLabel()  # a missing pack and how to add it; a sentence the model refuses
-        self.message_label.setWordWrap(True)
+
+    def _build_message(self) -> None:
+        """A missing pack and how to add it; a sentence the model refuses: over the panel, under the sentence
+        field, which it never moves (a line in the layout pushed the field down as it appeared)."""
+        self.message_label = MessageOverlay(under=self.sentence_box, panel=self)
         self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)  # copy the command
         self.message_label.setAccessibleName(tr("Message"))
 
@@ -163,7 +168,6 @@ class ModelHeadsPanel(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.progress_bar)
         layout.addWidget(self.progress_label)
-        layout.addWidget(self.message_label)
         layout.addLayout(sentence_row)
         layout.addWidget(self.token_strip)
         layout.addWidget(self.next_strip)
@@ -296,9 +300,8 @@ class ModelHeadsPanel(QWidget):
             self.progress_label.setText(text)
 
     def _show_message(self, text: str, error: bool = True) -> None:
-        self.message_label.setText(text)
         self.message_label.setStyleSheet(ERROR_STYLE if error else "")
-        self.message_label.setVisible(bool(text))
+        self.message_label.say(text)
 
     def _set_model_parts_enabled(self, on: bool) -> None:
         for widget in (self.sentence_box, self.tabs):

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor
 
 from attn_desktop.language import tr
@@ -21,6 +22,10 @@ PLATEAU_COLOR = QColor(120, 120, 120, 50)
 PLATEAU_TEXT_COLOR = QColor("#444444")
 DROP_COLOR = QColor("#117733")
 LOWER_THAN_ANY_LOSS = -1e12  # (a loss is never negative)
+LABEL_HEIGHT = 0.99  # up the plot, where the words hang from: the top of the free strip over the curve
+# Where a word sits against its point (pyqtgraph's anchors: (0, 0) puts the text's top left corner there, y -1
+# one text's height lower): "plateau" hangs from the top, the drop's words a line under it.
+FIRST_LINE, SECOND_LINE = (0, 0), -1
 
 
 class LossDropMarks:
@@ -30,13 +35,18 @@ class LossDropMarks:
         self.plateau = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(PLATEAU_COLOR),
                                            pen=pg.mkPen(None))
         self.plateau.setZValue(-10)  # under the curve and the grid's labels
-        # Low in the band: the plateau's loss runs through its middle, the drop's label along its top.
-        self.plateau_label = pg.InfLineLabel(self.plateau.lines[0], "", position=0.12, anchors=[(0, 1), (0, 1)],
-                                             color=PLATEAU_TEXT_COLOR)
+        # Both words in the free strip over the curve (the loss axis's headroom, TrainingCurves), one line each:
+        # "plateau" from the band's start, "drop at step N" under it beside its line. Low in the band, "plateau"
+        # lay over the curve falling through it in a narrow plot.
+        self.plateau_label = pg.InfLineLabel(self.plateau.lines[0], "", position=LABEL_HEIGHT,
+                                             anchors=[FIRST_LINE, FIRST_LINE], color=PLATEAU_TEXT_COLOR)
         self.drop_lines = [pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(DROP_COLOR, width=2))
                            for _ in range(1 + len(other_plots))]
-        self.drop_label = pg.InfLineLabel(self.drop_lines[0], "", position=0.92, anchors=[(0, 0), (0, 0)],
-                                          color=DROP_COLOR)
+        self.drop_label = pg.InfLineLabel(self.drop_lines[0], "", position=LABEL_HEIGHT,
+                                          anchors=[(0, SECOND_LINE), (0, SECOND_LINE)], color=DROP_COLOR)
+        self.loss_view = loss_plot.getViewBox()
+        self.loss_view.sigXRangeChanged.connect(self._place_drop_label)
+        self.loss_view.sigResized.connect(self._place_drop_label)
         loss_plot.addItem(self.plateau)
         for plot, line in zip((loss_plot, *other_plots), self.drop_lines, strict=True):
             plot.addItem(line)
@@ -75,6 +85,7 @@ class LossDropMarks:
         self.plateau.setVisible(span is not None)
         if span is not None:
             self.plateau.setRegion(span)
+            self.plateau_label.updateTransform(force=True)  # (as the drop's words, _place_drop_label)
 
     def _show_drop(self, step: float | None) -> None:
         if step == self.drop_step:
@@ -85,6 +96,32 @@ class LossDropMarks:
             if step is not None:
                 line.setValue(step)
         self.drop_label.setFormat("" if step is None else drop_text(step))
+        self._place_drop_label()
+
+    def _place_drop_label(self) -> None:
+        """The drop's words beside its line, on the side with room for them, or slid along it as far as they must
+        be to stay inside the plot (a longer language's words may be wider than either side): never cut."""
+        if self.drop_step is None:
+            return
+        plot = self.loss_view.sceneBoundingRect()
+        line_x = self.loss_view.mapViewToScene(QPointF(self.drop_step, 0)).x()
+        width = self.drop_label.textItem.boundingRect().width()
+        share = _share_left_of_line(line_x, width, plot.left(), plot.right())
+        self.drop_label.anchors = [(share, SECOND_LINE), (share, SECOND_LINE)]
+        self.drop_label.updatePosition()
+        # Turned and sized for the view now: a text keeps the view's transform of when it was last shown (the
+        # line was hidden since), and drawn with it the words stood far off the plot, where nothing repaints them.
+        self.drop_label.updateTransform(force=True)
+
+
+def _share_left_of_line(line_x: float, width: float, left: float, right: float) -> float:
+    """How much of a text WIDTH wide goes left of its line at LINE_X (0: all right of it, 1: all left) for it to
+    lie between LEFT and RIGHT: right of the line where it fits, else left, else as far right as it can."""
+    if width <= 0 or line_x + width <= right:
+        return 0.0
+    if line_x - width >= left:
+        return 1.0
+    return min(1.0, max(0.0, (line_x + width - right) / width))
 
 
 def drop_text(step: float) -> str:

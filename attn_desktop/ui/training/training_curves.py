@@ -26,6 +26,14 @@ from attn_desktop.ui.plot_style import cache_axes_and_grid
 LOSS_COLOR = QColor("#CC3311")
 ACCURACY_COLOR = QColor("#0077BB")
 FIRST_STEP_SPAN = 100  # the step axis's length before the task says how long it usually trains
+# The least drawing area of each plot. At ~140 × 100 px the curves could not be read from a desk. The width is
+# in pixels, not lines of the (presenting: larger) font: presenting on a 1024 screen the left column has about
+# 245 px, and more would take the canvas's plots under the 200 px they need.
+PLOT_LEAST_WIDTH_PX = 155
+PLOT_LEAST_LINES_HIGH = 8  # about 110 px in the everyday font, more presenting
+# The loss axis runs this far above the highest loss: a free strip over the curve, two lines of text high in a
+# plot of the least height, for the marks' words (LossDropMarks).
+LOSS_HEADROOM = 1.6
 
 
 class GrowingSeries:
@@ -90,7 +98,7 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
         self.loss_curve = self._add_curve(self.loss_plot, LOSS_COLOR)
         self.accuracy_curve = self._add_curve(self.accuracy_plot, ACCURACY_COLOR)
         self.ci.layout.setSpacing(2)
-        self.ci.setContentsMargins(2, 2, 6, 2)
+        self.ci.setContentsMargins(2, 2, 4, 2)
         self._apply_ranges()
         self._follow_font()
 
@@ -151,7 +159,7 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
 
     def _apply_ranges(self) -> None:
         self.loss_plot.setXRange(0, self.step_span, padding=0.02)
-        self.loss_plot.setYRange(-0.08 * self.loss_top, 1.08 * self.loss_top, padding=0)
+        self.loss_plot.setYRange(-0.08 * self.loss_top, LOSS_HEADROOM * self.loss_top, padding=0)
 
     # ----- what is shown (also what the tests read) ---------------------------
     def shown_points(self) -> int:
@@ -183,15 +191,26 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
                 axis.setStyle(tickFont=self.font())
                 axis.label.setFont(self.font())
         # Both plots' left axes equally wide, so their step axes line up.
-        width = QFontMetricsF(self.font()).horizontalAdvance("0.00") + 2 * QFontMetricsF(self.font()).height()
+        line = QFontMetricsF(self.font()).height()
         for plot in (self.loss_plot, self.accuracy_plot):
-            plot.getAxis("left").setWidth(int(width))
+            plot.getAxis("left").setWidth(self._left_axis_width())
+            # Each drawing area at least as large as it reads: the plot with the step axis under it is not the
+            # one that shrinks (the layout would otherwise share the height out with the axis counted in).
+            plot.getViewBox().setMinimumSize(PLOT_LEAST_WIDTH_PX, PLOT_LEAST_LINES_HIGH * line)
         self.updateGeometry()
 
+    def _left_axis_width(self) -> int:
+        """Room for a tick's number ("0.5", "100") and the axis's name beside it."""
+        metrics = QFontMetricsF(self.font())
+        return int(metrics.horizontalAdvance("100") + 2 * metrics.height())
+
     def minimumSizeHint(self) -> QSize:
+        """Room for both plots' drawing areas at their least, beside the left axis and over the step axis."""
         line = QFontMetricsF(self.font()).height()
-        return QSize(int(12 * line), int(10 * line))
+        axis = self._left_axis_width()
+        return QSize(int(axis + PLOT_LEAST_WIDTH_PX + 6), int((2 * PLOT_LEAST_LINES_HIGH + 4) * line))
 
     def sizeHint(self) -> QSize:
         line = QFontMetricsF(self.font()).height()
-        return QSize(int(18 * line), int(16 * line))
+        least = self.minimumSizeHint()
+        return QSize(max(least.width(), int(18 * line)), max(least.height(), int(16 * line)))

@@ -11,9 +11,9 @@ always give the same run); changing the pace does not.
 
 Induction trains two layers, not one head: for it the panel also marks the loss's plateau and drop on
 the curves (LossDropMarks) and shows both layers' heads on the example, each with a knock-out switch,
-with the circuit's scores (CircuitView); the window follows it too, with the two layers' matrices large (a head
-knocked out in the panel writing nothing there either), but at most LAYERED_WINDOW_UPDATES_PER_SECOND times a
-second: redrawing a 20-letter scene of two layers on every update (up to 30 a second) took the CPU training needs
+with the circuit's scores (CircuitView); the window follows it too, with the layers' matrices large (side by
+side where the screen has room, else one at a time; a head knocked out in the panel writing nothing there
+either), but at most LAYERED_WINDOW_UPDATES_PER_SECOND times a second: redrawing a 20-letter scene of two layers on every update (up to 30 a second) took the CPU training needs
 and slowed it about fourfold.
 `choose_task("induction")` picks it as a click on the list would.
 """
@@ -65,6 +65,8 @@ from attn_desktop.ui.training.training_worker import (
     TrainingUpdate,
     make_real_trainer,
 )
+from attn_desktop.ui.widgets.flow_layout import FlowLayout
+from attn_desktop.ui.widgets.vertical_scroll_area import VerticalScrollArea
 from attn_desktop.ui.workers import Throttle
 
 DEFAULT_TASK = "reverse"
@@ -194,15 +196,16 @@ class TrainingPanel(QWidget):
         form.addRow(tr("Learning rate"), self.rate_box)
         form.addRow(tr("Speed"), self.pace_box)
         form.addRow(tr("Optimiser"), self.optimiser_label)
-        buttons = QHBoxLayout()
+        # Train, Pause, Step, Reset: on a second line when the column is too narrow for the four, never cut.
+        buttons = FlowLayout(last_to_far_edge=False)
         buttons.setSpacing(4)
-        for button in (self.train_button, self.pause_button, self.step_button, self.reset_button):
-            buttons.addWidget(button)
+        buttons.add_widgets(self.train_button, self.pause_button, self.step_button, self.reset_button)
         example_row = QHBoxLayout()
         example_row.addWidget(QLabel(tr("Example")))
         example_row.addWidget(self.example_box, 1)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
+        content = QWidget()
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(4, 6, 4, 6)  # (each pixel of the column's width is one the canvas's plots lack)
         layout.addLayout(form)
         layout.addLayout(buttons)
         layout.addWidget(self.keep_button)
@@ -213,6 +216,11 @@ class TrainingPanel(QWidget):
         layout.addWidget(self.example_message)
         if self.circuit is not None:
             layout.addWidget(self.circuit)
+        # Taller than a 768-line screen: it scrolls up and down, and its column is as wide as it reads.
+        self.scroll_area = VerticalScrollArea(content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.scroll_area)
 
     # ----- what the panel holds -----------------------------------------------------
     @property

@@ -3,7 +3,8 @@
 A QHBoxLayout asks for the sum of its widgets' widths: a heading and a button beside it, both longer in
 Spanish or the pseudo-language, widened the lesson's column and with it narrowed the canvas's plots on a
 1024 screen. Here the row asks only for its widest widget; the others go under it when they do not fit.
-On a line of two or more, the space left over goes before the last widget (a button at the far edge).
+On a line of two or more, the space left over goes before the last widget (a button at the far edge), or,
+for a row of equal buttons, after them all.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ SPACING_PX = 6
 
 
 class FlowLayout(QLayout):
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, last_to_far_edge: bool = True) -> None:
         super().__init__(parent)
         self._items: list[QLayoutItem] = []
+        self._last_to_far_edge = last_to_far_edge
         self.setSpacing(SPACING_PX)
         self.setContentsMargins(0, 0, 0, 0)
 
@@ -101,7 +103,7 @@ class FlowLayout(QLayout):
                 left = area.x()
                 left_over = area.width() - sum(width for _, width in line) - self.spacing() * (len(line) - 1)
                 for index, ((item, width), height) in enumerate(zip(line, heights)):
-                    if index and index == len(line) - 1:
+                    if self._last_to_far_edge and index and index == len(line) - 1:
                         left += max(0, left_over)
                     box = QRect(QPoint(left, top + (line_height - height) // 2), QSize(width, height))
                     item.setGeometry(QStyle.visualRect(direction, area, box))  # right to left: mirrored

@@ -163,7 +163,7 @@ class MainWindow(QMainWindow):
             (DockSpec(DockId.CHALLENGES, N_("Challenges"), LEFT), self.challenges_panel),
             (DockSpec(DockId.CODE, N_("Code"), LEFT), self.code_panel),
             (DockSpec(DockId.SENTENCE, N_("Sentence"), LEFT), self.sentence_panel),
-            (DockSpec(DockId.TRAINING, N_("Training"), LEFT, scrolls=True), self.training_panel),
+            (DockSpec(DockId.TRAINING, N_("Training"), LEFT), self.training_panel),  # it scrolls itself
             (DockSpec(DockId.MODEL_HEADS, N_("Model heads"), LEFT, scrolls=True), self.model_heads_panel),
             (DockSpec(DockId.SCALING_LAB, N_("√d_k lab"), LEFT), self.scaling_lab),
             (DockSpec(DockId.POSITIONS_LAB, N_("Positions lab"), LEFT), self.positions_lab),
