@@ -262,11 +262,10 @@ class DockLayout(QObject):
                     dock.hide()
 
     def follow_activity(self) -> None:
-        """The activity changed in a way that may change the panels (Predict, then See on or off): the
-        panels it declares, arranged again only if they are other panels."""
-        before = self._activity_shown
-        if before is not None and panels_shown(before, self.presenting) == panels_shown(self.activity, self.presenting):
-            self._activity_shown = self.activity
+        """The activity changed in a way that may change the panels or their room (Predict, then See on or off:
+        the weights chart's strip and bars to guess on): the panels it declares, arranged again for it. The room
+        is given now, when the activity is declared, so that no message arriving later (Reveal's) takes it."""
+        if self._activity_shown == self.activity:
             return
         self.show_declared_panels()
         self.arrange()
