@@ -112,11 +112,7 @@ def test_a_round_of_lesson_8_undo_and_start_afresh_leave_every_panel_where_it_wa
 
 
 # ----- round trips give back the arrangement the lesson opened with -------------------------------------
-NARROWER = pytest.mark.xfail(strict=True, reason="issue 42 (b): a lab's column comes back narrower after F11 twice")
-
-
-@pytest.mark.parametrize("lesson", [pytest.param("why-sqrt-dk", marks=NARROWER), pytest.param("positions", marks=NARROWER),
-                                    "predict-then-see"])
+@pytest.mark.parametrize("lesson", ["why-sqrt-dk", "positions", "predict-then-see"])
 def test_f11_twice_another_lesson_and_back_and_reset_layout_give_back_the_lessons_arrangement(
         qtbot, window, monkeypatch, lesson):
     on_a_screen(window, monkeypatch, SCREENS["1024x768"])
@@ -134,7 +130,6 @@ def test_f11_twice_another_lesson_and_back_and_reset_layout_give_back_the_lesson
     assert moved_panels(opened, panel_geometry(window)) == {}, "Reset Layout"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 42 (b): lesson 6's column comes back at 220 px")
 def test_lesson_6s_lab_keeps_its_axis_titles_whole_after_f11_twice(qtbot, window, monkeypatch):
     on_a_screen(window, monkeypatch, SCREENS["1024x768"])
     open_lesson(qtbot, window, "why-sqrt-dk")
@@ -145,8 +140,8 @@ def test_lesson_6s_lab_keeps_its_axis_titles_whole_after_f11_twice(qtbot, window
 
 
 # ----- presenting ----------------------------------------------------------------------------------------
-@pytest.mark.parametrize("screen", SCREENS)
 @pytest.mark.xfail(strict=True, reason="issue 42 (c): an empty gap between Matrix and Scores")
+@pytest.mark.parametrize("screen", SCREENS)
 @pytest.mark.parametrize("lesson", ["soft-lookup", "predict-then-see"])
 def test_presenting_puts_the_scores_right_under_the_matrix(qtbot, window, monkeypatch, screen, lesson):
     on_a_screen(window, monkeypatch, SCREENS[screen])

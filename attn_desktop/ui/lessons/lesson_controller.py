@@ -150,13 +150,14 @@ class LessonController:
         """The grids matter only when the head on the canvas makes its vectors with them (with several heads,
         the heads view shows W_O and the Grids panel makes way: it shows one head's)."""
         grids = self.grids_dock
-        shown_before = grids.isVisible()
         wanted = not self.room.showing_heads and bool(self.scene.head(0, 0).grids)
-        grids.setVisible(wanted)
-        if wanted:
+        if not wanted:
+            grids.hide()
+            return
+        if not grids.isVisible():  # shown where the activity declares them (a lab's lesson makes them make way)
+            self.room.make_room_for_grids()
+        if grids.isVisible():
             grids.raise_()
-            if not shown_before:
-                self.room.make_room_for_grids()
 
     def apply_show_me(self, show_me: ShowMe) -> None:
         """Set the canvas up for an exercise; the Lesson panel (and typed answers) stay as they are.

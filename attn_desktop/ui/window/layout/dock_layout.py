@@ -52,6 +52,12 @@ SHORT_SCREEN_PX = 800  # 1280 × 720 and 1366 × 768: the bottom row as low as i
 LAB_SHARE = 0.62  # of the left column's height, for a lab under the lesson's text
 WIDE_DOCK_SHARE = 0.36  # of the window's width, for a left panel that shows a grid of pictures
 COLUMN_SHARES = {DockId.POSITIONS_LAB: 0.27}  # a canvas of three plots beside it keeps two columns 200 px wide at 1024
+WIDE_COMPANIONS = (*LABS, DockId.MODEL_HEADS)  # an activity's own panel that widens the left column (show_wide)
+
+
+def column_width(name: DockId, window_width: int, share: float = WIDE_DOCK_SHARE) -> int:
+    """The left column's width, in a window WINDOW_WIDTH wide, for NAME's plots or grid."""
+    return int(window_width * COLUMN_SHARES.get(name, share))
 
 
 @dataclass(frozen=True)
@@ -183,7 +189,11 @@ class DockLayout(QObject):
         for name in in_front:  # showing a tab behind another brings it to the front: the ones in front stay
             if not self.docks[name].isHidden():
                 self.docks[name].raise_()
-        self.share_out()  # once the panels it shows are shown: a hidden panel takes no share
+        # Once the panels it shows are shown (a hidden panel takes no share) and laid out where they now are: shared
+        # out over the docks as they were before (the lab under a bottom row, the font presentation left), Qt keeps
+        # the bottom row taller than the design.
+        self.window.layout().activate()
+        self.share_out()
 
     def arrange(self) -> None:
         """The design of the mode the window is in, for the window as it is now: presentation's, or shared out."""
@@ -216,12 +226,30 @@ class DockLayout(QObject):
                                [int(width * share) for share in shares], HORIZONTAL)
         else:
             self.make_room_for_grids()
+        self._size_companion_column()
         self.hand_sizes.give_back()  # what the user made of this design, on this kind of screen
+
+    def _size_companion_column(self) -> None:
+        """The left column as the activity's own panel needs it: wide for a lab's plots or a grid of heads, a lab
+        under most of the column's height. Part of the design, so that F11 twice, another lesson and back, and
+        Reset Layout give the column the lesson opened with (never the reading panels' narrower one, which cut
+        lesson 6's axis titles)."""
+        companion = self.activity.companion
+        if companion not in WIDE_COMPANIONS or self.presenting:  # presentation's design sizes its own
+            return
+        dock = self.docks[companion]
+        if dock.isFloating() or self.window.dockWidgetArea(dock) != LEFT:
+            return  # the user's to size
+        self.window.resizeDocks([dock], [column_width(companion, self.window.width())], HORIZONTAL)
+        if companion in LABS:  # under the lesson's text: most of the column
+            lesson = self.docks[DockId.LESSON]
+            height = lesson.height() + dock.height()
+            self.window.resizeDocks([lesson, dock], [int(height * (1 - LAB_SHARE)), int(height * LAB_SHARE)], VERTICAL)
 
     def make_room_for_grids(self) -> None:
         """The grids need more of the bottom row than the shapes (on a small screen Shapes makes way for them)."""
         self.show_declared_panels()
-        if self.presenting:
+        if self.presenting or self.docks[DockId.GRIDS].isHidden():
             return
         docks, width = self.docks, self.window.width()
         self.window.resizeDocks([docks[DockId.OUTPUT], docks[DockId.WEIGHTS], docks[DockId.GRIDS]],
@@ -278,12 +306,8 @@ class DockLayout(QObject):
             self.docks[name].show()
         self.show_declared_panels()
         # The design's shares, not what the last activity squeezed them to (presenting, its own design: another
-        # lesson's output may read in fewer lines, and the plots get them).
+        # lesson's output may read in fewer lines, and the plots get them); the companion's column among them.
         self.arrange()
-        if name in LABS and not self.presenting:  # under the lesson's text: most of the column
-            lesson, lab = self.docks[DockId.LESSON], self.docks[name]
-            height = lesson.height() + lab.height()
-            self.window.resizeDocks([lesson, lab], [int(height * (1 - LAB_SHARE)), int(height * LAB_SHARE)], VERTICAL)
 
     def show_dock(self, name: DockId) -> None:
         """Bring a dock to the front (Lessons → Train a Head…)."""
@@ -302,7 +326,7 @@ class DockLayout(QObject):
         dock.raise_()
         presented = self.presenting and name in LABS  # presentation's design has sized it (open_companion)
         if self.window.dockWidgetArea(dock) == LEFT and not dock.isFloating() and not presented:
-            self.window.resizeDocks([dock], [int(self.window.width() * COLUMN_SHARES.get(name, share))], HORIZONTAL)
+            self.window.resizeDocks([dock], [column_width(name, self.window.width(), share)], HORIZONTAL)
 
     def reset(self) -> None:
         """View → Reset Layout: every panel back where the design puts it, sized for this window (presenting:
