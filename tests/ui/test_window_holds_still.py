@@ -112,14 +112,11 @@ def test_a_round_of_lesson_8_undo_and_start_afresh_leave_every_panel_where_it_wa
 
 
 # ----- round trips give back the arrangement the lesson opened with -------------------------------------
-NARROWER = ()
-
-
-@pytest.mark.parametrize("lesson", [pytest.param("why-sqrt-dk", marks=NARROWER), pytest.param("positions", marks=NARROWER),
-                                    "predict-then-see"])
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("lesson", ["projections", "why-sqrt-dk", "positions", "predict-then-see"])
 def test_f11_twice_another_lesson_and_back_and_reset_layout_give_back_the_lessons_arrangement(
-        qtbot, window, monkeypatch, lesson):
-    on_a_screen(window, monkeypatch, SCREENS["1024x768"])
+        qtbot, window, monkeypatch, lesson, screen):
+    on_a_screen(window, monkeypatch, SCREENS[screen])
     open_lesson(qtbot, window, lesson)
     opened = panel_geometry(window)
     press(qtbot, window, Qt.Key.Key_F11)
@@ -162,7 +159,6 @@ def test_presenting_puts_the_scores_right_under_the_matrix(qtbot, window, monkey
     assert 0 <= formula_top - rows_bottom <= line, "an empty table between the score rows and the formula"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 42 (d): presenting hides lesson 2's grids")
 @pytest.mark.parametrize("screen", SCREENS)
 def test_presenting_lesson_2_shows_its_subject_the_grids(qtbot, window, monkeypatch, screen):
     on_a_screen(window, monkeypatch, SCREENS[screen])

@@ -59,6 +59,8 @@ class LessonRoom(Protocol):
     def showing_heads(self) -> bool: ...  # several heads where the canvas was: the one-head docks made way
     def show_wide(self, name: DockId) -> None: ...
 
+    subject: frozenset[DockId]  # the lesson's panels that show its subject: presented too
+
     def open_companion(self, name: DockId | None) -> None: ...
     def make_room_for_grids(self) -> None: ...
 
@@ -142,6 +144,7 @@ class LessonController:
         self.panel.show_lesson(lesson_id)
         if self.canvas is not None:
             self.canvas.name_arrows_of(lesson_words(lessons.lesson(lesson_id)) if lesson_id else "")
+        self.room.subject = frozenset(lessons.lesson(lesson_id).presents if lesson_id else ())
         self.predictions.follow_lesson(lessons.lesson(lesson_id).predict if lesson_id else False)
         self.show_code(lesson_id)
         self.show_grids_if_used()
@@ -151,10 +154,9 @@ class LessonController:
         the heads view shows W_O and the Grids panel makes way: it shows one head's)."""
         grids = self.grids_dock
         wanted = not self.room.showing_heads and bool(self.scene.head(0, 0).grids)
-        if not wanted:
-            grids.hide()
-            return
-        if not grids.isVisible():  # shown where the activity declares them (a lab's lesson makes them make way)
+        if not (wanted and grids.isVisible()):
+            # Shown or hidden as the activity declares (a lab's lesson makes them make way), never by hand: a
+            # panel hidden by hand stays closed.
             self.room.make_room_for_grids()
         if grids.isVisible():
             grids.raise_()

@@ -37,7 +37,7 @@ class PredictBar(QWidget):
         self.reveal_button = QPushButton(tr("Reveal"), self)
         self.reveal_button.setToolTip(tr("Show the real weights beside your guess (Enter)"))
         self.reveal_button.clicked.connect(self.reveal_clicked)
-        layout = QHBoxLayout(self)
+        self._row = layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
         layout.addWidget(self.message_label, 1)
         layout.addWidget(self.winner_box)
@@ -46,14 +46,14 @@ class PredictBar(QWidget):
 
     def reserved_height(self) -> int:
         """The strip's height whatever it says: MESSAGE_LINES of text, or the winner box and Reveal if taller."""
-        margins = self.layout().contentsMargins()
+        margins = self._row.contentsMargins()
         text = MESSAGE_LINES * self.message_label.fontMetrics().lineSpacing()
         controls = max(self.winner_box.sizeHint().height(), self.reveal_button.sizeHint().height())
         return max(text, controls) + margins.top() + margins.bottom()
 
     def controls_width(self) -> int:
         """The width of the winner box and Reveal, shown or not (after Reveal they make way for the message)."""
-        spacing = max(0, self.layout().spacing())
+        spacing = max(0, self._row.spacing())
         return self.winner_box.sizeHint().width() + spacing + self.reveal_button.sizeHint().width()
 
     def changeEvent(self, event: QEvent) -> None:

@@ -40,7 +40,7 @@ from attn_desktop.ui.window.layout.hand_sizes import (
     activity_key,
     in_sight,
 )
-from attn_desktop.ui.window.layout.presentation_design import arrange_for_presentation
+from attn_desktop.ui.window.layout.presentation_design import arrange_for_presentation, lay_out_now
 from attn_desktop.ui.window.layout.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
 
 LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
@@ -98,6 +98,7 @@ class DockLayout(QObject):
         self.showing_heads = False  # several heads side by side where the canvas was (make_way_for_heads)
         self._tokens_shared_for = 0  # the scene's length when the window was last shared out for it
         self.companion: DockId | None = None  # the activity's own panel (Training, Model heads, the lab), if open
+        self.subject: frozenset[DockId] = frozenset()  # the open lesson's panels that show its subject (presented too)
         # After every layout pass, look for ghost tab bars (see hide_stray_tab_bars).
         self._bars_hidden: set[int] = set()  # each bar is hidden once at most: one Qt shows again is in use
         self._tidy_timer = QTimer(self, singleShot=True, interval=0)
@@ -189,11 +190,7 @@ class DockLayout(QObject):
         for name in in_front:  # showing a tab behind another brings it to the front: the ones in front stay
             if not self.docks[name].isHidden():
                 self.docks[name].raise_()
-        # Once the panels it shows are shown (a hidden panel takes no share) and laid out where they now are: shared
-        # out over the docks as they were before (the lab under a bottom row, the font presentation left), Qt keeps
-        # the bottom row taller than the design.
-        self.window.layout().activate()
-        self.share_out()
+        self.share_out()  # once the panels it shows are shown: a hidden panel takes no share
 
     def arrange(self) -> None:
         """The design of the mode the window is in, for the window as it is now: presentation's, or shared out."""
@@ -208,6 +205,9 @@ class DockLayout(QObject):
         that suit a 1480-pixel window leave a 1024 × 768 projector a canvas a few hundred pixels wide). A
         panel's own minimum size (all score rows, readable matrix numbers) wins over its share."""
         window, docks = self.window, self.docks
+        # The docks laid out where they now are first: shared out over them as they were before (panels just shown
+        # or hidden, the lab under a bottom row, presentation's font), Qt kept the bottom row taller than designed.
+        lay_out_now(window)
         width, height = window.width(), window.height()
         # Every pixel to the canvas on a narrow or short screen (or a medium one whose left column holds the
         # lab): the side columns as narrow as they read.
@@ -273,7 +273,7 @@ class DockLayout(QObject):
         companion = self.companion if self.companion is not None and not self.docks[self.companion].isHidden() else None
         return Activity(several_heads=self.showing_heads, companion=companion, grids=self.scene_uses_grids(),
                         small_screen=self.window.width() <= NARROW_SCREEN_PX or self._short_screen(),
-                        predicting=self.predicting())
+                        predicting=self.predicting(), subject=self.subject)
 
     def show_declared_panels(self) -> None:
         """Show the panels the activity declares (panel_sets.py) and close the rest, whatever the window
