@@ -13,7 +13,7 @@ from attn_desktop.model import Role
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.window.layout.hand_sizes import in_sight
 
-from tests.support.in_the_window import drag_arrow, wait_until_arranged
+from tests.support.in_the_window import drag_arrow, type_into_first_cell, wait_until_arranged
 from tests.ui.test_predict_then_see_in_the_window import drag_guess_bar
 
 pytestmark = pytest.mark.slow
@@ -177,3 +177,34 @@ def test_presenting_lesson_2_shows_its_subject_the_grids(qtbot, window, monkeypa
     open_lesson(qtbot, window, "soft-lookup")  # a lesson whose subject is not the grids: presenting shows the numbers
     press(qtbot, window, Qt.Key.Key_F11)
     assert not in_sight(grids)
+
+
+GRID_MESSAGE_MOVES = pytest.mark.xfail(strict=True, reason=(
+    "issue 42 (e), left open: the Grids panel's message (a typed number's, a refusal) appears under the grids and "
+    "makes the bottom row 13 px taller; keeping its room costs lesson 5's plots their 200 px at 1024 x 768"))
+
+
+@pytest.mark.parametrize("presenting, typing", [
+    pytest.param(False, True, marks=GRID_MESSAGE_MOVES, id="window-typing"), pytest.param(False, False, id="window"),
+    pytest.param(True, True, id="presenting-typing")])
+def test_lesson_2s_steps_leave_every_panel_where_it_was(qtbot, window, monkeypatch, presenting, typing):
+    """A drag of a word vector, a number typed into W_Q, a refused number (its message shown), Undo, and the
+    query chosen with the keyboard: none of them is a layout step."""
+    on_a_screen(window, monkeypatch, SCREENS["1024x768"])
+    window.presentation_action.setChecked(presenting)
+    open_lesson(qtbot, window, "projections")
+    opened = panel_geometry(window)
+    w_q = next(iter(window.grid_editor.tables.values()))
+    steps = {
+        "drag x": lambda: drag_arrow(window, Role.EMBEDDING, 2, QPointF(30, -40)),
+        "type into W_Q": lambda: type_into_first_cell(qtbot, w_q, "1.5"),
+        "a refused number": lambda: type_into_first_cell(qtbot, w_q, "abc"),
+        "undo": lambda: press(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier),
+        "another query": lambda: qtbot.keyClick(window.canvas, Qt.Key.Key_Down),
+    }
+    for step, do in steps.items():
+        if not typing and step in ("type into W_Q", "a refused number"):
+            continue
+        do()
+        settled(qtbot, window)
+        assert moved_panels(opened, panel_geometry(window)) == {}, f"{step} moved panels"
