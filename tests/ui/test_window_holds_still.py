@@ -208,3 +208,16 @@ def test_lesson_2s_steps_leave_every_panel_where_it_was(qtbot, window, monkeypat
         do()
         settled(qtbot, window)
         assert moved_panels(opened, panel_geometry(window)) == {}, f"{step} moved panels"
+
+
+@pytest.mark.parametrize("language", ["es", "ar"])
+@pytest.mark.parametrize("lesson", ["why-sqrt-dk", "predict-then-see"])
+def test_a_language_switch_and_back_gives_back_the_lessons_arrangement(qtbot, window, monkeypatch, lesson, language):
+    on_a_screen(window, monkeypatch, SCREENS["1024x768"])
+    open_lesson(qtbot, window, lesson)
+    opened = panel_geometry(window)
+    window.switch_language(language)
+    settled(qtbot, window)
+    window.switch_language("en")
+    settled(qtbot, window)
+    assert moved_panels(opened, panel_geometry(window)) == {}, f"English, {language}, English"
