@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QScreen
+from PySide6.QtWidgets import QAbstractButton
 
 from attn_desktop.model import Role
 from attn_desktop.model.teaching.dock_id import DockId
@@ -221,3 +222,20 @@ def test_a_language_switch_and_back_gives_back_the_lessons_arrangement(qtbot, wi
     window.switch_language("en")
     settled(qtbot, window)
     assert moved_panels(opened, panel_geometry(window)) == {}, f"English, {language}, English"
+
+
+@pytest.mark.parametrize("companion", [DockId.TRAINING, DockId.MODEL_HEADS])
+def test_training_or_model_heads_opened_then_closed_give_back_the_lessons_arrangement(
+        qtbot, window, monkeypatch, companion):
+    on_a_screen(window, monkeypatch, SCREENS["1024x768"])
+    open_lesson(qtbot, window, "scaled-attention")
+    opened = panel_geometry(window)
+    window.dock_layout.show_wide(companion)  # as Lessons → Train a Head… or the model's heads open it
+    settled(qtbot, window)
+    assert in_sight(window.docks[companion])
+    dock = window.docks[companion]
+    close_button = next(button for button in dock.findChildren(QAbstractButton) if button.isVisible()
+                        and "close" in (button.objectName() + button.accessibleName() + button.toolTip()).lower())
+    qtbot.mouseClick(close_button, Qt.MouseButton.LeftButton)  # its ×
+    settled(qtbot, window)
+    assert moved_panels(opened, panel_geometry(window)) == {}, "the lesson's text is not back in front"

@@ -141,7 +141,11 @@ class DockLayout(QObject):
 
     def _user_toggled(self, name: DockId) -> None:
         """The user closed a panel (its ×, the View menu) or opened it again: the design respects that."""
-        if self._applying or name in COMPANION_PANELS:
+        if self._applying:
+            return
+        if name in COMPANION_PANELS:
+            if name == self.companion and self.docks[name].isHidden():
+                QTimer.singleShot(0, self._companion_closed)  # once Qt has put another tab in its place
             return
         if self.docks[name].isHidden():
             self.closed_by_user.add(name)
@@ -308,6 +312,16 @@ class DockLayout(QObject):
         # The design's shares, not what the last activity squeezed them to (presenting, its own design: another
         # lesson's output may read in fewer lines, and the plots get them); the companion's column among them.
         self.arrange()
+
+    def _companion_closed(self) -> None:
+        """The activity's own panel closed (its ×): the arrangement of what is left, the lesson's text in front
+        (not the Sentence tab Qt brings forward) and the column as narrow as the reading panels have it."""
+        if self.companion is None or not self.docks[self.companion].isHidden():
+            return  # opened again meanwhile
+        self.open_companion(None)
+        lesson = self.docks[DockId.LESSON]
+        if not lesson.isHidden():
+            lesson.raise_()
 
     def show_dock(self, name: DockId) -> None:
         """Bring a dock to the front (Lessons → Train a Head…)."""
