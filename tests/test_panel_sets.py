@@ -1,5 +1,6 @@
 """The panels the window shows are declared for each activity, in and out of presentation mode."""
 
+from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.panel_sets import (
     COMPANION_PANELS,
@@ -31,3 +32,14 @@ def test_only_the_activitys_own_companion_is_shown():
             shown = panels_shown(Activity(companion=companion), presenting)
             assert companion in shown and not shown & (set(COMPANION_PANELS) - {companion})
     assert not panels_shown(Activity(), presenting=True) & set(COMPANION_PANELS)
+
+
+def test_presenting_shows_the_panels_of_the_lessons_subject_where_they_apply():
+    about_grids = Activity(subject=frozenset({DockId.GRIDS}), small_screen=True)
+    assert DockId.GRIDS in panels_shown(about_grids, presenting=True)  # lesson 2's W_Q, W_K, W_V
+    assert DockId.GRIDS not in panels_shown(Activity(small_screen=True), presenting=True)
+    no_grids = Activity(subject=frozenset({DockId.GRIDS}), grids=False)  # "No grids" ticked: nothing to show
+    assert DockId.GRIDS not in panels_shown(no_grids, presenting=True)
+    several = Activity(subject=frozenset({DockId.GRIDS}), several_heads=True)  # the heads view shows the heads
+    assert DockId.GRIDS not in panels_shown(several, presenting=True)
+    assert lessons.lesson("projections").presents == (DockId.GRIDS,)

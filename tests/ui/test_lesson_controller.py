@@ -17,13 +17,21 @@ from attn_desktop.ui.lessons.lesson_panel import LessonPanel
 
 
 class GridRoom:
-    def __init__(self) -> None:
+    """The window's layout as far as the lessons go: it shows the Grids panel when the scene makes its vectors
+    with grids (as the declared panels do) and counts the times it made room for them."""
+
+    def __init__(self, grids: QDockWidget, uses_grids) -> None:
+        self.grids, self.uses_grids = grids, uses_grids
         self.made = 0
         self.presenting = False
         self.showing_heads = False  # the canvas, not several heads, in the middle
+        self.subject: frozenset = frozenset()
 
     def make_room_for_grids(self) -> None:
-        self.made += 1
+        wanted = self.uses_grids()
+        if wanted and self.grids.isHidden():
+            self.made += 1
+        self.grids.setVisible(wanted)
 
     def open_companion(self, name: str | None) -> None:
         self.companion = name
@@ -54,7 +62,7 @@ class LessonWindow(QMainWindow):
             self.docks[name] = dock = QDockWidget(name, self)
             dock.setWidget(widget)
             self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
-        self.dock_layout = GridRoom()
+        self.dock_layout = GridRoom(self.docks[DockId.GRIDS], lambda: bool(self.scene.head(0, 0).grids))
         self.predictions = PredictionSwitch()
         self.may_replace = True
         self.errors: list[tuple[str, str]] = []

@@ -27,6 +27,8 @@ class Lesson:
     # The head (layer, head) the lesson shows first where the heads show one at a time (a small screen):
     # the one its first step reads.
     first_head: tuple[int, int] = (0, 0)
+    # Panels that show the lesson's subject: in front of the class too when presenting (lesson 2's grids).
+    presents: tuple[DockId, ...] = ()
 
 
 LESSONS: tuple[Lesson, ...] = (
@@ -55,6 +57,7 @@ LESSONS: tuple[Lesson, ...] = (
         title=N_("2. Three vectors from one word"),
         scene="lessons/2_projections.json",
         formula="q = x W_Q,  k = x W_K,  v = x W_V",
+        presents=(DockId.GRIDS,),  # W_Q, W_K and W_V are what the lesson is about
         explanation=(
             N_("In a sentence every word plays all three roles. Its query, key and value are made from its own "
             "vector x by three grids of learned numbers: q = x W_Q, k = x W_K, v = x W_V. Each number of q is x "

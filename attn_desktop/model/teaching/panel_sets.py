@@ -37,6 +37,7 @@ class Activity:
     grids: bool = True  # the head on the canvas makes q, k and v with W_Q, W_K, W_V grids (else no Grids panel)
     small_screen: bool = False  # a projector's 1024 × 768 or 1280 × 720: every pixel of height to the plots
     predicting: bool = False  # Predict, then See: the class guesses on the weights chart
+    subject: frozenset[DockId] = frozenset()  # panels that show the lesson's subject: presented too (its grids)
 
 
 def panels_shown(activity: Activity, presenting: bool) -> frozenset[DockId]:
@@ -47,6 +48,8 @@ def panels_shown(activity: Activity, presenting: bool) -> frozenset[DockId]:
         if activity.small_screen and not activity.predicting:
             # The score table shows the weights as bars too; the chart's row would cost the plots their height.
             shown.discard(DockId.WEIGHTS)
+        if not activity.several_heads:
+            shown |= activity.subject  # what the lesson is about, the class sees
     else:
         shown = set(READING_PANELS) | (set() if activity.several_heads else set(ONE_HEAD_PANELS))
     if not activity.grids:

@@ -59,6 +59,8 @@ class LessonRoom(Protocol):
     def showing_heads(self) -> bool: ...  # several heads where the canvas was: the one-head docks made way
     def show_wide(self, name: DockId) -> None: ...
 
+    subject: frozenset[DockId]  # the lesson's panels that show its subject: presented too
+
     def open_companion(self, name: DockId | None) -> None: ...
     def make_room_for_grids(self) -> None: ...
 
@@ -153,6 +155,7 @@ class LessonController:
         self.panel.show_lesson(lesson_id)
         if self.canvas is not None:
             self.canvas.name_arrows_of(lesson_words(lessons.lesson(lesson_id)) if lesson_id else "")
+        self.room.subject = frozenset(lessons.lesson(lesson_id).presents if lesson_id else ())
         self.predictions.follow_lesson(lessons.lesson(lesson_id).predict if lesson_id else False)
         self.show_code(lesson_id)
         self.show_grids_if_used()
@@ -161,13 +164,13 @@ class LessonController:
         """The grids matter only when the head on the canvas makes its vectors with them (with several heads,
         the heads view shows W_O and the Grids panel makes way: it shows one head's)."""
         grids = self.grids_dock
-        shown_before = grids.isVisible()
         wanted = not self.room.showing_heads and bool(self.scene.head(0, 0).grids)
-        grids.setVisible(wanted)
-        if wanted:
+        if not (wanted and grids.isVisible()):
+            # Shown or hidden as the activity declares (a lab's lesson makes them make way), never by hand: a
+            # panel hidden by hand stays closed.
+            self.room.make_room_for_grids()
+        if grids.isVisible():
             grids.raise_()
-            if not shown_before:
-                self.room.make_room_for_grids()
 
     def apply_show_me(self, show_me: ShowMe) -> None:
         """Set the canvas up for an exercise; the Lesson panel (and typed answers) stay as they are.

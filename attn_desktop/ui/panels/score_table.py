@@ -85,10 +85,13 @@ class ScoreTablePanel(QWidget):
         self._layout = layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
-        layout.addWidget(self.table)
+        layout.addWidget(self.table, 1)
         layout.addWidget(self.more_rows_note)
         self._formula_box = SteadyLabelBox(self.formula_label)  # a new formula each drag move: no new layout
         layout.addWidget(self._formula_box)
+        # A panel taller than its rows (presenting, under a matrix that ends early): the formula stays right under
+        # the last row and the room left is the panel's own, not an empty table between the rows and the formula.
+        layout.addStretch(0)
         self._pointed_row: int | None = None
         self.formula_shown = True
         # The room asked for, kept until the font, the keys or the header change: a drag changes only
@@ -120,7 +123,15 @@ class ScoreTablePanel(QWidget):
         self._fit_formula_height()
         self._choose_weight_header()
         self._min_size = None
+        self._fit_table_to_rows()
         self.updateGeometry()  # the room it asks for follows the font and the number of keys
+
+    def _fit_table_to_rows(self) -> None:
+        """The table no taller than all its rows: a taller panel keeps the formula under them (see the stretch)."""
+        table = self.table
+        header_height = table.horizontalHeader().sizeHint().height()
+        rows = self.model.rowCount() * table.verticalHeader().defaultSectionSize()
+        table.setMaximumHeight(2 * table.frameWidth() + header_height + rows + 2)
 
     def _column_widths(self) -> dict[int, int]:
         """The fixed columns: room for their contents or their header ("÷ 1 (off)"), whichever is wider;

@@ -1,15 +1,19 @@
 """The strip over the weights chart while Predict, then see is on: one row that says what to do
 now (or how the last round went, and the session's score), with the winner picker and Reveal
-while a guess is being made. One row, so that a projector's short bottom row keeps its chart."""
+while a guess is being made. One row, so that a projector's short bottom row keeps its chart.
+
+The strip is as tall as its longest message (a round's result, the session's score under it) from the moment
+it is shown: a message arriving never makes it taller, so Reveal moves neither the chart nor any panel."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
 from attn_desktop.language import N_, tr
 
 WINNER_PLACEHOLDER = N_("Winner…")  # shown as tr(WINNER_PLACEHOLDER)
+MESSAGE_LINES = 3  # the longest message: a round's result and the session's score under it, or the guess's, wrapped
 
 
 class PredictBar(QWidget):
@@ -23,7 +27,7 @@ class PredictBar(QWidget):
         self.message_label.setWordWrap(True)
         self.message_label.setTextFormat(Qt.TextFormat.RichText)
         # The panel's width, whatever the text: a long message wraps instead of widening the dock.
-        self.message_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.message_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self.winner_box = QComboBox(self)
         self.winner_box.setPlaceholderText(tr(WINNER_PLACEHOLDER))
         self.winner_box.setAccessibleName(tr("Which key wins"))
@@ -33,11 +37,29 @@ class PredictBar(QWidget):
         self.reveal_button = QPushButton(tr("Reveal"), self)
         self.reveal_button.setToolTip(tr("Show the real weights beside your guess (Enter)"))
         self.reveal_button.clicked.connect(self.reveal_clicked)
-        layout = QHBoxLayout(self)
+        self._row = layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
         layout.addWidget(self.message_label, 1)
         layout.addWidget(self.winner_box)
         layout.addWidget(self.reveal_button)
+        self.setFixedHeight(self.reserved_height())
+
+    def reserved_height(self) -> int:
+        """The strip's height whatever it says: MESSAGE_LINES of text, or the winner box and Reveal if taller."""
+        margins = self._row.contentsMargins()
+        text = MESSAGE_LINES * self.message_label.fontMetrics().lineSpacing()
+        controls = max(self.winner_box.sizeHint().height(), self.reveal_button.sizeHint().height())
+        return max(text, controls) + margins.top() + margins.bottom()
+
+    def controls_width(self) -> int:
+        """The width of the winner box and Reveal, shown or not (after Reveal they make way for the message)."""
+        spacing = max(0, self._row.spacing())
+        return self.winner_box.sizeHint().width() + spacing + self.reveal_button.sizeHint().width()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # presentation's large type: the lines are taller
+            self.setFixedHeight(self.reserved_height())
 
     def set_tokens(self, tokens: list[str]) -> None:
         """The keys the winner box offers."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QEvent, QObject, QSize
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from attn_desktop.ui.panels.weights_chart import WeightsChart
@@ -23,6 +23,17 @@ class WeightsPanel(QWidget):
         layout.setSpacing(0)
         layout.addWidget(self.predict_bar)
         layout.addWidget(chart, 1)
+        self.predict_bar.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.predict_bar and event.type() in (QEvent.Type.ShowToParent, QEvent.Type.HideToParent):
+            self.updateGeometry()  # Predict, then see on or off: the dock asks for the room of the new activity
+        return False
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:  # the font, the strip's winner box: what the room is counted in
+            self.updateGeometry()  # (the dock keeps the room it last asked for until told: the room is this hint's)
+        return super().event(event)
 
     @property
     def guessing(self) -> bool:
@@ -31,11 +42,14 @@ class WeightsPanel(QWidget):
 
     def minimumSizeHint(self) -> QSize:
         """Predicting, room to guess in: the strip's message on a line or two and bars a class can drag (a
-        1024 × 768 window gave the chart 20-pixel bars and the message two letters a line); off, the chart's."""
-        base = super().minimumSizeHint()
+        1024 × 768 window gave the chart 20-pixel bars and the message two letters a line); off, the chart's.
+        The same whatever the strip says: the room is the activity's, given when Predict, then see is turned
+        on, never taken by a message arriving (Reveal's result once made the panel twice as tall)."""
         if self.predict_bar.isHidden():
-            return base
+            return super().minimumSizeHint()
+        # Counted in lines of text, not from the chart's own hint: that one changes as the chart's width makes
+        # its names stand upright or lie, and a room that follows it would move the panels on a guess.
         line = self.fontMetrics().lineSpacing()
-        strip = self.predict_bar.sizeHint()
-        width = self.fontMetrics().averageCharWidth() * GUESS_MESSAGE_CHARS + strip.width() // 2
-        return QSize(max(base.width(), width), max(base.height(), strip.height() + GUESS_CHART_LINES * line))
+        bar = self.predict_bar
+        width = self.fontMetrics().averageCharWidth() * GUESS_MESSAGE_CHARS + bar.controls_width() // 2
+        return QSize(max(self.chart.minimumSizeHint().width(), width), bar.reserved_height() + GUESS_CHART_LINES * line)

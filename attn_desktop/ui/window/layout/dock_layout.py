@@ -40,7 +40,7 @@ from attn_desktop.ui.window.layout.hand_sizes import (
     activity_key,
     in_sight,
 )
-from attn_desktop.ui.window.layout.presentation_design import arrange_for_presentation
+from attn_desktop.ui.window.layout.presentation_design import arrange_for_presentation, lay_out_now
 from attn_desktop.ui.window.layout.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
 
 LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
@@ -52,6 +52,12 @@ SHORT_SCREEN_PX = 800  # 1280 × 720 and 1366 × 768: the bottom row as low as i
 LAB_SHARE = 0.62  # of the left column's height, for a lab under the lesson's text
 WIDE_DOCK_SHARE = 0.36  # of the window's width, for a left panel that shows a grid of pictures
 COLUMN_SHARES = {DockId.POSITIONS_LAB: 0.27}  # a canvas of three plots beside it keeps two columns 200 px wide at 1024
+WIDE_COMPANIONS = (*LABS, DockId.MODEL_HEADS)  # an activity's own panel that widens the left column (show_wide)
+
+
+def column_width(name: DockId, window_width: int, share: float = WIDE_DOCK_SHARE) -> int:
+    """The left column's width, in a window WINDOW_WIDTH wide, for NAME's plots or grid."""
+    return int(window_width * COLUMN_SHARES.get(name, share))
 
 
 @dataclass(frozen=True)
@@ -92,6 +98,7 @@ class DockLayout(QObject):
         self.showing_heads = False  # several heads side by side where the canvas was (make_way_for_heads)
         self._tokens_shared_for = 0  # the scene's length when the window was last shared out for it
         self.companion: DockId | None = None  # the activity's own panel (Training, Model heads, the lab), if open
+        self.subject: frozenset[DockId] = frozenset()  # the open lesson's panels that show its subject (presented too)
         # After every layout pass, look for ghost tab bars (see hide_stray_tab_bars).
         self._bars_hidden: set[int] = set()  # each bar is hidden once at most: one Qt shows again is in use
         self._tidy_timer = QTimer(self, singleShot=True, interval=0)
@@ -134,7 +141,11 @@ class DockLayout(QObject):
 
     def _user_toggled(self, name: DockId) -> None:
         """The user closed a panel (its ×, the View menu) or opened it again: the design respects that."""
-        if self._applying or name in COMPANION_PANELS:
+        if self._applying:
+            return
+        if name in COMPANION_PANELS:
+            if name == self.companion and self.docks[name].isHidden():
+                QTimer.singleShot(0, self._companion_closed)  # once Qt has put another tab in its place
             return
         if self.docks[name].isHidden():
             self.closed_by_user.add(name)
@@ -198,6 +209,9 @@ class DockLayout(QObject):
         that suit a 1480-pixel window leave a 1024 × 768 projector a canvas a few hundred pixels wide). A
         panel's own minimum size (all score rows, readable matrix numbers) wins over its share."""
         window, docks = self.window, self.docks
+        # The docks laid out where they now are first: shared out over them as they were before (panels just shown
+        # or hidden, the lab under a bottom row, presentation's font), Qt kept the bottom row taller than designed.
+        lay_out_now(window)
         width, height = window.width(), window.height()
         # Every pixel to the canvas on a narrow or short screen (or a medium one whose left column holds the
         # lab): the side columns as narrow as they read.
@@ -216,12 +230,30 @@ class DockLayout(QObject):
                                [int(width * share) for share in shares], HORIZONTAL)
         else:
             self.make_room_for_grids()
+        self._size_companion_column()
         self.hand_sizes.give_back()  # what the user made of this design, on this kind of screen
+
+    def _size_companion_column(self) -> None:
+        """The left column as the activity's own panel needs it: wide for a lab's plots or a grid of heads, a lab
+        under most of the column's height. Part of the design, so that F11 twice, another lesson and back, and
+        Reset Layout give the column the lesson opened with (never the reading panels' narrower one, which cut
+        lesson 6's axis titles)."""
+        companion = self.activity.companion
+        if companion not in WIDE_COMPANIONS or self.presenting:  # presentation's design sizes its own
+            return
+        dock = self.docks[companion]
+        if dock.isFloating() or self.window.dockWidgetArea(dock) != LEFT:
+            return  # the user's to size
+        self.window.resizeDocks([dock], [column_width(companion, self.window.width())], HORIZONTAL)
+        if companion in LABS:  # under the lesson's text: most of the column
+            lesson = self.docks[DockId.LESSON]
+            height = lesson.height() + dock.height()
+            self.window.resizeDocks([lesson, dock], [int(height * (1 - LAB_SHARE)), int(height * LAB_SHARE)], VERTICAL)
 
     def make_room_for_grids(self) -> None:
         """The grids need more of the bottom row than the shapes (on a small screen Shapes makes way for them)."""
         self.show_declared_panels()
-        if self.presenting:
+        if self.presenting or self.docks[DockId.GRIDS].isHidden():
             return
         docks, width = self.docks, self.window.width()
         self.window.resizeDocks([docks[DockId.OUTPUT], docks[DockId.WEIGHTS], docks[DockId.GRIDS]],
@@ -245,7 +277,7 @@ class DockLayout(QObject):
         companion = self.companion if self.companion is not None and not self.docks[self.companion].isHidden() else None
         return Activity(several_heads=self.showing_heads, companion=companion, grids=self.scene_uses_grids(),
                         small_screen=self.window.width() <= NARROW_SCREEN_PX or self._short_screen(),
-                        predicting=self.predicting())
+                        predicting=self.predicting(), subject=self.subject)
 
     def show_declared_panels(self) -> None:
         """Show the panels the activity declares (panel_sets.py) and close the rest, whatever the window
@@ -262,11 +294,10 @@ class DockLayout(QObject):
                     dock.hide()
 
     def follow_activity(self) -> None:
-        """The activity changed in a way that may change the panels (Predict, then See on or off): the
-        panels it declares, arranged again only if they are other panels."""
-        before = self._activity_shown
-        if before is not None and panels_shown(before, self.presenting) == panels_shown(self.activity, self.presenting):
-            self._activity_shown = self.activity
+        """The activity changed in a way that may change the panels or their room (Predict, then See on or off:
+        the weights chart's strip and bars to guess on): the panels it declares, arranged again for it. The room
+        is given now, when the activity is declared, so that no message arriving later (Reveal's) takes it."""
+        if self._activity_shown == self.activity:
             return
         self.show_declared_panels()
         self.arrange()
@@ -279,12 +310,18 @@ class DockLayout(QObject):
             self.docks[name].show()
         self.show_declared_panels()
         # The design's shares, not what the last activity squeezed them to (presenting, its own design: another
-        # lesson's output may read in fewer lines, and the plots get them).
+        # lesson's output may read in fewer lines, and the plots get them); the companion's column among them.
         self.arrange()
-        if name in LABS and not self.presenting:  # under the lesson's text: most of the column
-            lesson, lab = self.docks[DockId.LESSON], self.docks[name]
-            height = lesson.height() + lab.height()
-            self.window.resizeDocks([lesson, lab], [int(height * (1 - LAB_SHARE)), int(height * LAB_SHARE)], VERTICAL)
+
+    def _companion_closed(self) -> None:
+        """The activity's own panel closed (its ×): the arrangement of what is left, the lesson's text in front
+        (not the Sentence tab Qt brings forward) and the column as narrow as the reading panels have it."""
+        if self.companion is None or not self.docks[self.companion].isHidden():
+            return  # opened again meanwhile
+        self.open_companion(None)
+        lesson = self.docks[DockId.LESSON]
+        if not lesson.isHidden():
+            lesson.raise_()
 
     def show_dock(self, name: DockId) -> None:
         """Bring a dock to the front (Lessons → Train a Head…)."""
@@ -303,7 +340,7 @@ class DockLayout(QObject):
         dock.raise_()
         presented = self.presenting and name in LABS  # presentation's design has sized it (open_companion)
         if self.window.dockWidgetArea(dock) == LEFT and not dock.isFloating() and not presented:
-            self.window.resizeDocks([dock], [int(self.window.width() * COLUMN_SHARES.get(name, share))], HORIZONTAL)
+            self.window.resizeDocks([dock], [column_width(name, self.window.width(), share)], HORIZONTAL)
 
     def reset(self) -> None:
         """View → Reset Layout: every panel back where the design puts it, sized for this window (presenting:

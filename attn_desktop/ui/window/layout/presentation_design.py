@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea
 
 from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.ui.panels.matrix_view import MatrixView
 
 LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
                        Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -28,6 +29,7 @@ SMALL_SCREEN_LEFT_PX_OF = {DockId.POSITIONS_LAB: 228}
 BOTTOM_ROW_SHARE = 0.24  # of the height, for the output and the weights
 BOTTOM_ROW_WIDTH_SHARE = 0.32  # of the width, for each of the output and the weights
 LEFT_SHARE = 0.3  # of the width, for a left panel kept during a presentation
+MATRIX_BOTTOM_MARGIN_PX = 8  # under the matrix's last row of cells, before the score table's title
 
 
 def arrange_for_presentation(window: QMainWindow, docks: dict[DockId, QDockWidget], small_screen: bool) -> None:
@@ -43,6 +45,7 @@ def arrange_for_presentation(window: QMainWindow, docks: dict[DockId, QDockWidge
     if not docks[DockId.WEIGHTS].isHidden():
         window.resizeDocks([docks[DockId.OUTPUT], docks[DockId.WEIGHTS]],
                            [int(width * BOTTOM_ROW_WIDTH_SHARE)] * 2, HORIZONTAL)
+    _grids_in_the_bottom_row(window, docks)
     # A panel the teacher keeps on the left takes a share, not the width it had in a larger everyday window
     # (on a small screen, only the width its controls need): the canvas keeps the rest.
     left = [dock for dock in docks.values()
@@ -52,6 +55,27 @@ def arrange_for_presentation(window: QMainWindow, docks: dict[DockId, QDockWidge
         small = max(_least_readable_width(left[0]), floor)
         wanted = small if small_screen else int(width * LEFT_SHARE)
         window.resizeDocks(left[:1], [wanted], HORIZONTAL)
+    _scores_right_under_the_matrix(window, docks)  # last: it lays the window out to measure the matrix
+
+
+def _grids_in_the_bottom_row(window: QMainWindow, docks: dict[DockId, QDockWidget]) -> None:
+    """A lesson about the grids (W_Q, W_K, W_V) presents them too: at the end of the bottom row, out of the tab
+    they share with Shapes in the everyday design, as wide as they read (the canvas keeps the rest)."""
+    grids = docks[DockId.GRIDS]
+    if grids.isHidden():
+        return
+    weights = docks[DockId.WEIGHTS]
+    window.splitDockWidget(docks[DockId.OUTPUT] if weights.isHidden() else weights, grids, HORIZONTAL)
+    window.resizeDocks([grids], [grids.minimumSizeHint().width()], HORIZONTAL)
+    row = max(docks[DockId.OUTPUT].height(), grids.minimumSizeHint().height())
+    window.resizeDocks([docks[DockId.OUTPUT]], [row], VERTICAL)
+
+
+def lay_out_now(window: QMainWindow) -> None:
+    """The docks placed where the sizes just asked put them, now rather than at the next event loop pass."""
+    layout = window.layout()
+    if layout is not None:
+        layout.activate()
 
 
 def _least_readable_width(dock: QDockWidget) -> int:
@@ -78,3 +102,16 @@ def _size_right_column(window: QMainWindow, docks: dict[DockId, QDockWidget], sm
     window.resizeDocks([docks[DockId.MATRIX]], [column], HORIZONTAL)
     score_height = docks[DockId.SCORE].minimumSizeHint().height()
     window.resizeDocks([docks[DockId.MATRIX], docks[DockId.SCORE]], [height, score_height], VERTICAL)
+
+
+def _scores_right_under_the_matrix(window: QMainWindow, docks: dict[DockId, QDockWidget]) -> None:
+    """The matrix's cells are square, so in a column wider than the matrix is tall its grid ends above the panel's
+    bottom: the height it leaves goes to the score table under it, not to an empty gap between the two."""
+    matrix, scores = docks[DockId.MATRIX], docks[DockId.SCORE]
+    view = matrix.widget()
+    if not isinstance(view, MatrixView) or matrix.isHidden() or scores.isHidden():
+        return
+    lay_out_now(window)  # the column as just sized: the matrix lays its grid out in it
+    spare = view.height() - int(view.grid_rect().bottom()) - MATRIX_BOTTOM_MARGIN_PX
+    if spare > 0:
+        window.resizeDocks([matrix, scores], [matrix.height() - spare, scores.height() + spare], VERTICAL)
