@@ -75,7 +75,8 @@ def _in_another_language(text: str) -> bool:
     plain = re.sub(r"<[^>]+>", "", text)
     if any(pattern.search(plain) for code, pattern in SCRIPTS.items() if code != current):
         return True
-    parts = [part.strip().lstrip("*").strip() for part in [plain, *TITLE_PARTS.split(plain)]]
+    # The title's parts ("*Two heads — Attention Desktop") and a verdict's words after its mark ("✓ …").
+    parts = [re.sub(r"^[*\u2713\u2717\s]+", "", part).strip() for part in [plain, *TITLE_PARTS.split(plain)]]
     patterns = _other_languages_texts(current)
     return any(pattern.fullmatch(part) for part in parts if part for pattern in patterns)
 
