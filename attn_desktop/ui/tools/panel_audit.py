@@ -57,8 +57,9 @@ def docks(window: MainWindow) -> dict[str, list[int]]:
     another's tab is not shown)."""
     shown = {}
     for dock in window.findChildren(QDockWidget):
-        if _on_screen(dock) and not dock.visibleRegion().isEmpty():
-            corner = dock.mapTo(window, QPoint(0, 0))
+        corner = dock.mapTo(window, QPoint(0, 0))
+        # Partly out of the window is still shown (and worth knowing); behind another tab it is moved wholly off.
+        if dock.isVisible() and window.rect().intersects(QRect(corner, dock.size())):
             shown[dock.objectName() or dock.windowTitle()] = [corner.x(), corner.y(), dock.width(), dock.height()]
     return dict(sorted(shown.items()))
 

@@ -30,7 +30,7 @@ class StepError(ValueError):
 @dataclass(frozen=True)
 class Step:
     text: str  # as typed, for the audit and for messages
-    kind: str  # "lesson", "train", "drag" or one of SIMPLE_STEPS
+    kind: str  # "lesson", "train", "drag", "guess", "lang", "resize", one of HEAD_STEPS or of SIMPLE_STEPS
     lesson: str = ""
     task: str = ""
     count: int = 0
