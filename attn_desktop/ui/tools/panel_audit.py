@@ -211,7 +211,9 @@ def _needs_horizontal_scroll(area: QAbstractScrollArea) -> bool:
 def head_grid_cell_px(window: MainWindow) -> int | None:
     """The shorter side of the Model heads grid's thumbnails, when the grid is shown with heads in it."""
     grid = window.model_heads_panel.grid
-    if not _on_screen(grid) or grid.shape[0] * grid.shape[1] == 0:
+    # Taller than the window it may be (it scrolls); behind another panel's tab it is moved off the window.
+    in_window = window.rect().intersects(QRect(grid.mapTo(window, QPoint(0, 0)), grid.size()))
+    if not grid.isVisible() or not in_window or grid.shape[0] * grid.shape[1] == 0:
         return None
     cell = grid.cell_rect(0, 0)
     return min(cell.width(), cell.height())

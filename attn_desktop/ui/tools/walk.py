@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import QPoint, QPointF, QRect, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QApplication, QMenu, QScrollArea, QWidget
 
@@ -297,8 +297,11 @@ def grid_knock(window: MainWindow, step: Step) -> None:
     widget, point = _point_at_head(window, grid, step)
     wanted = tr("Knock out layer {layer}, head {head}").format(layer=step.layer, head=step.head)
     offered: list[str] = []
+    finished: list[bool] = []  # the right-click is over: no menu is coming any more
 
     def choose() -> None:  # the menu runs inside the right-click's event: chosen from once it is up
+        if finished:
+            return
         menu = QApplication.activePopupWidget()
         if not isinstance(menu, QMenu):
             QTimer.singleShot(10, choose)
@@ -315,6 +318,7 @@ def grid_knock(window: MainWindow, step: Step) -> None:
     QTest.mousePress(widget, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier, point)
     QApplication.sendEvent(widget, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, point, widget.mapToGlobal(point)))
     QTest.mouseRelease(widget, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier, point)
+    finished.append(True)
     if wanted not in offered:
         raise StepError(f"step {step.text!r}: the menu under the pointer offered {offered}, not {wanted!r}")
     panel = window.model_heads_panel
@@ -332,7 +336,7 @@ def _model_grid(window: MainWindow, step: Step) -> Any:
         raise StepError(f"step {step.text!r}: {panel.run.model_name} has layers 0 to {layers - 1} and heads 0 to "
                         f"{heads - 1}")
     panel.tabs.setCurrentIndex(0)
-    _wait(lambda: _on_screen(panel.grid), 2.0)
+    _wait(panel.grid.isVisible, 2.0)
     return panel.grid
 
 
@@ -341,17 +345,42 @@ def _point_at_head(window: MainWindow, grid: Any, step: Step) -> tuple[QWidget, 
     click lands on after whatever the pointer's arrival moved."""
     from attn_desktop.ui.qt_app import gui_app
 
-    centre = grid.cell_rect(step.layer, step.head).center()
-    panel = window.model_heads_panel
-    panel.grid_scroll.ensureVisible(centre.x(), centre.y(), 0, grid.cell_size())
-    gui_app().processEvents()
+    scroll = window.model_heads_panel.grid_scroll
+    for _ in range(5):  # until the grid holds still: scrolling can re-lay out the panel, and the cells with it
+        cell = grid.cell_rect(step.layer, step.head)
+        scroll.ensureVisible(cell.center().x(), cell.center().y(), 0, cell.height())
+        gui_app().processEvents()
+        _scroll_into_the_window(window, scroll, grid, grid.cell_rect(step.layer, step.head))
+        _wait(lambda: False, 0.05)
+        if grid.cell_rect(step.layer, step.head) == cell:
+            break
     aimed = grid.mapTo(window, grid.cell_rect(step.layer, step.head).center())  # where the eye sees the head
+    if not window.rect().contains(aimed):
+        raise StepError(f"step {step.text!r}: that head's thumbnail cannot be scrolled into the window")
     QTest.mouseMove(grid, grid.mapFrom(window, aimed))
     _wait(lambda: False, 0.15)  # what the pointer's arrival shows (the head's name over the grid) is laid out
     widget = window.childAt(aimed)
-    if widget is None:
-        raise StepError(f"step {step.text!r}: nothing of the window is under that head's place")
+    if widget is not grid:
+        found = "nothing" if widget is None else (widget.objectName() or type(widget).__name__)
+        raise StepError(f"step {step.text!r}: where the head was, the pointer rests on {found}, not on the grid")
     return widget, widget.mapFrom(window, aimed)
+
+
+def _scroll_into_the_window(window: MainWindow, scroll: QScrollArea, grid: QWidget, cell: QRect) -> None:
+    """Scroll the grid on until the thumbnail is in the part of its view inside the window, as a person does
+    when the panel runs past the window's edge."""
+    seen = window.rect()  # the viewport as far as its panel, its dock and the window let it be seen
+    widget: QWidget | None = scroll.viewport()
+    while widget is not None and widget is not window:
+        seen &= QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
+        widget = widget.parentWidget()
+    centre = grid.mapTo(window, cell.center())
+    bar = scroll.verticalScrollBar()
+    if seen.isEmpty() or seen.top() <= centre.y() <= seen.bottom():
+        return
+    below = centre.y() - (seen.bottom() - cell.height())  # > 0: under the part in sight
+    above = (seen.top() + cell.height()) - centre.y()
+    bar.setValue(bar.value() + below if below > 0 else bar.value() - above)
 
 
 def _check_head_hit(grid: Any, step: Step) -> None:
