@@ -33,10 +33,30 @@ WALKS = {
 SCREENS = ("1024x768", "1280x720", "1920x1080")
 # Every walk at every screen in English; presenting and in Arabic at the projector's 1024 × 768.
 CASES = [(walk, screen, False, "en") for walk in WALKS for screen in SCREENS]
-CASES += [(walk, "1024x768", True, "en") for walk in WALKS]
+# (Presenting hides the lesson's panel, and with it Start afresh: that walk is walked in the everyday window.)
+CASES += [(walk, "1024x768", True, "en") for walk in WALKS if walk != "lessons and back"]
 CASES += [(walk, "1024x768", False, "ar") for walk in WALKS]
-# The walks the defects of issue 42 still fail, with the item that fixes them.
-KNOWN: dict[tuple[str, str, bool, str], str] = {}
+EVERYWHERE = [(screen, False, "en") for screen in SCREENS] + [("1024x768", True, "en"), ("1024x768", False, "ar")]
+REVEAL = "issue 42 item 1: Reveal grows the Weights panel from ~200 to ~420 px and squeezes the plots"
+ROUND_TRIP_F11 = "issue 42 item 5: F11 twice does not come back as lessons 6 and 10 opened (their left column narrower)"
+LESSONS_BACK = ("issue 42, what to build 2 (round trips): lesson 3 → 7 → 3 at 1024 × 768 comes back with the bottom "
+                "row 14 px taller")
+LANGUAGE_BACK = "issue 42 item 6: a language switch and back leaves the bottom row's panels at other heights"
+TRAINING_CUT = ("issue 42 item 7: the Training panel needs horizontal scrolling at 1024 × 768; in Arabic its knock-out "
+                "switch is out of the window")
+GRID_MOVES = ("issue 42 item 3: after a head is opened the Model heads panel is ~220 px wide, and the first click on "
+              "the grid widens it to ~370 px under the pointer")
+RESTART_AFTER_MODEL = "issue 42 item 4: a restart after the real model comes back without its Model heads panel"
+# The walks the defects of issue 42 still fail, with the item whose fix flips them.
+KNOWN: dict[tuple[str, str, bool, str], str] = {
+    **{("real model grid", *where): GRID_MOVES for where in EVERYWHERE if where[0] != "1920x1080"},
+    ("real model grid", "1920x1080", False, "en"): RESTART_AFTER_MODEL,
+    **{("lesson 8 reveal", *where): REVEAL for where in EVERYWHERE},
+    **{("presenting and back", *where): ROUND_TRIP_F11 for where in EVERYWHERE if not where[1]},
+    **{("lessons and back", "1024x768", False, language): LESSONS_BACK for language in ("en", "ar")},
+    **{("a language and back", *where): LANGUAGE_BACK for where in EVERYWHERE if where[0] != "1920x1080"},
+    ("training induction knock-out", "1024x768", False, "ar"): TRAINING_CUT,
+}
 
 
 def _case_id(case) -> str:
@@ -50,19 +70,23 @@ def _params() -> list:
             for case in CASES]
 
 
-def steps_of(walk: str, language: str) -> list[str]:
-    return WALKS[walk].format(away="en" if language == "ar" else "ar", home=language).split(",")
+def steps_of(walk: str, language: str, presenting: bool = False) -> list[str]:
+    """The walk's steps; started presenting, its F11 round trips go the other way (unpresent, then present)."""
+    steps = WALKS[walk].format(away="en" if language == "ar" else "ar", home=language).split(",")
+    if presenting:
+        flipped = {"present": "unpresent", "unpresent": "present"}
+        steps = [flipped.get(step, step) for step in steps]
+    return steps
 
 
-def round_trips(steps: list[str]) -> list[tuple[int, int]]:
-    """(before, after): the step whose panels a round trip must give back, and the step that ends it. Present →
-    unpresent, a language and back, lesson A → B → A (lessons only between), and a restart."""
+def round_trips(steps: list[str], presenting: bool = False) -> list[tuple[int, int]]:
+    """(before, after): the step whose panels a round trip must give back, and the step that ends it. F11 and F11
+    again, a language and back, lesson A → B → A (lessons only between), and a restart from the everyday window
+    (a restart leaves presentation mode, as quitting does)."""
     trips = []
     for end, step in enumerate(steps):
         kind = step.split(":")[0]
-        if step == "unpresent" and "present" in steps[:end]:
-            trips.append((_last(steps[:end], "present") - 1, end))
-        elif kind == "lang" and end >= 2 and steps[end - 1].startswith("lang:") and step != steps[end - 1]:
+        if end >= 2 and _and_back(steps[end - 1], step):
             trips.append((end - 2, end))
         elif kind == "lesson":
             start = end - 1  # back over the other lessons opened since A
@@ -70,9 +94,16 @@ def round_trips(steps: list[str]) -> list[tuple[int, int]]:
                 start -= 1
             if 0 <= start < end - 1 and _last(steps[:start + 1], step, lessons_only=True) >= 0:
                 trips.append((start, end))
-        elif step == "restart":
+        elif step == "restart" and not presenting:
             trips.append((end - 1, end))
+        presenting = (presenting or step == "present") and step not in ("unpresent", "restart")
     return [(before, after) for before, after in trips if before >= 0]
+
+
+def _and_back(there: str, back: str) -> bool:
+    """F11 and F11 again, or a language and back: two steps of one kind in a row, the second undoing the first."""
+    toggles = there != back and {there, back} == {"present", "unpresent"}
+    return toggles or (there != back and there.startswith("lang:") and back.startswith("lang:"))
 
 
 def _last(steps: list[str], step: str, lessons_only: bool = False) -> int:
@@ -91,28 +122,86 @@ def moved(before: dict, after: dict) -> list[str]:
     return changes
 
 
-def walk_audits(tmp_path, walk: str, screen: str, presenting: bool, language: str) -> tuple[list[str], list[dict]]:
-    steps = steps_of(walk, language)
-    options = ["--size", screen, "--lang", language, *(["--presentation"] if presenting else [])]
-    done = run_snapshot(tmp_path, *options, steps=",".join(steps))
-    assert done.returncode == 0, done.stderr[-2000:]
-    audits = [entry["audit"] for entry in json.loads((tmp_path / "audit.json").read_text())["steps"]]
-    assert len(audits) == len(steps)
-    return steps, audits
+def _skip_without_the_model_pack() -> None:
+    """The real model's steps need the optional SmolLM2 pack (and its readers): skipped, saying why, without."""
+    pytest.importorskip("gguf")
+    pytest.importorskip("tokenizers")
+    from attn_desktop.model.pretrained import pack
+
+    try:
+        pack.find_pack_model()
+    except pack.ModelUnavailable as missing:
+        pytest.skip(str(missing))
+
+
+_WALKED: dict[tuple[str, str, bool, str], tuple[list[str], list[dict]]] = {}  # each walk runs once per session
+
+
+def walk_audits(tmp_path_factory, walk: str, screen: str, presenting: bool, language: str) -> tuple[list[str],
+                                                                                                    list[dict]]:
+    """The steps of WALK and the audit after each, walked once in a child process however many tests read it."""
+    case = (walk, screen, presenting, language)
+    if "open-head" in WALKS[walk]:
+        _skip_without_the_model_pack()
+    if case not in _WALKED:
+        folder = tmp_path_factory.mktemp("walk")
+        steps = steps_of(walk, language, presenting)
+        options = ["--size", screen, "--lang", language, *(["--presentation"] if presenting else [])]
+        done = run_snapshot(folder, *options, steps=",".join(steps))
+        assert done.returncode == 0, done.stderr[-2000:]
+        audits = [entry["audit"] for entry in json.loads((folder / "audit.json").read_text())["steps"]]
+        assert len(audits) == len(steps)
+        _WALKED[case] = steps, audits
+    return _WALKED[case]
 
 
 @pytest.mark.parametrize("walk, screen, presenting, language", _params())
-def test_the_panels_hold_still_and_round_trips_come_back(tmp_path, walk, screen, presenting, language):
-    steps, audits = walk_audits(tmp_path, walk, screen, presenting, language)
+def test_the_panels_hold_still_and_round_trips_come_back(tmp_path_factory, walk, screen, presenting, language):
+    steps, audits = walk_audits(tmp_path_factory, walk, screen, presenting, language)
     found = []
     for number, step in enumerate(steps[1:], start=1):
         still = step.split(":")[0] in STILL_STEPS
         if still and (changes := moved(audits[number - 1]["docks"], audits[number]["docks"])):
             found.append(f"{step} (after {steps[number - 1]}) moved: {changes}")
-    for before, after in round_trips(steps):
+    for before, after in round_trips(steps, presenting):
         if changes := moved(audits[before]["docks"], audits[after]["docks"]):
             found.append(f"{steps[before]} … {steps[after]} did not come back: {changes}")
     assert not found, "\n".join(found)
+
+
+REAL_MODEL_CASES = [case for case in CASES if case[0] == "real model grid"]
+LANGUAGE_CASES = [case for case in CASES if case[0] == "a language and back"]
+KNOWN_GRID: dict[tuple[str, str, bool, str], str] = {
+    **{("real model grid", *where): "issue 42 item 3: the Model heads grid's thumbnails are 14 px after a head is opened"
+       for where in EVERYWHERE if where[0] != "1920x1080"},
+    ("real model grid", "1920x1080", False, "en"): "issue 42 item 3: the opened head's matrix leaves column labels out",
+}
+KNOWN_LANGUAGE: dict[tuple[str, str, bool, str], str] = {
+    case: "issue 42 item 6: a language switch leaves the open lesson's untouched sentence in the old language"
+    for case in LANGUAGE_CASES}
+
+
+def _params_of(cases: list, known: dict) -> list:
+    return [pytest.param(*case, id=_case_id(case),
+                         marks=[pytest.mark.xfail(strict=True, reason=known[case])] if case in known else [])
+            for case in cases]
+
+
+@pytest.mark.parametrize("walk, screen, presenting, language", _params_of(REAL_MODEL_CASES, KNOWN_GRID))
+def test_the_real_models_grid_is_readable_and_an_opened_heads_labels_whole(tmp_path_factory, walk, screen,
+                                                                           presenting, language):
+    steps, audits = walk_audits(tmp_path_factory, walk, screen, presenting, language)
+    opened = audits[steps.index("open-head:23.4")]
+    assert opened["head_grid_cell_px"] is not None and opened["head_grid_cell_px"] >= 24, opened["head_grid_cell_px"]
+    assert opened["matrix_labels_missing"] == []
+
+
+@pytest.mark.parametrize("walk, screen, presenting, language", _params_of(LANGUAGE_CASES, KNOWN_LANGUAGE))
+def test_a_language_switch_reaches_everything(tmp_path_factory, walk, screen, presenting, language):
+    steps, audits = walk_audits(tmp_path_factory, walk, screen, presenting, language)
+    left = {f"{number}. {step}": audit["untranslated_texts"] for number, (step, audit)
+            in enumerate(zip(steps, audits, strict=True), 1) if audit["untranslated_texts"]}
+    assert not left
 
 
 # ----- the walks' own bookkeeping, without a window ----------------------------------------------
@@ -122,3 +211,6 @@ def test_the_round_trips_of_the_walks_are_found():
     assert round_trips(steps_of("presenting and back", "en")) == [(0, 2), (3, 5)]
     assert round_trips(steps_of("a language and back", "ar")) == [(0, 2), (3, 5)]
     assert round_trips(steps_of("real model grid", "en")) == [(4, 5)]
+    presented = steps_of("presenting and back", "en", presenting=True)
+    assert presented[1:3] == ["unpresent", "present"] and round_trips(presented, presenting=True) == [(0, 2), (3, 5)]
+    assert round_trips(steps_of("real model grid", "en", presenting=True), presenting=True) == []
