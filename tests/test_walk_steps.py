@@ -61,3 +61,49 @@ def test_an_unknown_lesson_names_the_known_ones():
 def test_an_unknown_task_names_the_known_ones():
     with pytest.raises(StepError, match="previous-token"):
         parse_steps("train:juggling:10")
+
+
+def test_the_steps_of_predicting_training_real_heads_languages_and_sizes_are_read():
+    steps = parse_steps("guess:2:0.75,reveal,open-head:23.4,grid-click:0.8,grid-knock:17.4,train-knock:1.0,"
+                        "lang:ar,start-afresh,keep-as-scene,resize:1024x768")
+    assert [step.kind for step in steps] == ["guess", "reveal", "open-head", "grid-click", "grid-knock",
+                                             "train-knock", "lang", "start-afresh", "keep-as-scene", "resize"]
+    assert (steps[0].index, steps[0].weight) == (2, 0.75)
+    assert [(step.layer, step.head) for step in steps[2:6]] == [(23, 4), (0, 8), (17, 4), (1, 0)]  # from 0
+    assert steps[6].language == "ar"
+    assert (steps[9].width, steps[9].height) == (1024, 768)
+
+
+@pytest.mark.parametrize("text, named", [
+    ("guess:1", "'guess:1'"),
+    ("guess:x:0.5", "'guess:x:0.5'"),
+    ("guess:-1:0.5", "'guess:-1:0.5'"),
+    ("guess:1:1.5", "weight from 0 to 1"),
+    ("guess:1:nan", "weight from 0 to 1"),
+    ("guess:1:half", "'half'"),
+    ("reveal:now", "'reveal:now'"),
+    ("open-head:23", "open-head:LAYER.HEAD"),
+    ("open-head:23.-4", "'open-head:23.-4'"),
+    ("grid-click:a.b", "grid-click:LAYER.HEAD"),
+    ("grid-knock:1.²", "grid-knock:LAYER.HEAD"),
+    ("train-knock:", "train-knock:LAYER.HEAD"),
+    ("lang:klingon", "'klingon'"),
+    ("lang", "'lang'"),
+    ("start-afresh:1", "'start-afresh:1'"),
+    ("keep-as-scene:x", "'keep-as-scene:x'"),
+    ("resize:1024", "resize:WxH"),
+    ("resize:10x10", "from 200 to 8192"),
+    ("resize:99999x768", "from 200 to 8192"),
+    ("resize:wide", "'resize:wide'"),
+])
+def test_a_bad_new_step_is_refused_in_one_line_naming_it(text, named):
+    with pytest.raises(StepError) as refused:
+        parse_steps(text)
+    message = str(refused.value)
+    assert named in message, message
+    assert "\n" not in message
+
+
+def test_an_unknown_language_names_the_known_ones():
+    with pytest.raises(StepError, match="zh_CN"):
+        parse_steps("lang:fr")

@@ -1,15 +1,21 @@
 """The walk's audit keys catch what they name: each test breaks one thing on the real window and reads it back."""
 
+import json
+
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication, QLineEdit, QPushButton, QTabBar
 
 from attn_desktop.geometry.label_layout import Placement
 from attn_desktop.model import Role
+from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.ui.pretrained.head_grid_geometry import MIN_CELL
 from attn_desktop.ui.tools.label_audit import _plots
 from attn_desktop.ui.tools.walk_audit import MIN_PLOT_SIDE_PX, audit_walk
 
 from tests.support.in_the_window import settle_layout
+from tests.support.model_heads_window import loaded_heads
 
 
 def _heaviest_key(window) -> int:
@@ -19,7 +25,8 @@ def _heaviest_key(window) -> int:
 def test_every_key_is_there(window):
     audit = audit_walk(window)
     assert set(audit) == {"plots_too_small", "key_labels_missing", "texts_elided", "text_overlaps",
-                          "max_label_distance_px"}
+                          "max_label_distance_px", "docks", "window_title", "focus_widget", "matrix_labels_missing",
+                          "buttons_clipped", "horizontal_scroll", "head_grid_cell_px"}
 
 
 def test_a_plot_squeezed_under_200_pixels_is_listed(qtbot, window):
@@ -98,3 +105,99 @@ def test_an_arrow_the_open_lessons_text_names_is_checked_too(qtbot, window):
     assert named.label not in audit_walk(window)["key_labels_missing"]
     named.set_label_hidden(True)  # q·it is not among the keys and values the weights make heavy
     assert named.label in audit_walk(window)["key_labels_missing"]
+
+
+# ----- the keys issue 42 added ----------------------------------------------------------------------
+def test_docks_gives_each_shown_panels_place_in_the_window_by_its_name(qtbot, window):
+    docks = audit_walk(window)["docks"]
+    matrix = window.docks[DockId.MATRIX]
+    corner = matrix.mapTo(window, QPoint(0, 0))
+    assert docks[matrix.objectName()] == [corner.x(), corner.y(), matrix.width(), matrix.height()]
+    assert window.docks[DockId.TRAINING].objectName() not in docks  # not shown
+    assert json.loads(json.dumps(docks)) == docks  # written as it is read
+    matrix.hide()
+    settle_layout(qtbot, window)
+    after = audit_walk(window)["docks"]
+    assert matrix.objectName() not in after
+    moved = [name for name in after if after[name] != docks[name]]
+    assert moved, "the panels beside the matrix took its room"
+
+
+def test_the_window_title_and_the_focused_widget_are_reported(qtbot, window):
+    box = window.sentence_panel.findChild(QLineEdit)
+    box.setObjectName("sentenceBox")
+    window.activateWindow()
+    box.setFocus()
+    qtbot.waitUntil(box.hasFocus)
+    audit = audit_walk(window)
+    assert audit["window_title"] == window.windowTitle() and "Attention Desktop" in audit["window_title"]
+    assert audit["focus_widget"] == "sentenceBox"
+    box.clearFocus()
+    window.setFocus()
+    window.clearFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is None)
+    assert audit_walk(window)["focus_widget"] is None
+
+
+def test_matrix_rows_and_columns_without_a_label_are_listed(qtbot, window):
+    assert audit_walk(window)["matrix_labels_missing"] == []
+    window.matrix_view.setFixedHeight(90)  # too short a panel: rows share a label line, and are thinned
+    settle_layout(qtbot, window)
+    missing = audit_walk(window)["matrix_labels_missing"]
+    assert any(entry.startswith("row ") for entry in missing), missing
+
+
+def test_a_matrix_cut_at_the_panels_edge_loses_its_labels(qtbot, window):
+    matrix = window.matrix_view
+    matrix.move(matrix.x(), matrix.y() - matrix.height() // 2)  # its top half above the panel: column names gone
+    missing = audit_walk(window)["matrix_labels_missing"]
+    tokens = window.scene.tokens
+    assert all(f"column {index}: {token}" in missing for index, token in enumerate(tokens)), missing
+
+
+def test_a_button_too_narrow_for_its_text_is_listed(qtbot, window):
+    window.open_lesson("soft-lookup")  # its exercises' Show me and Check
+    settle_layout(qtbot, window)
+    button = next(b for b in window.lesson_panel.findChildren(QPushButton) if b.isVisible() and b.text())
+    entry = f"{window.docks[DockId.LESSON].windowTitle()}: {button.text().replace('&', '')}"
+    assert entry not in audit_walk(window)["buttons_clipped"]
+    button.setFixedWidth(24)  # as a narrow lesson column leaves "Show me" reading "ow m"
+    settle_layout(qtbot, window)
+    assert entry in audit_walk(window)["buttons_clipped"]
+
+
+def test_a_tab_cut_short_is_listed(qtbot, window):
+    bar = QTabBar(window.lesson_panel)  # a panel's tabs, as the Training and Model heads panels have
+    bar.addTab("Curves and heads")
+    bar.addTab("Examples")
+    bar.setElideMode(Qt.TextElideMode.ElideRight)
+    bar.setGeometry(0, 0, 400, bar.sizeHint().height())
+    bar.show()
+    qtbot.wait(10)
+    lesson = window.docks[DockId.LESSON].windowTitle()
+    assert not any(entry.startswith(f"{lesson}: ") for entry in audit_walk(window)["buttons_clipped"])
+    bar.setUsesScrollButtons(False)
+    bar.resize(90, bar.height())  # room for "Cu…" and "Ex…"
+    qtbot.wait(10)
+    clipped = audit_walk(window)["buttons_clipped"]
+    assert f"{lesson}: Curves and heads" in clipped and f"{lesson}: Examples" in clipped
+
+
+def test_a_panel_that_needs_sideways_scrolling_is_listed(qtbot, window):
+    assert audit_walk(window)["horizontal_scroll"] == []
+    panel = window.lesson_panel
+    panel.text_scroll.widget().setMinimumWidth(panel.width() + 200)  # as a word too long to wrap would
+    settle_layout(qtbot, window)
+    assert window.docks[DockId.LESSON].objectName() in audit_walk(window)["horizontal_scroll"]
+
+
+def test_the_head_grids_thumbnail_side_is_reported_when_shown(qtbot, window, pack_is_tiny):
+    assert audit_walk(window)["head_grid_cell_px"] is None
+    panel = loaded_heads(qtbot, window)
+    grid = panel.grid
+    settle_layout(qtbot, window)
+    side = audit_walk(window)["head_grid_cell_px"]
+    assert side == min(grid.cell_rect(0, 0).width(), grid.cell_rect(0, 0).height()) and side >= MIN_CELL
+    grid.parentWidget().setFixedWidth(120)  # a narrow panel: smaller thumbnails
+    qtbot.wait(20)
+    assert audit_walk(window)["head_grid_cell_px"] < side

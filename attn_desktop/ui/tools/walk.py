@@ -1,5 +1,6 @@
 """A teacher's walk through the real window: the steps of `attn-desktop snapshot --steps`, each taken as
-a person takes it (the menu's own handlers, real mouse events for a drag), the window audited after each.
+a person takes it (the menu's own handlers, real mouse events for a drag, a guess bar and the Model heads
+grid, a click on a panel's button), the window audited after each.
 
 A restart quits as a person does (the window's state saved, a lesson's scene kept) and starts the app as
 `attn-desktop` starts, restoring them from the snapshot's own user folder (never the user's).
@@ -9,10 +10,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPoint, QPointF, QRect, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QAbstractButton, QApplication, QMenu, QScrollArea, QWidget
 
+from attn_desktop.ui.tools.layout_audit import _on_screen
 from attn_desktop.ui.tools.walk_steps import Step, StepError
 
 if TYPE_CHECKING:  # the window a walk is handed (the app loads only when a walk starts)
@@ -67,6 +71,9 @@ def take_step(window: MainWindow, step: Step, settle: Callable[[MainWindow], Non
     elif step.kind == "drag":
         settle(window)  # the arrows where a person sees them before the hand moves
         drag(window, step)
+    elif step.kind in MORE_STEPS:
+        settle(window)  # the buttons and bars where a person sees them before the hand moves
+        MORE_STEPS[step.kind](window, step)
     settle(window)
     return window
 
@@ -194,6 +201,253 @@ def drag(window: MainWindow, step: Step) -> None:
     if not canvas.viewport().rect().contains(start.toPoint()):
         raise StepError(f"step {step.text!r}: the arrow's tip is out of view")
     mouse_drag(canvas.viewport(), start, end, steps=12)
+
+
+# ----- Predict, then see ----------------------------------------------------------------------------
+def guess(window: MainWindow, step: Step) -> None:
+    """Press in the guess bar's column of the weights chart and drag its top to the weight, the button held."""
+    from attn_desktop.ui.predict.prediction_controller import Phase
+    from attn_desktop.ui.tools.synthetic_mouse import drag as mouse_drag
+
+    if window.predictions.phase is not Phase.GUESSING:
+        raise StepError(f"step {step.text!r}: the guess bars come after predict and a drag that changes the weights")
+    chart = window.weights_chart
+    bars = len(window.predictions.guess)
+    if step.index >= bars:
+        raise StepError(f"step {step.text!r}: the weights chart has {bars} guess bars (0 to {bars - 1})")
+    if not _on_screen(chart):
+        raise StepError(f"step {step.text!r}: the weights chart is not in view")
+    start, end = _chart_point(chart, step.index, 0.05), _chart_point(chart, step.index, step.weight)
+    if not chart.viewport().rect().contains(start.toPoint()):
+        raise StepError(f"step {step.text!r}: that bar is out of the chart's view")
+    mouse_drag(chart.viewport(), start, end, steps=6)
+
+
+def _chart_point(chart: QWidget, x: float, y: float) -> QPointF:
+    box = chart.getPlotItem().getViewBox()  # type: ignore[attr-defined]
+    return QPointF(chart.mapFromScene(box.mapViewToScene(QPointF(x, y))))  # type: ignore[attr-defined]
+
+
+def reveal(window: MainWindow, step: Step) -> None:
+    """Reveal, under the weights chart, once a guess is being made."""
+    _click(window.weights_panel.predict_bar.reveal_button, step, "Reveal shows after predict, a drag and a guess")
+
+
+# ----- the lesson, Training ---------------------------------------------------------------------------
+def start_afresh(window: MainWindow, step: Step) -> None:
+    _click(window.lesson_panel.fresh_button, step,
+           "Start afresh shows when a lesson reopens on the scene left changed in it")
+
+
+def keep_as_scene(window: MainWindow, step: Step) -> None:
+    _click(window.training_panel.keep_button, step, "Keep as scene is in the Training panel (train:TASK:N first)")
+
+
+def train_knock(window: MainWindow, step: Step) -> None:
+    """The Training panel's Knock out switch under a head's square (the two-layer induction task's)."""
+    circuit = window.training_panel.circuit
+    if circuit is None or not circuit.isVisible():
+        raise StepError(f"step {step.text!r}: the Training panel shows knock-out switches while it trains "
+                        f"induction (train:induction:N first)")
+    box = circuit.knock_out_boxes.get((step.layer, step.head))
+    if box is None:
+        heads = ", ".join(f"{layer}.{head}" for layer, head in circuit.knock_out_boxes)
+        raise StepError(f"step {step.text!r}: the Training panel's heads are {heads}")
+    if box.isChecked():
+        raise StepError(f"step {step.text!r}: that head is knocked out already")
+    if not _reachable(box):
+        raise StepError(f"step {step.text!r}: the head's switch is out of the window")
+    indicator_x = 8 if box.isLeftToRight() else box.width() - 8  # the switch's box, not the room beside its text
+    QTest.mouseClick(box, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(indicator_x,
+                                                                                           box.height() // 2))
+    if not box.isChecked():
+        raise StepError(f"step {step.text!r}: the click did not switch the head off")
+    _wait(lambda: circuit.reading is not None, WAIT_SECONDS["train"])
+
+
+# ----- a real model's heads ---------------------------------------------------------------------------
+def open_head(window: MainWindow, step: Step) -> None:
+    """The Model heads grid from the keyboard: its current head moved to LAYER.HEAD, then Enter opens it."""
+    grid = _model_grid(window, step)
+    grid.setFocus()
+    grid.set_current(step.layer, step.head)
+    QTest.keyClick(grid, Qt.Key.Key_Return)
+    _wait_for_opened_head(window, step)
+
+
+def grid_click(window: MainWindow, step: Step) -> None:
+    """The pointer moved onto the head's thumbnail, as a person aims, and clicked where it rests."""
+    grid = _model_grid(window, step)
+    widget, point = _point_at_head(window, grid, step)
+    QTest.mouseClick(widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+    _check_head_hit(grid, step)
+    _wait_for_opened_head(window, step)
+
+
+def grid_knock(window: MainWindow, step: Step) -> None:
+    """The pointer moved onto the head's thumbnail, a right-click there, and the menu's Knock out chosen."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QContextMenuEvent
+
+    from attn_desktop.language import tr
+
+    grid = _model_grid(window, step)
+    if (step.layer, step.head) in grid.knocked_out:
+        raise StepError(f"step {step.text!r}: that head is knocked out already")
+    widget, point = _point_at_head(window, grid, step)
+    wanted = tr("Knock out layer {layer}, head {head}").format(layer=step.layer, head=step.head)
+    offered: list[str] = []
+    finished: list[bool] = []  # the right-click is over: no menu is coming any more
+
+    def choose() -> None:  # the menu runs inside the right-click's event: chosen from once it is up
+        if finished:
+            return
+        menu = QApplication.activePopupWidget()
+        if not isinstance(menu, QMenu):
+            QTimer.singleShot(10, choose)
+            return
+        offered.extend(action.text() for action in menu.actions() if not action.isSeparator())
+        action = next((action for action in menu.actions() if action.text() == wanted), None)
+        if action is None:
+            menu.close()
+        else:
+            QTest.mouseClick(menu, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                             menu.actionGeometry(action).center())
+
+    QTimer.singleShot(0, choose)
+    QTest.mousePress(widget, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier, point)
+    QApplication.sendEvent(widget, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, point, widget.mapToGlobal(point)))
+    QTest.mouseRelease(widget, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier, point)
+    finished.append(True)
+    if wanted not in offered:
+        raise StepError(f"step {step.text!r}: the menu under the pointer offered {offered}, not {wanted!r}")
+    panel = window.model_heads_panel
+    _wait(lambda: (step.layer, step.head) in panel.run.knocked_out, WAIT_SECONDS["heads"])
+
+
+def _model_grid(window: MainWindow, step: Step) -> Any:
+    """The Model heads grid of a run of the model pack, on its tab; StepError without the pack or that head."""
+    open_model_heads(window)
+    panel = window.model_heads_panel
+    if panel.model is None or panel.run is None:
+        raise StepError(f"step {step.text!r}: the Model heads panel has no model (the SmolLM2 pack is not installed)")
+    layers, heads = panel.run.layer_count, panel.run.head_count
+    if not (step.layer < layers and step.head < heads):
+        raise StepError(f"step {step.text!r}: {panel.run.model_name} has layers 0 to {layers - 1} and heads 0 to "
+                        f"{heads - 1}")
+    panel.tabs.setCurrentIndex(0)
+    _wait(panel.grid.isVisible, 2.0)
+    return panel.grid
+
+
+def _point_at_head(window: MainWindow, grid: Any, step: Step) -> tuple[QWidget, QPoint]:
+    """The widget under the head's thumbnail centre once the pointer rests there, and the point in it: what a
+    click lands on after whatever the pointer's arrival moved."""
+    from attn_desktop.ui.qt_app import gui_app
+
+    scroll = window.model_heads_panel.grid_scroll
+    for _ in range(5):  # until the grid holds still: scrolling can re-lay out the panel, and the cells with it
+        cell = grid.cell_rect(step.layer, step.head)
+        scroll.ensureVisible(cell.center().x(), cell.center().y(), 0, cell.height())
+        gui_app().processEvents()
+        _scroll_into_the_window(window, scroll, grid, grid.cell_rect(step.layer, step.head))
+        _wait(lambda: False, 0.05)
+        if grid.cell_rect(step.layer, step.head) == cell:
+            break
+    aimed = grid.mapTo(window, grid.cell_rect(step.layer, step.head).center())  # where the eye sees the head
+    if not window.rect().contains(aimed):
+        raise StepError(f"step {step.text!r}: that head's thumbnail cannot be scrolled into the window")
+    QTest.mouseMove(grid, grid.mapFrom(window, aimed))
+    _wait(lambda: False, 0.15)  # what the pointer's arrival shows (the head's name over the grid) is laid out
+    widget = window.childAt(aimed)
+    if widget is not grid:
+        found = "nothing" if widget is None else (widget.objectName() or type(widget).__name__)
+        raise StepError(f"step {step.text!r}: where the head was, the pointer rests on {found}, not on the grid")
+    return widget, widget.mapFrom(window, aimed)
+
+
+def _scroll_into_the_window(window: MainWindow, scroll: QScrollArea, grid: QWidget, cell: QRect) -> None:
+    """Scroll the grid on until the thumbnail is in the part of its view inside the window, as a person does
+    when the panel runs past the window's edge."""
+    seen = window.rect()  # the viewport as far as its panel, its dock and the window let it be seen
+    widget: QWidget | None = scroll.viewport()
+    while widget is not None and widget is not window:
+        seen &= QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
+        widget = widget.parentWidget()
+    centre = grid.mapTo(window, cell.center())
+    bar = scroll.verticalScrollBar()
+    if seen.isEmpty() or seen.top() <= centre.y() <= seen.bottom():
+        return
+    below = centre.y() - (seen.bottom() - cell.height())  # > 0: under the part in sight
+    above = (seen.top() + cell.height()) - centre.y()
+    bar.setValue(bar.value() + below if below > 0 else bar.value() - above)
+
+
+def _check_head_hit(grid: Any, step: Step) -> None:
+    if grid.current != (step.layer, step.head):
+        layer, head = grid.current
+        raise StepError(f"step {step.text!r}: the click landed on layer {layer}, head {head}")
+
+
+def _wait_for_opened_head(window: MainWindow, step: Step) -> None:
+    def opened() -> bool:
+        taken = window.scene.taken_from
+        return taken is not None and (taken.layer, taken.head) == (step.layer, step.head)
+
+    if not _wait(opened, WAIT_SECONDS["heads"]):
+        raise StepError(f"step {step.text!r}: the head did not open in the window")
+
+
+# ----- the window -------------------------------------------------------------------------------------
+def switch_language(window: MainWindow, step: Step) -> None:
+    """View → Language → the language, from the menu as it opens."""
+    from attn_desktop.ui.window.actions.menu_id import MenuId
+
+    for entry in window.menus[MenuId.VIEW].actions():
+        submenu = entry.menu()
+        if not isinstance(submenu, QMenu):
+            continue
+        submenu.aboutToShow.emit()  # the menu fills itself as it opens
+        chosen = next((action for action in submenu.actions() if action.data() == step.language), None)
+        if chosen is not None:
+            chosen.trigger()
+            return
+    raise StepError(f"step {step.text!r}: View → Language does not offer it")
+
+
+def resize(window: MainWindow, step: Step) -> None:
+    """The window no longer maximised or full screen (presentation mode left), and given this size."""
+    if window.presentation_action.isChecked():
+        window.presentation_action.setChecked(False)
+    window.showNormal()
+    window.resize(step.width, step.height)
+
+
+def _click(button: QAbstractButton, step: Step, why_not: str) -> None:
+    """A click in the middle of BUTTON, as a person's; StepError saying WHY_NOT when it is not there to click."""
+    if not button.isEnabled() or not _reachable(button):
+        raise StepError(f"step {step.text!r}: {why_not}")
+    QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def _reachable(widget: QWidget) -> bool:
+    """Shown, and in the window once its panel is scrolled to it, as a person scrolls to a button below the fold."""
+    if not widget.isVisible():
+        return False
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QScrollArea):
+            parent.ensureWidgetVisible(widget)
+            break
+        parent = parent.parentWidget()
+    return _on_screen(widget)
+
+
+MORE_STEPS: dict[str, Callable[[MainWindow, Step], None]] = {
+    "guess": guess, "reveal": reveal, "start-afresh": start_afresh, "keep-as-scene": keep_as_scene,
+    "train-knock": train_knock, "open-head": open_head, "grid-click": grid_click, "grid-knock": grid_knock,
+    "lang": switch_language, "resize": resize,
+}
 
 
 def _wait(done: Callable[[], bool], seconds: float) -> bool:

@@ -23,6 +23,7 @@ from attn_desktop.model import Role
 from attn_desktop.model.teaching.named_arrows import named_in
 from attn_desktop.ui.tools.label_audit import _distance, _plots
 from attn_desktop.ui.tools.layout_audit import _on_screen
+from attn_desktop.ui.tools.panel_audit import audit_panels
 
 if TYPE_CHECKING:
     from attn_desktop.ui.canvas.canvas import AttentionCanvas
@@ -41,6 +42,7 @@ def audit_walk(window: MainWindow) -> dict:
         "texts_elided": texts_elided(window),
         "text_overlaps": text_overlaps(window),
         "max_label_distance_px": max((max_label_distance(canvas) for _, canvas in canvases), default=0.0),
+        **audit_panels(window),
     }
 
 

@@ -12,10 +12,14 @@ from dataclasses import dataclass
 from attn_desktop.model import Role
 
 MAX_TRAINING_STEPS = 5000  # a walk is a screen check, not a training run
+WINDOW_SIDE_RANGE = (200, 8192)  # resize:WxH, in logical pixels
 SIMPLE_STEPS = ("present", "unpresent", "restart", "heads", "induction", "next-token", "generate", "lens", "lab",
-                "positions-lab", "predict", "reset-layout", "undo")
-STEP_FORMS = ("lesson:ID", *SIMPLE_STEPS[:3], "train:TASK:N", *SIMPLE_STEPS[3:5], "knock-out:LAYER.HEAD",
-              *SIMPLE_STEPS[5:], "drag:ROLE:INDEX:X:Y")
+                "positions-lab", "predict", "reset-layout", "undo", "reveal", "start-afresh", "keep-as-scene")
+HEAD_STEPS = ("knock-out", "open-head", "grid-click", "grid-knock", "train-knock")  # KIND:LAYER.HEAD
+STEP_FORMS = ("lesson:ID", *SIMPLE_STEPS[:3], "train:TASK:N", "train-knock:LAYER.HEAD", "keep-as-scene",
+              *SIMPLE_STEPS[3:5], "knock-out:LAYER.HEAD", "open-head:LAYER.HEAD", "grid-click:LAYER.HEAD",
+              "grid-knock:LAYER.HEAD", *SIMPLE_STEPS[5:13], "guess:INDEX:WEIGHT", "reveal", "drag:ROLE:INDEX:X:Y",
+              "start-afresh", "lang:CODE", "resize:WxH")
 ROLES = {**{role.value: role for role in Role}, **{role.symbol: role for role in Role}}
 
 
@@ -26,16 +30,20 @@ class StepError(ValueError):
 @dataclass(frozen=True)
 class Step:
     text: str  # as typed, for the audit and for messages
-    kind: str  # "lesson", "train", "drag" or one of SIMPLE_STEPS
+    kind: str  # "lesson", "train", "drag", "guess", "lang", "resize", one of HEAD_STEPS or of SIMPLE_STEPS
     lesson: str = ""
     task: str = ""
     count: int = 0
-    layer: int = 0  # knock-out:LAYER.HEAD
+    layer: int = 0  # knock-out, open-head, grid-click, grid-knock, train-knock: LAYER.HEAD, each from 0
     head: int = 0
     role: Role = Role.QUERY
-    index: int = 0
+    index: int = 0  # drag's arrow, guess's bar
     x: float = 0.0
     y: float = 0.0
+    weight: float = 0.0  # guess:INDEX:WEIGHT, a share from 0 to 1
+    language: str = ""  # lang:CODE
+    width: int = 0  # resize:WxH
+    height: int = 0
 
 
 def parse_steps(text: str) -> list[Step]:
@@ -59,8 +67,14 @@ def parse_step(text: str) -> Step:
         return _training_step(text, *fields)
     if kind == "drag" and len(fields) == 4:
         return _drag_step(text, *fields)
-    if kind == "knock-out" and len(fields) == 1:
-        return _knock_out_step(text, fields[0])
+    if kind in HEAD_STEPS and len(fields) == 1:
+        return _head_step(text, kind, fields[0])
+    if kind == "guess" and len(fields) == 2:
+        return _guess_step(text, *fields)
+    if kind == "lang" and len(fields) == 1:
+        return _language_step(text, fields[0])
+    if kind == "resize" and len(fields) == 1:
+        return _resize_step(text, fields[0])
     raise StepError(f"step {text!r}: not a step; expected one of {', '.join(STEP_FORMS)}")
 
 
@@ -74,11 +88,41 @@ def _training_step(text: str, task: str, count: str) -> Step:
     return Step(text, "train", task=task, count=int(count))
 
 
-def _knock_out_step(text: str, head: str) -> Step:
+def _head_step(text: str, kind: str, head: str) -> Step:
     layer_text, _, head_text = head.partition(".")
     if not (re.fullmatch(r"[0-9]{1,4}", layer_text) and re.fullmatch(r"[0-9]{1,4}", head_text)):  # not "²"
-        raise StepError(f"step {text!r}: expected knock-out:LAYER.HEAD with whole numbers, e.g. knock-out:17.4")
-    return Step(text, "knock-out", layer=int(layer_text), head=int(head_text))
+        raise StepError(f"step {text!r}: expected {kind}:LAYER.HEAD with whole numbers from 0, e.g. {kind}:17.4")
+    return Step(text, kind, layer=int(layer_text), head=int(head_text))
+
+
+def _guess_step(text: str, index: str, weight: str) -> Step:
+    if not re.fullmatch(r"[0-9]{1,4}", index):
+        raise StepError(f"step {text!r}: expected a guess bar's index (0, 1, …), found {index!r}")
+    try:
+        share = float(weight)
+    except ValueError:
+        share = math.nan
+    if not 0.0 <= share <= 1.0:  # NaN fails too
+        raise StepError(f"step {text!r}: expected a weight from 0 to 1 for the guess bar, found {weight!r}")
+    return Step(text, "guess", index=int(index), weight=share)
+
+
+def _language_step(text: str, code: str) -> Step:
+    from attn_desktop.language.catalog import shown_languages
+
+    codes = shown_languages()
+    if code not in codes:
+        raise StepError(f"step {text!r}: no language called {code!r}; choose one of {', '.join(codes)}")
+    return Step(text, "lang", language=code)
+
+
+def _resize_step(text: str, size: str) -> Step:
+    match = re.fullmatch(r"([0-9]{1,5})x([0-9]{1,5})", size)
+    low, high = WINDOW_SIDE_RANGE
+    if not match or not all(low <= int(side) <= high for side in match.groups()):
+        raise StepError(f"step {text!r}: expected resize:WxH with a width and height from {low} to {high} pixels, "
+                        f"e.g. resize:1024x768")
+    return Step(text, "resize", width=int(match[1]), height=int(match[2]))
 
 
 def _drag_step(text: str, role: str, index: str, x: str, y: str) -> Step:
