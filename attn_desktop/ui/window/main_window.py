@@ -293,6 +293,8 @@ class MainWindow(QMainWindow):
         remember_language(code)
         if self.isRightToLeft() != right_to_left:  # the docks change sides with the reading direction
             self.dock_layout.follow_direction()
+        else:  # longer words widened a panel's minimum: the design shared out again, so that back is as before
+            self.dock_layout.arrange()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.documents.close():
