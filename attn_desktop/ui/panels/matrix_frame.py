@@ -37,6 +37,10 @@ def paint_title(painter: QPainter, layout: MatrixLayout, font: QFont, width: int
         painter.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, note)
 
 
+COLUMN_LABEL_ALIGNMENT = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom
+ROW_LABEL_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+
+
 def paint_labels(painter: QPainter, layout: MatrixLayout, font: QFont, columns: tuple[QFont, list[ShownLabel]],
                  rows: tuple[QFont, list[ShownLabel]], color: QColor) -> None:
     """The corner's "q ↓ k →", the keys' names over the columns and the queries' beside the rows (as
@@ -48,12 +52,20 @@ def paint_labels(painter: QPainter, layout: MatrixLayout, font: QFont, columns: 
                      Qt.AlignmentFlag.AlignCenter, CORNER_TEXT)
     painter.setFont(columns[0])
     for label in columns[1]:
-        rect = QRectF(label.start, title_height, label.end - label.start, grid.top() - title_height)
-        painter.drawText(rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom, label.text)
+        painter.drawText(column_label_rect(layout, label), COLUMN_LABEL_ALIGNMENT, label.text)
     painter.setFont(rows[0])
     for label in rows[1]:
-        rect = QRectF(0, label.start, grid.left() - 6, label.end - label.start)
-        painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, label.text)
+        painter.drawText(row_label_rect(layout, label), ROW_LABEL_ALIGNMENT, label.text)
+
+
+def column_label_rect(layout: MatrixLayout, label: ShownLabel) -> QRectF:
+    """The box a column's name is drawn in (COLUMN_LABEL_ALIGNMENT), between the title and the grid."""
+    return QRectF(label.start, layout.title_height, label.end - label.start, layout.grid.top() - layout.title_height)
+
+
+def row_label_rect(layout: MatrixLayout, label: ShownLabel) -> QRectF:
+    """The box a row's name is drawn in (ROW_LABEL_ALIGNMENT), left of the grid."""
+    return QRectF(0, label.start, layout.grid.left() - 6, label.end - label.start)
 
 
 def paint_legend(painter: QPainter, grid: QRectF, lut: np.ndarray, entropy_column: EntropyColumn, font: QFont,

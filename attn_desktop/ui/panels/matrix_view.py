@@ -164,6 +164,11 @@ class MatrixView(QWidget):
         """Each row's name as drawn beside it; a row left without one is absent."""
         return {label.index: label.text for label in self._current_labels()[1][1]}
 
+    def drawn_labels(self) -> tuple[MatrixLayout, Labels, Labels]:
+        """The layout and the column and row names as painted (each in the box column_label_rect and
+        row_label_rect give it): what an audit reads to find a word left without its name."""
+        return self._current_layout(), *self._current_labels()
+
     def _current_labels(self) -> tuple[Labels, Labels]:
         if self._labels is None:
             self._labels = self._work_out_labels()

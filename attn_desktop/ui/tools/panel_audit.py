@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from attn_desktop.ui.panels.matrix_layout import column_labels
+from attn_desktop.ui.panels.matrix_frame import column_label_rect, row_label_rect
 from attn_desktop.ui.tools.layout_audit import _on_screen
 
 if TYPE_CHECKING:
@@ -75,29 +75,26 @@ def focus_widget(window: MainWindow) -> str | None:
 # ----- the matrix ------------------------------------------------------------------------------------
 def matrix_labels_missing(matrix: MatrixView) -> list[str]:
     """The matrix's rows ("row 2: sat") and columns ("column 1: cat") whose token's name is not drawn, or is drawn
-    as no more than "…", or lies outside the part of the panel in view."""
+    as no more than "…", or lies outside the part of the panel in view (read from the labels the panel paints)."""
     if not _on_screen(matrix) or not matrix.reading.tokens:
         return []
-    layout = matrix._current_layout()
-    grid = QRectF(layout.grid)
-    tokens, queries = matrix.reading.tokens, matrix.reading.query_tokens
-    size = grid.width() / len(tokens)
+    layout, (column_font, columns), (row_font, rows) = matrix.drawn_labels()
     seen = _seen_rect(matrix)
+    missing = _axis_missing("column", matrix.reading.tokens, {label.index: (label.text, column_label_rect(layout, label))
+                                                              for label in columns}, QFontMetricsF(column_font), seen)
+    missing += _axis_missing("row", matrix.reading.query_tokens, {label.index: (label.text, row_label_rect(layout, label))
+                                                                  for label in rows}, QFontMetricsF(row_font), seen)
+    return missing
+
+
+def _axis_missing(axis: str, tokens: list[str], drawn: dict[int, tuple[str, QRectF]], metrics: QFontMetricsF,
+                  seen: QRectF) -> list[str]:
     missing = []
-    column_font, every_column, room = column_labels(matrix.font(), matrix.logicalDpiY(), tokens, size)
-    column_metrics = QFontMetricsF(column_font)
-    for column, token in enumerate(tokens):
-        box = QRectF(grid.left() + (column + 0.5) * size - room / 2, layout.title_height, room,
-                     grid.top() - layout.title_height)
-        drawn = column % every_column == 0
-        if not (drawn and _readable(column_metrics, token, room) and _inside(box, seen, column_metrics)):
-            missing.append(f"column {column}: {token}")
-    metrics = QFontMetricsF(matrix.font())
-    every_row = max(1, int(-(-metrics.height() // size)))
-    for row, token in enumerate(queries):
-        box = QRectF(0, grid.top() + row * size, grid.left() - 6, size)
-        if not (row % every_row == 0 and _readable(metrics, token, box.width()) and _inside(box, seen, metrics)):
-            missing.append(f"row {row}: {token}")
+    for index, token in enumerate(tokens):
+        text, box = drawn.get(index, ("", QRectF()))
+        readable = bool(text.replace(ELLIPSIS, "").strip()) or not token.strip()
+        if index not in drawn or not readable or not _inside(box, seen, metrics):
+            missing.append(f"{axis} {index}: {token}")
     return missing
 
 
@@ -109,11 +106,6 @@ def _seen_rect(widget: QWidget) -> QRectF:
         seen &= QRect(widget.mapFrom(ancestor, QPoint(0, 0)), ancestor.size())
         ancestor = ancestor.parentWidget()
     return QRectF(seen)
-
-
-def _readable(metrics: QFontMetricsF, token: str, room: float) -> bool:
-    shown = metrics.elidedText(token, Qt.TextElideMode.ElideRight, room)
-    return bool(shown.replace(ELLIPSIS, "").strip()) or not token.strip()
 
 
 def _inside(box: QRectF, seen: QRectF, metrics: QFontMetricsF) -> bool:
