@@ -169,6 +169,13 @@ class ModelHeadsPanel(QWidget):
         layout.addWidget(self.next_strip)
         layout.addWidget(self.tabs, 1)
 
+    def heightForWidth(self, width: int) -> int:
+        """As tall as its texts need at WIDTH with the tabs at their least: its dock's scroll area makes it at
+        least this tall, and the tabs take whatever height is left (the layout's own answer, the tabs' preferred
+        height, ran the grid's lower rows out of the dock, where no scrolling of the grid could bring them)."""
+        slack = max(0, self.tabs.sizeHint().height() - self.tabs.minimumSizeHint().height())
+        return super().heightForWidth(width) - slack
+
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
         self._fit_sentence_row()

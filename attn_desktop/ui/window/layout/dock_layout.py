@@ -204,6 +204,7 @@ class DockLayout(QObject):
         narrow = (width <= NARROW_SCREEN_PX or self._short_screen()
                   or width <= MEDIUM_SCREEN_PX and self.companion in LABS)
         window.resizeDocks([docks[DockId.LESSON]], [max(1, int(width * (0.0 if narrow else 0.20)))], HORIZONTAL)
+        self._keep_grid_column_wide()
         window.resizeDocks([docks[DockId.SCORE]], [max(1, int(width * (0.0 if narrow else 0.30)))], HORIZONTAL)
         score_height = docks[DockId.SCORE].minimumSizeHint().height()
         window.resizeDocks([docks[DockId.SCORE], docks[DockId.MATRIX]], [score_height, height], VERTICAL)
@@ -217,6 +218,13 @@ class DockLayout(QObject):
         else:
             self.make_room_for_grids()
         self.hand_sizes.give_back()  # what the user made of this design, on this kind of screen
+
+    def _keep_grid_column_wide(self) -> None:
+        """The Model heads panel keeps the width it opened with (show_wide) whatever the head opened from it makes
+        of the window: a narrow column would shrink its 270 thumbnails below what a class can read."""
+        dock = self.docks[DockId.MODEL_HEADS]
+        if self.companion == DockId.MODEL_HEADS and in_sight(dock) and self.window.dockWidgetArea(dock) == LEFT:
+            self.window.resizeDocks([dock], [int(self.window.width() * WIDE_DOCK_SHARE)], HORIZONTAL)
 
     def make_room_for_grids(self) -> None:
         """The grids need more of the bottom row than the shapes (on a small screen Shapes makes way for them)."""
