@@ -175,3 +175,49 @@ def test_pointing_at_heads_and_knocking_them_out_never_moves_the_grid(qtbot, wid
     QTest.keyClick(grid, Qt.Key.Key_Left)  # the keyboard's head, "… (Enter opens it)"
     assert page.head_label.text().endswith("(Enter opens it)")
     assert scroll.mapTo(page, QPoint(0, 0)) == where
+
+
+@pytest.mark.slow
+def test_the_opened_heads_matrix_writes_its_row_labels_whole(qtbot, window, heads_at_1024, monkeypatch):
+    """A long sentence's head on a 1024 × 768 screen: rows shorter than a line of text. Each row label drawn is a
+    whole line high, centred on its row (a box the row's height cut the words' tops and bottoms off)."""
+    from PySide6.QtGui import QFontMetricsF
+
+    from attn_desktop.ui.panels import matrix_view
+    from attn_desktop.ui.panels.matrix_layout import CORNER_TEXT
+
+    from tests.support.model_heads_window import type_sentence
+
+    panel = heads_at_1024
+    sentence = "the cat sat on the mat because it was tired and the dog ran to the door"
+    type_sentence(qtbot, panel, sentence)
+    wait_for_run(qtbot, panel, sentence)
+    _open_by_pointer(qtbot, window, panel, 2, 3)
+    wait_until_arranged(qtbot, window)
+    drawn: list[tuple] = []
+    real_paint_labels = matrix_view.paint_labels
+
+    class Recording:
+        def __init__(self, painter):
+            self._painter = painter
+
+        def __getattr__(self, name):
+            return getattr(self._painter, name)
+
+        def drawText(self, rect, flags, text):  # noqa: N802 (Qt's name)
+            drawn.append((rect, text))
+            self._painter.drawText(rect, flags, text)
+
+    monkeypatch.setattr(matrix_view, "paint_labels", lambda painter, *args: real_paint_labels(Recording(painter), *args))
+    view = window.matrix_view
+    view._static_layer = None  # paint the labels again, now
+    view.grab()
+    grid = view.grid_rect()
+    row = grid.height() / len(view.reading.query_tokens)
+    line = QFontMetricsF(view.font()).height()
+    assert row < line  # the case in question: rows shorter than the labels' line
+    row_labels = [(rect, text) for rect, text in drawn if rect.left() == 0 and text != CORNER_TEXT]
+    assert len(row_labels) >= 5
+    for rect, text in row_labels:
+        assert rect.height() >= line - 0.01, (text, rect, line)
+        assert grid.top() - line / 2 <= rect.center().y() <= grid.bottom() + line / 2

@@ -60,9 +60,10 @@ def paint_labels(painter: QPainter, layout: MatrixLayout, font: QFont, dpi: int,
     painter.setFont(font)
     metrics = QFontMetricsF(font)
     every_row = max(1, int(np.ceil(metrics.height() / size)))
+    line = max(size, metrics.height())  # a whole line, centred on its row: a row's height would cut the words
     for row, token in enumerate(query_tokens):
         if row % every_row == 0:
-            rect = QRectF(0, grid.top() + row * size, grid.left() - 6, size)
+            rect = QRectF(0, grid.top() + (row + 0.5) * size - line / 2, grid.left() - 6, line)
             text = metrics.elidedText(token, Qt.TextElideMode.ElideRight, rect.width())
             painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
 
