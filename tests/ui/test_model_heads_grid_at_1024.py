@@ -204,7 +204,7 @@ def test_the_opened_heads_matrix_writes_its_row_labels_whole(qtbot, window, head
         def __getattr__(self, name):
             return getattr(self._painter, name)
 
-        def drawText(self, rect, flags, text):  # noqa: N802 (Qt's name)
+        def drawText(self, rect, flags, text):
             drawn.append((rect, text))
             self._painter.drawText(rect, flags, text)
 
