@@ -6,7 +6,7 @@ SmolLM2's shape (30 layers of 9 query heads reading 3 key/value heads) in a tiny
 lays out the same grid, and runs it in milliseconds."""
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtTest import QTest
 
 pytest.importorskip("gguf")
@@ -221,3 +221,30 @@ def test_the_opened_heads_matrix_writes_its_row_labels_whole(qtbot, window, head
     for rect, text in row_labels:
         assert rect.height() >= line - 0.01, (text, rect, line)
         assert grid.top() - line / 2 <= rect.center().y() <= grid.bottom() + line / 2
+
+
+@pytest.mark.slow
+def test_generate_moves_nothing_in_the_panel(qtbot, window, heads_at_1024):
+    """The Next token tab at 1024 × 768: a teacher clicks Generate again and again at the same place; the
+    tokens, the tabs and the button hold still as the step and its key-value cache appear."""
+    panel = heads_at_1024
+    tabs = panel.tabs
+    click_at(window, in_window(window, tabs.tabBar(), tabs.tabBar().tabRect(2).center()))
+    qtbot.waitUntil(lambda: tabs.currentIndex() == 2)
+    qtbot.wait(50)
+    button = panel.next_view.generate_button
+
+    def where():
+        return {"button": QRect(in_window(window, button, QPoint(0, 0)), button.size()),
+                "tabs": QRect(in_window(window, tabs, QPoint(0, 0)), tabs.size()),
+                "dock": window.docks[DockId.MODEL_HEADS].geometry()}
+
+    before = where()
+    for step in range(1, 4):
+        point = in_window(window, button, button.rect().center())
+        pointer_to(window, point)
+        click_at(window, point)
+        qtbot.waitUntil(lambda step=step: panel.generated_count == step and button.isEnabled(), timeout=10_000)
+        qtbot.wait(50)
+        assert panel.next_view.cache_box.isVisible()
+        assert where() == before, step

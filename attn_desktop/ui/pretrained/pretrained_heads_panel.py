@@ -141,6 +141,7 @@ class ModelHeadsPanel(QWidget):
         self.next_view.temperature_slider.valueChanged.connect(lambda _value: self._show_at_temperature())
         self.lens_view.position_chosen.connect(self._ask_for_lens)
         self.tabs.currentChanged.connect(lambda _index: self._ask_for_lens())
+        self.tabs.currentChanged.connect(lambda _index: QTimer.singleShot(0, self, self._show_cache_box))
         # Beside the sentence, not the tabs: four tabs need the whole width of a narrow column.
         self.rope_box = QCheckBox(tr("RoPE on"))
         self.rope_box.setChecked(True)
@@ -383,13 +384,14 @@ class ModelHeadsPanel(QWidget):
         self.next_view.show_cache_step(run.attention[layer, head], run.reused_tokens, tr("Layer {layer}, head {head}").format(layer=layer, head=head),
                                        run.multiply_adds, run.multiply_adds_without_cache, self.saved_multiply_adds,
                                        step=self.generated_count)
-        # Below the bars at 768 lines: once the box shown has its place in the layout, as much of it as shows
-        # with Generate still in view (the next click)
-        QTimer.singleShot(0, self, self._show_cache_box)
 
     def _show_cache_box(self) -> None:
-        self.next_scroll.ensureWidgetVisible(self.next_view.cache_box)
-        self.next_scroll.ensureWidgetVisible(self.next_view.generate_button)
+        """The Next token tab scrolled, as it comes to the front, to show as much of the key-value cache's room
+        (below the bars at 768 lines) as shows with Generate in view: a step then scrolls nothing, and the
+        next click finds Generate where the last one did."""
+        if self.tabs.currentWidget() is self.next_scroll:
+            self.next_scroll.ensureWidgetVisible(self.next_view.cache_box)
+            self.next_scroll.ensureWidgetVisible(self.next_view.generate_button)
 
     def set_generated_count(self, count: int) -> None:
         """How many tokens Generate has added to the sentence typed (0: typed anew, and the cache's count
