@@ -248,3 +248,29 @@ def test_generate_moves_nothing_in_the_panel(qtbot, window, heads_at_1024):
         qtbot.wait(50)
         assert panel.next_view.cache_box.isVisible()
         assert where() == before, step
+
+
+@pytest.mark.slow
+def test_lesson_10s_real_head_opens_beside_the_lesson_text(qtbot, window, monkeypatch, smollm2_shaped_path):
+    """Exercise 3 of lesson 10 asks about the head the lab's button opens: the lesson's text and its exercises
+    stay in the Lesson panel, in front, while the head comes onto the canvas."""
+    from attn_desktop.model.pretrained.head_kinds import CLEAR_PREVIOUS_TOKEN_HEAD
+
+    monkeypatch.setattr(pack, "find_pack_model", lambda: smollm2_shaped_path)
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    wait_until_arranged(qtbot, window)
+    window.lessons.open("positions")
+    wait_until_arranged(qtbot, window)
+    lab = window.positions_lab
+    button = next(button for button in lab.chooser.buttons if button.text() == "Real head")
+    click_at(window, in_window(window, button, button.rect().center()))
+    qtbot.waitUntil(lambda: lab.real_head_page.open_button.isVisible())
+    open_button = lab.real_head_page.open_button
+    click_at(window, in_window(window, open_button, open_button.rect().center()))
+    layer, head = CLEAR_PREVIOUS_TOKEN_HEAD
+    qtbot.waitUntil(lambda: f"Layer {layer}, head {head} of" in window.windowTitle(), timeout=10_000)
+    qtbot.wait(50)
+    lesson_dock = window.docks[DockId.LESSON]
+    assert window.lesson_panel.lesson is not None and window.lesson_panel.lesson.id == "positions"
+    assert lesson_dock.isVisible() and not lesson_dock.visibleRegion().isEmpty()
+    assert window.docks[DockId.POSITIONS_LAB].isVisible()
