@@ -274,3 +274,65 @@ def test_lesson_10s_real_head_opens_beside_the_lesson_text(qtbot, window, monkey
     assert window.lesson_panel.lesson is not None and window.lesson_panel.lesson.id == "positions"
     assert lesson_dock.isVisible() and not lesson_dock.visibleRegion().isEmpty()
     assert window.docks[DockId.POSITIONS_LAB].isVisible()
+
+
+def _arrangement(window) -> dict:
+    """Each shown panel's place and size in the window."""
+    return {name: dock.geometry() for name, dock in window.docks.items() if dock.isVisible()}
+
+
+def _differences(start: dict, now: dict, slack: int = 4) -> list:
+    if set(start) != set(now):
+        return [("panels", sorted(set(start) ^ set(now)))]
+    return [(name, start[name], now[name]) for name in start
+            if any(abs(a - b) > slack for a, b in zip(start[name].getRect(), now[name].getRect()))]
+
+
+def _restart(qtbot, window, monkeypatch):
+    """The window closed (its state saved) and the app started again, as it starts: the last lesson reopened,
+    then the state kept for this screen (1024 × 768: the offscreen screen's 800 × 600 would shrink the
+    restored window, a real projector's does not)."""
+    from PySide6.QtWidgets import QMainWindow
+
+    from attn_desktop.ui.window.main_window import MainWindow
+    from attn_desktop.ui.window.startup.app import show_as_started, start_window
+
+    def restore_on_a_1024_screen(self, geometry):
+        restored = QMainWindow.restoreGeometry(self, geometry)
+        self.resize(1024, 768)
+        return restored
+
+    monkeypatch.setattr(MainWindow, "restoreGeometry", restore_on_a_1024_screen)
+
+    window.save_window_state()
+    window.hide()
+    again = start_window(None, None)
+    qtbot.addWidget(again)
+    show_as_started(again)
+    qtbot.waitExposed(again)
+    wait_until_arranged(qtbot, again)
+    qtbot.wait(200)
+    return again
+
+
+@pytest.mark.slow
+def test_a_restart_after_the_real_model_gives_back_lesson_10_as_it_opened(qtbot, window, monkeypatch,
+                                                                           smollm2_shaped_path):
+    monkeypatch.setattr(pack, "find_pack_model", lambda: smollm2_shaped_path)
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    wait_until_arranged(qtbot, window)
+    window.lessons.open("positions")
+    wait_until_arranged(qtbot, window)
+    opened = _arrangement(window)
+    assert DockId.POSITIONS_LAB in opened
+    panel = loaded_heads(qtbot, window)
+    wait_until_arranged(qtbot, window)
+    _open_by_pointer(qtbot, window, panel, 4, 1)
+    wait_until_arranged(qtbot, window)
+    again = _restart(qtbot, window, monkeypatch)
+    assert again.lessons.current == "positions"
+    assert _differences(opened, _arrangement(again)) == []
+    third = _restart(qtbot, again, monkeypatch)  # and a later restart: the same again, no column grown
+    assert _differences(opened, _arrangement(third)) == []
+    for restarted in (again, third):
+        restarted.history.reset()

@@ -3,6 +3,7 @@ panels the user closed and the sizes set by hand, so a laptop and a projector ea
 
 from __future__ import annotations
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMainWindow
 
 from attn_desktop.model.teaching.panel_sets import Activity, panels_shown
@@ -49,7 +50,25 @@ class LayoutStore:
         companions_before = shown_companions(docks)
         self.docks.show_declared_panels()
         lesson_back_in_front(docks, companions_before)
+        # Once the window is shown at its restored size (sizes given to hidden docks do not hold)
+        QTimer.singleShot(0, self.window, self._rebuild_for_the_activity)
         return True
+
+    def _rebuild_for_the_activity(self) -> None:
+        """The arrangement the activity the window starts in (the lesson reopened, its lab) opens with, with the
+        user's closed panels and hand-set sizes: the saved state is the last session's activity's (the real
+        model's panel, no lab, a score column sized for its long sentence), not this one's."""
+        companion = self.docks.companion
+        if companion is not None:
+            with self.docks.by_design():
+                self.docks.docks[companion].show()
+        in_front = [name for name, dock in self.docks.docks.items() if not dock.visibleRegion().isEmpty()]
+        self.docks.rebuild()
+        if companion is not None:  # as the lesson opened it: its column widened (LessonController.open)
+            self.docks.show_wide(companion)
+        for name in in_front:  # the tabs in front stay in front (the lesson's text, not the Sentence tab)
+            if self.docks.docks[name].isVisible():
+                self.docks.docks[name].raise_()
 
     def save(self) -> None:
         """Keep the everyday window for this screen size (never the projector one)."""
