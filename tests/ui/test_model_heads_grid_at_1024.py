@@ -336,3 +336,18 @@ def test_a_restart_after_the_real_model_gives_back_lesson_10_as_it_opened(qtbot,
     assert _differences(opened, _arrangement(third)) == []
     for restarted in (again, third):
         restarted.history.reset()
+
+
+@pytest.mark.slow
+def test_presenting_the_real_models_grid_keeps_it_readable(qtbot, window, heads_at_1024, monkeypatch):
+    """F11 on a 1024 × 768 projector with a head opened from the grid: large type, and the grid still 24 px."""
+    panel = heads_at_1024
+    _open_by_pointer(qtbot, window, panel, 4, 1)
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=True)
+    wait_until_arranged(qtbot, window)
+    grid, scroll = panel.grid, panel.grid_scroll
+    assert window.docks[DockId.MODEL_HEADS].isVisible()
+    assert grid.cell_size() - GAP >= READABLE_PX, (grid.cell_size(), window.docks[DockId.MODEL_HEADS].width())
+    assert grid.width() <= scroll.viewport().width()
+    assert window.canvas.width() >= 0.25 * window.width()
+    window.presentation_action.setChecked(False)

@@ -59,6 +59,7 @@ class AllHeadsPage(QWidget):
         # Always there: a bar that came and went would change the width, the cells, and so the height again.
         self.grid_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.grid_scroll.setMinimumHeight(100)
+        self.grid.readable_width_changed.connect(self._keep_readable_width)
         self.head_label = ReservedLinesLabel(tr(GRID_HINT))  # what the grid shows, or the head pointed at
         self.head_label.setToolTip(tr(GRID_TOOLTIP))
         self.head_label.set_possible_texts(self._possible_head_texts)
@@ -70,6 +71,12 @@ class AllHeadsPage(QWidget):
         knock_row.addWidget(self.knock_label, 1)
         knock_row.addWidget(self.restore_button, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(knock_row)
+
+    def _keep_readable_width(self, width: int) -> None:
+        """The grid's frame never narrower than its heads need to read (24-px thumbnails): a design that gives
+        the panel only what it needs (presenting on a projector) then gives the grid that."""
+        frame = 2 * self.grid_scroll.frameWidth() + self.grid_scroll.verticalScrollBar().sizeHint().width()
+        self.grid_scroll.setMinimumWidth(width + frame if width else 0)
 
     # ----- what it says ---------------------------------------------------------------------------
     def show_run_text(self, text: str) -> None:

@@ -63,6 +63,7 @@ class HeadGrid(QWidget):
     hovered = Signal(int, int)  # the head under the pointer; (-1, -1) when none
     knock_out_toggled = Signal(int, int)  # (layer, head): the user asks to switch it off, or on again
     restore_all_requested = Signal()  # the user asks for every knocked-out head back
+    readable_width_changed = Signal(int)  # the width its layers need to read (its shape or its font changed)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -87,6 +88,7 @@ class HeadGrid(QWidget):
         self._bands: list[tuple[QRect, str]] = []  # the key/value groups' header band: where, and what it says
         self._head_labels: list[str] = []  # "H3", or "3" when a large font meets small cells
         self._cross_pens = (QPen(), QPen())
+        self._readable_width = 0  # what readable_width_changed last said
 
     # ----- what it shows ---------------------------------------------------------------
     def set_attention(self, weights: np.ndarray) -> None:
@@ -201,6 +203,10 @@ class HeadGrid(QWidget):
         self._cell = self._geometry().fitted_cell(self.width())
         self.setFixedHeight(self._geometry().height())
         self._lay_out_columns()
+        readable = self._geometry().readable_width() if self._heads else 0
+        if readable != self._readable_width:
+            self._readable_width = readable
+            self.readable_width_changed.emit(readable)
 
     def _lay_out_columns(self) -> None:
         """Each head's left edge, the group band's boxes and the cross's pens: once per geometry, not per paint."""
