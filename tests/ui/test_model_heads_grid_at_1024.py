@@ -85,6 +85,11 @@ def test_the_grid_stays_readable_and_in_place_after_a_head_is_opened(qtbot, wind
     assert window.canvas.width() >= 0.25 * window.width()
 
 
+def _idle(qtbot, panel) -> None:
+    """The model has answered: no run under way (Generate is enabled again)."""
+    qtbot.waitUntil(panel.next_view.generate_button.isEnabled, timeout=10_000)
+
+
 def _probed_heads():
     """Every head of layer 23 (the one the issue's class missed), and every layer's head 4."""
     return [(23, head) for head in range(HEADS)] + [(layer, 4) for layer in range(LAYERS) if layer != 23]
@@ -113,6 +118,7 @@ def test_ctrl_click_and_k_knock_out_the_head_under_the_pointer_and_show_it(qtbot
     panel = heads_at_1024
     _open_by_pointer(qtbot, window, panel, 4, 1)
     wait_until_arranged(qtbot, window)
+    _idle(qtbot, panel)
     grid = panel.grid
     for layer, head in _probed_heads():
         point = _thumbnail_centre(window, panel, layer, head)
@@ -122,20 +128,20 @@ def test_ctrl_click_and_k_knock_out_the_head_under_the_pointer_and_show_it(qtbot
         # Something to see: the head crossed out, and the line naming the heads off says it
         qtbot.waitUntil(lambda layer=layer, head=head: grid.knocked_out == {(layer, head)}, timeout=10_000)
         qtbot.waitUntil(lambda layer=layer, head=head: f"L{layer} H{head})" in panel.knock_label.text() and panel.knock_label.isVisible())
-        wait_for_run(qtbot, panel, panel.sentence)
+        _idle(qtbot, panel)
         QTest.keyClick(grid, Qt.Key.Key_K)  # K over the same head: on again
         qtbot.waitUntil(lambda: grid.knocked_out == set(), timeout=10_000)
-        wait_for_run(qtbot, panel, panel.sentence)
+        _idle(qtbot, panel)
         # K over another head, with the keyboard's head elsewhere: the one under the pointer
         other = (layer, (head + 1) % HEADS)
         point = _thumbnail_centre(window, panel, *other)
         pointer_to(window, point)
         QTest.keyClick(grid, Qt.Key.Key_K)
         qtbot.waitUntil(lambda other=other: grid.knocked_out == {other}, timeout=10_000)
-        wait_for_run(qtbot, panel, panel.sentence)
+        _idle(qtbot, panel)
         QTest.keyClick(grid, Qt.Key.Key_K)
         qtbot.waitUntil(lambda: grid.knocked_out == set(), timeout=10_000)
-        wait_for_run(qtbot, panel, panel.sentence)
+        _idle(qtbot, panel)
 
 
 @pytest.mark.parametrize("width", [210, 290])  # the issue's column after a head opened; one a teacher may drag to
@@ -351,3 +357,36 @@ def test_presenting_the_real_models_grid_keeps_it_readable(qtbot, window, heads_
     assert grid.width() <= scroll.viewport().width()
     assert window.canvas.width() >= 0.25 * window.width()
     window.presentation_action.setChecked(False)
+
+
+def test_focus_back_from_a_menu_or_the_window_scrolls_nothing_while_tab_brings_the_current_head_into_view(qtbot):
+    """A closed menu or a raised window gives the grid its focus back: nothing scrolls (the teacher's next click
+    would miss). Tab, the keyboard arriving, scrolls its head into view."""
+    import numpy as np
+    from PySide6.QtWidgets import QLineEdit, QVBoxLayout, QWidget
+
+    from attn_desktop.ui.pretrained.all_heads_page import AllHeadsPage
+
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    before = QLineEdit()
+    page = AllHeadsPage()
+    column = QVBoxLayout(holder)
+    column.addWidget(before)
+    column.addWidget(page)
+    holder.resize(360, 400)
+    holder.show()
+    qtbot.waitExposed(holder)
+    page.grid.set_attention(np.random.default_rng(0).random((LAYERS, HEADS, 4, 4)))
+    page.grid.set_current(LAYERS - 1, 0)  # far down: out of sight
+    bar = page.grid_scroll.verticalScrollBar()
+    for reason in (Qt.FocusReason.PopupFocusReason, Qt.FocusReason.ActiveWindowFocusReason,
+                   Qt.FocusReason.MouseFocusReason):
+        before.setFocus()
+        page.grid.setFocus(reason)
+        qtbot.wait(5)
+        assert bar.value() == 0, reason
+    before.setFocus()
+    page.grid.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.wait(5)
+    assert bar.value() > 0

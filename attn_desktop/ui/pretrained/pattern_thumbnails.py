@@ -53,6 +53,9 @@ GROUP_BAND_COLOR = QColor(232, 238, 246)  # the token chips' light blue: a band,
 KNOCKED_OUT_BACKGROUND = QColor(208, 208, 208)  # neutral grey under a dimmed thumbnail
 KNOCKED_OUT_OPACITY = 0.35  # the pattern still shows faintly: which head it was stays recognisable
 CROSS_COLOR = QColor(210, 0, 0)  # viridis has no red: the cross stands out on every thumbnail
+# Focus the keyboard brought (Tab, a shortcut, the program): not a click, a closed menu or the window raised
+KEYBOARD_FOCUS_REASONS = (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason,
+                          Qt.FocusReason.ShortcutFocusReason, Qt.FocusReason.OtherFocusReason)
 CROSS_HALO_COLOR = QColor(255, 255, 255)  # under the red: readable on dark cells and on a washed-out projector
 
 
@@ -458,8 +461,8 @@ class HeadGrid(QWidget):
     def focusInEvent(self, event: QFocusEvent) -> None:
         super().focusInEvent(event)
         self.current_changed.emit(*self._current)
-        if event.reason() != Qt.FocusReason.MouseFocusReason:  # a click's head is in sight, and must stay put
-            self.keyboard_moved.emit(*self._current)  # scrolled into view as the keyboard arrives
+        if event.reason() in KEYBOARD_FOCUS_REASONS:  # scrolled into view as the keyboard arrives; a click's head
+            self.keyboard_moved.emit(*self._current)  # is in sight and must stay put, as after a menu or a window
         self._update_cell(self._current)
 
     def focusOutEvent(self, event: QFocusEvent) -> None:
