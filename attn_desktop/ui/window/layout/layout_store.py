@@ -48,27 +48,33 @@ class LayoutStore:
         designed = panels_shown(Activity(several_heads=self.docks.showing_heads), presenting=False)
         self.docks.closed_by_user = closed_panels(saved_closed, designed, docks)
         companions_before = shown_companions(docks)
+        self._show_the_activitys_companion()
         self.docks.show_declared_panels()
         lesson_back_in_front(docks, companions_before)
-        # Once the window is shown at its restored size (sizes given to hidden docks do not hold)
-        QTimer.singleShot(0, self.window, self._rebuild_for_the_activity)
+        # Shared out once the window is shown at its restored size (sizes given to hidden docks do not hold)
+        QTimer.singleShot(0, self.window, self._share_out_for_the_activity)
         return True
 
-    def _rebuild_for_the_activity(self) -> None:
-        """The arrangement the activity the window starts in (the lesson reopened, its lab) opens with, with the
-        user's closed panels and hand-set sizes: the saved state is the last session's activity's (the real
-        model's panel, no lab, a score column sized for its long sentence), not this one's."""
+    def _show_the_activitys_companion(self) -> None:
+        """The panel of the activity the window starts in (the reopened lesson's lab), shown again: the saved
+        state is the last session's activity's (the real model's panel, no lab), and restoring it hid it."""
         companion = self.docks.companion
         if companion is not None:
             with self.docks.by_design():
                 self.docks.docks[companion].show()
-        in_front = [name for name, dock in self.docks.docks.items() if not dock.visibleRegion().isEmpty()]
-        self.docks.rebuild()
-        if companion is not None:  # as the lesson opened it: its column widened (LessonController.open)
+
+    def _share_out_for_the_activity(self, passes: int = 2) -> None:
+        """The sizes the activity opens with (its companion's column widened as LessonController.open does), and
+        the user's hand-set ones, not the last session's (a score column sized for the real model's sentence).
+        Twice: the panels' least heights (the output's wrapped lines) follow the widths the first pass gave."""
+        if self.docks.presenting or not self.window.isVisible():
+            return  # presentation's design sizes its own panels
+        self.docks.arrange()
+        companion = self.docks.companion
+        if companion is not None and not self.docks.docks[companion].isHidden():
             self.docks.show_wide(companion)
-        for name in in_front:  # the tabs in front stay in front (the lesson's text, not the Sentence tab)
-            if self.docks.docks[name].isVisible():
-                self.docks.docks[name].raise_()
+        if passes > 1:
+            QTimer.singleShot(0, self.window, lambda: self._share_out_for_the_activity(passes - 1))
 
     def save(self) -> None:
         """Keep the everyday window for this screen size (never the projector one)."""
