@@ -3,7 +3,7 @@ panels the user closed and the sizes set by hand, so a laptop and a projector ea
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QMainWindow
 
 from attn_desktop.model.teaching.panel_sets import Activity, panels_shown
@@ -13,13 +13,19 @@ from attn_desktop.ui.window.layout.dock_layout import DockLayout
 from attn_desktop.ui.window.layout.presentation_mode import PresentationMode
 from attn_desktop.ui.window.layout.screen_fit import screen_size
 
+RESTORED_SIZE_SETTLES_MS = 150  # no resize for this long after a restore: the window has its size
 
-class LayoutStore:
+
+class LayoutStore(QObject):
     """Keeps and gives back WINDOW's state for the screen it is on; DOCKS arranges its panels, PRESENTATION
     says what the everyday window was while it presents."""
 
     def __init__(self, window: QMainWindow, docks: DockLayout, presentation: PresentationMode) -> None:
+        super().__init__(window)
         self.window, self.docks, self.presentation = window, docks, presentation
+        self._settle_timer = QTimer(self, singleShot=True, interval=RESTORED_SIZE_SETTLES_MS)
+        self._settle_timer.timeout.connect(self._share_out_for_the_activity)
+        window.installEventFilter(self)
 
     @property
     def _layout_group(self) -> str:
@@ -51,9 +57,15 @@ class LayoutStore:
         self._show_the_activitys_companion()
         self.docks.show_declared_panels()
         lesson_back_in_front(docks, companions_before)
-        # Shared out once the window is shown at its restored size (sizes given to hidden docks do not hold)
-        QTimer.singleShot(0, self.window, self._share_out_for_the_activity)
+        # Shared out once the window has its restored size: after the window manager's last resize (a
+        # maximised window gets its size after it is shown), as sizes given to hidden docks do not hold.
+        self._settle_timer.start()
         return True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() == QEvent.Type.Resize and self._settle_timer.isActive():
+            self._settle_timer.start()  # another resize while settling: wait for the last
+        return False
 
     def _show_the_activitys_companion(self) -> None:
         """The panel of the activity the window starts in (the reopened lesson's lab), shown again: the saved
