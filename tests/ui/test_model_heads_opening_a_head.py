@@ -5,6 +5,7 @@ their rules, and opens the head chosen."""
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from tests.support.in_the_window import matrix_cells
 
@@ -132,7 +133,7 @@ def test_find_heads_names_the_common_kinds_with_their_rules(qtbot, window, pack_
     panel = loaded_heads(qtbot, window)
     find = panel.find_panel
     run = reference_model.run(DEFAULT_SENTENCE)
-    texts = " ".join(label.text() for label in find.findChildren(type(panel.head_label)))
+    texts = " ".join(label.text() for label in find.findChildren(QLabel))
     for kind in HeadKind:
         assert kind.title in texts and kind.rule in texts
         scores = kind_scores(run, kind)

@@ -1,9 +1,11 @@
 """The All heads tab of the Model heads panel: every head as a thumbnail (HeadGrid), with a line over it.
 
 The line says how long the run took and how to use the grid, or names the head pointed at (its kind, the
-heads sharing its keys and values). Under it, while heads are knocked out, a second line names them and
-what they did to the prediction, beside Restore all. The grid's requests (open, knock out, restore) pass
-through as the page's own signals; the panel decides.
+heads sharing its keys and values); it is as tall as its longest text from the start, so the grid under it
+never moves as the pointer comes in (a class aims at a head and must hit it). Under the grid, while heads
+are knocked out, a line names them and what they did to the prediction, beside Restore all: appearing there,
+it moves no thumbnail. The grid's requests (open, knock out, restore) pass through as the page's own
+signals; the panel decides.
 """
 
 from __future__ import annotations
@@ -13,8 +15,11 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVB
 
 from attn_desktop.language import N_, ntr, tr
 from attn_desktop.ui.pretrained.pattern_thumbnails import HeadGrid, short_head_name
+from attn_desktop.ui.widgets.reserved_lines_label import ReservedLinesLabel
 
 GRID_HINT = N_("Click a head to open it; right-click or Ctrl+click to knock it out.")
+RUNNING_TEXT = N_("Running the sentence through every layer\u2026")
+KEYBOARD_HEAD_TEXT = N_("{head} (Enter opens it)")
 GRID_TOOLTIP = N_("Each square is one head's attention weights: query rows down, key columns across (grey: masked). "
                 "Outlined: the heads Find heads lists for its two tokens. Crossed out: heads knocked out "
                 "(right-click, Ctrl+click or K switches one off or on again).")
@@ -37,6 +42,7 @@ class AllHeadsPage(QWidget):
         self.grid.head_chosen.connect(self._on_chosen)
         self.grid.hovered.connect(self._on_hovered)
         self.grid.current_changed.connect(self._on_current)
+        self.grid.keyboard_moved.connect(self._scroll_to)
         self.grid.knock_out_toggled.connect(self.knock_out_toggled)
         self.grid.restore_all_requested.connect(self.restore_all_requested)
         self.grid.setToolTip(tr(GRID_TOOLTIP))
@@ -53,17 +59,24 @@ class AllHeadsPage(QWidget):
         # Always there: a bar that came and went would change the width, the cells, and so the height again.
         self.grid_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.grid_scroll.setMinimumHeight(100)
-        self.head_label = QLabel(tr(GRID_HINT))  # what the grid shows, or the head pointed at
-        self.head_label.setWordWrap(True)
+        self.grid.readable_width_changed.connect(self._keep_readable_width)
+        self.head_label = ReservedLinesLabel(tr(GRID_HINT))  # what the grid shows, or the head pointed at
         self.head_label.setToolTip(tr(GRID_TOOLTIP))
+        self.head_label.set_possible_texts(self._possible_head_texts)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.head_label)
-        knock_row = QHBoxLayout()
+        layout.addWidget(self.grid_scroll, 1)
+        knock_row = QHBoxLayout()  # under the grid: appearing, it moves no thumbnail
         knock_row.addWidget(self.knock_label, 1)
         knock_row.addWidget(self.restore_button, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(knock_row)
-        layout.addWidget(self.grid_scroll, 1)
+
+    def _keep_readable_width(self, width: int) -> None:
+        """The grid's frame never narrower than its heads need to read (24-px thumbnails): a design that gives
+        the panel only what it needs (presenting on a projector) then gives the grid that."""
+        frame = 2 * self.grid_scroll.frameWidth() + self.grid_scroll.verticalScrollBar().sizeHint().width()
+        self.grid_scroll.setMinimumWidth(width + frame if width else 0)
 
     # ----- what it says ---------------------------------------------------------------------------
     def show_run_text(self, text: str) -> None:
@@ -71,8 +84,15 @@ class AllHeadsPage(QWidget):
         self._run_text = text
         self.head_label.setText(self.grid_text())
 
+    def _possible_head_texts(self) -> list[str]:
+        """Every text the line over the grid may show: the hint, the run's progress, any head's description."""
+        layers, heads = self.grid.shape
+        described = [self.grid.describe(layer, head, knocked_out=True) for layer in range(layers) for head in range(heads)]
+        return [self.grid_text(), tr(RUNNING_TEXT), *described,
+                *(tr(KEYBOARD_HEAD_TEXT).format(head=text) for text in described)]
+
     def show_running(self, running: bool) -> None:
-        self.head_label.setText(tr("Running the sentence through every layer\u2026") if running else self.grid_text())
+        self.head_label.setText(tr(RUNNING_TEXT) if running else self.grid_text())
 
     def grid_text(self) -> str:
         return f"{self._run_text} {tr(GRID_HINT)}" if self._run_text else tr(GRID_HINT)
@@ -95,10 +115,13 @@ class AllHeadsPage(QWidget):
 
     def _on_current(self, layer: int, head: int) -> None:
         self.chosen_head = (layer, head)
+        if self.grid.hasFocus():
+            self.head_label.setText(tr(KEYBOARD_HEAD_TEXT).format(head=self.grid.describe(layer, head)))
+
+    def _scroll_to(self, layer: int, head: int) -> None:
+        """The keyboard's head into view (never the pointer's: scrolling under a click would move its head away)."""
         box = self.grid.cell_rect(layer, head)
         self.grid_scroll.ensureVisible(box.center().x(), box.center().y(), box.width(), box.height())
-        if self.grid.hasFocus():
-            self.head_label.setText(tr("{head} (Enter opens it)").format(head=self.grid.describe(layer, head)))
 
 
 def knocked_text(knocked: frozenset) -> str:

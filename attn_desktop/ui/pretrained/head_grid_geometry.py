@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QPoint, QRect
 
 MIN_CELL = 16  # px: a thumbnail smaller than this shows no pattern a class can see
+READABLE_CELL = 26  # px: a 24-px thumbnail and its gap, what a class reads from the back of the room
 MAX_CELL = 72
 GAP = 2  # px between thumbnails
 GROUP_GAP = 6  # px more between heads that read different key/value heads: the groups show as blocks
@@ -50,6 +51,10 @@ class GridGeometry:
         """Cells as wide as WIDTH allows, within MIN_CELL..MAX_CELL."""
         room = width - self.label_width - 2 - self.gaps_width()
         return int(min(MAX_CELL, max(MIN_CELL, room // max(self.heads, 1))))
+
+    def readable_width(self) -> int:
+        """The width that gives every head of a layer a READABLE_CELL side by side."""
+        return self.label_width + self.heads * READABLE_CELL + self.gaps_width() + 2
 
     def height(self) -> int:
         return self.header_height() + self.layers * self.cell + 2

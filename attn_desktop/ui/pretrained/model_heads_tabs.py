@@ -56,4 +56,6 @@ def _scrolled(widget: QWidget) -> QScrollArea:
     scroll.setWidget(widget)
     scroll.setWidgetResizable(True)
     scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    # Always there: a bar that came with longer content would narrow the page and reflow its rows under the pointer
+    scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
     return scroll

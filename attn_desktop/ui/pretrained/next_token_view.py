@@ -228,6 +228,11 @@ class NextTokenView(QWidget):
         layout.setSpacing(3)
         layout.addWidget(self.cache_title)
         layout.addLayout(beside)
+        # Its room is kept from the start: the first step's box appearing would reflow the tab (a scroll bar
+        # coming, the rows stacking) and move Generate from under the pointer.
+        policy = self.cache_box.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.cache_box.setSizePolicy(policy)
         self.cache_box.hide()
 
     def _lay_out(self) -> None:

@@ -6,11 +6,12 @@ Each thumbnail is that head's weight matrix, query rows down and key columns acr
 like the Attention matrix panel (viridis: dark for 0, yellow for 1; masked cells grey).
 
 Point at a head to read which it is (and its kind, when a rule found one); click it, or move
-to it with the arrow keys and press Enter, to open it. Heads can be marked (an outline), for
+to it with the arrow keys and press Enter, to open it. A click never scrolls the grid (only the keyboard
+does): the head released on is the head pressed on. Heads can be marked (an outline), for
 example those Find heads lists.
 
 Heads can be knocked out (their output zeroed in the model): right-click a head for a menu, press K
-on the current head, or Ctrl+click it. The grid only asks (`knock_out_toggled`,
+(on the head under the pointer, or the keyboard's when the keyboard moved last), or Ctrl+click it. The grid only asks (`knock_out_toggled`,
 `restore_all_requested`); its owner runs the model and says which heads are off
 (`set_knocked_out`), so the crosses always show what the model computed, never a wish.
 
@@ -52,15 +53,20 @@ GROUP_BAND_COLOR = QColor(232, 238, 246)  # the token chips' light blue: a band,
 KNOCKED_OUT_BACKGROUND = QColor(208, 208, 208)  # neutral grey under a dimmed thumbnail
 KNOCKED_OUT_OPACITY = 0.35  # the pattern still shows faintly: which head it was stays recognisable
 CROSS_COLOR = QColor(210, 0, 0)  # viridis has no red: the cross stands out on every thumbnail
+# Focus the keyboard brought (Tab, a shortcut, the program): not a click, a closed menu or the window raised
+KEYBOARD_FOCUS_REASONS = (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason,
+                          Qt.FocusReason.ShortcutFocusReason, Qt.FocusReason.OtherFocusReason)
 CROSS_HALO_COLOR = QColor(255, 255, 255)  # under the red: readable on dark cells and on a washed-out projector
 
 
 class HeadGrid(QWidget):
     head_chosen = Signal(int, int)  # (layer, head): clicked, or Enter on the current head
-    current_changed = Signal(int, int)  # the keyboard's head moved (the panel scrolls it into view)
+    current_changed = Signal(int, int)  # the current head changed (clicked, right-clicked or moved to by keys)
+    keyboard_moved = Signal(int, int)  # the keyboard's head moved or the keyboard came in: scroll it into view
     hovered = Signal(int, int)  # the head under the pointer; (-1, -1) when none
     knock_out_toggled = Signal(int, int)  # (layer, head): the user asks to switch it off, or on again
     restore_all_requested = Signal()  # the user asks for every knocked-out head back
+    readable_width_changed = Signal(int)  # the width its layers need to read (its shape or its font changed)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -78,12 +84,14 @@ class HeadGrid(QWidget):
         self._group = 1  # query heads per key/value head; 1: every head has its own
         self._current = (0, 0)
         self._hovered: tuple[int, int] | None = None
+        self._pointer_leads = False  # the pointer moved since the keyboard did: K acts on the head under it
         self._pressed_with_control = False
         self._cell = MIN_CELL
         self._columns: list[int] = []  # each head's left edge: computed when the geometry changes, not per paint
         self._bands: list[tuple[QRect, str]] = []  # the key/value groups' header band: where, and what it says
         self._head_labels: list[str] = []  # "H3", or "3" when a large font meets small cells
         self._cross_pens = (QPen(), QPen())
+        self._readable_width = 0  # what readable_width_changed last said
 
     # ----- what it shows ---------------------------------------------------------------
     def set_attention(self, weights: np.ndarray) -> None:
@@ -151,10 +159,11 @@ class HeadGrid(QWidget):
     def image_of(self, layer: int, head: int) -> QImage:
         return self._images[layer][head]
 
-    def describe(self, layer: int, head: int) -> str:
+    def describe(self, layer: int, head: int, knocked_out: bool | None = None) -> str:
         """"Layer 3, head 5 (knocked out): previous-token head; shares keys and values with heads 3–5
-        (key/value head 1)": its name, whether it is off, its kind when a rule found one, its group."""
-        if (layer, head) in self._knocked_out:
+        (key/value head 1)": its name, whether it is off (KNOCKED_OUT: as if it were, or not), its kind when a rule
+        found one, its group."""
+        if (layer, head) in self._knocked_out if knocked_out is None else knocked_out:
             text = tr("Layer {layer}, head {head} (knocked out)").format(layer=layer, head=head)
         else:
             text = tr("Layer {layer}, head {head}").format(layer=layer, head=head)
@@ -197,6 +206,10 @@ class HeadGrid(QWidget):
         self._cell = self._geometry().fitted_cell(self.width())
         self.setFixedHeight(self._geometry().height())
         self._lay_out_columns()
+        readable = self._geometry().readable_width() if self._heads else 0
+        if readable != self._readable_width:
+            self._readable_width = readable
+            self.readable_width_changed.emit(readable)
 
     def _lay_out_columns(self) -> None:
         """Each head's left edge, the group band's boxes and the cross's pens: once per geometry, not per paint."""
@@ -324,6 +337,7 @@ class HeadGrid(QWidget):
     # ----- pointing and choosing -------------------------------------------------------------
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         self._set_hovered(self.head_at(event.position().toPoint()))
+        self._pointer_leads = True
         super().mouseMoveEvent(event)
 
     def leaveEvent(self, event: QEvent) -> None:
@@ -420,21 +434,35 @@ class HeadGrid(QWidget):
         key = Qt.Key(event.key())
         if key in moves:
             step_layer, step_head = moves[key]
-            self.set_current(layer + step_layer, head + step_head)
+            self._move_by_keyboard(layer + step_layer, head + step_head)
         elif key == Qt.Key.Key_Home:
-            self.set_current(0, 0)
+            self._move_by_keyboard(0, 0)
         elif key == Qt.Key.Key_End:
-            self.set_current(self._layers - 1, self._heads - 1)
+            self._move_by_keyboard(self._layers - 1, self._heads - 1)
         elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
             self.head_chosen.emit(layer, head)
         elif key == Qt.Key.Key_K and self._knock_out_enabled:
-            self.knock_out_toggled.emit(layer, head)
+            self.knock_out_toggled.emit(*self._head_for_k())
         else:
             super().keyPressEvent(event)
 
+    def _move_by_keyboard(self, layer: int, head: int) -> None:
+        self._pointer_leads = False
+        self.set_current(layer, head)
+        self.keyboard_moved.emit(*self._current)
+
+    def _head_for_k(self) -> tuple[int, int]:
+        """The head K acts on: the one under the pointer if it moved there since the keyboard last moved (made
+        the current head, so the ring shows it), else the keyboard's."""
+        if self._pointer_leads and self._hovered is not None:
+            self.set_current(*self._hovered)
+        return self._current
+
     def focusInEvent(self, event: QFocusEvent) -> None:
         super().focusInEvent(event)
-        self.current_changed.emit(*self._current)  # scrolled into view as the keyboard arrives
+        self.current_changed.emit(*self._current)
+        if event.reason() in KEYBOARD_FOCUS_REASONS:  # scrolled into view as the keyboard arrives; a click's head
+            self.keyboard_moved.emit(*self._current)  # is in sight and must stay put, as after a menu or a window
         self._update_cell(self._current)
 
     def focusOutEvent(self, event: QFocusEvent) -> None:

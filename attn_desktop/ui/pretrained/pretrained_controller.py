@@ -106,7 +106,7 @@ class ModelController(QObject):
         self.last_folder: Path | None = None
         self.rope = True  # heads open with q and k turned by RoPE (False: from before the turns)
         self._waiting_head: tuple[Any, int] | None = None  # (TakenFrom, query) to open again once its run comes
-        self._waiting_reading: tuple[int, int, str] | None = None  # (layer, head, sentence) to open once run
+        self._waiting_reading: tuple[int, int, str, str | None] | None = None  # (layer, head, sentence, lesson) once run
         panel.sentence_changed.connect(self.run_sentence)
         panel.head_chosen.connect(self.open_head)
         panel.induction_requested.connect(self.probe_induction)
@@ -238,16 +238,17 @@ class ModelController(QObject):
         """Put a head of the current run in the window; QUERY (if not -1) is the query it shows first."""
         self._open_head_of(self.panel.run, layer, head, query)
 
-    def open_head_reading(self, layer: int, head: int, sentence: str) -> None:
+    def open_head_reading(self, layer: int, head: int, sentence: str, lesson_id: str | None = None) -> None:
         """The model pack's head LAYER, HEAD reading SENTENCE (a lesson's "open this head"): now if that run is
         at hand, else once the model has loaded (on its thread) and read the sentence. It opens as the model
-        computed it, RoPE on: the lesson then asks to switch it off."""
+        computed it, RoPE on: the lesson then asks to switch it off. LESSON_ID, the lesson that asked, stays
+        shown beside the head (its exercises ask about both)."""
         self._choose_rope(True)
         run = self.panel.run
         if run is not None and run.sentence == sentence:
-            self._open_head_of(run, layer, head, -1)
+            self._open_head_of(run, layer, head, -1, lesson_id)
             return
-        self._waiting_reading = (layer, head, sentence)
+        self._waiting_reading = (layer, head, sentence, lesson_id)
         self.panel.show_sentence(sentence)  # the panel reads it too, and runs it once the model is loaded
         model = self.panel.model
         doing = (tr("Running its sentence to open layer {layer}, head {head}\u2026") if model is not None
@@ -263,15 +264,15 @@ class ModelController(QObject):
     def _open_waiting_reading(self, run: Any) -> None:
         if self._waiting_reading is None or run.sentence != self._waiting_reading[2]:
             return
-        layer, head, _ = self._waiting_reading
+        layer, head, _, lesson_id = self._waiting_reading
         self._waiting_reading = None
-        self._open_head_of(run, layer, head, -1)
+        self._open_head_of(run, layer, head, -1, lesson_id)
 
     def open_induction_head(self, layer: int, head: int) -> None:
         """A head reading the random tokens twice: its stripe, R - 1 places left of the diagonal, in the matrix."""
         self._open_head_of(self.panel.induction_run, layer, head, -1)
 
-    def _open_head_of(self, run: Any, layer: int, head: int, query: int) -> None:
+    def _open_head_of(self, run: Any, layer: int, head: int, query: int, lesson_id: str | None = None) -> None:
         if run is None:
             return
         taken = self.scene.taken_from
@@ -295,7 +296,7 @@ class ModelController(QObject):
             open_contents(self.scene, before, self.view)
             self.dialogs.show_error(tr("Cannot open head"), str(error))
             return
-        self.documents.start(None, None)
+        self.documents.start(None, lesson_id)  # a lesson that asked for the head stays beside it
         self._select_query(query)
         self.shown_head = (run, layer, head, self.rope)
         knocked = sorted(getattr(run, "knocked_out", ()))
@@ -390,7 +391,7 @@ class ModelController(QObject):
             self.dialogs.show_status(tr("Cannot open the head again with {rope}: {reason}").format(
                 rope=rope_words(self.rope), reason=reason), STATUS_MS)
         if self._waiting_reading is not None:
-            layer, head, _ = self._waiting_reading
+            layer, head, _, _lesson = self._waiting_reading
             self._waiting_reading = None
             self.dialogs.show_status(tr("Cannot open layer {layer}, head {head}: {reason}").format(
                 layer=layer, head=head, reason=reason), STATUS_MS)

@@ -146,6 +146,7 @@ class ModelHeadsPanel(QWidget):
         self.next_view.temperature_slider.valueChanged.connect(lambda _value: self._show_at_temperature())
         self.lens_view.position_chosen.connect(self._ask_for_lens)
         self.tabs.currentChanged.connect(lambda _index: self._ask_for_lens())
+        self.tabs.currentChanged.connect(lambda _index: QTimer.singleShot(0, self, self._show_cache_box))
         # Beside the sentence, not the tabs: four tabs need the whole width of a narrow column.
         self.rope_box = QCheckBox(tr("RoPE on"))
         self.rope_box.setChecked(True)
@@ -172,6 +173,13 @@ class ModelHeadsPanel(QWidget):
         layout.addWidget(self.token_strip)
         layout.addWidget(self.next_strip)
         layout.addWidget(self.tabs, 1)
+
+    def heightForWidth(self, width: int) -> int:
+        """As tall as its texts need at WIDTH with the tabs at their least: its dock's scroll area makes it at
+        least this tall, and the tabs take whatever height is left (the layout's own answer, the tabs' preferred
+        height, ran the grid's lower rows out of the dock, where no scrolling of the grid could bring them)."""
+        slack = max(0, self.tabs.sizeHint().height() - self.tabs.minimumSizeHint().height())
+        return super().heightForWidth(width) - slack
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
@@ -379,13 +387,14 @@ class ModelHeadsPanel(QWidget):
         self.next_view.show_cache_step(run.attention[layer, head], run.reused_tokens, tr("Layer {layer}, head {head}").format(layer=layer, head=head),
                                        run.multiply_adds, run.multiply_adds_without_cache, self.saved_multiply_adds,
                                        step=self.generated_count)
-        # Below the bars at 768 lines: once the box shown has its place in the layout, as much of it as shows
-        # with Generate still in view (the next click)
-        QTimer.singleShot(0, self, self._show_cache_box)
 
     def _show_cache_box(self) -> None:
-        self.next_scroll.ensureWidgetVisible(self.next_view.cache_box)
-        self.next_scroll.ensureWidgetVisible(self.next_view.generate_button)
+        """The Next token tab scrolled, as it comes to the front, to show as much of the key-value cache's room
+        (below the bars at 768 lines) as shows with Generate in view: a step then scrolls nothing, and the
+        next click finds Generate where the last one did."""
+        if self.tabs.currentWidget() is self.next_scroll:
+            self.next_scroll.ensureWidgetVisible(self.next_view.cache_box)
+            self.next_scroll.ensureWidgetVisible(self.next_view.generate_button)
 
     def set_generated_count(self, count: int) -> None:
         """How many tokens Generate has added to the sentence typed (0: typed anew, and the cache's count

@@ -119,7 +119,8 @@ class MainWindow(QMainWindow):
                                            self.docks[DockId.MODEL_HEADS],
                                            lambda: self.dock_layout.show_wide(DockId.MODEL_HEADS), self.dialogs, parent=self)
         self.positions_lab.real_head_requested.connect(  # lesson 10's head: its previous-token line, then RoPE off
-            lambda: self.model_heads.open_head_reading(*CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE))
+            lambda: self.model_heads.open_head_reading(*CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE,
+                                                       self.lessons.current))
         self.positions_lab.rope_switched.connect(self.model_heads.set_rope)
         self._build_actions()
         self.canvas.drags.dragging.connect(self._hold_undo_during_drag)

@@ -3,6 +3,7 @@ panels the user closed and the sizes set by hand, so a laptop and a projector ea
 
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QMainWindow
 
 from attn_desktop.model.teaching.panel_sets import Activity, panels_shown
@@ -12,13 +13,19 @@ from attn_desktop.ui.window.layout.dock_layout import DockLayout
 from attn_desktop.ui.window.layout.presentation_mode import PresentationMode
 from attn_desktop.ui.window.layout.screen_fit import screen_size
 
+RESTORED_SIZE_SETTLES_MS = 150  # no resize for this long after a restore: the window has its size
 
-class LayoutStore:
+
+class LayoutStore(QObject):
     """Keeps and gives back WINDOW's state for the screen it is on; DOCKS arranges its panels, PRESENTATION
     says what the everyday window was while it presents."""
 
     def __init__(self, window: QMainWindow, docks: DockLayout, presentation: PresentationMode) -> None:
+        super().__init__(window)
         self.window, self.docks, self.presentation = window, docks, presentation
+        self._settle_timer = QTimer(self, singleShot=True, interval=RESTORED_SIZE_SETTLES_MS)
+        self._settle_timer.timeout.connect(self._share_out_for_the_activity)
+        window.installEventFilter(self)
 
     @property
     def _layout_group(self) -> str:
@@ -47,9 +54,39 @@ class LayoutStore:
         designed = panels_shown(Activity(several_heads=self.docks.showing_heads), presenting=False)
         self.docks.closed_by_user = closed_panels(saved_closed, designed, docks)
         companions_before = shown_companions(docks)
+        self._show_the_activitys_companion()
         self.docks.show_declared_panels()
         lesson_back_in_front(docks, companions_before)
+        # Shared out once the window has its restored size: after the window manager's last resize (a
+        # maximised window gets its size after it is shown), as sizes given to hidden docks do not hold.
+        self._settle_timer.start()
         return True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() == QEvent.Type.Resize and self._settle_timer.isActive():
+            self._settle_timer.start()  # another resize while settling: wait for the last
+        return False
+
+    def _show_the_activitys_companion(self) -> None:
+        """The panel of the activity the window starts in (the reopened lesson's lab), shown again: the saved
+        state is the last session's activity's (the real model's panel, no lab), and restoring it hid it."""
+        companion = self.docks.companion
+        if companion is not None:
+            with self.docks.by_design():
+                self.docks.docks[companion].show()
+
+    def _share_out_for_the_activity(self, passes: int = 2) -> None:
+        """The sizes the activity opens with (its companion's column widened as LessonController.open does), and
+        the user's hand-set ones, not the last session's (a score column sized for the real model's sentence).
+        Twice: the panels' least heights (the output's wrapped lines) follow the widths the first pass gave."""
+        if self.docks.presenting or not self.window.isVisible():
+            return  # presentation's design sizes its own panels
+        self.docks.arrange()
+        companion = self.docks.companion
+        if companion is not None and not self.docks.docks[companion].isHidden():
+            self.docks.show_wide(companion)
+        if passes > 1:
+            QTimer.singleShot(0, self.window, lambda: self._share_out_for_the_activity(passes - 1))
 
     def save(self) -> None:
         """Keep the everyday window for this screen size (never the projector one)."""
