@@ -8,7 +8,7 @@ from attn_desktop.language.isolates import in_isolate, isolate_formulas, outside
 
 
 def shown(text: str) -> str:
-    return isolate_formulas(text).replace("\u2066", "⟦").replace("\u2069", "⟧")
+    return isolate_formulas(text).replace("\u2066", "⟦").replace("\u2069", "⟧").replace("\u00a0", " ")
 
 
 @pytest.mark.parametrize(("text", "isolated"), [
@@ -40,3 +40,10 @@ def test_a_text_with_isolates_is_left_as_its_translator_wrote_it():
     text = "على \u2066√d_k\u2069"
     assert isolate_formulas(text) == text and outside_isolates(text) == "على "
     assert in_isolate("x") == "\u2068x\u2069"
+
+
+def test_a_short_formula_is_never_broken_across_lines():
+    """A line broken inside an isolate puts its halves at the two ends of a right-to-left line."""
+    isolated = isolate_formulas("المخرج = [head₁ | head₂] W_O")
+    formula = isolated[isolated.index("\u2066") + 1:isolated.index("\u2069")]
+    assert formula == "[head₁ | head₂] W_O".replace(" ", "\u00a0")

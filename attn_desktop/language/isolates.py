@@ -18,6 +18,8 @@ LEFT_TO_RIGHT_ISOLATE = "\u2066"
 FIRST_STRONG_ISOLATE = "\u2068"
 POP_DIRECTIONAL_ISOLATE = "\u2069"
 ISOLATES = frozenset("\u2066\u2067\u2068\u2069")
+NO_BREAK_SPACE = "\u00a0"
+UNBROKEN_FORMULA_CHARACTERS = 24  # "[head₁ | head₂] W_O", "softmax(QKᵀ/√d_k)": kept on one line of a narrow column
 
 # The characters a formula is written with: Latin and Greek letters, digits, sub- and superscripts, operators,
 # brackets, a placeholder's braces, and the spaces and separators between them. No Arabic letter.
@@ -55,13 +57,19 @@ def _isolate_in(plain: str) -> str:
         formula = plain[start:stop]
         written = _PLACEHOLDER.sub("", formula)  # (values may be words of the sentence: "{head} · {name}")
         if (MATH_MARKS.intersection(written) or _APPLIED.search(written)) and _OPERAND.search(written):
-            pieces += [plain[position:start], LEFT_TO_RIGHT_ISOLATE, formula, POP_DIRECTIONAL_ISOLATE]
+            pieces += [plain[position:start], LEFT_TO_RIGHT_ISOLATE, _unbroken(formula), POP_DIRECTIONAL_ISOLATE]
             position = stop
         else:
             pieces.append(plain[position:end])
             position = end
     pieces.append(plain[position:])
     return "".join(pieces)
+
+
+def _unbroken(formula: str) -> str:
+    """A short FORMULA with no-break spaces: a line broken inside an isolate puts its halves at the two ends of a
+    right-to-left line ("[head₁" beside the words, "head₂] W_O" on the next line). Long ones may still wrap."""
+    return formula.replace(" ", NO_BREAK_SPACE) if len(formula) <= UNBROKEN_FORMULA_CHARACTERS else formula
 
 
 def _closing_end(plain: str, start: int, end: int) -> int:
