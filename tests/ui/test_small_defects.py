@@ -1,7 +1,7 @@
 """Smaller defects a new user met in a trial: each checked the way that user would see it."""
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox
 
 from attn_desktop.model import Role
@@ -184,6 +184,8 @@ def test_garbage_in_a_grid_cell_is_refused_with_the_reason(qtbot, window, typed,
     type_into_cell(qtbot, table, typed)
     message = window.grid_editor.message_label
     assert message.text() == reason and message.isVisible()
+    cell = table.visualItemRect(table.item(0, 0))  # read over the panel, clear of the number typed into
+    assert not message.geometry().intersects(QRect(table.viewport().mapTo(window.grid_editor, cell.topLeft()), cell.size()))
     assert table.item(0, 0).text() == "0" and window.reading().grids["w_q"][0, 0] == 0.0
     assert not window.undo_action.isEnabled()
     type_into_cell(qtbot, table, "1")  # a good number afterwards is taken, and the reason goes

@@ -180,13 +180,8 @@ def test_presenting_lesson_2_shows_its_subject_the_grids(qtbot, window, monkeypa
     assert not in_sight(grids)
 
 
-GRID_MESSAGE_MOVES = pytest.mark.xfail(strict=True, reason=(
-    "issue 42 (e), left open: the Grids panel's message (a typed number's, a refusal) appears under the grids and "
-    "makes the bottom row 13 px taller; keeping its room costs lesson 5's plots their 200 px at 1024 x 768"))
-
-
 @pytest.mark.parametrize("presenting, typing", [
-    pytest.param(False, True, marks=GRID_MESSAGE_MOVES, id="window-typing"), pytest.param(False, False, id="window"),
+    pytest.param(False, True, id="window-typing"), pytest.param(False, False, id="window"),
     pytest.param(True, True, id="presenting-typing")])
 def test_lesson_2s_steps_leave_every_panel_where_it_was(qtbot, window, monkeypatch, presenting, typing):
     """A drag of a word vector, a number typed into W_Q, a refused number (its message shown), Undo, and the

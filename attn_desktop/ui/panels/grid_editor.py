@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QEvent, QSignalBlocker, Qt
+from PySide6.QtCore import QEvent, QRect, QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -28,10 +28,12 @@ from attn_desktop.model.shown_numbers import localized
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.scene_link import follow_scene_in_sight, head_reading
 from attn_desktop.ui.widgets.grid_flow import GridFlow
+from attn_desktop.ui.widgets.panel_foot_message import PanelFootMessage
 
 MAX_ROWS_IN_VIEW = 3  # the lessons' grids have at most 3 rows; a trained head's taller ones scroll
 W_O_ROWS_IN_VIEW = 4  # lesson 7's W_O is 4 × 4: every number in view
 WIDEST_NUMBER = "-0.000"  # a compact column is as wide as this, or as its widest number if wider
+NOTICE_MS = 4000  # a number taken: long enough to read, then the numbers under it are uncovered
 REFUSED_COLOR = "#b42318"  # the message's words say it was refused; the colour only draws the eye
 GRID_TITLES = {"w_q": N_("W_Q (makes queries)"), "w_k": N_("W_K (makes keys)"), "w_v": N_("W_V (makes values)"),
                "w_o": N_("W_O (mixes the heads' outputs)")}  # shown as tr(GRID_TITLES[name])
@@ -59,10 +61,10 @@ class GridEditor(QWidget):
         self.no_grids_box = QCheckBox(tr("No grids: q = k = v = x"))
         self.no_grids_box.setToolTip(tr("Use each word's own vector as its query, key and value"))
         self.no_grids_box.toggled.connect(self._on_no_grids_toggled)
-        self.message_label = QLabel()
-        self.message_label.setWordWrap(True)
-        # Two lines, always: a wrapped label asks for one line's height and would be squeezed under the grids.
-        self.message_label.setMinimumHeight(2 * self.message_label.fontMetrics().lineSpacing())
+        self.typed_cell: tuple[QTableWidget, int, int] | None = None  # the cell last typed into, kept in sight
+        # Over the panel, not a line of it: a line under the grids grew the window's bottom row as it appeared.
+        self.message_label = PanelFootMessage(self, self._typed_cell_place)
+        self.message_label.setAccessibleName(tr("Message"))
         if "w_q" not in names:  # (hidden before it has a parent: shown, it would open as a window of its own)
             self.no_grids_box.hide()
         self.head_label = QLabel()  # whose grids, while the window shows several heads (name_heads)
@@ -99,7 +101,6 @@ class GridEditor(QWidget):
             layout.addLayout(grid_area)
         else:
             layout.addWidget(_scrolling(self.flow), 1)
-        layout.addWidget(self.message_label)
         follow_scene_in_sight(self, self.reading, self._on_scene_changed)
         self.refresh()
 
@@ -180,6 +181,7 @@ class GridEditor(QWidget):
                         item.setText(text)
 
     def _on_cell_typed(self, name: str, item: QTableWidgetItem) -> None:
+        self.typed_cell = (self.tables[name], item.row(), item.column())
         grid = GRID_TITLES[name].split()[0]
         typed = item.text().strip()
         try:
@@ -195,7 +197,18 @@ class GridEditor(QWidget):
             self._refuse(tr("{typed} was refused ({error}), so {grid} keeps {number}.").format(
                 typed=typed, error=error, grid=grid, number=self._cell_text(name, item)))
             return
-        self._say(tr("{grid} changed: every word's vectors follow.").format(grid=grid))
+        self._say(tr("{grid} changed: every word's vectors follow.").format(grid=grid), passing=True)
+
+    def _typed_cell_place(self) -> QRect | None:
+        """Where the cell last typed into is, in the panel: the message lies clear of it."""
+        if self.typed_cell is None:
+            return None
+        table, row, column = self.typed_cell
+        index = table.model().index(row, column)
+        if not index.isValid():
+            return None
+        cell = table.visualRect(index)
+        return QRect(table.viewport().mapTo(self, cell.topLeft()), cell.size())
 
     def _cell_text(self, name: str, item: QTableWidgetItem) -> str:
         return localized(explain.short_number(self._grid(name)[item.row(), item.column()], 3))
@@ -206,12 +219,18 @@ class GridEditor(QWidget):
             self._fill(table, self._grid(name))
         self._say(message, refused=True)
 
-    def _say(self, text: str, refused: bool = False, how_to: bool = False) -> None:
-        """A refusal or a notice in the panel; the how-to in the grids' tooltips (on a 768-line screen the
-        panel has the height of its grids, not of two more lines)."""
-        self.message_label.setText(text)
+    def _say(self, text: str, refused: bool = False, how_to: bool = False, passing: bool = False) -> None:
+        """A refusal or a notice over the panel's foot (a refusal stays until the next edit; a PASSING notice, a
+        number taken, goes by itself); the how-to in the grids' tooltips (on a 768-line screen the panel has
+        the height of its grids, not of two more lines)."""
         self.message_label.setStyleSheet(f"color: {REFUSED_COLOR}" if refused else "")
-        self.message_label.setVisible(not how_to)
+        if how_to:
+            self.message_label.setText(text)
+            self.message_label.hide()
+        elif passing:
+            self.message_label.say_for(text, NOTICE_MS)
+        else:
+            self.message_label.say(text)
         for table in self.tables.values():
             table.setToolTip(text if how_to else "")
 
