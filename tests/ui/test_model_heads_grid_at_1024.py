@@ -397,3 +397,29 @@ def test_focus_back_from_a_menu_or_the_window_scrolls_nothing_while_tab_brings_t
     page.grid.setFocus(Qt.FocusReason.TabFocusReason)
     qtbot.wait(5)
     assert bar.value() > 0
+
+
+@pytest.mark.slow
+def test_presenting_the_model_heads_panel_keeps_presentations_width(qtbot, window, monkeypatch, smollm2_shaped_path):
+    """F11 on a 1024 × 768 projector, then Lessons → Heads of a Real Model…: the panel as wide as presentation's
+    design makes it, and still that wide once a head is opened, the grid clicked and the menu chosen again
+    (the menu had widened it to the everyday window's share, and opening a head narrowed it again)."""
+    monkeypatch.setattr(pack, "find_pack_model", lambda: smollm2_shaped_path)
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=True)
+    wait_until_arranged(qtbot, window)
+    panel = loaded_heads(qtbot, window)
+    wait_until_arranged(qtbot, window)
+    dock = window.docks[DockId.MODEL_HEADS]
+    widths = {"heads": dock.width()}
+    _open_by_pointer(qtbot, window, panel, 23, 4)
+    wait_until_arranged(qtbot, window)
+    widths["opened"] = dock.width()
+    _open_by_pointer(qtbot, window, panel, 23, 4)  # a click on the opened head
+    wait_until_arranged(qtbot, window)
+    widths["clicked"] = dock.width()
+    window.menu_actions["model_heads_action"].trigger()
+    wait_until_arranged(qtbot, window)
+    widths["menu again"] = dock.width()
+    assert max(widths.values()) - min(widths.values()) <= 4, widths
+    assert panel.grid.cell_size() - GAP >= READABLE_PX, (panel.grid.cell_size(), widths)
+    window.presentation_action.setChecked(False)

@@ -127,6 +127,21 @@ def test_open_head_grid_click_and_grid_knock_act_on_exactly_that_head(qtbot, win
         walk(qtbot, window, "grid-click:2.0")
 
 
+@pytest.mark.qt_log_ignore(POPUP_WARNING)
+def test_the_model_steps_use_the_panel_in_sight_as_a_person_does(qtbot, window, pack_is_tiny):
+    """Once the Model heads panel shows its model, a click on the grid, a knock-out there and Generate use it as
+    it is: choosing Lessons → Heads of a Real Model… again lays the window out again, a layout step of its own
+    (it moved the bottom row in the real model's walk from lesson 10)."""
+    walk(qtbot, window, "heads")
+    chosen = []
+    window.menu_actions["model_heads_action"].triggered.connect(lambda: chosen.append(True))
+    walk(qtbot, window, "open-head:1.2,grid-click:0.3,grid-knock:1.1,generate,knock-out:0.1")
+    assert chosen == []
+    window.docks[DockId.MODEL_HEADS].close()  # closed by the teacher: the menu brings it back
+    walk(qtbot, window, "grid-click:0.2")
+    assert chosen == [True] and (window.scene.taken_from.layer, window.scene.taken_from.head) == (0, 2)
+
+
 def test_the_grid_steps_need_a_model(qtbot, window, monkeypatch):
     from attn_desktop.model.pretrained import pack
 

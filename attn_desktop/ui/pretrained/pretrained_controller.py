@@ -102,6 +102,7 @@ class ModelController(QObject):
         self.loading: Path | None = None  # the file being loaded
         self._chosen_by_user = False  # the load under way came from Open Model… (its failure is a dialog)
         self._dock_was_visible = False
+        self._grid_laid_out = True  # the panel laid out for its model's grid (a model loaded: once its heads show)
         self.shown_head: tuple[Any, int, int, bool] | None = None  # (run, layer, head, rope) last put in the window
         self.last_folder: Path | None = None
         self.rope = True  # heads open with q and k turned by RoPE (False: from before the turns)
@@ -181,6 +182,7 @@ class ModelController(QObject):
         self.loading = None
         self.variations.model_loaded()
         self.panel.show_model(model)
+        self._grid_laid_out = False  # its first run shows the grid of its heads
         self.dialogs.show_status(tr("Loaded {model}: {details}").format(model=model.name, details=model_details(model)),
                                  STATUS_MS)
         self.run_sentence(self.panel.sentence)
@@ -213,8 +215,19 @@ class ModelController(QObject):
                 return  # a sentence typed since the step was asked for: its run comes next
             self.panel.show_sentence(result.run.sentence)  # the sentence the generated tokens made
         self.panel.show_result(result)
+        self._lay_out_for_the_grid()
         self._open_waiting_head(result.run)
         self._open_waiting_reading(result.run)
+
+    def _lay_out_for_the_grid(self) -> None:
+        """Once a model's grid of heads first shows, the panel laid out again for it: the layout shown before the
+        model was loaded (presentation's, as wide as the panel then needed) had not seen it, and opening the first
+        head would otherwise widen the panel under the class's eyes."""
+        if self._grid_laid_out:
+            return
+        self._grid_laid_out = True
+        if self.dock.isVisible():
+            self.show_dock()
 
     def _on_run_failed(self, failure: RunFailure) -> None:
         if self.variations.step_failed():  # the run shown stays; only the step is refused

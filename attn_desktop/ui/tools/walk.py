@@ -16,6 +16,7 @@ from PySide6.QtCore import QPoint, QPointF, QRect, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QApplication, QMenu, QScrollArea, QWidget
 
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.tools.layout_audit import _on_screen
 from attn_desktop.ui.tools.walk_steps import Step, StepError
 
@@ -155,7 +156,7 @@ def find_induction_heads(window: MainWindow) -> None:
 def heads_question(window: MainWindow, step: Step) -> None:
     """The model's heads, then the Next token tab (and a most-likely token generated), the Logit lens tab once
     it is read, or a head knocked out in the grid once the model has run without it."""
-    open_model_heads(window)
+    _model_heads_in_sight(window)
     panel = window.model_heads_panel
     if panel.model is None or panel.run is None:
         return  # without the pack: the panel saying how to add it
@@ -170,6 +171,14 @@ def heads_question(window: MainWindow, step: Step) -> None:
             length = len(panel.run.token_ids)
             panel.next_view.generate_button.click()
             _wait(lambda: len(panel.run.token_ids) == length + 1, WAIT_SECONDS["heads"])
+
+
+def _model_heads_in_sight(window: MainWindow) -> None:
+    """The Model heads panel with its model's run, as a person finds it: a panel in sight is used as it is
+    (choosing the menu again would lay the window out again, a layout step the grid's click or Generate is not);
+    otherwise Lessons → Heads of a Real Model… first."""
+    if not (window.docks[DockId.MODEL_HEADS].isVisible() and window.model_heads_panel.run is not None):
+        open_model_heads(window)
 
 
 def _knock_out(window: MainWindow, step: Step) -> None:
@@ -326,8 +335,9 @@ def grid_knock(window: MainWindow, step: Step) -> None:
 
 
 def _model_grid(window: MainWindow, step: Step) -> Any:
-    """The Model heads grid of a run of the model pack, on its tab; StepError without the pack or that head."""
-    open_model_heads(window)
+    """The Model heads grid of a run of the model pack, on its tab; StepError without the pack or that head.
+    """
+    _model_heads_in_sight(window)
     panel = window.model_heads_panel
     if panel.model is None or panel.run is None:
         raise StepError(f"step {step.text!r}: the Model heads panel has no model (the SmolLM2 pack is not installed)")

@@ -338,7 +338,9 @@ class DockLayout(QObject):
             self.open_companion(name)
         dock.show()
         dock.raise_()
-        presented = self.presenting and name in LABS  # presentation's design has sized it (open_companion)
+        # Presentation's design has sized an activity's own panel (open_companion): the everyday share would widen
+        # the Model heads panel until the next arrangement narrowed it again, under the class's eyes.
+        presented = self.presenting and name in COMPANION_PANELS
         if self.window.dockWidgetArea(dock) == LEFT and not dock.isFloating() and not presented:
             self.window.resizeDocks([dock], [column_width(name, self.window.width(), share)], HORIZONTAL)
 
