@@ -174,7 +174,6 @@ LANGUAGE_CASES = [case for case in CASES if case[0] == "a language and back"]
 KNOWN_GRID: dict[tuple[str, str, bool, str], str] = {
     **{("real model grid", *where): "issue 42 item 3: the Model heads grid's thumbnails are 14 px after a head is opened"
        for where in EVERYWHERE if where[0] != "1920x1080"},
-    ("real model grid", "1920x1080", False, "en"): "issue 42 item 3: the opened head's matrix leaves column labels out",
 }
 KNOWN_LANGUAGE: dict[tuple[str, str, bool, str], str] = {
     case: "issue 42 item 6: a language switch leaves the open lesson's untouched sentence in the old language"
