@@ -6,6 +6,8 @@ Read as painted: every drawText of the column names is recorded with the painter
 word takes on the screen is checked inside the panel, between the title and the cells, clear of its neighbours.
 """
 
+import xml.etree.ElementTree as ET
+
 import pytest
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QFontMetricsF
@@ -25,6 +27,7 @@ from tests.support.tiny_llama import write_tiny_llama
 
 pytestmark = pytest.mark.slow  # the real main window
 
+SVG = "{http://www.w3.org/2000/svg}"
 SENTENCE = "the cat sat on the mat because it was"
 
 
@@ -75,7 +78,7 @@ def test_a_long_sentences_column_names_are_written_turned_and_whole(qtbot, windo
     view = long_sentence_head
     tokens = view.reading.tokens
     column_width = view.grid_rect().width() / len(tokens)
-    font, labels = view.drawn_labels()[1]
+    font, _ = view.drawn_labels()[1]
     assert max(QFontMetricsF(font).horizontalAdvance(token) for token in tokens) > column_width  # the case in question
     assert view.shown_column_labels() == dict(enumerate(tokens))  # every name drawn, none shortened
     assert matrix_labels_missing(view) == []
@@ -105,10 +108,33 @@ def test_the_audit_lists_a_turned_name_whose_top_is_cut(qtbot, window, long_sent
     longest name is listed (its middle still in view, as a name written across would be read)."""
     view = long_sentence_head
     assert matrix_labels_missing(view) == []
-    layout, (font, labels), _ = view.drawn_labels()
+    _, (font, labels), _ = view.drawn_labels()
     metrics = QFontMetricsF(font)
     longest = max(labels, key=lambda label: metrics.horizontalAdvance(label.text))
     top_of_longest = view.grid_rect().top() - TURNED_GAP - metrics.horizontalAdvance(longest.text)
     view.move(view.x(), -int(top_of_longest) - 3)  # its top 3 pixels above the top of the panel holding it
     missing = matrix_labels_missing(view)
     assert f"column {longest.index}: {view.reading.tokens[longest.index]}" in missing, missing
+
+
+def test_an_svg_handout_writes_the_turned_names_whole_and_upright(qtbot, window, long_sentence_head, tmp_path):
+    """File → Export as SVG paints the matrix afresh as text and shapes: each column's name is there, whole, in a
+    group turned upright."""
+    from attn_desktop.ui.document.handout_image import render_svg
+
+    view = long_sentence_head
+    path = tmp_path / "handout.svg"
+    render_svg(window, path)
+    turned_texts: list[str] = []
+    for group in ET.parse(path).getroot().iter(f"{SVG}g"):
+        transform = group.get("transform", "")
+        if transform.startswith("matrix(") and _upright(transform):
+            turned_texts += ["".join(text.itertext()).strip() for text in group.iter(f"{SVG}text")]
+    for token in view.reading.tokens:
+        assert token.strip() in turned_texts, (token, turned_texts)
+
+
+def _upright(transform: str) -> bool:
+    """Whether an SVG matrix(a,b,c,d,e,f) turns a quarter: its a and d about 0."""
+    a, _, _, d, *_ = (float(number) for number in transform[len("matrix("):-1].split(","))
+    return abs(a) < 1e-3 and abs(d) < 1e-3

@@ -66,9 +66,9 @@ def paint_labels(painter: QPainter, layout: MatrixLayout, font: QFont, columns: 
 def paint_turned(painter: QPainter, box: QRectF, text: str) -> None:
     """TEXT written upright in BOX (a column's turned label), reading upwards from its bottom."""
     painter.save()
-    painter.translate(box.bottomLeft())
-    painter.rotate(-90)  # the text's line now runs up the panel, its top towards the left
-    painter.drawText(QRectF(0, 0, box.height(), box.width()), TURNED_LABEL_ALIGNMENT, text)
+    painter.rotate(-90)  # about the panel's corner: a line of text now runs up the panel, its top towards the left
+    turned = QRectF(-box.bottom(), box.left(), box.height(), box.width())  # BOX, in the turned painter's terms
+    painter.drawText(turned, TURNED_LABEL_ALIGNMENT, text)
     painter.restore()
 
 
