@@ -29,6 +29,7 @@ CORNER_TEXT = "q ↓ k →"
 COLUMN_GAP = 6.0  # pixels between two column labels
 SHORTEST_LABEL = "M…"  # a name shortened to less than about this tells nothing: left out instead
 TURNED_CHARS = 12  # names turned upright over their columns take at most about this many characters' height
+TURNED_SHARE = 0.25  # ... and at most this share of the panel's height: the cells keep the most of it
 TURNED_GAP = 4.0  # pixels between a turned name and the cells under it (and as much above it)
 
 
@@ -155,7 +156,7 @@ def work_out_layout(text: MatrixText, width: int, height: int, side: float) -> M
     left, top = label_margin(text), line + 8
     rows = text.n_queries
     grid = _grid_in(left, title_height + top, width, height, side, rows, text.n_tokens)
-    turned = turned_names_length(text, grid)
+    turned = turned_names_length(text, grid, height)
     if turned is not None:  # the names written upright: the band over the cells as tall as they need
         top = max(top, turned + 2 * TURNED_GAP)
         grid = _grid_in(left, title_height + top, width, height, side, rows, text.n_tokens)
@@ -167,9 +168,11 @@ def work_out_layout(text: MatrixText, width: int, height: int, side: float) -> M
     return MatrixLayout(lines, cut, line, title_height, note, left, grid, font, compact, turned)
 
 
-def turned_names_length(text: MatrixText, grid: QRectF) -> float | None:
+def turned_names_length(text: MatrixText, grid: QRectF, height: int | None) -> float | None:
     """How far the column names reach up when they must be written turned upright, because across their columns
-    over GRID not every one fits whole even set smaller; None when they all fit across (they are written so)."""
+    over GRID not every one fits whole even set smaller; None when they all fit across (they are written so).
+    Never more than about TURNED_CHARS characters, nor TURNED_SHARE of the panel's HEIGHT (a line at least; no
+    such limit where HEIGHT is None: the room a panel asks for)."""
     tokens = text.key_tokens
     if not tokens:
         return None
@@ -177,8 +180,10 @@ def turned_names_length(text: MatrixText, grid: QRectF) -> float | None:
     if len(across) == len(tokens) and all(label.whole for label in across):
         return None
     metrics = QFontMetricsF(text.font)
-    return turned_length([metrics.horizontalAdvance(token) for token in tokens], 2.0,
-                         metrics.averageCharWidth() * TURNED_CHARS)
+    limit = metrics.averageCharWidth() * TURNED_CHARS
+    if height is not None:
+        limit = min(limit, max(metrics.height(), height * TURNED_SHARE))
+    return turned_length([metrics.horizontalAdvance(token) for token in tokens], 2.0, limit)
 
 
 def _grid_in(left: float, top: float, width: int, height: int, side: float, rows: int, columns: int) -> QRectF:
@@ -197,7 +202,12 @@ def minimum_size(text: MatrixText, side: float) -> QSize:
     title_width = max(title_metrics.horizontalAdvance(half) for half in title_halves(text.title)) + 8
     line = QFontMetricsF(text.font).height()
     width = max(label_margin(text) + columns * cell + side, title_width)
-    height = 2 * title_metrics.height() + 8 + line + 8 + rows * cell + 6
+    header = line + 8
+    # Names too wide for cells this size are written upright, in a band as tall as they need.
+    turned = turned_names_length(text, QRectF(0, 0, text.n_tokens * cell, text.n_queries * cell), None)
+    if turned is not None:
+        header = max(header, turned + 2 * TURNED_GAP)
+    height = 2 * title_metrics.height() + 8 + header + rows * cell + 6
     return QSize(int(np.ceil(width)), int(np.ceil(height)))
 
 
