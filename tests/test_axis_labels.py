@@ -2,7 +2,7 @@
 
 from itertools import pairwise
 
-from attn_desktop.geometry.axis_labels import place_axis_labels
+from attn_desktop.geometry.axis_labels import place_axis_labels, turned_length
 
 
 def _centres(count: int, cell: float) -> list[float]:
@@ -48,3 +48,9 @@ def test_a_shortened_last_name_leans_inwards_into_the_room_its_neighbour_leaves(
     last = labels[5]
     assert not last.whole and last.end == 180.0 and last.end - last.start > 30.0
     assert last.start >= labels[4].end
+
+
+def test_turned_names_reach_as_far_as_the_longest_needs_but_no_further_than_the_limit():
+    assert turned_length([12.0, 40.0, 25.0], 2.0, 80.0) == 42.0
+    assert turned_length([12.0, 140.0], 2.0, 80.0) == 80.0  # a longer name is shortened, the cells stay put
+    assert turned_length([], 2.0, 80.0) == 2.0

@@ -6,6 +6,10 @@ width; these are tried in the order given (the ones the class reads the answer f
 truly is no room for all, those come first. A name that does not fit whole is then given the free room round
 its cell to be shortened in ("becau…"), and only a name that not even that fits is left out.
 
+Where the names do not all fit across their columns, the panel writes them turned upright instead, each over its
+own column (as BertViz does): then a name takes only a line's height along the axis, and turned_length says how
+tall a band the names need above the cells.
+
 Plain numbers in, plain numbers out: the panel measures the text and paints it.
 """
 
@@ -82,3 +86,10 @@ def _free_room(centre: float, length: float, low: float, high: float,
     length = min(length, right - left)
     start = min(max(centre - length / 2, left), right - length)
     return start, start + length
+
+
+def turned_length(lengths: Sequence[float], gap: float, limit: float) -> float:
+    """How far names turned upright over their columns reach up from the cells: the longest of LENGTHS and GAP,
+    but at most LIMIT (a longer name is shortened to fit, not let push the cells down the panel)."""
+    return min(max(lengths, default=0.0) + gap, limit)
+

@@ -13,7 +13,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QLinearGradient,
 
 from attn_desktop.language import N_, tr
 from attn_desktop.ui.panels.entropy_column import EntropyColumn
-from attn_desktop.ui.panels.matrix_layout import CORNER_TEXT, MatrixLayout, ShownLabel, title_font
+from attn_desktop.ui.panels.matrix_layout import CORNER_TEXT, TURNED_GAP, MatrixLayout, ShownLabel, title_font
 
 LEGEND_WIDTH = 46
 NUMBERS_HIDDEN_NOTE = N_("Point at a cell to read its number")  # shown as tr(NUMBERS_HIDDEN_NOTE)
@@ -39,6 +39,8 @@ def paint_title(painter: QPainter, layout: MatrixLayout, font: QFont, width: int
 
 COLUMN_LABEL_ALIGNMENT = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom
 ROW_LABEL_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+# A turned name starts at the cells and reads upwards, centred on its column.
+TURNED_LABEL_ALIGNMENT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 
 def paint_labels(painter: QPainter, layout: MatrixLayout, font: QFont, columns: tuple[QFont, list[ShownLabel]],
@@ -52,14 +54,30 @@ def paint_labels(painter: QPainter, layout: MatrixLayout, font: QFont, columns: 
                      Qt.AlignmentFlag.AlignCenter, CORNER_TEXT)
     painter.setFont(columns[0])
     for label in columns[1]:
-        painter.drawText(column_label_rect(layout, label), COLUMN_LABEL_ALIGNMENT, label.text)
+        if label.turned:
+            paint_turned(painter, column_label_rect(layout, label), label.text)
+        else:
+            painter.drawText(column_label_rect(layout, label), COLUMN_LABEL_ALIGNMENT, label.text)
     painter.setFont(rows[0])
     for label in rows[1]:
         painter.drawText(row_label_rect(layout, label), ROW_LABEL_ALIGNMENT, label.text)
 
 
+def paint_turned(painter: QPainter, box: QRectF, text: str) -> None:
+    """TEXT written upright in BOX (a column's turned label), reading upwards from its bottom."""
+    painter.save()
+    painter.rotate(-90)  # about the panel's corner: a line of text now runs up the panel, its top towards the left
+    turned = QRectF(-box.bottom(), box.left(), box.height(), box.width())  # BOX, in the turned painter's terms
+    painter.drawText(turned, TURNED_LABEL_ALIGNMENT, text)
+    painter.restore()
+
+
 def column_label_rect(layout: MatrixLayout, label: ShownLabel) -> QRectF:
-    """The box a column's name is drawn in (COLUMN_LABEL_ALIGNMENT), between the title and the grid."""
+    """The box a column's name is drawn in, between the title and the grid: across the column
+    (COLUMN_LABEL_ALIGNMENT), or, for a turned name, the upright box it is written up in (paint_turned)."""
+    if label.turned and layout.turned is not None:
+        bottom = layout.grid.top() - TURNED_GAP
+        return QRectF(label.start, bottom - layout.turned, label.end - label.start, layout.turned)
     return QRectF(label.start, layout.title_height, label.end - label.start, layout.grid.top() - layout.title_height)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QFont, QFontInfo, QFontMetricsF
 
-from attn_desktop.geometry.axis_labels import place_axis_labels
+from attn_desktop.geometry.axis_labels import place_axis_labels, turned_length
 
 WIDEST_CELL_TEXT = "0.00"  # cells too narrow for this in the smallest readable font show the compact form
 # The compact form (".87", "1"), with a space's room more: without the leading 0 neighbouring numbers in cells
@@ -28,6 +28,9 @@ LABEL_CHARS = 10  # row labels take at most about this many characters; longer n
 CORNER_TEXT = "q ↓ k →"
 COLUMN_GAP = 6.0  # pixels between two column labels
 SHORTEST_LABEL = "M…"  # a name shortened to less than about this tells nothing: left out instead
+TURNED_CHARS = 12  # names turned upright over their columns take at most about this many characters' height
+TURNED_SHARE = 0.25  # ... and at most this share of the panel's height: the cells keep the most of it
+TURNED_GAP = 4.0  # pixels between a turned name and the cells under it (and as much above it)
 
 
 @dataclass
@@ -43,6 +46,9 @@ class MatrixLayout:
     grid: QRectF
     cell_font: QFont | None
     compact: bool = False  # the cells' numbers in the compact form (".87", "1"): see numbers_font
+    # How far the column names reach up from the cells when written turned upright (they do not all fit across
+    # their columns); None when they are written across.
+    turned: float | None = None
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,7 @@ class MatrixText:
     query_tokens: Sequence[str]  # the rows' names
     n_queries: int
     n_tokens: int  # columns
+    key_tokens: Sequence[str] = ()  # the columns' names: the layout makes their band tall enough to write them turned
 
 
 def title_font(font: QFont) -> QFont:
@@ -149,12 +156,34 @@ def work_out_layout(text: MatrixText, width: int, height: int, side: float) -> M
     left, top = label_margin(text), line + 8
     rows = text.n_queries
     grid = _grid_in(left, title_height + top, width, height, side, rows, text.n_tokens)
+    turned = turned_names_length(text, grid, height)
+    if turned is not None:  # the names written upright: the band over the cells as tall as they need
+        top = max(top, turned + 2 * TURNED_GAP)
+        grid = _grid_in(left, title_height + top, width, height, side, rows, text.n_tokens)
     font, compact = numbers_font(text.font, text.dpi, grid.width() / text.n_tokens)
     note = font is None
     if note:  # a line saying why the cells are blank; the cells only get smaller for it
         title_height += line
         grid = _grid_in(left, title_height + top, width, height, side, rows, text.n_tokens)
-    return MatrixLayout(lines, cut, line, title_height, note, left, grid, font, compact)
+    return MatrixLayout(lines, cut, line, title_height, note, left, grid, font, compact, turned)
+
+
+def turned_names_length(text: MatrixText, grid: QRectF, height: int | None) -> float | None:
+    """How far the column names reach up when they must be written turned upright, because across their columns
+    over GRID not every one fits whole even set smaller; None when they all fit across (they are written so).
+    Never more than about TURNED_CHARS characters, nor TURNED_SHARE of the panel's HEIGHT (a line at least; no
+    such limit where HEIGHT is None: the room a panel asks for)."""
+    tokens = text.key_tokens
+    if not tokens:
+        return None
+    across = _labels_across(text.font, text.dpi, tokens, grid, range(len(tokens)))[1]
+    if len(across) == len(tokens) and all(label.whole for label in across):
+        return None
+    metrics = QFontMetricsF(text.font)
+    limit = metrics.averageCharWidth() * TURNED_CHARS
+    if height is not None:
+        limit = min(limit, max(metrics.height(), height * TURNED_SHARE))
+    return turned_length([metrics.horizontalAdvance(token) for token in tokens], 2.0, limit)
 
 
 def _grid_in(left: float, top: float, width: int, height: int, side: float, rows: int, columns: int) -> QRectF:
@@ -173,7 +202,12 @@ def minimum_size(text: MatrixText, side: float) -> QSize:
     title_width = max(title_metrics.horizontalAdvance(half) for half in title_halves(text.title)) + 8
     line = QFontMetricsF(text.font).height()
     width = max(label_margin(text) + columns * cell + side, title_width)
-    height = 2 * title_metrics.height() + 8 + line + 8 + rows * cell + 6
+    header = line + 8
+    # Names too wide for cells this size are written upright, in a band as tall as they need.
+    turned = turned_names_length(text, QRectF(0, 0, text.n_tokens * cell, text.n_queries * cell), None)
+    if turned is not None:
+        header = max(header, turned + 2 * TURNED_GAP)
+    height = 2 * title_metrics.height() + 8 + header + rows * cell + 6
     return QSize(int(np.ceil(width)), int(np.ceil(height)))
 
 
@@ -193,12 +227,45 @@ class ShownLabel:
     text: str  # whole, or shortened with "…" (the tooltip has it whole)
     start: float  # the room it is drawn in along the axis: x for a column, y for a row
     end: float
+    whole: bool = True  # False: shortened
+    turned: bool = False  # written upright, reading upwards (the room along the axis is then a line's height)
 
 
-def column_labels(font: QFont, dpi: int, tokens: Sequence[str], grid: QRectF,
-                  order: Sequence[int]) -> tuple[QFont, list[ShownLabel]]:
+def column_labels(font: QFont, dpi: int, tokens: Sequence[str], grid: QRectF, order: Sequence[int],
+                  turned: float | None = None) -> tuple[QFont, list[ShownLabel]]:
     """The column labels' font and each label drawn, over a GRID of square cells; names tried in ORDER
-    (the ones the class reads the answer from first: see place_axis_labels).
+    (the ones the class reads the answer from first: see place_axis_labels), written across their columns, or
+    turned upright reaching TURNED pixels up when the layout found they do not fit across (turned_names_length)."""
+    if turned is not None:
+        return _labels_turned(font, dpi, tokens, grid, order, turned)
+    return _labels_across(font, dpi, tokens, grid, order)
+
+
+def _labels_turned(font: QFont, dpi: int, tokens: Sequence[str], grid: QRectF, order: Sequence[int],
+                   length: float) -> tuple[QFont, list[ShownLabel]]:
+    """Names turned upright, each centred on its column and a line high along the axis: set smaller (down to the
+    smallest readable size) where columns are narrower than a line, and only then some left out, ORDER's first
+    kept; a name longer than LENGTH shortened."""
+    size = grid.width() / max(len(tokens), 1)
+    turned_font = QFont(font)
+    line = QFontMetricsF(turned_font).height()
+    if line > size:
+        turned_font.setPointSizeF(max(smallest_readable_points(font, dpi), font.pointSizeF() * size / line))
+        line = QFontMetricsF(turned_font).height()
+    metrics = QFontMetricsF(turned_font)
+    centres = [grid.left() + (column + 0.5) * size for column in range(len(tokens))]
+    placed = place_axis_labels(centres, [line] * len(tokens), (grid.left(), grid.right()), 0.0, order, line)
+    shown = []
+    for label in placed:
+        token = tokens[label.index]
+        text = metrics.elidedText(token, Qt.TextElideMode.ElideRight, length)
+        shown.append(ShownLabel(label.index, text, label.start, label.end, text == token, True))
+    return turned_font, shown
+
+
+def _labels_across(font: QFont, dpi: int, tokens: Sequence[str], grid: QRectF,
+                   order: Sequence[int]) -> tuple[QFont, list[ShownLabel]]:
+    """Names written across their columns.
 
     Each name takes its own width, centred on its column, so a long name borrows room a short neighbour
     leaves. Where the names do not all fit whole in the panel's font they are tried set smaller (down to the
@@ -223,7 +290,7 @@ def column_labels(font: QFont, dpi: int, tokens: Sequence[str], grid: QRectF,
                                    metrics.horizontalAdvance(SHORTEST_LABEL))
         shown = [ShownLabel(label.index, tokens[label.index] if label.whole else metrics.elidedText(
             tokens[label.index], Qt.TextElideMode.ElideRight, label.end - label.start - COLUMN_GAP),
-            label.start, label.end) for label in placed]
+            label.start, label.end, label.whole) for label in placed]
         whole = sum(label.whole for label in placed)
         letters = sum(len(label.text.rstrip("…")) for label in shown)
         candidates.append((candidate, shown, (whole == len(tokens), len(shown), whole, letters)))

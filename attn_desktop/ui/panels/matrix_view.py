@@ -145,7 +145,7 @@ class MatrixView(QWidget):
     def _text(self) -> MatrixText:
         scene = self.reading
         return MatrixText(self.font(), self.logicalDpiY(), self.title(), scene.query_tokens, scene.n_queries,
-                          scene.n_tokens)
+                          scene.n_tokens, scene.tokens)
 
     def _side(self) -> float:
         """Room right of the grid: the entropy column (when shown) and the colour bar."""
@@ -175,9 +175,9 @@ class MatrixView(QWidget):
         return self._labels
 
     def _work_out_labels(self) -> tuple[Labels, Labels]:
-        grid, font, dpi = self._current_layout().grid, self.font(), self.logicalDpiY()
-        reading = self.reading
-        return (column_labels(font, dpi, reading.tokens, grid, self._column_order()),
+        layout, font, dpi = self._current_layout(), self.font(), self.logicalDpiY()
+        grid, reading = layout.grid, self.reading
+        return (column_labels(font, dpi, reading.tokens, grid, self._column_order(), layout.turned),
                 row_labels(font, dpi, reading.query_tokens, grid, self._row_order()))
 
     def _column_order(self) -> list[int]:

@@ -75,25 +75,30 @@ def focus_widget(window: MainWindow) -> str | None:
 # ----- the matrix ------------------------------------------------------------------------------------
 def matrix_labels_missing(matrix: MatrixView) -> list[str]:
     """The matrix's rows ("row 2: sat") and columns ("column 1: cat") whose token's name is not drawn, or is drawn
-    as no more than "…", or lies outside the part of the panel in view (read from the labels the panel paints)."""
+    as no more than "…", or lies outside the part of the panel in view (read from the labels the panel paints; a
+    column name written turned upright must lie in view along the whole of its upright box)."""
     if not _on_screen(matrix) or not matrix.reading.tokens:
         return []
     layout, (column_font, columns), (row_font, rows) = matrix.drawn_labels()
     seen = _seen_rect(matrix)
-    missing = _axis_missing("column", matrix.reading.tokens, {label.index: (label.text, column_label_rect(layout, label))
-                                                              for label in columns}, QFontMetricsF(column_font), seen)
-    missing += _axis_missing("row", matrix.reading.query_tokens, {label.index: (label.text, row_label_rect(layout, label))
-                                                                  for label in rows}, QFontMetricsF(row_font), seen)
+    missing = _axis_missing("column", matrix.reading.tokens,
+                            {label.index: (label.text, column_label_rect(layout, label), label.turned)
+                             for label in columns}, QFontMetricsF(column_font), seen)
+    missing += _axis_missing("row", matrix.reading.query_tokens,
+                             {label.index: (label.text, row_label_rect(layout, label), False)
+                              for label in rows}, QFontMetricsF(row_font), seen)
     return missing
 
 
-def _axis_missing(axis: str, tokens: list[str], drawn: dict[int, tuple[str, QRectF]], metrics: QFontMetricsF,
+def _axis_missing(axis: str, tokens: list[str], drawn: dict[int, tuple[str, QRectF, bool]], metrics: QFontMetricsF,
                   seen: QRectF) -> list[str]:
+    """DRAWN: each named index's text, its box and whether it is written turned upright (the box's height its length)."""
     missing = []
     for index, token in enumerate(tokens):
-        text, box = drawn.get(index, ("", QRectF()))
+        text, box, turned = drawn.get(index, ("", QRectF(), False))
         readable = bool(text.replace(ELLIPSIS, "").strip()) or not token.strip()
-        if index not in drawn or not readable or not _inside(box, seen, metrics):
+        in_view = _turned_inside(box, text, seen, metrics) if turned else _inside(box, seen, metrics)
+        if index not in drawn or not readable or not in_view:
             missing.append(f"{axis} {index}: {token}")
     return missing
 
@@ -106,6 +111,16 @@ def _seen_rect(widget: QWidget) -> QRectF:
         seen &= QRect(widget.mapFrom(ancestor, QPoint(0, 0)), ancestor.size())
         ancestor = ancestor.parentWidget()
     return QRectF(seen)
+
+
+def _turned_inside(box: QRectF, text: str, seen: QRectF, metrics: QFontMetricsF) -> bool:
+    """An upright label's text (written up from its box's bottom, a line wide, centred across it) inside the part
+    in view, to half a pixel, and not longer than its box (else its top would be cut)."""
+    length = metrics.horizontalAdvance(text)
+    line = QRectF(box.center().x() - metrics.height() / 2, box.bottom() - length, metrics.height(), length)
+    return length <= box.height() + 0.5 and seen.adjusted(-0.5, -0.5, 0.5, 0.5).contains(line.intersected(box)
+                                                                                         if box.width() < line.width()
+                                                                                         else line)
 
 
 def _inside(box: QRectF, seen: QRectF, metrics: QFontMetricsF) -> bool:
