@@ -40,7 +40,7 @@ from attn_desktop.ui.window.layout.hand_sizes import (
     activity_key,
     in_sight,
 )
-from attn_desktop.ui.window.layout.presentation_design import arrange_for_presentation, lay_out_now
+from attn_desktop.ui.window.layout.presentation_design import arrange_for_presentation, lay_out_now, settle_minimums
 from attn_desktop.ui.window.layout.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
 
 LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
@@ -230,6 +230,11 @@ class DockLayout(QObject):
                                [int(width * share) for share in shares], HORIZONTAL)
         else:
             self.make_room_for_grids()
+        # Again, the row's panels at their widths now: a panel that wraps its words (Output, Shapes) needed more
+        # lines at the width it had before (hidden by another lesson, say), and Qt kept the row that much taller.
+        settle_minimums(window)
+        bottom_row = docks[DockId.OUTPUT].minimumSizeHint().height() if short else int(height * 0.22)
+        window.resizeDocks([docks[DockId.OUTPUT]], [bottom_row], VERTICAL)
         self._size_companion_column()
         self.hand_sizes.give_back()  # what the user made of this design, on this kind of screen
 
