@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ui.test_window_holds_still import SCREENS, moved_panels, on_a_screen, open_lesson, panel_geometry
+from tests.ui.test_window_holds_still import SCREENS, moved_panels, on_a_screen, open_lesson, panel_geometry, settled
 
 pytestmark = pytest.mark.slow
 
@@ -24,3 +24,24 @@ def test_lesson_a_b_a_three_times_gives_back_lesson_as_arrangement_every_time(qt
         open_lesson(qtbot, window, "two-heads")
         open_lesson(qtbot, window, "self-attention")
         assert moved_panels(opened, panel_geometry(window)) == {}, f"round {round_number} did not come back"
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_lesson_3_opened_after_lesson_7_and_a_language_and_back_keep_the_window_and_its_panels(
+        qtbot, window, monkeypatch, screen):
+    """The walk "a language and back": lesson 3 opened after lesson 7 (whose bottom row was hidden) had its bottom
+    row 14 px taller than lesson 3 opened afresh, and a change of direction (Arabic, then English) grew the window
+    past the screen while the reading panels were placed again."""
+    on_a_screen(window, monkeypatch, SCREENS[screen])
+    size = window.size()
+    open_lesson(qtbot, window, "self-attention")
+    afresh = panel_geometry(window)
+    open_lesson(qtbot, window, "two-heads")
+    open_lesson(qtbot, window, "self-attention")
+    opened = panel_geometry(window)
+    assert moved_panels(afresh, opened) == {}, "lesson 3 after lesson 7 is not lesson 3 as it opens"
+    for language in ("ar", "en"):
+        window.switch_language(language)
+        settled(qtbot, window)
+    assert window.size() == size, "the window grew during the switches"
+    assert moved_panels(opened, panel_geometry(window)) == {}, "English, Arabic, English"

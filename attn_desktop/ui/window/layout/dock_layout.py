@@ -360,7 +360,15 @@ class DockLayout(QObject):
 
     def follow_direction(self) -> None:
         """The language's direction changed (Arabic, or back): every panel on its side for the new direction."""
+        window = self.window
+        size, state = window.size(), window.windowState()
         self.rebuild()
+        if window.size() != size:
+            # Rebuilding shows every reading panel for a moment; their minimums added up grew the window past the
+            # screen and Qt ended its maximised state, so nothing shrank it back: the window as it was, shared out.
+            window.resize(size)
+            window.setWindowState(state)
+            self.share_out()
         if self.presenting:
             self.arrange_for_presentation()
 

@@ -12,7 +12,7 @@ Training panel's controls) and the canvas the rest.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QScrollArea
+from PySide6.QtWidgets import QApplication, QDockWidget, QGraphicsView, QMainWindow, QScrollArea
 
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.panels.matrix_view import MatrixView
@@ -85,6 +85,10 @@ def settle_minimums(window: QMainWindow) -> None:
     for _ in range(SETTLING_PASSES):  # a panel's new minimum asks its dock, which asks the window, again
         lay_out_now(window)
         QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        # A chart's minimum follows its axes (names upright when they do not fit side by side), which its scene lays
+        # out on its own: the widget never says its minimum changed, and the dock kept the old one.
+        for chart in window.findChildren(QGraphicsView):
+            chart.updateGeometry()
     lay_out_now(window)
 
 
