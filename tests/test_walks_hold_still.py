@@ -49,7 +49,7 @@ KNOWN: dict[tuple[str, str, bool, str], str] = {
     **{("real model grid", *where): GRID_MOVES for where in EVERYWHERE if where[0] != "1920x1080"},
     ("real model grid", "1920x1080", False, "en"): RESTART_AFTER_MODEL,
     **{("lesson 8 reveal", *where): REVEAL for where in EVERYWHERE},
-    **{("presenting and back", *where): ROUND_TRIP_F11 for where in EVERYWHERE if not where[1]},
+    **{("presenting and back", *where): ROUND_TRIP_F11 for where in EVERYWHERE if not where[1] and where[0] != "1920x1080"},
     ("training induction knock-out", "1024x768", False, "ar"): TRAINING_CUT,
 }
 

@@ -45,3 +45,4 @@ def test_lesson_3_opened_after_lesson_7_and_a_language_and_back_keep_the_window_
         settled(qtbot, window)
     assert window.size() == size, "the window grew during the switches"
     assert moved_panels(opened, panel_geometry(window)) == {}, "English, Arabic, English"
+

@@ -40,7 +40,7 @@ from attn_desktop.ui.window.layout.hand_sizes import (
     activity_key,
     in_sight,
 )
-from attn_desktop.ui.window.layout.presentation_design import arrange_for_presentation, lay_out_now, settle_minimums
+from attn_desktop.ui.window.layout.presentation_design import arrange_for_presentation, settle_minimums
 from attn_desktop.ui.window.layout.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
 
 LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
@@ -210,8 +210,10 @@ class DockLayout(QObject):
         panel's own minimum size (all score rows, readable matrix numbers) wins over its share."""
         window, docks = self.window, self.docks
         # The docks laid out where they now are first: shared out over them as they were before (panels just shown
-        # or hidden, the lab under a bottom row, presentation's font), Qt kept the bottom row taller than designed.
-        lay_out_now(window)
+        # or hidden, the lab under a bottom row, presentation's font), Qt kept the bottom row taller than designed. Each
+        # dock with its panel's minimum now (another lesson's fewer score rows): a dock sized while it still had the
+        # old one keeps that size over the panel under it.
+        settle_minimums(window)
         width, height = window.width(), window.height()
         # Every pixel to the canvas on a narrow or short screen (or a medium one whose left column holds the
         # lab): the side columns as narrow as they read.

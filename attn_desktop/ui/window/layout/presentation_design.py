@@ -89,6 +89,12 @@ def settle_minimums(window: QMainWindow) -> None:
         # out on its own: the widget never says its minimum changed, and the dock kept the old one.
         for chart in window.findChildren(QGraphicsView):
             chart.updateGeometry()
+        # A dock keeps the minimum its panel had when the dock last laid itself out (the last lesson's score rows):
+        # Qt placed it by the new one, then the dock overran the panel under it by the difference.
+        for dock in window.findChildren(QDockWidget):
+            if (layout := dock.layout()) is not None and not dock.isHidden():
+                layout.invalidate()
+                layout.activate()
     lay_out_now(window)
 
 
