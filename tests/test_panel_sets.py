@@ -43,3 +43,11 @@ def test_presenting_shows_the_panels_of_the_lessons_subject_where_they_apply():
     several = Activity(subject=frozenset({DockId.GRIDS}), several_heads=True)  # the heads view shows the heads
     assert DockId.GRIDS not in panels_shown(several, presenting=True)
     assert lessons.lesson("projections").presents == (DockId.GRIDS,)
+
+
+def test_training_on_a_projector_gives_the_grids_row_to_the_plots():
+    """Training rewrites W_Q, W_K and W_V at every step; on a 1024 × 768 screen their row cost the three plots
+    their 200 px (the classroom walk "training induction" found 145-px plots once a reverse head was shown)."""
+    training = Activity(companion=DockId.TRAINING, grids=True, small_screen=True)
+    assert DockId.GRIDS not in panels_shown(training, presenting=False)
+    assert DockId.GRIDS in panels_shown(Activity(companion=DockId.TRAINING, grids=True), presenting=False)

@@ -56,6 +56,8 @@ def panels_shown(activity: Activity, presenting: bool) -> frozenset[DockId]:
         shown.discard(DockId.GRIDS)  # an empty tab would only take the bottom row's height
     elif activity.small_screen:
         shown.discard(DockId.SHAPES)  # the grids say the shapes; Shapes' tab bar would cost the plots its height
+        if activity.companion == DockId.TRAINING:  # training rewrites the grids each step: the plots get the row
+            shown.discard(DockId.GRIDS)
     if activity.companion is not None:
         shown.add(activity.companion)
         shown -= set(MADE_WAY_FOR.get(activity.companion, ()))
