@@ -29,8 +29,8 @@ SMALL_SCREEN_LEFT_PX_OF = {DockId.POSITIONS_LAB: 228}
 BOTTOM_ROW_SHARE = 0.24  # of the height, for the output and the weights
 BOTTOM_ROW_WIDTH_SHARE = 0.32  # of the width, for each of the output and the weights
 LEFT_SHARE = 0.3  # of the width, for a left panel kept during a presentation
-MATRIX_BOTTOM_MARGIN_PX = 8
-SETTLING_PASSES = 3  # panel, dock, window  # under the matrix's last row of cells, before the score table's title
+MATRIX_BOTTOM_MARGIN_PX = 8  # under the matrix's last row of cells, before the score table's title
+SETTLING_PASSES = 3  # panel, dock, window
 
 
 def arrange_for_presentation(window: QMainWindow, docks: dict[DockId, QDockWidget], small_screen: bool) -> None:
