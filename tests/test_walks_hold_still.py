@@ -44,19 +44,8 @@ def _case_id(case) -> str:
     return f"{walk.replace(' ', '-')}-{screen}{'-presenting' if presenting else ''}-{language}"
 
 
-# Still open in issue 42: after the real model, a restart into lesson 10 comes back with the model's docks (its wide
-# column, a full-width bottom row), not the lesson's: it came back right until share_out learned to settle the
-# docks' minimums first (lesson A → B → A, a language and back), and the two are not yet reconciled. Not strict: it
-# depends on whether the restored window's share-out (after its last resize settles) runs before the audit.
-RESTART_AFTER_THE_MODEL = ("issue 42, round trips: a restart after the real model gives back the model's docks, not "
-                           "lesson 10's")
-KNOWN = {("real model grid", screen, False, "en"): RESTART_AFTER_THE_MODEL for screen in SCREENS}
-
-
 def _params() -> list:
-    return [pytest.param(*case, id=_case_id(case),
-                         marks=[pytest.mark.xfail(strict=False, reason=KNOWN[case])] if case in KNOWN else [])
-            for case in CASES]
+    return [pytest.param(*case, id=_case_id(case)) for case in CASES]
 
 
 def steps_of(walk: str, language: str, presenting: bool = False) -> list[str]:

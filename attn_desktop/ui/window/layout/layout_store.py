@@ -25,6 +25,7 @@ class LayoutStore(QObject):
         self.window, self.docks, self.presentation = window, docks, presentation
         self._settle_timer = QTimer(self, singleShot=True, interval=RESTORED_SIZE_SETTLES_MS)
         self._settle_timer.timeout.connect(self._share_out_for_the_activity)
+        self._passes_left = 0  # share-outs still to come after the one running (see _share_out_for_the_activity)
         window.installEventFilter(self)
 
     @property
@@ -62,6 +63,11 @@ class LayoutStore(QObject):
         self._settle_timer.start()
         return True
 
+    @property
+    def settling(self) -> bool:
+        """A restored window waits for its last resize before its panels are shared out (and shares out twice)."""
+        return self._settle_timer.isActive() or self._passes_left > 0
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window and event.type() == QEvent.Type.Resize and self._settle_timer.isActive():
             self._settle_timer.start()  # another resize while settling: wait for the last
@@ -79,7 +85,9 @@ class LayoutStore(QObject):
         """The sizes the activity opens with (its companion's column widened as LessonController.open does), and
         the user's hand-set ones, not the last session's (a score column sized for the real model's sentence).
         Twice: the panels' least heights (the output's wrapped lines) follow the widths the first pass gave."""
+        self._passes_left = passes - 1
         if self.docks.presenting or not self.window.isVisible():
+            self._passes_left = 0
             return  # presentation's design sizes its own panels
         self.docks.arrange()
         companion = self.docks.companion

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import pyqtgraph as pg
 from pyqtgraph.util.garbage_collector import GarbageCollector
+from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop import APP_NAME, __version__
@@ -101,6 +103,15 @@ def build_window(path: Path | None = None) -> MainWindow:
     return MainWindow(scene, scene_path=path, view=view)
 
 
+def _wait_for_the_restored_layout(window: MainWindow, limit_s: float = 3.0) -> None:
+    """A restored window shares its panels out once its last resize has settled (a timer): until then it shows
+    the last session's docks, which a picture or a drag must not take for the window's own."""
+    deadline = time.monotonic() + limit_s
+    while window.layout_store.settling and time.monotonic() < deadline:
+        gui_app().processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
+        time.sleep(0.005)
+
+
 def settle(window: MainWindow) -> None:
     """Process events until the docks, the plots and their framing stop changing.
 
@@ -108,6 +119,7 @@ def settle(window: MainWindow) -> None:
     frame their arrows. Anything that draws or drags by pixel waits for this first.
     """
     app = gui_app()
+    _wait_for_the_restored_layout(window)
     previous = None
     for _ in range(50):
         app.processEvents()
