@@ -40,7 +40,7 @@ from attn_desktop.ui.window.layout.hand_sizes import (
     activity_key,
     in_sight,
 )
-from attn_desktop.ui.window.layout.presentation_design import arrange_for_presentation, settle_minimums
+from attn_desktop.ui.window.layout.presentation_design import arrange_for_presentation, lay_out_now
 from attn_desktop.ui.window.layout.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
 
 LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
@@ -210,10 +210,8 @@ class DockLayout(QObject):
         panel's own minimum size (all score rows, readable matrix numbers) wins over its share."""
         window, docks = self.window, self.docks
         # The docks laid out where they now are first: shared out over them as they were before (panels just shown
-        # or hidden, the lab under a bottom row, presentation's font), Qt kept the bottom row taller than designed. Each
-        # dock with its panel's minimum now (another lesson's fewer score rows): a dock sized while it still had the
-        # old one keeps that size over the panel under it.
-        settle_minimums(window)
+        # or hidden, the lab under a bottom row, presentation's font), Qt kept the bottom row taller than designed.
+        lay_out_now(window)
         width, height = window.width(), window.height()
         # Every pixel to the canvas on a narrow or short screen (or a medium one whose left column holds the
         # lab): the side columns as narrow as they read.
@@ -232,11 +230,6 @@ class DockLayout(QObject):
                                [int(width * share) for share in shares], HORIZONTAL)
         else:
             self.make_room_for_grids()
-        # Again, the row's panels at their widths now: a panel that wraps its words (Output, Shapes) needed more
-        # lines at the width it had before (hidden by another lesson, say), and Qt kept the row that much taller.
-        settle_minimums(window)
-        bottom_row = docks[DockId.OUTPUT].minimumSizeHint().height() if short else int(height * 0.22)
-        window.resizeDocks([docks[DockId.OUTPUT]], [bottom_row], VERTICAL)
         self._size_companion_column()
         self.hand_sizes.give_back()  # what the user made of this design, on this kind of screen
 
@@ -364,15 +357,7 @@ class DockLayout(QObject):
 
     def follow_direction(self) -> None:
         """The language's direction changed (Arabic, or back): every panel on its side for the new direction."""
-        window = self.window
-        size, state = window.size(), window.windowState()
         self.rebuild()
-        if window.size() != size:
-            # Rebuilding shows every reading panel for a moment; their minimums added up grew the window past the
-            # screen and Qt ended its maximised state, so nothing shrank it back: the window as it was, shared out.
-            window.resize(size)
-            window.setWindowState(state)
-            self.share_out()
         if self.presenting:
             self.arrange_for_presentation()
 

@@ -11,8 +11,8 @@ Training panel's controls) and the canvas the rest.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtWidgets import QApplication, QDockWidget, QGraphicsView, QMainWindow, QScrollArea
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea
 
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.panels.matrix_view import MatrixView
@@ -30,7 +30,6 @@ BOTTOM_ROW_SHARE = 0.24  # of the height, for the output and the weights
 BOTTOM_ROW_WIDTH_SHARE = 0.32  # of the width, for each of the output and the weights
 LEFT_SHARE = 0.3  # of the width, for a left panel kept during a presentation
 MATRIX_BOTTOM_MARGIN_PX = 8  # under the matrix's last row of cells, before the score table's title
-SETTLING_PASSES = 3  # panel, dock, window
 
 
 def arrange_for_presentation(window: QMainWindow, docks: dict[DockId, QDockWidget], small_screen: bool) -> None:
@@ -77,25 +76,6 @@ def lay_out_now(window: QMainWindow) -> None:
     layout = window.layout()
     if layout is not None:
         layout.activate()
-
-
-def settle_minimums(window: QMainWindow) -> None:
-    """The docks laid out now, and the minimum sizes their panels ask for at the sizes they were given (a panel
-    that wraps its words asks for more height in a narrower width) known now, not at the next event loop pass."""
-    for _ in range(SETTLING_PASSES):  # a panel's new minimum asks its dock, which asks the window, again
-        lay_out_now(window)
-        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-        # A chart's minimum follows its axes (names upright when they do not fit side by side), which its scene lays
-        # out on its own: the widget never says its minimum changed, and the dock kept the old one.
-        for chart in window.findChildren(QGraphicsView):
-            chart.updateGeometry()
-        # A dock keeps the minimum its panel had when the dock last laid itself out (the last lesson's score rows):
-        # Qt placed it by the new one, then the dock overran the panel under it by the difference.
-        for dock in window.findChildren(QDockWidget):
-            if (layout := dock.layout()) is not None and not dock.isHidden():
-                layout.invalidate()
-                layout.activate()
-    lay_out_now(window)
 
 
 def _least_readable_width(dock: QDockWidget) -> int:
