@@ -29,6 +29,9 @@ CORNER_TEXT = "q ↓ k →"
 COLUMN_GAP = 6.0  # pixels between two column labels
 SHORTEST_LABEL = "M…"  # a name shortened to less than about this tells nothing: left out instead
 TURNED_CHARS = 12  # names turned upright over their columns take at most about this many characters' height
+TURNED_CHARS_ASKED = 6  # ... and the room a panel asks for holds this many: in a crowded window (two heads' matrices
+# under their plots, in Spanish) a band for twelve took the plots under their legible size
+TURNED_CHARS_AT_LEAST = 4  # a band lower than this many characters (and than the longest name) is not worth it
 TURNED_SHARE = 0.25  # ... and at most this share of the panel's height: the cells keep the most of it
 TURNED_GAP = 4.0  # pixels between a turned name and the cells under it (and as much above it)
 
@@ -156,7 +159,7 @@ def work_out_layout(text: MatrixText, width: int, height: int, side: float) -> M
     left, top = label_margin(text), line + 8
     rows = text.n_queries
     grid = _grid_in(left, title_height + top, width, height, side, rows, text.n_tokens)
-    turned = turned_names_length(text, grid, height)
+    turned = turned_names_length(text, grid, height, _room_beside_the_numbers(text, grid, height - title_height))
     if turned is not None:  # the names written upright: the band over the cells as tall as they need
         top = max(top, turned + 2 * TURNED_GAP)
         grid = _grid_in(left, title_height + top, width, height, side, rows, text.n_tokens)
@@ -168,11 +171,23 @@ def work_out_layout(text: MatrixText, width: int, height: int, side: float) -> M
     return MatrixLayout(lines, cut, line, title_height, note, left, grid, font, compact, turned)
 
 
-def turned_names_length(text: MatrixText, grid: QRectF, height: int | None) -> float | None:
+def _room_beside_the_numbers(text: MatrixText, grid: QRectF, height: float) -> float | None:
+    """The pixels of HEIGHT (the panel's, under its title) a band of turned names may take without making the
+    cells of GRID too small for their numbers; None when they are too small for them anyway (a 64-token scene)."""
+    fits_numbers = numbers_font(text.font, text.dpi, grid.width() / text.n_tokens)[0] is not None
+    if not fits_numbers:
+        return None
+    cells_need = text.n_queries * min_cell_size(text.font, text.dpi, COMPACT_CELL_TEXT) + 6
+    return height - 2 * TURNED_GAP - cells_need
+
+
+def turned_names_length(text: MatrixText, grid: QRectF, height: int | None = None,
+                        spare: float | None = None) -> float | None:
     """How far the column names reach up when they must be written turned upright, because across their columns
     over GRID not every one fits whole even set smaller; None when they all fit across (they are written so).
-    Never more than about TURNED_CHARS characters, nor TURNED_SHARE of the panel's HEIGHT (a line at least; no
-    such limit where HEIGHT is None: the room a panel asks for)."""
+    Never more than about TURNED_CHARS characters, nor TURNED_SHARE of the panel's HEIGHT, nor the SPARE pixels
+    it has beyond what its title and cells need (a line at least). Where HEIGHT is None, the room a panel asks
+    for: about TURNED_CHARS_ASKED characters."""
     tokens = text.key_tokens
     if not tokens:
         return None
@@ -180,10 +195,15 @@ def turned_names_length(text: MatrixText, grid: QRectF, height: int | None) -> f
     if len(across) == len(tokens) and all(label.whole for label in across):
         return None
     metrics = QFontMetricsF(text.font)
-    limit = metrics.averageCharWidth() * TURNED_CHARS
-    if height is not None:
-        limit = min(limit, max(metrics.height(), height * TURNED_SHARE))
-    return turned_length([metrics.horizontalAdvance(token) for token in tokens], 2.0, limit)
+    if height is None:
+        limit = metrics.averageCharWidth() * TURNED_CHARS_ASKED
+    else:
+        room = height * TURNED_SHARE if spare is None else min(height * TURNED_SHARE, spare)
+        limit = max(metrics.height(), min(metrics.averageCharWidth() * TURNED_CHARS, room))
+    lengths = [metrics.horizontalAdvance(token) for token in tokens]
+    if limit < min(max(lengths) + 2.0, metrics.averageCharWidth() * TURNED_CHARS_AT_LEAST):
+        return None  # a band too low to tell the names apart: across, those that fit are named
+    return turned_length(lengths, 2.0, limit)
 
 
 def _grid_in(left: float, top: float, width: int, height: int, side: float, rows: int, columns: int) -> QRectF:
@@ -204,7 +224,7 @@ def minimum_size(text: MatrixText, side: float) -> QSize:
     width = max(label_margin(text) + columns * cell + side, title_width)
     header = line + 8
     # Names too wide for cells this size are written upright, in a band as tall as they need.
-    turned = turned_names_length(text, QRectF(0, 0, text.n_tokens * cell, text.n_queries * cell), None)
+    turned = turned_names_length(text, QRectF(0, 0, text.n_tokens * cell, text.n_queries * cell))
     if turned is not None:
         header = max(header, turned + 2 * TURNED_GAP)
     height = 2 * title_metrics.height() + 8 + header + rows * cell + 6

@@ -8,12 +8,14 @@ it is shown: a message arriving never makes it taller, so Reveal moves neither t
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
 from attn_desktop.language import N_, tr
 
 WINNER_PLACEHOLDER = N_("Winner…")  # shown as tr(WINNER_PLACEHOLDER)
 MESSAGE_LINES = 3  # the longest message: a round's result and the session's score under it, or the guess's, wrapped
+GUESSING_TEXT = N_("<b>Guess:</b> drag the grey bars, or")  # the message beside the winner box and Reveal
 
 
 class PredictBar(QWidget):
@@ -45,11 +47,35 @@ class PredictBar(QWidget):
         self.setFixedHeight(self.reserved_height())
 
     def reserved_height(self) -> int:
-        """The strip's height whatever it says: MESSAGE_LINES of text, or the winner box and Reveal if taller."""
+        """The strip's height whatever it says: MESSAGE_LINES of text, the guess's message as it wraps beside the
+        winner box and Reveal (a longer language's takes a fourth line), or those controls if taller."""
         margins = self._row.contentsMargins()
-        text = MESSAGE_LINES * self.message_label.fontMetrics().lineSpacing()
+        text = max(MESSAGE_LINES * self.message_label.fontMetrics().lineSpacing(), self._guess_message_height())
         controls = max(self.winner_box.sizeHint().height(), self.reveal_button.sizeHint().height())
         return max(text, controls) + margins.top() + margins.bottom()
+
+    def _guess_message_height(self) -> int:
+        """How tall the guess's message is in the room the controls leave it (none before the strip has a width)."""
+        margins = self._row.contentsMargins()
+        room = self.width() - margins.left() - margins.right() - self.controls_width() - max(0, self._row.spacing())
+        if room <= 0:
+            return 0
+        document = QTextDocument()
+        document.setDefaultFont(self.message_label.font())
+        document.setDocumentMargin(0)
+        document.setHtml(tr(GUESSING_TEXT))
+        document.setTextWidth(room)
+        return int(document.size().height() + 0.999)
+
+    def _reserve(self) -> None:
+        height = self.reserved_height()
+        if height != self.height() or self.minimumHeight() != height:
+            self.setFixedHeight(height)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():  # the panel made wider or narrower: a layout step
+            self._reserve()
 
     def controls_width(self) -> int:
         """The width of the winner box and Reveal, shown or not (after Reveal they make way for the message)."""
@@ -59,7 +85,7 @@ class PredictBar(QWidget):
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:  # presentation's large type: the lines are taller
-            self.setFixedHeight(self.reserved_height())
+            self._reserve()
 
     def set_tokens(self, tokens: list[str]) -> None:
         """The keys the winner box offers."""
@@ -71,6 +97,7 @@ class PredictBar(QWidget):
         """What to do now (its tooltip: the details); the winner box and Reveal only while guessing."""
         self.message_label.setText(message)
         self.message_label.setToolTip(tooltip)
+        self._reserve()  # (the same height for every step: it changes only with the language)
         self.winner_box.setVisible(guessing)
         self.reveal_button.setVisible(guessing)
         if self.winner_box.currentIndex() != winner:

@@ -37,13 +37,12 @@ from attn_desktop.model.teaching.prediction import (
 from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.ui.canvas.drag_controller import DragController
 from attn_desktop.ui.panels.weights_chart import ChartPhase, WeightsChart
-from attn_desktop.ui.predict.predict_bar import PredictBar
+from attn_desktop.ui.predict.predict_bar import GUESSING_TEXT, PredictBar
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.view_state.weights_veil import WeightsVeil
 
 READY_TEXT = N_("<b>Predict</b> is on: move a query or a key.")  # these texts shown as tr(...)
 MOVING_TEXT = N_("<b>Predict:</b> release, then guess.")
-GUESSING_TEXT = N_("<b>Guess:</b> drag the grey bars, or")
 HOW_TO_GUESS = N_("Drag a grey bar's top (or choose a bar with ←/→ and move it with ↑/↓): the other keys share the "
                   "rest, so the guess always adds up to 100%. Or pick only the winner. Then Reveal (Enter).")
 UNCHANGED_TEXT = N_("Nothing to guess: the weights did not change (a value moves only the output).")
