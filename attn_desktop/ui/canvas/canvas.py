@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QFontMetricsF, QHideEvent, QKeyEvent, QMouseEvent, QResizeEvent
+from PySide6.QtGui import QAccessible, QFont, QFontMetricsF, QHideEvent, QKeyEvent, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import QGraphicsSceneMouseEvent, QWidget
 
 from attn_desktop.geometry.weight_style import even_split
@@ -22,8 +22,10 @@ from attn_desktop.model.explain import arrow_name
 from attn_desktop.model.shown_numbers import shown_number
 from attn_desktop.model.teaching.named_arrows import named_in
 from attn_desktop.model.view_plane import ViewPlane
+from attn_desktop.ui.accessibility.painted_items import install_factory
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
 from attn_desktop.ui.canvas.arrow_styles import KeyValueStyles, clipped_label, short_name, style_queries
+from attn_desktop.ui.canvas.canvas_access import CanvasAccess
 from attn_desktop.ui.canvas.canvas_labels import CanvasLabels
 from attn_desktop.ui.canvas.canvas_plots import CanvasPlots
 from attn_desktop.ui.canvas.drag_controller import DragController
@@ -62,8 +64,12 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
     arrow_moved = Signal(object)  # a MoveArrow for the edit history: a released drag or a nudge, already shown
     drag_moved = Signal(str)  # what the dragged arrow now is, e.g. "k·cat = (1.32, 1.59)"
     edit_requested = Signal(object, int)  # role, index: a double-click on a tip asks to type coordinates
+    announcement = Signal(str, object)  # what one step changed, for the window's announcer (text, accessible source)
+    accessible_role = QAccessible.Role.Canvas  # its arrows are its accessible children (canvas_access.py)
+
     def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None, highlight: KeyHighlight | None = None,
                  veil: WeightsVeil | None = None) -> None:
+        install_factory()  # before Qt can ask for its interface (see painted_items.py)
         super().__init__(parent)
         keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         # Not "self.scene": QGraphicsView.scene() would be shadowed.
@@ -108,6 +114,10 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.labels = CanvasLabels(self.arrows, self.output_arrow, self.plots)
         self.key_value_styles = KeyValueStyles()  # a drag move restyles only the keys and values whose look changed
         _skip_hover_search_while_dragging(self.scene())
+        # The arrows as a screen reader meets them.
+        self.access = CanvasAccess(self, scene, self.arrows, self.output_arrow, self.drags, self.veil,
+                                   lambda: self.plots.number_line)
+        self.access.announcement.connect(self.announcement)
         self._rebuild()
         follow_scene_in_sight(self, scene, self._on_scene_changed)
         self.highlight.changed.connect(self._sync_highlight)
@@ -176,6 +186,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 self.plots.add_arrow(self.plots.plot_for(role), item)
                 items.append(item)
         self._sync_all()
+        self.access.arrows_made()
 
     # ----- following the scene -----------------------------------------
     def _on_scene_changed(self, change: Change) -> None:

@@ -69,6 +69,7 @@ class _Drag:
     index: int
     start: np.ndarray  # the vector, to put back on Escape and for the command on release
     chosen_before: int  # the query chosen before it (dragging a query arrow chooses it)
+    weights_before: np.ndarray  # every query's weights before it, to say what the drag changed
     hint: str  # said on every move: how to reach the arrow this one covered
 
 
@@ -78,6 +79,10 @@ class DragController(QObject):
     edit_requested = Signal(object, int)  # role, index: a double-click on a tip asks to type coordinates
     dragging = Signal(bool)  # a drag began (True) or ended in any way (False): Undo waits for the release
     nudge_starting = Signal()  # an arrow key is about to move an arrow (Predict, then see veils the weights first)
+    # One step done (a nudge, a released drag that moved its arrow): role, index and every query's weights before it,
+    # so what the step changed can be said once (canvas_access.py).
+    stepped = Signal(object, int, object)
+    arrow_focused = Signal(object)  # the (role, index) the arrow keys now move (Tab, or a drag's start)
 
     def __init__(self, reading: HeadReading, arrows: dict[Role, list[ArrowItem]], parent: QObject | None = None) -> None:
         """`arrows` is the canvas's own table of arrow items, read as it is at each gesture."""
@@ -144,7 +149,8 @@ class DragController(QObject):
         names = [self.reading.arrow_name(*_role_and_index(key)) for key in underneath]
         hint = "  " + tr("({names} stayed: undo, then drag from there again to move it instead)").format(
             names=listed(names)) if names else ""
-        self._drag = _Drag(role, index, self.reading.vectors(role)[index].copy(), self.reading.selected, hint)
+        self._drag = _Drag(role, index, self.reading.vectors(role)[index].copy(), self.reading.selected,
+                           self.reading.result.weights.copy(), hint)
         self.focus_arrow((role, index))  # the arrow keys then fine-tune the same arrow
         if role is Role.QUERY:
             self.reading.select_query(index)
@@ -168,6 +174,7 @@ class DragController(QObject):
         command = move_arrow(self.reading, drag.role, drag.index, drag.start.tolist(), chosen_before=drag.chosen_before)
         if command.before != command.after:  # released where it began: no step (choosing a query is no edit)
             self.arrow_moved.emit(command)
+            self.stepped.emit(drag.role, drag.index, drag.weights_before)
 
     def _drag_cancelled(self) -> None:
         drag, self._drag = self._drag, None
@@ -225,6 +232,7 @@ class DragController(QObject):
             role, index = target
             self.arrows[role][index].set_keyboard_focus(True)
             self.status.emit(tr("Arrow keys move {arrow} (Shift: bigger steps)").format(arrow=self.describe(role, index)))
+            self.arrow_focused.emit(target)
 
     def focus_next(self, forward: bool) -> bool:
         """Tab and Shift+Tab: the next or previous arrow; False when there is none to choose."""
@@ -251,6 +259,7 @@ class DragController(QObject):
         nudges of this arrow just before it."""
         self.nudge_starting.emit()
         before = self.reading.vectors(role)[index].copy()
+        weights_before = self.reading.result.weights.copy()
         x, y = self.tip_of(before, role)
         after = self.vector_with_tip(before, x + dx, y + (dy if len(before) > 1 else 0.0), role)
         self.scene.set_vector(role, index, after.tolist())
@@ -258,3 +267,4 @@ class DragController(QObject):
         command = move_arrow(self.reading, role, index, before.tolist(), nudge=True)
         if not command.changes_nothing:
             self.arrow_moved.emit(command)
+            self.stepped.emit(role, index, weights_before)

@@ -56,6 +56,7 @@ class HeadsView(QWidget):
     drag_moved = Signal(str)
     edit_requested = Signal(object, int)
     dragging = Signal(bool)
+    announcement = Signal(str, object)  # what a step on a head's canvas changed (text, accessible source)
 
     def __init__(self, scene: Scene, view_state: ViewState, editor: Editor | None = None,
                  parent: QWidget | None = None) -> None:
@@ -175,6 +176,7 @@ class HeadsView(QWidget):
         canvas = column.canvas
         canvas.arrow_moved.connect(self.arrow_moved)
         canvas.drag_moved.connect(self.drag_moved)
+        canvas.announcement.connect(self.announcement)
         canvas.edit_requested.connect(self.edit_requested)
         canvas.drags.dragging.connect(self.dragging)
 

@@ -92,7 +92,9 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.central_stack)
         self.autosaver = Autosaver(scene, self.view_state, self)
         self.canvas.arrow_moved.connect(self.history.do)  # one command per released drag or nudge
+        self.canvas.announcement.connect(self.announcer.announce)  # one per nudge or released drag
         self.heads_view.arrow_moved.connect(self.history.do)
+        self.heads_view.announcement.connect(self.announcer.announce)
         fit_to_screen(self, 1480, 920)  # first: the docks take their sizes as shares of the window
         if self.screen() is not None:
             self.heads_view.fit_parts_to_screen(self.screen().availableGeometry().height())
