@@ -30,6 +30,14 @@ def pump(seconds):
             time.sleep(0.02)
 
 
+def _pid_of(app):
+    """The process of an application on the bus (None for one going away as it is asked)."""
+    try:
+        return app.get_process_id() if app is not None and app.childCount > 0 else None
+    except GLib.GError:
+        return None
+
+
 def the_app(pid, seconds=40):
     """The app's accessible object once it shows a frame."""
     deadline = time.monotonic() + seconds
@@ -37,31 +45,33 @@ def the_app(pid, seconds=40):
         desktop = pyatspi.Registry.getDesktop(0)
         for index in range(desktop.childCount):
             app = desktop.getChildAtIndex(index)
-            try:
-                if app is not None and app.get_process_id() == pid and app.childCount > 0:
-                    return app
-            except Exception:  # an application going away as it is asked
-                continue
+            if _pid_of(app) == pid:
+                return app
         pump(0.5)
     raise SystemExit("the app never appeared on the accessibility bus")
 
 
+def _facts(node):
+    """What a screen reader reads of NODE, and its children (None for a node that went away mid-walk)."""
+    try:
+        states = node.getState()
+        return ({"role": node.getRoleName(), "name": node.name or "", "description": node.description or "",
+                 "focusable": states.contains(pyatspi.STATE_FOCUSABLE),
+                 "showing": states.contains(pyatspi.STATE_SHOWING), "node": node},
+                [node.getChildAtIndex(index) for index in reversed(range(node.childCount))])
+    except GLib.GError:
+        return None
+
+
 def nodes(root, limit=5000):
-    """Every node under ROOT (its own interface first), with a path of indexes."""
+    """Every node under ROOT, parents before their children."""
     found, stack = [], [root]
     while stack and len(found) < limit:
         node = stack.pop()
-        if node is None:
-            continue
-        try:
-            states = node.getState()
-            found.append({"role": node.getRoleName(), "name": node.name or "", "description": node.description or "",
-                          "focusable": states.contains(pyatspi.STATE_FOCUSABLE),
-                          "showing": states.contains(pyatspi.STATE_SHOWING),
-                          "node": node})
-            stack.extend(node.getChildAtIndex(index) for index in reversed(range(node.childCount)))
-        except Exception:  # a node that went away mid-walk
-            continue
+        facts = _facts(node) if node is not None else None
+        if facts is not None:
+            found.append(facts[0])
+            stack.extend(facts[1])
     return found
 
 

@@ -71,3 +71,13 @@ def test_a_drag_is_announced_once_at_the_release(window, qtbot):
     drag_on_canvas(window.canvas, Role.KEY, 1, QPointF(-40, -30), steps=8, after_each_move=lambda step: moves.append(len(log)))
     assert moves == [said_before] * 8  # nothing said while the arrow moves ...
     assert len(log) == said_before + 1 and log[-1].startswith("k·cat: ")  # ... and once when it is let go
+
+
+def test_names_and_descriptions_follow_a_switch_of_language(window, qtbot):
+    window.switch_language("es")
+    interface, children = _children(window.canvas)
+    assert interface.text(NAME) == "Lienzo"  # the canvas's own name, worded again with the window's texts
+    assert window.weights_chart.accessibleName() == "Pesos"
+    assert children[0].text(DESCRIPTION).startswith("consulta de «") and "; y " in children[0].text(DESCRIPTION)
+    window.switch_language("en")
+    assert interface.text(NAME) == "Canvas"

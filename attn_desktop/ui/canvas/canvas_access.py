@@ -22,7 +22,6 @@ from attn_desktop.ui.accessibility.painted_items import PaintedItems
 from attn_desktop.ui.canvas.arrow_geometry import HANDLE_RADIUS_PX
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
 from attn_desktop.ui.canvas.drag_controller import DragController
-from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.view_state.weights_veil import WeightsVeil
 
 OUTPUT = None  # the output arrow's entry in the list, after every role's arrows
@@ -46,12 +45,9 @@ class CanvasAccess(QObject):
         self.items = PaintedItems(canvas, self)
         drags.stepped.connect(self._after_step)
         drags.arrow_focused.connect(self._focus_followed)
-        self._name_canvas()
-        follow_language(self, self._name_canvas)
-
-    def _name_canvas(self) -> None:
-        self.canvas.setAccessibleName(tr("Canvas"))
-        self.canvas.setAccessibleDescription(tr("Tab chooses an arrow, the arrow keys move it (Shift: bigger steps)"))
+        # Worded again with the window's other texts when the language changes (ui/language/rewording.py).
+        canvas.setAccessibleName(tr("Canvas"))
+        canvas.setAccessibleDescription(tr("Tab chooses an arrow, the arrow keys move it (Shift: bigger steps)"))
 
     def _entries(self) -> list[Entry]:
         """Every arrow in the order Tab chooses them (the head's roles in turn), then the output unless veiled."""

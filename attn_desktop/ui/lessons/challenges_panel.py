@@ -133,6 +133,7 @@ class ChallengesPanel(QWidget):
         # A short dock (the √d_k lab under the lesson's tabs) scrolls to the challenges rather than
         # squeezing their wrapped lines over each other.
         scrolled = QScrollArea()
+        scrolled.setAccessibleName(tr("Challenges"))  # a screen reader names the box it scrolls
         scrolled.setWidget(rows)
         scrolled.setWidgetResizable(True)
         scrolled.setFrameShape(QFrame.Shape.NoFrame)

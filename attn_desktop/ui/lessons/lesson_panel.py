@@ -67,6 +67,7 @@ class LessonPanel(QWidget):
         layout.addLayout(self.exercises_box)
         layout.addStretch(1)
         self.text_scroll = scroll = QScrollArea()
+        scroll.setAccessibleName(tr("Lesson text"))  # a screen reader names the box it scrolls
         scroll.setWidgetResizable(True)
         scroll.setWidget(content)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)

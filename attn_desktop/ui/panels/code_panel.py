@@ -33,6 +33,7 @@ class CodePanel(QWidget):
         self._appendix = ""  # a script after the scene's: a lesson's own (the √d_k lab at its width)
         self.editor = QPlainTextEdit(self)
         self.editor.setReadOnly(True)
+        self.editor.setAccessibleName(tr("Code"))
         self.editor.setUndoRedoEnabled(False)
         self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)  # wrapped code reads as wrong code
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))

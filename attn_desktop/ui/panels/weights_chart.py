@@ -60,6 +60,8 @@ class WeightsChart(pg.PlotWidget):
         keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         # Not "self.scene": QGraphicsView.scene() would be shadowed.
         self.reading = head_reading(scene)
+        for named in (self, self.viewport()):  # the chart, and the area a screen reader finds inside it
+            named.setAccessibleName(tr("Weights"))
         plot = self.getPlotItem()
         plot.setMenuEnabled(False)
         plot.hideButtons()
