@@ -86,6 +86,18 @@ def test_lesson_3s_arrows_are_read_by_name_and_a_step_is_said_once_with_the_mode
     assert [said["text"] for said in seen["announcements"]] == [expected]
 
 
+def test_lesson_3s_attention_matrix_is_a_table_of_named_cells_with_the_models_weights(tmp_path):
+    seen = walk(tmp_path, "en", press=False)
+    reading = open_reading(scene_path(LESSON_3))
+    tokens, queries = reading.tokens, reading.query_tokens
+    expected = [("table column header", token) for token in tokens]
+    for row, query in enumerate(queries):
+        expected.append(("table row header", query))
+        expected += [("table cell", f"{query} → {key}: {reading.result.weights[row, column]:.2f}")
+                     for column, key in enumerate(tokens)]
+    assert [(cell["role"], cell["name"]) for cell in seen["matrix"]] == expected
+
+
 @pytest.mark.parametrize("language", ["en", "es", "zh_CN", "ar"])
 def test_no_focusable_node_on_screen_is_left_without_a_name(tmp_path, language):
     seen = walk(tmp_path, language, press=False)

@@ -19,6 +19,7 @@ from gi.repository import GLib
 
 BUS_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
 CHOSEN_ARROW = "k·cat"
+MATRIX = "Attention matrix"  # the English run's name of the matrix
 
 
 def pump(seconds):
@@ -106,6 +107,9 @@ def main():
         report["canvas"] = [{"name": child.name, "description": child.description, "role": child.getRoleName()}
                             for canvas in canvases[:1]
                             for child in (canvas["node"].getChildAtIndex(i) for i in range(canvas["node"].childCount))]
+        matrices = [node["node"] for node in walked if node["role"] == "table" and node["name"] == MATRIX]
+        report["matrix"] = [{"name": child.name, "role": child.getRoleName()} for matrix in matrices[:1]
+                            for child in (matrix.getChildAtIndex(i) for i in range(matrix.childCount))]
         if press and canvases:
             canvas = canvases[0]["node"]
             canvas.queryComponent().grabFocus()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
+    QAccessible,
     QFont,
     QImage,
     QKeyEvent,
@@ -29,7 +30,9 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from attn_desktop.language import tr
 from attn_desktop.model import Change, HeadReading, Scene, explain
+from attn_desktop.ui.accessibility.painted_items import install_factory
 from attn_desktop.ui.panels.entropy_column import EntropyColumn
+from attn_desktop.ui.panels.matrix_access import MatrixAccess
 from attn_desktop.ui.panels.matrix_cells import (
     CellNumbers,
     cell_colours,
@@ -67,8 +70,11 @@ Labels = tuple[QFont, list[ShownLabel]]  # a font, and the names drawn in it
 
 
 class MatrixView(QWidget):
+    accessible_role = QAccessible.Role.Table  # its painted cells are its accessible children (matrix_access.py)
+
     def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None,
                  veil: WeightsVeil | None = None) -> None:
+        install_factory()  # before Qt can ask for its interface (see painted_items.py)
         super().__init__(parent)
         self.reading = scene = head_reading(scene)
         self.veil = veil if veil is not None else WeightsVeil(self)  # grey cells and "?" while the student predicts
@@ -92,6 +98,7 @@ class MatrixView(QWidget):
         self.setToolTip("")
         self.setAccessibleName(tr("Attention matrix"))
         follow_scene(self, scene, self._on_scene_changed)
+        self.access = MatrixAccess(self, scene, self.veil, self.grid_rect, self.cell_rect)  # for screen readers
 
     # ----- what is shown (also what the tests read) ---------------------
     def title(self) -> str:

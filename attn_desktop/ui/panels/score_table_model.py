@@ -120,6 +120,8 @@ class ScoreTableModel(QStandardItemModel):
             for item in row[1:]:
                 item.setTextAlignment(NUMBER_ALIGNMENT)
             self.appendRow(row)
+        # Each row's header is its key's token, as a screen reader names the row (the header itself is hidden).
+        self.setVerticalHeaderLabels(self.reading.tokens)
         self._refresh_header(weight_header)
         self._refresh_cells()
 
