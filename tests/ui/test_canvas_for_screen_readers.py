@@ -81,3 +81,17 @@ def test_names_and_descriptions_follow_a_switch_of_language(window, qtbot):
     assert children[0].text(DESCRIPTION).startswith("consulta de «") and "; y " in children[0].text(DESCRIPTION)
     window.switch_language("en")
     assert interface.text(NAME) == "Canvas"
+
+
+def test_a_step_on_a_heads_canvas_is_announced_once_too(window, qtbot):
+    qtbot.keyClick(window, Qt.Key.Key_7, Qt.KeyboardModifier.ControlModifier)  # two heads, side by side
+    qtbot.waitUntil(lambda: window.central_stack.currentWidget() is window.heads_view)
+    canvas = window.heads_view.columns[0].canvas
+    qtbot.waitUntil(canvas.isVisible)
+    interface, children = _children(canvas)
+    assert children and all(child.text(NAME) and child.text(DESCRIPTION) for child in children)
+    log = window.announcer.log
+    _tab_to(qtbot, canvas, canvas.drags.draggable_arrows()[0])
+    said_before = len(log)
+    qtbot.keyClick(canvas, Qt.Key.Key_Up)
+    assert len(log) == said_before + 1 and log[-1].startswith(interface.focusChild().text(NAME) + ": ")
