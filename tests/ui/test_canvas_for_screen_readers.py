@@ -95,3 +95,17 @@ def test_a_step_on_a_heads_canvas_is_announced_once_too(window, qtbot):
     said_before = len(log)
     qtbot.keyClick(canvas, Qt.Key.Key_Up)
     assert len(log) == said_before + 1 and log[-1].startswith(interface.focusChild().text(NAME) + ": ")
+
+
+def test_a_screen_reader_is_told_of_a_drag_once_at_the_release_not_per_move(window, qtbot, monkeypatch):
+    """With a screen reader listening: the dragged arrow's description changes once and one announcement comes,
+    at the release; none of the moves before it sends anything."""
+    sent = []
+    monkeypatch.setattr(QAccessible, "isActive", staticmethod(lambda: True))
+    monkeypatch.setattr(QAccessible, "updateAccessibility", staticmethod(lambda event: sent.append(
+        (event.type(), QAccessible.queryAccessibleInterface(event.object()).text(NAME)))))
+    during = []
+    drag_on_canvas(window.canvas, Role.KEY, 1, QPointF(-40, -30), steps=8, after_each_move=lambda step: during.append(len(sent)))
+    assert during == [1] * 8  # the press chose k·cat for the keys (its focus), then nothing while it moved
+    assert sent == [(QAccessible.Event.Focus, "k·cat"), (QAccessible.Event.DescriptionChanged, "k·cat"),
+                    (QAccessible.Event.Announcement, "k·cat")]
