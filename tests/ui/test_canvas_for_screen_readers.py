@@ -109,3 +109,16 @@ def test_a_screen_reader_is_told_of_a_drag_once_at_the_release_not_per_move(wind
     assert during == [1] * 8  # the press chose k·cat for the keys (its focus), then nothing while it moved
     assert sent == [(QAccessible.Event.Focus, "k·cat"), (QAccessible.Event.DescriptionChanged, "k·cat"),
                     (QAccessible.Event.Announcement, "k·cat")]
+
+
+def test_new_tokens_reuse_the_accessible_objects_of_the_arrows_before(window, qtbot):
+    """Qt's cache and PySide keep every interface made: arrows made anew take the objects already made."""
+    interface, before = _children(window.canvas)
+    window.scene.add_token("dog")
+    qtbot.waitUntil(lambda: interface.childCount() == len(before) + 3)  # a query, a key and a value more
+    after = [interface.child(index) for index in range(interface.childCount())]
+    assert all(any(old is new for new in after) for old in before)
+    assert "k·dog" in [child.text(NAME) for child in after]
+    window.scene.remove_token(6)
+    qtbot.waitUntil(lambda: interface.childCount() == len(before))
+    assert all(interface.child(index) is old for index, old in enumerate(before))
