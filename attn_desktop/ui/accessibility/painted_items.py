@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, QPoint, QRect
 from PySide6.QtGui import QAccessible, QAccessibleEvent, QAccessibleInterface, QAccessibleObject
 from PySide6.QtWidgets import QAccessibleWidget, QWidget
 
-# A painting widget's class says so with this attribute, the role its interface has (QAccessible.Role.Canvas):
+# A painting widget's class says so with this attribute, the role its own interface has (QAccessible.Role.Canvas):
 # install_factory() must come before the first widget is made, since Qt may ask for its interface as it is made.
 ACCESSIBLE_ROLE = "accessible_role"
 
@@ -202,7 +202,7 @@ class PaintedItems(QObject):
 
 def accessible_interface(class_name: str, target: QObject | None) -> QAccessibleInterface | None:
     """The factory Qt asks for each object's interface, once per object (its cache keeps it): a painted item's,
-    or a painting widget's (a widget whose class names its children's role in ACCESSIBLE_ROLE)."""
+    or a painting widget's (a widget whose class gives its own role, Canvas or Table, as ACCESSIBLE_ROLE)."""
     if isinstance(target, PaintedItem):
         if target.interface is None:
             target.interface = ItemInterface(target)
