@@ -1,0 +1,76 @@
+"""The Description panel (View → Description) and F1: the screen in four parts, said once by the window's
+announcer and shown beside the lab, with every announcement logged below it, newest at the bottom. Closed until the
+user asks for it; then a tab of the reading column that stays through another lesson, until closed or Reset Layout."""
+
+import numpy as np
+from PySide6.QtCore import Qt
+
+from attn_desktop.model.layers import Role
+from attn_desktop.model.teaching.dock_id import DockId
+
+from tests.support.in_the_window import settle_layout
+
+
+def open_description(qtbot, window):
+    window.docks[DockId.DESCRIPTION].toggleViewAction().trigger()  # as View → Description does
+    settle_layout(qtbot, window)
+    return window.description_panel
+
+
+def heaviest_key(window):
+    reading = window.shown
+    weights = np.asarray(reading.result.weights[reading.selected])
+    return reading.arrow_name(Role.KEY, int(np.argmax(weights))), f"{round(100 * weights.max())}%"
+
+
+def test_the_panel_is_closed_until_opened_from_view_then_a_tab_beside_the_lesson(qtbot, window):
+    dock = window.docks[DockId.DESCRIPTION]
+    assert dock.isHidden()
+    view_entries = [action.text() for action in window.menus[next(iter(window.menus)).__class__("view")].actions()]
+    assert "Description" in view_entries
+    panel = open_description(qtbot, window)
+    assert dock.isVisible() and panel.isVisible()  # its tab in front
+    assert dock in window.tabifiedDockWidgets(window.docks[DockId.LESSON])
+    assert window.dockWidgetArea(dock) == Qt.DockWidgetArea.LeftDockWidgetArea
+
+
+def test_its_state_follows_the_chosen_query(qtbot, window):
+    window.open_lesson("self-attention")
+    panel = open_description(qtbot, window)
+    for query in (0, 2):
+        window.shown.select_query(query)
+        key, weight = heaviest_key(window)
+        state = panel.part_labels[2].text()
+        assert window.shown.arrow_name(Role.QUERY, query) in state and f"{key}, with {weight}" in state, state
+
+
+def test_it_stays_open_through_another_lesson_and_closes_with_reset_layout(qtbot, window):
+    open_description(qtbot, window)
+    window.open_lesson("soft-lookup")
+    settle_layout(qtbot, window)
+    assert not window.docks[DockId.DESCRIPTION].isHidden()
+    assert "1. Soft lookup" in window.description_panel.part_labels[0].text()
+    window.reset_layout()
+    assert window.docks[DockId.DESCRIPTION].isHidden()
+
+
+def test_f1_says_the_description_once_and_the_log_shows_it_last(qtbot, window):
+    window.open_lesson("soft-lookup")
+    window.announcer.announce("an earlier announcement")
+    panel = open_description(qtbot, window)
+    before = len(window.announcer.log)
+    qtbot.keyClick(window.canvas, Qt.Key.Key_F1)
+    said = window.announcer.log[before:]
+    assert said == [window.describe_screen().spoken()]
+    assert "k·apple" in said[0] and "59%" in said[0]  # lesson 1's first step reads 59% on apple
+    lines = panel.log_view.toPlainText().splitlines()
+    assert lines[-2:] == ["an earlier announcement", said[0]]
+
+
+def test_f1_speaks_the_interfaces_language(qtbot, window, speaking):
+    window.open_lesson("soft-lookup")
+    window.switch_language("es")
+    before = len(window.announcer.log)
+    qtbot.keyClick(window.canvas, Qt.Key.Key_F1)
+    (said,) = window.announcer.log[before:]
+    assert said.startswith("En pantalla:") and "3,49" in said, said
