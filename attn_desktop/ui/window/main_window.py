@@ -127,6 +127,9 @@ class MainWindow(QMainWindow):
                                                        self.lessons.current))
         self.positions_lab.rope_switched.connect(self.model_heads.set_rope)
         self._build_actions()
+        # Verdicts, milestones, a model loaded, a knock-out's effect: each said once, politely, and logged.
+        for part in (self.lesson_panel, self.challenges_panel, self.predictions, self.training_panel, self.model_heads):
+            part.announcement.connect(self.announcer.announce)
         self.canvas.drags.dragging.connect(self._hold_undo_during_drag)
         self.heads_view.dragging.connect(self._hold_undo_during_drag)
         self.unprotected_label, self.progress_notice_label = fill_status_bar(
