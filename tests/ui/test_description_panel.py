@@ -74,3 +74,19 @@ def test_f1_speaks_the_interfaces_language(qtbot, window, speaking):
     qtbot.keyClick(window.canvas, Qt.Key.Key_F1)
     (said,) = window.announcer.log[before:]
     assert said.startswith("En pantalla:") and "3,49" in said, said
+
+
+def test_on_a_1024_projector_opening_it_squeezes_no_plot_and_cuts_no_panel(qtbot, projector_window):
+    from attn_desktop.ui.tools.layout_audit import audit_window
+
+    window = projector_window
+    window.open_lesson("self-attention")
+    settle_layout(qtbot, window)
+    canvas_before, column_before = window.canvas.size(), window.docks[DockId.LESSON].width()
+    open_description(qtbot, window)
+    qtbot.wait(50)
+    assert window.docks[DockId.DESCRIPTION].width() == column_before  # the column as wide as the lesson had it
+    assert window.canvas.size() == canvas_before
+    audit = audit_window(window)
+    assert audit["panels_cut"] == [] and audit["untranslated_texts"] == [] and audit["chart_label_overlaps"] == 0
+    assert audit["score_rows_visible"] == audit["score_rows"]

@@ -35,6 +35,7 @@ class DescriptionPanel(QWidget):
         self.say_button = QPushButton()
         self.say_button.clicked.connect(self.speak)
         self.log_title = QLabel()
+        self.log_title.setWordWrap(True)  # (whole, it set the column's least width: the plots paid for it)
         self.log_view = QPlainTextEdit()
         self.log_view.setReadOnly(True)
         self.log_view.setMaximumBlockCount(LOG_LENGTH)  # as many as the announcer keeps  # (read-only text is still selected and copied by mouse and keys)
