@@ -90,3 +90,14 @@ def test_on_a_1024_projector_opening_it_squeezes_no_plot_and_cuts_no_panel(qtbot
     audit = audit_window(window)
     assert audit["panels_cut"] == [] and audit["untranslated_texts"] == [] and audit["chart_label_overlaps"] == 0
     assert audit["score_rows_visible"] == audit["score_rows"]
+
+
+def test_the_teachers_guide_names_the_key_and_the_menu_entry_the_window_has(window):
+    from tests.support.project_root import ROOT
+
+    guide = (ROOT / "docs" / "teachers.md").read_text(encoding="utf-8")
+    action = window.menu_actions["describe_action"]
+    assert action.shortcut().toString() == "F1" and "| F1 | Say the Screen's Description" in guide
+    assert action.text().replace("&", "") == "Say the Screen's Description"
+    assert window.docks[DockId.DESCRIPTION].toggleViewAction().text() == "Description"
+    assert "*View → Description*" in guide and "## Inclusive use" in guide
