@@ -101,3 +101,32 @@ def test_the_teachers_guide_names_the_key_and_the_menu_entry_the_window_has(wind
     assert action.text().replace("&", "") == "Say the Screen's Description"
     assert window.docks[DockId.DESCRIPTION].toggleViewAction().text() == "Description"
     assert "*View → Description*" in guide and "## Inclusive use" in guide
+
+
+def test_opened_it_is_open_again_next_time_and_closed_it_stays_closed(qtbot, window):
+    from attn_desktop.ui.window.main_window import MainWindow
+    from attn_desktop.ui.window.startup.app import default_scene
+
+    open_description(qtbot, window)
+    window.close()  # (the window saves its state as it closes)
+    again = MainWindow(default_scene())
+    qtbot.addWidget(again)
+    again.show()
+    again.restore_window_state()
+    settle_layout(qtbot, again)
+    assert not again.docks[DockId.DESCRIPTION].isHidden() and DockId.DESCRIPTION in again.dock_layout.asked_for
+    again.docks[DockId.DESCRIPTION].close()
+    again.open_lesson("self-attention")  # the design shown again for another lesson: it stays closed
+    settle_layout(qtbot, again)
+    assert again.docks[DockId.DESCRIPTION].isHidden()
+    again.history.reset()
+
+
+def test_tab_reaches_the_button_and_the_log_and_leaves_the_log_again(qtbot, window):
+    panel = open_description(qtbot, window)
+    panel.say_button.setFocus()
+    qtbot.keyClick(panel.say_button, Qt.Key.Key_Tab)
+    assert panel.log_view.hasFocus()
+    qtbot.keyClick(panel.log_view, Qt.Key.Key_Tab)
+    assert not panel.log_view.hasFocus()  # no keyboard trap
+    assert panel.log_view.accessibleName() == "Announcements"

@@ -37,8 +37,9 @@ class DescriptionPanel(QWidget):
         self.log_title = QLabel()
         self.log_title.setWordWrap(True)  # (whole, it set the column's least width: the plots paid for it)
         self.log_view = QPlainTextEdit()
-        self.log_view.setReadOnly(True)
-        self.log_view.setMaximumBlockCount(LOG_LENGTH)  # as many as the announcer keeps  # (read-only text is still selected and copied by mouse and keys)
+        self.log_view.setReadOnly(True)  # (read-only text is still selected and copied by mouse and keys)
+        self.log_view.setMaximumBlockCount(LOG_LENGTH)  # as many as the announcer keeps
+        self.log_view.setTabChangesFocus(True)  # Tab leaves the log: no keyboard trap
         self.log_view.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
                                               | Qt.TextInteractionFlag.TextSelectableByKeyboard)
         self.log_view.setMinimumHeight(self.log_view.fontMetrics().lineSpacing() * LOG_LINES_SHOWN)
@@ -87,8 +88,7 @@ class DescriptionPanel(QWidget):
         """The four parts for the screen as it is now, shown; returned for whoever speaks them."""
         description = self.description()
         for label, (title, text) in zip(self.part_labels, description.parts(), strict=True):
-            label.setText(f"<b>{escape(title)}</b><br>{escape(text)}")
-            label.setAccessibleName(title)
+            label.setText(f"<b>{escape(title)}</b><br>{escape(text)}")  # (a screen reader reads it whole)
         return description
 
     def speak(self) -> None:
