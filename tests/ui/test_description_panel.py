@@ -130,3 +130,19 @@ def test_tab_reaches_the_button_and_the_log_and_leaves_the_log_again(qtbot, wind
     qtbot.keyClick(panel.log_view, Qt.Key.Key_Tab)
     assert not panel.log_view.hasFocus()  # no keyboard trap
     assert panel.log_view.accessibleName() == "Announcements"
+
+
+def test_while_the_class_guesses_the_panel_tells_no_weight_and_after_the_reveal_it_does(qtbot, window):
+    from PySide6.QtCore import QPointF
+
+    from tests.support.in_the_window import drag_arrow
+
+    panel = open_description(qtbot, window)
+    qtbot.keyClick(window, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
+    settle_layout(qtbot, window)  # the guess's strip over the chart has taken its room: k·cat where it is drawn
+    drag_arrow(window, Role.KEY, 1, QPointF(-60, -40))
+    qtbot.waitUntil(lambda: window.predictions.phase.value == "guessing")
+    assert "%" not in panel.part_labels[2].text() and "hidden" in panel.part_labels[2].text()
+    qtbot.keyClick(window.weights_chart, Qt.Key.Key_Return)  # reveal
+    key, weight = heaviest_key(window)
+    assert f"{key}, with {weight}" in panel.part_labels[2].text()

@@ -156,6 +156,7 @@ class MainWindow(QMainWindow):
         self.description_panel = DescriptionPanel(shown, self.announcer, self.describe_screen)  # what a screen reader says
         self.lesson_panel.lesson_shown.connect(self.challenges_panel.follow_lesson)
         self.lesson_panel.lesson_shown.connect(self.description_panel.follow_activity)
+        self.veil.changed.connect(self.description_panel.follow_activity)  # the weights hidden or shown again
         self.code_panel = CodePanel(self.reading())
         self.sentence_panel = SentencePanel(scene, self.history)
         self.training_panel = TrainingPanel()
