@@ -44,7 +44,9 @@ def test_an_exercises_verdict_is_said_once_in_the_interfaces_language(qtbot, win
                                                                        else "Pregunta 1:")
 
 
-def test_a_completed_challenge_is_said_once_with_its_title(qtbot, window):
+@pytest.mark.parametrize("code", ["en", "es"])
+def test_a_completed_challenge_is_said_once_with_its_title(qtbot, window, code):
+    window.switch_language(code)
     reading = window.shown
     before = len(window.announcer.log)
     twin = reading.vectors(Role.KEY)[CAT].copy()
@@ -52,7 +54,8 @@ def test_a_completed_challenge_is_said_once_with_its_title(qtbot, window):
     window.scene.set_vector(Role.KEY, MAT, twin)  # the same again: still met, not said again
     twins = next(challenge for challenge in CHALLENGES if challenge.id == "twin-keys")
     said = said_since(window, before)
-    assert len(said) == 1 and said[0].startswith(f"Challenge complete: {twins.title}."), said
+    opening = tr("Challenge complete: {title}. {note}").split("{")[0]  # "Reto completado: " in Spanish
+    assert len(said) == 1 and said[0].startswith(f"{opening}{tr(twins.title)}."), said
     status = next(status for status in window.challenges_panel.tracker.statuses if status.id == "twin-keys")
     assert said[0].endswith(status.note)
 
