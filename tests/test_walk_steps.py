@@ -18,6 +18,11 @@ def test_every_kind_of_step_is_read_in_order():
     assert steps[1].text == "present"  # as typed, without the space
 
 
+def test_describe_opens_the_description_panel_in_a_walk():
+    assert [step.kind for step in parse_steps("lesson:self-attention,describe,present")] == [
+        "lesson", "describe", "present"]
+
+
 @pytest.mark.parametrize("role, expected", [("q", Role.QUERY), ("value", Role.VALUE), ("x", Role.EMBEDDING),
                                             ("K", Role.KEY)])
 def test_a_drag_names_its_role_by_letter_or_word(role, expected):

@@ -15,17 +15,18 @@ from tests.support.in_the_window import matrix_cells, table_column
 DOCKS = {DockId.SCORE: "Scores", DockId.OUTPUT: "Output", DockId.WEIGHTS: "Weights",
          DockId.MATRIX: "Attention matrix", DockId.SHAPES: "Shapes", DockId.LESSON: "Lesson", DockId.GRIDS: "Grids",
          DockId.CHALLENGES: "Challenges", DockId.CODE: "Code", DockId.SENTENCE: "Sentence", DockId.TRAINING: "Training",
-         DockId.MODEL_HEADS: "Model heads", DockId.SCALING_LAB: "√d_k lab", DockId.POSITIONS_LAB: "Positions lab"}
+         DockId.MODEL_HEADS: "Model heads", DockId.SCALING_LAB: "√d_k lab", DockId.POSITIONS_LAB: "Positions lab",
+         DockId.DESCRIPTION: "Description"}
 
 
 def test_every_panel_is_a_named_dock(window):
     assert {name: dock.windowTitle() for name, dock in window.docks.items()} == DOCKS
     for name, dock in window.docks.items():
         assert dock.objectName() == name
-        # The Grids panel only shows for a scene whose vectors are made by grids; Training, Model heads and
-        # the √d_k lab when asked for.
+        # The Grids panel only shows for a scene whose vectors are made by grids; Training, Model heads,
+        # the √d_k lab and the Description panel when asked for.
         assert dock.isVisible() == (name not in (DockId.GRIDS, DockId.TRAINING, DockId.MODEL_HEADS, DockId.SCALING_LAB,
-                                                 DockId.POSITIONS_LAB))
+                                                 DockId.POSITIONS_LAB, DockId.DESCRIPTION))
     # Challenges, Code and Sentence are tabs behind the Lesson panel, which is in front.
     tabs = {d.objectName() for d in window.tabifiedDockWidgets(window.docks[DockId.LESSON])}
     assert tabs == {DockId.CHALLENGES, DockId.CODE, DockId.SENTENCE}
@@ -44,8 +45,8 @@ def test_closing_a_dock_and_reopening_it_from_the_view_menu(qtbot, window):
     window.docks[DockId.SHAPES].close()
     window.reset_layout()
     # Every panel of the design is back; the activities' own panels (Training, Model heads, the lab) wait
-    # in the Lessons menu.
-    companions = (DockId.TRAINING, DockId.MODEL_HEADS, DockId.SCALING_LAB, DockId.POSITIONS_LAB)
+    # in the Lessons menu, the Description panel in the View menu.
+    companions = (DockId.TRAINING, DockId.MODEL_HEADS, DockId.SCALING_LAB, DockId.POSITIONS_LAB, DockId.DESCRIPTION)
     assert all(not dock.isHidden() for name, dock in window.docks.items() if name not in (*companions, DockId.GRIDS))
     assert all(window.docks[name].isHidden() for name in companions)
     assert window.docks[DockId.SHAPES].isVisible() and not window.docks[DockId.GRIDS].isVisible()  # no grids here

@@ -17,7 +17,8 @@ from tests.support.in_the_window import POPUP_WARNING, choose_from_menu_bar, on_
 pytestmark = pytest.mark.qt_log_ignore(POPUP_WARNING)  # the menus, offscreen
 
 ENGLISH_PANEL_TITLES = ["Lesson", "Challenges", "Code", "Sentence", "Training", "Model heads", "√d_k lab",
-                        "Positions lab", "Grids", "Scores", "Attention matrix", "Output", "Weights", "Shapes"]
+                        "Positions lab", "Grids", "Scores", "Attention matrix", "Output", "Weights", "Shapes",
+                        "Description"]
 LANGUAGE_NAMES = {"en": "English", "es": "Español", "zh_CN": "简体中文", "ar": "العربية"}
 
 

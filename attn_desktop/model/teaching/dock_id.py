@@ -27,6 +27,7 @@ class DockId(str, Enum):
     OUTPUT = "outputDock"
     WEIGHTS = "weightsDock"
     SHAPES = "shapesDock"
+    DESCRIPTION = "descriptionDock"
 
     # Written out, in an f-string or a log line, a dock is its object name (not "DockId.LESSON").
     def __str__(self) -> str:

@@ -20,6 +20,9 @@ ONE_HEAD_PANELS = (DockId.SCORE, DockId.MATRIX, DockId.OUTPUT, DockId.WEIGHTS, D
 PRESENTED_NUMBERS = (DockId.SCORE, DockId.MATRIX, DockId.OUTPUT, DockId.WEIGHTS)  # what a class reads from afar
 COMPANION_PANELS = (DockId.TRAINING, DockId.MODEL_HEADS, DockId.SCALING_LAB, DockId.POSITIONS_LAB)  # an activity's own panel
 LABS = (DockId.SCALING_LAB, DockId.POSITIONS_LAB)  # under the lesson's text, not a tab behind it
+# Panels no activity opens: the user asks for them (View) and they stay, a tab of the reading column, until closed.
+# The Description panel is the teacher's view of what a screen reader says, not every student's.
+ON_REQUEST = (DockId.DESCRIPTION,)
 # A companion that needs room: the panels it closes. A lab takes the left column's height, so the
 # bottom row spans the canvas only: it keeps the output whole (the score table shows the weights as bars).
 MADE_WAY_FOR: dict[DockId, tuple[DockId, ...]] = {lab: (DockId.SHAPES, DockId.GRIDS, DockId.WEIGHTS) for lab in LABS}
@@ -38,6 +41,7 @@ class Activity:
     small_screen: bool = False  # a projector's 1024 × 768 or 1280 × 720: every pixel of height to the plots
     predicting: bool = False  # Predict, then See: the class guesses on the weights chart
     subject: frozenset[DockId] = frozenset()  # panels that show the lesson's subject: presented too (its grids)
+    asked_for: frozenset[DockId] = frozenset()  # panels ON_REQUEST the user opened (View): kept until closed
 
 
 def panels_shown(activity: Activity, presenting: bool) -> frozenset[DockId]:
@@ -52,6 +56,7 @@ def panels_shown(activity: Activity, presenting: bool) -> frozenset[DockId]:
             shown |= activity.subject  # what the lesson is about, the class sees
     else:
         shown = set(READING_PANELS) | (set() if activity.several_heads else set(ONE_HEAD_PANELS))
+        shown |= activity.asked_for & set(ON_REQUEST)  # presenting, they wait on the teacher's screen with the reading
     if not activity.grids:
         shown.discard(DockId.GRIDS)  # an empty tab would only take the bottom row's height
     elif activity.small_screen:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QHideEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -56,6 +56,8 @@ class ChallengeRow:
 
 
 class ChallengesPanel(QWidget):
+    announcement = Signal(str)  # a challenge just completed, in words: for a screen reader
+
     def __init__(self, scene: Scene | HeadReading, progress: ProgressStore, parent: QWidget | None = None,
                  veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
@@ -153,10 +155,21 @@ class ChallengesPanel(QWidget):
     def _on_scene_changed(self, change: Change) -> None:
         if not change & (Change.NUMBERS | Change.SELECTION):
             return  # a key pointed at: nothing a challenge looks at
+        completed_before = self.tracker.completed_ids()
         self.tracker.update(change)
+        self._announce_completed(completed_before)
         if self.tracker.has_unsaved:
             self._save_timer.start()  # (re)started by every change: it fires once the scene is still
         self._show()
+
+    def _announce_completed(self, completed_before: set[str]) -> None:
+        """Each challenge completed by this change, said once (with what is true now, the model's own words)."""
+        just_completed = self.tracker.completed_ids() - completed_before
+        for challenge, status in zip(CHALLENGES, self.tracker.statuses):
+            if challenge.id in just_completed:
+                # Translators: a screen reader's announcement: "Challenge complete: <what was asked>. <what is true now>"
+                self.announcement.emit(tr("Challenge complete: {title}. {note}").format(
+                    title=tr(challenge.title), note=status.note))
 
     def _save_when_still(self) -> None:
         """Write a new completion once the gesture that made it is over.

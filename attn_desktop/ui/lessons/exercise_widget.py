@@ -29,6 +29,7 @@ class ExerciseWidget(QFrame):
     show_me_requested = Signal(object)  # ShowMe
     solved = Signal(str)  # the exercise id
     verdict_shown = Signal(object)  # the label that says it: the panel scrolls to it
+    announcement = Signal(str)  # the verdict in words, once per Check: for a screen reader
 
     def __init__(self, exercise: Exercise, done: bool, number: int = 1, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -132,6 +133,8 @@ class ExerciseWidget(QFrame):
         # The answer as checked, not as edited since: a change of language words the same verdict again.
         self._show_result(lambda: _verdict(self.exercise.check(response)))
         self.verdict_shown.emit(self.result_label)
+        # Translators: a screen reader's announcement of an exercise's verdict: "Question 2: Right. …".
+        self.announcement.emit(tr("Question {number}: {verdict}").format(number=self.number, verdict=result.message))
         if result.correct:
             self.mark_label.setText(DONE_MARK)
             self.solved.emit(self.exercise.id)

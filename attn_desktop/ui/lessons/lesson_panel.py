@@ -24,6 +24,7 @@ class LessonPanel(QWidget):
     show_me_requested = Signal(object)  # a ShowMe
     lesson_shown = Signal(object)  # the lesson's id, None for a scene of the student's own
     fresh_scene_requested = Signal()  # the lesson's scene as it comes, in place of the one the student left
+    announcement = Signal(str)  # an exercise's verdict, for a screen reader
 
     def __init__(self, progress: ProgressStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -121,6 +122,7 @@ class LessonPanel(QWidget):
             widget.solved.connect(self._on_solved)
             widget.show_me_requested.connect(self.show_me_requested)
             widget.verdict_shown.connect(self._bring_into_view)
+            widget.announcement.connect(self.announcement)
             self.exercises_box.addWidget(widget)
             self.exercise_widgets.append(widget)
         self._update_progress()

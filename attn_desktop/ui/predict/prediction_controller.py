@@ -59,6 +59,7 @@ class Phase(enum.Enum):
 
 class PredictionController(QObject):
     revealed = Signal()  # a round's guess was revealed (the Code panel shows how it was scored)
+    announcement = Signal(str)  # the revealed round's verdict in words, for a screen reader
 
     def __init__(self, scene: Scene | HeadReading, veil: WeightsVeil, chart: WeightsChart, bar: PredictBar,
                  drags: DragController, progress: ProgressStore, parent: QObject | None = None) -> None:
@@ -180,6 +181,7 @@ class PredictionController(QObject):
         self.progress.record_prediction(result)
         self._enter(Phase.REVEALED, partial(self._result_text, result))
         self.revealed.emit()
+        self.announcement.emit(self._spoken_result(result))
 
     def _on_scene_changed(self, change: Change) -> None:
         weights_before, self._weights_seen = self._weights_seen, self._weights_now()
@@ -243,6 +245,26 @@ class PredictionController(QObject):
         return ntr("Off by <b>{points}</b> points · score <b>{score}</b> · {wins}",
                    "Off by <b>{points}</b> points · score <b>{score}</b> · {wins}", points).format(
             points=points, score=round(result.score), wins=wins)
+
+    def _spoken_result(self, result: Comparison) -> str:
+        """The round as a screen reader says it: the words of the marks (✓, ✗) and no markup."""
+        tokens = self.reading.tokens
+        names = [explain.short_name(tokens[i]) for i in result.real_winners]
+        winners = names[0] if names else ""
+        for name in names[1:]:  # a tie: "cat or dog"
+            winners = tr("{first} or {second}").format(first=winners, second=name)
+        if result.guessed_winner is None:  # the guess tied its largest shares: it named no winner
+            verdict = tr("{winner} wins.").format(winner=winners)
+        elif result.winner_right:
+            # Translators: a screen reader's announcement of Predict, then see's verdict.
+            verdict = tr("{winner} wins, as you guessed.").format(winner=winners)
+        else:
+            verdict = tr("{winner} wins, not {guessed}.").format(
+                winner=winners, guessed=explain.short_name(tokens[result.guessed_winner]))
+        points = round(result.points_off)
+        return ntr("Revealed: off by {points} points, score {score}. {verdict}",
+                   "Revealed: off by {points} points, score {score}. {verdict}", points).format(
+            points=points, score=round(result.score), verdict=verdict)
 
     def _differences_text(self, result: Comparison) -> str:
         each = ", ".join(f"{token} {round(100 * d):+d}" for token, d in zip(self.reading.tokens, result.differences))

@@ -88,6 +88,7 @@ def install_hint() -> str:
 
 class ModelController(QObject):
     rope_set = Signal(bool)  # the RoPE choice, however made: another check box (a lesson's) can follow it
+    announcement = Signal(str)  # a model loaded, a knock-out's effect: in words, for a screen reader
 
     def __init__(self, scene: Scene, view: ViewState, documents: HeadDocument, panel: ModelHeadsPanel, dock: QDockWidget,
                  show_dock: Callable[[], object], dialogs: ModelDialogs, load_model: ModelLoader = load_llama_model,
@@ -119,6 +120,7 @@ class ModelController(QObject):
         panel.rope_changed.connect(self.set_rope)
         # Knocked-out heads, generation steps and the logit lens (the runner is made when a model is first wanted)
         self.variations = RunVariations(panel, lambda: self.runner, parent=self)
+        self.variations.announcement.connect(self.announcement)
 
     # ----- the commands (menu entries) -----------------------------------------------------
     def show_heads(self) -> None:
@@ -183,8 +185,9 @@ class ModelController(QObject):
         self.variations.model_loaded()
         self.panel.show_model(model)
         self._grid_laid_out = False  # its first run shows the grid of its heads
-        self.dialogs.show_status(tr("Loaded {model}: {details}").format(model=model.name, details=model_details(model)),
-                                 STATUS_MS)
+        loaded = tr("Loaded {model}: {details}").format(model=model.name, details=model_details(model))
+        self.dialogs.show_status(loaded, STATUS_MS)
+        self.announcement.emit(loaded)
         self.run_sentence(self.panel.sentence)
         self.panel.forget_induction()
 
@@ -215,6 +218,7 @@ class ModelController(QObject):
                 return  # a sentence typed since the step was asked for: its run comes next
             self.panel.show_sentence(result.run.sentence)  # the sentence the generated tokens made
         self.panel.show_result(result)
+        self.variations.say_effect(result)
         self._lay_out_for_the_grid()
         self._open_waiting_head(result.run)
         self._open_waiting_reading(result.run)

@@ -21,12 +21,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, QTimer, Signal
 
+from attn_desktop.language import tr
 from attn_desktop.ui.pretrained.pretrained_heads_panel import ModelHeadsPanel
 
 
 class RunVariations(QObject):
+    announcement = Signal(str)  # a knock-out's effect, once its run is shown: for a screen reader
+
     def __init__(self, panel: ModelHeadsPanel, runner: Callable[[], Any], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.panel = panel
@@ -35,6 +38,7 @@ class RunVariations(QObject):
         self._before_steps: list[tuple[str, list[int]]] = []  # (sentence, token ids) before each step
         self._step_awaited: tuple[int, ...] | None = None  # the token ids of the step asked for, until it comes
         self._knocked_while_stepping = False
+        self._effect_awaited = False  # a head was switched: its effect is said once its run is shown
         panel.knock_out_toggled.connect(self.toggle_knock_out)
         panel.restore_all_requested.connect(self.restore_all)
         panel.generate_requested.connect(self.generate)
@@ -44,12 +48,24 @@ class RunVariations(QObject):
     # ----- knocking heads out -----------------------------------------------------------------
     def toggle_knock_out(self, layer: int, head: int) -> None:
         self.knocked_out = self.knocked_out ^ {(layer, head)}
+        self._effect_awaited = True
         self._run_shown_again()
 
     def restore_all(self) -> None:
         if self.knocked_out:
             self.knocked_out = frozenset()
+            self._effect_awaited = True
             self._run_shown_again()
+
+    def say_effect(self, result: Any) -> None:
+        """Once the run with the heads now knocked out is shown: its effect, said once (the panel's own words)."""
+        if not self._effect_awaited or frozenset(result.run.knocked_out) != self.knocked_out:
+            return  # no switch flipped, or a run from before the last one
+        self._effect_awaited = False
+        if self.knocked_out:
+            self.announcement.emit(self.panel.knock_label.text())  # "1 head knocked out (L1 H2). '␣mat' moved most: …"
+        else:
+            self.announcement.emit(tr("Every head restored: the model's own prediction again."))
 
     def _run_shown_again(self) -> None:
         """The run shown, its very tokens, with the heads now knocked out; the grid marks them at once."""

@@ -154,6 +154,8 @@ def panels_cut(window: MainWindow) -> list[str]:
     declared = panels_shown(activity, presenting)  # a panel the activity closes is not cut
     if activity.companion in TABBED_WITH_THE_READING:
         declared -= {DockId.LESSON}  # the lesson's text waits in the tab behind Training or Model heads
+    if any(_on_screen(window.docks[name].widget()) for name in activity.asked_for):
+        declared -= {DockId.LESSON}  # or behind the Description panel the user brought to the front
     for name in PRESENTATION_PANELS if presenting else EVERYDAY_PANELS:
         if name not in declared:
             continue

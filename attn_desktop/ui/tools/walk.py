@@ -65,6 +65,10 @@ def take_step(window: MainWindow, step: Step, settle: Callable[[MainWindow], Non
         window.predict_action.setChecked(True)
     elif step.kind == "reset-layout":
         window.menu_actions["reset_layout_action"].trigger()
+    elif step.kind == "describe":  # View → Description, as a teacher opens it (open already: left open)
+        description = window.docks[DockId.DESCRIPTION]
+        if description.isHidden():
+            description.toggleViewAction().trigger()
     elif step.kind == "undo":
         if not window.undo_action.isEnabled():
             raise StepError(f"step {step.text!r}: nothing to undo")

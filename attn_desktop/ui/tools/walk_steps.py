@@ -14,12 +14,13 @@ from attn_desktop.model import Role
 MAX_TRAINING_STEPS = 5000  # a walk is a screen check, not a training run
 WINDOW_SIDE_RANGE = (200, 8192)  # resize:WxH, in logical pixels
 SIMPLE_STEPS = ("present", "unpresent", "restart", "heads", "induction", "next-token", "generate", "lens", "lab",
-                "positions-lab", "predict", "reset-layout", "undo", "reveal", "start-afresh", "keep-as-scene")
+                "positions-lab", "predict", "reset-layout", "undo", "reveal", "start-afresh", "keep-as-scene",
+                "describe")  # describe: View → Description, the panel of what a screen reader says
 HEAD_STEPS = ("knock-out", "open-head", "grid-click", "grid-knock", "train-knock")  # KIND:LAYER.HEAD
 STEP_FORMS = ("lesson:ID", *SIMPLE_STEPS[:3], "train:TASK:N", "train-knock:LAYER.HEAD", "keep-as-scene",
               *SIMPLE_STEPS[3:5], "knock-out:LAYER.HEAD", "open-head:LAYER.HEAD", "grid-click:LAYER.HEAD",
               "grid-knock:LAYER.HEAD", *SIMPLE_STEPS[5:13], "guess:INDEX:WEIGHT", "reveal", "drag:ROLE:INDEX:X:Y",
-              "start-afresh", "lang:CODE", "resize:WxH")
+              "start-afresh", "lang:CODE", "resize:WxH", "describe")
 ROLES = {**{role.value: role for role in Role}, **{role.symbol: role for role in Role}}
 
 

@@ -43,6 +43,7 @@ def layer_name(head: HeadAt) -> str:
 class CircuitView(QWidget):
     heads_shown = Signal()  # the squares show another model, example or set of heads knocked out
     knock_out_switched = Signal()  # another set of heads is knocked out (the window shows the model without them)
+    announcement = Signal(str)  # a knock-out's effect on the accuracy, once its reading is in: for a screen reader
 
     def __init__(self, task: InductionTask, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -52,6 +53,7 @@ class CircuitView(QWidget):
         self.knock_out_boxes: dict[HeadAt, QCheckBox] = {}
         self.titles: dict[HeadAt, QLabel] = {}
         self.reading: CircuitReading | None = None  # the last reading, of the heads knocked out now
+        self._effect_awaited = False  # a knock-out was switched: its effect is said when its reading comes
         self._params: Any = None
         self._tokens: list[int] = []
         self.reader = CircuitReader(self)
@@ -124,7 +126,7 @@ class CircuitView(QWidget):
 
     def clear(self) -> None:
         """No model yet (a new run is starting): nothing shown, and readings still under way are dropped."""
-        self._params, self.reading = None, None
+        self._params, self.reading, self._effect_awaited = None, None, False
         self.reader.forget()
         for heatmap in self.heatmaps.values():
             heatmap.clear()
@@ -136,6 +138,7 @@ class CircuitView(QWidget):
     # ----- inside ---------------------------------------------------------------------------------------
     def _on_knock_out_switched(self) -> None:
         self.reading = None  # the last one was of other heads
+        self._effect_awaited = self._params is not None  # said once its reading comes
         self._show_reading()
         if self._params is not None:
             self._show_example()
@@ -157,6 +160,9 @@ class CircuitView(QWidget):
             return  # a switch was flipped since it was asked for; its own reading is on the way
         self.reading = reading
         self._show_reading()
+        if self._effect_awaited:
+            self._effect_awaited = False
+            self.announcement.emit(self.accuracy_label.text())  # "Accuracy with Layer 1 · head 1 knocked out: …"
 
     def _show_reading(self) -> None:
         reading = self.reading

@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from attn_desktop.language import tr
-from attn_desktop.language.numbers import significant
+from attn_desktop.language.numbers import significant, whole_number
 from attn_desktop.model.files.scene_types import SceneData
 from attn_desktop.model.training.induction_task import InductionTask
 from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE, OPTIMISER_NAME, AnyTask
@@ -84,6 +84,7 @@ class TrainingPanel(QWidget):
     example_changed = Signal(object)  # SceneData: the example sentence under the head as it is now (one-head tasks)
     keep_requested = Signal()  # "Keep as scene": the head as it is now, as a scene of its own
     running_changed = Signal(bool)
+    announcement = Signal(str)  # a milestone (the loss's drop) or a knock-out's effect, in words: for a screen reader
 
     def __init__(self, tasks: Mapping[str, AnyTask] = PANEL_TASKS, make_trainer: TrainerFactory = make_real_trainer,
                  example_scene: ExampleScene = example_scene, parent: QWidget | None = None) -> None:
@@ -117,6 +118,7 @@ class TrainingPanel(QWidget):
         self.runner.updated.connect(self._on_update)
         if self.circuit is not None:
             self.circuit.knock_out_switched.connect(self._announce_example)  # the large matrices lose the head too
+            self.circuit.announcement.connect(self.announcement)
         self._show_task(self.current_task)
         self._set_example(self.example_tokens)
         self._set_running(False)  # paused until Train or Step
@@ -422,7 +424,12 @@ class TrainingPanel(QWidget):
         task = self.current_task
         if self.circuit is None or not is_layered(task):
             return
+        dropped_before = self.drop_marks.drop_step
         self.drop_marks.follow(self.curves.series.steps, self.curves.series.losses, len(task.vocab))
+        if dropped_before is None and self.drop_marks.drop_step is not None:  # once a run, as the line appears
+            # Translators: a screen reader's announcement when the induction loss drops on the Training panel.
+            self.announcement.emit(tr("The loss dropped at step {step}: the induction circuit has formed.").format(
+                step=whole_number(round(self.drop_marks.drop_step))))
         self.circuit.show_model(self._params, self.example_tokens, read_now=not update.running)
 
     def _set_running(self, running: bool) -> None:

@@ -17,7 +17,9 @@ from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
 from attn_desktop.model.scene_files import new_scene
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.progress import ProgressStore
+from attn_desktop.model.teaching.screen_description import ScreenDescription, activity_of, describe_screen
 from attn_desktop.ui.accessibility.announcer import Announcer
+from attn_desktop.ui.accessibility.description_panel import DescriptionPanel
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.canvas.coordinate_dialog import CoordinateDialog
 from attn_desktop.ui.document.autosave import Autosaver, LeftWork
@@ -127,6 +129,9 @@ class MainWindow(QMainWindow):
                                                        self.lessons.current))
         self.positions_lab.rope_switched.connect(self.model_heads.set_rope)
         self._build_actions()
+        # Verdicts, milestones, a model loaded, a knock-out's effect: each said once, politely, and logged.
+        for part in (self.lesson_panel, self.challenges_panel, self.predictions, self.training_panel, self.model_heads):
+            part.announcement.connect(self.announcer.announce)
         self.canvas.drags.dragging.connect(self._hold_undo_during_drag)
         self.heads_view.dragging.connect(self._hold_undo_during_drag)
         self.unprotected_label, self.progress_notice_label = fill_status_bar(
@@ -150,7 +155,10 @@ class MainWindow(QMainWindow):
         self.lesson_panel = LessonPanel(self.progress)
         self.grid_editor = GridEditor(shown, self.history)  # typed numbers and words: undoable commands
         self.challenges_panel = ChallengesPanel(shown, self.progress, veil=self.veil)
+        self.description_panel = DescriptionPanel(shown, self.announcer, self.describe_screen)  # what a screen reader says
         self.lesson_panel.lesson_shown.connect(self.challenges_panel.follow_lesson)
+        self.lesson_panel.lesson_shown.connect(self.description_panel.follow_activity)
+        self.veil.changed.connect(self.description_panel.follow_activity)  # the weights hidden or shown again
         self.code_panel = CodePanel(self.reading())
         self.sentence_panel = SentencePanel(scene, self.history)
         self.training_panel = TrainingPanel()
@@ -178,6 +186,7 @@ class MainWindow(QMainWindow):
             (DockSpec(DockId.OUTPUT, N_("Output"), BOTTOM), self.output_panel),
             (DockSpec(DockId.WEIGHTS, N_("Weights"), BOTTOM), self.weights_panel),
             (DockSpec(DockId.SHAPES, N_("Shapes"), BOTTOM), self.shapes_panel),
+            (DockSpec(DockId.DESCRIPTION, N_("Description"), LEFT), self.description_panel),
         ):
             dock = self.dock_layout.add_dock(replace(spec, title=tr(spec.title)), widget)
             remember_source(dock, "windowTitle", spec.title)  # a language switch words it from its own source
@@ -209,6 +218,12 @@ class MainWindow(QMainWindow):
     def reading(self, layer: int = 0, head: int = 0) -> HeadReading:
         """Head HEAD of LAYER as this window's view looks at it (the chosen query is the view's)."""
         return HeadReading(self.scene, self.view_state, at=(layer, head))
+
+    def describe_screen(self) -> ScreenDescription:
+        """The screen in four parts for a screen reader: the activity open and the head on the canvas, its weights
+        left unsaid while the class guesses them (the Description panel shows it, F1 says it)."""
+        activity = activity_of(self.lessons.current, self.dock_layout.activity.companion)
+        return describe_screen(activity, self.shown, weights_hidden=self.veil.on)
 
     @property
     def showing_heads(self) -> bool:

@@ -29,6 +29,7 @@ from attn_desktop.ui.widgets.action_check_box import ActionCheckBox
 from attn_desktop.ui.window.actions.menu_id import MenuId
 
 if TYPE_CHECKING:  # the parts the commands act on; none of them needs this table
+    from attn_desktop.ui.accessibility.description_panel import DescriptionPanel
     from attn_desktop.ui.canvas.canvas import AttentionCanvas
     from attn_desktop.ui.canvas.coordinate_dialog import CoordinateDialog
     from attn_desktop.ui.document.document_controller import DocumentController
@@ -76,6 +77,8 @@ class Commands(Protocol):
     def coordinates(self) -> CoordinateDialog: ...
     @property
     def dock_layout(self) -> DockLayout: ...
+    @property
+    def description_panel(self) -> DescriptionPanel: ...
     def set_presentation(self, on: bool) -> None: ...
     def reset_layout(self) -> None: ...
     def show_about(self) -> None: ...
@@ -254,6 +257,10 @@ ACTIONS: list[ActionSpec] = [
                made_by=lambda c, parent, text: c.canvas.plane_action.make(parent, text),
                tooltip=N_("For vectors of more than two numbers: the plane they spread along most, "
                "not two of their numbers")),
+    # F1: the key a student reaches for when lost; no other command has it, and screen readers leave it to the app.
+    ActionSpec("describe_action", N_("Say the Screen's &Description"), MenuId.VIEW, lambda c: c.description_panel.speak(),
+               shortcuts=("F1",), tooltip=N_("What is on the screen, the controls, the numbers now and what to try, "
+               "said by the screen reader (the Description panel shows it)")),
     ActionSpec("reset_layout_action", N_("Reset &Layout"), MenuId.VIEW, lambda c: c.reset_layout()),
     ActionSpec("language_menu", N_("&Language"), MenuId.VIEW, fill_submenu=fill_language_menu, separator_before=True),
     ActionSpec("about_action", f"&About {APP_NAME}", MenuId.HELP, lambda c: c.show_about(),

@@ -12,14 +12,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 from attn_desktop.model.teaching.dock_id import DockId
-from attn_desktop.model.teaching.panel_sets import LABS
+from attn_desktop.model.teaching.panel_sets import LABS, ON_REQUEST
 
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
 VERTICAL = Qt.Orientation.Vertical
 READING_TABS = ((DockId.LESSON, DockId.CHALLENGES), (DockId.CHALLENGES, DockId.CODE), (DockId.CODE, DockId.SENTENCE),
-                (DockId.SENTENCE, DockId.TRAINING), (DockId.SENTENCE, DockId.MODEL_HEADS))
+                (DockId.SENTENCE, DockId.TRAINING), (DockId.SENTENCE, DockId.MODEL_HEADS),
+                (DockId.SENTENCE, DockId.DESCRIPTION))
 LEFT_COLUMN = (DockId.LESSON, DockId.CHALLENGES, DockId.CODE, DockId.SENTENCE, DockId.TRAINING, DockId.MODEL_HEADS,
-               DockId.SCALING_LAB, DockId.POSITIONS_LAB)
+               DockId.SCALING_LAB, DockId.POSITIONS_LAB, DockId.DESCRIPTION)
 TAB_COMPANIONS = (DockId.TRAINING, DockId.MODEL_HEADS)  # tabs of their own, shown from the Lessons menu
 
 
@@ -40,7 +41,8 @@ def place_left_column(window: QMainWindow, docks: dict[DockId, QDockWidget]) -> 
 
 
 def close_companions(docks: dict[DockId, QDockWidget]) -> None:
-    for name in (*TAB_COMPANIONS, *LABS):
+    """The activities' own panels closed, and those shown on request (the design shows them again when asked for)."""
+    for name in (*TAB_COMPANIONS, *LABS, *ON_REQUEST):
         if name in docks:
             docks[name].hide()
 

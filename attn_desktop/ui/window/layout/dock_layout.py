@@ -23,6 +23,7 @@ from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.panel_sets import (
     COMPANION_PANELS,
     LABS,
+    ON_REQUEST,
     Activity,
     lesson_column_full_height,
     panels_shown,
@@ -94,6 +95,7 @@ class DockLayout(QObject):
         self._activity_shown: Activity | None = None  # what show_declared_panels last showed the panels for
         self._areas: dict[DockId, Qt.DockWidgetArea] = {}  # each dock's side of the window, as designed
         self.closed_by_user: set[DockId] = set()  # panels the user closed: kept closed until Reset Layout
+        self.asked_for: set[DockId] = set()  # panels shown on request (ON_REQUEST) the user opened: kept until closed
         self._applying = False  # showing and hiding panels by design, not by the user's hand
         self.showing_heads = False  # several heads side by side where the canvas was (make_way_for_heads)
         self._tokens_shared_for = 0  # the scene's length when the window was last shared out for it
@@ -142,6 +144,13 @@ class DockLayout(QObject):
     def _user_toggled(self, name: DockId) -> None:
         """The user closed a panel (its ×, the View menu) or opened it again: the design respects that."""
         if self._applying:
+            return
+        if name in ON_REQUEST:
+            if self.docks[name].isHidden():
+                self.asked_for.discard(name)
+            elif name not in self.asked_for:  # just opened (View): its tab in front, where the user looks for it
+                self.asked_for.add(name)
+                self.docks[name].raise_()
             return
         if name in COMPANION_PANELS:
             if name == self.companion and self.docks[name].isHidden():
@@ -280,7 +289,7 @@ class DockLayout(QObject):
         companion = self.companion if self.companion is not None and not self.docks[self.companion].isHidden() else None
         return Activity(several_heads=self.showing_heads, companion=companion, grids=self.scene_uses_grids(),
                         small_screen=self.window.width() <= NARROW_SCREEN_PX or self._short_screen(),
-                        predicting=self.predicting(), subject=self.subject)
+                        predicting=self.predicting(), subject=self.subject, asked_for=frozenset(self.asked_for))
 
     def show_declared_panels(self) -> None:
         """Show the panels the activity declares (panel_sets.py) and close the rest, whatever the window
@@ -351,6 +360,7 @@ class DockLayout(QObject):
         """View → Reset Layout: every panel back where the design puts it, sized for this window (presenting:
         presentation's design)."""
         self.closed_by_user.clear()
+        self.asked_for.clear()  # the design's panels only: the Description panel waits in View again
         self.hand_sizes.forget()
         if self.companion is not None:
             self.docks[self.companion].show()  # the activity's own panel is part of its design

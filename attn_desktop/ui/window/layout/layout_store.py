@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QMainWindow
 
-from attn_desktop.model.teaching.panel_sets import Activity, panels_shown
+from attn_desktop.model.teaching.panel_sets import ON_REQUEST, Activity, panels_shown
 from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
 from attn_desktop.ui.window.layout.dock_design import closed_panels, lesson_back_in_front, shown_companions
 from attn_desktop.ui.window.layout.dock_layout import DockLayout
@@ -50,8 +50,9 @@ class LayoutStore(QObject):
         self.window.restoreGeometry(geometry)
         with self.docks.by_design():
             self.window.restoreState(state)
-        # What the user had closed stays closed; a panel the last session's activity had open is not this one's.
         docks = self.docks.docks
+        self.docks.asked_for = {name for name in ON_REQUEST if name in docks and not docks[name].isHidden()}
+        # What the user had closed stays closed; a panel the last session's activity had open is not this one's.
         designed = panels_shown(Activity(several_heads=self.docks.showing_heads), presenting=False)
         self.docks.closed_by_user = closed_panels(saved_closed, designed, docks)
         companions_before = shown_companions(docks)

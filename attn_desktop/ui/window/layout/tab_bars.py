@@ -51,7 +51,7 @@ def _touches(bar: QRect, dock: QRect, slack: int = 2) -> bool:
 
 
 TAB_GROUPS = ((DockId.SHAPES, DockId.GRIDS), (DockId.LESSON, DockId.CHALLENGES), (DockId.LESSON, DockId.CODE),
-              (DockId.LESSON, DockId.SENTENCE))
+              (DockId.LESSON, DockId.SENTENCE), (DockId.LESSON, DockId.DESCRIPTION))
 
 
 def keep_tab_groups(window: QMainWindow, docks: dict[DockId, QDockWidget]) -> None:
