@@ -49,6 +49,7 @@ class ScoreTablePanel(QWidget):
         self.model = ScoreTableModel(self.reading, self, veil)
         self.model.veil.changed.connect(self._update_formula)
         self.table = QTableView(self)
+        self.table.setTabKeyNavigation(False)  # ↑/↓ walk the keys; Tab goes on to the next control
         self.table.setModel(self.model)
         self.table.setItemDelegateForColumn(3, WeightBarDelegate(self.table))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
