@@ -100,6 +100,9 @@ class AllHeadsPage(QWidget):
     def show_knocked_out(self, knocked: frozenset, effect: str) -> None:
         """The heads off (crossed out in the grid), named with EFFECT, and Restore all; nothing when none are."""
         self.grid.set_knocked_out(set(knocked))
+        if not knocked and self.restore_button.hasFocus():
+            # Before it hides: Qt would hand the keys to whatever control comes next in the window (another dock).
+            self.grid.setFocus(Qt.FocusReason.OtherFocusReason)
         self.restore_button.setVisible(bool(knocked))
         self.knock_label.setVisible(bool(knocked))
         if knocked:
