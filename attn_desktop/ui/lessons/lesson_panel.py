@@ -122,8 +122,18 @@ class LessonPanel(QWidget):
             widget.verdict_shown.connect(self._bring_into_view)
             self.exercises_box.addWidget(widget)
             self.exercise_widgets.append(widget)
+        self._put_exercises_in_reading_order()
         self._update_progress()
         self.lesson_shown.emit(self.lesson.id)
+
+    def _put_exercises_in_reading_order(self) -> None:
+        """Tab goes from the lesson's text to its exercises, one after the other: added to the panel, their
+        controls would join the window's Tab chain at its end, after every dock and the toolbar."""
+        previous: QWidget = self.text_scroll
+        for widget in self.exercise_widgets:
+            for control in widget.tab_stops():
+                QWidget.setTabOrder(previous, control)
+                previous = control
 
     def _bring_into_view(self, verdict: QWidget) -> None:
         """Scroll just enough for a verdict to be seen: in a short column it lands below the fold, and the
