@@ -18,6 +18,7 @@ from attn_desktop.model.scene_files import new_scene
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.ui.accessibility.announcer import Announcer
+from attn_desktop.ui.accessibility.focus_ring import FocusRings
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.canvas.coordinate_dialog import CoordinateDialog
 from attn_desktop.ui.document.autosave import Autosaver, LeftWork
@@ -83,6 +84,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("MainWindow")
         self.setWindowIcon(app_icon())
         self.announcer = Announcer(self)  # what a screen reader is told, and the Description panel's log
+        self.focus_rings = FocusRings(self)  # a ring round the control that has the keys, seen from the back
         self.highlight = KeyHighlight(self, self.view_state)  # the key pointed at in the score table, lit on the canvas
         self.veil = WeightsVeil(self, self.view_state)  # Predict, then see: the weights hidden until the student has guessed
         self.canvas = AttentionCanvas(self.shown, self, highlight=self.highlight, veil=self.veil)
