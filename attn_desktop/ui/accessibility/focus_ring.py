@@ -44,8 +44,9 @@ class FocusRing(QWidget):
         self.raise_()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.parentWidget() and event.type() == QEvent.Type.Resize:
-            self.setGeometry(self.parentWidget().rect())
+        control = self.parentWidget()
+        if watched is control and control is not None and event.type() == QEvent.Type.Resize:
+            self.setGeometry(control.rect())
         return False
 
     def paintEvent(self, event: QPaintEvent) -> None:
