@@ -101,6 +101,9 @@ class LessonPanel(QWidget):
         self.kept_bar.hide()  # until the lesson says it opened on the scene the student left
         self.text_scroll.verticalScrollBar().setValue(0)  # a new text starts at its top
         for widget in self.exercise_widgets:
+            # Hidden and out of the layout at once: until it is deleted, Tab must not reach it or lay it out.
+            widget.hide()
+            self.exercises_box.removeWidget(widget)
             widget.deleteLater()
         self.exercise_widgets = []
         if self.lesson is None:
