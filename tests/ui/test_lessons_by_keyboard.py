@@ -168,3 +168,34 @@ def test_lesson_1s_first_exercise_worked_out_on_the_canvas_by_keys(qtbot, window
     QTest.keyClicks(QApplication.focusWidget(), shown.split()[-1])
     press(qtbot, Qt.Key.Key_Return)
     assert exercise.result_label.text().startswith("✓ "), (shown, exercise.result_label.text())
+
+
+def test_a_round_of_predict_then_see_by_keys_alone(qtbot, window):
+    """Lesson 8: an arrow moved with the keys veils the weights, the chart takes the guess with ←/→ and ↑/↓,
+    Enter reveals; then the winner box, reached with Tab, takes a guess of its own."""
+    open_lesson_by_its_key(qtbot, window, "predict-then-see")
+    predictions, chart = window.predictions, window.weights_chart
+    qtbot.keyClick(chart, Qt.Key.Key_Return)  # the lesson opens on a round: reveal the guess it starts with
+    qtbot.waitUntil(lambda: predictions.phase.value == "revealed")
+    choose_arrow_with_tab(qtbot, window, (Role.KEY, 1))  # k·dog
+    press(qtbot, Qt.Key.Key_Left, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: predictions.phase.value == "guessing")
+    assert QApplication.focusWidget() is chart  # the guess takes the keys at once
+    before = predictions.guess.copy()
+    press(qtbot, Qt.Key.Key_Right)  # the second bar
+    press(qtbot, Qt.Key.Key_Up)
+    assert predictions.guess[1] > before[1]
+    press(qtbot, Qt.Key.Key_Return)
+    assert predictions.phase.value == "revealed"
+    assert predictions.session.rounds == 2
+    assert QApplication.focusWidget() is chart  # Reveal went with the round; the keys stay on the chart
+
+    choose_arrow_with_tab(qtbot, window, (Role.KEY, 1))
+    press(qtbot, Qt.Key.Key_Right, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: predictions.phase.value == "guessing")
+    box = window.weights_panel.predict_bar.winner_box
+    tab_until(qtbot, window, lambda widget: widget is box, "the winner box")
+    press(qtbot, Qt.Key.Key_Down)  # the first key...
+    press(qtbot, Qt.Key.Key_Down)  # ...then the second: a guess that gives it all the weight
+    assert predictions.guess.tolist()[1] == 1.0
+    assert QApplication.focusWidget() is box  # still choosing: the keys stayed in the box
