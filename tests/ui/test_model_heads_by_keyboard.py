@@ -32,6 +32,7 @@ def test_the_head_grid_by_keys_alone(qtbot, window, pack_is_tiny, reference_mode
         qtbot.keyClick(grid, key)
     assert grid.current == (1, 2)
     assert panel.head_label.text().startswith("Layer 1, head 2")
+    assert panel.head_label.text().endswith("(Enter opens it, K knocks it out)")  # the keys say what they do
 
     qtbot.keyClick(grid, Qt.Key.Key_K)  # knocked out: crossed out, named under the grid
     qtbot.waitUntil(page.knock_label.isVisible)
