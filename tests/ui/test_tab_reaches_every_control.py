@@ -3,8 +3,11 @@
 goes in reading order: the toolbar, the lesson on the left, the canvas, the panels on the right, those below —
 never into a panel hidden behind another's tab."""
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDockWidget, QWidget
+
+from tests.ui.test_lessons_by_keyboard import open_lesson_by_its_key
 
 MAX_PRESSES = 400
 
@@ -24,13 +27,17 @@ def tab_stops_of(window) -> set[QWidget]:
             and widget.focusProxy() is None and in_sight(widget)}
 
 
-def test_tab_reaches_every_control_and_comes_back_to_the_canvas(qtbot, window):
-    window.canvas.setFocus()
+@pytest.mark.parametrize("lesson_id", [None, "two-heads", "why-sqrt-dk", "positions"])
+def test_tab_reaches_every_control_and_comes_back_to_the_canvas(qtbot, window, lesson_id):
+    if lesson_id is not None:  # the demo's lesson, two heads' canvases, and the two labs beside their lessons
+        open_lesson_by_its_key(qtbot, window, lesson_id)
+    start = window.canvas if window.canvas.isVisible() else window.heads_view.columns[0].canvas
+    start.setFocus()
     reached: list[QWidget] = []
     for _ in range(MAX_PRESSES):
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
         widget = QApplication.focusWidget()
-        if widget is window.canvas and reached and reached[-1] is not window.canvas:
+        if widget is start and reached and reached[-1] is not start:
             break  # round the whole window, back in the canvas
         reached.append(widget)
     else:
