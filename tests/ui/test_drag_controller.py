@@ -137,7 +137,7 @@ def test_each_nudge_is_announced_as_a_move_that_merges_with_the_last_nudge_of_th
     qtbot.keyClick(canvas, Qt.Key.Key_Tab)
     assert canvas.drags.focused_arrow == (Role.QUERY, 1)
     qtbot.keyClick(canvas, Qt.Key.Key_Right)
-    qtbot.keyClick(canvas, Qt.Key.Key_Up, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(canvas, Qt.Key.Key_Up, Qt.KeyboardModifier.ControlModifier)  # a big step
     np.testing.assert_allclose(reading.vectors(Role.QUERY)[1], [0.4, 2.5])  # moved at once
     first, second = canvas.moves
     assert first.nudge and second.nudge and first.text == second.text == "Move q·cat"

@@ -178,8 +178,8 @@ def test_pointing_at_heads_and_knocking_them_out_never_moves_the_grid(qtbot, wid
         assert page.head_label.text().startswith(f"Layer 23, head {head}")
         assert scroll.mapTo(page, QPoint(0, 0)) == where and scroll.verticalScrollBar().value() == scrolled, head
     grid.setFocus()
-    QTest.keyClick(grid, Qt.Key.Key_Left)  # the keyboard's head, "… (Enter opens it)"
-    assert page.head_label.text().endswith("(Enter opens it)")
+    QTest.keyClick(grid, Qt.Key.Key_Left)  # the keyboard's head, "… (Enter opens it, K knocks it out)"
+    assert page.head_label.text().endswith("(Enter opens it, K knocks it out)")
     assert scroll.mapTo(page, QPoint(0, 0)) == where
 
 

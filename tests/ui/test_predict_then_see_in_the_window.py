@@ -131,7 +131,7 @@ def test_a_round_with_the_keyboard_only(qtbot, window):
     canvas.setFocus()
     canvas.drags.focus_arrow(K_CAT)  # as Tab would choose it
     before = window.reading().selected_weights.copy()
-    qtbot.keyClick(canvas, Qt.Key.Key_Up, Qt.KeyboardModifier.ShiftModifier)  # nudge k·cat up by 0.5
+    qtbot.keyClick(canvas, Qt.Key.Key_Up, Qt.KeyboardModifier.ControlModifier)  # nudge k·cat up by 0.5
     assert nothing_tells_the_weights(window)
     qtbot.waitUntil(lambda: window.predictions.phase.value == "guessing")
     chart = window.weights_chart

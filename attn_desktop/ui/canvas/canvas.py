@@ -12,7 +12,16 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAccessible, QFont, QFontMetricsF, QHideEvent, QKeyEvent, QMouseEvent, QResizeEvent
+from PySide6.QtGui import (
+    QAccessible,
+    QFocusEvent,
+    QFont,
+    QFontMetricsF,
+    QHideEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import QGraphicsSceneMouseEvent, QWidget
 
 from attn_desktop.geometry.weight_style import even_split
@@ -431,8 +440,18 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.drags.snap_step = step
 
     def focusNextPrevChild(self, next_child: bool) -> bool:
-        # Tab and Shift+Tab cycle the chosen arrow instead of leaving the canvas.
+        # Tab and Shift+Tab choose the next arrow; past the last one they go on to the next control.
         return self.drags.focus_next(next_child) or super().focusNextPrevChild(next_child)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        if event.reason() in (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason):
+            self.drags.focus_entered(event.reason() == Qt.FocusReason.TabFocusReason)
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        super().focusOutEvent(event)
+        if event.reason() in (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason):
+            self.drags.focus_arrow(None)  # the keyboard went on: no ring left behind on an arrow
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if self.drags.key_pressed(Qt.Key(event.key()), event.modifiers()):

@@ -33,8 +33,13 @@ from attn_desktop.model.view_plane import ViewPlane
 from attn_desktop.ui.canvas.arrow_geometry import HANDLE_RADIUS_PX
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
 
-SMALL_NUDGE, BIG_NUDGE = 0.1, 0.5  # arrow keys, and with Shift
+# The arrow keys' step; with Shift a fine one (PhET's and the issue's: Shift refines), with Ctrl a big one.
+SMALL_NUDGE, FINE_NUDGE, BIG_NUDGE = 0.1, 0.01, 0.5
 NUDGE_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
+ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+# Up to this many tokens every arrow is a Tab stop of its own; a larger scene is one stop, and
+# Page Up / Page Down step between its arrows (three Tab presses per token would trap the keyboard).
+TAB_STOP_TOKENS = 12
 
 
 def describe(scene: HeadReading, role: Role, index: int, plane: ViewPlane | None = None) -> str:
@@ -231,37 +236,76 @@ class DragController(QObject):
         if target is not None:
             role, index = target
             self.arrows[role][index].set_keyboard_focus(True)
-            self.status.emit(tr("Arrow keys move {arrow} (Shift: bigger steps)").format(arrow=self.describe(role, index)))
+            self.status.emit(tr("Arrow keys move {arrow} (Shift: finer steps, Ctrl: bigger steps, Enter: type "
+                                "numbers)").format(arrow=self.describe(role, index)))
             self.arrow_focused.emit(target)
 
+    @property
+    def arrows_are_tab_stops(self) -> bool:
+        """Whether Tab walks the arrows one by one (a scene of up to TAB_STOP_TOKENS tokens)."""
+        return self.reading.n_tokens <= TAB_STOP_TOKENS
+
     def focus_next(self, forward: bool) -> bool:
-        """Tab and Shift+Tab: the next or previous arrow; False when there is none to choose."""
+        """Tab and Shift+Tab: the next or previous arrow, queries then keys then values; False past the last
+        (or before the first), so the keyboard goes on to the next control instead of circling the arrows."""
         arrows = self.draggable_arrows()
-        if not arrows:
+        if not arrows or not self.arrows_are_tab_stops:
             return False
+        # No arrow chosen yet (the canvas clicked, or given the keys by the program): the canvas is the stop
+        # before its first arrow.
         position = arrows.index(self.focused_arrow) if self.focused_arrow in arrows else -1
-        self.focus_arrow(arrows[(position + (1 if forward else -1)) % len(arrows)])
+        position += 1 if forward else -1
+        if not 0 <= position < len(arrows):
+            return False
+        self.focus_arrow(arrows[position])
         return True
+
+    def focus_entered(self, forward: bool) -> None:
+        """The canvas reached with Tab (or Shift+Tab): the first arrow is chosen (or the last)."""
+        arrows = self.draggable_arrows()
+        if arrows:
+            self.focus_arrow(arrows[0] if forward or not self.arrows_are_tab_stops else arrows[-1])
+
+    def _step_between_arrows(self, forward: bool) -> bool:
+        """Page Down / Page Up: the next or previous arrow, round and round (the way through a large scene)."""
+        arrows = self.draggable_arrows()
+        if arrows:
+            position = arrows.index(self.focused_arrow) if self.focused_arrow in arrows else -1
+            self.focus_arrow(arrows[(position + (1 if forward else -1)) % len(arrows)])
+        return bool(arrows)
 
     def key_pressed(self, key: Qt.Key, modifiers: Qt.KeyboardModifier) -> bool:
-        """Escape cancels a drag; the arrow keys nudge the focused arrow. Whether the key was used."""
+        """Escape cancels a drag; the arrow keys nudge the focused arrow, Enter asks to type its numbers,
+        Page Up / Page Down choose another arrow. Whether the key was used."""
         if key == Qt.Key.Key_Escape:
             return self.cancel_drag()
-        step = NUDGE_KEYS.get(key)
-        if step is None or self.focused_arrow is None:
+        if key in (Qt.Key.Key_PageDown, Qt.Key.Key_PageUp):
+            return self._step_between_arrows(key == Qt.Key.Key_PageDown)
+        if self.focused_arrow is None:
             return False
-        size = BIG_NUDGE if modifiers & Qt.KeyboardModifier.ShiftModifier else SMALL_NUDGE
-        self.nudge(*self.focused_arrow, step[0] * size, step[1] * size)
+        if key in ENTER_KEYS:
+            self.edit_requested.emit(*self.focused_arrow)
+            return True
+        step = NUDGE_KEYS.get(key)
+        if step is None:
+            return False
+        fine = bool(modifiers & Qt.KeyboardModifier.ShiftModifier)
+        size = FINE_NUDGE if fine else BIG_NUDGE if modifiers & Qt.KeyboardModifier.ControlModifier else SMALL_NUDGE
+        self.nudge(*self.focused_arrow, step[0] * size, step[1] * size, snapped=not fine)
         return True
 
-    def nudge(self, role: Role, index: int, dx: float, dy: float) -> None:
+    def nudge(self, role: Role, index: int, dx: float, dy: float, snapped: bool = True) -> None:
         """Move an arrow's tip by (dx, dy) on screen's axes: one step of the history, merged with the
-        nudges of this arrow just before it."""
+        nudges of this arrow just before it. A fine step is not snapped: the grid would take it back."""
         self.nudge_starting.emit()
         before = self.reading.vectors(role)[index].copy()
         weights_before = self.reading.result.weights.copy()
         x, y = self.tip_of(before, role)
-        after = self.vector_with_tip(before, x + dx, y + (dy if len(before) > 1 else 0.0), role)
+        x, y = x + dx, y + (dy if len(before) > 1 else 0.0)
+        if snapped:
+            after = self.vector_with_tip(before, x, y, role)
+        else:  # rounded as a student would type it: 0.1 + 0.01 is 0.11, not 0.11000000000000001
+            after = self.planes.vector_with_tip(before, role, round(x, 10), round(y, 10))
         self.scene.set_vector(role, index, after.tolist())
         self.status.emit(self.describe(role, index))
         command = move_arrow(self.reading, role, index, before.tolist(), nudge=True)

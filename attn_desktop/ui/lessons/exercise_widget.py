@@ -118,6 +118,11 @@ class ExerciseWidget(QFrame):
             layout.addWidget(self.answer_edit)
         return area
 
+    def tab_stops(self) -> list[QWidget]:
+        """Its controls in reading order: the answer (or the choices), then Check, Hint and Show me."""
+        answers: list[QWidget] = [self.answer_edit] if self.answer_edit is not None else list(self.choice_buttons)
+        return [*answers, self.check_button, self.hint_button, self.show_me_button]
+
     def show_hint(self) -> None:
         self._show_result(lambda: tr("Hint: {hint}").format(hint=self.exercise.say(self.exercise.hint)))
 

@@ -103,6 +103,9 @@ class LessonPanel(QWidget):
         self.kept_bar.hide()  # until the lesson says it opened on the scene the student left
         self.text_scroll.verticalScrollBar().setValue(0)  # a new text starts at its top
         for widget in self.exercise_widgets:
+            # Hidden and out of the layout at once: until it is deleted, Tab must not reach it or lay it out.
+            widget.hide()
+            self.exercises_box.removeWidget(widget)
             widget.deleteLater()
         self.exercise_widgets = []
         if self.lesson is None:
@@ -125,8 +128,18 @@ class LessonPanel(QWidget):
             widget.announcement.connect(self.announcement)
             self.exercises_box.addWidget(widget)
             self.exercise_widgets.append(widget)
+        self._put_exercises_in_reading_order()
         self._update_progress()
         self.lesson_shown.emit(self.lesson.id)
+
+    def _put_exercises_in_reading_order(self) -> None:
+        """Tab goes from the lesson's text to its exercises, one after the other: added to the panel, their
+        controls would join the window's Tab chain at its end, after every dock and the toolbar."""
+        previous: QWidget = self.text_scroll
+        for widget in self.exercise_widgets:
+            for control in widget.tab_stops():
+                QWidget.setTabOrder(previous, control)
+                previous = control
 
     def _bring_into_view(self, verdict: QWidget) -> None:
         """Scroll just enough for a verdict to be seen: in a short column it lands below the fold, and the

@@ -74,6 +74,7 @@ class GridEditor(QWidget):
         self.flow = GridFlow()  # beside the canvas: the grids that do not fit side by side go under
         for column, name in enumerate(names):
             table = QTableWidget()
+            table.setTabKeyNavigation(False)  # the arrow keys walk the cells; Tab goes on to the next control
             table.setEditTriggers(
                 QAbstractItemView.EditTrigger.DoubleClicked
                 | QAbstractItemView.EditTrigger.EditKeyPressed

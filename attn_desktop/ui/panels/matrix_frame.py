@@ -19,6 +19,7 @@ LEGEND_WIDTH = 46
 NUMBERS_HIDDEN_NOTE = N_("Point at a cell to read its number")  # shown as tr(NUMBERS_HIDDEN_NOTE)
 HATCH_COLOR = QColor(150, 150, 150)
 OUTLINE_COLOR = QColor(255, 190, 0)
+FOCUS_LINE_PX = 3  # the chosen row's ring while the matrix has the keys (WCAG's focus indicator: 2 px at least)
 
 
 def paint_title(painter: QPainter, layout: MatrixLayout, font: QFont, width: int, hint: bool = True) -> None:
@@ -120,12 +121,20 @@ def mask_layer(mask: np.ndarray, grid: QRectF) -> QPixmap | None:
     return layer
 
 
-def paint_selected_row(painter: QPainter, grid: QRectF, row: int, n_tokens: int, text_color: QColor) -> None:
-    """The chosen query's row outlined: a bright band inside a thin line in the text's colour."""
+def paint_selected_row(painter: QPainter, grid: QRectF, row: int, n_tokens: int, text_color: QColor,
+                       focused: bool = False) -> None:
+    """The chosen query's row outlined: a bright band inside a thin line in the text's colour. While the matrix
+    has the keys (↑/↓ choose the query) the line is a ring FOCUS_LINE_PX wide, outside the band: against the
+    band and the panel's background it keeps the text's contrast, whatever the cells' colours."""
     size = grid.width() / n_tokens
     outline = QRectF(grid.left(), grid.top() + row * size, grid.width(), size)
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.setPen(QPen(OUTLINE_COLOR, 3))
     painter.drawRect(outline.adjusted(1, 1, -1, -1))
+    if focused:
+        half = FOCUS_LINE_PX / 2
+        painter.setPen(QPen(text_color, FOCUS_LINE_PX))
+        painter.drawRect(outline.adjusted(-half, -half, half, half))
+        return
     painter.setPen(QPen(text_color, 1))
     painter.drawRect(outline)

@@ -16,6 +16,7 @@ import numpy as np
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QAccessible,
+    QFocusEvent,
     QFont,
     QImage,
     QKeyEvent,
@@ -272,7 +273,8 @@ class MatrixView(QWidget):
             if not self.veil.on:  # an entropy tells how sharp a row is
                 self.entropy_column.paint_numbers(painter, grid, self.font(), layout.cell_font,
                                                   self.palette().text().color(), self._numbers.prepared)
-        paint_selected_row(painter, grid, self.reading.selected, self.reading.n_tokens, self.palette().text().color())
+        paint_selected_row(painter, grid, self.reading.selected, self.reading.n_tokens, self.palette().text().color(),
+                           focused=self.hasFocus())
         self._painted = (self.reading.result.weights.copy(), self.reading.result.mask.copy(), self.reading.selected)
 
     def _cells_image(self) -> QImage:
@@ -340,6 +342,14 @@ class MatrixView(QWidget):
         query, key = self.reading.query_tokens[row], self.reading.tokens[column]
         text = cell_tip(self.reading.result, row, column, query, key, self.veil.on)
         QToolTip.showText(event.globalPosition().toPoint(), text, self)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        self.update()  # the chosen row's ring says the arrow keys are here
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        super().focusOutEvent(event)
+        self.update()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         step = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1}.get(Qt.Key(event.key()))

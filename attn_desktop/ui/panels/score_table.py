@@ -1,7 +1,8 @@
 """The score table panel: q·k, the scaled score and the weight for every key.
 
 Pointing at a row (or selecting it) shows the worked dot product underneath
-and highlights that key and its value on the canvas.
+and highlights that key and its value on the canvas. From the keyboard, ↑/↓ walk the
+rows and ←/→ choose the previous or next query.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import cast
 
 import numpy as np
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QSize, Qt, QTimer
-from PySide6.QtGui import QFont, QHelpEvent, QResizeEvent
+from PySide6.QtGui import QFont, QHelpEvent, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -34,6 +35,7 @@ from attn_desktop.ui.view_state.weights_veil import HIDDEN_TIP, WeightsVeil
 MAX_SIZED_ROWS = 8  # the panel asks for room to show this many keys without scrolling; more scroll
 KEY_CHARS = 10  # the key column's width in characters at most; longer names are elided (tooltip whole)
 ROW_PADDING = 6  # pixels above and below the text, shared
+QUERY_STEP_KEYS = {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1}  # the previous and next query, from the table
 
 
 FORMULA_TIP = N_("The worked dot product for the pointed-at key (or the strongest one)")
@@ -50,6 +52,7 @@ class ScoreTablePanel(QWidget):
         self.model.veil.changed.connect(self._update_formula)
         self.table = QTableView(self)
         self.table.setAccessibleName(tr("Scores"))
+        self.table.setTabKeyNavigation(False)  # ↑/↓ walk the keys; Tab goes on to the next control
         self.table.setModel(self.model)
         self.table.setItemDelegateForColumn(3, WeightBarDelegate(self.table))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -62,6 +65,7 @@ class ScoreTablePanel(QWidget):
         self.table.setMouseTracking(True)
         self.table.entered.connect(self._on_row_pointed)
         self.table.viewport().installEventFilter(self)
+        self.table.installEventFilter(self)  # ←/→ choose the query (↑/↓ walk its keys' rows)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
 
         self.formula_label = QLabel(self)
@@ -291,6 +295,8 @@ class ScoreTablePanel(QWidget):
         self._update_formula()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.table and event.type() == QEvent.Type.KeyPress:
+            return self._choose_query_by_key(cast(QKeyEvent, event))
         if watched is self.table.viewport() and event.type() == QEvent.Type.ToolTip:
             tip_event = cast(QHelpEvent, event)  # what Qt sends for a tooltip
             index = self.table.indexAt(tip_event.pos())
@@ -305,6 +311,18 @@ class ScoreTablePanel(QWidget):
             self.highlight.set_key(current.row() if current.isValid() else None)
             self._update_formula()
         return super().eventFilter(watched, event)
+
+    def _choose_query_by_key(self, event: QKeyEvent) -> bool:
+        """← and → choose the previous and next query, whose keys the rows then are; whether the key was used.
+        (↑ and ↓ are the table's own: they walk the keys, each row's worked dot product shown underneath.)"""
+        step = QUERY_STEP_KEYS.get(Qt.Key(event.key()))
+        if step is None or event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+            return False
+        if self.table.layoutDirection() == Qt.LayoutDirection.RightToLeft:
+            step = -step  # → points back in Arabic
+        reading = self.reading
+        reading.select_query(min(max(reading.selected + step, 0), reading.n_queries - 1))
+        return True
 
     def _on_scene_changed(self, change: Change) -> None:
         if change & (Change.STRUCTURE | Change.SETTINGS):

@@ -181,6 +181,7 @@ class WeightsChart(pg.PlotWidget):
     # ----- Predict, then see --------------------------------------------
     def show_phase(self, phase: ChartPhase, guess: np.ndarray | None = None) -> None:
         """Draw the real weights, the veil, the guess being made, or the guess beside the real weights."""
+        starting_to_guess = phase is ChartPhase.GUESSING and self.phase is not ChartPhase.GUESSING
         self.phase = phase
         if guess is not None:
             self.guess = np.asarray(guess, dtype=float)
@@ -192,8 +193,10 @@ class WeightsChart(pg.PlotWidget):
             for label in self.guess_labels:
                 label.setVisible(False)
             self._label_order = []  # placed afresh
-        elif phase is ChartPhase.GUESSING and not self.hasFocus():
-            self.setFocus(Qt.FocusReason.OtherFocusReason)  # ↑/↓ and Enter work at once
+        elif starting_to_guess and not self.hasFocus():
+            # ↑/↓ and Enter work at once; only as the guess starts: a guess changed from the winner box with
+            # its arrow keys leaves the keys there, to go on choosing.
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
         self.refresh()
 
     def _show_phase(self) -> None:

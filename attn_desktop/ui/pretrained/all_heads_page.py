@@ -19,7 +19,7 @@ from attn_desktop.ui.widgets.reserved_lines_label import ReservedLinesLabel
 
 GRID_HINT = N_("Click a head to open it; right-click or Ctrl+click to knock it out.")
 RUNNING_TEXT = N_("Running the sentence through every layer\u2026")
-KEYBOARD_HEAD_TEXT = N_("{head} (Enter opens it)")
+KEYBOARD_HEAD_TEXT = N_("{head} (Enter opens it, K knocks it out)")
 GRID_TOOLTIP = N_("Each square is one head's attention weights: query rows down, key columns across (grey: masked). "
                 "Outlined: the heads Find heads lists for its two tokens. Crossed out: heads knocked out "
                 "(right-click, Ctrl+click or K switches one off or on again).")
@@ -100,6 +100,9 @@ class AllHeadsPage(QWidget):
     def show_knocked_out(self, knocked: frozenset, effect: str) -> None:
         """The heads off (crossed out in the grid), named with EFFECT, and Restore all; nothing when none are."""
         self.grid.set_knocked_out(set(knocked))
+        if not knocked and self.restore_button.hasFocus():
+            # Before it hides: Qt would hand the keys to whatever control comes next in the window (another dock).
+            self.grid.setFocus(Qt.FocusReason.OtherFocusReason)
         self.restore_button.setVisible(bool(knocked))
         self.knock_label.setVisible(bool(knocked))
         if knocked:

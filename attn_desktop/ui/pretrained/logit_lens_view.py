@@ -117,6 +117,7 @@ class LogitLensView(QWidget):
 
     def _build_table(self) -> None:
         table = self.table = QTableWidget(0, len(HEADERS))
+        table.setTabKeyNavigation(False)  # the arrow keys walk the cells; Tab goes on to the next control
         table.setAccessibleName(tr("The five likeliest next tokens after every layer"))
         table.setHorizontalHeaderLabels([tr(header) for header in HEADERS])
         table.verticalHeader().hide()  # the Layer column numbers the rows from 0, as the JSON does

@@ -20,6 +20,8 @@ from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.model.teaching.screen_description import ScreenDescription, activity_of, describe_screen
 from attn_desktop.ui.accessibility.announcer import Announcer
 from attn_desktop.ui.accessibility.description_panel import DescriptionPanel
+from attn_desktop.ui.accessibility.focus_ring import FocusRings
+from attn_desktop.ui.accessibility.reading_order import ReadingOrder
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.canvas.coordinate_dialog import CoordinateDialog
 from attn_desktop.ui.document.autosave import Autosaver, LeftWork
@@ -85,6 +87,8 @@ class MainWindow(QMainWindow):
         self.setObjectName("MainWindow")
         self.setWindowIcon(app_icon())
         self.announcer = Announcer(self)  # what a screen reader is told, and the Description panel's log
+        self.focus_rings = FocusRings(self)  # a ring round the control that has the keys, seen from the back
+        self.reading_order = ReadingOrder(self)  # where Tab goes next: the panels as they stand (see focusNextPrevChild)
         self.highlight = KeyHighlight(self, self.view_state)  # the key pointed at in the score table, lit on the canvas
         self.veil = WeightsVeil(self, self.view_state)  # Predict, then see: the weights hidden until the student has guessed
         self.canvas = AttentionCanvas(self.shown, self, highlight=self.highlight, veil=self.veil)
@@ -315,6 +319,10 @@ class MainWindow(QMainWindow):
             self.dock_layout.follow_direction()
         else:  # longer words widened a panel's minimum: the design shared out again, so that back is as before
             self.dock_layout.arrange()
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        # Tab and Shift+Tab in reading order, from where the panels stand now (reading_order.py).
+        return self.reading_order.move_focus(next) or super().focusNextPrevChild(next)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.documents.close():
