@@ -112,6 +112,8 @@ def _widget_texts(widget: QWidget) -> Iterable[Text]:
     yield widget, "toolTip", widget.toolTip, widget.setToolTip
     yield widget, "statusTip", widget.statusTip, widget.setStatusTip
     yield widget, "whatsThis", widget.whatsThis, widget.setWhatsThis
+    yield widget, "accessibleName", widget.accessibleName, widget.setAccessibleName  # what a screen reader says
+    yield widget, "accessibleDescription", widget.accessibleDescription, widget.setAccessibleDescription
     if isinstance(widget, (QLabel, QAbstractButton)):
         yield widget, "text", widget.text, widget.setText
     if isinstance(widget, (QDockWidget,)) or widget.isWindow():

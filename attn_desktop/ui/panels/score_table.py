@@ -50,6 +50,7 @@ class ScoreTablePanel(QWidget):
         self.model.veil.changed.connect(self._update_formula)
         self.table = QTableView(self)
         self.table.setModel(self.model)
+        self.table.setAccessibleName(tr("Each key's score and weight"))
         self.table.setItemDelegateForColumn(3, WeightBarDelegate(self.table))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
