@@ -1,15 +1,18 @@
 """What a screen reader and every eye get from the window as it is now: the accessibility audit.
 
-`unnamed` lists the interactive widgets in view that a screen reader would announce without a name, walked
-through Qt's accessibility interfaces from the window as a screen reader walks them. The contrasts are WCAG
-2.1's, unrounded: the least of the texts in view (1.4.3, 4.5 : 1 needed) and of the marks that carry meaning
-(1.4.11, 3 : 1: arrows, the axes through 0, the focus ring, hatching, the chosen row's outline).
+`unnamed` lists the interactive widgets that a screen reader would announce without a name, walked through Qt's
+accessibility interfaces from the window as a screen reader walks them: every one not hidden, those of a panel
+behind another's tab too. The contrasts are WCAG 2.1's, unrounded (and rounded down to two places): the least of
+the text widgets shown and of the texts the lab paints in colours of its own (1.4.3, 4.5 : 1 needed), and of the
+marks that carry meaning (1.4.11, 3 : 1: arrows at full strength, the axes through 0, the focus ring, hatching,
+the chosen row's outline). The painted colours are the app's own, the same on every screen.
 `cvd_min_delta_e` is the least CIEDE2000 difference between colours drawn together that mean different things,
 for common vision and under simulated protanopia, deuteranopia and tritanopia (drawn_colours.py says which).
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAccessible, QAccessibleInterface, QPalette
@@ -81,19 +84,17 @@ def _empty_tab_bar(interface: QAccessibleInterface) -> bool:
 
 
 def described(interface: QAccessibleInterface) -> str:
-    """"QLineEdit 'sentence' in Sentence": what a reader of the audit needs to find the widget."""
+    """"QLineEdit showing 'new token' in Sentence": what a reader of the audit needs to find the widget."""
     widget = interface.object()
-    name = type(widget).__name__ if widget is not None else interface.role().name
-    if isinstance(widget, QWidget):
-        if widget.objectName():
-            name += f" '{widget.objectName()}'"
-        if isinstance(widget, QAbstractButton | QLineEdit) and (widget.text() if isinstance(widget, QAbstractButton)
-                                                                 else widget.placeholderText()):
-            name += f" showing '{widget.text() if isinstance(widget, QAbstractButton) else widget.placeholderText()}'"
-        holder = _titled_holder(widget)
-        if holder:
-            name += f" in {holder}"
-    return name
+    if not isinstance(widget, QWidget):
+        return interface.role().name
+    name = type(widget).__name__ + (f" '{widget.objectName()}'" if widget.objectName() else "")
+    shown = widget.text() if isinstance(widget, QAbstractButton) else \
+        widget.placeholderText() if isinstance(widget, QLineEdit) else ""
+    if shown:
+        name += f" showing '{shown}'"
+    holder = _titled_holder(widget)
+    return f"{name} in {holder}" if holder else name
 
 
 def _titled_holder(widget: QWidget) -> str:
@@ -120,7 +121,9 @@ def widget_text_contrasts(window: QWidget) -> list[float]:
     return contrasts
 
 
+@cache
 def least_separation() -> float:
-    """The least CIEDE2000 difference between two colours drawn together, for every eye."""
+    """The least CIEDE2000 difference between two colours drawn together, for every eye (the colours are the
+    app's own, fixed while it runs: worked out once, a fifth of a second, not once per audited step)."""
     return min(colour_difference(simulated(first, deficiency), simulated(second, deficiency))
                for _, first, second in separated_pairs() for deficiency in ("", *DEFICIENCIES))
