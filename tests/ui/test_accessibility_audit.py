@@ -4,10 +4,12 @@ say, in every language, and the audit says when one has none or a text stands ou
 
 import pytest
 from PySide6.QtGui import QAccessible
+from PySide6.QtWidgets import QToolButton
 
 from attn_desktop.geometry.colour_vision import GRAPHICS_CONTRAST, SEPARATION_THRESHOLD, TEXT_CONTRAST
 from attn_desktop.language.catalog import LANGUAGE_NAMES, translations_for
 from attn_desktop.model.teaching.lessons import LESSONS
+from attn_desktop.ui.tools.accessibility_audit import unnamed_widgets
 from attn_desktop.ui.tools.layout_audit import audit_window
 
 from tests.support.in_the_window import (
@@ -77,3 +79,21 @@ def test_the_audit_measures_a_pale_text(qtbot, window, monkeypatch):
     window.sentence_panel.message_label.setStyleSheet("QLabel { color: #999999; }")  # 2.6 : 1 on the panel's grey
     after = audit_window(window)["accessibility"]["contrast_min_text"]
     assert after < TEXT_CONTRAST <= before
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_model_heads_sentences_clear_button_has_a_name(qtbot, code):
+    """Qt's clear button in a line edit is an icon alone: the Model heads panel's was the one nameless button the
+    audit found in the real-model walks."""
+    from attn_desktop.language import set_language
+    from attn_desktop.ui.pretrained.pretrained_heads_panel import ModelHeadsPanel
+
+    set_language(code)  # (the autouse fixture puts English back)
+    panel = ModelHeadsPanel("the cat sat")
+    qtbot.addWidget(panel)
+    panel.resize(600, 500)
+    panel.show()
+    qtbot.waitExposed(panel)
+    assert unnamed_widgets(panel) == []
+    clear_button = next(button for button in panel.sentence_box.findChildren(QToolButton) if button.isVisible())
+    assert spoken_name(clear_button) == translations_for(code).gettext("Clear the sentence")
