@@ -13,8 +13,12 @@ from PySide6.QtGui import QColor
 
 from attn_desktop.geometry.colour_difference import colour_difference, contrast_ratio
 from attn_desktop.geometry.colour_vision import GRAPHICS_CONTRAST, SEPARATION_THRESHOLD, TEXT_CONTRAST, simulated
+from attn_desktop.model.scene_files import open_reading
+from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.canvas.arrow_item import label_color
 from attn_desktop.ui.palette import ROLE_COLORS
+from attn_desktop.ui.panels.matrix_frame import HATCH_COLOR
+from attn_desktop.ui.panels.matrix_view import MatrixView
 from attn_desktop.ui.tools.drawn_colours import (
     graphics_contrasts,
     rgb,
@@ -22,6 +26,7 @@ from attn_desktop.ui.tools.drawn_colours import (
     separated_pairs,
     text_contrasts,
 )
+from attn_desktop.ui.window.startup.app import configure_pyqtgraph
 
 DEFICIENCIES = {"protanopia": simulate.Deficiency.PROTAN, "deuteranopia": simulate.Deficiency.DEUTAN,
                 "tritanopia": simulate.Deficiency.TRITAN}
@@ -91,3 +96,28 @@ def test_an_arrows_label_stays_readable_however_faint_the_arrow(emphasis):
 def test_every_mark_that_carries_meaning_stands_out():
     low = {name: round(ratio, 3) for name, ratio in graphics_contrasts().items() if ratio < GRAPHICS_CONTRAST}
     assert low == {}
+
+
+def test_masked_cells_say_so_by_hatching_and_a_dash_not_by_colour_alone(qtbot):
+    """A masked cell is hatched, dark enough to see on its pale grey, and shows "—"; a cell the query sees has
+    no hatching (meaning never by colour alone, WCAG 1.4.1)."""
+    configure_pyqtgraph()
+    reading = open_reading(scene_path(DEFAULT_SCENE))
+    reading.scene.set_causal(True)  # each query sees only itself and the tokens before it
+    view = MatrixView(reading)
+    qtbot.addWidget(view)
+    view.resize(420, 360)
+    view.show()
+    qtbot.waitExposed(view)
+    image = view.grab().toImage()
+    ratio = image.devicePixelRatio()
+
+    def hatch_pixels(row: int, column: int) -> int:
+        cell = view.cell_rect(row, column).adjusted(3, 3, -3, -3)  # inside the cell, clear of the chosen row's band
+        return sum(image.pixelColor(int(x * ratio), int(y * ratio)).rgb() == HATCH_COLOR.rgb()
+                   for x in range(int(cell.left()), int(cell.right())) for y in range(int(cell.top()), int(cell.bottom())))
+
+    masked, seen = (0, 1), (1, 0)  # the first query may not see the second token; the second sees the first
+    assert not reading.result.mask[masked] and reading.result.mask[seen]
+    assert hatch_pixels(*masked) > 20 and hatch_pixels(*seen) == 0
+    assert view.cell_text(*masked) == "—"
