@@ -1,6 +1,8 @@
 """What a teacher would see wrong in one audited window (a step of `attn-desktop snapshot --steps`, or a
 real window's audit): the same list for the offscreen walks and the real-window walk."""
 
+from attn_desktop.geometry.colour_vision import GRAPHICS_CONTRAST, SEPARATION_THRESHOLD, TEXT_CONTRAST
+
 LISTS_THAT_MUST_BE_EMPTY = ("plots_too_small", "key_labels_missing", "texts_elided", "text_overlaps", "panels_cut",
                             "untranslated_texts")
 COUNTS_THAT_MUST_BE_ZERO = ("label_overlaps", "chart_label_overlaps", "labels_cut")
@@ -23,6 +25,19 @@ def problems_in(audit: dict) -> list[str]:
         problems.append("the matrix shows no numbers")
     if audit.get("score_rows_visible", 0) < audit.get("score_rows", 0):
         problems.append(f"score rows: {audit['score_rows_visible']} of {audit['score_rows']} in view")
+    return problems + accessibility_problems(audit.get("accessibility"))
+
+
+def accessibility_problems(figures: dict | None) -> list[str]:
+    """An interactive widget without a name for a screen reader, a text or mark that does not stand out enough,
+    colours drawn together that some eye cannot tell apart (the audit's "accessibility", issue 43)."""
+    if figures is None:  # an audit from before it had them
+        return []
+    problems = [f"unnamed: {figures['unnamed']}"] if figures["unnamed"] else []
+    for figure, least in (("contrast_min_text", TEXT_CONTRAST), ("contrast_min_graphics", GRAPHICS_CONTRAST),
+                          ("cvd_min_delta_e", SEPARATION_THRESHOLD)):
+        if figures[figure] < least:
+            problems.append(f"{figure} {figures[figure]} < {least}")
     return problems
 
 

@@ -11,7 +11,6 @@ import io
 
 import pytest
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
 from attn_desktop.model import Role
@@ -23,6 +22,7 @@ from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.lessons.challenges_panel import ChallengesPanel
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel
 from attn_desktop.ui.panels.code_panel import COPIED_TEXT, CodePanel
+from attn_desktop.ui.panels.matrix_frame import OUTLINE_COLOR
 from attn_desktop.ui.panels.matrix_view import MatrixView
 from attn_desktop.ui.panels.output_panel import OutputPanel
 from attn_desktop.ui.panels.query_picker import QueryPicker
@@ -33,7 +33,7 @@ from attn_desktop.ui.window.startup.app import configure_pyqtgraph
 from tests.support.seed_numbers import MATRIX, SAT_OUTPUT, SAT_WEIGHTS, SHAPES, TOKENS
 
 THE, CAT, SAT, ON, THE_LOWER, MAT = range(6)
-SELECTED_ROW_OUTLINE = QColor(255, 190, 0)  # the matrix's outline around the chosen query's row
+SELECTED_ROW_OUTLINE = OUTLINE_COLOR  # the band round the chosen query's row (white: no cell is white)
 
 
 @pytest.fixture(autouse=True)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsItem
 
 from attn_desktop.ui.document import handout_image
 from attn_desktop.ui.document.handout_image import copy_image_to_clipboard, handout_size, render_png, render_svg
+from attn_desktop.ui.panels.matrix_cells import cell_colours, viridis_table
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -36,11 +37,13 @@ def test_png_at_scale_2_is_twice_the_on_screen_size(window, tmp_path):
 def test_the_picture_shows_the_matrix_beside_the_canvas(window, tmp_path):
     render_png(window, tmp_path / "x.png", scale=1)
     image = QImage(str(tmp_path / "x.png"))
-    # The selected row of the matrix is outlined in amber; it must be right of the canvas.
+    # The matrix's cells, in the colours of its weights, lie right of the canvas.
     left = window.canvas.width() + handout_image.GAP
-    amber = QImage(image.copy(left, 0, image.width() - left, image.height())).convertToFormat(QImage.Format.Format_RGB32)
-    pixels = np.frombuffer(amber.constBits(), dtype=np.uint32, count=amber.bytesPerLine() * amber.height() // 4)
-    assert np.count_nonzero((pixels & 0xFFFFFF) == 0xFFBE00) > 100
+    right = QImage(image.copy(left, 0, image.width() - left, image.height())).convertToFormat(QImage.Format.Format_RGB32)
+    pixels = np.frombuffer(right.constBits(), dtype=np.uint32, count=right.bytesPerLine() * right.height() // 4)
+    result = window.reading().result
+    cell_colours_shown = {int(colour) & 0xFFFFFF for colour in cell_colours(result, viridis_table(), veiled=False).ravel()}
+    assert np.count_nonzero(np.isin(pixels & 0xFFFFFF, list(cell_colours_shown))) > 100 * len(cell_colours_shown)
 
 
 def test_svg_has_the_title_line_and_follows_the_settings(window, tmp_path):

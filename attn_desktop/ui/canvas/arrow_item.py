@@ -19,6 +19,8 @@ from PySide6.QtCore import QPointF, QRectF, QSizeF
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainterPath, QStaticText
 from PySide6.QtWidgets import QGraphicsItem
 
+from attn_desktop.geometry.colour_difference import least_strength
+from attn_desktop.geometry.colour_vision import TEXT_CONTRAST
 from attn_desktop.geometry.label_layout import Obstacle
 from attn_desktop.ui.canvas.arrow_drawing import ArrowDrawing
 from attn_desktop.ui.canvas.arrow_geometry import (
@@ -39,6 +41,7 @@ class DrawingLayer(Protocol):
     def update(self) -> None: ...
 
 EMPHASIS_STEPS = 20
+WHITE_RGB = (255, 255, 255)  # the labels' backdrop (arrow_drawing's LABEL_BACKDROP)
 
 
 def _fade(color: QColor, emphasis: float) -> QColor:
@@ -49,6 +52,15 @@ def _fade(color: QColor, emphasis: float) -> QColor:
         round(255 + (color.green() - 255) * keep),
         round(255 + (color.blue() - 255) * keep),
     )
+
+
+def label_color(role_color: QColor, emphasis: float) -> QColor:
+    """A label's colour: the role's, darker, and fainter with the arrow, but never under WCAG's 4.5 : 1 for text on
+    the label's white backdrop (a label tells the weight in words too, so it must stay readable when the arrow's
+    faintness says "little weight")."""
+    text = role_color.darker(125)
+    floor = least_strength((text.red(), text.green(), text.blue()), WHITE_RGB, TEXT_CONTRAST)
+    return _fade(text, max(min(1.0, 0.3 + emphasis), floor))
 
 
 class ArrowItem(ArrowDrawing, ArrowGestures):
@@ -170,7 +182,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         self._emphasis = emphasis
         self._forget_obstacles()  # the head grows with the width
         self._color = _fade(self._role_color, emphasis)
-        self._text_color = _fade(self._role_color.darker(125), min(1.0, 0.3 + emphasis))  # labels stay readable
+        self._text_color = label_color(self._role_color, emphasis)
         self._make_pens()
         self.update()
 

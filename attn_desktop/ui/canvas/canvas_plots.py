@@ -17,7 +17,7 @@ from collections.abc import Callable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRect, QRectF
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QColor, QFont
 
 from attn_desktop.geometry.plot_arrangement import (
     CANVAS_MARGIN_PX,
@@ -41,6 +41,10 @@ from attn_desktop.ui.language.plot_direction import plot_left_to_right
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 
 SCALES_APART = 3.0  # extents this many times apart get a scale each: on one, the shorter kind would be tiny
+
+# The axes through 0, from which every arrow starts: 4.4 : 1 on the plot's white (a translucent grey fell just
+# short of WCAG 1.4.11's 3 : 1).
+ZERO_LINE_COLOR = QColor(120, 120, 120)
 
 
 def lengths_far_apart(first: float, second: float) -> bool:
@@ -88,7 +92,7 @@ class CanvasPlots:
         # Never auto-range: the view must not move under the cursor mid-drag.
         plot.enableAutoRange(False)
         for angle in (0, 90):
-            plot.addItem(pg.InfiniteLine(pos=0, angle=angle, pen=pg.mkPen(120, 120, 120, 200, width=1)))
+            plot.addItem(pg.InfiniteLine(pos=0, angle=angle, pen=pg.mkPen(ZERO_LINE_COLOR, width=1)))
         cache_axes_and_grid(plot)
         # Between two resizes of the canvas the room for tick labels only grows: when it shrank, the plot grew,
         # the locked aspect gave it other ticks, their labels asked for room again, and the plots laid

@@ -42,8 +42,8 @@ from attn_desktop.ui.widgets.flow_layout import FlowLayout
 
 TICK_DONE = "✓"
 TICK_OPEN = "○"
-DONE_COLOR = "#1a7f37"   # green, and the tick's shape says the same for anyone who cannot see it
-OPEN_COLOR = "#6e7781"
+DONE_COLOR = "#176f2c"   # green, and the tick's shape says the same for anyone who cannot see it
+OPEN_COLOR = "#57606a"  # both 4.5 : 1 or more on the panel's grey (WCAG 1.4.3; #6e7781 was 3.95 : 1)
 SAVE_AFTER_STILL_MS = 300  # a drag pauses between moves for far less; a finished gesture stays still longer
 
 

@@ -37,6 +37,7 @@ class CodePanel(QWidget):
         self.editor.setUndoRedoEnabled(False)
         self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)  # wrapped code reads as wrong code
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.editor.setAccessibleName(tr("Python script of the scene"))  # a screen reader names the field it reads
         self.copy_button = QPushButton(tr(COPY_TEXT), self)
         self.copy_button.setToolTip(tr("Copy the script to the clipboard; it runs with Python and NumPy alone"))
         self.torch_button = QPushButton(tr("Check against PyTorch"), self)

@@ -17,8 +17,10 @@ from attn_desktop.ui.panels.matrix_layout import CORNER_TEXT, TURNED_GAP, Matrix
 
 LEGEND_WIDTH = 46
 NUMBERS_HIDDEN_NOTE = N_("Point at a cell to read its number")  # shown as tr(NUMBERS_HIDDEN_NOTE)
-HATCH_COLOR = QColor(150, 150, 150)
-OUTLINE_COLOR = QColor(255, 190, 0)
+HATCH_COLOR = QColor(112, 112, 112)  # 4.3 : 1 on a masked cell's grey (WCAG 1.4.11's 3 : 1 for a meaningful mark)
+# The chosen row's band is white inside a dark line: on any viridis cell one of the two stands out 4.6 : 1 or more,
+# for every eye (an amber band lay under 2 CIEDE2000 from viridis's yellow end under simulated deuteranopia).
+OUTLINE_COLOR = QColor(255, 255, 255)
 FOCUS_LINE_PX = 3  # the chosen row's ring while the matrix has the keys (WCAG's focus indicator: 2 px at least)
 
 
@@ -123,7 +125,7 @@ def mask_layer(mask: np.ndarray, grid: QRectF) -> QPixmap | None:
 
 def paint_selected_row(painter: QPainter, grid: QRectF, row: int, n_tokens: int, text_color: QColor,
                        focused: bool = False) -> None:
-    """The chosen query's row outlined: a bright band inside a thin line in the text's colour. While the matrix
+    """The chosen query's row outlined: a white band inside a thin line in the text's colour. While the matrix
     has the keys (↑/↓ choose the query) the line is a ring FOCUS_LINE_PX wide, outside the band: against the
     band and the panel's background it keeps the text's contrast, whatever the cells' colours."""
     size = grid.width() / n_tokens

@@ -54,6 +54,7 @@ class ScoreTablePanel(QWidget):
         self.table.setAccessibleName(tr("Scores"))
         self.table.setTabKeyNavigation(False)  # ↑/↓ walk the keys; Tab goes on to the next control
         self.table.setModel(self.model)
+        self.table.setAccessibleName(tr("Each key's score and weight"))
         self.table.setItemDelegateForColumn(3, WeightBarDelegate(self.table))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -113,6 +114,8 @@ class ModelHeadsPanel(QWidget):
         self.sentence_box.setAccessibleName(tr("Sentence"))
         self.sentence_box.setPlaceholderText(tr("Type a sentence"))
         self.sentence_box.setClearButtonEnabled(True)
+        for clear_button in self.sentence_box.findChildren(QToolButton):  # Qt's clear button has an icon, no name
+            clear_button.setAccessibleName(tr("Clear the sentence"))
         self.sentence_box.setCursorPosition(0)  # a sentence longer than the box shows its beginning
         self._typing_timer = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS)
         self._typing_timer.timeout.connect(self._announce_sentence)

@@ -8,7 +8,7 @@ import pyqtgraph as pg
 from PySide6.QtGui import QImage
 
 MAX_THUMBNAIL_TOKENS = 64  # longer sentences are sampled down: a thumbnail has only so many pixels
-MASKED_RGB = (225, 225, 225)  # as the Attention matrix panel
+MASKED_RGB = (240, 240, 240)  # as the Attention matrix panel
 MASKED_LEVEL = 255  # colour index of a masked cell; weights use 0..254
 
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QWidget
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.panel_sets import panels_shown
 from attn_desktop.ui.panels.grid_editor import MAX_ROWS_IN_VIEW
+from attn_desktop.ui.tools.accessibility_audit import audit_accessibility
 from attn_desktop.ui.tools.label_audit import audit_labels
 from attn_desktop.ui.tools.language_audit import untranslated_texts
 
@@ -36,9 +37,13 @@ MIN_PLOT_WIDTH_PX = 100  # narrower than this, a plot is no place to drag in
 
 
 def audit_window(window: MainWindow) -> dict:
-    """The audit's figures for the window as it is now."""
-    if window.showing_heads:
-        return audit_heads(window)
+    """The audit's figures for the window as it is now, with what a screen reader and every eye get."""
+    figures = audit_heads(window) if window.showing_heads else audit_reading(window)
+    return {**figures, "accessibility": audit_accessibility(window)}
+
+
+def audit_reading(window: MainWindow) -> dict:
+    """The figures for a scene of one head."""
     matrix_font = window.matrix_view.cell_font()
     return {
         "score_rows": window.score_panel.model.rowCount(),
