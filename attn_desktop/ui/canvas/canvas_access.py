@@ -47,7 +47,7 @@ class CanvasAccess(QObject):
         drags.arrow_focused.connect(self._focus_followed)
         # Worded again with the window's other texts when the language changes (ui/language/rewording.py).
         canvas.setAccessibleName(tr("Canvas"))
-        canvas.setAccessibleDescription(tr("Tab chooses an arrow, the arrow keys move it (Shift: bigger steps)"))
+        canvas.setAccessibleDescription(tr("Tab chooses an arrow, the arrow keys move it (Shift: finer steps, Ctrl: bigger steps)"))
 
     def _entries(self) -> list[Entry]:
         """Every arrow in the order Tab chooses them (the head's roles in turn), then the output unless veiled."""
