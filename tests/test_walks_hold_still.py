@@ -44,19 +44,16 @@ def _case_id(case) -> str:
     return f"{walk.replace(' ', '-')}-{screen}{'-presenting' if presenting else ''}-{language}"
 
 
-# Still open in issue 42: a panel that wraps its words (Output, Shapes) or a chart whose names turn upright asks for
-# more height at the width it had before; Qt keeps the bottom row that much taller after lesson A → B → A or a
-# language and back (14 px a round at 1024 × 768). A fix that settled the minimums in share_out broke Predict's
-# veil and the two heads' plots, and was taken back.
-BOTTOM_ROW_RATCHET = "issue 42, round trips: the bottom row comes back 14 px taller (lesson A → B → A, a language and back)"
+# Still open in issue 42: the weights chart asks for the height its names needed turned upright at the width it
+# had before (two heads, another language), and the bottom row comes back that much taller (14 px at 1024 × 768)
+# until the next layout step. (The output's wrapped lines did the same; the row is now measured again once the
+# event loop has handed the panels their widths, and lesson A → B → A comes back exact.)
+BOTTOM_ROW_RATCHET = "issue 42, round trips: a language and back brings the bottom row back 14 px taller"
 KNOWN = {
-    **{("lessons and back", "1024x768", False, language): BOTTOM_ROW_RATCHET for language in ("en", "ar")},
-    ("lessons and back", "1280x720", False, "en"): BOTTOM_ROW_RATCHET,
     ("presenting and back", "1920x1080", False, "en"): ("issue 42, round trips: F11 twice after lesson 6 → lesson 10 at "
                                                         "1920 × 1080 gives Scores back 20 px shorter"),
-    **{("a language and back", screen, presenting, language): BOTTOM_ROW_RATCHET
-       for screen, presenting, language in (("1024x768", False, "en"), ("1280x720", False, "en"),
-                                            ("1024x768", True, "en"), ("1024x768", False, "ar"))},
+    **{("a language and back", screen, presenting, "en"): BOTTOM_ROW_RATCHET
+       for screen, presenting in (("1024x768", False), ("1280x720", False), ("1024x768", True))},
 }
 
 

@@ -41,7 +41,7 @@ from attn_desktop.ui.window.layout.hand_sizes import (
     activity_key,
     in_sight,
 )
-from attn_desktop.ui.window.layout.presentation_design import arrange_for_presentation, lay_out_now, minimum_height
+from attn_desktop.ui.window.layout.presentation_design import arrange_for_presentation, lay_out_now
 from attn_desktop.ui.window.layout.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
 
 LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
@@ -105,6 +105,9 @@ class DockLayout(QObject):
         self._bars_hidden: set[int] = set()  # each bar is hidden once at most: one Qt shows again is in use
         self._tidy_timer = QTimer(self, singleShot=True, interval=0)
         self._tidy_timer.timeout.connect(self._tidy_tab_bars)
+        # The bottom row measured again once the event loop has laid the panels out (see share_out).
+        self._bottom_row_timer = QTimer(self, singleShot=True, interval=0)
+        self._bottom_row_timer.timeout.connect(self._bottom_row_as_low_as_it_reads)
         window.installEventFilter(self)
         self.hand_sizes = HandSizes(window, self.docks, lambda: activity_key(self.activity, self.presenting))
 
@@ -228,22 +231,33 @@ class DockLayout(QObject):
                   or width <= MEDIUM_SCREEN_PX and self.companion in LABS)
         window.resizeDocks([docks[DockId.LESSON]], [max(1, int(width * (0.0 if narrow else 0.20)))], HORIZONTAL)
         window.resizeDocks([docks[DockId.SCORE]], [max(1, int(width * (0.0 if narrow else 0.30)))], HORIZONTAL)
-        score_height = minimum_height(docks[DockId.SCORE])
+        score_height = docks[DockId.SCORE].minimumSizeHint().height()
         window.resizeDocks([docks[DockId.SCORE], docks[DockId.MATRIX]], [score_height, height], VERTICAL)
+        short = narrow or self._short_screen()
+        bottom_row = docks[DockId.OUTPUT].minimumSizeHint().height() if short else int(height * 0.22)
+        window.resizeDocks([docks[DockId.OUTPUT]], [bottom_row], VERTICAL)
         if DockId.GRIDS not in panels_shown(self.activity, self.presenting):  # the bottom row spans canvas and lesson
             shares = (0.34, 0.22, 0.12) if narrow else (0.24, 0.28, 0.15)  # narrow: the output's numbers first
             window.resizeDocks([docks[DockId.OUTPUT], docks[DockId.WEIGHTS], docks[DockId.SHAPES]],
                                [int(width * share) for share in shares], HORIZONTAL)
         else:
             self.make_room_for_grids()
-        # The row's height once its panels have their widths: the output's wrapped lines need fewer lines wide
-        # (measured at lesson 2's narrow output, lesson 4's row came back 28 px taller after lesson 2).
-        lay_out_now(window)
-        short = narrow or self._short_screen()
-        bottom_row = minimum_height(docks[DockId.OUTPUT]) if short else int(height * 0.22)
-        window.resizeDocks([docks[DockId.OUTPUT]], [bottom_row], VERTICAL)
         self._size_companion_column()
-        self.hand_sizes.give_back()  # what the user made of this design, on this kind of screen
+        given_back = self.hand_sizes.give_back()  # what the user made of this design, on this kind of screen
+        if short and not given_back:
+            self._bottom_row_timer.start()
+
+    def _bottom_row_as_low_as_it_reads(self) -> None:
+        """On a small screen the bottom row is as low as the output reads, and the output's wrapped lines need
+        fewer of them wider. share_out measures it before Qt has handed the panel its new width (a dock keeps its
+        panel's minimum until the event loop passes): after lesson 2's narrow output, or presentation's large
+        type, the row came back up to 48 px taller and the plots lost those pixels. Measured again here."""
+        if self.presenting or not self.window.isVisible():
+            return
+        output = self.docks[DockId.OUTPUT]
+        least = output.minimumSizeHint().height()
+        if not output.isHidden() and output.height() != least:
+            self.window.resizeDocks([output], [least], VERTICAL)
 
     def _size_companion_column(self) -> None:
         """The left column as the activity's own panel needs it: wide for a lab's plots or a grid of heads, a lab

@@ -40,7 +40,7 @@ def arrange_for_presentation(window: QMainWindow, docks: dict[DockId, QDockWidge
     window.splitDockWidget(docks[DockId.OUTPUT], docks[DockId.WEIGHTS], HORIZONTAL)
     width, height = window.width(), window.height()
     _size_right_column(window, docks, small_screen)
-    bottom_row = minimum_height(docks[DockId.OUTPUT]) if small_screen else int(height * BOTTOM_ROW_SHARE)
+    bottom_row = docks[DockId.OUTPUT].minimumSizeHint().height() if small_screen else int(height * BOTTOM_ROW_SHARE)
     window.resizeDocks([docks[DockId.OUTPUT]], [bottom_row], VERTICAL)
     if not docks[DockId.WEIGHTS].isHidden():
         window.resizeDocks([docks[DockId.OUTPUT], docks[DockId.WEIGHTS]],
@@ -73,9 +73,9 @@ def _grids_in_the_bottom_row(window: QMainWindow, docks: dict[DockId, QDockWidge
     else:
         window.splitDockWidget(weights, grids, HORIZONTAL)
     window.resizeDocks([grids], [grids.minimumSizeHint().width()], HORIZONTAL)
-    window.resizeDocks([grids], [minimum_height(grids)], VERTICAL)
+    window.resizeDocks([grids], [grids.minimumSizeHint().height()], VERTICAL)
     if weights.isHidden():
-        window.resizeDocks([scores, output], [minimum_height(scores), minimum_height(output)],
+        window.resizeDocks([scores, output], [scores.minimumSizeHint().height(), output.minimumSizeHint().height()],
                            VERTICAL)
 
 
@@ -84,19 +84,6 @@ def lay_out_now(window: QMainWindow) -> None:
     layout = window.layout()
     if layout is not None:
         layout.activate()
-
-
-def minimum_height(dock: QDockWidget) -> int:
-    """The least height DOCK reads in, measured now. A dock keeps its panel's minimum from before until the event
-    loop passes, and a panel of wrapped lines (the output) needs fewer of them wider: lesson 4's bottom row was
-    sized by the output as lesson 2 had it, 256 px wide, and came back 28 px taller."""
-    panel, layout = dock.widget(), dock.layout()
-    if panel is not None:
-        panel.updateGeometry()  # (drops the dock's cached copy of the panel's minimum)
-    if layout is not None:
-        layout.invalidate()
-    dock.updateGeometry()  # (and the window's cached copy of the dock's)
-    return dock.minimumSizeHint().height()
 
 
 def _least_readable_width(dock: QDockWidget) -> int:
@@ -121,7 +108,7 @@ def _size_right_column(window: QMainWindow, docks: dict[DockId, QDockWidget], sm
     else:
         column = min(int(width * most), max(int(width * least), int(needed * RIGHT_COLUMN_SLACK[1])))
     window.resizeDocks([docks[DockId.MATRIX]], [column], HORIZONTAL)
-    score_height = minimum_height(docks[DockId.SCORE])
+    score_height = docks[DockId.SCORE].minimumSizeHint().height()
     window.resizeDocks([docks[DockId.MATRIX], docks[DockId.SCORE]], [height, score_height], VERTICAL)
 
 
