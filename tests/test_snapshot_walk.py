@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow  # every test runs the app's snapshot command in a
 
 LAYOUT_KEYS = {"score_rows", "score_rows_visible", "matrix_numbers_shown", "matrix_font_px", "chart_label_overlaps",
                "label_overlaps", "labels_over_heads", "labels_over_shafts", "labels_cut", "max_label_offset_px",
-               "label_line_height_px", "panels_cut", "untranslated_texts"}
+               "label_line_height_px", "panels_cut", "untranslated_texts", "accessibility"}
 WALK_KEYS = {"plots_too_small", "key_labels_missing", "texts_elided", "text_overlaps", "max_label_distance_px"}
 
 

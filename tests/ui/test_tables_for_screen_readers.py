@@ -66,7 +66,7 @@ def test_the_matrix_focus_is_the_chosen_querys_row(window, qtbot):
 
 def test_the_score_tables_rows_are_named_by_their_keys_token(window):
     interface = QAccessible.queryAccessibleInterface(window.score_panel.table)
-    assert interface.text(NAME) == "Scores"
+    assert interface.text(NAME) == "Each key's score and weight"
     row_headers = [interface.child(i).text(NAME) for i in range(interface.childCount())
                    if interface.child(i).role() == QAccessible.Role.RowHeader]
     assert row_headers == window.shown.tokens

@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPointF, QRect, Qt
+from PySide6.QtCore import QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QImage, QScreen
 from PySide6.QtWidgets import QApplication
 
@@ -222,14 +222,16 @@ def test_a_picture_of_a_multi_head_scene_shows_every_head(qtbot, window, tmp_pat
     image = QImage(str(tmp_path / "heads.png"))
     area = window.heads_view.columns_area
     assert (image.width(), image.height()) == (area.width(), handout_image.title_height(window) + area.height())
-    # Both heads' matrices are in it: each outlines the chosen row ("it") in amber, in its own half.
+    # Both heads' matrices are in it: each outlines the chosen row ("it") with a white band, over its cells.
     rgb = image.convertToFormat(QImage.Format.Format_RGB32)
     pixels = np.frombuffer(rgb.constBits(), dtype=np.uint32, count=rgb.bytesPerLine() * rgb.height() // 4)
     pixels = pixels.reshape(rgb.height(), -1)[:, : rgb.width()]
-    amber = np.argwhere((pixels & 0xFFFFFF) == 0xFFBE00)  # the outline of the chosen row
-    lefts = [column.matrix.mapTo(area, column.matrix.rect().topLeft()).x() for column in columns]
-    in_each = [np.count_nonzero((amber[:, 1] >= left) & (amber[:, 1] < left + column.matrix.width()))
-               for left, column in zip(lefts, columns)]
+    top = handout_image.title_height(window)
+    in_each = []
+    for column in columns:
+        grid = column.matrix.grid_rect().toRect().translated(column.matrix.mapTo(area, QPoint(0, 0)))
+        cells = pixels[top + grid.top(): top + grid.bottom(), grid.left(): grid.right()]
+        in_each.append(np.count_nonzero((cells & 0xFFFFFF) == 0xFFFFFF))  # white only where the band is
     assert min(in_each) > 100
 
 

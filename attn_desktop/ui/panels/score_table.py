@@ -51,7 +51,6 @@ class ScoreTablePanel(QWidget):
         self.model = ScoreTableModel(self.reading, self, veil)
         self.model.veil.changed.connect(self._update_formula)
         self.table = QTableView(self)
-        self.table.setAccessibleName(tr("Scores"))
         self.table.setTabKeyNavigation(False)  # ↑/↓ walk the keys; Tab goes on to the next control
         self.table.setModel(self.model)
         self.table.setAccessibleName(tr("Each key's score and weight"))

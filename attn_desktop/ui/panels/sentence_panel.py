@@ -38,7 +38,7 @@ class SentencePanel(QWidget):
         self.list.model().rowsMoved.connect(self._on_rows_moved)
         self.new_name = QLineEdit()
         self.new_name.setPlaceholderText(tr("new token"))
-        self.new_name.setAccessibleName(tr("New token"))  # a placeholder is gone once typed over
+        self.new_name.setAccessibleName(tr("Name of a new token"))  # the placeholder is gone once typing starts
         self.new_name.returnPressed.connect(self.add)
         self.add_button = QPushButton(tr("Add"))
         self.add_button.clicked.connect(self.add)
