@@ -419,7 +419,10 @@ class WeightsChart(pg.PlotWidget):
         bars = min(max(self.reading.n_tokens, 1), MAX_SIZED_TOKENS)
         left_axis = self.getPlotItem().getAxis("left").width()
         width = left_axis + (bars + 0.2) * (metrics.height() + 4) + 8
-        height = self.token_axis.height() + 6 * metrics.height()
+        # The height the names' axis asks for, not the one it has: the chart lays it out only later, and a panel
+        # measured meanwhile kept the room of upright names it no longer has (the bottom row 14 px too tall).
+        axis = self.token_axis.fixedHeight if self.token_axis.fixedHeight is not None else self.token_axis.height()
+        height = axis + 6 * metrics.height()
         return QSize(int(width), int(height))
 
     def shown_heights(self) -> np.ndarray:
