@@ -227,13 +227,18 @@ class PredictionController(QObject):
     def _allowed(self) -> np.ndarray:
         return np.asarray(self.reading.result.mask[self.reading.selected], dtype=bool)
 
+    def _winners_text(self, result: Comparison) -> str:
+        """The key that really won, by its short name; "cat or dog" for a tie."""
+        names = [explain.short_name(self.reading.tokens[i]) for i in result.real_winners]
+        winners = names[0] if names else ""
+        for name in names[1:]:
+            winners = tr("{first} or {second}").format(first=winners, second=name)
+        return winners
+
     def _result_text(self, result: Comparison) -> str:
         """"Off by 29 points · score 71 · dog wins ✓": the round in one line."""
         tokens = self.reading.tokens
-        names = [explain.short_name(tokens[i]) for i in result.real_winners]
-        real = names[0] if names else ""
-        for name in names[1:]:  # a tie: "cat or dog"
-            real = tr("{first} or {second}").format(first=real, second=name)
+        real = self._winners_text(result)
         verdict = "✓" if result.winner_right else "✗"
         if result.winner_right or result.guessed_winner is None:
             wins = tr("{winner} wins {verdict}").format(winner=real, verdict=verdict)
@@ -249,10 +254,7 @@ class PredictionController(QObject):
     def _spoken_result(self, result: Comparison) -> str:
         """The round as a screen reader says it: the words of the marks (✓, ✗) and no markup."""
         tokens = self.reading.tokens
-        names = [explain.short_name(tokens[i]) for i in result.real_winners]
-        winners = names[0] if names else ""
-        for name in names[1:]:  # a tie: "cat or dog"
-            winners = tr("{first} or {second}").format(first=winners, second=name)
+        winners = self._winners_text(result)
         if result.guessed_winner is None:  # the guess tied its largest shares: it named no winner
             verdict = tr("{winner} wins.").format(winner=winners)
         elif result.winner_right:
