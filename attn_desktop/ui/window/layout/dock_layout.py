@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
 
 from attn_desktop.model.teaching.dock_id import DockId
@@ -42,6 +42,7 @@ from attn_desktop.ui.window.layout.hand_sizes import (
     in_sight,
 )
 from attn_desktop.ui.window.layout.presentation_design import arrange_for_presentation, lay_out_now
+from attn_desktop.ui.widgets.placed_at_once_style import PlacedAtOnceStyle
 from attn_desktop.ui.window.layout.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
 
 LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
@@ -97,6 +98,8 @@ class DockLayout(QObject):
         self.closed_by_user: set[DockId] = set()  # panels the user closed: kept closed until Reset Layout
         self.asked_for: set[DockId] = set()  # panels shown on request (ON_REQUEST) the user opened: kept until closed
         self._applying = False  # showing and hiding panels by design, not by the user's hand
+        self._placed_at_once = PlacedAtOnceStyle()  # every panel's style: see placed_at_once_style.py
+        self._placed_at_once.setParent(self)
         self.showing_heads = False  # several heads side by side where the canvas was (make_way_for_heads)
         self._tokens_shared_for = 0  # the scene's length when the window was last shared out for it
         self.companion: DockId | None = None  # the activity's own panel (Training, Model heads, the lab), if open
@@ -128,6 +131,7 @@ class DockLayout(QObject):
     def add_dock(self, spec: DockSpec, widget: QWidget) -> QDockWidget:
         dock = QDockWidget(spec.title, self.window)
         dock.setObjectName(spec.name)
+        dock.setStyle(self._placed_at_once)  # (the panel's own; its contents keep the application's)
         dock.setWidget(_in_scroll_area(widget) if spec.scrolls else widget)
         self.window.addDockWidget(spec.area, dock)
         self.docks[spec.name] = dock
@@ -197,6 +201,7 @@ class DockLayout(QObject):
         # The tabs in front of their groups (Shapes or Grids, Lesson or Code) stay in front; leaving presentation,
         # the ones in front before it (presenting hides them).
         in_front = [name for name, dock in self.docks.items() if in_sight(dock)] + self.in_front_before_presentation
+        size = self.window.size()
         with self.by_design():
             self.arrange_defaults()  # (which closes the companions)
             if companion is not None:
@@ -206,7 +211,20 @@ class DockLayout(QObject):
         for name in in_front:  # showing a tab behind another brings it to the front: the ones in front stay
             if not self.docks[name].isHidden():
                 self.docks[name].raise_()
+        self._keep_window_size(size)
         self.share_out()  # once the panels it shows are shown: a hidden panel takes no share
+
+    def _keep_window_size(self, size: QSize) -> None:
+        """The window as large as it was before the panels were placed afresh. Midway (every panel in the left
+        column, say) the docks' minimums can add up to more than the window's height, and Qt grows a window to
+        its layout's minimum but never shrinks it back: a language and back left a 720-px window 730 px tall,
+        its status bar partly off the screen and every panel 10 px lower."""
+        window = self.window
+        if window.size() == size or window.windowState() & (Qt.WindowState.WindowMaximized
+                                                             | Qt.WindowState.WindowFullScreen):
+            return  # (a maximized or full-screen window is the screen's size: the window manager keeps it so)
+        lay_out_now(window)  # the layout's minimum as the panels now stand, not as they stood midway
+        window.resize(size)
 
     def arrange(self) -> None:
         """The design of the mode the window is in, for the window as it is now: presentation's, or shared out."""
