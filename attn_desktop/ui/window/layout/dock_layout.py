@@ -28,6 +28,7 @@ from attn_desktop.model.teaching.panel_sets import (
     lesson_column_full_height,
     panels_shown,
 )
+from attn_desktop.ui.widgets.placed_at_once_style import PlacedAtOnceStyle
 from attn_desktop.ui.window.layout.dock_design import (
     LEFT_COLUMN,
     close_companions,
@@ -42,7 +43,6 @@ from attn_desktop.ui.window.layout.hand_sizes import (
     in_sight,
 )
 from attn_desktop.ui.window.layout.presentation_design import arrange_for_presentation, lay_out_now
-from attn_desktop.ui.widgets.placed_at_once_style import PlacedAtOnceStyle
 from attn_desktop.ui.window.layout.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
 
 LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
