@@ -86,7 +86,7 @@ def test_lesson_3s_arrows_are_read_by_name_and_a_step_is_said_once_with_the_mode
     assert [said["text"] for said in seen["announcements"]] == [expected]
 
 
-def test_lesson_3s_attention_matrix_is_a_table_of_named_cells_with_the_models_weights(tmp_path):
+def test_lesson_3s_matrix_and_score_table_are_tables_of_named_cells_with_the_models_numbers(tmp_path):
     seen = walk(tmp_path, "en", press=False)
     reading = open_reading(scene_path(LESSON_3))
     tokens, queries = reading.tokens, reading.query_tokens
@@ -96,6 +96,11 @@ def test_lesson_3s_attention_matrix_is_a_table_of_named_cells_with_the_models_we
         expected += [("table cell", f"{query} → {key}: {reading.result.weights[row, column]:.2f}")
                      for column, key in enumerate(tokens)]
     assert [(cell["role"], cell["name"]) for cell in seen["matrix"]] == expected
+    query = reading.selected
+    weights = {f"{reading.selected_token} → {key}: weight {round(100 * reading.result.weights[query, column])}%"
+               for column, key in enumerate(tokens)}
+    score_cells = {cell["name"] for cell in seen["scores"] if cell["role"] == "table cell"}
+    assert weights <= score_cells, sorted(score_cells)  # the score table's cells name the query and the key too
 
 
 @pytest.mark.parametrize("language", ["en", "es", "zh_CN", "ar"])

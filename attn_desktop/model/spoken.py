@@ -98,3 +98,30 @@ def _query_change(reading: HeadReading, query: int, before: np.ndarray) -> str:
 def _is_highest(weights: np.ndarray, index: int) -> bool:
     """Whether INDEX has the row's largest weight (a tie counts: nothing weighs more)."""
     return bool(weights[index] >= weights.max())
+
+
+def score_cell_names(reading: HeadReading, hidden: str | None = None) -> list[tuple[str, str, str]]:
+    """The score table's cells as a screen reader names them, per key: ("it → cat: score 5.88", "it → cat: scaled
+    score 4.16", "it → cat: weight 62%") for the chosen query. Masked keys and veiled numbers say so in words
+    (a screen reader reads "?" as "question mark" and "—" as nothing); HIDDEN, if given, is what the numbers
+    veiled while the student predicts are read as."""
+    return [_score_row_names(reading, key, hidden) for key in range(reading.n_tokens)]
+
+
+def _score_row_names(reading: HeadReading, key: int, hidden: str | None) -> tuple[str, str, str]:
+    result, query = reading.result, reading.selected
+    pair = {"query": reading.selected_token, "key": reading.tokens[key]}
+    if not result.mask[query, key]:
+        masked = tr("{query} → {key}: masked (a query sees only itself and earlier tokens)").format(**pair)
+        return masked, masked, masked
+    if hidden is not None:
+        veiled = tr("{query} → {key}: {weight}").format(weight=hidden, **pair)
+        return veiled, veiled, veiled
+    # Translators: a score table cell read by a screen reader: "it → cat: score 5.88"
+    score = tr("{query} → {key}: score {number}").format(number=shown_number(result.scores[query, key]), **pair)
+    # Translators: the score after dividing by √d_k, read by a screen reader: "it → cat: scaled score 4.16"
+    scaled = tr("{query} → {key}: scaled score {number}").format(number=shown_number(result.scaled[query, key]),
+                                                                 **pair)
+    # Translators: a key's softmax weight read by a screen reader: "it → cat: weight 62%"
+    weight = tr("{query} → {key}: weight {number}").format(number=percent(float(result.weights[query, key])), **pair)
+    return score, scaled, weight

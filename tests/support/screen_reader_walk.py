@@ -20,6 +20,7 @@ from gi.repository import GLib
 BUS_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
 CHOSEN_ARROW = "k·cat"
 MATRIX = "Attention matrix"  # the English run's name of the matrix
+SCORES = "Each key's score and weight"  # and of the score table
 
 
 def pump(seconds):
@@ -110,6 +111,9 @@ def main():
         matrices = [node["node"] for node in walked if node["role"] == "table" and node["name"] == MATRIX]
         report["matrix"] = [{"name": child.name, "role": child.getRoleName()} for matrix in matrices[:1]
                             for child in (matrix.getChildAtIndex(i) for i in range(matrix.childCount))]
+        score_tables = [node["node"] for node in walked if node["role"] == "table" and node["name"] == SCORES]
+        report["scores"] = [{"name": child.name, "role": child.getRoleName()} for table in score_tables[:1]
+                            for child in (table.getChildAtIndex(i) for i in range(table.childCount))]
         if press and canvases:
             canvas = canvases[0]["node"]
             canvas.queryComponent().grabFocus()

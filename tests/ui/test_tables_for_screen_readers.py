@@ -6,7 +6,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QAccessible
 
 from attn_desktop.model import Role
-from attn_desktop.model.shown_numbers import shown_number
+from attn_desktop.model.shown_numbers import percent, shown_number
 
 from tests.support.in_the_window import drag_arrow
 
@@ -70,3 +70,55 @@ def test_the_score_tables_rows_are_named_by_their_keys_token(window):
     row_headers = [interface.child(i).text(NAME) for i in range(interface.childCount())
                    if interface.child(i).role() == QAccessible.Role.RowHeader]
     assert row_headers == window.shown.tokens
+
+
+def _score_cells(window):
+    interface = QAccessible.queryAccessibleInterface(window.score_panel.table)
+    return [interface.child(i).text(NAME) for i in range(interface.childCount())
+            if interface.child(i).role() == QAccessible.Role.Cell]
+
+
+def _listening(monkeypatch):
+    """A screen reader listening, as Orca is when it runs (Qt tells the panels by QAccessible.isActive)."""
+    monkeypatch.setattr(QAccessible, "isActive", staticmethod(lambda: True))
+
+
+def test_the_score_tables_cells_name_the_query_the_key_and_what_the_number_is(window, monkeypatch):
+    _listening(monkeypatch)
+    window.score_panel.table.setFocus()  # the panel names its cells when a listening reader's user arrives
+    reading = window.shown
+    assert reading.selected_token == "sat"
+    row = reading.tokens.index("cat")
+    expected = ["cat",
+                f"sat → cat: score {shown_number(reading.result.scores[reading.selected, row])}",
+                f"sat → cat: scaled score {shown_number(reading.result.scaled[reading.selected, row])}",
+                f"sat → cat: weight {round(100 * reading.result.weights[reading.selected, row])}%"]
+    cells = _score_cells(window)
+    assert cells[4 * row: 4 * row + 4] == expected and expected[3] == "sat → cat: weight 76%"
+    drag_arrow(window, Role.KEY, row, QPointF(-80, 40))  # the names follow the numbers
+    moved = _score_cells(window)[4 * row + 3]
+    assert moved == f"sat → cat: weight {round(100 * window.shown.result.weights[reading.selected, row])}%" != expected[3]
+
+
+def test_the_score_tables_masked_and_veiled_cells_say_so(window, monkeypatch):
+    _listening(monkeypatch)
+    window.scene.set_causal(True)
+    assert "sat → on: masked (a query sees only itself and earlier tokens)" in _score_cells(window)
+    window.veil.set_on(True)
+    veiled = [name for name in _score_cells(window) if "→" in name and "masked" not in name]
+    assert veiled and all(name.endswith(": Hidden until you reveal your guess (Predict, then see)") for name in veiled)
+
+
+def test_without_a_screen_reader_a_drag_writes_no_cell_names(window):
+    drag_arrow(window, Role.KEY, 1, QPointF(-80, 40))
+    assert not any("→" in name for name in _score_cells(window))  # the drag paid nothing for names nobody hears
+
+
+def test_the_score_tables_cells_are_named_in_the_students_language(window, monkeypatch):
+    _listening(monkeypatch)
+    window.switch_language("es")
+    try:
+        row = window.shown.tokens.index("cat")
+        assert _score_cells(window)[4 * row + 3] == f"sat → cat: peso {percent(0.76)}"
+    finally:
+        window.switch_language("en")

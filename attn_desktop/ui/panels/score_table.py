@@ -297,6 +297,8 @@ class ScoreTablePanel(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.table and event.type() == QEvent.Type.KeyPress:
             return self._choose_query_by_key(cast(QKeyEvent, event))
+        if watched is self.table and event.type() == QEvent.Type.FocusIn:
+            self.model.name_cells_for_screen_readers()  # a screen reader started since the last change: named now
         if watched is self.table.viewport() and event.type() == QEvent.Type.ToolTip:
             tip_event = cast(QHelpEvent, event)  # what Qt sends for a tooltip
             index = self.table.indexAt(tip_event.pos())

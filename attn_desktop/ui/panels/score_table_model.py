@@ -17,12 +17,13 @@ from collections.abc import Sequence
 
 import numpy as np
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtGui import QAccessible, QStandardItem, QStandardItemModel
 
 from attn_desktop.language import N_, ntr, tr
 from attn_desktop.language.numbers import left_to_right_formula
 from attn_desktop.model import Change, HeadReading, Role, Scene, explain
 from attn_desktop.model.shown_numbers import percent, shown_number
+from attn_desktop.model.spoken import score_cell_names
 from attn_desktop.ui.panels.cell_writes import ShownNumbers, cell_writes
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
@@ -140,6 +141,7 @@ class ScoreTableModel(QStandardItemModel):
         return float(shown.weights[row])
 
     def _refresh_cells(self, *_: object) -> None:
+        self.name_cells_for_screen_readers()
         if self.veil.on:
             self._refresh_veiled_cells()
             return
@@ -155,6 +157,23 @@ class ScoreTableModel(QStandardItemModel):
                 cells.set_text(row, WEIGHT, percent(float(now.weights[row])) if now.visible[row] else masked)
             for row in now.rows_changed(before, "weights"):
                 cells.mark(row, WEIGHT)  # its bar (bar_weight) has another length
+
+    def name_cells_for_screen_readers(self, *, even_unheard: bool = False) -> None:
+        """Each number cell's accessible name, "it → cat: weight 62%" (a screen reader otherwise reads "62%" and
+        leaves the student to find the row and column). Written only while an assistive technology listens
+        (or EVEN_UNHEARD), so a drag without one pays nothing; the panel names them all when one arrives."""
+        if not (even_unheard or QAccessible.isActive()):
+            return
+        names = score_cell_names(self.reading, tr(HIDDEN_TIP) if self.veil.on else None)
+        was_blocked = self.blockSignals(True)  # nothing painted changes: no view needs telling
+        try:
+            for row, row_names in enumerate(names):
+                for column, name in zip((SCORE, SCALED, WEIGHT), row_names, strict=True):
+                    item = self.item(row, column)
+                    if item is not None and item.data(Qt.ItemDataRole.AccessibleTextRole) != name:
+                        item.setData(name, Qt.ItemDataRole.AccessibleTextRole)
+        finally:
+            self.blockSignals(was_blocked)
 
     def _refresh_veiled_cells(self) -> None:
         """Every score and weight a "?" (masked keys stay masked: that tells nothing), and no bars."""
