@@ -182,6 +182,16 @@ def test_no_two_panels_cover_each_other(tmp_path_factory, walk, screen, presenti
     assert not found
 
 
+@pytest.mark.parametrize("walk, screen, presenting, language", _params())
+def test_no_button_or_tab_is_cut(tmp_path_factory, walk, screen, presenting, language):
+    """Every button, switch and tab on screen shows its whole text after every step (at 1024 × 768 the lesson
+    column's tabs scrolled "Sentence" out of sight)."""
+    steps, audits = walk_audits(tmp_path_factory, walk, screen, presenting, language)
+    cut = {f"{number}. {step}": audit["buttons_clipped"] for number, (step, audit)
+           in enumerate(zip(steps, audits, strict=True), 1) if audit["buttons_clipped"]}
+    assert not cut
+
+
 REAL_MODEL_CASES = [case for case in CASES if case[0] == "real model grid"]
 LANGUAGE_CASES = [case for case in CASES if case[0] == "a language and back"]
 def _params_of(cases: list) -> list:

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QMainWindow, QScrollArea, QTabBar, QWidget
 
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.panel_sets import (
@@ -29,6 +29,7 @@ from attn_desktop.model.teaching.panel_sets import (
     panels_shown,
 )
 from attn_desktop.ui.widgets.placed_at_once_style import PlacedAtOnceStyle
+from attn_desktop.ui.widgets.tight_tabs_style import TightTabsStyle
 from attn_desktop.ui.window.layout.dock_design import (
     LEFT_COLUMN,
     close_companions,
@@ -43,7 +44,12 @@ from attn_desktop.ui.window.layout.hand_sizes import (
     in_sight,
 )
 from attn_desktop.ui.window.layout.presentation_design import arrange_for_presentation, lay_out_now
-from attn_desktop.ui.window.layout.tab_bars import hide_stray_tab_bars, keep_tab_groups, show_whole_tab_titles
+from attn_desktop.ui.window.layout.tab_bars import (
+    hide_stray_tab_bars,
+    keep_tab_groups,
+    show_whole_tab_titles,
+    tab_row_width,
+)
 
 LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
                        Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -100,6 +106,8 @@ class DockLayout(QObject):
         self._applying = False  # showing and hiding panels by design, not by the user's hand
         self._placed_at_once = PlacedAtOnceStyle()  # every panel's style: see placed_at_once_style.py
         self._placed_at_once.setParent(self)
+        self._tight_tabs = TightTabsStyle()  # the dock tab bars' margins where a narrow column needs them
+        self._tight_tabs.setParent(self)
         self.showing_heads = False  # several heads side by side where the canvas was (make_way_for_heads)
         self._tokens_shared_for = 0  # the scene's length when the window was last shared out for it
         self.companion: DockId | None = None  # the activity's own panel (Training, Model heads, the lab), if open
@@ -120,7 +128,7 @@ class DockLayout(QObject):
             return
         self._tidy_timer.setInterval(0)
         hide_stray_tab_bars(self.window, self.docks, self._bars_hidden)
-        show_whole_tab_titles(self.window)
+        show_whole_tab_titles(self.window, self._tight_tabs)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:
@@ -247,7 +255,8 @@ class DockLayout(QObject):
         # lab): the side columns as narrow as they read.
         narrow = (width <= NARROW_SCREEN_PX or self._short_screen()
                   or width <= MEDIUM_SCREEN_PX and self.companion in LABS)
-        window.resizeDocks([docks[DockId.LESSON]], [max(1, int(width * (0.0 if narrow else 0.20)))], HORIZONTAL)
+        lesson_column = self._reading_tabs_width() if narrow else int(width * 0.20)
+        window.resizeDocks([docks[DockId.LESSON]], [max(1, lesson_column)], HORIZONTAL)
         window.resizeDocks([docks[DockId.SCORE]], [max(1, int(width * (0.0 if narrow else 0.30)))], HORIZONTAL)
         score_height = docks[DockId.SCORE].minimumSizeHint().height()
         window.resizeDocks([docks[DockId.SCORE], docks[DockId.MATRIX]], [score_height, height], VERTICAL)
@@ -276,6 +285,15 @@ class DockLayout(QObject):
         least = output.minimumSizeHint().height()
         if not output.isHidden() and output.height() != least:
             self.window.resizeDocks([output], [least], VERTICAL)
+
+    def _reading_tabs_width(self) -> int:
+        """The width the lesson column's tabs (Lesson, Challenges, Code, Sentence) take side by side with tight
+        margins: a narrow column is as narrow as its panels read, but not so narrow that a tab scrolls out of
+        sight (0 when the lesson is in no tab group)."""
+        lesson_title = self.docks[DockId.LESSON].windowTitle()
+        bars = [bar for bar in self.window.findChildren(QTabBar) if bar.parent() is self.window and bar.isVisible()
+                and lesson_title in (bar.tabText(index) for index in range(bar.count()))]
+        return max((tab_row_width(bar, self._tight_tabs) for bar in bars), default=0)
 
     def _size_companion_column(self) -> None:
         """The left column as the activity's own panel needs it: wide for a lab's plots or a grid of heads, a lab

@@ -1,22 +1,41 @@
-"""Tab bars of the docked panels: whole titles, and no ghost bars left over the panels by Qt."""
+"""Tab bars of the docked panels: whole titles (with tight margins where a narrow column needs them), and no
+ghost bars left over the panels by Qt."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QStyle, QTabBar
 from shiboken6 import getCppPointer
 
 from attn_desktop.model.teaching.dock_id import DockId
 
 
-def show_whole_tab_titles(window: QMainWindow) -> None:
-    """Tabbed docks keep whole titles ("Challenges", not "Challen…"): a narrow column scrolls its tabs."""
+def show_whole_tab_titles(window: QMainWindow, tight: QStyle) -> None:
+    """Tabbed docks keep whole titles ("Challenges", not "Challen…"), side by side: with TIGHT's narrower
+    margins where the application style's do not fit (the lesson column at 1024 × 768 holds "Lesson |
+    Challenges | Code | Sentence" in 218 px only so), and only past that scrolling its tabs (a tab behind a
+    scroll arrow is one a class never finds)."""
     for bar in window.findChildren(QTabBar):
         # Set only what differs: each setter repaints the bar, and this runs after every layout pass.
         if bar.elideMode() != Qt.TextElideMode.ElideNone:
             bar.setElideMode(Qt.TextElideMode.ElideNone)
         if not bar.usesScrollButtons():
             bar.setUsesScrollButtons(True)
+        if bar.parent() is not window:
+            continue  # a panel's own tabs (the Model heads panel fits its own)
+        # Chosen by the application style's widths whichever style the bar has now: never by its own choice.
+        wanted = tight if tab_row_width(bar, QApplication.style()) > bar.width() else QApplication.style()
+        if bar.style() is not wanted:
+            bar.setStyle(wanted)
+
+
+def tab_row_width(bar: QTabBar, style: QStyle) -> int:
+    """The width BAR's tabs take side by side with STYLE's margins: each tab's text as QTabBar measures it, and the
+    room the style puts beside it."""
+    metrics = bar.fontMetrics()
+    padding = style.pixelMetric(QStyle.PixelMetric.PM_TabBarTabHSpace, None, bar)
+    return sum(metrics.size(Qt.TextFlag.TextShowMnemonic, bar.tabText(index)).width() + padding
+               for index in range(bar.count()))
 
 
 def hide_stray_tab_bars(window: QMainWindow, docks: dict[DockId, QDockWidget], hidden_before: set[int]) -> None:
