@@ -125,3 +125,17 @@ def _score_row_names(reading: HeadReading, key: int, hidden: str | None) -> tupl
     # Translators: a key's softmax weight read by a screen reader: "it → cat: weight 62%"
     weight = tr("{query} → {key}: weight {number}").format(number=percent(float(result.weights[query, key])), **pair)
     return score, scaled, weight
+
+
+def query_announcement(reading: HeadReading, veiled: bool = False) -> str:
+    """After a key chose another query: "q·sat: the most weight on k·cat, 62%. Output (0.88, 0.20)." (VEILED,
+    while the student predicts: only which query, nothing the weights would tell)."""
+    query = reading.selected
+    name = reading.arrow_name(Role.QUERY, query)
+    if veiled:
+        # Translators: said after a key chose another query while the weights are hidden: "q·sat chosen."
+        return tr("{name} chosen.").format(name=name)
+    weights = reading.result.weights[query]
+    change = _query_change(reading, query, weights)  # (its own row before and after: no "now")
+    output = tr("Output {vector}.").format(vector=shown_vector(reading.result.output[query].tolist()))
+    return f"{change} {output}"

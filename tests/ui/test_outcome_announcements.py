@@ -81,3 +81,37 @@ def test_predicts_revealed_round_is_said_once_with_its_score(qtbot, window, code
         assert said[0].startswith(f"Revealed: off by {points} points, score {score}.")
     else:  # Arabic's words around the same numbers
         assert "Revealed" not in said[0] and str(points) in said[0] and str(score) in said[0]
+
+
+def _expected_query_announcement(reading) -> str:
+    weights = reading.result.weights[reading.selected]
+    top = int(weights.argmax())
+    output = ", ".join(f"{value:.2f}" for value in reading.result.output[reading.selected])
+    return (f"{reading.arrow_name(Role.QUERY, reading.selected)}: the most weight on "
+            f"{reading.arrow_name(Role.KEY, top)}, {round(100 * weights[top])}%. Output ({output}).")
+
+
+def test_a_query_chosen_by_a_key_is_said_once_with_its_heaviest_key_and_output(qtbot, window):
+    reading = window.shown
+    chosen = reading.selected
+    window.matrix_view.setFocus()
+    before = len(window.announcer.log)
+    qtbot.keyClick(window.matrix_view, Qt.Key.Key_Up)  # the matrix: the row above
+    assert reading.selected == chosen - 1
+    assert said_since(window, before) == [_expected_query_announcement(reading)]
+    table = window.score_panel.table
+    table.setFocus()
+    before = len(window.announcer.log)
+    qtbot.keyClick(table, Qt.Key.Key_Right)  # the score table: the next query, whose keys its rows then are
+    assert reading.selected == chosen and said_since(window, before) == [_expected_query_announcement(reading)]
+    before = len(window.announcer.log)
+    window.menu_actions["next_query_action"].trigger()  # Ctrl+]
+    assert said_since(window, before) == [_expected_query_announcement(reading)]
+
+
+def test_while_the_class_predicts_a_chosen_query_is_named_and_nothing_more(qtbot, window):
+    window.veil.set_on(True)
+    window.matrix_view.setFocus()
+    before = len(window.announcer.log)
+    qtbot.keyClick(window.matrix_view, Qt.Key.Key_Up)
+    assert said_since(window, before) == [f"{window.shown.arrow_name(Role.QUERY, window.shown.selected)} chosen."]

@@ -13,7 +13,7 @@ matrix_cells.py's, and what is painted round the cells matrix_frame.py's.
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAccessible,
     QFocusEvent,
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from attn_desktop.language import tr
 from attn_desktop.model import Change, HeadReading, Scene, explain
+from attn_desktop.model.spoken import query_announcement
 from attn_desktop.ui.accessibility.painted_items import install_factory
 from attn_desktop.ui.panels.entropy_column import EntropyColumn
 from attn_desktop.ui.panels.matrix_access import MatrixAccess
@@ -72,6 +73,7 @@ Labels = tuple[QFont, list[ShownLabel]]  # a font, and the names drawn in it
 
 class MatrixView(QWidget):
     accessible_role = QAccessible.Role.Table  # its painted cells are its accessible children (matrix_access.py)
+    announcement = Signal(str, object)  # a query chosen by a key, for the window's announcer (text, source)
 
     def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None,
                  veil: WeightsVeil | None = None) -> None:
@@ -357,6 +359,12 @@ class MatrixView(QWidget):
             super().keyPressEvent(event)
             return
         self.reading.select_query(min(max(self.reading.selected + step, 0), self.reading.n_queries - 1))
+        self.announce_chosen_query()
+
+    def announce_chosen_query(self) -> None:
+        """Once, politely: the query a key chose, where it puts the most weight and its output (a screen reader
+        hears the row's name from the focus; this says what that choice shows)."""
+        self.announcement.emit(query_announcement(self.reading, veiled=self.veil.on), self)
 
     def _on_veil_changed(self, veiled: bool) -> None:
         self._follow_the_heaviest_keys()  # veiled, the names' order must not tell which keys weigh most

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import cast
 
 import numpy as np
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QHelpEvent, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from attn_desktop.language import N_, ntr, tr
 from attn_desktop.model import Change, HeadReading, Scene
+from attn_desktop.model.spoken import query_announcement
 from attn_desktop.ui.panels.score_table_model import TOKEN, WEIGHT, WEIGHT_HEADERS, ScoreTableModel, short_name
 from attn_desktop.ui.panels.weight_bar_delegate import WeightBarDelegate
 from attn_desktop.ui.scene_link import follow_scene, head_reading
@@ -42,6 +43,8 @@ FORMULA_TIP = N_("The worked dot product for the pointed-at key (or the stronges
 
 
 class ScoreTablePanel(QWidget):
+    announcement = Signal(str, object)  # a query chosen by ← or →, for the window's announcer (text, source)
+
     def __init__(self, scene: Scene | HeadReading, highlight: KeyHighlight | None = None, parent: QWidget | None = None,
                  veil: WeightsVeil | None = None) -> None:
         super().__init__(parent)
@@ -324,6 +327,7 @@ class ScoreTablePanel(QWidget):
             step = -step  # → points back in Arabic
         reading = self.reading
         reading.select_query(min(max(reading.selected + step, 0), reading.n_queries - 1))
+        self.announcement.emit(query_announcement(reading, veiled=self.model.veil.on), self.table)
         return True
 
     def _on_scene_changed(self, change: Change) -> None:

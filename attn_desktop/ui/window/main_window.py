@@ -134,7 +134,8 @@ class MainWindow(QMainWindow):
         self.positions_lab.rope_switched.connect(self.model_heads.set_rope)
         self._build_actions()
         # Verdicts, milestones, a model loaded, a knock-out's effect: each said once, politely, and logged.
-        for part in (self.lesson_panel, self.challenges_panel, self.predictions, self.training_panel, self.model_heads):
+        for part in (self.lesson_panel, self.challenges_panel, self.predictions, self.training_panel, self.model_heads,
+                     self.matrix_view, self.score_panel):
             part.announcement.connect(self.announcer.announce)
         self.canvas.drags.dragging.connect(self._hold_undo_during_drag)
         self.heads_view.dragging.connect(self._hold_undo_during_drag)

@@ -112,8 +112,11 @@ class ActionSpec:
     data: Any = None
 
 
-def step_query(shown: HeadReading, step: int) -> None:
+def step_query(commands: Commands, step: int) -> None:
+    """Ctrl+] and Ctrl+[: the next or previous query (round the sentence), said as the matrix's ↓ and ↑ say it."""
+    shown = commands.reading()
     shown.select_query((shown.selected + step) % shown.n_queries)
+    commands.matrix_view.announce_chosen_query()
 
 
 def _opens_lesson(lesson_id: str) -> Trigger:
@@ -213,9 +216,9 @@ ACTIONS: list[ActionSpec] = [
     ActionSpec("causal_action", N_("Causal mask"), MenuId.ATTENTION, on_toggle=lambda c, on: c.switches.set_causal(on),
                checkable=True, shortcuts=("Ctrl+M",), tooltip=N_("Each query sees only itself and earlier tokens"),
                toolbar=True),
-    ActionSpec("next_query_action", N_("&Next Query"), MenuId.ATTENTION, lambda c: step_query(c.reading(), +1),
+    ActionSpec("next_query_action", N_("&Next Query"), MenuId.ATTENTION, lambda c: step_query(c, +1),
                shortcuts=("Ctrl+]",), separator_before=True),
-    ActionSpec("previous_query_action", N_("&Previous Query"), MenuId.ATTENTION, lambda c: step_query(c.reading(), -1),
+    ActionSpec("previous_query_action", N_("&Previous Query"), MenuId.ATTENTION, lambda c: step_query(c, -1),
                shortcuts=("Ctrl+[",)),
     ActionSpec("snap_action", N_("Snap to Grid"), MenuId.ATTENTION, on_toggle=lambda c, on: c.snap.apply(on), checkable=True,
                shortcuts=("Ctrl+G",), tooltip=N_("Dragged tips land on round numbers, so two arrows can meet exactly"),
