@@ -20,7 +20,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainterPath, QStaticTex
 from PySide6.QtWidgets import QGraphicsItem
 
 from attn_desktop.geometry.colour_difference import least_strength
-from attn_desktop.geometry.colour_vision import TEXT_CONTRAST
+from attn_desktop.geometry.colour_vision import GRAPHICS_CONTRAST, TEXT_CONTRAST
 from attn_desktop.geometry.label_layout import Obstacle
 from attn_desktop.ui.canvas.arrow_drawing import ArrowDrawing
 from attn_desktop.ui.canvas.arrow_geometry import (
@@ -63,6 +63,15 @@ def label_color(role_color: QColor, emphasis: float) -> QColor:
     return _fade(text, max(min(1.0, 0.3 + emphasis), floor))
 
 
+def head_outline_color(role_color: QColor, emphasis: float) -> QColor:
+    """The colour a head's edge is drawn in: the arrow's own, but never under WCAG's 3 : 1 for a user-interface
+    component on the white plot (1.4.11). The head is the handle a student drags, so it must be found however
+    faint its weight draws the arrow; the shaft and the head's fill keep fading, which is what says "little weight"
+    (a floor on the whole arrow would need 0.69 to 0.89 of the strength and leave little to fade)."""
+    floor = least_strength((role_color.red(), role_color.green(), role_color.blue()), WHITE_RGB, GRAPHICS_CONTRAST)
+    return _fade(role_color, max(emphasis, floor))
+
+
 class ArrowItem(ArrowDrawing, ArrowGestures):
     def __init__(self, label: str, color: QColor, draggable: bool = True, clickable: bool = False) -> None:
         super().__init__()
@@ -71,6 +80,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         self._label = label
         self._role_color = QColor(color)
         self._color = QColor(color)
+        self._outline_color = head_outline_color(self._role_color, 1.0)
         self._text_color = self._role_color.darker(125)
         self._emphasis = 1.0
         self._width = 2.0
@@ -182,6 +192,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         self._emphasis = emphasis
         self._forget_obstacles()  # the head grows with the width
         self._color = _fade(self._role_color, emphasis)
+        self._outline_color = head_outline_color(self._role_color, emphasis)
         self._text_color = label_color(self._role_color, emphasis)
         self._make_pens()
         self.update()

@@ -2,8 +2,8 @@
 
 A layer of 192 arrows drawn one by one costs two pen changes and two draw calls from Python per
 arrow; most of them share a handful of pens (emphasis comes in 20 steps). Collected here, the
-shafts of one pen go to Qt in one drawLines call, and the heads of one colour follow with no pen
-or brush change between them. Heads are drawn after every shaft of the batch, so a head is never
+shafts of one pen go to Qt in one drawLines call, and the heads of one look (fill, and the outline a
+faint head keeps) follow with no pen or brush change between them, each in one call. Heads are drawn after every shaft of the batch, so a head is never
 crossed by another arrow's shaft; a layer makes one batch per z level, so queries stay above keys.
 """
 
@@ -12,15 +12,14 @@ from __future__ import annotations
 from enum import Flag, auto
 from typing import TypeVar
 
-from PySide6.QtCore import QLineF, Qt
+from PySide6.QtCore import QLineF
 from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 
-NO_PEN = Qt.PenStyle.NoPen
 WHITE = QColor(255, 255, 255)
 
 
 Key = TypeVar("Key")
-Tool = TypeVar("Tool")  # a pen or a colour
+Tool = TypeVar("Tool")  # a pen, a colour, or both
 Shape = TypeVar("Shape")  # a line or a polygon
 
 
@@ -36,15 +35,16 @@ class Parts(Flag):
 class ShapeBatch:
     def __init__(self) -> None:
         self._shafts: dict[tuple, tuple[QPen, list[QLineF]]] = {}
-        self._filled_heads: dict[int, tuple[QColor, list[QPolygonF]]] = {}
+        self._filled_heads: dict[tuple, tuple[tuple[QPen, QColor], list[QPolygonF]]] = {}
         self._open_heads: dict[tuple, tuple[QPen, list[QPolygonF]]] = {}
 
     def add_shaft(self, key: tuple, pen: QPen, line: QLineF) -> None:
         """KEY names the pen's look (colour, width, dash): arrows that look alike share one call."""
         _add_to_group(self._shafts, key, pen, line)
 
-    def add_filled_head(self, color: QColor, rgba: int, head: QPolygonF) -> None:
-        _add_to_group(self._filled_heads, rgba, color, head)
+    def add_filled_head(self, key: tuple, pen: QPen, color: QColor, head: QPolygonF) -> None:
+        """A head filled with COLOR and outlined with PEN (no pen: none), in one call; KEY names both."""
+        _add_to_group(self._filled_heads, key, (pen, color), head)
 
     def add_open_head(self, key: tuple, pen: QPen, head: QPolygonF) -> None:
         """An outlined head on white (keys, when roles are told apart by shape as well as colour)."""
@@ -64,8 +64,8 @@ class ShapeBatch:
 
     def _draw_heads(self, painter: QPainter) -> None:
         if self._filled_heads:
-            painter.setPen(NO_PEN)
-            for color, heads in self._filled_heads.values():
+            for (pen, color), heads in self._filled_heads.values():
+                painter.setPen(pen)
                 painter.setBrush(color)
                 for head in heads:
                     painter.drawPolygon(head)
