@@ -67,6 +67,7 @@ class ArrowDrawing(ArrowGeometry):
 
     # The state ArrowItem keeps and these methods read (besides ArrowGeometry's).
     _dashed: bool
+    _emphasis: float
     _color: QColor
     _outline_color: QColor
     _text_color: QColor
@@ -234,9 +235,10 @@ class ArrowDrawing(ArrowGeometry):
         outline_rgba = self._outline_color.rgba()
         outlined = outline_rgba != self._color_rgba
         self._head_pen = QPen(self._outline_color, HEAD_OUTLINE_WIDTH_PX) if outlined else NO_OUTLINE
-        self._head_key = (self._color_rgba, outline_rgba if outlined else None)
+        # Heads are drawn by strength, the faintest first (see ShapeBatch): the key starts with it.
+        self._head_key = (self._emphasis, self._color_rgba, outline_rgba if outlined else 0)
         self._open_head_pen = QPen(self._outline_color, OPEN_HEAD_WIDTH_PX)
-        self._open_head_key = (outline_rgba, OPEN_HEAD_WIDTH_PX)
+        self._open_head_key = (self._emphasis, outline_rgba)
 
     # ----- the colours drawn (for checking what a viewer sees) -------------------------------------------
     @property

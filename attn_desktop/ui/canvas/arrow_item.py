@@ -36,7 +36,7 @@ from attn_desktop.ui.canvas.arrow_gestures import ArrowGestures
 class DrawingLayer(Protocol):
     """What draws an arrow with the others of its plot (ArrowLayer, arrow_layer.py), as an arrow sees it."""
 
-    def arrow_changed(self, arrow: ArrowItem) -> None: ...
+    def arrow_changed(self, arrow: ArrowItem, looks_changed: bool = True) -> None: ...
 
     def update(self) -> None: ...
 
@@ -291,13 +291,16 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
     def update(self, *args: object) -> None:
         """The arrow looks different: ask for a repaint (of the layer that draws it, if it has one)."""
         self.look_version += 1
-        self.update_label()
+        self._ask_for_repaint(looks_changed=True)
 
     def update_label(self) -> None:
         """Only the label changed (its text, size or place): a repaint that leaves the arrow's picture alone."""
+        self._ask_for_repaint(looks_changed=False)
+
+    def _ask_for_repaint(self, looks_changed: bool) -> None:
         layer = self._live_layer()
         if layer is not None:
-            layer.arrow_changed(self)
+            layer.arrow_changed(self, looks_changed)
         else:
             super().update()
 

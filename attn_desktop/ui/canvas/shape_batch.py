@@ -43,11 +43,13 @@ class ShapeBatch:
         _add_to_group(self._shafts, key, pen, line)
 
     def add_filled_head(self, key: tuple, pen: QPen, color: QColor, head: QPolygonF) -> None:
-        """A head filled with COLOR and outlined with PEN (no pen: none), in one call; KEY names both."""
+        """A head filled with COLOR and outlined with PEN (no pen: none), in one call; KEY names both, and orders
+        the groups (see _draw_heads)."""
         _add_to_group(self._filled_heads, key, (pen, color), head)
 
     def add_open_head(self, key: tuple, pen: QPen, head: QPolygonF) -> None:
-        """An outlined head on white (keys, when roles are told apart by shape as well as colour)."""
+        """An outlined head on white (keys, when roles are told apart by shape as well as colour); KEY names the pen
+        and orders the groups."""
         _add_to_group(self._open_heads, key, pen, head)
 
     def flush(self, painter: QPainter, parts: Parts = Parts.ALL) -> None:
@@ -63,15 +65,19 @@ class ShapeBatch:
         self._open_heads.clear()
 
     def _draw_heads(self, painter: QPainter) -> None:
+        # Groups in the order of their keys (the faintest first: a stronger head lies over a fainter one where
+        # they meet), not in the order they were met: a layer's picture leaves out the arrows being changed, and
+        # an order that hung on them would put two unchanged overlapping heads the other way round in a picture
+        # than on the screen around it (a faint head's outline over another's fill shows).
         if self._filled_heads:
-            for (pen, color), heads in self._filled_heads.values():
+            for _, ((pen, color), heads) in sorted(self._filled_heads.items()):
                 painter.setPen(pen)
                 painter.setBrush(color)
                 for head in heads:
                     painter.drawPolygon(head)
         if self._open_heads:
             painter.setBrush(WHITE)
-            for pen, heads in self._open_heads.values():
+            for _, (pen, heads) in sorted(self._open_heads.items()):
                 painter.setPen(pen)
                 for head in heads:
                     painter.drawPolygon(head)
