@@ -2,9 +2,10 @@
 
 A layer of 192 arrows drawn one by one costs two pen changes and two draw calls from Python per
 arrow; most of them share a handful of pens (emphasis comes in 20 steps). Collected here, the
-shafts of one pen go to Qt in one drawLines call, and the heads of one look (fill, and the outline a
-faint head keeps) follow with no pen or brush change between them, each in one call. Heads are drawn after every shaft of the batch, so a head is never
-crossed by another arrow's shaft; a layer makes one batch per z level, so queries stay above keys.
+shafts of one pen go to Qt in one drawLines call, and the heads of one look (fill, and the outline
+a faint head keeps) follow with no pen or brush change between them, each in one call. Heads are
+drawn after every shaft of the batch, so a head is never crossed by another arrow's shaft; a layer
+makes one batch per z level, so queries stay above keys.
 """
 
 from __future__ import annotations
