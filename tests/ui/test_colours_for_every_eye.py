@@ -15,7 +15,7 @@ from attn_desktop.geometry.colour_difference import colour_difference, contrast_
 from attn_desktop.geometry.colour_vision import GRAPHICS_CONTRAST, SEPARATION_THRESHOLD, TEXT_CONTRAST, simulated
 from attn_desktop.model.scene_files import open_reading
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
-from attn_desktop.ui.canvas.arrow_item import label_color
+from attn_desktop.ui.canvas.arrow_item import ArrowItem, label_color
 from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.panels.matrix_frame import HATCH_COLOR
 from attn_desktop.ui.panels.matrix_view import MatrixView
@@ -96,6 +96,17 @@ def test_an_arrows_label_stays_readable_however_faint_the_arrow(emphasis):
 def test_every_mark_that_carries_meaning_stands_out():
     low = {name: round(ratio, 3) for name, ratio in graphics_contrasts().items() if ratio < GRAPHICS_CONTRAST}
     assert low == {}
+
+
+def test_the_marks_measured_include_the_faintest_arrows_heads(qapp):
+    """The audit's least contrast of marks covers faint arrows: for each role, the edge of the head of an arrow
+    drawn at strength 0, as an arrow draws it."""
+    contrasts = graphics_contrasts()
+    for role, colour in role_colours().items():
+        arrow = ArrowItem("k·cat", QColor(*colour))
+        arrow.set_style(width=1.5, emphasis=0.0)
+        faintest = contrast_ratio(rgb(arrow.head_edge_color), (255, 255, 255))
+        assert contrasts[f"faintest {role} arrow's head"] == faintest >= GRAPHICS_CONTRAST
 
 
 def test_masked_cells_say_so_by_hatching_and_a_dash_not_by_colour_alone(qtbot):

@@ -39,6 +39,11 @@ WHITE = QColor(255, 255, 255)
 FOCUS_RING_COLOR = QColor(26, 26, 26)
 FOCUS_RING_WIDTH_PX = 3.0
 FOCUS_RING_PEN = QPen(FOCUS_RING_COLOR, FOCUS_RING_WIDTH_PX)
+# A faint arrow's head is outlined in its role's colour at 3 : 1 (arrow_item.head_outline_color), this wide: a
+# line of 2 px covers whole pixels along every edge, which antialiasing would otherwise leave paler than its pen.
+HEAD_OUTLINE_WIDTH_PX = 2.0
+OPEN_HEAD_WIDTH_PX = 2.0
+NO_OUTLINE = QPen(NO_PEN)
 
 # A label is mathematics' notation, "k·قط 54%", in every language: laid out left to right even in Arabic
 # (where the application's direction would put the word before the "k·").
@@ -62,7 +67,9 @@ class ArrowDrawing(ArrowGeometry):
 
     # The state ArrowItem keeps and these methods read (besides ArrowGeometry's).
     _dashed: bool
+    _emphasis: float
     _color: QColor
+    _outline_color: QColor
     _text_color: QColor
     _highlighted: bool
     _hovered: bool
@@ -98,7 +105,7 @@ class ArrowDrawing(ArrowGeometry):
             painter.drawLine(QLineF(shapes.base, tip))
         if shapes.head is None or shapes.shaft is None:
             if with_shafts:
-                painter.setPen(NO_PEN)
+                painter.setPen(self._head_pen)  # a faint dot outlined as a faint head is
                 painter.setBrush(self._color)
                 painter.drawEllipse(tip, DOT_RADIUS_PX, DOT_RADIUS_PX)
         else:
@@ -174,9 +181,9 @@ class ArrowDrawing(ArrowGeometry):
     def _add_shaft_and_head(self, batch: ShapeBatch, shaft: QLineF, head: QPolygonF) -> None:
         batch.add_shaft(self._shaft_key, self._shaft_pen, shaft)
         if self.head_shape == "open":  # an outlined head: tells keys apart without colour
-            batch.add_open_head(self._ring_key, self._ring_pen, head)
+            batch.add_open_head(self._open_head_key, self._open_head_pen, head)
         else:
-            batch.add_filled_head(self._color, self._color_rgba, head)
+            batch.add_filled_head(self._head_key, self._head_pen, self._color, head)
 
     def _paint_label(self, painter: QPainter, to_screen: QTransform, box: QRectF) -> None:
         if self._leader_to is not None:
@@ -223,4 +230,28 @@ class ArrowDrawing(ArrowGeometry):
         self._leader_pen = QPen(self._text_color, 1.0)
         self._color_rgba = self._color.rgba()
         self._shaft_key = (self._color_rgba, self._width, self._dashed)  # arrows alike share a batch's pen
-        self._ring_key = (self._color_rgba, 2.0)
+        # The head: filled with the arrow's colour, and outlined where that alone stands out less than 3 : 1 (a
+        # strong arrow's head is drawn as it always was, with no pen). Pen and fill go in one call.
+        outline_rgba = self._outline_color.rgba()
+        outlined = outline_rgba != self._color_rgba
+        self._head_pen = QPen(self._outline_color, HEAD_OUTLINE_WIDTH_PX) if outlined else NO_OUTLINE
+        # Heads are drawn by strength, the faintest first (see ShapeBatch): the key starts with it.
+        self._head_key = (self._emphasis, self._color_rgba, outline_rgba if outlined else 0)
+        self._open_head_pen = QPen(self._outline_color, OPEN_HEAD_WIDTH_PX)
+        self._open_head_key = (self._emphasis, outline_rgba)
+
+    # ----- the colours drawn (for checking what a viewer sees) -------------------------------------------
+    @property
+    def shaft_color(self) -> QColor:
+        """The shaft's colour: the role's, faded by the weight."""
+        return QColor(self._color)
+
+    @property
+    def head_fill_color(self) -> QColor:
+        """Inside the head: the shaft's colour, or white for an open head."""
+        return QColor(WHITE if self.head_shape == "open" else self._color)
+
+    @property
+    def head_edge_color(self) -> QColor:
+        """The head's edge: its outline's colour, or its fill's where that stands out 3 : 1 alone (the same)."""
+        return QColor(self._outline_color)

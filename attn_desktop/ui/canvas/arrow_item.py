@@ -20,7 +20,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainterPath, QStaticTex
 from PySide6.QtWidgets import QGraphicsItem
 
 from attn_desktop.geometry.colour_difference import least_strength
-from attn_desktop.geometry.colour_vision import TEXT_CONTRAST
+from attn_desktop.geometry.colour_vision import GRAPHICS_CONTRAST, TEXT_CONTRAST
 from attn_desktop.geometry.label_layout import Obstacle
 from attn_desktop.ui.canvas.arrow_drawing import ArrowDrawing
 from attn_desktop.ui.canvas.arrow_geometry import (
@@ -36,7 +36,7 @@ from attn_desktop.ui.canvas.arrow_gestures import ArrowGestures
 class DrawingLayer(Protocol):
     """What draws an arrow with the others of its plot (ArrowLayer, arrow_layer.py), as an arrow sees it."""
 
-    def arrow_changed(self, arrow: ArrowItem) -> None: ...
+    def arrow_changed(self, arrow: ArrowItem, looks_changed: bool = True) -> None: ...
 
     def update(self) -> None: ...
 
@@ -63,6 +63,15 @@ def label_color(role_color: QColor, emphasis: float) -> QColor:
     return _fade(text, max(min(1.0, 0.3 + emphasis), floor))
 
 
+def head_outline_color(role_color: QColor, emphasis: float) -> QColor:
+    """The colour a head's edge is drawn in: the arrow's own, but never under WCAG's 3 : 1 for a user-interface
+    component on the white plot (1.4.11). The head is the handle a student drags, so it must be found however
+    faint its weight draws the arrow; the shaft and the head's fill keep fading, which is what says "little weight"
+    (a floor on the whole arrow would need 0.69 to 0.89 of the strength and leave little to fade)."""
+    floor = least_strength((role_color.red(), role_color.green(), role_color.blue()), WHITE_RGB, GRAPHICS_CONTRAST)
+    return _fade(role_color, max(emphasis, floor))
+
+
 class ArrowItem(ArrowDrawing, ArrowGestures):
     def __init__(self, label: str, color: QColor, draggable: bool = True, clickable: bool = False) -> None:
         super().__init__()
@@ -71,6 +80,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         self._label = label
         self._role_color = QColor(color)
         self._color = QColor(color)
+        self._outline_color = head_outline_color(self._role_color, 1.0)
         self._text_color = self._role_color.darker(125)
         self._emphasis = 1.0
         self._width = 2.0
@@ -182,6 +192,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         self._emphasis = emphasis
         self._forget_obstacles()  # the head grows with the width
         self._color = _fade(self._role_color, emphasis)
+        self._outline_color = head_outline_color(self._role_color, emphasis)
         self._text_color = label_color(self._role_color, emphasis)
         self._make_pens()
         self.update()
@@ -280,13 +291,16 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
     def update(self, *args: object) -> None:
         """The arrow looks different: ask for a repaint (of the layer that draws it, if it has one)."""
         self.look_version += 1
-        self.update_label()
+        self._ask_for_repaint(looks_changed=True)
 
     def update_label(self) -> None:
         """Only the label changed (its text, size or place): a repaint that leaves the arrow's picture alone."""
+        self._ask_for_repaint(looks_changed=False)
+
+    def _ask_for_repaint(self, looks_changed: bool) -> None:
         layer = self._live_layer()
         if layer is not None:
-            layer.arrow_changed(self)
+            layer.arrow_changed(self, looks_changed)
         else:
             super().update()
 

@@ -45,6 +45,10 @@ class ArrowLayer(QGraphicsItem):
         self._to_screen: QTransform | None = None
         self._from_screen = QTransform()
         self._areas: dict[ArrowItem, QRectF] = {}
+        # The arrows drawn live over the pictures at the last paint, and whether their areas are already to be
+        # repainted for the next (see arrow_changed).
+        self._drawn_live: list[ArrowItem] = []
+        self._live_areas_asked = False
         view_box.sigTransformChanged.connect(self.view_changed)
 
     def add(self, arrow: ArrowItem) -> None:
@@ -80,8 +84,9 @@ class ArrowLayer(QGraphicsItem):
         self._forget_areas()
         self.update()
 
-    def arrow_changed(self, arrow: ArrowItem) -> None:
-        """ARROW (or its label) looks different: repaint where it was and where it now is, not the whole plot.
+    def arrow_changed(self, arrow: ArrowItem, looks_changed: bool = True) -> None:
+        """ARROW (or only its label, not LOOKS_CHANGED) looks different: repaint where it was and where it now
+        is, not the whole plot.
 
         Every arrow crosses the origin, but a move changes two or three of them: the plot's grid, axes and
         other arrows under the rest of it need not be drawn again."""
@@ -93,6 +98,18 @@ class ArrowLayer(QGraphicsItem):
         area = arrow.painted_area(to_screen)
         self._areas[arrow] = area
         self.update(self._from_screen.mapRect(area.united(previous)))
+        if looks_changed and not self._live_areas_asked and arrow not in self._drawn_live:
+            self._repaint_live_areas()
+
+    def _repaint_live_areas(self) -> None:
+        """An arrow drawn from the pictures changed: they are drawn anew, and the arrows drawn live over them
+        until now go back to their places among the others, some under a neighbour (a faint head's outline
+        under another's fill, say). Repaint where those lie, or their old stacking stays on screen there."""
+        self._live_areas_asked = True
+        for live in self._drawn_live:
+            area = self._areas.get(live)
+            if area is not None:
+                self.update(self._from_screen.mapRect(area))
 
     def _forget_areas(self) -> None:
         self._to_screen = None
@@ -119,6 +136,8 @@ class ArrowLayer(QGraphicsItem):
         else:
             self._picture.paint(painter, to_screen, to_screen.mapRect(self._bounds), shown, draw_arrows)
             self._remember_areas(to_screen, shown)
+            self._drawn_live = [shown[index] for index in self._picture.live_indices()]
+            self._live_areas_asked = False
         for arrow in shown:
             arrow.draw_label(painter, to_screen)
 

@@ -58,6 +58,11 @@ class LayerPicture:
         self._drawn_for = None
         self._steps = []
 
+    def live_indices(self) -> set[int]:
+        """The arrows (indices into those shown) drawn live over the pictures at the last paint: none when no
+        picture is kept (every arrow drawn directly, in its place)."""
+        return self._live if self._drawn_for is not None else set()
+
     def paint(self, painter: QPainter, to_screen: QTransform, area: QRectF, shown: list[ArrowItem],
               draw_arrows: DrawArrows) -> None:
         """Draw SHOWN (in drawing order) as DRAW_ARROWS would, within AREA (the plot's view, in pixels)."""

@@ -4,8 +4,9 @@
 accessibility interfaces from the window as a screen reader walks them: every one not hidden, those of a panel
 behind another's tab too. The contrasts are WCAG 2.1's, unrounded (and rounded down to two places): the least of
 the text widgets shown and of the texts the lab paints in colours of its own (1.4.3, 4.5 : 1 needed), and of the
-marks that carry meaning (1.4.11, 3 : 1: arrows at full strength, the axes through 0, the focus ring, hatching,
-the chosen row's outline). The painted colours are the app's own, the same on every screen.
+marks that carry meaning (1.4.11, 3 : 1: arrows at full strength and their heads' outline at the faintest, the
+axes through 0, the focus ring, hatching, the chosen row's outline). The painted colours are the app's own, the
+same on every screen.
 `cvd_min_delta_e` is the least CIEDE2000 difference between colours drawn together that mean different things,
 for common vision and under simulated protanopia, deuteranopia and tritanopia (drawn_colours.py says which).
 """

@@ -4,7 +4,8 @@ simulated colour-vision deficiencies) and what must stand out on its background 
 Read by the accessibility audit (accessibility_audit.py) and by the tests that hold the palette to its thresholds.
 Arrows whose faintness tells a small weight (a key with little of the query's attention, a query not chosen)
 are measured at full strength: their faintness is the weight, said again by their width and by their label,
-whose text keeps 4.5 : 1 at any strength (arrow_item.label_color).
+whose text keeps 4.5 : 1 at any strength (arrow_item.label_color); and at their faintest, by the outline their
+head keeps (arrow_item.head_outline_color), which is what lets a student find and drag a faint arrow.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from PySide6.QtGui import QColor
 from attn_desktop.geometry.colour_difference import RGB, contrast_ratio, over
 from attn_desktop.model import Role
 from attn_desktop.ui.canvas.arrow_drawing import FOCUS_RING_COLOR, HALO_COLOR, LABEL_BACKDROP
-from attn_desktop.ui.canvas.arrow_item import label_color
+from attn_desktop.ui.canvas.arrow_item import head_outline_color, label_color
 from attn_desktop.ui.canvas.canvas_plots import ZERO_LINE_COLOR
 from attn_desktop.ui.palette import OUTPUT_COLOR, ROLE_COLORS
 from attn_desktop.ui.panels.matrix_cells import (
@@ -96,6 +97,9 @@ def graphics_contrasts(outline_line: RGB = (0, 0, 0)) -> dict[str, float]:
     """Each mark that carries meaning against what is behind it (WCAG 1.4.11); OUTLINE_LINE is the colour of the
     thin line round the matrix's chosen row (the panel's text colour)."""
     contrasts = {f"{name} arrow": contrast_ratio(colour, WHITE) for name, colour in role_colours().items()}
+    for name, colour in role_colours().items():
+        faintest = head_outline_color(QColor(*colour), 0.0)
+        contrasts[f"faintest {name} arrow's head"] = contrast_ratio(rgb(faintest), WHITE)
     contrasts["focus ring"] = contrast_ratio(rgb(FOCUS_RING_COLOR), WHITE)
     contrasts["the axes through 0"] = contrast_ratio(opaque(ZERO_LINE_COLOR), WHITE)
     contrasts["hatching on a masked cell"] = contrast_ratio(rgb(HATCH_COLOR), MASKED_RGB)
