@@ -128,3 +128,26 @@ def test_snapshot_with_an_audit_it_cannot_write_leaves_the_old_picture(tmp_path,
     _refused_in_one_line(capsys, code, "/dev/full", "not a file")
     assert picture.read_bytes() == b"the user's picture"
     assert os.listdir(tmp_path) == ["out.png"]
+
+
+@pytest.mark.parametrize("name", [DEFAULT_SCENE, "lessons/1_soft_lookup.json"])
+def test_snapshot_refuses_an_audit_that_is_one_of_the_apps_own_scenes(tmp_path, capsys, name):
+    built_in = scene_path(name)
+    before = built_in.read_bytes()
+    (tmp_path / "audit.json").symlink_to(built_in)
+    code = main(["snapshot", "-o", str(tmp_path / "out.png"), "--size", "1024x768", "--steps", "lesson:soft-lookup",
+                 "--audit", str(tmp_path / "audit.json")])
+    _refused_in_one_line(capsys, code, "that is the scene file itself")
+    assert built_in.read_bytes() == before
+
+
+def test_heads_refuses_to_write_over_the_model_packs_file(model, tmp_path, capsys, monkeypatch):
+    from attn_desktop.model.pretrained import pack
+
+    monkeypatch.setattr(pack, "find_pack_model", lambda: model)  # the installed pack's model, without --model
+    before = model.read_bytes()
+    code = main(["heads", "The cat sat", "-o", str(model)])
+    _refused_in_one_line(capsys, code, "that is the model file itself")
+    code = main(["induction", "-o", str(model)])
+    _refused_in_one_line(capsys, code, "that is the model file itself")
+    assert model.read_bytes() == before

@@ -135,20 +135,22 @@ def _outputs_problem(args: argparse.Namespace) -> str | None:
     )
     from attn_desktop.model.files.json_reading import shown_path
 
-    scene = args.scene or (_lesson_scene(args.lesson) if args.lesson else None)
-    for path, inputs in ((args.output, [(scene, SCENE_REPLACED_BY_SNAPSHOT)]),
-                         (args.audit, [(scene, SCENE_REPLACED_BY_SNAPSHOT), (args.output, PICTURE_REPLACED_BY_AUDIT)])):
+    scenes = [(scene, SCENE_REPLACED_BY_SNAPSHOT) for scene in _scenes_read(args)]
+    for path, inputs in ((args.output, scenes), (args.audit, [*scenes, (args.output, PICTURE_REPLACED_BY_AUDIT)])):
         problem = path and (output_is_an_input(path, inputs) or json_output_problem(path))
         if problem:
             return tr("{file}: {problem}").format(file=shown_path(path), problem=problem)
     return None
 
 
-def _lesson_scene(lesson_id: str) -> Path:
+def _scenes_read(args: argparse.Namespace) -> list[str | Path]:
+    """Every scene file the snapshot may read: the one given, and the app's own (the default scene, and each
+    lesson's, which --lesson and a walk's lesson:ID steps open)."""
     from attn_desktop.model.teaching import lessons
-    from attn_desktop.paths import scene_path
+    from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
-    return scene_path(next(lesson.scene for lesson in lessons.LESSONS if lesson.id == lesson_id))
+    built_in = [scene_path(name) for name in dict.fromkeys([DEFAULT_SCENE, *(item.scene for item in lessons.LESSONS)])]
+    return [args.scene, *built_in] if args.scene else built_in
 
 
 def _take_snapshot(scene: Scene | None, view: ViewState, scene_path: Path | None, args: argparse.Namespace,
