@@ -149,7 +149,8 @@ def _scenes_read(args: argparse.Namespace) -> list[str | Path]:
     from attn_desktop.model.teaching import lessons
     from attn_desktop.paths import DEFAULT_SCENE, scene_path
 
-    built_in = [scene_path(name) for name in dict.fromkeys([DEFAULT_SCENE, *(item.scene for item in lessons.LESSONS)])]
+    names = dict.fromkeys([DEFAULT_SCENE, *(item.scene for item in lessons.LESSONS)])
+    built_in: list[str | Path] = [scene_path(name) for name in names]
     return [args.scene, *built_in] if args.scene else built_in
 
 
