@@ -23,7 +23,11 @@ import sys
 import time
 from pathlib import Path
 
-from bundle_files import SIZE_BUDGET_MB, disk_usage_mb  # packaging/ is this script's folder, so it is on sys.path
+from bundle_files import (  # packaging/ is this script's folder, so it is on sys.path
+    SELF_TEST_LANGUAGES,
+    SIZE_BUDGET_MB,
+    disk_usage_mb,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build"
@@ -126,10 +130,9 @@ def _check_frozen_app(env: dict[str, str]) -> bool:
     app_env = dict(env, QT_QPA_PLATFORM="offscreen")
     version = _source_version()
     ok = True
-    for args, expect in (
-        (["--version"], lambda out: out.strip().endswith(f" {version}")),
-        (["--self-test"], lambda out: "FAIL" not in out and out.count("ok ") >= 1),
-    ):
+    self_tests = [(["--self-test", "--lang", language], lambda out: "FAIL" not in out and out.count("ok ") >= 1)
+                  for language in SELF_TEST_LANGUAGES]  # each language's numbers and words checked as it writes them
+    for args, expect in [(["--version"], lambda out: out.strip().endswith(f" {version}")), *self_tests]:
         command = [str(APP), *args]
         _step(f"{_rel(APP)} {' '.join(args)}")
         try:

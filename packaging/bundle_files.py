@@ -2,7 +2,8 @@
 
 - the files under resources/, as PyInstaller datas (attn-desktop.spec);
 - which Qt plugins to keep (hooks/hook-PySide6.QtGui.py) and whether to drop Qt's translations;
-- the size budget, and how its size is measured (build.py, tests/test_packaging.py).
+- the size budget, and how its size is measured (build.py, tests/test_packaging.py);
+- the languages the frozen app's self-test runs in.
 
 tests/test_packaging.py checks these rules against the tree and the built bundle.
 Standard library only: the spec and the hook run it inside PyInstaller's Python.
@@ -19,6 +20,10 @@ RESOURCES = PROJECT_ROOT / "resources"
 BUNDLE_RESOURCES = "attn_desktop/resources"
 # dist/attn-desktop on disk, in MiB as du -sh counts them (build.py reports it; tests/test_packaging.py checks it).
 SIZE_BUDGET_MB = 150
+# The languages the frozen app's and the .deb's --self-test run in (build.py, tests/test_packaging.py,
+# tests/test_deb_package.py): every language it ships and the pseudo-language, whose numbers and words the
+# self-test checks as that language writes them. tests/test_packaging.py keeps it equal to the app's list.
+SELF_TEST_LANGUAGES = ("en", "es", "zh_CN", "ar", "en_XA")
 
 
 def resource_files(root: Path = RESOURCES) -> list[Path]:

@@ -3,6 +3,7 @@ and, as root on a Debian-like machine (CI), installing it, running it from /usr/
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -14,6 +15,18 @@ import pytest
 from tests.support.project_root import ROOT
 
 DIST = ROOT / "dist"
+
+
+def _self_test_languages() -> list[str]:
+    """The languages the self-test runs in, as packaging/bundle_files.py lists them (loaded by path: a folder
+    named "packaging" must not shadow the PyPI package of that name)."""
+    spec = importlib.util.spec_from_file_location("attn_bundle_files", ROOT / "packaging" / "bundle_files.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return list(module.SELF_TEST_LANGUAGES)
+
+
+SELF_TEST_LANGUAGES = _self_test_languages()
 APP_ID = "io.github.attn_desktop.AttentionDesktop"
 DESKTOP_FILE = f"/usr/share/applications/{APP_ID}.desktop"
 
@@ -93,8 +106,9 @@ def test_install_run_from_usr_bin_and_remove_without_a_trace(tmp_path):
         assert "/usr/bin/attn-desktop" in files and DESKTOP_FILE in files
         user = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"),
                 "ATTN_DESKTOP_DATA_DIR": str(tmp_path / "data"), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
-        checked = run("/usr/bin/attn-desktop", "--self-test", env=user)
-        assert checked.returncode == 0 and "FAIL" not in checked.stdout, checked.stdout + checked.stderr
+        for language in SELF_TEST_LANGUAGES:  # each checks its numbers and words as the language writes them
+            checked = run("/usr/bin/attn-desktop", "--self-test", "--lang", language, env=user)
+            assert checked.returncode == 0 and "FAIL" not in checked.stdout, (language, checked.stdout + checked.stderr)
         assert run("/usr/bin/attn-desktop", "--version", env=user).stdout.strip().endswith(version())
         if shutil.which("desktop-file-validate"):
             validated = run("desktop-file-validate", DESKTOP_FILE)

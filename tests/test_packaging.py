@@ -139,8 +139,8 @@ needs_bundle = pytest.mark.skipif(
 )
 
 
-def _run_frozen(*args: str, tmp_path: Path) -> subprocess.CompletedProcess:
-    env = {
+def _run_frozen(*args: str, tmp_path: Path, **environment: str) -> subprocess.CompletedProcess:
+    env = {**environment,
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(tmp_path),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
@@ -161,12 +161,27 @@ def test_the_frozen_app_prints_its_version(tmp_path):
     assert done.stdout.strip() == f"{APP_NAME} {__version__}", "a stale bundle? rebuild with python packaging/build.py"
 
 
+def test_the_frozen_self_test_runs_in_every_language_the_app_speaks():
+    from attn_desktop.language import PSEUDO_LANGUAGE, shown_languages
+
+    assert list(bundle_files.SELF_TEST_LANGUAGES) == [*shown_languages(), PSEUDO_LANGUAGE]
+
+
 @needs_bundle
 @pytest.mark.slow
-def test_the_frozen_app_passes_its_self_test(tmp_path):
-    done = _run_frozen("--self-test", tmp_path=tmp_path)
+@pytest.mark.parametrize("language", bundle_files.SELF_TEST_LANGUAGES)
+def test_the_frozen_app_passes_its_self_test(tmp_path, language):
+    done = _run_frozen("--self-test", "--lang", language, tmp_path=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "FAIL" not in done.stdout and done.stdout.count("ok ") >= 4, done.stdout
+
+
+@needs_bundle
+@pytest.mark.slow
+def test_the_frozen_app_passes_its_self_test_on_a_spanish_machine(tmp_path):
+    done = _run_frozen("--self-test", tmp_path=tmp_path, LANG="es_ES.UTF-8")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "ok   default output (1,54; 0,48)" in done.stdout.splitlines(), done.stdout
 
 
 @needs_bundle

@@ -3,7 +3,7 @@
 import pytest
 
 from attn_desktop.model import Role
-from attn_desktop.ui.tools.walk_steps import MAX_TRAINING_STEPS, StepError, parse_steps
+from attn_desktop.ui.tools.walk_steps import MAX_TRAINING_STEPS, MAX_WALK_STEPS, StepError, parse_steps
 
 
 def test_every_kind_of_step_is_read_in_order():
@@ -112,3 +112,69 @@ def test_a_bad_new_step_is_refused_in_one_line_naming_it(text, named):
 def test_an_unknown_language_names_the_known_ones():
     with pytest.raises(StepError, match="zh_CN"):
         parse_steps("lang:fr")
+
+
+# ----- hostile numbers and long walks (issue 44) ---------------------------------------------------------
+
+@pytest.mark.parametrize("text, named", [
+    ("train:reverse:²", "'train:reverse:²'"),  # str.isdigit takes it, int refuses it
+    ("train:reverse:①", "'train:reverse:①'"),
+    ("train:reverse:٣", "'train:reverse:٣'"),  # int takes it: still not a walk's number
+    ("train:reverse:１０", "'train:reverse:１０'"),
+    ("train:reverse:+5", "'train:reverse:+5'"),
+    ("train:reverse: 5", "'train:reverse: 5'"),
+    ("train:reverse:" + "9" * 5000, "a number of steps from 1 to"),  # no 5,000-digit int is made
+    ("drag:q:²:1:1", "'drag:q:²:1:1'"),
+    ("drag:q:①:1:1", "'drag:q:①:1:1'"),
+    ("drag:q:10000:1:1", "an arrow's index from 0 to 9999"),
+    ("drag:q:0:１:1", "'drag:q:0:１:1'"),  # float() takes a full-width digit
+    ("drag:q:0:1:٣", "'drag:q:0:1:٣'"),
+    ("drag:q:0:1_0:1", "'drag:q:0:1_0:1'"),  # float() takes an underscore
+    ("drag:q:0:Infinity:1", "'drag:q:0:Infinity:1'"),
+    ("drag:q:0:1e999:1", "'drag:q:0:1e999:1'"),
+    ("drag:q:0:1e7:1", "to drag to from -1e+06 to 1e+06"),
+    ("drag:q:0:1:-NaN", "'drag:q:0:1:-NaN'"),
+    ("guess:²:0.5", "'guess:²:0.5'"),
+    ("guess:1:０.5", "'guess:1:０.5'"),
+    ("guess:1:infinity", "weight from 0 to 1"),
+    ("open-head:²³.1", "open-head:LAYER.HEAD"),
+    ("resize:１０２４x768", "resize:WxH"),
+])
+def test_a_number_that_is_not_plain_ascii_in_range_is_refused_naming_the_step(text, named):
+    with pytest.raises(StepError) as refused:  # a StepError, never int's or float's ValueError
+        parse_steps(text)
+    message = str(refused.value)
+    assert type(refused.value) is StepError
+    assert named in message, message
+    assert "\n" not in message and len(message) < 300
+
+
+@pytest.mark.parametrize("text, value", [
+    ("train:reverse:1", 1), (f"train:reverse:{MAX_TRAINING_STEPS}", MAX_TRAINING_STEPS), ("train:reverse:007", 7),
+])
+def test_the_ends_of_the_training_range_are_taken(text, value):
+    assert parse_steps(text)[0].count == value
+
+
+@pytest.mark.parametrize("x, expected", [("1.5", 1.5), ("-2", -2.0), (".5", 0.5), ("1e-3", 0.001), ("+3.", 3.0),
+                                         ("-1e6", -1e6)])
+def test_a_drag_point_in_plain_ascii_is_read(x, expected):
+    assert parse_steps(f"drag:k:0:{x}:0")[0].x == expected
+
+
+def test_a_walk_of_the_stated_length_is_read_and_one_step_longer_is_refused_in_one_line():
+    assert len(parse_steps(",".join(["lab"] * MAX_WALK_STEPS))) == MAX_WALK_STEPS == 1000
+    with pytest.raises(StepError) as refused:
+        parse_steps(",".join(["lab"] * 30_000))
+    assert str(refused.value) == "--steps: a walk has at most 1,000 steps; found 30,000"
+
+
+def test_a_long_walk_is_refused_before_any_step_is_read():
+    with pytest.raises(StepError, match="at most 1,000 steps"):  # not "'dance': not a step"
+        parse_steps(",".join(["dance"] * (MAX_WALK_STEPS + 1)))
+
+
+def test_a_message_about_a_huge_step_stays_short():
+    with pytest.raises(StepError) as refused:
+        parse_steps("lesson:" + "x" * 100_000)
+    assert len(str(refused.value).split(";")[0]) < 200

@@ -23,7 +23,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attn_desktop.cli.errors import OneLineErrorParser, cannot_write, fail, say
-from attn_desktop.cli.output_checks import STANDARD_OUTPUT_CLOSED, json_output_problem, write_standard_output
+from attn_desktop.cli.output_checks import (
+    MODEL_REPLACED_BY_JSON,
+    STANDARD_OUTPUT_CLOSED,
+    json_output_problem,
+    model_read,
+    output_is_an_input,
+    write_standard_output,
+)
 from attn_desktop.language import tr
 
 if TYPE_CHECKING:
@@ -106,7 +113,7 @@ def _run_and_write(sentence: str, model_path: str | None, output: str, rope: boo
     from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
 
     options = options or HeadsOptions()
-    problem = _input_problem(sentence, output)
+    problem = _input_problem(sentence, output, model_path)
     if problem:
         return fail(problem)
     try:
@@ -131,8 +138,9 @@ def _run_and_write(sentence: str, model_path: str | None, output: str, rope: boo
     return 0
 
 
-def _input_problem(sentence: str, output: str) -> str | None:
-    """One line saying why the sentence or the output cannot be used, checked before the model loads."""
+def _input_problem(sentence: str, output: str, model_path: str | None = None) -> str | None:
+    """One line saying why the sentence or the output cannot be used (the model file itself among others),
+    checked before the model loads."""
     from attn_desktop.model.files.json_reading import shown_path
     from attn_desktop.model.pretrained.llama import sentence_problem
 
@@ -143,7 +151,10 @@ def _input_problem(sentence: str, output: str) -> str | None:
         return problem
     if output == "-" and sys.stdout is None:
         return STANDARD_OUTPUT_CLOSED
-    problem = None if output == "-" else json_output_problem(output)
+    if output == "-":
+        return None
+    problem = output_is_an_input(output, [(model_read(model_path), MODEL_REPLACED_BY_JSON)])
+    problem = problem or json_output_problem(output)
     return f"{shown_path(output)}: {problem}" if problem else None
 
 

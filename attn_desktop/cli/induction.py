@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attn_desktop.cli.errors import OneLineErrorParser, cannot_write, fail, say
-from attn_desktop.cli.output_checks import STANDARD_OUTPUT_CLOSED, json_output_problem, write_standard_output
+from attn_desktop.cli.output_checks import (
+    MODEL_REPLACED_BY_JSON,
+    STANDARD_OUTPUT_CLOSED,
+    json_output_problem,
+    model_read,
+    output_is_an_input,
+    write_standard_output,
+)
 from attn_desktop.language import tr
 
 if TYPE_CHECKING:
@@ -49,7 +56,7 @@ def _probe_and_write(model_path: str | None, length: int, seed: int, output: str
     from attn_desktop.model.pretrained.llama import LlamaModel, ModelFileError, SentenceError
     from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
 
-    problem = settings_problem(length, seed) or _output_problem(output)
+    problem = settings_problem(length, seed) or _output_problem(output, model_path)
     if problem:
         return fail(problem)
     try:
@@ -74,12 +81,14 @@ def _probe_and_write(model_path: str | None, length: int, seed: int, output: str
     return 0
 
 
-def _output_problem(output: str) -> str | None:
+def _output_problem(output: str, model_path: str | None) -> str | None:
+    """Why OUTPUT cannot take the JSON, checked before the model loads: among others, it is the model itself."""
     from attn_desktop.model.files.json_reading import shown_path
 
     if output == "-":
         return STANDARD_OUTPUT_CLOSED if sys.stdout is None else None
-    problem = json_output_problem(output)
+    problem = output_is_an_input(output, [(model_read(model_path), MODEL_REPLACED_BY_JSON)])
+    problem = problem or json_output_problem(output)
     return f"{shown_path(output)}: {problem}" if problem else None
 
 

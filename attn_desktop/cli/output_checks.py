@@ -1,5 +1,7 @@
 """Whether a command's output file can be written, checked before any work starts, so a long job
-never ends in "cannot write" (and an export never replaces its own scene)."""
+never ends in "cannot write", and no command replaces a file it reads: an export or a snapshot its scene,
+heads or induction its model, a snapshot's audit its picture (output_is_an_input, used by every command that
+reads a file; train reads none)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,12 @@ from attn_desktop.language import N_, tr
 
 # A process started with its standard output closed (`>&-`) has sys.stdout None.
 STANDARD_OUTPUT_CLOSED = N_("cannot write to standard output (it is closed)")  # shown with tr()
+# What each command says when its output is one of its inputs (shown with tr()).
+SCENE_REPLACED_BY_EXPORT = N_("that is the scene file itself; the export would replace the scene. Choose another name")
+SCENE_REPLACED_BY_SNAPSHOT = N_(
+    "that is the scene file itself; the snapshot would replace the scene. Choose another name")
+MODEL_REPLACED_BY_JSON = N_("that is the model file itself; the JSON would replace the model. Choose another name")
+PICTURE_REPLACED_BY_AUDIT = N_("that is the picture too; the audit would replace it. Choose another name")
 
 
 def json_output_problem(output: str) -> str | None:
@@ -45,8 +53,9 @@ def export_output_problem(scene: str, output: str) -> str | None:
         return None
     from attn_desktop.model.files.safe_write import file_kind, is_read_only
 
-    if _same_file(scene, output):
-        return tr("that is the scene file itself; the export would replace the scene. Choose another name")
+    problem = output_is_an_input(output, [(scene, SCENE_REPLACED_BY_EXPORT)])
+    if problem:
+        return problem
     target = Path(os.path.realpath(output))
     try:
         info = os.stat(target)
@@ -61,11 +70,40 @@ def export_output_problem(scene: str, output: str) -> str | None:
     return None
 
 
+def output_is_an_input(output: str, inputs: Iterable[tuple[str | os.PathLike[str] | None, str]]) -> str | None:
+    """The refusal (translated) of the first of INPUTS, (path, refusal) pairs, that OUTPUT would replace, or None.
+
+    The same file by any name: the same path, a symlink to it, or a hard link (os.path.samefile when both
+    exist; the resolved paths otherwise). A path of None (no such input this time) and "-" (standard output)
+    are never the same file."""
+    if output == "-":
+        return None
+    for path, refusal in inputs:
+        if path is not None and os.fspath(path) != "-" and _same_file(os.fspath(path), output):
+            return tr(refusal)
+    return None
+
+
 def _same_file(first: str, second: str) -> bool:
     try:
         return os.path.samefile(first, second)  # also through symlinks and hard links
-    except OSError:  # one of them does not exist (yet)
-        return os.path.realpath(first) == os.path.realpath(second)
+    except (OSError, ValueError):  # one of them does not exist (yet), or holds a NUL
+        try:
+            return os.path.realpath(first) == os.path.realpath(second)
+        except (OSError, ValueError):
+            return False
+
+
+def model_read(model_path: str | None) -> str | None:
+    """The model file heads or induction will read: --model, else the installed pack's (None if there is none)."""
+    if model_path is not None:
+        return model_path
+    from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
+
+    try:
+        return str(find_pack_model())
+    except ModelUnavailable:  # the command says so itself, after checking its output
+        return None
 
 
 def write_standard_output(pieces: Iterable[str]) -> int:

@@ -121,7 +121,37 @@ def _snapshot_input_problem(args: argparse.Namespace) -> str | None:
         folder = Path(path).parent
         if not folder.is_dir() or not os.access(folder, os.W_OK) or Path(path).is_dir():
             return tr("{file}: cannot write there (no such folder, not writable, or a folder)").format(file=path)
+    return _outputs_problem(args)
+
+
+def _outputs_problem(args: argparse.Namespace) -> str | None:
+    """Why the picture or the audit cannot be written, before any window is built: one of them is the scene
+    the snapshot reads (by any name), the audit is the picture, or one is a device or a read-only file."""
+    from attn_desktop.cli.output_checks import (
+        PICTURE_REPLACED_BY_AUDIT,
+        SCENE_REPLACED_BY_SNAPSHOT,
+        json_output_problem,
+        output_is_an_input,
+    )
+    from attn_desktop.model.files.json_reading import shown_path
+
+    scenes = [(scene, SCENE_REPLACED_BY_SNAPSHOT) for scene in _scenes_read(args)]
+    for path, inputs in ((args.output, scenes), (args.audit, [*scenes, (args.output, PICTURE_REPLACED_BY_AUDIT)])):
+        problem = path and (output_is_an_input(path, inputs) or json_output_problem(path))
+        if problem:
+            return tr("{file}: {problem}").format(file=shown_path(path), problem=problem)
     return None
+
+
+def _scenes_read(args: argparse.Namespace) -> list[str | Path]:
+    """Every scene file the snapshot may read: the one given, and the app's own (the default scene, and each
+    lesson's, which --lesson and a walk's lesson:ID steps open)."""
+    from attn_desktop.model.teaching import lessons
+    from attn_desktop.paths import DEFAULT_SCENE, scene_path
+
+    names = dict.fromkeys([DEFAULT_SCENE, *(item.scene for item in lessons.LESSONS)])
+    built_in: list[str | Path] = [scene_path(name) for name in names]
+    return [args.scene, *built_in] if args.scene else built_in
 
 
 def _take_snapshot(scene: Scene | None, view: ViewState, scene_path: Path | None, args: argparse.Namespace,
@@ -164,12 +194,15 @@ def _start_application() -> QApplication:
 
 
 def _write_snapshot(picture: bytes, audit: dict[str, Any], output: str, audit_output: str | None) -> int:
-    from attn_desktop.model.files.safe_write import write_bytes_atomically, write_text_atomically
+    """The picture and the audit written together (safe_write.write_files_together): both, or neither
+    replaced, so an audit that cannot be written never leaves a new picture over the user's old one."""
+    from attn_desktop.model.files.safe_write import write_files_together
 
+    files = [(output, picture)]
+    if audit_output:
+        files.append((audit_output, (json.dumps(audit, indent=2) + "\n").encode("utf-8")))
     try:
-        write_bytes_atomically(output, picture)
-        if audit_output:
-            write_text_atomically(audit_output, json.dumps(audit, indent=2) + "\n")
+        write_files_together(files)
     except OSError as error:
         return fail(tr("{file}: cannot write ({reason})").format(file=error.filename or output,
                                                              reason=error.strerror or error))

@@ -31,9 +31,10 @@ import json
 import os
 import re
 import secrets
+import shutil
 import stat
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -106,6 +107,94 @@ def write_bytes_atomically(path: str | os.PathLike[str], data: bytes | Iterable[
     except BaseException:
         _remove(temporary)
         raise
+
+
+def write_files_together(files: Sequence[tuple[str | os.PathLike[str], bytes]]) -> None:
+    """Put each file's bytes under its path, all of them or none (a snapshot's picture and its audit).
+
+    First every target is checked (a folder, a device such as /dev/full, or a read-only file: NotAFileError,
+    ReadOnlyFileError) and every new file is written whole, and flushed to the disk, under a temporary name
+    beside its target: the step where a full disk or a device stops the write, and it touches no target. Only
+    then does each temporary take its target's name, in order, the old file kept meanwhile under a second
+    name (a hard link: no copy; a copy where links are not allowed). If a later rename fails, every target
+    renamed before it gets its old file back from that name (one that did not exist is removed again), so
+    the first never stays replaced while the second is not; the kept names go once all are in place.
+    What cannot be covered: a kill between two renames leaves the first file new and the old one beside it
+    under a temporary name (the next write of that file removes it as stale). Unlike write_bytes_atomically,
+    a target with several hard links is replaced by a new file (its other names keep the old bytes): putting
+    bytes back into a shared inode could not be undone.
+    """
+    targets = [Path(os.path.realpath(path)) for path, _ in files]  # through symlinks, as a single write goes
+    if len(set(targets)) != len(targets):
+        raise ValueError("the same file named twice")
+    existing = [_replaceable(path, target) for (path, _), target in zip(files, targets, strict=True)]
+    temporaries: list[Path] = []
+    try:
+        for (_, data), target, old in zip(files, targets, existing, strict=True):
+            remove_stale_temporaries(target)
+            temporaries.append(_write_temporary(target, data, old))
+        _rename_together(temporaries, targets, existing)
+    finally:
+        for temporary in temporaries:  # those that did not take their target's name
+            if os.path.lexists(temporary):
+                _remove(temporary)
+
+
+def _replaceable(path: str | os.PathLike[str], target: Path) -> os.stat_result | None:
+    """TARGET's state, if it may be replaced (as write_bytes_atomically checks it); raise otherwise."""
+    existing = _existing(target)
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        raise NotAFileError(path, file_kind(existing.st_mode))
+    if existing is not None and is_read_only(target, existing):
+        raise ReadOnlyFileError(path)
+    return existing
+
+
+def _rename_together(temporaries: list[Path], targets: list[Path], existing: list[os.stat_result | None]) -> None:
+    kept: list[tuple[Path, Path | None]] = []  # (target replaced, its old file's second name; None: there was none)
+    try:
+        for temporary, target, old in zip(temporaries, targets, existing, strict=True):
+            old_file = _second_name(target) if old is not None else None
+            try:
+                os.replace(temporary, target)
+            except BaseException:  # this target still holds its old file: only the spare name goes
+                if old_file is not None:
+                    _remove(old_file)
+                raise
+            kept.append((target, old_file))
+    except BaseException:
+        for target, old_file in reversed(kept):
+            _put_back(target, old_file)
+        raise
+    for _target, old_file in kept:
+        if old_file is not None:
+            _remove(old_file)
+
+
+def _second_name(target: Path) -> Path:
+    """A temporary name beside TARGET for its present bytes: a hard link, or a copy where links are refused."""
+    name = target.parent / temporary_name(target)
+    try:
+        os.link(target, name)
+    except OSError:
+        try:
+            shutil.copy2(target, name)
+        except BaseException:
+            _remove(name)
+            raise
+    return name
+
+
+def _put_back(target: Path, old_file: Path | None) -> None:
+    try:
+        if old_file is None:
+            os.unlink(target)
+            return
+        os.replace(old_file, target)
+    except OSError:  # nothing more can be done; the old bytes stay under their temporary name
+        return
+    if os.path.lexists(old_file):  # a rename between two names of one file does nothing: the spare name goes
+        _remove(old_file)
 
 
 def is_read_only(path: Path, info: os.stat_result) -> bool:
@@ -301,5 +390,6 @@ __all__ = [
     "stale_temporaries",
     "temporary_name",
     "write_bytes_atomically",
+    "write_files_together",
     "write_text_atomically",
 ]

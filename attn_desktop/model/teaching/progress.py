@@ -20,6 +20,10 @@ unreadable or corrupt one starts empty too, is left as it is while the app only 
 aside before anything is written in its place: to ``progress.json.bad``, or ``.bad-2``, ``.bad-3``… when
 an earlier one is kept there, so a student's record is never destroyed by a bug or a half-copied file.
 A dangling symlink is written through, as the scene files' links are (a folder not mounted yet, say).
+A kept lesson scene this version cannot open (one a newer version kept, or a damaged one) is set aside
+with the same care (set_aside_kept_scene): its JSON goes to a file of its own beside progress.json, a line
+to the log, and only then does it leave progress.json; where that file cannot be written, the scene stays in
+progress.json, moved under "lessons" → "set_aside", so what the student made is never lost.
 
 Saving failures are kept in ``last_error`` instead of raised: progress is saved as a side effect of a
 student's work (a challenge met, an exercise answered), and that work must go on even when the disk is
@@ -31,7 +35,10 @@ No Qt here: the command line and the tests use it too.
 from __future__ import annotations
 
 import enum
+import json
+import logging
 import os
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -51,6 +58,9 @@ PREDICTIONS = "predictions"
 LESSONS = "lessons"
 MAX_FILE_BYTES = 1024 * 1024  # thousands of ids fit; anything bigger is not ours
 BAD_SUFFIX = ".bad"
+SCENE_ASIDE = "{name}.{lesson}.scene{number}.json"  # progress.json.soft-lookup.scene.json, then .scene-2.json…
+SET_ASIDE = "set_aside"  # under "lessons": scenes that could be kept nowhere else, [{"lesson": id, "scene": {…}}]
+_log = logging.getLogger(__name__)
 MAX_NUMBERED_BAD_COPIES = 999  # then a time stamp names the copy
 
 
@@ -87,6 +97,7 @@ class ProgressStore:
         self.last_error: str | None = None  # why the last save failed; None once one works
         self.read_problem: str | None = None  # why the file on disk could not be used, if it could not
         self.set_aside_as: Path | None = None  # where such a file was kept on this run
+        self.scene_set_aside: tuple[str, Path | None] | None = None  # (lesson, its copy) of a kept scene set aside
         self._watchers: list[Callable[[], object]] = []
         self._unsaved_changes: list[Callable[[dict[str, Any]], object]] = []  # made since the last save that worked
         self._document, self._unusable = self._read()
@@ -103,6 +114,13 @@ class ProgressStore:
         if self.read_problem:
             return tr("Earlier progress could not be read ({problem}); "
                       "it will be kept aside, not overwritten, when new progress is saved").format(problem=self.read_problem)
+        if self.scene_set_aside is not None:
+            lesson_id, copy = self.scene_set_aside
+            if copy is not None:
+                return tr("The scene kept for lesson {lesson} could not be opened; it was kept as {name}").format(
+                    lesson=lesson_id, name=copy.name)
+            return tr("The scene kept for lesson {lesson} could not be opened; it stays in {name}").format(
+                lesson=lesson_id, name=self.path.name)
         return ""
 
     def watch(self, watcher: Callable[[], object]) -> None:
@@ -154,6 +172,42 @@ class ProgressStore:
                 scenes[lesson_id] = scene
 
         self._update_document(keep)
+
+    def set_aside_kept_scene(self, lesson_id: str, problem: str) -> Path | None:
+        """LESSON_ID's kept scene, which this version cannot open (PROBLEM: made by a newer version, say), is
+        set aside, never dropped: its JSON is written whole to a new file beside progress.json (SCENE_ASIDE,
+        never over an earlier one; a newer version opens it with File → Open), a line goes to the log, and
+        only then does the scene leave progress.json. If that file cannot be written, the scene stays in
+        progress.json, moved under "lessons" → "set_aside". Either way the lesson then opens on its own
+        scene. The copy's path, or None."""
+        scene = self.kept_lesson_scene(lesson_id)
+        if scene is None:
+            return None
+        try:
+            copy: Path | None = _write_scene_aside(self.path, lesson_id, scene)
+            _log.warning("the scene kept for lesson %s could not be opened (%s); it was kept as %s",
+                         lesson_id, problem, copy)
+        except (OSError, ValueError) as error:
+            copy = None
+            _log.warning("the scene kept for lesson %s could not be opened (%s) nor copied beside %s (%s); "
+                         "it stays in that file", lesson_id, problem, self.path, error)
+
+        def move(document: dict[str, Any]) -> None:
+            lessons = document.get(LESSONS)
+            scenes = lessons.get("scenes") if isinstance(lessons, dict) else None
+            if not isinstance(lessons, dict) or not isinstance(scenes, dict) or scenes.get(lesson_id) != scene:
+                return  # another run changed it meanwhile: that one is left as it is
+            del scenes[lesson_id]
+            if copy is None:
+                held = lessons.get(SET_ASIDE)
+                lessons[SET_ASIDE] = [*(held if isinstance(held, list) else [held] if held is not None else []),
+                                      {"lesson": lesson_id, "scene": scene}]
+
+        before = self.notice
+        self.scene_set_aside = (lesson_id, copy)
+        self._update_document(move)
+        self._tell_watchers_if_changed(before)  # the status bar says where the scene is
+        return copy
 
     def mark_done(self, kind: ProgressKind | str, *item_ids: str) -> None:
         """Remember these items as done, in one write (none if every one of them was done already)."""
@@ -222,6 +276,9 @@ class ProgressStore:
         except Exception as error:  # noqa: BLE001 - a full disk or anything else: the student's work goes on
             # The change stays in memory for this run; the old file (if any) is untouched.
             self.last_error = self._save_failure(error)
+        self._tell_watchers_if_changed(before)
+
+    def _tell_watchers_if_changed(self, before: str) -> None:
         if self.notice != before:
             for watcher in list(self._watchers):
                 watcher()
@@ -262,6 +319,34 @@ def set_aside(path: Path) -> Path:
     aside = path.with_name(f"{path.name}{BAD_SUFFIX}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
     os.rename(path, aside)
     return aside
+
+
+def _write_scene_aside(path: Path, lesson_id: str, scene: dict[str, Any]) -> Path:
+    """SCENE written whole (flushed to the disk) to a new file beside PATH named after LESSON_ID; its path.
+    Created exclusively: never over an earlier copy or anything else of that name."""
+    text = json.dumps(scene, indent=2, ensure_ascii=False) + "\n"
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: kept as a JSON escape, as the saves do
+        data = (json.dumps(scene, indent=2, ensure_ascii=True) + "\n").encode("ascii")
+    lesson = re.sub(r"[^A-Za-z0-9_-]", "_", lesson_id)[:64]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for number in range(1, MAX_NUMBERED_BAD_COPIES + 1):
+        copy = path.with_name(SCENE_ASIDE.format(name=path.name, lesson=lesson, number=f"-{number}" if number > 1 else ""))
+        try:
+            handle = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644)
+        except FileExistsError:
+            continue
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(data)
+                stream.flush()
+                os.fsync(stream.fileno())
+        except BaseException:
+            copy.unlink(missing_ok=True)  # half a copy is no copy: the scene stays in progress.json
+            raise
+        return copy
+    raise FileExistsError(f"{MAX_NUMBERED_BAD_COPIES} copies of that scene are kept already")
 
 
 def _about_progress(message: str) -> str:

@@ -199,7 +199,8 @@ class LessonController:
         return True
 
     def _load_kept(self, lesson_id: str) -> bool:
-        """The lesson's scene as the student left it changed, if they did; an unreadable copy is let go."""
+        """The lesson's scene as the student left it changed, if they did; one this version cannot open is set
+        aside beside the progress file (ProgressStore.set_aside_kept_scene)."""
         kept = self.progress.kept_lesson_scene(lesson_id)
         if kept is None:
             return False
@@ -208,9 +209,9 @@ class LessonController:
             return False
         try:
             open_contents(self.scene, scene_data_from_document(kept), self.view)
-        except SceneFileError:
-            self.progress.leave_lesson(lesson_id, None)  # the lesson's own scene, then
-            return False
+        except SceneFileError as error:  # a newer version's, or damaged: kept aside, never dropped
+            self.progress.set_aside_kept_scene(lesson_id, str(error))
+            return False  # the lesson's own scene, then
         return True
 
     def load_builtin(self, name: str) -> bool:

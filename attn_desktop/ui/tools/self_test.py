@@ -3,7 +3,9 @@
 It proves an installed (or frozen) app can import its Qt parts, find its
 resources, compute the seed's numbers and follow a real drag, then opens every
 built-in scene and every lesson and loads every icon (the SVG one through Qt's
-SVG plugin), so a frozen bundle that lost a file or a plugin fails here.
+SVG plugin), so a frozen bundle that lost a file or a plugin fails here. The numbers and words it expects
+are written as the active language writes them (--lang, else the system's), so it passes on a Spanish,
+Chinese or Arabic machine and in the pseudo-language as it does in English.
 """
 
 from __future__ import annotations
@@ -16,37 +18,43 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
-from attn_desktop.language import LANGUAGE_NAMES, shown_languages
+from attn_desktop.language import LANGUAGE_NAMES, shown_languages, tr
 from attn_desktop.model import Role, attention
 from attn_desktop.model.files.values import SceneFileError
 from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.shown_numbers import percent, shown_vector
 from attn_desktop.model.teaching.lessons import LESSONS
 from attn_desktop.paths import icon_files, resource_dir
 from attn_desktop.ui.language.font_coverage import catalog_size, characters_missing
 from attn_desktop.ui.tools.synthetic_mouse import drag, viewport_pos_of
+from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT
 from attn_desktop.ui.window.startup.app import build_window, settle
 
 if TYPE_CHECKING:  # the window the test builds (through app.py)
     from attn_desktop.ui.window.main_window import MainWindow
 
-EXPECTED_WEIGHTS = ["0%", "76%", "6%", "1%", "0%", "17%"]
+# The weights are written as the lessons state them (a percentage, "masked", "?") and compared with the
+# window as the active language writes them (shown_cells): "76%" in English, "\u200e76%\u200e" in Arabic,
+# "enmascarada" for "masked" in Spanish, so the self-test passes in every language it speaks.
+MASKED = "masked"
+EXPECTED_WEIGHTS: list[int | str] = [0, 76, 6, 1, 0, 17]
+EXPECTED_OUTPUT = (1.54, 0.48)
 # Each lesson's weights for its first query, as its own text states them (from the lesson's sources).
-LESSON_WEIGHTS = {
-    "soft-lookup": ["59%", "8%", "33%"],
-    "projections": ["54%", "7%", "39%"],
-    "self-attention": ["54%", "7%", "39%"],
+LESSON_WEIGHTS: dict[str, list[int | str]] = {
+    "soft-lookup": [59, 8, 33],
+    "projections": [54, 7, 39],
+    "self-attention": [54, 7, 39],
     "scaled-attention": EXPECTED_WEIGHTS,
-    "trained-heads": ["0%", "0%", "0%", "0%", "100%"],  # the trained reverse head: position 0 looks at 4
+    "trained-heads": [0, 0, 0, 0, 100],  # the trained reverse head: position 0 looks at 4
     "why-sqrt-dk": EXPECTED_WEIGHTS,  # the √d_k lab beside the six-token scene
     # Two heads, the query "it": head 1 looks at the word before, head 2 at "cat".
-    "two-heads": ["0%", "0%", "8%", "83%", "8%", "masked", "1%", "84%", "2%", "1%", "12%", "masked"],
-    "predict-then-see": ["?", "?", "?", "?"],  # it opens veiled: the student guesses before seeing them
+    "two-heads": [0, 0, 8, 83, 8, MASKED, 1, 84, 2, 1, 12, MASKED],
+    "predict-then-see": [HIDDEN_TEXT] * 4,  # it opens veiled: the student guesses before seeing them
     # Two layers of one head, the second D chosen: layer 1 looks at the letter before it (13:M), layer 2 at
     # 2:K, the letter after the first D; the later letters are masked.
-    "induction-heads": ["0%"] * 10 + ["2%", "3%", "8%", "77%", "10%"] + ["masked"] * 5
-                       + ["0%", "0%", "100%"] + ["0%"] * 12 + ["masked"] * 5,
+    "induction-heads": [0] * 10 + [2, 3, 8, 77, 10] + [MASKED] * 5 + [0, 0, 100] + [0] * 12 + [MASKED] * 5,
     # "chased" gives dog and cat 34% each, in either order: no position yet.
-    "positions": ["12%", "34%", "9%", "12%", "34%"],
+    "positions": [12, 34, 9, 12, 34],
 }
 SELF_TEST_WINDOW_SIZE = (1320, 880)
 
@@ -59,8 +67,9 @@ def run_self_test(report: Callable[[str], None] = print) -> bool:
     settle(window)  # the tip's place on screen is final before the test presses on it
     checks: list[tuple[str, bool]] = []
     shown = _shown_weights(window)
-    checks.append((f"default weights for sat {shown}", shown == EXPECTED_WEIGHTS))
-    checks.append(("default output (1.54, 0.48)", window.output_panel.vector_label.text() == "(1.54, 0.48)"))
+    checks.append((f"default weights for sat {shown}", shown == shown_cells(EXPECTED_WEIGHTS)))
+    output = window.output_panel.vector_label.text()
+    checks.append((f"default output {output}", output == shown_vector(EXPECTED_OUTPUT)))
 
     arrow = window.canvas.arrows[Role.KEY][1]  # k·cat
     view = window.canvas
@@ -71,7 +80,7 @@ def run_self_test(report: Callable[[str], None] = print) -> bool:
     moved = not np.allclose(scene.vectors(Role.KEY)[1], [2.2, 1.0])
     checks.append((f"dragging k·cat moved it to {np.round(scene.vectors(Role.KEY)[1], 2).tolist()}", moved))
     fresh = attention(scene.vectors(Role.QUERY), scene.vectors(Role.KEY), scene.vectors(Role.VALUE), scale=True)
-    expected = [f"{round(w * 100):d}%" for w in fresh.weights[window.reading().selected]]
+    expected = [percent(float(weight)) for weight in fresh.weights[window.reading().selected]]
     shown = _shown_weights(window)
     checks.append((f"table follows the drag {shown}", shown == expected))
     window.history.reset()  # the test drag is not work to save: open the lessons and close without asking
@@ -94,6 +103,13 @@ def _shown_weights(window: MainWindow) -> list[str]:
     else:
         tables = [window.score_panel.model]
     return [table.index(row, 3).data() for table in tables for row in range(table.rowCount())]
+
+
+def shown_cells(expected: list[int | str]) -> list[str]:
+    """EXPECTED (percentages, MASKED, "?") as the Scores panel writes them in the active language."""
+    masked = tr("masked")
+    return [percent(item / 100) if isinstance(item, int) else masked if item == MASKED else item
+            for item in expected]
 
 
 def _check_builtin_scenes(checks: list[tuple[str, bool]]) -> set[str]:
@@ -122,7 +138,8 @@ def _check_lessons(window: MainWindow, loadable: set[str], checks: list[tuple[st
         QApplication.processEvents()
         shown = _shown_weights(window)
         checks.append((f"lesson {lesson.title}: weights for {window.shown.selected_token} {shown}",
-                       opened and window.lessons.current == lesson.id and shown == LESSON_WEIGHTS.get(lesson.id)))
+                       opened and window.lessons.current == lesson.id
+                       and shown == shown_cells(LESSON_WEIGHTS.get(lesson.id, []))))
 
 
 def _check_icons(checks: list[tuple[str, bool]]) -> None:

@@ -1,6 +1,10 @@
 """The steps of a teacher's walk (`attn-desktop snapshot --steps`), read from one comma-separated text.
 
-Reading needs no window: a step that cannot be read is refused, named, before anything is built.
+Reading needs no window: a step that cannot be read is refused, named, before anything is built. Every
+number in a step goes through one of two readers: whole_number (ASCII digits only, within a stated range:
+not "²" or "①", which str.isdigit takes and int refuses) and decimal_number (ASCII, finite, within a range).
+A walk of more than MAX_WALK_STEPS steps is refused as a whole before any is read (30,000 `lab` steps would
+run for an hour).
 """
 
 from __future__ import annotations
@@ -12,6 +16,10 @@ from dataclasses import dataclass
 from attn_desktop.model import Role
 
 MAX_TRAINING_STEPS = 5000  # a walk is a screen check, not a training run
+MAX_WALK_STEPS = 1000  # the longest classroom walk has a few dozen; 2,000 `lab` steps take about 20 s
+INDEX_RANGE = (0, 9999)  # an arrow's or a guess bar's index; the walk says how many there are
+HEAD_RANGE = (0, 9999)  # LAYER and HEAD of a real model's head, each from 0
+DRAG_POINT_RANGE = (-1e6, 1e6)  # where on the plot an arrow's tip is dragged to, in the plot's units
 WINDOW_SIDE_RANGE = (200, 8192)  # resize:WxH, in logical pixels
 SIMPLE_STEPS = ("present", "unpresent", "restart", "heads", "induction", "next-token", "generate", "lens", "lab",
                 "positions-lab", "predict", "reset-layout", "undo", "reveal", "start-afresh", "keep-as-scene",
@@ -48,11 +56,44 @@ class Step:
 
 
 def parse_steps(text: str) -> list[Step]:
-    """Every step of TEXT, in order; StepError naming the first that cannot be read."""
+    """Every step of TEXT, in order; StepError naming the first that cannot be read, or saying the walk is
+    longer than MAX_WALK_STEPS (before any step is read, so nothing runs)."""
     parts = [part.strip() for part in text.split(",")]
+    if len(parts) > MAX_WALK_STEPS:
+        raise StepError(f"--steps: a walk has at most {MAX_WALK_STEPS:,} steps; found {len(parts):,}")
     if not text.strip() or any(not part for part in parts):
-        raise StepError(f"--steps: expected steps separated by commas ({', '.join(STEP_FORMS)}); found {text!r}")
+        raise StepError(f"--steps: expected steps separated by commas ({', '.join(STEP_FORMS)}); found {_cut(text)!r}")
     return [parse_step(part) for part in parts]
+
+
+def whole_number(step: str, what: str, text: str, low: int, high: int) -> int:
+    """TEXT as a whole number from LOW to HIGH, written in ASCII digits; StepError naming STEP and WHAT otherwise.
+
+    The one reader of a step's whole numbers: "²" and "①" are digits to str.isdigit but not to int, and "٣"
+    is one to int but not what a walk is typed with."""
+    digits = len(str(high))
+    if not re.fullmatch(f"[0-9]{{1,{digits}}}", text, re.ASCII) or not low <= int(text) <= high:
+        raise StepError(f"step {_cut(step)!r}: expected {what} from {low} to {high}, found {_cut(text)!r}")
+    return int(text)
+
+
+_DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,3})?", re.ASCII)
+
+
+def decimal_number(step: str, what: str, text: str, low: float, high: float) -> float:
+    """TEXT as a number from LOW to HIGH ("1.5", "-2", "1e-3"), in ASCII; StepError naming STEP and WHAT for
+    anything else: "nan", "inf", "１.５" (which float() takes) or a number out of range.
+
+    The one reader of a step's decimal numbers."""
+    value = float(text) if _DECIMAL.fullmatch(text) else math.nan
+    if not low <= value <= high:  # NaN fails too
+        raise StepError(f"step {_cut(step)!r}: expected {what} from {low:g} to {high:g}, found {_cut(text)!r}")
+    return value
+
+
+def _cut(text: str, most: int = 80) -> str:
+    """TEXT for a one-line message: a step can be as long as the command line."""
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def parse_step(text: str) -> Step:
@@ -62,7 +103,7 @@ def parse_step(text: str) -> Step:
     if kind == "lesson" and len(fields) == 1:
         ids = _lesson_ids()
         if fields[0] not in ids:
-            raise StepError(f"step {text!r}: no lesson called {fields[0]!r}; choose one of {', '.join(ids)}")
+            raise StepError(f"step {_cut(text)!r}: no lesson called {_cut(fields[0])!r}; choose one of {', '.join(ids)}")
         return Step(text, kind, lesson=fields[0])
     if kind == "train" and len(fields) == 2:
         return _training_step(text, *fields)
@@ -76,36 +117,33 @@ def parse_step(text: str) -> Step:
         return _language_step(text, fields[0])
     if kind == "resize" and len(fields) == 1:
         return _resize_step(text, fields[0])
-    raise StepError(f"step {text!r}: not a step; expected one of {', '.join(STEP_FORMS)}")
+    raise StepError(f"step {_cut(text)!r}: not a step; expected one of {', '.join(STEP_FORMS)}")
 
 
 def _training_step(text: str, task: str, count: str) -> Step:
     from attn_desktop.ui.training.panel_tasks import PANEL_TASKS  # the Training panel's, induction included
 
     if task not in PANEL_TASKS:
-        raise StepError(f"step {text!r}: no training task called {task!r}; choose one of {', '.join(PANEL_TASKS)}")
-    if not count.isdigit() or not 1 <= int(count) <= MAX_TRAINING_STEPS:
-        raise StepError(f"step {text!r}: expected a number of steps from 1 to {MAX_TRAINING_STEPS}, found {count!r}")
-    return Step(text, "train", task=task, count=int(count))
+        raise StepError(f"step {_cut(text)!r}: no training task called {_cut(task)!r}; choose one of {', '.join(PANEL_TASKS)}")
+    steps = whole_number(text, "a number of steps", count, 1, MAX_TRAINING_STEPS)
+    return Step(text, "train", task=task, count=steps)
 
 
 def _head_step(text: str, kind: str, head: str) -> Step:
     layer_text, _, head_text = head.partition(".")
-    if not (re.fullmatch(r"[0-9]{1,4}", layer_text) and re.fullmatch(r"[0-9]{1,4}", head_text)):  # not "²"
-        raise StepError(f"step {text!r}: expected {kind}:LAYER.HEAD with whole numbers from 0, e.g. {kind}:17.4")
-    return Step(text, kind, layer=int(layer_text), head=int(head_text))
+    try:
+        layer, head_number = (whole_number(text, "a layer", layer_text, *HEAD_RANGE),
+                              whole_number(text, "a head", head_text, *HEAD_RANGE))
+    except StepError:
+        raise StepError(f"step {_cut(text)!r}: expected {kind}:LAYER.HEAD with whole numbers from 0, "
+                        f"e.g. {kind}:17.4") from None
+    return Step(text, kind, layer=layer, head=head_number)
 
 
 def _guess_step(text: str, index: str, weight: str) -> Step:
-    if not re.fullmatch(r"[0-9]{1,4}", index):
-        raise StepError(f"step {text!r}: expected a guess bar's index (0, 1, …), found {index!r}")
-    try:
-        share = float(weight)
-    except ValueError:
-        share = math.nan
-    if not 0.0 <= share <= 1.0:  # NaN fails too
-        raise StepError(f"step {text!r}: expected a weight from 0 to 1 for the guess bar, found {weight!r}")
-    return Step(text, "guess", index=int(index), weight=share)
+    bar = whole_number(text, "a guess bar's index", index, *INDEX_RANGE)
+    share = decimal_number(text, "a guess bar's weight", weight, 0.0, 1.0)
+    return Step(text, "guess", index=bar, weight=share)
 
 
 def _language_step(text: str, code: str) -> Step:
@@ -113,31 +151,30 @@ def _language_step(text: str, code: str) -> Step:
 
     codes = shown_languages()
     if code not in codes:
-        raise StepError(f"step {text!r}: no language called {code!r}; choose one of {', '.join(codes)}")
+        raise StepError(f"step {_cut(text)!r}: no language called {_cut(code)!r}; choose one of {', '.join(codes)}")
     return Step(text, "lang", language=code)
 
 
 def _resize_step(text: str, size: str) -> Step:
-    match = re.fullmatch(r"([0-9]{1,5})x([0-9]{1,5})", size)
+    width, separator, height = size.partition("x")
     low, high = WINDOW_SIDE_RANGE
-    if not match or not all(low <= int(side) <= high for side in match.groups()):
-        raise StepError(f"step {text!r}: expected resize:WxH with a width and height from {low} to {high} pixels, "
-                        f"e.g. resize:1024x768")
-    return Step(text, "resize", width=int(match[1]), height=int(match[2]))
+    try:
+        if not separator:
+            raise StepError(text)
+        sides = whole_number(text, "a width", width, low, high), whole_number(text, "a height", height, low, high)
+    except StepError:
+        raise StepError(f"step {_cut(text)!r}: expected resize:WxH with a width and height from {low} to {high} "
+                        f"pixels, e.g. resize:1024x768") from None
+    return Step(text, "resize", width=sides[0], height=sides[1])
 
 
 def _drag_step(text: str, role: str, index: str, x: str, y: str) -> Step:
     if role.lower() not in ROLES:
-        raise StepError(f"step {text!r}: no role called {role!r}; choose one of {', '.join(ROLES)}")
-    if not index.isdigit():
-        raise StepError(f"step {text!r}: expected an arrow's index (0, 1, …), found {index!r}")
-    try:
-        point = float(x), float(y)
-    except ValueError:
-        point = (math.nan, math.nan)
-    if not all(math.isfinite(value) for value in point):
-        raise StepError(f"step {text!r}: expected two numbers for the point to drag to, found {x!r} and {y!r}")
-    return Step(text, "drag", role=ROLES[role.lower()], index=int(index), x=point[0], y=point[1])
+        raise StepError(f"step {_cut(text)!r}: no role called {_cut(role)!r}; choose one of {', '.join(ROLES)}")
+    arrow = whole_number(text, "an arrow's index", index, *INDEX_RANGE)
+    point = [decimal_number(text, f"the point's {axis} to drag to", value, *DRAG_POINT_RANGE)
+             for axis, value in (("x", x), ("y", y))]
+    return Step(text, "drag", role=ROLES[role.lower()], index=arrow, x=point[0], y=point[1])
 
 
 def _lesson_ids() -> list[str]:
