@@ -55,6 +55,9 @@ def gui_main(argv: list[str]) -> int:
     start_in_language(app, current_language())
     if args.self_test:
         return run_self_test()
+    from attn_desktop.ui.window.startup.interrupt import close_windows_on_interrupt
+
+    close_windows_on_interrupt(app)  # before the first question a start may ask
     window = start_window(scene, Path(args.scene) if args.scene else None, view)
     _show(window, quit_after_paint=args.quit_after_paint)
     return app.exec()
