@@ -135,6 +135,21 @@ def test_hand_sizes_no_screen_could_show_are_left_out(start, saved_layout, size)
     assert all("lesson" not in docks for docks in window.dock_layout.hand_sizes.sizes.values())
 
 
+TOO_LARGE = {
+    "window_state": "@ByteArray(" + "x" * 300_000 + ")",
+    # Quoted, as Qt writes text holding commas (unquoted, it reads a list).
+    "closed_by_user": json.dumps("lesson," * 1000),
+    "hand_sizes": json.dumps('{"one head @ wide": {"lesson": [' + "9" * 5000 + ', 300]}}'),
+}
+
+
+@pytest.mark.parametrize("key", TOO_LARGE)
+def test_a_saved_value_far_too_large_is_dropped(start, saved_layout, left_work, caplog, key):
+    write_raw(f"{saved_layout}\\{key}", TOO_LARGE[key])
+    assert_started_well(start(), caplog, f"layouts/{saved_layout}/{key}")
+    assert "a list" not in caplog.text  # dropped for its size, not its kind
+
+
 def test_a_layout_version_of_fifty_nines_is_dropped(start, saved_layout, left_work, caplog):
     write_raw("layout_version", "9" * 50)
     assert_started_well(start(), caplog, "layout_version")
