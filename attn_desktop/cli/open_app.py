@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from attn_desktop import APP_NAME
 from attn_desktop.cli.app_checks import add_check_options, prepare_for_checks, run_self_test
-from attn_desktop.cli.errors import fail
+from attn_desktop.cli.errors import OneLineErrorParser, fail
 from attn_desktop.cli.language_option import add_language_option, speak_chosen_language
 from attn_desktop.language import current_language, tr
 from attn_desktop.model.scene_files import open_scene
@@ -55,6 +55,9 @@ def gui_main(argv: list[str]) -> int:
     start_in_language(app, current_language())
     if args.self_test:
         return run_self_test()
+    from attn_desktop.ui.window.startup.interrupt import close_windows_on_interrupt
+
+    close_windows_on_interrupt(app)  # before the first question a start may ask
     window = start_window(scene, Path(args.scene) if args.scene else None, view)
     _show(window, quit_after_paint=args.quit_after_paint)
     return app.exec()
@@ -67,7 +70,7 @@ def _saved_language() -> str | None:
 
 
 def _app_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrorParser(
         prog="attn-desktop",
         description=tr("{app}: drag queries, keys and values and watch attention recompute.").format(app=APP_NAME),
         # Translators: the command lines stay as they are; translate only "Also:", "and" and "(no display needed)".

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from attn_desktop.cli.errors import fail
+from attn_desktop.cli.errors import OneLineErrorParser, fail
 from attn_desktop.cli.language_option import add_language_option, speak_chosen_language
 from attn_desktop.cli.offscreen import hide_offscreen_notes, use_user_folder
 from attn_desktop.language import current_language, tr
@@ -56,7 +56,7 @@ def snapshot_main(argv: list[str]) -> int:
 
 
 def _snapshot_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrorParser(
         prog="attn-desktop snapshot",
         description=tr("Draw the real window as a screen of the given size shows it (no display needed), "
         "optionally with an audit of what a person would check: score rows visible, matrix numbers, "

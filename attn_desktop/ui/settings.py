@@ -3,6 +3,10 @@
 An explicit INI file (not the platform's registry or plist) so the same code
 runs everywhere, and so tests can point it at a temporary folder with
 QSettings.setPath and never touch a user's real settings.
+
+It is read before the window opens, so nothing in it may stop a start: the file is checked before Qt reads
+it (settings_file.py), and every value is read through settings_reader.py, which drops what its key does not
+keep.
 """
 
 from __future__ import annotations
@@ -11,19 +15,18 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
+from attn_desktop.ui.settings_file import usable_settings_file
+from attn_desktop.ui.settings_reader import MAX_RECENT, read_setting
+
 LAYOUT_VERSION = 6  # bump when docks are added or renamed, or the default layout changes: an old saved layout is then ignored
-MAX_RECENT = 8
 
 
 def app_settings() -> QSettings:
-    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "attn-desktop", "attn-desktop")
+    return QSettings(str(usable_settings_file()), QSettings.Format.IniFormat)
 
 
 def recent_files() -> list[Path]:
-    value = app_settings().value("recent_files", [])
-    # QSettings reads back a list of one name as that name alone, and an empty list as None.
-    names = [value] if isinstance(value, str) else list(value) if isinstance(value, (list, tuple)) else []
-    return [Path(name) for name in names if name]
+    return [Path(name) for name in read_setting(app_settings(), "recent_files") or []]
 
 
 def remember_recent(path: Path) -> None:
@@ -38,8 +41,7 @@ def forget_recent(path: Path) -> None:
 
 def saved_language() -> str | None:
     """The language chosen in View → Language last time, or None if never chosen."""
-    value = app_settings().value("language")
-    return value if isinstance(value, str) and value else None
+    return read_setting(app_settings(), "language") or None
 
 
 def remember_language(code: str) -> None:

@@ -113,6 +113,7 @@ class DocumentController:
         # Work of a second dead window comes back in a window of its own, kept here while it lives.
         self.open_elsewhere = open_elsewhere
         self.restored_elsewhere: list[object] = []
+        self.copy_kept_for_next_start = False  # closing keeps the recovery copy (see keep_for_next_start)
         self.last_folder = start_folder if start_folder is not None else documents_folder()
         history.stack.indexChanged.connect(self._on_history_changed)
         history.stack.cleanChanged.connect(self._on_clean_changed)
@@ -255,10 +256,20 @@ class DocumentController:
 
     def close(self) -> bool:
         """The window is closing: True if it may (its work saved or let go); its recovery copy goes."""
+        if self.copy_kept_for_next_start:
+            return True  # closed by Ctrl+C: the copy stays, to be offered back at the next start
         if not self.maybe_save_changes():
             return False
         self.autosaver.discard()
         return True
+
+    def keep_for_next_start(self) -> None:
+        """Ctrl+C in the terminal: the window is to close without a question (nobody may be at it to answer),
+        unsaved work kept as its recovery copy and offered back at the next start. A lesson's scene stays with
+        the lessons, as File → Quit keeps it; a copy that cannot be written leaves the question to closing."""
+        if (self.path is None and self.lessons.keep_scene()) or not self.modified:
+            return
+        self.copy_kept_for_next_start = self.autosaver.write_now()
 
     # ----- the recovery copy ---------------------------------------------
     def _on_clean_changed(self, clean: bool) -> None:

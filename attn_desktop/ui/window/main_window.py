@@ -325,6 +325,11 @@ class MainWindow(QMainWindow):
         # Tab and Shift+Tab in reading order, from where the panels stand now (reading_order.py).
         return self.reading_order.move_focus(next) or super().focusNextPrevChild(next)
 
+    def close_keeping_work(self) -> None:
+        """Close as File → Quit does, unsaved work kept for the next start rather than asked about (Ctrl+C)."""
+        self.documents.keep_for_next_start()
+        self.close()
+
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.documents.close():
             event.ignore()

@@ -20,9 +20,11 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.panel_sets import Activity
+from attn_desktop.ui.settings_reader import read_setting
 
 NARROW_SCREEN_PX = 1100  # a projector's 1024 × 768 and the like
 MEDIUM_SCREEN_PX = 1500  # a 1280 × 720 projector or a 1366 × 768 laptop
+MAX_PANEL_SIDE_PX = 32_767  # Qt's largest widget side (QWIDGETSIZE_MAX is larger, no screen is)
 HORIZONTAL, VERTICAL = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
 
 
@@ -95,13 +97,17 @@ class HandSizes(QObject):
         settings.setValue("hand_sizes", json.dumps(self.sizes))
 
     def load(self, settings: QSettings) -> None:
-        """The sizes of the last session; anything unreadable is ignored (the design stands)."""
-        try:
-            loaded = json.loads(str(settings.value("hand_sizes", "{}")))
-        except ValueError:
-            return
+        """The sizes of the last session; anything unusable is left out (the design stands)."""
+        loaded = read_setting(settings, "hand_sizes")
         if isinstance(loaded, dict):
-            self.sizes = {str(key): {str(name): [int(size[0]), int(size[1])] for name, size in docks.items()
-                                     if isinstance(size, list) and len(size) == 2
-                                     and all(isinstance(side, int) for side in size)}
-                          for key, docks in loaded.items() if isinstance(docks, dict)}
+            self.sizes = {str(key): kept_sizes(docks) for key, docks in loaded.items() if isinstance(docks, dict)}
+
+
+def kept_sizes(docks: dict) -> dict[str, list[int]]:
+    """The [width, height] of each panel in DOCKS that is two whole numbers a screen could show."""
+    return {str(name): [size[0], size[1]] for name, size in docks.items()
+            if isinstance(size, list) and len(size) == 2 and all(_a_side(side) for side in size)}
+
+
+def _a_side(side: object) -> bool:
+    return isinstance(side, int) and not isinstance(side, bool) and 0 <= side <= MAX_PANEL_SIDE_PX

@@ -6,8 +6,10 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QMainWindow
 
+from attn_desktop.language import tr
 from attn_desktop.model.teaching.panel_sets import ON_REQUEST, Activity, panels_shown
 from attn_desktop.ui.settings import LAYOUT_VERSION, app_settings
+from attn_desktop.ui.settings_reader import read_setting, report_dropped
 from attn_desktop.ui.window.layout.dock_design import closed_panels, lesson_back_in_front, shown_companions
 from attn_desktop.ui.window.layout.dock_layout import DockLayout
 from attn_desktop.ui.window.layout.presentation_mode import PresentationMode
@@ -36,20 +38,24 @@ class LayoutStore(QObject):
         return f"layouts/{size.width()}x{size.height()}{'-rtl' if self.window.isRightToLeft() else ''}"
 
     def restore(self) -> bool:
-        """Where the window and the docks were when this screen size was last used; False if never."""
+        """Where the window and the docks were when this screen size was last used; False if never (or if
+        what was saved cannot be used: the computed layout then stands)."""
         settings = app_settings()
-        if settings.value("layout_version", 0, type=int) != LAYOUT_VERSION:
+        if read_setting(settings, "layout_version") != LAYOUT_VERSION:
             return False  # a layout saved by another version could hide a new panel
         settings.beginGroup(self._layout_group)
-        geometry, state = settings.value("geometry"), settings.value("window_state")
-        saved_closed = settings.value("closed_by_user")
+        geometry, state = read_setting(settings, "geometry"), read_setting(settings, "window_state")
+        saved_closed = read_setting(settings, "closed_by_user")
         self.docks.hand_sizes.load(settings)
-        settings.endGroup()
         if geometry is None or state is None:
             return False  # another screen's layout would not fit this one: keep the computed one
-        self.window.restoreGeometry(geometry)
+        if not self.window.restoreGeometry(geometry):
+            report_dropped(settings, f"{self._layout_group}/geometry", tr("Qt cannot read it"))
+            return False
         with self.docks.by_design():
-            self.window.restoreState(state)
+            if not self.window.restoreState(state):
+                report_dropped(settings, f"{self._layout_group}/window_state", tr("Qt cannot read it"))
+                return False
         docks = self.docks.docks
         self.docks.asked_for = {name for name in ON_REQUEST if name in docks and not docks[name].isHidden()}
         # What the user had closed stays closed; a panel the last session's activity had open is not this one's.
