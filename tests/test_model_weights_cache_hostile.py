@@ -118,6 +118,39 @@ def test_a_cache_rewritten_with_a_correct_checksum_gives_the_model_files_numbers
     assert cached.read_bytes() == whole  # the file was read afresh and the cache written again
 
 
+def test_a_fallback_leaves_a_line_in_the_log_and_nothing_on_screen(cache_dir, model_file, caplog, capsys):
+    LlamaModel.load(model_file)
+    cached = cache_path(model_file)
+    cached.write_bytes(_rewritten(cached, LIES["merges as numbers"]))
+    capsys.readouterr()
+    with caplog.at_level("INFO", logger="attn_desktop"):
+        LlamaModel.load(model_file)
+    assert any("not used" in record.getMessage() and cached.name in record.getMessage() for record in caplog.records)
+    assert capsys.readouterr() == ("", "")
+
+
+def test_a_cache_whose_weights_were_rewritten_with_their_checksums_gives_the_model_files_numbers(
+        cache_dir, model_file, monkeypatch):
+    expected = heads(LlamaModel.load(model_file))
+    cached = cache_path(model_file)
+    whole = cached.read_bytes()
+    data = bytearray(whole)
+    trailer = weights_cache.TRAILER
+    magic, offset, length, _checksum, version = trailer.unpack(data[-trailer.size:])
+    description = json.loads(data[offset: offset + length])
+    entry = description["arrays"]["token_embd"]
+    size = int(np.prod(entry["shape"])) * 4
+    # NaN: a model built from it fails its first run (finite forged weights would need the file dequantized
+    # again to be found out, which is what the cache saves)
+    forged = np.full(size // 4, np.nan, dtype="<f4").tobytes()
+    data[entry["offset"]: entry["offset"] + size] = forged
+    entry["crc32"] = zlib.crc32(forged)
+    text = json.dumps(description).encode()
+    cached.write_bytes(bytes(data[:offset]) + text + trailer.pack(magic, offset, len(text), zlib.crc32(text), version))
+    assert_same_heads(heads(LlamaModel.load(model_file)), expected)
+    assert cached.read_bytes() == whole
+
+
 def _load_in_a_thread(path):
     """LlamaModel.load(PATH) in a thread: (finished within 60 s, its exception or None)."""
     outcome = []
@@ -294,3 +327,23 @@ def test_the_cleanup_deletes_only_the_apps_own_caches(cache_dir, tmp_path):
     assert users.exists() and lookalike.exists() and folder_like.is_dir()
     assert not caches[0].exists()  # the oldest cache goes
     assert all(cache.exists() for cache in caches[1:])
+
+
+def test_the_real_model_is_loaded_from_its_cache_the_second_time(cache_dir, monkeypatch):
+    """The pack's SmolLM2 (skipped without it): its entries read by the quick reader equal llama.cpp's reader's,
+    so its cache is used, not refused on every load as if it were not the file's own."""
+    from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
+
+    try:
+        path = find_pack_model()
+    except ModelUnavailable as missing:
+        pytest.skip(str(missing))
+    first = LlamaModel.load(path)
+    expected = [(run.tokens, run.attention, run.next_tokens) for run in [first.run("The cat sat on the mat")]]
+    del first
+    monkeypatch.setattr(gguf, "GGUFReader", None)  # any use of the reader fails
+    second = LlamaModel.load(path)
+    assert isinstance(second._embed, np.memmap)
+    run = second.run("The cat sat on the mat")
+    assert run.tokens == expected[0][0] and run.next_tokens == expected[0][2]
+    np.testing.assert_array_equal(run.attention, expected[0][1])
