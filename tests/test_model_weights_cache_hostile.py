@@ -291,17 +291,18 @@ _EXPECTED: dict = {}
 
 
 def _expected(path, monkeypatch):
-    """The heads of the model file itself and its whole cache, computed once for the property's examples."""
-    if "heads" not in _EXPECTED:
-        _EXPECTED["heads"] = uncached_heads(path, monkeypatch)
-    return _EXPECTED["heads"]
+    """The heads of the model file itself, computed once for the property's examples (keyed by the file)."""
+    if ("heads", path) not in _EXPECTED:
+        _EXPECTED["heads", path] = uncached_heads(path, monkeypatch)
+    return _EXPECTED["heads", path]
 
 
 def _whole_cache(path):
-    if "cache" not in _EXPECTED:
+    """The whole cache of the model file (its key holds the file's modification time: one per file)."""
+    if ("cache", path) not in _EXPECTED:
         LlamaModel.load(path)
-        _EXPECTED["cache"] = cache_path(path).read_bytes()
-    return _EXPECTED["cache"]
+        _EXPECTED["cache", path] = cache_path(path).read_bytes()
+    return _EXPECTED["cache", path]
 
 
 # ----- the cleanup of the cache folder: only the app's own caches ------------------------------------------------
