@@ -92,6 +92,15 @@ def _fewer_merges(description):  # a valid list, but not the file's: other token
     description["tokenizer"][MERGES] = description["tokenizer"][MERGES][:3]
 
 
+def _no_output_matrix(description):  # as if the file's embedding were its output matrix too
+    del description["arrays"]["output"]
+
+
+def _two_layers_swapped(description):  # each array whole, with its own checksum, in the other's place
+    arrays = description["arrays"]
+    arrays["blk.0.qkv"], arrays["blk.1.qkv"] = arrays["blk.1.qkv"], arrays["blk.0.qkv"]
+
+
 def _nested_200000_deep(text):
     return text.replace('"tokenizer":', '"deep": ' + "[" * 200_000 + "]" * 200_000 + ', "tokenizer":', 1)
 
@@ -103,6 +112,8 @@ LIES = {
     "negative rms epsilon": _document_change(_negative_rms_epsilon),
     "another rope base": _document_change(_another_rope_base),
     "fewer merges": _document_change(_fewer_merges),
+    "no output matrix": _document_change(_no_output_matrix),
+    "two layers swapped": _document_change(_two_layers_swapped),
     "200,000 nested arrays": _nested_200000_deep,
 }
 
@@ -252,10 +263,14 @@ def _mutate(description, path, mutation, value):
         holder[last] = str(current) if not isinstance(current, str) else len(current)
     elif mutation == "nan":
         holder[last] = float("nan")
+    elif mutation == "swap":  # with the next value of the same container (two layers' arrays, say)
+        keys = list(holder) if isinstance(holder, dict) else list(range(len(holder)))
+        other = keys[(keys.index(last) + 1) % len(keys)]
+        holder[last], holder[other] = holder[other], current
 
 
 SECTIONS = ["config", "tokenizer", "arrays", "source", None]  # None: anywhere in the description
-MUTATIONS = ["drop", "replace", "truncate", "wrap", "deep", "retype", "nan"]
+MUTATIONS = ["drop", "replace", "truncate", "wrap", "deep", "retype", "nan", "swap"]
 VALUES = st.one_of(st.sampled_from(HUGE_AND_ODD), st.integers(-(2**70), 2**70), st.integers(0, 300),
                    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=5), st.booleans())
 mutations = st.lists(st.tuples(st.sampled_from(SECTIONS), st.integers(0, 10**6), st.sampled_from(MUTATIONS), VALUES,
@@ -266,6 +281,9 @@ mutations = st.lists(st.tuples(st.sampled_from(SECTIONS), st.integers(0, 10**6),
                                                                 HealthCheck.too_slow])
 @given(changes=mutations)
 def test_any_change_to_the_description_gives_the_model_files_numbers(cache_dir, model_file, monkeypatch, changes):
+    """Up to three changes anywhere in the description (a value dropped, replaced by a huge, negative, NaN or
+    odd one, cut short, wrapped, nested up to 100,000 deep, of another type, swapped with its neighbour),
+    its checksum made to fit: the load finishes, without an exception, with the model file's very numbers."""
     expected = _expected(model_file, monkeypatch)
     cached = cache_path(model_file)
     whole = _whole_cache(model_file)

@@ -13,7 +13,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from attn_desktop.model.pretrained.gguf_config import LlamaConfig, check_vocabulary, llama_config
+from attn_desktop.model.pretrained.gguf_config import LlamaConfig, check_layout, check_vocabulary, llama_config
 from attn_desktop.model.pretrained.gguf_metadata import read_entries
 from attn_desktop.model.pretrained.tokenizer import TOKENIZER_KEYS, tokenizer_metadata
 
@@ -59,13 +59,18 @@ def checked_tokenizer(entries: Any, config: LlamaConfig, shown: str) -> dict[str
     return entries
 
 
-def check_model_files_own(config: LlamaConfig, entries: dict[str, Any], model_path: Path) -> None:
-    """CONFIG and the tokenizer ENTRIES are those the model file at MODEL_PATH holds now, value for value."""
-    in_file = read_entries(model_path, _built_from)
+def check_model_files_own(config: LlamaConfig, entries: dict[str, Any], has_unembedding: bool,
+                          model_path: Path) -> None:
+    """CONFIG and the tokenizer ENTRIES are those the model file at MODEL_PATH holds now, value for value, and
+    the file has an output matrix of its own if and only if the cache has one (else the embedding is used)."""
+    in_file, shapes = read_entries(model_path, _built_from)
     if llama_config(in_file, model_path.name) != config:
         raise CacheRefused("its config is not the model file's")
     if tokenizer_metadata(in_file) != entries:
         raise CacheRefused("its tokenizer entries are not the model file's")
+    check_layout(shapes, config, model_path.name)  # the tensors the file lists: those the config needs
+    if ("output.weight" in shapes) != has_unembedding:
+        raise CacheRefused("it has an output matrix where the model file has none, or none where it has one")
 
 
 def _built_from(key: str) -> bool:

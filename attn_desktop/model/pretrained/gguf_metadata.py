@@ -5,7 +5,8 @@ entries with struct alone, for one purpose: checking that a weights cache's conf
 model file's own (weights_cache.py), so that a cache whose description was rewritten, even with valid
 values and a correct checksum, can never change a single number. Only little-endian files are read, and
 only the entries named by WANTED; every other entry is skipped over. The values are those the reader's
-ReaderField.contents() gives (Python str, int, float, bool, and lists of them), so the two compare equal.
+ReaderField.contents() gives (Python str, int, float, bool, and lists of them), so the two compare equal;
+so are the tensors' shapes.
 Anything unexpected raises ValueError (or struct.error): the caller then reads the file the slow way.
 """
 
@@ -24,14 +25,15 @@ _STRING, _ARRAY = 8, 9
 MAX_ENTRIES = 1 << 20
 
 
-def read_entries(path: Path, wanted: Callable[[str], bool]) -> dict[str, Any]:
-    """The metadata entries of the GGUF file at PATH whose keys WANTED accepts, as the reader gives them."""
+def read_entries(path: Path, wanted: Callable[[str], bool]) -> tuple[dict[str, Any], dict[str, tuple[int, ...]]]:
+    """The metadata entries of the GGUF file at PATH whose keys WANTED accepts, as the reader gives them, and
+    the shape of each tensor it lists (rows first, as gguf_file.py gives them to check_layout)."""
     with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
         if data[:4] != b"GGUF":
             raise ValueError("not a GGUF file")
-        version, _tensor_count, entry_count = struct.unpack_from("<IQQ", data, 4)
-        if version & 0xFFFF == 0 or entry_count > MAX_ENTRIES:  # the other byte order, or nonsense
-            raise ValueError("not a little-endian GGUF file this reader knows")
+        version, tensor_count, entry_count = struct.unpack_from("<IQQ", data, 4)
+        if version & 0xFFFF == 0 or entry_count > MAX_ENTRIES or tensor_count > MAX_ENTRIES:
+            raise ValueError("not a little-endian GGUF file this reader knows")  # the other byte order, or nonsense
         entries, offset = {}, 24
         for _ in range(entry_count):
             key, offset = _string(data, offset)
@@ -40,7 +42,21 @@ def read_entries(path: Path, wanted: Callable[[str], bool]) -> dict[str, Any]:
                 entries[key], offset = _value(data, offset + 4, kind)
             else:
                 offset = skip_value(data, offset + 4, kind)
-        return entries
+        return entries, _tensor_shapes(data, offset, tensor_count)
+
+
+def _tensor_shapes(data: mmap.mmap, offset: int, count: int) -> dict[str, tuple[int, ...]]:
+    """The tensor list after the entries: each tensor's name, dimensions, type and place."""
+    shapes = {}
+    for _ in range(count):
+        name, offset = _string(data, offset)
+        (dimensions,) = struct.unpack_from("<I", data, offset)
+        if dimensions > 4:  # GGML_MAX_DIMS
+            raise ValueError("a tensor of more than four dimensions")
+        sizes = struct.unpack_from(f"<{dimensions}Q", data, offset + 4)
+        shapes[name] = tuple(int(size) for size in reversed(sizes))
+        offset += 4 + 8 * dimensions + 4 + 8  # the sizes, then the type and the offset of its data
+    return shapes
 
 
 def _string(data: mmap.mmap, offset: int) -> tuple[str, int]:

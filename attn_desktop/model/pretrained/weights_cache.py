@@ -170,11 +170,14 @@ def _opened(path: Path, key: dict[str, Any], model_path: Path) -> CachedModel | 
         shapes = joined_shapes(config, has_unembedding=UNEMBEDDING in entries)
         if list(entries) != list(shapes):
             raise CacheRefused("its arrays are not those of its config")
-        check_model_files_own(config, tokenizer, model_path)
+        check_model_files_own(config, tokenizer, UNEMBEDDING in entries, model_path)
+        places, data_end = _places(shapes)
+        if data_end != description["data_end"]:
+            raise CacheRefused("its data is not as long as its arrays")
         mapped = np.memmap(file, dtype=np.uint8, mode="r")
     arrays, checksums = {}, {}
     for name, shape in shapes.items():
-        arrays[name], checksums[name] = _array(mapped, entries[name], shape, description["data_end"])
+        arrays[name], checksums[name] = _array(mapped, entries[name], shape, places[name])
     return CachedModel(config, tokenizer, arrays, checksums)
 
 
@@ -233,16 +236,28 @@ def _reason(error: Exception) -> str:
     return f"{type(error).__name__}: {text[:200]}"
 
 
-def _array(mapped: np.memmap, entry: Any, shape: tuple[int, ...], data_end: Any) -> tuple[np.ndarray, int]:
+def _array(mapped: np.memmap, entry: Any, shape: tuple[int, ...], place: int) -> tuple[np.ndarray, int]:
+    """The array of ENTRY, which must lie at PLACE, where the writer puts it (so no two entries can be
+    swapped or made to share bytes, whatever their checksums say)."""
     if not isinstance(entry, dict) or not isinstance(entry.get("shape"), list):
         raise CacheRefused("an array's entry is not one")
     offset, checksum = entry.get("offset"), entry.get("crc32")
-    if tuple(entry["shape"]) != shape or not isinstance(offset, int) or not isinstance(checksum, int):
-        raise CacheRefused("an array's place or shape is wrong")
-    end = offset + math.prod(shape) * DTYPE.itemsize
-    if isinstance(offset, bool) or offset < len(MAGIC) or offset % ALIGNMENT or end > data_end:
-        raise CacheRefused("an array lies outside the data")
-    return mapped[offset:end].view(DTYPE).reshape(shape), checksum
+    if tuple(entry["shape"]) != shape or not isinstance(checksum, int) or isinstance(checksum, bool):
+        raise CacheRefused("an array's shape or checksum is wrong")
+    if type(offset) is not int or offset != place:
+        raise CacheRefused("an array is not where the cache's writer puts it")
+    return mapped[offset: offset + math.prod(shape) * DTYPE.itemsize].view(DTYPE).reshape(shape), checksum
+
+
+def _places(shapes: dict[str, tuple[int, ...]]) -> tuple[dict[str, int], int]:
+    """Where _write_contents puts each array of SHAPES (one after another, each at a multiple of ALIGNMENT),
+    and where the data ends."""
+    places, end = {}, len(MAGIC)
+    for name, shape in shapes.items():
+        end += -end % ALIGNMENT
+        places[name] = end
+        end += math.prod(shape) * DTYPE.itemsize
+    return places, end
 
 
 Progress = Callable[[float], None]
