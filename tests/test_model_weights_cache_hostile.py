@@ -333,7 +333,9 @@ def test_the_cleanup_deletes_only_the_apps_own_caches(cache_dir, tmp_path):
     lookalike.write_bytes(b"not a cache of ours" * 100)
     folder_like = cache_dir / f"folder-{'fedcba9876543210'}.weights"
     folder_like.mkdir()
-    for old in (users, lookalike, folder_like):
+    fifo_like = cache_dir / f"fifo-{'00112233445566ff'}.weights"  # never opened: it would block
+    os.mkfifo(fifo_like)
+    for old in (users, lookalike, folder_like, fifo_like):
         os.utime(old, (1, 1))  # the oldest of the folder
     caches = []
     for seed in range(KEPT_CACHES + 1):
@@ -343,7 +345,7 @@ def test_the_cleanup_deletes_only_the_apps_own_caches(cache_dir, tmp_path):
         caches.append(cache_path(path))
         os.utime(caches[-1], (1000 + seed, 1000 + seed))  # loaded in this order, long ago
     weights_cache.remove_old_caches(cache_dir)
-    assert users.exists() and lookalike.exists() and folder_like.is_dir()
+    assert users.exists() and lookalike.exists() and folder_like.is_dir() and fifo_like.is_fifo()
     assert not caches[0].exists()  # the oldest cache goes
     assert all(cache.exists() for cache in caches[1:])
 
