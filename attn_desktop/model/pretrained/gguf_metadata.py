@@ -5,9 +5,9 @@ entries with struct alone, for one purpose: checking that a weights cache's conf
 model file's own (weights_cache.py), so that a cache whose description was rewritten, even with valid
 values and a correct checksum, can never change a single number. Only little-endian files are read, and
 only the entries named by WANTED; every other entry is skipped over. The values are those the reader's
-ReaderField.contents() gives (Python str, int, float, bool, and lists of them), so the two compare equal;
-so are the tensors' shapes.
-Anything unexpected raises ValueError (or struct.error): the caller then reads the file the slow way.
+ReaderField.contents() gives (Python str, int, float, bool, and lists of them), so the two compare equal,
+and the tensors' shapes are given as gguf_file.py gives them. Anything unexpected raises ValueError (or
+struct.error): the caller then reads the file the slow way.
 """
 
 from __future__ import annotations
