@@ -175,26 +175,26 @@ def _metadata_span(path: Path) -> tuple[int, int] | None:
                 return None
             start = offset = 24
             for _ in range(kv_count):
-                offset = _skip_string(data, offset)
+                offset = skip_string(data, offset)
                 (kind,) = struct.unpack_from("<I", data, offset)
-                offset = _skip_value(data, offset + 4, kind)
+                offset = skip_value(data, offset + 4, kind)
             return (start, offset) if offset <= len(data) else None
     except (OSError, ValueError, struct.error):
         return None
 
 
-def _skip_string(data: mmap.mmap, offset: int) -> int:
+def skip_string(data: mmap.mmap, offset: int) -> int:
     length = int(struct.unpack_from("<Q", data, offset)[0])
     if offset + 8 + length > len(data):
         raise ValueError("a string past the end of the file")
     return offset + 8 + length
 
 
-def _skip_value(data: mmap.mmap, offset: int, kind: int) -> int:
+def skip_value(data: mmap.mmap, offset: int, kind: int) -> int:
     if kind in _SCALAR_SIZES:
         return offset + _SCALAR_SIZES[kind]
     if kind == _STRING:
-        return _skip_string(data, offset)
+        return skip_string(data, offset)
     if kind != _ARRAY:
         raise ValueError(f"unknown value type {kind}")
     item_kind, count = (int(number) for number in struct.unpack_from("<IQ", data, offset))
@@ -204,7 +204,7 @@ def _skip_value(data: mmap.mmap, offset: int, kind: int) -> int:
     if item_kind in _SCALAR_SIZES:
         return offset + _SCALAR_SIZES[item_kind] * count
     for _ in range(count):
-        offset = _skip_value(data, offset, item_kind)
+        offset = skip_value(data, offset, item_kind)
         if offset > len(data):
             raise ValueError("an array past the end of the file")
     return offset

@@ -44,7 +44,7 @@ from attn_desktop.model.pretrained.generation import causal_attention, multiply_
 from attn_desktop.model.pretrained.gguf_file import LlamaConfig, ModelFileError, Progress
 from attn_desktop.model.pretrained.joined_weights import EMBEDDING, FINAL_NORM, LAYER_PARTS, UNEMBEDDING, layer_key
 from attn_desktop.model.pretrained.llama_maths import rms_norm, rope_tables, rotate, silu
-from attn_desktop.model.pretrained.loading import load_weights
+from attn_desktop.model.pretrained.loading import ModelWeights, load_weights, set_cache_aside
 from attn_desktop.model.pretrained.memory import give_freed_arrays_back
 from attn_desktop.model.pretrained.model_requests import (
     MAX_SENTENCE_CHARS,
@@ -104,15 +104,28 @@ class LlamaModel:
         seconds for SmolLM2 the first time, under one later)."""
         give_freed_arrays_back()
         loaded = load_weights(Path(path), progress)
+        try:
+            model = cls._built(Path(path), loaded)
+        except Exception as error:
+            if not loaded.from_cache:
+                raise
+            # A cache whose weights were rewritten along with their checksums: the file is read afresh,
+            # and says for itself what is wrong with it, if anything is.
+            set_cache_aside(Path(path), f"a model built from it fails: {type(error).__name__}: {error}")
+            model = cls._built(Path(path), load_weights(Path(path), progress, use_cache=False))
+        if progress is not None:
+            progress(1.0, tr("Ready"))
+        return model
+
+    @classmethod
+    def _built(cls, path: Path, loaded: ModelWeights) -> LlamaModel:
         config = loaded.config
-        if Path(path).name == PACK_MODEL_FILE:  # its metadata calls it "Smollm2 135M 8k Lc100K Mix1 Ep2"
+        if path.name == PACK_MODEL_FILE:  # its metadata calls it "Smollm2 135M 8k Lc100K Mix1 Ep2"
             config = dataclasses.replace(config, name=PACK_MODEL_NAME)
-        model = cls(Path(path), config, loaded.tokenizer, loaded.weights)
+        model = cls(path, config, loaded.tokenizer, loaded.weights)
         # Weights too large to compute with are found now, while the model before this one is still in
         # place (the window keeps it); the window asks for this sentence first anyway, so it costs nothing.
         model.run(DEFAULT_SENTENCE)
-        if progress is not None:
-            progress(1.0, tr("Ready"))
         return model
 
     @property

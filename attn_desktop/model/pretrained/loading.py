@@ -3,12 +3,14 @@ the file, else read from the file (and then kept in the cache for next time).
 
 A first load reads the GGUF file (seconds: gguf_file.py) and writes the cache; a later one maps the cached
 arrays and checks their checksums (well under a second for SmolLM2). A cache that is refused (damaged,
-of another version of the file or of the app) is rebuilt from the file; a cache that cannot be written
-leaves the load as it was before there was a cache.
+of another version of the file or of the app, or lying in a description rewritten with a correct checksum)
+is rebuilt from the file, whatever in it failed: the only trace is a line in the log. A cache that cannot be
+written leaves the load as it was before there was a cache.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from attn_desktop.language import N_, tr
-from attn_desktop.model.pretrained.gguf_config import LlamaConfig, ModelFileError
+from attn_desktop.model.pretrained.gguf_config import LlamaConfig
 from attn_desktop.model.pretrained.gguf_file import Progress, check_is_gguf, read_llama_gguf
 from attn_desktop.model.pretrained.joined_weights import join_file_tensors
 from attn_desktop.model.pretrained.pack import require_libraries
@@ -36,28 +38,42 @@ READING_CACHE = N_("Reading the weights kept from the first load")
 WRITING_CACHE = N_("Keeping the weights for the next load")
 JOINING = N_("Building the tokenizer and joining the layers")
 
+_log = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True)
 class ModelWeights:
     config: LlamaConfig
     tokenizer: ModelTokenizer
     weights: dict[str, np.ndarray]  # joined_weights.py's names
+    from_cache: bool = False
 
 
-def load_weights(path: Path, progress: Progress | None = None) -> ModelWeights:
+def load_weights(path: Path, progress: Progress | None = None, use_cache: bool = True) -> ModelWeights:
+    """The weights of the model file at PATH; from its cache when USE_CACHE and the cache is whole and true.
+
+    Without USE_CACHE (a cached model that failed to build: LlamaModel.load) the file is read and the
+    cache written afresh.
+    """
     require_libraries()
     check_is_gguf(path)
     try:
         key = source_key(path)
     except OSError:  # readable a moment ago: the reader below says what is wrong, in one line
         key = None
-    cached = None if key is None else _from_cache(path, key, progress)
+    cached = None if key is None or not use_cache else _from_cache(path, key, progress)
     return cached if cached is not None else _from_file(path, key, progress)
+
+
+def set_cache_aside(path: Path, reason: str) -> None:
+    """The cache of the model file PATH is not used again (the next load reads the file), REASON logged."""
+    _log.info("weights cache of %s not used: %s; reading the model file", path.name, reason)
+    remove_cache(cache_path(path))
 
 
 def _from_cache(path: Path, key: dict[str, Any], progress: Progress | None) -> ModelWeights | None:
     target = cache_path(path)
-    cached = open_cache(target, key)  # tens of milliseconds: the description only
+    cached = open_cache(target, key, path)  # tens of milliseconds: the description and the file's metadata
     if cached is None:
         return None
     if progress is not None:
@@ -65,17 +81,17 @@ def _from_cache(path: Path, key: dict[str, Any], progress: Progress | None) -> M
     names = list(cached.arrays)
     for number, name in enumerate(names):
         if not cached.verify(name):
-            remove_cache(target)
+            set_cache_aside(path, f"the checksum of {name} is not the one written")
             return None
         if progress is not None:
             progress(READING_SHARE * (number + 1) / len(names), tr(READING_CACHE))
     try:
         tokenizer = ModelTokenizer(cached.tokenizer_metadata, path.name)
-    except ModelFileError:  # the cache's own entries are wrong: the file's are read instead
-        remove_cache(target)
+    except Exception as error:  # noqa: BLE001 - whatever the cache's entries make fail, the file's are read instead
+        set_cache_aside(path, f"its tokenizer: {type(error).__name__}: {error}")
         return None
     mark_used(target)
-    return ModelWeights(cached.config, tokenizer, cached.arrays)
+    return ModelWeights(cached.config, tokenizer, cached.arrays, from_cache=True)
 
 
 def _from_file(path: Path, key: dict[str, Any] | None, progress: Progress | None) -> ModelWeights:
@@ -90,7 +106,7 @@ def _from_file(path: Path, key: dict[str, Any] | None, progress: Progress | None
     writing = _share(progress, READING_SHARE, READING_SHARE + CACHE_SHARE)
     written = write_cache(target, key, contents.config, tokenizer_metadata(contents.metadata), weights,
                           None if writing is None else lambda fraction: writing(fraction, tr(WRITING_CACHE)))
-    cached = open_cache(target, key) if written else None
+    cached = open_cache(target, key, path) if written else None
     if cached is None:  # an unwritable cache folder or a full disk: the weights stay in memory
         return ModelWeights(contents.config, tokenizer, weights)
     # The mapped copy replaces the one in memory: its pages are the system's file cache, shared and
