@@ -84,6 +84,9 @@ def _in_scroll_area(panel: QWidget) -> QScrollArea:
     return area
 
 
+TABS_WIDEN_AT_MOST_PX = 16  # a narrow lesson column widens this much at most to show its tabs whole
+
+
 class DockLayout(QObject):
     """Builds the docks of a main window and arranges them for the screen it is on and what it is doing.
 
@@ -289,11 +292,15 @@ class DockLayout(QObject):
     def _reading_tabs_width(self) -> int:
         """The width the lesson column's tabs (Lesson, Challenges, Code, Sentence) take side by side with tight
         margins: a narrow column is as narrow as its panels read, but not so narrow that a tab scrolls out of
-        sight (0 when the lesson is in no tab group)."""
-        lesson_title = self.docks[DockId.LESSON].windowTitle()
+        sight. At most TABS_WIDEN_AT_MOST_PX wider than its panels need: the canvas's plots need those pixels
+        more (lesson 2's three plots at 1024 × 768 are at their least readable width), so longer names (the
+        pseudo-language's) scroll their tabs as before. 0 when the lesson is in no tab group, or it would
+        widen more."""
+        lesson = self.docks[DockId.LESSON]
         bars = [bar for bar in self.window.findChildren(QTabBar) if bar.parent() is self.window and bar.isVisible()
-                and lesson_title in (bar.tabText(index) for index in range(bar.count()))]
-        return max((tab_row_width(bar, self._tight_tabs) for bar in bars), default=0)
+                and lesson.windowTitle() in (bar.tabText(index) for index in range(bar.count()))]
+        row = max((tab_row_width(bar, self._tight_tabs) for bar in bars), default=0)
+        return row if row <= lesson.minimumSizeHint().width() + TABS_WIDEN_AT_MOST_PX else 0
 
     def _size_companion_column(self) -> None:
         """The left column as the activity's own panel needs it: wide for a lab's plots or a grid of heads, a lab
