@@ -10,6 +10,8 @@ import pytest
 from attn_desktop.model.head_reading import read
 from attn_desktop.model.scene import Role
 from attn_desktop.model.scene_files import open_scene, read_scene_data
+from attn_desktop.model.teaching.builtin_lesson_files import builtin_lesson_file
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.exercise import AnswerKind, ChooseQuery, SetVector, ShowMe
 from attn_desktop.model.teaching.exercises import exercises_for
 from attn_desktop.model.teaching.lesson_check import check_lesson, reference_answer, wrong_answer
@@ -21,8 +23,6 @@ from attn_desktop.model.teaching.lesson_file import (
     Panels,
     PredictRound,
 )
-from attn_desktop.model.teaching.builtin_lesson_files import builtin_lesson_file
-from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.lesson_file_reading import lesson_from_bytes, read_lesson_file
 from attn_desktop.model.teaching.lesson_file_writing import lesson_document, write_lesson_file
 from attn_desktop.model.teaching.lesson_quantities import Condition, Quantity, evaluate, key_names
@@ -33,12 +33,12 @@ CAT_SAT_IT = "lessons/3_self_attention.json"  # cat sat it, queries (0,2) (2,0) 
 
 
 def small_lesson(**changes) -> LessonFile:
-    fields = dict(
-        title="My lesson", language="en", text="# Look\n\nDrag *k·cat* toward **q·it**.\n\n- one\n- two",
-        scene=read_scene_data(scene_path(CAT_SAT_IT)),
-        panels=Panels(window=(DockId.LESSON, DockId.MATRIX), presenting=(DockId.MATRIX,)),
-        hidden_controls=("scale-switch", "code-panel"), locked=("value", "k·sat"),
-        exercises=(
+    fields = {
+        "title": "My lesson", "language": "en", "text": "# Look\n\nDrag *k·cat* toward **q·it**.\n\n- one\n- two",
+        "scene": read_scene_data(scene_path(CAT_SAT_IT)),
+        "panels": Panels(window=(DockId.LESSON, DockId.MATRIX), presenting=(DockId.MATRIX,)),
+        "hidden_controls": ("scale-switch", "code-panel"), "locked": ("value", "k·sat"),
+        "exercises": (
             LessonExercise(id="w-it-cat", prompt="How much weight does it give cat?", kind=AnswerKind.NUMBER,
                            quantities=(Quantity("weight", query="it", key="cat"),), tolerance=0.01,
                            hint="Softmax the row.", show_me=ShowMe("", (ChooseQuery(2),))),
@@ -46,13 +46,13 @@ def small_lesson(**changes) -> LessonFile:
                            labels=("weights", "row total")),
             LessonExercise(id="pick", prompt="Which?", kind=AnswerKind.CHOICE, choices=("a", "b"), correct_choice=1),
         ),
-        challenges=(
+        "challenges": (
             LessonChallenge(id="focus", title="Make it look at cat", conditions=(
                 Condition(Quantity("weight", query="it", key="cat"), compare=">=", value=0.9),),
                 show_me=ShowMe("", (SetVector(Role.QUERY, 2, (4.0, 0.0)),))),
         ),
-        predict_rounds=(PredictRound("it"),),
-    )
+        "predict_rounds": (PredictRound("it"),),
+    }
     fields.update(changes)
     return LessonFile(**fields)
 
@@ -80,14 +80,14 @@ def test_the_named_quantities_are_the_app_s_own_numbers():
 
 
 def test_a_repeated_token_is_named_by_its_place():
-    scene = open_scene(scene_path("the_cat_sat_on_the_mat.json"))  # "the" twice
-    assert key_names(read(scene))[:2] == ["the#1", "cat"] and "the#2" in key_names(read(scene))
-    first = evaluate(Quantity("weight", query="sat", key="the#1"), scene)
-    second = evaluate(Quantity("weight", query="sat", key="the#2"), scene)
+    scene = open_scene(scene_path("lessons/10_positions.json"))  # the dog chased the cat
+    assert key_names(read(scene)) == ["the#1", "dog", "chased", "the#2", "cat"]
+    first = evaluate(Quantity("weight", query="chased", key="the#1"), scene)
+    second = evaluate(Quantity("weight", query="the#2", key="cat"), scene)
     assert first == pytest.approx(read(scene).result.weights[2, 0]) and second == pytest.approx(
-        read(scene).result.weights[2, 4])
+        read(scene).result.weights[3, 4])
     with pytest.raises(LessonFileError, match="the#1"):  # "the" alone is ambiguous
-        evaluate(Quantity("weight", query="sat", key="the"), scene)
+        evaluate(Quantity("weight", query="chased", key="the"), scene)
 
 
 def test_a_computed_exercise_is_answered_from_the_lesson_s_scene():
