@@ -156,3 +156,8 @@ def builtin_scene(name: str) -> SceneData:
     if name not in BUILTIN_SCENES:
         raise LessonFileError(f"show_me.scene: {name!r}")
     return read_scene_data(scene_path(name))
+
+
+__all__ = ["BUILTIN_SCENES", "HIDEABLE_CONTROLS", "LESSON_FORMAT", "LESSON_MIME_TYPE", "LESSON_SUFFIX",
+           "LESSON_VERSION", "LOCKABLE_PARTS", "OWN_SCENE", "Condition", "LessonChallenge", "LessonExercise",
+           "LessonFile", "LessonFileError", "Panels", "PredictRound", "Quantity", "builtin_scene"]
