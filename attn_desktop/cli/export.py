@@ -71,7 +71,7 @@ def _export_parser() -> argparse.ArgumentParser:
         description=tr("Compute a scene's attention and write it out: every number as JSON, the weights "
         "as CSV, or the canvas and the attention matrix as a picture for a handout."),
     )
-    parser.add_argument("scene", help=tr("the scene file (JSON), or a lesson file (.attn-lesson) for its scene"))
+    parser.add_argument("scene", help=tr("the scene file (JSON)"))  # or a lesson file (.attn-lesson): its scene
     parser.add_argument(
         "-o", "--output", required=True,
         help=tr("where to write; its extension picks the format: .json (every number), .csv (the weights matrix "
