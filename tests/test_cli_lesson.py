@@ -74,3 +74,20 @@ def test_export_reads_the_scene_of_a_lesson_file(tmp_path):
     assert exported["tokens"] == ["cat", "sat", "it"]
     weights = exported["heads"][0]["weights"] if "heads" in exported else exported["weights"]
     assert weights[2][0] == pytest.approx(0.54, abs=0.005)
+
+
+def test_lesson_export_writes_the_lesson_in_the_language_asked_for(tmp_path):
+    from attn_desktop.language import set_language, tr
+    from attn_desktop.model.teaching.lesson_check import check_lesson
+    from attn_desktop.model.teaching.lessons import lesson
+
+    path = tmp_path / "es.attn-lesson"
+    try:
+        assert main(["lesson", "export", "self-attention", "-o", str(path), "--lang", "es"]) == 0
+        exported = read_lesson_file(path)
+        set_language("es")
+        assert exported.language == "es" and exported.title == tr(lesson("self-attention").title) != "3. Every word looks at every word"
+        assert tr(lesson("self-attention").explanation) in exported.text
+        assert check_lesson(exported).passed
+    finally:
+        set_language("en")
