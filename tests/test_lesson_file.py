@@ -25,7 +25,7 @@ from attn_desktop.model.teaching.lesson_file import (
 )
 from attn_desktop.model.teaching.lesson_file_reading import lesson_from_bytes, read_lesson_file
 from attn_desktop.model.teaching.lesson_file_writing import lesson_document, write_lesson_file
-from attn_desktop.model.teaching.lesson_quantities import Condition, Quantity, evaluate, key_names
+from attn_desktop.model.teaching.lesson_quantities import Condition, Quantity, evaluate, holds, key_names
 from attn_desktop.model.teaching.lessons import LESSONS
 from attn_desktop.paths import scene_path
 
@@ -167,3 +167,41 @@ def test_the_document_has_no_field_the_schema_does_not_describe():
 def test_bytes_of_a_lesson_read_as_a_file_is():
     raw = json.dumps(lesson_document(small_lesson())).encode("utf-8")
     assert lesson_from_bytes(raw) == small_lesson()
+
+
+def test_a_computed_choice_asks_for_the_heaviest_key_among_the_scene_s_keys(tmp_path):
+    lesson = small_lesson(exercises=(
+        LessonExercise(id="winner", prompt="Which key does sat favour?", kind=AnswerKind.CHOICE,
+                       quantities=(Quantity("heaviest_key", query="sat"),)),
+        LessonExercise(id="row", prompt="Score, output and entropy of it", kind=AnswerKind.NUMBERS,
+                       quantities=(Quantity("score", query="it", key="cat"), Quantity("output", query="it", component=1),
+                                   Quantity("entropy", query="it")), tolerance=0.01, labels=("score", "out", "bits")),
+    ))
+    path = tmp_path / "computed.attn-lesson"
+    write_lesson_file(lesson, path)
+    reopened = read_lesson_file(path)
+    assert reopened == lesson
+    winner = reopened.exercises[0].exercise(reopened.new_scene())
+    assert winner.choices == ("cat", "sat", "it") and winner.correct_choice == 0
+    assert winner.check(0).correct and not winner.check(2).correct
+    row = reopened.exercises[1].exercise(reopened.new_scene())
+    assert row.answer[0] == pytest.approx(3.2) and row.answer[1] == pytest.approx(0.38, abs=0.005)
+    assert check_lesson(reopened).passed
+
+
+def test_a_quantity_reads_the_head_it_names():
+    lesson = builtin_lesson_file("two-heads")  # "it" looks at "because" in head 1, at "cat" in head 2
+    scene = lesson.new_scene()
+    assert evaluate(Quantity("heaviest_key", query="it", at=(0, 0)), scene) == "because"
+    assert evaluate(Quantity("heaviest_key", query="it", at=(0, 1)), scene) == "cat"
+    assert evaluate(Quantity("weight", query="it", key="cat", at=(0, 1)), scene) == pytest.approx(0.84, abs=0.005)
+    with pytest.raises(LessonFileError, match="no head 2"):
+        evaluate(Quantity("weight", query="it", key="cat", at=(0, 2)), scene)
+
+
+def test_a_tie_for_the_heaviest_key_counts_each_tied_key_as_heaviest():
+    scene = open_scene(scene_path("lessons/1_soft_lookup.json"))
+    scene.set_vector(Role.QUERY, 0, (0.0, 0.0))  # every score 0: a three-way tie
+    query = read(scene).query_tokens[0]
+    assert all(holds(Condition(Quantity("heaviest_key", query=query), equals=name), scene)
+               for name in ("apple", "pear", "plum"))
