@@ -205,3 +205,11 @@ def test_a_tie_for_the_heaviest_key_counts_each_tied_key_as_heaviest():
     query = read(scene).query_tokens[0]
     assert all(holds(Condition(Quantity("heaviest_key", query=query), equals=name), scene)
                for name in ("apple", "pear", "plum"))
+
+
+def test_lesson_check_finds_a_challenge_met_before_anything_moves():
+    lesson = small_lesson(challenges=(LessonChallenge(id="done", title="t", conditions=(
+        Condition(Quantity("heaviest_key", query="sat"), equals="cat"),)),))  # sat already favours cat
+    report = check_lesson(lesson)
+    assert not report.passed and report.challenges[0].reference_passes is None
+    assert report.problems == ("challenge done: it is met already in the lesson's scene, before anything moves",)
