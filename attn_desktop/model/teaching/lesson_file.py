@@ -25,7 +25,7 @@ from attn_desktop.model.scene import Scene
 from attn_desktop.model.scene_files import new_scene, read_scene_data
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.exercise import AnswerKind, Exercise, ShowMe, apply_steps
-from attn_desktop.model.teaching.lesson_file_checks import LessonFileError
+from attn_desktop.model.teaching.lesson_file_checks import LessonFileError, one_of
 from attn_desktop.model.teaching.lesson_quantities import Condition, Quantity, evaluate, holds, key_names, reading_of
 from attn_desktop.model.teaching.lessons import LESSONS
 from attn_desktop.model.view_state import ViewState
@@ -153,8 +153,7 @@ class LessonFile:
 
 def builtin_scene(name: str) -> SceneData:
     """One of BUILTIN_SCENES, read from the app's resources (a name from the closed list: never a path)."""
-    if name not in BUILTIN_SCENES:
-        raise LessonFileError(f"show_me.scene: {name!r}")
+    one_of(name, "show_me.scene", BUILTIN_SCENES)
     return read_scene_data(scene_path(name))
 
 

@@ -206,30 +206,9 @@ def _listed(value: Any, where: str, limit: int, read: Callable[[Any, str], T]) -
 def _exercise(value: Any, where: str, scene: Scene) -> LessonExercise:
     found = fields(value, where, EXERCISE_FIELDS, required=("id", "prompt", "kind"))
     kind = AnswerKind(one_of(found["kind"], f"{where}.kind", [kind.value for kind in AnswerKind]))
-    if "answer" in found and "quantities" in found:
-        raise LessonFileError(tr("{where}: give either answer (stated) or quantities (computed), not both").format(
-            where=where))
-    computed = "quantities" in found
-    unused = ("answer", "choices", "correct_choice") if kind is AnswerKind.CHOICE and computed else (
-        ("answer",) if kind is AnswerKind.CHOICE else ("choices", "correct_choice"))
-    _refuse_unused(found, where, unused, kind.value)
-    answer: tuple[float, ...] = ()
-    quantities: tuple[Quantity, ...] = ()
-    choices: tuple[str, ...] = ()
-    correct = -1
-    count = 1 if kind is AnswerKind.NUMBER else MAX_ANSWERS
-    if computed:
-        quantities = tuple(_quantity(item, f"{where}.quantities[{position}]", scene, kind) for position, item in
-                           enumerate(items(found["quantities"], f"{where}.quantities", count if kind is not
-                                           AnswerKind.CHOICE else 1, at_least=1)))
-    elif kind is AnswerKind.CHOICE:
-        choices = _texts(found.get("choices"), f"{where}.choices", MAX_CHOICES, 2)
-        correct = index(found.get("correct_choice"), f"{where}.correct_choice", len(choices))
-    else:
-        answer = tuple(number(item, f"{where}.answer[{position}]") for position, item in
-                       enumerate(items(found.get("answer"), f"{where}.answer", count, at_least=1)))
+    answer, quantities, choices, correct = _asked(found, where, kind, scene)
     labels = _texts(found.get("labels", []), f"{where}.labels", MAX_ANSWERS, 0)
-    numbers = len(quantities) if computed else len(answer)
+    numbers = len(quantities) if quantities else len(answer)
     if kind is AnswerKind.NUMBERS and len(labels) != numbers:
         raise LessonFileError(tr("{where}: {count} labels for {numbers} numbers; give one label per number").format(
             where=f"{where}.labels", count=len(labels), numbers=numbers))
@@ -241,6 +220,28 @@ def _exercise(value: Any, where: str, scene: Scene) -> LessonExercise:
         explanation=text(found.get("explanation", ""), f"{where}.explanation", MAX_PROMPT_CHARS),
         show_me=_show_me(found["show_me"], f"{where}.show_me", scene)[0] if "show_me" in found else None,
     )
+
+
+def _asked(found: dict[str, Any], where: str, kind: AnswerKind,
+           scene: Scene) -> tuple[tuple[float, ...], tuple[Quantity, ...], tuple[str, ...], int]:
+    """What an exercise asks for: (answer, quantities, choices, correct_choice), the fields its kind does not
+    use refused. Computed: the quantities (one heaviest_key for a choice). Stated: the answer, or the choices."""
+    if "answer" in found and "quantities" in found:
+        raise LessonFileError(tr("{where}: give either answer (stated) or quantities (computed), not both").format(
+            where=where))
+    most = 1 if kind is not AnswerKind.NUMBERS else MAX_ANSWERS
+    if "quantities" in found:
+        _refuse_unused(found, where, ("choices", "correct_choice"), kind.value)
+        listed = items(found["quantities"], f"{where}.quantities", most, at_least=1)
+        return (), tuple(_quantity(item, f"{where}.quantities[{position}]", scene, kind)
+                         for position, item in enumerate(listed)), (), -1
+    if kind is AnswerKind.CHOICE:
+        _refuse_unused(found, where, ("answer",), kind.value)
+        choices = _texts(found.get("choices"), f"{where}.choices", MAX_CHOICES, 2)
+        return (), (), choices, index(found.get("correct_choice"), f"{where}.correct_choice", len(choices))
+    _refuse_unused(found, where, ("choices", "correct_choice"), kind.value)
+    listed = items(found.get("answer"), f"{where}.answer", most, at_least=1)
+    return tuple(number(item, f"{where}.answer[{position}]") for position, item in enumerate(listed)), (), (), -1
 
 
 def _refuse_unused(found: dict[str, Any], where: str, unused: tuple[str, ...], used_with: str) -> None:

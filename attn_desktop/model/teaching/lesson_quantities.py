@@ -92,11 +92,11 @@ def query_names(reading: HeadReading) -> list[str]:
 def token_index(name: str, tokens: list[str], where: str) -> int:
     """Which of TOKENS NAME names; LessonFileError when none does, or several do."""
     names = names_of(tokens)
-    if name in names:
+    if names.count(name) == 1:  # (a token named "the#1" beside two "the" makes the name twice: ambiguous)
         return names.index(name)
-    if tokens.count(name) > 1:
+    if tokens.count(name) > 1 or names.count(name) > 1:
         raise LessonFileError(tr("{where}: {name} is in the sentence {count} times; write {first} or {second} "
-                                 "to say which").format(where=where, name=quoted(name), count=tokens.count(name),
+                                 "to say which").format(where=where, name=quoted(name), count=max(tokens.count(name), names.count(name)),
                                                         first=f"{name}#1", second=f"{name}#2"))
     raise LessonFileError(tr("{where}: no token is named {name}; the names here are {names}").format(
         where=where, name=quoted(name), names=", ".join(names)[:300]))
