@@ -86,7 +86,8 @@ def test_lesson_export_writes_the_lesson_in_the_language_asked_for(tmp_path):
         assert main(["lesson", "export", "self-attention", "-o", str(path), "--lang", "es"]) == 0
         exported = read_lesson_file(path)
         set_language("es")
-        assert exported.language == "es" and exported.title == tr(lesson("self-attention").title) != "3. Every word looks at every word"
+        assert exported.language == "es"
+        assert exported.title == tr(lesson("self-attention").title) != "3. Every word looks at every word"
         assert tr(lesson("self-attention").explanation) in exported.text
         assert check_lesson(exported).passed
     finally:

@@ -174,7 +174,8 @@ def test_a_computed_choice_asks_for_the_heaviest_key_among_the_scene_s_keys(tmp_
         LessonExercise(id="winner", prompt="Which key does sat favour?", kind=AnswerKind.CHOICE,
                        quantities=(Quantity("heaviest_key", query="sat"),)),
         LessonExercise(id="row", prompt="Score, output and entropy of it", kind=AnswerKind.NUMBERS,
-                       quantities=(Quantity("score", query="it", key="cat"), Quantity("output", query="it", component=1),
+                       quantities=(Quantity("score", query="it", key="cat"),
+                                   Quantity("output", query="it", component=1),
                                    Quantity("entropy", query="it")), tolerance=0.01, labels=("score", "out", "bits")),
     ))
     path = tmp_path / "computed.attn-lesson"

@@ -51,7 +51,8 @@ REFUSED = {
     "not utf-8": b'{"title": "\xff\xfe"}',
     "a list at the top": b"[]",
     "nan": changed(put(["exercises", 1, "answer"], [0])).replace(b"[0]", b"[NaN]"),
-    "infinity tolerance": changed(put(["exercises", 0, "tolerance"], 0)).replace(b'"tolerance": 0', b'"tolerance": 1e999'),
+    "infinity tolerance": changed(put(["exercises", 0, "tolerance"], 0)).replace(
+        b'"tolerance": 0', b'"tolerance": 1e999'),
     "5000-digit number": changed(put(["exercises", 1, "answer"], [0])).replace(b"[0]", b"[" + b"9" * 5000 + b"]"),
     "nested 100000 deep": nested(100_000),
     "nested 40 deep": nested(40),

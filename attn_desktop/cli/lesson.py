@@ -43,7 +43,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = OneLineErrorParser(
         prog="attn-desktop lesson",
         description=tr("Lesson files (.attn-lesson): write a built-in lesson as one, or check one."))
-    actions = parser.add_subparsers(dest="action", metavar="export|check", required=True, parser_class=OneLineErrorParser)
+    actions = parser.add_subparsers(dest="action", metavar="export|check", required=True,
+                                    parser_class=OneLineErrorParser)
     export = actions.add_parser("export", help=tr("write a built-in lesson as a lesson file, the start of a variant"))
     export.add_argument("lesson_id", metavar="ID", choices=[lesson.id for lesson in LESSONS],
                         help=tr("the lesson: {lessons}").format(lessons=", ".join(lesson.id for lesson in LESSONS)))

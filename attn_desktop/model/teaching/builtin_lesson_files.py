@@ -36,7 +36,8 @@ def builtin_lesson_file(lesson_id: str) -> LessonFile:
     return LessonFile(
         title=tr(found.title), language=current_language(), text=lesson_text(found), scene=scene,
         formula=tr(found.formula) if found.formula else "", first_head=found.first_head,
-        panels=Panels(window=_in_order(panels_shown(activity, False)), presenting=_in_order(panels_shown(activity, True))),
+        panels=Panels(window=_in_order(panels_shown(activity, False)),
+                      presenting=_in_order(panels_shown(activity, True))),
         exercises=tuple(_exercise(exercise, found) for exercise in exercises_for(lesson_id)),
         predict_rounds=rounds,
     )

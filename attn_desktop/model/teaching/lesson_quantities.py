@@ -96,8 +96,9 @@ def token_index(name: str, tokens: list[str], where: str) -> int:
         return names.index(name)
     if tokens.count(name) > 1 or names.count(name) > 1:
         raise LessonFileError(tr("{where}: {name} is in the sentence {count} times; write {first} or {second} "
-                                 "to say which").format(where=where, name=quoted(name), count=max(tokens.count(name), names.count(name)),
-                                                        first=f"{name}#1", second=f"{name}#2"))
+                                 "to say which").format(where=where, name=quoted(name), first=f"{name}#1",
+                                                        count=max(tokens.count(name), names.count(name)),
+                                                        second=f"{name}#2"))
     raise LessonFileError(tr("{where}: no token is named {name}; the names here are {names}").format(
         where=where, name=quoted(name), names=", ".join(names)[:300]))
 
