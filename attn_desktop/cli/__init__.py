@@ -1,5 +1,5 @@
 """The command line, `attn-desktop`: with no command it opens the app (open_app.py, and app_checks.py
-for --version and --self-test); export, snapshot, train, heads and induction work headless, one module each.
+for --version and --self-test); export, snapshot, train, heads, induction and lesson work headless, one module each.
 errors.py is how they all report a mistake: one line on standard error and exit code 2."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from collections.abc import Callable
 from attn_desktop.cli.export import export_main
 from attn_desktop.cli.heads import heads_main
 from attn_desktop.cli.induction import induction_main
+from attn_desktop.cli.lesson import lesson_main
 from attn_desktop.cli.open_app import gui_main
 from attn_desktop.cli.snapshot import snapshot_main
 from attn_desktop.cli.train import train_main
@@ -21,6 +22,7 @@ HEADLESS_COMMANDS: dict[str, Callable[[list[str]], int]] = {
     "train": train_main,
     "heads": heads_main,
     "induction": induction_main,
+    "lesson": lesson_main,
 }
 
 

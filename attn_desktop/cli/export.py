@@ -46,10 +46,23 @@ def export_main(argv: list[str]) -> int:
     from attn_desktop.model import SceneFileError
 
     try:
-        shown = open_reading(request.scene_file)  # with the query the file had chosen, which the export names
-    except SceneFileError as error:
+        shown = _open_reading(request.scene_file)  # with the query the file had chosen, which the export names
+    except SceneFileError as error:  # a lesson file's LessonFileError is one too
         return fail(str(error))
     return _write_export(shown, request)
+
+
+def _open_reading(path: str) -> HeadReading:
+    """The first head of a scene file's scene, or of a lesson file's (*.attn-lesson) scene."""
+    from attn_desktop.model.teaching.lesson_file import LESSON_SUFFIX
+
+    if not path.lower().endswith(LESSON_SUFFIX):
+        return open_reading(path)
+    from attn_desktop.model import HeadReading, ViewState
+    from attn_desktop.model.teaching.lesson_file_reading import read_lesson_file
+
+    view = ViewState()
+    return HeadReading(read_lesson_file(path).new_scene(view), view, at=(0, 0))
 
 
 def _export_parser() -> argparse.ArgumentParser:
@@ -58,7 +71,7 @@ def _export_parser() -> argparse.ArgumentParser:
         description=tr("Compute a scene's attention and write it out: every number as JSON, the weights "
         "as CSV, or the canvas and the attention matrix as a picture for a handout."),
     )
-    parser.add_argument("scene", help=tr("the scene file (JSON)"))
+    parser.add_argument("scene", help=tr("the scene file (JSON)"))  # or a lesson file (.attn-lesson): its scene
     parser.add_argument(
         "-o", "--output", required=True,
         help=tr("where to write; its extension picks the format: .json (every number), .csv (the weights matrix "
