@@ -195,7 +195,8 @@ class ProgressStore:
         never over an earlier one; a newer version opens it with File → Open), a line goes to the log, and
         only then does the scene leave progress.json. If that file cannot be written, the scene stays in
         progress.json, moved under "lessons" → "set_aside". Either way the lesson then opens on its own
-        scene. The copy's path, or None."""
+        scene. A kept scene reading cut out (kept_scene_problem: damaged, not an object) goes the same way.
+        The copy's path, or None."""
         scene = self.kept_lesson_scene(lesson_id)
         if scene is None and self.kept_scene_problem(lesson_id) is None:
             return None
@@ -294,6 +295,7 @@ class ProgressStore:
 
     def _read(self) -> tuple[dict[str, Any], bool]:
         """The document on disk and whether an existing file could not be used (read_problem says why)."""
+        self._cut_out = []  # only what this read finds is set aside
         if not os.path.lexists(self.path) or _dangling_link(self.path):
             return _empty_document(), False  # a dangling link is written through; a failure then says so
         try:  # the scene files' hardened reading: a regular file, UTF-8, JSON within limits
