@@ -15,7 +15,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings
 
 from attn_desktop.language import tr
-from attn_desktop.model.files.json_reading import parse_json_text, shown_path
+from attn_desktop.model.files.json_reading import Refusals, parse_json_text, shown_path
 from attn_desktop.model.files.values import SceneFileError, describe, printable
 
 log = logging.getLogger(__name__)
@@ -94,10 +94,15 @@ def _json(limit: int) -> Check:
     def check(value: Any) -> Any:
         text = _text(limit)(value)
         try:  # the files' hardened JSON: no nesting deep enough to exhaust the stack, no endless numbers
-            return parse_json_text(text)
+            return parse_json_text(text, _REFUSED_IN_A_SETTING)
         except SceneFileError as error:
             raise DroppedValue(str(error)) from None
     return check
+
+
+_REFUSED_IN_A_SETTING = Refusals(
+    lambda name: tr("{name} is not a number a setting can hold").format(name=name),
+    lambda count: tr("a whole number with {count:,} digits is far too large for a setting").format(count=count))
 
 
 # Every key the app reads, "*" standing for one part of a group's name (the screen size of a layout).

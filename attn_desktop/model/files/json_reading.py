@@ -13,7 +13,7 @@ import os
 import re
 import stat
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from attn_desktop.language import tr
 from attn_desktop.model.files.safe_write import file_kind
@@ -104,10 +104,29 @@ MAX_INTEGER_DIGITS = 30  # every whole number a scene holds is far shorter; 5,00
 _LONG_INTEGER = re.compile(rf"-?[0-9]{{{MAX_INTEGER_DIGITS + 1},}}")
 
 
-def parse_json_text(text: str) -> Any:
-    """Decode JSON, refusing NaN and Infinity, whole numbers too long to be sensible and too much nesting."""
+class Refusals(NamedTuple):
+    """How parse_json_text words a refused number for what the text is (a scene, a setting)."""
+
+    constant: Callable[[str], str]  # NaN or Infinity
+    long_number: Callable[[int], str]  # a whole number of that many digits
+
+
+def parse_json_text(text: str, refusals: Refusals | None = None) -> Any:
+    """Decode JSON, refusing NaN and Infinity, whole numbers too long to be sensible and too much nesting.
+    REFUSALS words the refused numbers (by default, for a scene)."""
+    words = refusals or Refusals(_constant_in_a_scene, _long_number_in_a_scene)
+
+    def refuse_constant(name: str) -> Any:
+        raise SceneFileError(words.constant(name))
+
+    def whole_number(digits: str) -> int:
+        count = len(digits.lstrip("-"))
+        if count > MAX_INTEGER_DIGITS:
+            raise _LongInteger(words.long_number(count))
+        return int(digits)
+
     try:
-        return json.loads(text, parse_constant=_refuse_constant, parse_int=_whole_number)
+        return json.loads(text, parse_constant=refuse_constant, parse_int=whole_number)
     except _LongInteger as error:
         raise SceneFileError(f"{error}{_where(text, _LONG_INTEGER)}") from None
     except SceneFileError as error:
@@ -126,16 +145,12 @@ class _LongInteger(SceneFileError):
     pass
 
 
-def _whole_number(digits: str) -> int:
-    count = len(digits.lstrip("-"))
-    if count > MAX_INTEGER_DIGITS:
-        raise _LongInteger(tr("a whole number with {count:,} digits is far too large for a scene").format(
-            count=count))
-    return int(digits)
+def _long_number_in_a_scene(count: int) -> str:
+    return tr("a whole number with {count:,} digits is far too large for a scene").format(count=count)
 
 
-def _refuse_constant(name: str) -> Any:
-    raise SceneFileError(tr("{name} is not a number a scene can hold; use finite numbers only").format(name=name))
+def _constant_in_a_scene(name: str) -> str:
+    return tr("{name} is not a number a scene can hold; use finite numbers only").format(name=name)
 
 
 def _where(text: str, pattern: re.Pattern[str]) -> str:

@@ -14,15 +14,18 @@ A version 1 file reads as having played none, and is written back as version 2;
 copies of the app that know only version 1 keep the new key untouched.
 
 Progress is a convenience, never a reason to stop the app. The file is read by the scene files'
-hardened reader (a regular file only, never a pipe or a device, at most MAX_FILE_BYTES, UTF-8 with or
-without a BOM, no endless numbers), and its numbers are range-checked. A missing file starts empty; an
+hardened reader (a regular file only, never a pipe or a device, UTF-8 with or without a BOM, no endless
+numbers, no NaN, no deep nesting), and its numbers are range-checked. One damaged kept scene costs that scene,
+not progress (progress_reading): what the parser refuses inside a kept scene, a kept scene that takes the file
+past MAX_FILE_BYTES (it is read up to MAX_READ_BYTES), and "lessons", "scenes" or a kept scene that is not an
+object are cut out of what is read and set aside (below) before the first write replaces them. A missing file starts empty; an
 unreadable or corrupt one starts empty too, is left as it is while the app only reads, and is moved
 aside before anything is written in its place: to ``progress.json.bad``, or ``.bad-2``, ``.bad-3``… when
 an earlier one is kept there, so a student's record is never destroyed by a bug or a half-copied file.
 A dangling symlink is written through, as the scene files' links are (a folder not mounted yet, say).
 A kept lesson scene this version cannot open (one a newer version kept, or a damaged one) is set aside
-with the same care (set_aside_kept_scene): its JSON goes to a file of its own beside progress.json, a line
-to the log, and only then does it leave progress.json; where that file cannot be written, the scene stays in
+with the same care (set_aside_kept_scene, and every write for what reading cut out): its JSON, as the file held
+it, goes to a file of its own beside progress.json, a line to the log, and only then does it leave progress.json; where that file cannot be written, the scene stays in
 progress.json, moved under "lessons" → "set_aside", so what the student made is never lost.
 
 Saving failures are kept in ``last_error`` instead of raised: progress is saved as a side effect of a
@@ -35,7 +38,6 @@ No Qt here: the command line and the tests use it too.
 from __future__ import annotations
 
 import enum
-import json
 import logging
 import os
 import re
@@ -45,10 +47,19 @@ from pathlib import Path
 from typing import Any
 
 from attn_desktop.language import tr
-from attn_desktop.model.files.json_reading import load_json_file, shown_path
+from attn_desktop.model.files.json_reading import named, read_file_bytes, shown_path
 from attn_desktop.model.files.safe_write import write_json_atomically
 from attn_desktop.model.files.values import SceneFileError
 from attn_desktop.model.teaching.prediction import Comparison, SessionScore
+from attn_desktop.model.teaching.progress_reading import (
+    MAX_FILE_BYTES,
+    MAX_READ_BYTES,
+    Unusable,
+    held_aside,
+    json_text,
+    parse_progress_text,
+    unusable_shapes,
+)
 
 DATA_DIR_VARIABLE = "ATTN_DESKTOP_DATA_DIR"
 FILE_NAME = "progress.json"
@@ -56,9 +67,8 @@ FORMAT_MARKER = "attention-desktop-progress"
 FORMAT_VERSION = 2  # 2: "predictions" was added
 PREDICTIONS = "predictions"
 LESSONS = "lessons"
-MAX_FILE_BYTES = 1024 * 1024  # thousands of ids fit; anything bigger is not ours
 BAD_SUFFIX = ".bad"
-SCENE_ASIDE = "{name}.{lesson}.scene{number}.json"  # progress.json.soft-lookup.scene.json, then .scene-2.json…
+ASIDE = "{name}.{part}{number}.json"  # progress.json.soft-lookup.scene.json, then .scene-2.json…; .lessons.json
 SET_ASIDE = "set_aside"  # under "lessons": scenes that could be kept nowhere else, [{"lesson": id, "scene": {…}}]
 _log = logging.getLogger(__name__)
 MAX_NUMBERED_BAD_COPIES = 999  # then a time stamp names the copy
@@ -100,6 +110,8 @@ class ProgressStore:
         self.scene_set_aside: tuple[str, Path | None] | None = None  # (lesson, its copy) of a kept scene set aside
         self._watchers: list[Callable[[], object]] = []
         self._unsaved_changes: list[Callable[[dict[str, Any]], object]] = []  # made since the last save that worked
+        self._cut_out: list[Unusable] = []  # what the last read took out of the document: set aside on writing
+        self._refused: dict[str, tuple[dict[str, Any], str]] = {}  # lesson: (kept scene, why), to set aside
         self._document, self._unusable = self._read()
 
     # ----- what the window says ---------------------------------------------
@@ -153,6 +165,10 @@ class ProgressStore:
         scene = scenes.get(lesson_id) if isinstance(scenes, dict) else None
         return scene if isinstance(scene, dict) else None
 
+    def kept_scene_problem(self, lesson_id: str) -> str | None:
+        """Why LESSON_ID's kept scene was cut out of what was read (damaged, not an object), or None."""
+        return next((value.problem for value in self._cut_out if value.lesson == lesson_id), None)
+
     # ----- changing -----------------------------------------------------
     def leave_lesson(self, lesson_id: str, scene: dict[str, Any] | None) -> None:
         """The student leaves LESSON_ID with its scene as SCENE (a scene document; None: as the lesson has it).
@@ -179,35 +195,18 @@ class ProgressStore:
         never over an earlier one; a newer version opens it with File → Open), a line goes to the log, and
         only then does the scene leave progress.json. If that file cannot be written, the scene stays in
         progress.json, moved under "lessons" → "set_aside". Either way the lesson then opens on its own
-        scene. The copy's path, or None."""
+        scene. A kept scene reading cut out (kept_scene_problem: damaged, not an object) goes the same way.
+        The copy's path, or None."""
         scene = self.kept_lesson_scene(lesson_id)
-        if scene is None:
+        if scene is None and self.kept_scene_problem(lesson_id) is None:
             return None
-        try:
-            copy: Path | None = _write_scene_aside(self.path, lesson_id, scene)
-            _log.warning("the scene kept for lesson %s could not be opened (%s); it was kept as %s",
-                         lesson_id, problem, copy)
-        except (OSError, ValueError) as error:
-            copy = None
-            _log.warning("the scene kept for lesson %s could not be opened (%s) nor copied beside %s (%s); "
-                         "it stays in that file", lesson_id, problem, self.path, error)
-
-        def move(document: dict[str, Any]) -> None:
-            lessons = document.get(LESSONS)
-            scenes = lessons.get("scenes") if isinstance(lessons, dict) else None
-            if not isinstance(lessons, dict) or not isinstance(scenes, dict) or scenes.get(lesson_id) != scene:
-                return  # another run changed it meanwhile: that one is left as it is
-            del scenes[lesson_id]
-            if copy is None:
-                held = lessons.get(SET_ASIDE)
-                lessons[SET_ASIDE] = [*(held if isinstance(held, list) else [held] if held is not None else []),
-                                      {"lesson": lesson_id, "scene": scene}]
-
+        if scene is not None:
+            self._refused[lesson_id] = (scene, problem)
         before = self.notice
-        self.scene_set_aside = (lesson_id, copy)
-        self._update_document(move)
+        self.scene_set_aside = None
+        self._update_document(lambda document: None)  # the writing sets it aside
         self._tell_watchers_if_changed(before)  # the status bar says where the scene is
-        return copy
+        return self.scene_set_aside[1] if self.scene_set_aside and self.scene_set_aside[0] == lesson_id else None
 
     def mark_done(self, kind: ProgressKind | str, *item_ids: str) -> None:
         """Remember these items as done, in one write (none if every one of them was done already)."""
@@ -254,8 +253,10 @@ class ProgressStore:
             self._unusable = True  # keep what this run knows; the file is moved aside before writing
         else:
             self._document, self._unusable = on_disk, False
+            self._set_aside_what_cannot_be_used()
             for unsaved in self._unsaved_changes:
                 unsaved(self._document)
+        self._refused.clear()
         change(self._document)
         self._unsaved_changes.append(change)
         if not isinstance(self._document.get("version"), int) or self._document["version"] < FORMAT_VERSION:
@@ -270,6 +271,8 @@ class ProgressStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             if self._unusable and os.path.lexists(self.path):
                 self.set_aside_as = set_aside(self.path)  # a pipe or a link is renamed itself, never followed
+                _log.warning(tr("earlier progress could not be read ({problem}); it was kept as {name}").format(
+                    problem=self.read_problem, name=shown_path(self.set_aside_as)))
             self._unusable = False
             write_json_atomically(self.path, self._document)
             self.last_error = None
@@ -292,10 +295,11 @@ class ProgressStore:
 
     def _read(self) -> tuple[dict[str, Any], bool]:
         """The document on disk and whether an existing file could not be used (read_problem says why)."""
+        self._cut_out = []  # only what this read finds is set aside
         if not os.path.lexists(self.path) or _dangling_link(self.path):
             return _empty_document(), False  # a dangling link is written through; a failure then says so
         try:  # the scene files' hardened reading: a regular file, UTF-8, JSON within limits
-            document = load_json_file(self.path, MAX_FILE_BYTES)
+            document, cut_out = named(self.path, self._parse)
         except SceneFileError as error:
             self.read_problem = _about_progress(str(error))
             return _empty_document(), True
@@ -303,7 +307,53 @@ class ProgressStore:
         if problem is not None:
             self.read_problem = f"{shown_path(self.path)}: {problem}"
             return _empty_document(), True
+        self._cut_out = cut_out + unusable_shapes(document)
         return document, False
+
+    def _parse(self) -> tuple[Any, list[Unusable]]:
+        raw = read_file_bytes(self.path, MAX_READ_BYTES)
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise SceneFileError(tr("not UTF-8 text (byte 0x{byte:02x} at offset {start})").format(
+                byte=raw[error.start], start=error.start)) from None
+        return parse_progress_text(text, len(raw))
+
+    def _set_aside_what_cannot_be_used(self) -> None:
+        """Before a write: what reading cut out of the file, and the kept scenes the lessons refused, each copied
+        to a file beside it with a line in the log, or (where that cannot be written) kept under "set_aside"."""
+        found = list(self._cut_out)
+        scenes = self._lessons().get("scenes")
+        for lesson_id, (scene, problem) in self._refused.items():
+            if isinstance(scenes, dict) and scenes.get(lesson_id) == scene:  # another run may have changed it since
+                del scenes[lesson_id]
+            found.append(Unusable((LESSONS, "scenes", lesson_id), json_text(scene), problem))
+        for value in found:
+            self._set_aside_value(value)
+        self._cut_out = []
+
+    def _set_aside_value(self, value: Unusable) -> None:
+        part = f"{_safe_name(value.lesson)}.scene" if value.lesson is not None else value.where[-1]
+        try:
+            copy: Path | None = _write_scene_aside(self.path, part, value.text)
+            if value.lesson is not None:
+                _log.warning(tr("the scene kept for lesson {lesson} could not be opened ({problem}); "
+                                "it was kept as {name}").format(lesson=value.lesson, problem=value.problem, name=copy))
+            else:
+                _log.warning(tr("{key} in {path} could not be used ({problem}); it was kept as {name}").format(
+                    key="/".join(value.where), path=shown_path(self.path), problem=value.problem, name=copy))
+        except (OSError, ValueError) as error:
+            copy = None
+            _log.warning(tr("{key} in {path} could not be used ({problem}) nor copied beside it ({error}); "
+                            "it stays in that file").format(key="/".join(value.where), path=shown_path(self.path),
+                                                            problem=value.problem, error=error))
+            lessons = self._document.get(LESSONS)
+            lessons = self._document[LESSONS] = lessons if isinstance(lessons, dict) else {}
+            held = lessons.get(SET_ASIDE)
+            lessons[SET_ASIDE] = [*(held if isinstance(held, list) else [held] if held is not None else []),
+                                  held_aside(value)]
+        if value.lesson is not None:
+            self.scene_set_aside = (value.lesson, copy)
 
 
 def set_aside(path: Path) -> Path:
@@ -321,18 +371,13 @@ def set_aside(path: Path) -> Path:
     return aside
 
 
-def _write_scene_aside(path: Path, lesson_id: str, scene: dict[str, Any]) -> Path:
-    """SCENE written whole (flushed to the disk) to a new file beside PATH named after LESSON_ID; its path.
-    Created exclusively: never over an earlier copy or anything else of that name."""
-    text = json.dumps(scene, indent=2, ensure_ascii=False) + "\n"
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: kept as a JSON escape, as the saves do
-        data = (json.dumps(scene, indent=2, ensure_ascii=True) + "\n").encode("ascii")
-    lesson = re.sub(r"[^A-Za-z0-9_-]", "_", lesson_id)[:64]
+def _write_scene_aside(path: Path, part: str, text: str) -> Path:
+    """TEXT written whole (flushed to the disk) to a new file beside PATH named after PART (a lesson's scene,
+    "lessons"); its path. Created exclusively: never over an earlier copy or anything else of that name."""
+    data = (text.rstrip("\n") + "\n").encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
     for number in range(1, MAX_NUMBERED_BAD_COPIES + 1):
-        copy = path.with_name(SCENE_ASIDE.format(name=path.name, lesson=lesson, number=f"-{number}" if number > 1 else ""))
+        copy = path.with_name(ASIDE.format(name=path.name, part=part, number=f"-{number}" if number > 1 else ""))
         try:
             handle = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644)
         except FileExistsError:
@@ -347,6 +392,10 @@ def _write_scene_aside(path: Path, lesson_id: str, scene: dict[str, Any]) -> Pat
             raise
         return copy
     raise FileExistsError(f"{MAX_NUMBERED_BAD_COPIES} copies of that scene are kept already")
+
+
+def _safe_name(lesson_id: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "_", lesson_id)[:64]
 
 
 def _about_progress(message: str) -> str:
@@ -392,4 +441,4 @@ def _problem_with(document: Any) -> str | None:
     return None
 
 
-__all__ = ["DATA_DIR_VARIABLE", "ProgressKind", "ProgressStore", "default_data_dir", "default_progress_path"]
+__all__ = ["DATA_DIR_VARIABLE", "MAX_FILE_BYTES", "MAX_READ_BYTES", "ProgressKind", "ProgressStore", "default_data_dir", "default_progress_path"]

@@ -201,6 +201,10 @@ class LessonController:
     def _load_kept(self, lesson_id: str) -> bool:
         """The lesson's scene as the student left it changed, if they did; one this version cannot open is set
         aside beside the progress file (ProgressStore.set_aside_kept_scene)."""
+        damaged = self.progress.kept_scene_problem(lesson_id)  # not an object, or what JSON cannot hold
+        if damaged is not None:
+            self.progress.set_aside_kept_scene(lesson_id, damaged)
+            return False
         kept = self.progress.kept_lesson_scene(lesson_id)
         if kept is None:
             return False
