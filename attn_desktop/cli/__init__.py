@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
+from attn_desktop.cli.errors import stopped_by_interrupt
 from attn_desktop.cli.export import export_main
 from attn_desktop.cli.heads import heads_main
 from attn_desktop.cli.induction import induction_main
@@ -30,7 +31,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     set_language(language_of_system())  # the window, snapshot and export may choose another (--lang)
     if argv and argv[0] in HEADLESS_COMMANDS:
-        return HEADLESS_COMMANDS[argv[0]](argv[1:])
+        try:
+            return HEADLESS_COMMANDS[argv[0]](argv[1:])
+        except KeyboardInterrupt:  # Ctrl+C: every output is written whole or not at all (safe_write)
+            return stopped_by_interrupt()
     return gui_main(argv)
 
 

@@ -169,7 +169,9 @@ def _take_snapshot(scene: Scene | None, view: ViewState, scene_path: Path | None
     size = _snapshot_size(args.size)
     assert size is not None, "checked by _snapshot_input_problem"
     width, height = size
-    with temporary_user_folder() as folder:
+    from attn_desktop.ui.tools.interruption import interrupt_at_safe_points
+
+    with temporary_user_folder() as folder, interrupt_at_safe_points():  # Ctrl+C stops between steps
         use_user_folder(folder)
         use_offscreen_screen(ScreenSpec(width, height, float(args.scale)), folder)
         hide_offscreen_notes()
