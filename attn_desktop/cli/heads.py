@@ -92,13 +92,13 @@ def knocked_heads(text: str) -> frozenset[tuple[int, int]]:
 
 def temperature(text: str) -> float:
     """--temperature's value: a number above 0 (not NaN or infinite); else argparse's one-line error."""
+    from attn_desktop.model.ascii_numbers import ascii_decimal
     from attn_desktop.model.pretrained.next_token import temperature_problem
 
-    try:
-        value = float(text)
-    except ValueError:
+    value = ascii_decimal(text.strip())  # not "１" or "1_0"
+    if value is None:
         raise argparse.ArgumentTypeError(
-            tr("the temperature must be a number above 0, not {text}").format(text=repr(text))) from None
+            tr("the temperature must be a number above 0, not {text}").format(text=repr(text)))
     problem = temperature_problem(value)
     if problem:
         raise argparse.ArgumentTypeError(problem)

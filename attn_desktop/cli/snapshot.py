@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +13,7 @@ from attn_desktop.cli.errors import OneLineErrorParser, fail
 from attn_desktop.cli.language_option import add_language_option, speak_chosen_language
 from attn_desktop.cli.offscreen import hide_offscreen_notes, use_user_folder
 from attn_desktop.language import current_language, tr
+from attn_desktop.model.ascii_numbers import ascii_decimal, ascii_whole_number
 from attn_desktop.model.scene_files import open_scene
 
 if TYPE_CHECKING:
@@ -88,10 +88,10 @@ def _lesson_ids() -> list[str]:
 
 
 def _snapshot_size(text: str) -> tuple[int, int] | None:
-    match = re.fullmatch(r"(\d{1,5})x(\d{1,5})", text.strip().lower())
-    if not match:
+    width_text, _, height_text = text.strip().lower().partition("x")
+    width, height = ascii_whole_number(width_text, 5), ascii_whole_number(height_text, 5)  # not "１０２４"
+    if width is None or height is None:
         return None
-    width, height = int(match[1]), int(match[2])
     low, high = SNAPSHOT_SIZE_RANGE
     return (width, height) if low <= width <= high and low <= height <= high else None
 
@@ -102,11 +102,8 @@ def _snapshot_input_problem(args: argparse.Namespace) -> str | None:
         low, high = SNAPSHOT_SIZE_RANGE
         return tr("--size: expected WIDTHxHEIGHT with each side {low} to {high} pixels, e.g. 1024x768; found {found}").format(
             low=low, high=high, found=repr(args.size))
-    try:
-        scale = float(args.scale)
-    except ValueError:
-        scale = float("nan")
-    if not SNAPSHOT_SCALE_RANGE[0] <= scale <= SNAPSHOT_SCALE_RANGE[1]:  # also refuses nan
+    scale = ascii_decimal(args.scale.strip())  # not "２", "1_5" or nan
+    if scale is None or not SNAPSHOT_SCALE_RANGE[0] <= scale <= SNAPSHOT_SCALE_RANGE[1]:
         return tr("--scale: expected a number from 1 to 4, found {found}").format(found=repr(args.scale))
     if args.lesson and args.lesson not in _lesson_ids():
         return tr("--lesson: no lesson called {lesson}; choose one of {lessons}").format(

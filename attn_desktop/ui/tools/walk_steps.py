@@ -2,7 +2,8 @@
 
 Reading needs no window: a step that cannot be read is refused, named, before anything is built. Every
 number in a step goes through one of two readers: whole_number (ASCII digits only, within a stated range:
-not "²" or "①", which str.isdigit takes and int refuses) and decimal_number (ASCII, finite, within a range).
+not "²" or "①", which str.isdigit takes and int refuses) and decimal_number (ASCII, finite, within a range),
+both on model.ascii_numbers, which the command line's options use too.
 A walk of more than MAX_WALK_STEPS steps is refused as a whole before any is read (30,000 `lab` steps would
 run for an hour), and so is one whose steps cost more than a budget for the whole walk (walk_cost_problem):
 counting steps alone let 1,000 steps of `train:induction:5000` through, six days before anything was written.
@@ -10,11 +11,10 @@ counting steps alone let 1,000 steps of `train:induction:5000` through, six days
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass
 
 from attn_desktop.model import Role
+from attn_desktop.model.ascii_numbers import ascii_decimal, ascii_whole_number
 
 MAX_TRAINING_STEPS = 5000  # a walk is a screen check, not a training run
 MAX_WALK_STEPS = 1000  # the longest classroom walk has a few dozen; 2,000 `lab` steps take about 20 s
@@ -99,13 +99,10 @@ def whole_number(step: str, what: str, text: str, low: int, high: int) -> int:
 
     The one reader of a step's whole numbers: "²" and "①" are digits to str.isdigit but not to int, and "٣"
     is one to int but not what a walk is typed with."""
-    digits = len(str(high))
-    if not re.fullmatch(f"[0-9]{{1,{digits}}}", text, re.ASCII) or not low <= int(text) <= high:
+    number = ascii_whole_number(text, len(str(high)))
+    if number is None or not low <= number <= high:
         raise StepError(f"step {_cut(step)!r}: expected {what} from {low} to {high}, found {_cut(text)!r}")
-    return int(text)
-
-
-_DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,3})?", re.ASCII)
+    return number
 
 
 def decimal_number(step: str, what: str, text: str, low: float, high: float) -> float:
@@ -113,8 +110,8 @@ def decimal_number(step: str, what: str, text: str, low: float, high: float) -> 
     anything else: "nan", "inf", "１.５" (which float() takes) or a number out of range.
 
     The one reader of a step's decimal numbers."""
-    value = float(text) if _DECIMAL.fullmatch(text) else math.nan
-    if not low <= value <= high:  # NaN fails too
+    value = ascii_decimal(text)
+    if value is None or not low <= value <= high:
         raise StepError(f"step {_cut(step)!r}: expected {what} from {low:g} to {high:g}, found {_cut(text)!r}")
     return value
 
