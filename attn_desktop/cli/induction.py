@@ -11,10 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from attn_desktop.cli.errors import OneLineErrorParser, cannot_write, fail, say
 from attn_desktop.cli.output_checks import (
-    MODEL_REPLACED_BY_JSON,
     STANDARD_OUTPUT_CLOSED,
     json_output_problem,
-    model_read,
+    model_inputs,
     output_is_an_input,
     write_standard_output,
 )
@@ -102,7 +101,7 @@ def _output_problem(output: str, model_path: str | None) -> str | None:
 
     if output == "-":
         return STANDARD_OUTPUT_CLOSED if sys.stdout is None else None
-    problem = output_is_an_input(output, [(model_read(model_path), MODEL_REPLACED_BY_JSON)])
+    problem = output_is_an_input(output, model_inputs(model_path))
     problem = problem or json_output_problem(output)
     return f"{shown_path(output)}: {problem}" if problem else None
 
