@@ -170,3 +170,13 @@ def test_a_bad_projection_scene_exits_2(tmp_path):
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "w_q: has 1 rows but the word vectors have 2 numbers" in done.stderr
     assert not (tmp_path / "out.json").exists()
+
+
+@pytest.mark.parametrize("variables", [{"LC_ALL": "C"}, {"LC_ALL": "POSIX"}, {"LANG": "C"}])
+def test_a_c_locale_as_in_containers_and_cron_gets_no_qt_warning(variables):
+    import os
+
+    env = {name: value for name, value in os.environ.items() if not name.startswith(("LC_", "LANG"))}
+    done = run("--self-test", env={**env, **variables})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stderr == ""  # Qt's four lines about switching from "C" to "C.UTF-8" are not ours to show

@@ -87,8 +87,8 @@ def test_standard_output_gets_the_same_json(tiny_model, tmp_path, capsys):
     ("--knock-out", "", "'' is not a head"),
     ("--temperature", "0", "the temperature must be above 0"),
     ("--temperature", "-1", "the temperature must be above 0"),
-    ("--temperature", "nan", "the temperature must be a number above 0, not nan"),
-    ("--temperature", "inf", "the temperature must be a number above 0, not inf"),
+    ("--temperature", "nan", "the temperature must be a number above 0, not 'nan'"),
+    ("--temperature", "inf", "the temperature must be a number above 0, not 'inf'"),
     ("--temperature", "warm", "the temperature must be a number above 0, not 'warm'"),
 ])
 def test_a_bad_head_or_temperature_is_refused_before_the_model_loads(tmp_path, capsys, option, value, expected):

@@ -70,9 +70,9 @@ def test_the_beginning_token_comes_first_when_the_model_adds_one(tiny_with_bos, 
     (["--length", "-3"], "the length must be from 2 to 128"),
     (["--length", "129"], "the length must be from 2 to 128"),
     (["--length", "99999999999"], "it was 99,999,999,999"),
-    (["--length", "twenty"], "argument --length: invalid int value: 'twenty'"),
+    (["--length", "twenty"], "argument --length: expected a whole number written with the digits 0-9, found 'twenty'"),
     (["--seed", "-1"], "the seed must be a whole number from 0"),
-    (["--seed", "1.5"], "argument --seed: invalid int value: '1.5'"),
+    (["--seed", "1.5"], "argument --seed: expected a whole number written with the digits 0-9, found '1.5'"),
     (["--seed", "2147483648"], "the seed must be a whole number from 0 to 2,147,483,647"),
 ])
 def test_bad_settings_are_refused_in_one_line(tiny_model, tmp_path, capsys, arguments, expected):

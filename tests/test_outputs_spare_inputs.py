@@ -151,3 +151,31 @@ def test_heads_refuses_to_write_over_the_model_packs_file(model, tmp_path, capsy
     code = main(["induction", "-o", str(model)])
     _refused_in_one_line(capsys, code, "that is the model file itself")
     assert model.read_bytes() == before
+
+
+def test_heads_and_induction_refuse_to_write_over_the_weights_cache_they_read(model, tmp_path, capsys, monkeypatch):
+    from pathlib import Path
+
+    from attn_desktop.model.pretrained.weights_cache import CACHE_DIR_VARIABLE, cache_path
+
+    monkeypatch.setenv(CACHE_DIR_VARIABLE, str(tmp_path / "cache"))
+    (tmp_path / "cache").mkdir()
+    cache = cache_path(Path(model))
+    code = main(["heads", "The cat sat", "--model", str(model), "-o", str(cache)])
+    _refused_in_one_line(capsys, code, "the model's weights cache")
+    code = main(["induction", "--model", str(model), "-o", str(cache)])
+    _refused_in_one_line(capsys, code, "the model's weights cache")
+    assert not cache.exists()
+
+
+@pytest.mark.parametrize("command", [["export", "SCENE"], ["train", "reverse", "--steps", "2"],
+                                     ["heads", "The cat sat", "--model", "MODEL"],
+                                     ["induction", "--model", "MODEL"]])
+@pytest.mark.parametrize("name", ["x.json/", "x.png/"])
+def test_an_output_name_ending_in_a_separator_is_refused(command, name, scene, model, tmp_path, capsys):
+    if name.endswith(".png/") and command[0] != "export":
+        name = "x.json" + os.sep
+    command = [str(scene) if part == "SCENE" else str(model) if part == "MODEL" else part for part in command]
+    code = main([*command, "-o", f"{tmp_path}{os.sep}{name}"])  # as typed: a Path would drop the separator
+    _refused_in_one_line(capsys, code, "ends in")
+    assert not (tmp_path / name.rstrip(os.sep)).exists()

@@ -76,3 +76,18 @@ def test_a_read_only_folder_is_refused(tmp_path):
         _one_line_error(snapshot("-o", str(folder / "out.png"), "--size", "1024x768"), "locked")
     finally:
         folder.chmod(0o700)
+
+
+def test_an_audit_of_a_dash_goes_to_standard_output_as_export_s_does(tmp_path):
+    import json
+    import os
+
+    out = tmp_path / "out.png"
+    done = subprocess.run([sys.executable, "-m", "attn_desktop", "snapshot", "-o", str(out), "--size", "1024x768",
+                           "--audit", "-"], check=False, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes().startswith(b"\x89PNG")
+    audit = json.loads(done.stdout)  # the audit itself, and nothing else, on standard output
+    assert isinstance(audit, dict) and audit
+    assert not (tmp_path / "-").exists()  # no file named "-" in the current folder

@@ -122,7 +122,7 @@ def test_an_unknown_language_names_the_known_ones():
     ("train:reverse:٣", "'train:reverse:٣'"),  # int takes it: still not a walk's number
     ("train:reverse:１０", "'train:reverse:１０'"),
     ("train:reverse:+5", "'train:reverse:+5'"),
-    ("train:reverse: 5", "'train:reverse: 5'"),
+    ("train:reverse:5 5", "'train:reverse:5 5'"),  # spaces around a field go, not inside a number
     ("train:reverse:" + "9" * 5000, "a number of steps from 1 to"),  # no 5,000-digit int is made
     ("drag:q:²:1:1", "'drag:q:²:1:1'"),
     ("drag:q:①:1:1", "'drag:q:①:1:1'"),
@@ -178,3 +178,43 @@ def test_a_message_about_a_huge_step_stays_short():
     with pytest.raises(StepError) as refused:
         parse_steps("lesson:" + "x" * 100_000)
     assert len(str(refused.value).split(";")[0]) < 200
+
+
+def test_a_walk_trains_at_most_the_stated_steps_in_all_refused_before_anything_runs():
+    from attn_desktop.ui.tools.walk_steps import MAX_WALK_TRAINING_STEPS
+
+    assert MAX_WALK_TRAINING_STEPS == MAX_TRAINING_STEPS == 5000  # one long training step, or many short ones
+    assert len(parse_steps("train:reverse:2500,lab,train:induction:2500")) == 3
+    with pytest.raises(StepError) as refused:
+        parse_steps(",".join(["train:induction:5000"] * 1000))  # about six days of training before
+    assert str(refused.value) == ("--steps: a walk trains at most 5,000 steps in all (about 9 minutes of "
+                                  "induction); found 5,000,000")
+    with pytest.raises(StepError, match="at most 5,000 steps in all"):
+        parse_steps("train:reverse:2500,train:reverse:2501")
+
+
+def test_a_walk_restarts_at_most_the_stated_times():
+    from attn_desktop.ui.tools.walk_steps import MAX_WALK_RESTARTS
+
+    assert len(parse_steps(",".join(["restart"] * MAX_WALK_RESTARTS))) == MAX_WALK_RESTARTS == 50
+    with pytest.raises(StepError) as refused:
+        parse_steps(",".join(["restart"] * 1000))
+    assert str(refused.value) == "--steps: a walk restarts the app at most 50 times; found 1,000"
+
+
+def test_a_walk_asks_a_real_model_at_most_the_stated_times():
+    from attn_desktop.ui.tools.walk_steps import MAX_WALK_MODEL_STEPS
+
+    model_steps = ["heads", "induction", "next-token", "generate", "lens", "knock-out:0.1", "open-head:0.1"]
+    assert MAX_WALK_MODEL_STEPS == 100
+    assert len(parse_steps(",".join(model_steps * 14))) == 98
+    with pytest.raises(StepError) as refused:
+        parse_steps(",".join(["generate"] * 1000))
+    assert str(refused.value) == "--steps: a walk asks the real model at most 100 times; found 1,000"
+
+
+@pytest.mark.parametrize("text, kind", [("train:reverse: 10", "train"), ("lesson: two-heads", "lesson"),
+                                        ("drag: k : 1 : 1.5 : -2", "drag"), ("resize: 1024x768", "resize"),
+                                        ("open-head: 0.1", "open-head")])
+def test_spaces_around_a_steps_fields_are_let_go_as_around_steps(text, kind):
+    assert parse_steps(text)[0].kind == kind

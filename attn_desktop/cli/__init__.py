@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
+from attn_desktop.cli.errors import stopped_by_interrupt
 from attn_desktop.cli.export import export_main
 from attn_desktop.cli.heads import heads_main
 from attn_desktop.cli.induction import induction_main
@@ -28,10 +29,32 @@ HEADLESS_COMMANDS: dict[str, Callable[[list[str]], int]] = {
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    _utf8_for_a_c_locale()
     set_language(language_of_system())  # the window, snapshot and export may choose another (--lang)
     if argv and argv[0] in HEADLESS_COMMANDS:
-        return HEADLESS_COMMANDS[argv[0]](argv[1:])
+        try:
+            return HEADLESS_COMMANDS[argv[0]](argv[1:])
+        except KeyboardInterrupt:  # Ctrl+C: every output is written whole or not at all (safe_write)
+            return stopped_by_interrupt()
     return gui_main(argv)
+
+
+def _utf8_for_a_c_locale() -> None:
+    """LC_ALL=C (usual in containers, cron and CI) as LC_ALL=C.UTF-8, before Qt starts: Qt needs a UTF-8 locale
+    and would switch to C.UTF-8 itself, printing four lines of warning. Python does the same for LANG=C
+    (PEP 538), but not when LC_ALL is set. Only where C.UTF-8 exists; C and C.UTF-8 differ in nothing else."""
+    import locale
+    import os
+
+    if os.environ.get("LC_ALL") not in ("C", "POSIX"):
+        return
+    before = locale.setlocale(locale.LC_CTYPE)
+    try:
+        locale.setlocale(locale.LC_CTYPE, "C.UTF-8")
+    except locale.Error:  # no C.UTF-8 here: Qt says what it does
+        return
+    locale.setlocale(locale.LC_CTYPE, before)
+    os.environ["LC_ALL"] = "C.UTF-8"
 
 
 __all__ = ["main"]

@@ -20,6 +20,12 @@ def fail(message: str) -> int:
     return EXIT_BAD_INPUT
 
 
+def stopped_by_interrupt() -> int:
+    """Ctrl+C stopped the command before it wrote anything: one line, and the exit code a shell reports."""
+    print("attn-desktop: " + tr("stopped (Ctrl+C); nothing written"), file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
 def cannot_write(shown_name: str, error: OSError) -> str:
     """The message for a file that could not be written: its name and the system's reason."""
     return tr("{file}: cannot write ({reason})").format(file=shown_name, reason=error.strerror or error)

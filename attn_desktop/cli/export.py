@@ -15,6 +15,7 @@ from attn_desktop.cli.export_picture import export_picture
 from attn_desktop.cli.language_option import add_language_option, speak_chosen_language
 from attn_desktop.cli.output_checks import STANDARD_OUTPUT_CLOSED, export_output_problem
 from attn_desktop.language import tr
+from attn_desktop.model.ascii_numbers import ascii_decimal
 from attn_desktop.model.scene_files import open_reading
 
 if TYPE_CHECKING:
@@ -119,12 +120,9 @@ def _output_format(output: str) -> str | None:
 
 
 def _png_scale(text: str) -> float | None:
-    try:
-        scale = float(text)
-    except ValueError:
-        return None
+    scale = ascii_decimal(text.strip())  # not "２", "1_5", nan or inf
     low, high = PNG_SCALE_RANGE
-    return scale if low <= scale <= high else None  # also refuses nan and inf
+    return scale if scale is not None and low <= scale <= high else None
 
 
 def _write_export(shown: HeadReading, request: ExportRequest) -> int:

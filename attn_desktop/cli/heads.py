@@ -24,10 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from attn_desktop.cli.errors import OneLineErrorParser, cannot_write, fail, say
 from attn_desktop.cli.output_checks import (
-    MODEL_REPLACED_BY_JSON,
     STANDARD_OUTPUT_CLOSED,
     json_output_problem,
-    model_read,
+    model_inputs,
     output_is_an_input,
     write_standard_output,
 )
@@ -92,13 +91,13 @@ def knocked_heads(text: str) -> frozenset[tuple[int, int]]:
 
 def temperature(text: str) -> float:
     """--temperature's value: a number above 0 (not NaN or infinite); else argparse's one-line error."""
+    from attn_desktop.model.ascii_numbers import ascii_decimal
     from attn_desktop.model.pretrained.next_token import temperature_problem
 
-    try:
-        value = float(text)
-    except ValueError:
+    value = ascii_decimal(text.strip())  # not "１" or "1_0"
+    if value is None:
         raise argparse.ArgumentTypeError(
-            tr("the temperature must be a number above 0, not {text}").format(text=repr(text))) from None
+            tr("the temperature must be a number above 0, not {text}").format(text=repr(text)))
     problem = temperature_problem(value)
     if problem:
         raise argparse.ArgumentTypeError(problem)
@@ -153,7 +152,7 @@ def _input_problem(sentence: str, output: str, model_path: str | None = None) ->
         return STANDARD_OUTPUT_CLOSED
     if output == "-":
         return None
-    problem = output_is_an_input(output, [(model_read(model_path), MODEL_REPLACED_BY_JSON)])
+    problem = output_is_an_input(output, model_inputs(model_path))
     problem = problem or json_output_problem(output)
     return f"{shown_path(output)}: {problem}" if problem else None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
@@ -10,10 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from attn_desktop.cli.errors import OneLineErrorParser, cannot_write, fail, say
 from attn_desktop.cli.output_checks import (
-    MODEL_REPLACED_BY_JSON,
     STANDARD_OUTPUT_CLOSED,
     json_output_problem,
-    model_read,
+    model_inputs,
     output_is_an_input,
     write_standard_output,
 )
@@ -38,15 +38,29 @@ def induction_main(argv: list[str]) -> int:
                        "heads as JSON."),
     )
     parser.add_argument("--model", metavar="PATH", help=tr("a LLaMA-style GGUF file (default: the installed model pack)"))
-    parser.add_argument("--length", metavar="R", type=int, default=DEFAULT_LENGTH,
+    parser.add_argument("--length", metavar="R", type=whole_number_argument, default=DEFAULT_LENGTH,
                         help=tr("random tokens in each copy, 2 to 128 (default {length})").format(
                             length=DEFAULT_LENGTH))
-    parser.add_argument("--seed", metavar="S", type=int, default=DEFAULT_SEED,
+    parser.add_argument("--seed", metavar="S", type=whole_number_argument, default=DEFAULT_SEED,
                         help=tr("which random tokens, a whole number from 0 (default {seed})").format(
                             seed=DEFAULT_SEED))
     parser.add_argument("-o", "--output", required=True, help=tr("the JSON file to write; - writes to standard output"))
     args = parser.parse_args(argv)
     return _probe_and_write(args.model, args.length, args.seed, args.output)
+
+
+def whole_number_argument(text: str) -> int:
+    """An option's whole number in digits 0-9, perhaps signed (not "٣" or "1_0"); else argparse's one-line error.
+    Its range is settings_problem's to say."""
+    from attn_desktop.model.ascii_numbers import ascii_whole_number
+
+    text = text.strip()
+    negative = text.startswith("-")
+    number = ascii_whole_number(text[1:] if text[:1] in "+-" else text)
+    if number is None:
+        raise argparse.ArgumentTypeError(tr("expected a whole number written with the digits 0-9, found {text}").format(
+            text=repr(text)))
+    return -number if negative else number
 
 
 def _probe_and_write(model_path: str | None, length: int, seed: int, output: str) -> int:
@@ -87,7 +101,7 @@ def _output_problem(output: str, model_path: str | None) -> str | None:
 
     if output == "-":
         return STANDARD_OUTPUT_CLOSED if sys.stdout is None else None
-    problem = output_is_an_input(output, [(model_read(model_path), MODEL_REPLACED_BY_JSON)])
+    problem = output_is_an_input(output, model_inputs(model_path))
     problem = problem or json_output_problem(output)
     return f"{shown_path(output)}: {problem}" if problem else None
 

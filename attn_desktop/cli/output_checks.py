@@ -22,12 +22,24 @@ SCENE_REPLACED_BY_SNAPSHOT = N_(
     "that is the scene file itself; the snapshot would replace the scene. Choose another name")
 MODEL_REPLACED_BY_JSON = N_("that is the model file itself; the JSON would replace the model. Choose another name")
 PICTURE_REPLACED_BY_AUDIT = N_("that is the picture too; the audit would replace it. Choose another name")
+CACHE_REPLACED_BY_JSON = N_(
+    "that is the model's weights cache, which this command reads; the JSON would replace it. Choose another name")
+
+
+def separator_ending_problem(output: str) -> str | None:
+    """A name ending in a separator ("x.json/") names a folder: refused, never written as the file x.json."""
+    if output.endswith(os.sep) or (os.altsep and output.endswith(os.altsep)):
+        return tr("the name ends in {separator}, as a folder's does; give a file's name").format(
+            separator=output[-1])
+    return None
 
 
 def json_output_problem(output: str) -> str | None:
     """Why OUTPUT cannot take the JSON a long job writes (a trained head, a model's heads), checked before it starts."""
     from attn_desktop.model.files.safe_write import file_kind, is_read_only
 
+    if separator_ending_problem(output):
+        return separator_ending_problem(output)
     target = Path(os.path.realpath(output))
     try:
         info = os.stat(target)
@@ -53,7 +65,7 @@ def export_output_problem(scene: str, output: str) -> str | None:
         return None
     from attn_desktop.model.files.safe_write import file_kind, is_read_only
 
-    problem = output_is_an_input(output, [(scene, SCENE_REPLACED_BY_EXPORT)])
+    problem = separator_ending_problem(output) or output_is_an_input(output, [(scene, SCENE_REPLACED_BY_EXPORT)])
     if problem:
         return problem
     target = Path(os.path.realpath(output))
@@ -104,6 +116,16 @@ def model_read(model_path: str | None) -> str | None:
         return str(find_pack_model())
     except ModelUnavailable:  # the command says so itself, after checking its output
         return None
+
+
+def model_inputs(model_path: str | None) -> list[tuple[str | Path | None, str]]:
+    """What heads or induction reads, with the refusal of each as an output: the model file (--model, else the
+    installed pack's) and its weights cache in the app's cache folder (a JSON over it costs a rebuild)."""
+    from attn_desktop.model.pretrained.weights_cache import cache_path
+
+    model = model_read(model_path)
+    cache = cache_path(Path(model)) if model is not None else None
+    return [(model, MODEL_REPLACED_BY_JSON), (cache, CACHE_REPLACED_BY_JSON)]
 
 
 def write_standard_output(pieces: Iterable[str]) -> int:

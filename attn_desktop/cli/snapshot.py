@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +14,7 @@ from attn_desktop.cli.errors import OneLineErrorParser, fail
 from attn_desktop.cli.language_option import add_language_option, speak_chosen_language
 from attn_desktop.cli.offscreen import hide_offscreen_notes, use_user_folder
 from attn_desktop.language import current_language, tr
+from attn_desktop.model.ascii_numbers import ascii_decimal, ascii_whole_number
 from attn_desktop.model.scene_files import open_scene
 
 if TYPE_CHECKING:
@@ -71,7 +72,8 @@ def _snapshot_parser() -> argparse.ArgumentParser:
     parser.add_argument("--presentation", action="store_true", help=tr("in presentation mode (F11)"))
     parser.add_argument("--lesson", metavar="ID", help=tr("open this lesson first: {lessons}").format(
         lessons=", ".join(_lesson_ids())))
-    parser.add_argument("--audit", metavar="AUDIT.json", help=tr("also write the layout audit as JSON"))
+    parser.add_argument("--audit", metavar="AUDIT.json", help=tr(
+        "also write the layout audit as JSON; - writes it to standard output"))
     # Translators: the steps' names (lesson:ID, present, ...) are typed as they are: do not translate them.
     parser.add_argument("--steps", metavar="STEPS", help=tr(
         "walk through these steps in one window first, audited after each, comma-separated: "
@@ -88,10 +90,10 @@ def _lesson_ids() -> list[str]:
 
 
 def _snapshot_size(text: str) -> tuple[int, int] | None:
-    match = re.fullmatch(r"(\d{1,5})x(\d{1,5})", text.strip().lower())
-    if not match:
+    width_text, _, height_text = text.strip().lower().partition("x")
+    width, height = ascii_whole_number(width_text, 5), ascii_whole_number(height_text, 5)  # not "１０２４"
+    if width is None or height is None:
         return None
-    width, height = int(match[1]), int(match[2])
     low, high = SNAPSHOT_SIZE_RANGE
     return (width, height) if low <= width <= high and low <= height <= high else None
 
@@ -102,11 +104,8 @@ def _snapshot_input_problem(args: argparse.Namespace) -> str | None:
         low, high = SNAPSHOT_SIZE_RANGE
         return tr("--size: expected WIDTHxHEIGHT with each side {low} to {high} pixels, e.g. 1024x768; found {found}").format(
             low=low, high=high, found=repr(args.size))
-    try:
-        scale = float(args.scale)
-    except ValueError:
-        scale = float("nan")
-    if not SNAPSHOT_SCALE_RANGE[0] <= scale <= SNAPSHOT_SCALE_RANGE[1]:  # also refuses nan
+    scale = ascii_decimal(args.scale.strip())  # not "２", "1_5" or nan
+    if scale is None or not SNAPSHOT_SCALE_RANGE[0] <= scale <= SNAPSHOT_SCALE_RANGE[1]:
         return tr("--scale: expected a number from 1 to 4, found {found}").format(found=repr(args.scale))
     if args.lesson and args.lesson not in _lesson_ids():
         return tr("--lesson: no lesson called {lesson}; choose one of {lessons}").format(
@@ -118,6 +117,8 @@ def _snapshot_input_problem(args: argparse.Namespace) -> str | None:
     if Path(args.output).suffix.lower() != ".png":
         return tr("{file}: a snapshot is a PNG picture; use a name ending in .png").format(file=args.output)
     for path in filter(None, (args.output, args.audit)):
+        if path == "-":  # --audit -: standard output, as export's -o -
+            continue
         folder = Path(path).parent
         if not folder.is_dir() or not os.access(folder, os.W_OK) or Path(path).is_dir():
             return tr("{file}: cannot write there (no such folder, not writable, or a folder)").format(file=path)
@@ -130,6 +131,7 @@ def _outputs_problem(args: argparse.Namespace) -> str | None:
     from attn_desktop.cli.output_checks import (
         PICTURE_REPLACED_BY_AUDIT,
         SCENE_REPLACED_BY_SNAPSHOT,
+        STANDARD_OUTPUT_CLOSED,
         json_output_problem,
         output_is_an_input,
     )
@@ -137,7 +139,10 @@ def _outputs_problem(args: argparse.Namespace) -> str | None:
 
     scenes = [(scene, SCENE_REPLACED_BY_SNAPSHOT) for scene in _scenes_read(args)]
     for path, inputs in ((args.output, scenes), (args.audit, [*scenes, (args.output, PICTURE_REPLACED_BY_AUDIT)])):
-        problem = path and (output_is_an_input(path, inputs) or json_output_problem(path))
+        if path == "-":
+            problem = tr(STANDARD_OUTPUT_CLOSED) if sys.stdout is None else None
+        else:
+            problem = path and (output_is_an_input(path, inputs) or json_output_problem(path))
         if problem:
             return tr("{file}: {problem}").format(file=shown_path(path), problem=problem)
     return None
@@ -169,7 +174,9 @@ def _take_snapshot(scene: Scene | None, view: ViewState, scene_path: Path | None
     size = _snapshot_size(args.size)
     assert size is not None, "checked by _snapshot_input_problem"
     width, height = size
-    with temporary_user_folder() as folder:
+    from attn_desktop.ui.tools.interruption import interrupt_at_safe_points
+
+    with temporary_user_folder() as folder, interrupt_at_safe_points():  # Ctrl+C stops between steps
         use_user_folder(folder)
         use_offscreen_screen(ScreenSpec(width, height, float(args.scale)), folder)
         hide_offscreen_notes()
@@ -195,15 +202,18 @@ def _start_application() -> QApplication:
 
 def _write_snapshot(picture: bytes, audit: dict[str, Any], output: str, audit_output: str | None) -> int:
     """The picture and the audit written together (safe_write.write_files_together): both, or neither
-    replaced, so an audit that cannot be written never leaves a new picture over the user's old one."""
+    replaced, so an audit that cannot be written never leaves a new picture over the user's old one. An audit
+    of "-" goes to standard output once the picture is written."""
+    from attn_desktop.cli.output_checks import write_standard_output
     from attn_desktop.model.files.safe_write import write_files_together
 
+    audit_text = json.dumps(audit, indent=2) + "\n"
     files = [(output, picture)]
-    if audit_output:
-        files.append((audit_output, (json.dumps(audit, indent=2) + "\n").encode("utf-8")))
+    if audit_output and audit_output != "-":
+        files.append((audit_output, audit_text.encode("utf-8")))
     try:
         write_files_together(files)
     except OSError as error:
         return fail(tr("{file}: cannot write ({reason})").format(file=error.filename or output,
                                                              reason=error.strerror or error))
-    return 0
+    return write_standard_output([audit_text]) if audit_output == "-" else 0

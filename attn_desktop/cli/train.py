@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 import sys
 import time
 from typing import TYPE_CHECKING
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING
 from attn_desktop.cli.errors import EXIT_INTERRUPTED, OneLineErrorParser, cannot_write, fail, say
 from attn_desktop.cli.output_checks import json_output_problem
 from attn_desktop.language import tr
+from attn_desktop.model.ascii_numbers import ascii_decimal, ascii_whole_number
 
 if TYPE_CHECKING:
     from attn_desktop.model.training.training import AnyTask, Trainer
@@ -83,18 +83,12 @@ def _training_settings(args: argparse.Namespace) -> tuple[str, int, int, float |
 
 
 def _whole_number(text: str) -> int | None:
-    text = text.strip()
-    if not re.fullmatch(r"[+-]?\d{1,20}", text):  # no 1e3, 4.0, or a thousand digits to convert
-        return None
-    return int(text)
+    return ascii_whole_number(text.strip())  # no 1e3, 4.0, "٥", or a thousand digits to convert
 
 
 def _number_in(text: str, low: float, high: float) -> float | None:
-    try:
-        number = float(text)
-    except ValueError:
-        return None
-    return number if low <= number <= high else None  # NaN is in no range
+    number = ascii_decimal(text.strip())  # no "０.１", "1_0" or nan
+    return number if number is not None and low <= number <= high else None
 
 
 def _train_and_write(task: AnyTask, steps: int, seed: int, lr: float | None, output: str) -> int:

@@ -61,7 +61,7 @@ def language_of_system(environ: Mapping[str, str] | None = None) -> str:
     environ = os.environ if environ is None else environ
     for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         for wanted in environ.get(variable, "").split(":"):
-            if wanted and wanted not in ("C", "POSIX"):
+            if wanted and wanted.partition(".")[0] not in ("C", "POSIX"):  # C.UTF-8 too
                 found = known_language(wanted)
                 if found is not None and (found in shown_languages() or found == PSEUDO_LANGUAGE):
                     return found

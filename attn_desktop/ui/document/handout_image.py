@@ -211,6 +211,12 @@ def _match_screen_dpi(image: QImage, window: HandoutSource) -> None:
 
 def render_png(window: HandoutSource, path: str | os.PathLike, scale: float = 2.0) -> None:
     """Write the canvas and the matrix as one PNG, `scale` times their on-screen size."""
+    write_bytes_atomically(path, png_bytes(window, scale))
+
+
+def png_bytes(window: HandoutSource, scale: float = 2.0) -> bytes:
+    """The PNG render_png writes, made but not yet written (the command line writes it once Ctrl+C can no
+    longer leave the window half-built)."""
     image = handout_image(window, scale)
     data = QByteArray()
     buffer = QBuffer(data)
@@ -219,11 +225,16 @@ def render_png(window: HandoutSource, path: str | os.PathLike, scale: float = 2.
     if not image.save(buffer, "PNG"):  # type: ignore[call-overload]
         raise OSError(tr("the picture could not be encoded as PNG"))
     buffer.close()
-    write_bytes_atomically(path, bytes(data.data()))
+    return bytes(data.data())
 
 
 def render_svg(window: HandoutSource, path: str | os.PathLike) -> None:
     """Write the canvas and the matrix as one SVG (lines and text stay sharp at any print size)."""
+    write_bytes_atomically(path, svg_bytes(window))
+
+
+def svg_bytes(window: HandoutSource) -> bytes:
+    """The SVG render_svg writes, made but not yet written."""
     size = handout_size(window)
     data = QByteArray()
     buffer = QBuffer(data)
@@ -242,7 +253,7 @@ def render_svg(window: HandoutSource, path: str | os.PathLike) -> None:
     finally:
         painter.end()
     buffer.close()
-    write_bytes_atomically(path, portable_svg(bytes(data.data())))  # the same in librsvg and ImageMagick
+    return portable_svg(bytes(data.data()))  # the same in librsvg and ImageMagick
 
 
 def copy_image_to_clipboard(window: HandoutSource) -> None:
@@ -251,4 +262,4 @@ def copy_image_to_clipboard(window: HandoutSource) -> None:
 
 
 __all__ = ["HandoutSource", "copy_image_to_clipboard", "handout_image", "handout_size", "handout_title", "paint_handout",
-           "render_png", "render_svg", "title_height", "title_rect"]
+           "png_bytes", "render_png", "render_svg", "svg_bytes", "title_height", "title_rect"]

@@ -53,11 +53,12 @@ def use_offscreen_screen(screen: ScreenSpec, folder: str) -> None:
 def wait_until_settled(window: MainWindow) -> None:
     """Let the docks, the plots and presentation mode's re-arranging finish."""
     from attn_desktop.ui.qt_app import gui_app
+    from attn_desktop.ui.tools.interruption import interrupted
     from attn_desktop.ui.window.startup.app import settle
 
     app = gui_app()
     deadline = time.monotonic() + SETTLE_SECONDS + 2.0
-    while window.presentation_mode.settling and time.monotonic() < deadline:
+    while window.presentation_mode.settling and time.monotonic() < deadline and not interrupted():
         app.processEvents()
         time.sleep(0.01)
     settle(window)
@@ -93,6 +94,7 @@ def take_snapshot(scene: Scene, scene_path: Path | None, lesson: str | None, pre
                   view: ViewState | None = None) -> tuple[bytes, dict]:
     """Build the real window on this scene (or lesson), show it on the offscreen screen, and
     return the PNG and the audit."""
+    from attn_desktop.ui.tools.interruption import stop_if_interrupted
     from attn_desktop.ui.tools.layout_audit import audit_window
     from attn_desktop.ui.window.main_window import MainWindow
     from attn_desktop.ui.window.startup.app import make_application
@@ -103,6 +105,7 @@ def take_snapshot(scene: Scene, scene_path: Path | None, lesson: str | None, pre
         if lesson:
             window.open_lesson(lesson)
         show_for_snapshot(window, presentation)
+        stop_if_interrupted()
         return png_of(window), audit_window(window)
     finally:
         window.history.reset()  # nothing was edited: close without asking about unsaved changes
@@ -114,9 +117,11 @@ def take_walk(scene: Scene, scene_path: Path | None, lesson: str | None, steps: 
     """The window on this scene, shown as take_snapshot shows it, then walked through STEPS (see walk.py),
     audited after each; the PNG of the window at the end and {"steps": [{"step": ..., "audit": ...}, ...]}.
     StepError, naming the step, when the window cannot take one."""
+    from attn_desktop.ui.tools.interruption import stop_if_interrupted
     from attn_desktop.ui.tools.layout_audit import audit_window
     from attn_desktop.ui.tools.walk import headless, take_step
     from attn_desktop.ui.tools.walk_audit import audit_walk
+    from attn_desktop.ui.tools.walk_steps import StepError
     from attn_desktop.ui.window.main_window import MainWindow
     from attn_desktop.ui.window.startup.app import make_application
 
@@ -129,8 +134,14 @@ def take_walk(scene: Scene, scene_path: Path | None, lesson: str | None, steps: 
             window.open_lesson(lesson)
         show_for_snapshot(window, presentation)
         for step in steps:
-            window = take_step(window, step, wait_until_settled, dispose_of)
+            stop_if_interrupted()
+            try:
+                window = take_step(window, step, wait_until_settled, dispose_of)
+            except StepError:
+                stop_if_interrupted()  # a wait cut short by Ctrl+C, not a step the window could not take
+                raise
             audits.append({"step": step.text, "audit": {**audit_window(window), **audit_walk(window)}})
+        stop_if_interrupted()
         return png_of(window), {"steps": audits}
     finally:
         window.history.reset()

@@ -467,9 +467,10 @@ MORE_STEPS: dict[str, Callable[[MainWindow, Step], None]] = {
 def _wait(done: Callable[[], bool], seconds: float) -> bool:
     """Process events until DONE or SECONDS have passed; whether it was done."""
     from attn_desktop.ui.qt_app import gui_app
+    from attn_desktop.ui.tools.interruption import interrupted
 
     app, deadline = gui_app(), time.monotonic() + seconds
-    while not done() and time.monotonic() < deadline:
+    while not done() and time.monotonic() < deadline and not interrupted():  # Ctrl+C: the walk stops soon
         app.processEvents()
         time.sleep(0.002)
     return done()

@@ -2,21 +2,26 @@
 
 Reading needs no window: a step that cannot be read is refused, named, before anything is built. Every
 number in a step goes through one of two readers: whole_number (ASCII digits only, within a stated range:
-not "²" or "①", which str.isdigit takes and int refuses) and decimal_number (ASCII, finite, within a range).
+not "²" or "①", which str.isdigit takes and int refuses) and decimal_number (ASCII, finite, within a range),
+both on model.ascii_numbers, which the command line's options use too.
 A walk of more than MAX_WALK_STEPS steps is refused as a whole before any is read (30,000 `lab` steps would
-run for an hour).
+run for an hour), and so is one whose steps cost more than a budget for the whole walk (walk_cost_problem):
+counting steps alone let 1,000 steps of `train:induction:5000` through, six days before anything was written.
 """
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass
 
 from attn_desktop.model import Role
+from attn_desktop.model.ascii_numbers import ascii_decimal, ascii_whole_number
 
 MAX_TRAINING_STEPS = 5000  # a walk is a screen check, not a training run
 MAX_WALK_STEPS = 1000  # the longest classroom walk has a few dozen; 2,000 `lab` steps take about 20 s
+# The whole walk's budget, for its costly steps (measured on a loaded 2-core machine):
+MAX_WALK_TRAINING_STEPS = 5000  # train:TASK:N, N added up: 5,000 steps of induction take about 9 minutes
+MAX_WALK_RESTARTS = 50  # about 0.7 s each
+MAX_WALK_MODEL_STEPS = 100  # steps that ask the real model (heads, generate, knock-out, ...): seconds each
 INDEX_RANGE = (0, 9999)  # an arrow's or a guess bar's index; the walk says how many there are
 HEAD_RANGE = (0, 9999)  # LAYER and HEAD of a real model's head, each from 0
 DRAG_POINT_RANGE = (-1e6, 1e6)  # where on the plot an arrow's tip is dragged to, in the plot's units
@@ -63,7 +68,30 @@ def parse_steps(text: str) -> list[Step]:
         raise StepError(f"--steps: a walk has at most {MAX_WALK_STEPS:,} steps; found {len(parts):,}")
     if not text.strip() or any(not part for part in parts):
         raise StepError(f"--steps: expected steps separated by commas ({', '.join(STEP_FORMS)}); found {_cut(text)!r}")
-    return [parse_step(part) for part in parts]
+    steps = [parse_step(part) for part in parts]
+    problem = walk_cost_problem(steps)
+    if problem:
+        raise StepError(problem)
+    return steps
+
+
+MODEL_STEPS = ("heads", "induction", "next-token", "generate", "lens", "knock-out", "open-head", "grid-click",
+               "grid-knock")
+
+
+def walk_cost_problem(steps: list[Step]) -> str | None:
+    """Why the walk as a whole would run too long (the budget above), or None: checked before anything runs."""
+    training = sum(step.count for step in steps if step.kind == "train")
+    if training > MAX_WALK_TRAINING_STEPS:
+        return (f"--steps: a walk trains at most {MAX_WALK_TRAINING_STEPS:,} steps in all (about 9 minutes of "
+                f"induction); found {training:,}")
+    restarts = sum(step.kind == "restart" for step in steps)
+    if restarts > MAX_WALK_RESTARTS:
+        return f"--steps: a walk restarts the app at most {MAX_WALK_RESTARTS} times; found {restarts:,}"
+    asked = sum(step.kind in MODEL_STEPS for step in steps)
+    if asked > MAX_WALK_MODEL_STEPS:
+        return f"--steps: a walk asks the real model at most {MAX_WALK_MODEL_STEPS} times; found {asked:,}"
+    return None
 
 
 def whole_number(step: str, what: str, text: str, low: int, high: int) -> int:
@@ -71,13 +99,10 @@ def whole_number(step: str, what: str, text: str, low: int, high: int) -> int:
 
     The one reader of a step's whole numbers: "²" and "①" are digits to str.isdigit but not to int, and "٣"
     is one to int but not what a walk is typed with."""
-    digits = len(str(high))
-    if not re.fullmatch(f"[0-9]{{1,{digits}}}", text, re.ASCII) or not low <= int(text) <= high:
+    number = ascii_whole_number(text, len(str(high)))
+    if number is None or not low <= number <= high:
         raise StepError(f"step {_cut(step)!r}: expected {what} from {low} to {high}, found {_cut(text)!r}")
-    return int(text)
-
-
-_DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,3})?", re.ASCII)
+    return number
 
 
 def decimal_number(step: str, what: str, text: str, low: float, high: float) -> float:
@@ -85,8 +110,8 @@ def decimal_number(step: str, what: str, text: str, low: float, high: float) -> 
     anything else: "nan", "inf", "１.５" (which float() takes) or a number out of range.
 
     The one reader of a step's decimal numbers."""
-    value = float(text) if _DECIMAL.fullmatch(text) else math.nan
-    if not low <= value <= high:  # NaN fails too
+    value = ascii_decimal(text)
+    if value is None or not low <= value <= high:
         raise StepError(f"step {_cut(step)!r}: expected {what} from {low:g} to {high:g}, found {_cut(text)!r}")
     return value
 
@@ -97,7 +122,7 @@ def _cut(text: str, most: int = 80) -> str:
 
 
 def parse_step(text: str) -> Step:
-    kind, *fields = text.split(":")
+    kind, *fields = (field.strip() for field in text.split(":"))  # "train:reverse: 10" as "lab , present" is read
     if kind in SIMPLE_STEPS and not fields:
         return Step(text, kind)
     if kind == "lesson" and len(fields) == 1:
