@@ -32,8 +32,10 @@ from attn_desktop.ui.document.scene_exports import SceneExports
 from attn_desktop.ui.heads.heads_view import HeadsView
 from attn_desktop.ui.language.rewording import remember_source
 from attn_desktop.ui.lessons.challenges_panel import ChallengesPanel
+from attn_desktop.ui.lessons.hidden_controls import HiddenControls
 from attn_desktop.ui.lessons.lesson_code import LessonCode
 from attn_desktop.ui.lessons.lesson_controller import LessonController
+from attn_desktop.ui.lessons.lesson_file_opener import LessonFileOpener
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel
 from attn_desktop.ui.panels.code_panel import CodePanel
 from attn_desktop.ui.panels.grid_editor import GridEditor
@@ -219,6 +221,9 @@ class MainWindow(QMainWindow):
         self.addToolBar(self.toolbar)
         self.menus = fill_menus(self, actions, {MenuId.VIEW: [dock.toggleViewAction() for dock in self.docks.values()]})
         self.switches.bind(self.scale_action, self.causal_action, self.toolbar_boxes.values())
+        hidden = HiddenControls(actions.actions, self.toolbar, self.scene, self.switches.follow_scene, self)
+        self.lesson_files = LessonFileOpener(self.scene, self.view_state, self.documents, self.lesson_panel,
+                                             self.docks[DockId.LESSON], hidden, self.dialogs.show_error, self)
 
     def reading(self, layer: int = 0, head: int = 0) -> HeadReading:
         """Head HEAD of LAYER as this window's view looks at it (the chosen query is the view's)."""

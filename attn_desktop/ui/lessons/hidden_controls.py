@@ -1,0 +1,64 @@
+"""The controls a lesson file hides from a student: gone from the menus, the toolbar and the keys while it is open.
+
+A hidden command's action is made invisible (a menu leaves it out, and with it the accessibility tree) and
+disabled (its shortcut does nothing); its toolbar check box goes with it. Opening any other lesson, or a scene,
+brings them all back. The scene's own switches (SceneSwitches) enable the causal mask after each change of
+the scene: this follows the scene after them and keeps a hidden one disabled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QToolBar
+
+from attn_desktop.model import Change, Scene
+from attn_desktop.ui.scene_link import follow_scene
+
+# A lesson file's hidden control (lesson_file.HIDEABLE_CONTROLS) → the command-table actions it hides. Those not
+# here (sentence and grid editing, the Code, Training and Model heads panels) are not hidden yet.
+HIDDEN_ACTIONS: dict[str, tuple[str, ...]] = {
+    "scale-switch": ("scale_action",),
+    "causal-switch": ("causal_action",),
+    "predict-switch": ("predict_action",),
+}
+
+
+class HiddenControls(QObject):
+    def __init__(self, actions: Mapping[str, QAction], toolbar: QToolBar, scene: Scene,
+                 follow_switches: Callable[[], object], parent: QObject) -> None:
+        """FOLLOW_SWITCHES: enables the scene's switches as the scene allows (SceneSwitches.follow_scene)."""
+        super().__init__(parent)
+        self.actions, self.toolbar, self.follow_switches = actions, toolbar, follow_switches
+        self.hidden: tuple[QAction, ...] = ()
+        follow_scene(self, scene, self._on_scene_changed)
+
+    def hide(self, controls: Iterable[str]) -> None:
+        """Hide CONTROLS (a lesson file's names), and bring back any hidden before that it does not name."""
+        self.show_all()
+        self.hidden = tuple(self.actions[name] for control in controls for name in HIDDEN_ACTIONS.get(control, ()))
+        self._apply()
+
+    def show_all(self, *_: object) -> None:
+        for action in self.hidden:
+            self._set_shown(action, True)
+        self.hidden = ()
+        self.follow_switches()  # enabled again by their own rules: the causal mask needs one query per token
+
+    def _on_scene_changed(self, change: Change) -> None:
+        if self.hidden and change & (Change.SETTINGS | Change.STRUCTURE):
+            self._apply()
+
+    def _apply(self) -> None:
+        for action in self.hidden:
+            self._set_shown(action, False)
+
+    def _set_shown(self, action: QAction, shown: bool) -> None:
+        action.setVisible(shown)
+        action.setEnabled(shown)
+        for in_toolbar in self.toolbar.actions():  # the check box's place in the toolbar
+            box = self.toolbar.widgetForAction(in_toolbar)
+            if box is not None and getattr(box, "action", None) is action:
+                in_toolbar.setVisible(shown)

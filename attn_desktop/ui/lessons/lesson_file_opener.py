@@ -1,0 +1,90 @@
+"""File → Open Lesson… and `attn-desktop FILE.attn-lesson`: a teacher's own lesson, opened for a student.
+
+The file is read and checked whole before anything changes (read_lesson_file); a broken or hostile one is one
+message, and the window keeps its scene. Opened, the lesson's scene is the window's (a new document, untitled,
+nothing unsaved), its title, text, exercises and challenges are in the Lesson panel, and the controls it hides
+are gone (HiddenControls) until another lesson or scene opens. Its panels stay as a lesson's default.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
+
+from attn_desktop.language import N_, tr
+from attn_desktop.model import Scene, SceneFileError, ViewState
+from attn_desktop.model.commands import open_contents
+from attn_desktop.model.teaching.lesson_file import LESSON_SUFFIX, LessonFile
+from attn_desktop.model.teaching.lesson_file_reading import read_lesson_file
+from attn_desktop.ui.lessons.hidden_controls import HiddenControls
+from attn_desktop.ui.lessons.lesson_panel import LessonPanel
+
+LESSON_FILTER = N_("Lessons (*.attn-lesson);;All files (*)")  # shown with tr()
+
+
+class LessonDocument(Protocol):
+    """The document the lesson's scene opens as (DocumentController)."""
+
+    def maybe_save_changes(self) -> bool: ...
+    def start(self, path: Path | None, lesson_id: str | None) -> None: ...
+    def dialog_folder(self) -> Path: ...
+
+
+def is_lesson_file(path: str | Path) -> bool:
+    """Whether PATH names a lesson file (by its ending, as the file manager's glob does)."""
+    return str(path).lower().endswith(LESSON_SUFFIX)
+
+
+class LessonFileOpener:
+    def __init__(self, scene: Scene, view: ViewState, document: LessonDocument, panel: LessonPanel,
+                 lesson_dock: QDockWidget, hidden: HiddenControls, show_error: Callable[[str, str], object],
+                 parent: QWidget) -> None:
+        self.scene, self.view, self.document = scene, view, document
+        self.panel, self.lesson_dock, self.hidden = panel, lesson_dock, hidden
+        self.show_error, self.parent = show_error, parent
+        self.lesson: LessonFile | None = None  # the lesson file open, None once another lesson or scene is
+        panel.lesson_shown.connect(self._another_lesson_shown)
+
+    def choose_and_open(self) -> bool:
+        path, _ = QFileDialog.getOpenFileName(self.parent, tr("Open Lesson"), str(self.document.dialog_folder()),
+                                              tr(LESSON_FILTER))
+        return bool(path) and self.open_path(Path(path))
+
+    def open_path(self, path: Path) -> bool:
+        """Read and check the whole file, then open it; on any problem one message, and nothing changes."""
+        try:
+            lesson = read_lesson_file(path)
+        except Exception as error:  # noqa: BLE001 - any file at all can be chosen; none may end in a traceback
+            message = str(error) if isinstance(error, SceneFileError) else tr("{file}: {reason}").format(
+                file=path, reason=error)
+            self.show_error(tr("Cannot open lesson"), message)
+            return False
+        return self.open_lesson(lesson)
+
+    def open_lesson(self, lesson: LessonFile) -> bool:
+        """LESSON's scene in place of the window's (after asking about unsaved changes), its texts, exercises and
+        challenges in the Lesson panel, its hidden controls gone."""
+        if not self.document.maybe_save_changes():
+            return False
+        try:
+            open_contents(self.scene, copy.deepcopy(lesson.scene), self.view)
+        except SceneFileError as error:  # checked on reading: a scene that cannot open is a damaged install
+            self.show_error(tr("Cannot open lesson"), str(error))
+            return False
+        self.document.start(None, None)  # a document of its own, untitled: its lesson is shown below
+        self.view.show_head(*lesson.first_head)
+        self.panel.show_lesson_file(lesson, self.scene)
+        self.lesson = lesson
+        self.hidden.hide(lesson.hidden_controls)
+        self.lesson_dock.show()
+        self.lesson_dock.raise_()
+        return True
+
+    def _another_lesson_shown(self, _lesson_id: object) -> None:
+        """A built-in lesson or a scene took the lesson file's place: its hidden controls come back."""
+        self.lesson = None
+        self.hidden.show_all()

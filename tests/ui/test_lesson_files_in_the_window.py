@@ -1,0 +1,114 @@
+"""A teacher's own lesson file, opened by a student: File → Open Lesson…, its scene, text, exercises and
+challenges in the window, its hidden switches gone until another lesson opens; a broken file changes nothing."""
+
+from dataclasses import replace
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog
+
+from attn_desktop.model import Role
+from attn_desktop.model.commands import move_arrow
+from attn_desktop.model.head_reading import read
+from attn_desktop.model.teaching.builtin_lesson_files import builtin_lesson_file
+from attn_desktop.model.teaching.exercise import AnswerKind
+from attn_desktop.model.teaching.lesson_file import LessonChallenge, LessonExercise
+from attn_desktop.model.teaching.lesson_file_writing import write_lesson_file
+from attn_desktop.model.teaching.lesson_quantities import Condition, Quantity, evaluate
+
+from tests.support.in_the_window import choose_from_menu_bar, matrix_cells
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support grabbing the keyboard")  # the menus, offscreen
+
+WEIGHT_IT_CAT = Quantity("weight", query="it", key="cat")
+
+
+def teachers_lesson():
+    """Lesson 3 made a teacher's own: a new title, HTML in its text, the √d_k switch hidden, one computed
+    exercise and one challenge."""
+    lesson = builtin_lesson_file("self-attention")
+    return replace(
+        lesson, title="Ms Rao's <b>pronouns</b>", text="# Who is it?\n\nDrag *k·cat*. <img src='x.png'>",
+        hidden_controls=("scale-switch",),
+        exercises=(LessonExercise(id="w-it-cat", prompt="How much weight does it give cat?", kind=AnswerKind.NUMBER,
+                                  quantities=(WEIGHT_IT_CAT,), tolerance=0.01),),
+        challenges=(LessonChallenge(id="cat-small", title="Make it give cat less than 1%",
+                                    conditions=(Condition(WEIGHT_IT_CAT, compare="<", value=0.01),)),),
+    )
+
+
+def open_from_the_menu(qtbot, window, monkeypatch, path) -> None:
+    filters = []
+
+    def chosen(parent, caption, folder, file_filter, *args, **kwargs):
+        filters.append(file_filter)
+        return str(path), file_filter
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", chosen)
+    choose_from_menu_bar(qtbot, window, ["File", "Open Lesson…"])
+    assert "*.attn-lesson" in filters[0]
+
+
+def visible_entries(menu) -> list[str]:
+    return [action.text().replace("&", "") for action in menu.actions() if action.isVisible()]
+
+
+def test_a_teachers_lesson_opens_with_its_scene_text_exercise_and_hidden_switch(qtbot, window, monkeypatch, tmp_path):
+    lesson = teachers_lesson()
+    path = tmp_path / "pronouns.attn-lesson"
+    write_lesson_file(lesson, path)
+    open_from_the_menu(qtbot, window, monkeypatch, path)
+
+    assert window.shown_errors == []
+    panel = window.lesson_panel
+    shown_text = panel.explanation_label.text()
+    assert "Ms Rao&#x27;s &lt;b&gt;pronouns&lt;/b&gt;" in shown_text or "Ms Rao's &lt;b&gt;pronouns&lt;/b&gt;" in shown_text
+    assert "<img" not in shown_text and "&lt;img" in shown_text  # the file's HTML shown as the characters it is
+    assert "<em>k·cat</em>" in shown_text
+    assert window.scene.tokens == ["cat", "sat", "it"]
+    expected = read(lesson.new_scene()).result.weights
+    assert matrix_cells(window) == [[f"{weight:.2f}" for weight in row] for row in expected]
+
+    widget = panel.exercise_widgets[0]
+    assert widget.prompt_label.text() == "How much weight does it give cat?"
+    right = float(evaluate(WEIGHT_IT_CAT, lesson.new_scene()))
+    qtbot.keyClicks(widget.answer_edit, f"{right + 0.2:.3f}")
+    qtbot.keyClick(widget.answer_edit, Qt.Key.Key_Return)
+    assert widget.result_label.text().startswith("✗")
+    widget.answer_edit.clear()
+    qtbot.keyClicks(widget.answer_edit, f"{right:.3f}")
+    qtbot.mouseClick(widget.check_button, Qt.MouseButton.LeftButton)
+    assert widget.result_label.text().startswith("✓") and widget.mark_label.text() == "✓"
+
+    attention = window.menus[next(menu_id for menu_id in window.menus if menu_id.name == "ATTENTION")]
+    assert "Scale by √d_k" not in visible_entries(attention) and "Causal mask" in visible_entries(attention)
+    assert not window.scale_action.isEnabled()  # Ctrl+K does nothing either
+    scale_box = window.toolbar_boxes[window.scale_action]
+    qtbot.waitUntil(lambda: not scale_box.isVisible())
+
+    window.open_lesson("soft-lookup")
+    assert "Scale by √d_k" in visible_entries(attention) and window.scale_action.isEnabled()
+    qtbot.waitUntil(scale_box.isVisible)
+
+
+def test_a_lesson_files_challenge_ticks_when_its_condition_holds(qtbot, window, monkeypatch, tmp_path):
+    path = tmp_path / "pronouns.attn-lesson"
+    write_lesson_file(teachers_lesson(), path)
+    open_from_the_menu(qtbot, window, monkeypatch, path)
+    challenges = window.lesson_panel.lesson_file_challenges
+    assert challenges is not None and challenges.rows[0].tick_label.text() == "○"
+    shown = window.shown
+    query_it = shown.vectors(Role.QUERY)[2]
+    window.history.do(move_arrow(shown, Role.KEY, 0, shown.vectors(Role.KEY)[0], [-3 * x for x in query_it]))
+    assert challenges.rows[0].tick_label.text() == "✓"
+
+
+def test_a_broken_lesson_file_gets_one_message_and_changes_nothing(qtbot, window, monkeypatch, tmp_path):
+    path = tmp_path / "broken.attn-lesson"
+    path.write_text('{"format": "attn-lesson", "version": 1, "title": ', encoding="utf-8")
+    tokens_before, title_before = list(window.scene.tokens), window.windowTitle()
+    open_from_the_menu(qtbot, window, monkeypatch, path)
+    assert len(window.shown_errors) == 1
+    title, message = window.shown_errors[0]
+    assert title == "Cannot open lesson" and "broken.attn-lesson" in message and "\n" not in message
+    assert window.scene.tokens == tokens_before and window.windowTitle() == title_before
