@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
 from attn_desktop.language import N_, tr
 from attn_desktop.model import Scene, SceneFileError, ViewState
 from attn_desktop.model.commands import open_contents
-from attn_desktop.model.teaching.lesson_file import LESSON_SUFFIX, LessonFile
+from attn_desktop.model.teaching.lesson_file import LessonFile
 from attn_desktop.model.teaching.lesson_file_reading import read_lesson_file
 from attn_desktop.ui.lessons.hidden_controls import HiddenControls
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel
@@ -32,11 +32,6 @@ class LessonDocument(Protocol):
     def maybe_save_changes(self) -> bool: ...
     def start(self, path: Path | None, lesson_id: str | None) -> None: ...
     def dialog_folder(self) -> Path: ...
-
-
-def is_lesson_file(path: str | Path) -> bool:
-    """Whether PATH names a lesson file (by its ending, as the file manager's glob does)."""
-    return str(path).lower().endswith(LESSON_SUFFIX)
 
 
 class LessonFileOpener:
