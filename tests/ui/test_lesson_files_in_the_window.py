@@ -4,7 +4,7 @@ challenges in the window, its hidden switches gone until another lesson opens; a
 from dataclasses import replace
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QFileDialog
 
 from attn_desktop.model import Role
@@ -16,7 +16,7 @@ from attn_desktop.model.teaching.lesson_file import LessonChallenge, LessonExerc
 from attn_desktop.model.teaching.lesson_file_writing import write_lesson_file
 from attn_desktop.model.teaching.lesson_quantities import Condition, Quantity, evaluate
 
-from tests.support.in_the_window import choose_from_menu_bar, matrix_cells
+from tests.support.in_the_window import choose_from_menu_bar, drag_arrow, matrix_cells, settle_layout
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support grabbing the keyboard")  # the menus, offscreen
 
@@ -112,3 +112,33 @@ def test_a_broken_lesson_file_gets_one_message_and_changes_nothing(qtbot, window
     title, message = window.shown_errors[0]
     assert title == "Cannot open lesson" and "broken.attn-lesson" in message and "\n" not in message
     assert window.scene.tokens == tokens_before and window.windowTitle() == title_before
+
+
+def test_locked_arrows_do_not_move_by_mouse_or_keys_until_another_lesson_opens(qtbot, window, monkeypatch, tmp_path):
+    path = tmp_path / "only-the-query.attn-lesson"
+    write_lesson_file(replace(teachers_lesson(), locked=("key", "v·cat")), path)
+    open_from_the_menu(qtbot, window, monkeypatch, path)
+    settle_layout(qtbot, window)
+    shown = window.shown
+    value_before, query_before = shown.vectors(Role.VALUE)[0].copy(), shown.vectors(Role.QUERY)[2].copy()
+
+    drag_arrow(window, Role.QUERY, 2, QPointF(60, -40))
+    assert not (shown.vectors(Role.QUERY)[2] == query_before).all()  # what the lesson leaves free moves
+    keys_before = shown.vectors(Role.KEY).copy()
+    # (k·cat's tip is shared: q·cat's takes that drag. A drag from a locked tip pans the view, as from empty paper.)
+    drag_arrow(window, Role.KEY, 1, QPointF(60, -40))
+    drag_arrow(window, Role.VALUE, 0, QPointF(60, -40))
+    assert (shown.vectors(Role.KEY) == keys_before).all() and (shown.vectors(Role.VALUE)[0] == value_before).all()
+    window.canvas.setFocus()
+    window.canvas.drags.focus_arrow((Role.KEY, 1))
+    qtbot.keyClick(window.canvas, Qt.Key.Key_Right)
+    assert "k·sat is fixed in this lesson" in window.statusBar().currentMessage()
+    qtbot.keyClick(window.canvas, Qt.Key.Key_Return)  # no dialog to type its numbers either
+    assert (shown.vectors(Role.KEY) == keys_before).all()
+    assert window.canvas.drags.focused_arrow == (Role.KEY, 1)  # still reached, read and described
+
+    window.open_lesson("soft-lookup")
+    settle_layout(qtbot, window)
+    keys_before = window.shown.vectors(Role.KEY).copy()
+    drag_arrow(window, Role.KEY, 0, QPointF(60, -40))
+    assert not (window.shown.vectors(Role.KEY) == keys_before).all()

@@ -3,13 +3,14 @@
 The file is read and checked whole before anything changes (read_lesson_file); a broken or hostile one is one
 message, and the window keeps its scene. Opened, the lesson's scene is the window's (a new document, untitled,
 nothing unsaved), its title, text, exercises and challenges are in the Lesson panel, and the controls it hides
-are gone (HiddenControls) until another lesson or scene opens. Its panels stay as a lesson's default.
+are gone (HiddenControls) and the arrows it locks stay where they are until another lesson or scene opens. Its panels stay as a lesson's default.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
@@ -20,6 +21,8 @@ from attn_desktop.model import Scene, SceneFileError, ViewState
 from attn_desktop.model.commands import open_contents
 from attn_desktop.model.teaching.lesson_file import LessonFile
 from attn_desktop.model.teaching.lesson_file_reading import read_lesson_file
+from attn_desktop.model.teaching.lesson_locks import arrow_is_locked
+from attn_desktop.ui.canvas.drag_controller import ArrowLock
 from attn_desktop.ui.lessons.hidden_controls import HiddenControls
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel
 
@@ -36,9 +39,11 @@ class LessonDocument(Protocol):
 
 class LessonFileOpener:
     def __init__(self, scene: Scene, view: ViewState, document: LessonDocument, panel: LessonPanel,
-                 lesson_dock: QDockWidget, hidden: HiddenControls, show_error: Callable[[str, str], object],
-                 parent: QWidget) -> None:
+                 lesson_dock: QDockWidget, hidden: HiddenControls, lock_arrows: Callable[[ArrowLock | None], object],
+                 show_error: Callable[[str, str], object], parent: QWidget) -> None:
+        """LOCK_ARROWS: fixes the arrows a lesson locks on the canvas (DragController.lock; None frees them)."""
         self.scene, self.view, self.document = scene, view, document
+        self.lock_arrows = lock_arrows
         self.panel, self.lesson_dock, self.hidden = panel, lesson_dock, hidden
         self.show_error, self.parent = show_error, parent
         self.lesson: LessonFile | None = None  # the lesson file open, None once another lesson or scene is
@@ -75,6 +80,8 @@ class LessonFileOpener:
         self.panel.show_lesson_file(lesson, self.scene)
         self.lesson = lesson
         self.hidden.hide(lesson.hidden_controls)
+        locked = lesson.locked
+        self.lock_arrows(partial(arrow_is_locked, locked, self.scene) if locked else None)
         self.lesson_dock.show()
         self.lesson_dock.raise_()
         return True
@@ -83,3 +90,4 @@ class LessonFileOpener:
         """A built-in lesson or a scene took the lesson file's place: its hidden controls come back."""
         self.lesson = None
         self.hidden.show_all()
+        self.lock_arrows(None)
