@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QApplication, QFileDialog
 
 from attn_desktop.model import Role
 from attn_desktop.model.commands import move_arrow
@@ -47,6 +47,8 @@ def open_from_the_menu(qtbot, window, monkeypatch, path) -> None:
     monkeypatch.setattr(QFileDialog, "getOpenFileName", chosen)
     choose_from_menu_bar(qtbot, window, ["File", "Open Lesson…"])
     assert "*.attn-lesson" in filters[0]
+    window.activateWindow()  # (offscreen, the closed menu stays the active window: the keys would go nowhere)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
 
 
 def visible_entries(menu) -> list[str]:
@@ -82,13 +84,19 @@ def test_a_teachers_lesson_opens_with_its_scene_text_exercise_and_hidden_switch(
 
     attention = window.menus[next(menu_id for menu_id in window.menus if menu_id.name == "ATTENTION")]
     assert "Scale by √d_k" not in visible_entries(attention) and "Causal mask" in visible_entries(attention)
-    assert not window.scale_action.isEnabled()  # Ctrl+K does nothing either
+    scaled = window.scene.scale
+    widget.answer_edit.clearFocus()  # (a text box takes Ctrl+K for itself)
+    qtbot.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)  # its key does nothing either
+    assert window.scene.scale == scaled and not window.scale_action.isEnabled()
     scale_box = window.toolbar_boxes[window.scale_action]
     qtbot.waitUntil(lambda: not scale_box.isVisible())
 
     window.open_lesson("soft-lookup")
     assert "Scale by √d_k" in visible_entries(attention) and window.scale_action.isEnabled()
     qtbot.waitUntil(scale_box.isVisible)
+    scaled = window.scene.scale
+    qtbot.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    assert window.scene.scale != scaled
 
 
 def test_a_lesson_files_challenge_ticks_when_its_condition_holds(qtbot, window, monkeypatch, tmp_path):
