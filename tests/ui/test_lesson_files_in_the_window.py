@@ -11,8 +11,8 @@ from attn_desktop.model import Role
 from attn_desktop.model.commands import move_arrow
 from attn_desktop.model.head_reading import read
 from attn_desktop.model.teaching.builtin_lesson_files import builtin_lesson_file
-from attn_desktop.model.teaching.exercise import AnswerKind
-from attn_desktop.model.teaching.lesson_file import LessonChallenge, LessonExercise
+from attn_desktop.model.teaching.exercise import AnswerKind, SetVector, ShowMe
+from attn_desktop.model.teaching.lesson_file import OWN_SCENE, LessonChallenge, LessonExercise
 from attn_desktop.model.teaching.lesson_file_writing import write_lesson_file
 from attn_desktop.model.teaching.lesson_quantities import Condition, Quantity, evaluate
 
@@ -150,3 +150,17 @@ def test_locked_arrows_do_not_move_by_mouse_or_keys_until_another_lesson_opens(q
     keys_before = window.shown.vectors(Role.KEY).copy()
     drag_arrow(window, Role.KEY, 0, QPointF(60, -40))
     assert not (window.shown.vectors(Role.KEY) == keys_before).all()
+
+
+def test_show_me_sets_up_the_lessons_own_scene_as_one_undoable_step(qtbot, window, monkeypatch, tmp_path):
+    show_me = ShowMe(OWN_SCENE, (SetVector(Role.KEY, 0, (-3.0, 0.5)),))
+    exercise = replace(teachers_lesson().exercises[0], show_me=show_me)
+    path = tmp_path / "shown.attn-lesson"
+    write_lesson_file(replace(teachers_lesson(), exercises=(exercise,)), path)
+    open_from_the_menu(qtbot, window, monkeypatch, path)
+    widget = window.lesson_panel.exercise_widgets[0]
+    qtbot.mouseClick(widget.show_me_button, Qt.MouseButton.LeftButton)
+    assert window.shown_errors == []
+    assert list(window.shown.vectors(Role.KEY)[0]) == [-3.0, 0.5] and window.scene.tokens == ["cat", "sat", "it"]
+    window.undo_action.trigger()
+    assert list(window.shown.vectors(Role.KEY)[0]) == [2.0, 0.0]

@@ -18,7 +18,9 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
 
 from attn_desktop.language import N_, tr
 from attn_desktop.model import Scene, SceneFileError, ViewState
-from attn_desktop.model.commands import open_contents
+from attn_desktop.model.commands import Editor, ReplaceContents, open_contents
+from attn_desktop.model.scene_files import contents_as_seen
+from attn_desktop.model.teaching.exercise import ShowMe
 from attn_desktop.model.teaching.lesson_file import LessonFile
 from attn_desktop.model.teaching.lesson_file_reading import read_lesson_file
 from attn_desktop.model.teaching.lesson_locks import arrow_is_locked
@@ -38,16 +40,17 @@ class LessonDocument(Protocol):
 
 
 class LessonFileOpener:
-    def __init__(self, scene: Scene, view: ViewState, document: LessonDocument, panel: LessonPanel,
+    def __init__(self, scene: Scene, view: ViewState, editor: Editor, document: LessonDocument, panel: LessonPanel,
                  lesson_dock: QDockWidget, hidden: HiddenControls, lock_arrows: Callable[[ArrowLock | None], object],
                  show_error: Callable[[str, str], object], parent: QWidget) -> None:
         """LOCK_ARROWS: fixes the arrows a lesson locks on the canvas (DragController.lock; None frees them)."""
-        self.scene, self.view, self.document = scene, view, document
+        self.scene, self.view, self.editor, self.document = scene, view, editor, document
         self.lock_arrows = lock_arrows
         self.panel, self.lesson_dock, self.hidden = panel, lesson_dock, hidden
         self.show_error, self.parent = show_error, parent
         self.lesson: LessonFile | None = None  # the lesson file open, None once another lesson or scene is
         panel.lesson_shown.connect(self._another_lesson_shown)
+        panel.lesson_file_show_me_requested.connect(self.apply_show_me)
 
     def choose_and_open(self) -> bool:
         path, _ = QFileDialog.getOpenFileName(self.parent, tr("Open Lesson"), str(self.document.dialog_folder()),
@@ -85,6 +88,24 @@ class LessonFileOpener:
         self.lesson_dock.show()
         self.lesson_dock.raise_()
         return True
+
+    def apply_show_me(self, show_me: ShowMe) -> None:
+        """An exercise's Show me: the lesson's own scene (or a built-in one) set up by its steps, in place of the
+        scene as one edit, like a drag (Ctrl+Z gives the canvas back), the exercises staying as they are."""
+        if self.lesson is None:
+            return
+        shown_view = ViewState()
+        try:
+            shown = self.lesson.show_me_scene(show_me, shown_view)
+        except (SceneFileError, ValueError) as error:  # a step the scene changed under (checked on reading)
+            self.show_error(tr("Cannot open lesson"), str(error))
+            return
+        command = ReplaceContents(contents_as_seen(self.scene, self.view), contents_as_seen(shown, shown_view),
+                                  N_("Show me"))
+        if command.only_chooses_a_query:  # nothing to undo: just look at the query it means
+            self.view.select_query(shown_view.chosen_query(shown.n_queries))
+        else:
+            self.editor.do(command)
 
     def _another_lesson_shown(self, _lesson_id: object) -> None:
         """A built-in lesson or a scene took the lesson file's place: its hidden controls come back."""

@@ -26,6 +26,7 @@ VERDICT_MARGIN = 6  # px between a verdict scrolled into view and the lesson col
 class LessonPanel(QWidget):
     open_lesson_requested = Signal(str)  # a lesson id: the window opens its scene
     show_me_requested = Signal(object)  # a ShowMe
+    lesson_file_show_me_requested = Signal(object)  # a lesson file's ShowMe: its scene is the file's (OWN_SCENE)
     lesson_shown = Signal(object)  # the lesson's id, None for a scene of the student's own
     fresh_scene_requested = Signal()  # the lesson's scene as it comes, in place of the one the student left
     announcement = Signal(str)  # an exercise's verdict, for a screen reader
@@ -156,7 +157,7 @@ class LessonPanel(QWidget):
             widget.plain_texts_only()
             # Not remembered between runs: a file's ids could be any lesson's (those results go in a hand-in).
             widget.solved.connect(lambda _id: self._count_lesson_file_answers())
-            widget.show_me_requested.connect(self.show_me_requested)
+            widget.show_me_requested.connect(self.lesson_file_show_me_requested)
             widget.verdict_shown.connect(self._bring_into_view)
             widget.announcement.connect(self.announcement)
             self.exercises_box.addWidget(widget)
