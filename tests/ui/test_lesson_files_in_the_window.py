@@ -31,7 +31,7 @@ def teachers_lesson():
         lesson, title="Ms Rao's <b>pronouns</b>", text="# Who is it?\n\nDrag *k·cat*. <img src='x.png'>",
         hidden_controls=("scale-switch",),
         exercises=(LessonExercise(id="w-it-cat", prompt="How much weight does it give cat?", kind=AnswerKind.NUMBER,
-                                  quantities=(WEIGHT_IT_CAT,), tolerance=0.01),),
+                                  quantities=(WEIGHT_IT_CAT,), tolerance=0.01, hint="<i>Softmax</i> the row."),),
         challenges=(LessonChallenge(id="cat-small", title="Make it give cat less than 1%",
                                     conditions=(Condition(WEIGHT_IT_CAT, compare="<", value=0.01),)),),
     )
@@ -77,6 +77,9 @@ def test_a_teachers_lesson_opens_with_its_scene_text_exercise_and_hidden_switch(
     qtbot.keyClicks(widget.answer_edit, f"{right + 0.2:.3f}")
     qtbot.keyClick(widget.answer_edit, Qt.Key.Key_Return)
     assert widget.result_label.text().startswith("✗")
+    qtbot.mouseClick(widget.hint_button, Qt.MouseButton.LeftButton)
+    assert widget.result_label.text() == "Hint: <i>Softmax</i> the row."  # the file's words, not its markup
+    assert widget.result_label.textFormat() == widget.prompt_label.textFormat() == Qt.TextFormat.PlainText
     widget.answer_edit.clear()
     qtbot.keyClicks(widget.answer_edit, f"{right:.3f}")
     qtbot.mouseClick(widget.check_button, Qt.MouseButton.LeftButton)
@@ -164,3 +167,14 @@ def test_show_me_sets_up_the_lessons_own_scene_as_one_undoable_step(qtbot, windo
     assert list(window.shown.vectors(Role.KEY)[0]) == [-3.0, 0.5] and window.scene.tokens == ["cat", "sat", "it"]
     window.undo_action.trigger()
     assert list(window.shown.vectors(Role.KEY)[0]) == [2.0, 0.0]
+
+
+def test_a_lesson_file_stays_open_through_a_change_of_language(qtbot, window, monkeypatch, tmp_path):
+    path = tmp_path / "pronouns.attn-lesson"
+    write_lesson_file(teachers_lesson(), path)
+    open_from_the_menu(qtbot, window, monkeypatch, path)
+    window.switch_language("es")
+    panel = window.lesson_panel
+    assert "pronouns" in panel.explanation_label.text() and window.scene.tokens == ["cat", "sat", "it"]
+    assert panel.exercise_widgets[0].check_button.text() == "Comprobar"
+    assert not window.scale_action.isVisible()  # still hidden: the lesson is still open
