@@ -16,7 +16,7 @@ from attn_desktop.model.teaching.lesson_file import OWN_SCENE, LessonChallenge, 
 from attn_desktop.model.teaching.lesson_file_writing import write_lesson_file
 from attn_desktop.model.teaching.lesson_quantities import Condition, Quantity, evaluate
 
-from tests.support.in_the_window import choose_from_menu_bar, drag_arrow, matrix_cells, settle_layout
+from tests.support.in_the_window import choose_from_menu_bar, drag_arrow, drag_on_canvas, matrix_cells, settle_layout
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support grabbing the keyboard")  # the menus, offscreen
 
@@ -178,3 +178,24 @@ def test_a_lesson_file_stays_open_through_a_change_of_language(qtbot, window, mo
     assert "pronouns" in panel.explanation_label.text() and window.scene.tokens == ["cat", "sat", "it"]
     assert panel.exercise_widgets[0].check_button.text() == "Comprobar"
     assert not window.scale_action.isVisible()  # still hidden: the lesson is still open
+
+
+def test_locked_word_vectors_do_not_move_in_the_heads_side_by_side(qtbot, window, monkeypatch, tmp_path):
+    path = tmp_path / "two-heads.attn-lesson"
+    write_lesson_file(replace(builtin_lesson_file("two-heads"), locked=("x·cat",)), path)
+    open_from_the_menu(qtbot, window, monkeypatch, path)
+    qtbot.waitUntil(lambda: window.central_stack.currentWidget() is window.heads_view)
+    column = window.heads_view.columns[1]
+    qtbot.mouseClick(column.title_button, Qt.MouseButton.LeftButton)  # its canvas, if one shows at a time
+    qtbot.waitUntil(column.canvas.isVisible)
+    settle_layout(qtbot, window)
+    scene = window.scene
+    cat, it = scene.tokens.index("cat"), scene.tokens.index("it")
+    left = QPointF(-0.4 * column.canvas.x_plot.getViewBox().width(), 0)
+    x_it_before = scene.vectors(Role.EMBEDDING)[it].copy()
+    drag_on_canvas(column.canvas, Role.EMBEDDING, it, left)
+    assert not (scene.vectors(Role.EMBEDDING)[it] == x_it_before).all()  # a word the lesson leaves free moves
+    settle_layout(qtbot, window)
+    x_cat_before = scene.vectors(Role.EMBEDDING)[cat].copy()
+    drag_on_canvas(column.canvas, Role.EMBEDDING, cat, left)
+    assert (scene.vectors(Role.EMBEDDING)[cat] == x_cat_before).all()

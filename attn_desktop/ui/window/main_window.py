@@ -24,6 +24,7 @@ from attn_desktop.ui.accessibility.focus_ring import FocusRings
 from attn_desktop.ui.accessibility.reading_order import ReadingOrder
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.canvas.coordinate_dialog import CoordinateDialog
+from attn_desktop.ui.canvas.drag_controller import ArrowLock
 from attn_desktop.ui.document.autosave import Autosaver, LeftWork
 from attn_desktop.ui.document.document_controller import DocumentController, lesson_for_file
 from attn_desktop.ui.document.edit_history import EditHistory
@@ -224,7 +225,7 @@ class MainWindow(QMainWindow):
         hidden = HiddenControls(actions.actions, self.toolbar, self.scene, self.switches.follow_scene, self)
         self.lesson_files = LessonFileOpener(self.scene, self.view_state, self.history, self.documents,
                                              self.lesson_panel, self.docks[DockId.LESSON], hidden,
-                                             self.canvas.drags.lock, self.dialogs.show_error, self)
+                                             self._lock_arrows, self.dialogs.show_error, self)
 
     def reading(self, layer: int = 0, head: int = 0) -> HeadReading:
         """Head HEAD of LAYER as this window's view looks at it (the chosen query is the view's)."""
@@ -246,6 +247,11 @@ class MainWindow(QMainWindow):
         """Undo mid-drag would step back under the drag, which then records its move on the wrong state."""
         self.undo_action.setEnabled(not dragging and self.history.stack.canUndo())
         self.redo_action.setEnabled(not dragging and self.history.stack.canRedo())
+
+    def _lock_arrows(self, is_locked: ArrowLock | None) -> None:
+        """A lesson file's locked arrows, fixed on the canvas and in each head's of the heads side by side."""
+        self.canvas.drags.lock(is_locked)
+        self.heads_view.lock_arrows(is_locked)
 
     def _keys_to_the_drawing(self) -> None:
         """The keys on the scene just brought back (Start afresh): Tab picks an arrow, the arrow keys move it.
