@@ -11,10 +11,12 @@ from attn_desktop.model import Role
 from attn_desktop.model.commands import move_arrow
 from attn_desktop.model.head_reading import read
 from attn_desktop.model.teaching.builtin_lesson_files import builtin_lesson_file
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.exercise import AnswerKind, SetVector, ShowMe
 from attn_desktop.model.teaching.lesson_file import OWN_SCENE, LessonChallenge, LessonExercise
 from attn_desktop.model.teaching.lesson_file_writing import write_lesson_file
 from attn_desktop.model.teaching.lesson_quantities import Condition, Quantity, evaluate
+from attn_desktop.ui.window.actions.menu_id import MenuId
 
 from tests.support.in_the_window import choose_from_menu_bar, drag_arrow, drag_on_canvas, matrix_cells, settle_layout
 
@@ -85,7 +87,7 @@ def test_a_teachers_lesson_opens_with_its_scene_text_exercise_and_hidden_switch(
     qtbot.mouseClick(widget.check_button, Qt.MouseButton.LeftButton)
     assert widget.result_label.text().startswith("✓") and widget.mark_label.text() == "✓"
 
-    attention = window.menus[next(menu_id for menu_id in window.menus if menu_id.name == "ATTENTION")]
+    attention = window.menus[MenuId.ATTENTION]
     assert "Scale by √d_k" not in visible_entries(attention) and "Causal mask" in visible_entries(attention)
     scaled = window.scene.scale
     widget.answer_edit.clearFocus()  # (a text box takes Ctrl+K for itself)
@@ -199,3 +201,27 @@ def test_locked_word_vectors_do_not_move_in_the_heads_side_by_side(qtbot, window
     x_cat_before = scene.vectors(Role.EMBEDDING)[cat].copy()
     drag_on_canvas(column.canvas, Role.EMBEDDING, cat, left)
     assert (scene.vectors(Role.EMBEDDING)[cat] == x_cat_before).all()
+
+
+def test_hidden_training_and_model_heads_leave_the_lessons_and_view_menus(qtbot, window, monkeypatch, tmp_path):
+    qtbot.keyClick(window, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)  # Train a Head…, open before
+    training = window.docks[DockId.TRAINING]
+    qtbot.waitUntil(training.isVisible)
+    path = tmp_path / "no-extras.attn-lesson"
+    write_lesson_file(replace(teachers_lesson(), hidden_controls=("training", "model-heads")), path)
+    open_from_the_menu(qtbot, window, monkeypatch, path)
+    assert not training.isVisible()  # a lesson file, like a built-in lesson, closes another activity's panel
+    lessons_menu, view_menu = window.menus[MenuId.LESSONS], window.menus[MenuId.VIEW]
+    assert "Train a Head…" not in visible_entries(lessons_menu)
+    assert "Heads of a Real Model…" not in visible_entries(lessons_menu)
+    assert "Training" not in visible_entries(view_menu) and "Model heads" not in visible_entries(view_menu)
+    assert "Attention matrix" in visible_entries(view_menu)
+    for key in (Qt.Key.Key_T, Qt.Key.Key_H):
+        qtbot.keyClick(window, key, Qt.KeyboardModifier.ControlModifier)
+    qtbot.wait(20)
+    assert not training.isVisible() and not window.docks[DockId.MODEL_HEADS].isVisible()
+
+    window.open_lesson("soft-lookup")
+    assert "Train a Head…" in visible_entries(lessons_menu) and "Training" in visible_entries(view_menu)
+    qtbot.keyClick(window, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(training.isVisible)

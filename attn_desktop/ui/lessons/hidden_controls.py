@@ -12,33 +12,40 @@ from collections.abc import Callable, Iterable, Mapping
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QToolBar
+from PySide6.QtWidgets import QDockWidget, QToolBar
 
 from attn_desktop.model import Change, Scene
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.scene_link import follow_scene
 
-# A lesson file's hidden control (lesson_file.HIDEABLE_CONTROLS) → the command-table actions it hides. Those not
-# here (sentence and grid editing, the Code, Training and Model heads panels) are not hidden yet.
+# A lesson file's hidden control (lesson_file.HIDEABLE_CONTROLS) → the command-table actions it hides, and the
+# panels whose View-menu entries go with them (the opener closes an activity's panel, as a built-in lesson does).
+# Those not here (the grids switch, sentence and grid editing, the Code panel) are not hidden yet.
 HIDDEN_ACTIONS: dict[str, tuple[str, ...]] = {
     "scale-switch": ("scale_action",),
     "causal-switch": ("causal_action",),
     "predict-switch": ("predict_action",),
+    "training": ("training_action",),
+    "model-heads": ("model_heads_action",),
 }
+HIDDEN_PANELS: dict[str, DockId] = {"training": DockId.TRAINING, "model-heads": DockId.MODEL_HEADS}
 
 
 class HiddenControls(QObject):
-    def __init__(self, actions: Mapping[str, QAction], toolbar: QToolBar, scene: Scene,
-                 follow_switches: Callable[[], object], parent: QObject) -> None:
+    def __init__(self, actions: Mapping[str, QAction], docks: Mapping[DockId, QDockWidget], toolbar: QToolBar,
+                 scene: Scene, follow_switches: Callable[[], object], parent: QObject) -> None:
         """FOLLOW_SWITCHES: enables the scene's switches as the scene allows (SceneSwitches.follow_scene)."""
         super().__init__(parent)
-        self.actions, self.toolbar, self.follow_switches = actions, toolbar, follow_switches
+        self.actions, self.docks, self.toolbar, self.follow_switches = actions, docks, toolbar, follow_switches
         self.hidden: tuple[QAction, ...] = ()
         follow_scene(self, scene, self._on_scene_changed)
 
     def hide(self, controls: Iterable[str]) -> None:
         """Hide CONTROLS (a lesson file's names), and bring back any hidden before that it does not name."""
         self.show_all()
-        self.hidden = tuple(self.actions[name] for control in controls for name in HIDDEN_ACTIONS.get(control, ()))
+        self.hidden = (*(self.actions[name] for control in controls for name in HIDDEN_ACTIONS.get(control, ())),
+                       *(self.docks[HIDDEN_PANELS[control]].toggleViewAction() for control in controls
+                         if control in HIDDEN_PANELS))
         self._apply()
 
     def show_all(self, *_: object) -> None:

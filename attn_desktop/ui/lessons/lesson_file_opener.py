@@ -42,10 +42,12 @@ class LessonDocument(Protocol):
 class LessonFileOpener:
     def __init__(self, scene: Scene, view: ViewState, editor: Editor, document: LessonDocument, panel: LessonPanel,
                  lesson_dock: QDockWidget, hidden: HiddenControls, lock_arrows: Callable[[ArrowLock | None], object],
-                 show_error: Callable[[str, str], object], parent: QWidget) -> None:
-        """LOCK_ARROWS: fixes the arrows a lesson locks on the canvas (DragController.lock; None frees them)."""
+                 close_companion: Callable[[], object], show_error: Callable[[str, str], object],
+                 parent: QWidget) -> None:
+        """LOCK_ARROWS: fixes the arrows a lesson locks on the canvas (DragController.lock; None frees them).
+        CLOSE_COMPANION: closes another activity's panel (Training, a lab), as opening a built-in lesson does."""
         self.scene, self.view, self.editor, self.document = scene, view, editor, document
-        self.lock_arrows = lock_arrows
+        self.lock_arrows, self.close_companion = lock_arrows, close_companion
         self.panel, self.lesson_dock, self.hidden = panel, lesson_dock, hidden
         self.show_error, self.parent = show_error, parent
         self.lesson: LessonFile | None = None  # the lesson file open, None once another lesson or scene is
@@ -80,6 +82,7 @@ class LessonFileOpener:
             return False
         self.document.start(None, None)  # a document of its own, untitled: its lesson is shown below
         self.view.show_head(*lesson.first_head)
+        self.close_companion()
         self.panel.show_lesson_file(lesson, self.scene)
         self.lesson = lesson
         self.hidden.hide(lesson.hidden_controls)

@@ -222,10 +222,11 @@ class MainWindow(QMainWindow):
         self.addToolBar(self.toolbar)
         self.menus = fill_menus(self, actions, {MenuId.VIEW: [dock.toggleViewAction() for dock in self.docks.values()]})
         self.switches.bind(self.scale_action, self.causal_action, self.toolbar_boxes.values())
-        hidden = HiddenControls(actions.actions, self.toolbar, self.scene, self.switches.follow_scene, self)
+        hidden = HiddenControls(actions.actions, self.docks, self.toolbar, self.scene, self.switches.follow_scene, self)
         self.lesson_files = LessonFileOpener(self.scene, self.view_state, self.history, self.documents,
                                              self.lesson_panel, self.docks[DockId.LESSON], hidden,
-                                             self._lock_arrows, self.dialogs.show_error, self)
+                                             self._lock_arrows, lambda: self.dock_layout.open_companion(None),
+                                             self.dialogs.show_error, self)
 
     def reading(self, layer: int = 0, head: int = 0) -> HeadReading:
         """Head HEAD of LAYER as this window's view looks at it (the chosen query is the view's)."""
