@@ -64,6 +64,7 @@ def test_a_teachers_lesson_opens_with_its_scene_text_exercise_and_hidden_switch(
     open_from_the_menu(qtbot, window, monkeypatch, path)
 
     assert window.shown_errors == []
+    assert window.windowTitle() == "Ms Rao's <b>pronouns</b> — Attention Desktop"  # (a title bar shows no markup)
     panel = window.lesson_panel
     shown_text = panel.explanation_label.text()
     assert "Ms Rao&#x27;s &lt;b&gt;pronouns&lt;/b&gt;" in shown_text or "Ms Rao's &lt;b&gt;pronouns&lt;/b&gt;" in shown_text

@@ -1,9 +1,10 @@
 """File → Open Lesson… and `attn-desktop FILE.attn-lesson`: a teacher's own lesson, opened for a student.
 
 The file is read and checked whole before anything changes (read_lesson_file); a broken or hostile one is one
-message, and the window keeps its scene. Opened, the lesson's scene is the window's (a new document, untitled,
-nothing unsaved), its title, text, exercises and challenges are in the Lesson panel, and the controls it hides
-are gone (HiddenControls) and the arrows it locks stay where they are until another lesson or scene opens. Its panels stay as a lesson's default.
+message, and the window keeps its scene. Opened, the lesson's scene is the window's (a new document with no file,
+named by the lesson's title, nothing unsaved), its title, text, exercises and challenges are in the Lesson panel;
+the controls it hides are gone (HiddenControls) and the arrows it locks stay where they are, until another
+lesson or scene opens. Its panels stay as a lesson's default (its `panels` are not applied yet).
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ class LessonFileOpener:
         except SceneFileError as error:  # checked on reading: a scene that cannot open is a damaged install
             self.show_error(tr("Cannot open lesson"), str(error))
             return False
-        self.document.start(None, None)  # a document of its own, untitled: its lesson is shown below
+        self.scene.title = lesson.title  # the window's title names the teacher's lesson (and Save As suggests it)
+        self.document.start(None, None)  # a document of its own, with no file: its lesson is shown below
         self.view.show_head(*lesson.first_head)
         self.close_companion()
         self.panel.show_lesson_file(lesson, self.scene)
