@@ -226,3 +226,14 @@ def test_hidden_training_and_model_heads_leave_the_lessons_and_view_menus(qtbot,
     assert "Train a Head…" in visible_entries(lessons_menu) and "Training" in visible_entries(view_menu)
     qtbot.keyClick(window, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(training.isVisible)
+
+
+def test_a_hidden_grids_switch_leaves_the_grids_panel(qtbot, window, monkeypatch, tmp_path):
+    box = window.grid_editor.no_grids_box
+    path = tmp_path / "grids.attn-lesson"
+    write_lesson_file(replace(builtin_lesson_file("projections"), hidden_controls=("grids-switch",)), path)
+    open_from_the_menu(qtbot, window, monkeypatch, path)
+    qtbot.waitUntil(window.docks[DockId.GRIDS].isVisible)
+    assert box.isHidden() and window.grid_editor.tables["w_q"].isVisible()  # the grids stay, their switch goes
+    window.open_lesson("projections")
+    qtbot.waitUntil(box.isVisible)

@@ -298,8 +298,9 @@ class DragController(QObject):
         if self.focused_arrow is None:
             return False
         if self.locked(*self.focused_arrow) and (key in ENTER_KEYS or key in NUDGE_KEYS):
+            name = self.reading.arrow_name(*self.focused_arrow)
             # Translators: said when an arrow key or Enter meets an arrow a teacher's lesson locks: "k·cat is fixed in this lesson"
-            self.status.emit(tr("{name} is fixed in this lesson").format(name=self.reading.arrow_name(*self.focused_arrow)))
+            self.status.emit(tr("{name} is fixed in this lesson").format(name=name))
             return True  # taken, and nothing moves
         if key in ENTER_KEYS:
             self.edit_requested.emit(*self.focused_arrow)

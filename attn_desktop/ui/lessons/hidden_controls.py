@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QToolBar
+from PySide6.QtWidgets import QDockWidget, QToolBar, QWidget
 
 from attn_desktop.model import Change, Scene
 from attn_desktop.model.teaching.dock_id import DockId
@@ -20,7 +20,7 @@ from attn_desktop.ui.scene_link import follow_scene
 
 # A lesson file's hidden control (lesson_file.HIDEABLE_CONTROLS) → the command-table actions it hides, and the
 # panels whose View-menu entries go with them (the opener closes an activity's panel, as a built-in lesson does).
-# Those not here (the grids switch, sentence and grid editing, the Code panel) are not hidden yet.
+# Those not here (sentence and grid editing, the Code panel) are not hidden yet.
 HIDDEN_ACTIONS: dict[str, tuple[str, ...]] = {
     "scale-switch": ("scale_action",),
     "causal-switch": ("causal_action",),
@@ -33,10 +33,14 @@ HIDDEN_PANELS: dict[str, DockId] = {"training": DockId.TRAINING, "model-heads": 
 
 class HiddenControls(QObject):
     def __init__(self, actions: Mapping[str, QAction], docks: Mapping[DockId, QDockWidget], toolbar: QToolBar,
-                 scene: Scene, follow_switches: Callable[[], object], parent: QObject) -> None:
-        """FOLLOW_SWITCHES: enables the scene's switches as the scene allows (SceneSwitches.follow_scene)."""
+                 switch_boxes: Mapping[str, QWidget], scene: Scene, follow_switches: Callable[[], object],
+                 parent: QObject) -> None:
+        """SWITCH_BOXES: a panel's own switch by the control it is ("grids-switch": the Grids panel's No grids).
+        FOLLOW_SWITCHES: enables the scene's switches as the scene allows (SceneSwitches.follow_scene)."""
         super().__init__(parent)
         self.actions, self.docks, self.toolbar, self.follow_switches = actions, docks, toolbar, follow_switches
+        self.switch_boxes = switch_boxes
+        self.hidden_boxes: tuple[QWidget, ...] = ()  # (each was shown: a box its panel hides stays hidden)
         self.hidden: tuple[QAction, ...] = ()
         follow_scene(self, scene, self._on_scene_changed)
 
@@ -46,12 +50,19 @@ class HiddenControls(QObject):
         self.hidden = (*(self.actions[name] for control in controls for name in HIDDEN_ACTIONS.get(control, ())),
                        *(self.docks[HIDDEN_PANELS[control]].toggleViewAction() for control in controls
                          if control in HIDDEN_PANELS))
+        self.hidden_boxes = tuple(self.switch_boxes[control] for control in controls
+                                  if control in self.switch_boxes and not self.switch_boxes[control].isHidden())
+        for box in self.hidden_boxes:
+            box.hide()
         self._apply()
 
     def show_all(self, *_: object) -> None:
         for action in self.hidden:
             self._set_shown(action, True)
         self.hidden = ()
+        for box in self.hidden_boxes:
+            box.show()
+        self.hidden_boxes = ()
         self.follow_switches()  # enabled again by their own rules: the causal mask needs one query per token
 
     def _on_scene_changed(self, change: Change) -> None:

@@ -222,7 +222,9 @@ class MainWindow(QMainWindow):
         self.addToolBar(self.toolbar)
         self.menus = fill_menus(self, actions, {MenuId.VIEW: [dock.toggleViewAction() for dock in self.docks.values()]})
         self.switches.bind(self.scale_action, self.causal_action, self.toolbar_boxes.values())
-        hidden = HiddenControls(actions.actions, self.docks, self.toolbar, self.scene, self.switches.follow_scene, self)
+        switch_boxes = {"grids-switch": self.grid_editor.no_grids_box}
+        hidden = HiddenControls(actions.actions, self.docks, self.toolbar, switch_boxes, self.scene,
+                                self.switches.follow_scene, self)
         self.lesson_files = LessonFileOpener(self.scene, self.view_state, self.history, self.documents,
                                              self.lesson_panel, self.docks[DockId.LESSON], hidden,
                                              self._lock_arrows, lambda: self.dock_layout.open_companion(None),
