@@ -1,4 +1,5 @@
-"""`attn-desktop [SCENE]`: open the app's window, on a scene file or the default scene.
+"""`attn-desktop [SCENE | LESSON]`: open the app's window, on a scene file, a lesson file (*.attn-lesson) or the
+default scene.
 
 A scene that cannot be read, a missing system library Qt's platform plugin needs, or no display
 is one error line and exit 2 (and, for the scene, a dialog: a desktop entry has no terminal to read)."""
@@ -15,7 +16,10 @@ from attn_desktop.cli.app_checks import add_check_options, prepare_for_checks, r
 from attn_desktop.cli.errors import OneLineErrorParser, fail
 from attn_desktop.cli.language_option import add_language_option, speak_chosen_language
 from attn_desktop.language import current_language, tr
+from attn_desktop.model.scene import Scene
 from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.teaching.lesson_file import LESSON_SUFFIX, LessonFile
+from attn_desktop.model.teaching.lesson_file_reading import read_lesson_file
 from attn_desktop.model.view_state import ViewState
 
 if TYPE_CHECKING:
@@ -31,12 +35,11 @@ def gui_main(argv: list[str]) -> int:
     args = _app_parser().parse_args(argv)
     prepare_for_checks(args)
 
-    scene, view = None, ViewState()  # the window's view, choosing the query the file had chosen
-    if args.scene:
-        try:
-            scene = open_scene(args.scene, view)
-        except Exception as error:  # noqa: BLE001 - whatever the file holds: one line and a dialog, no traceback
-            return _cannot_open_scene(args.scene, error)
+    view = ViewState()  # the window's view, choosing the query the file had chosen
+    try:
+        scene, lesson = opened_file(args.scene, view)
+    except Exception as error:  # noqa: BLE001 - whatever the file holds: one line and a dialog, no traceback
+        return _cannot_open_scene(args.scene, error, lesson_file=is_lesson_file(args.scene))
 
     if not args.self_test:
         from attn_desktop.platform_check import check_platform_plugin, display_problem
@@ -58,9 +61,26 @@ def gui_main(argv: list[str]) -> int:
     from attn_desktop.ui.window.startup.interrupt import close_windows_on_interrupt
 
     close_windows_on_interrupt(app)  # before the first question a start may ask
-    window = start_window(scene, Path(args.scene) if args.scene else None, view)
+    window = start_window(scene, Path(args.scene) if scene is not None else None, view)
+    if lesson is not None:  # on the lesson the last run was on, then the lesson file over it
+        window.lesson_files.open_lesson(lesson)
     _show(window, quit_after_paint=args.quit_after_paint)
     return app.exec()
+
+
+def opened_file(argument: str | None, view: ViewState) -> tuple[Scene | None, LessonFile | None]:
+    """What the window opens on: the scene file ARGUMENT (read through VIEW), or the lesson file it names (by
+    its ending, *.attn-lesson), or neither (None, None: the last lesson). Raises for a file that cannot be read."""
+    if not argument:
+        return None, None
+    if is_lesson_file(argument):
+        return None, read_lesson_file(argument)
+    return open_scene(argument, view), None
+
+
+def is_lesson_file(path: str | None) -> bool:
+    """Whether PATH names a lesson file, by its ending (as the file manager's glob does)."""
+    return bool(path) and str(path).lower().endswith(LESSON_SUFFIX)
 
 
 def _saved_language() -> str | None:
@@ -79,14 +99,15 @@ def _app_parser() -> argparse.ArgumentParser:
         "[--lang CODE]  and  attn-desktop train TASK [--steps N] [--seed S] [--lr X] -o OUT.json  and  attn-desktop "
         "heads \"SENTENCE\" [--model PATH] -o OUT.json  (no display needed)"),
     )
+    # (A lesson file, *.attn-lesson, opens as a lesson: see opened_file.)
     parser.add_argument("scene", nargs="?", help=tr("a scene file to open (JSON); default: The cat sat on the mat"))
     add_language_option(parser, remembered=True)
     add_check_options(parser)
     return parser
 
 
-def _cannot_open_scene(scene_file: str, error: Exception) -> int:
-    """Say why the scene cannot be opened, on standard error and in a dialog; the exit code."""
+def _cannot_open_scene(scene_file: str, error: Exception, lesson_file: bool = False) -> int:
+    """Say why the scene (or LESSON_FILE) cannot be opened, on standard error and in a dialog; the exit code."""
     from attn_desktop.model import SceneFileError
 
     message = str(error) if isinstance(error, SceneFileError) else tr("{file}: {reason}").format(
@@ -94,7 +115,7 @@ def _cannot_open_scene(scene_file: str, error: Exception) -> int:
     exit_code = fail(message)
     from attn_desktop.ui.window.startup.startup_error import show_startup_error
 
-    show_startup_error(tr("Cannot open scene"), message)  # a desktop entry has no terminal to read
+    show_startup_error(tr("Cannot open lesson") if lesson_file else tr("Cannot open scene"), message)  # a desktop entry has no terminal to read
     return exit_code
 
 

@@ -52,6 +52,17 @@ class ArrowGestures(pg.GraphicsObject):
         if draggable:
             self.setCursor(Qt.CursorShape.OpenHandCursor)
 
+    def set_draggable(self, draggable: bool) -> None:
+        """Locked (a lesson file's) or free again: a locked arrow shows no hand and takes no drag or double-click."""
+        self._draggable = draggable
+        self.setAcceptHoverEvents(draggable)
+        if draggable:
+            self.setCursor(Qt.CursorShape.OpenHandCursor)
+        else:
+            self.unsetCursor()
+            self._hovered = False
+        self.update()
+
     def hoverEnterEvent(self, event: HoverEvent) -> None:
         self._hovered = True
         self.update()

@@ -15,7 +15,7 @@ and the snapping step.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from typing import cast
@@ -37,6 +37,7 @@ from attn_desktop.ui.canvas.arrow_item import ArrowItem
 SMALL_NUDGE, FINE_NUDGE, BIG_NUDGE = 0.1, 0.01, 0.5
 NUDGE_KEYS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
 ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+ArrowLock = Callable[[Role, int], bool]  # whether the arrow (role, index) is fixed
 # Up to this many tokens every arrow is a Tab stop of its own; a larger scene is one stop, and
 # Page Up / Page Down step between its arrows (three Tab presses per token would trap the keyboard).
 TAB_STOP_TOKENS = 12
@@ -98,6 +99,7 @@ class DragController(QObject):
         self.planes = DrawnPlanes(reading)  # which plane of a wide vector the canvas shows
         self.snap_step = 0.0  # when set, dragged tips land on multiples of it (so "exactly equal" is reachable)
         self.focused_arrow: tuple[Role, int] | None = None  # what the arrow keys move
+        self.is_locked: ArrowLock | None = None  # a lesson file's locked arrows: reached and read, never moved
         self._turns = TipTurns()
         self._drag: _Drag | None = None
 
@@ -109,6 +111,8 @@ class DragController(QObject):
         item.drag_finished.connect(self._finish_drag)
         item.drag_cancelled.connect(self._drag_cancelled)
         item.double_clicked.connect(partial(self.edit_requested.emit, role, index))
+        if self.locked(role, index):
+            item.set_draggable(False)
         if role is Role.QUERY:
             item.clicked.connect(partial(self.reading.select_query, index))
 
@@ -119,6 +123,16 @@ class DragController(QObject):
             self._drag = None
             self.dragging.emit(False)
         self._turns.forget()
+
+    def lock(self, is_locked: ArrowLock | None) -> None:
+        """Arrows IS_LOCKED says (role, index) are fixed, by mouse and keys (None: none is); asked at each gesture."""
+        self.is_locked = is_locked
+        for role, items in self.arrows.items():
+            for index, item in enumerate(items):
+                item.set_draggable(self.reading.is_draggable(role) and not self.locked(role, index))
+
+    def locked(self, role: Role, index: int) -> bool:
+        return self.is_locked is not None and self.is_locked(role, index)
 
     def draggable_arrows(self) -> list[tuple[Role, int]]:
         return [(role, i) for role in self.reading.roles if self.reading.is_draggable(role)
@@ -283,6 +297,11 @@ class DragController(QObject):
             return self._step_between_arrows(key == Qt.Key.Key_PageDown)
         if self.focused_arrow is None:
             return False
+        if self.locked(*self.focused_arrow) and (key in ENTER_KEYS or key in NUDGE_KEYS):
+            name = self.reading.arrow_name(*self.focused_arrow)
+            # Translators: said when an arrow key or Enter meets an arrow a teacher's lesson locks: "k·cat is fixed in this lesson"
+            self.status.emit(tr("{name} is fixed in this lesson").format(name=name))
+            return True  # taken, and nothing moves
         if key in ENTER_KEYS:
             self.edit_requested.emit(*self.focused_arrow)
             return True

@@ -40,6 +40,7 @@ from attn_desktop.model import Change, Scene, ViewState
 from attn_desktop.model.commands import Editor
 from attn_desktop.model.layers import ATTENTION_ROLES
 from attn_desktop.ui.canvas.canvas import PRESENTATION_SCALE
+from attn_desktop.ui.canvas.drag_controller import ArrowLock
 from attn_desktop.ui.heads.head_column import HeadColumn
 from attn_desktop.ui.heads.mixing_box import MixingBox
 from attn_desktop.ui.panels.grid_editor import GridEditor
@@ -66,6 +67,7 @@ class HeadsView(QWidget):
         self.presenting = False
         self.showing = False  # the window shows the heads: see show_heads
         self.columns: list[HeadColumn] = []
+        self.arrow_lock: ArrowLock | None = None  # a lesson file's locked arrows, fixed in every head's canvas
         self.one_at_a_time = False  # one head's canvas shows, chosen with the heads' titles (see _arrange)
         self.matrices_one_at_a_time = False  # the chosen head's matrix only: they do not fit side by side
         self.mixing_beside = False  # W_O and the output line right of the matrices, not under them
@@ -172,6 +174,12 @@ class HeadsView(QWidget):
                 self.matrix_row.addWidget(column.matrix, 1)
                 self.columns.append(column)
 
+    def lock_arrows(self, is_locked: ArrowLock | None) -> None:
+        """The arrows IS_LOCKED says are fixed in every head's canvas, now and in those made later (None: free)."""
+        self.arrow_lock = is_locked
+        for column in self.columns:
+            column.canvas.drags.lock(is_locked)
+
     def _pass_on_signals(self, column: HeadColumn) -> None:
         canvas = column.canvas
         canvas.arrow_moved.connect(self.arrow_moved)
@@ -179,6 +187,8 @@ class HeadsView(QWidget):
         canvas.announcement.connect(self.announcement)
         canvas.edit_requested.connect(self.edit_requested)
         canvas.drags.dragging.connect(self.dragging)
+        if self.arrow_lock is not None:
+            canvas.drags.lock(self.arrow_lock)
 
     # ----- which parts show, and where ---------------------------------------
     def fit_parts_to_screen(self, screen_height: int) -> None:

@@ -118,6 +118,12 @@ class ExerciseWidget(QFrame):
             layout.addWidget(self.answer_edit)
         return area
 
+    def plain_texts_only(self) -> None:
+        """An exercise from a lesson file: its prompt, choices, hints and verdicts are the file's words, shown as
+        the characters they are (a QLabel would otherwise take text that looks like HTML for HTML)."""
+        for label in (self.prompt_label, self.result_label, *(text for _button, text in self.choice_texts)):
+            label.setTextFormat(Qt.TextFormat.PlainText)
+
     def tab_stops(self) -> list[QWidget]:
         """Its controls in reading order: the answer (or the choices), then Check, Hint and Show me."""
         answers: list[QWidget] = [self.answer_edit] if self.answer_edit is not None else list(self.choice_buttons)

@@ -7,12 +7,16 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QScro
 
 from attn_desktop.language import is_right_to_left, ntr, tr
 from attn_desktop.language.isolates import in_isolate
+from attn_desktop.model import Scene
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.exercises import exercises_for
+from attn_desktop.model.teaching.lesson_file import LessonFile
+from attn_desktop.model.teaching.lesson_rich_text import lesson_rich_text
 from attn_desktop.model.teaching.lessons import Lesson
 from attn_desktop.model.teaching.progress import ProgressKind, ProgressStore
 from attn_desktop.ui.language_link import follow_language
-from attn_desktop.ui.lessons.exercise_widget import ExerciseWidget
+from attn_desktop.ui.lessons.exercise_widget import DONE_MARK, ExerciseWidget
+from attn_desktop.ui.lessons.lesson_file_challenges import LessonFileChallenges
 from attn_desktop.ui.widgets.eliding_combo_box import ElidingComboBox
 
 PICKER_MINIMUM_CHARACTERS = 20  # of the lesson picker's title, before it elides: "2. Three vectors from…"
@@ -22,6 +26,7 @@ VERDICT_MARGIN = 6  # px between a verdict scrolled into view and the lesson col
 class LessonPanel(QWidget):
     open_lesson_requested = Signal(str)  # a lesson id: the window opens its scene
     show_me_requested = Signal(object)  # a ShowMe
+    lesson_file_show_me_requested = Signal(object)  # a lesson file's ShowMe: its scene is the file's (OWN_SCENE)
     lesson_shown = Signal(object)  # the lesson's id, None for a scene of the student's own
     fresh_scene_requested = Signal()  # the lesson's scene as it comes, in place of the one the student left
     announcement = Signal(str)  # an exercise's verdict, for a screen reader
@@ -31,6 +36,7 @@ class LessonPanel(QWidget):
         self.progress = progress
         self.lesson: Lesson | None = None
         self.exercise_widgets: list[ExerciseWidget] = []
+        self.lesson_file_challenges: LessonFileChallenges | None = None  # a lesson file's, under its exercises
         self.picker = ElidingComboBox()
         self.picker.addItems([tr(item.title) for item in lessons.LESSONS])
         follow_language(self, self._reword)
@@ -108,6 +114,9 @@ class LessonPanel(QWidget):
             self.exercises_box.removeWidget(widget)
             widget.deleteLater()
         self.exercise_widgets = []
+        self._drop_lesson_file_challenges()
+        for label in (self.explanation_label, self.formula_label):
+            label.setTextFormat(Qt.TextFormat.AutoText)  # the app's own texts, after a lesson file's
         if self.lesson is None:
             self.picker.setCurrentIndex(-1)
             self.formula_label.setText("")
@@ -131,6 +140,50 @@ class LessonPanel(QWidget):
         self._put_exercises_in_reading_order()
         self._update_progress()
         self.lesson_shown.emit(self.lesson.id)
+
+    def show_lesson_file(self, lesson: LessonFile, scene: Scene) -> None:
+        """A teacher's own lesson, on SCENE (its scene, just opened): its title and text (the safe subset, the
+        rest escaped), its formula, its exercises checked by the same widgets as the built-in ones, its
+        challenges ticked while they hold. The file's words are never taken as HTML."""
+        self.picker.setCurrentIndex(-1)
+        self.explanation_label.setTextFormat(Qt.TextFormat.RichText)  # rich text the app built: lesson_rich_text
+        self.explanation_label.setText(lesson_rich_text(lesson.title, lesson.text))
+        self.formula_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.formula_label.setText(lesson.formula)
+        self.steps_label.setText("")
+        self.try_it_label.hide()
+        for number, exercise in enumerate(lesson.exercises, start=1):
+            widget = ExerciseWidget(exercise.exercise(scene), False, number)
+            widget.plain_texts_only()
+            # Not remembered between runs: a file's ids could be any lesson's (those results go in a hand-in).
+            widget.solved.connect(lambda _id: self._count_lesson_file_answers())
+            widget.show_me_requested.connect(self.lesson_file_show_me_requested)
+            widget.verdict_shown.connect(self._bring_into_view)
+            widget.announcement.connect(self.announcement)
+            self.exercises_box.addWidget(widget)
+            self.exercise_widgets.append(widget)
+        if lesson.challenges:
+            self.lesson_file_challenges = LessonFileChallenges(lesson.challenges, scene)
+            self.lesson_file_challenges.announcement.connect(self.announcement)
+            self.exercises_box.addWidget(self.lesson_file_challenges)
+        self._put_exercises_in_reading_order()
+        self._count_lesson_file_answers()
+
+    def _count_lesson_file_answers(self) -> None:
+        if not self.exercise_widgets:
+            self.progress_label.setText("")
+            return
+        done = sum(widget.mark_label.text() == DONE_MARK for widget in self.exercise_widgets)
+        total = len(self.exercise_widgets)
+        self.progress_label.setText(ntr("<b>Exercises</b> — {done} of {total} answered",
+                                        "<b>Exercises</b> — {done} of {total} answered", total).format(done=done, total=total))
+
+    def _drop_lesson_file_challenges(self) -> None:
+        if self.lesson_file_challenges is not None:
+            self.lesson_file_challenges.hide()
+            self.exercises_box.removeWidget(self.lesson_file_challenges)
+            self.lesson_file_challenges.deleteLater()
+            self.lesson_file_challenges = None
 
     def _put_exercises_in_reading_order(self) -> None:
         """Tab goes from the lesson's text to its exercises, one after the other: added to the panel, their

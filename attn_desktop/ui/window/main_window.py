@@ -24,6 +24,7 @@ from attn_desktop.ui.accessibility.focus_ring import FocusRings
 from attn_desktop.ui.accessibility.reading_order import ReadingOrder
 from attn_desktop.ui.canvas.canvas import AttentionCanvas
 from attn_desktop.ui.canvas.coordinate_dialog import CoordinateDialog
+from attn_desktop.ui.canvas.drag_controller import ArrowLock
 from attn_desktop.ui.document.autosave import Autosaver, LeftWork
 from attn_desktop.ui.document.document_controller import DocumentController, lesson_for_file
 from attn_desktop.ui.document.edit_history import EditHistory
@@ -32,8 +33,10 @@ from attn_desktop.ui.document.scene_exports import SceneExports
 from attn_desktop.ui.heads.heads_view import HeadsView
 from attn_desktop.ui.language.rewording import remember_source
 from attn_desktop.ui.lessons.challenges_panel import ChallengesPanel
+from attn_desktop.ui.lessons.hidden_controls import HiddenControls
 from attn_desktop.ui.lessons.lesson_code import LessonCode
 from attn_desktop.ui.lessons.lesson_controller import LessonController
+from attn_desktop.ui.lessons.lesson_file_opener import LessonFileOpener
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel
 from attn_desktop.ui.panels.code_panel import CodePanel
 from attn_desktop.ui.panels.grid_editor import GridEditor
@@ -219,6 +222,13 @@ class MainWindow(QMainWindow):
         self.addToolBar(self.toolbar)
         self.menus = fill_menus(self, actions, {MenuId.VIEW: [dock.toggleViewAction() for dock in self.docks.values()]})
         self.switches.bind(self.scale_action, self.causal_action, self.toolbar_boxes.values())
+        switch_boxes = {"grids-switch": self.grid_editor.no_grids_box}
+        hidden = HiddenControls(actions.actions, self.docks, self.toolbar, switch_boxes, self.scene,
+                                self.switches.follow_scene, self)
+        self.lesson_files = LessonFileOpener(self.scene, self.view_state, self.history, self.documents,
+                                             self.lesson_panel, self.docks[DockId.LESSON], hidden,
+                                             self._lock_arrows, lambda: self.dock_layout.open_companion(None),
+                                             self.dialogs.show_error, self)
 
     def reading(self, layer: int = 0, head: int = 0) -> HeadReading:
         """Head HEAD of LAYER as this window's view looks at it (the chosen query is the view's)."""
@@ -240,6 +250,11 @@ class MainWindow(QMainWindow):
         """Undo mid-drag would step back under the drag, which then records its move on the wrong state."""
         self.undo_action.setEnabled(not dragging and self.history.stack.canUndo())
         self.redo_action.setEnabled(not dragging and self.history.stack.canRedo())
+
+    def _lock_arrows(self, is_locked: ArrowLock | None) -> None:
+        """A lesson file's locked arrows, fixed on the canvas and in each head's of the heads side by side."""
+        self.canvas.drags.lock(is_locked)
+        self.heads_view.lock_arrows(is_locked)
 
     def _keys_to_the_drawing(self) -> None:
         """The keys on the scene just brought back (Start afresh): Tab picks an arrow, the arrow keys move it.

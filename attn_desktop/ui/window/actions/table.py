@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # the parts the commands act on; none of them needs this tabl
     from attn_desktop.ui.document.edit_history import EditHistory
     from attn_desktop.ui.document.scene_exports import SceneExports
     from attn_desktop.ui.lessons.lesson_controller import LessonController
+    from attn_desktop.ui.lessons.lesson_file_opener import LessonFileOpener
     from attn_desktop.ui.panels.matrix_view import MatrixView
     from attn_desktop.ui.predict.prediction_controller import PredictionController
     from attn_desktop.ui.pretrained.pretrained_controller import ModelController
@@ -67,6 +68,8 @@ class Commands(Protocol):
     def snap(self) -> SnapSteps: ...
     @property
     def lessons(self) -> LessonController: ...
+    @property
+    def lesson_files(self) -> LessonFileOpener: ...
     @property
     def predictions(self) -> PredictionController: ...
     @property
@@ -185,6 +188,9 @@ ACTIONS: list[ActionSpec] = [
                tooltip=N_("Start again from the six-token scene, untitled")),
     ActionSpec("open_action", N_("&Open Scene…"), MenuId.FILE, lambda c: c.documents.choose_and_open(),
                shortcuts=(Key.Open,)),
+    ActionSpec("open_lesson_action", N_("Open &Lesson…"), MenuId.FILE, lambda c: c.lesson_files.choose_and_open(),
+               tooltip=N_("Open a lesson file (*.attn-lesson) a teacher wrote: its scene, text, exercises and "
+               "challenges")),
     ActionSpec("recent_menu", N_("Open &Recent"), MenuId.FILE, fill_submenu=lambda c, menu: fill_recent_menu(
         menu, c.documents.recent_files(), c.documents.open_recent)),
     ActionSpec("open_model_action", N_("Open &Model…"), MenuId.FILE, lambda c: c.model_heads.choose_and_open_model(),

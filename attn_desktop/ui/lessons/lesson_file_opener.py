@@ -1,0 +1,119 @@
+"""File → Open Lesson… and `attn-desktop FILE.attn-lesson`: a teacher's own lesson, opened for a student.
+
+The file is read and checked whole before anything changes (read_lesson_file); a broken or hostile one is one
+message, and the window keeps its scene. Opened, the lesson's scene is the window's (a new document with no file,
+named by the lesson's title, nothing unsaved), its title, text, exercises and challenges are in the Lesson panel;
+the controls it hides are gone (HiddenControls) and the arrows it locks stay where they are, until another
+lesson or scene opens. Its panels stay as a lesson's default (its `panels` are not applied yet).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Protocol
+
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
+
+from attn_desktop.language import N_, tr
+from attn_desktop.model import Scene, SceneFileError, ViewState
+from attn_desktop.model.commands import Editor, ReplaceContents, open_contents
+from attn_desktop.model.scene_files import contents_as_seen
+from attn_desktop.model.teaching.exercise import ShowMe
+from attn_desktop.model.teaching.lesson_file import LessonFile
+from attn_desktop.model.teaching.lesson_file_reading import read_lesson_file
+from attn_desktop.model.teaching.lesson_locks import arrow_is_locked
+from attn_desktop.ui.canvas.drag_controller import ArrowLock
+from attn_desktop.ui.lessons.hidden_controls import HiddenControls
+from attn_desktop.ui.lessons.lesson_panel import LessonPanel
+
+LESSON_FILTER = N_("Lessons (*.attn-lesson);;All files (*)")  # shown with tr()
+
+
+class LessonDocument(Protocol):
+    """The document the lesson's scene opens as (DocumentController)."""
+
+    def maybe_save_changes(self) -> bool: ...
+    def start(self, path: Path | None, lesson_id: str | None) -> None: ...
+    def dialog_folder(self) -> Path: ...
+
+
+class LessonFileOpener:
+    def __init__(self, scene: Scene, view: ViewState, editor: Editor, document: LessonDocument, panel: LessonPanel,
+                 lesson_dock: QDockWidget, hidden: HiddenControls, lock_arrows: Callable[[ArrowLock | None], object],
+                 close_companion: Callable[[], object], show_error: Callable[[str, str], object],
+                 parent: QWidget) -> None:
+        """LOCK_ARROWS: fixes the arrows a lesson locks on the canvas (DragController.lock; None frees them).
+        CLOSE_COMPANION: closes another activity's panel (Training, a lab), as opening a built-in lesson does."""
+        self.scene, self.view, self.editor, self.document = scene, view, editor, document
+        self.lock_arrows, self.close_companion = lock_arrows, close_companion
+        self.panel, self.lesson_dock, self.hidden = panel, lesson_dock, hidden
+        self.show_error, self.parent = show_error, parent
+        self.lesson: LessonFile | None = None  # the lesson file open, None once another lesson or scene is
+        panel.lesson_shown.connect(self._another_lesson_shown)
+        panel.lesson_file_show_me_requested.connect(self.apply_show_me)
+
+    def choose_and_open(self) -> bool:
+        path, _ = QFileDialog.getOpenFileName(self.parent, tr("Open Lesson"), str(self.document.dialog_folder()),
+                                              tr(LESSON_FILTER))
+        return bool(path) and self.open_path(Path(path))
+
+    def open_path(self, path: Path) -> bool:
+        """Read and check the whole file, then open it; on any problem one message, and nothing changes."""
+        try:
+            lesson = read_lesson_file(path)
+        except Exception as error:  # noqa: BLE001 - any file at all can be chosen; none may end in a traceback
+            message = str(error) if isinstance(error, SceneFileError) else tr("{file}: {reason}").format(
+                file=path, reason=error)
+            self.show_error(tr("Cannot open lesson"), message)
+            return False
+        return self.open_lesson(lesson)
+
+    def open_lesson(self, lesson: LessonFile) -> bool:
+        """LESSON's scene in place of the window's (after asking about unsaved changes), its texts, exercises and
+        challenges in the Lesson panel, its hidden controls gone."""
+        if not self.document.maybe_save_changes():
+            return False
+        try:
+            open_contents(self.scene, copy.deepcopy(lesson.scene), self.view)
+        except SceneFileError as error:  # checked on reading: a scene that cannot open is a damaged install
+            self.show_error(tr("Cannot open lesson"), str(error))
+            return False
+        self.scene.title = lesson.title  # the window's title names the teacher's lesson (and Save As suggests it)
+        self.document.start(None, None)  # a document of its own, with no file: its lesson is shown below
+        self.view.show_head(*lesson.first_head)
+        self.close_companion()
+        self.panel.show_lesson_file(lesson, self.scene)
+        self.lesson = lesson
+        self.hidden.hide(lesson.hidden_controls)
+        locked = lesson.locked
+        self.lock_arrows(partial(arrow_is_locked, locked, self.scene) if locked else None)
+        self.lesson_dock.show()
+        self.lesson_dock.raise_()
+        return True
+
+    def apply_show_me(self, show_me: ShowMe) -> None:
+        """An exercise's Show me: the lesson's own scene (or a built-in one) set up by its steps, in place of the
+        scene as one edit, like a drag (Ctrl+Z gives the canvas back), the exercises staying as they are."""
+        if self.lesson is None:
+            return
+        shown_view = ViewState()
+        try:
+            shown = self.lesson.show_me_scene(show_me, shown_view)
+        except (SceneFileError, ValueError) as error:  # a step the scene changed under (checked on reading)
+            self.show_error(tr("Cannot open lesson"), str(error))
+            return
+        command = ReplaceContents(contents_as_seen(self.scene, self.view), contents_as_seen(shown, shown_view),
+                                  N_("Show me"))
+        if command.only_chooses_a_query:  # nothing to undo: just look at the query it means
+            self.view.select_query(shown_view.chosen_query(shown.n_queries))
+        else:
+            self.editor.do(command)
+
+    def _another_lesson_shown(self, _lesson_id: object) -> None:
+        """A built-in lesson or a scene took the lesson file's place: its hidden controls come back."""
+        self.lesson = None
+        self.hidden.show_all()
+        self.lock_arrows(None)
