@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the window a walk is handed (the app loads only when a walk
     from attn_desktop.ui.window.main_window import MainWindow
 
 WAIT_SECONDS = {"train": 120.0, "heads": 120.0}  # a walk gives up on a step that never finishes
+WAIT_SECONDS_FOR_PRESENTATION = 5.0  # presentation mode settles its screen within its own timers' few seconds
 PAUSE_LANDS_WITHIN_STEPS = 150  # at full speed, Pause takes effect a few dozen steps after it is clicked
 
 
@@ -433,6 +434,12 @@ def resize(window: MainWindow, step: Step) -> None:
     """The window no longer maximised or full screen (presentation mode left), and given this size."""
     if window.presentation_action.isChecked():
         window.presentation_action.setChecked(False)
+        # Leaving presentation gives the window back its everyday geometry once the screen has settled: a size
+        # given before then was undone by it (the window came back 800 px wide, on a busy machine).
+        deadline = time.monotonic() + WAIT_SECONDS_FOR_PRESENTATION
+        while window.presentation_mode.settling and time.monotonic() < deadline:
+            QApplication.processEvents()
+            time.sleep(0.01)
     window.showNormal()
     window.resize(step.width, step.height)
 
