@@ -12,7 +12,7 @@ Training panel's controls) and the canvas the rest.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QWidget
 
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.panels.matrix_view import MatrixView
@@ -34,6 +34,7 @@ MATRIX_BOTTOM_MARGIN_PX = 8  # under the matrix's last row of cells, before the 
 
 def arrange_for_presentation(window: QMainWindow, docks: dict[DockId, QDockWidget], small_screen: bool) -> None:
     """The presentation's design for the window as it is now (SMALL_SCREEN: every panel as small as it reads)."""
+    lay_out_now(window)  # every panel's minimum as it is now: the design sizes panels by them
     window.addDockWidget(RIGHT, docks[DockId.MATRIX])
     window.splitDockWidget(docks[DockId.MATRIX], docks[DockId.SCORE], VERTICAL)
     window.addDockWidget(BOTTOM, docks[DockId.OUTPUT])
@@ -80,10 +81,28 @@ def _grids_in_the_bottom_row(window: QMainWindow, docks: dict[DockId, QDockWidge
 
 
 def lay_out_now(window: QMainWindow) -> None:
-    """The docks placed where the sizes just asked put them, now rather than at the next event loop pass."""
+    """The docks placed where the sizes just asked put them, now rather than at the next event loop pass.
+
+    Every layout inside the window first, the deepest first. A widget whose minimum changes (the head grid
+    once the model's first run gives it its heads) tells its parent, and the parent its own, one level per
+    event loop pass: a design measured before they all had (a busy machine, the run just in) sized the Model
+    heads panel by its old minimum, 245 px, and the window widened it to 332 a moment later, under the
+    pointer aimed at a head."""
+    widgets = [widget for widget in window.findChildren(QWidget) if widget.layout() is not None]
+    widgets.sort(key=_depth, reverse=True)
+    for widget in widgets:
+        widget.layout().activate()
     layout = window.layout()
     if layout is not None:
         layout.activate()
+
+
+def _depth(widget: QWidget) -> int:
+    """How many parents a widget has."""
+    depth, parent = 0, widget.parentWidget()
+    while parent is not None:
+        depth, parent = depth + 1, parent.parentWidget()
+    return depth
 
 
 def _least_readable_width(dock: QDockWidget) -> int:
