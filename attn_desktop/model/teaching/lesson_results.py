@@ -16,7 +16,7 @@ import json
 import os
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from typing import Any
 
 from attn_desktop.model.files.json_reading import read_file_bytes, shown_path
@@ -99,7 +99,7 @@ def sha256_of_lesson(lesson: LessonFile) -> str:
 
 def utc_text(moment: datetime) -> str:
     """ISO 8601 in UTC, to the second: "2026-12-07T01:15:43Z"."""
-    return moment.astimezone(UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.astimezone(timezone.utc).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def results_document(results: LessonResults) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -154,7 +154,7 @@ def _time(value: Any, where: str) -> datetime:
         raise ResultsFileError(tr("{where}: expected a time like 2026-12-07T09:30:00Z, found {found}").format(
             where=where, found=describe(value)))
     try:
-        return datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+        return datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
     except ValueError:
         raise ResultsFileError(tr("{where}: {found} is no such time").format(where=where, found=quoted(value))) from None
 
