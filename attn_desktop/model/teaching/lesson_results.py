@@ -34,6 +34,7 @@ RESULTS_FIELDS = ("format", "version", "student", "lesson", "started", "handed_i
 # Characters a file name may not hold on one system or another, and control characters.
 _NOT_IN_A_FILE_NAME = re.compile(r'[\\/:*?"<>|\x00-\x1f\x7f]+')
 MAX_NAME_IN_A_FILE_NAME = 80
+_CONTROL_OR_SPACE = re.compile(r"[\x00-\x1f\x7f\s]+")
 
 
 class Verdict(str, enum.Enum):
@@ -129,3 +130,8 @@ def suggested_results_name(student: str, lesson_title: str) -> str:
         return _NOT_IN_A_FILE_NAME.sub("-", text).strip(" .-")[:MAX_NAME_IN_A_FILE_NAME].strip()
     shown = " - ".join(piece for piece in (part(student), part(lesson_title)) if piece)
     return (shown or "results") + RESULTS_SUFFIX
+
+
+def one_line(text: str, limit: int) -> str:
+    """TEXT as a results file holds a name or an answer: one line, no control characters, at most LIMIT long."""
+    return " ".join(_CONTROL_OR_SPACE.sub(" ", text).split())[:limit].strip()
