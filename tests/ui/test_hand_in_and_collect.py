@@ -159,3 +159,5 @@ def test_three_students_hand_in_and_the_teacher_collects_and_exports(qtbot, wind
     assert json.loads(ana.read_text(encoding="utf-8"))["format"] == "attn-results"
     qtbot.keyClick(dialog, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not dialog.isVisible())
+    window.open_lesson("soft-lookup")  # a built-in lesson: nothing to hand in
+    assert not window.hand_in_action.isEnabled()

@@ -42,10 +42,13 @@ class CollectedResultsDialog(QDialog):
         self.setWindowTitle(tr("Collected Results"))
         self.lesson_picker = QComboBox()
         self.lesson_picker.setAccessibleName(tr("Lesson"))
+        titles = [group.lesson.title for group in collected.lessons]
         for group in collected.lessons:
+            # Two versions of one lesson: told apart by the start of their hashes.
+            title = group.lesson.title if titles.count(group.lesson.title) == 1 else (
+                f"{group.lesson.title} · {group.lesson.sha256[:8]}")
             self.lesson_picker.addItem(ntr("{title} ({count} student)", "{title} ({count} students)",
-                                           len(group.results)).format(title=group.lesson.title,
-                                                                       count=len(group.results)))
+                                           len(group.results)).format(title=title, count=len(group.results)))
         self.table = QTableWidget()
         self.table.setAccessibleName(tr("Results: a row per student"))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -44,6 +44,7 @@ class HandInDialog(QDialog):
         layout.addWidget(self.summary_label)
         layout.addWidget(buttons)
         self.name_edit.setFocus()
+        self.setMinimumWidth(self.fontMetrics().averageCharWidth() * 60)  # the placeholder and summary unclipped
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
