@@ -210,3 +210,23 @@ def test_the_csv_has_a_row_per_student_with_verdicts_answers_and_challenges(tmp_
                                         ("\t=1", "'\t=1"), ("Ana", "Ana"), ("-0.25", "-0.25"), ("3", "3")])
 def test_cells_a_spreadsheet_would_run_are_made_text(cell, safe):
     assert spreadsheet_safe(cell) == safe
+
+
+def test_a_folder_past_the_limit_is_read_up_to_it_and_the_rest_counted(tmp_path, monkeypatch):
+    from attn_desktop.model.teaching import lesson_results_reading
+
+    monkeypatch.setattr(lesson_results_reading, "MAX_RESULTS_FILES", 2)
+    for name in ("Ana", "Bo", "Cy", "Dee"):
+        write_results_file(results(name), tmp_path / f"{name}.attn-results")
+    collected = collect_results(tmp_path)
+    assert [r.student for r in collected.lessons[0].results] == ["Ana", "Bo"] and collected.unread == 2
+
+
+def test_a_name_or_answer_as_typed_is_made_one_line_the_reader_takes(tmp_path):
+    from attn_desktop.model.teaching.lesson_results import one_line
+    from attn_desktop.model.teaching.lesson_results_reading import MAX_STUDENT_CHARS
+
+    typed = one_line("  Ana\tLópez\x07\n" + "x" * 300, MAX_STUDENT_CHARS)
+    assert typed.startswith("Ana López x") and len(typed) == MAX_STUDENT_CHARS
+    write_results_file(results(typed), tmp_path / "typed.attn-results")
+    assert read_results_file(tmp_path / "typed.attn-results").student == typed
