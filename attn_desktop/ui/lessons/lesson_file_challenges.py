@@ -53,6 +53,7 @@ class LessonFileChallenges(QWidget):
         layout.addWidget(heading)
         layout.addLayout(grid)
         self._met = [False] * len(self.rows)
+        self._done = [False] * len(self.rows)  # met at some time since the lesson opened: what a hand-in reports
         self._show(announce=False)
         follow_scene(self, scene, self._on_scene_changed)
 
@@ -67,9 +68,15 @@ class LessonFileChallenges(QWidget):
                 # Translators: a screen reader's announcement: "Challenge met: <the lesson's challenge>"
                 self.announcement.emit(tr("Challenge met: {title}").format(title=row.challenge.title))
             self._met[position] = met
+            self._done[position] = self._done[position] or met
             row.tick_label.setText(TICK_DONE if met else TICK_OPEN)
             row.tick_label.setStyleSheet(f"color: {DONE_COLOR if met else OPEN_COLOR}")
             row.tick_label.setAccessibleName(tr("complete") if met else tr("not complete yet"))
+
+    def challenges_done(self) -> list[tuple[str, bool]]:
+        """Each challenge's id, and whether it was met since the lesson opened (a challenge done stays done when
+        the student goes on to move the arrows again)."""
+        return [(row.challenge.id, done) for row, done in zip(self.rows, self._done)]
 
 
 def _met(challenge: LessonChallenge, scene: Scene) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
 from typing import Protocol
@@ -23,8 +24,8 @@ from attn_desktop.model.commands import Editor, ReplaceContents, open_contents
 from attn_desktop.model.scene_files import contents_as_seen
 from attn_desktop.model.teaching.exercise import ShowMe
 from attn_desktop.model.teaching.lesson_file import LessonFile
-from attn_desktop.model.teaching.lesson_file_reading import read_lesson_file
 from attn_desktop.model.teaching.lesson_locks import arrow_is_locked
+from attn_desktop.model.teaching.lesson_results import read_lesson_file_with_sha256, sha256_of_lesson
 from attn_desktop.ui.canvas.drag_controller import ArrowLock
 from attn_desktop.ui.lessons.hidden_controls import HiddenControls
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel
@@ -52,6 +53,10 @@ class LessonFileOpener:
         self.panel, self.lesson_dock, self.hidden = panel, lesson_dock, hidden
         self.show_error, self.parent = show_error, parent
         self.lesson: LessonFile | None = None  # the lesson file open, None once another lesson or scene is
+        # Which lesson a hand-in answers (the hash of the bytes read) and since when: see lesson_results.py.
+        self.lesson_sha256 = ""
+        self.opened_at = datetime.now(timezone.utc)
+        self.lesson_changed: list[Callable[[], object]] = []  # called when a lesson file opens or closes
         panel.lesson_shown.connect(self._another_lesson_shown)
         panel.lesson_file_show_me_requested.connect(self.apply_show_me)
 
@@ -63,17 +68,18 @@ class LessonFileOpener:
     def open_path(self, path: Path) -> bool:
         """Read and check the whole file, then open it; on any problem one message, and nothing changes."""
         try:
-            lesson = read_lesson_file(path)
+            lesson, sha256 = read_lesson_file_with_sha256(path)
         except Exception as error:  # noqa: BLE001 - any file at all can be chosen; none may end in a traceback
             message = str(error) if isinstance(error, SceneFileError) else tr("{file}: {reason}").format(
                 file=path, reason=error)
             self.show_error(tr("Cannot open lesson"), message)
             return False
-        return self.open_lesson(lesson)
+        return self.open_lesson(lesson, sha256)
 
-    def open_lesson(self, lesson: LessonFile) -> bool:
+    def open_lesson(self, lesson: LessonFile, sha256: str = "") -> bool:
         """LESSON's scene in place of the window's (after asking about unsaved changes), its texts, exercises and
-        challenges in the Lesson panel, its hidden controls gone."""
+        challenges in the Lesson panel, its hidden controls gone. SHA256: of the file it was read from (none:
+        the hash of the file it would be)."""
         if not self.document.maybe_save_changes():
             return False
         try:
@@ -87,11 +93,13 @@ class LessonFileOpener:
         self.close_companion()
         self.panel.show_lesson_file(lesson, self.scene)
         self.lesson = lesson
+        self.lesson_sha256, self.opened_at = sha256 or sha256_of_lesson(lesson), datetime.now(timezone.utc)
         self.hidden.hide(lesson.hidden_controls)
         locked = lesson.locked
         self.lock_arrows(partial(arrow_is_locked, locked, self.scene) if locked else None)
         self.lesson_dock.show()
         self.lesson_dock.raise_()
+        self._tell_lesson_changed()
         return True
 
     def apply_show_me(self, show_me: ShowMe) -> None:
@@ -117,3 +125,8 @@ class LessonFileOpener:
         self.lesson = None
         self.hidden.show_all()
         self.lock_arrows(None)
+        self._tell_lesson_changed()
+
+    def _tell_lesson_changed(self) -> None:
+        for callback in self.lesson_changed:
+            callback()

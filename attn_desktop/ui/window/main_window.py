@@ -38,6 +38,7 @@ from attn_desktop.ui.lessons.lesson_code import LessonCode
 from attn_desktop.ui.lessons.lesson_controller import LessonController
 from attn_desktop.ui.lessons.lesson_file_opener import LessonFileOpener
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel
+from attn_desktop.ui.lessons.lesson_results_controller import LessonResultsController
 from attn_desktop.ui.panels.code_panel import CodePanel
 from attn_desktop.ui.panels.grid_editor import GridEditor
 from attn_desktop.ui.panels.matrix_view import MatrixView
@@ -229,6 +230,13 @@ class MainWindow(QMainWindow):
                                              self.lesson_panel, self.docks[DockId.LESSON], hidden,
                                              self._lock_arrows, lambda: self.dock_layout.open_companion(None),
                                              self.dialogs.show_error, self)
+        # Hand in and collect (issue 45): Hand In… only while a lesson file is open.
+        self.lesson_results = LessonResultsController(self.lesson_files, self.lesson_panel, self.documents,
+                                                      self.dialogs.show_error, self.dialogs.show_status, self)
+        self.hand_in_action = self.menu_actions["hand_in_action"]
+        self.lesson_files.lesson_changed.append(
+            lambda: self.hand_in_action.setEnabled(self.lesson_files.lesson is not None))
+        self.hand_in_action.setEnabled(False)
 
     def reading(self, layer: int = 0, head: int = 0) -> HeadReading:
         """Head HEAD of LAYER as this window's view looks at it (the chosen query is the view's)."""

@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # the parts the commands act on; none of them needs this tabl
     from attn_desktop.ui.document.scene_exports import SceneExports
     from attn_desktop.ui.lessons.lesson_controller import LessonController
     from attn_desktop.ui.lessons.lesson_file_opener import LessonFileOpener
+    from attn_desktop.ui.lessons.lesson_results_controller import LessonResultsController
     from attn_desktop.ui.panels.matrix_view import MatrixView
     from attn_desktop.ui.predict.prediction_controller import PredictionController
     from attn_desktop.ui.pretrained.pretrained_controller import ModelController
@@ -70,6 +71,8 @@ class Commands(Protocol):
     def lessons(self) -> LessonController: ...
     @property
     def lesson_files(self) -> LessonFileOpener: ...
+    @property
+    def lesson_results(self) -> LessonResultsController: ...
     @property
     def predictions(self) -> PredictionController: ...
     @property
@@ -209,6 +212,14 @@ ACTIONS: list[ActionSpec] = [
     ActionSpec("copy_image_action", N_("&Copy Picture"), MenuId.FILE, lambda c: c.exports.copy_picture(),
                shortcuts=("Ctrl+Shift+C",),
                tooltip=N_("The canvas and the matrix, ready to paste into slides or a handout")),
+    # Hand in and collect, with no network (issue 45): a small results file passed on as any file is.
+    ActionSpec("hand_in_action", N_("&Hand In…"), MenuId.FILE, lambda c: c.lesson_results.hand_in(),
+               separator_before=True,
+               tooltip=N_("Save your answers to the lesson file open, their verdicts and the challenges you did in a "
+               "small file for your teacher")),
+    ActionSpec("collect_results_action", N_("Collec&t Results…"), MenuId.FILE, lambda c: c.lesson_results.collect(),
+               tooltip=N_("Read a folder of students' hand-ins into a table, a row per student, and export it as "
+               "CSV")),
     ActionSpec("quit_action", N_("&Quit"), MenuId.FILE, lambda c: c.close(), shortcuts=(Key.Quit,), separator_before=True),
     # Undo/Redo name the step they would take back ("Undo Move k·cat").
     ActionSpec("undo_action", UNDO_TEXT, MenuId.EDIT, shortcuts=(Key.Undo,),
