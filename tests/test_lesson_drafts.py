@@ -12,11 +12,12 @@ from attn_desktop.model.teaching.exercise import AnswerKind
 from attn_desktop.model.teaching.lesson_check import check_lesson
 from attn_desktop.model.teaching.lesson_drafts import (
     computed_exercise,
-    draft_problem,
     fresh_id,
     lesson_from_scene,
+    read_back,
     weight_exercise,
 )
+from attn_desktop.model.teaching.lesson_file import LessonFileError
 from attn_desktop.model.teaching.lesson_file_reading import read_lesson_file
 from attn_desktop.model.teaching.lesson_file_writing import write_lesson_file
 from attn_desktop.model.teaching.lesson_quantities import Quantity
@@ -68,7 +69,8 @@ def test_the_heaviest_key_is_a_choice_and_odd_tokens_make_valid_ids():
 
 def test_a_draft_that_cannot_be_saved_says_why_in_one_line(scene):
     lesson = lesson_from_scene(scene, "", "en", [])
-    assert draft_problem(lesson) == ""
+    assert read_back(lesson) == lesson
     wrong = replace(lesson, exercises=(computed_exercise(Quantity("weight", query="dog", key="cat"), taken=()),))
-    problem = draft_problem(wrong)
-    assert "dog" in problem and "\n" not in problem
+    with pytest.raises(LessonFileError) as refused:
+        read_back(wrong)
+    assert "dog" in str(refused.value) and "\n" not in str(refused.value)

@@ -2,7 +2,7 @@
 challenges a teacher adds to it by pointing or by choosing a quantity.
 
 Everything here is a LessonFile value (lesson_file.py), so what the editor saves is exactly what a file reader
-gives back; the editor checks a draft by writing it out and reading it back (draft_problem).
+gives back; the editor checks a draft by writing it out and reading it back (read_back).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from attn_desktop.model.head_reading import read
 from attn_desktop.model.scene_files import new_scene
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.exercise import AnswerKind
-from attn_desktop.model.teaching.lesson_file import LessonExercise, LessonFile, LessonFileError, Panels
+from attn_desktop.model.teaching.lesson_file import LessonExercise, LessonFile, Panels
 from attn_desktop.model.teaching.lesson_file_reading import lesson_from_bytes
 from attn_desktop.model.teaching.lesson_file_writing import lesson_file_text
 from attn_desktop.model.teaching.lesson_quantities import Quantity, key_names, query_names
@@ -78,13 +78,10 @@ def weight_exercise(scene: SceneData, row: int, column: int, at: tuple[int, int]
     return computed_exercise(quantity, taken)
 
 
-def draft_problem(lesson: LessonFile) -> str:
-    """Why LESSON cannot be saved as it stands (one line), or "" when its file reads back whole."""
-    try:
-        lesson_from_bytes(lesson_file_text(lesson).encode("utf-8"))
-    except LessonFileError as error:
-        return str(error)
-    return ""
+def read_back(lesson: LessonFile) -> LessonFile:
+    """LESSON as a student's app reads it from its file: every field checked, as lesson_file_reading.py does.
+    LessonFileError (one line) says why a draft cannot be saved as it stands."""
+    return lesson_from_bytes(lesson_file_text(lesson).encode("utf-8"))
 
 
 def _as_id(text: str) -> str:

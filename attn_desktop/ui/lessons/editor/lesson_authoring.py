@@ -1,0 +1,174 @@
+"""Writing a lesson in the app: File → New Lesson from This Scene…, File → Edit Lesson…, the editor's Save Lesson
+As…, pointing at the matrix for an exercise, and Student view.
+
+New Lesson takes the window's scene as a scene file keeps it (its switches with it) and the panels shown now.
+Saving writes the file atomically, only once it reads back whole (read_back); Student view opens the lesson read
+back, exactly as a student's app reads it, with LessonFileOpener.open_lesson. A broken or hostile file to edit is
+one message, and the editor keeps the lesson it had.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Protocol
+
+from PySide6.QtCore import QObject, QPoint
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
+
+from attn_desktop.language import current_language, tr
+from attn_desktop.model import Scene, ViewState
+from attn_desktop.model.head_reading import read
+from attn_desktop.model.scene_files import contents_as_seen, new_scene
+from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.model.teaching.lesson_check import check_lesson
+from attn_desktop.model.teaching.lesson_drafts import lesson_from_scene, read_back, weight_exercise
+from attn_desktop.model.teaching.lesson_file import LESSON_SUFFIX, LessonFile, LessonFileError
+from attn_desktop.model.teaching.lesson_file_reading import read_lesson_file
+from attn_desktop.model.teaching.lesson_file_writing import write_lesson_file
+from attn_desktop.model.teaching.lesson_quantities import names_of
+from attn_desktop.ui.lessons.editor.lesson_editor import LessonEditor
+from attn_desktop.ui.lessons.editor.matrix_pointing import MatrixPointing
+from attn_desktop.ui.lessons.lesson_file_opener import LESSON_FILTER
+from attn_desktop.ui.panels.matrix_view import MatrixView
+
+GAP = 8  # pixels between the main window and the editor beside it
+
+
+class StudentView(Protocol):
+    """How the window shows a lesson as a student gets it (LessonFileOpener), and takes it away again."""
+
+    def open_lesson(self, lesson: LessonFile) -> bool: ...
+
+
+class LessonAuthoring(QObject):
+    def __init__(self, scene: Scene, view: ViewState, docks: Mapping[DockId, QDockWidget], matrix: MatrixView,
+                 student_view: StudentView, leave_student_view: Callable[[], object], dialog_folder: Callable[[], Path],
+                 show_error: Callable[[str, str], object], window: QWidget) -> None:
+        """LEAVE_STUDENT_VIEW: back to a scene of the window's own, the lesson's hidden controls shown again."""
+        super().__init__(window)
+        self.scene, self.view, self.docks, self.window = scene, view, docks, window
+        self.student_view, self.leave_student_view = student_view, leave_student_view
+        self.dialog_folder, self.show_error = dialog_folder, show_error
+        self.editor: LessonEditor | None = None
+        self.path: Path | None = None  # where the lesson being written was last opened or saved
+        self.pointing = MatrixPointing(matrix, self.ask_for_weight, self)
+
+    # ----- File menu ----------------------------------------------------
+    def new_from_scene(self) -> None:
+        """A new lesson on the window's scene as it is now, showing the panels shown now."""
+        shown = [dock_id for dock_id, dock in self.docks.items() if dock.toggleViewAction().isChecked()]
+        lesson = lesson_from_scene(contents_as_seen(self.scene, self.view), self.scene.title, current_language(), shown)
+        self._edit(lesson, None)
+
+    def choose_and_edit(self) -> bool:
+        parent = self.editor if self.editor is not None and self.editor.isVisible() else self.window
+        path, _ = QFileDialog.getOpenFileName(parent, tr("Edit Lesson"), str(self.dialog_folder()), tr(LESSON_FILTER))
+        return bool(path) and self.edit_path(Path(path))
+
+    def edit_path(self, path: Path) -> bool:
+        """The lesson file at PATH in the editor; a file that does not read whole is one message, nothing changed."""
+        try:
+            lesson = read_lesson_file(path)
+        except Exception as error:  # noqa: BLE001 - any file at all can be chosen; none may end in a traceback
+            message = str(error) if isinstance(error, LessonFileError) else tr("{file}: {reason}").format(
+                file=path, reason=error)
+            self.show_error(tr("Cannot open lesson"), message)
+            return False
+        self._edit(lesson, path)
+        return True
+
+    def save_as(self) -> bool:
+        """Ask where, then write the lesson, once it reads back whole; what lesson check finds is said after."""
+        if self.editor is None:
+            return False
+        try:
+            lesson = read_back(self.editor.lesson())
+        except LessonFileError as error:
+            self.show_error(tr("Cannot save lesson"), str(error))
+            return False
+        suggested = self.path or self.dialog_folder() / f"{lesson.title or tr('Lesson')}{LESSON_SUFFIX}"
+        chosen, _ = QFileDialog.getSaveFileName(self.editor, tr("Save Lesson As"), str(suggested), tr(LESSON_FILTER))
+        if not chosen:
+            return False
+        path = Path(chosen) if chosen.endswith(LESSON_SUFFIX) else Path(chosen + LESSON_SUFFIX)
+        try:
+            write_lesson_file(lesson, path)
+        except OSError as error:
+            self.show_error(tr("Cannot save lesson"), tr("{file}: {reason}").format(
+                file=path, reason=error.strerror or error))
+            return False
+        self.path = path
+        problems = check_lesson(lesson).problems
+        if problems:
+            self.show_error(tr("Lesson saved, with problems"), " ".join(problems))
+        return True
+
+    # ----- pointing and the student's view -----------------------------------
+    def ask_for_weight(self, row: int, column: int, at: tuple[int, int]) -> None:
+        """The matrix's cell (ROW, COLUMN) of head AT, asked for in the lesson: a computed weight exercise."""
+        if self.editor is None:
+            return
+        scene = self.editor.lesson().scene
+        window_reading = read(self.scene, *at)
+        try:
+            lesson_reading = read(new_scene(scene), *at)
+        except (IndexError, ValueError):
+            lesson_reading = None
+        if lesson_reading is None or names_of(lesson_reading.tokens) != names_of(window_reading.tokens) or \
+                names_of(lesson_reading.query_tokens) != names_of(window_reading.query_tokens):
+            self.show_error(tr("Cannot ask for this weight"), tr(
+                "The window shows another sentence than the lesson's; start a new lesson from this scene."))
+            return
+        self.editor.add_exercise(weight_exercise(scene, row, column, at, self.editor.exercise_ids))
+
+    def _switch_student_view(self, on: bool) -> None:
+        assert self.editor is not None
+        if not on:
+            self.leave_student_view()
+            return
+        try:
+            shown = read_back(self.editor.lesson())
+        except LessonFileError as error:
+            self.show_error(tr("Cannot open lesson"), str(error))
+            self.editor.set_student_view(False)
+            return
+        if not self.student_view.open_lesson(shown):
+            self.editor.set_student_view(False)
+
+    # ----- the editor window --------------------------------------------
+    def _edit(self, lesson: LessonFile, path: Path | None) -> None:
+        if self.editor is None:
+            self.editor = LessonEditor(lesson, self.window)
+            self.editor.save_requested.connect(self.save_as)
+            self.editor.edit_requested.connect(self.choose_and_edit)
+            self.editor.student_view_switched.connect(self._switch_student_view)
+            self.editor.closed.connect(self._editor_closed)
+            self._place_beside_the_window(self.editor)
+        else:
+            if self.editor.student_view_box.isChecked():
+                self.editor.set_student_view(False)
+                self.leave_student_view()
+            self.editor.set_lesson(lesson)
+        self.path = path
+        self.pointing.on = True
+        self.editor.show()
+        self.editor.raise_()
+        self.editor.activateWindow()
+
+    def _editor_closed(self) -> None:
+        self.pointing.on = False
+        if self.editor is not None and self.editor.student_view_box.isChecked():
+            self.editor.set_student_view(False)
+            self.leave_student_view()
+
+    def _place_beside_the_window(self, editor: LessonEditor) -> None:
+        """On the window's trailing side where the screen has room, else over its edge, inside the screen."""
+        screen = self.window.screen()
+        frame = self.window.frameGeometry()
+        place = QPoint(frame.right() + GAP, frame.top())
+        if screen is not None:
+            room = screen.availableGeometry()
+            place.setX(max(room.left(), min(place.x(), room.right() - editor.width())))
+            place.setY(max(room.top(), min(place.y(), room.bottom() - editor.height())))
+        editor.move(place)
