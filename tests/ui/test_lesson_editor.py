@@ -7,7 +7,8 @@ from dataclasses import replace
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtGui import QAccessible
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from attn_desktop.model.teaching.builtin_lesson_files import builtin_lesson_file
 from attn_desktop.model.teaching.exercise import AnswerKind
@@ -182,3 +183,47 @@ def test_a_broken_file_to_edit_is_one_message_and_the_editor_keeps_its_lesson(qt
     choose_from_menu_bar(qtbot, window, ["File", "Edit Lesson…"])
     assert len(window.shown_errors) == 1 and "broken.attn-lesson" in window.shown_errors[0][1]
     assert window.lesson_authoring.editor is editor and editor.title_edit.text() == "Mine"
+
+
+def test_tab_goes_through_the_editor_in_reading_order(qtbot, window):
+    editor = open_new_lesson(qtbot, window)
+    matrix = window.matrix_view
+    right_click_and_choose(qtbot, matrix, matrix.cell_rect(0, 1).center().toPoint(), ASK_FOR_THIS_WEIGHT)
+    editor.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is editor)
+    editor.title_edit.setFocus()
+    reached = []
+    for _ in range(60):
+        reached.append(QApplication.focusWidget())
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        if QApplication.focusWidget() is editor.title_edit:
+            break
+    exercises, controls = editor.exercises, editor.controls
+    in_order = [editor.title_edit, editor.text_edit, exercises.list_widget, exercises.prompt_edit,
+                exercises.kind_combo, exercises.query_combo, exercises.key_combo, exercises.tolerance_spin,
+                exercises.hint_edit, editor.challenges.list_widget, *controls.hidden_boxes.values(),
+                *controls.locked_boxes.values(), editor.student_view_box]
+    places = [reached.index(widget) for widget in in_order]
+    assert places == sorted(places)
+    said = [QAccessible.queryAccessibleInterface(widget).text(QAccessible.Text.Name) for widget in reached]
+    assert all(said), said  # what a screen reader says on reaching each
+
+
+def test_closing_the_editor_with_changes_asks_first(qtbot, window):
+    editor = open_new_lesson(qtbot, window)
+    editor.close()  # nothing changed: no question
+    assert window.asked_questions == [] and not editor.isVisible()
+    editor = open_new_lesson(qtbot, window)
+    type_into(qtbot, editor.title_edit, "Half written")
+    window.question_answers.append(QMessageBox.StandardButton.Cancel)
+    editor.close()
+    assert window.asked_questions == ["Lesson Editor"] and editor.isVisible()
+    assert editor.title_edit.text() == "Half written"
+
+
+def test_opening_another_lesson_turns_the_student_view_off(qtbot, window):
+    editor = open_new_lesson(qtbot, window)
+    qtbot.mouseClick(editor.student_view_box, Qt.MouseButton.LeftButton)
+    assert window.lesson_files.lesson is not None
+    window.open_lesson("soft-lookup")
+    assert not editor.student_view_box.isChecked() and editor.title_edit.isEnabled()

@@ -234,6 +234,7 @@ class MainWindow(QMainWindow):
         self.lesson_authoring = LessonAuthoring(self.scene, self.view_state, self.docks, self.matrix_view,
                                                 self.lesson_files, lambda: self.lessons.show(None),
                                                 self.documents.dialog_folder, self.dialogs.show_error, self)
+        self.lesson_panel.lesson_shown.connect(self.lesson_authoring.another_lesson_shown)
 
     def reading(self, layer: int = 0, head: int = 0) -> HeadReading:
         """Head HEAD of LAYER as this window's view looks at it (the chosen query is the view's)."""

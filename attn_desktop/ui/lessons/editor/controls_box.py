@@ -59,9 +59,17 @@ class ControlsBox(QGroupBox):
             box.deleteLater()
         roles = [role.value for role in new_scene(scene).input_roles]
         self.locked_boxes = {name: QCheckBox(tr(PART_NAMES[name])) for name in (*roles, *LOCKABLE_PARTS)}
+        previous = list(self.hidden_boxes.values())[-1]
         for box in self.locked_boxes.values():
             box.setAccessibleName(tr("Lock: {part}").format(part=box.text()))
             self.locked_row.addWidget(box)
+            QWidget.setTabOrder(previous, box)  # made after the rest: Tab reaches them after the boxes above
+            previous = box
+
+    @property
+    def last_box(self) -> QWidget:
+        """The last of its boxes Tab reaches (the next field's place in the tab order follows it)."""
+        return list(self.locked_boxes.values() or self.hidden_boxes.values())[-1]
 
     def set_chosen(self, hidden: tuple[str, ...], locked: tuple[str, ...]) -> None:
         for name, box in self.hidden_boxes.items():

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QObject, QPoint
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QWidget
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox, QWidget
 
 from attn_desktop.language import current_language, tr
 from attn_desktop.model import Scene, ViewState
@@ -52,11 +52,15 @@ class LessonAuthoring(QObject):
         self.dialog_folder, self.show_error = dialog_folder, show_error
         self.editor: LessonEditor | None = None
         self.path: Path | None = None  # where the lesson being written was last opened or saved
+        self.saved: LessonFile | None = None  # the lesson as it was last opened or saved: closing asks if changed
+        self.opening_student_view = False
         self.pointing = MatrixPointing(matrix, self.ask_for_weight, self)
 
     # ----- File menu ----------------------------------------------------
     def new_from_scene(self) -> None:
         """A new lesson on the window's scene as it is now, showing the panels shown now."""
+        if not self.may_replace_lesson():
+            return
         shown = [dock_id for dock_id, dock in self.docks.items() if dock.toggleViewAction().isChecked()]
         lesson = lesson_from_scene(contents_as_seen(self.scene, self.view), self.scene.title, current_language(), shown)
         self._edit(lesson, None)
@@ -74,6 +78,8 @@ class LessonAuthoring(QObject):
             message = str(error) if isinstance(error, LessonFileError) else tr("{file}: {reason}").format(
                 file=path, reason=error)
             self.show_error(tr("Cannot open lesson"), message)
+            return False
+        if not self.may_replace_lesson():
             return False
         self._edit(lesson, path)
         return True
@@ -98,7 +104,7 @@ class LessonAuthoring(QObject):
             self.show_error(tr("Cannot save lesson"), tr("{file}: {reason}").format(
                 file=path, reason=error.strerror or error))
             return False
-        self.path = path
+        self.path, self.saved = path, self.editor.lesson()
         problems = check_lesson(lesson).problems
         if problems:
             self.show_error(tr("Lesson saved, with problems"), " ".join(problems))
@@ -133,8 +139,30 @@ class LessonAuthoring(QObject):
             self.show_error(tr("Cannot open lesson"), str(error))
             self.editor.set_student_view(False)
             return
-        if not self.student_view.open_lesson(shown):
+        self.opening_student_view = True
+        try:
+            opened = self.student_view.open_lesson(shown)
+        finally:
+            self.opening_student_view = False
+        if not opened:
             self.editor.set_student_view(False)
+
+    def another_lesson_shown(self, _lesson_id: object) -> None:
+        """A built-in lesson, another lesson file or a scene took the student's view's place: the switch is off."""
+        if not self.opening_student_view and self.editor is not None and self.editor.student_view_box.isChecked():
+            self.editor.set_student_view(False)
+
+    def may_replace_lesson(self) -> bool:
+        """Whether the lesson being written may go: unchanged since it was opened or saved, saved now, or let go."""
+        editor = self.editor
+        if editor is None or not editor.isVisible() or editor.lesson() == self.saved:
+            return True
+        buttons = QMessageBox.StandardButton
+        answer = QMessageBox.question(editor, tr("Lesson Editor"), tr("Save the changes to the lesson first?"),
+                                      buttons.Save | buttons.Discard | buttons.Cancel, buttons.Save)
+        if answer == buttons.Save:
+            return self.save_as()
+        return answer == buttons.Discard
 
     # ----- the editor window --------------------------------------------
     def _edit(self, lesson: LessonFile, path: Path | None) -> None:
@@ -144,13 +172,14 @@ class LessonAuthoring(QObject):
             self.editor.edit_requested.connect(self.choose_and_edit)
             self.editor.student_view_switched.connect(self._switch_student_view)
             self.editor.closed.connect(self._editor_closed)
+            self.editor.may_close = self.may_replace_lesson
             self._place_beside_the_window(self.editor)
         else:
             if self.editor.student_view_box.isChecked():
                 self.editor.set_student_view(False)
                 self.leave_student_view()
             self.editor.set_lesson(lesson)
-        self.path = path
+        self.path, self.saved = path, self.editor.lesson()
         self.pointing.on = True
         self.editor.show()
         self.editor.raise_()

@@ -8,6 +8,7 @@ LessonFile (lesson()), and what it does not show of a file it opened is kept as 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from PySide6.QtCore import Qt, Signal
@@ -60,6 +61,7 @@ class LessonEditor(QWidget):
         self.text_edit.textChanged.connect(self._show_preview)
         self.student_view_box.toggled.connect(self._on_student_view)
         self.resize(*EDITOR_SIZE)
+        self.may_close: Callable[[], bool] = lambda: True  # its owner asks about unsaved changes
         self.set_lesson(lesson)
 
     def _menu_bar(self) -> QMenuBar:
@@ -94,6 +96,7 @@ class LessonEditor(QWidget):
         scroll.setWidget(inside)
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to its fields, which it scrolls into view
         outer = QVBoxLayout(self)
         outer.setMenuBar(bar)
         outer.addWidget(scroll)
@@ -110,6 +113,7 @@ class LessonEditor(QWidget):
         self.exercises.set_exercises(lesson.exercises)
         self.challenges.set_challenges(lesson.challenges)
         self.controls.set_chosen(lesson.hidden_controls, lesson.locked)
+        QWidget.setTabOrder(self.controls.last_box, self.student_view_box)
         self._show_preview()
 
     def lesson(self) -> LessonFile:
@@ -147,5 +151,8 @@ class LessonEditor(QWidget):
         self.preview_label.setText(lesson_rich_text(self.title_edit.text(), self.text_edit.toPlainText()))
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.may_close():
+            event.ignore()
+            return
         super().closeEvent(event)
         self.closed.emit()
