@@ -118,6 +118,7 @@ def test_the_matrix_asks_for_a_weight_by_keyboard_too(qtbot, window):
     assert len(seen) == len(window.shown.tokens)
     assert editor.exercises.list_widget.count() == 1
     assert editor.exercises.prompt_edit.text() == f"How much weight does {query} give {key}?"
+    assert window.announcer.log[-1] == f"Exercise added to the lesson: How much weight does {query} give {key}?"
 
 
 def test_every_field_of_the_editor_has_a_name_for_a_screen_reader_and_a_label(qtbot, window):
@@ -227,3 +228,50 @@ def test_opening_another_lesson_turns_the_student_view_off(qtbot, window):
     assert window.lesson_files.lesson is not None
     window.open_lesson("soft-lookup")
     assert not editor.student_view_box.isChecked() and editor.title_edit.isEnabled()
+
+
+def choose_by_keys(qtbot, combo, data) -> None:
+    """Down or Up in a closed box, as a keyboard user chooses, until DATA is chosen."""
+    wanted = combo.findData(data)
+    assert wanted >= 0, data
+    key = Qt.Key.Key_Down if wanted > combo.currentIndex() else Qt.Key.Key_Up
+    while combo.currentIndex() != wanted:
+        qtbot.keyClick(combo, key)
+
+
+def test_a_stated_answer_a_challenge_and_a_lock_chosen_in_the_editor_reach_the_file(qtbot, window, monkeypatch,
+                                                                                   tmp_path):
+    editor = open_new_lesson(qtbot, window)
+    type_into(qtbot, editor.title_edit, "Choices")
+    exercises = editor.exercises
+    qtbot.mouseClick(exercises.add_button, Qt.MouseButton.LeftButton)
+    type_into(qtbot, exercises.prompt_edit, "How many tokens?")
+    choose_by_keys(qtbot, exercises.kind_combo, "stated")
+    assert exercises.answer_edit.isVisible() and not exercises.key_combo.isVisible()
+    type_into(qtbot, exercises.answer_edit, "6")
+    qtbot.mouseClick(exercises.add_button, Qt.MouseButton.LeftButton)
+    choose_by_keys(qtbot, exercises.kind_combo, "entropy")
+    assert not exercises.key_combo.isVisible()
+    choose_by_keys(qtbot, exercises.query_combo, window.shown.query_tokens[1])
+
+    challenges = editor.challenges
+    qtbot.mouseClick(challenges.add_button, Qt.MouseButton.LeftButton)
+    type_into(qtbot, challenges.title_edit, "Make the first word's row sharp")
+    choose_by_keys(qtbot, challenges.quantity_fields.kind_combo, "entropy")
+    choose_by_keys(qtbot, challenges.compare_combo, "<")
+    type_into(qtbot, challenges.value_spin, "0.1")
+    qtbot.mouseClick(editor.controls.locked_boxes["value"], Qt.MouseButton.LeftButton)
+
+    path = tmp_path / "choices.attn-lesson"
+    save_with_keys(qtbot, editor, monkeypatch, path)
+    assert window.shown_errors == []
+    saved = read_lesson_file(path)
+    stated, entropy = saved.exercises
+    assert (stated.prompt, stated.kind, stated.answer, stated.quantities) == ("How many tokens?", AnswerKind.NUMBER,
+                                                                                (6.0,), ())
+    assert entropy.quantities == (Quantity("entropy", query=window.shown.query_tokens[1]),)
+    condition = saved.challenges[0].conditions[0]
+    assert saved.challenges[0].title == "Make the first word's row sharp"
+    assert (condition.quantity.name, condition.compare, condition.value) == ("entropy", "<", 0.1)
+    assert saved.locked == ("value",)
+    assert check_lesson(saved).passed

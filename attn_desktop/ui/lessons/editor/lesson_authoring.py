@@ -126,7 +126,11 @@ class LessonAuthoring(QObject):
             self.show_error(tr("Cannot ask for this weight"), tr(
                 "The window shows another sentence than the lesson's; start a new lesson from this scene."))
             return
-        self.editor.add_exercise(weight_exercise(scene, row, column, at, self.editor.exercise_ids))
+        exercise = weight_exercise(scene, row, column, at, self.editor.exercise_ids)
+        self.editor.add_exercise(exercise)
+        # Said once, politely, by the matrix's own announcement (the window's announcer says it and logs it).
+        self.pointing.matrix.announcement.emit(tr("Exercise added to the lesson: {prompt}").format(
+            prompt=exercise.prompt), self.pointing.matrix)
 
     def _switch_student_view(self, on: bool) -> None:
         assert self.editor is not None

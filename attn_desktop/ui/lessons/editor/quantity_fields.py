@@ -60,7 +60,8 @@ class QuantityFields(QWidget):
         for combo, names in ((self.query_combo, query_names(reading)), (self.key_combo, key_names(reading))):
             combo.blockSignals(True)
             combo.clear()
-            combo.addItems(names)
+            for name in names:
+                combo.addItem(name, name)
             combo.blockSignals(False)
         self.component_spin.setMaximum(max(1, reading.result.output.shape[1]))
 
