@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAccessible
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QScrollArea
 
 from attn_desktop.model.teaching.builtin_lesson_files import builtin_lesson_file
 from attn_desktop.model.teaching.exercise import AnswerKind
@@ -131,6 +131,8 @@ def test_every_field_of_the_editor_has_a_name_for_a_screen_reader_and_a_label(qt
     assert editor.title_label.buddy() is editor.title_edit and editor.text_label.buddy() is editor.text_edit
     hint = editor.minimumSizeHint()  # beside the window on a 1024 × 768 screen: narrow, and shorter than it
     assert editor.width() <= 480 and hint.width() <= 480 and max(hint.height(), editor.height()) <= 720
+    scroll = editor.findChildren(QScrollArea)[0]
+    assert scroll.widget().minimumSizeHint().width() <= scroll.viewport().width()  # nothing cut off at its right
 
 
 def test_student_view_shows_the_lesson_and_switching_it_off_gives_the_editing_back(qtbot, window):

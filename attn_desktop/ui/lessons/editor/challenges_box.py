@@ -26,7 +26,13 @@ from attn_desktop.model.files.scene_types import SceneData
 from attn_desktop.model.teaching.lesson_drafts import fresh_id
 from attn_desktop.model.teaching.lesson_file import LessonChallenge
 from attn_desktop.model.teaching.lesson_quantities import COMPARISONS, Condition, Quantity
-from attn_desktop.ui.lessons.editor.quantity_fields import QUANTITY_NAMES, QuantityFields, labelled_row
+from attn_desktop.ui.lessons.editor.quantity_fields import (
+    LIST_HEIGHT,
+    QUANTITY_NAMES,
+    QuantityFields,
+    labelled_row,
+    narrow,
+)
 
 SHOWN_COMPARISONS = {">=": "≥", "<=": "≤", ">": ">", "<": "<"}
 
@@ -36,11 +42,13 @@ class ChallengesBox(QGroupBox):
         super().__init__(tr("Challenges"), parent)
         self.challenges: list[LessonChallenge] = []
         self.list_widget = QListWidget()
+        self.list_widget.setMaximumHeight(LIST_HEIGHT)
         self.list_widget.setAccessibleName(tr("Challenges"))
         self.add_button, self.remove_button = QPushButton(tr("A&dd Challenge")), QPushButton(tr("Re&move Challenge"))
         self.title_edit, self.hint_edit = QLineEdit(), QLineEdit()
         self.quantity_fields = QuantityFields(QUANTITY_NAMES, key_for_heaviest=True)
         self.compare_combo = QComboBox()
+        narrow(self.compare_combo)
         for compare in COMPARISONS:
             self.compare_combo.addItem(SHOWN_COMPARISONS[compare], compare)
         self.value_spin = QDoubleSpinBox()

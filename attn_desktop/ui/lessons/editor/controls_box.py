@@ -6,7 +6,7 @@ A file may lock single arrows by name ("k·cat"); the editor has no box for thos
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QCheckBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QGridLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
 
 from attn_desktop.language import N_, tr
 from attn_desktop.model.files.scene_types import SceneData
@@ -45,24 +45,24 @@ class ControlsBox(QGroupBox):
         for position, box in enumerate(self.hidden_boxes.values()):
             box.setAccessibleName(tr("Hide from the student: {control}").format(control=box.text()))
             hidden_grid.addWidget(box, position // COLUMNS, position % COLUMNS)
-        self.locked_row = QHBoxLayout()
+        self.locked_grid = QGridLayout()
         column = QVBoxLayout(self)
         column.addWidget(QLabel(tr("Hide from the student:")))
         column.addLayout(hidden_grid)
         column.addWidget(QLabel(tr("Lock, so nothing moves:")))
-        column.addLayout(self.locked_row)
+        column.addLayout(self.locked_grid)
 
     def set_scene(self, scene: SceneData) -> None:
         """One Lock box for each role whose arrows the scene's student drags, and one for the grids."""
         for box in self.locked_boxes.values():
-            self.locked_row.removeWidget(box)
+            self.locked_grid.removeWidget(box)
             box.deleteLater()
         roles = [role.value for role in new_scene(scene).input_roles]
         self.locked_boxes = {name: QCheckBox(tr(PART_NAMES[name])) for name in (*roles, *LOCKABLE_PARTS)}
         previous = list(self.hidden_boxes.values())[-1]
-        for box in self.locked_boxes.values():
+        for position, box in enumerate(self.locked_boxes.values()):
             box.setAccessibleName(tr("Lock: {part}").format(part=box.text()))
-            self.locked_row.addWidget(box)
+            self.locked_grid.addWidget(box, position // COLUMNS, position % COLUMNS)
             QWidget.setTabOrder(previous, box)  # made after the rest: Tab reaches them after the boxes above
             previous = box
 

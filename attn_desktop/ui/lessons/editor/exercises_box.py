@@ -28,7 +28,7 @@ from attn_desktop.model.teaching.exercise import AnswerKind
 from attn_desktop.model.teaching.lesson_drafts import STATED, computed_exercise, kind_of
 from attn_desktop.model.teaching.lesson_file import LessonExercise
 from attn_desktop.model.teaching.lesson_quantities import Quantity
-from attn_desktop.ui.lessons.editor.quantity_fields import QUANTITY_NAMES, QuantityFields, labelled_row
+from attn_desktop.ui.lessons.editor.quantity_fields import LIST_HEIGHT, QUANTITY_NAMES, QuantityFields, labelled_row
 
 EXERCISE_KINDS = {**QUANTITY_NAMES, STATED: N_("An answer I state")}
 
@@ -38,6 +38,7 @@ class ExercisesBox(QGroupBox):
         super().__init__(tr("Exercises"), parent)
         self.exercises: list[LessonExercise] = []
         self.list_widget = QListWidget()
+        self.list_widget.setMaximumHeight(LIST_HEIGHT)
         self.list_widget.setAccessibleName(tr("Exercises"))
         self.add_button, self.remove_button = QPushButton(tr("&Add Exercise")), QPushButton(tr("&Remove Exercise"))
         self.prompt_edit, self.answer_edit, self.hint_edit = QLineEdit(), QLineEdit(), QLineEdit()

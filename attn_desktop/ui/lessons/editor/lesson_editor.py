@@ -86,6 +86,7 @@ class LessonEditor(QWidget):
         self.text_label = labelled_row(form, tr("Te&xt:"), self.text_edit,
                                        tr("Lesson text: # heading, *emphasis*, **strong**, - and 1. lists"))
         self.text_edit.setMinimumHeight(90)
+        self.text_edit.setMaximumHeight(160)
         form.addRow(QLabel(tr("Preview:")), self.preview_label)
         inside = QWidget()
         column = QVBoxLayout(inside)

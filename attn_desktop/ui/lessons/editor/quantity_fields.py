@@ -26,6 +26,9 @@ QUANTITY_NAMES = {
 }
 
 
+LIST_HEIGHT = 110  # the exercises' and challenges' lists: five rows or so, the chosen one's fields below
+
+
 class QuantityFields(QWidget):
     changed = Signal()  # the teacher chose another quantity, query, key or number
 
@@ -49,6 +52,7 @@ class QuantityFields(QWidget):
         self.component_label = labelled_row(form, tr("&Number:"), self.component_spin,
                                           tr("Which number of the output, from 1"))
         for combo in (self.kind_combo, self.query_combo, self.key_combo):
+            narrow(combo)
             combo.currentIndexChanged.connect(self._on_edit)
         self.component_spin.valueChanged.connect(self._on_edit)
         self._follow_kind()
@@ -112,3 +116,9 @@ def labelled_row(form: QFormLayout, text: str, field: QWidget, name: str) -> QLa
     field.setAccessibleName(name)
     form.addRow(label, field)
     return label
+
+
+def narrow(combo: QComboBox) -> None:
+    """A box as wide as the editor lets it be, not as its longest choice: the editor fits beside the window."""
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(8)
