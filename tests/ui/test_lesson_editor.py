@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAccessible
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QScrollArea
 
+from attn_desktop.language.catalog import LANGUAGE_NAMES, translations_for
 from attn_desktop.model.teaching.builtin_lesson_files import builtin_lesson_file
 from attn_desktop.model.teaching.exercise import AnswerKind
 from attn_desktop.model.teaching.lesson_check import check_lesson
@@ -17,6 +18,8 @@ from attn_desktop.model.teaching.lesson_file import LessonExercise
 from attn_desktop.model.teaching.lesson_file_reading import read_lesson_file
 from attn_desktop.model.teaching.lesson_file_writing import write_lesson_file
 from attn_desktop.model.teaching.lesson_quantities import Quantity
+from attn_desktop.ui.tools.accessibility_audit import unnamed_widgets
+from attn_desktop.ui.tools.language_audit import untranslated_texts
 
 from tests.support.in_the_window import choose_from_menu_bar, right_click_and_choose
 
@@ -277,3 +280,19 @@ def test_a_stated_answer_a_challenge_and_a_lock_chosen_in_the_editor_reach_the_f
     assert (condition.quantity.name, condition.compare, condition.value) == ("entropy", "<", 0.1)
     assert saved.locked == ("value",)
     assert check_lesson(saved).passed
+
+
+@pytest.mark.parametrize("code", ["es", "ar"])
+def test_the_editor_speaks_the_language_chosen_and_names_every_field_in_it(qtbot, window, code):
+    editor = open_new_lesson(qtbot, window)
+    matrix = window.matrix_view
+    right_click_and_choose(qtbot, matrix, matrix.cell_rect(0, 1).center().toPoint(), ASK_FOR_THIS_WEIGHT)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    choose_from_menu_bar(qtbot, window, ["View", "Language", LANGUAGE_NAMES[code]])
+    language = translations_for(code)
+    assert editor.save_action.text() == language.gettext("&Save Lesson As…")
+    assert editor.title_label.text() == language.gettext("&Title:")
+    assert editor.exercises.prompt_edit.accessibleName() == language.gettext("Exercise prompt")
+    assert unnamed_widgets(editor) == []
+    assert untranslated_texts(editor) == []
