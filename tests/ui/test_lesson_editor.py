@@ -296,3 +296,12 @@ def test_the_editor_speaks_the_language_chosen_and_names_every_field_in_it(qtbot
     assert editor.exercises.prompt_edit.accessibleName() == language.gettext("Exercise prompt")
     assert unnamed_widgets(editor) == []
     assert untranslated_texts(editor) == []
+
+
+def test_pointing_at_another_sentence_than_the_lessons_is_one_message_and_adds_nothing(qtbot, window):
+    editor = open_new_lesson(qtbot, window)
+    assert window.open_lesson("self-attention")  # cat sat it, in place of the lesson's sentence
+    matrix = window.matrix_view
+    right_click_and_choose(qtbot, matrix, matrix.cell_rect(0, 1).center().toPoint(), ASK_FOR_THIS_WEIGHT)
+    assert [title for title, _ in window.shown_errors] == ["Cannot ask for this weight"]
+    assert editor.exercises.list_widget.count() == 0

@@ -26,7 +26,7 @@ from attn_desktop.model.teaching.lesson_drafts import lesson_from_scene, read_ba
 from attn_desktop.model.teaching.lesson_file import LESSON_SUFFIX, LessonFile, LessonFileError
 from attn_desktop.model.teaching.lesson_file_reading import read_lesson_file
 from attn_desktop.model.teaching.lesson_file_writing import write_lesson_file
-from attn_desktop.model.teaching.lesson_quantities import names_of
+from attn_desktop.model.teaching.lesson_quantities import reading_of
 from attn_desktop.ui.lessons.editor.lesson_editor import LessonEditor
 from attn_desktop.ui.lessons.editor.matrix_pointing import MatrixPointing
 from attn_desktop.ui.lessons.lesson_file_opener import LESSON_FILTER
@@ -118,11 +118,11 @@ class LessonAuthoring(QObject):
         scene = self.editor.lesson().scene
         window_reading = read(self.scene, *at)
         try:
-            lesson_reading = read(new_scene(scene), *at)
-        except (IndexError, ValueError):
+            lesson_reading = reading_of(new_scene(scene), at)  # (the head itself, not the nearest one there is)
+        except LessonFileError:
             lesson_reading = None
-        if lesson_reading is None or names_of(lesson_reading.tokens) != names_of(window_reading.tokens) or \
-                names_of(lesson_reading.query_tokens) != names_of(window_reading.query_tokens):
+        if lesson_reading is None or lesson_reading.tokens != window_reading.tokens or \
+                lesson_reading.query_tokens != window_reading.query_tokens:
             self.show_error(tr("Cannot ask for this weight"), tr(
                 "The window shows another sentence than the lesson's; start a new lesson from this scene."))
             return
