@@ -305,3 +305,22 @@ def test_pointing_at_another_sentence_than_the_lessons_is_one_message_and_adds_n
     right_click_and_choose(qtbot, matrix, matrix.cell_rect(0, 1).center().toPoint(), ASK_FOR_THIS_WEIGHT)
     assert [title for title, _ in window.shown_errors] == ["Cannot ask for this weight"]
     assert editor.exercises.list_widget.count() == 0
+
+
+def test_quitting_the_window_with_a_lesson_not_saved_asks_first(qtbot, window, monkeypatch, tmp_path):
+    editor = open_new_lesson(qtbot, window)
+    type_into(qtbot, editor.title_edit, "Unsaved: a/b")
+    window.question_answers.append(QMessageBox.StandardButton.Cancel)
+    assert not window.close()
+    assert window.asked_questions == ["Lesson Editor"] and window.isVisible() and editor.isVisible()
+    window.question_answers.append(QMessageBox.StandardButton.Save)
+    suggested = []
+
+    def chosen(parent, caption, folder, file_filter, *args, **kwargs):
+        suggested.append(folder)
+        return str(tmp_path / "kept.attn-lesson"), file_filter
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", chosen)
+    editor.close()
+    assert suggested[0].endswith("Unsaved  a b.attn-lesson")  # a title's slash makes no folder
+    assert read_lesson_file(tmp_path / "kept.attn-lesson").title == "Unsaved: a/b" and not editor.isVisible()

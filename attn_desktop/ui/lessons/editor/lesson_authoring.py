@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QPoint
+from PySide6.QtCore import QEvent, QObject, QPoint
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox, QWidget
 
 from attn_desktop.language import current_language, tr
@@ -55,6 +55,7 @@ class LessonAuthoring(QObject):
         self.saved: LessonFile | None = None  # the lesson as it was last opened or saved: closing asks if changed
         self.opening_student_view = False
         self.pointing = MatrixPointing(matrix, self.ask_for_weight, self)
+        window.installEventFilter(self)  # the main window closing asks about a lesson not saved, as the editor does
 
     # ----- File menu ----------------------------------------------------
     def new_from_scene(self) -> None:
@@ -93,7 +94,7 @@ class LessonAuthoring(QObject):
         except LessonFileError as error:
             self.show_error(tr("Cannot save lesson"), str(error))
             return False
-        suggested = self.path or self.dialog_folder() / f"{lesson.title or tr('Lesson')}{LESSON_SUFFIX}"
+        suggested = self.path or self.dialog_folder() / f"{file_name_of(lesson.title) or tr('Lesson')}{LESSON_SUFFIX}"
         chosen, _ = QFileDialog.getSaveFileName(self.editor, tr("Save Lesson As"), str(suggested), tr(LESSON_FILTER))
         if not chosen:
             return False
@@ -169,6 +170,12 @@ class LessonAuthoring(QObject):
         return answer == buttons.Discard
 
     # ----- the editor window --------------------------------------------
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() == QEvent.Type.Close and not self.may_replace_lesson():
+            event.ignore()
+            return True
+        return False
+
     def _edit(self, lesson: LessonFile, path: Path | None) -> None:
         if self.editor is None:
             self.editor = LessonEditor(lesson, self.window)
@@ -205,3 +212,9 @@ class LessonAuthoring(QObject):
             place.setX(max(room.left(), min(place.x(), room.right() - editor.width())))
             place.setY(max(room.top(), min(place.y(), room.bottom() - editor.height())))
         editor.move(place)
+
+
+def file_name_of(title: str) -> str:
+    """TITLE as a file's name to suggest: no folder separators or characters a file system refuses."""
+    return "".join(" " if character in '/\\:*?"<>|' or not character.isprintable() else character
+                   for character in title).strip(" .")[:100]
