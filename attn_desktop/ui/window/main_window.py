@@ -33,6 +33,7 @@ from attn_desktop.ui.document.scene_exports import SceneExports
 from attn_desktop.ui.heads.heads_view import HeadsView
 from attn_desktop.ui.language.rewording import remember_source
 from attn_desktop.ui.lessons.challenges_panel import ChallengesPanel
+from attn_desktop.ui.lessons.editor.lesson_authoring import LessonAuthoring
 from attn_desktop.ui.lessons.hidden_controls import HiddenControls
 from attn_desktop.ui.lessons.lesson_code import LessonCode
 from attn_desktop.ui.lessons.lesson_controller import LessonController
@@ -237,6 +238,11 @@ class MainWindow(QMainWindow):
         self.lesson_files.lesson_changed.append(
             lambda: self.hand_in_action.setEnabled(self.lesson_files.lesson is not None))
         self.hand_in_action.setEnabled(False)
+        # Writing a lesson: New Lesson from This Scene…, Edit Lesson…, the editor beside the window (issue 45).
+        self.lesson_authoring = LessonAuthoring(self.scene, self.view_state, self.docks, self.matrix_view,
+                                                self.lesson_files, lambda: self.lessons.show(None),
+                                                self.documents.dialog_folder, self.dialogs.show_error, self)
+        self.lesson_panel.lesson_shown.connect(self.lesson_authoring.another_lesson_shown)
 
     def reading(self, layer: int = 0, head: int = 0) -> HeadReading:
         """Head HEAD of LAYER as this window's view looks at it (the chosen query is the view's)."""

@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # the parts the commands act on; none of them needs this tabl
     from attn_desktop.ui.document.document_controller import DocumentController
     from attn_desktop.ui.document.edit_history import EditHistory
     from attn_desktop.ui.document.scene_exports import SceneExports
+    from attn_desktop.ui.lessons.editor.lesson_authoring import LessonAuthoring
     from attn_desktop.ui.lessons.lesson_controller import LessonController
     from attn_desktop.ui.lessons.lesson_file_opener import LessonFileOpener
     from attn_desktop.ui.lessons.lesson_results_controller import LessonResultsController
@@ -73,6 +74,8 @@ class Commands(Protocol):
     def lesson_files(self) -> LessonFileOpener: ...
     @property
     def lesson_results(self) -> LessonResultsController: ...
+    @property
+    def lesson_authoring(self) -> LessonAuthoring: ...
     @property
     def predictions(self) -> PredictionController: ...
     @property
@@ -194,6 +197,11 @@ ACTIONS: list[ActionSpec] = [
     ActionSpec("open_lesson_action", N_("Open &Lesson…"), MenuId.FILE, lambda c: c.lesson_files.choose_and_open(),
                tooltip=N_("Open a lesson file (*.attn-lesson) a teacher wrote: its scene, text, exercises and "
                "challenges")),
+    ActionSpec("new_lesson_action", N_("New Lesson &from This Scene…"), MenuId.FILE,
+               lambda c: c.lesson_authoring.new_from_scene(),
+               tooltip=N_("Write a lesson on the scene shown now: its text, exercises, challenges and what it hides")),
+    ActionSpec("edit_lesson_action", N_("Edi&t Lesson…"), MenuId.FILE, lambda c: c.lesson_authoring.choose_and_edit(),
+               tooltip=N_("Open a lesson file in the lesson editor, to change it and save it again")),
     ActionSpec("recent_menu", N_("Open &Recent"), MenuId.FILE, fill_submenu=lambda c, menu: fill_recent_menu(
         menu, c.documents.recent_files(), c.documents.open_recent)),
     ActionSpec("open_model_action", N_("Open &Model…"), MenuId.FILE, lambda c: c.model_heads.choose_and_open_model(),
@@ -217,7 +225,7 @@ ACTIONS: list[ActionSpec] = [
                separator_before=True,
                tooltip=N_("Save your answers to the lesson file open, their verdicts and the challenges you did in a "
                "small file for your teacher")),
-    ActionSpec("collect_results_action", N_("Collec&t Results…"), MenuId.FILE, lambda c: c.lesson_results.collect(),
+    ActionSpec("collect_results_action", N_("Collect Res&ults…"), MenuId.FILE, lambda c: c.lesson_results.collect(),
                tooltip=N_("Read a folder of students' hand-ins into a table, a row per student, and export it as "
                "CSV")),
     ActionSpec("quit_action", N_("&Quit"), MenuId.FILE, lambda c: c.close(), shortcuts=(Key.Quit,), separator_before=True),

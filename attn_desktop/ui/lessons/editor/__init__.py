@@ -1,0 +1,1 @@
+"""The lesson editor: a teacher's own lesson written in the app (File → New Lesson from This Scene…)."""
