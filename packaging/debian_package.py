@@ -4,6 +4,8 @@
     /usr/bin/attn-desktop              a link to /opt/attn-desktop/attn-desktop
     /usr/share/applications/…desktop   the menu entry
     /usr/share/icons/hicolor/…/apps/   the icon, 16 to 512 pixels and scalable
+    /usr/share/icons/hicolor/…/mimetypes/  a lesson file's icon (application-x-attn-desktop-lesson), the same sizes
+    /usr/share/mime/packages/…xml      the lesson file type, application/x-attn-desktop-lesson (*.attn-lesson)
     /usr/share/metainfo/…metainfo.xml  AppStream (software centres)
     /usr/share/doc/attn-desktop/       copyright, changelog
     /usr/share/lintian/overrides/      why files sit under /opt (see README, "Install for a class")
@@ -12,6 +14,9 @@ Depends: names the packages of the system libraries the bundle leaves to the sys
 bundle_files.py), found by asking the dynamic loader what every library in the bundle resolves to
 outside it, and dpkg which package holds each of those files. dpkg-deb builds it with root as the
 owner of every file; removing the package leaves nothing behind (no maintainer scripts write anything).
+The MIME database, the icon cache and the menu's MIME cache are rebuilt by the dpkg file triggers of
+shared-mime-info, hicolor-icon-theme and desktop-file-utils, once per installation, whichever packages brought
+files into their folders: a postinst calling update-mime-database would only do it twice.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ PACKAGE = "attn-desktop"
 APP_ID = "io.github.attn_desktop.AttentionDesktop"
 INSTALL_DIR = Path("opt") / PACKAGE
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
+LESSON_ICON = "application-x-attn-desktop-lesson"  # the icon theme's name for application/x-attn-desktop-lesson
 MAINTAINER = "Attention Desktop developers <attn-desktop@users.noreply.github.com>"
 HOMEPAGE = "https://github.com/attn-desktop/attn-desktop"
 DESCRIPTION = """\
@@ -57,7 +63,7 @@ MAN_PAGE = """\
 attn-desktop \\- learn attention by dragging queries, keys and values
 .SH SYNOPSIS
 .B attn-desktop
-[\\fISCENE.json\\fR]
+[\\fISCENE.json\\fR | \\fILESSON.attn-lesson\\fR]
 .br
 .B attn-desktop export
 \\fISCENE.json\\fR \\fB-o\\fR \\fIOUT.json|.csv|.png|.svg\\fR
@@ -70,7 +76,8 @@ attn-desktop \\- learn attention by dragging queries, keys and values
 .SH DESCRIPTION
 An offline lab for scaled dot-product attention: drag the query, key and value arrows of a short
 sentence and watch the score table, the softmax weights, the attention matrix and the output vector
-recompute. It opens SCENE.json, or a six-word example. The subcommands work without a display;
+recompute. It opens SCENE.json, a teacher's lesson file (LESSON.attn-lesson, as a student sees it), or a
+six-word example. The subcommands work without a display;
 \\fBattn-desktop export --help\\fR and the others describe their options.
 .SH EXIT STATUS
 0 on success; 2 for input it cannot use (a broken scene file, a missing system library), with one
@@ -107,16 +114,13 @@ def build_deb(bundle: Path, resources: Path, version: str, out_dir: Path, work: 
 def _install_desktop_files(stage: Path, resources: Path, version: str) -> None:
     share = stage / "usr" / "share"
     for folder, source, name in (("applications", f"{APP_ID}.desktop", f"{APP_ID}.desktop"),
-                                 ("metainfo", f"{APP_ID}.metainfo.xml", f"{APP_ID}.metainfo.xml")):
+                                 ("metainfo", f"{APP_ID}.metainfo.xml", f"{APP_ID}.metainfo.xml"),
+                                 ("mime/packages", f"{APP_ID}.mime.xml", f"{APP_ID}.xml")):
         (share / folder).mkdir(parents=True, exist_ok=True)
         shutil.copy2(resources / source, share / folder / name)
     icons = share / "icons" / "hicolor"
-    for size in ICON_SIZES:
-        folder = icons / f"{size}x{size}" / "apps"
-        folder.mkdir(parents=True)
-        shutil.copy2(resources / "icons" / f"attn-desktop-{size}.png", folder / f"{APP_ID}.png")
-    (icons / "scalable" / "apps").mkdir(parents=True)
-    shutil.copy2(resources / "icons" / "attn-desktop.svg", icons / "scalable" / "apps" / f"{APP_ID}.svg")
+    _install_icons(icons, resources / "icons", "attn-desktop", "apps", APP_ID)
+    _install_icons(icons, resources / "icons", "attn-lesson", "mimetypes", LESSON_ICON)
     doc = share / "doc" / PACKAGE
     doc.mkdir(parents=True)
     (doc / "copyright").write_text(_copyright(), encoding="utf-8")
@@ -130,6 +134,16 @@ def _install_desktop_files(stage: Path, resources: Path, version: str) -> None:
     overrides = share / "lintian" / "overrides"
     overrides.mkdir(parents=True)
     (overrides / PACKAGE).write_text(LINTIAN_OVERRIDES, encoding="utf-8")
+
+
+def _install_icons(icons: Path, sources: Path, source_name: str, context: str, name: str) -> None:
+    """SOURCE_NAME's PNGs (one per size) and SVG into the hicolor theme's CONTEXT folders, as NAME."""
+    for size in ICON_SIZES:
+        folder = icons / f"{size}x{size}" / context
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(sources / f"{source_name}-{size}.png", folder / f"{name}.png")
+    (icons / "scalable" / context).mkdir(parents=True, exist_ok=True)
+    shutil.copy2(sources / f"{source_name}.svg", icons / "scalable" / context / f"{name}.svg")
 
 
 def _copyright() -> str:

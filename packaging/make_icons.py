@@ -1,4 +1,5 @@
-"""Render resources/icons/attn-desktop.svg into the PNG sizes desktops ask for.
+"""Render the app's icon (resources/icons/attn-desktop.svg) and its lesson files' (attn-lesson.svg) into the PNG
+sizes desktops ask for.
 
 Run by hand after changing the SVG: python packaging/make_icons.py
 """
@@ -15,11 +16,19 @@ from PySide6.QtSvg import QSvgRenderer
 
 ICONS = Path(__file__).resolve().parent.parent / "resources" / "icons"
 SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
+ICON_NAMES = ("attn-desktop", "attn-lesson")  # the app; a lesson file (*.attn-lesson) in a file manager
 
 
 def main() -> int:
     app = QGuiApplication(sys.argv[:1])  # noqa: F841 - QPainter on a QImage needs a GUI application
-    renderer = QSvgRenderer(str(ICONS / "attn-desktop.svg"))
+    for name in ICON_NAMES:
+        render_sizes(name)
+    print(f"wrote {len(SIZES) * len(ICON_NAMES)} PNG icons to {ICONS}")
+    return 0
+
+
+def render_sizes(name: str) -> None:
+    renderer = QSvgRenderer(str(ICONS / f"{name}.svg"))
     for size in SIZES:
         image = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
         image.fill(Qt.GlobalColor.transparent)
@@ -27,9 +36,7 @@ def main() -> int:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         renderer.render(painter)
         painter.end()
-        image.save(str(ICONS / f"attn-desktop-{size}.png"))
-    print(f"wrote {len(SIZES)} PNG icons to {ICONS}")
-    return 0
+        image.save(str(ICONS / f"{name}-{size}.png"))
 
 
 if __name__ == "__main__":

@@ -59,7 +59,9 @@ def test_the_package_holds_the_app_its_menu_entry_icons_and_metainfo():
     assert "-> /opt/attn-desktop/attn-desktop" in paths["usr/bin/attn-desktop"]
     for path in (f"usr/share/applications/{APP_ID}.desktop", f"usr/share/metainfo/{APP_ID}.metainfo.xml",
                  f"usr/share/icons/hicolor/scalable/apps/{APP_ID}.svg", "usr/share/doc/attn-desktop/copyright",
-                 "usr/share/doc/attn-desktop/changelog.gz", "usr/share/man/man1/attn-desktop.1.gz"):
+                 "usr/share/doc/attn-desktop/changelog.gz", "usr/share/man/man1/attn-desktop.1.gz",
+                 f"usr/share/mime/packages/{APP_ID}.xml",  # the lesson file type, and its icon
+                 "usr/share/icons/hicolor/scalable/mimetypes/application-x-attn-desktop-lesson.svg"):
         assert path in paths, path
     for size in (16, 24, 32, 48, 64, 128, 256, 512):
         assert f"usr/share/icons/hicolor/{size}x{size}/apps/{APP_ID}.png" in paths

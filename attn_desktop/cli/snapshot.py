@@ -13,14 +13,16 @@ from typing import TYPE_CHECKING, Any
 from attn_desktop.cli.errors import OneLineErrorParser, fail
 from attn_desktop.cli.language_option import add_language_option, speak_chosen_language
 from attn_desktop.cli.offscreen import hide_offscreen_notes, use_user_folder
-from attn_desktop.language import current_language, tr
+from attn_desktop.language import N_, current_language, tr
 from attn_desktop.model.ascii_numbers import ascii_decimal, ascii_whole_number
 from attn_desktop.model.scene_files import open_scene
+from attn_desktop.model.teaching.lesson_file_reading import read_lesson_file
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
 
     from attn_desktop.model import Scene, ViewState
+    from attn_desktop.model.teaching.lesson_file import LessonFile
     from attn_desktop.ui.tools.walk_steps import Step
 
 SNAPSHOT_SIZE_RANGE = (320, 8192)  # pixels, each side: from a tiny window to an 8K screen
@@ -47,10 +49,11 @@ def snapshot_main(argv: list[str]) -> int:
     view = ViewState()  # the window's, choosing the query the file had chosen
     try:
         scene = open_scene(scene_path, view) if scene_path else None
-    except SceneFileError as error:
+        lesson_file = read_lesson_file(args.lesson_file) if args.lesson_file else None  # whole, before any window
+    except SceneFileError as error:  # a lesson file's problem too (LessonFileError), naming the file
         return fail(str(error))
     try:
-        picture, audit = _take_snapshot(scene, view, scene_path, args, steps)
+        picture, audit = _take_snapshot(scene, view, scene_path, args, steps, lesson_file)
     except StepError as error:  # a step the window could not take: nothing is written
         return fail(str(error))
     return _write_snapshot(picture, audit, args.output, args.audit)
@@ -72,6 +75,8 @@ def _snapshot_parser() -> argparse.ArgumentParser:
     parser.add_argument("--presentation", action="store_true", help=tr("in presentation mode (F11)"))
     parser.add_argument("--lesson", metavar="ID", help=tr("open this lesson first: {lessons}").format(
         lessons=", ".join(_lesson_ids())))
+    parser.add_argument("--lesson-file", metavar="FILE.attn-lesson", help=tr(
+        "open this lesson file first, as a student does (its scene, text and exercises, its hidden controls gone)"))
     parser.add_argument("--audit", metavar="AUDIT.json", help=tr(
         "also write the layout audit as JSON; - writes it to standard output"))
     # Translators: the steps' names (lesson:ID, present, ...) are typed as they are: do not translate them.
@@ -112,8 +117,11 @@ def _snapshot_input_problem(args: argparse.Namespace) -> str | None:
             lesson=repr(args.lesson), lessons=", ".join(_lesson_ids()))
     if args.lesson and args.scene:
         return tr("give a scene file or --lesson, not both (a lesson opens its own scene)")
-    if args.scene and not Path(args.scene).is_file():
-        return tr("{file}: no such file").format(file=args.scene)
+    if args.lesson_file and (args.lesson or args.scene):
+        return tr("--lesson-file: a lesson file opens its own scene; give no scene file or --lesson with it")
+    for given in filter(None, (args.scene, args.lesson_file)):
+        if not Path(given).is_file():
+            return tr("{file}: no such file").format(file=given)
     if Path(args.output).suffix.lower() != ".png":
         return tr("{file}: a snapshot is a PNG picture; use a name ending in .png").format(file=args.output)
     for path in filter(None, (args.output, args.audit)):
@@ -138,6 +146,8 @@ def _outputs_problem(args: argparse.Namespace) -> str | None:
     from attn_desktop.model.files.json_reading import shown_path
 
     scenes = [(scene, SCENE_REPLACED_BY_SNAPSHOT) for scene in _scenes_read(args)]
+    if args.lesson_file:  # the lesson file by another name (a link): never replaced by the picture or the audit
+        scenes.append((args.lesson_file, LESSON_REPLACED_BY_SNAPSHOT))
     for path, inputs in ((args.output, scenes), (args.audit, [*scenes, (args.output, PICTURE_REPLACED_BY_AUDIT)])):
         if path == "-":
             problem = tr(STANDARD_OUTPUT_CLOSED) if sys.stdout is None else None
@@ -146,6 +156,10 @@ def _outputs_problem(args: argparse.Namespace) -> str | None:
         if problem:
             return tr("{file}: {problem}").format(file=shown_path(path), problem=problem)
     return None
+
+
+LESSON_REPLACED_BY_SNAPSHOT = N_(
+    "that is the lesson file itself; the snapshot would replace it. Choose another name")
 
 
 def _scenes_read(args: argparse.Namespace) -> list[str | Path]:
@@ -160,9 +174,10 @@ def _scenes_read(args: argparse.Namespace) -> list[str | Path]:
 
 
 def _take_snapshot(scene: Scene | None, view: ViewState, scene_path: Path | None, args: argparse.Namespace,
-                   steps: list[Step] | None = None) -> tuple[bytes, dict[str, Any]]:
-    """The PNG and the audit of the window on SCENE (None: the default scene), on the screen ARGS describe;
-    with STEPS, after walking through them, and an audit per step."""
+                   steps: list[Step] | None = None, lesson_file: LessonFile | None = None
+                   ) -> tuple[bytes, dict[str, Any]]:
+    """The PNG and the audit of the window on SCENE (None: the default scene), on the screen ARGS describe,
+    with LESSON_FILE open as a student has it; with STEPS, after walking through them, and an audit per step."""
     from attn_desktop.ui.tools.snapshot import (
         ScreenSpec,
         take_snapshot,
@@ -186,8 +201,8 @@ def _take_snapshot(scene: Scene | None, view: ViewState, scene_path: Path | None
 
             scene = default_scene(view)
         if steps is None:
-            return take_snapshot(scene, scene_path, args.lesson, args.presentation, view)
-        return take_walk(scene, scene_path, args.lesson, steps, args.presentation, view)
+            return take_snapshot(scene, scene_path, args.lesson, args.presentation, view, lesson_file)
+        return take_walk(scene, scene_path, args.lesson, steps, args.presentation, view, lesson_file)
 
 
 def _start_application() -> QApplication:

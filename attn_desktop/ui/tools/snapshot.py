@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # the command line loads Qt and the app only when it takes a 
     from PySide6.QtWidgets import QWidget
 
     from attn_desktop.model import Scene, ViewState
+    from attn_desktop.model.teaching.lesson_file import LessonFile
     from attn_desktop.ui.tools.walk_steps import Step
     from attn_desktop.ui.window.main_window import MainWindow
 
@@ -91,29 +92,33 @@ def png_of(window: QWidget) -> bytes:
 
 
 def take_snapshot(scene: Scene, scene_path: Path | None, lesson: str | None, presentation: bool,
-                  view: ViewState | None = None) -> tuple[bytes, dict]:
-    """Build the real window on this scene (or lesson), show it on the offscreen screen, and
-    return the PNG and the audit."""
+                  view: ViewState | None = None, lesson_file: LessonFile | None = None) -> tuple[bytes, dict]:
+    """Build the real window on this scene (or lesson, or lesson file), show it on the offscreen screen, and
+    return the PNG and the audit (with what a student of the lesson file is offered)."""
     from attn_desktop.ui.tools.interruption import stop_if_interrupted
     from attn_desktop.ui.tools.layout_audit import audit_window
+    from attn_desktop.ui.tools.lesson_file_audit import audit_lesson_file
     from attn_desktop.ui.window.main_window import MainWindow
     from attn_desktop.ui.window.startup.app import make_application
 
     _app = make_application()  # held for as long as the window lives
     window = MainWindow(scene, scene_path=scene_path, view=view)
     try:
-        if lesson:
-            window.open_lesson(lesson)
+        open_first(window, lesson, lesson_file)
         show_for_snapshot(window, presentation)
         stop_if_interrupted()
-        return png_of(window), audit_window(window)
+        audit = audit_window(window)
+        if lesson_file is not None:
+            audit["lesson_file"] = audit_lesson_file(window)
+        return png_of(window), audit
     finally:
         window.history.reset()  # nothing was edited: close without asking about unsaved changes
         dispose_of(window)
 
 
 def take_walk(scene: Scene, scene_path: Path | None, lesson: str | None, steps: list[Step],
-              presentation: bool, view: ViewState | None = None) -> tuple[bytes, dict]:
+              presentation: bool, view: ViewState | None = None, lesson_file: LessonFile | None = None
+              ) -> tuple[bytes, dict]:
     """The window on this scene, shown as take_snapshot shows it, then walked through STEPS (see walk.py),
     audited after each; the PNG of the window at the end and {"steps": [{"step": ..., "audit": ...}, ...]}.
     StepError, naming the step, when the window cannot take one."""
@@ -130,8 +135,7 @@ def take_walk(scene: Scene, scene_path: Path | None, lesson: str | None, steps: 
     headless(window)
     audits = []
     try:
-        if lesson:
-            window.open_lesson(lesson)
+        open_first(window, lesson, lesson_file)
         show_for_snapshot(window, presentation)
         for step in steps:
             stop_if_interrupted()
@@ -146,6 +150,14 @@ def take_walk(scene: Scene, scene_path: Path | None, lesson: str | None, steps: 
     finally:
         window.history.reset()
         dispose_of(window)
+
+
+def open_first(window: MainWindow, lesson: str | None, lesson_file: LessonFile | None) -> None:
+    """The built-in LESSON, or the LESSON_FILE as a student opens it (read and checked already), if either."""
+    if lesson:
+        window.open_lesson(lesson)
+    if lesson_file is not None:
+        window.lesson_files.open_lesson(lesson_file)
 
 
 def dispose_of(window: QWidget) -> None:
