@@ -12,7 +12,7 @@ Training panel's controls) and the canvas the rest.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QWidget
+from PySide6.QtWidgets import QDockWidget, QLayout, QMainWindow, QScrollArea, QWidget
 
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.panels.matrix_view import MatrixView
@@ -88,10 +88,14 @@ def lay_out_now(window: QMainWindow) -> None:
     event loop pass: a design measured before they all had (a busy machine, the run just in) sized the Model
     heads panel by its old minimum, 245 px, and the window widened it to 332 a moment later, under the
     pointer aimed at a head."""
-    widgets = [widget for widget in window.findChildren(QWidget) if widget.layout() is not None]
-    widgets.sort(key=_depth, reverse=True)
-    for widget in widgets:
-        widget.layout().activate()
+    layouts: list[tuple[int, QLayout]] = []
+    for widget in window.findChildren(QWidget):
+        inner = widget.layout()
+        if inner is not None:
+            layouts.append((_depth(widget), inner))
+    layouts.sort(key=lambda depth_and_layout: depth_and_layout[0], reverse=True)
+    for _, inner in layouts:
+        inner.activate()
     layout = window.layout()
     if layout is not None:
         layout.activate()
