@@ -324,3 +324,23 @@ def test_quitting_the_window_with_a_lesson_not_saved_asks_first(qtbot, window, m
     editor.close()
     assert suggested[0].endswith("Unsaved  a b.attn-lesson")  # a title's slash makes no folder
     assert read_lesson_file(tmp_path / "kept.attn-lesson").title == "Unsaved: a/b" and not editor.isVisible()
+
+
+def test_on_a_1024_by_768_screen_the_editor_leaves_the_matrix_and_scores_in_sight(qtbot, window, monkeypatch):
+    """No room beside a window that fills a projector's screen: the editor goes over its leading edge (the Lesson
+    panel and the first plot), never over the matrix a teacher points at, or the score table."""
+    from PySide6.QtCore import QPoint, QRect
+
+    from attn_desktop.model.teaching.dock_id import DockId
+
+    from tests.support.in_the_window import on_a_1024_by_768_screen, wait_until_arranged
+
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    window.move(0, 0)
+    wait_until_arranged(qtbot, window)
+    editor = open_new_lesson(qtbot, window)
+    covered = editor.frameGeometry()
+    for dock in (window.docks[DockId.MATRIX], window.docks[DockId.SCORE]):
+        seen = QRect(dock.mapToGlobal(QPoint(0, 0)), dock.size())
+        assert not covered.intersects(seen), (dock.objectName(), covered, seen)
+    assert QRect(0, 0, 1024, 768).contains(covered), covered

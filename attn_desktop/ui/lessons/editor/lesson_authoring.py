@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QEvent, QObject, QPoint
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox, QWidget
 
 from attn_desktop.language import current_language, tr
@@ -203,16 +203,22 @@ class LessonAuthoring(QObject):
             self.leave_student_view()
 
     def _place_beside_the_window(self, editor: LessonEditor) -> None:
-        """On the window's trailing side where the screen has room, else over its edge, inside the screen."""
+        """Beside the window on its trailing side where the screen has room. Else (a 1024 × 768 projector, a
+        maximized window) over the window's leading edge, where the Lesson panel and the first plot are: the
+        matrix a teacher points at to ask for a weight, and the score table, stay in sight."""
+        frame, size = self.window.frameGeometry(), editor.frameGeometry().size()
+        leading_is_right = self.window.isRightToLeft()
+        beside = QPoint(frame.left() - GAP - size.width() if leading_is_right else frame.right() + GAP, frame.top())
         screen = self.window.screen()
-        frame = self.window.frameGeometry()
-        place = QPoint(frame.right() + GAP, frame.top())
-        if screen is not None:
-            room = screen.availableGeometry()
-            place.setX(max(room.left(), min(place.x(), room.right() - editor.width())))
-            place.setY(max(room.top(), min(place.y(), room.bottom() - editor.height())))
+        if screen is None:
+            editor.move(beside)
+            return
+        room = screen.availableGeometry()
+        place = beside if room.contains(QRect(beside, size)) else QPoint(
+            frame.right() - size.width() if leading_is_right else frame.left(), frame.top())
+        place.setX(max(room.left(), min(place.x(), room.right() - size.width())))
+        place.setY(max(room.top(), min(place.y(), room.bottom() - size.height())))
         editor.move(place)
-
 
 def file_name_of(title: str) -> str:
     """TITLE as a file's name to suggest: no folder separators or characters a file system refuses."""
