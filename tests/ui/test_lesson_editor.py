@@ -344,3 +344,28 @@ def test_on_a_1024_by_768_screen_the_editor_leaves_the_matrix_and_scores_in_sigh
         seen = QRect(dock.mapToGlobal(QPoint(0, 0)), dock.size())
         assert not covered.intersects(seen), (dock.objectName(), covered, seen)
     assert QRect(0, 0, 1024, 768).contains(covered), covered
+
+
+def test_student_view_moves_the_editor_off_the_lesson_panel_and_back(qtbot, window, monkeypatch):
+    """At 1024 × 768 the editor stands over the Lesson panel; in the student's view it shrinks to its switch in
+    the window's corner, so the lesson's text and exercises show as the student gets them; off, it is back."""
+    from PySide6.QtCore import QPoint, QRect
+
+    from attn_desktop.model.teaching.dock_id import DockId
+
+    from tests.support.in_the_window import on_a_1024_by_768_screen, wait_until_arranged
+
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=False)
+    window.move(0, 0)
+    wait_until_arranged(qtbot, window)
+    editor = open_new_lesson(qtbot, window)
+    editing = editor.geometry()
+    qtbot.mouseClick(editor.student_view_box, Qt.MouseButton.LeftButton)
+    lesson_dock = window.docks[DockId.LESSON]
+    qtbot.waitUntil(lambda: not editor.frameGeometry().intersects(
+        QRect(lesson_dock.mapToGlobal(QPoint(0, 0)), lesson_dock.size())))
+    assert editor.student_view_box.isVisible() and not editor.title_edit.isVisible()
+    assert editor.height() < 100
+    qtbot.mouseClick(editor.student_view_box, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: editor.geometry() == editing)
+    assert editor.title_edit.isVisible()

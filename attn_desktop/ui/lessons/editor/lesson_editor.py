@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -34,6 +34,7 @@ from attn_desktop.ui.lessons.editor.exercises_box import ExercisesBox
 from attn_desktop.ui.lessons.editor.quantity_fields import labelled_row
 
 EDITOR_SIZE = (440, 700)  # beside the main window on a 1024 × 768 screen
+CORNER_WIDTH = 220  # shrunk to its Student view switch: wide enough for its title
 
 
 class LessonEditor(QWidget):
@@ -43,7 +44,9 @@ class LessonEditor(QWidget):
     closed = Signal()
 
     def __init__(self, lesson: LessonFile, parent: QWidget | None = None) -> None:
-        super().__init__(parent, Qt.WindowType.Window)  # a window of its own, kept above its main window
+        # A window of its own that stays above the main window (a dialog's place, without its modality): as a
+        # plain window, the first click on the matrix to ask for a weight sent it behind the main window.
+        super().__init__(parent, Qt.WindowType.Dialog)
         self.setObjectName("LessonEditor")
         self.setWindowTitle(tr("Lesson Editor"))
         self.setAccessibleName(tr("Lesson Editor"))
@@ -62,6 +65,7 @@ class LessonEditor(QWidget):
         self.student_view_box.toggled.connect(self._on_student_view)
         self.resize(*EDITOR_SIZE)
         self.may_close: Callable[[], bool] = lambda: True  # its owner asks about unsaved changes
+        self._editing_geometry: QRect | None = None  # where it stood before the student's view shrank it
         self.set_lesson(lesson)
 
     def _menu_bar(self) -> QMenuBar:
@@ -93,12 +97,13 @@ class LessonEditor(QWidget):
         column.addLayout(form)
         for part in (self.exercises, self.challenges, self.controls):
             column.addWidget(part)
-        scroll = QScrollArea()
+        scroll = self.form_scroll = QScrollArea()
         scroll.setWidget(inside)
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to its fields, which it scrolls into view
-        outer = QVBoxLayout(self)
+        self.menu_bar = bar
+        outer = self.outer_layout = QVBoxLayout(self)
         outer.setMenuBar(bar)
         outer.addWidget(scroll)
         outer.addWidget(self.student_view_box, alignment=Qt.AlignmentFlag.AlignLeading)  # its click area: its words
@@ -143,10 +148,34 @@ class LessonEditor(QWidget):
         self.student_view_switched.emit(on)
 
     def _follow_student_view(self, on: bool) -> None:
-        """While the student's view is on, the lesson stands still: what is shown is what was written."""
+        """While the student's view is on, the lesson stands still: what is shown is what was written. The editor
+        shrinks to its switch in the main window's bottom trailing corner (over the status bar), so the Lesson
+        panel it stood over shows the text and exercises as the student gets them; off, it is back where it was."""
         for part in (self.title_edit, self.text_edit, self.exercises, self.challenges, self.controls):
             part.setEnabled(not on)
         self.edit_action.setEnabled(not on)
+        if on == self.form_scroll.isHidden():
+            return
+        if on:
+            self._editing_geometry = self.geometry()
+        self.form_scroll.setVisible(not on)
+        self.menu_bar.setVisible(not on)
+        if on:
+            self.outer_layout.activate()  # its size without the form, now
+            self.resize(max(self.sizeHint().width(), CORNER_WIDTH), self.minimumSizeHint().height())
+            self._to_the_corner()
+        elif self._editing_geometry is not None:
+            self.setGeometry(self._editing_geometry)
+
+    def _to_the_corner(self) -> None:
+        window = self.parentWidget()
+        if window is None:
+            return
+        # Its frame as the window manager draws it (the title bar): the margins it had before it shrank
+        margins = self.frameGeometry().size() - self.geometry().size()
+        frame, size = window.frameGeometry(), self.size() + margins
+        x = frame.left() if window.isRightToLeft() else frame.right() - size.width()
+        self.move(x, frame.bottom() - size.height())
 
     def _show_preview(self) -> None:
         self.preview_label.setText(lesson_rich_text(self.title_edit.text(), self.text_edit.toPlainText()))
