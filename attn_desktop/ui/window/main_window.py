@@ -38,6 +38,8 @@ from attn_desktop.ui.lessons.lesson_code import LessonCode
 from attn_desktop.ui.lessons.lesson_controller import LessonController
 from attn_desktop.ui.lessons.lesson_file_opener import LessonFileOpener
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel
+from attn_desktop.ui.lessons.predict_rounds import PredictRounds
+from attn_desktop.ui.lessons.your_lessons_menu import YourLessonsMenu
 from attn_desktop.ui.panels.code_panel import CodePanel
 from attn_desktop.ui.panels.grid_editor import GridEditor
 from attn_desktop.ui.panels.matrix_view import MatrixView
@@ -224,11 +226,14 @@ class MainWindow(QMainWindow):
         self.switches.bind(self.scale_action, self.causal_action, self.toolbar_boxes.values())
         switch_boxes = {"grids-switch": self.grid_editor.no_grids_box}
         hidden = HiddenControls(actions.actions, self.docks, self.toolbar, switch_boxes, self.scene,
-                                self.switches.follow_scene, self)
+                                self.switches.follow_scene, self, self.grid_editor.set_read_only)
+        rounds = PredictRounds(self.predictions, self.weights_panel.predict_bar, self.scene, self.view_state, self)
         self.lesson_files = LessonFileOpener(self.scene, self.view_state, self.history, self.documents,
                                              self.lesson_panel, self.docks[DockId.LESSON], hidden,
-                                             self._lock_arrows, lambda: self.dock_layout.open_companion(None),
-                                             self.dialogs.show_error, self)
+                                             self._lock_arrows, self.dock_layout, rounds, self.dialogs.show_error,
+                                             self)
+        self.your_lessons = YourLessonsMenu(self.menus[MenuId.LESSONS], actions["lessons_folder_action"],
+                                            self.lesson_files.open_path, self.documents.dialog_folder, self)
 
     def reading(self, layer: int = 0, head: int = 0) -> HeadReading:
         """Head HEAD of LAYER as this window's view looks at it (the chosen query is the view's)."""
