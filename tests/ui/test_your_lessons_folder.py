@@ -44,6 +44,8 @@ def test_the_folders_lessons_are_listed_by_title_and_open_from_the_menu(qtbot, w
     write_lesson_file(replace(builtin_lesson_file("self-attention"), title="Pronouns: who is it?"),
                       folder / "b.attn-lesson")
     write_lesson_file(replace(builtin_lesson_file("projections"), title="Queries & keys"), folder / "a.attn-lesson")
+    long_title = "Zero in on it:\n" + "a title that goes on " * 8  # 183 characters, over two lines
+    write_lesson_file(replace(builtin_lesson_file("soft-lookup"), title=long_title), folder / "c.attn-lesson")
     (folder / "broken.attn-lesson").write_text("{not json", encoding="utf-8")
     (folder / "notes.txt").write_text("not a lesson", encoding="utf-8")
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args, **kwargs: str(folder))
@@ -54,8 +56,10 @@ def test_the_folders_lessons_are_listed_by_title_and_open_from_the_menu(qtbot, w
     chosen = shown.index("Choose Your Lessons Folder…")
     assert shown[chosen - 1] == tr(lessons.LESSONS[-1].title).replace("&", "")  # right after the built-in ten
     # By title, not by file name (a.attn-lesson holds the queries); the broken file left out, saying so.
-    assert shown[chosen + 1:chosen + 4] == ["Pronouns: who is it?", "Queries & keys",
-                                           "1 lesson file left out: it cannot be read"]
+    assert shown[chosen + 1:chosen + 3] == ["Pronouns: who is it?", "Queries & keys"]
+    assert shown[chosen + 3].startswith("Zero in on it: a title that goes on") and shown[chosen + 3].endswith("…")
+    assert len(shown[chosen + 3]) < 80  # one line, cut: the whole title is in its tooltip
+    assert shown[chosen + 4] == "1 lesson file left out: it cannot be read"
     left_out = next(action for action in window.menus[MenuId.LESSONS].actions()
                     if action.text().startswith("1 lesson file left out"))
     assert not left_out.isEnabled() and "broken.attn-lesson" in left_out.toolTip()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
 
@@ -21,6 +21,7 @@ from attn_desktop.model.teaching.lesson_folder import MAX_LISTED, LessonFolder, 
 from attn_desktop.ui.settings import lessons_folder, remember_lessons_folder
 
 MAX_REASONS_SHOWN = 10  # lines of "file: why" in the greyed entry's tooltip
+TITLE_WIDTH_CHARS = 60  # a longer title is cut (…): the menu stays as wide as the built-in lessons' titles, or so
 
 
 class YourLessonsMenu(QObject):
@@ -86,8 +87,14 @@ class YourLessonsMenu(QObject):
         return entries
 
     def _lesson_entry(self, title: str, path: Path) -> QAction:
-        action = QAction(title.replace("&", "&&"), self.menu)  # a title's & is a character, not a key
-        action.setToolTip(str(path))
+        """TITLE on one line, cut to TITLE_WIDTH_CHARS average characters (a title may be 200 long, with line
+        breaks): the whole title and the file in its tooltip."""
+        one_line = " ".join(title.split())
+        metrics = self.menu.fontMetrics()
+        shown = metrics.elidedText(one_line, Qt.TextElideMode.ElideRight,
+                                   TITLE_WIDTH_CHARS * metrics.averageCharWidth())
+        action = QAction(shown.replace("&", "&&"), self.menu)  # a title's & is a character, not a key
+        action.setToolTip(f"{one_line}\n{path}" if shown != one_line else str(path))
         action.setStatusTip(str(path))
         action.triggered.connect(lambda _checked=False, path=path: self.open_path(path))
         return action
