@@ -165,3 +165,22 @@ def test_a_lesson_files_panels_in_the_window_and_presenting_at_1024_by_768(qtbot
     window.open_lesson("projections")  # a built-in lesson: its own design again
     wait_until_arranged(qtbot, window)
     assert {DockId.SENTENCE, DockId.CODE, DockId.CHALLENGES, DockId.WEIGHTS} <= shown_panels(window)
+
+
+def test_hidden_grid_editing_keeps_w_o_beside_the_heads_too(qtbot, window, monkeypatch, tmp_path):
+    path = tmp_path / "heads.attn-lesson"
+    write_lesson_file(replace(builtin_lesson_file("two-heads"), hidden_controls=("grid-editing",)), path)
+    open_from_the_menu(qtbot, window, monkeypatch, path)
+    qtbot.waitUntil(lambda: bool(window.heads_view.w_o_editors))
+    table = window.heads_view.w_o_editors[0].tables["w_o"]
+    qtbot.waitUntil(table.isVisible)
+    before = window.scene.grid("w_o").copy()
+    try_to_type(qtbot, table, 0)
+    assert (window.scene.grid("w_o") == before).all() and table.item(0, 0).text() != ""
+
+    window.open_lesson("two-heads")  # the built-in lesson: W_O typed into again
+    qtbot.waitUntil(lambda: bool(window.heads_view.w_o_editors))
+    table = window.heads_view.w_o_editors[0].tables["w_o"]
+    qtbot.waitUntil(table.isVisible)
+    type_into_first_cell(qtbot, table, "2")
+    assert window.scene.grid("w_o")[0, 0] == 2.0

@@ -226,7 +226,7 @@ class MainWindow(QMainWindow):
         self.switches.bind(self.scale_action, self.causal_action, self.toolbar_boxes.values())
         switch_boxes = {"grids-switch": self.grid_editor.no_grids_box}
         hidden = HiddenControls(actions.actions, self.docks, self.toolbar, switch_boxes, self.scene,
-                                self.switches.follow_scene, self, self.grid_editor.set_read_only)
+                                self.switches.follow_scene, self, self._grids_read_only)
         rounds = PredictRounds(self.predictions, self.weights_panel.predict_bar, self.scene, self.view_state, self)
         self.lesson_files = LessonFileOpener(self.scene, self.view_state, self.history, self.documents,
                                              self.lesson_panel, self.docks[DockId.LESSON], hidden,
@@ -234,6 +234,11 @@ class MainWindow(QMainWindow):
                                              self)
         self.your_lessons = YourLessonsMenu(self.menus[MenuId.LESSONS], actions["lessons_folder_action"],
                                             self.lesson_files.open_path, self.documents.dialog_folder, self)
+
+    def _grids_read_only(self, read_only: bool) -> None:
+        """A lesson file's hidden grid editing: the Grids panel's numbers and each layer's W_O beside the heads."""
+        self.grid_editor.set_read_only(read_only)
+        self.heads_view.mixing_box.set_read_only(read_only)
 
     def reading(self, layer: int = 0, head: int = 0) -> HeadReading:
         """Head HEAD of LAYER as this window's view looks at it (the chosen query is the view's)."""
