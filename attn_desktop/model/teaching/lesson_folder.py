@@ -63,6 +63,8 @@ class LessonFolderReader:
                 lessons.append(FolderLesson(title, path))
             else:
                 refused.append((path, title))
+        read_now = {folder / name for name in names[:limit]}
+        self.seen = {path: known for path, known in self.seen.items() if path in read_now}  # only what is listed
         lessons.sort(key=lambda lesson: (lesson.title.casefold(), lesson.path.name))
         return LessonFolder(folder, tuple(lessons), tuple(refused), max(0, len(names) - limit))
 
