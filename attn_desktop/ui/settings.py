@@ -1,4 +1,4 @@
-"""The app's own settings file: window layout, recent files and the language chosen.
+"""The app's own settings file: window layout, recent files, the language chosen and the teacher's lessons folder.
 
 An explicit INI file (not the platform's registry or plist) so the same code
 runs everywhere, and so tests can point it at a temporary folder with
@@ -46,3 +46,13 @@ def saved_language() -> str | None:
 
 def remember_language(code: str) -> None:
     app_settings().setValue("language", code)
+
+
+def lessons_folder() -> Path | None:
+    """The folder of the teacher's own lessons (Lessons → Choose Your Lessons Folder…), or None if never chosen."""
+    name = read_setting(app_settings(), "lessons_folder")
+    return Path(name) if name else None
+
+
+def remember_lessons_folder(folder: Path) -> None:
+    app_settings().setValue("lessons_folder", str(folder))

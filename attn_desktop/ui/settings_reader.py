@@ -109,6 +109,7 @@ _REFUSED_IN_A_SETTING = Refusals(
 KEPT_SETTINGS: dict[str, Check] = {
     "language": _text(64),
     "recent_files": _file_names,
+    "lessons_folder": _text(MAX_FILE_NAME_CHARS),
     "layout_version": _whole_number(0, 1_000_000),
     "layouts/*/geometry": _saved_bytes(MAX_GEOMETRY_BYTES),
     "layouts/*/window_state": _saved_bytes(MAX_WINDOW_STATE_BYTES),

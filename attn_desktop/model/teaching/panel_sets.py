@@ -32,6 +32,16 @@ MADE_WAY_FOR[DockId.TRAINING] = (DockId.CHALLENGES, DockId.CODE, DockId.SENTENCE
 
 
 @dataclass(frozen=True)
+class OwnPanels:
+    """A teacher's lesson file's own panels (its `panels`), in place of the design's: those shown in the window and
+    those shown presenting (empty: the design's, as for any lesson), and those its hidden controls take away."""
+
+    window: frozenset[DockId] = frozenset()
+    presenting: frozenset[DockId] = frozenset()
+    hidden: frozenset[DockId] = frozenset()  # never shown, whatever the rest says (its View entry is gone too)
+
+
+@dataclass(frozen=True)
 class Activity:
     """What the user is doing, as far as the panels go."""
 
@@ -42,12 +52,22 @@ class Activity:
     predicting: bool = False  # Predict, then See: the class guesses on the weights chart
     subject: frozenset[DockId] = frozenset()  # panels that show the lesson's subject: presented too (its grids)
     asked_for: frozenset[DockId] = frozenset()  # panels ON_REQUEST the user opened (View): kept until closed
+    own: OwnPanels = OwnPanels()  # a lesson file's own panels, if it names them
 
 
 def panels_shown(activity: Activity, presenting: bool) -> frozenset[DockId]:
     """The panels to show. Presenting, the reading waits on the teacher's screen and the class sees
-    the canvas (or the heads) with the numbers; an activity's own panel stays in both."""
-    if presenting:
+    the canvas (or the heads) with the numbers; an activity's own panel stays in both. A lesson file that names
+    its panels has them instead, as the screen allows them (no Grids tab without grids, Shapes making way for
+    the grids on a small screen, the one-head panels for several heads)."""
+    own = activity.own.presenting if presenting else activity.own.window
+    if own:
+        shown = set(own) - (set(ONE_HEAD_PANELS) if activity.several_heads else set())
+        if not presenting:
+            shown |= activity.asked_for & set(ON_REQUEST)
+        if activity.predicting and not activity.several_heads:
+            shown.add(DockId.WEIGHTS)  # the class guesses on the weights chart
+    elif presenting:
         shown = set() if activity.several_heads else set(PRESENTED_NUMBERS)
         if activity.small_screen and not activity.predicting:
             # The score table shows the weights as bars too; the chart's row would cost the plots their height.
@@ -59,14 +79,14 @@ def panels_shown(activity: Activity, presenting: bool) -> frozenset[DockId]:
         shown |= activity.asked_for & set(ON_REQUEST)  # presenting, they wait on the teacher's screen with the reading
     if not activity.grids:
         shown.discard(DockId.GRIDS)  # an empty tab would only take the bottom row's height
-    elif activity.small_screen:
+    elif activity.small_screen and (DockId.GRIDS in shown or not own):
         shown.discard(DockId.SHAPES)  # the grids say the shapes; Shapes' tab bar would cost the plots its height
         if activity.companion == DockId.TRAINING:  # training rewrites the grids each step: the plots get the row
             shown.discard(DockId.GRIDS)
     if activity.companion is not None:
         shown.add(activity.companion)
         shown -= set(MADE_WAY_FOR.get(activity.companion, ()))
-    return frozenset(shown)
+    return frozenset(shown - activity.own.hidden)
 
 
 def lesson_column_full_height(activity: Activity, presenting: bool) -> bool:

@@ -47,6 +47,7 @@ class MixingBox(QWidget):
         self.beside = False
         self.w_o_editors: list[GridEditor] = []  # one per layer that mixes its heads with a W_O shown whole, in order
         self.w_o_summaries: list[WOSummary] = []  # one per layer whose W_O is too large for that, in order
+        self.read_only = False  # W_O to be read, not typed into (a lesson file's hidden grid editing)
         self.mixing_label = QLabel()
         self.mixing_label.setWordWrap(True)
         self.mixing_label.setToolTip(tr(MIXING_TIP))
@@ -96,6 +97,8 @@ class MixingBox(QWidget):
             self.w_o_row.addWidget(w_o_editor, 0, Qt.AlignmentFlag.AlignTop)
         for summary in self.w_o_summaries:
             self.summaries_column.addWidget(summary)
+        if self.read_only:
+            self.set_read_only(True)
         self._show_mixing()
 
     def _w_o_editor(self, layer: int, several: bool) -> GridEditor:
@@ -106,6 +109,15 @@ class MixingBox(QWidget):
                                 title_prefix=layer_prefix(layer) if several else "")
         w_o_editor.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Maximum)
         return w_o_editor
+
+    def set_read_only(self, read_only: bool) -> None:
+        """Each layer's W_O read, not typed into (READ_ONLY), beside the heads and in its window of numbers; so
+        too for the editors made afresh for the next scene."""
+        self.read_only = read_only
+        for w_o_editor in self.w_o_editors:
+            w_o_editor.set_read_only(read_only)
+        for summary in self.w_o_summaries:
+            summary.set_read_only(read_only)
 
     def width_beside(self) -> int:
         """How wide the box is right of the matrices: its W_O editors', or the lines' least."""

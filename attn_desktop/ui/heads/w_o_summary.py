@@ -31,6 +31,7 @@ class WOSummary(QWidget):
         self.scene, self.view_state, self.editor = scene, view_state, editor
         self.layer, self.title_prefix = layer, title_prefix
         self.dialog: WONumbersWindow | None = None  # made when first asked for
+        self.read_only = False  # its numbers read, not typed into (set_read_only)
         self.label = QLabel()
         self.label.setAccessibleName(f"{title_prefix}W_O")
         self.open_button = QPushButton()
@@ -70,6 +71,14 @@ class WOSummary(QWidget):
         if self.dialog is None:
             self.dialog = WONumbersWindow(self.scene, self.view_state, self.editor, self.layer,
                                           self.title_prefix, self)
+            if self.read_only:
+                self.dialog.grid_editor.set_read_only(True)
         self.dialog.show()
         self.dialog.raise_()
         self.dialog.activateWindow()
+
+    def set_read_only(self, read_only: bool) -> None:
+        """W_O's numbers to read, not type into (READ_ONLY), in its window of numbers."""
+        self.read_only = read_only
+        if self.dialog is not None:
+            self.dialog.grid_editor.set_read_only(read_only)

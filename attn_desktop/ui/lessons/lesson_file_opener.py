@@ -4,7 +4,8 @@ The file is read and checked whole before anything changes (read_lesson_file); a
 message, and the window keeps its scene. Opened, the lesson's scene is the window's (a new document with no file,
 named by the lesson's title, nothing unsaved), its title, text, exercises and challenges are in the Lesson panel;
 the controls it hides are gone (HiddenControls) and the arrows it locks stay where they are, until another
-lesson or scene opens. Its panels stay as a lesson's default (its `panels` are not applied yet).
+lesson or scene opens. Its `panels` are the layout's declaration while it is open (OwnPanels: Reset Layout and
+F11 give the lesson's design), and its Predict, then see rounds run one after the other (PredictRounds).
 """
 
 from __future__ import annotations
@@ -22,13 +23,16 @@ from attn_desktop.language import N_, tr
 from attn_desktop.model import Scene, SceneFileError, ViewState
 from attn_desktop.model.commands import Editor, ReplaceContents, open_contents
 from attn_desktop.model.scene_files import contents_as_seen
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.exercise import ShowMe
 from attn_desktop.model.teaching.lesson_file import LessonFile
 from attn_desktop.model.teaching.lesson_locks import arrow_is_locked
 from attn_desktop.model.teaching.lesson_results import read_lesson_file_with_sha256, sha256_of_lesson
+from attn_desktop.model.teaching.panel_sets import OwnPanels
 from attn_desktop.ui.canvas.drag_controller import ArrowLock
-from attn_desktop.ui.lessons.hidden_controls import HiddenControls
+from attn_desktop.ui.lessons.hidden_controls import READ_ONLY_GRIDS, HiddenControls, hidden_panels
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel
+from attn_desktop.ui.lessons.predict_rounds import PredictRounds
 
 LESSON_FILTER = N_("Lessons (*.attn-lesson);;All files (*)")  # shown with tr()
 
@@ -41,15 +45,32 @@ class LessonDocument(Protocol):
     def dialog_folder(self) -> Path: ...
 
 
+class LessonFileRoom(Protocol):
+    """The window's layout, as a lesson file declares it (DockLayout)."""
+
+    own_panels: OwnPanels
+
+    @property
+    def presenting(self) -> bool: ...
+    def open_companion(self, name: DockId | None) -> None: ...
+
+
+def own_panels(lesson: LessonFile) -> OwnPanels:
+    """LESSON's panels, in the window and presenting, less those its hidden controls take away."""
+    return OwnPanels(window=frozenset(lesson.panels.window), presenting=frozenset(lesson.panels.presenting),
+                     hidden=hidden_panels(lesson.hidden_controls))
+
+
 class LessonFileOpener:
     def __init__(self, scene: Scene, view: ViewState, editor: Editor, document: LessonDocument, panel: LessonPanel,
                  lesson_dock: QDockWidget, hidden: HiddenControls, lock_arrows: Callable[[ArrowLock | None], object],
-                 close_companion: Callable[[], object], show_error: Callable[[str, str], object],
+                 room: LessonFileRoom, rounds: PredictRounds, show_error: Callable[[str, str], object],
                  parent: QWidget) -> None:
         """LOCK_ARROWS: fixes the arrows a lesson locks on the canvas (DragController.lock; None frees them).
-        CLOSE_COMPANION: closes another activity's panel (Training, a lab), as opening a built-in lesson does."""
+        ROOM: the layout, which shows the lesson's panels and closes another activity's (Training, a lab), as
+        opening a built-in lesson does."""
         self.scene, self.view, self.editor, self.document = scene, view, editor, document
-        self.lock_arrows, self.close_companion = lock_arrows, close_companion
+        self.lock_arrows, self.room, self.rounds = lock_arrows, room, rounds
         self.panel, self.lesson_dock, self.hidden = panel, lesson_dock, hidden
         self.show_error, self.parent = show_error, parent
         self.lesson: LessonFile | None = None  # the lesson file open, None once another lesson or scene is
@@ -90,15 +111,19 @@ class LessonFileOpener:
         self.scene.title = lesson.title  # the window's title names the teacher's lesson (and Save As suggests it)
         self.document.start(None, None)  # a document of its own, with no file: its lesson is shown below
         self.view.show_head(*lesson.first_head)
-        self.close_companion()
         self.panel.show_lesson_file(lesson, self.scene)
         self.lesson = lesson
         self.lesson_sha256, self.opened_at = sha256 or sha256_of_lesson(lesson), datetime.now(timezone.utc)
-        self.hidden.hide(lesson.hidden_controls)
+        # Locked grids are kept as hidden grid editing keeps them: to be read, not typed into.
+        self.hidden.hide((*lesson.hidden_controls, *((READ_ONLY_GRIDS,) if "grids" in lesson.locked else ())))
         locked = lesson.locked
         self.lock_arrows(partial(arrow_is_locked, locked, self.scene) if locked else None)
-        self.lesson_dock.show()
-        self.lesson_dock.raise_()
+        self.rounds.start(lesson.predict_rounds)  # (before the panels: a round brings the weights chart)
+        self.room.own_panels = own_panels(lesson)
+        self.room.open_companion(None)  # the lesson's panels shown, the rest closed, and shared out for them
+        if not self.room.presenting and DockId.LESSON in (lesson.panels.window or (DockId.LESSON,)):
+            self.lesson_dock.show()  # (closed by hand before: the lesson's text is what the student opened)
+            self.lesson_dock.raise_()
         self._tell_lesson_changed()
         return True
 
@@ -123,6 +148,8 @@ class LessonFileOpener:
     def _another_lesson_shown(self, _lesson_id: object) -> None:
         """A built-in lesson or a scene took the lesson file's place: its hidden controls come back."""
         self.lesson = None
+        self.room.own_panels = OwnPanels()  # (before the lesson shown declares its panels)
+        self.rounds.stop()
         self.hidden.show_all()
         self.lock_arrows(None)
         self._tell_lesson_changed()

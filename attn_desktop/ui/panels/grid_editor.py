@@ -37,6 +37,8 @@ NOTICE_MS = 4000  # a number taken: long enough to read, then the numbers under 
 REFUSED_COLOR = "#b42318"  # the message's words say it was refused; the colour only draws the eye
 GRID_TITLES = {"w_q": N_("W_Q (makes queries)"), "w_k": N_("W_K (makes keys)"), "w_v": N_("W_V (makes values)"),
                "w_o": N_("W_O (mixes the heads' outputs)")}  # shown as tr(GRID_TITLES[name])
+EDIT_TRIGGERS = (QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
+                 | QAbstractItemView.EditTrigger.AnyKeyPressed)
 SHORT_GRID_TITLES = {"w_q": N_("W_Q → queries"), "w_k": N_("W_K → keys"),  # on screen; fits a projector
                      "w_v": N_("W_V → values"), "w_o": N_("W_O → output")}
 
@@ -70,16 +72,13 @@ class GridEditor(QWidget):
         self.head_label = QLabel()  # whose grids, while the window shows several heads (name_heads)
         self.head_label.hide()
         self.naming_heads = False
+        self.read_only = False  # a lesson file keeps the numbers as they are (set_read_only)
         grid_area = QGridLayout()
         self.flow = GridFlow()  # beside the canvas: the grids that do not fit side by side go under
         for column, name in enumerate(names):
             table = QTableWidget()
             table.setTabKeyNavigation(False)  # the arrow keys walk the cells; Tab goes on to the next control
-            table.setEditTriggers(
-                QAbstractItemView.EditTrigger.DoubleClicked
-                | QAbstractItemView.EditTrigger.EditKeyPressed
-                | QAbstractItemView.EditTrigger.AnyKeyPressed
-            )
+            table.setEditTriggers(EDIT_TRIGGERS)
             table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
             table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
             table.setMinimumWidth(table.fontMetrics().horizontalAdvance("0.000") * 2 + 30)
@@ -142,8 +141,11 @@ class GridEditor(QWidget):
                 "Open lesson 2, \"Three vectors from one word\", to make them with grids."
             ))
             return
-        self._say(tr("Double-click a number to change it. Row i of a grid is what x's i-th number adds.")
-                  if "w_o" not in self.names else tr("Double-click a number to change it."), how_to=True)
+        if self.read_only:
+            self._say(tr("These numbers are fixed in this lesson."), how_to=True)
+        else:
+            self._say(tr("Double-click a number to change it. Row i of a grid is what x's i-th number adds.")
+                      if "w_o" not in self.names else tr("Double-click a number to change it."), how_to=True)
         self._name_the_head()
         for name, table in self.tables.items():
             self._fill(table, self._grid(name))
@@ -181,7 +183,18 @@ class GridEditor(QWidget):
                     if item.text() != text:
                         item.setText(text)
 
+    def set_read_only(self, read_only: bool) -> None:
+        """READ_ONLY: the numbers are read, walked with the arrow keys and copied, but no key or double-click opens
+        a cell to type into (a lesson file that hides grid editing, or locks the grids)."""
+        self.read_only = read_only
+        for table in self.tables.values():
+            table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers if read_only else EDIT_TRIGGERS)
+        self.refresh()
+
     def _on_cell_typed(self, name: str, item: QTableWidgetItem) -> None:
+        if self.read_only:  # (no editor opens; a cell changed some other way keeps the grid's number)
+            self._fill(self.tables[name], self._grid(name))
+            return
         self.typed_cell = (self.tables[name], item.row(), item.column())
         grid = GRID_TITLES[name].split()[0]
         typed = item.text().strip()

@@ -21,6 +21,7 @@ GUESSING_TEXT = N_("<b>Guess:</b> drag the grey bars, or")  # the message beside
 class PredictBar(QWidget):
     winner_chosen = Signal(int)  # the key the student says wins
     reveal_clicked = Signal()
+    next_round_clicked = Signal()  # a lesson's next Predict, then see round (offer_next_round)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -39,11 +40,16 @@ class PredictBar(QWidget):
         self.reveal_button = QPushButton(tr("Reveal"), self)
         self.reveal_button.setToolTip(tr("Show the real weights beside your guess (Enter)"))
         self.reveal_button.clicked.connect(self.reveal_clicked)
+        self.next_round_button = QPushButton(self)  # after Reveal, while a lesson has rounds left
+        self.next_round_button.setAutoDefault(True)  # Enter presses it, as Enter revealed the round
+        self.next_round_button.clicked.connect(self.next_round_clicked)
+        self.next_round_button.hide()
         self._row = layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
         layout.addWidget(self.message_label, 1)
         layout.addWidget(self.winner_box)
         layout.addWidget(self.reveal_button)
+        layout.addWidget(self.next_round_button)
         self.setFixedHeight(self.reserved_height())
 
     def reserved_height(self) -> int:
@@ -100,5 +106,18 @@ class PredictBar(QWidget):
         self._reserve()  # (the same height for every step: it changes only with the language)
         self.winner_box.setVisible(guessing)
         self.reveal_button.setVisible(guessing)
+        if guessing:
+            self.next_round_button.hide()
         if self.winner_box.currentIndex() != winner:
             self.winner_box.setCurrentIndex(winner)
+
+    def offer_next_round(self, text: str, tooltip: str) -> None:
+        """The button to a lesson's next round, named TEXT ("Next Round (2 of 3)"), with the keys on it: Enter
+        (or Space) goes on, as Enter revealed."""
+        self.next_round_button.setText(text)
+        self.next_round_button.setToolTip(tooltip)
+        self.next_round_button.show()
+        self.next_round_button.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def withdraw_next_round(self) -> None:
+        self.next_round_button.hide()

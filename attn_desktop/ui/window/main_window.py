@@ -40,6 +40,8 @@ from attn_desktop.ui.lessons.lesson_controller import LessonController
 from attn_desktop.ui.lessons.lesson_file_opener import LessonFileOpener
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel
 from attn_desktop.ui.lessons.lesson_results_controller import LessonResultsController
+from attn_desktop.ui.lessons.predict_rounds import PredictRounds
+from attn_desktop.ui.lessons.your_lessons_menu import YourLessonsMenu
 from attn_desktop.ui.panels.code_panel import CodePanel
 from attn_desktop.ui.panels.grid_editor import GridEditor
 from attn_desktop.ui.panels.matrix_view import MatrixView
@@ -226,11 +228,12 @@ class MainWindow(QMainWindow):
         self.switches.bind(self.scale_action, self.causal_action, self.toolbar_boxes.values())
         switch_boxes = {"grids-switch": self.grid_editor.no_grids_box}
         hidden = HiddenControls(actions.actions, self.docks, self.toolbar, switch_boxes, self.scene,
-                                self.switches.follow_scene, self)
+                                self.switches.follow_scene, self, self._grids_read_only)
+        rounds = PredictRounds(self.predictions, self.weights_panel.predict_bar, self.scene, self.view_state, self)
         self.lesson_files = LessonFileOpener(self.scene, self.view_state, self.history, self.documents,
                                              self.lesson_panel, self.docks[DockId.LESSON], hidden,
-                                             self._lock_arrows, lambda: self.dock_layout.open_companion(None),
-                                             self.dialogs.show_error, self)
+                                             self._lock_arrows, self.dock_layout, rounds, self.dialogs.show_error,
+                                             self)
         # Hand in and collect (issue 45): Hand In… only while a lesson file is open.
         self.lesson_results = LessonResultsController(self.lesson_files, self.lesson_panel, self.documents,
                                                       self.dialogs.show_error, self.dialogs.show_status, self)
@@ -243,6 +246,13 @@ class MainWindow(QMainWindow):
                                                 self.lesson_files, lambda: self.lessons.show(None),
                                                 self.documents.dialog_folder, self.dialogs.show_error, self)
         self.lesson_panel.lesson_shown.connect(self.lesson_authoring.another_lesson_shown)
+        self.your_lessons = YourLessonsMenu(self.menus[MenuId.LESSONS], actions["lessons_folder_action"],
+                                            self.lesson_files.open_path, self.documents.dialog_folder, self)
+
+    def _grids_read_only(self, read_only: bool) -> None:
+        """A lesson file's hidden grid editing: the Grids panel's numbers and each layer's W_O beside the heads."""
+        self.grid_editor.set_read_only(read_only)
+        self.heads_view.mixing_box.set_read_only(read_only)
 
     def reading(self, layer: int = 0, head: int = 0) -> HeadReading:
         """Head HEAD of LAYER as this window's view looks at it (the chosen query is the view's)."""

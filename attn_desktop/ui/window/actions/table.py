@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # the parts the commands act on; none of them needs this tabl
     from attn_desktop.ui.lessons.lesson_controller import LessonController
     from attn_desktop.ui.lessons.lesson_file_opener import LessonFileOpener
     from attn_desktop.ui.lessons.lesson_results_controller import LessonResultsController
+    from attn_desktop.ui.lessons.your_lessons_menu import YourLessonsMenu
     from attn_desktop.ui.panels.matrix_view import MatrixView
     from attn_desktop.ui.predict.prediction_controller import PredictionController
     from attn_desktop.ui.pretrained.pretrained_controller import ModelController
@@ -76,6 +77,8 @@ class Commands(Protocol):
     def lesson_results(self) -> LessonResultsController: ...
     @property
     def lesson_authoring(self) -> LessonAuthoring: ...
+    @property
+    def your_lessons(self) -> YourLessonsMenu: ...
     @property
     def predictions(self) -> PredictionController: ...
     @property
@@ -250,6 +253,10 @@ ACTIONS: list[ActionSpec] = [
                separator_before=True, toolbar=True),
     *snap_step_specs(),
     *lesson_specs(),
+    # Your lessons: the folder's lesson files are listed right after this entry as the menu opens (YourLessonsMenu).
+    ActionSpec("lessons_folder_action", N_("Choose Your Lessons Folder…"), MenuId.LESSONS,
+               lambda c: c.your_lessons.choose_folder(), separator_before=True,
+               tooltip=N_("A folder of your own lesson files (*.attn-lesson), listed here after the built-in lessons")),
     ActionSpec("training_action", N_("&Train a Head…"), MenuId.LESSONS, lambda c: c.dock_layout.show_dock(DockId.TRAINING),
                shortcuts=("Ctrl+T",), separator_before=True,
                tooltip=N_("Watch gradient descent move the arrows of a head learning a task")),

@@ -25,6 +25,7 @@ from attn_desktop.model.teaching.panel_sets import (
     LABS,
     ON_REQUEST,
     Activity,
+    OwnPanels,
     lesson_column_full_height,
     panels_shown,
 )
@@ -115,6 +116,7 @@ class DockLayout(QObject):
         self._tokens_shared_for = 0  # the scene's length when the window was last shared out for it
         self.companion: DockId | None = None  # the activity's own panel (Training, Model heads, the lab), if open
         self.subject: frozenset[DockId] = frozenset()  # the open lesson's panels that show its subject (presented too)
+        self.own_panels = OwnPanels()  # a lesson file's own panels, in place of the design's (lesson_file_opener.py)
         # After every layout pass, look for ghost tab bars (see hide_stray_tab_bars).
         self._bars_hidden: set[int] = set()  # each bar is hidden once at most: one Qt shows again is in use
         self._tidy_timer = QTimer(self, singleShot=True, interval=0)
@@ -346,7 +348,8 @@ class DockLayout(QObject):
         companion = self.companion if self.companion is not None and not self.docks[self.companion].isHidden() else None
         return Activity(several_heads=self.showing_heads, companion=companion, grids=self.scene_uses_grids(),
                         small_screen=self.window.width() <= NARROW_SCREEN_PX or self._short_screen(),
-                        predicting=self.predicting(), subject=self.subject, asked_for=frozenset(self.asked_for))
+                        predicting=self.predicting(), subject=self.subject, asked_for=frozenset(self.asked_for),
+                        own=self.own_panels)
 
     def show_declared_panels(self) -> None:
         """Show the panels the activity declares (panel_sets.py) and close the rest, whatever the window
