@@ -76,6 +76,7 @@ def test_a_teachers_lesson_opens_with_its_scene_text_exercise_and_hidden_switch(
 
     widget = panel.exercise_widgets[0]
     assert widget.prompt_label.text() == "How much weight does it give cat?"
+    assert widget.heading_label.text() == "<b>Question 1</b>"  # no part of a lesson to name after a "·"
     right = float(evaluate(WEIGHT_IT_CAT, lesson.new_scene()))
     qtbot.keyClicks(widget.answer_edit, f"{right + 0.2:.3f}")
     qtbot.keyClick(widget.answer_edit, Qt.Key.Key_Return)

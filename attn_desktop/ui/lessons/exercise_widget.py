@@ -83,9 +83,14 @@ class ExerciseWidget(QFrame):
     def reword(self) -> None:
         """The exercise's texts in the student's language (at the start, and after a change of language)."""
         exercise = self.exercise
-        # Translators: an exercise's heading, e.g. "Question 2 · Part 1, your turn" (where the lesson asks it).
-        self.heading_label.setText(tr("<b>Question {number}</b> · {source}").format(
-            number=self.number, source=exercise.say(exercise.source)))
+        if exercise.source:
+            # Translators: an exercise's heading, e.g. "Question 2 · Part 1, your turn" (where the lesson asks it).
+            heading = tr("<b>Question {number}</b> · {source}").format(number=self.number,
+                                                                       source=exercise.say(exercise.source))
+        else:  # a teacher's lesson file names no part of a lesson
+            # Translators: an exercise's heading in a teacher's own lesson, e.g. "Question 2".
+            heading = tr("<b>Question {number}</b>").format(number=self.number)
+        self.heading_label.setText(heading)
         self.prompt_label.setText(exercise.say(exercise.prompt))
         if exercise.tolerance_text:
             self.tolerance_label.setText(f"<small>{exercise.tolerance_text}</small>")  # markup around a translated text
