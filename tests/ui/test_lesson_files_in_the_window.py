@@ -69,7 +69,7 @@ def test_a_teachers_lesson_opens_with_its_scene_text_exercise_and_hidden_switch(
     shown_text = panel.explanation_label.text()
     assert "Ms Rao&#x27;s &lt;b&gt;pronouns&lt;/b&gt;" in shown_text or "Ms Rao's &lt;b&gt;pronouns&lt;/b&gt;" in shown_text
     assert "<img" not in shown_text and "&lt;img" in shown_text  # the file's HTML shown as the characters it is
-    assert "<em>k·cat</em>" in shown_text
+    assert '<em><a href="arrow:' in shown_text and 'k·cat</a></em>' in shown_text  # the arrow's name, a link
     assert window.scene.tokens == ["cat", "sat", "it"]
     expected = read(lesson.new_scene()).result.weights
     assert matrix_cells(window) == [[f"{weight:.2f}" for weight in row] for row in expected]
@@ -238,3 +238,34 @@ def test_a_hidden_grids_switch_leaves_the_grids_panel(qtbot, window, monkeypatch
     assert box.isHidden() and window.grid_editor.tables["w_q"].isVisible()  # the grids stay, their switch goes
     window.open_lesson("projections")
     qtbot.waitUntil(box.isVisible)
+
+
+def test_an_arrow_named_in_the_lessons_text_is_chosen_on_the_canvas_by_tab_and_enter(qtbot, window, monkeypatch,
+                                                                                      tmp_path):
+    """The text says "Drag *k·cat*" and "look at q·it": Tab to the name and Enter, and that arrow is the one the
+    arrow keys move (a query becomes the chosen query too); the Right key then moves k·cat itself."""
+    from attn_desktop.model.layers import Role
+
+    lesson = replace(teachers_lesson(), text="Drag *k·cat*, then look at q·it.")
+    path = tmp_path / "pointing.attn-lesson"
+    write_lesson_file(lesson, path)
+    open_from_the_menu(qtbot, window, monkeypatch, path)
+    label = window.lesson_panel.explanation_label
+    label.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(label.hasFocus)
+    qtbot.keyClick(label, Qt.Key.Key_Tab)  # the first link: k·cat
+    qtbot.keyClick(label, Qt.Key.Key_Return)
+    cat = window.scene.tokens.index("cat")
+    qtbot.waitUntil(lambda: window.canvas.drags.focused_arrow == (Role.KEY, cat))
+    assert window.canvas.hasFocus()
+    before = window.scene.vectors(Role.KEY)[cat].copy()
+    qtbot.keyClick(window.canvas, Qt.Key.Key_Right)
+    assert window.scene.vectors(Role.KEY)[cat][0] > before[0]
+
+    label.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.keyClick(label, Qt.Key.Key_Tab)
+    qtbot.keyClick(label, Qt.Key.Key_Tab)  # the second: q·it
+    qtbot.keyClick(label, Qt.Key.Key_Return)
+    it = window.scene.query_tokens.index("it")
+    qtbot.waitUntil(lambda: window.canvas.drags.focused_arrow == (Role.QUERY, it))
+    assert window.view_state.chosen_query(window.scene.n_queries) == it

@@ -16,3 +16,9 @@ def arrow_is_locked(locked: tuple[str, ...], scene: Scene, role: Role, index: in
         return scene.arrow_name(role, index) in locked
     except (IndexError, KeyError, ValueError):
         return False
+
+
+def named_arrows(scene: Scene) -> list[tuple[Role, int]]:
+    """Every arrow a head of SCENE draws (its inputs, then queries, keys and values), in that order: the arrows a
+    lesson's text may name and link to."""
+    return [(role, index) for role in scene.roles for index in range(len(scene.labels(role)))]

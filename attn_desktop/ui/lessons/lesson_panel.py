@@ -8,10 +8,12 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QScro
 from attn_desktop.language import is_right_to_left, ntr, tr
 from attn_desktop.language.isolates import in_isolate
 from attn_desktop.model import Scene
+from attn_desktop.model.layers import Role
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.exercises import exercises_for
 from attn_desktop.model.teaching.lesson_file import LessonFile
-from attn_desktop.model.teaching.lesson_rich_text import lesson_rich_text
+from attn_desktop.model.teaching.lesson_locks import named_arrows
+from attn_desktop.model.teaching.lesson_rich_text import ARROW_LINK, lesson_rich_text
 from attn_desktop.model.teaching.lessons import Lesson
 from attn_desktop.model.teaching.progress import ProgressKind, ProgressStore
 from attn_desktop.ui.language_link import follow_language
@@ -30,6 +32,7 @@ class LessonPanel(QWidget):
     lesson_shown = Signal(object)  # the lesson's id, None for a scene of the student's own
     fresh_scene_requested = Signal()  # the lesson's scene as it comes, in place of the one the student left
     announcement = Signal(str)  # an exercise's verdict, for a screen reader
+    arrow_pointed_at = Signal(object)  # (role, index): an arrow's name clicked in a lesson file's text
 
     def __init__(self, progress: ProgressStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -56,7 +59,9 @@ class LessonPanel(QWidget):
         self.formula_label.setFont(font)
         self.explanation_label = QLabel()
         self.explanation_label.setWordWrap(True)
-        self.explanation_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.explanation_label.setOpenExternalLinks(False)
+        self.explanation_label.linkActivated.connect(self._arrow_link_activated)
+        self._linked_arrows: list[tuple[Role, int]] = []  # a lesson file's arrows, by their links' numbers
         self.try_it_label = QLabel(tr("<b>Try it</b>"))  # a heading for the lesson's steps; hidden when there are none
         self.steps_label = QLabel()
         self.steps_label.setWordWrap(True)
@@ -117,6 +122,8 @@ class LessonPanel(QWidget):
         self._drop_lesson_file_challenges()
         for label in (self.explanation_label, self.formula_label):
             label.setTextFormat(Qt.TextFormat.AutoText)  # the app's own texts, after a lesson file's
+        self._arrow_links_reachable(False)
+        self._linked_arrows = []
         if self.lesson is None:
             self.picker.setCurrentIndex(-1)
             self.formula_label.setText("")
@@ -141,13 +148,32 @@ class LessonPanel(QWidget):
         self._update_progress()
         self.lesson_shown.emit(self.lesson.id)
 
+    def _arrow_links_reachable(self, reachable: bool) -> None:
+        """A lesson file's arrow names are links (lesson_rich_text): clicked, or reached by Tab and Enter. A text
+        with none stays out of the Tab order, as every built-in lesson's text is."""
+        flags = Qt.TextInteractionFlag.TextSelectableByMouse
+        if reachable:
+            flags |= Qt.TextInteractionFlag.LinksAccessibleByMouse | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+        self.explanation_label.setTextInteractionFlags(flags)
+        self.explanation_label.setFocusPolicy(Qt.FocusPolicy.StrongFocus if reachable else Qt.FocusPolicy.NoFocus)
+
+    def _arrow_link_activated(self, href: str) -> None:
+        """An arrow's name clicked in a lesson file's text: that arrow, chosen on the canvas."""
+        place = href.removeprefix(ARROW_LINK)
+        if href.startswith(ARROW_LINK) and place.isdigit() and int(place) < len(self._linked_arrows):
+            self.arrow_pointed_at.emit(self._linked_arrows[int(place)])
+
     def show_lesson_file(self, lesson: LessonFile, scene: Scene) -> None:
         """A teacher's own lesson, on SCENE (its scene, just opened): its title and text (the safe subset, the
         rest escaped), its formula, its exercises checked by the same widgets as the built-in ones, its
         challenges ticked while they hold. The file's words are never taken as HTML."""
         self.picker.setCurrentIndex(-1)
         self.explanation_label.setTextFormat(Qt.TextFormat.RichText)  # rich text the app built: lesson_rich_text
-        self.explanation_label.setText(lesson_rich_text(lesson.title, lesson.text))
+        self._linked_arrows = named_arrows(scene)
+        names = [scene.arrow_name(role, index) for role, index in self._linked_arrows]
+        text = lesson_rich_text(lesson.title, lesson.text, names)
+        self._arrow_links_reachable(f'href="{ARROW_LINK}' in text)
+        self.explanation_label.setText(text)
         self.formula_label.setTextFormat(Qt.TextFormat.PlainText)
         self.formula_label.setText(lesson.formula)
         self.steps_label.setText("")

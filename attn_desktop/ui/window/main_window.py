@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 from attn_desktop.language import N_, tr
 from attn_desktop.model import Change, HeadReading, Scene, ViewState
+from attn_desktop.model.layers import Role
 from attn_desktop.model.pretrained.head_kinds import CLEAR_PREVIOUS_TOKEN_HEAD, PREVIOUS_TOKEN_SENTENCE
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE
 from attn_desktop.model.scene_files import new_scene
@@ -246,8 +247,19 @@ class MainWindow(QMainWindow):
                                                 self.lesson_files, lambda: self.lessons.show(None),
                                                 self.documents.dialog_folder, self.dialogs.show_error, self)
         self.lesson_panel.lesson_shown.connect(self.lesson_authoring.another_lesson_shown)
+        self.lesson_panel.arrow_pointed_at.connect(self._point_at_arrow)
         self.your_lessons = YourLessonsMenu(self.menus[MenuId.LESSONS], actions["lessons_folder_action"],
                                             self.lesson_files.open_path, self.documents.dialog_folder, self)
+
+    def _point_at_arrow(self, arrow: tuple[Role, int]) -> None:
+        """A lesson's text named an arrow and the student clicked it: that arrow chosen on the canvas (its ring
+        drawn, the arrow keys move it, a screen reader says it), and a query chosen as the query too."""
+        role, index = arrow
+        if role is Role.QUERY and index < self.scene.n_queries:
+            self.view_state.select_query(index)
+        if index < len(self.canvas.drags.arrows.get(role, ())):
+            self.canvas.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.canvas.drags.focus_arrow(arrow)
 
     def _grids_read_only(self, read_only: bool) -> None:
         """A lesson file's hidden grid editing: the Grids panel's numbers and each layer's W_O beside the heads."""
