@@ -7,6 +7,10 @@ Each picture is `attn-desktop snapshot` of the real window at a screen size, aft
 takes (`--steps`, see docs/developers.md, "Command line"): no display is needed, and the snapshot uses
 settings of its own, so the pictures never depend on this machine's saved layout. Run it again after
 a change to the window so the pictures show what a teacher sees.
+
+The three pictures of *Write your own lesson* (lesson-editor, lesson-student-view, collect-results) show a
+window beside the main one, which a snapshot of one window cannot: they were taken of the real app at
+1024 × 768 on an X server with a window manager, by hand, following the guide's steps.
 """
 
 from __future__ import annotations
