@@ -431,3 +431,40 @@ def test_presenting_the_model_heads_panel_keeps_presentations_width(qtbot, windo
     assert max(widths.values()) - min(widths.values()) <= 4, widths
     assert panel.grid.cell_size() - GAP >= READABLE_PX, (panel.grid.cell_size(), widths)
     window.presentation_action.setChecked(False)
+
+
+@pytest.mark.parametrize("width", [210, 290])
+def test_scrolled_to_the_last_layer_knocking_out_and_restoring_moves_no_thumbnail(qtbot, width):
+    """At the grid's end, the line naming the heads off appears, grows to two lines with the run's effect and
+    hides again: the last layer's thumbnails stay under the pointer (a frame that grew as the line hid scrolled
+    back, and a Ctrl+click aimed at layer 29 knocked out layer 28)."""
+    import numpy as np
+
+    from attn_desktop.ui.pretrained.all_heads_page import AllHeadsPage
+
+    page = AllHeadsPage()
+    qtbot.addWidget(page)
+    page.resize(width, 500)
+    page.show()
+    qtbot.waitExposed(page)
+    grid = page.grid
+    grid.set_attention(np.random.default_rng(0).random((LAYERS, HEADS, 6, 6)))
+    grid.set_kv_group_size(3)
+    qtbot.wait(20)
+    scroll = page.grid_scroll
+    bar = scroll.verticalScrollBar()
+    page.show_knocked_out(frozenset({(29, 4)}), "'cat' moved most.")  # the line there as the teacher scrolls down
+    qtbot.wait(20)
+    bar.setValue(bar.maximum())
+    qtbot.wait(20)
+
+    def last_layer_on_screen() -> QPoint:
+        return grid.mapTo(page, grid.cell_rect(LAYERS - 1, 4).center())
+
+    where = last_layer_on_screen()
+    for knocked, effect in [({(29, 4)}, ""), ({(29, 4)}, "'␣mat' moved most: 34 % → 41 %, and '␣the' fell."),
+                            (set(), ""), ({(29, 4), (28, 1)}, "'cat' moved most."), (set(), "")]:
+        page.show_knocked_out(frozenset(knocked), effect)
+        qtbot.wait(20)
+        assert last_layer_on_screen() == where, (knocked, effect, bar.value(), bar.maximum())
+        assert page.knock_label.isVisible() == bool(knocked)

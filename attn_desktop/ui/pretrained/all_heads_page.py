@@ -3,14 +3,14 @@
 The line says how long the run took and how to use the grid, or names the head pointed at (its kind, the
 heads sharing its keys and values); it is as tall as its longest text from the start, so the grid under it
 never moves as the pointer comes in (a class aims at a head and must hit it). Under the grid, while heads
-are knocked out, a line names them and what they did to the prediction, beside Restore all: appearing there,
-it moves no thumbnail. The grid's requests (open, knock out, restore) pass through as the page's own
+are knocked out, a line names them and what they did to the prediction, beside Restore all: appearing or
+hiding there, it moves no thumbnail (even scrolled to the grid's end). The grid's requests (open, knock out, restore) pass through as the page's own
 signals; the panel decides.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from attn_desktop.language import N_, ntr, tr
@@ -52,8 +52,19 @@ class AllHeadsPage(QWidget):
         self.restore_button = QPushButton(tr("Restore all"))
         self.restore_button.setToolTip(tr("Switch every knocked-out head on again"))
         self.restore_button.clicked.connect(self.restore_all_requested)
+        # The grid, and under it room the line under the grid gives back as it hides (_fit_room_under_grid)
+        self.room_under_grid = QWidget()
+        self.room_under_grid.setFixedHeight(0)
+        self._room_reserved = 0  # the tallest the line under the grid has been: the room kept for it
+        grid_and_room = QWidget()
+        column = QVBoxLayout(grid_and_room)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.grid)
+        column.addWidget(self.room_under_grid)
+        column.addStretch(1)
         self.grid_scroll = QScrollArea()
-        self.grid_scroll.setWidget(self.grid)
+        self.grid_scroll.setWidget(grid_and_room)
         self.grid_scroll.setWidgetResizable(True)
         self.grid_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         # Always there: a bar that came and went would change the width, the cells, and so the height again.
@@ -67,10 +78,12 @@ class AllHeadsPage(QWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.head_label)
         layout.addWidget(self.grid_scroll, 1)
-        knock_row = QHBoxLayout()  # under the grid: appearing, it moves no thumbnail
+        self.knock_row = QWidget()  # under the grid: appearing or hiding, it moves no thumbnail
+        knock_row = QHBoxLayout(self.knock_row)
+        knock_row.setContentsMargins(0, 0, 0, 0)
         knock_row.addWidget(self.knock_label, 1)
         knock_row.addWidget(self.restore_button, 0, Qt.AlignmentFlag.AlignTop)
-        layout.addLayout(knock_row)
+        layout.addWidget(self.knock_row)
 
     def _keep_readable_width(self, width: int) -> None:
         """The grid's frame never narrower than its heads need to read (24-px thumbnails): a design that gives
@@ -103,10 +116,46 @@ class AllHeadsPage(QWidget):
         if not knocked and self.restore_button.hasFocus():
             # Before it hides: Qt would hand the keys to whatever control comes next in the window (another dock).
             self.grid.setFocus(Qt.FocusReason.OtherFocusReason)
-        self.restore_button.setVisible(bool(knocked))
-        self.knock_label.setVisible(bool(knocked))
         if knocked:
             self.knock_label.setText(f"{knocked_text(knocked)} {effect}".strip())
+        self._show_knock_row(bool(knocked))
+
+    def _show_knock_row(self, shown: bool) -> None:
+        """The line under the grid shown (or taller or shorter) or hidden, without moving a thumbnail. Scrolled
+        to the grid's end, a frame that grew as the line hid had to scroll back, and every thumbnail moved down
+        by the line's height under a pointer aimed at one (Ctrl+click on layer 29 knocked out layer 28). So the
+        room under the grid and the line always add up to the same, and the frame grows only after the room
+        under the grid has: it never has to scroll back."""
+        layout = self.layout()
+        line = self._line_height(shown)
+        self._room_reserved = max(self._room_reserved, line)
+        room = self._room_reserved - line
+        self._set_room_under_grid(max(room, self.room_under_grid.height()))  # more room first, if any
+        self.knock_row.setVisible(shown)
+        row_layout = self.knock_row.layout()
+        for inner in (row_layout, layout):  # the line's new text first, then the page: the grid's frame, now
+            if inner is not None:
+                inner.activate()
+        self._set_room_under_grid(room)  # then less, if less
+
+    def _line_height(self, shown: bool) -> int:
+        """The height the line under the grid (with the gap over it) takes, shown with its text now."""
+        layout = self.layout()
+        if not shown or layout is None:
+            return 0
+        width = layout.contentsRect().width() or self.width()
+        row = self.knock_row.heightForWidth(width) if self.knock_row.hasHeightForWidth() else -1
+        return (row if row >= 0 else self.knock_row.sizeHint().height()) + max(layout.spacing(), 0)
+
+    def _set_room_under_grid(self, height: int) -> None:
+        if height == self.room_under_grid.height() and self.room_under_grid.minimumHeight() == height:
+            return
+        self.room_under_grid.setFixedHeight(height)
+        content = self.grid_scroll.widget()
+        inner = content.layout() if content is not None else None
+        if inner is not None:
+            inner.activate()
+        QCoreApplication.sendPostedEvents(self.grid_scroll, QEvent.Type.LayoutRequest)  # its range, now
 
     # ----- pointing at heads ----------------------------------------------------------------------
     def _on_chosen(self, layer: int, head: int) -> None:

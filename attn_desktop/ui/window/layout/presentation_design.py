@@ -34,7 +34,6 @@ MATRIX_BOTTOM_MARGIN_PX = 8  # under the matrix's last row of cells, before the 
 
 def arrange_for_presentation(window: QMainWindow, docks: dict[DockId, QDockWidget], small_screen: bool) -> None:
     """The presentation's design for the window as it is now (SMALL_SCREEN: every panel as small as it reads)."""
-    lay_out_now(window)  # every panel's minimum as it is now: the design sizes panels by them
     window.addDockWidget(RIGHT, docks[DockId.MATRIX])
     window.splitDockWidget(docks[DockId.MATRIX], docks[DockId.SCORE], VERTICAL)
     window.addDockWidget(BOTTOM, docks[DockId.OUTPUT])
@@ -81,24 +80,26 @@ def _grids_in_the_bottom_row(window: QMainWindow, docks: dict[DockId, QDockWidge
 
 
 def lay_out_now(window: QMainWindow) -> None:
-    """The docks placed where the sizes just asked put them, now rather than at the next event loop pass.
-
-    Every layout inside the window first, the deepest first. A widget whose minimum changes (the head grid
-    once the model's first run gives it its heads) tells its parent, and the parent its own, one level per
-    event loop pass: a design measured before they all had (a busy machine, the run just in) sized the Model
-    heads panel by its old minimum, 245 px, and the window widened it to 332 a moment later, under the
-    pointer aimed at a head."""
-    layouts: list[tuple[int, QLayout]] = []
-    for widget in window.findChildren(QWidget):
-        inner = widget.layout()
-        if inner is not None:
-            layouts.append((_depth(widget), inner))
-    layouts.sort(key=lambda depth_and_layout: depth_and_layout[0], reverse=True)
-    for _, inner in layouts:
-        inner.activate()
+    """The docks placed where the sizes just asked put them, now rather than at the next event loop pass."""
     layout = window.layout()
     if layout is not None:
         layout.activate()
+
+
+def bring_layouts_up_to_date(widget: QWidget) -> None:
+    """Every layout inside WIDGET brought up to date now, the deepest first, so its minimum size is what its
+    contents need now. A widget whose minimum changes (the head grid, once the model's first run gives it its
+    heads) tells its parent, and the parent its own, one level per event loop pass: a design that measured
+    the Model heads panel in the same pass (a busy machine, the run just in) took its old minimum, 219 px, and
+    the window widened it to 332 a moment later, under a pointer aimed at a head."""
+    layouts: list[tuple[int, QLayout]] = []
+    for inner_widget in (*widget.findChildren(QWidget), widget):
+        inner = inner_widget.layout()
+        if inner is not None:
+            layouts.append((_depth(inner_widget), inner))
+    layouts.sort(key=lambda depth_and_layout: depth_and_layout[0], reverse=True)
+    for _, inner in layouts:
+        inner.activate()
 
 
 def _depth(widget: QWidget) -> int:
@@ -112,6 +113,7 @@ def _depth(widget: QWidget) -> int:
 def _least_readable_width(dock: QDockWidget) -> int:
     """The width a panel's controls need. A panel that scrolls reports almost none (its scroll area's
     minimum): the panel inside it, and its scroll bar, say what it needs."""
+    bring_layouts_up_to_date(dock)
     content = dock.widget()
     panel = content.widget() if isinstance(content, QScrollArea) else None
     if isinstance(content, QScrollArea) and panel is not None:
