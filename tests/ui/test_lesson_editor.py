@@ -83,7 +83,7 @@ def test_a_teacher_writes_a_lesson_in_the_window_and_a_student_opens_it(qtbot, w
 
     assert window.lesson_files.open_path(path)
     shown_text = window.lesson_panel.explanation_label.text()
-    assert "Who is it?" in shown_text and "<em>k·cat</em>" in shown_text
+    assert "Who is it?" in shown_text and "k·cat</a></em>" in shown_text  # the name, a link for the student
     widget = window.lesson_panel.exercise_widgets[0]
     assert widget.prompt_label.text() == f"How much weight does {query} give {key}?"
     answer = widget.exercise.answer[0]
