@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.project_root import ROOT
+from tests.support.self_test_language import spoke
 
 DIST = ROOT / "dist"
 
@@ -111,6 +112,7 @@ def test_install_run_from_usr_bin_and_remove_without_a_trace(tmp_path):
         for language in SELF_TEST_LANGUAGES:  # each checks its numbers and words as the language writes them
             checked = run("/usr/bin/attn-desktop", "--self-test", "--lang", language, env=user)
             assert checked.returncode == 0 and "FAIL" not in checked.stdout, (language, checked.stdout + checked.stderr)
+            assert spoke(language, checked.stdout), (language, checked.stdout)  # not English passed off as it
         assert run("/usr/bin/attn-desktop", "--version", env=user).stdout.strip().endswith(version())
         if shutil.which("desktop-file-validate"):
             validated = run("desktop-file-validate", DESKTOP_FILE)

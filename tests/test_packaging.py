@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.project_root import ROOT
+from tests.support.self_test_language import spoke
 
 PACKAGING = ROOT / "packaging"
 RESOURCES = ROOT / "resources"
@@ -174,6 +175,7 @@ def test_the_frozen_app_passes_its_self_test(tmp_path, language):
     done = _run_frozen("--self-test", "--lang", language, tmp_path=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "FAIL" not in done.stdout and done.stdout.count("ok ") >= 4, done.stdout
+    assert spoke(language, done.stdout), done.stdout  # in the language asked for: its catalog is in the bundle
 
 
 @needs_bundle

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from tests.support.project_root import ROOT
+from tests.support.self_test_language import spoke
 
 pytestmark = pytest.mark.slow  # every test runs the app in a child process
 
@@ -29,6 +30,7 @@ def test_the_self_test_passes_in_each_language(language):
     failed = [line for line in done.stdout.splitlines() if not line.startswith("ok ")]
     assert done.returncode == 0 and failed == [], done.stdout + done.stderr
     assert done.stdout.count("ok   lesson ") == 10
+    assert spoke(language, done.stdout), done.stdout  # in the language asked for, not English passed off as it
 
 
 def test_the_self_test_passes_on_a_spanish_machine_and_checks_the_spanish_numbers():
