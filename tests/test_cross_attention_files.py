@@ -9,8 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from attn_desktop.model import SceneFileError
+from attn_desktop.model import Scene, SceneFileError
 from attn_desktop.model.files.scene_types import same_contents
 from attn_desktop.model.scene_files import open_scene, save_scene, scene_data_from_text, scene_document
 
@@ -90,3 +92,30 @@ def test_a_target_sentence_in_a_scene_of_given_queries_is_refused():
     document = {"version": 6, "tokens": ["a", "b"], "queries": [[1, 0]], "keys": [[1, 0], [0, 1]],
                 "values": [[1], [2]], "query_tokens": ["q"], "query_embeddings": [[1, 0]]}
     assert "query_embeddings: only a projection scene" in refusal(document)
+
+
+hostile_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-(10**400), 10**400),
+              st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=4),
+              st.sampled_from(["\ud800", "", "x" * 41])),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=4), children, max_size=3),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(field=st.sampled_from(["tokens", "embeddings", "query_tokens", "query_embeddings", "causal", "layers",
+                              "version"]),
+       value=hostile_values, row=st.integers(0, 2))
+def test_a_hostile_value_in_a_cross_attention_file_raises_only_scene_file_error(field, value, row):
+    document = json.loads(json.dumps(CROSS))
+    if row < 2 and isinstance(document[field], list) and row < len(document[field]):
+        document[field][row] = value  # sometimes inside a row or a name
+    else:
+        document[field] = value
+    try:
+        data = scene_data_from_text(json.dumps(document))
+    except SceneFileError as error:
+        assert "\n" not in str(error)
+    else:  # what is read is a scene that computes
+        assert Scene(data).output.shape[0] == len(data.query_tokens)

@@ -32,7 +32,9 @@ def test_the_score_matrix_is_target_rows_by_source_columns_as_computed_by_hand()
     # q = y W_Q = [[2, 0], [0, 1], [2, 1]]; k = x W_K = x; scores = q kᵀ.
     np.testing.assert_array_equal(head.attention.scores, [[2, 0], [0, 1], [2, 1]])
     e2 = math.e ** 2
-    by_hand = [[e2 / (e2 + 1), 1 / (e2 + 1)], [1 / (1 + math.e), math.e / (1 + math.e)], [math.e / (math.e + 1), 1 / (math.e + 1)]]
+    by_hand = [[e2 / (e2 + 1), 1 / (e2 + 1)],
+               [1 / (1 + math.e), math.e / (1 + math.e)],
+               [math.e / (math.e + 1), 1 / (math.e + 1)]]
     np.testing.assert_allclose(head.attention.weights, by_hand, rtol=0, atol=1e-15)
     # v = x W_V = [[0, 1], [1, 0]]: each output row is its weights, reversed.
     np.testing.assert_allclose(head.attention.output, np.array(by_hand)[:, ::-1], rtol=0, atol=1e-15)
