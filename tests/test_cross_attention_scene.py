@@ -9,7 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from attn_desktop.model import Role, Scene
+from attn_desktop.model import Role, Scene, read
+from attn_desktop.model.exports.torch_check import check_against_torch
 from attn_desktop.model.files.scene_types import HeadGrids, LayerGrids, ProjectedScene, TargetSentence, same_contents
 
 SOURCE = ["el", "gato"]
@@ -125,3 +126,18 @@ def test_pytorch_sdpa_gives_the_same_output_with_unequal_lengths(scale):
     expected = torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=None if scale else 1.0)
     assert head.attention.weights.shape == (target_length, source_length)
     np.testing.assert_allclose(head.attention.output, expected.numpy(), rtol=0, atol=1e-12)
+
+
+def test_the_apps_pytorch_check_agrees_on_a_cross_attention_scene_of_two_layers():
+    pytest.importorskip("torch")
+    one = LayerGrids(heads=[HeadGrids(w_q=W_Q, w_k=W_K, w_v=W_V)])
+    check = check_against_torch(Scene(cross_data(scale=True, layers=[one, one])))
+    assert check.installed and check.largest_difference is not None and check.largest_difference < 1e-12
+
+
+def test_a_reading_of_a_cross_attention_head_gives_the_target_stream_its_queries_came_from():
+    one = LayerGrids(heads=[HeadGrids(w_q=W_Q, w_k=W_K, w_v=W_V)])
+    scene = Scene(cross_data(layers=[one, one]))
+    np.testing.assert_array_equal(read(scene).target_stream, Y)
+    np.testing.assert_allclose(read(scene, layer=1).target_stream, np.array(Y) + scene.head(0, 0).attention.output)
+    assert read(Scene(ProjectedScene(tokens=list(SOURCE), embeddings=X, layers=[one]))).target_stream is None
