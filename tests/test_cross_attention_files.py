@@ -119,3 +119,9 @@ def test_a_hostile_value_in_a_cross_attention_file_raises_only_scene_file_error(
         assert "\n" not in str(error)
     else:  # what is read is a scene that computes
         assert Scene(data).output.shape[0] == len(data.query_tokens)
+
+
+def test_a_file_without_a_version_that_holds_a_target_is_read_as_version_6():
+    document = {key: value for key, value in CROSS.items() if key != "version"}
+    data = scene_data_from_text(json.dumps(document))
+    assert data.query_tokens == ["the", "cat"] and Scene(data).head(0, 0).attention.weights.shape == (2, 3)

@@ -141,3 +141,12 @@ def test_a_reading_of_a_cross_attention_head_gives_the_target_stream_its_queries
     np.testing.assert_array_equal(read(scene).target_stream, Y)
     np.testing.assert_allclose(read(scene, layer=1).target_stream, np.array(Y) + scene.head(0, 0).attention.output)
     assert read(Scene(ProjectedScene(tokens=list(SOURCE), embeddings=X, layers=[one]))).target_stream is None
+
+
+def test_without_grids_the_target_asks_with_its_word_vectors_and_the_source_answers_with_its_own():
+    scene = Scene(cross_data())
+    scene.set_use_grids(False)
+    head = scene.head(0, 0)
+    np.testing.assert_array_equal(head.vectors[Role.QUERY], Y)
+    np.testing.assert_array_equal(head.vectors[Role.KEY], X)
+    np.testing.assert_array_equal(head.attention.scores, np.array(Y) @ np.array(X).T)
