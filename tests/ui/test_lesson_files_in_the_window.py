@@ -66,6 +66,8 @@ def test_a_teachers_lesson_opens_with_its_scene_text_exercise_and_hidden_switch(
     assert window.shown_errors == []
     assert window.windowTitle() == "Ms Rao's <b>pronouns</b> — Attention Desktop"  # (a title bar shows no markup)
     panel = window.lesson_panel
+    # The lesson picker, none of the ten chosen, names the teacher's lesson (greyed), not an empty box
+    assert panel.picker.currentIndex() == -1 and panel.picker.shown_text().startswith("Ms Rao")
     shown_text = panel.explanation_label.text()
     assert "Ms Rao&#x27;s &lt;b&gt;pronouns&lt;/b&gt;" in shown_text or "Ms Rao's &lt;b&gt;pronouns&lt;/b&gt;" in shown_text
     assert "<img" not in shown_text and "&lt;img" in shown_text  # the file's HTML shown as the characters it is
@@ -99,6 +101,7 @@ def test_a_teachers_lesson_opens_with_its_scene_text_exercise_and_hidden_switch(
     qtbot.waitUntil(lambda: not scale_box.isVisible())
 
     window.open_lesson("soft-lookup")
+    assert panel.picker.shown_text() == "1. Soft lookup"
     assert "Scale by √d_k" in visible_entries(attention) and window.scale_action.isEnabled()
     qtbot.waitUntil(scale_box.isVisible)
     scaled = window.scene.scale

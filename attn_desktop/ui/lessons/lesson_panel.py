@@ -124,6 +124,7 @@ class LessonPanel(QWidget):
             label.setTextFormat(Qt.TextFormat.AutoText)  # the app's own texts, after a lesson file's
         self._arrow_links_reachable(False)
         self._linked_arrows = []
+        self.picker.setPlaceholderText("")  # (a lesson file's title, until another lesson or a scene)
         if self.lesson is None:
             self.picker.setCurrentIndex(-1)
             self.formula_label.setText("")
@@ -168,6 +169,8 @@ class LessonPanel(QWidget):
         rest escaped), its formula, its exercises checked by the same widgets as the built-in ones, its
         challenges ticked while they hold. The file's words are never taken as HTML."""
         self.picker.setCurrentIndex(-1)
+        self.picker.setPlaceholderText(lesson.title)  # none of the ten: the teacher's lesson, by its title
+        self.picker.setToolTip(lesson.title)
         self.explanation_label.setTextFormat(Qt.TextFormat.RichText)  # rich text the app built: lesson_rich_text
         self._linked_arrows = named_arrows(scene)
         names = [scene.arrow_name(role, index) for role, index in self._linked_arrows]

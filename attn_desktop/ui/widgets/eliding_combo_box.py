@@ -2,13 +2,14 @@
 
 Qt's combo box clips its current text at the arrow: "2. Three vectors from one wor". The lesson picker in a
 narrow left column shows "2. Three vectors from one…" instead; the list that drops down, and the tooltip
-the lesson panel sets, have every title whole.
+the lesson panel sets, have every title whole. With no item chosen it shows its placeholder, greyed, as
+Qt's own box does (a teacher's lesson file open: its title).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QPaintEvent
+from PySide6.QtGui import QPaintEvent, QPalette
 from PySide6.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox, QStylePainter
 
 
@@ -27,6 +28,9 @@ class ElidingComboBox(QComboBox):
     def _style_option(self) -> QStyleOptionComboBox:
         option = QStyleOptionComboBox()
         self.initStyleOption(option)
+        if self.currentIndex() < 0 and self.placeholderText():  # (Qt's own paint does this; this paint is ours)
+            option.currentText = self.placeholderText()
+            option.palette.setBrush(QPalette.ColorRole.ButtonText, option.palette.placeholderText())
         return option
 
     def _elided(self, option: QStyleOptionComboBox) -> str:
