@@ -21,10 +21,10 @@ def data_dir(tmp_path, monkeypatch):
     return folder
 
 
-def newer_scene(title="made in version 6"):
+def newer_scene(title="made in version 7"):
     """The soft-lookup lesson's scene as a newer version keeps it: version 6, a key this version does not know."""
     document = scene_document(read_scene_data(scene_path("lessons/1_soft_lookup.json")))
-    return dict(document, version=6, title=title, glow={"every": "token"})
+    return dict(document, version=7, title=title, glow={"every": "token"})
 
 
 def progress_with(data_dir, scenes, done=("twin-keys",)):

@@ -32,7 +32,10 @@ class AttentionResult:
 
 
 def causal_mask(n_queries: int, n_keys: int) -> np.ndarray:
-    """True where query i may see key j: itself and earlier tokens (j <= i)."""
+    """True where query i may see key j: itself and earlier tokens (j <= i).
+
+    Self-attention's mask: "earlier" needs the queries and keys to be one sentence. A scene whose
+    queries come from a target sentence (cross-attention) refuses it; see Scene.set_causal."""
     return np.tri(n_queries, n_keys, dtype=bool)
 
 

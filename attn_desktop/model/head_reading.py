@@ -157,6 +157,12 @@ class HeadReading:
         return self._head.vectors[role]
 
     @property
+    def target_stream(self) -> np.ndarray | None:
+        """Cross-attention: the target's stream this head made its queries from, one row per query (layer 1's:
+        the target's word vectors); None when the queries come from the stream it reads, or are given."""
+        return self._head.target_stream
+
+    @property
     def result(self) -> AttentionResult:
         return self._head.attention
 

@@ -5,6 +5,11 @@ values from that stream (q = x W_Q, k = x W_K, v = x W_V); without grids (a scen
 them directly) it takes them as given. It then attends. A layer puts its heads' outputs side by
 side and mixes them with W_O (or, with one head and no W_O, passes that head's output on), and
 the next layer reads the residual stream: what the layer read plus what it wrote.
+
+Cross-attention heads read two streams: the target's (the sentence being written) makes the
+queries, the source's (the sentence being read) the keys and values. The residual stream runs
+on the target's side, one row per query, as in a translator's decoder; the source is read as it
+is by every layer, as a decoder reads the encoder's final stream.
 """
 
 from __future__ import annotations
@@ -53,16 +58,22 @@ class Head:
     grids: dict[str, np.ndarray] | None
     vectors: dict[Role, np.ndarray] = field(default_factory=dict)  # EMBEDDING: the stream it read
     result: AttentionResult | None = None
+    # Cross-attention: the target's stream its queries were made from (None: from EMBEDDING, as in self-attention).
+    # Not a Role: every view draws one plane per Role, and none draws the target's word vectors yet.
+    target_stream: np.ndarray | None = None
 
     def compute(self, stream: np.ndarray | None, given: Mapping[Role, np.ndarray], *, scale: bool,
-                mask: np.ndarray | None, use_grids: bool) -> None:
+                mask: np.ndarray | None, use_grids: bool, target: np.ndarray | None = None) -> None:
+        self.target_stream = None
         if self.grids is None or stream is None:
             self.vectors = {role: given[role] for role in ATTENTION_ROLES}
         else:
             self.vectors = {Role.EMBEDDING: stream}
+            self.target_stream = target
             for role, name in zip(ATTENTION_ROLES, GRID_NAMES):
                 grid = self.grids[name] if use_grids else np.eye(self.grids[name].shape[0])
-                self.vectors[role] = stream @ grid
+                read = target if role is Role.QUERY and target is not None else stream
+                self.vectors[role] = read @ grid
         self.result = attention(self.vectors[Role.QUERY], self.vectors[Role.KEY], self.vectors[Role.VALUE],
                                 scale=scale, mask=mask)
 
@@ -82,18 +93,25 @@ class Layer:
     output: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
 
     def compute(self, stream: np.ndarray | None, given: Mapping[Role, np.ndarray], *, scale: bool,
-                mask: np.ndarray | None, use_grids: bool) -> None:
+                mask: np.ndarray | None, use_grids: bool, target: np.ndarray | None = None) -> None:
         for head in self.heads:
-            head.compute(stream, given, scale=scale, mask=mask, use_grids=use_grids)
+            head.compute(stream, given, scale=scale, mask=mask, use_grids=use_grids, target=target)
         self.joined_output = np.hstack([head.attention.output for head in self.heads])
         self.output = self.joined_output @ self.w_o if self.w_o is not None else self.joined_output
 
 
 def compute_layers(layers: list[Layer], inputs: Mapping[Role, np.ndarray], *, scale: bool,
-                   mask: np.ndarray | None, use_grids: bool) -> None:
-    """Every layer in turn: layer 1 reads the word vectors, each later one the residual stream."""
+                   mask: np.ndarray | None, use_grids: bool, target: np.ndarray | None = None) -> None:
+    """Every layer in turn: layer 1 reads the word vectors, each later one the residual stream.
+
+    With a TARGET (cross-attention: its word vectors make the queries) the layers' outputs, one
+    row per query, join the target's stream, and every layer reads the source's word vectors."""
     stream = inputs.get(Role.EMBEDDING)
     for index, layer in enumerate(layers):
-        layer.compute(stream, inputs, scale=scale, mask=mask, use_grids=use_grids)
-        if stream is not None and index + 1 < len(layers):
+        layer.compute(stream, inputs, scale=scale, mask=mask, use_grids=use_grids, target=target)
+        if index + 1 == len(layers):
+            break
+        if target is not None:
+            target = target + layer.output
+        elif stream is not None:
             stream = stream + layer.output

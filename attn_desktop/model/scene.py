@@ -4,8 +4,10 @@ A scene is tokens, the vectors a user drags (its inputs) and a stack of layers o
 scene of queries, keys and values given directly is one layer of one head without grids; a
 projection scene's heads make their queries, keys and values from the word vectors x with
 their grids; a layer's W_O mixes its heads' outputs, and a later layer reads the residual
-stream, x plus the layers below. One shape for all: whoever reads a scene loops over its
-layers and heads, and only the file reader knows which kind it was.
+stream, x plus the layers below. A cross-attention scene adds a target sentence: its word
+vectors (`target_vectors`) make the queries, the tokens' the keys and values (see layers.py).
+One shape for all: whoever reads a scene loops over its layers and heads, and only the file
+reader knows which kind it was.
 
 Every change goes through one of its methods, which recomputes attention with the pure model
 and then tells each subscriber what kind of thing changed. Views never patch one another;
@@ -30,6 +32,7 @@ from attn_desktop.model.files.scene_types import (
     ProjectedScene,
     SceneData,
     TakenFrom,
+    TargetSentence,
     TrainedHead,
 )
 from attn_desktop.model.files.values import (
@@ -61,6 +64,8 @@ class Scene:
         self.trained_head: TrainedHead | None = None
         self.scalar_values = False
         self.use_grids = True
+        # Cross-attention: the target's word vectors, one row per query; None when the tokens make the queries.
+        self.target_vectors: np.ndarray | None = None
         if isinstance(data, DirectScene):
             self.inputs = {role: np.array(rows, dtype=np.float64)
                            for role, rows in zip(ATTENTION_ROLES, (data.queries, data.keys, data.values))}
@@ -76,6 +81,10 @@ class Scene:
                            for layer in data.layers]
             self.use_grids = data.use_grids
             self.trained_head = data.trained_head
+            if data.target is not None:
+                if data.causal:
+                    raise ValueError("a cross-attention scene has no causal mask")
+                self.target_vectors = np.array(data.target.embeddings, dtype=np.float64)
         self._recompute()
 
     def to_data(self, selected: int = 0) -> SceneData:
@@ -90,9 +99,11 @@ class Scene:
         layers = [LayerGrids(heads=[_head_grids(head) for head in layer.heads],
                              w_o=None if layer.w_o is None else layer.w_o.tolist())
                   for layer in self.layers]
+        target = None if self.target_vectors is None else TargetSentence(
+            tokens=list(self.query_tokens), embeddings=self.target_vectors.tolist())
         return ProjectedScene(tokens=list(self.tokens), scale=self.scale, causal=self.causal, selected=selected,
                               title=self.title, embeddings=self.inputs[Role.EMBEDDING].tolist(), layers=layers,
-                              use_grids=self.use_grids, trained_head=self.trained_head)
+                              use_grids=self.use_grids, trained_head=self.trained_head, target=target)
 
     # ----- reading ------------------------------------------------------
     @property
@@ -185,10 +196,20 @@ class Scene:
         """Move one arrow. Raises ValueError for a wrong length or a non-finite number."""
         if not self.is_draggable(role):
             raise ValueError(f"in a projection scene the {role.value}s are made by the grids; move a word vector")
-        current = self.inputs[role]
+        self._move_row(self.inputs[role], index, vector, role.value)
+
+    def set_target_vector(self, index: int, vector: Sequence[float]) -> None:
+        """Move the word vector of target word `index` (cross-attention): its query follows."""
+        if self.target_vectors is None:
+            raise ValueError("only a cross-attention scene of word vectors has a target sentence")
+        self._move_row(self.target_vectors, index, vector, "target word vector")
+
+    def _move_row(self, current: np.ndarray, index: int, vector: Sequence[float], what: str) -> None:
+        """Put VECTOR in row INDEX of CURRENT (one of the scene's own arrays) and recompute, refusing a wrong
+        length or a number no file could hold."""
         new = np.asarray(vector, dtype=np.float64)
         if new.shape != current[index].shape:
-            raise ValueError(f"a {role.value} has {current.shape[1]} numbers, got {new.size}")
+            raise ValueError(f"a {what} has {current.shape[1]} numbers, got {new.size}")
         if not np.all(np.isfinite(new)) or np.any(np.abs(new) > MAX_ABS_COORDINATE):
             raise ValueError(f"coordinates must be finite numbers within ±{MAX_ABS_COORDINATE:g}")
         if np.array_equal(current[index], new):
@@ -236,8 +257,15 @@ class Scene:
     # ----- editing the sentence -----------------------------------------
     @property
     def is_self_attention(self) -> bool:
-        """The queries are the tokens (not a cross-attention scene): editing a token edits its query."""
-        return self.query_tokens == self.tokens
+        """The queries are the tokens (not a cross-attention scene): editing a token edits its query.
+
+        A target sentence makes it cross-attention even when its words are the source's."""
+        return self.target_vectors is None and self.query_tokens == self.tokens
+
+    @property
+    def is_cross_attention(self) -> bool:
+        """The queries come from other words than the keys: a target sentence, or queries named apart."""
+        return not self.is_self_attention
 
     def _own_rows(self) -> tuple[Role, ...]:
         """The inputs with one row per token (not the queries of a cross-attention scene)."""
@@ -338,8 +366,13 @@ class Scene:
             self._notify(Change.SETTINGS)
 
     def set_causal(self, on: bool) -> None:
+        """Hide each query's later tokens. Refused for a target sentence of any length: its words come after
+        none of the source's. (Queries given directly and named apart keep the older rule: one per token.)"""
         if bool(on) == self.causal:
             return
+        if on and self.target_vectors is not None:  # (equal lengths too: "earlier" needs one sentence)
+            raise ValueError("a causal mask hides later words of the same sentence; in cross-attention the queries "
+                             "read another sentence, all of it")
         if on and self.n_queries != self.n_tokens:
             raise ValueError("a causal mask needs exactly one query per token")
         self.causal = bool(on)
@@ -367,7 +400,8 @@ class Scene:
     # ----- internals ----------------------------------------------------
     def _recompute(self) -> None:
         mask = causal_mask(self.n_queries, self.n_tokens) if self.causal else None
-        compute_layers(self.layers, self.inputs, scale=self.scale, mask=mask, use_grids=self.use_grids)
+        compute_layers(self.layers, self.inputs, scale=self.scale, mask=mask, use_grids=self.use_grids,
+                       target=self.target_vectors)
 
     def redraw_views(self) -> None:
         """Tell every view to show the scene again though nothing in it changed: the language did (the views
@@ -390,7 +424,8 @@ def _shape_of(data: SceneData) -> tuple[object, ...]:
         return ("direct", tuple(data.tokens), tuple(data.query_tokens), arrays)
     layers = tuple((tuple(tuple(np.shape(getattr(head, name)) for name in GRID_NAMES) for head in layer.heads),
                     None if layer.w_o is None else np.shape(layer.w_o)) for layer in data.layers)
-    return ("projected", tuple(data.tokens), np.shape(data.embeddings), layers)
+    target = None if data.target is None else (tuple(data.target.tokens), np.shape(data.target.embeddings))
+    return ("projected", tuple(data.tokens), np.shape(data.embeddings), layers, target)
 
 
 def _fresh_direction(index: int) -> np.ndarray:

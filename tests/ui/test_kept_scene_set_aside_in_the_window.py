@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow
 
 def newer_scene():
     document = scene_document(read_scene_data(scene_path("lessons/1_soft_lookup.json")))
-    return dict(document, version=6, title="made in version 6", tokens=["ask", "for", "more"])
+    return dict(document, version=7, title="made in version 7", tokens=["ask", "for", "more"])
 
 
 def test_a_newer_versions_kept_scene_is_set_aside_and_the_lesson_opens(qtbot, private_data_dir, monkeypatch,

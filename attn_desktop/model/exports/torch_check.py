@@ -93,6 +93,8 @@ def _torch_forward(torch: Any, functional: Any, scene: Scene) -> np.ndarray:
         return torch.tensor(array, dtype=torch.float64)
 
     stream = tensor(scene.inputs[Role.EMBEDDING]) if Role.EMBEDDING in scene.inputs else None
+    # Cross-attention: the target's words make the queries, and the residual stream runs on their side.
+    target = None if scene.target_vectors is None else tensor(scene.target_vectors)
     output = np.zeros((0, 0))
     for index, layer in enumerate(scene.layers):
         outputs = []
@@ -100,13 +102,18 @@ def _torch_forward(torch: Any, functional: Any, scene: Scene) -> np.ndarray:
             if head.grids is None or stream is None:
                 q, k, v = (tensor(scene.inputs[role]) for role in ATTENTION_ROLES)
             else:
-                q, k, v = (stream @ tensor(_grid_in_force(scene, grid)) for grid in head.grids.values())
+                w_q, w_k, w_v = (tensor(_grid_in_force(scene, head.grids[name])) for name in ("w_q", "w_k", "w_v"))
+                q, k, v = (stream if target is None else target) @ w_q, stream @ w_k, stream @ w_v
             # A batch of one: PyTorch documents its inputs as (batch, ..., length, width).
             outputs.append(_torch_output(functional, q[None], k[None], v[None], scene.causal,
                                          scale=None if scene.scale else 1.0))
         joined = np.hstack(outputs)
         output = joined @ layer.w_o if layer.w_o is not None else joined
-        if stream is not None and index + 1 < len(scene.layers):
+        if index + 1 == len(scene.layers):
+            break
+        if target is not None:
+            target = target + tensor(output)
+        elif stream is not None:
             stream = stream + tensor(output)
     return output
 

@@ -1,4 +1,4 @@
-"""Reading and writing scene files: UTF-8 JSON with strict validation, every version from 1 to 5.
+"""Reading and writing scene files: UTF-8 JSON with strict validation, every version from 1 to 6.
 
 A file is one JSON object: "format", "version", "tokens", the scene's inputs and settings.
 
@@ -7,9 +7,11 @@ A file is one JSON object: "format", "version", "tokens", the scene's inputs and
 - Version 2 adds a one-head scene's "trained_head" (version2_trained_head.py), version 3 the
   "taken_from" of a head of a pretrained model (version3_taken_from.py), version 4 several
   heads and their "w_o" (version4_heads.py), version 5 a stack of "layers" of heads
-  (version5_layers.py).
+  (version5_layers.py), version 6 a cross-attention scene's target sentence, "query_tokens"
+  and "query_embeddings" (version6_target.py).
 
-Every version is read; every file is written as version 5, the one shape. The kind of a scene
+Every version is read; every file is written as version 5, the one shape, or as version 6 when
+it holds a target sentence: a file that does not need version 6 still opens in the release before. The kind of a scene
 (DirectScene or ProjectedScene, scene_types.py) is decided here and nowhere else. Every problem
 becomes one SceneFileError whose message names the file, the place in it and what is wrong.
 """
@@ -45,9 +47,15 @@ from attn_desktop.model.files.version2_trained_head import (
 from attn_desktop.model.files.version3_taken_from import read_taken_from, taken_from_to_dict
 from attn_desktop.model.files.version4_heads import read_heads
 from attn_desktop.model.files.version5_layers import LAYERS_VERSION, layers_to_list, read_layers
+from attn_desktop.model.files.version6_target import (
+    TARGET_VERSION,
+    check_target_settings,
+    read_target,
+    target_to_dict,
+)
 
 FORMAT_MARKER = "attention-desktop-scene"
-FORMAT_VERSION = LAYERS_VERSION
+FORMAT_VERSION = TARGET_VERSION
 
 
 def load_scene_file(path: str | os.PathLike[str], tasks: TaskShapes) -> SceneData:
@@ -95,6 +103,9 @@ def scene_from_dict(document: Any, tasks: TaskShapes) -> SceneData:
 def _direct_scene(document: dict[str, Any], tokens: list[str], query_tokens: list[str]) -> DirectScene:
     if "layers" in document or "heads" in document:
         raise SceneFileError(tr("embeddings: missing; a scene with heads gives the word vectors they read"))
+    if "query_embeddings" in document:
+        raise SceneFileError(tr("query_embeddings: only a projection scene (embeddings and grids) has target word "
+                                "vectors; a scene of given queries names them with query_tokens"))
     queries = _matrix(document, "queries")
     keys = _matrix(document, "keys")
     values, scalar_values = _values(document)
@@ -145,7 +156,7 @@ def _projected_scene(document: dict[str, Any], version: int, tokens: list[str],
                 tr("{name}: a projection scene gives embeddings and w_q, w_k, w_v, which make the {name}; leave "
                    "{name} out").format(name=name)
             )
-    if query_tokens and query_tokens != tokens:
+    if query_tokens and query_tokens != tokens and "query_embeddings" not in document:
         raise SceneFileError(tr("query_tokens: in a projection scene every token makes its own query"))
     embeddings = _matrix(document, "embeddings")
     n, d_model = len(tokens), len(embeddings[0])
@@ -165,7 +176,11 @@ def _projected_scene(document: dict[str, Any], version: int, tokens: list[str],
     use_grids = _boolean(document, "use_grids", default=True)
     if not use_grids:
         _check_grids_can_be_switched_off(layers, d_model)
-    return ProjectedScene(tokens=tokens, embeddings=embeddings, layers=layers, use_grids=use_grids)
+    target = None
+    if "query_embeddings" in document:
+        check_target_settings(document)
+        target = read_target(document, version, query_tokens, d_model)
+    return ProjectedScene(tokens=tokens, embeddings=embeddings, layers=layers, use_grids=use_grids, target=target)
 
 
 def _one_head(document: dict[str, Any], d_model: int) -> HeadGrids:
@@ -213,7 +228,8 @@ def _check_format(document: dict[str, Any]) -> int:
         raise SceneFileError(tr("format: expected \"{format_marker}\", found {found}").format(
             format_marker=FORMAT_MARKER, found=_describe(marker)))
     # A file without a version is read as the newest version whose shape it has.
-    version = document.get("version", LAYERS_VERSION if "layers" in document else LAYERS_VERSION - 1)
+    version = document.get("version", TARGET_VERSION if "query_embeddings" in document
+                           else LAYERS_VERSION if "layers" in document else LAYERS_VERSION - 1)
     if isinstance(version, bool) or not isinstance(version, int):
         raise SceneFileError(tr("version: expected a whole number, found {found}").format(
             found=_describe(version)))
@@ -272,9 +288,10 @@ def _selected(document: dict[str, Any], n_queries: int) -> int:
 
 
 def scene_to_dict(data: SceneData, tasks: TaskShapes) -> dict[str, Any]:
-    """The file's document for DATA, in version 5. A trained head that no longer fits its scene (a word
-    was added or removed) is left out, so every file written opens again."""
-    document: dict[str, Any] = {"format": FORMAT_MARKER, "version": FORMAT_VERSION}
+    """The file's document for DATA, in version 5, or 6 when it has a target sentence. A trained head that no
+    longer fits its scene (a word was added or removed) is left out, so every file written opens again."""
+    crossed = isinstance(data, ProjectedScene) and data.target is not None
+    document: dict[str, Any] = {"format": FORMAT_MARKER, "version": TARGET_VERSION if crossed else LAYERS_VERSION}
     if data.title:
         document["title"] = data.title
     document["tokens"] = list(data.tokens)
@@ -284,7 +301,10 @@ def scene_to_dict(data: SceneData, tasks: TaskShapes) -> dict[str, Any]:
         document.update(queries=_rows(data.queries), keys=_rows(data.keys))
         document["values"] = [float(row[0]) for row in data.values] if data.scalar_values else _rows(data.values)
     else:
-        document.update(embeddings=_rows(data.embeddings), layers=layers_to_list(data.layers))
+        document["embeddings"] = _rows(data.embeddings)
+        if data.target is not None:
+            document.update(target_to_dict(data.target))
+        document["layers"] = layers_to_list(data.layers)
         if not data.use_grids:
             document["use_grids"] = False
     document.update(scale=data.scale, causal=data.causal, selected=data.selected)

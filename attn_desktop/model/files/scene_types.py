@@ -9,7 +9,9 @@ decides its kind, and nothing else does:
   queries, keys and values from the stream it reads with its grids (q = x W_Q, …), a layer's
   W_O mixes its heads' outputs, and the next layer reads x plus that (the residual stream).
   One layer of one head is the projection lesson; one layer of several, the two-heads lesson;
-  a head kept from training carries its task in `trained_head`.
+  a head kept from training carries its task in `trained_head`. With a `target` sentence it is
+  cross-attention: the target's word vectors make the queries, the tokens' (the source's) the
+  keys and values, as a translator's decoder reads the sentence it translates.
 
 Plain lists, as in the file; the Scene turns them into arrays.
 """
@@ -60,6 +62,17 @@ class TakenFrom:
     head: int
     sentence: str
     rope: bool = True  # False: q and k as the model made them, before RoPE turned them for their positions
+
+
+@dataclass(frozen=True)
+class TargetSentence:
+    """The sentence being written in a cross-attention scene: its words make the queries.
+
+    TOKENS name the queries and EMBEDDINGS are their word vectors y (one row per token, as wide
+    as the source's x, since the same grids read both). Plain lists, as in the file."""
+
+    tokens: list[str]
+    embeddings: list[list[float]]
 
 
 @dataclass(frozen=True)
@@ -123,10 +136,12 @@ class ProjectedScene(_SceneBase):
     layers: list[LayerGrids]
     use_grids: bool = True  # False: q = k = v = x (square grids only), to see each word match itself
     trained_head: TrainedHead | None = None  # a one-head scene kept from training (file version 2)
+    target: TargetSentence | None = None  # cross-attention: the sentence whose words make the queries (version 6)
 
     @property
     def query_tokens(self) -> list[str]:
-        return self.tokens  # every token makes its own query
+        """The target's words in cross-attention; else every token makes its own query."""
+        return self.tokens if self.target is None else self.target.tokens
 
     @property
     def only_head(self) -> HeadGrids | None:
@@ -137,6 +152,9 @@ class ProjectedScene(_SceneBase):
 
 
 SceneData = DirectScene | ProjectedScene
+
+
+_COMPARED_WHOLE = (str, bool, int, TrainedHead, TakenFrom, TargetSentence)
 
 
 def same_contents(a: SceneData, b: SceneData) -> bool:
@@ -150,7 +168,7 @@ def same_contents(a: SceneData, b: SceneData) -> bool:
         if item.name == "selected":
             continue
         x, y = getattr(a, item.name), getattr(b, item.name)
-        if item.name == "layers" or x is None or y is None or isinstance(x, (str, bool, int, TrainedHead, TakenFrom)):
+        if item.name == "layers" or x is None or y is None or isinstance(x, _COMPARED_WHOLE):
             if x is not y and x != y:  # frozen dataclasses of lists compare their numbers exactly
                 return False
         elif np.shape(x) != np.shape(y) or not np.array_equal(x, y):
