@@ -192,7 +192,7 @@ class TranslationTask:
 
     def draw_training_pairs(self, rng: np.random.Generator, count: int) -> list[TranslationPair]:
         """COUNT pairs drawn with RNG, shape by SHAPE_PROBABILITIES, never one of the held-out pairs."""
-        pairs = []
+        pairs: list[TranslationPair] = []
         while len(pairs) < count:
             shape = SHAPES[int(rng.choice(len(SHAPES), p=SHAPE_PROBABILITIES))]
             pair = draw_pair(rng, shape)
