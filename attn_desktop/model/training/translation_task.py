@@ -170,13 +170,13 @@ class TranslationTask:
     max_source_words: int = MAX_SOURCE_WORDS
     max_decoded: int = MAX_DECODED
     d_model: int = 32
-    d_head: int = 16
+    d_head: int = 32
     n_heads: int = 1
     encoder_layers: int = 0
     decoder_layers: int = 1
     mlp_width: int = 64  # 0: no MLP after the attention of each layer
     default_steps: int = 500
-    default_lr: float = 0.01
+    default_lr: float = 0.005
     default_batch_size: int = 64
     target_exact_match: float = 0.95
     held_out_seed: int = HELD_OUT_SEED
