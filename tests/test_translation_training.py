@@ -2,19 +2,22 @@
 target word's aligned source word (the swapped adjective and noun included), the translation failing with that
 head knocked out, and the same numbers from the same seed."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from attn_desktop.model.scene import Scene
 from attn_desktop.model.scene_files import scene_data_from_document, scene_document
 from attn_desktop.model.training.translation_maths import forward
+from attn_desktop.model.training.translation_params import init_translation_params
 from attn_desktop.model.training.translation_scene import cross_head_scene_data
 from attn_desktop.model.training.translation_task import EOS, TRANSLATE, translation_of
 from attn_desktop.model.training.translation_trainer import TranslationTrainer, alignment_hits, greedy_decode
 
 SEEDS = (0, 1, 2)
 STEPS = 500
-EXTRA_STEPS = 100
+EXTRA_STEPS = 40
 CROSS_HEAD = ("cross", 0, 0)
 
 
@@ -117,3 +120,28 @@ def test_keep_as_scene_opens_the_cross_attention_head_with_the_trainers_weights(
     assert np.abs(scene.output - (cross.joined @ params.decoder[0].cross.w_o)[0]).max() < 1e-12
     reopened = Scene(scene_data_from_document(scene_document(scene)))
     assert np.array_equal(reopened.head(0, 0).attention.weights, head.attention.weights)
+
+
+def test_held_out_exact_match_under_teacher_forcing_is_what_greedy_decoding_gets():
+    trainer = TranslationTrainer(TRANSLATE, 7)
+    shares = set()
+    for _ in range(4):  # part-trained models: some sentences right, some wrong
+        trainer.step(15)
+        decoded = greedy_decode(TRANSLATE, trainer.snapshot(), TRANSLATE.held_out)
+        greedy = np.mean([words == [*pair.target, EOS] for words, pair in zip(decoded, TRANSLATE.held_out)])
+        assert trainer.held_out_exact_match() == pytest.approx(greedy, abs=1e-12)
+        shares.add(round(float(greedy), 3))
+    assert len(shares) > 1 and any(0 < share < 1 for share in shares)
+
+
+def test_the_weights_as_the_headless_export_lists_them():
+    shape = dataclasses.replace(TRANSLATE, encoder_layers=1, mlp_width=0)
+    lists = init_translation_params(shape, 0).to_lists()
+    assert set(lists) == {"encoder", "decoder", "w_u", "b_u"}
+    encoder_layer, decoder_layer = lists["encoder"]["layers"][0], lists["decoder"]["layers"][0]
+    assert set(encoder_layer) == {"heads", "w_o", "mlp"} and encoder_layer["mlp"] is None
+    assert set(decoder_layer) == {"self", "cross", "mlp"} and set(decoder_layer["cross"]) == {"heads", "w_o"}
+    assert np.array(decoder_layer["cross"]["heads"][0]["w_q"]).shape == (shape.d_model, shape.d_head)
+    assert np.array(lists["decoder"]["pos"]).shape == (shape.max_decoded, shape.d_model)
+    with_mlp = init_translation_params(TRANSLATE, 0).to_lists()["decoder"]["layers"][0]["mlp"]
+    assert set(with_mlp) == {"w_in", "b_in", "w_out", "b_out"}

@@ -16,14 +16,17 @@ A batch pads its sentences to the longest; the padding is hidden from every atte
 sentence gets the numbers it gets alone (cross-attention itself is unmasked: a sentence alone has no padding).
 
 The default shape (translation_task.TranslationTask): no encoder self-attention, one decoder layer of one
-self-attention head and one cross-attention head, and an MLP. Why that one: the issue's probe found every
-shape learns the task (≥ 95 % in 100–500 steps at d_model 32, batch 64), but with an encoder self-attention
-layer the encoder copies a word into its neighbour's position, and the best cross-attention head then points
-at the aligned word only 50–80 % of the time (off by one): the translation is right, the alignment picture
-is not. Without encoder self-attention the encoder's output at position i can only be source word i
-(E[s_i] + P[i]), so where the cross-attention head looks is the word it reads: the picture is the alignment
-(94–100 % across seeds, the swapped adjectives and nouns included). The MLP turns what the head copied into
-its translation; one head keeps the lesson's "which head reads the source" question to one answer.
+self-attention head and one cross-attention head (d_head = d_model = 32), and an MLP. Why that one: the
+issue's probe found every shape learns the task (≥ 95 % in 100–500 steps at d_model 32, batch 64), but with
+an encoder self-attention layer the encoder copies a word into its neighbour's position, and the best
+cross-attention head then points at the aligned word only 50–80 % of the time (off by one): the translation
+is right, the alignment picture is not (here: 74 % for one seed of six). Without encoder self-attention the
+encoder's output at position i can only be source word i (E[s_i] + P[i]), so where the cross-attention head
+looks is the word it reads: the picture is the alignment. The MLP turns what the head copied into its
+translation; one head keeps the lesson's "which head reads the source" to one answer. Measured here
+(seeds 0–23, lr 0.005): every seed ≥ 95 % held-out exact match by step 50–70, the head on the aligned word
+≥ 99 % of the time, the swapped adjectives and nouns included. With d_head 16, or without the MLP, one
+seed in eight stalls near 50 %: the first noun phrase's adjective always comes out as one word.
 
 Nothing here imports Qt.
 """
@@ -203,7 +206,7 @@ def loss_grads_and_forward(params: TranslationParams, batch: TranslationBatch,
     np.put_along_axis(d_logits, batch.targets[..., None],
                       np.take_along_axis(d_logits, batch.targets[..., None], axis=-1) - 1.0, axis=-1)
     d_logits *= batch.scored[..., None] / scored
-    g_w_u = np.einsum("btd,btv->dv", f.final, d_logits)
+    g_w_u = _summed_outer(f.final, d_logits)
     d_stream = d_logits @ params.w_u.T
     d_memory = np.zeros_like(f.memory)
     decoder_grads: list[DecoderLayerParams] = []
@@ -258,8 +261,8 @@ def _encoder_layer_backward(layer: EncoderLayerParams, f: EncoderLayerForward,
 def _mlp_backward(mlp: MlpParams, f: MlpForward, d_out: np.ndarray) -> tuple[MlpParams, np.ndarray]:
     d_hidden = d_out @ mlp.w_out.T
     d_before = d_hidden * (f.before_relu > 0)
-    grads = MlpParams(w_in=np.einsum("btd,btm->dm", f.x, d_before), b_in=d_before.sum(axis=(0, 1)),
-                      w_out=np.einsum("btm,btd->md", f.hidden, d_out), b_out=d_out.sum(axis=(0, 1)))
+    grads = MlpParams(w_in=_summed_outer(f.x, d_before), b_in=d_before.sum(axis=(0, 1)),
+                      w_out=_summed_outer(f.hidden, d_out), b_out=d_out.sum(axis=(0, 1)))
     return grads, d_before @ mlp.w_in.T
 
 
@@ -267,7 +270,7 @@ def _attention_backward(block: LayerParams, f: AttentionForward,
                         d_out: np.ndarray) -> tuple[LayerParams, np.ndarray, np.ndarray]:
     """The block's gradients, and those of the stream its queries read and of the stream its keys and values read."""
     heads, d_head = block.n_heads, block.w_q.shape[-1]
-    g_w_o = np.einsum("btj,btd->jd", f.joined, d_out)
+    g_w_o = _summed_outer(f.joined, d_out)
     d_joined = d_out @ block.w_o.T                                                  # (B, Lq, H*d_head)
     d_z = np.swapaxes(d_joined.reshape(*d_joined.shape[:-1], heads, d_head), -3, -2)  # (B, H, Lq, d_head)
     d_z = d_z * f.kept[:, None, None]  # a head knocked out wrote nothing, so learns nothing
@@ -277,12 +280,25 @@ def _attention_backward(block: LayerParams, f: AttentionForward,
     d_scores = f.weights * (d_weights - (d_weights * f.weights).sum(axis=-1, keepdims=True)) / math.sqrt(d_head)
     d_q = d_scores @ f.k
     d_k = np.swapaxes(d_scores, -1, -2) @ f.q
-    grads = LayerParams(w_q=np.einsum("bld,bhle->hde", f.queries_read, d_q),
-                        w_k=np.einsum("bld,bhle->hde", f.keys_read, d_k),
-                        w_v=np.einsum("bld,bhle->hde", f.keys_read, d_v), w_o=g_w_o)
+    grads = LayerParams(w_q=_grid_gradient(f.queries_read, d_q), w_k=_grid_gradient(f.keys_read, d_k),
+                        w_v=_grid_gradient(f.keys_read, d_v), w_o=g_w_o)
     d_queries_read = (d_q @ np.swapaxes(block.w_q, -1, -2)).sum(axis=-3)
     d_keys_read = (d_k @ np.swapaxes(block.w_k, -1, -2) + d_v @ np.swapaxes(block.w_v, -1, -2)).sum(axis=-3)
     return grads, d_queries_read, d_keys_read
+
+
+def _summed_outer(inputs: np.ndarray, d_outputs: np.ndarray) -> np.ndarray:
+    """The gradient of a grid that maps INPUTS (B, L, m) to outputs whose gradient is D_OUTPUTS (B, L, n): (m, n)."""
+    result: np.ndarray = inputs.reshape(-1, inputs.shape[-1]).T @ d_outputs.reshape(-1, d_outputs.shape[-1])
+    return result
+
+
+def _grid_gradient(read: np.ndarray, d_projected: np.ndarray) -> np.ndarray:
+    """Each head's grid gradient, (H, d_model, d_head), from the stream READ (B, L, d_model) and the gradient of
+    what the grids made of it (B, H, L, d_head). (Matrix products: einsum is several times slower here.)"""
+    per_head = np.swapaxes(d_projected, 0, 1).reshape(d_projected.shape[1], -1, d_projected.shape[-1])
+    result: np.ndarray = read.reshape(-1, read.shape[-1]).T @ per_head
+    return result
 
 
 __all__ = ["AttentionForward", "DecoderLayerForward", "EncoderLayerForward", "HeadAt", "TranslationForward",

@@ -162,7 +162,8 @@ class TranslationBatch:
 
 @dataclass(frozen=True)
 class TranslationTask:
-    """The translation task and the encoder-decoder trained on it (see translation_maths.py for the shape and why)."""
+    """The translation task and the encoder-decoder trained on it (see translation_maths.py for the shape and why:
+    d_head 32 and the MLP make every seed tried learn; lr 0.005 reaches 95 % in 50–70 steps, batch 64)."""
 
     name: str = "translate"
     source_vocab: tuple[str, ...] = tuple(source for source, _ in WORD_PAIRS)
