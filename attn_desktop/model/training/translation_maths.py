@@ -25,8 +25,9 @@ encoder's output at position i can only be source word i (E[s_i] + P[i]), so whe
 looks is the word it reads: the picture is the alignment. The MLP turns what the head copied into its
 translation; one head keeps the lesson's "which head reads the source" to one answer. Measured here
 (seeds 0–23, lr 0.005): every seed ≥ 95 % held-out exact match by step 50–70, the head on the aligned word
-≥ 99 % of the time, the swapped adjectives and nouns included. With d_head 16, or without the MLP, one
-seed in eight stalls near 50 %: the first noun phrase's adjective always comes out as one word.
+≥ 99 % of the time, the swapped adjectives and nouns included. With d_head 16, or without the MLP, a
+seed stalls near 50 % (one of eight, one of six): the first noun phrase's adjective always comes out as
+one word.
 
 Nothing here imports Qt.
 """
