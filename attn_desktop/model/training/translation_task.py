@@ -67,33 +67,44 @@ class TranslationPair:
         return any(later < earlier for earlier, later in zip(self.source_of, self.source_of[1:]))
 
 
-def noun_phrase(rng: np.random.Generator, with_adjective: bool) -> tuple[list[int], list[int], list[int]]:
+# The choices that make a sentence, each an index into its word list: a determiner, a noun and an adjective
+# for each noun phrase, and a verb of each kind; a sentence's shape says which of them it uses.
+CHOICE_SIZES = (len(DETERMINERS), len(NOUNS), len(ADJECTIVES), len(INTRANSITIVE_VERBS), len(TRANSITIVE_VERBS),
+                len(DETERMINERS), len(NOUNS), len(ADJECTIVES))
+_FIRST = {kind: sum(len(words) for words in (DETERMINERS, NOUNS, ADJECTIVES, INTRANSITIVE_VERBS)[:index])
+          for index, kind in enumerate(("determiner", "noun", "adjective", "intransitive", "transitive"))}
+
+
+def noun_phrase(determiner: int, noun: int, adjective: int | None) -> tuple[list[int], list[int], list[int]]:
     """(source words, target words, the source place of each target word within the phrase), as WORD_PAIRS indexes."""
-    determiner = int(rng.integers(len(DETERMINERS)))
-    noun = len(DETERMINERS) + int(rng.integers(len(NOUNS)))
-    if not with_adjective:
+    determiner, noun = _FIRST["determiner"] + determiner, _FIRST["noun"] + noun
+    if adjective is None:
         return [determiner, noun], [determiner, noun], [0, 1]
-    adjective = len(DETERMINERS) + len(NOUNS) + int(rng.integers(len(ADJECTIVES)))
+    adjective = _FIRST["adjective"] + adjective
     return [determiner, noun, adjective], [determiner, adjective, noun], [0, 2, 1]
 
 
-def draw_pair(rng: np.random.Generator, shape: tuple[bool, bool, bool]) -> TranslationPair:
-    """One sentence of SHAPE with random words, and its translation and alignment."""
+def pair_of(shape: tuple[bool, bool, bool], choices: Sequence[int]) -> TranslationPair:
+    """The sentence of SHAPE that CHOICES (one index per CHOICE_SIZES) make, its translation and alignment."""
     transitive, first_adjective, second_adjective = shape
-    source, target, places = noun_phrase(rng, first_adjective)
-    verbs = TRANSITIVE_VERBS if transitive else INTRANSITIVE_VERBS
-    first_verb = len(WORD_PAIRS) - len(TRANSITIVE_VERBS) - (0 if transitive else len(INTRANSITIVE_VERBS))
-    verb = first_verb + int(rng.integers(len(verbs)))
+    source, target, places = noun_phrase(choices[0], choices[1], choices[2] if first_adjective else None)
+    verb = _FIRST["transitive"] + choices[4] if transitive else _FIRST["intransitive"] + choices[3]
     places.append(len(source))
     source.append(verb)
     target.append(verb)
     if transitive:
-        object_source, object_target, object_places = noun_phrase(rng, second_adjective)
+        object_source, object_target, object_places = noun_phrase(choices[5], choices[6],
+                                                                   choices[7] if second_adjective else None)
         places += [len(source) + place for place in object_places]
         source += object_source
         target += object_target
     return TranslationPair(source=tuple(WORD_PAIRS[word][0] for word in source),
                            target=tuple(WORD_PAIRS[word][1] for word in target), source_of=tuple(places))
+
+
+def draw_pair(rng: np.random.Generator, shape: tuple[bool, bool, bool]) -> TranslationPair:
+    """One sentence of SHAPE with random words, and its translation and alignment."""
+    return pair_of(shape, rng.integers(0, CHOICE_SIZES).tolist())
 
 
 def draw_held_out(seed: int = HELD_OUT_SEED) -> tuple[TranslationPair, ...]:
@@ -194,11 +205,12 @@ class TranslationTask:
     def draw_training_pairs(self, rng: np.random.Generator, count: int) -> list[TranslationPair]:
         """COUNT pairs drawn with RNG, shape by SHAPE_PROBABILITIES, never one of the held-out pairs."""
         pairs: list[TranslationPair] = []
-        while len(pairs) < count:
-            shape = SHAPES[int(rng.choice(len(SHAPES), p=SHAPE_PROBABILITIES))]
-            pair = draw_pair(rng, shape)
-            if pair.source not in self.held_out_sources:
-                pairs.append(pair)
+        while len(pairs) < count:  # all of a round's random numbers at once: a pair at a time is slow
+            wanted = count - len(pairs)
+            shapes = rng.choice(len(SHAPES), size=wanted, p=SHAPE_PROBABILITIES).tolist()
+            choices = rng.integers(0, CHOICE_SIZES, size=(wanted, len(CHOICE_SIZES))).tolist()
+            drawn = (pair_of(SHAPES[shape], row) for shape, row in zip(shapes, choices))
+            pairs += [pair for pair in drawn if pair.source not in self.held_out_sources]
         return pairs
 
     def sample(self, rng: np.random.Generator, count: int) -> TranslationBatch:
