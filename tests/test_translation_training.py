@@ -145,3 +145,12 @@ def test_the_weights_as_the_headless_export_lists_them():
     assert np.array(lists["decoder"]["pos"]).shape == (shape.max_decoded, shape.d_model)
     with_mlp = init_translation_params(TRANSLATE, 0).to_lists()["decoder"]["layers"][0]["mlp"]
     assert set(with_mlp) == {"w_in", "b_in", "w_out", "b_out"}
+
+
+@pytest.mark.parametrize("sentence", ["el gato duerme el gato negro ve un", "el tigre duerme", ""])
+def test_a_sentence_the_encoder_cannot_read_is_refused_with_a_reason(sentence):
+    trainer = TranslationTrainer(TRANSLATE, 0)
+    with pytest.raises(ValueError, match="source sentence"):
+        trainer.decode(sentence)
+    with pytest.raises(ValueError, match="source sentence"):
+        trainer.cross_attention_of(sentence)

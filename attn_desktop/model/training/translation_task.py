@@ -235,9 +235,10 @@ class TranslationTask:
                                 targets=targets, scored=scored)
 
     def source_ids(self, words: Sequence[str]) -> list[int]:
-        """Word ids of a source sentence. Raises ValueError naming a word the task does not know."""
+        """Word ids of a source sentence. Raises ValueError for a word the task does not know, or for more
+        words than the encoder has positions for (max_source_words), or none."""
         unknown = [word for word in words if word not in self.source_vocab]
-        if unknown or not words:
+        if unknown or not 0 < len(words) <= self.max_source_words:
             raise ValueError(f"not a {self.name} source sentence: {' '.join(words) or '(empty)'}")
         return [self.source_vocab.index(word) for word in words]
 

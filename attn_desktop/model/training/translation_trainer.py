@@ -32,7 +32,6 @@ from attn_desktop.model.training.translation_task import (
     TranslationBatch,
     TranslationPair,
     TranslationTask,
-    translation_of,
 )
 
 Sentence = str | Sequence[str]  # "el gato negro duerme", or its words
@@ -269,4 +268,4 @@ def best_cross_head(task: TranslationTask, params: TranslationParams, pairs: Seq
 
 __all__ = ["AlignmentHits", "CrossAttention", "Decoding", "DecodingStep", "TrainingFigures", "TranslationTrainer",
            "alignment_hits", "best_cross_head", "cross_attention_of", "decode", "greedy_decode", "teacher_forced",
-           "translation_of", "words_of"]
+           "words_of"]
