@@ -9,6 +9,7 @@ import pytest
 
 from attn_desktop.model.scene import Scene
 from attn_desktop.model.scene_files import scene_data_from_document, scene_document
+from attn_desktop.model.training.training import TrainingDiverged
 from attn_desktop.model.training.translation_maths import forward
 from attn_desktop.model.training.translation_params import init_translation_params
 from attn_desktop.model.training.translation_scene import cross_head_scene_data
@@ -154,3 +155,13 @@ def test_a_sentence_the_encoder_cannot_read_is_refused_with_a_reason(sentence):
         trainer.decode(sentence)
     with pytest.raises(ValueError, match="source sentence"):
         trainer.cross_attention_of(sentence)
+
+
+def test_a_learning_rate_far_too_large_stops_training_and_changes_nothing():
+    trainer = TranslationTrainer(TRANSLATE, 0, lr=1e300)
+    trainer.step()
+    before = dict(trainer.snapshot().arrays())
+    with pytest.raises(TrainingDiverged, match="at step 2"):
+        trainer.step()
+    assert trainer.steps == 1
+    assert all(np.array_equal(before[name], array) for name, array in trainer.snapshot().arrays())

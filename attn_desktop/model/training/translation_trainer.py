@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attn_desktop.language import tr
 from attn_desktop.model.training.training import ADAM_BETAS, ADAM_EPSILON, TrainingDiverged
 from attn_desktop.model.training.translation_maths import (
     HeadAt,
@@ -131,7 +132,7 @@ class TranslationTrainer:
                 loss, grads, result = loss_grads_and_forward(self._params, batch)
                 updated = self._adam_update(dict(grads.arrays()), self._steps + 1)
             if not math.isfinite(loss) or updated is None:
-                raise TrainingDiverged("the loss or the weights stopped being finite numbers", self._steps + 1, self._steps)
+                raise TrainingDiverged(_what_diverged(loss), self._steps + 1, self._steps)
             with self._lock:
                 for name, (m, v, param) in updated.items():
                     self._first_moment[name][...] = m
@@ -170,6 +171,13 @@ class TranslationTrainer:
         """The weights of cross-attention head HEAD of decoder layer LAYER on SENTENCE: rows are the words the
         model writes by greedy decoding, then <eos>; or, given TARGET, teacher-forced on TARGET then <eos>."""
         return cross_attention_of(self.task, self.snapshot(), sentence, target, layer, head, knocked_out)
+
+
+def _what_diverged(loss: float) -> str:
+    """training.Trainer's words for it (the catalogs have them)."""
+    if math.isnan(loss):
+        return tr("the loss became NaN")
+    return tr("the loss became infinite") if math.isinf(loss) else tr("the weights became too large to hold")
 
 
 def words_of(sentence: Sentence) -> list[str]:
