@@ -266,3 +266,12 @@ def test_as_a_command_it_trains_and_imports_no_qt(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]"
     assert json.loads(out.read_text(encoding="utf-8"))["metrics"]["steps"] == 5
+
+
+def test_a_model_blown_up_by_its_last_step_is_not_written(capsys, tmp_path, monkeypatch):
+    """One step of 1e100 leaves weights no loss has measured yet: their loss overflows, and JSON holds no NaN."""
+    monkeypatch.setattr(training, "MAX_LEARNING_RATE", 1e308)
+    out = tmp_path / "translator.json"
+    error = _refused(capsys, ["train", "translate", "--steps", "1", "--lr", "1e100", "-o", str(out)])
+    assert error == "attn-desktop: error: the trained model's numbers are too large to write: try a smaller --lr\n"
+    assert list(tmp_path.iterdir()) == []
