@@ -6,6 +6,7 @@ hand gets the numbers it holds; and its refusals: one line, exit 2, nothing writ
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -275,3 +276,26 @@ def test_a_model_blown_up_by_its_last_step_is_not_written(capsys, tmp_path, monk
     error = _refused(capsys, ["train", "translate", "--steps", "1", "--lr", "1e100", "-o", str(out)])
     assert error == "attn-desktop: error: the trained model's numbers are too large to write: try a smaller --lr\n"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.name == "nt", reason="SIGINT to a child process is a POSIX matter")
+def test_ctrl_c_in_the_terminal_stops_it_with_one_line_and_the_earlier_output_stays(tmp_path):
+    out = tmp_path / "translator.json"
+    out.write_text("an earlier output\n")
+    # Ctrl+C's usual disposition restored (a test run in the background has it ignored), then the command.
+    as_from_a_terminal = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                          "os.execv(sys.executable, [sys.executable, '-m', 'attn_desktop', *sys.argv[1:]])")
+    process = subprocess.Popen([sys.executable, "-c", as_from_a_terminal, "train", "translate", "--steps", "100000",
+                                "-o", str(out)], cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert process.stdout.readline().startswith("training translate: 100,000 steps")  # it is training now
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130 and "Traceback" not in stderr, stderr
+    assert len(stderr.strip().splitlines()) == 1 and "nothing written" in stderr, stderr
+    assert out.read_text() == "an earlier output\n" and [path.name for path in tmp_path.iterdir()] == [out.name]
