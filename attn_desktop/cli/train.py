@@ -1,5 +1,6 @@
-"""`attn-desktop train`: train one attention head on a task, or two layers on induction, headless (the model
-only: no Qt is imported), saying the loss and accuracy every tenth of the way, and write the result as JSON."""
+"""`attn-desktop train`: train one attention head on a task, two layers on induction, or the encoder-decoder on
+translate (train_translate.py), headless (the model only: no Qt is imported), saying the loss and accuracy every
+tenth of the way, and write the result as JSON."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ from attn_desktop.model.ascii_numbers import ascii_decimal, ascii_whole_number
 
 if TYPE_CHECKING:
     from attn_desktop.model.training.training import AnyTask, Trainer
+    from attn_desktop.model.training.translation_task import TranslationTask
+
+    CommandLineTask = AnyTask | TranslationTask
 
 MAX_TRAINING_STEPS = 1_000_000  # about half an hour on a laptop; a typo of extra zeros is refused, not run for days
 MAX_SEED = 2**63 - 1
@@ -23,15 +27,27 @@ MAX_SEED = 2**63 - 1
 
 def train_main(argv: list[str]) -> int:
     """Train headless (the model only: no Qt is imported) and write the result as JSON."""
-    from attn_desktop.model.training.training import trainable_tasks
+    from attn_desktop.cli.train_translate import train_translator_and_write
+    from attn_desktop.model.training.translation_task import TranslationTask
 
-    tasks = trainable_tasks()
+    tasks = command_line_tasks()
     args = _train_parser(list(tasks)).parse_args(argv)
     settings = _training_settings(args)
     if isinstance(settings, str):
         return fail(settings)
     task_name, steps, seed, lr = settings
-    return _train_and_write(tasks[task_name], steps, seed, lr, args.output)
+    task = tasks[task_name]
+    if isinstance(task, TranslationTask):
+        return train_translator_and_write(task, steps, seed, lr, args.output)
+    return _train_and_write(task, steps, seed, lr, args.output)
+
+
+def command_line_tasks() -> dict[str, CommandLineTask]:
+    """Every task the Trainer trains (training.trainable_tasks), then the translator, which has its own trainer."""
+    from attn_desktop.model.training.training import trainable_tasks
+    from attn_desktop.model.training.translation_task import TRANSLATE
+
+    return {**trainable_tasks(), TRANSLATE.name: TRANSLATE}
 
 
 def _train_parser(task_names: list[str]) -> argparse.ArgumentParser:
@@ -42,7 +58,9 @@ def _train_parser(task_names: list[str]) -> argparse.ArgumentParser:
         description=tr("Train one attention head on a task (or, for induction, two attention-only layers) with Adam, "
         "headless, printing the loss and accuracy every 10%, and write the trained model, its accuracy on 1,000 "
         "fresh sequences and one example worked through (queries, keys, values and weights; for induction every "
-        "head's attention) as JSON."),
+        "head's attention) as JSON.") + " " + tr("The task translate trains an encoder-decoder that translates a toy "
+        "Spanish-like language into English-like words, and writes its weights, its exact match on held-out "
+        "sentences never trained on, and one sentence's cross-attention."),
     )
     parser.add_argument("task", help=tr("the task: {tasks}").format(tasks=", ".join(task_names)))
     parser.add_argument("--steps", metavar="N", help=tr("training steps (default: the task's own, e.g. 400)"))
@@ -56,9 +74,9 @@ def _train_parser(task_names: list[str]) -> argparse.ArgumentParser:
 def _training_settings(args: argparse.Namespace) -> tuple[str, int, int, float | None] | str:
     """(task, steps, seed, lr) from the command line, or one line saying what is wrong with it."""
     from attn_desktop.model.files.json_reading import shown_path
-    from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE, trainable_tasks
+    from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE
 
-    tasks = trainable_tasks()
+    tasks = command_line_tasks()
     if args.task not in tasks:
         return tr("unknown task {task}; choose one of {tasks}").format(task=repr(args.task), tasks=", ".join(tasks))
     task = tasks[args.task]
