@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from attn_desktop.language import N_
 from attn_desktop.model.scene import Role
+from attn_desktop.model.teaching.cross_attention_exercises import CROSS_ATTENTION_EXERCISES
 from attn_desktop.model.teaching.exercise import (
     AnswerKind,
     CheckResult,
@@ -24,7 +25,6 @@ from attn_desktop.model.teaching.exercise import (
     apply_steps,
     parse_numbers,
 )
-from attn_desktop.model.teaching.cross_attention_exercises import CROSS_ATTENTION_EXERCISES
 from attn_desktop.model.teaching.induction_exercises import INDUCTION_EXERCISES
 from attn_desktop.model.teaching.positions_exercises import POSITIONS_EXERCISES
 
