@@ -152,6 +152,12 @@ def test_show_me_sets_up_a_canvas_that_shows_the_answer(exercise):
         order = [0, 4, 2, 3, 1]  # the cat chased the dog
         shuffled = shuffled_attention(*(shown.vectors(role) for role in ATTENTION_ROLES), order)
         assert np.abs(shuffled.output - output[order]).max() < 1e-12 and exercise.correct_choice == 0
+    elif exercise.id == "cross-cat-reads":
+        assert shown.selected_token == "cat"  # a target word's row: the source word it reads is the answer
+        assert scene.tokens[int(np.argmax(shown.selected_weights))] == "gato" and exercise.correct_choice == 0
+    elif exercise.id == "cross-black-weight":
+        assert shown.selected_token == "black" and scene.tokens.index("negro") == 2
+        assert shown.selected_weights[2] == pytest.approx(exercise.answer[0], abs=exercise.tolerance)
     else:
         pytest.fail(f"no check written for {exercise.id}")
 

@@ -57,3 +57,16 @@ def test_a_lessons_hint_is_its_first_step():
 def test_while_the_class_guesses_the_state_gives_no_weight_away():
     state = describe_screen("soft-lookup", reading_of("soft-lookup"), weights_hidden=True).state
     assert "%" not in state and "apple" not in state
+
+
+@pytest.mark.parametrize(("lesson_id", "asking", "read"), [
+    ("soft-lookup", "ask", "apple, pear, plum"),
+    ("cross-attention", "the, black, cat, sleeps", "el, gato, negro, duerme"),
+])
+def test_a_scene_whose_queries_ask_from_other_words_is_described_as_such(lesson_id, asking, read):
+    """Lesson 1's one query and lesson 11's target sentence are not the words whose keys they read: the
+    description had said every word had a query, a key and a value arrow."""
+    description = describe_screen(lesson_id, reading_of(lesson_id))
+    assert f"the query arrows of the words that ask ({asking})" in description.screen
+    assert f"the key and value arrows of the words they read ({read})" in description.screen
+    assert "each with a query, a key and a value arrow" not in description.screen

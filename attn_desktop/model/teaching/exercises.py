@@ -4,13 +4,15 @@ Every "Your turn" and "Check yourself" question of "Attention as a soft
 lookup" is here, with its answer worked out from the lesson's numbers, the
 tolerance the check allows (stated to the student), a hint, and a "show me"
 recipe that sets the canvas up so the answer can be seen. Lesson 9's are in
-induction_exercises.py, lesson 10's in positions_exercises.py; what an exercise is, in exercise.py.
+induction_exercises.py, lesson 10's in positions_exercises.py, lesson 11's in
+cross_attention_exercises.py; what an exercise is, in exercise.py.
 """
 
 from __future__ import annotations
 
 from attn_desktop.language import N_
 from attn_desktop.model.scene import Role
+from attn_desktop.model.teaching.cross_attention_exercises import CROSS_ATTENTION_EXERCISES
 from attn_desktop.model.teaching.exercise import (
     AnswerKind,
     CheckResult,
@@ -297,6 +299,7 @@ EXERCISES: tuple[Exercise, ...] = (
     ),
     *INDUCTION_EXERCISES,
     *POSITIONS_EXERCISES,
+    *CROSS_ATTENTION_EXERCISES,
 )
 
 

@@ -84,6 +84,7 @@ SCENE_NAMES: tuple[str, ...] = (
     N_("Predict, then see"),
     # Translators: the title of a built-in scene (the window's title bar shows it).
     N_("Two layers trained on induction (seed 0, 1,000 steps)"),
+    N_("Reading el gato negro duerme, writing the black cat sleeps"),
     # Translators: the name lesson 7 gives its first head, shown as "Head 1 · position": it attends by position.
     N_("position"),
     # Translators: the name lesson 7 gives its second head, shown as "Head 2 · meaning": it attends by meaning.
@@ -128,11 +129,18 @@ def _scene_names_written_in(code: str) -> dict[str, str]:
             if source in SCENE_NAMES}
 
 
-def in_students_words(data: SceneData, language: str | None = None) -> SceneData:
-    """DATA with its tokens (and queries' tokens), its title and its heads' names in the student's language
-    (or LANGUAGE); DATA itself is changed."""
-    data.tokens = [token_word(token, language) for token in data.tokens]
+# Scenes whose two sentences are a translation's two languages (lesson 11 reads Spanish and writes English):
+# their words are what the lesson is about, kept as written whatever language the app speaks.
+SCENES_OF_TWO_LANGUAGES = frozenset({"lessons/11_cross_attention.json"})
+
+
+def in_students_words(data: SceneData, language: str | None = None, keep_words: bool = False) -> SceneData:
+    """DATA with its tokens (and queries' tokens, unless KEEP_WORDS), its title and its heads' names in the
+    student's language (or LANGUAGE); DATA itself is changed."""
     data.title = scene_name(data.title, language)
+    if keep_words:
+        return data
+    data.tokens = [token_word(token, language) for token in data.tokens]
     if isinstance(data, DirectScene):
         data.query_tokens = [token_word(token, language) for token in data.query_tokens]
     else:

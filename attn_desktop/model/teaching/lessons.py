@@ -283,6 +283,39 @@ LESSONS: tuple[Lesson, ...] = (
              "Without the rotation its line below the diagonal disappears: it found the word before by distance.")),
         ),
     ),
+    Lesson(
+        id="cross-attention",
+        title=N_("11. Reading one sentence while writing another"),
+        scene="lessons/11_cross_attention.json",
+        formula=N_("Q from the sentence written,  K and V from the sentence read"),
+        explanation=(
+            N_("Every scene so far was self-attention: the queries, keys and values all came from one sentence. A "
+            "translator reads one sentence and writes another, and its cross-attention mixes the two: the queries "
+            "come from the words being written (the target), the keys and values from the words being read (the "
+            "source). The matrix then has a row for each target word and a column for each source word, and it "
+            "need not be square. Attention was first made for this (Bahdanau, Cho and Bengio, 2015), and its "
+            "matrix became the picture of which word a translator reads while it writes each word. Here the "
+            "source is \"el gato negro duerme\" and the target \"the black cat sleeps\". In Spanish the adjective "
+            "follows the noun, in English it comes before it, so two rows cross: \"black\" reads \"negro\", the "
+            "third word, and \"cat\" reads \"gato\", the second. A trained translator keeps many numbers per word, "
+            "not two; Lessons → Train a Head… has one small enough to train here (translate): one layer that "
+            "writes, reading a source of plain word vectors, so each of its source columns is one word.")
+        ),
+        steps=(
+            (N_("The chosen query is q·black. It gives k·negro 82% of its weight: its row in the matrix lights up "
+             "under negro, the third column, while q·cat's lights up under gato, the second. The two rows cross.")),
+            (N_("Drag q·black toward k·gato. The weight moves to gato and the output toward v·gato: this writer "
+             "would now read the noun while writing the adjective.")),
+            (N_("Open Lessons → Train a Head… (Ctrl+T), pick translate and press Train. Watch the exact-match curve "
+             "rise and the cross-attention matrix of the chosen sentence form, the crossing of adjective and noun "
+             "with it.")),
+            (N_("Knock out the cross-attention head with its switch: the writer no longer reads the source, and "
+             "almost no sentence comes out right. Switch it back on.")),
+            (N_("A caution: in a small model with one head, its weights line up with the words. In large models "
+             "many heads and layers share the work and words are mixed before they are read, so a weight is not a "
+             "faithful word alignment: it says where a head read, not what the model used.")),
+        ),
+    ),
 )
 
 

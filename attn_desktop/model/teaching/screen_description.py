@@ -97,6 +97,13 @@ def _hidden_state() -> str:
 
 
 def _canvas_screen(opening: str, reading: HeadReading) -> str:
+    if reading.query_tokens != reading.tokens:  # the queries ask from other words: lesson 1's, cross-attention
+        # Translators: {opening} is "Lesson: …." or "Your own scene."; {queries} the words that ask (the sentence
+        # being written), {words} the words whose keys and values are read; each list comma-separated.
+        return tr("{opening} The canvas shows the query arrows of the words that ask ({queries}), and the key and "
+                  "value arrows of the words they read ({words}). Beside it: the Scores table, the attention "
+                  "matrix, the weights chart and the output.").format(
+            opening=opening, queries=", ".join(reading.query_tokens), words=", ".join(reading.tokens))
     # Translators: {opening} is "Lesson: …." or "Your own scene."; {words} the scene's words, comma-separated.
     return tr("{opening} The canvas shows {count} words ({words}), each with a query, a key and a value arrow. "
               "Beside it: the Scores table, the attention matrix, the weights chart and the output.").format(

@@ -22,7 +22,7 @@ from attn_desktop.model.scene_files import (
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.model.teaching.exercises import ShowMe, ShowMeStep, apply_steps
-from attn_desktop.model.teaching.lesson_words import in_students_words
+from attn_desktop.model.teaching.lesson_words import SCENES_OF_TWO_LANGUAGES, in_students_words
 from attn_desktop.paths import scene_path as builtin_scene_path
 from attn_desktop.ui.lessons.lesson_panel import LessonPanel
 
@@ -230,7 +230,8 @@ class LessonController:
 
 def lesson_scene_data(name: str, language: str | None = None) -> SceneData:
     """The built-in scene NAME as a lesson opens it: its sentence's words in the student's language (or LANGUAGE)."""
-    return in_students_words(read_scene_data(builtin_scene_path(name)), language)
+    return in_students_words(read_scene_data(builtin_scene_path(name)), language,
+                             keep_words=name in SCENES_OF_TWO_LANGUAGES)
 
 
 def as_it_comes(lesson_id: str, document: dict[str, Any], any_query: bool = False) -> bool:

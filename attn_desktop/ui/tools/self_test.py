@@ -55,6 +55,8 @@ LESSON_WEIGHTS: dict[str, list[int | str]] = {
     "induction-heads": [0] * 10 + [2, 3, 8, 77, 10] + [MASKED] * 5 + [0, 0, 100] + [0] * 12 + [MASKED] * 5,
     # "chased" gives dog and cat 34% each, in either order: no position yet.
     "positions": [12, 34, 9, 12, 34],
+    # "black" written while "el gato negro duerme" is read: the most weight on negro, the third source word.
+    "cross-attention": [1, 11, 82, 6],
 }
 SELF_TEST_WINDOW_SIZE = (1320, 880)
 
