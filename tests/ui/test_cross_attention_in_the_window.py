@@ -1,0 +1,116 @@
+"""A cross-attention scene in the window (issue 46, part 1): File → New Cross-Attention Scene opens "el gato negro
+duerme" read while writing "the black cat sleeps"; the target's word vectors y have a plot of their own, move with
+the mouse and the arrow keys, and every panel shows target rows by source columns with the numbers NumPy gives."""
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QAccessible
+
+from attn_desktop.model import Role, explain
+from attn_desktop.ui.palette import ROLE_COLORS
+
+from tests.support.in_the_window import drag_arrow, matrix_cells, table_column
+
+SOURCE = ["el", "gato", "negro", "duerme"]
+TARGET = ["the", "black", "cat", "sleeps"]
+
+
+def numpy_weights(scene) -> np.ndarray:
+    """The weights as a student would compute them with NumPy from the scene's own numbers: queries from the
+    target's y, keys from the source's x."""
+    grids = scene.layers[0].heads[0].grids
+    q = scene.vectors(Role.TARGET) @ grids["w_q"]
+    k = scene.vectors(Role.EMBEDDING) @ grids["w_k"]
+    scores = q @ k.T / np.sqrt(k.shape[1])
+    e = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def reddish_pixels(canvas, colour) -> list[tuple[int, int]]:
+    """The canvas's pixels within a small distance of COLOUR, as (x, y)."""
+    image = canvas.viewport().grab().toImage()
+    wanted = np.array(colour.getRgb()[:3])
+    return [(x, y) for y in range(0, image.height(), 2) for x in range(0, image.width(), 2)
+            if np.abs(np.array(image.pixelColor(x, y).getRgb()[:3]) - wanted).max() <= 12]
+
+
+@pytest.fixture
+def cross_window(window, qtbot):
+    window.menu_actions["new_cross_action"].trigger()
+    qtbot.wait(50)
+    return window
+
+
+def test_the_new_cross_attention_scene_reads_spanish_while_writing_english(cross_window):
+    scene = cross_window.scene
+    assert (scene.tokens, scene.query_tokens) == (SOURCE, TARGET)
+    weights = numpy_weights(scene)
+    # The alignment crosses: black reads negro (the third word), cat reads gato (the second).
+    assert [SOURCE[column] for column in weights.argmax(axis=1)] == ["el", "negro", "gato", "duerme"]
+    assert matrix_cells(cross_window) == [[explain.number(w) for w in row] for row in weights]
+    assert cross_window.windowTitle().startswith("el gato negro duerme")
+
+
+def test_the_target_words_have_a_plot_of_their_own_in_their_own_colour(cross_window):
+    canvas = cross_window.canvas
+    targets = canvas.arrows[Role.TARGET]
+    assert [arrow.label for arrow in targets] == [f"y·{word}" for word in TARGET]
+    assert [arrow.label for arrow in canvas.arrows[Role.EMBEDDING]] == [f"x·{word}" for word in SOURCE]
+    assert [arrow.label.split()[0] for arrow in canvas.arrows[Role.KEY]] == [f"k·{word}" for word in SOURCE]  # "k·el 1%"
+    assert canvas.arrows[Role.QUERY][cross_window.reading().selected].label == "q·black"  # the chosen query
+    y_plot = canvas.plots.plot_for(Role.TARGET)
+    assert y_plot not in (canvas.x_plot, canvas.qk_plot, canvas.vo_plot)
+    assert y_plot in canvas.plots.shown_plots() and y_plot.titleLabel.text == "Target words y"
+    assert len({ROLE_COLORS[role].name() for role in Role}) == len(Role)
+    # The y arrows are painted in the target's own colour, inside their plot (measured on the painted pixels).
+    painted = reddish_pixels(canvas, ROLE_COLORS[Role.TARGET])
+    plot_area = canvas.mapFromScene(y_plot.sceneBoundingRect()).boundingRect()
+    assert len(painted) > 100 and all(plot_area.contains(x, y) for x, y in painted)
+    np.testing.assert_allclose([arrow.tip.toTuple() for arrow in targets], cross_window.scene.vectors(Role.TARGET))
+
+
+def test_dragging_y_black_moves_its_query_and_every_panel_follows_numpy(cross_window):
+    window = cross_window
+    window.reading().select_query(1)  # black
+    before = window.scene.vectors(Role.TARGET)[1].copy()
+    drag_arrow(window, Role.TARGET, 1, QPointF(40, -70))
+    after = window.scene.vectors(Role.TARGET)[1]
+    assert after[0] > before[0] + 0.2 and after[1] > before[1] + 0.4  # right and up, as dragged
+    np.testing.assert_allclose(window.reading().vectors(Role.QUERY)[1], after)  # W_Q is the identity here
+    weights = numpy_weights(window.scene)
+    assert matrix_cells(window) == [[explain.number(w) for w in row] for row in weights]
+    assert table_column(window, 3) == [explain.percent(w) for w in weights[1]]
+    np.testing.assert_allclose(window.canvas.arrows[Role.TARGET][1].tip.toTuple(), after)
+    window.undo_action.trigger()  # one drag, one step
+    np.testing.assert_array_equal(window.scene.vectors(Role.TARGET)[1], before)
+
+
+def test_the_arrow_keys_step_a_target_word_and_the_screen_reader_names_it(qtbot, cross_window):
+    window = cross_window
+    canvas = window.canvas
+    canvas.setFocus()
+    canvas.drags.focus_arrow((Role.TARGET, 2))
+    start = window.scene.vectors(Role.TARGET)[2].copy()
+    qtbot.keyClick(canvas, Qt.Key.Key_Right)
+    np.testing.assert_allclose(window.scene.vectors(Role.TARGET)[2], start + [0.1, 0.0])
+    assert matrix_cells(window) == [[explain.number(w) for w in row] for row in numpy_weights(window.scene)]
+    interface = QAccessible.queryAccessibleInterface(canvas)
+    children = [interface.child(index) for index in range(interface.childCount())]
+    named = {child.text(QAccessible.Text.Name): child.text(QAccessible.Text.Description) for child in children}
+    assert named["y·cat"].startswith("target word vector of 'cat', x 0.20, y 1.90")
+    assert named["k·gato"].startswith("key of 'gato'") and named["q·cat"].startswith("query of 'cat'")
+
+
+def test_tab_walks_the_target_words_too(qtbot, cross_window):
+    canvas = cross_window.canvas
+    walked = [arrow for arrow in canvas.drags.draggable_arrows()]
+    assert [(Role.TARGET, index) for index in range(4)] == [arrow for arrow in walked if arrow[0] is Role.TARGET]
+
+
+def test_the_causal_switch_is_off_and_says_why(cross_window):
+    action = cross_window.causal_action
+    assert not action.isEnabled()
+    assert "another sentence" in action.toolTip()
+    cross_window.menu_actions["new_action"].trigger()  # back to self-attention: the switch works again
+    assert cross_window.causal_action.isEnabled()
