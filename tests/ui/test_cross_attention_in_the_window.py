@@ -8,6 +8,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QAccessible
 
 from attn_desktop.model import Role, explain
+from attn_desktop.model.teaching.dock_id import DockId
 from attn_desktop.ui.palette import ROLE_COLORS
 
 from tests.support.in_the_window import drag_arrow, matrix_cells, table_column
@@ -114,3 +115,30 @@ def test_the_causal_switch_is_off_and_says_why(cross_window):
     assert "another sentence" in action.toolTip()
     cross_window.menu_actions["new_action"].trigger()  # back to self-attention: the switch works again
     assert cross_window.causal_action.isEnabled()
+
+
+def test_the_code_panel_script_reproduces_the_window_after_a_drag(qtbot, cross_window):
+    from tests.test_codegen import run
+
+    window = cross_window
+    window.docks[DockId.CODE].show()
+    window.docks[DockId.CODE].raise_()
+    window.code_panel.set_on_screen(True)
+    window.reading().select_query(2)  # cat
+    drag_arrow(window, Role.TARGET, 2, QPointF(-50, 30))
+    namespace, printed = run(window.code_panel.editor.toPlainText())
+    np.testing.assert_array_equal(namespace["weights"], window.reading().result.weights)
+    shown = [row for row in matrix_cells(window)]
+    assert shown == [[explain.number(w) for w in row] for row in namespace["weights"]]
+    assert printed[0] == "cat attends to: " + ", ".join(
+        f"{token} {weight:.0%}" for token, weight in zip(SOURCE, namespace["weights"][2]))
+
+
+def test_the_pytorch_button_agrees_on_target_and_source_of_other_lengths(qtbot, cross_window):
+    pytest.importorskip("torch")
+    window = cross_window
+    window.scene.add_token("profundamente")  # five source words read by four target words
+    assert window.reading().result.weights.shape == (4, 5)
+    window.docks[DockId.CODE].show()
+    qtbot.mouseClick(window.code_panel.torch_button, Qt.MouseButton.LeftButton)
+    assert window.code_panel.torch_result.text().startswith("PyTorch agrees")
