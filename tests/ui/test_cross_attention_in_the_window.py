@@ -142,3 +142,11 @@ def test_the_pytorch_button_agrees_on_target_and_source_of_other_lengths(qtbot, 
     window.docks[DockId.CODE].show()
     qtbot.mouseClick(window.code_panel.torch_button, Qt.MouseButton.LeftButton)
     assert window.code_panel.torch_result.text().startswith("PyTorch agrees")
+
+
+def test_the_shapes_panel_says_where_q_and_where_k_and_v_come_from(cross_window):
+    window = cross_window
+    window.scene.add_token("profundamente")
+    text = window.shapes_panel.text()
+    assert text.startswith("Q is 4 × 2, K is 5 × 2, V is 5 × 2. QKᵀ is 4 × 5, one row per query.")
+    assert text.endswith("Q is made from the target's 4 words y, K and V from the source's 5 words x.")
