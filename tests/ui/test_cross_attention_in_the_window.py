@@ -150,3 +150,13 @@ def test_the_shapes_panel_says_where_q_and_where_k_and_v_come_from(cross_window)
     text = window.shapes_panel.text()
     assert text.startswith("Q is 4 × 2, K is 5 × 2, V is 5 × 2. QKᵀ is 4 × 5, one row per query.")
     assert text.endswith("Q is made from the target's 4 words y, K and V from the source's 5 words x.")
+
+
+def test_the_description_names_both_sentences_and_whose_arrows_are_whose(qtbot, cross_window):
+    window = cross_window
+    window.docks[DockId.DESCRIPTION].toggleViewAction().trigger()  # as View → Description does
+    qtbot.wait(50)
+    screen = window.description_panel.part_labels[0].text()
+    assert ("two sentences: 4 source words (el, gato, negro, duerme), each with a word vector x, a key and a value "
+            "arrow, and 4 target words (the, black, cat, sleeps), each with a word vector y and a query arrow") in screen
+    assert "The chosen query is q·black. Its heaviest key is k·negro" in window.description_panel.part_labels[2].text()
