@@ -160,3 +160,17 @@ def test_the_description_names_both_sentences_and_whose_arrows_are_whose(qtbot, 
     assert ("two sentences: 4 source words (el, gato, negro, duerme), each with a word vector x, a key and a value "
             "arrow, and 4 target words (the, black, cat, sleeps), each with a word vector y and a query arrow") in screen
     assert "The chosen query is q·black. Its heaviest key is k·negro" in window.description_panel.part_labels[2].text()
+
+
+def test_the_matrix_has_target_rows_and_source_columns_and_the_table_the_source_keys(cross_window):
+    window = cross_window
+    interface = QAccessible.queryAccessibleInterface(window.matrix_view)
+    children = [interface.child(index) for index in range(interface.childCount())]
+    columns = [child.text(QAccessible.Text.Name) for child in children if child.role() == QAccessible.Role.ColumnHeader]
+    rows = [child.text(QAccessible.Text.Name) for child in children if child.role() == QAccessible.Role.RowHeader]
+    assert (rows, columns) == (TARGET, SOURCE)
+    cells = [child.text(QAccessible.Text.Name) for child in children if child.role() == QAccessible.Role.Cell]
+    assert cells[4 + 2] == f"black → negro: {explain.number(numpy_weights(window.scene)[1, 2])}"
+    model = window.score_panel.model
+    assert [model.headerData(row, Qt.Orientation.Vertical) for row in range(model.rowCount())] == SOURCE
+    assert window.output_panel.query_label.text() == "black"
