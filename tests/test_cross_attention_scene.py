@@ -171,3 +171,16 @@ def test_the_target_words_are_vectors_of_their_own_role_y_that_a_user_drags():
     self_attention = Scene(ProjectedScene(tokens=list(SOURCE), embeddings=X, layers=[one]))
     assert Role.TARGET not in self_attention.roles and Role.TARGET not in read(self_attention).roles
     assert not self_attention.is_draggable(Role.TARGET)
+
+
+def test_a_target_word_is_renamed_without_touching_the_source_or_the_numbers():
+    scene = Scene(cross_data())
+    weights = scene.head(0, 0).attention.weights.copy()
+    scene.rename_target_word(1, "  dark ")
+    assert scene.query_tokens == ["the", "dark", "cat"] and scene.tokens == SOURCE
+    assert scene.arrow_name(Role.TARGET, 1) == "y·dark" and scene.arrow_name(Role.QUERY, 1) == "q·dark"
+    np.testing.assert_array_equal(scene.head(0, 0).attention.weights, weights)
+    with pytest.raises(ValueError):
+        scene.rename_target_word(0, "   ")
+    with pytest.raises(ValueError, match="target sentence"):
+        Scene(ProjectedScene(tokens=list(SOURCE), embeddings=X, layers=cross_data().layers)).rename_target_word(0, "a")

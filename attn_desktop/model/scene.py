@@ -309,6 +309,14 @@ class Scene:
         self._set_tokens(tokens)
         self._structure_changed()
 
+    def rename_target_word(self, index: int, name: str) -> None:
+        """Rename word INDEX of the target sentence (cross-attention): its query and its y are named anew."""
+        if self.target_vectors is None:
+            raise ValueError("only a cross-attention scene of word vectors has a target sentence")
+        name = self._checked_name(name, ignore=index)
+        self.query_tokens = [name if i == index else word for i, word in enumerate(self.query_tokens)]
+        self._structure_changed()
+
     def move_token(self, index: int, new_index: int) -> None:
         """Reorder the sentence; every vector goes with its token."""
         if index == new_index:

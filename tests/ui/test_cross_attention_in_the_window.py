@@ -174,3 +174,31 @@ def test_the_matrix_has_target_rows_and_source_columns_and_the_table_the_source_
     model = window.score_panel.model
     assert [model.headerData(row, Qt.Orientation.Vertical) for row in range(model.rowCount())] == SOURCE
     assert window.output_panel.query_label.text() == "black"
+
+
+def test_a_target_word_is_renamed_in_the_sentence_panel_and_undone(qtbot, cross_window):
+    from PySide6.QtWidgets import QLineEdit
+
+    window = cross_window
+    window.docks[DockId.SENTENCE].raise_()
+    qtbot.wait(20)
+    panel = window.sentence_panel
+    targets = panel.target_list
+    assert targets.isVisible() and targets.accessibleName() == "Target words"
+    assert [targets.item(row).text() for row in range(targets.count())] == TARGET
+    item = targets.item(1)
+    qtbot.mouseClick(targets.viewport(), Qt.MouseButton.LeftButton, pos=targets.visualItemRect(item).center())
+    qtbot.keyClick(targets, Qt.Key.Key_F2)
+    editor = targets.findChild(QLineEdit)
+    editor.selectAll()
+    qtbot.keyClicks(editor, "dark")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.scene.query_tokens[1] == "dark")
+    assert window.scene.tokens == SOURCE  # the source is left alone
+    assert [arrow.label for arrow in window.canvas.arrows[Role.TARGET]][1] == "y·dark"
+    assert window.output_panel.query_label.text() == "dark"
+    window.undo_action.trigger()
+    assert window.scene.query_tokens == TARGET
+    assert targets.item(1).text() == "black"
+    window.menu_actions["new_action"].trigger()  # a scene without a target sentence has no list of target words
+    assert not panel.target_list.isVisible()
