@@ -28,6 +28,7 @@ def scene_path(name: str) -> Path:
 
 
 DEFAULT_SCENE = "the_cat_sat_on_the_mat.json"
+CROSS_SCENE = "cross_attention.json"  # File → New Cross-Attention Scene
 APP_ID = "io.github.attn_desktop.AttentionDesktop"  # the desktop file's and AppStream's name
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 

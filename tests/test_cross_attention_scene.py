@@ -150,3 +150,37 @@ def test_without_grids_the_target_asks_with_its_word_vectors_and_the_source_answ
     np.testing.assert_array_equal(head.vectors[Role.QUERY], Y)
     np.testing.assert_array_equal(head.vectors[Role.KEY], X)
     np.testing.assert_array_equal(head.attention.scores, np.array(Y) @ np.array(X).T)
+
+
+def test_the_target_words_are_vectors_of_their_own_role_y_that_a_user_drags():
+    """Every view draws one plane per role: the target's word vectors are role y, named by the target's words,
+    dragged like x (their queries follow), and drawn by the first layer's heads only as the target's stream."""
+    one = LayerGrids(heads=[HeadGrids(w_q=W_Q, w_k=W_K, w_v=W_V)])
+    scene = Scene(cross_data(layers=[one, one]))
+    assert Role.TARGET.symbol == "y"
+    assert scene.roles == (Role.EMBEDDING, Role.TARGET, Role.QUERY, Role.KEY, Role.VALUE)
+    assert scene.is_draggable(Role.TARGET) and scene.labels(Role.TARGET) == TARGET
+    assert scene.arrow_name(Role.TARGET, 1) == "y·black" and scene.arrow_name(Role.EMBEDDING, 1) == "x·gato"
+    np.testing.assert_array_equal(scene.vectors(Role.TARGET), Y)
+    reading = read(scene)
+    assert reading.roles == (Role.EMBEDDING, Role.TARGET, Role.QUERY, Role.KEY, Role.VALUE)
+    assert reading.is_draggable(Role.TARGET) and not read(scene, layer=1).is_draggable(Role.TARGET)
+    scene.set_vector(Role.TARGET, 2, [0.0, 2.0])
+    np.testing.assert_array_equal(reading.vectors(Role.QUERY)[2], [0.0, 2.0])
+    np.testing.assert_array_equal(reading.vectors(Role.TARGET)[2], [0.0, 2.0])
+    self_attention = Scene(ProjectedScene(tokens=list(SOURCE), embeddings=X, layers=[one]))
+    assert Role.TARGET not in self_attention.roles and Role.TARGET not in read(self_attention).roles
+    assert not self_attention.is_draggable(Role.TARGET)
+
+
+def test_a_target_word_is_renamed_without_touching_the_source_or_the_numbers():
+    scene = Scene(cross_data())
+    weights = scene.head(0, 0).attention.weights.copy()
+    scene.rename_target_word(1, "  dark ")
+    assert scene.query_tokens == ["the", "dark", "cat"] and scene.tokens == SOURCE
+    assert scene.arrow_name(Role.TARGET, 1) == "y·dark" and scene.arrow_name(Role.QUERY, 1) == "q·dark"
+    np.testing.assert_array_equal(scene.head(0, 0).attention.weights, weights)
+    with pytest.raises(ValueError):
+        scene.rename_target_word(0, "   ")
+    with pytest.raises(ValueError, match="target sentence"):
+        Scene(ProjectedScene(tokens=list(SOURCE), embeddings=X, layers=cross_data().layers)).rename_target_word(0, "a")

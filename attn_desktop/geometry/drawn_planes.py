@@ -25,8 +25,9 @@ from attn_desktop.model.files.scene_types import TakenFrom
 from attn_desktop.model.view_plane import ViewPlane, pca_plane
 
 PLOTTED_TOGETHER = {Role.QUERY: (Role.QUERY, Role.KEY), Role.KEY: (Role.QUERY, Role.KEY),
-                    Role.VALUE: (Role.VALUE,), Role.EMBEDDING: (Role.EMBEDDING,)}
-PLANE_NAMES = {Role.QUERY: N_("q and k"), Role.KEY: N_("q and k"), Role.VALUE: "v", Role.EMBEDDING: "x"}
+                    Role.VALUE: (Role.VALUE,), Role.EMBEDDING: (Role.EMBEDDING,), Role.TARGET: (Role.TARGET,)}
+PLANE_NAMES = {Role.QUERY: N_("q and k"), Role.KEY: N_("q and k"), Role.VALUE: "v", Role.EMBEDDING: "x",
+               Role.TARGET: "y"}
 
 
 class PlaneKind(enum.Enum):

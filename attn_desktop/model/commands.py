@@ -312,6 +312,33 @@ def rename_token(scene: Scene, index: int, name: str) -> RenameToken:
 
 
 @dataclass(frozen=True)
+class RenameTargetWord(_Unmergeable):
+    """Rename a word of a cross-attention scene's target sentence (the source's tokens are RenameToken's)."""
+
+    index: int
+    old: str
+    new: str
+
+    @property
+    def text(self) -> str:
+        return tr("Rename target word \u201c{old}\u201d to \u201c{new}\u201d").format(old=self.old, new=self.new.strip())
+
+    @property
+    def changes_nothing(self) -> bool:
+        return self.new.strip() == self.old
+
+    def do(self, scene: Scene, view: ViewState) -> None:
+        scene.rename_target_word(self.index, self.new)
+
+    def undo(self, scene: Scene, view: ViewState) -> None:
+        scene.rename_target_word(self.index, self.old)
+
+
+def rename_target_word(scene: Scene, index: int, name: str) -> RenameTargetWord:
+    return RenameTargetWord(index, scene.query_tokens[index], name)
+
+
+@dataclass(frozen=True)
 class MoveToken(_Unmergeable):
     index: int
     new_index: int

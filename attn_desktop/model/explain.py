@@ -111,7 +111,17 @@ def matrix_formula(scale: bool, causal: bool) -> str:
     return tr("softmax({inner} + causal mask)").format(inner=inner) if causal else f"softmax({inner})"
 
 
-def shapes(n_queries: int, n_tokens: int, key_width: int, value_width: int) -> str:
+def shapes(n_queries: int, n_tokens: int, key_width: int, value_width: int, from_target: bool = False) -> str:
+    """The sizes of Q, K, V, QKᵀ and the output; FROM_TARGET (cross-attention): where Q and where K and V come from."""
+    text = _sizes(n_queries, n_tokens, key_width, value_width)
+    if not from_target:
+        return text
+    # Translators: after the sizes, in a cross-attention scene: "Q is made from the target's 4 words y, K and V ..."
+    return text + " " + tr("Q is made from the target's {n_queries} words y, K and V from the source's {n_tokens} "
+                           "words x.").format(n_queries=n_queries, n_tokens=n_tokens)
+
+
+def _sizes(n_queries: int, n_tokens: int, key_width: int, value_width: int) -> str:
     if n_queries == n_tokens and key_width == value_width:
         sizes = tr("Q, K, V are {n_tokens} × {key_width}.").format(n_tokens=n_tokens, key_width=key_width)
     else:

@@ -28,10 +28,14 @@ class Role(str, enum.Enum):
     KEY = "key"
     VALUE = "value"
     EMBEDDING = "embedding"  # a word vector x, in a projection scene
+    TARGET = "target"  # a target word's vector y, in a cross-attention scene: it makes that word's query
 
     @property
     def symbol(self) -> str:
-        return "x" if self is Role.EMBEDDING else self.value[0]  # q, k, v, x: the letters the lesson uses
+        return _SYMBOLS.get(self, self.value[0])  # q, k, v, x, y: the letters the lesson uses
+
+
+_SYMBOLS = {Role.EMBEDDING: "x", Role.TARGET: "y"}
 
 
 ATTENTION_ROLES = (Role.QUERY, Role.KEY, Role.VALUE)
@@ -56,10 +60,10 @@ class Head:
 
     name: str
     grids: dict[str, np.ndarray] | None
-    vectors: dict[Role, np.ndarray] = field(default_factory=dict)  # EMBEDDING: the stream it read
+    # EMBEDDING: the stream it read; TARGET (cross-attention): the target's stream its queries were made from
+    vectors: dict[Role, np.ndarray] = field(default_factory=dict)
     result: AttentionResult | None = None
     # Cross-attention: the target's stream its queries were made from (None: from EMBEDDING, as in self-attention).
-    # Not a Role: every view draws one plane per Role, and none draws the target's word vectors yet.
     target_stream: np.ndarray | None = None
 
     def compute(self, stream: np.ndarray | None, given: Mapping[Role, np.ndarray], *, scale: bool,
@@ -70,6 +74,8 @@ class Head:
         else:
             self.vectors = {Role.EMBEDDING: stream}
             self.target_stream = target
+            if target is not None:  # drawn after x, before the queries it makes
+                self.vectors[Role.TARGET] = target
             for role, name in zip(ATTENTION_ROLES, GRID_NAMES):
                 grid = self.grids[name] if use_grids else np.eye(self.grids[name].shape[0])
                 read = target if role is Role.QUERY and target is not None else stream

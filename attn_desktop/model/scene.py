@@ -113,15 +113,19 @@ class Scene:
 
     @property
     def roles(self) -> tuple[Role, ...]:
-        """Every role a head of this scene draws: its inputs, then the queries, keys and values they make."""
-        return tuple(dict.fromkeys((*self.input_roles, *ATTENTION_ROLES)))
+        """Every role a head of this scene draws: its inputs (x, and a target's y), then the queries, keys and
+        values they make."""
+        target = (Role.TARGET,) if self.target_vectors is not None else ()
+        return tuple(dict.fromkeys((*self.input_roles, *target, *ATTENTION_ROLES)))
 
     def is_draggable(self, role: Role) -> bool:
-        """Only the scene's own vectors move; the queries, keys and values made from them follow."""
-        return role in self.inputs
+        """Only the scene's own vectors move (x, a target's y, or q, k and v given); what they make follows."""
+        return role in self.inputs or (role is Role.TARGET and self.target_vectors is not None)
 
     def vectors(self, role: Role) -> np.ndarray:
         """The (rows, width) array of one of the scene's own vectors. Read it; change it with set_vector."""
+        if role is Role.TARGET and self.target_vectors is not None:
+            return self.target_vectors
         return self.inputs[role]
 
     def head(self, layer: int, head: int) -> Head:
@@ -161,7 +165,8 @@ class Scene:
         return self.layers[-1].output
 
     def labels(self, role: Role) -> list[str]:
-        return self.query_tokens if role is Role.QUERY else self.tokens
+        """The words naming ROLE's rows: the queries and a target's word vectors are the target's."""
+        return self.query_tokens if role in (Role.QUERY, Role.TARGET) else self.tokens
 
     def arrow_name(self, role: Role, index: int) -> str:
         """"k·cat": the name every panel, menu and status line gives this arrow."""
@@ -196,6 +201,9 @@ class Scene:
         """Move one arrow. Raises ValueError for a wrong length or a non-finite number."""
         if not self.is_draggable(role):
             raise ValueError(f"in a projection scene the {role.value}s are made by the grids; move a word vector")
+        if role is Role.TARGET:
+            self.set_target_vector(index, vector)
+            return
         self._move_row(self.inputs[role], index, vector, role.value)
 
     def set_target_vector(self, index: int, vector: Sequence[float]) -> None:
@@ -299,6 +307,14 @@ class Scene:
         tokens = list(self.tokens)
         tokens[index] = name
         self._set_tokens(tokens)
+        self._structure_changed()
+
+    def rename_target_word(self, index: int, name: str) -> None:
+        """Rename word INDEX of the target sentence (cross-attention): its query and its y are named anew."""
+        if self.target_vectors is None:
+            raise ValueError("only a cross-attention scene of word vectors has a target sentence")
+        name = self._checked_name(name, ignore=index)
+        self.query_tokens = [name if i == index else word for i, word in enumerate(self.query_tokens)]
         self._structure_changed()
 
     def move_token(self, index: int, new_index: int) -> None:

@@ -23,6 +23,7 @@ WHAT_IT_IS = {
     Role.KEY: N_("key of '{token}'"),
     Role.VALUE: N_("value of '{token}'"),
     Role.EMBEDDING: N_("word vector of '{token}'"),
+    Role.TARGET: N_("target word vector of '{token}'"),
 }
 
 
@@ -55,8 +56,8 @@ def step_announcement(reading: HeadReading, role: Role, index: int, weights_befo
     name = reading.arrow_name(role, index)
     if veiled:
         return tr("{name}: {where}.").format(name=name, where=where(drawn))
-    query = index if role is Role.QUERY else reading.selected
-    if role is Role.QUERY:
+    query = index if role in (Role.QUERY, Role.TARGET) else reading.selected
+    if role in (Role.QUERY, Role.TARGET):  # a target word's vector moves its query
         change = _query_change(reading, query, weights_before[query])
     elif role is Role.VALUE:
         change = tr("{name}: {where}.").format(name=name, where=where(drawn))

@@ -1,4 +1,4 @@
-"""Colours for the three roles and the output.
+"""Colours for the roles (queries, keys, values, word vectors x and a target's y) and the output.
 
 Okabe–Ito colours: distinguishable with the common colour-vision
 deficiencies, and every arrow also carries its role letter in its label.
@@ -17,5 +17,8 @@ ROLE_COLORS = {
     Role.KEY: QColor("#D55E00"),
     Role.VALUE: QColor("#009E73"),
     Role.EMBEDDING: QColor("#444444"),
+    # A cross-attention scene's target words y: a dark red, 18 CIEDE2000 or more from every other colour for every
+    # eye (the nearest, the word vectors' grey for a protanope), 8.9 : 1 on white.
+    Role.TARGET: QColor("#990000"),
 }
 OUTPUT_COLOR = QColor("#682C84")

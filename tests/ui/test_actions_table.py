@@ -44,7 +44,7 @@ def test_each_menu_shows_the_table_in_order(window):
 
 def test_the_file_menu_reads_as_before(window):
     file_menu = window.menus[MenuId.FILE]
-    assert menu_texts(file_menu) == ["&New Scene", "&Open Scene…", "Open &Lesson…", "New Lesson &from This Scene…",
+    assert menu_texts(file_menu) == ["&New Scene", "Ne&w Cross-Attention Scene", "&Open Scene…", "Open &Lesson…", "New Lesson &from This Scene…",
                                      "Edi&t Lesson…", "Open &Recent", "Open &Model…", "&Save Scene", "Save Scene &As…",
                                      "&Export", "&Copy Picture", "-", "&Hand In…", "Collect Res&ults…", "-", "&Quit"]
     assert menu_texts(window.menus[MenuId.FILE_EXPORT]) == [

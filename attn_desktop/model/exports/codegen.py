@@ -4,7 +4,8 @@ The script carries the scene's exact numbers (repr of each float round-trips),
 so running it gives the app's weights and output to the last bit or two. It
 follows every setting of the scene: scaling, the causal mask, separate query
 names (cross-attention), values that are plain numbers, and word vectors with
-W_Q, W_K, W_V grids. Its own comments stay ASCII (sqrt, not √) so it survives any editor.
+W_Q, W_K, W_V grids; a target sentence (cross-attention) makes the queries from its own word vectors Y.
+Its own comments stay ASCII (sqrt, not √) so it survives any editor.
 """
 
 from __future__ import annotations
@@ -57,10 +58,7 @@ def _header(scene: Scene) -> list[str]:
 
 
 def _inputs(scene: Scene) -> list[str]:
-    names = [f"tokens = {_strings(scene.tokens)}"]
-    if scene.query_tokens != scene.tokens:
-        query_names = f"query_tokens = {_strings(scene.query_tokens)}"
-        names = _aligned([(names[0], tr("the keys and values")), (query_names, tr("the queries"))])
+    names = _token_lists(scene)
     if scene.head(0, 0).grids is not None:  # the head makes its q, k and v from word vectors
         return [*names, *_projection_inputs(scene)]
     values_note = tr("one number per token: V is {count} x 1").format(count=scene.n_tokens) if scene.scalar_values else ""
@@ -73,13 +71,33 @@ def _inputs(scene: Scene) -> list[str]:
 
 
 def _projection_inputs(scene: Scene) -> list[str]:
-    lines = _matrix("X", scene.vectors(Role.EMBEDDING), tr("one word vector per token"))
+    lines = _word_vectors(scene)
     if not scene.use_grids:
         lines.append("# " + tr("The grids are switched off: each is the identity, so q = k = v = x."))
     for name, grid in (scene.head(0, 0).grids or {}).items():
         lines += _matrix("W" + name[-1], grid if scene.use_grids else np.eye(grid.shape[0]))
+    if scene.target_vectors is not None:
+        return [*lines, *_aligned([("Q = Y @ Wq", tr("each target word's query")),
+                                   ("K, V = X @ Wk, X @ Wv", tr("each source word's key and value"))])]
     lines.append("Q, K, V = X @ Wq, X @ Wk, X @ Wv   # " + tr("each word's query, key and value"))
     return lines
+
+
+def _word_vectors(scene: Scene) -> list[str]:
+    """X, the tokens' word vectors, and in cross-attention Y, the target's, which make the queries."""
+    if scene.target_vectors is None:
+        return _matrix("X", scene.vectors(Role.EMBEDDING), tr("one word vector per token"))
+    return [*_matrix("X", scene.vectors(Role.EMBEDDING), tr("the source: one word vector per token")),
+            *_matrix("Y", scene.target_vectors, tr("the target: one word vector per query"))]
+
+
+def _token_lists(scene: Scene) -> list[str]:
+    """tokens, and in cross-attention query_tokens (the target's words)."""
+    names = [f"tokens = {_strings(scene.tokens)}"]
+    if scene.query_tokens == scene.tokens:
+        return names
+    query_names = f"query_tokens = {_strings(scene.query_tokens)}"
+    return _aligned([(names[0], tr("the keys and values")), (query_names, tr("the queries"))])
 
 
 def _attention(scene: Scene) -> list[str]:
@@ -129,8 +147,8 @@ def _pick_query(scene: Scene, selected: int) -> str:
 def _multi_head_code(scene: Scene, selected: int) -> str:
     sections = [
         _header(scene),
-        [f"tokens = {_strings(scene.tokens)}",
-         *_matrix("X", scene.vectors(Role.EMBEDDING), tr("one word vector per token")),
+        [*_token_lists(scene),
+         *_word_vectors(scene),
          *_heads_list(scene, 0, "heads"),
          *_matrix("Wo", scene.grid("w_o"), tr("mixes the heads' outputs, side by side, into one"))],
         list(SOFTMAX),
@@ -138,7 +156,7 @@ def _multi_head_code(scene: Scene, selected: int) -> str:
         _aligned([
             ("weights, outputs = [], []", ""),
             ("for Wq, Wk, Wv in heads:", tr("every head reads the same word vectors")),
-            ("    w, out = attend(X @ Wq, X @ Wk, X @ Wv)", ""),
+            (f"    w, out = attend({'Y' if scene.target_vectors is not None else 'X'} @ Wq, X @ Wk, X @ Wv)", ""),
             ("    weights.append(w)", ""),
             ("    outputs.append(out)", ""),
             ("joined = np.hstack(outputs)", tr("the heads' outputs side by side")),
@@ -164,8 +182,7 @@ def _heads_list(scene: Scene, layer: int, variable: str) -> list[str]:
 # ----- several layers ---------------------------------------------------------
 def _multi_layer_code(scene: Scene, selected: int) -> str:
     """Layer after layer: each reads the residual stream x, its heads attend, W_O mixes them, x grows."""
-    definitions = [f"tokens = {_strings(scene.tokens)}",
-                   *_matrix("X", scene.vectors(Role.EMBEDDING), tr("one word vector per token"))]
+    definitions = [*_token_lists(scene), *_word_vectors(scene)]
     pairs = []
     for index, layer in enumerate(scene.layers, start=1):
         definitions += _heads_list(scene, index - 1, f"layer{index}_heads")
@@ -180,16 +197,16 @@ def _multi_layer_code(scene: Scene, selected: int) -> str:
         _attend_function(scene),
         _aligned([
             (f"layers = [{', '.join(pairs)}]", ""),
-            ("x = X", tr("the residual stream: layer 1 reads the word vectors")),
+            *_stream_start(scene),
             ("for number, (heads, Wo) in enumerate(layers, start=1):", ""),
             ("    weights, outputs = [], []", ""),
             ("    for Wq, Wk, Wv in heads:", tr("every head of a layer reads the same stream")),
-            ("        w, out = attend(x @ Wq, x @ Wk, x @ Wv)", ""),
+            (f"        w, out = attend({_asking(scene)} @ Wq, x @ Wk, x @ Wv)", ""),
             ("        weights.append(w)", ""),
             ("        outputs.append(out)", ""),
             ("    output = np.hstack(outputs) @ Wo", tr("the layer's output")),
             ("    if number < len(layers):", ""),
-            ("        x = x + output", tr("what the next layer reads")),
+            (f"        {_asking(scene)} = {_asking(scene)} + output", tr("what the next layer reads")),
             (f"    {_pick_query(scene, selected)}", ""),
             ("    for h, w in enumerate(weights, start=1):", ""),
             ((f'        print(f"layer {{number}} head {{h}}:", {_string(name + " attends to")}, '
@@ -198,6 +215,19 @@ def _multi_layer_code(scene: Scene, selected: int) -> str:
         [f"print({_string('output for ' + name + ':')}, np.round(output[i], 2))"],
     ]
     return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
+
+
+def _asking(scene: Scene) -> str:
+    """The stream whose rows make the queries: x, or in cross-attention the target's y."""
+    return "y" if scene.target_vectors is not None else "x"
+
+
+def _stream_start(scene: Scene) -> list[tuple[str, str | None]]:
+    if scene.target_vectors is None:
+        return [("x = X", tr("the residual stream: layer 1 reads the word vectors"))]
+    # The residual stream runs on the target's side, as in a translator's decoder; every layer reads the source.
+    return [("x = X", tr("the source, which every layer reads as it is")),
+            ("y = Y", tr("the residual stream of the target: layer 1 reads its word vectors"))]
 
 
 def _array_literal(array: np.ndarray) -> str:

@@ -29,6 +29,8 @@ def export_document(shown: HeadReading) -> dict[str, Any]:
     }
     if Role.EMBEDDING in scene.inputs:
         document["embeddings"] = scene.vectors(Role.EMBEDDING).tolist()
+    if scene.target_vectors is not None:  # cross-attention: the target's word vectors y make the queries
+        document["query_embeddings"] = scene.target_vectors.tolist()
     document.update(scale=scene.scale, causal=scene.causal, selected=shown.selected,
                     divisor=scene.head(0, 0).attention.divisor)
     document.update(_BODIES[kind](scene))

@@ -97,6 +97,8 @@ def _hidden_state() -> str:
 
 
 def _canvas_screen(opening: str, reading: HeadReading) -> str:
+    if Role.TARGET in reading.roles:
+        return _cross_canvas_screen(opening, reading)
     if reading.query_tokens != reading.tokens:  # the queries ask from other words: lesson 1's, cross-attention
         # Translators: {opening} is "Lesson: …." or "Your own scene."; {queries} the words that ask (the sentence
         # being written), {words} the words whose keys and values are read; each list comma-separated.
@@ -108,6 +110,16 @@ def _canvas_screen(opening: str, reading: HeadReading) -> str:
     return tr("{opening} The canvas shows {count} words ({words}), each with a query, a key and a value arrow. "
               "Beside it: the Scores table, the attention matrix, the weights chart and the output.").format(
         opening=opening, count=reading.n_tokens, words=", ".join(reading.tokens))
+
+
+def _cross_canvas_screen(opening: str, reading: HeadReading) -> str:
+    """A cross-attention head's canvas: the source's words answer with keys and values, the target's ask."""
+    # Translators: {opening} is "Lesson: …." or "Your own scene."; {words} and {targets} the two sentences' words.
+    return tr("{opening} The canvas shows two sentences: {count} source words ({words}), each with a word vector x, a "
+              "key and a value arrow, and {target_count} target words ({targets}), each with a word vector y and a "
+              "query arrow. Beside it: the Scores table, the attention matrix, the weights chart and the output.").format(
+        opening=opening, count=reading.n_tokens, words=", ".join(reading.tokens), target_count=reading.n_queries,
+        targets=", ".join(reading.query_tokens))
 
 
 def _explorer_hint(reading: HeadReading) -> str:

@@ -50,8 +50,9 @@ ARROW_FONT_POINTS = 10.0
 FOLLOW_ARROWS_MS = 250  # at most four refits a second while training moves the arrows
 TICK_MEASURES_AFTER_FRAMING = 2  # axes measured again after a new scene or size is framed, at most this often
 PRESENTATION_SCALE = 1.7
-HEAD_SHAPES = {Role.QUERY: "triangle", Role.KEY: "open", Role.VALUE: "diamond", Role.EMBEDDING: "triangle"}
-Z_ORDER = {Role.EMBEDDING: 10, Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}
+HEAD_SHAPES = {Role.QUERY: "triangle", Role.KEY: "open", Role.VALUE: "diamond", Role.EMBEDDING: "triangle",
+               Role.TARGET: "triangle"}
+Z_ORDER = {Role.EMBEDDING: 10, Role.TARGET: 10, Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}
 
 
 def _skip_hover_search_while_dragging(graphics_scene: pg.GraphicsScene) -> None:
@@ -185,7 +186,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                 continue
             for index, token in enumerate(scene.labels(role)):
                 item = ArrowItem(arrow_name(role.symbol, short_name(token, self.line_scale)), ROLE_COLORS[role],
-                                 draggable=scene.is_draggable(role), clickable=role is Role.QUERY)
+                                 draggable=scene.is_draggable(role), clickable=role in (Role.QUERY, Role.TARGET))
                 item.setZValue(Z_ORDER[role])
                 if self.line_scale != 1.0:
                     item.set_font_size(ARROW_FONT_POINTS * self.line_scale)
@@ -422,10 +423,10 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             item.set_font_size(font_size)
         self.plots.set_type_scale(self.line_scale)
         self._fit_titles()
-        for index, item in enumerate(self.arrows[Role.EMBEDDING]):  # the other labels follow in _sync_all
-            name = short_name(self.reading.tokens[index], self.line_scale)
-            item.set_label(arrow_name(Role.EMBEDDING.symbol, name),
-                           short=clipped_label(Role.EMBEDDING.symbol, self.reading.tokens[index]), short_names_it=True)
+        for role in (Role.EMBEDDING, Role.TARGET):  # the other labels follow in _sync_all
+            for item, token in zip(self.arrows[role], self.reading.labels(role)):
+                item.set_label(arrow_name(role.symbol, short_name(token, self.line_scale)),
+                               short=clipped_label(role.symbol, token), short_names_it=True)
         self._sync_all()
         self._refit_timer.start()  # the labels' room round the arrows grew or shrank
 

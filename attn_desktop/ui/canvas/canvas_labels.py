@@ -95,7 +95,7 @@ class CanvasLabels:
     def _labels_in_order(self, scene: HeadReading, weights: np.ndarray,
                          named_by_lesson: frozenset[int]) -> dict[pg.PlotItem, list[_Entry]]:
         """Each plot's labelled arrows, most important label first: the chosen query, the output, keys and
-        values by weight (under 5% is minor), then the other queries (minor) and the word vectors.
+        values by weight (under 5% is minor), then the other queries (minor) and the word vectors (x, a target's y).
 
         Essential (shown even far from the tip when there is no room near it): the chosen query and its word
         vector, the output, and the keys and values of the HEAVIEST tokens, which a class reads the answer
@@ -109,6 +109,8 @@ class CanvasLabels:
         named.sort(key=lambda index: -weights[index])
         heaviest = {index for index in named[:HEAVIEST] if weights[index] >= ANSWER_MIN_WEIGHT}
         queries_plot = plot_for(Role.QUERY)
+        # The chosen query's own word vector: its target word's y in cross-attention, else its token's x.
+        chosen_word = Role.TARGET if Role.TARGET in scene.roles else Role.EMBEDDING
         weighted_plots = ((plot_for(Role.KEY), keys), (plot_for(Role.VALUE), values))
         order = [
             *([_Entry(chosen, False, True, queries_plot)] if chosen else []),
@@ -118,8 +120,8 @@ class CanvasLabels:
               for index in named for plot, arrows in weighted_plots if index < len(arrows)),
             *(_Entry(item, True, id(item) in named_by_lesson, queries_plot)
               for item in queries if item is not chosen and item.label),
-            *(_Entry(item, False, index == scene.selected, plot_for(Role.EMBEDDING))
-              for index, item in enumerate(self.arrows[Role.EMBEDDING])),
+            *(_Entry(item, False, role is chosen_word and index == scene.selected, plot_for(role))
+              for role in (Role.EMBEDDING, Role.TARGET) for index, item in enumerate(self.arrows[role])),
         ]
         plots: dict[pg.PlotItem, list[_Entry]] = {}
         for entry in order:

@@ -1,10 +1,12 @@
-"""The canvas's plots: queries and keys in one, values and the output in another, word vectors in a third.
+"""The canvas's plots: queries and keys in one, values and the output in another, word vectors in a third
+(and a cross-attention scene's target words in a fourth).
 
 Queries and keys must share a space (their dot product is the score); values
 and the output share another (the output is a blend of the values). The plots
 have linked axes so one unit is the same length in both and zooming one zooms
 the other. A head that makes q, k and v from word vectors x draws them in a
-third plot on the left (each plot shows when its head draws one of its roles);
+third plot on the left, and the target sentence's word vectors y that make a cross-attention head's queries
+in a fourth beside it (each plot shows when its head draws one of its roles);
 a scene taken from a model has a notice above them. Here they are made, laid out in as many columns as draw the arrows
 largest (the rule is geometry/plot_arrangement.py's), framed round their
 arrows and titled with the plane they draw (plot_titles.py).
@@ -74,13 +76,15 @@ class CanvasPlots:
         self._follow_view = follow_view
         self._layer_z = layer_z
         self.x_plot = self._make_plot(tr("Word vectors x"))  # (titled again in the language of the day: update_titles)
+        self.y_plot = self._make_plot(tr("Target words y"))
         self.qk_plot = self._make_plot(tr("Queries and keys"))
         self.vo_plot = self._make_plot(tr("Values and output"))
-        # Which roles each plot draws, in reading order: the words x that make q, k and v; queries and keys,
-        # whose dot product is the score; values, which the output blends. A plot shows when its head draws
-        # any of its roles, so a head given q, k and v directly has no word-vector plot.
-        self.roles_by_plot = {self.x_plot: (Role.EMBEDDING,), self.qk_plot: (Role.QUERY, Role.KEY),
-                              self.vo_plot: (Role.VALUE,)}
+        # Which roles each plot draws, in reading order: the words x that make k and v (and q); a target's words
+        # y that make the queries in cross-attention; queries and keys, whose dot product is the score; values,
+        # which the output blends. A plot shows when its head draws any of its roles, so a head given q, k and v
+        # directly has no word-vector plot, and only a cross-attention head has a plot of target words.
+        self.roles_by_plot = {self.x_plot: (Role.EMBEDDING,), self.y_plot: (Role.TARGET,),
+                              self.qk_plot: (Role.QUERY, Role.KEY), self.vo_plot: (Role.VALUE,)}
         self.notice = CanvasNotice()  # a scene taken from a model says what it already holds
         self._full_titles: dict[pg.PlotItem, tuple[str, str]] = {}
 
@@ -139,7 +143,7 @@ class CanvasPlots:
         """The plots [x,] q·k, v·out in reading order, in as many columns as draws the arrows largest: one
         row on a wide canvas, one column on a tall narrow one, and three plots two above one on a canvas
         in between (a 1024-pixel screen beside the docks); the number line gets its own scale."""
-        for item in (self.notice, self.x_plot, self.qk_plot, self.vo_plot):
+        for item in (self.notice, *self.layers):
             if item.scene() is not None:
                 self.layout.removeItem(item)
         self.word_notice(viewport.width(), line_scale)
@@ -152,6 +156,7 @@ class CanvasPlots:
         for plot, (row, column) in zip(shown, grid_places(len(shown), self.columns)):
             self.layout.addItem(plot, row=first_row + row, col=column)
         self.x_plot.setAspectLocked(True)
+        self.y_plot.setAspectLocked(True)
         self.qk_plot.setAspectLocked(True)
         self.vo_plot.setAspectLocked(not self.number_line)
         self.link_values_to_queries()
@@ -202,9 +207,9 @@ class CanvasPlots:
         if self.values_framed_alone() and not self.number_line:
             values = [*reading.vectors(Role.VALUE), *reading.result.output]
             frame_tips(self.vo_plot, [self.drags.tip_of(v, Role.VALUE) for v in values], margin)
-        if Role.EMBEDDING in reading.roles:
-            words = [self.drags.tip_of(v, Role.EMBEDDING) for v in reading.vectors(Role.EMBEDDING)]
-            frame_tips(self.x_plot, words, margin)
+        for role, plot in ((Role.EMBEDDING, self.x_plot), (Role.TARGET, self.y_plot)):
+            if role in reading.roles:
+                frame_tips(plot, [self.drags.tip_of(v, role) for v in reading.vectors(role)], margin)
         if self.number_line:
             numbers = np.concatenate([reading.vectors(Role.VALUE)[:, 0], reading.result.output[:, 0], [0.0]])
             x_range, y_range = number_line_range(numbers)
@@ -215,7 +220,8 @@ class CanvasPlots:
         """Say which plane is drawn when a vector has more than two numbers."""
         planes = self.drags.planes
         subjects = {self.qk_plot: (N_("Queries and keys"), Role.KEY), self.vo_plot: (N_("Values and output"), Role.VALUE),
-                    self.x_plot: (N_("Word vectors x"), Role.EMBEDDING)}
+                    self.x_plot: (N_("Word vectors x"), Role.EMBEDDING),
+                    self.y_plot: (N_("Target words y"), Role.TARGET)}
         titles = {plot: plot_title(subject, planes.describe(role), planes.describe(role, short=True))
                   for plot, (subject, role) in subjects.items() if plot in self.shown_plots()}
         if self.number_line:
@@ -240,7 +246,7 @@ class CanvasPlots:
 
     def make_tick_room_anew(self) -> None:
         """The canvas has another size: each axis takes the room its labels need now, not the most they ever had."""
-        for plot in (self.x_plot, self.qk_plot, self.vo_plot):
+        for plot in self.layers:
             plot.getAxis("left").textWidth = 0
             plot.getAxis("bottom").textHeight = 0
 
@@ -248,7 +254,7 @@ class CanvasPlots:
         """Tick labels and titles LINE_SCALE times their everyday size (presentation mode)."""
         tick_font = QFont()
         tick_font.setPointSizeF(9.0 * line_scale)
-        for plot in (self.x_plot, self.qk_plot, self.vo_plot):
+        for plot in self.layers:
             for name in ("left", "bottom"):
                 plot.getAxis(name).setStyle(tickFont=tick_font)
             plot.titleLabel.setText(plot.titleLabel.text, size=f"{int(11 * line_scale)}pt")

@@ -113,7 +113,7 @@ class DragController(QObject):
         item.double_clicked.connect(partial(self.edit_requested.emit, role, index))
         if self.locked(role, index):
             item.set_draggable(False)
-        if role is Role.QUERY:
+        if role in (Role.QUERY, Role.TARGET):  # a target word's vector stands for its query
             item.clicked.connect(partial(self.reading.select_query, index))
 
     def forget_arrows(self) -> None:
@@ -155,7 +155,7 @@ class DragController(QObject):
                 item.set_press_rights(clicks=key in rights.clicks, drags=key in rights.drags)
 
     def _tips_on_screen(self) -> Iterator[Tip]:
-        """Every arrow's tip in view pixels, in a fixed order (queries, keys, values, word vectors)."""
+        """Every arrow's tip in view pixels, in a fixed order (queries, keys, values, word vectors x, target words y)."""
         for role in Role:
             for index, item in enumerate(self.arrows[role]):
                 if item.scene() is not None:
@@ -171,7 +171,7 @@ class DragController(QObject):
         self._drag = _Drag(role, index, self.reading.vectors(role)[index].copy(), self.reading.selected,
                            self.reading.result.weights.copy(), hint)
         self.focus_arrow((role, index))  # the arrow keys then fine-tune the same arrow
-        if role is Role.QUERY:
+        if role in (Role.QUERY, Role.TARGET):
             self.reading.select_query(index)
         self.dragging.emit(True)
 

@@ -25,10 +25,10 @@ from attn_desktop import APP_NAME
 from attn_desktop.language import tr
 from attn_desktop.model import Scene, SceneFileError
 from attn_desktop.model.commands import open_contents
-from attn_desktop.model.scene_files import load_into, save_scene
+from attn_desktop.model.scene_files import load_into, read_scene_data, save_scene
 from attn_desktop.model.teaching import lessons
 from attn_desktop.model.teaching.lesson_words import scene_name_now
-from attn_desktop.paths import DEFAULT_SCENE
+from attn_desktop.paths import CROSS_SCENE, DEFAULT_SCENE
 from attn_desktop.paths import scene_path as builtin_scene_path
 from attn_desktop.ui.document.autosave import Autosaver, LeftWork, find_left_work
 from attn_desktop.ui.document.edit_history import EditHistory
@@ -159,6 +159,18 @@ class DocumentController:
         if self.lessons.load_builtin(DEFAULT_SCENE):
             self.scene.title = tr("Untitled")
             self.start(None, lesson_for_file(None))
+
+    def new_cross_scene(self) -> None:
+        """The cross-attention scene that comes with the app (el gato negro duerme → the black cat sleeps), as a
+        new untitled document: its words are the example's own in every language, being two languages already."""
+        if not self.maybe_save_changes():
+            return
+        try:
+            open_contents(self.scene, read_scene_data(builtin_scene_path(CROSS_SCENE)), self.history.view)
+        except SceneFileError as error:  # a damaged installation
+            self.dialogs.show_error(tr("Cannot open scene"), str(error))
+            return
+        self.start(None, None)  # no lesson goes with it (the default scene's would speak of another)
 
     def choose_and_open(self) -> None:
         path = self.dialogs.ask_open_path(self.dialog_folder())

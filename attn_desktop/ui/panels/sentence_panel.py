@@ -1,4 +1,5 @@
-"""The Sentence panel: add, remove, rename and reorder the tokens of the scene."""
+"""The Sentence panel: add, remove, rename and reorder the tokens of the scene; in a cross-attention scene,
+rename the words of the target sentence too."""
 
 from __future__ import annotations
 
@@ -52,6 +53,15 @@ class SentencePanel(QWidget):
         self.down_button.clicked.connect(lambda: self.move_token(+1))
         self.message_label = QLabel(tr("Double-click a token to rename it; drag to reorder."))
         self.message_label.setWordWrap(True)
+        # A cross-attention scene's target sentence, whose words make the queries: renamed here, shown only then.
+        self.target_label = QLabel(tr("Target words (they make the queries):"))
+        self.target_label.setWordWrap(True)
+        self.target_list = QListWidget()
+        self.target_list.setAccessibleName(tr("Target words"))
+        self.target_list.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
+        )
+        self.target_list.itemChanged.connect(self._on_target_renamed)
 
         add_row = QHBoxLayout()
         add_row.addWidget(self.new_name, 1)
@@ -66,6 +76,8 @@ class SentencePanel(QWidget):
         layout.addLayout(add_row)
         layout.addLayout(edit_row)
         layout.addWidget(self.message_label)
+        layout.addWidget(self.target_label)
+        layout.addWidget(self.target_list, 1)
         follow_scene(self, scene, self._on_scene_changed)
         self.refresh()
 
@@ -91,6 +103,27 @@ class SentencePanel(QWidget):
                 if self.list.item(row).text() != token:
                     self.list.item(row).setText(token)
             self.list.setCurrentRow(min(max(current, 0), self.list.count() - 1))
+        finally:
+            self._refreshing = False
+        self._refresh_targets()
+
+    def _refresh_targets(self) -> None:
+        """The target's words, or nothing shown for a scene without a target sentence."""
+        cross = self.scene.target_vectors is not None
+        self.target_label.setVisible(cross)
+        self.target_list.setVisible(cross)
+        words = self.scene.query_tokens if cross else []
+        self._refreshing = True
+        try:
+            while self.target_list.count() > len(words):
+                self.target_list.takeItem(self.target_list.count() - 1)
+            while self.target_list.count() < len(words):
+                item = QListWidgetItem()
+                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+                self.target_list.addItem(item)
+            for row, word in enumerate(words):
+                if self.target_list.item(row).text() != word:
+                    self.target_list.item(row).setText(word)
         finally:
             self._refreshing = False
 
@@ -130,6 +163,13 @@ class SentencePanel(QWidget):
         row = self.list.row(item)
         if item.text() != self.scene.tokens[row]:
             self._try(commands.rename_token(self.scene, row, item.text()))
+
+    def _on_target_renamed(self, item: QListWidgetItem) -> None:
+        if self._refreshing:
+            return
+        row = self.target_list.row(item)
+        if item.text() != self.scene.query_tokens[row]:
+            self._try(commands.rename_target_word(self.scene, row, item.text()))
 
     def _on_rows_moved(self, parent: QModelIndex, start: int, end: int, destination: QModelIndex, row: int) -> None:
         if self._refreshing:

@@ -29,7 +29,8 @@ class ShapesPanel(QLabel):
 
     def refresh(self) -> None:
         scene = self.reading
-        self.setText(explain.shapes(scene.n_queries, scene.n_tokens, scene.key_width, scene.value_width))
+        self.setText(explain.shapes(scene.n_queries, scene.n_tokens, scene.key_width, scene.value_width,
+                                    from_target=scene.target_stream is not None))
         self._ask_for_wrapped_height()
 
     def resizeEvent(self, event: QResizeEvent) -> None:

@@ -40,7 +40,8 @@ class SceneSwitches:
             self.follow_scene()
 
     def follow_scene(self) -> None:
-        """The switches show the scene's settings (undo, a file opened); a causal mask needs one query per token."""
+        """The switches show the scene's settings (undo, a file opened); a causal mask needs one query per token
+        of one sentence."""
         if self.scale_action is None or self.causal_action is None:
             return
         with QSignalBlocker(self.scale_action), QSignalBlocker(self.causal_action):
@@ -48,9 +49,14 @@ class SceneSwitches:
             self.causal_action.setChecked(self.scene.causal)
         for box in self.boxes:
             box.follow_action()  # the blocked actions could not tell their check boxes
-        one_query_per_token = self.scene.n_queries == self.scene.n_tokens
-        self.causal_action.setEnabled(one_query_per_token)
-        self.causal_action.setToolTip(
-            tr("Each query sees only itself and earlier tokens") if one_query_per_token
-            else tr("A causal mask needs one query per token; this scene's queries are not the tokens")
-        )
+        self.causal_action.setEnabled(self._why_no_causal_mask() is None)
+        self.causal_action.setToolTip(self._why_no_causal_mask() or tr("Each query sees only itself and earlier tokens"))
+
+    def _why_no_causal_mask(self) -> str | None:
+        """Why this scene cannot have a causal mask (the model refuses it too), or None when it can."""
+        if self.scene.target_vectors is not None:  # even of the same length: "earlier" needs one sentence
+            return tr("A causal mask hides later words of the same sentence; here the queries read another "
+                      "sentence, all of it")
+        if self.scene.n_queries != self.scene.n_tokens:
+            return tr("A causal mask needs one query per token; this scene's queries are not the tokens")
+        return None

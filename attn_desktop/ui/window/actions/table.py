@@ -195,6 +195,10 @@ REDO_TEXT = N_("&Redo")
 ACTIONS: list[ActionSpec] = [
     ActionSpec("new_action", N_("&New Scene"), MenuId.FILE, lambda c: c.documents.new_scene(), shortcuts=(Key.New,),
                tooltip=N_("Start again from the six-token scene, untitled")),
+    ActionSpec("new_cross_action", N_("Ne&w Cross-Attention Scene"), MenuId.FILE,
+               lambda c: c.documents.new_cross_scene(),
+               tooltip=N_("A scene that reads one sentence while writing another: the target's words ask, the "
+                          "source's answer")),
     ActionSpec("open_action", N_("&Open Scene…"), MenuId.FILE, lambda c: c.documents.choose_and_open(),
                shortcuts=(Key.Open,)),
     ActionSpec("open_lesson_action", N_("Open &Lesson…"), MenuId.FILE, lambda c: c.lesson_files.choose_and_open(),
