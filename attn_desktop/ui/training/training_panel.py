@@ -16,6 +16,11 @@ side where the screen has room, else one at a time; a head knocked out in the pa
 either), but at most LAYERED_WINDOW_UPDATES_PER_SECOND times a second: redrawing a 20-letter scene of two layers on every update (up to 30 a second) took the CPU training needs
 and slowed it about fourfold.
 `choose_task("induction")` picks it as a click on the list would.
+
+Translate trains an encoder-decoder: in place of the example, its own view (TranslationView) shows a sentence,
+its cross-attention matrix and the words written, with knock-out switches; the second curve is the exact match.
+The window is not handed its scene while it trains (the panel's matrix is the live picture); Keep as scene opens
+its cross-attention head on the sentence.
 """
 
 from __future__ import annotations
@@ -43,16 +48,20 @@ from attn_desktop.language import tr
 from attn_desktop.language.numbers import significant, whole_number
 from attn_desktop.model.files.scene_types import SceneData
 from attn_desktop.model.training.induction_task import InductionTask
-from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE, OPTIMISER_NAME, AnyTask
+from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE, OPTIMISER_NAME
+from attn_desktop.model.training.translation_task import TranslationTask
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.training.circuit_view import CircuitView
 from attn_desktop.ui.training.loss_drop_marks import LossDropMarks
 from attn_desktop.ui.training.panel_tasks import (
     PANEL_TASKS,
+    PanelTask,
     all_numbers,
     example_scene,
     example_text,
+    first_example,
     is_layered,
+    is_translation,
     parse_typed_example,
     typing_hint,
 )
@@ -65,6 +74,8 @@ from attn_desktop.ui.training.training_worker import (
     TrainingUpdate,
     make_real_trainer,
 )
+from attn_desktop.ui.training.translation_texts import reached_text
+from attn_desktop.ui.training.translation_view import TranslationView
 from attn_desktop.ui.widgets.flow_layout import FlowLayout
 from attn_desktop.ui.widgets.vertical_scroll_area import VerticalScrollArea
 from attn_desktop.ui.workers import Throttle
@@ -77,7 +88,7 @@ PACES: list[float | None] = [float(pace) for pace in (1, 2, 5, 10, 20, 50, 100, 
 MAX_SEED = 2**31 - 1
 ERROR_STYLE = "color: #B00020;"
 
-ExampleScene = Callable[[AnyTask, Any, list[int]], SceneData]
+ExampleScene = Callable[[Any, Any, list[int]], SceneData]
 
 
 class TrainingPanel(QWidget):
@@ -86,7 +97,7 @@ class TrainingPanel(QWidget):
     running_changed = Signal(bool)
     announcement = Signal(str)  # a milestone (the loss's drop) or a knock-out's effect, in words: for a screen reader
 
-    def __init__(self, tasks: Mapping[str, AnyTask] = PANEL_TASKS, make_trainer: TrainerFactory = make_real_trainer,
+    def __init__(self, tasks: Mapping[str, PanelTask] = PANEL_TASKS, make_trainer: TrainerFactory = make_real_trainer,
                  example_scene: ExampleScene = example_scene, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.tasks = dict(tasks)
@@ -98,7 +109,8 @@ class TrainingPanel(QWidget):
         self._fresh_accuracy: float | None = None  # on unseen examples, measured at the last pause
         self._picker = np.random.default_rng()  # "Pick another example" is meant to surprise
         first_task = DEFAULT_TASK if DEFAULT_TASK in self.tasks else next(iter(self.tasks))
-        self.example_tokens: list[int] = self.tasks[first_task].example_tokens()
+        self.example_tokens: list[int] = first_example(self.tasks[first_task])
+        self._exact_match_reached = False  # translate: announced once a run
 
         self._build_settings(first_task)
         self._build_buttons()
@@ -107,6 +119,7 @@ class TrainingPanel(QWidget):
         self.drop_marks = LossDropMarks(self.curves.loss_plot, [self.curves.accuracy_plot])
         self._build_example()
         self.circuit = self._build_circuit()
+        self.translation = self._build_translation()
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
         self._lay_out()
@@ -119,6 +132,8 @@ class TrainingPanel(QWidget):
         if self.circuit is not None:
             self.circuit.knock_out_switched.connect(self._announce_example)  # the large matrices lose the head too
             self.circuit.announcement.connect(self.announcement)
+        if self.translation is not None:
+            self.translation.announcement.connect(self.announcement)
         self._show_task(self.current_task)
         self._set_example(self.example_tokens)
         self._set_running(False)  # paused until Train or Step
@@ -188,6 +203,11 @@ class TrainingPanel(QWidget):
         layered = next((task for task in self.tasks.values() if isinstance(task, InductionTask)), None)
         return None if layered is None else CircuitView(layered)
 
+    def _build_translation(self) -> TranslationView | None:
+        """The translator's sentence, matrix and switches, if the panel offers translate."""
+        translation = next((task for task in self.tasks.values() if isinstance(task, TranslationTask)), None)
+        return None if translation is None else TranslationView(translation)
+
     def _lay_out(self) -> None:
         form = QFormLayout()
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
@@ -213,11 +233,16 @@ class TrainingPanel(QWidget):
         layout.addWidget(self.keep_button)
         layout.addWidget(self.status_label)
         layout.addWidget(self.curves, 1)
-        layout.addLayout(example_row)
-        layout.addWidget(self.pick_example_button)
-        layout.addWidget(self.example_message)
-        if self.circuit is not None:
-            layout.addWidget(self.circuit)
+        self.example_area = QWidget()  # hidden for translate, whose view has sentences of its own
+        example_layout = QVBoxLayout(self.example_area)
+        example_layout.setContentsMargins(0, 0, 0, 0)
+        example_layout.addLayout(example_row)
+        example_layout.addWidget(self.pick_example_button)
+        example_layout.addWidget(self.example_message)
+        layout.addWidget(self.example_area)
+        for view in (self.circuit, self.translation):
+            if view is not None:
+                layout.addWidget(view)
         # Taller than a 768-line screen: it scrolls up and down, and its column is as wide as it reads.
         self.scroll_area = VerticalScrollArea(content)
         outer = QVBoxLayout(self)
@@ -226,7 +251,7 @@ class TrainingPanel(QWidget):
 
     # ----- what the panel holds -----------------------------------------------------
     @property
-    def current_task(self) -> AnyTask:
+    def current_task(self) -> Any:
         return self.tasks[self.task_box.currentData()]
 
     @property
@@ -249,8 +274,8 @@ class TrainingPanel(QWidget):
 
     def example_scene(self) -> SceneData | None:
         """The current example under the current head, as a projection scene."""
-        if self._params is None:
-            return None
+        if self._params is None or is_translation(self.current_task):
+            return None  # (translate's matrix is the panel's own; Keep as scene opens it)
         return self._example_scene(self.current_task, self._shown_params(), list(self.example_tokens))
 
     def _shown_params(self) -> Any:
@@ -312,10 +337,11 @@ class TrainingPanel(QWidget):
         self.rate_box.setValue(task.default_lr)
         self.rate_box.blockSignals(False)
         self._params = None  # the old task's head does not fit the new task's sentences
-        if self.circuit is not None:
-            self.circuit.clear()
+        for view in (self.circuit, self.translation):
+            if view is not None:
+                view.clear()
         self._show_task(task)
-        self._set_example(task.example_tokens())
+        self._set_example(first_example(task))
         self.runner.restart(self.settings)
 
     def _on_setting_changed(self) -> None:
@@ -324,16 +350,21 @@ class TrainingPanel(QWidget):
     def _on_pace_chosen(self) -> None:
         self.runner.set_pace(self.pace_box.currentData())
 
-    def _show_task(self, task: AnyTask) -> None:
+    def _show_task(self, task: PanelTask) -> None:
         self._describe_task(task)
-        self.example_box.setPlaceholderText(" ".join(task.vocab))
         self.drop_marks.clear()
+        self.example_area.setVisible(not is_translation(task))
         if self.circuit is not None:
             self.circuit.setVisible(is_layered(task))
+        if self.translation is not None:
+            self.translation.setVisible(is_translation(task))
 
-    def _describe_task(self, task: AnyTask) -> None:
+    def _describe_task(self, task: PanelTask) -> None:
         self.task_description.setText(tr(task.description))
-        self.example_box.setToolTip(typing_hint(task))
+        self.curves.name_accuracy(exact_match=is_translation(task))
+        if not isinstance(task, TranslationTask):
+            self.example_box.setPlaceholderText(" ".join(task.vocab))
+            self.example_box.setToolTip(typing_hint(task))
 
     # ----- the language -------------------------------------------------------------------
     def _name_controls(self) -> None:
@@ -357,8 +388,9 @@ class TrainingPanel(QWidget):
         self._describe_task(self.current_task)
         self.curves.reword()
         self.drop_marks.reword()
-        if self.circuit is not None:
-            self.circuit.reword()
+        for view in (self.circuit, self.translation):
+            if view is not None:
+                view.reword()
         if self.status_label.styleSheet() != ERROR_STYLE:  # a failure keeps the words it was reported in
             self._show_status()
 
@@ -374,6 +406,8 @@ class TrainingPanel(QWidget):
 
     def _set_example(self, tokens: list[int]) -> None:
         self.example_tokens = list(tokens)
+        if is_translation(self.current_task):
+            return  # its view keeps its own sentence
         self.example_box.setText(example_text(self.current_task, tokens))
         self.example_message.clear()
         self.example_message.hide()
@@ -399,9 +433,10 @@ class TrainingPanel(QWidget):
         if update.restarted:
             self.curves.start(self.current_task.default_steps)
             self.drop_marks.clear()
-            if self.circuit is not None:
-                self.circuit.clear()  # readings of the run before are dropped, even if still under way
-            self._last_metrics = None
+            for view in (self.circuit, self.translation):
+                if view is not None:
+                    view.clear()  # readings of the run before are dropped, even if still under way
+            self._last_metrics, self._exact_match_reached = None, False
         if update.metrics:
             self._last_metrics = update.metrics[-1]
         self._fresh_accuracy = None if update.running else update.fresh_accuracy
@@ -409,6 +444,7 @@ class TrainingPanel(QWidget):
         if update.params is not None and all_numbers(self.current_task, update.params, self.example_tokens):
             self._params = update.params  # (a head that is not all numbers is never shown, nor kept as a scene)
             self._show_layers(update)
+            self._show_translation(update)
             self._announce_example(force=not update.running)
         if not update.running and self._window_behind:
             self._announce_example()  # a run that stops leaves the window on the model as it stopped
@@ -432,6 +468,17 @@ class TrainingPanel(QWidget):
                 step=whole_number(round(self.drop_marks.drop_step))))
         self.circuit.show_model(self._params, self.example_tokens, read_now=not update.running)
 
+    def _show_translation(self, update: TrainingUpdate) -> None:
+        """Translate: the sentence under the model as it is now, and 95 % held-out exact match said once a run."""
+        task = self.current_task
+        if self.translation is None or not is_translation(task):
+            return
+        self.translation.show_model(self._params, read_now=not update.running)
+        reached = next((item for item in update.metrics if item.held_out_exact_match >= task.target_exact_match), None)
+        if reached is not None and not self._exact_match_reached:
+            self._exact_match_reached = True
+            self.announcement.emit(reached_text(100 * task.target_exact_match, reached.step))
+
     def _set_running(self, running: bool) -> None:
         changed = running != self._running
         self._running = running
@@ -445,5 +492,6 @@ class TrainingPanel(QWidget):
         self.status_label.setStyleSheet("")
         # "Paused" when the trainer says so: a step already under way when Pause was clicked still shows.
         trainer_running = self._last_update is not None and self._last_update.running
+        held_out = len(self.current_task.held_out) if is_translation(self.current_task) else None
         self.status_label.setText(status_text(self.steps_taken, self._last_metrics, trainer_running,
-                                              self._fresh_accuracy))
+                                              self._fresh_accuracy, held_out))

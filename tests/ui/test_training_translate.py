@@ -1,0 +1,156 @@
+"""The Training panel on translate, driven as a student drives it: the task chosen from the list with the keyboard,
+Train and Pause clicked, a sentence typed, the cross-attention head knocked out with its switch.
+
+The numbers are the translator's own (translation_trainer.py): the matrix is cross_attention_of's, the decoded
+words greedy decoding's, the exact match held_out_exact_match's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from attn_desktop.model.training.translation_task import translation_of
+from attn_desktop.model.training.translation_trainer import cross_attention_of, greedy_decode
+from attn_desktop.ui.training.training_panel import TrainingPanel
+from attn_desktop.ui.window.startup.app import configure_pyqtgraph
+
+DOCK_SIZE = (300, 1100)  # the dock's width on a 1024 × 768 screen; it scrolls, so the panel is as tall as it likes
+CROSS, SELF = ("cross", 0, 0), ("self", 0, 0)
+
+
+def make_panel(qtbot) -> TrainingPanel:
+    configure_pyqtgraph()
+    panel = TrainingPanel()
+    qtbot.addWidget(panel)  # closed at the end of the test, which stops its threads
+    panel.resize(*DOCK_SIZE)
+    panel.show()
+    qtbot.waitExposed(panel)
+    qtbot.waitUntil(lambda: panel.current_params is not None, timeout=3000)
+    return panel
+
+
+def click(qtbot, widget) -> None:
+    qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)
+
+
+def type_into(qtbot, box, text: str) -> None:
+    click(qtbot, box)
+    qtbot.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(box, text)
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+
+
+def choose_translate(qtbot, panel) -> None:
+    """The last task of the list, chosen with the keyboard."""
+    panel.task_box.setFocus()
+    qtbot.keyClick(panel.task_box, Qt.Key.Key_End)
+    assert panel.task_box.currentText() == "translate"
+    qtbot.waitUntil(lambda: panel.steps_taken == 0 and panel.current_params is not None, timeout=5000)
+
+
+def train_to_95(qtbot, panel) -> None:
+    panel.pace_box.setFocus()
+    qtbot.keyClick(panel.pace_box, Qt.Key.Key_End)  # as fast as possible
+    click(qtbot, panel.train_button)
+    qtbot.waitUntil(lambda: panel.translation.exact_match is not None and panel.translation.exact_match >= 0.95,
+                    timeout=30_000)
+    click(qtbot, panel.pause_button)
+    qtbot.waitUntil(lambda: not panel.is_running and panel.status_label.text().count("\n"), timeout=5000)
+
+
+@pytest.fixture
+def trained(qtbot) -> TrainingPanel:
+    panel = make_panel(qtbot)
+    choose_translate(qtbot, panel)
+    train_to_95(qtbot, panel)
+    return panel
+
+
+def test_translate_is_in_the_list_with_its_view_in_place_of_the_example(qtbot):
+    panel = make_panel(qtbot)
+    assert panel.translation.isHidden() and not panel.example_area.isHidden()
+    choose_translate(qtbot, panel)
+    assert panel.task_description.text().strip()
+    assert not panel.translation.isHidden() and panel.example_area.isHidden()
+    assert panel.curves.accuracy_plot.getAxis("left").labelText == "exact match %"
+    view = panel.translation
+    for control in (view.sentence_list, view.sentence_box, view.matrix, view.decoded_label, view.exact_match_label,
+                    *view.knock_out_boxes.values()):
+        assert control.accessibleName(), control
+        assert control.focusPolicy() != Qt.FocusPolicy.NoFocus or control in (view.matrix, view.decoded_label,
+                                                                                view.exact_match_label)
+
+
+def test_training_reaches_95_percent_exact_match_and_the_status_says_the_held_out_figure(qtbot, trained):
+    panel = trained
+    params = panel.current_params
+    expected = panel.current_task
+    shown = panel.translation.exact_match
+    from attn_desktop.model.training.translation_maths import exact_match_of, forward
+    held_out = expected.batch(expected.held_out)
+    assert shown == exact_match_of(forward(params, held_out), held_out) >= 0.95
+    assert panel.curves.shown_accuracies()[-1] > 50  # the batch's exact match, in percent
+    assert f"{100 * shown:.1f}" in panel.status_label.text() and "exact match" in panel.status_label.text()
+
+
+def test_the_matrix_shows_the_crossing_and_the_sentence_is_written_right(qtbot, trained):
+    panel, view = trained, trained.translation
+    type_into(qtbot, view.sentence_box, "el gato negro duerme")
+    weights, rows, columns = view.matrix.shown()
+    assert columns == ["el", "gato", "negro", "duerme"]
+    assert rows == ["the", "black", "cat", "sleeps", "<eos>"]
+    assert columns[int(np.argmax(weights[rows.index("black")]))] == "negro"
+    assert columns[int(np.argmax(weights[rows.index("cat")]))] == "gato"
+    expected = cross_attention_of(panel.current_task, panel.current_params, "el gato negro duerme")
+    np.testing.assert_array_equal(weights, expected.weights)
+    assert view.decoded_words == list(translation_of("el gato negro duerme").target)
+    assert view.word_marks == [True] * 4
+    assert "the black cat sleeps" in view.decoded_label.text()
+
+
+def test_knocking_out_the_cross_head_drops_exact_match_and_the_sentence_goes_wrong(qtbot, trained):
+    panel, view = trained, trained.translation
+    said = []
+    panel.announcement.connect(said.append)
+    type_into(qtbot, view.sentence_box, "el gato negro duerme")
+    click(qtbot, view.knock_out_boxes[CROSS])
+    qtbot.waitUntil(lambda: view.exact_match is not None and view.exact_match < 0.10, timeout=5000)
+    assert view.decoded_words == greedy_decode(panel.current_task, panel.current_params, ["el gato negro duerme"],
+                                               [CROSS])[0][:-1]
+    assert view.decoded_words != list(translation_of("el gato negro duerme").target)
+    assert False in view.word_marks or len(view.word_marks) != 4
+    assert view.matrix.knocked_out
+    qtbot.waitUntil(lambda: any("knocked out" in text for text in said), timeout=3000)
+    click(qtbot, view.knock_out_boxes[CROSS])  # back in: as trained
+    qtbot.waitUntil(lambda: view.exact_match is not None and view.exact_match >= 0.95, timeout=5000)
+    assert view.word_marks == [True] * 4
+
+
+def test_a_bad_typed_sentence_says_so_once_and_changes_nothing(qtbot, trained):
+    view = trained.translation
+    before = view.matrix.shown()[2]
+    type_into(qtbot, view.sentence_box, "el gato negro")
+    assert view.sentence_message.isVisible() and "el gato negro" in view.sentence_message.text()
+    assert view.matrix.shown()[2] == before
+    type_into(qtbot, view.sentence_box, "un perro duerme")
+    assert not view.sentence_message.isVisible() and view.matrix.shown()[2] == ["un", "perro", "duerme"]
+
+
+def test_choosing_a_held_out_sentence_from_the_list_shows_it(qtbot, trained):
+    view = trained.translation
+    view.sentence_list.setFocus()
+    qtbot.keyClick(view.sentence_list, Qt.Key.Key_Down)
+    chosen = view.sentence_list.currentText()
+    assert tuple(chosen.split()) in trained.current_task.held_out_sources
+    assert view.matrix.shown()[2] == chosen.split()
+
+
+def test_reaching_95_percent_is_announced_once(qtbot):
+    panel = make_panel(qtbot)
+    said = []
+    panel.announcement.connect(said.append)
+    choose_translate(qtbot, panel)
+    train_to_95(qtbot, panel)
+    assert len([text for text in said if "95" in text]) == 1
