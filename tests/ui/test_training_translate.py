@@ -154,3 +154,26 @@ def test_reaching_95_percent_is_announced_once(qtbot):
     choose_translate(qtbot, panel)
     train_to_95(qtbot, panel)
     assert len([text for text in said if "95" in text]) == 1
+
+
+def test_keep_as_scene_opens_the_cross_head_on_the_sentence_with_the_panel_weights(qtbot, window):
+    from attn_desktop.model.teaching.dock_id import DockId
+
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)  # Lessons → Train a Head
+    qtbot.waitUntil(lambda: window.docks[DockId.TRAINING].isVisible())
+    panel = window.training_panel
+    choose_translate(qtbot, panel)
+    train_to_95(qtbot, panel)
+    assert not window.training.showing  # the panel's matrix is the live picture; the window keeps its scene
+    type_into(qtbot, panel.translation.sentence_box, "el gato negro duerme")
+    click(qtbot, panel.keep_button)
+    scene = window.scene
+    assert window.windowTitle().startswith("*Trained model: translate")
+    weights, rows, columns = panel.translation.matrix.shown()
+    assert scene.tokens == columns and scene.query_tokens == rows
+    np.testing.assert_allclose(scene.head(0, 0).attention.weights, weights, atol=1e-9)
+    assert window.matrix_view.isVisible()
+    black, negro = rows.index("black"), columns.index("negro")
+    assert window.matrix_view.cell_text(black, negro).lstrip("0") == f"{weights[black, negro]:.2f}".lstrip("0")
