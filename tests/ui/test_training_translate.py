@@ -177,3 +177,12 @@ def test_keep_as_scene_opens_the_cross_head_on_the_sentence_with_the_panel_weigh
     assert window.matrix_view.isVisible()
     black, negro = rows.index("black"), columns.index("negro")
     assert window.matrix_view.cell_text(black, negro).lstrip("0") == f"{weights[black, negro]:.2f}".lstrip("0")
+
+
+def test_a_typed_sentence_not_in_the_list_leaves_the_list_blank_and_a_listed_one_selects_it(qtbot, trained):
+    view = trained.translation
+    type_into(qtbot, view.sentence_box, "el gato negro duerme")  # (not held out: training may have seen it)
+    assert view.sentence_list.currentText() == ""
+    listed = view.sentence_list.itemText(3)
+    type_into(qtbot, view.sentence_box, listed)
+    assert view.sentence_list.currentIndex() == 3 and view.matrix.shown()[2] == listed.split()

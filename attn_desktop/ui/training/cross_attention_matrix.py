@@ -98,8 +98,7 @@ class CrossAttentionMatrix(QWidget):
             painter.setPen(self.palette().mid().color())
             painter.drawRect(grid)
             if self.knocked_out:
-                painter.setPen(self.palette().text().color())
-                painter.drawText(grid, Qt.AlignmentFlag.AlignCenter, tr(KNOCKED_OUT_TEXT))
+                self._paint_knocked_out(painter, grid)
         painter.end()
 
     def _paint_words(self, painter: QPainter, grid: QRectF) -> None:
@@ -116,6 +115,17 @@ class CrossAttentionMatrix(QWidget):
             painter.drawText(QRectF(0, -height / 2, grid.top(), height),
                              Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, word)
             painter.restore()
+
+    def _paint_knocked_out(self, painter: QPainter, grid: QRectF) -> None:
+        """"knocked out" on a plain patch across the faded cells (their figures would show through the words)."""
+        metrics = QFontMetricsF(self.font())
+        text = tr(KNOCKED_OUT_TEXT)
+        patch = QRectF(0, 0, metrics.horizontalAdvance(text) + metrics.height(), 1.4 * metrics.height())
+        patch.moveCenter(grid.center())
+        painter.fillRect(patch, self.palette().base())
+        painter.setPen(self.palette().text().color())
+        painter.drawRect(patch)
+        painter.drawText(patch, Qt.AlignmentFlag.AlignCenter, text)
 
     def _paint_cells(self, painter: QPainter, grid: QRectF) -> None:
         side = grid.height() / len(self._rows)

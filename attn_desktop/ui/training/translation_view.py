@@ -155,6 +155,10 @@ class TranslationView(QWidget):
             self.sentence_message.setText(bad_sentence_text(typed))
             self.sentence_message.show()
             return
+        listed = self.sentence_list.findText(" ".join(pair.source))
+        self.sentence_list.blockSignals(True)  # the list shows the typed sentence, or none when it lacks it
+        self.sentence_list.setCurrentIndex(listed)
+        self.sentence_list.blockSignals(False)
         self._choose(pair)
 
     def _choose(self, pair: TranslationPair) -> None:
