@@ -150,9 +150,7 @@ def test_the_training_panel_on_translate_fits_a_1024_screen(qtbot, window, monke
         assert not outside_sideways(widget, viewport), widget
     for box in view.knock_out_boxes.values():  # the switch's words whole
         assert box.width() >= box.sizeHint().width(), box.text()
-    weights, rows, columns = view.matrix.shown()
-    grid_width = view.matrix.width() - view.matrix._row_label_width()
-    assert grid_width / len(columns) >= 24  # a cell large enough to see its shade from a desk
+    assert view.matrix.cell_side() >= 24  # a cell large enough to see its shade from a desk
     assert view.matrix.height() >= view.matrix.heightForWidth(view.matrix.width())  # every row whole
     for plot in (panel.curves.loss_plot, panel.curves.accuracy_plot):
         area = plot_area(plot)

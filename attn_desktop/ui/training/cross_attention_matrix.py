@@ -80,6 +80,10 @@ class CrossAttentionMatrix(QWidget):
             return 0.0
         return max(1.0, min(MAX_CELL_PX, (width - 1 - self._row_label_width()) / len(self._columns)))
 
+    def cell_side(self) -> float:
+        """A cell's side as drawn now, in pixels."""
+        return self._cell_side(self.width())
+
     def _grid(self) -> QRectF:
         side = self._cell_side(self.width())
         return QRectF(self._row_label_width(), self._column_label_height(), side * len(self._columns),
