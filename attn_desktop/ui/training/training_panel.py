@@ -35,9 +35,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
-    QLineEdit,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -52,6 +50,7 @@ from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING
 from attn_desktop.model.training.translation_task import TranslationTask
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.training.circuit_view import CircuitView
+from attn_desktop.ui.training.example_area import ERROR_STYLE, ExampleArea
 from attn_desktop.ui.training.loss_drop_marks import LossDropMarks
 from attn_desktop.ui.training.panel_tasks import (
     PANEL_TASKS,
@@ -74,7 +73,6 @@ from attn_desktop.ui.training.training_worker import (
     TrainingUpdate,
     make_real_trainer,
 )
-from attn_desktop.ui.training.translation_texts import reached_text
 from attn_desktop.ui.training.translation_view import TranslationView
 from attn_desktop.ui.widgets.flow_layout import FlowLayout
 from attn_desktop.ui.widgets.vertical_scroll_area import VerticalScrollArea
@@ -86,7 +84,6 @@ DEFAULT_STEPS_PER_SECOND = 100.0
 LAYERED_WINDOW_UPDATES_PER_SECOND = 6.0
 PACES: list[float | None] = [float(pace) for pace in (1, 2, 5, 10, 20, 50, 100, 200, 500)] + [None]
 MAX_SEED = 2**31 - 1
-ERROR_STYLE = "color: #B00020;"
 
 ExampleScene = Callable[[Any, Any, list[int]], SceneData]
 
@@ -110,14 +107,17 @@ class TrainingPanel(QWidget):
         self._picker = np.random.default_rng()  # "Pick another example" is meant to surprise
         first_task = DEFAULT_TASK if DEFAULT_TASK in self.tasks else next(iter(self.tasks))
         self.example_tokens: list[int] = first_example(self.tasks[first_task])
-        self._exact_match_reached = False  # translate: announced once a run
 
         self._build_settings(first_task)
         self._build_buttons()
         self.curves = TrainingCurves()
         self.curves.start(self.tasks[first_task].default_steps)
         self.drop_marks = LossDropMarks(self.curves.loss_plot, [self.curves.accuracy_plot])
-        self._build_example()
+        self.example_area = ExampleArea()  # hidden for translate, whose view has sentences of its own
+        self.example_box = self.example_area.box
+        self.pick_example_button, self.example_message = self.example_area.pick_button, self.example_area.message
+        self.example_area.typed.connect(self._on_example_typed)
+        self.example_area.pick_requested.connect(self.pick_another_example)
         self.circuit = self._build_circuit()
         self.translation = self._build_translation()
         self.status_label = QLabel()
@@ -188,16 +188,6 @@ class TrainingPanel(QWidget):
         for button in (self.train_button, self.pause_button, self.step_button, self.reset_button):
             button.setMinimumWidth(button.fontMetrics().horizontalAdvance(button.text()) + 16)
 
-    def _build_example(self) -> None:
-        self.example_box = QLineEdit()
-        self.example_box.returnPressed.connect(self._on_example_typed)
-        self.pick_example_button = QPushButton(tr("Pick another example"))
-        self.pick_example_button.clicked.connect(self.pick_another_example)
-        self.example_message = QLabel()
-        self.example_message.setWordWrap(True)
-        self.example_message.setStyleSheet(ERROR_STYLE)
-        self.example_message.hide()
-
     def _build_circuit(self) -> CircuitView | None:
         """The heads of a layered task on the example, if the panel offers one (one such task at most)."""
         layered = next((task for task in self.tasks.values() if isinstance(task, InductionTask)), None)
@@ -222,9 +212,6 @@ class TrainingPanel(QWidget):
         buttons = FlowLayout(last_to_far_edge=False)
         buttons.setSpacing(4)
         buttons.add_widgets(self.train_button, self.pause_button, self.step_button, self.reset_button)
-        example_row = QHBoxLayout()
-        example_row.addWidget(QLabel(tr("Example")))
-        example_row.addWidget(self.example_box, 1)
         content = QWidget()
         layout = QVBoxLayout(content)
         layout.setContentsMargins(4, 6, 4, 6)  # (each pixel of the column's width is one the canvas's plots lack)
@@ -233,16 +220,9 @@ class TrainingPanel(QWidget):
         layout.addWidget(self.keep_button)
         layout.addWidget(self.status_label)
         layout.addWidget(self.curves, 1)
-        self.example_area = QWidget()  # hidden for translate, whose view has sentences of its own
-        example_layout = QVBoxLayout(self.example_area)
-        example_layout.setContentsMargins(0, 0, 0, 0)
-        example_layout.addLayout(example_row)
-        example_layout.addWidget(self.pick_example_button)
-        example_layout.addWidget(self.example_message)
         layout.addWidget(self.example_area)
-        for view in (self.circuit, self.translation):
-            if view is not None:
-                layout.addWidget(view)
+        for view in self._task_views:
+            layout.addWidget(view)
         # Taller than a 768-line screen: it scrolls up and down, and its column is as wide as it reads.
         self.scroll_area = VerticalScrollArea(content)
         outer = QVBoxLayout(self)
@@ -250,6 +230,11 @@ class TrainingPanel(QWidget):
         outer.addWidget(self.scroll_area)
 
     # ----- what the panel holds -----------------------------------------------------
+    @property
+    def _task_views(self) -> list[CircuitView | TranslationView]:
+        """The views of the layered task and of translate that the panel offers (each in place of the example)."""
+        return [view for view in (self.circuit, self.translation) if view is not None]
+
     @property
     def current_task(self) -> Any:
         return self.tasks[self.task_box.currentData()]
@@ -337,9 +322,8 @@ class TrainingPanel(QWidget):
         self.rate_box.setValue(task.default_lr)
         self.rate_box.blockSignals(False)
         self._params = None  # the old task's head does not fit the new task's sentences
-        for view in (self.circuit, self.translation):
-            if view is not None:
-                view.clear()
+        for view in self._task_views:
+            view.clear()
         self._show_task(task)
         self._set_example(first_example(task))
         self.runner.restart(self.settings)
@@ -388,19 +372,17 @@ class TrainingPanel(QWidget):
         self._describe_task(self.current_task)
         self.curves.reword()
         self.drop_marks.reword()
-        for view in (self.circuit, self.translation):
-            if view is not None:
-                view.reword()
+        for view in self._task_views:
+            view.reword()
         if self.status_label.styleSheet() != ERROR_STYLE:  # a failure keeps the words it was reported in
             self._show_status()
 
     # ----- the example sentence ------------------------------------------------------
-    def _on_example_typed(self) -> None:
+    def _on_example_typed(self, text: str) -> None:
         try:
-            tokens = parse_typed_example(self.current_task, self.example_box.text())
+            tokens = parse_typed_example(self.current_task, text)
         except ValueError as error:
-            self.example_message.setText(str(error))
-            self.example_message.show()
+            self.example_area.show_refusal(str(error))
             return
         self._set_example(tokens)
 
@@ -408,9 +390,7 @@ class TrainingPanel(QWidget):
         self.example_tokens = list(tokens)
         if is_translation(self.current_task):
             return  # its view keeps its own sentence
-        self.example_box.setText(example_text(self.current_task, tokens))
-        self.example_message.clear()
-        self.example_message.hide()
+        self.example_area.show_sentence(example_text(self.current_task, tokens))
         if self.circuit is not None and is_layered(self.current_task):
             self.circuit.show_example(self.example_tokens)
         self._announce_example()
@@ -433,10 +413,9 @@ class TrainingPanel(QWidget):
         if update.restarted:
             self.curves.start(self.current_task.default_steps)
             self.drop_marks.clear()
-            for view in (self.circuit, self.translation):
-                if view is not None:
-                    view.clear()  # readings of the run before are dropped, even if still under way
-            self._last_metrics, self._exact_match_reached = None, False
+            for view in self._task_views:
+                view.clear()  # readings of the run before are dropped, even if still under way
+            self._last_metrics = None
         if update.metrics:
             self._last_metrics = update.metrics[-1]
         self._fresh_accuracy = None if update.running else update.fresh_accuracy
@@ -469,15 +448,9 @@ class TrainingPanel(QWidget):
         self.circuit.show_model(self._params, self.example_tokens, read_now=not update.running)
 
     def _show_translation(self, update: TrainingUpdate) -> None:
-        """Translate: the sentence under the model as it is now, and 95 % held-out exact match said once a run."""
-        task = self.current_task
-        if self.translation is None or not is_translation(task):
-            return
-        self.translation.show_model(self._params, read_now=not update.running)
-        reached = next((item for item in update.metrics if item.held_out_exact_match >= task.target_exact_match), None)
-        if reached is not None and not self._exact_match_reached:
-            self._exact_match_reached = True
-            self.announcement.emit(reached_text(100 * task.target_exact_match, reached.step))
+        """Translate: the sentence under the model as it is now (read at once when paused)."""
+        if self.translation is not None and is_translation(self.current_task):
+            self.translation.show_model(self._params, update.metrics, read_now=not update.running)
 
     def _set_running(self, running: bool) -> None:
         changed = running != self._running

@@ -15,6 +15,7 @@ it) so reading never takes the window's time; a pause or a switch reads at once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -30,6 +31,7 @@ from attn_desktop.ui.training.translation_texts import (
     bad_sentence_text,
     exact_match_text,
     head_name,
+    reached_text,
     word_marks,
     written_html,
     written_plain,
@@ -41,7 +43,7 @@ LISTED_SENTENCES = 40  # held-out sentences with a crossing, shortest first: eno
 
 
 class TranslationView(QWidget):
-    announcement = Signal(str)  # a knock-out's effect on the exact match: for a screen reader
+    announcement = Signal(str)  # a knock-out's effect on the exact match, or the target reached: for a screen reader
 
     def __init__(self, task: TranslationTask, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -54,6 +56,7 @@ class TranslationView(QWidget):
         self.decoded_words: list[str] = []  # the sentence as written, without <eos>
         self.word_marks: list[bool] = []
         self._params: Any = None
+        self._target_reached = False  # the held-out exact match has reached the task's target this run (said once)
         self._held_out = task.batch(task.held_out)
         self._pace = Throttle(READINGS_PER_SECOND)
         self._build()
@@ -129,15 +132,22 @@ class TranslationView(QWidget):
         return list(self.pair.source)
 
     # ----- from the panel -----------------------------------------------------------------------------
-    def show_model(self, params: Any, read_now: bool = False) -> None:
-        """The model PARAMS on the sentence, and its held-out exact match (at once when READ_NOW, else at the pace)."""
+    def show_model(self, params: Any, metrics: Sequence[Any] = (), read_now: bool = False) -> None:
+        """The model PARAMS on the sentence, and its held-out exact match (at once when READ_NOW, else at the pace).
+        METRICS: the steps that led to it (TranslationStepMetrics); the first to reach the task's target is said."""
         self._params = params
         if self._pace.due(read_now):
             self._read()
+        target = self.task.target_exact_match
+        reached = next((item for item in metrics if item.held_out_exact_match >= target), None)
+        if reached is not None and not self._target_reached:
+            self._target_reached = True  # once a run
+            self.announcement.emit(reached_text(100 * target, reached.step))
 
     def clear(self) -> None:
         """No model yet (a new run is starting)."""
         self._params, self.exact_match, self.decoded_words, self.word_marks = None, None, [], []
+        self._target_reached = False
         self.matrix.clear()
         self._show_sentence()
         self._show_exact_match()
