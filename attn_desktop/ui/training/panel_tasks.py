@@ -16,11 +16,12 @@ import numpy as np
 
 from attn_desktop.language import ntr
 from attn_desktop.model.files.scene_types import ProjectedScene
+from attn_desktop.model.training import training
 from attn_desktop.model.training.example_sentence import example_scene_data
 from attn_desktop.model.training.induction_document import induction_scene_data
 from attn_desktop.model.training.induction_task import INDUCTION, InductionTask, parse_letters
 from attn_desktop.model.training.tasks import TASKS, parse_example
-from attn_desktop.model.training.training import AnyTask, Trainer, model_maths
+from attn_desktop.model.training.training import AnyTask, model_maths
 from attn_desktop.model.training.translation_run import TRANSLATE_TASK, TitledTranslationTask, TranslationRun
 from attn_desktop.model.training.translation_task import TranslationTask
 
@@ -40,7 +41,7 @@ def trainer_for(task: PanelTask, seed: int, lr: float) -> Any:
     """A trainer of TASK from SEED at rate LR, in the shape the panel's worker drives (see training_worker.py)."""
     if isinstance(task, TranslationTask):
         return TranslationRun(task, seed, lr)
-    return Trainer(task, seed=seed, lr=lr)
+    return training.Trainer(task, seed=seed, lr=lr)  # (looked up now: a test may stand another trainer in)
 
 
 def first_example(task: PanelTask) -> list[int]:
