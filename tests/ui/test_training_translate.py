@@ -186,3 +186,40 @@ def test_a_typed_sentence_not_in_the_list_leaves_the_list_blank_and_a_listed_one
     listed = view.sentence_list.itemText(3)
     type_into(qtbot, view.sentence_box, listed)
     assert view.sentence_list.currentIndex() == 3 and view.matrix.shown()[2] == listed.split()
+
+
+@pytest.mark.timing
+def test_the_window_answers_on_time_while_translate_trains_flat_out(qtbot):
+    """The translate view reads the model (about 8 ms: the sentence, its matrix, 304 held-out pairs) at most
+    READINGS_PER_SECOND times a second on the window's thread: the window keeps answering."""
+    import gc
+    import time
+
+    from PySide6.QtCore import QTimer
+
+    panel = make_panel(qtbot)
+    choose_translate(qtbot, panel)
+    panel.pace_box.setFocus()
+    qtbot.keyClick(panel.pace_box, Qt.Key.Key_End)  # as fast as possible
+    gc.collect()
+
+    def ticks_for(seconds: float) -> list[float]:
+        ticks: list[float] = []
+        timer = QTimer()
+        timer.setTimerType(Qt.TimerType.PreciseTimer)
+        timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+        timer.start(20)
+        qtbot.wait(int(seconds * 1000))
+        timer.stop()
+        return ticks
+
+    idle = ticks_for(1.0)
+    idle_longest_gap = float(np.diff(idle).max())
+    click(qtbot, panel.train_button)
+    qtbot.waitUntil(lambda: panel.steps_taken > 0, timeout=3000)
+    steps_before = panel.steps_taken
+    ticks = ticks_for(1.0)
+    gaps = np.diff(ticks)
+    assert len(ticks) >= 0.5 * len(idle), f"only {len(ticks)} of {len(idle)} ticks; longest gap {gaps.max() * 1000:.0f} ms"
+    assert gaps.max() < max(0.35, 3 * idle_longest_gap), f"the window did not answer for {gaps.max() * 1000:.0f} ms"
+    assert panel.steps_taken - steps_before >= 30  # training really ran meanwhile (about 7 ms a step)
