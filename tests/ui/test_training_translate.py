@@ -223,3 +223,37 @@ def test_the_window_answers_on_time_while_translate_trains_flat_out(qtbot):
     assert len(ticks) >= 0.5 * len(idle), f"only {len(ticks)} of {len(idle)} ticks; longest gap {gaps.max() * 1000:.0f} ms"
     assert gaps.max() < max(0.35, 3 * idle_longest_gap), f"the window did not answer for {gaps.max() * 1000:.0f} ms"
     assert panel.steps_taken - steps_before >= 30  # training really ran meanwhile (about 7 ms a step)
+
+
+def test_the_matrix_words_stand_where_they_belong_in_a_right_to_left_window(qtbot):
+    """Arabic mirrors the window; the matrix keeps its words over and beside their cells, whole."""
+    from PySide6.QtGui import QColor
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    from attn_desktop.ui.training.cross_attention_matrix import GAP_PX, CrossAttentionMatrix
+
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.setLayoutDirection(Qt.LayoutDirection.RightToLeft)  # (the autouse fixture sets it back)
+    mirrored = QWidget()
+    matrix = CrossAttentionMatrix()
+    QVBoxLayout(mirrored).addWidget(matrix)
+    qtbot.addWidget(mirrored)
+    columns = ["el", "gato", "negro", "duerme"]
+    matrix.show_weights(np.eye(5, 4), ["the", "black", "cat", "sleeps", "<eos>"], columns, False)
+    mirrored.resize(300, 400)
+    mirrored.show()
+    qtbot.waitExposed(mirrored)
+    image = matrix.grab().toImage()
+    grid = matrix._grid()
+    side = matrix.cell_side()
+
+    def dark_pixels(left: float, top: float, right: float, bottom: float) -> int:
+        return sum(QColor(image.pixel(x, y)).lightness() < 128
+                   for x in range(int(left), int(right)) for y in range(int(top), int(bottom)))
+
+    for column in range(len(columns)):  # each word starts right above its column (its first letters there)
+        left = grid.left() + column * side
+        assert dark_pixels(left, grid.top() - GAP_PX - 10, left + side, grid.top() - 1) > 5, columns[column]
+    assert dark_pixels(0, grid.top(), grid.left() - 1, grid.top() + side) > 5  # "the" beside its row
+    assert dark_pixels(grid.left(), 0, grid.right(), 2) == 0  # the longest word whole, not cut at the top

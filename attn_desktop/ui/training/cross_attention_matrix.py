@@ -32,6 +32,9 @@ class CrossAttentionMatrix(QWidget):
         self._rows: list[str] = []
         self._columns: list[str] = []
         self.knocked_out = False
+        # Rows down and source words left to right, in Arabic too (as the window's attention matrix): the words are
+        # the toy language's, and a mirrored widget would also align them to the far end of their boxes, cut.
+        self.setLayoutDirection(Qt.LayoutDirection.LeftToRight)
         self.setAccessibleName(tr("Cross-attention: the words written by the words read"))
         policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(True)
@@ -73,7 +76,7 @@ class CrossAttentionMatrix(QWidget):
     def _column_label_height(self) -> float:
         """The column words stand upright (read bottom to top): seven of them fit a narrow dock."""
         metrics = QFontMetricsF(self.font())
-        return max((metrics.horizontalAdvance(word) for word in self._columns), default=0.0) + GAP_PX
+        return max((metrics.horizontalAdvance(word) for word in self._columns), default=0.0) + 2 * GAP_PX
 
     def _cell_side(self, width: int) -> float:
         if not self._columns:
@@ -110,14 +113,16 @@ class CrossAttentionMatrix(QWidget):
         side = grid.height() / len(self._rows)
         for row, word in enumerate(self._rows):
             box = QRectF(0, grid.top() + row * side, grid.left() - GAP_PX, side)
-            painter.drawText(box, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, word)
+            painter.drawText(box, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignAbsolute | Qt.AlignmentFlag.AlignVCenter,
+                             word)
         for column, word in enumerate(self._columns):
             painter.save()
             painter.translate(QPointF(grid.left() + (column + 0.5) * side, grid.top() - GAP_PX))
             painter.rotate(-90)
             height = QFontMetricsF(self.font()).height()
             painter.drawText(QRectF(0, -height / 2, grid.top(), height),
-                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, word)
+                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignAbsolute | Qt.AlignmentFlag.AlignVCenter,
+                             word)
             painter.restore()
 
     def _paint_knocked_out(self, painter: QPainter, grid: QRectF) -> None:
