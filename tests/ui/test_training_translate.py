@@ -228,11 +228,9 @@ def test_the_window_answers_on_time_while_translate_trains_flat_out(qtbot):
 def test_the_matrix_words_stand_where_they_belong_in_a_right_to_left_window(qtbot):
     """Arabic mirrors the window; the matrix keeps its words over and beside their cells, whole."""
     from PySide6.QtGui import QColor
-    from PySide6.QtWidgets import QVBoxLayout, QWidget
+    from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
     from attn_desktop.ui.training.cross_attention_matrix import GAP_PX, CrossAttentionMatrix
-
-    from PySide6.QtWidgets import QApplication
 
     QApplication.setLayoutDirection(Qt.LayoutDirection.RightToLeft)  # (the autouse fixture sets it back)
     mirrored = QWidget()
