@@ -255,3 +255,24 @@ def test_the_matrix_words_stand_where_they_belong_in_a_right_to_left_window(qtbo
         assert dark_pixels(left, grid.top() - GAP_PX - 10, left + side, grid.top() - 1) > 5, columns[column]
     assert dark_pixels(0, grid.top(), grid.left() - 1, grid.top() + side) > 5  # "the" beside its row
     assert dark_pixels(grid.left(), 0, grid.right(), 2) == 0  # the longest word whole, not cut at the top
+
+
+def test_step_reset_and_seed_work_on_translate_as_on_the_other_tasks(qtbot):
+    panel = make_panel(qtbot)
+    choose_translate(qtbot, panel)
+
+    def three_steps() -> list[float]:
+        for expected in (1, 2, 3):
+            click(qtbot, panel.step_button)
+            qtbot.waitUntil(lambda expected=expected: panel.steps_taken == expected, timeout=5000)
+        return list(panel.curves.shown_losses())
+
+    first = three_steps()
+    assert len(first) == 3 and panel.translation.exact_match is not None  # read at once: Step leaves it paused
+    click(qtbot, panel.reset_button)
+    qtbot.waitUntil(lambda: panel.steps_taken == 0 and len(panel.curves.shown_losses()) == 0, timeout=5000)
+    assert three_steps() == first  # the same settings, the same run
+    panel.seed_box.setFocus()
+    qtbot.keyClick(panel.seed_box, Qt.Key.Key_Up)  # seed 1: another run
+    qtbot.waitUntil(lambda: panel.steps_taken == 0 and len(panel.curves.shown_losses()) == 0, timeout=5000)
+    assert three_steps() != first
