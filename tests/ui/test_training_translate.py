@@ -276,3 +276,16 @@ def test_step_reset_and_seed_work_on_translate_as_on_the_other_tasks(qtbot):
     qtbot.keyClick(panel.seed_box, Qt.Key.Key_Up)  # seed 1: another run
     qtbot.waitUntil(lambda: panel.steps_taken == 0 and len(panel.curves.shown_losses()) == 0, timeout=5000)
     assert three_steps() != first
+
+
+def test_every_figure_in_the_matrix_stands_out_from_its_cell():
+    """WCAG's 4.5 : 1 for text, for every weight a cell can have (its shade and the figure's colour as drawn)."""
+    from attn_desktop.geometry.colour_difference import contrast_ratio
+    from attn_desktop.ui.training.attention_heatmap import shade
+    from attn_desktop.ui.training.cross_attention_matrix import figure_colour
+
+    def rgb(color):
+        return color.red(), color.green(), color.blue()
+
+    ratios = [contrast_ratio(rgb(figure_colour(weight)), rgb(shade(weight))) for weight in np.linspace(0, 1, 401)]
+    assert min(ratios) >= 4.5, f"{min(ratios):.2f} at weight {np.linspace(0, 1, 401)[int(np.argmin(ratios))]:.3f}"

@@ -16,13 +16,24 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QHelpEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from attn_desktop.geometry.colour_difference import contrast_ratio
 from attn_desktop.language import number, tr
 from attn_desktop.ui.training.attention_heatmap import EMPTY_COLOR, KNOCKED_OUT_OPACITY, KNOCKED_OUT_TEXT, shade
 
 MAX_CELL_PX = 46  # wider cells only spread the picture; the column's width goes to the curves instead
 GAP_PX = 4  # between the words and the cells
 DARK_TEXT, LIGHT_TEXT = QColor("#000000"), QColor("#FFFFFF")
-LIGHT_TEXT_FROM = 0.5  # a weight from which a cell is dark enough for white figures (contrast above 4.5 either side)
+
+
+def figure_colour(weight: float) -> QColor:
+    """The colour of the figure written in a cell of this weight: black or white, whichever stands out more from its
+    shade (the two are equal near a weight of 0.66, both at 4.58 : 1, so every figure has at least that)."""
+    background = rgb_of(shade(weight))
+    return max((DARK_TEXT, LIGHT_TEXT), key=lambda text: contrast_ratio(rgb_of(text), background))
+
+
+def rgb_of(color: QColor) -> tuple[int, int, int]:
+    return color.red(), color.green(), color.blue()
 
 
 class CrossAttentionMatrix(QWidget):
@@ -147,7 +158,7 @@ class CrossAttentionMatrix(QWidget):
                 cell = QRectF(grid.left() + column * side, grid.top() + row * side, side + 0.5, side + 0.5)
                 painter.fillRect(cell, shade(weight))
                 if write_figures:
-                    painter.setPen(LIGHT_TEXT if weight >= LIGHT_TEXT_FROM else DARK_TEXT)
+                    painter.setPen(figure_colour(weight))
                     painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, number(weight, 2))
 
     def _cell_at(self, point: QPoint) -> tuple[int, int] | None:
