@@ -87,11 +87,16 @@ def test_the_training_panels_tasks_and_status_are_from_the_catalog(qtbot, speaki
     speaking("en_XA")
     panel = shown_training_panel(qtbot)
     task_names = [panel.task_box.itemText(i) for i in range(panel.task_box.count())]
-    assert len(task_names) == 4 and all(pseudo(name) for name in task_names)
+    assert len(task_names) == 5 and all(pseudo(name) for name in task_names)
     assert pseudo(panel.task_description.text())
     assert pseudo(panel.train_button.text()) and pseudo(panel.pace_box.currentText())
     first_line, second_line = panel.status_label.text().split("\n")
     assert pseudo(first_line) and pseudo(second_line)  # "Step 0", "Paused: press Train or Step"
+    panel.choose_task("translate")  # its own view's words, and its curve's
+    view = panel.translation
+    assert pseudo(panel.task_description.text()) and pseudo(panel.curves.accuracy_plot.getAxis("left").labelText)
+    assert all(pseudo(box.text()) for box in view.knock_out_boxes.values())
+    assert pseudo(view.sentence_list_label.text()) and pseudo(view.sentence_box.placeholderText())
 
 
 def test_the_training_panels_status_follows_a_change_of_language(qtbot, speaking):

@@ -221,7 +221,8 @@ def test_choosing_another_task_starts_again_on_its_own_example(qtbot, panel):
     qtbot.waitUntil(lambda: panel.steps_taken == 1, timeout=3000)
     panel.task_box.setFocus()
     qtbot.keyClick(panel.task_box, Qt.Key.Key_End)
-    qtbot.keyClick(panel.task_box, Qt.Key.Key_Up)  # it → noun, the last of the one-head tasks (induction follows)
+    qtbot.keyClick(panel.task_box, Qt.Key.Key_Up)
+    qtbot.keyClick(panel.task_box, Qt.Key.Key_Up)  # it → noun, the last of the one-head tasks (induction, translate follow)
     assert panel.current_task.name == "it-noun"
     assert panel.example_box.text() == "the big cat sat here it"
     qtbot.waitUntil(lambda: panel.steps_taken == 0 and panel.current_params is not None, timeout=3000)

@@ -109,3 +109,55 @@ def test_the_training_panel_fits_a_1024_screen_with_curves_to_read(qtbot, window
     assert not text_box(marks.plateau_label).intersects(text_box(marks.drop_label))
 
     window.presentation_action.setChecked(False)
+
+
+def train_translate_100_steps(qtbot, window):
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)  # Lessons → Train a Head
+    qtbot.waitUntil(lambda: window.docks[DockId.TRAINING].isVisible())
+    panel = window.training_panel
+    panel.choose_task("translate")
+    qtbot.waitUntil(lambda: panel.current_params is not None and panel.steps_taken == 0, timeout=5000)
+    panel.pace_box.setCurrentIndex(panel.pace_box.count() - 1)  # as fast as possible
+    click(qtbot, panel.train_button)
+    qtbot.waitUntil(lambda: panel.steps_taken >= 100, timeout=30_000)
+    click(qtbot, panel.pause_button)
+    qtbot.waitUntil(lambda: not panel.is_running and panel.translation.exact_match is not None, timeout=5000)
+    wait_until_arranged(qtbot, window)
+    return panel
+
+
+@pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
+@pytest.mark.parametrize("code", ["en", "es"])
+def test_the_training_panel_on_translate_fits_a_1024_screen(qtbot, window, monkeypatch, presenting, code):
+    from attn_desktop.ui.tools.layout_audit import audit_window
+    from attn_desktop.ui.tools.walk_audit import audit_walk
+
+    from tests.support.audit_criteria import problems_in
+
+    on_a_1024_by_768_screen(window, monkeypatch, presenting)
+    window.switch_language(code)
+    panel = train_translate_100_steps(qtbot, window)
+    view = panel.translation
+    scroll = scroll_area_of(view)
+    viewport = scroll.viewport()
+
+    assert scroll.horizontalScrollBar().maximum() == 0, f"{panel.minimumSizeHint().width()} > {viewport.width()}"
+    for widget in (panel.task_description, panel.reset_button, panel.keep_button, panel.curves, view.sentence_list,
+                   view.sentence_box, view.matrix, view.decoded_label, view.exact_match_label,
+                   *view.knock_out_boxes.values()):
+        assert not outside_sideways(widget, viewport), widget
+    for box in view.knock_out_boxes.values():  # the switch's words whole
+        assert box.width() >= box.sizeHint().width(), box.text()
+    assert view.matrix.cell_side() >= 24  # a cell large enough to see its shade from a desk
+    assert view.matrix.height() >= view.matrix.heightForWidth(view.matrix.width())  # every row whole
+    for plot in (panel.curves.loss_plot, panel.curves.accuracy_plot):
+        area = plot_area(plot)
+        assert area.width() >= CURVE_LEAST_PX[0] and area.height() >= CURVE_LEAST_PX[1], area
+    assert window.minimumSizeHint().height() <= 768 and window.height() == 768
+    if code == "en":  # (in Spanish the audit also finds the window's own English scene, not the panel's)
+        assert problems_in({**audit_window(window), **audit_walk(window)}) == []
+    else:
+        assert view.knock_out_boxes[("cross", 0, 0)].text() != "Knock out the cross-attention head"
+    window.presentation_action.setChecked(False)

@@ -12,7 +12,9 @@ writes over the student's own scene.
 *Keep as scene* pauses training and opens the head as it is now as an ordinary
 projection scene carrying the whole head (model/trained_head.py): unsaved,
 draggable, savable, with the task's accuracy recomputed as it is edited. For induction it opens the two
-layers on the example as an ordinary scene of two layers (model/training/induction_document.py).
+layers on the example as an ordinary scene of two layers (model/training/induction_document.py). For translate
+it opens the cross-attention head on the panel's sentence as a cross-attention scene: the target's words read the
+source's (model/training/translation_scene.py).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from attn_desktop.model.commands import open_contents
 from attn_desktop.model.training.induction_document import induction_scene_data
 from attn_desktop.model.training.induction_task import InductionTask
 from attn_desktop.model.training.trained_head import keep_as_scene
+from attn_desktop.model.training.translation_scene import cross_head_scene_data
+from attn_desktop.model.training.translation_task import TranslationTask
 from attn_desktop.ui.document.document_controller import DocumentController
 from attn_desktop.ui.document.edit_history import EditHistory
 from attn_desktop.ui.scene_link import follow_scene
@@ -86,6 +90,8 @@ class TrainingController(QObject):
         task = self.panel.current_task
         if isinstance(task, InductionTask):  # its layers as a scene of their own (no edited head to test yet)
             data: SceneData = induction_scene_data(task, params, self.panel.example_tokens)
+        elif isinstance(task, TranslationTask) and self.panel.translation is not None:
+            data = cross_head_scene_data(task, params, self.panel.translation.sentence)
         else:
             data = keep_as_scene(task, params, self.panel.example_tokens)
         self._write(lambda: open_contents(self.scene, data, self.history.view))

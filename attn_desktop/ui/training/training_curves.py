@@ -87,6 +87,7 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
         keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         self.series = GrowingSeries()
         self.step_span = FIRST_STEP_SPAN
+        self.exact_match = False  # the second curve is translate's exact match, not an accuracy
         self.loss_top = 1.0
         self.loss_plot = self._add_plot(0)
         self.accuracy_plot = self._add_plot(1)
@@ -106,8 +107,14 @@ class TrainingCurves(pg.GraphicsLayoutWidget):
         """The axes' names in the current language."""
         # Translators: the Training panel's plots' axes: the loss, the accuracy in percent, the training step.
         self.loss_plot.setLabel("left", tr("loss"))
-        self.accuracy_plot.setLabel("left", tr("accuracy %"))
+        # Translators: the second curve's axis on translate: the share of sentences written word for word, in percent.
+        self.accuracy_plot.setLabel("left", tr("exact match %") if self.exact_match else tr("accuracy %"))
         self.accuracy_plot.setLabel("bottom", tr("step"))
+
+    def name_accuracy(self, exact_match: bool) -> None:
+        """Name the second curve "exact match" (translate: a sentence is right only if every word is) or "accuracy"."""
+        self.exact_match = exact_match
+        self.reword()
 
     def _add_plot(self, row: int) -> pg.PlotItem:
         plot = plot_left_to_right(self.addPlot(row=row, col=0))

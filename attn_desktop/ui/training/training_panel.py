@@ -16,6 +16,11 @@ side where the screen has room, else one at a time; a head knocked out in the pa
 either), but at most LAYERED_WINDOW_UPDATES_PER_SECOND times a second: redrawing a 20-letter scene of two layers on every update (up to 30 a second) took the CPU training needs
 and slowed it about fourfold.
 `choose_task("induction")` picks it as a click on the list would.
+
+Translate trains an encoder-decoder: in place of the example, its own view (TranslationView) shows a sentence,
+its cross-attention matrix and the words written, with knock-out switches; the second curve is the exact match.
+The window is not handed its scene while it trains (the panel's matrix is the live picture); Keep as scene opens
+its cross-attention head on the sentence.
 """
 
 from __future__ import annotations
@@ -30,9 +35,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
-    QLineEdit,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -43,16 +46,21 @@ from attn_desktop.language import tr
 from attn_desktop.language.numbers import significant, whole_number
 from attn_desktop.model.files.scene_types import SceneData
 from attn_desktop.model.training.induction_task import InductionTask
-from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE, OPTIMISER_NAME, AnyTask
+from attn_desktop.model.training.training import MAX_LEARNING_RATE, MIN_LEARNING_RATE, OPTIMISER_NAME
+from attn_desktop.model.training.translation_task import TranslationTask
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.training.circuit_view import CircuitView
+from attn_desktop.ui.training.example_area import ERROR_STYLE, ExampleArea
 from attn_desktop.ui.training.loss_drop_marks import LossDropMarks
 from attn_desktop.ui.training.panel_tasks import (
     PANEL_TASKS,
+    PanelTask,
     all_numbers,
     example_scene,
     example_text,
+    first_example,
     is_layered,
+    is_translation,
     parse_typed_example,
     typing_hint,
 )
@@ -65,6 +73,7 @@ from attn_desktop.ui.training.training_worker import (
     TrainingUpdate,
     make_real_trainer,
 )
+from attn_desktop.ui.training.translation_view import TranslationView
 from attn_desktop.ui.widgets.flow_layout import FlowLayout
 from attn_desktop.ui.widgets.vertical_scroll_area import VerticalScrollArea
 from attn_desktop.ui.workers import Throttle
@@ -75,9 +84,8 @@ DEFAULT_STEPS_PER_SECOND = 100.0
 LAYERED_WINDOW_UPDATES_PER_SECOND = 6.0
 PACES: list[float | None] = [float(pace) for pace in (1, 2, 5, 10, 20, 50, 100, 200, 500)] + [None]
 MAX_SEED = 2**31 - 1
-ERROR_STYLE = "color: #B00020;"
 
-ExampleScene = Callable[[AnyTask, Any, list[int]], SceneData]
+ExampleScene = Callable[[Any, Any, list[int]], SceneData]
 
 
 class TrainingPanel(QWidget):
@@ -86,7 +94,7 @@ class TrainingPanel(QWidget):
     running_changed = Signal(bool)
     announcement = Signal(str)  # a milestone (the loss's drop) or a knock-out's effect, in words: for a screen reader
 
-    def __init__(self, tasks: Mapping[str, AnyTask] = PANEL_TASKS, make_trainer: TrainerFactory = make_real_trainer,
+    def __init__(self, tasks: Mapping[str, PanelTask] = PANEL_TASKS, make_trainer: TrainerFactory = make_real_trainer,
                  example_scene: ExampleScene = example_scene, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.tasks = dict(tasks)
@@ -98,15 +106,20 @@ class TrainingPanel(QWidget):
         self._fresh_accuracy: float | None = None  # on unseen examples, measured at the last pause
         self._picker = np.random.default_rng()  # "Pick another example" is meant to surprise
         first_task = DEFAULT_TASK if DEFAULT_TASK in self.tasks else next(iter(self.tasks))
-        self.example_tokens: list[int] = self.tasks[first_task].example_tokens()
+        self.example_tokens: list[int] = first_example(self.tasks[first_task])
 
         self._build_settings(first_task)
         self._build_buttons()
         self.curves = TrainingCurves()
         self.curves.start(self.tasks[first_task].default_steps)
         self.drop_marks = LossDropMarks(self.curves.loss_plot, [self.curves.accuracy_plot])
-        self._build_example()
+        self.example_area = ExampleArea()  # hidden for translate, whose view has sentences of its own
+        self.example_box = self.example_area.box
+        self.pick_example_button, self.example_message = self.example_area.pick_button, self.example_area.message
+        self.example_area.typed.connect(self._on_example_typed)
+        self.example_area.pick_requested.connect(self.pick_another_example)
         self.circuit = self._build_circuit()
+        self.translation = self._build_translation()
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
         self._lay_out()
@@ -119,6 +132,8 @@ class TrainingPanel(QWidget):
         if self.circuit is not None:
             self.circuit.knock_out_switched.connect(self._announce_example)  # the large matrices lose the head too
             self.circuit.announcement.connect(self.announcement)
+        if self.translation is not None:
+            self.translation.announcement.connect(self.announcement)
         self._show_task(self.current_task)
         self._set_example(self.example_tokens)
         self._set_running(False)  # paused until Train or Step
@@ -173,20 +188,15 @@ class TrainingPanel(QWidget):
         for button in (self.train_button, self.pause_button, self.step_button, self.reset_button):
             button.setMinimumWidth(button.fontMetrics().horizontalAdvance(button.text()) + 16)
 
-    def _build_example(self) -> None:
-        self.example_box = QLineEdit()
-        self.example_box.returnPressed.connect(self._on_example_typed)
-        self.pick_example_button = QPushButton(tr("Pick another example"))
-        self.pick_example_button.clicked.connect(self.pick_another_example)
-        self.example_message = QLabel()
-        self.example_message.setWordWrap(True)
-        self.example_message.setStyleSheet(ERROR_STYLE)
-        self.example_message.hide()
-
     def _build_circuit(self) -> CircuitView | None:
         """The heads of a layered task on the example, if the panel offers one (one such task at most)."""
         layered = next((task for task in self.tasks.values() if isinstance(task, InductionTask)), None)
         return None if layered is None else CircuitView(layered)
+
+    def _build_translation(self) -> TranslationView | None:
+        """The translator's sentence, matrix and switches, if the panel offers translate."""
+        translation = next((task for task in self.tasks.values() if isinstance(task, TranslationTask)), None)
+        return None if translation is None else TranslationView(translation)
 
     def _lay_out(self) -> None:
         form = QFormLayout()
@@ -202,9 +212,6 @@ class TrainingPanel(QWidget):
         buttons = FlowLayout(last_to_far_edge=False)
         buttons.setSpacing(4)
         buttons.add_widgets(self.train_button, self.pause_button, self.step_button, self.reset_button)
-        example_row = QHBoxLayout()
-        example_row.addWidget(QLabel(tr("Example")))
-        example_row.addWidget(self.example_box, 1)
         content = QWidget()
         layout = QVBoxLayout(content)
         layout.setContentsMargins(4, 6, 4, 6)  # (each pixel of the column's width is one the canvas's plots lack)
@@ -213,11 +220,9 @@ class TrainingPanel(QWidget):
         layout.addWidget(self.keep_button)
         layout.addWidget(self.status_label)
         layout.addWidget(self.curves, 1)
-        layout.addLayout(example_row)
-        layout.addWidget(self.pick_example_button)
-        layout.addWidget(self.example_message)
-        if self.circuit is not None:
-            layout.addWidget(self.circuit)
+        layout.addWidget(self.example_area)
+        for view in self._task_views:
+            layout.addWidget(view)
         # Taller than a 768-line screen: it scrolls up and down, and its column is as wide as it reads.
         self.scroll_area = VerticalScrollArea(content)
         outer = QVBoxLayout(self)
@@ -226,7 +231,12 @@ class TrainingPanel(QWidget):
 
     # ----- what the panel holds -----------------------------------------------------
     @property
-    def current_task(self) -> AnyTask:
+    def _task_views(self) -> list[CircuitView | TranslationView]:
+        """The views of the layered task and of translate that the panel offers (each in place of the example)."""
+        return [view for view in (self.circuit, self.translation) if view is not None]
+
+    @property
+    def current_task(self) -> Any:
         return self.tasks[self.task_box.currentData()]
 
     @property
@@ -249,8 +259,8 @@ class TrainingPanel(QWidget):
 
     def example_scene(self) -> SceneData | None:
         """The current example under the current head, as a projection scene."""
-        if self._params is None:
-            return None
+        if self._params is None or is_translation(self.current_task):
+            return None  # (translate's matrix is the panel's own; Keep as scene opens it)
         return self._example_scene(self.current_task, self._shown_params(), list(self.example_tokens))
 
     def _shown_params(self) -> Any:
@@ -312,10 +322,10 @@ class TrainingPanel(QWidget):
         self.rate_box.setValue(task.default_lr)
         self.rate_box.blockSignals(False)
         self._params = None  # the old task's head does not fit the new task's sentences
-        if self.circuit is not None:
-            self.circuit.clear()
+        for view in self._task_views:
+            view.clear()
         self._show_task(task)
-        self._set_example(task.example_tokens())
+        self._set_example(first_example(task))
         self.runner.restart(self.settings)
 
     def _on_setting_changed(self) -> None:
@@ -324,16 +334,21 @@ class TrainingPanel(QWidget):
     def _on_pace_chosen(self) -> None:
         self.runner.set_pace(self.pace_box.currentData())
 
-    def _show_task(self, task: AnyTask) -> None:
+    def _show_task(self, task: PanelTask) -> None:
         self._describe_task(task)
-        self.example_box.setPlaceholderText(" ".join(task.vocab))
         self.drop_marks.clear()
+        self.example_area.setVisible(not is_translation(task))
         if self.circuit is not None:
             self.circuit.setVisible(is_layered(task))
+        if self.translation is not None:
+            self.translation.setVisible(is_translation(task))
 
-    def _describe_task(self, task: AnyTask) -> None:
+    def _describe_task(self, task: PanelTask) -> None:
         self.task_description.setText(tr(task.description))
-        self.example_box.setToolTip(typing_hint(task))
+        self.curves.name_accuracy(exact_match=is_translation(task))
+        if not isinstance(task, TranslationTask):
+            self.example_box.setPlaceholderText(" ".join(task.vocab))
+            self.example_box.setToolTip(typing_hint(task))
 
     # ----- the language -------------------------------------------------------------------
     def _name_controls(self) -> None:
@@ -357,26 +372,25 @@ class TrainingPanel(QWidget):
         self._describe_task(self.current_task)
         self.curves.reword()
         self.drop_marks.reword()
-        if self.circuit is not None:
-            self.circuit.reword()
+        for view in self._task_views:
+            view.reword()
         if self.status_label.styleSheet() != ERROR_STYLE:  # a failure keeps the words it was reported in
             self._show_status()
 
     # ----- the example sentence ------------------------------------------------------
-    def _on_example_typed(self) -> None:
+    def _on_example_typed(self, text: str) -> None:
         try:
-            tokens = parse_typed_example(self.current_task, self.example_box.text())
+            tokens = parse_typed_example(self.current_task, text)
         except ValueError as error:
-            self.example_message.setText(str(error))
-            self.example_message.show()
+            self.example_area.show_refusal(str(error))
             return
         self._set_example(tokens)
 
     def _set_example(self, tokens: list[int]) -> None:
         self.example_tokens = list(tokens)
-        self.example_box.setText(example_text(self.current_task, tokens))
-        self.example_message.clear()
-        self.example_message.hide()
+        if is_translation(self.current_task):
+            return  # its view keeps its own sentence
+        self.example_area.show_sentence(example_text(self.current_task, tokens))
         if self.circuit is not None and is_layered(self.current_task):
             self.circuit.show_example(self.example_tokens)
         self._announce_example()
@@ -399,8 +413,8 @@ class TrainingPanel(QWidget):
         if update.restarted:
             self.curves.start(self.current_task.default_steps)
             self.drop_marks.clear()
-            if self.circuit is not None:
-                self.circuit.clear()  # readings of the run before are dropped, even if still under way
+            for view in self._task_views:
+                view.clear()  # readings of the run before are dropped, even if still under way
             self._last_metrics = None
         if update.metrics:
             self._last_metrics = update.metrics[-1]
@@ -409,6 +423,7 @@ class TrainingPanel(QWidget):
         if update.params is not None and all_numbers(self.current_task, update.params, self.example_tokens):
             self._params = update.params  # (a head that is not all numbers is never shown, nor kept as a scene)
             self._show_layers(update)
+            self._show_translation(update)
             self._announce_example(force=not update.running)
         if not update.running and self._window_behind:
             self._announce_example()  # a run that stops leaves the window on the model as it stopped
@@ -432,6 +447,11 @@ class TrainingPanel(QWidget):
                 step=whole_number(round(self.drop_marks.drop_step))))
         self.circuit.show_model(self._params, self.example_tokens, read_now=not update.running)
 
+    def _show_translation(self, update: TrainingUpdate) -> None:
+        """Translate: the sentence under the model as it is now (read at once when paused)."""
+        if self.translation is not None and is_translation(self.current_task):
+            self.translation.show_model(self._params, update.metrics, read_now=not update.running)
+
     def _set_running(self, running: bool) -> None:
         changed = running != self._running
         self._running = running
@@ -445,5 +465,6 @@ class TrainingPanel(QWidget):
         self.status_label.setStyleSheet("")
         # "Paused" when the trainer says so: a step already under way when Pause was clicked still shows.
         trainer_running = self._last_update is not None and self._last_update.running
+        held_out = len(self.current_task.held_out) if is_translation(self.current_task) else None
         self.status_label.setText(status_text(self.steps_taken, self._last_metrics, trainer_running,
-                                              self._fresh_accuracy))
+                                              self._fresh_accuracy, held_out))

@@ -17,10 +17,15 @@ def pace_text(pace: float | None) -> str:
     return tr("{count} steps/s").format(count=f"{pace:g}")
 
 
-def status_text(step: int, last: StepMetrics | None, running: bool, fresh_accuracy: float | None) -> str:
-    """"Step 120 · loss 0.34 · accuracy 88 %", and when paused, "Paused" with the accuracy on unseen examples."""
+def status_text(step: int, last: StepMetrics | None, running: bool, fresh_accuracy: float | None,
+                held_out: int | None = None) -> str:
+    """"Step 120 · loss 0.34 · accuracy 88 %", and when paused, "Paused" with the accuracy on unseen examples.
+    HELD_OUT: translate's count of held-out sentences (its accuracy is the exact match, measured on those)."""
     if last is None:
         text = tr("Step {step}").format(step=step)
+    elif held_out is not None:
+        text = tr("Step {step} · loss {loss} · exact match {accuracy} %").format(
+            step=step, loss=significant(last.loss), accuracy=number(100 * last.accuracy, 0))
     else:
         text = tr("Step {step} · loss {loss} · accuracy {accuracy} %").format(
             step=step, loss=significant(last.loss), accuracy=number(100 * last.accuracy, 0))
@@ -30,5 +35,8 @@ def status_text(step: int, last: StepMetrics | None, running: bool, fresh_accura
         return text + "\n" + tr("Paused: press Train or Step")
     if fresh_accuracy is None:
         return text + "\n" + tr("Paused")
+    if held_out is not None:
+        return text + "\n" + tr("Paused · exact match {accuracy} % on {count} held-out sentences").format(
+            accuracy=number(100 * fresh_accuracy, 1), count=whole_number(held_out))
     return text + "\n" + tr("Paused · {accuracy} % right on {count} new examples").format(
         accuracy=number(100 * fresh_accuracy, 1), count=whole_number(FRESH_EXAMPLES))

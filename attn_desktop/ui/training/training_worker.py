@@ -83,10 +83,9 @@ TrainerFactory = Callable[[TrainingSettings], Any]
 
 def make_real_trainer(settings: TrainingSettings) -> Any:
     """The app's NumPy trainer for these settings."""
-    from attn_desktop.model.training.training import Trainer
-    from attn_desktop.ui.training.panel_tasks import PANEL_TASKS
+    from attn_desktop.ui.training.panel_tasks import PANEL_TASKS, trainer_for
 
-    return Trainer(PANEL_TASKS[settings.task_name], seed=settings.seed, lr=settings.learning_rate)
+    return trainer_for(PANEL_TASKS[settings.task_name], settings.seed, settings.learning_rate)
 
 
 def stopped_because(error: Exception) -> str:
