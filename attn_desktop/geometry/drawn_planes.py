@@ -24,8 +24,10 @@ from attn_desktop.model import HeadReading, Role
 from attn_desktop.model.files.scene_types import TakenFrom
 from attn_desktop.model.view_plane import ViewPlane, pca_plane
 
+# Cross-attention's two sentences' word vectors x and y share a plot and a plane: the same grids read both.
 PLOTTED_TOGETHER = {Role.QUERY: (Role.QUERY, Role.KEY), Role.KEY: (Role.QUERY, Role.KEY),
-                    Role.VALUE: (Role.VALUE,), Role.EMBEDDING: (Role.EMBEDDING,), Role.TARGET: (Role.TARGET,)}
+                    Role.VALUE: (Role.VALUE,), Role.EMBEDDING: (Role.EMBEDDING, Role.TARGET),
+                    Role.TARGET: (Role.EMBEDDING, Role.TARGET)}
 PLANE_NAMES = {Role.QUERY: N_("q and k"), Role.KEY: N_("q and k"), Role.VALUE: "v", Role.EMBEDDING: "x",
                Role.TARGET: "y"}
 
@@ -126,6 +128,12 @@ class DrawnPlanes:
         return self.dims if max(self.dims) < len(vector) else (0, 1)
 
     # ----- saying which ---------------------------------------------------
+    def _plane_name(self, role: Role) -> str:
+        """The vectors ROLE's plane is of: "q and k", "v", "x", or "x, y" for both sentences' word vectors."""
+        drawn = [other for other in PLOTTED_TOGETHER[role] if other in self.reading.roles]
+        return ", ".join(tr(PLANE_NAMES[other]) for other in drawn) if role not in (Role.QUERY, Role.KEY) \
+            else tr(PLANE_NAMES[role])
+
     def describe(self, role: Role, short: bool = False) -> str:
         """What a plot of ROLE's vectors draws: "" for vectors of two numbers, "dimensions 1 and 2 of 64",
         "PCA plane of q and k: 62% of spread" (with SHORT, for a narrow plot: "" and "PCA, 62%")."""
@@ -135,7 +143,7 @@ class DrawnPlanes:
             share = percent(plane.share_of_spread(self._plotted_with(role)))
             if short:
                 return tr("PCA, {share}").format(share=share)
-            return tr("PCA plane of {vectors}: {share} of spread").format(vectors=tr(PLANE_NAMES[role]), share=share)
+            return tr("PCA plane of {vectors}: {share} of spread").format(vectors=self._plane_name(role), share=share)
         if width <= 2:
             return ""
         first, second = self.dims if max(self.dims) < width else (0, 1)

@@ -76,14 +76,14 @@ class CanvasPlots:
         self._follow_view = follow_view
         self._layer_z = layer_z
         self.x_plot = self._make_plot(tr("Word vectors x"))  # (titled again in the language of the day: update_titles)
-        self.y_plot = self._make_plot(tr("Target words y"))
         self.qk_plot = self._make_plot(tr("Queries and keys"))
         self.vo_plot = self._make_plot(tr("Values and output"))
-        # Which roles each plot draws, in reading order: the words x that make k and v (and q); a target's words
-        # y that make the queries in cross-attention; queries and keys, whose dot product is the score; values,
-        # which the output blends. A plot shows when its head draws any of its roles, so a head given q, k and v
-        # directly has no word-vector plot, and only a cross-attention head has a plot of target words.
-        self.roles_by_plot = {self.x_plot: (Role.EMBEDDING,), self.y_plot: (Role.TARGET,),
+        # Which roles each plot draws, in reading order: the words x that make k and v (and q), with, in
+        # cross-attention, the target's words y that make the queries (one space: the same grids read both, and a
+        # fourth plot left three too small beside the Training panel at 1024 × 768); queries and keys, whose dot
+        # product is the score; values, which the output blends. A plot shows when its head draws any of its roles,
+        # so a head given q, k and v directly has no word-vector plot.
+        self.roles_by_plot = {self.x_plot: (Role.EMBEDDING, Role.TARGET),
                               self.qk_plot: (Role.QUERY, Role.KEY), self.vo_plot: (Role.VALUE,)}
         self.notice = CanvasNotice()  # a scene taken from a model says what it already holds
         self._full_titles: dict[pg.PlotItem, tuple[str, str]] = {}
@@ -156,7 +156,6 @@ class CanvasPlots:
         for plot, (row, column) in zip(shown, grid_places(len(shown), self.columns)):
             self.layout.addItem(plot, row=first_row + row, col=column)
         self.x_plot.setAspectLocked(True)
-        self.y_plot.setAspectLocked(True)
         self.qk_plot.setAspectLocked(True)
         self.vo_plot.setAspectLocked(not self.number_line)
         self.link_values_to_queries()
@@ -207,9 +206,10 @@ class CanvasPlots:
         if self.values_framed_alone() and not self.number_line:
             values = [*reading.vectors(Role.VALUE), *reading.result.output]
             frame_tips(self.vo_plot, [self.drags.tip_of(v, Role.VALUE) for v in values], margin)
-        for role, plot in ((Role.EMBEDDING, self.x_plot), (Role.TARGET, self.y_plot)):
-            if role in reading.roles:
-                frame_tips(plot, [self.drags.tip_of(v, role) for v in reading.vectors(role)], margin)
+        words = [self.drags.tip_of(v, role) for role in (Role.EMBEDDING, Role.TARGET) if role in reading.roles
+                 for v in reading.vectors(role)]
+        if words:
+            frame_tips(self.x_plot, words, margin)
         if self.number_line:
             numbers = np.concatenate([reading.vectors(Role.VALUE)[:, 0], reading.result.output[:, 0], [0.0]])
             x_range, y_range = number_line_range(numbers)
@@ -220,8 +220,8 @@ class CanvasPlots:
         """Say which plane is drawn when a vector has more than two numbers."""
         planes = self.drags.planes
         subjects = {self.qk_plot: (N_("Queries and keys"), Role.KEY), self.vo_plot: (N_("Values and output"), Role.VALUE),
-                    self.x_plot: (N_("Word vectors x"), Role.EMBEDDING),
-                    self.y_plot: (N_("Target words y"), Role.TARGET)}
+                    self.x_plot: (N_("Word vectors x and y") if Role.TARGET in self.reading.roles
+                                  else N_("Word vectors x"), Role.EMBEDDING)}
         titles = {plot: plot_title(subject, planes.describe(role), planes.describe(role, short=True))
                   for plot, (subject, role) in subjects.items() if plot in self.shown_plots()}
         if self.number_line:

@@ -22,7 +22,7 @@ TITLE_POINTS = 11.0
 TITLE_ROW_PX = 30  # pyqtgraph's fixed height for a plot's title row: a Latin line at the everyday size
 SHORT_SUBJECTS = {  # for plots narrower than their title (the English texts: shown as tr(...))
     N_("Queries and keys"): N_("q and k"), N_("Values and output"): N_("Values, out"),
-    N_("Word vectors x"): N_("Words x"), N_("Target words y"): N_("Words y"),
+    N_("Word vectors x"): N_("Words x"), N_("Word vectors x and y"): N_("Words x, y"),
     N_("Values on a number line (stem height = weight)"): N_("Values (height = weight)"),
 }
 

@@ -25,6 +25,16 @@ def head_name(head: HeadAt, layers: int = 1) -> str:
     return name
 
 
+def short_head_name(head: HeadAt, layers: int = 1) -> str:
+    """"cross-attention", as a switch after "Knock out:" says it, with its layer and number where there are more."""
+    block, layer, index = head
+    name = {"self": tr("self-attention"), "cross": tr("cross-attention"), "encoder": tr("encoder")}[block]
+    if layers > 1 or index > 0:
+        # Translators: a knock-out switch's short name of a translator's head: "cross-attention 1·2" (layer 1, head 2).
+        return tr("{head} {layer}·{index}").format(head=name, layer=layer + 1, index=index + 1)
+    return name
+
+
 def exact_match_text(exact_match: float, count: int, knocked_out: Collection[HeadAt], layers: int = 1) -> str:
     """"Held-out exact match: 99.3 % of 304 sentences", saying which heads are knocked out."""
     shown, sentences = number(100 * exact_match, 1), whole_number(count)

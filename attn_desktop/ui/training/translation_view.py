@@ -33,10 +33,12 @@ from attn_desktop.ui.training.translation_texts import (
     exact_match_text,
     head_name,
     reached_text,
+    short_head_name,
     word_marks,
     written_html,
     written_plain,
 )
+from attn_desktop.ui.widgets.flow_layout import FlowLayout
 from attn_desktop.ui.workers import Throttle
 
 READINGS_PER_SECOND = 10.0
@@ -100,8 +102,12 @@ class TranslationView(QWidget):
         layout.addWidget(self.sentence_message)
         layout.addWidget(self.matrix)
         layout.addWidget(self.decoded_label)
-        for box in self.knock_out_boxes.values():
-            layout.addWidget(box)
+        # "Knock out:" and a switch per head, each named short, on as many lines as the column needs: the heads'
+        # full names side by side made the Training panel 290 px wide, and the canvas's plots too small at 1024.
+        self.knock_out_label = QLabel()
+        switches = FlowLayout(last_to_far_edge=False)
+        switches.add_widgets(self.knock_out_label, *self.knock_out_boxes.values())
+        layout.addLayout(switches)
         layout.addWidget(self.exact_match_label)
 
     def reword(self) -> None:
@@ -115,10 +121,12 @@ class TranslationView(QWidget):
         self.matrix.setAccessibleName(tr("Cross-attention: the words written by the words read"))
         self.decoded_label.setAccessibleName(tr("The sentence as the model writes it"))
         self.exact_match_label.setAccessibleName(tr("Held-out exact match"))
+        # Translators: before the Training panel's switches that knock out the translator's heads ("self-attention").
+        self.knock_out_label.setText(tr("Knock out:"))
         for head, box in self.knock_out_boxes.items():
             # Translators: a switch under the cross-attention matrix: "Knock out the cross-attention head".
-            box.setText(tr("Knock out {head}").format(head=head_name(head, self.task.decoder_layers)))
-            box.setAccessibleName(box.text())
+            box.setText(short_head_name(head, self.task.decoder_layers))
+            box.setAccessibleName(tr("Knock out {head}").format(head=head_name(head, self.task.decoder_layers)))
             box.setToolTip(tr("The head writes nothing: see what the model does without it (training keeps it in)"))
         self._show_sentence()
         self._show_exact_match()
