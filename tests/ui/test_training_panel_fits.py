@@ -161,3 +161,19 @@ def test_the_training_panel_on_translate_fits_a_1024_screen(qtbot, window, monke
     else:
         assert view.knock_out_boxes[("cross", 0, 0)].text() != "Knock out the cross-attention head"
     window.presentation_action.setChecked(False)
+
+
+def test_keeping_the_translator_as_a_scene_while_presenting_then_leaving_presentation(qtbot, window, monkeypatch):
+    """Presenting at 1024 × 768, the translator's cross-attention head kept as a scene, then F11 off: the window
+    comes back whole at its size. Leaving presentation had nested the window's arrangements inside its own resizes
+    until the app crashed (the docks' minimums midway grew the window; keeping its size resized it back; each resize
+    arranged again)."""
+    on_a_1024_by_768_screen(window, monkeypatch, presenting=True)
+    panel = train_translate_100_steps(qtbot, window)
+    click(qtbot, panel.keep_button)
+    qtbot.waitUntil(lambda: window.scene.target_vectors is not None)
+    wait_until_arranged(qtbot, window)
+    window.presentation_action.setChecked(False)
+    wait_until_arranged(qtbot, window)
+    assert window.size().toTuple() == (1024, 768)
+    assert window.matrix_view.isVisible() and window.canvas.isVisible()

@@ -35,6 +35,11 @@ class PresentationMode(QObject):
         self.layout_before_presentation: QByteArray | None = None
         self.geometry_before_presentation: QByteArray | None = None
         self.arranging: Literal["presentation", "restore"] | None = None  # while the window settles
+        # An arrangement under way: the window's resize it makes itself (DockLayout keeps the window's size) must
+        # not start another inside it. With a cross-attention scene beside the Training panel at 1024 × 768, the
+        # docks' minimums midway grew the window, keeping its size resized it back, and each resize arranged
+        # again: the window's event handlers nested until the stack overflowed (a crash on leaving presentation).
+        self._arranging_now = False
         self._arrange_timer = QTimer(self, singleShot=True, interval=ARRANGE_WINDOW_MS)
         self._arrange_timer.timeout.connect(self._stop_arranging)
 
@@ -81,10 +86,16 @@ class PresentationMode(QObject):
     def arrange(self) -> None:
         """While the window settles: presentation's design, or the activity's everyday design built afresh for
         the window as it is now (DockLayout.rebuild; the sizes the user gave the panels by hand come back with it)."""
-        if self.arranging == "presentation":
-            self.docks.arrange_for_presentation()
-        elif self.arranging == "restore":
-            self.docks.rebuild()
+        if self._arranging_now:
+            return
+        self._arranging_now = True
+        try:
+            if self.arranging == "presentation":
+                self.docks.arrange_for_presentation()
+            elif self.arranging == "restore":
+                self.docks.rebuild()
+        finally:
+            self._arranging_now = False
 
     def _stop_arranging(self) -> None:
         self.arrange()
