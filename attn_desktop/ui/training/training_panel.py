@@ -19,9 +19,9 @@ and slowed it about fourfold.
 
 Translate trains an encoder-decoder: in place of the example, its own view (TranslationView) shows a sentence,
 its cross-attention matrix and the words written, with knock-out switches; the second curve is the exact match.
-The window is not handed its scene while it trains (the panel's matrix is the live picture; handing it over, tried,
-set a 1024 × 768 presenting window's docks resizing one another without end); Keep as scene opens its
-cross-attention head on the sentence.
+The window is not handed its scene while it trains: the panel's matrix is the live picture (handed over, its
+three plots beside the panel and the large matrix left one plot 181 px wide presenting at 1024 × 768); Keep as scene
+opens its cross-attention head on the sentence.
 """
 
 from __future__ import annotations
