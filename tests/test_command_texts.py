@@ -28,6 +28,8 @@ def every_command():
         (c.AddToken("dog"), "Add token \u201c{name}\u201d", {"name": "dog"}),
         (c.RemoveToken(1, "cat"), "Remove token \u201c{name}\u201d", {"name": "cat"}),
         (c.RenameToken(1, "cat", "dog"), "Rename \u201c{old}\u201d to \u201c{new}\u201d", {"old": "cat", "new": "dog"}),
+        (c.RenameTargetWord(1, "black", "white"), "Rename target word \u201c{old}\u201d to \u201c{new}\u201d",
+         {"old": "black", "new": "white"}),
         (c.MoveToken(0, 2), "Reorder tokens", {}),
         (c.ReorderTokens((1, 0, 2)), "Shuffle the sentence", {}),
         (c.ReorderTokens((1, 0, 2), N_("Words back in their first order")), "Words back in their first order", {}),
