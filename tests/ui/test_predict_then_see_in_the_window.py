@@ -270,5 +270,4 @@ def test_the_lesson_fits_a_1024_by_768_projector_in_every_step(qtbot, window, mo
             for control in (bar.winner_box, bar.reveal_button):
                 assert control.isVisible() and bar.rect().contains(control.geometry())
         assert chart.cut_parts() == []
-        window.grab().save(f"/tmp/predict-1024-{'presenting' if presenting else 'normal'}-{step}.png")
     window.presentation_action.setChecked(False)
