@@ -2,7 +2,8 @@
 
 1. makes a fresh virtual environment in build/venv (deleting the old one),
 2. installs the pinned versions of packaging/requirements-build.txt and the project itself (pip install .,
-   not editable) into it,
+   not editable) into it; on Linux it then swaps NumPy for the same version compiled without BLAS
+   (packaging/blas_free_numpy.py says why; the first build compiles it, later ones take it from the cache),
 3. runs PyInstaller on packaging/attn-desktop.spec: dist/attn-desktop/attn-desktop,
 4. prints the bundle's size and the time taken, then runs the frozen app's --version and --self-test
    (offscreen) and exits non-zero if either fails,
@@ -23,7 +24,8 @@ import sys
 import time
 from pathlib import Path
 
-from bundle_files import (  # packaging/ is this script's folder, so it is on sys.path
+import blas_free_numpy  # packaging/ is this script's folder, so it is on sys.path
+from bundle_files import (
     SELF_TEST_LANGUAGES,
     SIZE_BUDGET_MB,
     disk_usage_mb,
@@ -67,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     _run([python, "-m", "pip", "install", "--quiet", "--require-virtualenv", "-r", str(REQUIREMENTS), str(ROOT)],
          env, cwd=ROOT)
     _warn_about_unpinned(python, env)
+    if blas_free_numpy.wanted():
+        _step("NumPy without BLAS (packaging/blas_free_numpy.py)")
+        _install_blas_free_numpy(python, env)
     # From a neutral folder, so the source tree's attn_desktop cannot shadow the installed one.
     installed = _output([python, "-c", "import attn_desktop; print(attn_desktop.__file__)"], env, cwd=BUILD)
     if not Path(installed).resolve().is_relative_to(VENV.resolve()):
@@ -100,6 +105,24 @@ def main(argv: list[str] | None = None) -> int:
         deb = build_deb(DIST / NAME, ROOT / "resources", _source_version(), DIST, BUILD)
         print(f"package: {_rel(deb)} {deb.stat().st_size / 2**20:.1f} MB")
     return 0 if ok else 1
+
+
+def _install_blas_free_numpy(python: str, env: dict[str, str]) -> None:
+    """Replace the pinned NumPy from the index by the same version compiled without BLAS.
+
+    Without a compiler the build goes on with the index's NumPy and says so; the bundle is then about
+    30 MB over its budget, which the size line below and tests/test_packaging.py report.
+    """
+    numpy_version = _output([python, "-c", "import importlib.metadata; print(importlib.metadata.version('numpy'))"],
+                            env, cwd=BUILD)
+    python_tag = _output([python, "-c", "import sys; print('cp%d%d' % sys.version_info[:2])"], env, cwd=BUILD)
+    try:
+        wheel = blas_free_numpy.blas_free_wheel(python, numpy_version, python_tag, env)
+    except RuntimeError as error:
+        print(f"  warning: keeping the index's NumPy, with OpenBLAS (about 30 MB more): {error}", file=sys.stderr)
+        return
+    _run([python, "-m", "pip", "install", "--quiet", "--require-virtualenv", "--no-deps", "--force-reinstall",
+          str(wheel)], env, cwd=BUILD)
 
 
 def _drop_build_machine_paths(bundle: Path, patchelf: Path) -> None:
