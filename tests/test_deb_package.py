@@ -18,16 +18,17 @@ from tests.support.self_test_language import spoke
 DIST = ROOT / "dist"
 
 
-def _self_test_languages() -> list[str]:
-    """The languages the self-test runs in, as packaging/bundle_files.py lists them (loaded by path: a folder
-    named "packaging" must not shadow the PyPI package of that name)."""
+def _bundle_files():
+    """packaging/bundle_files.py, loaded by path: a folder named "packaging" must not shadow the PyPI package of
+    that name. It lists the languages the self-test runs in and the package's size budget."""
     spec = importlib.util.spec_from_file_location("attn_bundle_files", ROOT / "packaging" / "bundle_files.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return list(module.SELF_TEST_LANGUAGES)
+    return module
 
 
-SELF_TEST_LANGUAGES = _self_test_languages()
+SELF_TEST_LANGUAGES = list(_bundle_files().SELF_TEST_LANGUAGES)
+DEB_BUDGET_MIB = _bundle_files().DEB_BUDGET_MIB
 APP_ID = "io.github.attn_desktop.AttentionDesktop"
 DESKTOP_FILE = f"/usr/share/applications/{APP_ID}.desktop"
 
@@ -75,12 +76,18 @@ def version() -> str:
     return re.search(r'__version__ = "([^"]+)"', text).group(1)
 
 
+def test_the_package_fits_its_size_budget():
+    """What a computer lab downloads for each machine (issue 47: under 30 MiB)."""
+    size_mib = DEB.stat().st_size / 2**20
+    assert size_mib <= DEB_BUDGET_MIB, f"{DEB.name} is {size_mib:.1f} MiB; the budget is {DEB_BUDGET_MIB} MiB"
+
+
 def test_depends_names_the_system_libraries_the_bundle_leaves_out_and_not_those_it_carries():
     depends = {item.strip().split()[0] for item in run("dpkg-deb", "-f", str(DEB), "Depends").stdout.split(",")}
     # What packaging/bundle_files.py leaves to the system on purpose, and what no bundle carries (the C
     # library, libxcb, OpenGL/EGL): a machine without them gets them with the package.
     for package in ("libc6", "libstdc++6", "libgcc-s1", "libfontconfig1", "libfreetype6", "libx11-6", "libx11-xcb1",
-                    "zlib1g", "libexpat1", "libxcb1", "libegl1", "libgl1"):
+                    "zlib1g", "libexpat1", "libxcb1", "libegl1", "libgl1", "libdbus-1-3"):
         assert package in depends, package
     # The xcb utility libraries a minimal Debian lacks travel inside the bundle: no need to install them.
     carried = {path.split("/")[-1] for path in contents() if path.startswith("opt/attn-desktop/_internal/")}

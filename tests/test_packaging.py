@@ -53,13 +53,23 @@ def test_every_resource_file_is_matched_by_the_spec_data_rule():
     datas = set(bundle_files.datas())
     missing = []
     for relative in _files_under(RESOURCES):
-        if bundle_files._is_litter(relative):
+        if bundle_files._is_litter(relative) or bundle_files.is_translator_source(relative):
             continue
         expected = (str(RESOURCES / relative), f"attn_desktop/resources/{relative.parent.as_posix()}".rstrip("/."))
         if expected not in datas:
             missing.append(relative.as_posix())
     assert not missing, f"resources the frozen app would lack: {missing}"
-    assert len(datas) == len(bundle_files.resource_files()) > 0
+    read_by_the_app = [path for path in bundle_files.resource_files() if not bundle_files.is_translator_source(path)]
+    assert len(datas) == len(read_by_the_app) > 0
+
+
+def test_only_the_translators_sources_are_left_out_of_the_bundle():
+    """The app reads each language's compiled .mo; the .po beside it is the translators' (1.4 MB together)."""
+    left_out = sorted(path.as_posix() for path in bundle_files.resource_files()
+                      if bundle_files.is_translator_source(path))
+    assert left_out == ["locale/GLOSSARY.md", "locale/ar/LC_MESSAGES/attn_desktop.po", "locale/attn_desktop.pot",
+                        "locale/babel.cfg", "locale/es/LC_MESSAGES/attn_desktop.po",
+                        "locale/zh_CN/LC_MESSAGES/attn_desktop.po"]
 
 
 def test_no_tracked_resource_is_left_out_as_litter():
@@ -75,8 +85,38 @@ def test_the_spec_takes_its_datas_and_hooks_from_packaging():
     assert re.search(r"datas\s*=\s*resource_datas\(\)", spec)
     assert re.search(r"Analysis\(\s*\[[^\]]*launcher\.py", spec)  # the launcher script, not __main__.py
     assert (PACKAGING / "hooks" / "hook-PySide6.QtGui.py").is_file()
-    for kept in ("PySide6.QtOpenGL", "PySide6.QtOpenGLWidgets", "PySide6.QtSvg"):  # pyqtgraph and SVG export
-        assert f'"{kept}"' not in spec
+    for kept in ("PySide6.QtOpenGLWidgets", "PySide6.QtSvg"):  # pyqtgraph's start-up and SVG export
+        assert f'"{kept}"' not in spec and kept not in bundle_files.UNUSED_MODULES
+    # pyqtgraph imports QtOpenGL as it loads: left out only with the runtime hook's stand-in in its place.
+    assert "PySide6.QtOpenGL" in bundle_files.UNUSED_MODULES and "rthook_no_qt_opengl.py" in spec
+
+
+# Drives the app from source the way the frozen tests drive the bundle, and lists the modules it loaded.
+_LOADED_MODULES = """
+import atexit, runpy, sys
+atexit.register(lambda: print("LOADED", " ".join(sorted(sys.modules)), file=sys.stderr))
+sys.argv = ["attn-desktop", *sys.argv[1:]]
+runpy.run_module("attn_desktop", run_name="__main__")
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("arguments", [["--self-test", "--lang", "zh_CN"], ["train", "translate", "--steps", "5",
+                                        "-o", "trained.json"], ["export", "{scene}", "-o", "scene.svg"]], ids=" ".join)
+def test_the_app_never_imports_a_module_the_bundle_leaves_out(tmp_path, arguments):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path), "PYTHONPATH": str(ROOT),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "ATTN_DESKTOP_DATA_DIR": str(tmp_path / "data")}
+    from attn_desktop.paths import DEFAULT_SCENE
+
+    scene = str(RESOURCES / "scenes" / DEFAULT_SCENE)
+    arguments = [scene if argument == "{scene}" else argument for argument in arguments]
+    done = subprocess.run([sys.executable, "-c", _LOADED_MODULES, *arguments], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    loaded = done.stderr.rpartition("LOADED ")[2].split()
+    left_out = set(bundle_files.UNUSED_MODULES) - {"PySide6.QtOpenGL"}  # imported, never used: the stand-in's
+    used = [name for name in loaded if name in left_out or name.rpartition(".")[0] in left_out]
+    assert used == [], f"the frozen app would fail to import {used}"
 
 
 def test_paths_finds_the_resources_where_the_spec_puts_them(tmp_path, monkeypatch):
@@ -236,7 +276,7 @@ def test_every_resource_file_is_in_the_bundle():
     bundled = INTERNAL / bundle_files.BUNDLE_RESOURCES
     differ = [
         relative.as_posix() for relative in _files_under(RESOURCES)
-        if not bundle_files._is_litter(relative)
+        if not bundle_files._is_litter(relative) and not bundle_files.is_translator_source(relative)
         and not ((bundled / relative).is_file() and (bundled / relative).read_bytes() == (RESOURCES / relative).read_bytes())
     ]
     assert not differ, f"missing or stale in the bundle (rebuild with python packaging/build.py): {differ}"
@@ -256,6 +296,31 @@ def test_the_bundle_fits_its_size_budget():
     size_mib = bundle_files.disk_usage_mb(BUNDLE)
     budget = bundle_files.SIZE_BUDGET_MB
     assert size_mib <= budget, f"dist/attn-desktop is {size_mib:.1f} MB; the budget is {budget} MB"
+
+
+@needs_bundle
+def test_the_bundle_carries_what_each_language_needs():
+    """Each language's compiled catalog, Qt's own catalog for its standard dialogs, and the fonts that draw
+    Chinese and Arabic on a machine that has none; not the translators' sources."""
+    locale = INTERNAL / bundle_files.BUNDLE_RESOURCES / "locale"
+    for code in ("es", "zh_CN", "ar"):
+        assert (locale / code / "LC_MESSAGES" / "attn_desktop.mo").is_file(), code
+        assert not (locale / code / "LC_MESSAGES" / "attn_desktop.po").exists(), code
+    qt_catalogs = sorted(path.name for path in (INTERNAL / "PySide6" / "Qt" / "translations").glob("*.qm"))
+    assert qt_catalogs == ["qtbase_ar.qm", "qtbase_en.qm", "qtbase_es.qm", "qtbase_zh_CN.qm"]
+    fonts = sorted(path.name for path in (INTERNAL / bundle_files.BUNDLE_RESOURCES / "fonts").iterdir())
+    assert fonts == ["NotoSansArabicUI-Bold-Subset.ttf", "NotoSansArabicUI-Regular-Subset.ttf",
+                     "NotoSansSC-Subset.otf", "OFL.txt"]
+
+
+@needs_bundle
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="build.py compiles NumPy for Linux only")
+def test_the_bundles_numpy_carries_no_blas_library():
+    """PyPI's NumPy brings OpenBLAS and its Fortran runtime (27 MB, a quarter of the budget); the build swaps in
+    NumPy compiled without them (packaging/blas_free_numpy.py). A build that could not compile says why."""
+    blas = sorted(path.relative_to(BUNDLE).as_posix() for path in INTERNAL.rglob("*")
+                  if re.search(r"openblas|gfortran|quadmath", path.name))
+    assert blas == [], "NumPy with OpenBLAS in the bundle: was a C++ compiler or Python's headers missing?"
 
 
 @needs_bundle
