@@ -2,10 +2,14 @@
 
 Why: PyPI's NumPy wheel carries OpenBLAS (libscipy_openblas64_, 24 MB, plus libgfortran and libquadmath,
 3 MB) and a copy of each hot loop for several CPU generations (about 6 MB in _multiarray_umath): together
-a third of the bundle. The app's matrices are small (a scene's few tokens; the training tasks' 16 to 64
-wide layers) and it already runs OpenBLAS on one thread (attn_desktop/__init__.py), so NumPy's own loops
-do the same work; numpy.linalg still works, on the LAPACK subset NumPy carries in its source (lapack_lite).
-bench/training.py and the report in issue 47 give the figures.
+a third of the bundle, which must stay under 100 MB (issue 47). numpy.linalg still works, on the LAPACK
+subset NumPy carries in its source (lapack_lite).
+
+The cost: matrix products run on NumPy's own loops, 15 to 25 times slower than OpenBLAS on the training
+tasks' shapes. A scene's few tokens do not notice, and the small tasks (reverse, previous-token, it-noun)
+still train in 2 to 3 s frozen (at most 1.5 times as long), but the frozen app trains induction about 3.5
+times slower and translate about 7 times slower (measured for issue 47). Training runs on its own thread and NumPy lets go of the
+interpreter lock inside a product, so the window keeps its pace; only the curves take longer to fall.
 
 How: ``pip wheel --no-binary numpy numpy==PIN`` in the build venv, with meson options that leave BLAS and
 the dispatch out. The compile's own tools (meson-python, meson, Cython, ...) come from the package index into
@@ -13,7 +17,7 @@ pip's isolated build environment, pinned by numpy-build-constraints.txt so a new
 bundle overnight. It needs a C and C++ compiler and Python's headers (Debian: g++ and python3-dev; .ci/run
 installs them). It takes several minutes on two cores, so the wheel is kept in the user's cache folder under
 a name that holds everything that decides its bytes: NumPy's version, the Python it is for, the platform,
-and a digest of the meson options and the build tools' pins. A second build reuses it in a second.
+and a digest of the meson options, the build tools' pins, the C library and the compilers' versions. A second build reuses it in a second.
 
 Standard library only: build.py runs it with whatever python3 started the build.
 """
