@@ -3,12 +3,14 @@ announcer and shown beside the lab, with every announcement logged below it, new
 user asks for it; then a tab of the reading column that stays through another lesson, until closed or Reset Layout."""
 
 import numpy as np
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
 
 from attn_desktop.model.layers import Role
 from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release
+from attn_desktop.ui.view_state.checked_at_rest import REST_DURING_DRAG_MS
 
-from tests.support.in_the_window import settle_layout
+from tests.support.in_the_window import settle_layout, tip_on_screen
 
 
 def open_description(qtbot, window):
@@ -150,13 +152,6 @@ def test_while_the_class_guesses_the_panel_tells_no_weight_and_after_the_reveal_
 
 def test_a_drag_is_described_where_the_hand_rests_or_lets_go_not_at_every_move(qtbot, window):
     """Describing the screen is off the drag's frames: the four parts catch up where the hand rests or lets go."""
-    from PySide6.QtCore import QPointF
-
-    from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release
-    from attn_desktop.ui.view_state.checked_at_rest import REST_DURING_DRAG_MS
-
-    from tests.support.in_the_window import tip_on_screen
-
     panel = open_description(qtbot, window)
     viewport = window.canvas.viewport()
     start = tip_on_screen(window, Role.KEY, 1)

@@ -11,7 +11,9 @@ Widgets a test (or a reader) looks at:
 
 What counts as completed, and what is written to the progress file, is the
 model's ChallengeTracker; this panel shows it, and tells it when the student's
-gesture is over so it can write (see _save_when_still).
+gesture is over so it can write (see _save_when_still). During a drag on the
+canvas the tracker is told where the hand rests or lets go, not at every move
+(see hold_during_drag): the move's frame does not wait for the challenges.
 """
 
 from __future__ import annotations
