@@ -248,6 +248,18 @@ def test_new_text_of_the_same_shape_lays_nothing_out(qtbot, panel):
     assert panel.box.height() == height and panel.label.text() == "Each key needs 16.7%."
 
 
+def test_new_text_is_measured_once_not_again_when_the_label_asks(qtbot, panel, monkeypatch):
+    """The box measures new text as it is set; the layout request the label then posts would measure
+    the same text again in the next pass of the event loop (four labels a drag move)."""
+    measured = []
+    real = SteadyLabelBox._room_needed
+    monkeypatch.setattr(SteadyLabelBox, "_room_needed", lambda box: measured.append(1) or real(box))
+    for percent in ("16.2%", "17.2%", "9.9%"):
+        panel.box.set_text(f"Each key needs {percent}.")
+        qtbot.wait(5)
+    assert len(measured) == 3 and panel.label.text() == "Each key needs 9.9%."
+
+
 def test_text_that_needs_another_line_gets_it(qtbot, panel):
     one_line = panel.box.height()
     panel.box.set_text("Each key needs 16.7%, give or take half a point (16.2% to 17.2%). Further keys share the rest.")
