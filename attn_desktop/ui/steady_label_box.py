@@ -20,7 +20,7 @@ makes it selectable while the pointer is over it, or while it holds a selection.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
@@ -59,7 +59,10 @@ class SteadyLabelBox(QWidget):
         if not label.underMouse():
             self._make_selectable(False)  # new text drops any selection: back to plain painting
         label.setText(text)
-        self._ask_for_room_if_needed()
+        # The label has just posted the box a layout request for its new text (Qt's updateGeometry): what
+        # that would do, done now, once (a drag move sets four labels' text, each measured twice otherwise).
+        QCoreApplication.removePostedEvents(self, QEvent.Type.LayoutRequest)
+        self._follow_label_request()
 
     def _make_selectable(self, on: bool) -> None:
         flags = SELECTABLE if on and self._selectable else Qt.TextInteractionFlag.NoTextInteraction
@@ -96,11 +99,14 @@ class SteadyLabelBox(QWidget):
     # ----- the label's requests ----------------------------------------------
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:
-            if self.sizePolicy() != self.label.sizePolicy():  # word wrap turned on or off: asks for a layout itself
-                self.setSizePolicy(self.label.sizePolicy())
-            self._ask_for_room_if_needed()
+            self._follow_label_request()
             return True
         return super().event(event)
+
+    def _follow_label_request(self) -> None:
+        if self.sizePolicy() != self.label.sizePolicy():  # word wrap turned on or off: asks for a layout itself
+            self.setSizePolicy(self.label.sizePolicy())
+        self._ask_for_room_if_needed()
 
     def _ask_for_room_if_needed(self) -> None:
         needed = self._room_needed()

@@ -3,12 +3,14 @@ announcer and shown beside the lab, with every announcement logged below it, new
 user asks for it; then a tab of the reading column that stays through another lesson, until closed or Reset Layout."""
 
 import numpy as np
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
 
 from attn_desktop.model.layers import Role
 from attn_desktop.model.teaching.dock_id import DockId
+from attn_desktop.ui.tools.synthetic_mouse import move_holding, press, release
+from attn_desktop.ui.view_state.checked_at_rest import REST_DURING_DRAG_MS
 
-from tests.support.in_the_window import settle_layout
+from tests.support.in_the_window import settle_layout, tip_on_screen
 
 
 def open_description(qtbot, window):
@@ -144,5 +146,27 @@ def test_while_the_class_guesses_the_panel_tells_no_weight_and_after_the_reveal_
     qtbot.waitUntil(lambda: window.predictions.phase.value == "guessing")
     assert "%" not in panel.part_labels[2].text() and "hidden" in panel.part_labels[2].text()
     qtbot.keyClick(window.weights_chart, Qt.Key.Key_Return)  # reveal
+    key, weight = heaviest_key(window)
+    assert f"{key}, with {weight}" in panel.part_labels[2].text()
+
+
+def test_a_drag_is_described_where_the_hand_rests_or_lets_go_not_at_every_move(qtbot, window):
+    """Describing the screen is off the drag's frames: the four parts catch up where the hand rests or lets go."""
+    panel = open_description(qtbot, window)
+    viewport = window.canvas.viewport()
+    start = tip_on_screen(window, Role.KEY, 1)
+    press(viewport, start)
+    said = []
+    for step in range(1, 5):  # k·cat longer at each move: the heaviest key's weight changes
+        move_holding(viewport, start + QPointF(15 * step, -5 * step))
+        qtbot.wait(1)
+        said.append(panel.part_labels[2].text())
+    assert len(set(said)) == 1, said
+    qtbot.wait(3 * REST_DURING_DRAG_MS)  # the hand rests, the button still down
+    key, weight = heaviest_key(window)
+    assert f"{key}, with {weight}" in panel.part_labels[2].text()
+    move_holding(viewport, start + QPointF(80, -30))
+    release(viewport, start + QPointF(80, -30))
+    qtbot.wait(1)  # less than a rest: letting go describes where the arrow was let go
     key, weight = heaviest_key(window)
     assert f"{key}, with {weight}" in panel.part_labels[2].text()

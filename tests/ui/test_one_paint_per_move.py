@@ -32,6 +32,7 @@ class EventCounter(QObject):
         self.window = window
         self.paints: Counter = Counter()
         self.window_layouts = 0
+        self.window_flushes = 0  # the window's backing store brought to the screen
 
     def eventFilter(self, watched, event) -> bool:
         kind = event.type()
@@ -39,7 +40,8 @@ class EventCounter(QObject):
             self.paints[watched] += 1
         elif kind == QEvent.Type.LayoutRequest and (watched is self.window or isinstance(watched, QDockWidget)):
             self.window_layouts += 1
-
+        elif kind == QEvent.Type.UpdateRequest and watched is self.window:
+            self.window_flushes += 1
         return False
 
 
@@ -91,6 +93,27 @@ def test_a_drag_move_paints_each_panel_once_and_lays_nothing_out(qtbot, classroo
         assert painted["weights chart"] == 1, painted
         twice = [f"{type(w).__name__}/{w.objectName()}" for w, count in paints.items() if count > 1]
         assert not twice, f"painted more than once for one move: {twice}"
+
+
+def test_a_drag_move_reaches_the_screen_in_one_frame(qtbot, classroom_window):
+    """The arrow and every panel's new numbers are brought to the screen together: one backing-store
+    flush a move. (The weights chart's bars used to follow in a second flush, a frame behind the canvas.)"""
+    window = classroom_window
+    counter = EventCounter(window)
+    flushes = []
+
+    def after_each_move(step):
+        qtbot.wait(30)
+        flushes.append(counter.window_flushes)
+        counter.window_flushes = 0
+
+    QApplication.instance().installEventFilter(counter)
+    try:
+        drag_arrow(window, Role.KEY, 1, QPointF(-40, 30), steps=8, after_each_move=after_each_move)
+    finally:
+        QApplication.instance().removeEventFilter(counter)
+
+    assert flushes[1:] and all(count == 1 for count in flushes[1:]), flushes  # the first move starts the status line
 
 
 def test_a_drag_move_repaints_no_window_or_dock_behind_the_panels(qtbot, classroom_window):
@@ -223,6 +246,18 @@ def test_new_text_of_the_same_shape_lays_nothing_out(qtbot, panel):
         qtbot.wait(5)
     assert panel.layouts == 0
     assert panel.box.height() == height and panel.label.text() == "Each key needs 16.7%."
+
+
+def test_new_text_is_measured_once_not_again_when_the_label_asks(qtbot, panel, monkeypatch):
+    """The box measures new text as it is set; the layout request the label then posts would measure
+    the same text again in the next pass of the event loop (four labels a drag move)."""
+    measured = []
+    real = SteadyLabelBox._room_needed
+    monkeypatch.setattr(SteadyLabelBox, "_room_needed", lambda box: measured.append(1) or real(box))
+    for percent in ("16.2%", "17.2%", "9.9%"):
+        panel.box.set_text(f"Each key needs {percent}.")
+        qtbot.wait(5)
+    assert len(measured) == 3 and panel.label.text() == "Each key needs 9.9%."
 
 
 def test_text_that_needs_another_line_gets_it(qtbot, panel):

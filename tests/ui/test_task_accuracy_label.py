@@ -76,6 +76,18 @@ def test_a_scene_without_a_trained_head_shows_nothing(qtbot):
     assert not label.isVisible() and label.text() == ""
 
 
+def test_a_scene_without_a_trained_head_is_not_evaluated_as_its_arrows_move(qtbot, monkeypatch):
+    """Nothing to show: a drag's moves cost no evaluation and no event of the label's (a drag frame each)."""
+    plain = Scene(example_scene_data(REVERSE, init_params(REVERSE, 0), REVERSE.example_tokens()))
+    label, _ = shown(qtbot, plain)
+    evaluations = []
+    monkeypatch.setattr(task_accuracy_label, "task_accuracy", lambda s: evaluations.append(1))
+    for step in range(5):
+        plain.set_vector(Role.EMBEDDING, 1, plain.vectors(Role.EMBEDDING)[1] + 0.1)
+        qtbot.wait(5)
+    assert not evaluations and not label.isVisible() and label.text() == ""
+
+
 def test_a_moved_word_vector_drops_the_accuracy_and_undo_brings_it_back(qtbot, scene):
     label, _ = shown(qtbot, scene)
     command = move_arrow(read(scene), Role.EMBEDDING, 0, scene.vectors(Role.EMBEDDING)[0], far_from_queries(scene, 0))

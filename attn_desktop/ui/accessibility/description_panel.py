@@ -20,6 +20,7 @@ from attn_desktop.model.teaching.screen_description import ScreenDescription
 from attn_desktop.ui.accessibility.announcer import LOG_LENGTH, Announcer
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.scene_link import Followable, follow_scene_in_sight
+from attn_desktop.ui.view_state.checked_at_rest import CheckedAtRest
 
 LOG_LINES_SHOWN = 4  # the log's least height: a few announcements, the description gets the rest
 
@@ -48,7 +49,8 @@ class DescriptionPanel(QWidget):
         for text in announcer.log:
             self.log_view.appendPlainText(text)
         announcer.announced.connect(self._log)
-        follow_scene_in_sight(self, scene, self._on_scene_changed)
+        self._at_rest = CheckedAtRest(self, self._on_scene_settled)  # mid-drag, where the hand rests or lets go
+        follow_scene_in_sight(self, scene, self._at_rest.change)
         follow_language(self, self._reword)
         self._reword()
 
@@ -100,7 +102,12 @@ class DescriptionPanel(QWidget):
         if self.isVisible():
             self.refresh()
 
-    def _on_scene_changed(self, change: Change) -> None:
+    def hold_during_drag(self, dragging: bool) -> None:
+        """An arrow is dragged (True) or let go (False): mid-drag the four parts are written where the hand rests
+        and where it lets go, not at every move (see checked_at_rest.py): the drag's frames do not wait for them."""
+        self._at_rest.hold(dragging)
+
+    def _on_scene_settled(self, change: Change) -> None:
         if change & (Change.NUMBERS | Change.SELECTION) and self.isVisible():
             self.refresh()
 

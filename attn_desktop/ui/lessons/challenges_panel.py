@@ -11,7 +11,9 @@ Widgets a test (or a reader) looks at:
 
 What counts as completed, and what is written to the progress file, is the
 model's ChallengeTracker; this panel shows it, and tells it when the student's
-gesture is over so it can write (see _save_when_still).
+gesture is over so it can write (see _save_when_still). During a drag on the
+canvas the tracker is told where the hand rests or lets go, not at every move
+(see hold_during_drag): the move's frame does not wait for the challenges.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from attn_desktop.model.teaching.challenges import CHALLENGES, Challenge, Challe
 from attn_desktop.model.teaching.progress import ProgressStore
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.steady_label_box import SteadyLabelBox
+from attn_desktop.ui.view_state.checked_at_rest import CheckedAtRest
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TIP, WeightsVeil
 from attn_desktop.ui.widgets.flow_layout import FlowLayout
 
@@ -70,6 +73,7 @@ class ChallengesPanel(QWidget):
         self._save_timer.setSingleShot(True)
         self._save_timer.setInterval(SAVE_AFTER_STILL_MS)
         self._save_timer.timeout.connect(self._save_when_still)
+        self._at_rest = CheckedAtRest(self, self._check)  # mid-drag, where the hand rests or lets go
         application = QCoreApplication.instance()
         if application is not None:
             application.aboutToQuit.connect(self._save_now)  # a quit that hides nothing first
@@ -152,9 +156,17 @@ class ChallengesPanel(QWidget):
         self.tracker.follow_lesson(lesson_id)
         self._show()
 
+    def hold_during_drag(self, dragging: bool) -> None:
+        """An arrow is dragged (True) or let go (False). Mid-drag the challenges are checked where the hand rests
+        and where it lets go, not at every move (see checked_at_rest.py): a completion then ticks and is said
+        once the hand stops, where the arrow is."""
+        self._at_rest.hold(dragging)
+
     def _on_scene_changed(self, change: Change) -> None:
-        if not change & (Change.NUMBERS | Change.SELECTION):
-            return  # a key pointed at: nothing a challenge looks at
+        if change & (Change.NUMBERS | Change.SELECTION):  # (a key pointed at: nothing a challenge looks at)
+            self._at_rest.change(change)
+
+    def _check(self, change: Change) -> None:
         completed_before = self.tracker.completed_ids()
         self.tracker.update(change)
         self._announce_completed(completed_before)

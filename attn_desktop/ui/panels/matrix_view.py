@@ -88,6 +88,7 @@ class MatrixView(QWidget):
         self._cells_buffer: np.ndarray | None = None  # the cells' colours, borrowed by the QImage drawn from them
         self._layout: MatrixLayout | None = None
         self._labels: tuple[Labels, Labels] | None = None  # the column and row labels, for _layout
+        self._labels_order: tuple[list[int], list[int]] | None = None  # the names' order _labels was last worked out in
         self._hints_shown = True  # off while the panel is painted into a picture (see set_hints_shown)
         self._numbers = CellNumbers()  # the cells' numbers, each laid out once
         self._painted: tuple[np.ndarray, np.ndarray, int] | None = None  # the weights, mask and chosen row last painted
@@ -187,8 +188,9 @@ class MatrixView(QWidget):
     def _work_out_labels(self) -> tuple[Labels, Labels]:
         layout, font, dpi = self._current_layout(), self.font(), self.logicalDpiY()
         grid, reading = layout.grid, self.reading
-        return (column_labels(font, dpi, reading.tokens, grid, self._column_order(), layout.turned),
-                row_labels(font, dpi, reading.query_tokens, grid, self._row_order()))
+        columns, rows = self._labels_order = self._column_order(), self._row_order()
+        return (column_labels(font, dpi, reading.tokens, grid, columns, layout.turned),
+                row_labels(font, dpi, reading.query_tokens, grid, rows))
 
     def _column_order(self) -> list[int]:
         """The keys the chosen query weighs most first (their names are what the class reads the answer
@@ -385,6 +387,10 @@ class MatrixView(QWidget):
     def _follow_the_heaviest_keys(self) -> None:
         """Where not every name fits, the chosen query's heaviest keys keep theirs as the weights change."""
         if self._labels is None:
+            return
+        # The names are placed in this order and nothing else of theirs changes with the weights: the same
+        # order, the same names (a drag move mostly leaves the heaviest keys as they were).
+        if self._labels_order == (self._column_order(), self._row_order()):
             return
         labels = self._work_out_labels()
         if [(label.index, label.text) for plan in labels for label in plan[1]] != \

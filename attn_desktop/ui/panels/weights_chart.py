@@ -18,7 +18,7 @@ from typing import cast
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QMetaObject, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QHelpEvent, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QGraphicsItem, QToolTip, QWidget
 
@@ -156,6 +156,24 @@ class WeightsChart(pg.PlotWidget):
         if moved or order != self._label_order:
             self._label_order = order
             self._place_value_labels()
+        self._into_this_frame()
+
+    def _into_this_frame(self) -> None:
+        """Have the chart's scene work out now what its changed items cover, so the bars reach the screen in
+        the frame the window is about to paint, with the arrow and the other panels.
+
+        A graphics scene does that in a queued call that ends by painting the window at once (Qt's
+        dispatchPendingUpdateRequests). On a drag move the canvas's scene ran its call first, the window was
+        painted without the chart, and the chart's call then painted the window a second time. Here the
+        window's pending paint is taken back while the chart's scene works (its call finds nothing to paint
+        early), and asked for again: one paint of the window for the whole move.
+        """
+        window = self.window()
+        if not self.isVisible() or window is self:
+            return
+        QCoreApplication.removePostedEvents(window, QEvent.Type.UpdateRequest)
+        QMetaObject.invokeMethod(self.scene(), "_q_processDirtyItems")  # Qt's own queued call, run now
+        QCoreApplication.postEvent(window, QEvent(QEvent.Type.UpdateRequest))
 
     def _word_axis(self) -> None:
         # Translators: the weights chart's vertical axis

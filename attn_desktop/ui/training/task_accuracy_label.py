@@ -48,8 +48,13 @@ class TaskAccuracyLabel(QLabel):
         self.recompute()
 
     def _scene_changed(self, change: Change) -> None:
-        if change & Change.NUMBERS:  # choosing another query changes nothing the head is tested on
+        if change & Change.NUMBERS and not self._nothing_to_show():  # (another query: nothing the head is tested on)
             self._pending.start(0)
+
+    def _nothing_to_show(self) -> bool:
+        """A scene without a kept head, and the label already empty and hidden: an evaluation would find
+        no head and leave it so. Skipped, a drag move of such a scene (almost every one) costs the label nothing."""
+        return self.scene.trained_head is None and self.accuracy is None and self.isHidden() and not self.text()
 
     def recompute(self) -> None:
         """Evaluate the edited head now (or, after a slow evaluation, once no mouse button is held)."""

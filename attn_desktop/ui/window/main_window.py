@@ -146,6 +146,9 @@ class MainWindow(QMainWindow):
                      self.matrix_view, self.score_panel):
             part.announcement.connect(self.announcer.announce)
         self.canvas.drags.dragging.connect(self._hold_undo_during_drag)
+        # The words that say what is true catch up where the hand rests or lets go, not at every move's frame.
+        self.canvas.drags.dragging.connect(self.challenges_panel.hold_during_drag)
+        self.canvas.drags.dragging.connect(self.description_panel.hold_during_drag)
         self.heads_view.dragging.connect(self._hold_undo_during_drag)
         self.unprotected_label, self.progress_notice_label = fill_status_bar(
             self.statusBar(), scene, (self.autosaver, self.progress), (self.canvas.drag_moved, self.heads_view.drag_moved))
