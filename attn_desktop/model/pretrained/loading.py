@@ -20,7 +20,6 @@ import numpy as np
 from attn_desktop.language import N_, tr
 from attn_desktop.model.pretrained.gguf_config import LlamaConfig
 from attn_desktop.model.pretrained.gguf_file import Progress, check_is_gguf, read_llama_gguf
-from attn_desktop.model.pretrained.joined_weights import join_file_tensors
 from attn_desktop.model.pretrained.pack import require_libraries
 from attn_desktop.model.pretrained.tokenizer import ModelTokenizer, tokenizer_metadata
 from attn_desktop.model.pretrained.weights_cache import (
@@ -99,7 +98,7 @@ def _from_file(path: Path, key: dict[str, Any] | None, progress: Progress | None
     if progress is not None:  # a second or two more: the tokenizer and the joined matrices
         progress(READING_SHARE, tr(JOINING))
     tokenizer = ModelTokenizer(contents.metadata, path.name)
-    weights = join_file_tensors(contents.tensors, contents.config)
+    weights = contents.weights
     if key is None:
         return ModelWeights(contents.config, tokenizer, weights)
     target = cache_path(path)
