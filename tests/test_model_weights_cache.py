@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -272,3 +273,22 @@ def test_a_cache_whose_description_lies_about_sizes_is_refused(cache_dir, model_
     cached.write_bytes(_with_description(cached, lie))
     assert_same_heads(heads(load_and_cache(model_file)), expected)
     assert cached.read_bytes() == whole
+
+
+def test_the_heads_command_ends_with_its_cache_whole(cache_dir, model_file, tmp_path, monkeypatch):
+    """The command writes its JSON while the cache is written in the background, and waits for it before it
+    ends: the next command's load reads the cache."""
+    from attn_desktop.cli import main
+
+    write_contents = weights_cache._write_contents
+
+    def slow_disk(*args, **kwargs):
+        time.sleep(0.5)
+        write_contents(*args, **kwargs)
+
+    monkeypatch.setattr(weights_cache, "_write_contents", slow_disk)
+    output = tmp_path / "heads.json"
+    assert main(["heads", DEFAULT_SENTENCE, "--model", str(model_file), "-o", str(output)]) == 0
+    assert output.exists() and cache_path(model_file).exists()
+    monkeypatch.setattr(gguf, "GGUFReader", None)  # the next load reads the cache
+    assert main(["heads", DEFAULT_SENTENCE, "--model", str(model_file), "-o", str(output)]) == 0
