@@ -56,6 +56,8 @@ def multiply_adds(config: LlamaConfig, context: int, new_tokens: int, layers: in
 def rows_times(rows: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     """ROWS @ MATRIX.T, each row (n, k) multiplied on its own (see the module's docstring), so a row comes out
     the same however many were computed with it; a piece of MATRIX's rows at a time."""
+    if len(rows) < 2:  # one row (a generation step) reads the matrix once anyway: no piece would be read twice
+        return np.asarray(np.matmul(rows[:, None, :], matrix.T)[:, 0])
     product = np.empty((len(rows), len(matrix)), dtype=np.result_type(rows, matrix))
     step = max(CHUNK_ALIGNMENT, CHUNK_BYTES // max(matrix.shape[1] * matrix.itemsize, 1) // CHUNK_ALIGNMENT * CHUNK_ALIGNMENT)
     for start in range(0, len(matrix), step):
