@@ -16,7 +16,7 @@ def packed(kind_name, rows, width, seed=0):
     """Random weights (with a spread like a model's, some rows constant) quantized by the gguf package."""
     rng = np.random.default_rng(seed)
     weights = (rng.standard_normal((rows, width)) * rng.uniform(0.01, 3, size=(rows, 1))).astype(np.float32)
-    weights[::7] = 0.25  # blocks whose scale is zero
+    weights[3::7] = 0.25  # blocks whose scale is zero
     kind = gguf.GGMLQuantizationType[kind_name]
     if kind_name == "F32":
         return weights, kind
