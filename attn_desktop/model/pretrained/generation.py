@@ -15,7 +15,7 @@ pass by a float32 rounding, which 30 layers grow to about 1e-6 in the logits. So
   the next piece): each output is the same dot product, by the same kernel, as through the whole matrix
   (the bits are compared in tests/test_generation_cache.py), and the piece stays in the processor's cache,
   where a whole matrix (gate and up: 7 MB) was read again from memory for every token. A 250-token
-  sentence's projections went from 3.5 s to about 1 on a quiet 2-core machine, and under load from 30 s to 4;
+  sentence's forward pass went from 31-61 s to 3.9-4.4 s on the 2-core machine at a load average of 8-10;
 * the attention is computed in blocks of ROWS queries aligned on absolute positions (block b holds
   positions 8b to 8b + 7, missing rows zero) reading exactly the keys 0 to 8b + 7 (later ones zero and
   masked): a position's scores, softmax and mix are always the same call shape with the row at the same
