@@ -33,7 +33,8 @@ __all__ = ["GgufContents", "LlamaConfig", "ModelFileError", "Progress", "check_i
 SUPPORTED_ARCHITECTURE = "llama"
 GGUF_MAGIC = b"GGUF"
 Progress = Callable[[float, str], None]
-LAYOUT_SHARE = 0.6  # of reading a file: its vocabulary and layout (6 of 10 s for SmolLM2); the rest is the weights
+LAYOUT_SHARE = 0.6  # of reading a file entry by entry: its vocabulary and layout (6 of 10 s for SmolLM2)
+QUICK_LAYOUT_SHARE = 0.1  # ... read quickly (quick_metadata.py): a tenth of a second; the rest is the weights
 LAYOUT_TEXT = N_("Reading the vocabulary and the layers' layout")
 
 
@@ -53,11 +54,7 @@ def read_llama_gguf(path: str | os.PathLike[str], progress: Progress | None = No
     check_is_gguf(Path(path))
     if progress is not None:  # reading the vocabulary and layout takes seconds before any weight is read
         progress(0.0, tr(LAYOUT_TEXT))
-    reader = _open_reader(Path(path), shown, _share(progress, 0.0, LAYOUT_SHARE))
-    metadata = _metadata(reader, shown)
-    # The reader keeps a small array object for every part of every entry (a million of them for a
-    # 49,152-word vocabulary, ~80 MB); the values are copied out now, so they can go before the weights come.
-    reader.fields.clear()
+    reader, metadata, layout_share = _reader_and_metadata(Path(path), shown, progress)
     architecture = metadata.get("general.architecture")
     if architecture != SUPPORTED_ARCHITECTURE:
         raise ModelFileError(
@@ -69,8 +66,27 @@ def read_llama_gguf(path: str | os.PathLike[str], progress: Progress | None = No
     check_vocabulary(metadata, config, shown)
     check_layout({tensor.name: tuple(int(size) for size in reversed(tensor.shape)) for tensor in reader.tensors},
                  config, shown)
-    weights = _dequantized(reader, config, shown, _share(progress, LAYOUT_SHARE, 1.0))
+    weights = _dequantized(reader, config, shown, _share(progress, layout_share, 1.0))
     return GgufContents(config, metadata, weights)
+
+
+def _reader_and_metadata(path: Path, shown: str, progress: Progress | None
+                         ) -> tuple[Any, dict[str, Any], float]:
+    """The reader (for the tensors), the metadata entries, and the share of the reading they took. The entries
+    are read with struct in tens of milliseconds where the file reads that way (quick_metadata.py); otherwise
+    (another byte order, a key twice, anything odd or damaged) by the reader itself, entry by entry in
+    seconds, reporting how far it has read, and saying what is wrong."""
+    from attn_desktop.model.pretrained.quick_metadata import quick_reader_and_metadata
+
+    quick = quick_reader_and_metadata(path, plain_array_reader())
+    if quick is not None:
+        return *quick, QUICK_LAYOUT_SHARE
+    reader = _open_reader(path, shown, _share(progress, 0.0, LAYOUT_SHARE))
+    metadata = _metadata(reader, shown)
+    # The reader keeps a small array object for every part of every entry (a million of them for a
+    # 49,152-word vocabulary, ~80 MB); the values are copied out now, so they can go before the weights come.
+    reader.fields.clear()
+    return reader, metadata, LAYOUT_SHARE
 
 
 def check_is_gguf(path: Path) -> None:
@@ -107,7 +123,9 @@ def _shown_bytes(data: bytes) -> str:
     return tr("the bytes {bytes}").format(bytes=" ".join(f"{byte:02X}" for byte in data))
 
 
-def _open_reader(path: Path, shown: str, progress: Progress | None = None) -> Any:
+def plain_array_reader() -> Any:
+    """llama.cpp's reader class (imported now: the model's checks may replace it), over a plain NumPy view of
+    its memory map."""
     from gguf import GGUFReader
 
     # Without the model pack GGUFReader is Any to the type checker, which the model's checks let no class subclass.
@@ -125,7 +143,13 @@ def _open_reader(path: Path, shown: str, progress: Progress | None = None) -> An
         def data(self, mapped: np.ndarray) -> None:
             self._plain_data = mapped.view(np.ndarray)
 
-    class ReportingReader(PlainArrayReader):
+    return PlainArrayReader
+
+
+def _open_reader(path: Path, shown: str, progress: Progress | None = None) -> Any:
+    plain_reader: Any = plain_array_reader()
+
+    class ReportingReader(plain_reader):  # type: ignore[misc, unused-ignore]
         """The reader, reporting how far into the metadata it has read: it reads every entry of the
         vocabulary through _get, in order, and takes seconds for a 49,152-word one."""
 
@@ -140,7 +164,7 @@ def _open_reader(path: Path, shown: str, progress: Progress | None = None) -> An
     try:
         span = _metadata_span(path) if progress is not None else None
         if progress is None or span is None:
-            return PlainArrayReader(str(path), "r")
+            return plain_reader(str(path), "r")
         return ReportingReader(_layout_reporter(progress, *span))
     except _ReportRaised as stopped:  # the report's own exception (a load stopped at shutdown), not damage
         raise stopped.error from None
