@@ -1,4 +1,5 @@
-"""Reading a LLaMA-style GGUF file with llama.cpp's own reader (the `gguf` package).
+"""Reading a LLaMA-style GGUF file with llama.cpp's own reader (the `gguf` package), its metadata read quickly
+with struct where the file reads that way (quick_metadata.py), its tensors dequantized by dequantize.py.
 
 Everything that can be wrong with a file becomes one ModelFileError naming the file
 and what was found, so the command line prints one line and the window one dialog.
