@@ -76,6 +76,16 @@ def private_cache_dir(tmp_path_factory):
         yield folder
 
 
+@pytest.fixture(autouse=True)
+def cache_writes_finished():
+    """A test's weights caches, written in the background after a first load, are whole before the next test
+    starts: none writes into a folder another test reads, or one already removed."""
+    yield
+    loading = sys.modules.get("attn_desktop.model.pretrained.loading")
+    if loading is not None:
+        loading.finish_cache_writes()
+
+
 @pytest.fixture(scope="module")
 def smollm2():
     """The model pack's SmolLM2, loaded once per test module (its 540 MB let go with the module); the test is

@@ -57,6 +57,20 @@ def tiny(tmp_path_factory):
     return LlamaModel.load(path)
 
 
+@pytest.mark.parametrize("shape", [(3072, 576), (576, 1536), (960, 576), (100, 64)])
+def test_a_matrix_taken_a_piece_at_a_time_gives_each_row_the_bits_of_the_whole_matrix(shape):
+    """SmolLM2's projections (gate and up, down, q k v) and one smaller than a piece: every number of a pass
+    (its rows through the matrix a piece at a time) the same as a generation step's row alone, and as one
+    matrix-vector product per row through the whole matrix (what the model computed before the pieces)."""
+    rng = np.random.default_rng(1)
+    matrix = rng.normal(size=shape).astype(np.float32)
+    rows = rng.normal(size=(19, shape[1])).astype(np.float32)
+    whole_pass = rows_times(rows, matrix)
+    for index, row in enumerate(rows):
+        np.testing.assert_array_equal(rows_times(row[None], matrix)[0], whole_pass[index])
+    np.testing.assert_array_equal(whole_pass, np.matmul(rows[:, None, :], matrix.T)[:, 0])
+
+
 def assert_same_run(step, whole):
     assert step.token_ids == whole.token_ids
     for part in ("attention", "queries", "keys", "values", "residuals", "unturned_queries", "unturned_keys"):

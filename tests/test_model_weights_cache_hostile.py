@@ -24,11 +24,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from attn_desktop.model.pretrained import weights_cache
-from attn_desktop.model.pretrained.llama import LlamaModel
 from attn_desktop.model.pretrained.weights_cache import KEPT_CACHES, cache_path
 
 from tests.support.tiny_llama import write_tiny_llama
-from tests.test_model_weights_cache import assert_same_heads, heads, uncached_heads
+from tests.test_model_weights_cache import assert_same_heads, heads, load_and_cache, uncached_heads
 
 MERGES = "tokenizer.ggml.merges"
 BOS = "tokenizer.ggml.bos_token_id"
@@ -121,28 +120,28 @@ LIES = {
 @pytest.mark.parametrize("lie", list(LIES))
 def test_a_cache_rewritten_with_a_correct_checksum_gives_the_model_files_numbers(cache_dir, model_file, monkeypatch,
                                                                                 lie):
-    expected = heads(LlamaModel.load(model_file))
+    expected = heads(load_and_cache(model_file))
     cached = cache_path(model_file)
     whole = cached.read_bytes()
     cached.write_bytes(_rewritten(cached, LIES[lie]))
-    assert_same_heads(heads(LlamaModel.load(model_file)), expected)
+    assert_same_heads(heads(load_and_cache(model_file)), expected)
     assert cached.read_bytes() == whole  # the file was read afresh and the cache written again
 
 
 def test_a_fallback_leaves_a_line_in_the_log_and_nothing_on_screen(cache_dir, model_file, caplog, capsys):
-    LlamaModel.load(model_file)
+    load_and_cache(model_file)
     cached = cache_path(model_file)
     cached.write_bytes(_rewritten(cached, LIES["merges as numbers"]))
     capsys.readouterr()
     with caplog.at_level("INFO", logger="attn_desktop"):
-        LlamaModel.load(model_file)
+        load_and_cache(model_file)
     assert any("not used" in record.getMessage() and cached.name in record.getMessage() for record in caplog.records)
     assert capsys.readouterr() == ("", "")
 
 
 def test_a_cache_whose_weights_were_rewritten_with_their_checksums_gives_the_model_files_numbers(
         cache_dir, model_file, monkeypatch):
-    expected = heads(LlamaModel.load(model_file))
+    expected = heads(load_and_cache(model_file))
     cached = cache_path(model_file)
     whole = cached.read_bytes()
     data = bytearray(whole)
@@ -158,7 +157,7 @@ def test_a_cache_whose_weights_were_rewritten_with_their_checksums_gives_the_mod
     entry["crc32"] = zlib.crc32(forged)
     text = json.dumps(description).encode()
     cached.write_bytes(bytes(data[:offset]) + text + trailer.pack(magic, offset, len(text), zlib.crc32(text), version))
-    assert_same_heads(heads(LlamaModel.load(model_file)), expected)
+    assert_same_heads(heads(load_and_cache(model_file)), expected)
     assert cached.read_bytes() == whole
 
 
@@ -168,7 +167,7 @@ def _load_in_a_thread(path):
 
     def load():
         try:
-            LlamaModel.load(path)
+            load_and_cache(path)
             outcome.append(None)
         except BaseException as error:  # noqa: BLE001 - handed to the test
             outcome.append(error)
@@ -198,7 +197,7 @@ def test_a_special_file_at_the_cache_path_is_refused_without_blocking(cache_dir,
                 pass
     assert finished, "the load blocked on the special file"
     assert error is None
-    assert_same_heads(heads(LlamaModel.load(model_file)), expected)
+    assert_same_heads(heads(load_and_cache(model_file)), expected)
     assert (cached.is_fifo() if kind == "fifo" else cached.is_dir())  # left alone: not provably ours
 
 
@@ -215,14 +214,14 @@ def test_a_model_file_changed_past_its_start_with_size_and_time_restored_is_read
     size, mtime = path.stat().st_size, path.stat().st_mtime_ns
     offset, length = _tensor_span(path, "blk.1.attn_q.weight")
     assert offset > weights_cache.HEADER_BYTES_HASHED  # the change is past the hashed start
-    LlamaModel.load(path)
+    load_and_cache(path)
     data = bytearray(path.read_bytes())
     weights = np.frombuffer(data, dtype="<f4", count=length // 4, offset=offset) * -2.0
     data[offset: offset + length] = weights.astype("<f4").tobytes()
     path.write_bytes(bytes(data))
     os.utime(path, ns=(mtime, mtime))
     assert path.stat().st_size == size
-    assert_same_heads(heads(LlamaModel.load(path)), uncached_heads(path, monkeypatch))
+    assert_same_heads(heads(load_and_cache(path)), uncached_heads(path, monkeypatch))
 
 
 # ----- a property: whatever the description is changed to, the model file's numbers or nothing else -------------
@@ -302,7 +301,7 @@ def test_any_change_to_the_description_gives_the_model_files_numbers(cache_dir, 
     cached.write_bytes(_rewritten(cached, change))
     finished, error = _load_in_a_thread(model_file)
     assert finished and error is None, error
-    assert_same_heads(heads(LlamaModel.load(model_file)), expected)
+    assert_same_heads(heads(load_and_cache(model_file)), expected)
 
 
 _EXPECTED: dict = {}
@@ -318,7 +317,7 @@ def _expected(path, monkeypatch):
 def _whole_cache(path):
     """The whole cache of the model file (its key holds the file's modification time: one per file)."""
     if ("cache", path) not in _EXPECTED:
-        LlamaModel.load(path)
+        load_and_cache(path)
         _EXPECTED["cache", path] = cache_path(path).read_bytes()
     return _EXPECTED["cache", path]
 
@@ -341,7 +340,7 @@ def test_the_cleanup_deletes_only_the_apps_own_caches(cache_dir, tmp_path):
     for seed in range(KEPT_CACHES + 1):
         path = tmp_path / f"model-{seed}.gguf"
         write_tiny_llama(path, seed=seed)
-        LlamaModel.load(path)
+        load_and_cache(path)
         caches.append(cache_path(path))
         os.utime(caches[-1], (1000 + seed, 1000 + seed))  # loaded in this order, long ago
     weights_cache.remove_old_caches(cache_dir)
@@ -359,11 +358,11 @@ def test_the_real_model_is_loaded_from_its_cache_the_second_time(cache_dir, monk
         path = find_pack_model()
     except ModelUnavailable as missing:
         pytest.skip(str(missing))
-    first = LlamaModel.load(path)
+    first = load_and_cache(path)
     expected = [(run.tokens, run.attention, run.next_tokens) for run in [first.run("The cat sat on the mat")]]
     del first
     monkeypatch.setattr(gguf, "GGUFReader", None)  # any use of the reader fails
-    second = LlamaModel.load(path)
+    second = load_and_cache(path)
     assert isinstance(second._embed, np.memmap)
     run = second.run("The cat sat on the mat")
     assert run.tokens == expected[0][0] and run.next_tokens == expected[0][2]

@@ -33,10 +33,20 @@ def main(argv: list[str] | None = None) -> int:
     set_language(language_of_system())  # the window, snapshot and export may choose another (--lang)
     if argv and argv[0] in HEADLESS_COMMANDS:
         try:
-            return HEADLESS_COMMANDS[argv[0]](argv[1:])
+            code = HEADLESS_COMMANDS[argv[0]](argv[1:])
+            _finish_cache_writes()
+            return code
         except KeyboardInterrupt:  # Ctrl+C: every output is written whole or not at all (safe_write)
             return stopped_by_interrupt()
     return gui_main(argv)
+
+
+def _finish_cache_writes() -> None:
+    """A model's weights cache, written in the background after the command's output (the output comes
+    first), is whole before the command ends; Ctrl+C meanwhile stops the command as anywhere else."""
+    loading = sys.modules.get("attn_desktop.model.pretrained.loading")  # only a command that loaded a model
+    if loading is not None:
+        loading.finish_cache_writes()
 
 
 def _utf8_for_a_c_locale() -> None:

@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("gguf")
 pytest.importorskip("tokenizers")
 
+from attn_desktop.model.pretrained import quick_metadata
 from attn_desktop.model.pretrained.llama import DEFAULT_SENTENCE, LlamaModel
 from attn_desktop.model.pretrained.run import NEXT_TOKEN_COUNT
 
@@ -117,8 +118,10 @@ def test_loading_reports_progress_up_to_done(tmp_path):
     assert all(0 <= fraction <= 1 and text for fraction, text in reports)
 
 
-def test_reading_the_vocabulary_and_layout_reports_how_far_it_has_read(tmp_path):
-    """SmolLM2's vocabulary takes six of its ten seconds to read, before any weight: the bar moves meanwhile."""
+def test_reading_the_vocabulary_and_layout_entry_by_entry_reports_how_far_it_has_read(tmp_path, monkeypatch):
+    """A file read by llama.cpp's reader entry by entry (one the quick reading refuses: another byte order, a
+    key twice): SmolLM2's vocabulary took six of its ten seconds so, before any weight: the bar moves meanwhile."""
+    monkeypatch.setattr(quick_metadata, "quick_reader_and_metadata", lambda _path, _reader: None)
     write_tiny_llama(tmp_path / "tiny.gguf")
     reports: list[tuple[float, str]] = []
     LlamaModel.load(tmp_path / "tiny.gguf", progress=lambda fraction, text: reports.append((fraction, text)))
@@ -131,7 +134,21 @@ def test_reading_the_vocabulary_and_layout_reports_how_far_it_has_read(tmp_path)
     assert 0.45 <= fractions[-1] <= 0.55  # six tenths of reading, which is nine tenths of a load
 
 
-def test_a_report_that_stops_the_load_while_the_vocabulary_is_read_stops_it_as_it_is(tmp_path):
+def test_the_vocabulary_and_layout_read_quickly_are_a_tenth_of_the_bar_then_the_weights_move_it(tmp_path):
+    write_tiny_llama(tmp_path / "tiny.gguf")
+    reports: list[tuple[float, str]] = []
+    LlamaModel.load(tmp_path / "tiny.gguf", progress=lambda fraction, text: reports.append((fraction, text)))
+    first_weight = next(i for i, (_, text) in enumerate(reports) if text.startswith("Reading weights"))
+    assert reports[:first_weight] == [(0.0, "Reading the vocabulary and the layers' layout")]
+    weights = [fraction for fraction, text in reports if text.startswith("Reading weights")]
+    assert len(weights) >= 10 and weights == sorted(weights)
+    assert 0.09 <= weights[0] <= 0.2  # each tensor's share of nine tenths of a load, after a tenth of reading
+
+
+def test_a_report_that_stops_the_load_while_the_vocabulary_is_read_stops_it_as_it_is(tmp_path, monkeypatch):
+    """Read entry by entry (see above): the report's own exception comes through the reader's handling of damage."""
+    monkeypatch.setattr(quick_metadata, "quick_reader_and_metadata", lambda _path, _reader: None)
+
     class Stopped(Exception):
         pass
 

@@ -1,4 +1,5 @@
-"""Reading a LLaMA-style GGUF file with llama.cpp's own reader (the `gguf` package).
+"""Reading a LLaMA-style GGUF file with llama.cpp's own reader (the `gguf` package), its metadata read quickly
+with struct where the file reads that way (quick_metadata.py), its tensors dequantized by dequantize.py.
 
 Everything that can be wrong with a file becomes one ModelFileError naming the file
 and what was found, so the command line prints one line and the window one dialog.
@@ -17,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from attn_desktop.language import N_, tr
+from attn_desktop.model.pretrained.dequantize import dequantize_into
 from attn_desktop.model.pretrained.gguf_config import (
     LlamaConfig,
     ModelFileError,
@@ -24,6 +26,7 @@ from attn_desktop.model.pretrained.gguf_config import (
     check_vocabulary,
     llama_config,
 )
+from attn_desktop.model.pretrained.joined_weights import file_tensor_places, joined_shapes
 from attn_desktop.model.pretrained.pack import require_libraries
 
 __all__ = ["GgufContents", "LlamaConfig", "ModelFileError", "Progress", "check_is_gguf", "read_llama_gguf"]
@@ -31,17 +34,19 @@ __all__ = ["GgufContents", "LlamaConfig", "ModelFileError", "Progress", "check_i
 SUPPORTED_ARCHITECTURE = "llama"
 GGUF_MAGIC = b"GGUF"
 Progress = Callable[[float, str], None]
-LAYOUT_SHARE = 0.6  # of reading a file: its vocabulary and layout (6 of 10 s for SmolLM2); the rest is the weights
+LAYOUT_SHARE = 0.6  # of reading a file entry by entry: its vocabulary and layout (6 of 10 s for SmolLM2)
+QUICK_LAYOUT_SHARE = 0.1  # ... read quickly (quick_metadata.py): a tenth of a second; the rest is the weights
 LAYOUT_TEXT = N_("Reading the vocabulary and the layers' layout")
 
 
 @dataclass(frozen=True)
 class GgufContents:
-    """The metadata and the dequantized tensors of one file (float32, rows = outputs)."""
+    """The metadata and the dequantized weights of one file, joined as the forward pass uses them
+    (joined_weights.py: float32, rows = outputs)."""
 
     config: LlamaConfig
     metadata: dict[str, Any]
-    tensors: dict[str, np.ndarray]
+    weights: dict[str, np.ndarray]
 
 
 def read_llama_gguf(path: str | os.PathLike[str], progress: Progress | None = None) -> GgufContents:
@@ -50,11 +55,7 @@ def read_llama_gguf(path: str | os.PathLike[str], progress: Progress | None = No
     check_is_gguf(Path(path))
     if progress is not None:  # reading the vocabulary and layout takes seconds before any weight is read
         progress(0.0, tr(LAYOUT_TEXT))
-    reader = _open_reader(Path(path), shown, _share(progress, 0.0, LAYOUT_SHARE))
-    metadata = _metadata(reader, shown)
-    # The reader keeps a small array object for every part of every entry (a million of them for a
-    # 49,152-word vocabulary, ~80 MB); the values are copied out now, so they can go before the weights come.
-    reader.fields.clear()
+    reader, metadata, layout_share = _reader_and_metadata(Path(path), shown, progress)
     architecture = metadata.get("general.architecture")
     if architecture != SUPPORTED_ARCHITECTURE:
         raise ModelFileError(
@@ -66,9 +67,27 @@ def read_llama_gguf(path: str | os.PathLike[str], progress: Progress | None = No
     check_vocabulary(metadata, config, shown)
     check_layout({tensor.name: tuple(int(size) for size in reversed(tensor.shape)) for tensor in reader.tensors},
                  config, shown)
-    tensors = _dequantized(reader, shown, _share(progress, LAYOUT_SHARE, 1.0))
-    _check_finite(tensors, shown)
-    return GgufContents(config, metadata, tensors)
+    weights = _dequantized(reader, config, shown, _share(progress, layout_share, 1.0))
+    return GgufContents(config, metadata, weights)
+
+
+def _reader_and_metadata(path: Path, shown: str, progress: Progress | None
+                         ) -> tuple[Any, dict[str, Any], float]:
+    """The reader (for the tensors), the metadata entries, and the share of the reading they took. The entries
+    are read with struct in tens of milliseconds where the file reads that way (quick_metadata.py); otherwise
+    (another byte order, a key twice, anything odd or damaged) by the reader itself, entry by entry in
+    seconds, reporting how far it has read, and saying what is wrong."""
+    from attn_desktop.model.pretrained.quick_metadata import quick_reader_and_metadata
+
+    quick = quick_reader_and_metadata(path, plain_array_reader())
+    if quick is not None:
+        return *quick, QUICK_LAYOUT_SHARE
+    reader = _open_reader(path, shown, _share(progress, 0.0, LAYOUT_SHARE))
+    metadata = _metadata(reader, shown)
+    # The reader keeps a small array object for every part of every entry (a million of them for a
+    # 49,152-word vocabulary, ~80 MB); the values are copied out now, so they can go before the weights come.
+    reader.fields.clear()
+    return reader, metadata, LAYOUT_SHARE
 
 
 def check_is_gguf(path: Path) -> None:
@@ -105,11 +124,33 @@ def _shown_bytes(data: bytes) -> str:
     return tr("the bytes {bytes}").format(bytes=" ".join(f"{byte:02X}" for byte in data))
 
 
-def _open_reader(path: Path, shown: str, progress: Progress | None = None) -> Any:
+def plain_array_reader() -> Any:
+    """llama.cpp's reader class (imported now: the model's checks may replace it), over a plain NumPy view of
+    its memory map."""
     from gguf import GGUFReader
 
     # Without the model pack GGUFReader is Any to the type checker, which the model's checks let no class subclass.
-    class ReportingReader(GGUFReader):  # type: ignore[misc, unused-ignore]
+    class PlainArrayReader(GGUFReader):  # type: ignore[misc, unused-ignore]
+        """The reader over a plain NumPy view of its memory map. It cuts a small array out of the file for every
+        part of every entry (a million for a 49,152-word vocabulary), and numpy.memmap's own slicing and
+        bookkeeping cost microseconds each: 4 of its 5 seconds. A view of the same memory reads the same bytes;
+        it keeps the map open as long as it lives, as the memmap did."""
+
+        @property  # type: ignore[override, unused-ignore]
+        def data(self) -> np.ndarray:
+            return self._plain_data
+
+        @data.setter
+        def data(self, mapped: np.ndarray) -> None:
+            self._plain_data = mapped.view(np.ndarray)
+
+    return PlainArrayReader
+
+
+def _open_reader(path: Path, shown: str, progress: Progress | None = None) -> Any:
+    plain_reader: Any = plain_array_reader()
+
+    class ReportingReader(plain_reader):  # type: ignore[misc, unused-ignore]
         """The reader, reporting how far into the metadata it has read: it reads every entry of the
         vocabulary through _get, in order, and takes seconds for a 49,152-word one."""
 
@@ -124,7 +165,7 @@ def _open_reader(path: Path, shown: str, progress: Progress | None = None) -> An
     try:
         span = _metadata_span(path) if progress is not None else None
         if progress is None or span is None:
-            return GGUFReader(str(path), "r")
+            return plain_reader(str(path), "r")
         return ReportingReader(_layout_reporter(progress, *span))
     except _ReportRaised as stopped:  # the report's own exception (a load stopped at shutdown), not damage
         raise stopped.error from None
@@ -234,47 +275,31 @@ def _metadata(reader: Any, shown: str) -> dict[str, Any]:
     return metadata
 
 
-def _dequantized(reader: Any, shown: str, progress: Progress | None) -> dict[str, np.ndarray]:
-    tensors: dict[str, np.ndarray] = {}
+def _dequantized(reader: Any, config: LlamaConfig, shown: str, progress: Progress | None) -> dict[str, np.ndarray]:
+    """The joined weights (joined_weights.py), each file tensor dequantized once, straight into its rows, and
+    checked to be finite while its numbers are still in the processor's cache."""
+    has_unembedding = any(tensor.name == "output.weight" for tensor in reader.tensors)
+    weights = {name: np.empty(shape, dtype=np.float32)
+               for name, shape in joined_shapes(config, has_unembedding).items()}
+    places = file_tensor_places(config, has_unembedding)
     count = len(reader.tensors)
     for index, tensor in enumerate(reader.tensors):
-        try:
-            tensors[tensor.name] = _dequantize(tensor)
-        except Exception as error:  # noqa: BLE001 - an unknown or damaged tensor type: one line naming it
-            raise ModelFileError(
-                tr("{file}: cannot read tensor {tensor} of type {kind} ({reason})").format(
-                    file=shown, tensor=tensor.name, kind=tensor.tensor_type.name, reason=_reason(error))
-            ) from None
+        if tensor.name in places:  # a tensor the forward pass does not use is never read
+            name, rows = places[tensor.name]
+            _dequantize(tensor, weights[name][rows], shown)
         if progress is not None:
             progress((index + 1) / count, tr("Reading weights: {done} of {count}").format(done=index + 1, count=count))
-    return tensors
+    return weights
 
 
-ROWS_PER_PIECE = 4096  # rows dequantized at a time: the reader's working arrays stay a few MB
-
-
-def _dequantize(tensor: Any) -> np.ndarray:
-    """One tensor as float32 in memory of its own, dequantized a piece at a time.
-
-    Dequantizing a whole large matrix at once makes working copies several times its size (the
-    embedding alone is 113 MB as float32), and an unquantized tensor comes back as a view of the
-    memory-mapped file, which would keep the whole file mapped as long as the model lives.
-    """
-    from gguf.quants import dequantize
-
-    data = tensor.data
-    if data.ndim < 2 or len(data) <= ROWS_PER_PIECE:
-        return np.array(dequantize(data, tensor.tensor_type), dtype=np.float32, copy=True)
-    first = dequantize(data[:ROWS_PER_PIECE], tensor.tensor_type)
-    result = np.empty((len(data), *first.shape[1:]), dtype=np.float32)
-    result[:ROWS_PER_PIECE] = first
-    for start in range(ROWS_PER_PIECE, len(data), ROWS_PER_PIECE):
-        result[start : start + ROWS_PER_PIECE] = dequantize(data[start : start + ROWS_PER_PIECE], tensor.tensor_type)
-    return result
-
-
-def _check_finite(tensors: dict[str, np.ndarray], shown: str) -> None:
-    for name, array in tensors.items():
-        if not np.isfinite(array).all():
-            raise ModelFileError(tr("{file}: the tensor {tensor} holds numbers that are not finite (NaN or "
-                                    "infinity)").format(file=shown, tensor=name))
+def _dequantize(tensor: Any, out: np.ndarray, shown: str) -> None:
+    try:
+        dequantize_into(tensor.data, tensor.tensor_type, out)
+    except Exception as error:  # noqa: BLE001 - an unknown or damaged tensor type: one line naming it
+        raise ModelFileError(
+            tr("{file}: cannot read tensor {tensor} of type {kind} ({reason})").format(
+                file=shown, tensor=tensor.name, kind=tensor.tensor_type.name, reason=_reason(error))
+        ) from None
+    if not np.isfinite(out).all():
+        raise ModelFileError(tr("{file}: the tensor {tensor} holds numbers that are not finite (NaN or "
+                                "infinity)").format(file=shown, tensor=tensor.name))

@@ -7,8 +7,6 @@ Matrices keep the file's orientation, one row per output (x @ m.T; BLAS reads th
 
 from __future__ import annotations
 
-import numpy as np
-
 from attn_desktop.model.pretrained.gguf_config import LlamaConfig
 
 EMBEDDING = "token_embd"
@@ -21,26 +19,34 @@ def layer_key(index: int, part: str) -> str:
     return f"blk.{index}.{part}"
 
 
-def join_file_tensors(tensors: dict[str, np.ndarray], config: LlamaConfig) -> dict[str, np.ndarray]:
-    """The file's tensors (GGUF names) joined into the forward pass's arrays.
+def file_tensor_places(config: LlamaConfig, has_unembedding: bool) -> dict[str, tuple[str, slice]]:
+    """Where each of the file's tensors (GGUF names) goes: the joined array (joined_shapes) and its rows.
 
-    Each layer's originals are dropped from TENSORS as its joined matrices are made, so a load never
-    holds both copies of the whole model at once.
+    The loader dequantizes each tensor straight into its rows (gguf_file.py): the joined matrices are never
+    put together from copies. Tensors the file holds beyond these are never read.
     """
-    joined = {EMBEDDING: tensors.pop("token_embd.weight"), FINAL_NORM: tensors.pop("output_norm.weight")}
-    if "output.weight" in tensors:
-        joined[UNEMBEDDING] = tensors.pop("output.weight")
-    for index in range(config.layer_count):
-        def weight(name: str, index: int = index) -> np.ndarray:
-            return tensors.pop(f"blk.{index}.{name}.weight")
+    c = config
+    kv_width = c.kv_head_count * c.head_width
+    whole = slice(None)
+    places = {"token_embd.weight": (EMBEDDING, whole), "output_norm.weight": (FINAL_NORM, whole)}
+    if has_unembedding:
+        places["output.weight"] = (UNEMBEDDING, whole)
+    for index in range(c.layer_count):
+        def tensor(name: str, index: int = index) -> str:
+            return f"blk.{index}.{name}.weight"
 
-        joined[layer_key(index, "attn_norm")] = weight("attn_norm")
-        joined[layer_key(index, "qkv")] = np.concatenate([weight("attn_q"), weight("attn_k"), weight("attn_v")])
-        joined[layer_key(index, "out")] = weight("attn_output")
-        joined[layer_key(index, "ffn_norm")] = weight("ffn_norm")
-        joined[layer_key(index, "gate_up")] = np.concatenate([weight("ffn_gate"), weight("ffn_up")])
-        joined[layer_key(index, "down")] = weight("ffn_down")
-    return joined
+        places |= {
+            tensor("attn_norm"): (layer_key(index, "attn_norm"), whole),
+            tensor("attn_q"): (layer_key(index, "qkv"), slice(0, c.width)),
+            tensor("attn_k"): (layer_key(index, "qkv"), slice(c.width, c.width + kv_width)),
+            tensor("attn_v"): (layer_key(index, "qkv"), slice(c.width + kv_width, c.width + 2 * kv_width)),
+            tensor("attn_output"): (layer_key(index, "out"), whole),
+            tensor("ffn_norm"): (layer_key(index, "ffn_norm"), whole),
+            tensor("ffn_gate"): (layer_key(index, "gate_up"), slice(0, c.ffn_width)),
+            tensor("ffn_up"): (layer_key(index, "gate_up"), slice(c.ffn_width, 2 * c.ffn_width)),
+            tensor("ffn_down"): (layer_key(index, "down"), whole),
+        }
+    return places
 
 
 def joined_shapes(config: LlamaConfig, has_unembedding: bool) -> dict[str, tuple[int, ...]]:

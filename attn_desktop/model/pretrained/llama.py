@@ -101,7 +101,8 @@ class LlamaModel:
     @classmethod
     def load(cls, path: str | os.PathLike[str], progress: Progress | None = None) -> LlamaModel:
         """Read, check and dequantize a GGUF file, or map its cached weights (call it off the GUI thread:
-        seconds for SmolLM2 the first time, under one later)."""
+        a second or two for SmolLM2 the first time, under one later). After a first load the cache is
+        written in the background (loading.finish_cache_writes waits for it)."""
         give_freed_arrays_back()
         loaded = load_weights(Path(path), progress)
         try:
@@ -112,7 +113,11 @@ class LlamaModel:
             # A cache whose weights were rewritten along with their checksums: the file is read afresh,
             # and says for itself what is wrong with it, if anything is.
             set_cache_aside(Path(path), f"a model built from it fails: {type(error).__name__}: {error}")
-            model = cls._built(Path(path), load_weights(Path(path), progress, use_cache=False))
+            loaded = load_weights(Path(path), progress, use_cache=False)
+            model = cls._built(Path(path), loaded)
+        # Only now, on a thread of its own: the heads never wait for the cache, and a model that fails to
+        # build is never cached.
+        loaded.keep_in_cache()
         if progress is not None:
             progress(1.0, tr("Ready"))
         return model

@@ -1,8 +1,12 @@
 """A model file's config, tokenizer and joined weights: from the weights cache when it holds this version of
 the file, else read from the file (and then kept in the cache for next time).
 
-A first load reads the GGUF file (seconds: gguf_file.py) and writes the cache; a later one maps the cached
-arrays and checks their checksums (well under a second for SmolLM2). A cache that is refused (damaged,
+A first load reads the GGUF file (a second or two: gguf_file.py); the cache is written afterwards, on a thread
+of its own, once the model is built (ModelWeights.keep_in_cache): writing 540 MB and their checksums took a
+second and a half of the first load, and the heads do not wait for it. A later load maps the cached arrays
+and checks their checksums (well under a second for SmolLM2). The cache is written under a temporary name
+and renamed, so a load that comes while it is written reads the file again and never a half-written cache;
+a process waits for its writes before it ends (the thread is not a daemon; finish_cache_writes waits at once). A cache that is refused (damaged,
 of another version of the file or of the app, or lying in a description rewritten with a correct checksum)
 is rebuilt from the file, whatever in it failed: the only trace is a line in the log. A cache that cannot be
 written leaves the load as it was before there was a cache.
@@ -11,7 +15,9 @@ written leaves the load as it was before there was a cache.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +26,6 @@ import numpy as np
 from attn_desktop.language import N_, tr
 from attn_desktop.model.pretrained.gguf_config import LlamaConfig
 from attn_desktop.model.pretrained.gguf_file import Progress, check_is_gguf, read_llama_gguf
-from attn_desktop.model.pretrained.joined_weights import join_file_tensors
 from attn_desktop.model.pretrained.pack import require_libraries
 from attn_desktop.model.pretrained.tokenizer import ModelTokenizer, tokenizer_metadata
 from attn_desktop.model.pretrained.weights_cache import (
@@ -33,9 +38,7 @@ from attn_desktop.model.pretrained.weights_cache import (
 )
 
 READING_SHARE = 0.9  # of a load's progress bar: reading and checking the weights; the rest is putting it together
-CACHE_SHARE = 0.05  # of a first load's: writing the cache, after reading the file
 READING_CACHE = N_("Reading the weights kept from the first load")
-WRITING_CACHE = N_("Keeping the weights for the next load")
 JOINING = N_("Building the tokenizer and joining the layers")
 
 _log = logging.getLogger(__name__)
@@ -47,6 +50,8 @@ class ModelWeights:
     tokenizer: ModelTokenizer
     weights: dict[str, np.ndarray]  # joined_weights.py's names
     from_cache: bool = False
+    # read from the file: writes the cache on a thread of its own (call it once the model is built)
+    keep_in_cache: Callable[[], None] = field(default=lambda: None, compare=False)
 
 
 def load_weights(path: Path, progress: Progress | None = None, use_cache: bool = True) -> ModelWeights:
@@ -96,22 +101,49 @@ def _from_cache(path: Path, key: dict[str, Any], progress: Progress | None) -> M
 
 def _from_file(path: Path, key: dict[str, Any] | None, progress: Progress | None) -> ModelWeights:
     contents = read_llama_gguf(path, _share(progress, 0.0, READING_SHARE))
-    if progress is not None:  # a second or two more: the tokenizer and the joined matrices
+    if progress is not None:  # a moment more: the tokenizer
         progress(READING_SHARE, tr(JOINING))
     tokenizer = ModelTokenizer(contents.metadata, path.name)
-    weights = join_file_tensors(contents.tensors, contents.config)
+    weights = contents.weights
+    for array in weights.values():  # the cache written from them meanwhile holds the very numbers the model uses
+        array.flags.writeable = False
     if key is None:
         return ModelWeights(contents.config, tokenizer, weights)
-    target = cache_path(path)
-    writing = _share(progress, READING_SHARE, READING_SHARE + CACHE_SHARE)
-    written = write_cache(target, key, contents.config, tokenizer_metadata(contents.metadata), weights,
-                          None if writing is None else lambda fraction: writing(fraction, tr(WRITING_CACHE)))
-    cached = open_cache(target, key, path) if written else None
-    if cached is None:  # an unwritable cache folder or a full disk: the weights stay in memory
-        return ModelWeights(contents.config, tokenizer, weights)
-    # The mapped copy replaces the one in memory: its pages are the system's file cache, shared and
-    # given back under pressure. Its checksums were computed from these very bytes a moment ago.
-    return ModelWeights(contents.config, tokenizer, cached.arrays)
+    target, entries = cache_path(path), tokenizer_metadata(contents.metadata)  # the cache folder of this moment
+    return ModelWeights(contents.config, tokenizer, weights,
+                        keep_in_cache=lambda: _write_in_background(target, key, contents.config, entries, weights))
+
+
+_writing = threading.Lock()  # one cache written at a time: two loads of one file never write it side by side
+_writers: list[threading.Thread] = []
+
+
+def _write_in_background(target: Path, key: dict[str, Any], config: LlamaConfig, tokenizer_entries: dict[str, Any],
+                         weights: dict[str, np.ndarray]) -> None:
+    """The cache TARGET written on a thread of its own: the load has returned, and the heads are shown meanwhile.
+
+    Not a daemon thread, so a process (the command line, the window closing) ends only once it is written
+    whole; a write that fails (a read-only folder, a full disk, anything else) leaves no cache and a line
+    in the log, never a message: the cache only ever saves time.
+    """
+    def write() -> None:
+        with _writing:
+            try:
+                if not write_cache(target, key, config, tokenizer_entries, weights):
+                    _log.info("weights cache %s not written; the next load reads the model file", target)
+            except Exception as error:  # noqa: BLE001 - see above; write_cache has removed its temporary file
+                _log.info("weights cache %s not written: %s: %s", target, type(error).__name__, error)
+
+    writer = threading.Thread(target=write, name=f"weights cache {target.name}")
+    _writers[:] = [thread for thread in _writers if thread.is_alive()]
+    _writers.append(writer)
+    writer.start()
+
+
+def finish_cache_writes() -> None:
+    """Wait until every cache being written in the background is written (or has failed)."""
+    for writer in _writers.copy():  # a copy: a load on another thread may add one meanwhile
+        writer.join()
 
 
 def _share(progress: Progress | None, start: float, end: float) -> Progress | None:
