@@ -26,6 +26,7 @@ from attn_desktop.model.pretrained.gguf_config import (
     check_vocabulary,
     llama_config,
 )
+from attn_desktop.model.pretrained.gguf_values import skip_string, skip_value
 from attn_desktop.model.pretrained.joined_weights import file_tensor_places, joined_shapes
 from attn_desktop.model.pretrained.pack import require_libraries
 
@@ -202,10 +203,6 @@ def _layout_reporter(progress: Progress, start: int, end: int) -> Callable[[int]
     return report
 
 
-_SCALAR_SIZES = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}  # GGUF value types
-_STRING, _ARRAY = 8, 9
-
-
 def _metadata_span(path: Path) -> tuple[int, int] | None:
     """Where a little-endian GGUF file's metadata entries start and end (found by skipping over them, in
     a few tens of ms: the reader takes seconds), or None when the file does not read that way."""
@@ -222,33 +219,6 @@ def _metadata_span(path: Path) -> tuple[int, int] | None:
             return (start, offset) if offset <= len(data) else None
     except (OSError, ValueError, struct.error):
         return None
-
-
-def skip_string(data: mmap.mmap, offset: int) -> int:
-    length = int(struct.unpack_from("<Q", data, offset)[0])
-    if offset + 8 + length > len(data):
-        raise ValueError("a string past the end of the file")
-    return offset + 8 + length
-
-
-def skip_value(data: mmap.mmap, offset: int, kind: int) -> int:
-    if kind in _SCALAR_SIZES:
-        return offset + _SCALAR_SIZES[kind]
-    if kind == _STRING:
-        return skip_string(data, offset)
-    if kind != _ARRAY:
-        raise ValueError(f"unknown value type {kind}")
-    item_kind, count = (int(number) for number in struct.unpack_from("<IQ", data, offset))
-    offset += 12
-    if count > len(data):  # every item takes a byte at least
-        raise ValueError("an array longer than the file")
-    if item_kind in _SCALAR_SIZES:
-        return offset + _SCALAR_SIZES[item_kind] * count
-    for _ in range(count):
-        offset = skip_value(data, offset, item_kind)
-        if offset > len(data):
-            raise ValueError("an array past the end of the file")
-    return offset
 
 
 def _share(progress: Progress | None, start: float, end: float) -> Progress | None:

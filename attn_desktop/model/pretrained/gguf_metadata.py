@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from attn_desktop.model.pretrained.gguf_file import skip_string, skip_value
+from attn_desktop.model.pretrained.gguf_values import skip_string, skip_value
 
 _FORMATS = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q", 12: "d"}
 _STRING, _ARRAY = 8, 9

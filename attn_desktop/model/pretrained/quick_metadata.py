@@ -17,8 +17,8 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from attn_desktop.model.pretrained.gguf_file import skip_string, skip_value
 from attn_desktop.model.pretrained.gguf_metadata import read_entries
+from attn_desktop.model.pretrained.gguf_values import skip_string, skip_value
 
 ALIGNMENT_KEY = b"general.alignment"  # the one entry the reader reads and checks for itself
 
