@@ -191,10 +191,11 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         emphasis = round(min(max(emphasis, 0.0), 1.0) * EMPHASIS_STEPS) / EMPHASIS_STEPS
         if width == self._width and dashed == self._dashed and emphasis == self._emphasis:
             return
+        if width != self._width:
+            self._forget_obstacles()  # the head grows with the width; a fainter colour or a dash changes no shape
         self._width = width
         self._dashed = dashed
         self._emphasis = emphasis
-        self._forget_obstacles()  # the head grows with the width
         self._color = _fade(self._role_color, emphasis)
         self._outline_color = head_outline_color(self._role_color, emphasis)
         self._text_color = label_color(self._role_color, emphasis)
