@@ -108,6 +108,7 @@ class CellNumbers:
         rows, columns = result.weights.shape
         size = grid.width() / columns
         weights, mask = result.weights.tolist(), result.mask.tolist()  # Python numbers: read 36 times or more
+        self._follow_language()
         pen = None
         for row in range(rows):
             centre_y = grid.top() + (row + 0.5) * size
@@ -129,14 +130,17 @@ class CellNumbers:
         for a weight from 0 to 1) while the language's decimal mark and direction stay the same."""
         if not 0.0 <= weight <= 1.0:
             return compact_weight(weight) if compact else shown_number(weight)
-        language = (decimal_mark(), is_right_to_left())
-        if language != self._written_for:
-            self._written, self._written_for = {}, language
         key = (f"{weight:.2f}", compact)
         text = self._written.get(key)
         if text is None:
             text = self._written[key] = compact_weight(weight) if compact else shown_number(weight)
         return text
+
+    def _follow_language(self) -> None:
+        """Forget the weights' texts when the decimal mark or the direction changed since they were written."""
+        language = (decimal_mark(), is_right_to_left())
+        if language != self._written_for:
+            self._written, self._written_for = {}, language
 
     def prepared(self, text: str, font: QFont) -> tuple[QStaticText, float, float]:
         """The number laid out in the cells' font, with half its width and half the line's height."""
