@@ -75,3 +75,27 @@ def test_a_window_switched_to_a_language_says_its_title_in_it(qtbot, window, cod
     settle_layout(qtbot, window)
     assert window.windowTitle() not in untranslated_texts(window)
     window.switch_language("en")
+
+
+def test_the_audit_reads_the_weights_charts_percentages(window):
+    """The chart draws its percentages itself (bar_labels.py): the audit reads them as it reads text items."""
+    window.scene.set_causal(True)  # the keys after "sat" are masked: the chart says so in words
+    shown = list(language_audit.shown_texts(window))
+    chart = window.weights_chart
+    assert [text for text in chart.shown_value_texts() if text]  # the chart shows some
+    for text in chart.shown_value_texts():
+        if text:
+            assert text in shown
+    assert "masked" in chart.shown_value_texts()
+
+
+def test_the_weights_charts_masked_follows_a_switch_to_spanish(window):
+    window.scene.set_causal(True)
+    masked = translations_for("es").gettext("masked")
+    assert masked != "masked"
+    try:
+        window.switch_language("es")
+        assert masked in window.weights_chart.shown_value_texts()
+        assert "masked" not in untranslated_texts(window)
+    finally:
+        window.switch_language("en")

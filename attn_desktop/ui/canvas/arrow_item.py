@@ -41,6 +41,7 @@ class DrawingLayer(Protocol):
     def update(self) -> None: ...
 
 EMPHASIS_STEPS = 20
+MEASURED_TEXTS = 256  # an arrow's label texts whose sizes are kept: every percentage of a long and a short name
 WHITE_RGB = (255, 255, 255)  # the labels' backdrop (arrow_drawing's LABEL_BACKDROP)
 
 
@@ -92,6 +93,9 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         self._font = QFont()
         self._font.setPointSizeF(10.0)
         self._font.setBold(True)
+        # Each text's size in this font, as measured: a drag move gives a key's label a new percentage and its
+        # short name again, and an arrow's labels come back to the same few texts (see _measure).
+        self._sizes: dict[str, QSizeF] = {}
         # A shorter name ("k·cat" for "k·cat 76%"), shown where the whole label finds no room by its tip
         # (see label_layout): "" for none. Shortened: the canvas placed the short one.
         self._short_label = ""
@@ -187,10 +191,11 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         emphasis = round(min(max(emphasis, 0.0), 1.0) * EMPHASIS_STEPS) / EMPHASIS_STEPS
         if width == self._width and dashed == self._dashed and emphasis == self._emphasis:
             return
+        if width != self._width:
+            self._forget_obstacles()  # the head grows with the width; a fainter colour or a dash changes no shape
         self._width = width
         self._dashed = dashed
         self._emphasis = emphasis
-        self._forget_obstacles()  # the head grows with the width
         self._color = _fade(self._role_color, emphasis)
         self._outline_color = head_outline_color(self._role_color, emphasis)
         self._text_color = label_color(self._role_color, emphasis)
@@ -230,13 +235,19 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
     def set_font_size(self, points: float) -> None:
         self.prepareGeometryChange()
         self._font.setPointSizeF(points)
+        self._sizes.clear()
         self._measure_label()
 
     def _measure(self, text: str) -> QSizeF:
-        """The label's size with its backdrop."""
-        size = QFontMetricsF(self._font).size(0, text)
-        size.setWidth(size.width() + 2 * LABEL_PADDING_PX)
-        return size
+        """The label's size with its backdrop (a copy: the caller may keep it)."""
+        size = self._sizes.get(text)
+        if size is None:
+            if len(self._sizes) >= MEASURED_TEXTS:
+                self._sizes.clear()
+            size = QFontMetricsF(self._font).size(0, text)
+            size.setWidth(size.width() + 2 * LABEL_PADDING_PX)
+            self._sizes[text] = size
+        return QSizeF(size)
 
     # ----- geometry -----------------------------------------------------
     def _pixel_size(self) -> tuple[float, float]:

@@ -14,7 +14,8 @@ cross one. On screen, the arrows a move did not change come from pictures drawn 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
@@ -49,6 +50,11 @@ class ArrowLayer(QGraphicsItem):
         # repainted for the next (see arrow_changed).
         self._drawn_live: list[ArrowItem] = []
         self._live_areas_asked = False
+        # While held (see holding_repaints), the arrows that changed, and whether their looks did: each reports
+        # once, when the hold ends, instead of at every step of a sync (a drag move restyles, relabels and
+        # places an arrow in turn, and only where it was painted and where it ends up need a repaint).
+        self._holds = 0
+        self._held: dict[ArrowItem, bool] = {}
         view_box.sigTransformChanged.connect(self.view_changed)
 
     def add(self, arrow: ArrowItem) -> None:
@@ -84,12 +90,31 @@ class ArrowLayer(QGraphicsItem):
         self._forget_areas()
         self.update()
 
+    @contextmanager
+    def holding_repaints(self) -> Iterator[None]:
+        """Changes made inside ask for their repaints when it ends, once per arrow changed."""
+        self._holds += 1
+        try:
+            yield
+        finally:
+            self._holds -= 1
+            if not self._holds:
+                held, self._held = self._held, {}
+                for arrow, looks_changed in held.items():
+                    self._ask_for_repaint(arrow, looks_changed)
+
     def arrow_changed(self, arrow: ArrowItem, looks_changed: bool = True) -> None:
         """ARROW (or only its label, not LOOKS_CHANGED) looks different: repaint where it was and where it now
         is, not the whole plot.
 
         Every arrow crosses the origin, but a move changes two or three of them: the plot's grid, axes and
         other arrows under the rest of it need not be drawn again."""
+        if self._holds:
+            self._held[arrow] = self._held.get(arrow, False) or looks_changed
+        else:
+            self._ask_for_repaint(arrow, looks_changed)
+
+    def _ask_for_repaint(self, arrow: ArrowItem, looks_changed: bool) -> None:
         to_screen = self._to_screen
         previous = self._areas.get(arrow)
         if to_screen is None or previous is None:

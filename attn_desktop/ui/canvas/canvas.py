@@ -234,6 +234,10 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         arrows at 64 tokens); the tips then depend on nothing else, unless drawn in a PCA plane or,
         for values on a number line, at the height of their weights.
         """
+        with self.plots.holding_repaints():  # an arrow moved, restyled, relabelled and placed asks once
+            self._sync_tips_and_looks(only_moved)
+
+    def _sync_tips_and_looks(self, only_moved: bool) -> None:
         scene = self.reading
         weights = self.shown_weights()
         number_line = self.plots.number_line

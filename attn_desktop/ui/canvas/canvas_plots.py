@@ -14,7 +14,8 @@ arrows and titled with the plane they draw (plot_titles.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 
 import numpy as np
 import pyqtgraph as pg
@@ -133,6 +134,14 @@ class CanvasPlots:
     def remove_arrow(self, plot: pg.PlotItem, arrow: ArrowItem) -> None:
         self.layers[plot].remove(arrow)
         plot.removeItem(arrow)
+
+    @contextmanager
+    def holding_repaints(self) -> Iterator[None]:
+        """Every arrow changed inside asks for its repaint once, as it ends (see ArrowLayer.holding_repaints)."""
+        with ExitStack() as stack:
+            for layer in self.layers.values():
+                stack.enter_context(layer.holding_repaints())
+            yield
 
     def tips_outside_view(self) -> bool:
         """Whether a shown plot has an arrow whose tip is out of its view."""

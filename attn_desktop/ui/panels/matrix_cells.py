@@ -12,7 +12,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, QTransform
 
-from attn_desktop.language import tr
+from attn_desktop.language import is_right_to_left, tr
+from attn_desktop.language.numbers import decimal_mark
 from attn_desktop.model import explain
 from attn_desktop.model.attention import AttentionResult
 from attn_desktop.model.shown_numbers import localized, percent, shown_number
@@ -92,30 +93,54 @@ def cell_tip(result: AttentionResult, row: int, column: int, query: str, key: st
 class CellNumbers:
     """The numbers painted in the cells. Each number a cell can show ("0.00" to "1.00", "—") is laid out
     once for the cells' font: laying out a few dozen strings on every drag move cost more than the rest
-    of the paint."""
+    of the paint. Each weight's text is kept too, by its two-place figure: a drag move gives every cell a
+    new weight, but there are only 101 figures to write."""
 
     def __init__(self) -> None:
         self._texts: dict[str, tuple[QStaticText, float, float]] = {}
         self._font: QFont | None = None
+        self._written: dict[tuple[str, bool], str] = {}  # a weight's text by its figure ("0.87") and compactness
+        self._written_for: tuple[str, bool] | None = None  # the decimal mark and direction they were written in
 
     def paint(self, painter: QPainter, grid: QRectF, font: QFont, result: AttentionResult, veiled: bool,
               compact: bool = False) -> None:
         """Every cell's number (COMPACT: ".87") centred in it, dark on light cells and light on dark ones."""
         rows, columns = result.weights.shape
         size = grid.width() / columns
+        weights, mask = result.weights.tolist(), result.mask.tolist()  # Python numbers: read 36 times or more
+        self._follow_language()
         pen = None
         for row in range(rows):
+            centre_y = grid.top() + (row + 0.5) * size
             for column in range(columns):
-                masked = not result.mask[row, column]
+                weight, seen = weights[row][column], mask[row][column]
                 # Black text on the bright (green-yellow) half of viridis, white on the dark half.
-                color = DARK_TEXT if masked or veiled or result.weights[row, column] > DARK_TEXT_FROM else LIGHT_TEXT
+                color = DARK_TEXT if not seen or veiled or weight > DARK_TEXT_FROM else LIGHT_TEXT
                 if color is not pen:
                     painter.setPen(color)
                     pen = color
+                text = "—" if not seen else HIDDEN_TEXT if veiled else self._weight_text(weight, compact)
                 # Centred in the cell, as drawText(cell, AlignCenter) would put it.
-                text, half_width, half_height = self.prepared(cell_text(result, row, column, veiled, compact), font)
+                static, half_width, half_height = self.prepared(text, font)
                 painter.drawStaticText(QPointF(grid.left() + (column + 0.5) * size - half_width,
-                                               grid.top() + (row + 0.5) * size - half_height), text)
+                                               centre_y - half_height), static)
+
+    def _weight_text(self, weight: float, compact: bool) -> str:
+        """cell_text's number for a weight, kept by its two-place figure (which is all that text depends on
+        for a weight from 0 to 1) while the language's decimal mark and direction stay the same."""
+        if not 0.0 <= weight <= 1.0:
+            return compact_weight(weight) if compact else shown_number(weight)
+        key = (f"{weight:.2f}", compact)
+        text = self._written.get(key)
+        if text is None:
+            text = self._written[key] = compact_weight(weight) if compact else shown_number(weight)
+        return text
+
+    def _follow_language(self) -> None:
+        """Forget the weights' texts when the decimal mark or the direction changed since they were written."""
+        language = (decimal_mark(), is_right_to_left())
+        if language != self._written_for:
+            self._written, self._written_for = {}, language
 
     def prepared(self, text: str, font: QFont) -> tuple[QStaticText, float, float]:
         """The number laid out in the cells' font, with half its width and half the line's height."""

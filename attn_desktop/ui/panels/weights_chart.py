@@ -27,12 +27,15 @@ from attn_desktop.model import Change, HeadReading, Role, Scene
 from attn_desktop.ui.language.plot_direction import keep_left_to_right
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.palette import ROLE_COLORS
+from attn_desktop.ui.panels.bar_labels import BarLabel, BarLabels
 from attn_desktop.ui.panels.token_axis import TokenAxis
 from attn_desktop.ui.plot_style import cache_axes_and_grid
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP
 
 MAX_VALUE_LABELS = 16
+VALUE_TEXT, GUESS_TEXT = QColor(40, 40, 40), QColor(70, 70, 70)  # the percentages', and the guess's
+LABEL_Z = 10  # the percentages over the bars
 LABEL_MOVE_THRESHOLD = 0.002  # in weight: about a pixel on a chart 500 pixels tall, less on any smaller one
 LABEL_GAP_PX = 2.0  # percentages closer than this count as touching
 MAX_SIZED_TOKENS = 8
@@ -82,8 +85,14 @@ class WeightsChart(pg.PlotWidget):
                                           pen=pg.mkPen(GUESS_EDGE, width=1.5, style=Qt.PenStyle.DashLine))
         self.guess_bars.setVisible(False)
         plot.addItem(self.guess_bars)
-        self.value_labels: list[pg.TextItem] = []
-        self.guess_labels: list[pg.TextItem] = []
+        # The percentages, drawn by one item per set in the chart's own paint (bar_labels.py).
+        self._value_layer = BarLabels(plot.getViewBox(), VALUE_TEXT)
+        self._guess_layer = BarLabels(plot.getViewBox(), GUESS_TEXT)
+        for layer in (self._value_layer, self._guess_layer):
+            layer.setZValue(LABEL_Z)
+            plot.addItem(layer, ignoreBounds=True)
+        self.value_labels: list[BarLabel] = []
+        self.guess_labels: list[BarLabel] = []
         self._label_order: list[int] = []  # the percentages by weight, largest first, when last placed
         plot.getViewBox().sigResized.connect(self._place_value_labels)
         follow_scene(self, self.reading, self._on_scene_changed)
@@ -102,39 +111,26 @@ class WeightsChart(pg.PlotWidget):
             return
         for name in ("left", "bottom"):
             plot.getAxis(name).setStyle(tickFont=self.font())
-        for label in self.value_labels + self.guess_labels:
-            label.setFont(self.font())
+        for layer in (self._value_layer, self._guess_layer):
+            layer.set_font(self.font())
         self.updateGeometry()
         self._place_value_labels()
 
     def _rebuild(self) -> None:
         plot = self.getPlotItem()
-        for label in self.value_labels + self.guess_labels:
-            plot.removeItem(label)
         n = self.reading.n_tokens
         self.bars.setOpts(x=np.arange(n), height=np.zeros(n))
         self.token_axis.set_tokens(self.reading.tokens)
         plot.setXRange(-0.6, n - 0.4, padding=0)
-        self.value_labels = self._make_labels(n, (40, 40, 40))
-        self.guess_labels = self._make_labels(n, (70, 70, 70))
+        labelled = n if n <= MAX_VALUE_LABELS else 0
+        self.value_labels = self._value_layer.make(labelled)
+        self.guess_labels = self._guess_layer.make(labelled)
         for label in self.guess_labels:
             label.setVisible(False)  # shown only while a guess is
         self.guess = np.zeros(0)
         self.phase = ChartPhase.WEIGHTS
         self.updateGeometry()
         self.refresh()
-
-    def _make_labels(self, n: int, color: tuple[int, int, int]) -> list[pg.TextItem]:
-        labels = []
-        if n <= MAX_VALUE_LABELS:
-            for index in range(n):
-                label = pg.TextItem("", anchor=(0.5, 1.0), color=color)
-                label.textItem.document().setDocumentMargin(1)  # its box is its text: apart means apart
-                label.setFont(self.font())
-                label.setPos(index, 0)
-                self.getPlotItem().addItem(label)
-                labels.append(label)
-        return labels
 
     def _on_scene_changed(self, change: Change) -> None:
         if change & Change.STRUCTURE:
@@ -179,7 +175,7 @@ class WeightsChart(pg.PlotWidget):
         # Translators: the weights chart's vertical axis
         self.getPlotItem().setLabel("left", tr("weight"))
 
-    def _set_labels(self, labels: list[pg.TextItem], shares: np.ndarray, visible: np.ndarray, offset: float,
+    def _set_labels(self, labels: list[BarLabel], shares: np.ndarray, visible: np.ndarray, offset: float,
                     hidden: bool = False) -> bool:
         """Each label's percentage (or "masked", or "?" when HIDDEN) over its bar; whether any changed."""
         moved = False
@@ -308,9 +304,9 @@ class WeightsChart(pg.PlotWidget):
             self.refresh()
 
     # ----- keeping the percentages apart --------------------------------
-    def _predicted_label_rect(self, label: pg.TextItem, x_scale: float, y_scale: float) -> QRectF:
+    def _predicted_label_rect(self, label: BarLabel, x_scale: float, y_scale: float) -> QRectF:
         """Where a percentage sits, in pixels of the view box: centred on its bar, just above it."""
-        size = label.textItem.boundingRect().size()  # the text's box in pixels, as drawn
+        size = label.size()  # the text's box in pixels, as drawn
         width, height = size.width(), size.height()
         centre, bottom = label.pos().x() * x_scale, -label.pos().y() * y_scale
         return QRectF(centre - width / 2, bottom - height, width, height)
@@ -352,7 +348,7 @@ class WeightsChart(pg.PlotWidget):
             if label.isVisible() != keep:
                 label.setVisible(keep)
 
-    def _labels_in_play(self) -> list[pg.TextItem]:
+    def _labels_in_play(self) -> list[BarLabel]:
         """The percentages this phase shows: the real ones, the guess's, or both."""
         if self.phase is ChartPhase.GUESSING:
             return list(self.guess_labels)
@@ -373,10 +369,14 @@ class WeightsChart(pg.PlotWidget):
 
     def value_label_rects(self) -> list[QRectF]:
         """The percentages shown above the bars, as drawn, in this widget's coordinates."""
-        return [self._to_widget(label, label.boundingRect()) for label in self._shown_labels()]
+        rects = []
+        for layer in (self._value_layer, self._guess_layer):
+            to_widget = layer.deviceTransform(self.viewportTransform())  # what the layer's paint starts from
+            rects += [layer.rect_on_screen(label, to_widget) for label in layer.shown()]
+        return rects
 
-    def _shown_labels(self) -> list[pg.TextItem]:
-        return [label for label in self.value_labels + self.guess_labels if label.isVisible()]
+    def _shown_labels(self) -> list[BarLabel]:
+        return self._value_layer.shown() + self._guess_layer.shown()
 
     def shown_value_texts(self) -> list[str]:
         """The real weights' labels as shown, one per key ("" for one left out or not drawn)."""

@@ -39,6 +39,7 @@ from attn_desktop.language.catalog import (
     source_texts_of,
     translations_for,
 )
+from attn_desktop.ui.panels.bar_labels import BarLabels
 
 # Letters only one of the app's languages writes: a title in them is in that language, whatever it says.
 SCRIPTS = {"ar": re.compile("[\u0600-\u06ff]"), "zh_CN": re.compile("[\u4e00-\u9fff]")}
@@ -174,3 +175,5 @@ def _plot_texts(view: pg.GraphicsView) -> Iterable[str]:
             yield item.labelText
         elif isinstance(item, pg.TextItem):
             yield item.toPlainText()
+        elif isinstance(item, BarLabels):  # the weights chart's percentages, which it draws itself
+            yield from (label.toPlainText() for label in item.shown())

@@ -1,0 +1,65 @@
+"""The numbers painted in the matrix's cells are the ones it says it shows (cell_text, which the other tests
+read), in the language's decimal mark, after a language switch and after a drag moved every weight."""
+
+import pytest
+from PySide6.QtGui import QPainter
+
+from attn_desktop.model import Role
+from attn_desktop.model.scene_files import open_reading
+from attn_desktop.paths import DEFAULT_SCENE, scene_path
+from attn_desktop.ui.panels.matrix_view import MatrixView
+from attn_desktop.ui.window.startup.app import configure_pyqtgraph
+
+
+@pytest.fixture(autouse=True)
+def pyqtgraph_as_in_the_app():
+    configure_pyqtgraph()
+
+
+@pytest.fixture
+def matrix(qtbot):
+    view = MatrixView(open_reading(scene_path(DEFAULT_SCENE)))
+    qtbot.addWidget(view)
+    view.resize(420, 360)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
+def painted_numbers(view, monkeypatch):
+    """The texts the cells' numbers are drawn with, row by row, as a repaint draws them."""
+    drawn = []
+    draw = QPainter.drawStaticText
+
+    def recording(painter, *args):
+        drawn.append(args[-1].text())
+        return draw(painter, *args)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(QPainter, "drawStaticText", recording)
+        view.grab()
+    scene = view.reading
+    return [drawn[row * scene.n_tokens:(row + 1) * scene.n_tokens] for row in range(scene.n_queries)]
+
+
+def said(view):
+    scene = view.reading
+    return [[view.cell_text(row, column) for column in range(scene.n_tokens)] for row in range(scene.n_queries)]
+
+
+def test_the_painted_numbers_are_the_cells_texts_in_every_language_and_after_a_drag(matrix, monkeypatch, speaking):
+    assert painted_numbers(matrix, monkeypatch) == said(matrix)
+    assert painted_numbers(matrix, monkeypatch)[2][1] == "0.76"  # sat gives cat 76% of its attention
+
+    speaking("es")  # a decimal comma
+    spanish = painted_numbers(matrix, monkeypatch)
+    assert spanish == said(matrix)
+    assert any("," in text for row in spanish for text in row)
+
+    speaking("ar")  # numbers kept left to right inside right-to-left text
+    assert painted_numbers(matrix, monkeypatch) == said(matrix)
+
+    speaking("en")
+    scene = matrix.reading.scene
+    scene.set_vector(Role.KEY, 1, [-1.5, 0.25])  # every weight of every row moves
+    assert painted_numbers(matrix, monkeypatch) == said(matrix)
