@@ -32,11 +32,24 @@ import pytest
 from tests.support.slow_rule import python_children_refused
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` picks the tests and pytest-xdist reads their groups
 def pytest_collection_modifyitems(items):
-    """Marks slow every test that uses the real main window of the `window` fixture (see above)."""
+    """Marks slow every test that uses the real main window of the `window` fixture (see above). Puts the tests
+    of a module with a module-wide fixture (a model trained or loaded, snapshots rendered) in one group of
+    pytest-xdist: with `--dist loadgroup` they run in one worker, which makes the set-up once, where every
+    worker would otherwise make it again. A test already in a group keeps it."""
     for item in items:
         if "window" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("xdist_group") is None and _uses_a_module_wide_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
+def _uses_a_module_wide_fixture(item) -> bool:
+    fixture_info = getattr(item, "_fixtureinfo", None)
+    if fixture_info is None:
+        return False
+    return any(definitions[-1].scope == "module" for definitions in fixture_info.name2fixturedefs.values())
 
 
 @pytest.hookimpl(wrapper=True)
@@ -78,17 +91,24 @@ def private_cache_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def smollm2():
-    """The model pack's SmolLM2, loaded once per test module (its 540 MB let go with the module); the test is
-    skipped, saying why, without the pack or its readers."""
+    """The model pack's SmolLM2, loaded once per test module (its 540 MB let go with the module) from a weights
+    cache of its own, written by the first module that loads it; the test is skipped, saying why, without the pack
+    or its readers."""
     pytest.importorskip("gguf")
     pytest.importorskip("tokenizers")
     from attn_desktop.model.pretrained.llama import LlamaModel
     from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
+    from attn_desktop.model.pretrained.weights_cache import CACHE_DIR_VARIABLE
+
+    from tests.support.real_model_cache import real_model_cache_dir
 
     try:
-        return LlamaModel.load(find_pack_model())
+        path = find_pack_model()
     except ModelUnavailable as missing:
         pytest.skip(str(missing))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_DIR_VARIABLE, str(real_model_cache_dir()))
+        return LlamaModel.load(path)
 
 
 @pytest.fixture(autouse=True)
