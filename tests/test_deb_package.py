@@ -41,6 +41,9 @@ DEB = _the_deb()
 pytestmark = [
     pytest.mark.slow,  # every test reads the package built from the frozen app; one installs and runs it
     pytest.mark.skipif(DEB is None, reason="no package in dist/; build it with python packaging/build.py --deb"),
+    # Installing the package changes the system's MIME and menu databases, which test_lesson_file_type.py reads
+    # (a lesson's type "not known before"): run in parallel (pytest-xdist), the two files take turns.
+    pytest.mark.xdist_group("the system's MIME and menu databases"),
 ]
 
 
