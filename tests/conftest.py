@@ -32,24 +32,11 @@ import pytest
 from tests.support.slow_rule import python_children_refused
 
 
-@pytest.hookimpl(tryfirst=True)  # before `-m` picks the tests and pytest-xdist reads their groups
 def pytest_collection_modifyitems(items):
-    """Marks slow every test that uses the real main window of the `window` fixture (see above). Puts the tests
-    of a module with a module-wide fixture (a model trained or loaded, snapshots rendered) in one group of
-    pytest-xdist: with `--dist loadgroup` they run in one worker, which makes the set-up once, where every
-    worker would otherwise make it again. A test already in a group keeps it."""
+    """Marks slow every test that uses the real main window of the `window` fixture (see above)."""
     for item in items:
         if "window" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
-        if item.get_closest_marker("xdist_group") is None and _uses_a_module_wide_fixture(item):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
-
-
-def _uses_a_module_wide_fixture(item) -> bool:
-    fixture_info = getattr(item, "_fixtureinfo", None)
-    if fixture_info is None:
-        return False
-    return any(definitions[-1].scope == "module" for definitions in fixture_info.name2fixturedefs.values())
 
 
 @pytest.hookimpl(wrapper=True)

@@ -25,9 +25,6 @@ DESKTOP_FILE = resource_dir() / f"{APP_ID}.desktop"
 METAINFO = resource_dir() / f"{APP_ID}.metainfo.xml"
 MIME_NAMESPACE = "{http://www.freedesktop.org/standards/shared-mime-info}"
 DESKTOP_TOOLS = ("xdg-mime", "update-mime-database", "mimetype")  # xdg-mime asks `mimetype` outside a desktop
-# The package's install test (test_deb_package.py) changes the system's databases these tests read through
-# xdg-mime: run in parallel (pytest-xdist), the two files take turns.
-pytestmark = pytest.mark.xdist_group("the system's MIME and menu databases")
 
 
 def _lesson_type_element() -> ElementTree.Element:

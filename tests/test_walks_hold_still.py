@@ -48,14 +48,9 @@ KNOWN: dict[tuple[str, str, bool, str], str] = {}  # cases still open, with why 
 
 
 def _params() -> list:
-    return [pytest.param(*case, id=_case_id(case), marks=[_walked_once(case)] + (
-                [pytest.mark.xfail(strict=False, reason=KNOWN[case])] if case in KNOWN else []))
+    return [pytest.param(*case, id=_case_id(case),
+                         marks=[pytest.mark.xfail(strict=False, reason=KNOWN[case])] if case in KNOWN else [])
             for case in CASES]
-
-
-def _walked_once(case) -> pytest.MarkDecorator:
-    """The tests that read one walk run in one worker of pytest-xdist (`--dist loadgroup`), which walks it once."""
-    return pytest.mark.xdist_group(f"walk {_case_id(case)}")
 
 
 def steps_of(walk: str, language: str, presenting: bool = False) -> list[str]:
@@ -200,7 +195,7 @@ def test_no_button_or_tab_is_cut(tmp_path_factory, walk, screen, presenting, lan
 REAL_MODEL_CASES = [case for case in CASES if case[0] == "real model grid"]
 LANGUAGE_CASES = [case for case in CASES if case[0] == "a language and back"]
 def _params_of(cases: list) -> list:
-    return [pytest.param(*case, id=_case_id(case), marks=_walked_once(case)) for case in cases]
+    return [pytest.param(*case, id=_case_id(case)) for case in cases]
 
 
 @pytest.mark.parametrize("walk, screen, presenting, language", _params_of(REAL_MODEL_CASES))
