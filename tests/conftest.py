@@ -88,17 +88,24 @@ def cache_writes_finished():
 
 @pytest.fixture(scope="module")
 def smollm2():
-    """The model pack's SmolLM2, loaded once per test module (its 540 MB let go with the module); the test is
-    skipped, saying why, without the pack or its readers."""
+    """The model pack's SmolLM2, loaded once per test module (its 540 MB let go with the module) from a weights
+    cache of its own, written by the first module that loads it; the test is skipped, saying why, without the pack
+    or its readers."""
     pytest.importorskip("gguf")
     pytest.importorskip("tokenizers")
     from attn_desktop.model.pretrained.llama import LlamaModel
     from attn_desktop.model.pretrained.pack import ModelUnavailable, find_pack_model
+    from attn_desktop.model.pretrained.weights_cache import CACHE_DIR_VARIABLE
+
+    from tests.support.real_model_cache import real_model_cache_dir
 
     try:
-        return LlamaModel.load(find_pack_model())
+        path = find_pack_model()
     except ModelUnavailable as missing:
         pytest.skip(str(missing))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_DIR_VARIABLE, str(real_model_cache_dir()))
+        return LlamaModel.load(path)
 
 
 @pytest.fixture(autouse=True)
