@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
 
         _step("Debian package")
         deb = build_deb(DIST / NAME, ROOT / "resources", _source_version(), DIST, BUILD)
-        print(f"package: {_rel(deb)} {deb.stat().st_size / 2**20:.1f} MB")
+        print(f"package: {_rel(deb)} {deb.stat().st_size / 2**20:.1f} MiB ({deb.stat().st_size / 1e6:.1f} MB)")
     return 0 if ok else 1
 
 
