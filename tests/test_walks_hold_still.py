@@ -44,12 +44,7 @@ def _case_id(case) -> str:
     return f"{walk.replace(' ', '-')}-{screen}{'-presenting' if presenting else ''}-{language}"
 
 
-KNOWN: dict[tuple[str, str, bool, str], str] = {  # round trips still open now and then, with why
-    ("real model grid", "1920x1080", False, "en"):
-        "now and then (2 walks in 9 by hand, every whole-suite run under load) the restart after the real model "
-        "gives the Output panel 130 px of height where the lesson opened with 237 (the canvas above it takes the "
-        "rest): a race in restoring the arrangement, not yet found",
-}
+KNOWN: dict[tuple[str, str, bool, str], str] = {}  # round trips still open now and then, with why (none now)
 
 
 def _params(known: dict[tuple[str, str, bool, str], str] | None = None) -> list:

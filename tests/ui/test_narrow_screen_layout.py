@@ -113,3 +113,22 @@ def test_training_at_1280_x_720_gives_the_matrix_column_back_when_five_digits_fo
     wait_until_arranged(qtbot, window)
     qtbot.waitUntil(lambda: matrix.width() < six_words, timeout=3000)
     assert audit_walk(window)["plots_too_small"] == []
+
+
+def test_a_window_that_grows_while_its_panels_are_shared_out_keeps_a_bottom_row_of_its_new_size(
+        qtbot, window, monkeypatch):
+    """A restored window is shared out at its first size and again once it has its last (maximised after it is shown).
+    At 1480 × 920 beside lesson 10's lab, the bottom row is as low as the output reads, measured again a moment later;
+    that second measure, landing after the window had grown to 1920 × 1080, squeezed the bottom row to the output's
+    least height there too (130 px where the design gives 237), on a busy machine and at every restart after it."""
+    on_a_screen(window, monkeypatch, 1920, 1080)
+    assert window.open_lesson("positions")
+    wait_until_arranged(qtbot, window)
+    window.resize(1480, 920)
+    window.dock_layout.share_out()  # squeezed: the bottom row to be measured again once the event loop passes
+    window.resize(1920, 1080)
+    window.dock_layout.share_out()  # the last size, before that measure runs
+    wait_until_arranged(qtbot, window)
+    output = window.dock_layout.docks[DockId.OUTPUT]
+    qtbot.wait(50)
+    assert abs(output.height() - int(window.height() * 0.22)) <= 4, (output.height(), window.height())

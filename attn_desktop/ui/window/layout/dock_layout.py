@@ -256,17 +256,13 @@ class DockLayout(QObject):
         # or hidden, the lab under a bottom row, presentation's font), Qt kept the bottom row taller than designed.
         lay_out_now(window)
         width, height = window.width(), window.height()
-        # Every pixel to the canvas on a narrow or short screen (or a medium one whose left column holds the
-        # lab): the side columns as narrow as they read.
-        narrow = (width <= NARROW_SCREEN_PX or self._short_screen()
-                  or width <= MEDIUM_SCREEN_PX and self.companion in LABS)
+        narrow = self._squeezed()
         lesson_column = self._reading_tabs_width() if narrow else int(width * 0.20)
         window.resizeDocks([docks[DockId.LESSON]], [max(1, lesson_column)], HORIZONTAL)
         window.resizeDocks([docks[DockId.SCORE]], [max(1, int(width * (0.0 if narrow else 0.30)))], HORIZONTAL)
         score_height = docks[DockId.SCORE].minimumSizeHint().height()
         window.resizeDocks([docks[DockId.SCORE], docks[DockId.MATRIX]], [score_height, height], VERTICAL)
-        short = narrow or self._short_screen()
-        bottom_row = docks[DockId.OUTPUT].minimumSizeHint().height() if short else int(height * 0.22)
+        bottom_row = docks[DockId.OUTPUT].minimumSizeHint().height() if narrow else int(height * 0.22)
         window.resizeDocks([docks[DockId.OUTPUT]], [bottom_row], VERTICAL)
         if DockId.GRIDS not in panels_shown(self.activity, self.presenting):  # the bottom row spans canvas and lesson
             shares = (0.34, 0.22, 0.12) if narrow else (0.24, 0.28, 0.15)  # narrow: the output's numbers first
@@ -276,7 +272,7 @@ class DockLayout(QObject):
             self.make_room_for_grids()
         self._size_companion_column()
         given_back = self.hand_sizes.give_back()  # what the user made of this design, on this kind of screen
-        if short and not given_back:
+        if narrow and not given_back:
             self._bottom_row_timer.start()
 
     def _bottom_row_as_low_as_it_reads(self) -> None:
@@ -284,8 +280,8 @@ class DockLayout(QObject):
         fewer of them wider. share_out measures it before Qt has handed the panel its new width (a dock keeps its
         panel's minimum until the event loop passes): after lesson 2's narrow output, or presentation's large
         type, the row came back up to 48 px taller and the plots lost those pixels. Measured again here."""
-        if self.presenting or not self.window.isVisible():
-            return
+        if self.presenting or not self.window.isVisible() or not self._squeezed():
+            return  # (a window that grew meanwhile, as a restored one does when it is maximised, keeps its design)
         output = self.docks[DockId.OUTPUT]
         least = output.minimumSizeHint().height()
         if not output.isHidden() and output.height() != least:
@@ -446,6 +442,12 @@ class DockLayout(QObject):
             if not dock.isHidden() and not dock.isFloating() and dock.width() > wanted * 1.1:
                 self.window.resizeDocks([dock], [wanted], HORIZONTAL)
                 self.window.resizeDocks([self.docks[DockId.SCORE]], [int(self.window.width() * 0.30)], HORIZONTAL)
+
+    def _squeezed(self) -> bool:
+        """Every pixel to the canvas on a narrow or short screen (or a medium one whose left column holds the lab):
+        the side columns as narrow as they read, the bottom row as low."""
+        width = self.window.width()
+        return width <= NARROW_SCREEN_PX or self._short_screen() or width <= MEDIUM_SCREEN_PX and self.companion in LABS
 
     def _short_screen(self) -> bool:  # the window's height: a small window on a tall screen is short too
         return self.window.height() <= SHORT_SCREEN_PX
