@@ -14,6 +14,7 @@ from attn_desktop.geometry.label_layout import (
     place_labels,
     segment_obstacle,
 )
+from attn_desktop.geometry.label_spots import NEAR_GAP_PX
 from attn_desktop.geometry.label_update import update_labels
 
 BOUNDS = (0.0, 0.0, 400.0, 300.0)
@@ -124,3 +125,50 @@ def test_a_full_placement_keeps_a_stranded_labels_far_spot_while_it_is_free():
     crossing = segment_obstacle(box[0] - 5, (box[1] + box[3]) / 2, box[2] + 5, (box[1] + box[3]) / 2, 2.0)
     moved = place_labels([requests[0]._replace(previous=further), requests[1]], [*shapes, crossing], BOUNDS)[0]
     assert (moved.dx, moved.dy) != further and not box_hits(_box(requests[0], moved), crossing)
+
+
+def _shafts(made, widths):
+    """Each arrow's shaft as drawn at its width (a key's width follows its weight, which every move changes)."""
+    return [segment_obstacle(*request.base, *request.tip, width / 2) for (request, _), width in zip(made, widths)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(arrows, st.integers(0, 13),
+       st.lists(st.tuples(st.floats(0, 360), st.floats(5, 180), st.lists(st.floats(1, 8), min_size=14, max_size=14)),
+                min_size=1, max_size=5))
+def test_over_a_whole_drag_whose_moves_change_other_arrows_widths_the_labels_are_where_a_full_placement_puts_them(
+        specs, dragged, moves):
+    made = [_arrow(a, size, width, minor) for a, size, width, minor in specs]
+    dragged %= len(made)
+    keys = list(range(len(made)))
+    widths = [4.0] * len(made)
+    shapes = _shafts(made, widths)
+    placements, memory = update_labels([request for request, _ in made], keys, ShapeIndex.of(shapes), BOUNDS, None, [])
+    for angle, length, new_widths in moves:
+        made, _ = _drag(made, dragged, angle, length)
+        new_shapes = _shafts(made, new_widths)
+        changed = [shape for old, new in zip(shapes, new_shapes) if old != new for shape in (old, new)]
+        requests = _as_last_shown([request for request, _ in made], placements)
+        placements, memory = update_labels(requests, keys, ShapeIndex.of(new_shapes), BOUNDS, memory, changed)
+        assert placements == place_labels(requests, new_shapes, BOUNDS)
+        shapes = new_shapes
+
+
+def test_a_label_pushed_from_its_usual_spot_takes_it_back_once_the_arrow_in_the_way_is_dragged_off():
+    # A label to the right of its tip, where an upright shaft crosses its usual spot; the shaft is dragged away.
+    label, _ = _arrow(0, 100)
+    crossing, crossing_shaft = LabelRequest(40, LINE, (330.0, 60.0), (0.0, -1.0), (330.0, 250.0)), \
+        segment_obstacle(330.0, 250.0, 330.0, 60.0, 2.0)
+    own_shaft = segment_obstacle(*ORIGIN, *label.tip, 2.0)
+    keys = ["label", "crossing"]
+    placements, memory = update_labels([label, crossing], keys, ShapeIndex.of([own_shaft, crossing_shaft]), BOUNDS,
+                                       None, [])
+    usual = (NEAR_GAP_PX, -LINE / 2)  # beyond its tip, where the arrow points
+    assert (placements[0].dx, placements[0].dy) != usual
+    away, away_shaft = crossing._replace(tip=(100.0, 60.0), base=(100.0, 250.0)), \
+        segment_obstacle(100.0, 250.0, 100.0, 60.0, 2.0)
+    requests = _as_last_shown([label, away], placements)
+    shapes = [own_shaft, away_shaft]
+    again, _ = update_labels(requests, keys, ShapeIndex.of(shapes), BOUNDS, memory, [crossing_shaft, away_shaft])
+    assert again == place_labels(requests, shapes, BOUNDS)
+    assert (again[0].dx, again[0].dy) == usual  # back beyond its tip, though the drag never came near the label

@@ -9,6 +9,11 @@ spot near its tip it could try, its own box and its leader. A full placement wou
 against the same shapes and labels, last time's spot early, and give it the same spot; keeping it gives
 that answer without the search. The other labels are placed again, in order, around those kept.
 
+A label shown whole at a free spot by its tip watches less: a full placement tries its usual spot first and
+last time's second, so it keeps its spot while nothing changed over those two (and its leader). A dragged
+key's shaft sweeps across the near areas of most labels of a six-token plot on every move, but seldom over
+those two spots: watching every near spot re-placed two labels in three for nothing.
+
 An essential label stranded far from its tip keeps its far spot the same way, while nothing near its tip
 changed (no room opened there) and nothing came over the spot itself. One whose own tip moves (the output,
 mid-drag) in a crowded plot takes its usual spot if that is free, else keeps last time's spot (beside its
@@ -20,6 +25,7 @@ Plain geometry in view pixels, no Qt, like label_layout.py.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 from typing import NamedTuple
 
@@ -31,8 +37,15 @@ from attn_desktop.geometry.label_layout import (
     Placement,
     full_layout,
 )
-from attn_desktop.geometry.label_obstacles import Box, Obstacle, ShapeIndex, box_hits
-from attn_desktop.geometry.label_spots import NEAR_GAP_PX, NEAR_LINES, LabelRequest, anchor_of
+from attn_desktop.geometry.label_obstacles import Box, Obstacle, Point, ShapeIndex, box_hits
+from attn_desktop.geometry.label_spots import (
+    NEAR_GAP_PX,
+    NEAR_LINES,
+    LabelRequest,
+    anchor_of,
+    near_candidates,
+    previous_spot,
+)
 
 SLACK_PX = MARGIN_PX + TOUCH_PX + 2.0  # the watched area reaches this much beyond the furthest spot tried
 
@@ -45,7 +58,11 @@ class _Placed(NamedTuple):
     box: Box | None
     rank: int  # its place in the order the labels chose in
     stranded: bool  # an essential label with no free spot near its tip: over shafts by it, or further out
-    watched: tuple[Box, ...]
+    watched: tuple[Box, ...]  # the areas whose changes may move it, grown by SLACK_PX
+    # The spot (its offset from the tip) the label must ask to keep for WATCHED to be all that may move it, when
+    # that is less than every spot near its tip (see _deciding_spots); None when it watches every spot.
+    kept_at: Point | None
+    reach: Box  # the box round every watched area
 
 
 class LabelMemory(NamedTuple):
@@ -71,12 +88,19 @@ def update_labels(requests: list[LabelRequest], keys: list[Hashable], shapes: Sh
     # Labels gone since (their arrow lost its label) leave room: the labels round them may take it.
     moved = [*changed, *(_as_shape(box) for key, old in placed.items() if key not in present for box in _shown(old))]
     layout = LabelLayout(len(requests))
+    remembered: dict[Hashable, _Placed] = {}
     for index in _order(requests, keys, placed):
-        request, old = requests[index], placed.get(keys[index])
-        if old is not None and _same_request(old.request, request) and not _touches_any(old.watched, moved):
+        request, key = requests[index], keys[index]
+        old = placed.get(key)
+        if old is not None and _same_request(old.request, request) and old.kept_at in (None, request.previous) \
+                and not _touches_any(old, moved):
             layout.take(index, old.placement, old.box if old.box is not None else _NOTHING)
             if old.stranded:
                 layout.stranded.append(index)
+            # What it watches follows from its request, spot and box, all as they were; so does all that is read
+            # of the request it was placed for (see _same_request), which is kept.
+            rank = len(layout.order) - 1
+            remembered[key] = old if old.rank == rank else old._replace(rank=rank)
             continue
         # In a crowd, a stranded label whose tip moved (the output, mid-drag) tries only its usual spot before
         # keeping last time's: searching every spot by its tip costs a millisecond a move.
@@ -84,11 +108,12 @@ def update_labels(requests: list[LabelRequest], keys: list[Hashable], shapes: Sh
                 and layout.place_stranded_again(index, request, shapes, bounds)):
             layout.place_one(index, request, shapes, bounds)
         placement, box = layout.placements[index], layout.boxes[index]
+        remembered[key] = _placed(request, placement, box, len(layout.order) - 1, index in layout.stranded, bounds)
         if old is None or (old.placement, old.box) != (placement, box):
             # Later labels round its old spot or its new one may have to move, or may take the room it left.
             before = _shown(old) if old is not None else ()
             moved.extend(_as_shape(shown) for shown in (*before, *_boxes_shown(box, placement)))
-    return layout.placements, _remember(layout, requests, keys, bounds)
+    return layout.placements, LabelMemory(bounds, remembered)
 
 
 _NOTHING: Box = (0.0, 0.0, 0.0, 0.0)
@@ -107,13 +132,49 @@ def _order(requests: list[LabelRequest], keys: list[Hashable], placed: dict[Hash
 
 def _remember(layout: LabelLayout, requests: list[LabelRequest], keys: list[Hashable], bounds: Box) -> LabelMemory:
     rank = {index: position for position, index in enumerate(layout.order)}
-    placed = {}
     stranded = set(layout.stranded)
-    for index, (request, key) in enumerate(zip(requests, keys)):
-        placement, box = layout.placements[index], layout.boxes[index]
-        watched = (_near_area(request, bounds), *_boxes_shown(box, placement))
-        placed[key] = _Placed(request, placement, box, rank.get(index, index), index in stranded, watched)
-    return LabelMemory(bounds, placed)
+    return LabelMemory(bounds, {key: _placed(request, layout.placements[index], layout.boxes[index],
+                                             rank.get(index, index), index in stranded, bounds)
+                                for index, (request, key) in enumerate(zip(requests, keys))})
+
+
+def _placed(request: LabelRequest, placement: Placement | None, box: Box | None, rank: int, stranded: bool,
+            bounds: Box) -> _Placed:
+    """A label as placed, with the areas whose changes may move it (grown by SLACK_PX) and the box round them."""
+    deciding = None if stranded else _deciding_spots(request, placement, box)
+    kept_at = None if deciding is None else deciding[1]
+    spots = (_near_area(request, bounds),) if deciding is None else deciding[0]
+    areas = (*spots, *_boxes_shown(box, placement))
+    watched = tuple((left - SLACK_PX, top - SLACK_PX, right + SLACK_PX, bottom + SLACK_PX)
+                    for left, top, right, bottom in areas)
+    reach = (min(area[0] for area in watched), min(area[1] for area in watched),
+             max(area[2] for area in watched), max(area[3] for area in watched)) if watched else _NOTHING
+    return _Placed(request, placement, box, rank, stranded, watched, kept_at, reach)
+
+
+def _deciding_spots(request: LabelRequest, placement: Placement | None,
+                    box: Box | None) -> tuple[tuple[Box, ...], Point] | None:
+    """For a label shown whole at a free spot by its tip, the spots that decide whether a full placement puts it
+    there again when it asks to keep that spot (its `previous`, also returned): the usual spot, then that spot,
+    are the first two it tries (see label_spots.near_candidates). It is put there again while the usual spot
+    stays taken and its own stays free, so only changes over those two (and its leader) can move it: the usual
+    spot's box, or nothing if the label is at the usual spot. None for any other label (hidden, shortened, led
+    from a tip out of view, or its spot not one it would keep): every spot near its tip is watched then."""
+    if placement is HIDDEN or box is None or placement.short or placement.pointer:
+        return None
+    anchor, offset = request.tip, (placement.dx, placement.dy)
+    kept = request._replace(previous=offset)
+    usual = next(near_candidates(kept, anchor, True, _EVERYWHERE, 1))
+    again = previous_spot(kept, anchor, True)
+    led = placement.leader_to is not None
+    if usual[:2] == box[:2] and usual[2] == led:
+        return (), offset
+    if again is None or again[:2] != box[:2] or again[2] != led:
+        return None  # a full placement would not try it second: it watches every spot near its tip
+    return ((usual[0], usual[1], usual[0] + request.width, usual[1] + request.height),), offset
+
+
+_EVERYWHERE: Box = (-math.inf, -math.inf, math.inf, math.inf)
 
 
 def _near_area(request: LabelRequest, bounds: Box) -> Box:
@@ -139,8 +200,9 @@ def _shown(placed: _Placed) -> tuple[Box, ...]:
 
 
 def _same_request(old: LabelRequest, new: LabelRequest) -> bool:
-    """The same label at the same tip, ranked the same: all but last time's spot, which is where it is."""
-    return old[:6] == new[:6] and old.essential == new.essential
+    """The same label at the same tip, ranked the same, its spots counted in the same lines: all but last time's
+    spot, which is where it is."""
+    return old[:6] == new[:6] and old.essential == new.essential and old.line_height == new.line_height
 
 
 def _same_label(old: LabelRequest, new: LabelRequest) -> bool:
@@ -148,11 +210,19 @@ def _same_label(old: LabelRequest, new: LabelRequest) -> bool:
     return old[:2] == new[:2] and old[5] == new[5] and old.essential == new.essential
 
 
-def _touches_any(areas: tuple[Box, ...], changes: list[Obstacle]) -> bool:
-    """Whether any change overlaps any of the areas (grown by SLACK_PX): tested against the shapes themselves,
-    not their bounding boxes, since a long slanting shaft's box covers much of the plot."""
-    grown = [(left - SLACK_PX, top - SLACK_PX, right + SLACK_PX, bottom + SLACK_PX) for left, top, right, bottom in areas]
-    return any(box_hits(area, change) for change in changes for area in grown)
+def _touches_any(placed: _Placed, changes: list[Obstacle]) -> bool:
+    """Whether any change overlaps any of the label's watched areas: tested against the shapes themselves, not
+    their bounding boxes, since a long slanting shaft's box covers much of the plot. Most changes are nowhere
+    near the label: the box round all its areas rules them out first."""
+    left, top, right, bottom = placed.reach
+    areas = placed.watched
+    for change in changes:
+        # box_hits's own first test, against the reach of every area at once.
+        if left >= change[2] or change[0] >= right or top >= change[3] or change[1] >= bottom:
+            continue
+        if any(box_hits(area, change) for area in areas):
+            return True
+    return False
 
 
 def _as_shape(box: Box) -> Obstacle:
