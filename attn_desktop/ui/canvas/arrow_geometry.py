@@ -52,6 +52,8 @@ class ArrowGeometry:
     # The state ArrowItem keeps and these methods read.
     _base: QPointF
     _tip: QPointF
+    _base_xy: tuple[float, float]  # the same as plain numbers
+    _tip_xy: tuple[float, float]
     _width: float
     _label: str
     _short_label: str
@@ -121,8 +123,8 @@ class ArrowGeometry:
         if not self._label:
             return None
         m11, m22, m31, m32 = scale_and_offset
-        ox, oy = self._base.x() * m11 + m31, self._base.y() * m22 + m32
-        tx, ty = self._tip.x() * m11 + m31, self._tip.y() * m22 + m32
+        (base_x, base_y), (tip_x, tip_y) = self._base_xy, self._tip_xy
+        ox, oy, tx, ty = base_x * m11 + m31, base_y * m22 + m32, tip_x * m11 + m31, tip_y * m22 + m32
         ux, uy, _ = direction_on_screen(ox, oy, tx, ty)
         previous = None if self._label_hidden else self._label_offset_view_px
         height = self._label_size.height()
@@ -140,8 +142,8 @@ class ArrowGeometry:
         if cache is not None and cache[0] == scale_and_offset:
             return cache[1]
         m11, m22, m31, m32 = key = scale_and_offset
-        ox, oy = self._base.x() * m11 + m31, self._base.y() * m22 + m32
-        tx, ty = self._tip.x() * m11 + m31, self._tip.y() * m22 + m32
+        (base_x, base_y), (tip_x, tip_y) = self._base_xy, self._tip_xy
+        ox, oy, tx, ty = base_x * m11 + m31, base_y * m22 + m32, tip_x * m11 + m31, tip_y * m22 + m32
         ux, uy, length = direction_on_screen(ox, oy, tx, ty)
         if length < 1.0:
             shapes = [segment_obstacle(tx, ty, tx, ty, DOT_RADIUS_PX + HEAD_CLEARANCE_PX)]

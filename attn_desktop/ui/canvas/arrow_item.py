@@ -78,6 +78,9 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         super().__init__()
         self._tip = QPointF(0.0, 0.0)
         self._base = QPointF(0.0, 0.0)  # where the arrow starts: the origin, except on a number line
+        # The same as plain numbers: label placement reads every arrow's tip and base on every drag move.
+        self._tip_xy = (0.0, 0.0)
+        self._base_xy = (0.0, 0.0)
         self._label = label
         self._role_color = QColor(color)
         self._color = QColor(color)
@@ -138,18 +141,20 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
 
     def set_tip(self, x: float, y: float) -> bool:
         """Move the tip; returns whether it moved."""
-        if x == self._tip.x() and y == self._tip.y():
+        if x == self._tip_xy[0] and y == self._tip_xy[1]:
             return False
         self.prepareGeometryChange()
         self._tip = QPointF(x, y)
+        self._tip_xy = (self._tip.x(), self._tip.y())
         self._forget_obstacles()
         self.update()
         return True
 
     def set_base(self, x: float, y: float) -> None:
-        if x != self._base.x() or y != self._base.y():
+        if x != self._base_xy[0] or y != self._base_xy[1]:
             self.prepareGeometryChange()
             self._base = QPointF(x, y)
+            self._base_xy = (self._base.x(), self._base.y())
             self._forget_obstacles()
             self.update()
 

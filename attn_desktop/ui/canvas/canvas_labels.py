@@ -13,10 +13,9 @@ from typing import NamedTuple, cast
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF
 from PySide6.QtGui import QTransform
 
-from attn_desktop.geometry.label_layout import HIDDEN, LabelRequest, Obstacle, ShapeIndex
+from attn_desktop.geometry.label_layout import HIDDEN, LabelRequest, Obstacle, Placement, ShapeIndex
 from attn_desktop.geometry.label_update import LabelMemory, update_labels
 from attn_desktop.geometry.weight_style import ANSWER_MIN_WEIGHT, CROWDED_LABEL_MIN_WEIGHT
 from attn_desktop.model import HeadReading, Role
@@ -48,6 +47,7 @@ class _PlotShapes:
     index: ShapeIndex
     labels: LabelMemory | None = None  # the labels as last placed among these shapes (None: place them all)
     changed: list[Obstacle] = field(default_factory=list)  # the shapes changed since, old and new
+    shown: dict[ArrowItem, Placement | None] = field(default_factory=dict)  # the placement each arrow was given
 
 
 class CanvasLabels:
@@ -65,42 +65,55 @@ class CanvasLabels:
         are those the canvas shows, TO_VIEW maps the canvas's scene to its view; NAMED, the ids of the arrows
         the open lesson's text names, are essential like the heaviest."""
         kept = {}
-        for plot, entries in self._labels_in_order(scene, weights, named).items():
+        plot_of = {role: self.plots.plot_for(role) for role in Role}
+        for plot, entries in self._labels_in_order(scene, weights.tolist(), named, plot_of).items():
             view_box = plot.getViewBox()
             area = to_view.mapRect(view_box.sceneBoundingRect())
-            if area.width() < 1 or area.height() < 1:
+            left, top, width, height = area.getRect()
+            if width < 1 or height < 1:
                 continue  # a plot not laid out yet (or hidden): placed when its view changes
-            transform = _data_to_view(view_box, area)
-            mapping = (transform.m11(), transform.m22(), transform.m31(), transform.m32())
-            kept[plot] = shapes = self._shapes_in(plot, mapping)
+            mapping = _data_to_view(view_box, left, top, width, height)
+            kept[plot] = shapes = self._shapes_in(plot, mapping, plot_of)
             # Every entry is labelled, so none asks for nothing (None).
             requests = cast(list[LabelRequest], [item.label_request(mapping, minor, essential)
                                                  for item, minor, essential, _ in entries])
             # Only the labels whose arrow or surroundings changed are placed again (see label_update.py).
             placements, shapes.labels = update_labels(
                 requests, [id(entry.item) for entry in entries], shapes.index,
-                (area.left(), area.top(), area.right(), area.bottom()), shapes.labels, shapes.changed)
+                (left, top, left + width, top + height), shapes.labels, shapes.changed)
             shapes.changed = []
-            for (item, *_), placement in zip(entries, placements):
-                item.set_label_hidden(placement is HIDDEN)
-                if placement is not HIDDEN:
-                    item.place_label(placement, mapping)
+            self._show(entries, placements, mapping, shapes)
         self._plot_shapes = kept  # a plot not placed this time is read afresh next time
+
+    @staticmethod
+    def _show(entries: list[_Entry], placements: list[Placement | None], mapping: Mapping,
+              shapes: _PlotShapes) -> None:
+        """Give each arrow its label's placement. A label kept still (the very placement it was last given, in
+        the same view) is left as it is: placing it again would change nothing."""
+        shown = shapes.shown
+        shapes.shown = {}
+        for entry, placement in zip(entries, placements):
+            item = entry.item
+            shapes.shown[item] = placement
+            if placement is not HIDDEN and shown.get(item, HIDDEN) is placement:
+                continue
+            item.set_label_hidden(placement is HIDDEN)
+            if placement is not HIDDEN:
+                item.place_label(placement, mapping)
 
     def forget(self) -> None:
         """Place every label afresh next time, as after a zoom (see label_update.py)."""
         for shapes in self._plot_shapes.values():
             shapes.labels = None
 
-    def _labels_in_order(self, scene: HeadReading, weights: np.ndarray,
-                         named_by_lesson: frozenset[int]) -> dict[pg.PlotItem, list[_Entry]]:
+    def _labels_in_order(self, scene: HeadReading, weights: list[float], named_by_lesson: frozenset[int],
+                         plot_of: dict[Role, pg.PlotItem]) -> dict[pg.PlotItem, list[_Entry]]:
         """Each plot's labelled arrows, most important label first: the chosen query, the output, keys and
         values by weight (under 5% is minor), then the other queries (minor) and the word vectors (x, a target's y).
 
         Essential (shown even far from the tip when there is no room near it): the chosen query and its word
         vector, the output, and the keys and values of the HEAVIEST tokens, which a class reads the answer
         from. Any other label with no room near its tip is left out rather than led far from it."""
-        plot_for = self.plots.plot_for
         queries, keys, values = self.arrows[Role.QUERY], self.arrows[Role.KEY], self.arrows[Role.VALUE]
         chosen = queries[scene.selected] if scene.selected < len(queries) else None
         # Most arrows of a crowded scene have no label: only the named ones are sorted by weight.
@@ -108,19 +121,19 @@ class CanvasLabels:
                  if (index < len(keys) and keys[index].label) or (index < len(values) and values[index].label)]
         named.sort(key=lambda index: -weights[index])
         heaviest = {index for index in named[:HEAVIEST] if weights[index] >= ANSWER_MIN_WEIGHT}
-        queries_plot = plot_for(Role.QUERY)
+        queries_plot = plot_of[Role.QUERY]
         # The chosen query's own word vector: its target word's y in cross-attention, else its token's x.
         chosen_word = Role.TARGET if Role.TARGET in scene.roles else Role.EMBEDDING
-        weighted_plots = ((plot_for(Role.KEY), keys), (plot_for(Role.VALUE), values))
+        weighted_plots = ((plot_of[Role.KEY], keys), (plot_of[Role.VALUE], values))
         order = [
             *([_Entry(chosen, False, True, queries_plot)] if chosen else []),
             _Entry(self.output_arrow, False, True, self.plots.vo_plot),
-            *(_Entry(arrows[index], bool(weights[index] < CROWDED_LABEL_MIN_WEIGHT),
+            *(_Entry(arrows[index], weights[index] < CROWDED_LABEL_MIN_WEIGHT,
                      index in heaviest or id(arrows[index]) in named_by_lesson, plot)
               for index in named for plot, arrows in weighted_plots if index < len(arrows)),
             *(_Entry(item, True, id(item) in named_by_lesson, queries_plot)
               for item in queries if item is not chosen and item.label),
-            *(_Entry(item, False, role is chosen_word and index == scene.selected, plot_for(role))
+            *(_Entry(item, False, role is chosen_word and index == scene.selected, plot_of[role])
               for role in (Role.EMBEDDING, Role.TARGET) for index, item in enumerate(self.arrows[role])),
         ]
         plots: dict[pg.PlotItem, list[_Entry]] = {}
@@ -129,42 +142,43 @@ class CanvasLabels:
                 plots.setdefault(entry.plot, []).append(entry)
         return {plot: entries for plot, entries in plots.items() if plot.scene() is not None}
 
-    def _shapes_in(self, plot: pg.PlotItem, mapping: Mapping) -> _PlotShapes:
+    def _shapes_in(self, plot: pg.PlotItem, mapping: Mapping, plot_of: dict[Role, pg.PlotItem]) -> _PlotShapes:
         """Every arrow's shaft and head in this plot, labelled or not: labels keep off all of them.
 
         Kept from one placement to the next: a drag move changes a few arrows (the dragged one, the
         output, those whose weight changed their width), and only theirs are worked out again.
         """
-        arrows = self._arrows_in(plot)
+        arrows = self._arrows_in(plot, plot_of)
         shapes = self._plot_shapes.get(plot)
         if shapes is not None and shapes.mapping == mapping and len(shapes.arrows) == len(arrows) \
                 and all(map(operator.is_, shapes.arrows, arrows)):
+            versions = shapes.versions
             for slot, item in enumerate(arrows):
-                if item.shape_version != shapes.versions[slot]:
+                if item.shape_version != versions[slot]:
                     first = slot * SHAPES_PER_ARROW
                     old = shapes.index.shapes[first:first + SHAPES_PER_ARROW]
                     new = item.obstacles(mapping)
                     shapes.index.set(slot, new)
-                    shapes.versions[slot] = item.shape_version
+                    versions[slot] = item.shape_version
                     # Where the arrow was and where it is now: the labels round either may move.
                     shapes.changed.extend(shape for shape in (*old, *new) if shape[0] <= shape[2])
             return shapes
         index = ShapeIndex.of_owners([item.obstacles(mapping) for item in arrows], SHAPES_PER_ARROW, SHAFT_SLOT)
         return _PlotShapes(mapping, arrows, [item.shape_version for item in arrows], index)
 
-    def _arrows_in(self, plot: pg.PlotItem) -> list[ArrowItem]:
+    def _arrows_in(self, plot: pg.PlotItem, plot_of: dict[Role, pg.PlotItem]) -> list[ArrowItem]:
         """Every arrow drawn in this plot, labelled or not."""
-        roles = [role for role in Role if self.plots.plot_for(role) is plot]
-        arrows = [arrow for role in roles for arrow in self.arrows[role]]
+        arrows = [arrow for role in Role if plot_of[role] is plot for arrow in self.arrows[role]]
         return [*arrows, self.output_arrow] if plot is self.plots.vo_plot else arrows
 
 
-def _data_to_view(view_box: pg.ViewBox, area: QRectF) -> QTransform:
-    """The plot's data coordinates to the view's pixels, as the plot will draw its range.
+def _data_to_view(view_box: pg.ViewBox, left: float, top: float, width: float, height: float) -> Mapping:
+    """The plot's data coordinates to the view's pixels, as the plot will draw its range, for the plot's area
+    (LEFT, TOP, WIDTH, HEIGHT) in the view: the scale and offset (m11, m22, m31, m32) of that transform.
 
     Worked out from the range rather than read from the items: the plot updates their transform
     only when it next paints, so just after a zoom or a resize the items' own one is stale.
     """
     (x0, x1), (y0, y1) = view_box.viewRange()
-    m11, m22 = area.width() / (x1 - x0), -area.height() / (y1 - y0)
-    return QTransform(m11, 0.0, 0.0, m22, area.left() - x0 * m11, area.top() - y1 * m22)
+    m11, m22 = width / (x1 - x0), -height / (y1 - y0)
+    return m11, m22, left - x0 * m11, top - y1 * m22
