@@ -76,6 +76,23 @@ def test_a_drag_moves_the_arrow_live_and_announces_one_move_on_release(canvas, r
     assert canvas.arrows[Role.KEY][1].tip.toTuple() == (2.2, 1.0)  # the canvas follows the undo
 
 
+def test_once_a_drag_is_over_pointing_at_the_arrow_tells_where_it_now_is(qtbot, canvas, reading):
+    arrow = canvas.arrows[Role.KEY][1]
+    assert arrow.toolTip() == "k·cat = (2.20, 1.00)"
+    drag_on_canvas(canvas, *K_CAT, QPointF(-60, -40), steps=6)
+    x, y = reading.vectors(Role.KEY)[1]
+    assert (x, y) != (2.2, 1.0) and arrow.toolTip() == f"k·cat = ({x:.2f}, {y:.2f})" == canvas.said[-1]
+    # Put back with Escape mid-drag: it says where it was put back to.
+    viewport = canvas.viewport()
+    start = tip_on_canvas(canvas, *K_CAT)
+    press(viewport, start)
+    for step in range(1, 4):
+        move_holding(viewport, start + QPointF(20 * step, 10 * step))
+    qtbot.keyClick(canvas, Qt.Key.Key_Escape)
+    release(viewport, start + QPointF(60, 30))
+    assert arrow.toolTip() == f"k·cat = ({x:.2f}, {y:.2f})"
+
+
 def test_dragging_a_query_chooses_it_and_its_move_remembers_the_query_chosen_before(canvas, reading, scene):
     drag_on_canvas(canvas, *Q_MAT, QPointF(30, 30))
     assert reading.selected_token == "mat"

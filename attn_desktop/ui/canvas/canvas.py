@@ -116,6 +116,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self._follow_timer = QTimer(self, singleShot=True, interval=FOLLOW_ARROWS_MS)
         self._follow_timer.timeout.connect(self._follow_arrows)
         self._drawn_vectors: dict[Role, np.ndarray] = {}  # each role's vectors as the arrows last showed them
+        self._tooltips_due: set[tuple[Role, int]] = set()  # arrows moved mid-drag, described once it ends
         self.plots = CanvasPlots(self.ci, scene, self.drags, self._follow_view, layer_z=min(Z_ORDER.values()))
         self.x_plot, self.qk_plot, self.vo_plot = self.plots.x_plot, self.plots.qk_plot, self.plots.vo_plot
         self.output_arrow = ArrowItem("out", OUTPUT_COLOR, draggable=False)
@@ -218,6 +219,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
     def _on_dragging(self, dragging: bool) -> None:
         if not dragging:
             self._place_labels_afresh()
+            self._describe_moved_arrows()
         if not dragging and self.drags.planes.showing_pca:
             self._update_titles()
 
@@ -241,12 +243,16 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         scene = self.reading
         weights = self.shown_weights()
         number_line = self.plots.number_line
+        mid_drag = self.drags.dragged_arrow() is not None
         for role in scene.roles:
             on_number_line = role is Role.VALUE and number_line
             vectors = scene.vectors(role)
             previous = self._drawn_vectors.get(role)
             if (only_moved and previous is not None and previous.shape == vectors.shape and not on_number_line
                     and not self.drags.planes.showing_pca):
+                # A drag move changes one role's vectors: the others are the same bytes as last time.
+                if vectors.tobytes() == previous.tobytes():
+                    continue
                 indices = np.flatnonzero(np.any(vectors != previous, axis=1)).tolist()
             else:
                 indices = range(len(vectors))
@@ -259,11 +265,22 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
                     moved = item.set_tip(float(vector[0]), float(weights[index]))
                 else:
                     moved = item.set_tip(*self.drags.tip_of(vector, role))
-                if moved:
+                if moved and mid_drag:
+                    # A tooltip never shows while a mouse button is held (Qt wakes tooltips only on moves with
+                    # no button down): mid-drag the moved arrows are described once, when the drag ends.
+                    self._tooltips_due.add((role, index))
+                elif moved:
                     item.setToolTip(self.drags.describe(role, index))
         self.key_value_styles.apply(self.arrows, scene, weights, self.veil.on, self.line_scale)
         self._sync_output()
         self._place_labels()
+
+    def _describe_moved_arrows(self) -> None:
+        """The tooltips of the arrows a drag moved (see _sync_tips_and_looks), once it is over."""
+        due, self._tooltips_due = self._tooltips_due, set()
+        for role, index in due:
+            if index < len(self.arrows[role]) and role in self.reading.roles:
+                self.arrows[role][index].setToolTip(self.drags.describe(role, index))
 
     @property
     def arranging(self) -> bool:
