@@ -69,6 +69,7 @@ class ArrowGeometry:
     _pointer: bool
     _obstacle_cache: tuple[tuple[float, float, float, float], list[Obstacle]] | None
     shape_version: int
+    area_version: int
     head_shape: str
 
     if TYPE_CHECKING:  # ArrowItem's, through its Qt base (declared here only for the type checker)
@@ -158,6 +159,7 @@ class ArrowGeometry:
     def _forget_obstacles(self) -> None:
         self._obstacle_cache = None
         self.shape_version += 1
+        self.area_version += 1
 
     # ----- geometry as painted, in the pixels `to_device` maps to (for checking what a viewer sees) -----
     def tip_position(self, to_device: QTransform) -> QPointF:

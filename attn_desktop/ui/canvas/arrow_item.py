@@ -122,6 +122,9 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         # Counts changes to how the arrow itself is drawn (shape, style, halo, grab ring), not its label: a
         # layer keeps unchanged arrows as a picture and draws only those whose count moved (layer_picture.py).
         self.look_version = 0
+        # Counts changes to where the arrow or its label paints (see painted_area): its layer works out the area
+        # again only when this has moved on (a label given a new percentage in the same width paints where it did).
+        self.area_version = 0
         self._screen_shapes = None
         self._pixel_size_cache: tuple[float, float] | None = None
         self._bounds: QRectF | None = None
@@ -165,7 +168,12 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         short = short if label and short != label else ""
         self._short_names_it = short_names_it and bool(short)
         if (label, short) != (self._label, self._short_label):
-            self.prepareGeometryChange()
+            shown = self._measure(short) if short and self._label_shortened else self._measure(label)
+            # A new percentage in the same width ("k·cat 76%" to "k·cat 77%", on every drag move) keeps the label's
+            # box: the arrow's bounds and painted area stay as they are, and Qt need not hear of a change.
+            if bool(label) != bool(self._label) or \
+                    (shown.width(), shown.height()) != (self._label_size.width(), self._label_size.height()):
+                self.prepareGeometryChange()
             self._label, self._short_label = label, short
             self._measure_label()
 
@@ -235,6 +243,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
     def set_label_hidden(self, hidden: bool) -> None:
         if hidden != self._label_hidden:
             self._label_hidden = hidden
+            self.area_version += 1  # a hidden label paints nothing
             self.update_label()
 
     def set_font_size(self, points: float) -> None:
@@ -244,7 +253,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         self._measure_label()
 
     def _measure(self, text: str) -> QSizeF:
-        """The label's size with its backdrop (a copy: the caller may keep it)."""
+        """The label's size with its backdrop, as measured once (never changed: the caller may keep it)."""
         size = self._sizes.get(text)
         if size is None:
             if len(self._sizes) >= MEASURED_TEXTS:
@@ -252,7 +261,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
             size = QFontMetricsF(self._font).size(0, text)
             size.setWidth(size.width() + 2 * LABEL_PADDING_PX)
             self._sizes[text] = size
-        return QSizeF(size)
+        return size
 
     # ----- geometry -----------------------------------------------------
     def _pixel_size(self) -> tuple[float, float]:
@@ -295,6 +304,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
     def prepareGeometryChange(self) -> None:
         # The repaint is asked for by the update() or update_label() that follows, for the area that changed.
         self._bounds = None
+        self.area_version += 1
         super().prepareGeometryChange()
 
     # ----- drawn by a layer -------------------------------------------------

@@ -46,6 +46,9 @@ class ArrowLayer(QGraphicsItem):
         self._to_screen: QTransform | None = None
         self._from_screen = QTransform()
         self._areas: dict[ArrowItem, QRectF] = {}
+        # Each arrow's area_version when arrow_changed last worked its area out, for the areas as they were then
+        # (the dict): while it has not moved on, the area kept is where it paints.
+        self._area_versions: tuple[dict[ArrowItem, QRectF], dict[ArrowItem, int]] = (self._areas, {})
         # The arrows drawn live over the pictures at the last paint, and whether their areas are already to be
         # repainted for the next (see arrow_changed).
         self._drawn_live: list[ArrowItem] = []
@@ -120,8 +123,15 @@ class ArrowLayer(QGraphicsItem):
         if to_screen is None or previous is None:
             self.update()  # not painted in this view yet: where it was is not known
             return
-        area = arrow.painted_area(to_screen)
-        self._areas[arrow] = area
+        if self._area_versions[0] is not self._areas:  # the areas were all worked out again since (a new view)
+            self._area_versions = (self._areas, {})
+        versions = self._area_versions[1]
+        if versions.get(arrow) == arrow.area_version:
+            area = previous  # it paints where it did (a label given a new percentage in the same width)
+        else:
+            area = arrow.painted_area(to_screen)
+            self._areas[arrow] = area
+            versions[arrow] = arrow.area_version
         self.update(self._from_screen.mapRect(area.united(previous)))
         if looks_changed and not self._live_areas_asked and arrow not in self._drawn_live:
             self._repaint_live_areas()
