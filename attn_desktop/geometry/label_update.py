@@ -12,7 +12,9 @@ that answer without the search. The other labels are placed again, in order, aro
 A label shown whole at a free spot by its tip watches less: a full placement tries its usual spot first and
 last time's second, so it keeps its spot while nothing changed over those two (and its leader). A dragged
 key's shaft sweeps across the near areas of most labels of a six-token plot on every move, but seldom over
-those two spots: watching every near spot re-placed two labels in three for nothing.
+those two spots: watching every near spot re-placed two labels in three for nothing. An arrow's shape is
+tested against those two spots exactly, as a full placement tests a spot (a key's shaft a quarter pixel
+wider, as its weight grows, comes within a few pixels of its own label on most moves, and over it never).
 
 An essential label stranded far from its tip keeps its far spot the same way, while nothing near its tip
 changed (no room opened there) and nothing came over the spot itself. One whose own tip moves (the output,
@@ -63,6 +65,11 @@ class _Placed(NamedTuple):
     # that is less than every spot near its tip (see _deciding_spots); None when it watches every spot.
     kept_at: Point | None
     reach: Box  # the box round every watched area
+    # For a label that watches its two deciding spots (KEPT_AT set): those spots' boxes as they are. An arrow's
+    # shape moves it only by coming over one of them (or leaving one), tested exactly as a full placement tests a
+    # spot against the arrows; other labels, which keep a margin off it, are tested against WATCHED.
+    spots: tuple[Box, ...] | None
+    spots_reach: Box
 
 
 class LabelMemory(NamedTuple):
@@ -86,14 +93,14 @@ def update_labels(requests: list[LabelRequest], keys: list[Hashable], shapes: Sh
     placed = memory.placed
     present = set(keys)
     # Labels gone since (their arrow lost its label) leave room: the labels round them may take it.
-    moved = [*changed, *(_as_shape(box) for key, old in placed.items() if key not in present for box in _shown(old))]
+    moved = [_as_shape(box) for key, old in placed.items() if key not in present for box in _shown(old)]
     layout = LabelLayout(len(requests))
     remembered: dict[Hashable, _Placed] = {}
     for index in _order(requests, keys, placed):
         request, key = requests[index], keys[index]
         old = placed.get(key)
         if old is not None and _same_request(old.request, request) and old.kept_at in (None, request.previous) \
-                and not _touches_any(old, moved):
+                and not _touches_any(old, changed, moved):
             layout.take(index, old.placement, old.box if old.box is not None else _NOTHING)
             if old.stranded:
                 layout.stranded.append(index)
@@ -147,9 +154,17 @@ def _placed(request: LabelRequest, placement: Placement | None, box: Box | None,
     areas = (*spots, *_boxes_shown(box, placement))
     watched = tuple((left - SLACK_PX, top - SLACK_PX, right + SLACK_PX, bottom + SLACK_PX)
                     for left, top, right, bottom in areas)
-    reach = (min(area[0] for area in watched), min(area[1] for area in watched),
-             max(area[2] for area in watched), max(area[3] for area in watched)) if watched else _NOTHING
-    return _Placed(request, placement, box, rank, stranded, watched, kept_at, reach)
+    exact = None if deciding is None or box is None else (*deciding[0], box)
+    return _Placed(request, placement, box, rank, stranded, watched, kept_at, _reach(watched), exact,
+                   _reach(exact or ()))
+
+
+def _reach(areas: tuple[Box, ...]) -> Box:
+    """The box round all the areas."""
+    if not areas:
+        return _NOTHING
+    return (min(area[0] for area in areas), min(area[1] for area in areas), max(area[2] for area in areas),
+            max(area[3] for area in areas))
 
 
 def _deciding_spots(request: LabelRequest, placement: Placement | None,
@@ -210,12 +225,21 @@ def _same_label(old: LabelRequest, new: LabelRequest) -> bool:
     return old[:2] == new[:2] and old[5] == new[5] and old.essential == new.essential
 
 
-def _touches_any(placed: _Placed, changes: list[Obstacle]) -> bool:
-    """Whether any change overlaps any of the label's watched areas: tested against the shapes themselves, not
-    their bounding boxes, since a long slanting shaft's box covers much of the plot. Most changes are nowhere
-    near the label: the box round all its areas rules them out first."""
-    left, top, right, bottom = placed.reach
-    areas = placed.watched
+def _touches_any(placed: _Placed, shapes: list[Obstacle], labels: list[Obstacle]) -> bool:
+    """Whether a change touches what the label's placement depends on: an arrow's shape (old or new) over one of
+    its deciding spots, or over any watched area for a label that watches every spot near its tip; another
+    label's box or leader (old or new) over any watched area."""
+    if placed.spots is None:
+        return _overlaps_any(placed.watched, placed.reach, shapes) or _overlaps_any(placed.watched, placed.reach, labels)
+    return _overlaps_any(placed.spots, placed.spots_reach, shapes) or \
+        _overlaps_any(placed.watched, placed.reach, labels)
+
+
+def _overlaps_any(areas: tuple[Box, ...], reach: Box, changes: list[Obstacle]) -> bool:
+    """Whether any change overlaps any of the areas (REACH: the box round them all): tested against the shapes
+    themselves, not their bounding boxes, since a long slanting shaft's box covers much of the plot. Most changes
+    are nowhere near the label: the reach rules them out first."""
+    left, top, right, bottom = reach
     for change in changes:
         # box_hits's own first test, against the reach of every area at once.
         if left >= change[2] or change[0] >= right or top >= change[3] or change[1] >= bottom:
