@@ -140,10 +140,8 @@ def near_candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: 
     width, height = request.width, request.height
     half_w, half_h = width / 2, height / 2
     ax, ay = anchor
-    ux, uy = request.direction
-    spots = spots_towards(ux, uy)
-    fa, fg, ga, gg = spots[0]
-    yield ax + fa * half_w + fg * near_gap - half_w, ay + ga * half_h + gg * near_gap - half_h, not at_tip
+    spots = spots_towards(*request.direction)
+    yield usual_spot(request, anchor, at_tip, near_gap)
     previous = previous_spot(request, anchor, at_tip)
     if previous is not None:
         yield previous
@@ -154,12 +152,25 @@ def near_candidates(request: LabelRequest, anchor: Point, at_tip: bool, bounds: 
         yield from slides(anchor, width, height, gap, request.direction, bounds, leader or not at_tip, slide_steps)
 
 
+def usual_spot(request: LabelRequest, anchor: Point, at_tip: bool, near_gap: float = NEAR_GAP_PX) -> Spot:
+    """The first spot a label tries: just beyond its tip, where the arrow points."""
+    half_w, half_h = request.width / 2, request.height / 2
+    fa, fg, ga, gg = spots_towards(*request.direction)[0]
+    return anchor[0] + fa * half_w + fg * near_gap - half_w, anchor[1] + ga * half_h + gg * near_gap - half_h, \
+        not at_tip
+
+
 def previous_spot(request: LabelRequest, anchor: Point, at_tip: bool) -> Spot | None:
     """Last time's spot (left, top, needs a leader), only while it is near: after an undo, a zoom or a new
     layout, a spot that was the best one far away is no reason to stay far."""
     if request.previous is None or not at_tip:
         return None
-    (ax, ay), (dx, dy) = anchor, request.previous
+    return spot_at(request, anchor, request.previous)
+
+
+def spot_at(request: LabelRequest, anchor: Point, offset: Point) -> Spot | None:
+    """The spot OFFSET from the anchor (a tip in view), if it is near; whether it needs a leader."""
+    (ax, ay), (dx, dy) = anchor, offset
     left, top = ax + dx, ay + dy
     nearest_x, nearest_y = min(max(ax, left), left + request.width), min(max(ay, top), top + request.height)
     distance = math.hypot(nearest_x - ax, nearest_y - ay)

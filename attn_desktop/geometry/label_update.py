@@ -27,7 +27,6 @@ Plain geometry in view pixels, no Qt, like label_layout.py.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable
 from typing import NamedTuple
 
@@ -45,8 +44,8 @@ from attn_desktop.geometry.label_spots import (
     NEAR_LINES,
     LabelRequest,
     anchor_of,
-    near_candidates,
-    previous_spot,
+    spot_at,
+    usual_spot,
 )
 
 SLACK_PX = MARGIN_PX + TOUCH_PX + 2.0  # the watched area reaches this much beyond the furthest spot tried
@@ -178,18 +177,14 @@ def _deciding_spots(request: LabelRequest, placement: Placement | None,
     if placement is HIDDEN or box is None or placement.short or placement.pointer:
         return None
     anchor, offset = request.tip, (placement.dx, placement.dy)
-    kept = request._replace(previous=offset)
-    usual = next(near_candidates(kept, anchor, True, _EVERYWHERE, 1))
-    again = previous_spot(kept, anchor, True)
+    usual = usual_spot(request, anchor, True)
     led = placement.leader_to is not None
     if usual[:2] == box[:2] and usual[2] == led:
         return (), offset
+    again = spot_at(request, anchor, offset)  # where its previous spot puts it
     if again is None or again[:2] != box[:2] or again[2] != led:
         return None  # a full placement would not try it second: it watches every spot near its tip
     return ((usual[0], usual[1], usual[0] + request.width, usual[1] + request.height),), offset
-
-
-_EVERYWHERE: Box = (-math.inf, -math.inf, math.inf, math.inf)
 
 
 def _near_area(request: LabelRequest, bounds: Box) -> Box:
@@ -228,24 +223,21 @@ def _same_label(old: LabelRequest, new: LabelRequest) -> bool:
 def _touches_any(placed: _Placed, shapes: list[Obstacle], labels: list[Obstacle]) -> bool:
     """Whether a change touches what the label's placement depends on: an arrow's shape (old or new) over one of
     its deciding spots, or over any watched area for a label that watches every spot near its tip; another
-    label's box or leader (old or new) over any watched area."""
-    if placed.spots is None:
-        return _overlaps_any(placed.watched, placed.reach, shapes) or _overlaps_any(placed.watched, placed.reach, labels)
-    return _overlaps_any(placed.spots, placed.spots_reach, shapes) or \
-        _overlaps_any(placed.watched, placed.reach, labels)
+    label's box or leader (old or new) over any watched area.
 
-
-def _overlaps_any(areas: tuple[Box, ...], reach: Box, changes: list[Obstacle]) -> bool:
-    """Whether any change overlaps any of the areas (REACH: the box round them all): tested against the shapes
-    themselves, not their bounding boxes, since a long slanting shaft's box covers much of the plot. Most changes
-    are nowhere near the label: the reach rules them out first."""
-    left, top, right, bottom = reach
-    for change in changes:
-        # box_hits's own first test, against the reach of every area at once.
-        if left >= change[2] or change[0] >= right or top >= change[3] or change[1] >= bottom:
-            continue
-        if any(box_hits(area, change) for area in areas):
-            return True
+    Tested against the shapes themselves, not their bounding boxes, since a long slanting shaft's box covers much
+    of the plot. Most changes are nowhere near the label: the box round all its areas rules them out first.
+    (The innermost loop of a drag move's labels: one call per label.)"""
+    spots = placed.spots
+    for changes, areas, (left, top, right, bottom) in (
+            (shapes, placed.watched, placed.reach) if spots is None else (shapes, spots, placed.spots_reach),
+            (labels, placed.watched, placed.reach)):
+        for change in changes:
+            # box_hits's own first test, against the box round every area at once.
+            if left >= change[2] or change[0] >= right or top >= change[3] or change[1] >= bottom:
+                continue
+            if any(box_hits(area, change) for area in areas):
+                return True
     return False
 
 
