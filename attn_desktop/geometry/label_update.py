@@ -98,7 +98,8 @@ def update_labels(requests: list[LabelRequest], keys: list[Hashable], shapes: Sh
     for index in _order(requests, keys, placed):
         request, key = requests[index], keys[index]
         old = placed.get(key)
-        if old is not None and _same_request(old.request, request) and old.kept_at in (None, request.previous) \
+        if old is not None and (old.request is request or _same_request(old.request, request)) \
+                and old.kept_at in (None, request.previous) \
                 and not _touches_any(old, changed, moved):
             layout.take(index, old.placement, old.box if old.box is not None else _NOTHING)
             if old.stranded:

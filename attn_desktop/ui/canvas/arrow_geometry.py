@@ -68,6 +68,7 @@ class ArrowGeometry:
     _leader_to: QPointF | None
     _pointer: bool
     _obstacle_cache: tuple[tuple[float, float, float, float], list[Obstacle]] | None
+    _request_cache: tuple[tuple[object, ...], LabelRequest] | None  # the last label request, and what made it
     shape_version: int
     area_version: int
     head_shape: str
@@ -123,14 +124,22 @@ class ArrowGeometry:
         MINOR and ESSENTIAL say how it ranks (see LabelRequest)."""
         if not self._label:
             return None
+        previous = None if self._label_hidden else self._label_offset_view_px
+        height = self._label_size.height()
+        # The same request as last time while nothing it is made of changed: most arrows, on a drag move.
+        key = (scale_and_offset, minor, essential, self._tip_xy, self._base_xy, previous, self._whole_width, height,
+               self._short_width, self._short_names_it)
+        cached = self._request_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
         m11, m22, m31, m32 = scale_and_offset
         (base_x, base_y), (tip_x, tip_y) = self._base_xy, self._tip_xy
         ox, oy, tx, ty = base_x * m11 + m31, base_y * m22 + m32, tip_x * m11 + m31, tip_y * m22 + m32
         ux, uy, _ = direction_on_screen(ox, oy, tx, ty)
-        previous = None if self._label_hidden else self._label_offset_view_px
-        height = self._label_size.height()
-        return LabelRequest(self._whole_width, height, (tx, ty), (ux, uy), (ox, oy), minor, previous, essential,
-                            short_width=self._short_width, short_names_it=self._short_names_it)
+        request = LabelRequest(self._whole_width, height, (tx, ty), (ux, uy), (ox, oy), minor, previous, essential,
+                               short_width=self._short_width, short_names_it=self._short_names_it)
+        self._request_cache = (key, request)
+        return request
 
     def obstacles(self, scale_and_offset: tuple[float, float, float, float]) -> list[Obstacle]:
         """The shaft and head as drawn, in view pixels, for the labels of every arrow to keep off.

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from attn_desktop.geometry.colour_difference import least_strength
 from attn_desktop.geometry.colour_vision import GRAPHICS_CONTRAST, TEXT_CONTRAST
-from attn_desktop.geometry.label_layout import Obstacle
+from attn_desktop.geometry.label_layout import LabelRequest, Obstacle
 from attn_desktop.ui.canvas.arrow_drawing import ArrowDrawing
 from attn_desktop.ui.canvas.arrow_geometry import (
     HANDLE_RADIUS_PX,
@@ -73,6 +73,21 @@ def head_outline_color(role_color: QColor, emphasis: float) -> QColor:
     return _fade(role_color, max(emphasis, floor))
 
 
+_COLOURS: dict[tuple[int, float], tuple[QColor, QColor, QColor]] = {}
+
+
+def _colours_at(role_color: QColor, emphasis: float) -> tuple[QColor, QColor, QColor]:
+    """An arrow's colour, its head's outline and its label's at this strength (rounded to EMPHASIS_STEPS): worked
+    out once for each role's colour and strength, as a drag restyles keys and values on most moves. The colours
+    are only read (pens and painters copy them)."""
+    key = (role_color.rgba(), emphasis)
+    colours = _COLOURS.get(key)
+    if colours is None:
+        colours = _COLOURS[key] = (_fade(role_color, emphasis), head_outline_color(role_color, emphasis),
+                                   label_color(role_color, emphasis))
+    return colours
+
+
 class ArrowItem(ArrowDrawing, ArrowGestures):
     def __init__(self, label: str, color: QColor, draggable: bool = True, clickable: bool = False) -> None:
         super().__init__()
@@ -116,6 +131,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         self._pointer = False  # the tip is out of view: the leader ends in a pointer at the plot's edge
         self._label_hidden = False  # no room for it (a minor label); pointing at the arrow still names it
         self._obstacle_cache: tuple[tuple[float, float, float, float], list[Obstacle]] | None = None
+        self._request_cache: tuple[tuple[object, ...], LabelRequest] | None = None
         # Counts changes of the shaft and head as drawn: the canvas re-reads an arrow's shapes for
         # label placement only when this has moved on (cheaper than a signal from every arrow per move).
         self.shape_version = 0
@@ -168,18 +184,21 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         short = short if label and short != label else ""
         self._short_names_it = short_names_it and bool(short)
         if (label, short) != (self._label, self._short_label):
-            shown = self._measure(short) if short and self._label_shortened else self._measure(label)
+            whole, short_size = self._measure(label), self._measure(short) if short else None
+            shown = short_size if short_size is not None and self._label_shortened else whole
             # A new percentage in the same width ("k·cat 76%" to "k·cat 77%", on every drag move) keeps the label's
             # box: the arrow's bounds and painted area stay as they are, and Qt need not hear of a change.
             if bool(label) != bool(self._label) or \
                     (shown.width(), shown.height()) != (self._label_size.width(), self._label_size.height()):
                 self.prepareGeometryChange()
             self._label, self._short_label = label, short
-            self._measure_label()
+            self._take_sizes(whole, short_size)
 
     def _measure_label(self) -> None:
-        whole = self._measure(self._label)
-        short = self._measure(self._short_label) if self._short_label else None
+        self._take_sizes(self._measure(self._label), self._measure(self._short_label) if self._short_label else None)
+
+    def _take_sizes(self, whole: QSizeF, short: QSizeF | None) -> None:
+        """The label's sizes as measured: the whole one's and the short one's (None: it has none)."""
         self._whole_width = whole.width()
         self._short_width = short.width() if short is not None else None
         self._label_size = short if short is not None and self._label_shortened else whole
@@ -209,9 +228,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         self._width = width
         self._dashed = dashed
         self._emphasis = emphasis
-        self._color = _fade(self._role_color, emphasis)
-        self._outline_color = head_outline_color(self._role_color, emphasis)
-        self._text_color = label_color(self._role_color, emphasis)
+        self._color, self._outline_color, self._text_color = _colours_at(self._role_color, emphasis)
         self._make_pens()
         self.update()
 

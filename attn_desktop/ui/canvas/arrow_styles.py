@@ -55,6 +55,7 @@ class KeyValueStyles:
 
     def __init__(self) -> None:
         self._styled: tuple[tuple, np.ndarray] | None = None  # what the arrows were last styled for, and their looks
+        self._names: dict[tuple[Role, int], str] = {}  # each key's and value's name, for the context styled for
 
     def forget(self) -> None:
         """Style every arrow next time (new arrows, a new selection or new settings)."""
@@ -70,26 +71,33 @@ class KeyValueStyles:
             changed = np.flatnonzero((seen != self._styled[1]).any(axis=1)).tolist()
         else:
             changed = list(range(len(seen)))
+        if self._styled is None or self._styled[0] != context:
+            self._names = {}
         self._styled = context, seen
         if changed:
-            _style(arrows, scene, weights, visible, line_scale, veiled, changed)
+            self._style(arrows, scene, weights, visible, line_scale, veiled, changed)
 
+    def _style(self, arrows: dict[Role, list[ArrowItem]], scene: HeadReading, weights: np.ndarray,
+               visible: np.ndarray, line_scale: float, veiled: bool, indices: list[int]) -> None:
+        """Style and label the keys and values at these INDICES."""
+        styles = weighted_styles(weights[indices], visible[indices], line_scale)
+        shown, seen = weights.tolist(), visible.tolist()
+        is_crowded = crowded(scene.n_tokens)
+        # Translators: an arrow's label on the canvas for a key the causal mask hides, e.g. "k·the masked"
+        masked_text = tr("{name} masked")  # once per styling, not once per arrow
+        for role in (Role.KEY, Role.VALUE):
+            items = arrows[role]
+            for index, (width, emphasis, dashed) in zip(indices, styles):
+                if index >= len(items):
+                    continue
+                items[index].set_style(width=width, emphasis=emphasis, dashed=dashed)
+                name = self._name(role, index, scene, line_scale)
+                items[index].set_label(weight_label(name, shown[index], seen[index], is_crowded, veiled, HIDDEN_TEXT,
+                                                    masked_text), short=name, short_names_it=True)  # the name alone, where room is short
 
-def _style(arrows: dict[Role, list[ArrowItem]], scene: HeadReading, weights: np.ndarray, visible: np.ndarray,
-           line_scale: float, veiled: bool, indices: list[int]) -> None:
-    """Style and label the keys and values at these INDICES."""
-    styles = weighted_styles(weights[indices], visible[indices], line_scale)
-    shown, seen = weights.tolist(), visible.tolist()
-    is_crowded = crowded(scene.n_tokens)
-    tokens = scene.tokens
-    # Translators: an arrow's label on the canvas for a key the causal mask hides, e.g. "k·the masked"
-    masked_text = tr("{name} masked")  # once per styling, not once per arrow
-    for role in (Role.KEY, Role.VALUE):
-        items = arrows[role]
-        for index, (width, emphasis, dashed) in zip(indices, styles):
-            if index >= len(items):
-                continue
-            items[index].set_style(width=width, emphasis=emphasis, dashed=dashed)
-            name = arrow_name(role.symbol, short_name(tokens[index], line_scale))
-            items[index].set_label(weight_label(name, shown[index], seen[index], is_crowded, veiled, HIDDEN_TEXT,
-                                                masked_text), short=name, short_names_it=True)  # the name alone, where room is short
+    def _name(self, role: Role, index: int, scene: HeadReading, line_scale: float) -> str:
+        """"k·cat": the arrow's name, kept while the tokens and the type scale are (they are part of the context)."""
+        name = self._names.get((role, index))
+        if name is None:
+            name = self._names[(role, index)] = arrow_name(role.symbol, short_name(scene.tokens[index], line_scale))
+        return name

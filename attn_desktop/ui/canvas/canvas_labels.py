@@ -58,6 +58,7 @@ class CanvasLabels:
         self.output_arrow = output_arrow
         self.plots = plots
         self._plot_shapes: dict[pg.PlotItem, _PlotShapes] = {}  # each plot's arrow shapes, kept between moves
+        self._plot_of_roles: tuple[object, dict[Role, pg.PlotItem]] = (None, {})  # see _plot_of
 
     def place(self, scene: HeadReading, weights: np.ndarray, to_view: QTransform,
               named: frozenset[int] = frozenset()) -> None:
@@ -65,7 +66,7 @@ class CanvasLabels:
         are those the canvas shows, TO_VIEW maps the canvas's scene to its view; NAMED, the ids of the arrows
         the open lesson's text names, are essential like the heaviest."""
         kept = {}
-        plot_of = {role: self.plots.plot_for(role) for role in Role}
+        plot_of = self._plot_of()
         for plot, entries in self._labels_in_order(scene, weights.tolist(), named, plot_of).items():
             view_box = plot.getViewBox()
             area = to_view.mapRect(view_box.sceneBoundingRect())
@@ -101,6 +102,13 @@ class CanvasLabels:
             if placement is not HIDDEN:
                 item.place_label(placement, mapping)
 
+    def _plot_of(self) -> dict[Role, pg.PlotItem]:
+        """The plot each role is drawn in: worked out once (the canvas's plots keep their roles for good)."""
+        by_plot = self.plots.roles_by_plot
+        if self._plot_of_roles[0] is not by_plot:
+            self._plot_of_roles = (by_plot, {role: self.plots.plot_for(role) for role in Role})
+        return self._plot_of_roles[1]
+
     def forget(self) -> None:
         """Place every label afresh next time, as after a zoom (see label_update.py)."""
         for shapes in self._plot_shapes.values():
@@ -115,7 +123,8 @@ class CanvasLabels:
         vector, the output, and the keys and values of the HEAVIEST tokens, which a class reads the answer
         from. Any other label with no room near its tip is left out rather than led far from it."""
         queries, keys, values = self.arrows[Role.QUERY], self.arrows[Role.KEY], self.arrows[Role.VALUE]
-        chosen = queries[scene.selected] if scene.selected < len(queries) else None
+        selected = scene.selected
+        chosen = queries[selected] if selected < len(queries) else None
         # Most arrows of a crowded scene have no label: only the named ones are sorted by weight.
         named = [index for index in range(scene.n_tokens)
                  if (index < len(keys) and keys[index].label) or (index < len(values) and values[index].label)]
@@ -124,22 +133,28 @@ class CanvasLabels:
         queries_plot = plot_of[Role.QUERY]
         # The chosen query's own word vector: its target word's y in cross-attention, else its token's x.
         chosen_word = Role.TARGET if Role.TARGET in scene.roles else Role.EMBEDDING
-        weighted_plots = ((plot_of[Role.KEY], keys), (plot_of[Role.VALUE], values))
-        order = [
-            *([_Entry(chosen, False, True, queries_plot)] if chosen else []),
-            _Entry(self.output_arrow, False, True, self.plots.vo_plot),
-            *(_Entry(arrows[index], weights[index] < CROWDED_LABEL_MIN_WEIGHT,
-                     index in heaviest or id(arrows[index]) in named_by_lesson, plot)
-              for index in named for plot, arrows in weighted_plots if index < len(arrows)),
-            *(_Entry(item, True, id(item) in named_by_lesson, queries_plot)
-              for item in queries if item is not chosen and item.label),
-            *(_Entry(item, False, role is chosen_word and index == scene.selected, plot_of[role])
-              for role in (Role.EMBEDDING, Role.TARGET) for index, item in enumerate(self.arrows[role])),
-        ]
         plots: dict[pg.PlotItem, list[_Entry]] = {}
-        for entry in order:
-            if entry.item.label:
-                plots.setdefault(entry.plot, []).append(entry)
+
+        def add(item: ArrowItem, minor: bool, essential: bool, plot: pg.PlotItem) -> None:
+            if item.label:
+                plots.setdefault(plot, []).append(_Entry(item, minor, essential, plot))
+
+        if chosen is not None:
+            add(chosen, False, True, queries_plot)
+        add(self.output_arrow, False, True, self.plots.vo_plot)
+        keys_plot, values_plot = plot_of[Role.KEY], plot_of[Role.VALUE]
+        for index in named:
+            minor, essential = weights[index] < CROWDED_LABEL_MIN_WEIGHT, index in heaviest
+            for plot, arrows in ((keys_plot, keys), (values_plot, values)):
+                if index < len(arrows):
+                    arrow = arrows[index]
+                    add(arrow, minor, essential or id(arrow) in named_by_lesson, plot)
+        for item in queries:
+            if item is not chosen:
+                add(item, True, id(item) in named_by_lesson, queries_plot)
+        for role in (Role.EMBEDDING, Role.TARGET):
+            for index, item in enumerate(self.arrows[role]):
+                add(item, False, role is chosen_word and index == selected, plot_of[role])
         return {plot: entries for plot, entries in plots.items() if plot.scene() is not None}
 
     def _shapes_in(self, plot: pg.PlotItem, mapping: Mapping, plot_of: dict[Role, pg.PlotItem]) -> _PlotShapes:
