@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attn_desktop.model import ProjectedScene, Role, Scene, SceneFileError, ViewState, read
+from attn_desktop.model.files.values import MAX_ABS_COORDINATE
 from attn_desktop.model.scene_files import (
     load_into,
     new_scene,
@@ -155,10 +156,12 @@ def test_a_failed_load_leaves_the_scene_untouched(tmp_path):
 
 def test_scene_refuses_non_finite_vectors():
     scene = open_scene(scene_path(DEFAULT_SCENE))
-    with pytest.raises(ValueError):
-        scene.set_vector(Role.QUERY, 0, [np.nan, 1.0])
-    with pytest.raises(ValueError):
-        scene.set_vector(Role.QUERY, 0, [1.0, 2.0, 3.0])
+    for refused in ([np.nan, 1.0], [1.0, -np.inf], [1.0, 2.0 * MAX_ABS_COORDINATE], [1.0, 2.0, 3.0]):
+        with pytest.raises(ValueError):
+            scene.set_vector(Role.QUERY, 0, refused)
+    scene.set_vector(Role.QUERY, 0, [-MAX_ABS_COORDINATE, MAX_ABS_COORDINATE])  # the limits themselves are allowed
+    assert read(scene).vectors(Role.QUERY)[0].tolist() == [-MAX_ABS_COORDINATE, MAX_ABS_COORDINATE]
+    scene.set_vector(Role.QUERY, 0, QUERIES[0])
     assert read(scene).vectors(Role.QUERY)[0].tolist() == QUERIES[0]
 
 

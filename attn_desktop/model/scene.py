@@ -17,6 +17,7 @@ see view_state.py. Reading and writing files is not here either: see scene_files
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 
@@ -218,9 +219,12 @@ class Scene:
         new = np.asarray(vector, dtype=np.float64)
         if new.shape != current[index].shape:
             raise ValueError(f"a {what} has {current.shape[1]} numbers, got {new.size}")
-        if not np.all(np.isfinite(new)) or np.any(np.abs(new) > MAX_ABS_COORDINATE):
+        # As plain numbers: a drag moves one arrow of a few numbers per mouse move, and NumPy's checks cost
+        # several times more than the arithmetic on so few.
+        numbers = new.tolist()
+        if not all(math.isfinite(number) and abs(number) <= MAX_ABS_COORDINATE for number in numbers):
             raise ValueError(f"coordinates must be finite numbers within ±{MAX_ABS_COORDINATE:g}")
-        if np.array_equal(current[index], new):
+        if current[index].tolist() == numbers:
             return
         current[index] = new
         self._recompute()
