@@ -45,22 +45,26 @@ def follow_scene_in_sight(view: QWidget, scene: Followable, on_change: Callable[
     return follow_scene(view, scene, waiting.on_change)
 
 
+NOTHING_WAITING = Change(0)
+
+
 class _ChangesWhileHidden(QObject):
     def __init__(self, view: QWidget, on_change: Callable[[Change], None]) -> None:
         super().__init__(view)
         self._view, self._on_change = view, on_change
-        self._waiting = Change(0)
+        self._waiting = NOTHING_WAITING
         view.installEventFilter(self)
 
     def on_change(self, change: Change) -> None:
         if change & Change.STRUCTURE or self._view.isVisibleTo(self._view.window()):
-            self._on_change(change | self._waiting)
-            self._waiting = Change(0)
+            if self._waiting:  # (a flag's | and & each make a new flag: skipped on a drag move, when none wait)
+                change, self._waiting = change | self._waiting, NOTHING_WAITING
+            self._on_change(change)
         else:
             self._waiting |= change
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Show and self._waiting:
-            waiting, self._waiting = self._waiting, Change(0)
+            waiting, self._waiting = self._waiting, NOTHING_WAITING
             self._on_change(waiting)
         return False

@@ -14,8 +14,7 @@ cross one. On screen, the arrows a move did not change come from pictures drawn 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
@@ -93,18 +92,19 @@ class ArrowLayer(QGraphicsItem):
         self._forget_areas()
         self.update()
 
-    @contextmanager
-    def holding_repaints(self) -> Iterator[None]:
+    def holding_repaints(self) -> _RepaintsHeld:
         """Changes made inside ask for their repaints when it ends, once per arrow changed."""
+        return _RepaintsHeld(self)
+
+    def _hold(self) -> None:
         self._holds += 1
-        try:
-            yield
-        finally:
-            self._holds -= 1
-            if not self._holds:
-                held, self._held = self._held, {}
-                for arrow, looks_changed in held.items():
-                    self._ask_for_repaint(arrow, looks_changed)
+
+    def _release(self) -> None:
+        self._holds -= 1
+        if not self._holds:
+            held, self._held = self._held, {}
+            for arrow, looks_changed in held.items():
+                self._ask_for_repaint(arrow, looks_changed)
 
     def arrow_changed(self, arrow: ArrowItem, looks_changed: bool = True) -> None:
         """ARROW (or only its label, not LOOKS_CHANGED) looks different: repaint where it was and where it now
@@ -175,6 +175,21 @@ class ArrowLayer(QGraphicsItem):
             self._live_areas_asked = False
         for arrow in shown:
             arrow.draw_label(painter, to_screen)
+
+
+class _RepaintsHeld:
+    """ArrowLayer.holding_repaints's block (a plain context manager: one is entered for each plot on every move)."""
+
+    __slots__ = ("_layer",)
+
+    def __init__(self, layer: ArrowLayer) -> None:
+        self._layer = layer
+
+    def __enter__(self) -> None:
+        self._layer._hold()
+
+    def __exit__(self, *exc: object) -> None:
+        self._layer._release()
 
 
 def draw_arrows(painter: QPainter, to_screen: QTransform, arrows: Sequence[ArrowItem], parts: Parts = Parts.ALL) -> None:

@@ -52,6 +52,7 @@ TICK_MEASURES_AFTER_FRAMING = 2  # axes measured again after a new scene or size
 PRESENTATION_SCALE = 1.7
 HEAD_SHAPES = {Role.QUERY: "triangle", Role.KEY: "open", Role.VALUE: "diamond", Role.EMBEDDING: "triangle",
                Role.TARGET: "triangle"}
+SETTINGS_OR_SELECTION = Change.SETTINGS | Change.SELECTION
 Z_ORDER = {Role.EMBEDDING: 10, Role.TARGET: 10, Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}
 
 
@@ -206,14 +207,15 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             self._rebuild()
             self.plane_action.sync()
             return
-        if change & (Change.SETTINGS | Change.SELECTION):
+        if change & SETTINGS_OR_SELECTION:
             self._sync_all()
         elif change & Change.VECTORS:
             self._sync_vectors(only_moved=True)
-        if (change & Change.VECTORS and self.drags.dragged_arrow() is None and not self._follow_timer.isActive()
-                and self.plots.tips_outside_view()):
+        if not change & Change.VECTORS or self.drags.dragged_arrow() is not None:
+            return
+        if not self._follow_timer.isActive() and self.plots.tips_outside_view():
             self._follow_timer.start()
-        if change & Change.VECTORS and self.drags.planes.showing_pca and self.drags.dragged_arrow() is None:
+        if self.drags.planes.showing_pca:
             self._update_titles()  # the share of the spread the plane shows; never mid-drag (titles re-lay out)
 
     def _on_dragging(self, dragging: bool) -> None:
