@@ -59,6 +59,7 @@ class CanvasLabels:
         self.plots = plots
         self._plot_shapes: dict[pg.PlotItem, _PlotShapes] = {}  # each plot's arrow shapes, kept between moves
         self._plot_of_roles: tuple[object, dict[Role, pg.PlotItem]] = (None, {})  # see _plot_of
+        self._order: tuple[object, dict[pg.PlotItem, list[_Entry]]] = (None, {})  # see _labels_in_order
 
     def place(self, scene: HeadReading, weights: np.ndarray, to_view: QTransform,
               named: frozenset[int] = frozenset()) -> None:
@@ -129,33 +130,50 @@ class CanvasLabels:
         named = [index for index in range(scene.n_tokens)
                  if (index < len(keys) and keys[index].label) or (index < len(values) and values[index].label)]
         named.sort(key=lambda index: -weights[index])
-        heaviest = {index for index in named[:HEAVIEST] if weights[index] >= ANSWER_MIN_WEIGHT}
-        queries_plot = plot_of[Role.QUERY]
+        heaviest = frozenset(index for index in named[:HEAVIEST] if weights[index] >= ANSWER_MIN_WEIGHT)
+        minor = tuple(weights[index] < CROWDED_LABEL_MIN_WEIGHT for index in named)
         # The chosen query's own word vector: its target word's y in cross-attention, else its token's x.
         chosen_word = Role.TARGET if Role.TARGET in scene.roles else Role.EMBEDDING
+        # The same order as last time while all it is made of is the same (on most drag moves: the weights'
+        # order and which are minor or heaviest rarely change).
+        arrows = (*(arrow for role in Role for arrow in self.arrows[role]), self.output_arrow)
+        made_of = (selected, chosen_word, named_by_lesson, tuple(named), minor, heaviest, arrows,
+                   tuple(bool(arrow.label) for arrow in arrows), plot_of)
+        if self._order[0] != made_of:
+            self._order = (made_of, self._entries(chosen, named, minor, heaviest, chosen_word, selected,
+                                                  named_by_lesson, plot_of))
+        return {plot: entries for plot, entries in self._order[1].items() if plot.scene() is not None}
+
+    def _entries(self, chosen: ArrowItem | None, named: list[int], minor: tuple[bool, ...], heaviest: frozenset[int],
+                 chosen_word: Role, selected: int, named_by_lesson: frozenset[int],
+                 plot_of: dict[Role, pg.PlotItem]) -> dict[pg.PlotItem, list[_Entry]]:
+        """_labels_in_order's answer, for the keys and values NAMED in order of weight (which are MINOR, which
+        HEAVIEST), the CHOSEN query and its word vector's role (CHOSEN_WORD)."""
+        queries, keys, values = self.arrows[Role.QUERY], self.arrows[Role.KEY], self.arrows[Role.VALUE]
+        queries_plot = plot_of[Role.QUERY]
         plots: dict[pg.PlotItem, list[_Entry]] = {}
 
-        def add(item: ArrowItem, minor: bool, essential: bool, plot: pg.PlotItem) -> None:
+        def add(item: ArrowItem, is_minor: bool, essential: bool, plot: pg.PlotItem) -> None:
             if item.label:
-                plots.setdefault(plot, []).append(_Entry(item, minor, essential, plot))
+                plots.setdefault(plot, []).append(_Entry(item, is_minor, essential, plot))
 
         if chosen is not None:
             add(chosen, False, True, queries_plot)
         add(self.output_arrow, False, True, self.plots.vo_plot)
         keys_plot, values_plot = plot_of[Role.KEY], plot_of[Role.VALUE]
-        for index in named:
-            minor, essential = weights[index] < CROWDED_LABEL_MIN_WEIGHT, index in heaviest
+        for index, is_minor in zip(named, minor):
+            essential = index in heaviest
             for plot, arrows in ((keys_plot, keys), (values_plot, values)):
                 if index < len(arrows):
                     arrow = arrows[index]
-                    add(arrow, minor, essential or id(arrow) in named_by_lesson, plot)
+                    add(arrow, is_minor, essential or id(arrow) in named_by_lesson, plot)
         for item in queries:
             if item is not chosen:
                 add(item, True, id(item) in named_by_lesson, queries_plot)
         for role in (Role.EMBEDDING, Role.TARGET):
             for index, item in enumerate(self.arrows[role]):
                 add(item, False, role is chosen_word and index == selected, plot_of[role])
-        return {plot: entries for plot, entries in plots.items() if plot.scene() is not None}
+        return plots
 
     def _shapes_in(self, plot: pg.PlotItem, mapping: Mapping, plot_of: dict[Role, pg.PlotItem]) -> _PlotShapes:
         """Every arrow's shaft and head in this plot, labelled or not: labels keep off all of them.
