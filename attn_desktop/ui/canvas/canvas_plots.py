@@ -20,7 +20,7 @@ from contextlib import ExitStack, contextmanager
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRect, QRectF
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QFont
 
 from attn_desktop.geometry.plot_arrangement import (
     CANVAS_MARGIN_PX,
@@ -39,15 +39,11 @@ from attn_desktop.ui.canvas.arrow_layer import ArrowLayer
 from attn_desktop.ui.canvas.canvas_notice import CanvasNotice
 from attn_desktop.ui.canvas.drag_controller import DragController
 from attn_desktop.ui.canvas.plot_framing import frame_tips
+from attn_desktop.ui.canvas.plot_grid import PlotGrid, draw_grid_over_view, gridded_axes
 from attn_desktop.ui.canvas.plot_titles import TITLE_ROW_PX, fit_title_row, fit_titles, plot_title
 from attn_desktop.ui.language.plot_direction import plot_left_to_right
-from attn_desktop.ui.plot_style import cache_axes_and_grid
 
 SCALES_APART = 3.0  # extents this many times apart get a scale each: on one, the shorter kind would be tiny
-
-# The axes through 0, from which every arrow starts: 4.4 : 1 on the plot's white (a translucent grey fell just
-# short of WCAG 1.4.11's 3 : 1).
-ZERO_LINE_COLOR = QColor(120, 120, 120)
 
 
 def lengths_far_apart(first: float, second: float) -> bool:
@@ -74,6 +70,7 @@ class CanvasPlots:
         self.drags = drags
         self.columns = 2  # plots in a row, a column, or (three plots) two above one: see arrange
         self.layers: dict[pg.PlotItem, ArrowLayer] = {}
+        self.grids: dict[pg.PlotItem, PlotGrid] = {}
         self._follow_view = follow_view
         self._layer_z = layer_z
         self.x_plot = self._make_plot(tr("Word vectors x"))  # (titled again in the language of the day: update_titles)
@@ -90,15 +87,12 @@ class CanvasPlots:
         self._full_titles: dict[pg.PlotItem, tuple[str, str]] = {}
 
     def _make_plot(self, title: str) -> pg.PlotItem:
-        plot = plot_left_to_right(pg.PlotItem(title=title))
-        plot.showGrid(x=True, y=True, alpha=0.25)
+        plot = plot_left_to_right(pg.PlotItem(title=title, axisItems=gridded_axes()))
+        self.grids[plot] = draw_grid_over_view(plot, alpha=0.25)  # over the arrows, as pyqtgraph draws a grid
         plot.setMenuEnabled(False)
         plot.hideButtons()
         # Never auto-range: the view must not move under the cursor mid-drag.
         plot.enableAutoRange(False)
-        for angle in (0, 90):
-            plot.addItem(pg.InfiniteLine(pos=0, angle=angle, pen=pg.mkPen(ZERO_LINE_COLOR, width=1)))
-        cache_axes_and_grid(plot)
         # Between two resizes of the canvas the room for tick labels only grows: when it shrank, the plot grew,
         # the locked aspect gave it other ticks, their labels asked for room again, and the plots laid
         # themselves out on every pass of the event loop. make_tick_room_anew() lets a resize start afresh.
