@@ -176,14 +176,16 @@ def draw_arrows(painter: QPainter, to_screen: QTransform, arrows: Sequence[Arrow
     or only the PARTS asked for (see LayerPicture)."""
     batch = ShapeBatch()
     rings: list[tuple[ArrowItem, QPointF]] = []
+    with_heads = Parts.HEADS in parts
+    levels: list[float | None] = [arrow.zValue() for arrow in arrows]
+    levels.append(None)  # (after the last arrow)
     for index, arrow in enumerate(arrows):
         tip = arrow.draw_arrow(painter, to_screen, batch, parts)
         if tip is not None:
             rings.append((arrow, tip))
-        last_of_its_level = index + 1 == len(arrows) or arrows[index + 1].zValue() != arrow.zValue()
-        if last_of_its_level:  # one batch per z level: queries stay above keys
+        if levels[index + 1] != levels[index]:  # the last of its z level: one batch per level, queries above keys
             batch.flush(painter, parts)
-            if Parts.HEADS in parts:
+            if with_heads:
                 for ringed, ring_tip in rings:
                     ringed.draw_ring(painter, ring_tip)
             rings.clear()

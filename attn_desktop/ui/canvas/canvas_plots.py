@@ -21,6 +21,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRect, QRectF
 from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QGraphicsItem
 
 from attn_desktop.geometry.plot_arrangement import (
     CANVAS_MARGIN_PX,
@@ -55,6 +56,13 @@ def lengths_far_apart(first: float, second: float) -> bool:
     return max(first, second) / min(first, second) >= SCALES_APART
 
 
+def draw_nothing_of_their_own(*items: QGraphicsItem) -> None:
+    """Tell Qt that ITEMS paint nothing themselves (a layout, a plot, a view without a border, a title's frame: their
+    children draw), so that a paint does not ask each of them, through Python, where it lies."""
+    for item in items:
+        item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
+
+
 class CanvasPlots:
     """The plots of one canvas, laid out in LAYOUT (the canvas's own). FOLLOW_VIEW connects a new plot's
     view to the canvas (zooms, resizes); every plot's arrows are drawn by one ArrowLayer at LAYER_Z."""
@@ -66,6 +74,7 @@ class CanvasPlots:
         # three plots about 15 px of their 200.
         layout.setContentsMargins(CANVAS_MARGIN_PX, CANVAS_MARGIN_PX, CANVAS_MARGIN_PX, CANVAS_MARGIN_PX)
         layout.layout.setSpacing(PLOT_SPACING_PX)
+        draw_nothing_of_their_own(layout)
         self.reading = reading
         self.drags = drags
         self.columns = 2  # plots in a row, a column, or (three plots) two above one: see arrange
@@ -91,6 +100,7 @@ class CanvasPlots:
         self.grids[plot] = draw_grid_over_view(plot, alpha=0.25)  # over the arrows, as pyqtgraph draws a grid
         plot.setMenuEnabled(False)
         plot.hideButtons()
+        draw_nothing_of_their_own(plot, plot.getViewBox(), plot.titleLabel)
         # Never auto-range: the view must not move under the cursor mid-drag.
         plot.enableAutoRange(False)
         # Between two resizes of the canvas the room for tick labels only grows: when it shrank, the plot grew,
