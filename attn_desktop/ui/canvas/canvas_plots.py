@@ -57,8 +57,9 @@ def lengths_far_apart(first: float, second: float) -> bool:
 
 
 def draw_nothing_of_their_own(*items: QGraphicsItem) -> None:
-    """Tell Qt that ITEMS paint nothing themselves (a layout, a plot, a view without a border, a title's frame: their
-    children draw), so that a paint does not ask each of them, through Python, where it lies."""
+    """Tell Qt that ITEMS paint nothing themselves (a layout, a plot, a view and its border (the canvas gives it no
+    pen), a title's frame: their children draw), so that a paint does not ask each of them where it lies (through
+    Python, for pyqtgraph's) nor set its painter up."""
     for item in items:
         item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
 
@@ -100,7 +101,8 @@ class CanvasPlots:
         self.grids[plot] = draw_grid_over_view(plot, alpha=0.25)  # over the arrows, as pyqtgraph draws a grid
         plot.setMenuEnabled(False)
         plot.hideButtons()
-        draw_nothing_of_their_own(plot, plot.getViewBox(), plot.titleLabel)
+        view = plot.getViewBox()
+        draw_nothing_of_their_own(plot, view, view.borderRect, plot.titleLabel)
         # Never auto-range: the view must not move under the cursor mid-drag.
         plot.enableAutoRange(False)
         # Between two resizes of the canvas the room for tick labels only grows: when it shrank, the plot grew,
@@ -108,10 +110,10 @@ class CanvasPlots:
         # themselves out on every pass of the event loop. make_tick_room_anew() lets a resize start afresh.
         for name in ("left", "bottom"):
             plot.getAxis(name).setStyle(autoReduceTextSpace=False)
-        self.layers[plot] = ArrowLayer(plot.getViewBox())  # draws the plot's arrows, all in one paint
+        self.layers[plot] = ArrowLayer(view)  # draws the plot's arrows, all in one paint
         self.layers[plot].setZValue(self._layer_z)
         plot.addItem(self.layers[plot], ignoreBounds=True)
-        self._follow_view(plot.getViewBox())
+        self._follow_view(view)
         plot.setMinimumWidth(MIN_PLOT_WIDTH_PX)
         # Every plot asks for the same width, so the columns share the canvas equally: a plot whose title or
         # ticks asked for more took it from its neighbours (presenting on a projector, 265 px beside 232).
