@@ -40,7 +40,7 @@ from attn_desktop.ui.canvas.arrow_layer import ArrowLayer
 from attn_desktop.ui.canvas.canvas_notice import CanvasNotice
 from attn_desktop.ui.canvas.drag_controller import DragController
 from attn_desktop.ui.canvas.plot_framing import frame_tips
-from attn_desktop.ui.canvas.plot_grid import PlotGrid, draw_grid_over_view, gridded_axes
+from attn_desktop.ui.canvas.plot_grid import ZERO_LINE_PEN, draw_grid_over_view, gridded_axes
 from attn_desktop.ui.canvas.plot_titles import TITLE_ROW_PX, fit_title_row, fit_titles, plot_title
 from attn_desktop.ui.language.plot_direction import plot_left_to_right
 
@@ -80,7 +80,6 @@ class CanvasPlots:
         self.drags = drags
         self.columns = 2  # plots in a row, a column, or (three plots) two above one: see arrange
         self.layers: dict[pg.PlotItem, ArrowLayer] = {}
-        self.grids: dict[pg.PlotItem, PlotGrid] = {}
         self._follow_view = follow_view
         self._layer_z = layer_z
         self.x_plot = self._make_plot(tr("Word vectors x"))  # (titled again in the language of the day: update_titles)
@@ -98,13 +97,19 @@ class CanvasPlots:
 
     def _make_plot(self, title: str) -> pg.PlotItem:
         plot = plot_left_to_right(pg.PlotItem(title=title, axisItems=gridded_axes()))
-        self.grids[plot] = draw_grid_over_view(plot, alpha=0.25)  # over the arrows, as pyqtgraph draws a grid
+        draw_grid_over_view(plot, alpha=0.25)  # over the arrows, as pyqtgraph draws a grid
         plot.setMenuEnabled(False)
         plot.hideButtons()
         view = plot.getViewBox()
         draw_nothing_of_their_own(plot, view, view.borderRect, plot.titleLabel)
         # Never auto-range: the view must not move under the cursor mid-drag.
         plot.enableAutoRange(False)
+        for angle in (0, 90):
+            # The axes through 0: pyqtgraph lines for what pyqtgraph reads of them (a plot not framed yet is
+            # ranged round them, and where its first labels go follows from that), drawn by the arrow layer.
+            zero_line = pg.InfiniteLine(pos=0, angle=angle, pen=ZERO_LINE_PEN)
+            draw_nothing_of_their_own(zero_line)
+            plot.addItem(zero_line)
         # Between two resizes of the canvas the room for tick labels only grows: when it shrank, the plot grew,
         # the locked aspect gave it other ticks, their labels asked for room again, and the plots laid
         # themselves out on every pass of the event loop. make_tick_room_anew() lets a resize start afresh.

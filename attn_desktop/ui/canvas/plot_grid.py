@@ -1,25 +1,22 @@
-"""A canvas plot's grid: the lines pyqtgraph's axes draw across the view, drawn straight onto the screen.
+"""A canvas plot's grid: the lines pyqtgraph's axes draw across the view, in pictures of their own.
 
 pyqtgraph draws a grid as its axes' tick lines stretched across the plot's view, in each axis's own
 picture, and the axes are drawn after the view: the faint lines (a quarter of black) lie over the arrows
-and their labels. The axes' pictures were kept as cached pixmaps the size of the view
-(plot_style.cache_axes_and_grid), and every drag move blended both of them over every pixel it repainted,
-for a score of one-pixel lines: a fifth of the canvas's paint. Here each axis keeps a cached picture of
-its own strip only (the axis line and the numbers: a drag inside the view never repaints it), and a
-PlotGrid, drawn after the axes as they were, draws their grid lines: the very lines and pens the axis
-worked out for its picture (pyqtgraph's tick spacing and fading), in the axes' order, with the painter the
-axis would have had. Lines this faint, drawn once onto the screen, give the pixels a line drawn into a
-transparent picture and blended there gives.
+and their labels. The axes' pictures were kept as cached pixmaps (plot_style.cache_axes_and_grid), each the
+size of the view with the axis's strip: every drag move blended them over every pixel it repainted, and asked
+each axis (through Python) where it lay. Here each axis (AxisBesideGrid) keeps a cached picture of its strip
+only, the axis line and the numbers, which a drag inside the view never repaints; its grid lines are drawn by
+an AxisGrid, an item of the axis's own, into a cached picture of the area the axis's picture had: the very
+lines and pens the axis worked out (pyqtgraph's tick spacing and fading), in the same coordinates, so Qt lays
+them on the same pixels, blended the same way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pyqtgraph as pg
-from PySide6.QtCore import QLineF, QRectF
+from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPicture
-from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QStyleOptionGraphicsItem, QWidget
 
 from attn_desktop.ui.plot_style import cache_axes_and_grid, write_ticks_in_the_language
 
@@ -27,25 +24,25 @@ from attn_desktop.ui.plot_style import cache_axes_and_grid, write_ticks_in_the_l
 # short of WCAG 1.4.11's 3 : 1). A pixel wide at any zoom, as pyqtgraph's InfiniteLine drew them.
 ZERO_LINE_COLOR = QColor(120, 120, 120)
 ZERO_LINE_PEN = pg.mkPen(ZERO_LINE_COLOR, width=1)
-GRIDDED_AXES = ("bottom", "left")  # the order pyqtgraph stacks them in (as it adds them to the plot)
+GRIDDED_AXES = ("bottom", "left")
+NO_PEN = QPen(Qt.PenStyle.NoPen)
 GridLines = list[tuple[QPen, list[QLineF]]]  # the lines of each pen, in the axis's coordinates
 
 
-def _nothing() -> None:
-    pass
-
-
 class AxisBesideGrid(pg.AxisItem):
-    """An axis whose grid lines the plot's PlotGrid draws: its own picture holds the axis line and the numbers,
-    and its area is its strip beside the view (pyqtgraph's area for an axis without a grid)."""
+    """An axis whose grid lines its AxisGrid draws: its own picture holds the axis line and the numbers, and its
+    area is its strip beside the view."""
 
     def __init__(self, orientation: str) -> None:
-        self.lines_changed: Callable[[], None] = _nothing  # the grid's, told when the lines are to be worked out anew
         self._grid_lines: GridLines = []
         self._making_picture = False
-        self._strip: QRectF | None = None  # its area, worked out once for each picture (see boundingRect)
+        # Its areas, worked out once for each picture (Qt asks on every paint of the canvas).
+        self._strip: QRectF | None = None
+        self._grid_area: QRectF | None = None
+        self._grid: AxisGrid | None = None
         super().__init__(orientation)
-        self.geometryChanged.connect(self._forget_strip)
+        self._grid = AxisGrid(self)
+        self.geometryChanged.connect(self._geometry_changed)
 
     @property
     def picture(self) -> QPicture | None:
@@ -57,18 +54,31 @@ class AxisBesideGrid(pg.AxisItem):
     def picture(self, picture: QPicture | None) -> None:
         self._picture = picture
         if picture is None:
-            self._strip = None  # (the view's size, or where it lies beside the axis, may have changed too)
-            self.lines_changed()
+            self._forget_areas()  # (the view's size, or where it lies beside the axis, may have changed too)
+            if self._grid is not None:
+                self._grid.lines_changed()
 
-    def _forget_strip(self) -> None:
+    def _forget_areas(self) -> None:
         self._strip = None
+        self._grid_area = None
+
+    def _geometry_changed(self) -> None:
+        self._forget_areas()
+        if self._grid is not None:
+            self._grid.lines_changed()
 
     def boundingRect(self) -> QRectF:
         if self.grid is False or self._making_picture:  # (the picture's numbers are kept within all of it)
             return super().boundingRect()
-        if self._strip is None:  # asked on every paint of the canvas, and the same until the picture changes
+        if self._strip is None:
             self._strip = self._strip_area()
         return QRectF(self._strip)
+
+    def grid_area(self) -> QRectF:
+        """What pyqtgraph's picture of the axis and its grid covers: the strip and the view."""
+        if self._grid_area is None:
+            self._grid_area = super().boundingRect()
+        return QRectF(self._grid_area)
 
     def _strip_area(self) -> QRectF:
         """pyqtgraph's area for the axis (with a grid, the view's area too) cut at the view's edge. Nothing but the
@@ -136,57 +146,43 @@ def _by_pen(tick_specs: list[tuple[QPen, pg.Point, pg.Point]]) -> GridLines:
     return groups
 
 
-class PlotGrid(QGraphicsItem):
-    """Draws the grid lines of PLOT's axes (AxisBesideGrid) over its view, where the axes drew them, into one
-    picture kept by Qt (drawn anew when an axis's lines change or the plot's size does)."""
+class AxisGrid(QGraphicsRectItem):
+    """The grid lines of an AxisBesideGrid, drawn over the plot's view after the axis, as its picture drew them.
 
-    def __init__(self, plot: pg.PlotItem) -> None:
-        super().__init__(plot)
-        self._plot = plot
-        self._axes: list[AxisBesideGrid] = [plot.getAxis(name) for name in GRIDDED_AXES]
-        self.setZValue(max(axis.zValue() for axis in self._axes))  # drawn after the axes, as their grids were
+    An item of the axis's own, over the area the axis's picture covered (its rectangle, kept by Qt: a paint
+    asks no Python where it lies): Qt maps the lines to the screen, and keeps their cached picture, exactly as
+    it did the axis's, so they fall on the same pixels (a line ending on the view's edge rounds to the same
+    row). Drawn anew when the axis throws its picture away."""
+
+    def __init__(self, axis: AxisBesideGrid) -> None:
+        super().__init__(axis)
+        self._axis = axis
+        self.setPen(NO_PEN)  # (the rectangle is the area only: no outline widens it)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        for axis in self._axes:
-            axis.lines_changed = self.update
-        self._bounds = QRectF()
-        plot.geometryChanged.connect(self._follow_plot)
-        self._follow_plot()
 
-    def _follow_plot(self) -> None:
-        bounds = QRectF(self._plot.rect())  # the grid stays within its plot: the view and the axes beside it
-        if bounds != self._bounds:
-            self.prepareGeometryChange()
-            self._bounds = bounds
-
-    def boundingRect(self) -> QRectF:
-        return QRectF(self._bounds)
+    def lines_changed(self) -> None:
+        self.setRect(self._axis.grid_area())  # (the view may have another size; the same area changes nothing)
+        self.update()
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # as the axes draw their lines
-        to_screen = painter.transform()
-        for axis in self._axes:
-            if not axis.isVisible():
-                continue
-            painter.setTransform(to_screen)
-            painter.translate(axis.pos())  # the lines are in the axis's coordinates (the plot holds both)
-            for pen, lines in axis.grid_lines():
-                painter.setPen(pen)
-                painter.drawLines(lines)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # as the axis draws its lines
+        for pen, lines in self._axis.grid_lines():
+            painter.setPen(pen)
+            painter.drawLines(lines)
 
 
 def gridded_axes() -> dict[str, pg.AxisItem]:
-    """The axes a canvas plot is made with (PlotItem's axisItems): their grids drawn by a PlotGrid."""
+    """The axes a canvas plot is made with (PlotItem's axisItems): their grids drawn by AxisGrids."""
     return {name: AxisBesideGrid(name) for name in GRIDDED_AXES}
 
 
-def draw_grid_over_view(plot: pg.PlotItem, alpha: float) -> PlotGrid:
-    """Show PLOT's grid at ALPHA (PlotItem.showGrid) over its view, drawn by a PlotGrid; a plot made with
+def draw_grid_over_view(plot: pg.PlotItem, alpha: float) -> None:
+    """Show PLOT's grid at ALPHA (PlotItem.showGrid) over its view, drawn by its axes' AxisGrids; a plot made with
     gridded_axes(). The axes keep cached pictures of their strips and write numbers in the language."""
     plot.showGrid(x=True, y=True, alpha=alpha)
     cache_axes_and_grid(plot)
     for name in GRIDDED_AXES:
         write_ticks_in_the_language(plot.getAxis(name))
-    return PlotGrid(plot)
 
 
 def draw_zero_lines(painter: QPainter, view: QRectF) -> None:
