@@ -159,6 +159,7 @@ class AxisGrid(QGraphicsRectItem):
         self._axis = axis
         self.setPen(NO_PEN)  # (the rectangle is the area only: no outline widens it)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # over the view: the arrows and the view take the mouse
 
     def lines_changed(self) -> None:
         self.setRect(self._axis.grid_area())  # (the view may have another size; the same area changes nothing)
