@@ -153,8 +153,8 @@ class ArrowLayer(QGraphicsItem):
         return QRectF(self._bounds)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        # The axes through 0 first, under every arrow (as two items of their own, they cost a drag move's paint
-        # twice as much Python as their two lines).
+        # The axes through 0 first, under every arrow: drawn here, not by the plot's two InfiniteLines at 0 (which
+        # draw nothing), their paints cost a drag move twice as much Python as their two lines.
         draw_zero_lines(painter, self._bounds)
         to_screen = painter.transform()
         painter.resetTransform()  # the arrows draw in pixels
