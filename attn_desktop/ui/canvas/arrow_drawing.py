@@ -51,6 +51,27 @@ LEFT_TO_RIGHT = QTextOption()
 LEFT_TO_RIGHT.setTextDirection(Qt.LayoutDirection.LeftToRight)
 
 
+# Labels laid out, by text and font: a drag move changes the percentages of several labels, and a drag goes
+# back and forth over the same few dozen (laying a label out again cost a move's paint 10 µs a label).
+PREPARED_TEXTS = 1024  # at most, then laid out afresh
+_prepared_texts: dict[tuple[str, str], QStaticText] = {}
+
+
+def prepared_text(text: str, font: QFont) -> QStaticText:
+    """TEXT laid out in FONT, left to right, as a label is drawn."""
+    key = (text, font.key())
+    prepared = _prepared_texts.get(key)
+    if prepared is None:
+        if len(_prepared_texts) >= PREPARED_TEXTS:
+            _prepared_texts.clear()
+        prepared = QStaticText(text)
+        prepared.setTextFormat(Qt.TextFormat.PlainText)
+        prepared.setTextOption(LEFT_TO_RIGHT)
+        prepared.prepare(QTransform(), font)
+        _prepared_texts[key] = prepared
+    return prepared
+
+
 class ScreenShapes(NamedTuple):
     """An arrow's parts in screen pixels: no shaft and no head for one shorter than a pixel (a dot)."""
 
@@ -203,10 +224,7 @@ class ArrowDrawing(ArrowGeometry):
 
     def _prepared_label(self) -> QStaticText:
         if self._label_text is None:
-            self._label_text = QStaticText(self.shown_label)
-            self._label_text.setTextFormat(Qt.TextFormat.PlainText)
-            self._label_text.setTextOption(LEFT_TO_RIGHT)
-            self._label_text.prepare(QTransform(), self._font)
+            self._label_text = prepared_text(self.shown_label, self._font)
         return self._label_text
 
     def _paint_pointer(self, painter: QPainter, to_screen: QTransform, ex: float, ey: float) -> None:

@@ -23,6 +23,7 @@ from PySide6.QtGui import QPainter, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from attn_desktop.ui.canvas.layer_picture import LayerPicture
+from attn_desktop.ui.canvas.plot_grid import draw_zero_lines
 from attn_desktop.ui.canvas.shape_batch import Parts, ShapeBatch
 
 if TYPE_CHECKING:
@@ -162,6 +163,9 @@ class ArrowLayer(QGraphicsItem):
         return QRectF(self._bounds)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        # The axes through 0 first, under every arrow: drawn here, not by the plot's two InfiniteLines at 0 (which
+        # draw nothing), their paints cost a drag move twice as much Python as their two lines.
+        draw_zero_lines(painter, self._bounds)
         to_screen = painter.transform()
         painter.resetTransform()  # the arrows draw in pixels
         painter.setRenderHint(ANTIALIASING)
@@ -197,14 +201,16 @@ def draw_arrows(painter: QPainter, to_screen: QTransform, arrows: Sequence[Arrow
     or only the PARTS asked for (see LayerPicture)."""
     batch = ShapeBatch()
     rings: list[tuple[ArrowItem, QPointF]] = []
+    with_heads = Parts.HEADS in parts
+    levels: list[float | None] = [arrow.zValue() for arrow in arrows]
+    levels.append(None)  # (after the last arrow)
     for index, arrow in enumerate(arrows):
         tip = arrow.draw_arrow(painter, to_screen, batch, parts)
         if tip is not None:
             rings.append((arrow, tip))
-        last_of_its_level = index + 1 == len(arrows) or arrows[index + 1].zValue() != arrow.zValue()
-        if last_of_its_level:  # one batch per z level: queries stay above keys
+        if levels[index + 1] != levels[index]:  # the last of its z level: one batch per level, queries above keys
             batch.flush(painter, parts)
-            if Parts.HEADS in parts:
+            if with_heads:
                 for ringed, ring_tip in rings:
                     ringed.draw_ring(painter, ring_tip)
             rings.clear()

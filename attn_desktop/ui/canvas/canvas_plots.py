@@ -20,7 +20,8 @@ from contextlib import ExitStack, contextmanager
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRect, QRectF
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QGraphicsItem
 
 from attn_desktop.geometry.plot_arrangement import (
     CANVAS_MARGIN_PX,
@@ -39,15 +40,11 @@ from attn_desktop.ui.canvas.arrow_layer import ArrowLayer
 from attn_desktop.ui.canvas.canvas_notice import CanvasNotice
 from attn_desktop.ui.canvas.drag_controller import DragController
 from attn_desktop.ui.canvas.plot_framing import frame_tips
+from attn_desktop.ui.canvas.plot_grid import ZERO_LINE_PEN, draw_grid_over_view, gridded_axes
 from attn_desktop.ui.canvas.plot_titles import TITLE_ROW_PX, fit_title_row, fit_titles, plot_title
 from attn_desktop.ui.language.plot_direction import plot_left_to_right
-from attn_desktop.ui.plot_style import cache_axes_and_grid
 
 SCALES_APART = 3.0  # extents this many times apart get a scale each: on one, the shorter kind would be tiny
-
-# The axes through 0, from which every arrow starts: 4.4 : 1 on the plot's white (a translucent grey fell just
-# short of WCAG 1.4.11's 3 : 1).
-ZERO_LINE_COLOR = QColor(120, 120, 120)
 
 
 def lengths_far_apart(first: float, second: float) -> bool:
@@ -57,6 +54,14 @@ def lengths_far_apart(first: float, second: float) -> bool:
     if first <= 0 or second <= 0:
         return False
     return max(first, second) / min(first, second) >= SCALES_APART
+
+
+def draw_nothing_of_their_own(*items: QGraphicsItem) -> None:
+    """Tell Qt that ITEMS paint nothing themselves (a layout, a plot, a view and its border (the canvas gives it no
+    pen), a title's frame: their children draw), so that a paint does not ask each of them where it lies (through
+    Python, for pyqtgraph's) nor set its painter up."""
+    for item in items:
+        item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
 
 
 class CanvasPlots:
@@ -70,6 +75,7 @@ class CanvasPlots:
         # three plots about 15 px of their 200.
         layout.setContentsMargins(CANVAS_MARGIN_PX, CANVAS_MARGIN_PX, CANVAS_MARGIN_PX, CANVAS_MARGIN_PX)
         layout.layout.setSpacing(PLOT_SPACING_PX)
+        draw_nothing_of_their_own(layout)
         self.reading = reading
         self.drags = drags
         self.columns = 2  # plots in a row, a column, or (three plots) two above one: see arrange
@@ -90,24 +96,29 @@ class CanvasPlots:
         self._full_titles: dict[pg.PlotItem, tuple[str, str]] = {}
 
     def _make_plot(self, title: str) -> pg.PlotItem:
-        plot = plot_left_to_right(pg.PlotItem(title=title))
-        plot.showGrid(x=True, y=True, alpha=0.25)
+        plot = plot_left_to_right(pg.PlotItem(title=title, axisItems=gridded_axes()))
+        draw_grid_over_view(plot, alpha=0.25)  # over the arrows, as pyqtgraph draws a grid
         plot.setMenuEnabled(False)
         plot.hideButtons()
+        view = plot.getViewBox()
+        draw_nothing_of_their_own(plot, view, view.borderRect, plot.titleLabel)
         # Never auto-range: the view must not move under the cursor mid-drag.
         plot.enableAutoRange(False)
         for angle in (0, 90):
-            plot.addItem(pg.InfiniteLine(pos=0, angle=angle, pen=pg.mkPen(ZERO_LINE_COLOR, width=1)))
-        cache_axes_and_grid(plot)
+            # The axes through 0: pyqtgraph lines for what pyqtgraph reads of them (a plot not framed yet is
+            # ranged round them, and where its first labels go follows from that), drawn by the arrow layer.
+            zero_line = pg.InfiniteLine(pos=0, angle=angle, pen=ZERO_LINE_PEN)
+            draw_nothing_of_their_own(zero_line)
+            plot.addItem(zero_line)
         # Between two resizes of the canvas the room for tick labels only grows: when it shrank, the plot grew,
         # the locked aspect gave it other ticks, their labels asked for room again, and the plots laid
         # themselves out on every pass of the event loop. make_tick_room_anew() lets a resize start afresh.
         for name in ("left", "bottom"):
             plot.getAxis(name).setStyle(autoReduceTextSpace=False)
-        self.layers[plot] = ArrowLayer(plot.getViewBox())  # draws the plot's arrows, all in one paint
+        self.layers[plot] = ArrowLayer(view)  # draws the plot's arrows, all in one paint
         self.layers[plot].setZValue(self._layer_z)
         plot.addItem(self.layers[plot], ignoreBounds=True)
-        self._follow_view(plot.getViewBox())
+        self._follow_view(view)
         plot.setMinimumWidth(MIN_PLOT_WIDTH_PX)
         # Every plot asks for the same width, so the columns share the canvas equally: a plot whose title or
         # ticks asked for more took it from its neighbours (presenting on a projector, 265 px beside 232).

@@ -66,6 +66,10 @@ class LayerPicture:
     def paint(self, painter: QPainter, to_screen: QTransform, area: QRectF, shown: list[ArrowItem],
               draw_arrows: DrawArrows) -> None:
         """Draw SHOWN (in drawing order) as DRAW_ARROWS would, within AREA (the plot's view, in pixels)."""
+        if len(shown) < MIN_ARROWS_FOR_PICTURES:  # drawn directly, before working out what a picture would need
+            self.forget()
+            draw_arrows(painter, to_screen, shown, Parts.ALL)
+            return
         ratio = painter.device().devicePixelRatioF()
         pixels = _whole_pixels(area)
         drawn_for = (to_screen.m11(), to_screen.m22(), to_screen.dx(), to_screen.dy(),
@@ -79,8 +83,7 @@ class LayerPicture:
             self._lay_down(painter, to_screen, shown, draw_arrows)
             return
         live = changed or set()
-        if (len(live) > MAX_LIVE_SHARE * len(shown) or len(shown) < MIN_ARROWS_FOR_PICTURES
-                or ratio != math.floor(ratio) or pixels.isEmpty()):
+        if len(live) > MAX_LIVE_SHARE * len(shown) or ratio != math.floor(ratio) or pixels.isEmpty():
             self.forget()  # many changed, or a fractional pixel ratio a picture would blur: draw them all
             draw_arrows(painter, to_screen, shown, Parts.ALL)
             return

@@ -18,7 +18,7 @@ from attn_desktop.geometry.colour_difference import RGB, contrast_ratio, over
 from attn_desktop.model import Role
 from attn_desktop.ui.canvas.arrow_drawing import FOCUS_RING_COLOR, HALO_COLOR, LABEL_BACKDROP
 from attn_desktop.ui.canvas.arrow_item import head_outline_color, label_color
-from attn_desktop.ui.canvas.canvas_plots import ZERO_LINE_COLOR
+from attn_desktop.ui.canvas.plot_grid import ZERO_LINE_COLOR
 from attn_desktop.ui.palette import OUTPUT_COLOR, ROLE_COLORS
 from attn_desktop.ui.panels.matrix_cells import (
     DARK_TEXT,
