@@ -28,10 +28,10 @@ from attn_desktop.ui.language.plot_direction import keep_left_to_right
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.panels.bar_labels import BarLabel, BarLabels
+from attn_desktop.ui.panels.chart_axes import NamesAxis, WeightAxis
 from attn_desktop.ui.panels.label_places import ViewInPixels, place_labels
-from attn_desktop.ui.panels.token_axis import TokenAxis
 from attn_desktop.ui.panels.weight_bars import WeightBars
-from attn_desktop.ui.plot_style import cache_axes_and_grid
+from attn_desktop.ui.plot_style import cache_axes_and_grid, write_ticks_in_the_language
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP
 
@@ -59,8 +59,8 @@ class WeightsChart(pg.PlotWidget):
     reveal_requested = Signal()  # Enter while guessing
 
     def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None) -> None:
-        self.token_axis = TokenAxis()
-        super().__init__(parent, axisItems={"bottom": self.token_axis})
+        self.token_axis = NamesAxis()
+        super().__init__(parent, axisItems={"bottom": self.token_axis, "left": WeightAxis()})
         keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         # Not "self.scene": QGraphicsView.scene() would be shadowed.
         self.reading = head_reading(scene)
@@ -75,6 +75,7 @@ class WeightsChart(pg.PlotWidget):
         plot.setYRange(0, 1.12, padding=0)
         plot.showGrid(y=True, alpha=0.2)
         cache_axes_and_grid(plot)
+        write_ticks_in_the_language(plot.getAxis("left"))  # what cache_axes_and_grid does for pyqtgraph's own axis
         color = QColor(ROLE_COLORS[Role.KEY])
         self.bars = WeightBars(plot.getViewBox(), color, pg.mkPen(color.darker(130)), BAR_WIDTH)
         plot.addItem(self.bars, ignoreBounds=True)  # the view's range is set, never fitted to the bars
@@ -127,8 +128,7 @@ class WeightsChart(pg.PlotWidget):
         labelled = n if n <= MAX_VALUE_LABELS else 0
         self.value_labels = self._value_layer.make(labelled)
         self.guess_labels = self._guess_layer.make(labelled)
-        for label in self.guess_labels:
-            label.setVisible(False)  # shown only while a guess is
+        self._show_guess_labels(False)  # shown only while a guess is
         self.guess = np.zeros(0)
         self.phase = ChartPhase.WEIGHTS
         self.updateGeometry()
@@ -203,8 +203,7 @@ class WeightsChart(pg.PlotWidget):
             self.bars.set_places(np.arange(self.reading.n_tokens), BAR_WIDTH)
             self.bars.setVisible(True)
             self.guess_bars.setVisible(False)
-            for label in self.guess_labels:
-                label.setVisible(False)
+            self._show_guess_labels(False)
             self._labels_placed = False  # placed afresh
         elif starting_to_guess and not self.hasFocus():
             # ↑/↓ and Enter work at once; only as the guess starts: a guess changed from the winner box with
@@ -232,13 +231,19 @@ class WeightsChart(pg.PlotWidget):
                     difference = f"{round(100 * (self.guess[index] - weights[index])):+d}"
                     if visible[index] and label.toPlainText() != difference:
                         label.setText(difference)
-        for label in self.guess_labels:
-            label.setVisible(has_guess)
+        self._show_guess_labels(has_guess)
         self._set_labels(self.value_labels, weights, visible, PAIR_OFFSET if revealed else 0.0,
                          hidden=phase is ChartPhase.VEILED)
         for label in self.value_labels:
             label.setVisible(not guessing)
         self._place_value_labels()
+
+    def _show_guess_labels(self, shown: bool) -> None:
+        """The guess's labels (the placement may still leave some out), and their layer: a hidden layer costs
+        nothing in the chart's paint, where an empty one is still asked for its area and painted."""
+        for label in self.guess_labels:
+            label.setVisible(shown)
+        self._guess_layer.setVisible(shown)
 
     def _guess_pens(self, guessing: bool) -> list:
         """Every guess bar's dashed edge; the bar the arrow keys move has a solid, thicker one."""
