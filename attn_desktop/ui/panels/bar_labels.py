@@ -25,12 +25,13 @@ MEASURED_TEXTS = 512  # the texts kept laid out: every percentage, "masked", "?"
 
 class BarLabel:
     """One label: its text, the point it stands on (data units: its bar's centre and top), its anchor ((0.5, 1.0):
-    centred over the point) and whether it is shown. The calls are TextItem's, which it replaced; the chart's
-    placement, run on every drag move, reads the plain attributes (x, y, anchor_x, anchor_y, text, visible)."""
+    centred over the point), its box's size in pixels and whether it is shown. The calls are TextItem's, which it
+    replaced; the chart's placement, run on every drag move, reads the plain attributes (x, y, width, height…)."""
 
     def __init__(self, owner: BarLabels, x: float) -> None:
         self._owner = owner
         self.text = ""
+        self.width, self.height = owner.measure(self.text)  # the text's box, the margin round it included
         self.x, self.y = x, 0.0
         self.anchor_x, self.anchor_y = 0.5, 1.0
         self.visible = True
@@ -45,6 +46,7 @@ class BarLabel:
     def setText(self, text: str) -> None:
         if text != self.text:
             self.text = text
+            self.width, self.height = self._owner.measure(text)
             self._owner.update()
 
     def pos(self) -> QPointF:
@@ -68,9 +70,9 @@ class BarLabel:
             self.visible = visible
             self._owner.update()
 
-    def box_size(self) -> tuple[float, float]:
-        """The width and height in pixels of the label's box: its text and the margin round it."""
-        return self._owner.measure(self.text)
+    def measure(self) -> None:
+        """The label's box again, in its layer's font."""
+        self.width, self.height = self._owner.measure(self.text)
 
 
 class BarLabels(ViewAreaItem):
@@ -93,6 +95,8 @@ class BarLabels(ViewAreaItem):
         if font != self._font:
             self._font = QFont(font)
             self._laid_out.clear()
+            for label in self.labels:
+                label.measure()
             self.update()
 
     def measure(self, text: str) -> tuple[float, float]:
@@ -119,7 +123,7 @@ class BarLabels(ViewAreaItem):
     def rect_on_screen(self, label: BarLabel, to_screen: QTransform) -> QRectF:
         """The label's box in the pixels TO_SCREEN maps the chart's data to: by its point, as its anchor says."""
         x, y = _in_pixels(to_screen, label)
-        width, height = self.measure(label.text)
+        width, height = label.width, label.height
         return QRectF(x - label.anchor_x * width, y - label.anchor_y * height, width, height)
 
     def shown(self) -> list[BarLabel]:

@@ -10,18 +10,17 @@ a Qt call per comparison.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from operator import attrgetter
+from typing import NamedTuple
 
 from attn_desktop.ui.panels.bar_labels import BarLabel
 
 LABEL_GAP_PX = 2.0  # percentages closer than this count as touching
 
-Box = tuple[float, float, float, float]  # left, top, width, height, in pixels of the view box (y down)
+Edges = tuple[float, float, float, float]  # a label's box: left, top, right, bottom, in pixels of the view box
 
 
-@dataclass(frozen=True)
-class ViewInPixels:
+class ViewInPixels(NamedTuple):
     """The plot's view as the labels see it: pixels per data unit, and its top, left and right edges in pixels
     (the view box's own, whose origin is the data's origin, y growing downwards)."""
 
@@ -34,43 +33,38 @@ class ViewInPixels:
 
 def place_labels(labels: list[BarLabel], view: ViewInPixels) -> None:
     """Show each of LABELS, anchored over or just inside its bar's top, unless it would touch one already shown."""
-    shown: list[Box] = []
+    shown: list[Edges] = []
     for label in sorted(labels, key=attrgetter("y"), reverse=True):  # the highest bars first (ties: in order)
-        width, height = label.box_size()
+        width, height = label.width, label.height
         left, bottom = label.x * view.x_scale - width / 2, -label.y * view.y_scale
-        above = (left, bottom - height, width, height)
-        inside = (left, above[1] + height, width, height)  # just under the bar's top (QRectF.translated's sum)
+        above = bottom - height  # the box's top, over the bar
+        inside = above + height  # or just under the bar's top (QRectF.translated's sum: the same rounding)
         # A label with no room above its bar (a weight near 1) goes inside; so does one that would touch a
         # neighbour's, if its bar is tall enough to hold it (lesson 4's 33 % beside 50 %).
-        places = [inside] if above[1] < view.top else [above]
-        if places[0] is above and inside[1] + height <= 0.0:
-            places.append(inside)
+        if above < view.top:
+            places = [(inside, True)]
+        else:
+            places = [(above, False), (inside, True)] if inside + height <= 0.0 else [(above, False)]
+        shift = max(view.left - left, 0.0) + min(view.right - (left + width), 0.0)  # inwards, off the chart's sides
         keep = False
         for place in places:
-            shift = _inwards(place, view)
-            box = (place[0] + shift, place[1], width, height)
-            keep = not any(_touch(_grown(box), other) for other in shown)
-            if keep or place is places[-1]:
-                label.setAnchor((0.5 - shift / width, 0.0 if place is inside else 1.0))
+            top, is_inside = place
+            keep = _apart(shown, left + shift, top, width, height)
+            if keep or place is places[-1]:  # kept, or left out where it would have gone last
+                label.setAnchor((0.5 - shift / width, 0.0 if is_inside else 1.0))
             if keep:
-                shown.append(box)
+                shown.append((left + shift, top, left + shift + width, top + height))
                 break
         label.setVisible(keep)
 
 
-def _inwards(box: Box, view: ViewInPixels) -> float:
-    """How far BOX must slide sideways to stay within the view (0 when it is)."""
-    left, _, width, _ = box
-    return max(view.left - left, 0.0) + min(view.right - (left + width), 0.0)
-
-
-def _grown(box: Box) -> Box:
-    """BOX grown by the gap on every side (QRectF.adjusted's sums)."""
-    left, top, width, height = box
-    return left - LABEL_GAP_PX, top - LABEL_GAP_PX, width + LABEL_GAP_PX + LABEL_GAP_PX, height + LABEL_GAP_PX + LABEL_GAP_PX
-
-
-def _touch(first: Box, second: Box) -> bool:
-    """Whether two boxes of positive size overlap (touching edges do not), as QRectF.intersects decides."""
-    return (first[0] < second[0] + second[2] and second[0] < first[0] + first[2]
-            and first[1] < second[1] + second[3] and second[1] < first[1] + first[3])
+def _apart(shown: list[Edges], left: float, top: float, width: float, height: float) -> bool:
+    """Whether the box, grown by the gap on every side, overlaps none of SHOWN (touching edges do not): what
+    QRectF.adjusted and QRectF.intersects decide, with their sums, for boxes of positive size."""
+    grown_left, grown_top = left - LABEL_GAP_PX, top - LABEL_GAP_PX
+    grown_right = grown_left + (width + LABEL_GAP_PX + LABEL_GAP_PX)
+    grown_bottom = grown_top + (height + LABEL_GAP_PX + LABEL_GAP_PX)
+    for other_left, other_top, other_right, other_bottom in shown:
+        if grown_left < other_right and other_left < grown_right and grown_top < other_bottom and other_top < grown_bottom:
+            return False
+    return True

@@ -20,37 +20,35 @@ from attn_desktop.ui.panels.view_area_item import ViewAreaItem
 
 
 class WeightBars(ViewAreaItem):
-    def __init__(self, view_box: pg.ViewBox, fill: QColor, edge: QPen, width: float) -> None:
+    def __init__(self, view_box: pg.ViewBox, fill: QColor, edge: QPen) -> None:
         super().__init__(view_box)
         self._brush, self._pen = QBrush(fill), QPen(edge)
-        self._lefts: list[float] = []
-        self._widths: list[float] = []
-        self._heights = np.zeros(0)
-        self._rects: list[QRectF] = []
-        self._bar_width = width
+        self._heights: list[float] = []
+        self._rects: list[QRectF] = []  # each bar's, in data units
 
     def set_places(self, centres: np.ndarray, width: float) -> None:
-        """The bars' centres and their common width, in data units."""
+        """The bars' centres and their common width, in data units: BarGraphItem's sums, in NumPy as there."""
         lefts = np.asarray(centres, dtype=np.float64) - width / 2.0
-        self._lefts = lefts.tolist()
-        self._widths = ((lefts + width) - lefts).tolist()
-        self._bar_width = width
-        self._build_rects()
+        widths = (lefts + width) - lefts
+        heights = self._heights + [0.0] * (len(lefts) - len(self._heights))
+        self._rects = [QRectF(left, 0.0, bar_width, height)
+                       for left, bar_width, height in zip(lefts.tolist(), widths.tolist(), heights)]
+        self._heights = heights[:len(lefts)]
+        self.update()
 
     def set_heights(self, heights: np.ndarray) -> None:
-        self._heights = np.array(heights, dtype=np.float64)
-        self._build_rects()
+        """Each bar's height (the bars' count stays what set_places made it); nothing to do if none changed,
+        as when a value vector moved."""
+        new = np.asarray(heights, dtype=np.float64).tolist()
+        if new == self._heights:
+            return
+        for rect, height in zip(self._rects, new):
+            rect.setHeight(height)
+        self._heights = new
+        self.update()
 
     def heights(self) -> np.ndarray:
-        return self._heights
-
-    def bar_width(self) -> float:
-        return self._bar_width
-
-    def _build_rects(self) -> None:
-        self._rects = [QRectF(left, 0.0, width, height)
-                       for left, width, height in zip(self._lefts, self._widths, self._heights.tolist())]
-        self.update()
+        return np.array(self._heights)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         painter.setPen(self._pen)

@@ -67,6 +67,7 @@ class WeightsChart(pg.PlotWidget):
         for named in (self, self.viewport()):  # the chart, and the area a screen reader finds inside it
             named.setAccessibleName(tr("Weights"))
         plot = self.getPlotItem()
+        self._view_box = plot.getViewBox()
         plot.setMenuEnabled(False)
         plot.hideButtons()
         plot.setMouseEnabled(x=False, y=False)
@@ -77,7 +78,7 @@ class WeightsChart(pg.PlotWidget):
         cache_axes_and_grid(plot)
         write_ticks_in_the_language(plot.getAxis("left"))  # what cache_axes_and_grid does for pyqtgraph's own axis
         color = QColor(ROLE_COLORS[Role.KEY])
-        self.bars = WeightBars(plot.getViewBox(), color, pg.mkPen(color.darker(130)), BAR_WIDTH)
+        self.bars = WeightBars(self._view_box, color, pg.mkPen(color.darker(130)))
         plot.addItem(self.bars, ignoreBounds=True)  # the view's range is set, never fitted to the bars
         self.phase = ChartPhase.WEIGHTS
         self.guess = np.zeros(0)  # the guess drawn while guessing and revealed
@@ -88,15 +89,15 @@ class WeightsChart(pg.PlotWidget):
         self.guess_bars.setVisible(False)
         plot.addItem(self.guess_bars)
         # The percentages, drawn by one item per set in the chart's own paint (bar_labels.py).
-        self._value_layer = BarLabels(plot.getViewBox(), VALUE_TEXT)
-        self._guess_layer = BarLabels(plot.getViewBox(), GUESS_TEXT)
+        self._value_layer = BarLabels(self._view_box, VALUE_TEXT)
+        self._guess_layer = BarLabels(self._view_box, GUESS_TEXT)
         for layer in (self._value_layer, self._guess_layer):
             layer.setZValue(LABEL_Z)
             plot.addItem(layer, ignoreBounds=True)
         self.value_labels: list[BarLabel] = []
         self.guess_labels: list[BarLabel] = []
         self._labels_placed = False  # placed since the phase changed (then only a label's change moves them)
-        plot.getViewBox().sigResized.connect(self._place_value_labels)
+        self._view_box.sigResized.connect(self._place_value_labels)
         follow_scene(self, self.reading, self._on_scene_changed)
         self._rebuild()
         self._follow_font()
@@ -146,8 +147,7 @@ class WeightsChart(pg.PlotWidget):
             return
         result, row = self.reading.result, self.reading.selected
         weights = result.weights[row]
-        if not np.array_equal(self.bars.heights(), weights):  # the same bars (a value moved): no new paint
-            self.bars.set_heights(weights)
+        self.bars.set_heights(weights)  # (the same heights, as when a value moved: nothing to paint again)
         moved = self._set_labels(self.value_labels, weights, result.mask[row], 0.0)
         # Which percentages show depends only on their texts and places (and the view, which calls it itself).
         if moved or not self._labels_placed:
@@ -314,10 +314,10 @@ class WeightsChart(pg.PlotWidget):
         labels = self._labels_in_play()
         if not labels:
             return
-        box = self.getPlotItem().getViewBox()
-        (x0, x1), (y0, y1) = box.viewRange()
-        x_scale = box.width() / max(x1 - x0, 1e-9)
-        y_scale = box.height() / max(y1 - y0, 1e-9)
+        (x0, x1), (y0, y1) = self._view_box.viewRange()
+        size = self._view_box.size()  # its geometry's, as pyqtgraph's width() and height() read them
+        x_scale = size.width() / max(x1 - x0, 1e-9)
+        y_scale = size.height() / max(y1 - y0, 1e-9)
         place_labels(labels, ViewInPixels(x_scale, y_scale, top=-y1 * y_scale, left=x0 * x_scale, right=x1 * x_scale))
         self._labels_placed = True
 
@@ -418,4 +418,4 @@ class WeightsChart(pg.PlotWidget):
 
     def shown_heights(self) -> np.ndarray:
         """The bar heights as drawn (what a student reads off the chart)."""
-        return self.bars.heights().copy()
+        return self.bars.heights()
