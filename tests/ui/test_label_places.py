@@ -6,16 +6,17 @@ included."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import QRectF
+from PySide6.QtGui import QStaticText
 
 from attn_desktop.ui.panels.bar_labels import BarLabel
 from attn_desktop.ui.panels.label_places import LABEL_GAP_PX, ViewInPixels, place_labels
 
 
 class _Layer:
-    """What a label asks of its layer: a text's size (set by each example instead) and a repaint."""
+    """What a label asks of its layer: its text laid out (its size is set by each example instead), a repaint."""
 
-    def measure(self, text: str) -> tuple[float, float]:
-        return 0.0, 0.0
+    def lay_out(self, text: str) -> tuple[QStaticText, float, float]:
+        return QStaticText(text), 0.0, 0.0
 
     def update(self) -> None:
         pass

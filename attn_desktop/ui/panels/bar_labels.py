@@ -25,13 +25,13 @@ MEASURED_TEXTS = 512  # the texts kept laid out: every percentage, "masked", "?"
 
 class BarLabel:
     """One label: its text, the point it stands on (data units: its bar's centre and top), its anchor ((0.5, 1.0):
-    centred over the point), its box's size in pixels and whether it is shown. The calls are TextItem's, which it
-    replaced; the chart's placement, run on every drag move, reads the plain attributes (x, y, width, height…)."""
+    centred over the point), its text laid out and its box's size in pixels, and whether it is shown. The calls are
+    TextItem's, which it replaced; the chart's placement and paint, on every drag move, read the plain attributes."""
 
     def __init__(self, owner: BarLabels, x: float) -> None:
         self._owner = owner
         self.text = ""
-        self.width, self.height = owner.measure(self.text)  # the text's box, the margin round it included
+        self.lay_out()
         self.x, self.y = x, 0.0
         self.anchor_x, self.anchor_y = 0.5, 1.0
         self.visible = True
@@ -46,7 +46,7 @@ class BarLabel:
     def setText(self, text: str) -> None:
         if text != self.text:
             self.text = text
-            self.width, self.height = self._owner.measure(text)
+            self.lay_out()
             self._owner.update()
 
     def pos(self) -> QPointF:
@@ -70,9 +70,9 @@ class BarLabel:
             self.visible = visible
             self._owner.update()
 
-    def measure(self) -> None:
-        """The label's box again, in its layer's font."""
-        self.width, self.height = self._owner.measure(self.text)
+    def lay_out(self) -> None:
+        """The label's text laid out in its layer's font, and its box (the margin round the text included)."""
+        self.static, self.width, self.height = self._owner.lay_out(self.text)
 
 
 class BarLabels(ViewAreaItem):
@@ -96,15 +96,11 @@ class BarLabels(ViewAreaItem):
             self._font = QFont(font)
             self._laid_out.clear()
             for label in self.labels:
-                label.measure()
+                label.lay_out()
             self.update()
 
-    def measure(self, text: str) -> tuple[float, float]:
-        """The width and height in pixels of TEXT's box (the margin round it included)."""
-        _, width, height = self._layout(text)
-        return width, height
-
-    def _layout(self, text: str) -> tuple[QStaticText, float, float]:
+    def lay_out(self, text: str) -> tuple[QStaticText, float, float]:
+        """TEXT laid out in the layer's font, and the width and height in pixels of its box."""
         laid_out = self._laid_out.get(text)
         if laid_out is None:
             if len(self._laid_out) >= MEASURED_TEXTS:
@@ -122,7 +118,7 @@ class BarLabels(ViewAreaItem):
 
     def rect_on_screen(self, label: BarLabel, to_screen: QTransform) -> QRectF:
         """The label's box in the pixels TO_SCREEN maps the chart's data to: by its point, as its anchor says."""
-        x, y = _in_pixels(to_screen, label)
+        x, y = cast(tuple[float, float], to_screen.map(label.x, label.y))  # the pair of numbers (no QPointF)
         width, height = label.width, label.height
         return QRectF(x - label.anchor_x * width, y - label.anchor_y * height, width, height)
 
@@ -136,13 +132,7 @@ class BarLabels(ViewAreaItem):
         painter.setPen(self._color)
         for label in self.labels:
             if label.visible and label.text:
-                static, width, height = self._layout(label.text)
-                x, y = _in_pixels(to_screen, label)  # rect_on_screen's corner, worked out in the same order
-                corner = QPointF(x - label.anchor_x * width + TEXT_MARGIN_PX, y - label.anchor_y * height + TEXT_MARGIN_PX)
-                painter.drawStaticText(corner, static)
+                x, y = cast(tuple[float, float], to_screen.map(label.x, label.y))  # rect_on_screen's corner, the same sums
+                painter.drawStaticText(QPointF(x - label.anchor_x * label.width + TEXT_MARGIN_PX,
+                                               y - label.anchor_y * label.height + TEXT_MARGIN_PX), label.static)
         painter.setTransform(to_screen)
-
-
-def _in_pixels(to_screen: QTransform, label: BarLabel) -> tuple[float, float]:
-    """The point LABEL stands on, in the pixels TO_SCREEN maps the chart's data to."""
-    return cast(tuple[float, float], to_screen.map(label.x, label.y))  # the pair of numbers (no QPointF)
