@@ -10,10 +10,14 @@ draws its numbers. What the chart reports as drawn (rect_on_screen) is what the 
 
 from __future__ import annotations
 
+from typing import cast
+
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QStaticText, QTextDocument, QTransform
-from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
+
+from attn_desktop.ui.panels.view_area_item import ViewAreaItem
 
 TEXT_MARGIN_PX = 1.0  # round the text, inside its box: boxes apart mean texts apart
 MEASURED_TEXTS = 512  # the texts kept laid out: every percentage, "masked", "?" and a guess's differences
@@ -21,60 +25,65 @@ MEASURED_TEXTS = 512  # the texts kept laid out: every percentage, "masked", "?"
 
 class BarLabel:
     """One label: its text, the point it stands on (data units: its bar's centre and top), its anchor ((0.5, 1.0):
-    centred over the point) and whether it is shown. The calls are TextItem's, which it replaced."""
+    centred over the point), its text laid out and its box's size in pixels, and whether it is shown. The calls are
+    TextItem's, which it replaced; the chart's placement and paint, on every drag move, read the plain attributes."""
 
     def __init__(self, owner: BarLabels, x: float) -> None:
         self._owner = owner
-        self._text = ""
-        self._pos = QPointF(x, 0.0)
-        self.anchor = QPointF(0.5, 1.0)
-        self._visible = True
+        self.text = ""
+        self.lay_out()
+        self.x, self.y = x, 0.0
+        self.anchor_x, self.anchor_y = 0.5, 1.0
+        self.visible = True
+
+    @property
+    def anchor(self) -> QPointF:
+        return QPointF(self.anchor_x, self.anchor_y)
 
     def toPlainText(self) -> str:  # the calls are TextItem's, which the tests read
-        return self._text
+        return self.text
 
     def setText(self, text: str) -> None:
-        if text != self._text:
-            self._text = text
+        if text != self.text:
+            self.text = text
+            self.lay_out()
             self._owner.update()
 
     def pos(self) -> QPointF:
-        return QPointF(self._pos)
+        return QPointF(self.x, self.y)
 
     def setPos(self, x: float, y: float) -> None:
-        if (x, y) != (self._pos.x(), self._pos.y()):
-            self._pos = QPointF(x, y)
+        if x != self.x or y != self.y:
+            self.x, self.y = x, y
             self._owner.update()
 
     def setAnchor(self, anchor: tuple[float, float]) -> None:
-        self.anchor = QPointF(*anchor)
-        self._owner.update()
-
-    def isVisible(self) -> bool:
-        return self._visible
-
-    def setVisible(self, visible: bool) -> None:
-        if visible != self._visible:
-            self._visible = visible
+        if anchor != (self.anchor_x, self.anchor_y):
+            self.anchor_x, self.anchor_y = anchor
             self._owner.update()
 
-    def size(self) -> QSizeF:
-        """The label's box in pixels: its text and the margin round it."""
-        return self._owner.size_of(self._text)
+    def isVisible(self) -> bool:
+        return self.visible
+
+    def setVisible(self, visible: bool) -> None:
+        if visible != self.visible:
+            self.visible = visible
+            self._owner.update()
+
+    def lay_out(self) -> None:
+        """The label's text laid out in its layer's font, and its box (the margin round the text included)."""
+        self.static, self.width, self.height = self._owner.lay_out(self.text)
 
 
-class BarLabels(QGraphicsItem):
+class BarLabels(ViewAreaItem):
     """Draws its LABELS in COLOR and its font; its area is the plot's view, which the labels stay in."""
 
     def __init__(self, view_box: pg.ViewBox, color: QColor) -> None:
-        super().__init__()
-        self._view_box = view_box
-        self._bounds = QRectF(view_box.viewRect())
+        super().__init__(view_box)
         self._color = QColor(color)
         self._font = QFont()
-        self._laid_out: dict[str, tuple[QStaticText, QSizeF]] = {}
+        self._laid_out: dict[str, tuple[QStaticText, float, float]] = {}  # each text, and its box's width, height
         self.labels: list[BarLabel] = []
-        view_box.sigTransformChanged.connect(self._follow_view)
 
     def make(self, count: int) -> list[BarLabel]:
         """COUNT labels, one over each bar (at x = 0, 1, …), empty until given a text."""
@@ -86,12 +95,12 @@ class BarLabels(QGraphicsItem):
         if font != self._font:
             self._font = QFont(font)
             self._laid_out.clear()
+            for label in self.labels:
+                label.lay_out()
             self.update()
 
-    def size_of(self, text: str) -> QSizeF:
-        return QSizeF(self._layout(text)[1])
-
-    def _layout(self, text: str) -> tuple[QStaticText, QSizeF]:
+    def lay_out(self, text: str) -> tuple[QStaticText, float, float]:
+        """TEXT laid out in the layer's font, and the width and height in pixels of its box."""
         laid_out = self._laid_out.get(text)
         if laid_out is None:
             if len(self._laid_out) >= MEASURED_TEXTS:
@@ -103,37 +112,27 @@ class BarLabels(QGraphicsItem):
             document.setDocumentMargin(TEXT_MARGIN_PX)
             document.setDefaultFont(self._font)
             document.setPlainText(text)
-            laid_out = self._laid_out[text] = static, document.size()
+            size = document.size()
+            laid_out = self._laid_out[text] = static, size.width(), size.height()
         return laid_out
 
     def rect_on_screen(self, label: BarLabel, to_screen: QTransform) -> QRectF:
         """The label's box in the pixels TO_SCREEN maps the chart's data to: by its point, as its anchor says."""
-        point = to_screen.map(label.pos())
-        size = self.size_of(label.toPlainText())
-        return QRectF(point.x() - label.anchor.x() * size.width(), point.y() - label.anchor.y() * size.height(),
-                      size.width(), size.height())
+        x, y = cast(tuple[float, float], to_screen.map(label.x, label.y))  # the pair of numbers (no QPointF)
+        width, height = label.width, label.height
+        return QRectF(x - label.anchor_x * width, y - label.anchor_y * height, width, height)
 
     def shown(self) -> list[BarLabel]:
-        return [label for label in self.labels if label.isVisible() and self.isVisible()]
-
-    def _follow_view(self, *_: object) -> None:
-        view = QRectF(self._view_box.viewRect())
-        if view != self._bounds:
-            self.prepareGeometryChange()
-            self._bounds = view
-        self.update()
-
-    def boundingRect(self) -> QRectF:
-        return QRectF(self._bounds)
+        return [label for label in self.labels if label.visible] if self.isVisible() else []
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         to_screen = painter.transform()
         painter.resetTransform()  # the texts are drawn in pixels
         painter.setFont(self._font)
         painter.setPen(self._color)
-        for label in self.shown():
-            if label.toPlainText():
-                static, _ = self._layout(label.toPlainText())
-                corner = self.rect_on_screen(label, to_screen).topLeft()
-                painter.drawStaticText(corner + QPointF(TEXT_MARGIN_PX, TEXT_MARGIN_PX), static)
+        for label in self.labels:
+            if label.visible and label.text:
+                x, y = cast(tuple[float, float], to_screen.map(label.x, label.y))  # rect_on_screen's corner, the same sums
+                painter.drawStaticText(QPointF(x - label.anchor_x * label.width + TEXT_MARGIN_PX,
+                                               y - label.anchor_y * label.height + TEXT_MARGIN_PX), label.static)
         painter.setTransform(to_screen)

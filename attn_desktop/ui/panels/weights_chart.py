@@ -28,8 +28,10 @@ from attn_desktop.ui.language.plot_direction import keep_left_to_right
 from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.panels.bar_labels import BarLabel, BarLabels
-from attn_desktop.ui.panels.token_axis import TokenAxis
-from attn_desktop.ui.plot_style import cache_axes_and_grid
+from attn_desktop.ui.panels.chart_axes import NamesAxis, WeightAxis
+from attn_desktop.ui.panels.label_places import ViewInPixels, place_labels
+from attn_desktop.ui.panels.weight_bars import WeightBars
+from attn_desktop.ui.plot_style import cache_axes_and_grid, write_ticks_in_the_language
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP
 
@@ -37,7 +39,6 @@ MAX_VALUE_LABELS = 16
 VALUE_TEXT, GUESS_TEXT = QColor(40, 40, 40), QColor(70, 70, 70)  # the percentages', and the guess's
 LABEL_Z = 10  # the percentages over the bars
 LABEL_MOVE_THRESHOLD = 0.002  # in weight: about a pixel on a chart 500 pixels tall, less on any smaller one
-LABEL_GAP_PX = 2.0  # percentages closer than this count as touching
 MAX_SIZED_TOKENS = 8
 BAR_WIDTH = 0.7
 PAIR_OFFSET, PAIR_WIDTH = 0.19, 0.36  # revealed: the guess left of each key's centre, the real bar right
@@ -58,14 +59,15 @@ class WeightsChart(pg.PlotWidget):
     reveal_requested = Signal()  # Enter while guessing
 
     def __init__(self, scene: Scene | HeadReading, parent: QWidget | None = None) -> None:
-        self.token_axis = TokenAxis()
-        super().__init__(parent, axisItems={"bottom": self.token_axis})
+        self.token_axis = NamesAxis()
+        super().__init__(parent, axisItems={"bottom": self.token_axis, "left": WeightAxis()})
         keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
         # Not "self.scene": QGraphicsView.scene() would be shadowed.
         self.reading = head_reading(scene)
         for named in (self, self.viewport()):  # the chart, and the area a screen reader finds inside it
             named.setAccessibleName(tr("Weights"))
         plot = self.getPlotItem()
+        self._view_box = plot.getViewBox()
         plot.setMenuEnabled(False)
         plot.hideButtons()
         plot.setMouseEnabled(x=False, y=False)
@@ -74,9 +76,10 @@ class WeightsChart(pg.PlotWidget):
         plot.setYRange(0, 1.12, padding=0)
         plot.showGrid(y=True, alpha=0.2)
         cache_axes_and_grid(plot)
+        write_ticks_in_the_language(plot.getAxis("left"))  # what cache_axes_and_grid does for pyqtgraph's own axis
         color = QColor(ROLE_COLORS[Role.KEY])
-        self.bars = pg.BarGraphItem(x=[0], height=[0], width=BAR_WIDTH, brush=color, pen=pg.mkPen(color.darker(130)))
-        plot.addItem(self.bars)
+        self.bars = WeightBars(self._view_box, color, pg.mkPen(color.darker(130)))
+        plot.addItem(self.bars, ignoreBounds=True)  # the view's range is set, never fitted to the bars
         self.phase = ChartPhase.WEIGHTS
         self.guess = np.zeros(0)  # the guess drawn while guessing and revealed
         self.chosen_bar = 0  # the guess bar the arrow keys move
@@ -86,15 +89,15 @@ class WeightsChart(pg.PlotWidget):
         self.guess_bars.setVisible(False)
         plot.addItem(self.guess_bars)
         # The percentages, drawn by one item per set in the chart's own paint (bar_labels.py).
-        self._value_layer = BarLabels(plot.getViewBox(), VALUE_TEXT)
-        self._guess_layer = BarLabels(plot.getViewBox(), GUESS_TEXT)
+        self._value_layer = BarLabels(self._view_box, VALUE_TEXT)
+        self._guess_layer = BarLabels(self._view_box, GUESS_TEXT)
         for layer in (self._value_layer, self._guess_layer):
             layer.setZValue(LABEL_Z)
             plot.addItem(layer, ignoreBounds=True)
         self.value_labels: list[BarLabel] = []
         self.guess_labels: list[BarLabel] = []
-        self._label_order: list[int] = []  # the percentages by weight, largest first, when last placed
-        plot.getViewBox().sigResized.connect(self._place_value_labels)
+        self._labels_placed = False  # placed since the phase changed (then only a label's change moves them)
+        self._view_box.sigResized.connect(self._place_value_labels)
         follow_scene(self, self.reading, self._on_scene_changed)
         self._rebuild()
         self._follow_font()
@@ -119,14 +122,14 @@ class WeightsChart(pg.PlotWidget):
     def _rebuild(self) -> None:
         plot = self.getPlotItem()
         n = self.reading.n_tokens
-        self.bars.setOpts(x=np.arange(n), height=np.zeros(n))
+        self.bars.set_places(np.arange(n), BAR_WIDTH)
+        self.bars.set_heights(np.zeros(n))
         self.token_axis.set_tokens(self.reading.tokens)
         plot.setXRange(-0.6, n - 0.4, padding=0)
         labelled = n if n <= MAX_VALUE_LABELS else 0
         self.value_labels = self._value_layer.make(labelled)
         self.guess_labels = self._guess_layer.make(labelled)
-        for label in self.guess_labels:
-            label.setVisible(False)  # shown only while a guess is
+        self._show_guess_labels(False)  # shown only while a guess is
         self.guess = np.zeros(0)
         self.phase = ChartPhase.WEIGHTS
         self.updateGeometry()
@@ -142,15 +145,12 @@ class WeightsChart(pg.PlotWidget):
         if self.phase is not ChartPhase.WEIGHTS:
             self._show_phase()
             return
-        weights = self.reading.selected_weights
-        visible = self.reading.result.mask[self.reading.selected]
-        if not np.array_equal(self.shown_heights(), weights):  # the same bars (a value moved): no new paint
-            self.bars.setOpts(height=weights.copy())
-        moved = self._set_labels(self.value_labels, weights, visible, 0.0)
-        # Which percentages show depends only on their boxes and on which weights are largest.
-        order = sorted(range(len(self.value_labels)), key=lambda i: -weights[i])
-        if moved or order != self._label_order:
-            self._label_order = order
+        result, row = self.reading.result, self.reading.selected
+        weights = result.weights[row]
+        self.bars.set_heights(weights)  # (the same heights, as when a value moved: nothing to paint again)
+        moved = self._set_labels(self.value_labels, weights, result.mask[row], 0.0)
+        # Which percentages show depends only on their texts and places (and the view, which calls it itself).
+        if moved or not self._labels_placed:
             self._place_value_labels()
         self._into_this_frame()
 
@@ -180,14 +180,14 @@ class WeightsChart(pg.PlotWidget):
         """Each label's percentage (or "masked", or "?" when HIDDEN) over its bar; whether any changed."""
         moved = False
         masked = tr("masked")  # once, not once per bar on every drag move
-        for index, label in enumerate(labels):
-            text = masked if not visible[index] else HIDDEN_TEXT if hidden else percent(shares[index])
-            if text != label.toPlainText():  # re-laying out text is the costly part of a move
+        for index, (label, share, shown) in enumerate(zip(labels, shares.tolist(), visible.tolist())):
+            text = masked if not shown else HIDDEN_TEXT if hidden else percent(share)
+            if text != label.text:  # a new text means a new box: the labels are placed again
                 label.setText(text)
                 moved = True
-            # Moving a text item is the next costliest; most bars barely change on a drag move.
-            height = 0.0 if hidden else float(shares[index])
-            if abs(label.pos().y() - height) > LABEL_MOVE_THRESHOLD or label.pos().x() != index + offset:
+            # A move under a pixel is not worth placing the labels again; most bars barely change on a drag move.
+            height = 0.0 if hidden else share
+            if abs(label.y - height) > LABEL_MOVE_THRESHOLD or label.x != index + offset:
                 label.setPos(index + offset, height)
                 moved = True
         return moved
@@ -200,13 +200,11 @@ class WeightsChart(pg.PlotWidget):
         if guess is not None:
             self.guess = np.asarray(guess, dtype=float)
         if phase is ChartPhase.WEIGHTS:  # the chart as always
-            n = self.reading.n_tokens
-            self.bars.setOpts(x=np.arange(n), width=BAR_WIDTH)
+            self.bars.set_places(np.arange(self.reading.n_tokens), BAR_WIDTH)
             self.bars.setVisible(True)
             self.guess_bars.setVisible(False)
-            for label in self.guess_labels:
-                label.setVisible(False)
-            self._label_order = []  # placed afresh
+            self._show_guess_labels(False)
+            self._labels_placed = False  # placed afresh
         elif starting_to_guess and not self.hasFocus():
             # ↑/↓ and Enter work at once; only as the guess starts: a guess changed from the winner box with
             # its arrow keys leaves the keys there, to go on choosing.
@@ -220,7 +218,8 @@ class WeightsChart(pg.PlotWidget):
         guessing, revealed = phase is ChartPhase.GUESSING, phase is ChartPhase.REVEALED
         has_guess = (guessing or revealed) and len(self.guess) == n
         self.bars.setVisible(revealed)
-        self.bars.setOpts(x=np.arange(n) + PAIR_OFFSET, width=PAIR_WIDTH, height=weights)
+        self.bars.set_places(np.arange(n) + PAIR_OFFSET, PAIR_WIDTH)
+        self.bars.set_heights(weights)
         self.guess_bars.setVisible(has_guess)
         if has_guess:
             self.guess_bars.setOpts(x=np.arange(n) - (PAIR_OFFSET if revealed else 0.0),
@@ -232,13 +231,19 @@ class WeightsChart(pg.PlotWidget):
                     difference = f"{round(100 * (self.guess[index] - weights[index])):+d}"
                     if visible[index] and label.toPlainText() != difference:
                         label.setText(difference)
-        for label in self.guess_labels:
-            label.setVisible(has_guess)
+        self._show_guess_labels(has_guess)
         self._set_labels(self.value_labels, weights, visible, PAIR_OFFSET if revealed else 0.0,
                          hidden=phase is ChartPhase.VEILED)
         for label in self.value_labels:
             label.setVisible(not guessing)
         self._place_value_labels()
+
+    def _show_guess_labels(self, shown: bool) -> None:
+        """The guess's labels (the placement may still leave some out), and their layer: a hidden layer costs
+        nothing in the chart's paint, where an empty one is still asked for its area and painted."""
+        for label in self.guess_labels:
+            label.setVisible(shown)
+        self._guess_layer.setVisible(shown)
 
     def _guess_pens(self, guessing: bool) -> list:
         """Every guess bar's dashed edge; the bar the arrow keys move has a solid, thicker one."""
@@ -304,49 +309,17 @@ class WeightsChart(pg.PlotWidget):
             self.refresh()
 
     # ----- keeping the percentages apart --------------------------------
-    def _predicted_label_rect(self, label: BarLabel, x_scale: float, y_scale: float) -> QRectF:
-        """Where a percentage sits, in pixels of the view box: centred on its bar, just above it."""
-        size = label.size()  # the text's box in pixels, as drawn
-        width, height = size.width(), size.height()
-        centre, bottom = label.pos().x() * x_scale, -label.pos().y() * y_scale
-        return QRectF(centre - width / 2, bottom - height, width, height)
-
     def _place_value_labels(self, *_: object) -> None:
-        """Show each percentage unless it would touch one already shown; the larger weights go first, so
-        the weights a student is looking for keep theirs (every bar's tooltip still has its number)."""
+        """Show each percentage unless it would touch another (label_places.py)."""
         labels = self._labels_in_play()
         if not labels:
             return
-        box = self.getPlotItem().getViewBox()
-        (x0, x1), (y0, y1) = box.viewRange()
-        x_scale = box.width() / max(x1 - x0, 1e-9)
-        y_scale = box.height() / max(y1 - y0, 1e-9)
-        view_top, view_left, view_right = -y1 * y_scale, x0 * x_scale, x1 * x_scale
-        shown: list[QRectF] = []
-        for label in sorted(labels, key=lambda item: -item.pos().y()):  # the highest bars first
-            above = self._predicted_label_rect(label, x_scale, y_scale)
-            inside = above.translated(0, above.height())  # just inside the bar's top, under its weight's line
-            # A label with no room above its bar (a weight near 1) goes inside; so does one that would touch
-            # a neighbour's, if its bar is tall enough to hold it (lesson 4's 33 % beside 50 %).
-            places = [inside] if above.top() < view_top else [above]
-            if places[0] is above and inside.bottom() <= 0.0:
-                places.append(inside)
-            keep = False
-            for rect in places:
-                # A label wider than the edge bar's room slides inwards rather than off the chart.
-                shift = max(view_left - rect.left(), 0.0) + min(view_right - rect.right(), 0.0)
-                rect.translate(shift, 0)
-                apart = rect.adjusted(-LABEL_GAP_PX, -LABEL_GAP_PX, LABEL_GAP_PX, LABEL_GAP_PX)
-                keep = not any(apart.intersects(other) for other in shown)
-                if keep or rect is places[-1]:
-                    anchor = (0.5 - shift / rect.width(), 0.0 if rect is inside else 1.0)
-                    if (label.anchor.x(), label.anchor.y()) != anchor:
-                        label.setAnchor(anchor)
-                if keep:
-                    shown.append(rect)
-                    break
-            if label.isVisible() != keep:
-                label.setVisible(keep)
+        (x0, x1), (y0, y1) = self._view_box.viewRange()
+        size = self._view_box.size()  # its geometry's, as pyqtgraph's width() and height() read them
+        x_scale = size.width() / max(x1 - x0, 1e-9)
+        y_scale = size.height() / max(y1 - y0, 1e-9)
+        place_labels(labels, ViewInPixels(x_scale, y_scale, top=-y1 * y_scale, left=x0 * x_scale, right=x1 * x_scale))
+        self._labels_placed = True
 
     def _labels_in_play(self) -> list[BarLabel]:
         """The percentages this phase shows: the real ones, the guess's, or both."""
@@ -445,4 +418,4 @@ class WeightsChart(pg.PlotWidget):
 
     def shown_heights(self) -> np.ndarray:
         """The bar heights as drawn (what a student reads off the chart)."""
-        return np.asarray(self.bars.opts["height"], dtype=float)
+        return self.bars.heights()
