@@ -63,3 +63,23 @@ def test_the_painted_numbers_are_the_cells_texts_in_every_language_and_after_a_d
     scene = matrix.reading.scene
     scene.set_vector(Role.KEY, 1, [-1.5, 0.25])  # every weight of every row moves
     assert painted_numbers(matrix, monkeypatch) == said(matrix)
+
+
+def on_screen(view):
+    """The panel as the screen shows it: what its paints so far left in the window, not a fresh paint."""
+    return view.screen().grabWindow(view.winId()).toImage().copy(view.rect())
+
+
+def test_a_drag_move_leaves_the_panel_as_a_whole_repaint_would_paint_it(matrix, qtbot):
+    """A drag move repaints only the cells and what lies round them (the chosen row's ring, the entropies):
+    nothing that changed may be left as it was."""
+    matrix.set_show_entropy(True)
+    matrix.setFocus()  # the chosen row's ring, wider than its outline
+    qtbot.waitUntil(matrix.hasFocus)
+    scene, reading = matrix.reading.scene, matrix.reading
+    for step, vector in enumerate([[-1.5, 0.25], [2.0, 1.0], [0.1, -2.2]]):
+        scene.set_vector(Role.KEY, 1, vector)
+        reading.select_query(step)  # the ring moves too
+        qtbot.wait(20)
+        shown, whole = on_screen(matrix), matrix.grab().toImage()
+        assert shown.convertToFormat(whole.format()) == whole, step

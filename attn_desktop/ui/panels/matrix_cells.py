@@ -34,14 +34,29 @@ def viridis_table() -> np.ndarray:
 
 def cell_colours(result: AttentionResult, lut: np.ndarray, veiled: bool) -> np.ndarray:
     """Each cell's colour as 0xFFRRGGBB, one uint32 per cell (rows: queries, columns: keys)."""
-    levels = np.clip(np.rint(result.weights * 255), 0, 255).astype(np.intp)
-    rgb = lut[levels]
+    return cell_argb(result.weights, result.mask, argb_table(lut), veiled)
+
+
+def argb_table(lut: np.ndarray) -> np.ndarray:
+    """LUT's colours (viridis_table) packed as 0xFFRRGGBB: a weight's colour is then one lookup, not one per
+    channel and a packing (the matrix colours its cells on every drag move)."""
+    return np.array([packed(rgb) for rgb in lut.tolist()], dtype=np.uint32)
+
+
+def packed(rgb: tuple[int, int, int] | list[int]) -> int:
+    red, green, blue = rgb
+    return 0xFF000000 | red << 16 | green << 8 | blue
+
+
+def cell_argb(weights: np.ndarray, mask: np.ndarray, table: np.ndarray, veiled: bool) -> np.ndarray:
+    """cell_colours from the weights and the mask, with the colours packed already (argb_table)."""
+    levels = np.rint(weights * 255)
+    np.clip(levels, 0, 255, out=levels)
+    argb = table[levels.astype(np.intp)]
     if veiled:
-        rgb[:] = VEILED_RGB
-    rgb[~result.mask] = MASKED_RGB
-    rows, columns = levels.shape
-    argb = np.empty((rows, columns), dtype=np.uint32)
-    argb[:] = 0xFF000000 | (rgb[..., 0].astype(np.uint32) << 16) | (rgb[..., 1].astype(np.uint32) << 8) | rgb[..., 2]
+        argb[:] = packed(VEILED_RGB)
+    if not mask.all():
+        argb[~mask] = packed(MASKED_RGB)
     return argb
 
 
@@ -94,7 +109,8 @@ class CellNumbers:
     """The numbers painted in the cells. Each number a cell can show ("0.00" to "1.00", "—") is laid out
     once for the cells' font: laying out a few dozen strings on every drag move cost more than the rest
     of the paint. Each weight's text is kept too, by its two-place figure: a drag move gives every cell a
-    new weight, but there are only 101 figures to write."""
+    new weight, but there are only 101 figures to write. A drag move paints all the cells' numbers, so the
+    loop over them does no more than look up each number and draw it."""
 
     def __init__(self) -> None:
         self._texts: dict[str, tuple[QStaticText, float, float]] = {}
@@ -107,23 +123,28 @@ class CellNumbers:
         """Every cell's number (COMPACT: ".87") centred in it, dark on light cells and light on dark ones."""
         rows, columns = result.weights.shape
         size = grid.width() / columns
-        weights, mask = result.weights.tolist(), result.mask.tolist()  # Python numbers: read 36 times or more
         self._follow_language()
+        self._follow_font(font)
+        texts, written = self._texts, self._written
+        # Where each column's and row's centre lies, worked out as drawText(cell, AlignCenter) would.
+        centres_x = [grid.left() + (column + 0.5) * size for column in range(columns)]
+        centres_y = [grid.top() + (row + 0.5) * size for row in range(rows)]
+        draw = painter.drawStaticText
         pen = None
-        for row in range(rows):
-            centre_y = grid.top() + (row + 0.5) * size
-            for column in range(columns):
-                weight, seen = weights[row][column], mask[row][column]
-                # Black text on the bright (green-yellow) half of viridis, white on the dark half.
-                color = DARK_TEXT if not seen or veiled or weight > DARK_TEXT_FROM else LIGHT_TEXT
+        # Python numbers and lists: read 36 times or more.
+        for row_weights, row_seen, centre_y in zip(result.weights.tolist(), result.mask.tolist(), centres_y):
+            for weight, seen, centre_x in zip(row_weights, row_seen, centres_x):
+                if not seen or veiled:
+                    color, text = DARK_TEXT, "—" if not seen else HIDDEN_TEXT
+                else:
+                    # Black text on the bright (green-yellow) half of viridis, white on the dark half.
+                    color = DARK_TEXT if weight > DARK_TEXT_FROM else LIGHT_TEXT
+                    text = written.get((f"{weight:.2f}", compact)) or self._weight_text(weight, compact)
                 if color is not pen:
                     painter.setPen(color)
                     pen = color
-                text = "—" if not seen else HIDDEN_TEXT if veiled else self._weight_text(weight, compact)
-                # Centred in the cell, as drawText(cell, AlignCenter) would put it.
-                static, half_width, half_height = self.prepared(text, font)
-                painter.drawStaticText(QPointF(grid.left() + (column + 0.5) * size - half_width,
-                                               centre_y - half_height), static)
+                static, half_width, half_height = texts.get(text) or self.prepared(text, font)
+                draw(QPointF(centre_x - half_width, centre_y - half_height), static)
 
     def _weight_text(self, weight: float, compact: bool) -> str:
         """cell_text's number for a weight, kept by its two-place figure (which is all that text depends on
@@ -142,10 +163,14 @@ class CellNumbers:
         if language != self._written_for:
             self._written, self._written_for = {}, language
 
-    def prepared(self, text: str, font: QFont) -> tuple[QStaticText, float, float]:
-        """The number laid out in the cells' font, with half its width and half the line's height."""
+    def _follow_font(self, font: QFont) -> None:
+        """Forget the laid-out texts when the cells' font is another."""
         if font is not self._font:
             self._texts, self._font = {}, font
+
+    def prepared(self, text: str, font: QFont) -> tuple[QStaticText, float, float]:
+        """The number laid out in the cells' font, with half its width and half the line's height."""
+        self._follow_font(font)
         prepared = self._texts.get(text)
         if prepared is None:
             static = QStaticText(text)

@@ -22,6 +22,7 @@ HATCH_COLOR = QColor(112, 112, 112)  # 4.3 : 1 on a masked cell's grey (WCAG 1.4
 # for every eye (an amber band lay under 2 CIEDE2000 from viridis's yellow end under simulated deuteranopia).
 OUTLINE_COLOR = QColor(255, 255, 255)
 FOCUS_LINE_PX = 3  # the chosen row's ring while the matrix has the keys (WCAG's focus indicator: 2 px at least)
+OUTLINE_REACH = FOCUS_LINE_PX + 2  # pixels the chosen row's outline reaches past the cells, its ring's width and more
 
 
 def paint_title(painter: QPainter, layout: MatrixLayout, font: QFont, width: int, hint: bool = True) -> None:

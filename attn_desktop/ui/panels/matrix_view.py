@@ -12,8 +12,10 @@ matrix_cells.py's, and what is painted round the cells matrix_frame.py's.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAccessible,
     QFocusEvent,
@@ -37,6 +39,8 @@ from attn_desktop.ui.panels.entropy_column import EntropyColumn
 from attn_desktop.ui.panels.matrix_access import MatrixAccess
 from attn_desktop.ui.panels.matrix_cells import (
     CellNumbers,
+    argb_table,
+    cell_argb,
     cell_colours,
     cell_text,
     cell_tip,
@@ -46,6 +50,7 @@ from attn_desktop.ui.panels.matrix_cells import (
 from attn_desktop.ui.panels.matrix_frame import (
     LEGEND_WIDTH,
     NUMBERS_HIDDEN_NOTE,
+    OUTLINE_REACH,
     mask_layer,
     paint_labels,
     paint_legend,
@@ -83,6 +88,7 @@ class MatrixView(QWidget):
         self.veil = veil if veil is not None else WeightsVeil(self)  # grey cells and "?" while the student predicts
         self.veil.changed.connect(self._on_veil_changed)
         self._lut = viridis_table()
+        self._argb = argb_table(self._lut)  # the same colours packed, as the cells' image holds them
         self._static_layer: QPixmap | None = None
         self._mask_layer: QPixmap | None = None
         self._cells_buffer: np.ndarray | None = None  # the cells' colours, borrowed by the QImage drawn from them
@@ -198,8 +204,11 @@ class MatrixView(QWidget):
         columns = list(range(self.reading.n_tokens))
         if self.veil.on:
             return columns
-        weights = np.nan_to_num(np.asarray(self.reading.result.weights[self.reading.selected], dtype=float))
-        heaviest = [int(column) for column in np.argsort(-weights, kind="stable")[:HEAVIEST_KEYS]
+        # Asked on every drag move: Python's sort of a few numbers, stable (ties keep their order) also when
+        # reversed, and a weight that is not a number counting as none.
+        row = self.reading.result.weights[self.reading.selected].tolist()
+        weights = [0.0 if math.isnan(weight) else weight for weight in row]
+        heaviest = [column for column in sorted(columns, key=weights.__getitem__, reverse=True)[:HEAVIEST_KEYS]
                     if weights[column] > 0]
         return heaviest + [column for column in columns if column not in heaviest]
 
@@ -283,7 +292,8 @@ class MatrixView(QWidget):
 
     def _cells_image(self) -> QImage:
         """One pixel per cell, scaled up when drawn: one call instead of n² fills."""
-        argb = cell_colours(self.reading.result, self._lut, self.veil.on)
+        result = self.reading.result
+        argb = cell_argb(result.weights, result.mask, self._argb, self.veil.on)  # cell_colours, looked up faster
         rows, columns = argb.shape
         self._cells_buffer = argb  # QImage borrows this memory; keep it alive until the next paint
         return QImage(argb.data, columns, rows, columns * 4, QImage.Format.Format_RGB32)
@@ -382,7 +392,18 @@ class MatrixView(QWidget):
         if change & (Change.NUMBERS | Change.SELECTION) and not change & (Change.STRUCTURE | Change.SETTINGS):
             self._follow_the_heaviest_keys()
         if change & (Change.NUMBERS | Change.SELECTION) and not self._shows_the_scene():
-            self.update()
+            if change & (Change.STRUCTURE | Change.SETTINGS):
+                self.update()
+            else:
+                self.update(self._cells_area())  # a drag move: new numbers in the same frame
+
+    def _cells_area(self) -> QRect:
+        """What new weights or another chosen query change: the cells, the chosen row's outline (which
+        reaches a little past them) and the entropies right of them; the title, the names and the colour
+        bar stay as painted, so the panel's other pixels need not be painted again."""
+        grid = self.grid_rect()
+        return grid.adjusted(-OUTLINE_REACH, -OUTLINE_REACH, self.entropy_column.width(self.font()) + OUTLINE_REACH,
+                             OUTLINE_REACH).toAlignedRect()
 
     def _follow_the_heaviest_keys(self) -> None:
         """Where not every name fits, the chosen query's heaviest keys keep theirs as the weights change."""
