@@ -35,6 +35,7 @@ from attn_desktop.language import tr
 from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.model.spoken import query_announcement
 from attn_desktop.ui.accessibility.painted_items import install_factory
+from attn_desktop.ui.panels.change_parts import parts_of
 from attn_desktop.ui.panels.entropy_column import EntropyColumn
 from attn_desktop.ui.panels.matrix_access import MatrixAccess
 from attn_desktop.ui.panels.matrix_cells import (
@@ -383,16 +384,17 @@ class MatrixView(QWidget):
         self.update()  # the cells are painted afresh each time: grey with "?", or their weights
 
     def _on_scene_changed(self, change: Change) -> None:
-        if change & (Change.STRUCTURE | Change.SETTINGS):
+        parts = parts_of(change)
+        if parts.layout:
             self._static_layer = None  # new labels, title or mask
             self._layout = None
             self._labels = None
             self._painted = None  # new names or a new title around the same numbers: painted afresh
             self.updateGeometry()  # more tokens need more room
-        if change & (Change.NUMBERS | Change.SELECTION) and not change & (Change.STRUCTURE | Change.SETTINGS):
+        if parts.shown_numbers and not parts.layout:
             self._follow_the_heaviest_keys()
-        if change & (Change.NUMBERS | Change.SELECTION) and not self._shows_the_scene():
-            if change & (Change.STRUCTURE | Change.SETTINGS):
+        if parts.shown_numbers and not self._shows_the_scene():
+            if parts.layout:
                 self.update()
             else:
                 self.update(self._cells_area())  # a drag move: new numbers in the same frame

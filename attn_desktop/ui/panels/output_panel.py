@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 from attn_desktop.language import current_language, ntr, tr
 from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.model.shown_numbers import shown_number, shown_vector
+from attn_desktop.ui.panels.change_parts import parts_of
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.steady_label_box import SteadyLabelBox, set_tip
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
@@ -106,9 +107,10 @@ class OutputPanel(QWidget):
         super().changeEvent(event)
 
     def _on_scene_changed(self, change: Change) -> None:
-        if change & Change.STRUCTURE:
+        parts = parts_of(change)
+        if parts.structure:
             self._fit_to_font()  # a vector of another length
-        if change & (Change.NUMBERS | Change.SELECTION):
+        if parts.shown_numbers:
             self.refresh()
 
     def refresh(self, *_: object) -> None:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from attn_desktop.language import N_, ntr, tr
 from attn_desktop.model import Change, HeadReading, Scene
 from attn_desktop.model.spoken import query_announcement
+from attn_desktop.ui.panels.change_parts import parts_of
 from attn_desktop.ui.panels.score_table_model import TOKEN, WEIGHT, WEIGHT_HEADERS, ScoreTableModel, short_name
 from attn_desktop.ui.panels.weight_bars import WeightBars
 from attn_desktop.ui.scene_link import follow_scene, head_reading
@@ -331,13 +332,14 @@ class ScoreTablePanel(QWidget):
         return True
 
     def _on_scene_changed(self, change: Change) -> None:
-        if change & (Change.STRUCTURE | Change.SETTINGS):
+        parts = parts_of(change)
+        if parts.layout:
             self._fit_to_font()  # the divisor's header changes with scaling and the key width
-        if change & Change.STRUCTURE:
+        if parts.structure:
             self._pointed_row = None
             self.highlight.clear()  # the rows are new: the key pointed at may be gone
             self._note_timer.start()
-        if change & (Change.NUMBERS | Change.SELECTION):
+        if parts.shown_numbers:
             self._update_formula()
 
 

@@ -25,6 +25,7 @@ from attn_desktop.model import Change, HeadReading, Role, Scene, explain
 from attn_desktop.model.shown_numbers import percent, shown_number
 from attn_desktop.model.spoken import score_cell_names
 from attn_desktop.ui.panels.cell_writes import ShownNumbers, cell_writes
+from attn_desktop.ui.panels.change_parts import parts_of
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
 
@@ -196,10 +197,11 @@ class ScoreTableModel(QStandardItemModel):
         return shown if shown in headers else headers[0]
 
     def _on_scene_changed(self, change: Change) -> None:
-        if change & Change.STRUCTURE:
+        parts = parts_of(change)
+        if parts.structure:
             self._rebuild()
             return
-        if change & Change.SETTINGS:
+        if parts.settings:
             self._refresh_header()
-        if change & (Change.NUMBERS | Change.SELECTION):
+        if parts.shown_numbers:
             self._refresh_cells()
