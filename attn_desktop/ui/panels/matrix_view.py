@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAccessible,
     QFocusEvent,
@@ -57,6 +57,7 @@ from attn_desktop.ui.panels.matrix_frame import (
     paint_legend,
     paint_selected_row,
     paint_title,
+    selected_row_layer,
 )
 from attn_desktop.ui.panels.matrix_layout import (
     MatrixLayout,
@@ -99,6 +100,7 @@ class MatrixView(QWidget):
         self._hints_shown = True  # off while the panel is painted into a picture (see set_hints_shown)
         self._numbers = CellNumbers()  # the cells' numbers, each laid out once
         self._painted: tuple[np.ndarray, np.ndarray, int] | None = None  # the weights, mask and chosen row last painted
+        self._row_layer: tuple[tuple, tuple[QPoint, QPixmap] | None] | None = None  # (what it shows, it): see below
         self.entropy_column = EntropyColumn(scene)  # each row's entropy, right of the grid (View menu)
         # Every paint covers the whole panel (its static layer, or a fill): without this, each drag move's
         # repaint of the cells first had Qt repaint the dock and the main window under them.
@@ -287,9 +289,26 @@ class MatrixView(QWidget):
             if not self.veil.on:  # an entropy tells how sharp a row is
                 self.entropy_column.paint_numbers(painter, grid, self.font(), layout.cell_font,
                                                   self.palette().text().color(), self._numbers.prepared)
-        paint_selected_row(painter, grid, self.reading.selected, self.reading.n_tokens, self.palette().text().color(),
-                           focused=self.hasFocus())
+        if vector:
+            paint_selected_row(painter, grid, self.reading.selected, self.reading.n_tokens,
+                               self.palette().text().color(), focused=self.hasFocus())
+        else:
+            self._draw_selected_row(painter, grid)
         self._painted = (self.reading.result.weights.copy(), self.reading.result.mask.copy(), self.reading.selected)
+
+    def _draw_selected_row(self, painter: QPainter, grid: QRectF) -> None:
+        """The chosen row's outline, from a pixmap of it kept while the row, the grid, the focus and the
+        colours stay the same (a drag move's every paint: stroking its wide line cost a tenth of the paint)."""
+        text_color, focused = self.palette().text().color(), self.hasFocus()
+        asked = (grid.getRect(), self.reading.selected, self.reading.n_tokens, text_color.rgba(), focused,
+                 self.devicePixelRatioF())
+        if self._row_layer is None or self._row_layer[0] != asked:
+            self._row_layer = asked, selected_row_layer(grid, *asked[1:3], text_color, focused, asked[5])
+        layer = self._row_layer[1]
+        if layer is None:
+            paint_selected_row(painter, grid, self.reading.selected, self.reading.n_tokens, text_color, focused=focused)
+        else:
+            painter.drawPixmap(*layer)
 
     def _cells_image(self) -> QImage:
         """One pixel per cell, scaled up when drawn: one call instead of n² fills."""
