@@ -271,7 +271,7 @@ class ScoreTablePanel(QWidget):
         """The pointed-at row, else the selected row, else the key with the most weight."""
         if self._pointed_row is not None:
             return self._pointed_row
-        current = self.table.selectionModel().currentIndex()
+        current = self.table.currentIndex()  # the selection model's
         if current.isValid():
             return current.row()
         return int(np.argmax(self.reading.selected_weights))

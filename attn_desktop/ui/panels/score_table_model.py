@@ -50,13 +50,18 @@ def _factor(value: float) -> str:
     return f"({text})" if text.startswith("-") else text
 
 
+def _first(values: np.ndarray | Sequence[float], count: int) -> list[float]:
+    """The first COUNT of VALUES as Python floats (NumPy's are written the same, more slowly)."""
+    return values[:count].tolist() if isinstance(values, np.ndarray) else list(values[:count])
+
+
 def dot_product(query_label: str, key_label: str, query: np.ndarray | Sequence[float],
                 key: np.ndarray | Sequence[float]) -> str:
     """explain.dot_product's worked sum with the numbers in the student's language: 'q_sat · k_cat = 2.40 × 2.20
     + 0.60 × 1.00 = 5.88'; for wide vectors the first products, "…" and how many there are."""
     wide = len(query) > explain.WHOLE_UP_TO
     shown = explain.SHOWN_FIRST if wide else len(query)
-    products = [f"{_factor(q)} × {_factor(k)}" for q, k in zip(list(query)[:shown], list(key)[:shown])]
+    products = [f"{_factor(q)} × {_factor(k)}" for q, k in zip(_first(query, shown), _first(key, shown))]
     if wide:
         products.append("…")
     text = left_to_right_formula(
