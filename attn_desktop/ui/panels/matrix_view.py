@@ -99,7 +99,7 @@ class MatrixView(QWidget):
         self._labels_order: tuple[list[int], list[int]] | None = None  # the names' order _labels was last worked out in
         self._hints_shown = True  # off while the panel is painted into a picture (see set_hints_shown)
         self._numbers = CellNumbers()  # the cells' numbers, each laid out once
-        self._painted: tuple[np.ndarray, np.ndarray, int] | None = None  # the weights, mask and chosen row last painted
+        self._painted: tuple | None = None  # the weights, mask and chosen row last painted (see _what_is_shown)
         self._row_layer: tuple[tuple, tuple[QPoint, QPixmap] | None] | None = None  # (what it shows, it): see below
         self.entropy_column = EntropyColumn(scene)  # each row's entropy, right of the grid (View menu)
         # Every paint covers the whole panel (its static layer, or a fill): without this, each drag move's
@@ -294,7 +294,7 @@ class MatrixView(QWidget):
                                self.palette().text().color(), focused=self.hasFocus())
         else:
             self._draw_selected_row(painter, grid)
-        self._painted = (self.reading.result.weights.copy(), self.reading.result.mask.copy(), self.reading.selected)
+        self._painted = self._what_is_shown()
 
     def _draw_selected_row(self, painter: QPainter, grid: QRectF) -> None:
         """The chosen row's outline, from a pixmap of it kept while the row, the grid, the focus and the
@@ -444,6 +444,10 @@ class MatrixView(QWidget):
     def _shows_the_scene(self) -> bool:
         """Whether the last paint showed the scene's weights, mask and chosen row as they are now
         (a value's drag changes none of them: the matrix need not be painted again)."""
-        painted, result = self._painted, self.reading.result
-        return (painted is not None and painted[2] == self.reading.selected
-                and np.array_equal(painted[0], result.weights) and np.array_equal(painted[1], result.mask))
+        return self._painted is not None and self._painted == self._what_is_shown()
+
+    def _what_is_shown(self) -> tuple:
+        """The weights, the mask and the chosen row, as bytes to compare (equal bytes, equal numbers: a paint
+        is skipped only for the very same numbers; a weight of -0 for 0 merely paints the same picture again)."""
+        result = self.reading.result
+        return result.weights.shape, result.weights.tobytes(), result.mask.tobytes(), self.reading.selected

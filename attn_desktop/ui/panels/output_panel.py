@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QEvent, QRect, Qt
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from attn_desktop.language import current_language, ntr, tr
@@ -62,6 +62,7 @@ class OutputPanel(QWidget):
                            if isinstance(name, QLabel)]
         self._room_for_values: tuple[tuple, int] | None = None  # the width, names and their room (_values_room)
         self._widths_known: dict[tuple[QLabel, str], int] = {}  # (value label, text) -> its width in that label
+        self._metrics_known: dict[QLabel, QFontMetrics] = {}  # each value label's font's metrics
         self._notes_known: dict[tuple[int, int, str], str] = {}  # (smaller, masked, language) -> the notes' words
         self._fits_known: dict[tuple[str, int, int], bool] = {}  # (text, box width, box height) -> fits
         self._short_tokens: tuple[tuple[str, ...], list[str]] = ((), [])  # the tokens, and their short names
@@ -101,6 +102,7 @@ class OutputPanel(QWidget):
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._fits_known.clear()  # text of another size
             self._widths_known.clear()
+            self._metrics_known.clear()
             self._room_for_values = None
             self._rows_fitted_for = None
             self._fit_to_font()
@@ -178,7 +180,8 @@ class OutputPanel(QWidget):
         if width is None:
             if len(self._widths_known) >= FIT_MEMORY:
                 self._widths_known.clear()
-            width = self._widths_known[label, text] = label.fontMetrics().horizontalAdvance(text)
+            metrics = self._metrics_known.get(label) or self._metrics_known.setdefault(label, label.fontMetrics())
+            width = self._widths_known[label, text] = metrics.horizontalAdvance(text)
         return width
 
     def _show_veiled(self) -> None:
