@@ -27,6 +27,7 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPixmap,
+    QRegion,
     QResizeEvent,
 )
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
@@ -101,6 +102,7 @@ class MatrixView(QWidget):
         self._numbers = CellNumbers()  # the cells' numbers, each laid out once
         self._painted: tuple | None = None  # the weights, mask and chosen row last painted (see _what_is_shown)
         self._row_layer: tuple[tuple, tuple[QPoint, QPixmap] | None] | None = None  # (what it shows, it): see below
+        self._cells_only: QRegion | None = None  # the cells asked to be repainted alone (_ask_for_new_cells)
         self.entropy_column = EntropyColumn(scene)  # each row's entropy, right of the grid (View menu)
         # Every paint covers the whole panel (its static layer, or a fill): without this, each drag move's
         # repaint of the cells first had Qt repaint the dock and the main window under them.
@@ -268,11 +270,14 @@ class MatrixView(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         vector = painter.paintEngine().type() in VECTOR_ENGINES
+        cells_only, self._cells_only = self._cells_only, None
         if self._static_layer is None or self._static_layer.size() != self.size():
-            self._static_layer = self._render_static_layer()
+            self._static_layer, cells_only = self._render_static_layer(), None
         if vector:
             painter.fillRect(self.rect(), self.palette().base().color())
             self._paint_static(painter)
+        elif cells_only is not None and event.region().subtracted(cells_only).isEmpty():
+            self._draw_static_behind_entropies(painter)
         else:
             painter.drawPixmap(0, 0, self._static_layer)
         layout = self._current_layout()
@@ -295,6 +300,16 @@ class MatrixView(QWidget):
         else:
             self._draw_selected_row(painter, grid)
         self._painted = self._what_is_shown()
+
+    def _draw_static_behind_entropies(self, painter: QPainter) -> None:
+        """A drag move's repaint of the cells alone (_ask_for_new_cells): the cells' opaque picture covers
+        every pixel of theirs, and the pixels round them that it leaves (at the grid's edges, under its
+        fraction of a pixel) still hold what the last paint left there, which a drag does not change; only the
+        entropies, painted afresh, need the panel's background under them."""
+        assert self._static_layer is not None
+        entropies = self._entropies_rect()
+        if entropies is not None:
+            painter.drawPixmap(entropies, self._static_layer, entropies)
 
     def _draw_selected_row(self, painter: QPainter, grid: QRectF) -> None:
         """The chosen row's outline, from a pixmap of it kept while the row, the grid, the focus and the
@@ -415,8 +430,26 @@ class MatrixView(QWidget):
         if parts.shown_numbers and not self._shows_the_scene():
             if parts.layout:
                 self.update()
+            elif self._painted is not None and self._painted[-1] == self.reading.selected:
+                self._ask_for_new_cells()  # a drag move: new numbers in the same frame, the same row chosen
             else:
-                self.update(self._cells_area())  # a drag move: new numbers in the same frame
+                self.update(self._cells_area())
+
+    def _ask_for_new_cells(self) -> None:
+        """Repaint the cells (and the entropies) alone: new weights, the chosen row's outline where it was.
+        Marked so the paint knows it need not lay the panel's pixmap under the cells (see paintEvent)."""
+        self._cells_only = QRegion(self.grid_rect().toAlignedRect())
+        entropies = self._entropies_rect()
+        if entropies is not None:
+            self._cells_only += entropies
+        self.update(self._cells_only)
+
+    def _entropies_rect(self) -> QRect | None:
+        """Where the entropy column's numbers go, when it shows them."""
+        if not self.entropy_column.shown or self.veil.on:
+            return None
+        grid = self.grid_rect()
+        return QRectF(grid.right(), grid.top(), self.entropy_column.width(self.font()), grid.height()).toAlignedRect()
 
     def _cells_area(self) -> QRect:
         """What new weights or another chosen query change: the cells, the chosen row's outline (which
