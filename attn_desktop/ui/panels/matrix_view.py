@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAccessible,
     QFocusEvent,
@@ -27,7 +27,6 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPixmap,
-    QRegion,
     QResizeEvent,
 )
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
@@ -58,7 +57,6 @@ from attn_desktop.ui.panels.matrix_frame import (
     paint_legend,
     paint_selected_row,
     paint_title,
-    selected_row_layer,
 )
 from attn_desktop.ui.panels.matrix_layout import (
     MatrixLayout,
@@ -71,6 +69,7 @@ from attn_desktop.ui.panels.matrix_layout import (
     width_for_numbers,
     work_out_layout,
 )
+from attn_desktop.ui.panels.matrix_repaints import CellRepaints, ChosenRowOutline
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.view_state.weights_veil import WeightsVeil
 
@@ -100,9 +99,8 @@ class MatrixView(QWidget):
         self._labels_order: tuple[list[int], list[int]] | None = None  # the names' order _labels was last worked out in
         self._hints_shown = True  # off while the panel is painted into a picture (see set_hints_shown)
         self._numbers = CellNumbers()  # the cells' numbers, each laid out once
-        self._painted: tuple | None = None  # the weights, mask and chosen row last painted (see _what_is_shown)
-        self._row_layer: tuple[tuple, tuple[QPoint, QPixmap] | None] | None = None  # (what it shows, it): see below
-        self._cells_only: QRegion | None = None  # the cells asked to be repainted alone (_ask_for_new_cells)
+        self._repaints = CellRepaints()  # what was last painted; a drag move's repaint of the cells alone
+        self._outline = ChosenRowOutline()
         self.entropy_column = EntropyColumn(scene)  # each row's entropy, right of the grid (View menu)
         # Every paint covers the whole panel (its static layer, or a fill): without this, each drag move's
         # repaint of the cells first had Qt repaint the dock and the main window under them.
@@ -270,13 +268,13 @@ class MatrixView(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         vector = painter.paintEngine().type() in VECTOR_ENGINES
-        cells_only, self._cells_only = self._cells_only, None
+        cells_only = self._repaints.cells_only(event.region())  # see matrix_repaints.py
         if self._static_layer is None or self._static_layer.size() != self.size():
-            self._static_layer, cells_only = self._render_static_layer(), None
+            self._static_layer, cells_only = self._render_static_layer(), False
         if vector:
             painter.fillRect(self.rect(), self.palette().base().color())
             self._paint_static(painter)
-        elif cells_only is not None and event.region().subtracted(cells_only).isEmpty():
+        elif cells_only:
             self._draw_static_behind_entropies(painter)
         else:
             painter.drawPixmap(0, 0, self._static_layer)
@@ -294,36 +292,21 @@ class MatrixView(QWidget):
             if not self.veil.on:  # an entropy tells how sharp a row is
                 self.entropy_column.paint_numbers(painter, grid, self.font(), layout.cell_font,
                                                   self.palette().text().color(), self._numbers.prepared)
+        text_color, focused = self.palette().text().color(), self.hasFocus()
         if vector:
-            paint_selected_row(painter, grid, self.reading.selected, self.reading.n_tokens,
-                               self.palette().text().color(), focused=self.hasFocus())
+            paint_selected_row(painter, grid, self.reading.selected, self.reading.n_tokens, text_color, focused)
         else:
-            self._draw_selected_row(painter, grid)
-        self._painted = self._what_is_shown()
+            self._outline.draw(painter, grid, self.reading.selected, self.reading.n_tokens, text_color, focused,
+                               self.devicePixelRatioF())
+        self._repaints.painted(self.reading)
 
     def _draw_static_behind_entropies(self, painter: QPainter) -> None:
-        """A drag move's repaint of the cells alone (_ask_for_new_cells): the cells' opaque picture covers
-        every pixel of theirs, and the pixels round them that it leaves (at the grid's edges, under its
-        fraction of a pixel) still hold what the last paint left there, which a drag does not change; only the
-        entropies, painted afresh, need the panel's background under them."""
+        """A drag move's repaint of the cells alone: only the entropies, painted afresh, need the panel's
+        background under them (see matrix_repaints.py)."""
         assert self._static_layer is not None
         entropies = self._entropies_rect()
         if entropies is not None:
             painter.drawPixmap(entropies, self._static_layer, entropies)
-
-    def _draw_selected_row(self, painter: QPainter, grid: QRectF) -> None:
-        """The chosen row's outline, from a pixmap of it kept while the row, the grid, the focus and the
-        colours stay the same (a drag move's every paint: stroking its wide line cost a tenth of the paint)."""
-        text_color, focused = self.palette().text().color(), self.hasFocus()
-        asked = (grid.getRect(), self.reading.selected, self.reading.n_tokens, text_color.rgba(), focused,
-                 self.devicePixelRatioF())
-        if self._row_layer is None or self._row_layer[0] != asked:
-            self._row_layer = asked, selected_row_layer(grid, *asked[1:3], text_color, focused, asked[5])
-        layer = self._row_layer[1]
-        if layer is None:
-            paint_selected_row(painter, grid, self.reading.selected, self.reading.n_tokens, text_color, focused=focused)
-        else:
-            painter.drawPixmap(*layer)
 
     def _cells_image(self) -> QImage:
         """One pixel per cell, scaled up when drawn: one call instead of n² fills."""
@@ -423,26 +406,17 @@ class MatrixView(QWidget):
             self._static_layer = None  # new labels, title or mask
             self._layout = None
             self._labels = None
-            self._painted = None  # new names or a new title around the same numbers: painted afresh
+            self._repaints.forget()  # new names or a new title around the same numbers: painted afresh
             self.updateGeometry()  # more tokens need more room
         if parts.shown_numbers and not parts.layout:
             self._follow_the_heaviest_keys()
-        if parts.shown_numbers and not self._shows_the_scene():
+        if parts.shown_numbers and not self._repaints.shows(self.reading):
             if parts.layout:
                 self.update()
-            elif self._painted is not None and self._painted[-1] == self.reading.selected:
-                self._ask_for_new_cells()  # a drag move: new numbers in the same frame, the same row chosen
+            elif self._repaints.same_row_chosen(self.reading):  # a drag move: new numbers, the same row chosen
+                self._repaints.ask_for_cells(self, self.grid_rect(), self._entropies_rect())
             else:
                 self.update(self._cells_area())
-
-    def _ask_for_new_cells(self) -> None:
-        """Repaint the cells (and the entropies) alone: new weights, the chosen row's outline where it was.
-        Marked so the paint knows it need not lay the panel's pixmap under the cells (see paintEvent)."""
-        self._cells_only = QRegion(self.grid_rect().toAlignedRect())
-        entropies = self._entropies_rect()
-        if entropies is not None:
-            self._cells_only += entropies
-        self.update(self._cells_only)
 
     def _entropies_rect(self) -> QRect | None:
         """Where the entropy column's numbers go, when it shows them."""
@@ -473,14 +447,3 @@ class MatrixView(QWidget):
             self._labels = labels
             self._static_layer = None
             self.update()
-
-    def _shows_the_scene(self) -> bool:
-        """Whether the last paint showed the scene's weights, mask and chosen row as they are now
-        (a value's drag changes none of them: the matrix need not be painted again)."""
-        return self._painted is not None and self._painted == self._what_is_shown()
-
-    def _what_is_shown(self) -> tuple:
-        """The weights, the mask and the chosen row, as bytes to compare (equal bytes, equal numbers: a paint
-        is skipped only for the very same numbers; a weight of -0 for 0 merely paints the same picture again)."""
-        result = self.reading.result
-        return result.weights.shape, result.weights.tobytes(), result.mask.tobytes(), self.reading.selected
