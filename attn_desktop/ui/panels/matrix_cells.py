@@ -135,6 +135,9 @@ class CellNumbers:
         centres_y = [grid.top() + (row + 0.5) * size for row in range(rows)]
         draw = painter.drawStaticText
         pen = None
+        # One point, moved for each number (drawStaticText copies it): making a new one per cell cost as much
+        # as the rest of the loop. Every text's half height is the font's, so it mostly stays on a row's line.
+        point, top = QPointF(), None
         # Python numbers and lists: read 36 times or more.
         for row_weights, row_seen, centre_y in zip(result.weights.tolist(), result.mask.tolist(), centres_y):
             for weight, seen, centre_x in zip(row_weights, row_seen, centres_x):
@@ -150,7 +153,11 @@ class CellNumbers:
                     painter.setPen(color)
                     pen = color
                 # Centred in the cell, as drawText(cell, AlignCenter) would put it.
-                draw(QPointF(centre_x - half_width, centre_y - half_height), static)
+                point.setX(centre_x - half_width)
+                if centre_y - half_height != top:
+                    top = centre_y - half_height
+                    point.setY(top)
+                draw(point, static)
 
     def _prepared_weight(self, weight: float, font: QFont, compact: bool) -> tuple[QStaticText, float, float]:
         """cell_text's number for a weight, laid out; kept by its two-place figure (which is all that number
