@@ -55,12 +55,10 @@ class WeightBars(QObject):
         # The cell's rectangle as QTableView hands it to the cell's delegate: the grid line's pixel left out, and
         # in a right-to-left table the column moved one pixel over, off the line on its left.
         shift = 1 if grid and table.isRightToLeft() else 0
-        cell = QRectF(table.columnViewportPosition(self.column) + shift, table.rowViewportPosition(row),
-                      table.columnWidth(self.column) - grid, table.rowHeight(row) - grid)
-        across, down = BAR_INSET
-        rect = cell.adjusted(across, down, -across, -down)
-        rect.setWidth(rect.width() * min(weight, 1.0))
-        return rect
+        left, top = table.columnViewportPosition(self.column) + shift, table.rowViewportPosition(row)
+        width, height = table.columnWidth(self.column) - grid, table.rowHeight(row) - grid
+        across, down = BAR_INSET  # the cell less its margins, as long as the key's share of it
+        return QRectF(left + across, top + down, (width - 2 * across) * min(weight, 1.0), height - 2 * down)
 
     def _paint(self, event: QPaintEvent) -> None:
         table, area = self.table, event.region().boundingRect()
