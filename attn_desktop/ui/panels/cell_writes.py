@@ -17,7 +17,8 @@ from PySide6.QtGui import QStandardItemModel
 
 from attn_desktop.model import HeadReading
 
-DISPLAY_ROLES = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole)  # what QStandardItem.setText changes
+# What QStandardItem.setText changes, as the numbers a view is told (plain ints: no enum to convert per signal).
+DISPLAY_ROLES = (int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.EditRole))
 ALL_ROLES = (-1,)  # a change to what a cell paints that no role names
 
 

@@ -135,7 +135,7 @@ class OutputPanel(QWidget):
         vector = shown_vector(output_list)
         self._boxes[self.vector_label].set_text(vector)
         set_tip(self.vector_label, shown_vector(output_list, whole=True) if len(output) > explain.WHOLE_UP_TO else "")
-        self._boxes[self.formula_label].set_text(output_formula(output_list))
+        self._boxes[self.formula_label].set_text(output_formula(output_list, vector))
         self._boxes[self.blend_label].set_text(self._blend_text(weight_list))
         self._fit_rows((query, attends, vector))
 
@@ -257,10 +257,12 @@ def wrapped_height(label: QLabel, text: str, width: int) -> int:
     return label.fontMetrics().boundingRect(0, 0, max(width, 1), 1 << 20, Qt.TextFlag.TextWordWrap, text).height()
 
 
-def output_formula(output: list[float]) -> str:
-    """'output = Σ weight × v = (1.54, 0.48)' in the student's language; a wide one says how many numbers."""
+def output_formula(output: list[float], shown: str | None = None) -> str:
+    """'output = Σ weight × v = (1.54, 0.48)' in the student's language; a wide one says how many numbers.
+    SHOWN: shown_vector(output), when the caller has it already."""
+    vector = shown_vector(output) if shown is None else shown
     if len(output) > explain.WHOLE_UP_TO:
         return ntr("output = Σ weight × v = {vector} ({count} number)", "output = Σ weight × v = {vector} ({count} numbers)",
-                   len(output)).format(vector=shown_vector(output), count=len(output))
-    return tr("output = Σ weight × v = {vector}").format(vector=shown_vector(output))
+                   len(output)).format(vector=vector, count=len(output))
+    return tr("output = Σ weight × v = {vector}").format(vector=vector)
 
