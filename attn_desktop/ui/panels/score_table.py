@@ -299,6 +299,8 @@ class ScoreTablePanel(QWidget):
         self._update_formula()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            return False  # the viewport's paint, on every drag move: nothing here to do
         if watched is self.table and event.type() == QEvent.Type.KeyPress:
             return self._choose_query_by_key(cast(QKeyEvent, event))
         if watched is self.table and event.type() == QEvent.Type.FocusIn:

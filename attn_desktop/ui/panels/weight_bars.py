@@ -45,35 +45,35 @@ class WeightBars(QObject):
             self._paint(cast(QPaintEvent, event))
         return False  # the table paints its cells as ever
 
-    def bar_rect(self, row: int) -> QRectF | None:
-        """Where ROW's bar is drawn in the viewport, None for no bar (a masked key, the weights veiled)."""
-        weight = self.model.bar_weight(row)
-        if weight is None or weight <= 0:
-            return None
-        table = self.table
-        grid = 1 if table.showGrid() else 0
-        # The cell's rectangle as QTableView hands it to the cell's delegate: the grid line's pixel left out, and
-        # in a right-to-left table the column moved one pixel over, off the line on its left.
-        shift = 1 if grid and table.isRightToLeft() else 0
-        left, top = table.columnViewportPosition(self.column) + shift, table.rowViewportPosition(row)
-        width, height = table.columnWidth(self.column) - grid, table.rowHeight(row) - grid
-        across, down = BAR_INSET  # the cell less its margins, as long as the key's share of it
-        return QRectF(left + across, top + down, (width - 2 * across) * min(weight, 1.0), height - 2 * down)
-
     def _paint(self, event: QPaintEvent) -> None:
-        table, area = self.table, event.region().boundingRect()
-        left = table.columnViewportPosition(self.column)
-        if left > area.right() or left + table.columnWidth(self.column) <= area.left():
+        table, column, area = self.table, self.column, event.rect()
+        left, width = table.columnViewportPosition(column), table.columnWidth(column)
+        if left > area.right() or left + width <= area.left():
             return  # the repaint leaves the weights as they are
         first = max(table.rowAt(area.top()), 0)
         last = table.rowAt(area.bottom())
-        last = self.model.rowCount() - 1 if last < 0 else last
-        bars = [rect for rect in map(self.bar_rect, range(first, last + 1)) if rect is not None]
-        if not bars:
-            return
-        painter = QPainter(table.viewport())
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(self._colour)
-        for rect in bars:
-            painter.drawRect(rect)
-        painter.end()
+        bars = self._bars(left, width, first, self.model.rowCount() - 1 if last < 0 else last)
+        if bars:
+            painter = QPainter(table.viewport())
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(self._colour)
+            painter.drawRects(bars)
+            painter.end()
+
+    def _bars(self, left: int, width: int, first: int, last: int) -> list[QRectF]:
+        """The bars of rows FIRST to LAST (none for a masked key, or while the weights are veiled): each in the
+        rectangle QTableView hands its cell's delegate, less the bar's margins, as long as the key's share."""
+        table, bar_weight = self.table, self.model.bar_weight
+        grid = 1 if table.showGrid() else 0
+        # The grid line's pixel left out of each cell; in a right-to-left table the cell is one pixel over,
+        # off the line on its left.
+        shift = 1 if grid and table.isRightToLeft() else 0
+        across, down = BAR_INSET
+        room = width - grid - 2 * across
+        bars = []
+        for row in range(first, last + 1):
+            weight = bar_weight(row)
+            if weight is not None and weight > 0:
+                bars.append(QRectF(left + shift + across, table.rowViewportPosition(row) + down,
+                                   room * min(weight, 1.0), table.rowHeight(row) - grid - 2 * down))
+        return bars
