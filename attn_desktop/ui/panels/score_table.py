@@ -28,7 +28,7 @@ from attn_desktop.model import Change, HeadReading, Scene
 from attn_desktop.model.spoken import query_announcement
 from attn_desktop.ui.panels.change_parts import parts_of
 from attn_desktop.ui.panels.score_table_model import TOKEN, WEIGHT, WEIGHT_HEADERS, ScoreTableModel, short_name
-from attn_desktop.ui.panels.score_table_bars import WeightBars
+from attn_desktop.ui.panels.score_table_bars import ScoreTableBars
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.steady_label_box import SteadyLabelBox, set_tip
 from attn_desktop.ui.view_state.key_highlight import KeyHighlight
@@ -58,7 +58,7 @@ class ScoreTablePanel(QWidget):
         self.table.setTabKeyNavigation(False)  # ↑/↓ walk the keys; Tab goes on to the next control
         self.table.setModel(self.model)
         self.table.setAccessibleName(tr("Each key's score and weight"))
-        self.weight_bars = WeightBars(self.table, self.model, WEIGHT)  # behind each weight, as long as its share
+        self.weight_bars = ScoreTableBars(self.table, self.model, WEIGHT)  # behind each weight, as long as its share
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -30,7 +30,7 @@ def bar_colour() -> QColor:
     return colour
 
 
-class WeightBars(QObject):
+class ScoreTableBars(QObject):
     """Paints the bars of TABLE's COLUMN from its model's bar_weight, under the cells' text."""
 
     def __init__(self, table: QTableView, model: ScoreTableModel, column: int) -> None:
