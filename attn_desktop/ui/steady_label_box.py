@@ -25,6 +25,15 @@ from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 SELECTABLE = Qt.TextInteractionFlag.TextSelectableByMouse
+# A line's height depends on the fonts its letters come from, and every digit comes from the same font as 0:
+# a text measured once stands for every text that differs from it in its digits alone (a drag's new numbers).
+DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
+MEASURED_SHAPES = 32  # line heights remembered by the shape of their text (a drag shows a few shapes again and again)
+# The label's events the box follows (looked up once: each comparison with QEvent.Type.X would look X up again).
+HIDDEN, SHOWN, ENTERED, LEFT = (QEvent.Type.HideToParent, QEvent.Type.ShowToParent, QEvent.Type.Enter,
+                                QEvent.Type.Leave)
+NEW_METRICS = (QEvent.Type.FontChange, QEvent.Type.StyleChange, QEvent.Type.ScreenChangeInternal)
+LAYOUT_REQUEST = QEvent.Type.LayoutRequest
 
 
 def set_tip(widget: QWidget, text: str) -> None:
@@ -46,8 +55,10 @@ class SteadyLabelBox(QWidget):
         if hidden_by_caller:
             self.hide()
         self.setSizePolicy(label.sizePolicy())
+        self._line_heights: dict[str, int] = {}  # a text's height by its shape (its digits as 0), in the label's font
         self._asked_for = self._room_needed()
         self._selectable = bool(label.textInteractionFlags() & SELECTABLE)
+        self._selectable_now = True  # what _make_selectable last made it (set just below)
         self._make_selectable(False)
         label.installEventFilter(self)
 
@@ -56,7 +67,7 @@ class SteadyLabelBox(QWidget):
         label = self.label
         if text == label.text():
             return
-        if not label.underMouse():
+        if self._selectable_now and not label.underMouse():
             self._make_selectable(False)  # new text drops any selection: back to plain painting
         label.setText(text)
         # The label has just posted the box a layout request for its new text (Qt's updateGeometry): what
@@ -65,9 +76,10 @@ class SteadyLabelBox(QWidget):
         self._follow_label_request()
 
     def _make_selectable(self, on: bool) -> None:
-        flags = SELECTABLE if on and self._selectable else Qt.TextInteractionFlag.NoTextInteraction
-        if self.label.textInteractionFlags() != flags:
-            self.label.setTextInteractionFlags(flags)
+        on = on and self._selectable
+        if on != self._selectable_now:
+            self.label.setTextInteractionFlags(SELECTABLE if on else Qt.TextInteractionFlag.NoTextInteraction)
+            self._selectable_now = on
 
     # ----- what the parent's layout asks ------------------------------------
     # The label's own hints, within the sizes set on it (a fixed height for two lines, say).
@@ -98,7 +110,7 @@ class SteadyLabelBox(QWidget):
 
     # ----- the label's requests ----------------------------------------------
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.LayoutRequest:
+        if event.type() == LAYOUT_REQUEST:
             self._follow_label_request()
             return True
         return super().event(event)
@@ -134,8 +146,13 @@ class SteadyLabelBox(QWidget):
         # Lines that do not wrap: measured as the label measures them (no layout needed). Not the font's
         # line spacing: Arabic or Chinese letters come from a fallback font with taller lines, and a box
         # one Latin line high would cut them.
-        height = max(metrics.lineSpacing() * (text.count("\n") + 1),
-                     metrics.boundingRect(0, 0, 1 << 20, 1 << 20, 0, text).height())
+        shape = text.translate(DIGITS_AS_ZERO)
+        height = self._line_heights.get(shape)
+        if height is None:
+            if len(self._line_heights) >= MEASURED_SHAPES:
+                self._line_heights.clear()
+            height = self._line_heights[shape] = max(metrics.lineSpacing() * (text.count("\n") + 1),
+                                                     metrics.boundingRect(0, 0, 1 << 20, 1 << 20, 0, text).height())
         if label.sizePolicy().horizontalPolicy() == QSizePolicy.Policy.Ignored:
             return height, 0  # the layout gives it the panel's width, whatever the text
         return height, metrics.horizontalAdvance(text)
@@ -145,12 +162,14 @@ class SteadyLabelBox(QWidget):
             return False
         kind = event.type()
         # A caller hides or shows the label, as if it were still in the layout itself: the box follows.
-        if kind == QEvent.Type.HideToParent:
+        if kind == HIDDEN:
             self.hide()
-        elif kind == QEvent.Type.ShowToParent:
+        elif kind == SHOWN:
             self.show()
-        elif kind == QEvent.Type.Enter:
+        elif kind == ENTERED:
             self._make_selectable(True)
-        elif kind == QEvent.Type.Leave and not self.label.hasSelectedText():
+        elif kind == LEFT and not self.label.hasSelectedText():
             self._make_selectable(False)
+        elif kind in NEW_METRICS:
+            self._line_heights.clear()  # the same text may now take another height
         return False

@@ -63,3 +63,26 @@ def test_the_painted_numbers_are_the_cells_texts_in_every_language_and_after_a_d
     scene = matrix.reading.scene
     scene.set_vector(Role.KEY, 1, [-1.5, 0.25])  # every weight of every row moves
     assert painted_numbers(matrix, monkeypatch) == said(matrix)
+
+
+def on_screen(view):
+    """The panel as the screen shows it: what its paints so far left in the window, not a fresh paint."""
+    return view.screen().grabWindow(view.winId()).toImage().copy(view.rect())
+
+
+def test_a_drag_move_leaves_the_panel_as_a_whole_repaint_would_paint_it(matrix, qtbot):
+    """A drag move repaints only the cells and the entropies (and, for another chosen query, the outline round
+    its row): nothing that changed may be left as it was, nothing that did not be painted over wrongly."""
+    matrix.set_show_entropy(True)
+    matrix.reading.scene.set_causal(True)  # masked cells, hatched
+    matrix.setFocus()  # the chosen row's ring, wider than its outline
+    qtbot.waitUntil(matrix.hasFocus)
+    scene, reading = matrix.reading.scene, matrix.reading
+    moves = [[-1.5, 0.25], [-1.4, 0.3], [2.0, 1.0], [0.1, -2.2], [0.2, -2.1]]
+    for step, vector in enumerate(moves):
+        scene.set_vector(Role.KEY, 1, vector)
+        if step == 2:
+            reading.select_query(4)  # the outline moves too
+        qtbot.wait(20)
+        shown, whole = on_screen(matrix), matrix.grab().toImage()
+        assert shown.convertToFormat(whole.format()) == whole, step

@@ -7,45 +7,52 @@ moved, and tells its views once per run of changed rows in a column (cell_writes
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
 
 from attn_desktop.model import HeadReading
 
-DISPLAY_ROLES = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole)  # what QStandardItem.setText changes
+# What QStandardItem.setText changes, as the numbers a view is told (plain ints: no enum to convert per signal).
+DISPLAY_ROLES = (int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.EditRole))
 ALL_ROLES = (-1,)  # a change to what a cell paints that no role names
 
 
 @dataclass(frozen=True)
 class ShownNumbers:
-    """The selected query's numbers last written into the cells, to tell which rows a change moved."""
+    """The selected query's numbers last written into the cells, to tell which rows a change moved.
 
-    scores: np.ndarray
-    scaled: np.ndarray
-    weights: np.ndarray
-    percents: np.ndarray  # the weights as the cells print them, whole percents
-    visible: np.ndarray
+    Python lists, not arrays: a drag move compares a handful of rows four times, which NumPy did at
+    several calls a comparison and Python does in one pass (n = 64: still a few microseconds)."""
+
+    scores: list[float]
+    scaled: list[float]
+    weights: list[float]
+    percents: list[float]  # the weights as the cells print them, whole percents
+    visible: list[bool]
 
     @classmethod
     def of(cls, scene: HeadReading) -> ShownNumbers:
         result, query = scene.result, scene.selected
-        weights = result.weights[query].copy()
-        # explain.percent rounds with round(): halves to even, as np.rint does with the same products.
-        return cls(result.scores[query].copy(), result.scaled[query].copy(), weights, np.rint(weights * 100),
-                   result.mask[query].astype(bool))
+        weights = result.weights[query].tolist()
+        # language.percent formats weight × 100 to no places: the product rounded half to even, as round() does
+        # (a product that is not a finite number kept as it is: it never equals the one before, as NaN does not).
+        percents = [round(product) if math.isfinite(product) else product for product in (w * 100 for w in weights)]
+        return cls(result.scores[query].tolist(), result.scaled[query].tolist(), weights, percents,
+                   result.mask[query].tolist())
 
     def rows_changed(self, before: ShownNumbers | None, name: str) -> list[int]:
         """The rows whose NAME (or whether they are masked) differs from BEFORE's; every row without BEFORE."""
         now = getattr(self, name)
         if before is None or len(before.visible) != len(self.visible):
             return list(range(len(now)))
-        differs = (now != getattr(before, name)) | (self.visible != before.visible)
-        return np.flatnonzero(differs).tolist()
+        return [row for row, (value, old, seen, was_seen) in enumerate(zip(now, getattr(before, name), self.visible,
+                                                                          before.visible, strict=True))
+                if value != old or seen != was_seen]
 
 
 class CellWrites:
@@ -76,10 +83,11 @@ class CellWrites:
         column_roles.update(roles)
 
     def tell_views(self) -> None:
+        tell, index = self.model.dataChanged.emit, self.model.index
         for column, (rows, roles) in sorted(self.changed.items()):
             told = [] if ALL_ROLES[0] in roles else sorted(roles)  # no roles named: any may have changed
             for first, last in runs(sorted(rows)):
-                self.model.dataChanged.emit(self.model.index(first, column), self.model.index(last, column), told)
+                tell(index(first, column), index(last, column), told)
 
 
 @contextmanager

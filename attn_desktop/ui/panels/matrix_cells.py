@@ -34,14 +34,32 @@ def viridis_table() -> np.ndarray:
 
 def cell_colours(result: AttentionResult, lut: np.ndarray, veiled: bool) -> np.ndarray:
     """Each cell's colour as 0xFFRRGGBB, one uint32 per cell (rows: queries, columns: keys)."""
-    levels = np.clip(np.rint(result.weights * 255), 0, 255).astype(np.intp)
-    rgb = lut[levels]
+    return cell_argb(result.weights, result.mask, argb_table(lut), veiled)
+
+
+def argb_table(lut: np.ndarray) -> np.ndarray:
+    """LUT's colours (viridis_table) packed as 0xFFRRGGBB: a weight's colour is then one lookup, not one per
+    channel and a packing (the matrix colours its cells on every drag move)."""
+    return np.array([packed(rgb) for rgb in lut.tolist()], dtype=np.uint32)
+
+
+def packed(rgb: tuple[int, int, int] | list[int]) -> int:
+    red, green, blue = rgb
+    return 0xFF000000 | red << 16 | green << 8 | blue
+
+
+def cell_argb(weights: np.ndarray, mask: np.ndarray, table: np.ndarray, veiled: bool) -> np.ndarray:
+    """cell_colours from the weights and the mask, with the colours packed already (argb_table)."""
+    levels = weights * 255
+    np.rint(levels, out=levels)
+    # np.clip, in two ufuncs: clip's own wrappers cost more than its work on a few dozen numbers.
+    np.minimum(levels, 255, out=levels)
+    np.maximum(levels, 0, out=levels)
+    argb = table.take(levels.astype(np.intp))
     if veiled:
-        rgb[:] = VEILED_RGB
-    rgb[~result.mask] = MASKED_RGB
-    rows, columns = levels.shape
-    argb = np.empty((rows, columns), dtype=np.uint32)
-    argb[:] = 0xFF000000 | (rgb[..., 0].astype(np.uint32) << 16) | (rgb[..., 1].astype(np.uint32) << 8) | rgb[..., 2]
+        argb[:] = packed(VEILED_RGB)
+    if not mask.all():
+        argb[~mask] = packed(MASKED_RGB)
     return argb
 
 
@@ -93,59 +111,79 @@ def cell_tip(result: AttentionResult, row: int, column: int, query: str, key: st
 class CellNumbers:
     """The numbers painted in the cells. Each number a cell can show ("0.00" to "1.00", "—") is laid out
     once for the cells' font: laying out a few dozen strings on every drag move cost more than the rest
-    of the paint. Each weight's text is kept too, by its two-place figure: a drag move gives every cell a
-    new weight, but there are only 101 figures to write."""
+    of the paint. Each weight's number is kept too, laid out, by its two-place figure: a drag move gives
+    every cell a new weight, but there are only 101 figures to write. A drag move paints every cell's
+    number, so the loop over them does no more than look each one up and draw it."""
 
     def __init__(self) -> None:
         self._texts: dict[str, tuple[QStaticText, float, float]] = {}
         self._font: QFont | None = None
-        self._written: dict[tuple[str, bool], str] = {}  # a weight's text by its figure ("0.87") and compactness
-        self._written_for: tuple[str, bool] | None = None  # the decimal mark and direction they were written in
+        # A weight's number laid out, by its figure ("0.87"), for the font, the form (compact or not) and the
+        # language's decimal mark and direction in _figures_for.
+        self._figures: dict[str, tuple[QStaticText, float, float]] = {}
+        self._figures_for: tuple[bool, str, bool] | None = None
 
     def paint(self, painter: QPainter, grid: QRectF, font: QFont, result: AttentionResult, veiled: bool,
               compact: bool = False) -> None:
         """Every cell's number (COMPACT: ".87") centred in it, dark on light cells and light on dark ones."""
         rows, columns = result.weights.shape
         size = grid.width() / columns
-        weights, mask = result.weights.tolist(), result.mask.tolist()  # Python numbers: read 36 times or more
-        self._follow_language()
+        self._follow(font, compact)
+        texts, figures = self._texts, self._figures
+        # Where each column's and row's centre lies, worked out as drawText(cell, AlignCenter) would.
+        centres_x = [grid.left() + (column + 0.5) * size for column in range(columns)]
+        centres_y = [grid.top() + (row + 0.5) * size for row in range(rows)]
+        draw = painter.drawStaticText
         pen = None
-        for row in range(rows):
-            centre_y = grid.top() + (row + 0.5) * size
-            for column in range(columns):
-                weight, seen = weights[row][column], mask[row][column]
-                # Black text on the bright (green-yellow) half of viridis, white on the dark half.
-                color = DARK_TEXT if not seen or veiled or weight > DARK_TEXT_FROM else LIGHT_TEXT
+        # One point, moved for each number (drawStaticText copies it): making a new one per cell cost as much
+        # as the rest of the loop. Every text's half height is the font's, so it mostly stays on a row's line.
+        point, top = QPointF(), None
+        # Python numbers and lists: read 36 times or more.
+        for row_weights, row_seen, centre_y in zip(result.weights.tolist(), result.mask.tolist(), centres_y):
+            for weight, seen, centre_x in zip(row_weights, row_seen, centres_x):
+                if not seen or veiled:
+                    color, text = DARK_TEXT, "—" if not seen else HIDDEN_TEXT
+                    static, half_width, half_height = texts.get(text) or self.prepared(text, font)
+                else:
+                    # Black text on the bright (green-yellow) half of viridis, white on the dark half.
+                    color = DARK_TEXT if weight > DARK_TEXT_FROM else LIGHT_TEXT
+                    static, half_width, half_height = (figures.get(f"{weight:.2f}")
+                                                       or self._prepared_weight(weight, font, compact))
                 if color is not pen:
                     painter.setPen(color)
                     pen = color
-                text = "—" if not seen else HIDDEN_TEXT if veiled else self._weight_text(weight, compact)
                 # Centred in the cell, as drawText(cell, AlignCenter) would put it.
-                static, half_width, half_height = self.prepared(text, font)
-                painter.drawStaticText(QPointF(grid.left() + (column + 0.5) * size - half_width,
-                                               centre_y - half_height), static)
+                point.setX(centre_x - half_width)
+                if centre_y - half_height != top:
+                    top = centre_y - half_height
+                    point.setY(top)
+                draw(point, static)
 
-    def _weight_text(self, weight: float, compact: bool) -> str:
-        """cell_text's number for a weight, kept by its two-place figure (which is all that text depends on
-        for a weight from 0 to 1) while the language's decimal mark and direction stay the same."""
-        if not 0.0 <= weight <= 1.0:
-            return compact_weight(weight) if compact else shown_number(weight)
-        key = (f"{weight:.2f}", compact)
-        text = self._written.get(key)
-        if text is None:
-            text = self._written[key] = compact_weight(weight) if compact else shown_number(weight)
-        return text
+    def _prepared_weight(self, weight: float, font: QFont, compact: bool) -> tuple[QStaticText, float, float]:
+        """cell_text's number for a weight, laid out; kept by its two-place figure (which is all that number
+        depends on for a weight from 0 to 1)."""
+        text = compact_weight(weight) if compact else shown_number(weight)
+        prepared = self.prepared(text, font)
+        if 0.0 <= weight <= 1.0:
+            self._figures[f"{weight:.2f}"] = prepared
+        return prepared
 
-    def _follow_language(self) -> None:
-        """Forget the weights' texts when the decimal mark or the direction changed since they were written."""
-        language = (decimal_mark(), is_right_to_left())
-        if language != self._written_for:
-            self._written, self._written_for = {}, language
+    def _follow(self, font: QFont, compact: bool) -> None:
+        """Forget the weights' numbers when the font, the form, or the language's decimal mark or direction
+        changed since they were laid out."""
+        asked = (compact, decimal_mark(), is_right_to_left())
+        if font is not self._font or asked != self._figures_for:
+            self._figures, self._figures_for = {}, asked
+        self._follow_font(font)
+
+    def _follow_font(self, font: QFont) -> None:
+        """Forget the laid-out texts when the cells' font is another."""
+        if font is not self._font:
+            self._texts, self._font = {}, font
 
     def prepared(self, text: str, font: QFont) -> tuple[QStaticText, float, float]:
         """The number laid out in the cells' font, with half its width and half the line's height."""
-        if font is not self._font:
-            self._texts, self._font = {}, font
+        self._follow_font(font)
         prepared = self._texts.get(text)
         if prepared is None:
             static = QStaticText(text)

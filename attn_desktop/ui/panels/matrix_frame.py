@@ -8,7 +8,7 @@ keeps them in pixmaps (matrix_view.py); the outline follows the chosen query on 
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QPoint, QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QLinearGradient, QPainter, QPen, QPixmap
 
 from attn_desktop.language import N_, tr
@@ -22,6 +22,7 @@ HATCH_COLOR = QColor(112, 112, 112)  # 4.3 : 1 on a masked cell's grey (WCAG 1.4
 # for every eye (an amber band lay under 2 CIEDE2000 from viridis's yellow end under simulated deuteranopia).
 OUTLINE_COLOR = QColor(255, 255, 255)
 FOCUS_LINE_PX = 3  # the chosen row's ring while the matrix has the keys (WCAG's focus indicator: 2 px at least)
+OUTLINE_REACH = FOCUS_LINE_PX + 2  # pixels the chosen row's outline reaches past the cells, its ring's width and more
 
 
 def paint_title(painter: QPainter, layout: MatrixLayout, font: QFont, width: int, hint: bool = True) -> None:
@@ -121,6 +122,28 @@ def mask_layer(mask: np.ndarray, grid: QRectF) -> QPixmap | None:
         painter.fillRect(QRectF(column * size, row * size, size, size), hatch)
     painter.end()
     return layer
+
+
+def selected_row_layer(grid: QRectF, row: int, n_tokens: int, text_color: QColor, focused: bool,
+                       pixel_ratio: float) -> tuple[QPoint, QPixmap] | None:
+    """The chosen row's outline (paint_selected_row) alone on a transparent pixmap, and the whole pixel where
+    its corner goes: laid over the cells, it gives the very pixels the lines would, since they are drawn
+    aliased in opaque colours (each pixel either the line's colour or untouched) and a move by whole pixels
+    puts them on the same pixels. None where that does not hold (a colour seen through, a screen that
+    scales by a fraction): there the lines are drawn as they are."""
+    if text_color.alpha() != 255 or OUTLINE_COLOR.alpha() != 255 or pixel_ratio != int(pixel_ratio):
+        return None
+    size = grid.width() / n_tokens
+    outline = QRectF(grid.left(), grid.top() + row * size, grid.width(), size)
+    area = outline.adjusted(-OUTLINE_REACH, -OUTLINE_REACH, OUTLINE_REACH, OUTLINE_REACH).toAlignedRect()
+    layer = QPixmap(area.size() * int(pixel_ratio))
+    layer.setDevicePixelRatio(pixel_ratio)
+    layer.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(layer)
+    painter.translate(-area.left(), -area.top())
+    paint_selected_row(painter, grid, row, n_tokens, text_color, focused)
+    painter.end()
+    return area.topLeft(), layer
 
 
 def paint_selected_row(painter: QPainter, grid: QRectF, row: int, n_tokens: int, text_color: QColor,

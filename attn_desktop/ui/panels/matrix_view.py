@@ -12,8 +12,10 @@ matrix_cells.py's, and what is painted round the cells matrix_frame.py's.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAccessible,
     QFocusEvent,
@@ -33,10 +35,13 @@ from attn_desktop.language import tr
 from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.model.spoken import query_announcement
 from attn_desktop.ui.accessibility.painted_items import install_factory
+from attn_desktop.ui.panels.change_parts import parts_of
 from attn_desktop.ui.panels.entropy_column import EntropyColumn
 from attn_desktop.ui.panels.matrix_access import MatrixAccess
 from attn_desktop.ui.panels.matrix_cells import (
     CellNumbers,
+    argb_table,
+    cell_argb,
     cell_colours,
     cell_text,
     cell_tip,
@@ -46,6 +51,7 @@ from attn_desktop.ui.panels.matrix_cells import (
 from attn_desktop.ui.panels.matrix_frame import (
     LEGEND_WIDTH,
     NUMBERS_HIDDEN_NOTE,
+    OUTLINE_REACH,
     mask_layer,
     paint_labels,
     paint_legend,
@@ -63,6 +69,7 @@ from attn_desktop.ui.panels.matrix_layout import (
     width_for_numbers,
     work_out_layout,
 )
+from attn_desktop.ui.panels.matrix_repaints import CellRepaints, ChosenRowOutline
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.view_state.weights_veil import WeightsVeil
 
@@ -83,6 +90,7 @@ class MatrixView(QWidget):
         self.veil = veil if veil is not None else WeightsVeil(self)  # grey cells and "?" while the student predicts
         self.veil.changed.connect(self._on_veil_changed)
         self._lut = viridis_table()
+        self._argb = argb_table(self._lut)  # the same colours packed, as the cells' image holds them
         self._static_layer: QPixmap | None = None
         self._mask_layer: QPixmap | None = None
         self._cells_buffer: np.ndarray | None = None  # the cells' colours, borrowed by the QImage drawn from them
@@ -91,7 +99,8 @@ class MatrixView(QWidget):
         self._labels_order: tuple[list[int], list[int]] | None = None  # the names' order _labels was last worked out in
         self._hints_shown = True  # off while the panel is painted into a picture (see set_hints_shown)
         self._numbers = CellNumbers()  # the cells' numbers, each laid out once
-        self._painted: tuple[np.ndarray, np.ndarray, int] | None = None  # the weights, mask and chosen row last painted
+        self._repaints = CellRepaints()  # what was last painted; a drag move's repaint of the cells alone
+        self._outline = ChosenRowOutline()
         self.entropy_column = EntropyColumn(scene)  # each row's entropy, right of the grid (View menu)
         # Every paint covers the whole panel (its static layer, or a fill): without this, each drag move's
         # repaint of the cells first had Qt repaint the dock and the main window under them.
@@ -198,8 +207,11 @@ class MatrixView(QWidget):
         columns = list(range(self.reading.n_tokens))
         if self.veil.on:
             return columns
-        weights = np.nan_to_num(np.asarray(self.reading.result.weights[self.reading.selected], dtype=float))
-        heaviest = [int(column) for column in np.argsort(-weights, kind="stable")[:HEAVIEST_KEYS]
+        # Asked on every drag move: Python's sort of a few numbers, stable (ties keep their order) also when
+        # reversed, and a weight that is not a number counting as none.
+        row = self.reading.result.weights[self.reading.selected].tolist()
+        weights = [0.0 if math.isnan(weight) else weight for weight in row]
+        heaviest = [column for column in sorted(columns, key=weights.__getitem__, reverse=True)[:HEAVIEST_KEYS]
                     if weights[column] > 0]
         return heaviest + [column for column in columns if column not in heaviest]
 
@@ -256,11 +268,14 @@ class MatrixView(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         vector = painter.paintEngine().type() in VECTOR_ENGINES
+        cells_only = self._repaints.cells_only(event.region())  # see matrix_repaints.py
         if self._static_layer is None or self._static_layer.size() != self.size():
-            self._static_layer = self._render_static_layer()
+            self._static_layer, cells_only = self._render_static_layer(), False
         if vector:
             painter.fillRect(self.rect(), self.palette().base().color())
             self._paint_static(painter)
+        elif cells_only:
+            self._draw_static_behind_entropies(painter)
         else:
             painter.drawPixmap(0, 0, self._static_layer)
         layout = self._current_layout()
@@ -277,13 +292,26 @@ class MatrixView(QWidget):
             if not self.veil.on:  # an entropy tells how sharp a row is
                 self.entropy_column.paint_numbers(painter, grid, self.font(), layout.cell_font,
                                                   self.palette().text().color(), self._numbers.prepared)
-        paint_selected_row(painter, grid, self.reading.selected, self.reading.n_tokens, self.palette().text().color(),
-                           focused=self.hasFocus())
-        self._painted = (self.reading.result.weights.copy(), self.reading.result.mask.copy(), self.reading.selected)
+        text_color, focused = self.palette().text().color(), self.hasFocus()
+        if vector:
+            paint_selected_row(painter, grid, self.reading.selected, self.reading.n_tokens, text_color, focused)
+        else:
+            self._outline.draw(painter, grid, self.reading.selected, self.reading.n_tokens, text_color, focused,
+                               self.devicePixelRatioF())
+        self._repaints.painted(self.reading)
+
+    def _draw_static_behind_entropies(self, painter: QPainter) -> None:
+        """A drag move's repaint of the cells alone: only the entropies, painted afresh, need the panel's
+        background under them (see matrix_repaints.py)."""
+        assert self._static_layer is not None
+        entropies = self._entropies_rect()
+        if entropies is not None:
+            painter.drawPixmap(entropies, self._static_layer, entropies)
 
     def _cells_image(self) -> QImage:
         """One pixel per cell, scaled up when drawn: one call instead of n² fills."""
-        argb = cell_colours(self.reading.result, self._lut, self.veil.on)
+        result = self.reading.result
+        argb = cell_argb(result.weights, result.mask, self._argb, self.veil.on)  # cell_colours, looked up faster
         rows, columns = argb.shape
         self._cells_buffer = argb  # QImage borrows this memory; keep it alive until the next paint
         return QImage(argb.data, columns, rows, columns * 4, QImage.Format.Format_RGB32)
@@ -373,16 +401,37 @@ class MatrixView(QWidget):
         self.update()  # the cells are painted afresh each time: grey with "?", or their weights
 
     def _on_scene_changed(self, change: Change) -> None:
-        if change & (Change.STRUCTURE | Change.SETTINGS):
+        parts = parts_of(change)
+        if parts.layout:
             self._static_layer = None  # new labels, title or mask
             self._layout = None
             self._labels = None
-            self._painted = None  # new names or a new title around the same numbers: painted afresh
+            self._repaints.forget()  # new names or a new title around the same numbers: painted afresh
             self.updateGeometry()  # more tokens need more room
-        if change & (Change.NUMBERS | Change.SELECTION) and not change & (Change.STRUCTURE | Change.SETTINGS):
+        if parts.shown_numbers and not parts.layout:
             self._follow_the_heaviest_keys()
-        if change & (Change.NUMBERS | Change.SELECTION) and not self._shows_the_scene():
-            self.update()
+        if parts.shown_numbers and not self._repaints.shows(self.reading):
+            if parts.layout:
+                self.update()
+            elif self._repaints.same_row_chosen(self.reading):  # a drag move: new numbers, the same row chosen
+                self._repaints.ask_for_cells(self, self.grid_rect(), self._entropies_rect())
+            else:
+                self.update(self._cells_area())
+
+    def _entropies_rect(self) -> QRect | None:
+        """Where the entropy column's numbers go, when it shows them."""
+        if not self.entropy_column.shown or self.veil.on:
+            return None
+        grid = self.grid_rect()
+        return QRectF(grid.right(), grid.top(), self.entropy_column.width(self.font()), grid.height()).toAlignedRect()
+
+    def _cells_area(self) -> QRect:
+        """What new weights or another chosen query change: the cells, the chosen row's outline (which
+        reaches a little past them) and the entropies right of them; the title, the names and the colour
+        bar stay as painted, so the panel's other pixels need not be painted again."""
+        grid = self.grid_rect()
+        return grid.adjusted(-OUTLINE_REACH, -OUTLINE_REACH, self.entropy_column.width(self.font()) + OUTLINE_REACH,
+                             OUTLINE_REACH).toAlignedRect()
 
     def _follow_the_heaviest_keys(self) -> None:
         """Where not every name fits, the chosen query's heaviest keys keep theirs as the weights change."""
@@ -398,10 +447,3 @@ class MatrixView(QWidget):
             self._labels = labels
             self._static_layer = None
             self.update()
-
-    def _shows_the_scene(self) -> bool:
-        """Whether the last paint showed the scene's weights, mask and chosen row as they are now
-        (a value's drag changes none of them: the matrix need not be painted again)."""
-        painted, result = self._painted, self.reading.result
-        return (painted is not None and painted[2] == self.reading.selected
-                and np.array_equal(painted[0], result.weights) and np.array_equal(painted[1], result.mask))

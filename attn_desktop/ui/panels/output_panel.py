@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import numpy as np
+import math
+
 from PySide6.QtCore import QEvent, QRect, Qt
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from attn_desktop.language import ntr, tr
+from attn_desktop.language import current_language, ntr, tr
 from attn_desktop.model import Change, HeadReading, Scene, explain
 from attn_desktop.model.shown_numbers import shown_number, shown_vector
+from attn_desktop.ui.panels.change_parts import parts_of
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.steady_label_box import SteadyLabelBox, set_tip
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
@@ -54,6 +56,14 @@ class OutputPanel(QWidget):
         form.addRow(tr("Output vector"), self._boxes[self.vector_label])
         self.values_under_names = False  # a narrow panel: each value on a line of its own (_fit_rows)
         self._rows_fitted_for: tuple | None = None  # the texts and width _fit_rows last decided for
+        # The names beside the query and the attended keys (QLabels the form made for the names given to addRow).
+        self._row_names = [name for name in (form.labelForField(self._boxes[label])
+                                             for label in (self.query_label, self.attends_label))
+                           if isinstance(name, QLabel)]
+        self._room_for_values: tuple[tuple, int] | None = None  # the width, names and their room (_values_room)
+        self._widths_known: dict[tuple[QLabel, str], int] = {}  # (value label, text) -> its width in that label
+        self._metrics_known: dict[QLabel, QFontMetrics] = {}  # each value label's font's metrics
+        self._notes_known: dict[tuple[int, int, str], str] = {}  # (smaller, masked, language) -> the notes' words
         self._fits_known: dict[tuple[str, int, int], bool] = {}  # (text, box width, box height) -> fits
         self._short_tokens: tuple[tuple[str, ...], list[str]] = ((), [])  # the tokens, and their short names
         layout = QVBoxLayout(self)
@@ -89,16 +99,20 @@ class OutputPanel(QWidget):
                 self._boxes[label].setFixedHeight(height)
 
     def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.FontChange:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._fits_known.clear()  # text of another size
+            self._widths_known.clear()
+            self._metrics_known.clear()
+            self._room_for_values = None
             self._rows_fitted_for = None
             self._fit_to_font()
         super().changeEvent(event)
 
     def _on_scene_changed(self, change: Change) -> None:
-        if change & Change.STRUCTURE:
+        parts = parts_of(change)
+        if parts.structure:
             self._fit_to_font()  # a vector of another length
-        if change & (Change.NUMBERS | Change.SELECTION):
+        if parts.shown_numbers:
             self.refresh()
 
     def refresh(self, *_: object) -> None:
@@ -111,17 +125,19 @@ class OutputPanel(QWidget):
         weight_list, output_list = weights.tolist(), output.tolist()
         # Long names are cut in the panel (whole in the tooltips): the numbers beside them must stay in view.
         short_tokens = self._short_names(scene.tokens)
-        self._boxes[self.query_label].set_text(explain.short_name(scene.selected_token))
+        query = explain.short_name(scene.selected_token)
+        self._boxes[self.query_label].set_text(query)
         set_tip(self.query_label, scene.selected_token)
         attends = explain.attends_most_to(weight_list, short_tokens)
         self._boxes[self.attends_label].set_text(attends)
         whole_names = attends if short_tokens == scene.tokens else explain.attends_most_to(weight_list, scene.tokens)
         set_tip(self.attends_label, whole_names)
-        self._boxes[self.vector_label].set_text(shown_vector(output_list))
+        vector = shown_vector(output_list)
+        self._boxes[self.vector_label].set_text(vector)
         set_tip(self.vector_label, shown_vector(output_list, whole=True) if len(output) > explain.WHOLE_UP_TO else "")
-        self._boxes[self.formula_label].set_text(output_formula(output_list))
-        self._boxes[self.blend_label].set_text(self._blend_text(weights))
-        self._fit_rows()
+        self._boxes[self.formula_label].set_text(output_formula(output_list, vector))
+        self._boxes[self.blend_label].set_text(self._blend_text(weight_list))
+        self._fit_rows((query, attends, vector))
 
     def _short_names(self, tokens: list[str]) -> list[str]:
         """The tokens as the panel names them, worked out again only for other tokens."""
@@ -129,26 +145,44 @@ class OutputPanel(QWidget):
             self._short_tokens = tuple(tokens), [explain.short_name(token) for token in tokens]
         return self._short_tokens[1]
 
-    def _fit_rows(self) -> None:
+    def _fit_rows(self, values: tuple[str, ...] | None = None) -> None:
         """Values beside their names while they fit; in a narrow panel, each under its name, whole, and
-        the output vector's own row left out: the bold sum under it ends in the same vector."""
-        asked = (self.width(), self.contentsRect().width(),
-                 *(label.text() for label in (self.query_label, self.attends_label, self.vector_label)))
+        the output vector's own row left out: the bold sum under it ends in the same vector. VALUES: the
+        query's, the attended keys' and the vector's texts as just set (read from their labels without)."""
+        labels = (self.query_label, self.attends_label, self.vector_label)
+        values = values or tuple(label.text() for label in labels)
+        asked = (self.width(), *values)
         if asked == self._rows_fitted_for:
             return  # the same texts in the same room: the same answer
         self._rows_fitted_for = asked
-        names = [self.form.labelForField(self._boxes[label]) for label in (self.query_label, self.attends_label)]
-        name_width = max(name.sizeHint().width() for name in names if name is not None)
-        room = self.contentsRect().width() - 12 - max(self.form.horizontalSpacing(), 0) - name_width
-        widest_value = max(label.fontMetrics().horizontalAdvance(label.text()) + 4
-                           for label in (self.query_label, self.attends_label, self.vector_label))
-        under = room < widest_value and self.width() > 0
+        widest_value = max(self._width_of(label, text) for label, text in zip(labels, values, strict=True)) + 4
+        under = self._values_room() < widest_value and self.width() > 0
         if under == self.values_under_names:
             return
         self.values_under_names = under
         self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows if under
                                    else QFormLayout.RowWrapPolicy.DontWrapRows)
         self.form.setRowVisible(2, not under)
+
+    def _values_room(self) -> int:
+        """The width beside the rows' names: worked out again only for another width or other names (a
+        drag changes neither)."""
+        inner, names = self.contentsRect().width(), tuple(name.text() for name in self._row_names)
+        if self._room_for_values is None or self._room_for_values[0] != (inner, names):
+            name_width = max(name.sizeHint().width() for name in self._row_names)
+            room = inner - 12 - max(self.form.horizontalSpacing(), 0) - name_width
+            self._room_for_values = (inner, names), room
+        return self._room_for_values[1]
+
+    def _width_of(self, label: QLabel, text: str) -> int:
+        """TEXT's width in LABEL's font, measured once per text (the query's and often the keys' stay the same)."""
+        width = self._widths_known.get((label, text))
+        if width is None:
+            if len(self._widths_known) >= FIT_MEMORY:
+                self._widths_known.clear()
+            metrics = self._metrics_known.get(label) or self._metrics_known.setdefault(label, label.fontMetrics())
+            width = self._widths_known[label, text] = metrics.horizontalAdvance(text)
+        return width
 
     def _show_veiled(self) -> None:
         """The query, and a "?" for everything its weights decide."""
@@ -160,26 +194,34 @@ class OutputPanel(QWidget):
         self._boxes[self.blend_label].set_text(tr(HIDDEN_TIP))
         self._fit_rows()
 
-    def _blend_text(self, weights: np.ndarray) -> str:
+    def _blend_text(self, weights: list[float]) -> str:
         """The biggest terms of the weighted sum, as many as fit the label's two lines, and a count of the rest."""
-        visible = self.reading.result.mask[self.reading.selected]
-        order = np.argsort(-weights, kind="stable")
-        shown = [i for i in order[:MAX_BLEND_TERMS] if weights[i] >= 0.005 and visible[i]]
-        masked = int((~visible).sum())
+        visible = self.reading.result.mask[self.reading.selected].tolist()
+        shown = [i for i in heaviest_first(weights)[:MAX_BLEND_TERMS] if weights[i] >= 0.005 and visible[i]]
+        masked = visible.count(False)
         while True:
             text = self._blend_line(weights, shown, masked)
             if len(shown) <= 1 or self._fits(self.blend_label, text):
                 return text
             shown = shown[:-1]  # a narrow panel: fewer terms rather than a cut line
 
-    def _blend_line(self, weights: np.ndarray, shown: list[int], masked: int) -> str:
-        terms = [f"{shown_number(weights[i])} × v_{explain.short_name(self.reading.tokens[i])}" for i in shown]
+    def _blend_line(self, weights: list[float], shown: list[int], masked: int) -> str:
+        names = self._short_names(self.reading.tokens)
+        terms = [f"{shown_number(weights[i])} × v_{names[i]}" for i in shown]
         smaller = len(weights) - len(shown) - masked
-        notes = [ntr("{count} smaller", "{count} smaller", smaller).format(count=smaller)] if smaller else []
-        notes += [ntr("{count} masked", "{count} masked", masked).format(count=masked)] if masked else []
-        # Translators: the notes after the output's biggest terms, e.g. "3 smaller, 1 masked"
-        notes_text = tr("{first}, {second}").format(first=notes[0], second=notes[1]) if len(notes) == 2 else "".join(notes)
-        return "= " + " + ".join(terms) + (f" + … ({notes_text})" if smaller else f" ({notes_text})" if notes else "")
+        notes_text = self._notes(smaller, masked)
+        return "= " + " + ".join(terms) + (f" + … ({notes_text})" if smaller else f" ({notes_text})" if notes_text else "")
+
+    def _notes(self, smaller: int, masked: int) -> str:
+        """"3 smaller, 1 masked" in the student's language, worded once per count (a drag shows the same few)."""
+        asked = (smaller, masked, current_language())
+        if asked not in self._notes_known:
+            notes = [ntr("{count} smaller", "{count} smaller", smaller).format(count=smaller)] if smaller else []
+            notes += [ntr("{count} masked", "{count} masked", masked).format(count=masked)] if masked else []
+            # Translators: the notes after the output's biggest terms, e.g. "3 smaller, 1 masked"
+            self._notes_known[asked] = (tr("{first}, {second}").format(first=notes[0], second=notes[1])
+                                        if len(notes) == 2 else "".join(notes))
+        return self._notes_known[asked]
 
     def _fits(self, label: QLabel, text: str) -> bool:
         room = self._boxes[label].size()  # the label fills its box (and may not have been resized yet)
@@ -200,7 +242,13 @@ class OutputPanel(QWidget):
         self._fit_rows()
         if self.veil.on:
             return
-        self._boxes[self.blend_label].set_text(self._blend_text(self.reading.selected_weights))
+        self._boxes[self.blend_label].set_text(self._blend_text(self.reading.selected_weights.tolist()))
+
+
+def heaviest_first(weights: list[float]) -> list[int]:
+    """The positions of WEIGHTS, heaviest first, equal weights in their order and any NaN last: numpy's stable
+    argsort of the negated weights, without its cost for a handful of numbers."""
+    return sorted(range(len(weights)), key=lambda i: math.inf if math.isnan(weights[i]) else -weights[i])
 
 
 def wrapped_height(label: QLabel, text: str, width: int) -> int:
@@ -209,10 +257,12 @@ def wrapped_height(label: QLabel, text: str, width: int) -> int:
     return label.fontMetrics().boundingRect(0, 0, max(width, 1), 1 << 20, Qt.TextFlag.TextWordWrap, text).height()
 
 
-def output_formula(output: list[float]) -> str:
-    """'output = Σ weight × v = (1.54, 0.48)' in the student's language; a wide one says how many numbers."""
+def output_formula(output: list[float], shown: str | None = None) -> str:
+    """'output = Σ weight × v = (1.54, 0.48)' in the student's language; a wide one says how many numbers.
+    SHOWN: shown_vector(output), when the caller has it already."""
+    vector = shown_vector(output) if shown is None else shown
     if len(output) > explain.WHOLE_UP_TO:
         return ntr("output = Σ weight × v = {vector} ({count} number)", "output = Σ weight × v = {vector} ({count} numbers)",
-                   len(output)).format(vector=shown_vector(output), count=len(output))
-    return tr("output = Σ weight × v = {vector}").format(vector=shown_vector(output))
+                   len(output)).format(vector=vector, count=len(output))
+    return tr("output = Σ weight × v = {vector}").format(vector=vector)
 

@@ -26,8 +26,9 @@ from PySide6.QtWidgets import (
 from attn_desktop.language import N_, ntr, tr
 from attn_desktop.model import Change, HeadReading, Scene
 from attn_desktop.model.spoken import query_announcement
+from attn_desktop.ui.panels.change_parts import parts_of
 from attn_desktop.ui.panels.score_table_model import TOKEN, WEIGHT, WEIGHT_HEADERS, ScoreTableModel, short_name
-from attn_desktop.ui.panels.weight_bar_delegate import WeightBarDelegate
+from attn_desktop.ui.panels.score_table_bars import ScoreTableBars
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.steady_label_box import SteadyLabelBox, set_tip
 from attn_desktop.ui.view_state.key_highlight import KeyHighlight
@@ -57,7 +58,7 @@ class ScoreTablePanel(QWidget):
         self.table.setTabKeyNavigation(False)  # ↑/↓ walk the keys; Tab goes on to the next control
         self.table.setModel(self.model)
         self.table.setAccessibleName(tr("Each key's score and weight"))
-        self.table.setItemDelegateForColumn(3, WeightBarDelegate(self.table))
+        self.weight_bars = ScoreTableBars(self.table, self.model, WEIGHT)  # behind each weight, as long as its share
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -270,7 +271,7 @@ class ScoreTablePanel(QWidget):
         """The pointed-at row, else the selected row, else the key with the most weight."""
         if self._pointed_row is not None:
             return self._pointed_row
-        current = self.table.selectionModel().currentIndex()
+        current = self.table.currentIndex()  # the selection model's
         if current.isValid():
             return current.row()
         return int(np.argmax(self.reading.selected_weights))
@@ -298,6 +299,8 @@ class ScoreTablePanel(QWidget):
         self._update_formula()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            return False  # the viewport's paint, on every drag move: nothing here to do
         if watched is self.table and event.type() == QEvent.Type.KeyPress:
             return self._choose_query_by_key(cast(QKeyEvent, event))
         if watched is self.table and event.type() == QEvent.Type.FocusIn:
@@ -331,13 +334,14 @@ class ScoreTablePanel(QWidget):
         return True
 
     def _on_scene_changed(self, change: Change) -> None:
-        if change & (Change.STRUCTURE | Change.SETTINGS):
+        parts = parts_of(change)
+        if parts.layout:
             self._fit_to_font()  # the divisor's header changes with scaling and the key width
-        if change & Change.STRUCTURE:
+        if parts.structure:
             self._pointed_row = None
             self.highlight.clear()  # the rows are new: the key pointed at may be gone
             self._note_timer.start()
-        if change & (Change.NUMBERS | Change.SELECTION):
+        if parts.shown_numbers:
             self._update_formula()
 
 

@@ -25,6 +25,7 @@ from attn_desktop.model import Change, HeadReading, Role, Scene, explain
 from attn_desktop.model.shown_numbers import percent, shown_number
 from attn_desktop.model.spoken import score_cell_names
 from attn_desktop.ui.panels.cell_writes import ShownNumbers, cell_writes
+from attn_desktop.ui.panels.change_parts import parts_of
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP, WeightsVeil
 
@@ -49,13 +50,18 @@ def _factor(value: float) -> str:
     return f"({text})" if text.startswith("-") else text
 
 
+def _first(values: np.ndarray | Sequence[float], count: int) -> list[float]:
+    """The first COUNT of VALUES as Python floats (NumPy's are written the same, more slowly)."""
+    return values[:count].tolist() if isinstance(values, np.ndarray) else list(values[:count])
+
+
 def dot_product(query_label: str, key_label: str, query: np.ndarray | Sequence[float],
                 key: np.ndarray | Sequence[float]) -> str:
     """explain.dot_product's worked sum with the numbers in the student's language: 'q_sat · k_cat = 2.40 × 2.20
     + 0.60 × 1.00 = 5.88'; for wide vectors the first products, "…" and how many there are."""
     wide = len(query) > explain.WHOLE_UP_TO
     shown = explain.SHOWN_FIRST if wide else len(query)
-    products = [f"{_factor(q)} × {_factor(k)}" for q, k in zip(list(query)[:shown], list(key)[:shown])]
+    products = [f"{_factor(q)} × {_factor(k)}" for q, k in zip(_first(query, shown), _first(key, shown))]
     if wide:
         products.append("…")
     text = left_to_right_formula(
@@ -196,10 +202,11 @@ class ScoreTableModel(QStandardItemModel):
         return shown if shown in headers else headers[0]
 
     def _on_scene_changed(self, change: Change) -> None:
-        if change & Change.STRUCTURE:
+        parts = parts_of(change)
+        if parts.structure:
             self._rebuild()
             return
-        if change & Change.SETTINGS:
+        if parts.settings:
             self._refresh_header()
-        if change & (Change.NUMBERS | Change.SELECTION):
+        if parts.shown_numbers:
             self._refresh_cells()
