@@ -22,7 +22,7 @@ from PySide6.QtGui import (
     QMouseEvent,
     QResizeEvent,
 )
-from PySide6.QtWidgets import QGraphicsSceneMouseEvent, QWidget
+from PySide6.QtWidgets import QWidget
 
 from attn_desktop.geometry.weight_style import even_split
 from attn_desktop.language import tr
@@ -34,10 +34,12 @@ from attn_desktop.model.view_plane import ViewPlane
 from attn_desktop.ui.accessibility.painted_items import install_factory
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
 from attn_desktop.ui.canvas.arrow_styles import KeyValueStyles, clipped_label, short_name, style_queries
+from attn_desktop.ui.canvas.arrow_tips import ArrowTips
 from attn_desktop.ui.canvas.canvas_access import CanvasAccess
 from attn_desktop.ui.canvas.canvas_labels import CanvasLabels
 from attn_desktop.ui.canvas.canvas_plots import CanvasPlots
 from attn_desktop.ui.canvas.drag_controller import DragController
+from attn_desktop.ui.canvas.hover_while_dragging import skip_hover_search_while_dragging
 from attn_desktop.ui.canvas.plane_action import PlaneAction
 from attn_desktop.ui.language.plot_direction import keep_left_to_right
 from attn_desktop.ui.palette import OUTPUT_COLOR, ROLE_COLORS
@@ -55,19 +57,6 @@ HEAD_SHAPES = {Role.QUERY: "triangle", Role.KEY: "open", Role.VALUE: "diamond", 
                Role.TARGET: "triangle"}
 SETTINGS_OR_SELECTION = Change.SETTINGS | Change.SELECTION
 Z_ORDER = {Role.EMBEDDING: 10, Role.TARGET: 10, Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}
-
-
-def _skip_hover_search_while_dragging(graphics_scene: pg.GraphicsScene) -> None:
-    """pyqtgraph searches for hoverable items on every mouse move, even mid-drag,
-    when no item may take the hover anyway; skip that search while a button is held."""
-    send_hover_events = graphics_scene.sendHoverEvents
-
-    def send(event: QGraphicsSceneMouseEvent, exitOnly: bool = False) -> None:
-        if not exitOnly and event.buttons() != Qt.MouseButton.NoButton and graphics_scene.dragItem is not None:
-            return
-        send_hover_events(event, exitOnly)
-
-    graphics_scene.sendHoverEvents = send
 
 
 class AttentionCanvas(pg.GraphicsLayoutWidget):
@@ -118,8 +107,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         # a few times a second at most: training moves them on every step.
         self._follow_timer = QTimer(self, singleShot=True, interval=FOLLOW_ARROWS_MS)
         self._follow_timer.timeout.connect(self._follow_arrows)
-        self._drawn_vectors: dict[Role, np.ndarray] = {}  # each role's vectors as the arrows last showed them
-        self._tooltips_due: set[tuple[Role, int]] = set()  # arrows moved mid-drag, described once it ends
+        self.tips = ArrowTips(self.arrows, self.drags)  # where each arrow points, and what its tooltip says
         self.plots = CanvasPlots(self.ci, scene, self.drags, self._follow_view, layer_z=min(Z_ORDER.values()))
         self.x_plot, self.qk_plot, self.vo_plot = self.plots.x_plot, self.plots.qk_plot, self.plots.vo_plot
         self.output_arrow = ArrowItem("out", OUTPUT_COLOR, draggable=False)
@@ -127,7 +115,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
         self.plots.add_arrow(self.vo_plot, self.output_arrow)
         self.labels = CanvasLabels(self.arrows, self.output_arrow, self.plots)
         self.key_value_styles = KeyValueStyles()  # a drag move restyles only the keys and values whose look changed
-        _skip_hover_search_while_dragging(self.scene())
+        skip_hover_search_while_dragging(self.scene())
         # The arrows as a screen reader meets them.
         self.access = CanvasAccess(self, scene, self.arrows, self.output_arrow, self.drags, self.veil,
                                    lambda: self.plots.number_line)
@@ -223,7 +211,7 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
     def _on_dragging(self, dragging: bool) -> None:
         if not dragging:
             self._place_labels_afresh()
-            self._describe_moved_arrows()
+            self.tips.describe_moved_arrows(self.reading)
         if not dragging and self.drags.planes.showing_pca:
             self._update_titles()
 
@@ -244,47 +232,11 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
             self._sync_tips_and_looks(only_moved)
 
     def _sync_tips_and_looks(self, only_moved: bool) -> None:
-        scene = self.reading
         weights = self.shown_weights()
-        number_line = self.plots.number_line
-        mid_drag = self.drags.dragged_arrow() is not None
-        for role in scene.roles:
-            on_number_line = role is Role.VALUE and number_line
-            vectors = scene.vectors(role)
-            previous = self._drawn_vectors.get(role)
-            if (only_moved and previous is not None and previous.shape == vectors.shape and not on_number_line
-                    and not self.drags.planes.showing_pca):
-                # A drag move changes one role's vectors: the others are the same bytes as last time.
-                if vectors.tobytes() == previous.tobytes():
-                    continue
-                indices = np.flatnonzero(np.any(vectors != previous, axis=1)).tolist()
-            else:
-                indices = range(len(vectors))
-            self._drawn_vectors[role] = vectors.copy()
-            items = self.arrows[role]
-            for index in indices:
-                item, vector = items[index], vectors[index]
-                if on_number_line:
-                    item.set_base(float(vector[0]), 0.0)
-                    moved = item.set_tip(float(vector[0]), float(weights[index]))
-                else:
-                    moved = item.set_tip(*self.drags.tip_of(vector, role))
-                if moved and mid_drag:
-                    # A tooltip never shows while a mouse button is held (Qt wakes tooltips only on moves with
-                    # no button down): mid-drag the moved arrows are described once, when the drag ends.
-                    self._tooltips_due.add((role, index))
-                elif moved:
-                    item.setToolTip(self.drags.describe(role, index))
-        self.key_value_styles.apply(self.arrows, scene, weights, self.veil.on, self.line_scale)
+        self.tips.sync(self.reading, weights, self.plots.number_line, only_moved)
+        self.key_value_styles.apply(self.arrows, self.reading, weights, self.veil.on, self.line_scale)
         self._sync_output()
         self._place_labels()
-
-    def _describe_moved_arrows(self) -> None:
-        """The tooltips of the arrows a drag moved (see _sync_tips_and_looks), once it is over."""
-        due, self._tooltips_due = self._tooltips_due, set()
-        for role, index in due:
-            if index < len(self.arrows[role]) and role in self.reading.roles:
-                self.arrows[role][index].setToolTip(self.drags.describe(role, index))
 
     @property
     def arranging(self) -> bool:
