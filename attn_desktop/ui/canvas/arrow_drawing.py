@@ -44,6 +44,9 @@ FOCUS_RING_PEN = QPen(FOCUS_RING_COLOR, FOCUS_RING_WIDTH_PX)
 HEAD_OUTLINE_WIDTH_PX = 2.0
 OPEN_HEAD_WIDTH_PX = 2.0
 NO_OUTLINE = QPen(NO_PEN)
+# The pens of each style an arrow was given (see ArrowDrawing._make_pens), at most this many, then made afresh.
+STYLES_KEPT = 1024
+_PENS: dict[tuple, tuple] = {}
 
 # A label is mathematics' notation, "k·قط 54%", in every language: laid out left to right even in Arabic
 # (where the application's direction would put the word before the "k·").
@@ -240,23 +243,40 @@ class ArrowDrawing(ArrowGeometry):
         painter.drawPolygon(QPolygonF([QPointF(ex, ey), QPointF(bx - uy * half, by + ux * half),
                                        QPointF(bx + uy * half, by - ux * half)]))
 
-    def _make_pens(self) -> None:
+    def _make_pens(self, style: tuple | None = None) -> None:
+        """The pens and batch keys of the arrow's colours, width and dash. STYLE, when given, names them all (the
+        role's colour, the strength, the width and the dash: see ArrowItem.set_style): pens made for it once are
+        shared by every arrow of that style (a pen is never changed once made), as a drag restyles a few keys
+        and values on most moves, back and forth between the same few styles."""
+        made = _PENS.get(style) if style is not None else None
+        if made is None:
+            made = self._pens_for_style()
+            if style is not None:
+                if len(_PENS) >= STYLES_KEPT:
+                    _PENS.clear()
+                _PENS[style] = made
+        (self._shaft_pen, self._halo_pen, self._ring_pen, self._leader_pen, self._color_rgba, self._shaft_key,
+         self._head_pen, self._head_key, self._open_head_pen, self._open_head_key) = made
+
+    def _pens_for_style(self) -> tuple:
+        """_make_pens's pens and keys, made afresh."""
         style = Qt.PenStyle.DashLine if self._dashed else Qt.PenStyle.SolidLine
-        self._shaft_pen = QPen(self._color, self._width, style, Qt.PenCapStyle.FlatCap)
-        self._halo_pen = QPen(HALO_COLOR, self._width + 7, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
-        self._ring_pen = QPen(self._color, 2.0)
-        self._leader_pen = QPen(self._text_color, 1.0)
-        self._color_rgba = self._color.rgba()
-        self._shaft_key = (self._color_rgba, self._width, self._dashed)  # arrows alike share a batch's pen
+        color_rgba = self._color.rgba()
         # The head: filled with the arrow's colour, and outlined where that alone stands out less than 3 : 1 (a
         # strong arrow's head is drawn as it always was, with no pen). Pen and fill go in one call.
         outline_rgba = self._outline_color.rgba()
-        outlined = outline_rgba != self._color_rgba
-        self._head_pen = QPen(self._outline_color, HEAD_OUTLINE_WIDTH_PX) if outlined else NO_OUTLINE
-        # Heads are drawn by strength, the faintest first (see ShapeBatch): the key starts with it.
-        self._head_key = (self._emphasis, self._color_rgba, outline_rgba if outlined else 0)
-        self._open_head_pen = QPen(self._outline_color, OPEN_HEAD_WIDTH_PX)
-        self._open_head_key = (self._emphasis, outline_rgba)
+        outlined = outline_rgba != color_rgba
+        return (QPen(self._color, self._width, style, Qt.PenCapStyle.FlatCap),
+                QPen(HALO_COLOR, self._width + 7, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap),
+                QPen(self._color, 2.0),
+                QPen(self._text_color, 1.0),
+                color_rgba,
+                (color_rgba, self._width, self._dashed),  # arrows alike share a batch's pen
+                QPen(self._outline_color, HEAD_OUTLINE_WIDTH_PX) if outlined else NO_OUTLINE,
+                # Heads are drawn by strength, the faintest first (see ShapeBatch): the key starts with it.
+                (self._emphasis, color_rgba, outline_rgba if outlined else 0),
+                QPen(self._outline_color, OPEN_HEAD_WIDTH_PX),
+                (self._emphasis, outline_rgba))
 
     # ----- the colours drawn (for checking what a viewer sees) -------------------------------------------
     @property

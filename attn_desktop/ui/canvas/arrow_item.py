@@ -229,7 +229,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         self._dashed = dashed
         self._emphasis = emphasis
         self._color, self._outline_color, self._text_color = _colours_at(self._role_color, emphasis)
-        self._make_pens()
+        self._make_pens((self._role_color.rgba(), emphasis, width, dashed))  # the colours' own key, and the rest
         self.update()
 
     def set_head_shape(self, shape: str) -> None:
