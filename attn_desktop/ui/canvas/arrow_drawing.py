@@ -9,7 +9,7 @@ draw_label; paint() is for an arrow drawn alone. Where each part lies is ArrowGe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF, QStaticText, QTextOption, QTransform
@@ -46,7 +46,7 @@ OPEN_HEAD_WIDTH_PX = 2.0
 NO_OUTLINE = QPen(NO_PEN)
 # The pens of each style an arrow was given (see ArrowDrawing._make_pens), at most this many, then made afresh.
 STYLES_KEPT = 1024
-_PENS: dict[tuple, tuple] = {}
+_PENS: dict[tuple, dict[str, Any]] = {}
 
 # A label is mathematics' notation, "k·قط 54%", in every language: laid out left to right even in Arabic
 # (where the application's direction would put the word before the "k·").
@@ -102,6 +102,17 @@ class ArrowDrawing(ArrowGeometry):
     _font: QFont
     _label_text: QStaticText | None
     _screen_shapes: tuple[tuple, ScreenShapes] | None  # see _shapes_on_screen
+    # Made by _make_pens from the colours, width and dash.
+    _shaft_pen: QPen
+    _halo_pen: QPen
+    _ring_pen: QPen
+    _leader_pen: QPen
+    _head_pen: QPen
+    _open_head_pen: QPen
+    _color_rgba: int
+    _shaft_key: tuple[int, float, bool]
+    _head_key: tuple[float, int, int]
+    _open_head_key: tuple[float, int]
 
     if TYPE_CHECKING:  # ArrowGestures' (arrow_gestures.py), declared here only for the type checker
         @property
@@ -158,7 +169,7 @@ class ArrowDrawing(ArrowGeometry):
             # The shaft overlaps the head by half a pixel: no seam.
             shapes = shapes._replace(shaft=QLineF(ox, oy, bx + ux * 0.5, by + uy * 0.5),
                                      head=QPolygonF([QPointF(x, y) for x, y in head]))
-        self._screen_shapes = (key, shapes)
+        self._fields["_screen_shapes"] = (key, shapes)
         return shapes
 
     def painted_area(self, to_screen: QTransform) -> QRectF:
@@ -255,28 +266,27 @@ class ArrowDrawing(ArrowGeometry):
                 if len(_PENS) >= STYLES_KEPT:
                     _PENS.clear()
                 _PENS[style] = made
-        (self._shaft_pen, self._halo_pen, self._ring_pen, self._leader_pen, self._color_rgba, self._shaft_key,
-         self._head_pen, self._head_key, self._open_head_pen, self._open_head_key) = made
+        self._fields.update(made)  # (written straight into the instance's dict: see ArrowItem)
 
-    def _pens_for_style(self) -> tuple:
-        """_make_pens's pens and keys, made afresh."""
+    def _pens_for_style(self) -> dict[str, Any]:
+        """_make_pens's pens and keys, made afresh, by the attribute each is kept in."""
         style = Qt.PenStyle.DashLine if self._dashed else Qt.PenStyle.SolidLine
         color_rgba = self._color.rgba()
         # The head: filled with the arrow's colour, and outlined where that alone stands out less than 3 : 1 (a
         # strong arrow's head is drawn as it always was, with no pen). Pen and fill go in one call.
         outline_rgba = self._outline_color.rgba()
         outlined = outline_rgba != color_rgba
-        return (QPen(self._color, self._width, style, Qt.PenCapStyle.FlatCap),
-                QPen(HALO_COLOR, self._width + 7, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap),
-                QPen(self._color, 2.0),
-                QPen(self._text_color, 1.0),
-                color_rgba,
-                (color_rgba, self._width, self._dashed),  # arrows alike share a batch's pen
-                QPen(self._outline_color, HEAD_OUTLINE_WIDTH_PX) if outlined else NO_OUTLINE,
+        return {"_shaft_pen": QPen(self._color, self._width, style, Qt.PenCapStyle.FlatCap),
+                "_halo_pen": QPen(HALO_COLOR, self._width + 7, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap),
+                "_ring_pen": QPen(self._color, 2.0),
+                "_leader_pen": QPen(self._text_color, 1.0),
+                "_color_rgba": color_rgba,
+                "_shaft_key": (color_rgba, self._width, self._dashed),  # arrows alike share a batch's pen
+                "_head_pen": QPen(self._outline_color, HEAD_OUTLINE_WIDTH_PX) if outlined else NO_OUTLINE,
                 # Heads are drawn by strength, the faintest first (see ShapeBatch): the key starts with it.
-                (self._emphasis, color_rgba, outline_rgba if outlined else 0),
-                QPen(self._outline_color, OPEN_HEAD_WIDTH_PX),
-                (self._emphasis, outline_rgba))
+                "_head_key": (self._emphasis, color_rgba, outline_rgba if outlined else 0),
+                "_open_head_pen": QPen(self._outline_color, OPEN_HEAD_WIDTH_PX),
+                "_open_head_key": (self._emphasis, outline_rgba)}
 
     # ----- the colours drawn (for checking what a viewer sees) -------------------------------------------
     @property

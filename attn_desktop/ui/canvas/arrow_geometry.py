@@ -9,7 +9,7 @@ the same at any zoom.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, QSizeF
 from PySide6.QtGui import QPolygonF, QTransform
@@ -72,6 +72,7 @@ class ArrowGeometry:
     shape_version: int
     area_version: int
     head_shape: str
+    _fields: dict[str, Any]  # the instance's own dict: what a drag move changes is written there (see ArrowItem)
 
     if TYPE_CHECKING:  # ArrowItem's, through its Qt base (declared here only for the type checker)
         def prepareGeometryChange(self) -> None: ...
@@ -108,14 +109,15 @@ class ArrowGeometry:
         if placement.leader_to is not None:
             x, y = placement.leader_to
             leader_to = QPointF((x - m31) / m11, (y - m32) / m22)
-        self._label_offset_view_px = (placement.dx, placement.dy)
+        fields = self._fields
+        fields["_label_offset_view_px"] = (placement.dx, placement.dy)
         if placement.short != self._label_shortened:
             self.prepareGeometryChange()
-            self._label_shortened = placement.short
+            fields["_label_shortened"] = placement.short
             self._measure_label()  # its size, and so its box, is the shown label's
         if (offset, leader_to, placement.pointer) != (self._label_offset, self._leader_to, self._pointer):
             self.prepareGeometryChange()  # the bounding rect reaches as far as the label and its leader
-            self._label_offset, self._leader_to, self._pointer = offset, leader_to, placement.pointer
+            fields["_label_offset"], fields["_leader_to"], fields["_pointer"] = offset, leader_to, placement.pointer
             self.update_label()
 
     def label_request(self, scale_and_offset: tuple[float, float, float, float],
@@ -138,7 +140,7 @@ class ArrowGeometry:
         ux, uy, _ = direction_on_screen(ox, oy, tx, ty)
         request = LabelRequest(self._whole_width, height, (tx, ty), (ux, uy), (ox, oy), minor, previous, essential,
                                short_width=self._short_width, short_names_it=self._short_names_it)
-        self._request_cache = (key, request)
+        self._fields["_request_cache"] = (key, request)
         return request
 
     def obstacles(self, scale_and_offset: tuple[float, float, float, float]) -> list[Obstacle]:
@@ -162,13 +164,14 @@ class ArrowGeometry:
             shapes = [convex_obstacle(head, HEAD_CLEARANCE_PX)]
             if math.hypot(bx - ox, by - oy) > 0.5:
                 shapes.append(segment_obstacle(ox, oy, bx, by, self._width / 2 + SHAFT_CLEARANCE_PX))
-        self._obstacle_cache = (key, shapes)
+        self._fields["_obstacle_cache"] = (key, shapes)
         return shapes
 
     def _forget_obstacles(self) -> None:
-        self._obstacle_cache = None
-        self.shape_version += 1
-        self.area_version += 1
+        fields = self._fields
+        fields["_obstacle_cache"] = None
+        fields["shape_version"] = self.shape_version + 1
+        fields["area_version"] = self.area_version + 1
 
     # ----- geometry as painted, in the pixels `to_device` maps to (for checking what a viewer sees) -----
     def tip_position(self, to_device: QTransform) -> QPointF:
