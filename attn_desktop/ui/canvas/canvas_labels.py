@@ -22,10 +22,10 @@ from attn_desktop.model import HeadReading, Role
 from attn_desktop.ui.canvas.arrow_geometry import SHAFT_SLOT
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
 from attn_desktop.ui.canvas.canvas_plots import CanvasPlots
+from attn_desktop.ui.canvas.plot_views import Mapping, PlotViews
 
 SHAPES_PER_ARROW = 2  # a head and a shaft (a dot: one)
 HEAVIEST = 2  # the keys and values with the most weight, whose labels a class reads the answer from
-Mapping = tuple[float, float, float, float]  # a plot's data-to-view scale and offset: m11, m22, m31, m32
 
 
 class _Entry(NamedTuple):
@@ -60,6 +60,7 @@ class CanvasLabels:
         self._plot_shapes: dict[pg.PlotItem, _PlotShapes] = {}  # each plot's arrow shapes, kept between moves
         self._plot_of_roles: tuple[object, dict[Role, pg.PlotItem]] = (None, {})  # see _plot_of
         self._order: tuple[object, dict[pg.PlotItem, list[_Entry]]] = (None, {})  # see _labels_in_order
+        self._views = PlotViews()
 
     def place(self, scene: HeadReading, weights: np.ndarray, to_view: QTransform,
               named: frozenset[int] = frozenset()) -> None:
@@ -69,12 +70,10 @@ class CanvasLabels:
         kept = {}
         plot_of = self._plot_of()
         for plot, entries in self._labels_in_order(scene, weights.tolist(), named, plot_of).items():
-            view_box = plot.getViewBox()
-            area = to_view.mapRect(view_box.sceneBoundingRect())
-            left, top, width, height = area.getRect()
-            if width < 1 or height < 1:
+            view = self._views.seen(plot.getViewBox(), to_view)
+            if view is None:
                 continue  # a plot not laid out yet (or hidden): placed when its view changes
-            mapping = _data_to_view(view_box, left, top, width, height)
+            (left, top, right, bottom), mapping = view
             kept[plot] = shapes = self._shapes_in(plot, mapping, plot_of)
             # Every entry is labelled, so none asks for nothing (None).
             requests = cast(list[LabelRequest], [item.label_request(mapping, minor, essential)
@@ -82,7 +81,7 @@ class CanvasLabels:
             # Only the labels whose arrow or surroundings changed are placed again (see label_update.py).
             placements, shapes.labels = update_labels(
                 requests, [id(entry.item) for entry in entries], shapes.index,
-                (left, top, left + width, top + height), shapes.labels, shapes.changed)
+                (left, top, right, bottom), shapes.labels, shapes.changed)
             shapes.changed = []
             self._show(entries, placements, mapping, shapes)
         self._plot_shapes = kept  # a plot not placed this time is read afresh next time
@@ -203,15 +202,3 @@ class CanvasLabels:
         """Every arrow drawn in this plot, labelled or not."""
         arrows = [arrow for role in Role if plot_of[role] is plot for arrow in self.arrows[role]]
         return [*arrows, self.output_arrow] if plot is self.plots.vo_plot else arrows
-
-
-def _data_to_view(view_box: pg.ViewBox, left: float, top: float, width: float, height: float) -> Mapping:
-    """The plot's data coordinates to the view's pixels, as the plot will draw its range, for the plot's area
-    (LEFT, TOP, WIDTH, HEIGHT) in the view: the scale and offset (m11, m22, m31, m32) of that transform.
-
-    Worked out from the range rather than read from the items: the plot updates their transform
-    only when it next paints, so just after a zoom or a resize the items' own one is stale.
-    """
-    (x0, x1), (y0, y1) = view_box.viewRange()
-    m11, m22 = width / (x1 - x0), -height / (y1 - y0)
-    return m11, m22, left - x0 * m11, top - y1 * m22
