@@ -14,7 +14,7 @@ cross one. On screen, the arrows a move did not change come from pictures drawn 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
@@ -93,9 +93,9 @@ class ArrowLayer(QGraphicsItem):
         self._forget_areas()
         self.update()
 
-    def holding_repaints(self) -> _RepaintsHeld:
+    def holding_repaints(self) -> RepaintsHeld:
         """Changes made inside ask for their repaints when it ends, once per arrow changed."""
-        return _RepaintsHeld(self)
+        return RepaintsHeld((self,))
 
     def _hold(self) -> None:
         self._holds += 1
@@ -181,19 +181,22 @@ class ArrowLayer(QGraphicsItem):
             arrow.draw_label(painter, to_screen)
 
 
-class _RepaintsHeld:
-    """ArrowLayer.holding_repaints's block (a plain context manager: one is entered for each plot on every move)."""
+class RepaintsHeld:
+    """Repaints held by LAYERS while the block runs (see ArrowLayer.holding_repaints): a plain context manager, as
+    the canvas holds every plot's on every move (contextlib's generator and ExitStack cost it a few µs more)."""
 
-    __slots__ = ("_layer",)
+    __slots__ = ("_layers",)
 
-    def __init__(self, layer: ArrowLayer) -> None:
-        self._layer = layer
+    def __init__(self, layers: Iterable[ArrowLayer]) -> None:
+        self._layers = tuple(layers)
 
     def __enter__(self) -> None:
-        self._layer._hold()
+        for layer in self._layers:
+            layer._hold()
 
     def __exit__(self, *exc: object) -> None:
-        self._layer._release()
+        for layer in self._layers:
+            layer._release()
 
 
 def draw_arrows(painter: QPainter, to_screen: QTransform, arrows: Sequence[ArrowItem], parts: Parts = Parts.ALL) -> None:

@@ -14,8 +14,7 @@ arrows and titled with the plane they draw (plot_titles.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
@@ -36,7 +35,7 @@ from attn_desktop.language import N_, tr
 from attn_desktop.model import HeadReading, Role
 from attn_desktop.model.pretrained.head_scene import taken_from_notice
 from attn_desktop.ui.canvas.arrow_item import ArrowItem
-from attn_desktop.ui.canvas.arrow_layer import ArrowLayer
+from attn_desktop.ui.canvas.arrow_layer import ArrowLayer, RepaintsHeld
 from attn_desktop.ui.canvas.canvas_notice import CanvasNotice
 from attn_desktop.ui.canvas.drag_controller import DragController
 from attn_desktop.ui.canvas.plot_framing import frame_tips
@@ -146,13 +145,9 @@ class CanvasPlots:
         self.layers[plot].remove(arrow)
         plot.removeItem(arrow)
 
-    @contextmanager
-    def holding_repaints(self) -> Iterator[None]:
+    def holding_repaints(self) -> RepaintsHeld:
         """Every arrow changed inside asks for its repaint once, as it ends (see ArrowLayer.holding_repaints)."""
-        with ExitStack() as stack:
-            for layer in self.layers.values():
-                stack.enter_context(layer.holding_repaints())
-            yield
+        return RepaintsHeld(self.layers.values())
 
     def tips_outside_view(self) -> bool:
         """Whether a shown plot has an arrow whose tip is out of its view."""
