@@ -9,6 +9,7 @@ by its tip tries a few hundred spots, and a crowded plot (a 64-token scene) has 
 from __future__ import annotations
 
 import math
+from itertools import chain
 
 import numpy as np
 
@@ -206,7 +207,11 @@ class ShapeIndex:
 _NO_AXIS = (0.0, 0.0, -math.inf, math.inf)  # separates nothing: pads a shape's axes to AXES
 
 
+# The padding after a shape's own axes, by how many it has (all numbers, flat).
+_PADDING = [tuple(value for _ in range(AXES - count) for value in _NO_AXIS) for count in range(AXES + 1)]
+
+
 def _row(shape: Obstacle) -> list[float]:
     """A shape as one row of numbers: its box, then AXES axes (nx, ny, low, high), padded."""
     axes = shape[4]
-    return [*shape[:4], *(value for axis in (*axes, *(_NO_AXIS,) * (AXES - len(axes))) for value in axis)]
+    return [*shape[:4], *chain.from_iterable(axes), *_PADDING[len(axes)]]
