@@ -172,3 +172,23 @@ def test_a_label_pushed_from_its_usual_spot_takes_it_back_once_the_arrow_in_the_
     again, _ = update_labels(requests, keys, ShapeIndex.of(shapes), BOUNDS, memory, [crossing_shaft, away_shaft])
     assert again == place_labels(requests, shapes, BOUNDS)
     assert (again[0].dx, again[0].dy) == usual  # back beyond its tip, though the drag never came near the label
+
+
+@settings(max_examples=120, deadline=None)
+@given(arrows, st.integers(0, 13), st.integers(0, 13), st.floats(0, 360), st.floats(5, 180))
+def test_after_a_label_goes_and_an_arrow_is_dragged_the_labels_are_where_a_full_placement_puts_them(
+        specs, gone, dragged, angle, length):
+    # An arrow that loses its label (a key whose weight falls under the crowd's threshold) leaves room that the
+    # labels round it may take: the labels kept from the last placement must be the full placement's.
+    made = [_arrow(a, size, width, minor) for a, size, width, minor in specs]
+    gone, dragged = gone % len(made), dragged % len(made)
+    keys = list(range(len(made)))
+    requests = [request for request, _ in made]
+    placements, memory = update_labels(requests, keys, ShapeIndex.of([s for _, s in made]), BOUNDS, None, [])
+    moved, changed = _drag(made, dragged, angle, length)
+    requests = _as_last_shown([request for request, _ in moved], placements)
+    shapes = [shaft for _, shaft in moved]  # the arrow keeps its shape: only its label goes
+    labelled = [index for index in keys if index != gone]
+    again, _ = update_labels([requests[index] for index in labelled], labelled, ShapeIndex.of(shapes), BOUNDS,
+                             memory, changed)
+    assert again == place_labels([requests[index] for index in labelled], shapes, BOUNDS)

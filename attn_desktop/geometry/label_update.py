@@ -90,9 +90,9 @@ def update_labels(requests: list[LabelRequest], keys: list[Hashable], shapes: Sh
         layout = full_layout(requests, shapes, bounds)
         return layout.placements, _remember(layout, requests, keys, bounds)
     placed = memory.placed
-    present = set(keys)
-    # Labels gone since (their arrow lost its label) leave room: the labels round them may take it.
-    moved = [_as_shape(box) for key, old in placed.items() if key not in present for box in _shown(old)]
+    # Labels gone since (their arrow lost its label) leave room: the labels round them may take it. (Only whether
+    # a change touches a label is asked of MOVED, so its order does not matter.)
+    moved = [_as_shape(box) for key in placed.keys() - keys for box in _shown(placed[key])]
     layout = LabelLayout(len(requests))
     remembered: dict[Hashable, _Placed] = {}
     for index in _order(requests, keys, placed):
