@@ -179,13 +179,14 @@ class ArrowDrawing(ArrowGeometry):
         halo's or grab ring's reach (which also covers the head, drawn along the shaft), the label's box,
         and for a leader line the point it leads to with the pointer drawn there."""
         shapes = self._shapes_on_screen(to_screen)
-        bx, by, tx, ty = shapes.base.x(), shapes.base.y(), shapes.tip.x(), shapes.tip.y()
+        base, tip = shapes.base, shapes.tip
+        bx, by, tx, ty = base.x(), base.y(), tip.x(), tip.y()
         reach = max(self._width + 7, 2 * HANDLE_RADIUS_PX, 2 * DOT_RADIUS_PX) / 2 + 1  # and a pixel of antialiasing
         left, top, right, bottom = min(bx, tx) - reach, min(by, ty) - reach, max(bx, tx) + reach, max(by, ty) + reach
         if self._label and not self._label_hidden:
-            box = self._label_rect(to_screen, bx, by, tx, ty)
-            left, top = min(left, box.left() - 1), min(top, box.top() - 1)
-            right, bottom = max(right, box.right() + 1), max(bottom, box.bottom() + 1)
+            box_left, box_top, box_right, box_bottom = self._label_corners(to_screen, bx, by, tx, ty)
+            left, top = min(left, box_left - 1), min(top, box_top - 1)
+            right, bottom = max(right, box_right + 1), max(bottom, box_bottom + 1)
             if self._leader_to is not None:
                 lx, ly = in_pixels(to_screen, self._leader_to)
                 near = POINTER_PX + 1

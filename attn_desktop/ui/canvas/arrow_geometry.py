@@ -228,6 +228,19 @@ class ArrowGeometry:
         dx, dy = self._label_offset[0] * to_device.m11(), self._label_offset[1] * to_device.m22()
         return QRectF(tx + dx, ty + dy, width, height)
 
+    def _label_corners(self, to_device: QTransform, ox: float, oy: float, tx: float,
+                       ty: float) -> tuple[float, float, float, float]:
+        """_label_rect's box as plain numbers (left, top, right, bottom), the same sums: for the area a changed arrow
+        repaints, worked out on every drag move without making a rectangle to read back."""
+        width, height = self._label_size.width(), self._label_size.height()
+        if self._label_offset is None:
+            ux, uy, _ = direction_on_screen(ox, oy, tx, ty)
+            reach = LABEL_GAP_PX + HEAD_HALF_WIDTH_PX + abs(ux) * width / 2 + abs(uy) * height / 2
+            left, top = tx + ux * reach - width / 2, ty + uy * reach - height / 2
+        else:
+            left, top = tx + self._label_offset[0] * to_device.m11(), ty + self._label_offset[1] * to_device.m22()
+        return left, top, left + width, top + height
+
     def _head_points(self, tx: float, ty: float, ux: float, uy: float,
                      length: float) -> tuple[list[tuple[float, float]], tuple[float, float]]:
         """The head's corners in pixels, and where it meets the shaft."""
