@@ -34,19 +34,23 @@ def convex_obstacle(points: list[Point], margin: float = 0.0) -> Obstacle:
     axes = []
     directions: list[tuple[float, float]] = []
     count = len(points)
-    for index in range(count):
-        (x0, y0), (x1, y1) = points[index], points[(index + 1) % count]
+    x1, y1 = points[0]
+    for index in range(count):  # (the head of every arrow a drag move changes: plain loops, no generators)
+        x0, y0 = x1, y1
+        x1, y1 = points[index + 1 - count]  # the next corner: the first again after the last
         length = math.hypot(x1 - x0, y1 - y0)
         if length < 1e-9:
             continue
         nx, ny = (y0 - y1) / length, (x1 - x0) / length
         if abs(nx) < 1e-12 or abs(ny) < 1e-12:
             continue
-        if any(abs(nx * ox + ny * oy) > 1 - 1e-12 for ox, oy in directions):
-            continue
-        directions.append((nx, ny))
-        projections = [x * nx + y * ny for x, y in points]
-        axes.append((nx, ny, min(projections) - margin, max(projections) + margin))
+        for ox, oy in directions:
+            if abs(nx * ox + ny * oy) > 1 - 1e-12:
+                break
+        else:
+            directions.append((nx, ny))
+            projections = [x * nx + y * ny for x, y in points]
+            axes.append((nx, ny, min(projections) - margin, max(projections) + margin))
     return min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin, tuple(axes)
 
 
