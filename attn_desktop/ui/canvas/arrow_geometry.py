@@ -71,6 +71,7 @@ class ArrowGeometry:
     _request_cache: tuple[tuple[object, ...], LabelRequest] | None  # the last label request, and what made it
     shape_version: int
     area_version: int
+    request_version: int
     head_shape: str
     _fields: dict[str, Any]  # the instance's own dict: what a drag move changes is written there (see ArrowItem)
 
@@ -110,7 +111,9 @@ class ArrowGeometry:
             x, y = placement.leader_to
             leader_to = QPointF((x - m31) / m11, (y - m32) / m22)
         fields = self._fields
-        fields["_label_offset_view_px"] = (placement.dx, placement.dy)
+        if (placement.dx, placement.dy) != self._label_offset_view_px:
+            fields["_label_offset_view_px"] = (placement.dx, placement.dy)
+            fields["request_version"] = self.request_version + 1
         if placement.short != self._label_shortened:
             self.prepareGeometryChange()
             fields["_label_shortened"] = placement.short
@@ -126,14 +129,14 @@ class ArrowGeometry:
         MINOR and ESSENTIAL say how it ranks (see LabelRequest)."""
         if not self._label:
             return None
-        previous = None if self._label_hidden else self._label_offset_view_px
-        height = self._label_size.height()
-        # The same request as last time while nothing it is made of changed: most arrows, on a drag move.
-        key = (scale_and_offset, minor, essential, self._tip_xy, self._base_xy, previous, self._whole_width, height,
-               self._short_width, self._short_names_it)
+        # The same request as last time while nothing it is made of changed (see request_version): most arrows, on a
+        # drag move.
+        key = (scale_and_offset, minor, essential, self.request_version)
         cached = self._request_cache
         if cached is not None and cached[0] == key:
             return cached[1]
+        previous = None if self._label_hidden else self._label_offset_view_px
+        height = self._label_size.height()
         m11, m22, m31, m32 = scale_and_offset
         (base_x, base_y), (tip_x, tip_y) = self._base_xy, self._tip_xy
         ox, oy, tx, ty = base_x * m11 + m31, base_y * m22 + m32, tip_x * m11 + m31, tip_y * m22 + m32
@@ -172,6 +175,7 @@ class ArrowGeometry:
         fields["_obstacle_cache"] = None
         fields["shape_version"] = self.shape_version + 1
         fields["area_version"] = self.area_version + 1
+        fields["request_version"] = self.request_version + 1  # the tip or the base moved
 
     # ----- geometry as painted, in the pixels `to_device` maps to (for checking what a viewer sees) -----
     def tip_position(self, to_device: QTransform) -> QPointF:

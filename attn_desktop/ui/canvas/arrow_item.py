@@ -145,6 +145,9 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         # Counts changes to where the arrow or its label paints (see painted_area): its layer works out the area
         # again only when this has moved on (a label given a new percentage in the same width paints where it did).
         self.area_version = 0
+        # Counts changes to what the label asks of placement (the tip and base, the label's sizes and short name,
+        # whether it is hidden, where it was put): label_request's answer is kept while this stays.
+        self.request_version = 0
         self._screen_shapes = None
         self._pixel_size_cache: tuple[float, float] | None = None
         self._bounds: QRectF | None = None
@@ -187,7 +190,9 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         then it is shown where the whole has no room even if the label is not one the class must read."""
         short = short if label and short != label else ""
         fields = self._fields
-        fields["_short_names_it"] = short_names_it and bool(short)
+        if (short_names_it and bool(short)) != self._short_names_it:
+            fields["_short_names_it"] = short_names_it and bool(short)
+            fields["request_version"] = self.request_version + 1
         if (label, short) != (self._label, self._short_label):
             whole, short_size = self._measure(label), self._measure(short) if short else None
             shown = short_size if short_size is not None and self._label_shortened else whole
@@ -209,6 +214,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         fields["_short_width"] = short.width() if short is not None else None
         fields["_label_size"] = short if short is not None and self._label_shortened else whole
         fields["_label_text"] = None
+        fields["request_version"] = self.request_version + 1
         self.update_label()
 
     @property
@@ -266,6 +272,7 @@ class ArrowItem(ArrowDrawing, ArrowGestures):
         if hidden != self._label_hidden:
             self._label_hidden = hidden
             self.area_version += 1  # a hidden label paints nothing
+            self.request_version += 1
             self.update_label()
 
     def set_font_size(self, points: float) -> None:
