@@ -55,7 +55,8 @@ TICK_MEASURES_AFTER_FRAMING = 2  # axes measured again after a new scene or size
 PRESENTATION_SCALE = 1.7
 HEAD_SHAPES = {Role.QUERY: "triangle", Role.KEY: "open", Role.VALUE: "diamond", Role.EMBEDDING: "triangle",
                Role.TARGET: "triangle"}
-SETTINGS_OR_SELECTION = Change.SETTINGS | Change.SELECTION
+STRUCTURE, VECTORS = Change.STRUCTURE.value, Change.VECTORS.value  # as int bits (see _on_scene_changed)
+SETTINGS_OR_SELECTION = (Change.SETTINGS | Change.SELECTION).value
 Z_ORDER = {Role.EMBEDDING: 10, Role.TARGET: 10, Role.QUERY: 12, Role.KEY: 10, Role.VALUE: 10}
 
 
@@ -192,16 +193,17 @@ class AttentionCanvas(pg.GraphicsLayoutWidget):
 
     # ----- following the scene -----------------------------------------
     def _on_scene_changed(self, change: Change) -> None:
-        if change & Change.STRUCTURE:
+        bits = change.value  # tested as an int: an enum.Flag's & runs Python code, four times on every drag move
+        if bits & STRUCTURE:
             self.drags.planes.scene_reshaped()
             self._rebuild()
             self.plane_action.sync()
             return
-        if change & SETTINGS_OR_SELECTION:
+        if bits & SETTINGS_OR_SELECTION:
             self._sync_all()
-        elif change & Change.VECTORS:
+        elif bits & VECTORS:
             self._sync_vectors(only_moved=True)
-        if not change & Change.VECTORS or self.drags.dragged_arrow() is not None:
+        if not bits & VECTORS or self.drags.dragged_arrow() is not None:
             return
         if not self._follow_timer.isActive() and self.plots.tips_outside_view():
             self._follow_timer.start()
