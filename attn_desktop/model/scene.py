@@ -182,13 +182,13 @@ class Scene:
         return len(self.tokens)
 
     # ----- changing -----------------------------------------------------
-    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
-        """Call ``subscriber(change)`` after every change; returns an unsubscribe function.
+    def subscribe(self, subscriber: Subscriber, follows: Change = Change.ALL) -> Callable[[], None]:
+        """Call ``subscriber(change)`` after every change of a kind it FOLLOWS; returns an unsubscribe function.
 
         Subscribers are called in the order they subscribed. A bound method is held by a weak
         reference: once its object is gone it is dropped.
         """
-        return self._subscribers.add(subscriber)
+        return self._subscribers.add(subscriber, follows)
 
     @property
     def subscriber_count(self) -> int:

@@ -27,8 +27,8 @@ from attn_desktop.language import N_, ntr, tr
 from attn_desktop.model import Change, HeadReading, Scene
 from attn_desktop.model.spoken import query_announcement
 from attn_desktop.ui.panels.change_parts import parts_of
-from attn_desktop.ui.panels.score_table_model import TOKEN, WEIGHT, WEIGHT_HEADERS, ScoreTableModel, short_name
 from attn_desktop.ui.panels.score_table_bars import ScoreTableBars
+from attn_desktop.ui.panels.score_table_model import TOKEN, WEIGHT, WEIGHT_HEADERS, ScoreTableModel, short_name
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.steady_label_box import SteadyLabelBox, set_tip
 from attn_desktop.ui.view_state.key_highlight import KeyHighlight
