@@ -121,7 +121,9 @@ class Layer:
                 mask: np.ndarray | None, use_grids: bool, target: np.ndarray | None = None) -> None:
         for head in self.heads:
             head.compute(stream, given, scale=scale, mask=mask, use_grids=use_grids, target=target)
-        self.joined_output = np.hstack([head.attention.output for head in self.heads])
+        # (One head: its output as it is; np.hstack would copy it, on every drag move.)
+        self.joined_output = self.heads[0].attention.output if len(self.heads) == 1 else \
+            np.hstack([head.attention.output for head in self.heads])
         self.output = self.joined_output @ self.w_o if self.w_o is not None else self.joined_output
 
 
