@@ -107,7 +107,10 @@ class HeadReading:
     @property
     def selected(self) -> int:
         """The chosen query's row: the view's choice, kept within the scene's queries (after a removal)."""
-        return self.view.chosen_query(self.n_queries)
+        # Asked some twenty times per drag move: a choice within the queries, as it nearly always is, without
+        # the calls that keep one within them.
+        query = self.view.query
+        return query if 0 <= query < len(self.scene.query_tokens) else self.view.chosen_query(self.n_queries)
 
     @property
     def selected_token(self) -> str:
@@ -165,7 +168,7 @@ class HeadReading:
 
     @property
     def result(self) -> AttentionResult:
-        return self._head.attention
+        return self._find()[3].attention
 
     @property
     def grids(self) -> dict[str, np.ndarray]:
