@@ -151,9 +151,10 @@ def short_name(token: str, limit: int = SHORT_NAME_CHARACTERS) -> str:
 
 def attends_most_to(weights: Sequence[float], tokens: Sequence[str]) -> str:
     """'cat, 76%', or for a tie 'The and the, 17% each (a tie)': naming one of equals would mislead."""
-    row = np.asarray(weights, dtype=float)
-    top = float(row.max())
-    tied = [tokens[int(i)] for i in np.flatnonzero(row >= top - TIE)]
+    # Python floats: NumPy's calls cost several times the comparisons of a few weights, on every drag move.
+    row = [float(weight) for weight in weights]
+    top = max(row)
+    tied = [tokens[index] for index, weight in enumerate(row) if weight >= top - TIE]
     if len(tied) == 1:
         return f"{tied[0]}, {percent(top)}"
     if len(tied) == len(tokens):

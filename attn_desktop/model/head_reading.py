@@ -17,7 +17,7 @@ import numpy as np
 
 from attn_desktop.model.attention import AttentionResult
 from attn_desktop.model.files.scene_types import TakenFrom, TrainedHead
-from attn_desktop.model.layers import Head, Layer, Role
+from attn_desktop.model.layers import Change, Head, Layer, Role
 from attn_desktop.model.scene import Scene
 from attn_desktop.model.subscribers import Subscriber
 from attn_desktop.model.view_state import ViewState
@@ -70,9 +70,10 @@ class HeadReading:
         return layer < len(self.scene.layers) and head < len(self.scene.layers[layer].heads)
 
     # ----- following changes ----------------------------------------------
-    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
-        """Call SUBSCRIBER after every change of the scene, and when the view chooses another query or head."""
-        unsubscribers = [self.scene.subscribe(subscriber), self.view.subscribe(subscriber)]
+    def subscribe(self, subscriber: Subscriber, follows: Change = Change.ALL) -> Callable[[], None]:
+        """Call SUBSCRIBER after every change of the scene, and when the view chooses another query or head
+        (the changes of the kinds it FOLLOWS)."""
+        unsubscribers = [self.scene.subscribe(subscriber, follows), self.view.subscribe(subscriber, follows)]
 
         def unsubscribe() -> None:
             for each in unsubscribers:
@@ -106,7 +107,10 @@ class HeadReading:
     @property
     def selected(self) -> int:
         """The chosen query's row: the view's choice, kept within the scene's queries (after a removal)."""
-        return self.view.chosen_query(self.n_queries)
+        # Asked some twenty times per drag move: a choice within the queries, as it nearly always is, without
+        # the calls that keep one within them.
+        query = self.view.query
+        return query if 0 <= query < len(self.scene.query_tokens) else self.view.chosen_query(self.n_queries)
 
     @property
     def selected_token(self) -> str:
@@ -164,7 +168,7 @@ class HeadReading:
 
     @property
     def result(self) -> AttentionResult:
-        return self._head.attention
+        return self._find()[3].attention
 
     @property
     def grids(self) -> dict[str, np.ndarray]:

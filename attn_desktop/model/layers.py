@@ -52,6 +52,25 @@ class Change(enum.Flag):
     NUMBERS = VECTORS | SETTINGS | STRUCTURE
     ALL = VECTORS | SELECTION | SETTINGS | STRUCTURE
 
+    # The views ask "change & Change.X" some thirty times per drag move. enum.Flag answers by building the
+    # flag anew through its class (four Python calls); every combination exists already (_COMBINATIONS),
+    # so the answer is looked up. The same flags come out, as the same objects.
+    def __and__(self, other: object) -> Change:
+        if type(other) is not Change:
+            return NotImplemented
+        return _COMBINATIONS[self._value_ & other._value_]
+
+    def __or__(self, other: object) -> Change:
+        if type(other) is not Change:
+            return NotImplemented
+        return _COMBINATIONS[self._value_ | other._value_]
+
+    def __bool__(self) -> bool:
+        return self._value_ != 0
+
+
+_COMBINATIONS = [Change(bits) for bits in range(Change.ALL._value_ + 1)]
+
 
 @dataclass(eq=False)
 class Head:
@@ -102,7 +121,9 @@ class Layer:
                 mask: np.ndarray | None, use_grids: bool, target: np.ndarray | None = None) -> None:
         for head in self.heads:
             head.compute(stream, given, scale=scale, mask=mask, use_grids=use_grids, target=target)
-        self.joined_output = np.hstack([head.attention.output for head in self.heads])
+        # (One head: its output as it is; np.hstack would copy it, on every drag move.)
+        self.joined_output = self.heads[0].attention.output if len(self.heads) == 1 else \
+            np.hstack([head.attention.output for head in self.heads])
         self.output = self.joined_output @ self.w_o if self.w_o is not None else self.joined_output
 
 

@@ -182,13 +182,13 @@ class Scene:
         return len(self.tokens)
 
     # ----- changing -----------------------------------------------------
-    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
-        """Call ``subscriber(change)`` after every change; returns an unsubscribe function.
+    def subscribe(self, subscriber: Subscriber, follows: Change = Change.ALL) -> Callable[[], None]:
+        """Call ``subscriber(change)`` after every change of a kind it FOLLOWS; returns an unsubscribe function.
 
         Subscribers are called in the order they subscribed. A bound method is held by a weak
         reference: once its object is gone it is dropped.
         """
-        return self._subscribers.add(subscriber)
+        return self._subscribers.add(subscriber, follows)
 
     @property
     def subscriber_count(self) -> int:
@@ -279,7 +279,7 @@ class Scene:
         """The queries come from other words than the keys: a target sentence, or queries named apart."""
         return not self.is_self_attention
 
-    def _own_rows(self) -> tuple[Role, ...]:
+    def own_rows(self) -> tuple[Role, ...]:
         """The inputs with one row per token (not the queries of a cross-attention scene)."""
         return tuple(role for role in self.inputs if role is not Role.QUERY or self.is_self_attention)
 
@@ -287,7 +287,7 @@ class Scene:
         """A new token at the end, with vectors of its own that point somewhere new."""
         name = self._checked_name(name)
         direction = _fresh_direction(self.n_tokens)
-        for role in self._own_rows():
+        for role in self.own_rows():
             old = self.inputs[role]
             if role is Role.VALUE and self.scalar_values:
                 row = np.array([old[:, 0].mean()])
@@ -301,7 +301,7 @@ class Scene:
     def remove_token(self, index: int) -> None:
         if self.n_tokens == 1:
             raise ValueError("a scene needs at least one token")
-        for role in self._own_rows():
+        for role in self.own_rows():
             self.inputs[role] = np.delete(self.inputs[role], index, axis=0)
         self._set_tokens([token for i, token in enumerate(self.tokens) if i != index])
         self._structure_changed()
@@ -334,14 +334,14 @@ class Scene:
         order = [int(i) for i in order]
         if sorted(order) != list(range(self.n_tokens)):
             raise ValueError(f"{order} is not an ordering of the {self.n_tokens} tokens")
-        for role in self._own_rows():
+        for role in self.own_rows():
             self.inputs[role] = self.inputs[role][order]
         self._set_tokens([self.tokens[i] for i in order])
         self._structure_changed()
 
     def token_rows(self, index: int) -> dict[Role, np.ndarray]:
         """Copies of token `index`'s own vectors (the rows removing it would take away)."""
-        return {role: self.inputs[role][index].copy() for role in self._own_rows()}
+        return {role: self.inputs[role][index].copy() for role in self.own_rows()}
 
     def insert_token(self, index: int, name: str, rows: Mapping[Role, np.ndarray]) -> None:
         """Put a token back at `index` with the vectors it had (undoing its removal).
@@ -349,7 +349,7 @@ class Scene:
         `rows` is what token_rows() gave.
         """
         name = self._checked_name(name)
-        for role in self._own_rows():
+        for role in self.own_rows():
             row = np.asarray(rows[role], dtype=np.float64)
             if row.shape != self.inputs[role][0].shape:
                 raise ValueError(f"a {role.value} has {self.inputs[role].shape[1]} numbers, got {row.size}")

@@ -12,40 +12,48 @@ Subscriber = Callable[[Change], None]
 
 
 class Subscribers:
-    """Callbacks told of every change, in the order they subscribed.
+    """Callbacks told of the changes they follow, in the order they subscribed.
 
     A view's method is held weakly: a view that is gone stops being called, and whatever it follows
     never keeps a closed window alive. A plain function is held as given.
     """
 
     def __init__(self) -> None:
-        self._references: list[Callable[[], Subscriber | None]] = []
+        # Each subscriber's reference, and the kinds of change it follows as the flags' bits: a drag move
+        # tells some twenty views of its new numbers, and the half that follow only new tokens or settings
+        # are passed over with one integer test, not called to ask the flag themselves (a Python call each).
+        self._references: list[tuple[Callable[[], Subscriber | None], int]] = []
         self._held_back: Change | None = None  # inside one_notification(): what changed so far
 
-    def add(self, subscriber: Subscriber) -> Callable[[], None]:
-        """Tell SUBSCRIBER of every change from now on; returns the function that stops it."""
+    def add(self, subscriber: Subscriber, follows: Change = Change.ALL) -> Callable[[], None]:
+        """Tell SUBSCRIBER of every change of the kinds it FOLLOWS from now on (a change of other kinds
+        too, if any of its kinds is among them); returns the function that stops it."""
         reference: Callable[[], Subscriber | None]
         if hasattr(subscriber, "__self__") and hasattr(subscriber, "__func__"):
             reference = weakref.WeakMethod(subscriber)
         else:
             reference = lambda: subscriber
-        self._references.append(reference)
+        entry = (reference, follows._value_)
+        self._references.append(entry)
 
         def unsubscribe() -> None:
-            if reference in self._references:
-                self._references.remove(reference)
+            if entry in self._references:
+                self._references.remove(entry)
 
         return unsubscribe
 
     @property
     def count(self) -> int:
-        return sum(1 for reference in self._references if reference() is not None)
+        return sum(1 for reference, _ in self._references if reference() is not None)
 
     def notify(self, change: Change) -> None:
-        for reference in list(self._references):
-            subscriber = reference()
+        kinds = change._value_
+        for entry in list(self._references):
+            if not kinds & entry[1]:
+                continue  # nothing it follows
+            subscriber = entry[0]()
             if subscriber is None:
-                self._references.remove(reference)  # its view is gone
+                self._references.remove(entry)  # its view is gone
             else:
                 subscriber(change)
 

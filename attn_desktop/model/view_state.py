@@ -56,9 +56,10 @@ class ViewState:
         self.weights_veiled = bool(on)
 
     # ----- following changes ----------------------------------------------
-    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
-        """Call SUBSCRIBER when another query or head is chosen; a bound method is held weakly."""
-        return self._subscribers.add(subscriber)
+    def subscribe(self, subscriber: Subscriber, follows: Change = Change.ALL) -> Callable[[], None]:
+        """Call SUBSCRIBER when another query or head is chosen (if it FOLLOWS that kind of change); a bound
+        method is held weakly."""
+        return self._subscribers.add(subscriber, follows)
 
     def one_notification(self) -> AbstractContextManager[None]:
         """Every change made inside the block reaches the views as one notification, at its end."""

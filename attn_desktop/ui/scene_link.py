@@ -14,17 +14,21 @@ from attn_desktop.model import Change, HeadReading, Scene, read
 class Followable(Protocol):
     """A scene, or a reading of one of its heads: anything a view can follow."""
 
-    def subscribe(self, subscriber: Callable[[Change], None]) -> Callable[[], None]: ...
+    def subscribe(self, subscriber: Callable[[Change], None], follows: Change = ...) -> Callable[[], None]: ...
 
 
-def follow_scene(view: QObject, scene: Followable, on_change: Callable[[Change], None]) -> Callable[[], None]:
+def follow_scene(view: QObject, scene: Followable, on_change: Callable[[Change], None],
+                 follows: Change = Change.ALL) -> Callable[[], None]:
     """Call `on_change` after every change of `scene` until `view` is destroyed.
+
+    FOLLOWS: the kinds of change `on_change` acts on, for a view that has nothing to do on the others
+    (a drag move's new numbers): it is not even called for those.
 
     The scene holds a view's method weakly, but a closed widget can outlive its C++
     half (a test or a dialog may still hold it): calling it then would raise. So the
     view's `destroyed` signal unsubscribes it. Returns the unsubscribe function.
     """
-    unsubscribe = scene.subscribe(on_change)
+    unsubscribe = scene.subscribe(on_change, follows)
     view.destroyed.connect(lambda *_: unsubscribe())
     return unsubscribe
 

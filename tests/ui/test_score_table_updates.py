@@ -186,3 +186,29 @@ def test_the_bar_behind_a_weight_follows_it_on_a_drag(panel, scene):
     panel.model.veil.set_on(True)  # guessing: no bars at all
     panel.table.viewport().repaint()
     assert [bar_pixels(panel, row) for row in range(scene.n_tokens)] == [0] * scene.n_tokens
+
+
+def test_the_formula_under_the_table_follows_the_heaviest_key_its_numbers_and_the_language(panel, reading, scene):
+    """The worked dot product is remembered between drag moves: a move of its key, or another language, writes
+    it anew."""
+    row = panel.formula_row()
+    query, key = reading.vectors(Role.QUERY)[reading.selected], reading.vectors(Role.KEY)[row].copy()
+    assert panel.formula_label.text().endswith(f"= {explain.number(float(np.dot(query, key)))}")
+    before = panel.formula_label.text()
+    scene.set_vector(Role.KEY, row, key * 1.5)  # longer: still the heaviest, its score grows
+    assert panel.formula_row() == row
+    moved_key = reading.vectors(Role.KEY)[row]
+    assert panel.formula_label.text() != before
+    assert panel.formula_label.text().endswith(f"= {explain.number(float(np.dot(query, moved_key)))}")
+    scene.set_vector(Role.KEY, row, key)  # back: the first text again
+    assert panel.formula_label.text() == before
+    from attn_desktop.language import set_language
+
+    set_language("es")
+    try:
+        scene.redraw_views()
+        in_spanish = panel.formula_label.text()
+    finally:
+        set_language("en")
+        scene.redraw_views()
+    assert "." not in in_spanish and in_spanish == panel.formula_label.text().replace(".", ",")  # a decimal comma

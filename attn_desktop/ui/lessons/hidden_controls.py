@@ -56,7 +56,7 @@ class HiddenControls(QObject):
         self.switch_boxes = switch_boxes
         self.hidden_boxes: tuple[QWidget, ...] = ()  # (each was shown: a box its panel hides stays hidden)
         self.hidden: tuple[QAction, ...] = ()
-        follow_scene(self, scene, self._on_scene_changed)
+        follow_scene(self, scene, self._on_scene_changed, follows=Change.SETTINGS | Change.STRUCTURE)
 
     def hide(self, controls: Iterable[str]) -> None:
         """Hide CONTROLS (a lesson file's names), and bring back any hidden before that it does not name."""

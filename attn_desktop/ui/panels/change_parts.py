@@ -1,13 +1,12 @@
 """Which kinds of change a scene notification holds, as plain yes-or-no answers.
 
-Change is an enum.Flag, and each `change & Change.X` runs Python code (a new flag is made, then asked
-whether it is empty): a drag move's few panels asked some twenty such questions of the same change. A
+Change is an enum.Flag, and each `change & Change.X` runs Python code (the flag's & and then its
+bool): a drag move's few panels asked some twenty such questions of the same change. A
 drag sends the same change on every move, so its answers are worked out once and looked up after.
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 from attn_desktop.model import Change
@@ -31,7 +30,14 @@ class ChangeParts:
         return self.structure or self.settings
 
 
-@functools.cache
-def parts_of(change: Change) -> ChangeParts:
+def _parts(change: Change) -> ChangeParts:
     return ChangeParts(structure=bool(change & Change.STRUCTURE), settings=bool(change & Change.SETTINGS),
                        numbers=bool(change & Change.NUMBERS), selection=bool(change & Change.SELECTION))
+
+
+# Every change's answers, by the flag's bits (an enum's hash runs Python code: a dictionary of flags would ask it).
+_PARTS_BY_BITS = [_parts(Change(bits)) for bits in range(Change.ALL._value_ + 1)]
+
+
+def parts_of(change: Change) -> ChangeParts:
+    return _PARTS_BY_BITS[change._value_]

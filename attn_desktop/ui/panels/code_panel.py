@@ -86,7 +86,7 @@ class CodePanel(QWidget):
         if change & Change.NUMBERS and self.torch_result.text():
             self.torch_result.clear()  # a comparison of numbers that have since changed would mislead
         if change & (Change.NUMBERS | Change.SELECTION):
-            if self.isVisible() and self._on_screen:
+            if self._on_screen and self.isVisible():  # (a tab at the back, as on most drag moves: no Qt call)
                 self.refresh()
             else:
                 self._stale = True  # behind another tab: catch up when shown, not on every drag move

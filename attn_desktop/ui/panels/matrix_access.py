@@ -32,7 +32,7 @@ class MatrixAccess(QObject):
         super().__init__(matrix)
         self.reading, self.veil, self.grid_rect, self.cell_rect = reading, veil, grid_rect, cell_rect
         self.items = PaintedItems(matrix, self)
-        follow_scene(self, reading, self._on_scene_changed)
+        follow_scene(self, reading, self._on_scene_changed, follows=Change.STRUCTURE | Change.SELECTION)
 
     def _place(self, index: int) -> tuple[int, int]:
         """(row, column) of child INDEX: row -1 for a column header, column -1 for a row header."""

@@ -248,7 +248,8 @@ class OutputPanel(QWidget):
 def heaviest_first(weights: list[float]) -> list[int]:
     """The positions of WEIGHTS, heaviest first, equal weights in their order and any NaN last: numpy's stable
     argsort of the negated weights, without its cost for a handful of numbers."""
-    return sorted(range(len(weights)), key=lambda i: math.inf if math.isnan(weights[i]) else -weights[i])
+    keys = [math.inf if math.isnan(weight) else -weight for weight in weights]
+    return sorted(range(len(weights)), key=keys.__getitem__)
 
 
 def wrapped_height(label: QLabel, text: str, width: int) -> int:

@@ -21,7 +21,7 @@ class QueryPicker(QComboBox):
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(14)
         self.currentIndexChanged.connect(self._on_index_changed)
-        follow_scene(self, self.reading, self._on_scene_changed)
+        follow_scene(self, self.reading, self._on_scene_changed, follows=Change.STRUCTURE | Change.SELECTION)
         self._fill()
 
     def _fill(self) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import cast
 
-import numpy as np
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QHelpEvent, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
@@ -27,8 +26,8 @@ from attn_desktop.language import N_, ntr, tr
 from attn_desktop.model import Change, HeadReading, Scene
 from attn_desktop.model.spoken import query_announcement
 from attn_desktop.ui.panels.change_parts import parts_of
-from attn_desktop.ui.panels.score_table_model import TOKEN, WEIGHT, WEIGHT_HEADERS, ScoreTableModel, short_name
 from attn_desktop.ui.panels.score_table_bars import ScoreTableBars
+from attn_desktop.ui.panels.score_table_model import TOKEN, WEIGHT, WEIGHT_HEADERS, ScoreTableModel, short_name
 from attn_desktop.ui.scene_link import follow_scene, head_reading
 from attn_desktop.ui.steady_label_box import SteadyLabelBox, set_tip
 from attn_desktop.ui.view_state.key_highlight import KeyHighlight
@@ -274,7 +273,9 @@ class ScoreTablePanel(QWidget):
         current = self.table.currentIndex()  # the selection model's
         if current.isValid():
             return current.row()
-        return int(np.argmax(self.reading.selected_weights))
+        # The first of the heaviest, as np.argmax finds it (the weights are finite), without NumPy's calls.
+        weights = self.reading.result.weights[self.reading.selected].tolist()
+        return weights.index(max(weights))
 
     def _update_formula(self, *_: object) -> None:
         if self.model.veil.on:  # the worked dot product ends in the score

@@ -19,7 +19,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAccessible, QStandardItem, QStandardItemModel
 
-from attn_desktop.language import N_, ntr, tr
+from attn_desktop.language import N_, current_language, ntr, tr
 from attn_desktop.language.numbers import left_to_right_formula
 from attn_desktop.model import Change, HeadReading, Role, Scene, explain
 from attn_desktop.model.shown_numbers import percent, shown_number
@@ -39,6 +39,7 @@ HEADER_TIPS = [
 NUMBER_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 WEIGHT_HEADERS = (N_("Softmax weight"), N_("Weight"))  # the short one when the column is too narrow for the long one
 FORMULA_NAME_CHARS = 12  # longer token names are cut in the worked formula (the tooltip has them whole)
+FORMULAS_KEPT = 8  # worked dot products remembered (a drag shows the same one or two again and again)
 
 
 def short_name(name: str, limit: int = FORMULA_NAME_CHARS) -> str:
@@ -79,6 +80,7 @@ class ScoreTableModel(QStandardItemModel):
         self.reading = head_reading(scene)
         self.veil = veil if veil is not None else WeightsVeil(self)  # "?" while the student predicts
         self._shown: ShownNumbers | None = None  # None: the cells hold no numbers yet (or "?")
+        self._formulas_known: dict[tuple, str] = {}  # (names, numbers, language) -> the worked dot product
         self._rebuild()
         follow_scene(self, self.reading, self._on_scene_changed)
         self.veil.changed.connect(self._refresh_cells)
@@ -87,9 +89,17 @@ class ScoreTableModel(QStandardItemModel):
         """The worked dot product for one key, e.g. 'q_sat · k_cat = 2.40 × 2.20 + … = 5.88';
         with short_names, long token names are cut so the numbers keep their room."""
         scene = self.reading
-        query = scene.vectors(Role.QUERY)[scene.selected]
+        query, key = scene.vectors(Role.QUERY)[scene.selected], scene.vectors(Role.KEY)[row]
         name = short_name if short_names else str
-        return dot_product(name(scene.selected_token), name(scene.tokens[row]), query, scene.vectors(Role.KEY)[row])
+        names = name(scene.selected_token), name(scene.tokens[row])
+        # The panel shows the heaviest key's formula, which a drag of another key leaves as it was: written once.
+        asked = (*names, tuple(query.tolist()), tuple(key.tolist()), current_language())
+        text = self._formulas_known.get(asked)
+        if text is None:
+            if len(self._formulas_known) >= FORMULAS_KEPT:
+                self._formulas_known.clear()
+            text = self._formulas_known[asked] = dot_product(*names, query, key)
+        return text
 
     def widest_formula(self) -> str:
         """A formula as long as any this scene can show (names cut, every number long): the room the

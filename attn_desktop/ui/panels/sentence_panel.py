@@ -78,7 +78,7 @@ class SentencePanel(QWidget):
         layout.addWidget(self.message_label)
         layout.addWidget(self.target_label)
         layout.addWidget(self.target_list, 1)
-        follow_scene(self, scene, self._on_scene_changed)
+        follow_scene(self, scene, self._on_scene_changed, follows=Change.STRUCTURE)
         self.refresh()
 
     def refresh(self) -> None:

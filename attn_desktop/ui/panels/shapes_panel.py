@@ -20,7 +20,7 @@ class ShapesPanel(QLabel):
         self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.setMargin(8)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        follow_scene(self, self.reading, self._on_scene_changed)
+        follow_scene(self, self.reading, self._on_scene_changed, follows=Change.STRUCTURE)
         self.refresh()
 
     def _on_scene_changed(self, change: Change) -> None:

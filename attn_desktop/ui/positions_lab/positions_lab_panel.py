@@ -111,8 +111,9 @@ class PositionsLabPanel(QWidget):
     def _words(self) -> list[Hashable]:
         """Each word as a name and its own vectors: two words are the same word only if both are equal."""
         scene = self.reading.scene
-        return [(token, *(tuple(row.tolist()) for row in scene.token_rows(index).values()))
-                for index, token in enumerate(scene.tokens)]
+        # Each role's rows made Python numbers in one call (asked on every drag move: not one per token and role).
+        rows_by_role = [map(tuple, scene.inputs[role].tolist()) for role in scene.own_rows()]
+        return [(token, *rows) for token, *rows in zip(scene.tokens, *rows_by_role)]
 
     def _remember_first_order(self, change: Change) -> None:
         """Keep the first order through shuffles, undos and drags; a sentence of other words starts afresh."""

@@ -44,7 +44,7 @@ class TaskAccuracyLabel(QLabel):
         self._pending.setSingleShot(True)
         self._pending.setInterval(0)
         self._pending.timeout.connect(self.recompute)
-        follow_scene(self, scene, self._scene_changed)
+        follow_scene(self, scene, self._scene_changed, follows=Change.NUMBERS)
         self.recompute()
 
     def _scene_changed(self, change: Change) -> None:

@@ -46,7 +46,7 @@ class TrainingController(QObject):
         self._asking = False  # the unsaved-work question is open
         panel.example_changed.connect(self.show_example)
         panel.keep_requested.connect(self.keep_as_scene)
-        follow_scene(panel, scene, self._on_scene_changed)
+        follow_scene(panel, scene, self._on_scene_changed, follows=Change.STRUCTURE)
 
     def show_example(self, data: SceneData) -> None:
         scene = self.scene

@@ -154,8 +154,9 @@ class MainWindow(QMainWindow):
             self.statusBar(), scene, (self.autosaver, self.progress), (self.canvas.drag_moved, self.heads_view.drag_moved))
         for drawing in (self.canvas, self.heads_view):
             drawing.edit_requested.connect(self.coordinates.type_coordinates)
-        follow_scene(self, scene, self.switches.on_scene_changed)  # undo or a file can flip a setting
-        follow_scene(self, scene, lambda change: show_canvas_or_heads(self, change))
+        # Undo or a file can flip a setting.
+        follow_scene(self, scene, self.switches.on_scene_changed, follows=Change.SETTINGS | Change.STRUCTURE)
+        follow_scene(self, scene, lambda change: show_canvas_or_heads(self, change), follows=Change.STRUCTURE)
         show_canvas_or_heads(self, Change.STRUCTURE)
         self.lessons.show(lesson_for_file(scene_path))
         self.documents.update_title()
