@@ -12,8 +12,8 @@ from attn_desktop.model import Role
 from attn_desktop.model.scene_files import open_reading
 from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.panels.score_table import ScoreTablePanel
-from attn_desktop.ui.panels.score_table_model import WEIGHT
 from attn_desktop.ui.panels.score_table_bars import BAR_INSET, bar_colour
+from attn_desktop.ui.panels.score_table_model import WEIGHT
 
 CAT = 1
 
