@@ -5,10 +5,9 @@ import pytest
 from PySide6.QtCore import QRectF
 
 from attn_desktop.model import Role
-from attn_desktop.model.scene_files import open_reading
-from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.panels.weights_chart import WeightsChart
-from attn_desktop.ui.window.startup.app import configure_pyqtgraph
+
+from tests.support.panel_alone import shown_alone
 
 CAT = 1
 # The percentages are dark grey (40, 40, 40), antialiased: their pixels are greys between these (the axes' tick
@@ -16,19 +15,9 @@ CAT = 1
 TEXT_GREY_MIN, TEXT_GREY_MAX = 30, 160
 
 
-@pytest.fixture(autouse=True)
-def pyqtgraph_as_in_the_app():
-    configure_pyqtgraph()
-
-
 @pytest.fixture
 def chart(qtbot):
-    view = WeightsChart(open_reading(scene_path(DEFAULT_SCENE)))
-    qtbot.addWidget(view)
-    view.resize(520, 360)
-    view.show()
-    qtbot.waitExposed(view)
-    return view
+    return shown_alone(qtbot, WeightsChart, 520, 360)
 
 
 def text_pixels_in_the_plot(chart):

@@ -5,25 +5,14 @@ import pytest
 from PySide6.QtGui import QPainter
 
 from attn_desktop.model import Role
-from attn_desktop.model.scene_files import open_reading
-from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.panels.matrix_view import MatrixView
-from attn_desktop.ui.window.startup.app import configure_pyqtgraph
 
-
-@pytest.fixture(autouse=True)
-def pyqtgraph_as_in_the_app():
-    configure_pyqtgraph()
+from tests.support.panel_alone import shown_alone
 
 
 @pytest.fixture
 def matrix(qtbot):
-    view = MatrixView(open_reading(scene_path(DEFAULT_SCENE)))
-    qtbot.addWidget(view)
-    view.resize(420, 360)
-    view.show()
-    qtbot.waitExposed(view)
-    return view
+    return shown_alone(qtbot, MatrixView, 420, 360)
 
 
 def painted_numbers(view, monkeypatch):

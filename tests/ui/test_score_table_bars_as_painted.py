@@ -9,23 +9,18 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 
 from attn_desktop.model import Role
-from attn_desktop.model.scene_files import open_reading
-from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.panels.score_table import ScoreTablePanel
 from attn_desktop.ui.panels.score_table_bars import BAR_INSET, bar_colour
 from attn_desktop.ui.panels.score_table_model import WEIGHT
+
+from tests.support.panel_alone import shown_alone
 
 CAT = 1
 
 
 @pytest.fixture
 def panel(qtbot):
-    table = ScoreTablePanel(open_reading(scene_path(DEFAULT_SCENE)))
-    qtbot.addWidget(table)
-    table.resize(420, 360)
-    table.show()
-    qtbot.waitExposed(table)
-    return table
+    return shown_alone(qtbot, ScoreTablePanel, 420, 360)
 
 
 def bar_on(background: QColor) -> QColor:

@@ -10,11 +10,10 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QFont, QImage
 
 from attn_desktop.model import Role
-from attn_desktop.model.scene_files import open_reading
-from attn_desktop.paths import DEFAULT_SCENE, scene_path
 from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.panels.weights_chart import BAR_WIDTH, PAIR_OFFSET, PAIR_WIDTH, ChartPhase, WeightsChart
-from attn_desktop.ui.window.startup.app import configure_pyqtgraph
+
+from tests.support.panel_alone import shown_alone
 
 CAT = 1
 KEY_FILL = QColor(ROLE_COLORS[Role.KEY])
@@ -22,19 +21,9 @@ TALL_ENOUGH_PX = 16  # a shorter bar is hidden halfway up by the names axis's ti
 WHITE = QColor(255, 255, 255)
 
 
-@pytest.fixture(autouse=True)
-def pyqtgraph_as_in_the_app():
-    configure_pyqtgraph()
-
-
 @pytest.fixture
 def chart(qtbot):
-    view = WeightsChart(open_reading(scene_path(DEFAULT_SCENE)))
-    qtbot.addWidget(view)
-    view.resize(520, 360)
-    view.show()
-    qtbot.waitExposed(view)
-    return view
+    return shown_alone(qtbot, WeightsChart, 520, 360)
 
 
 def on_screen(chart, x, y) -> QPointF:
