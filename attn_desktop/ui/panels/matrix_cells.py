@@ -48,19 +48,26 @@ def packed(rgb: tuple[int, int, int] | list[int]) -> int:
     return 0xFF000000 | red << 16 | green << 8 | blue
 
 
+MASKED = packed(MASKED_RGB)
+
+
 def cell_argb(weights: np.ndarray, mask: np.ndarray, table: np.ndarray, veiled: bool) -> np.ndarray:
     """cell_colours from the weights and the mask, with the colours packed already (argb_table)."""
-    levels = weights * 255
-    np.rint(levels, out=levels)
-    # np.clip, in two ufuncs: clip's own wrappers cost more than its work on a few dozen numbers.
-    np.minimum(levels, 255, out=levels)
-    np.maximum(levels, 0, out=levels)
-    argb = table.take(levels.astype(np.intp))
+    values = cell_argb_values(weights.tolist(), mask.tolist(), table.tolist(), veiled)
+    return np.array(values, dtype=np.uint32).reshape(weights.shape)
+
+
+def cell_argb_values(weights: list[list[float]], mask: list[list[bool]], table: list[int], veiled: bool) -> list[int]:
+    """cell_argb's colours in reading order, from the weights and the mask as Python lists: the matrix colours
+    its cells on every drag move, and NumPy's calls (rounding, clipping, lookup: some 30 µs for a few dozen
+    weights, cold between two moves) cost more than Python's lookups. A weight's level is 255 × weight rounded
+    half to even (Python's round, NumPy's rint), clipped to 0…255 (before rounding: the same, as the bounds are
+    whole)."""
     if veiled:
-        argb[:] = packed(VEILED_RGB)
-    if not mask.all():
-        argb[~mask] = packed(MASKED_RGB)
-    return argb
+        shown = packed(VEILED_RGB)
+        return [shown if seen else MASKED for row in mask for seen in row]
+    return [table[round(min(max(weight * 255, 0.0), 255.0))] if seen else MASKED
+            for row_weights, row_seen in zip(weights, mask) for weight, seen in zip(row_weights, row_seen)]
 
 
 def paint_cells_as_shapes(painter: QPainter, grid: QRectF, argb: np.ndarray) -> None:
