@@ -316,7 +316,7 @@ class MatrixView(QWidget):
         # Format_RGB32 reads them.
         argb = array("I", cell_argb_values(result.weights.tolist(), result.mask.tolist(), self._argb, self.veil.on))
         self._cells_buffer = argb  # QImage borrows this memory; keep it alive until the next paint
-        return QImage(argb, columns, rows, columns * 4, QImage.Format.Format_RGB32)
+        return QImage(memoryview(argb), columns, rows, columns * 4, QImage.Format.Format_RGB32)
 
     def _render_static_layer(self) -> QPixmap:
         layer = QPixmap(self.size())
