@@ -1,6 +1,6 @@
-"""The matrix's cells are coloured in plain Python on every paint (NumPy's per-call cost, paid a few times a
-paint, came to more than the lookups): the colours must be those of the weights' viridis level, rounded
-half to even, clipped at 0 and 1, grey where masked or veiled, exactly as cell_colours gives them."""
+"""The matrix's cells are coloured in plain Python on each paint of a small grid (NumPy's per-call cost, paid a
+few times a paint, came to more than the lookups) and with NumPy for a large one: either way the colours must
+be those of the weights' viridis level, rounded half to even, clipped at 0 and 1, grey where masked or veiled."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ import pytest
 
 from attn_desktop.ui.panels.matrix_cells import (
     MASKED_RGB,
+    PYTHON_CELLS,
     VEILED_RGB,
+    PackedColours,
     argb_table,
-    cell_argb_values,
     packed,
     viridis_table,
 )
@@ -32,10 +33,13 @@ TIES = [(level + 0.5) / 255 for level in range(0, 255, 17)]
 ODD = [0.0, 1.0, -0.0, 1e-300, 0.5, 0.999999, 1.0000001, -0.01, 2.0, 0.43, 127.5 / 255, 128.5 / 255]
 
 
+@pytest.mark.parametrize("shape", [(8, 9), (20, 20)])  # a few dozen cells (Python's lookups), and more
 @pytest.mark.parametrize("veiled", [False, True])
-def test_the_colours_are_the_levels_numpy_gives(veiled: bool) -> None:
+def test_the_colours_are_the_levels_numpy_gives(shape: tuple[int, int], veiled: bool) -> None:
+    assert (shape[0] * shape[1] <= PYTHON_CELLS) == (shape == (8, 9))
     rng = np.random.default_rng(7)
-    weights = np.array(TIES + ODD + rng.random(72 - len(TIES) - len(ODD)).tolist()).reshape(8, 9)
-    mask = rng.random((8, 9)) > 0.2
-    values = cell_argb_values(weights.tolist(), mask.tolist(), argb_table(viridis_table()).tolist(), veiled)
-    assert values == numpy_colours(weights, mask, veiled)
+    count = shape[0] * shape[1]
+    weights = np.array(TIES + ODD + rng.random(count - len(TIES) - len(ODD)).tolist()).reshape(shape)
+    mask = rng.random(shape) > 0.2
+    _kept, memory = PackedColours(viridis_table()).packed(weights, mask, veiled)
+    assert np.frombuffer(memory, dtype=np.uint32).tolist() == numpy_colours(weights, mask, veiled)
