@@ -7,6 +7,8 @@ student predicts (Predict, then see: weights_veil.py) the weights are veiled: ev
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -48,6 +50,10 @@ def packed(rgb: tuple[int, int, int] | list[int]) -> int:
     return 0xFF000000 | red << 16 | green << 8 | blue
 
 
+MASKED = packed(MASKED_RGB)
+PYTHON_CELLS = 256  # up to this many cells, cell_argb_values colours them faster than cell_argb's NumPy
+
+
 def cell_argb(weights: np.ndarray, mask: np.ndarray, table: np.ndarray, veiled: bool) -> np.ndarray:
     """cell_colours from the weights and the mask, with the colours packed already (argb_table)."""
     levels = weights * 255
@@ -59,8 +65,38 @@ def cell_argb(weights: np.ndarray, mask: np.ndarray, table: np.ndarray, veiled: 
     if veiled:
         argb[:] = packed(VEILED_RGB)
     if not mask.all():
-        argb[~mask] = packed(MASKED_RGB)
+        argb[~mask] = MASKED
     return argb
+
+
+def cell_argb_values(weights: list[list[float]], mask: list[list[bool]], table: list[int], veiled: bool) -> list[int]:
+    """cell_argb's colours in reading order, from the weights and the mask as Python lists: for a few dozen
+    cells, coloured on every drag move, NumPy's calls (rounding, clipping, lookup: some 30 µs, cold between two
+    moves) cost more than Python's lookups; for thousands, Python's loop costs more (see PYTHON_CELLS). A
+    weight's level is 255 × weight rounded half to even (Python's round, NumPy's rint), clipped to 0…255
+    (before rounding: the same, as the bounds are whole)."""
+    if veiled:
+        shown = packed(VEILED_RGB)
+        return [shown if seen else MASKED for row in mask for seen in row]
+    return [table[round(min(max(weight * 255, 0.0), 255.0))] if seen else MASKED
+            for row_weights, row_seen in zip(weights, mask) for weight, seen in zip(row_weights, row_seen)]
+
+
+class PackedColours:
+    """The cells' colours packed as the image drawn from them holds them (Format_RGB32), from viridis's LUT."""
+
+    def __init__(self, lut: np.ndarray) -> None:
+        self.table = argb_table(lut)
+        self._table_list = self.table.tolist()
+
+    def packed(self, weights: np.ndarray, mask: np.ndarray, veiled: bool) -> tuple[array | np.ndarray, memoryview]:
+        """The colours (cell_colours) and a view of their memory for a QImage (which borrows it: keep the first)."""
+        if weights.size <= PYTHON_CELLS:
+            # 32-bit words ("I") in the machine's order, as Format_RGB32 reads them.
+            words = array("I", cell_argb_values(weights.tolist(), mask.tolist(), self._table_list, veiled))
+            return words, memoryview(words)
+        colours = cell_argb(weights, mask, self.table, veiled)
+        return colours, colours.data
 
 
 def paint_cells_as_shapes(painter: QPainter, grid: QRectF, argb: np.ndarray) -> None:

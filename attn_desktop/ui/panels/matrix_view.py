@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAccessible,
@@ -40,8 +39,7 @@ from attn_desktop.ui.panels.entropy_column import EntropyColumn
 from attn_desktop.ui.panels.matrix_access import MatrixAccess
 from attn_desktop.ui.panels.matrix_cells import (
     CellNumbers,
-    argb_table,
-    cell_argb,
+    PackedColours,
     cell_colours,
     cell_text,
     cell_tip,
@@ -90,10 +88,10 @@ class MatrixView(QWidget):
         self.veil = veil if veil is not None else WeightsVeil(self)  # grey cells and "?" while the student predicts
         self.veil.changed.connect(self._on_veil_changed)
         self._lut = viridis_table()
-        self._argb = argb_table(self._lut)  # the same colours packed, as the cells' image holds them
+        self._colours = PackedColours(self._lut)  # the same colours packed, as the cells' image holds them
         self._static_layer: QPixmap | None = None
         self._mask_layer: QPixmap | None = None
-        self._cells_buffer: np.ndarray | None = None  # the cells' colours, borrowed by the QImage drawn from them
+        self._cells_buffer: object = None  # the cells' colours, borrowed by the QImage drawn from them
         self._layout: MatrixLayout | None = None
         self._labels: tuple[Labels, Labels] | None = None  # the column and row labels, for _layout
         self._labels_order: tuple[list[int], list[int]] | None = None  # the names' order _labels was last worked out in
@@ -311,10 +309,10 @@ class MatrixView(QWidget):
     def _cells_image(self) -> QImage:
         """One pixel per cell, scaled up when drawn: one call instead of n² fills."""
         result = self.reading.result
-        argb = cell_argb(result.weights, result.mask, self._argb, self.veil.on)  # cell_colours, looked up faster
-        rows, columns = argb.shape
-        self._cells_buffer = argb  # QImage borrows this memory; keep it alive until the next paint
-        return QImage(argb.data, columns, rows, columns * 4, QImage.Format.Format_RGB32)
+        rows, columns = result.weights.shape
+        # QImage borrows the colours' memory: kept alive until the next paint.
+        self._cells_buffer, data = self._colours.packed(result.weights, result.mask, self.veil.on)
+        return QImage(data, columns, rows, columns * 4, QImage.Format.Format_RGB32)
 
     def _render_static_layer(self) -> QPixmap:
         layer = QPixmap(self.size())

@@ -29,6 +29,7 @@ from attn_desktop.ui.language_link import follow_language
 from attn_desktop.ui.palette import ROLE_COLORS
 from attn_desktop.ui.panels.bar_labels import BarLabel, BarLabels
 from attn_desktop.ui.panels.chart_axes import NamesAxis, WeightAxis
+from attn_desktop.ui.panels.chart_frame import draw_nothing_of_their_own
 from attn_desktop.ui.panels.label_places import ViewInPixels, place_labels
 from attn_desktop.ui.panels.weight_bars import WeightBars
 from attn_desktop.ui.plot_style import cache_axes_and_grid, fill_background_when_painted, write_ticks_in_the_language
@@ -77,6 +78,7 @@ class WeightsChart(pg.PlotWidget):
         plot.setYRange(0, 1.12, padding=0)
         plot.showGrid(y=True, alpha=0.2)
         cache_axes_and_grid(plot)
+        draw_nothing_of_their_own(plot)  # the plot and its view box: their children draw (chart_frame.py)
         write_ticks_in_the_language(plot.getAxis("left"))  # what cache_axes_and_grid does for pyqtgraph's own axis
         color = QColor(ROLE_COLORS[Role.KEY])
         self.bars = WeightBars(self._view_box, color, pg.mkPen(color.darker(130)))
