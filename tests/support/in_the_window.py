@@ -78,12 +78,15 @@ def drag_arrow_to(window, role: Role, index: int, x: float, y: float, steps: int
 
 
 def settle_layout(qtbot, window) -> None:
-    """Wait until the canvas stops changing size: a drag test measures pixels on it."""
+    """Wait until the canvas stops changing size and framing its plots: a drag test measures pixels on it. Every
+    plot's range counts (a value's drag is measured on its own plot), and a refit still waiting for the event
+    loop (canvas.arranging) is not settled, however still the last two looks were."""
+    canvas = window.canvas
     previous = None
     for _ in range(50):
         qtbot.wait(10)
-        size = (window.canvas.size(), window.canvas.qk_plot.viewRange())
-        if size == previous:
+        size = (canvas.size(), *(plot.viewRange() for plot in (canvas.x_plot, canvas.qk_plot, canvas.vo_plot)))
+        if size == previous and not canvas.arranging:
             return
         previous = size
 
